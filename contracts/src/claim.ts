@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { Address } from './order.js';
+import { ClaimStatus, ClaimType, CustomerIssueType, CustomerResolution, ResolutionReason, ResolutionType, SenderType } from './enums.js';
+import { ImageRef, Media } from './media.js';
+import { CurrencyCode, DecimalAmount } from './money.js';
+
+export const Signature = z.object({
+  kind: z.enum(['drawn', 'typed']),
+  /** A PNG data URL for a drawn signature, the typed full name otherwise. */
+  value: z.string().min(1).max(200_000),
+  signedAt: z.iso.datetime(),
+});
+export type Signature = z.infer<typeof Signature>;
+
+/** One issue the shopper reports (spec §7 submission). */
+export const ClaimIssueInput = z.object({
+  sourceItemId: z.string().min(1).max(100),
+  claimType: CustomerIssueType,
+  quantity: z.number().int().positive().max(10_000),
+  details: z.string().max(5_000).default(''),
+  images: z.array(ImageRef).max(20).default([]),
+});
+export type ClaimIssueInput = z.infer<typeof ClaimIssueInput>;
+
+/** Spec §7: body of `POST /api/claims/{sourceOrderId}`. */
+export const FileClaimRequest = z.object({
+  email: z.string().trim().min(3).max(320),
+  fulfillmentIssues: z.array(z.object({
+    sourceFulfillmentId: z.string().min(1).max(100),
+    issues: z.array(ClaimIssueInput).min(1).max(200),
+  })).min(1).max(50),
+  resolution: z.object({
+    desiredMethod: CustomerResolution,
+    customerSignature: z.union([Signature, z.string().min(1).max(200_000)]),
+    updatedShippingAddress: Address.nullable().optional(),
+  }),
+});
+export type FileClaimRequest = z.infer<typeof FileClaimRequest>;
+
+export const FileClaimResponse = z.object({ claimId: z.uuid(), token: z.string(), claimNumber: z.string() });
+
+/** A claimed line, in minor units of the claim's currency. */
+export const ClaimItem = z.object({
+  id: z.uuid(),
+  sourceItemId: z.string(),
+  sourceFulfillmentId: z.string(),
+  sourceProductId: z.string(),
+  sourceVariantId: z.string(),
+  sku: z.string(),
+  name: z.string(),
+  imageUrl: z.string().optional(),
+  images: z.array(ImageRef),
+  details: z.string(),
+  quantity: z.number().int().positive(),
+  claimType: ClaimType,
+  resolutionRequested: CustomerResolution,
+  creditStore: z.boolean(),
+  price: z.number().int(),
+  tax: z.number().int(),
+  discount: z.number().int(),
+  orderedQuantity: z.number().int(),
+  refundedQuantity: z.number().int(),
+  selectedOptions: z.record(z.string(), z.string()),
+});
+export type ClaimItem = z.infer<typeof ClaimItem>;
+
+/** One resolution line (spec §3), in minor units. */
+export const ClaimResolution = z.object({
+  id: z.uuid(),
+  relatedClaimItemId: z.uuid().nullable(),
+  resolutionType: ResolutionType,
+  reason: ResolutionReason.nullable(),
+  resolutionDescription: z.string(),
+  quantity: z.number().int().nonnegative(),
+  percentage: z.number().min(0).max(100).nullable(),
+  paidValue: z.number().int(),
+  shippingAmount: z.number().int(),
+  creditStore: z.boolean(),
+  final: z.boolean(),
+  resolvedBy: z.object({ type: z.string(), id: z.string(), name: z.string() }),
+  createdAt: z.iso.datetime(),
+});
+export type ClaimResolution = z.infer<typeof ClaimResolution>;
+
+/** Spec §3 message. */
+export const Message = z.object({
+  id: z.uuid(),
+  claimId: z.uuid(),
+  storeId: z.uuid(),
+  senderId: z.string(),
+  senderName: z.string(),
+  senderType: SenderType,
+  messageContent: z.string(),
+  medias: z.array(Media),
+  createdAt: z.iso.datetime(),
+});
+export type Message = z.infer<typeof Message>;
+
+export const SendMessageRequest = z.object({
+  messageContent: z.string().trim().max(10_000).default(''),
+  medias: z.array(Media).max(10).default([]),
+  senderName: z.string().trim().max(200).optional(),
+}).refine((m) => m.messageContent.length > 0 || m.medias.length > 0, { message: 'A message needs text or a photo.' });
+export type SendMessageRequest = z.infer<typeof SendMessageRequest>;
+
+export const Review = z.object({
+  id: z.uuid(),
+  claimId: z.uuid(),
+  rating: z.number().int().min(1).max(5),
+  text: z.string(),
+  createdAt: z.iso.datetime(),
+});
+export type Review = z.infer<typeof Review>;
+
+export const AddReviewRequest = z.object({
+  rating: z.number().int().min(1).max(5),
+  text: z.string().trim().max(5_000).default(''),
+});
+
+/** Decimal money at the edge of the API. */
+const EdgeMoney = DecimalAmount;
+
+/** The claim as the shopper sees it through `GET /api/claims/{token}`. */
+export const CustomerClaimView = z.object({
+  id: z.uuid(),
+  claimNumber: z.string(),
+  status: ClaimStatus,
+  statusLabel: z.string(),
+  claimType: ClaimType,
+  storeId: z.uuid(),
+  sourceOrderId: z.string(),
+  orderNumber: z.string(),
+  currency: CurrencyCode,
+  createdAt: z.iso.datetime(),
+  desiredMethod: CustomerResolution,
+  updatedShippingAddress: Address.nullable(),
+  items: z.array(ClaimItem.omit({ price: true, tax: true, discount: true }).extend({ price: EdgeMoney, tax: EdgeMoney, discount: EdgeMoney })),
+  resolutions: z.array(ClaimResolution.omit({ paidValue: true, shippingAmount: true, resolvedBy: true }).extend({ paidValue: EdgeMoney, shippingAmount: EdgeMoney })),
+  hasReview: z.boolean(),
+});
+export type CustomerClaimView = z.infer<typeof CustomerClaimView>;

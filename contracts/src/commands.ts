@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { Actor } from './events.js';
+import { ClaimStatus, ResolutionReason, ResolutionType, SessionStatus } from './enums.js';
+import { FileClaimRequest, AddReviewRequest } from './claim.js';
+import { Media } from './media.js';
+import { SessionMetadata } from './session.js';
+
+/**
+ * Commands are decided by pure functions. The edge supplies everything non-deterministic
+ * (ids, the clock, the token hash, the claim number) so a decision replays identically.
+ */
+export const FileClaim = z.object({
+  type: z.literal('FileClaim'),
+  claimId: z.uuid(),
+  claimNumber: z.string(),
+  tokenHash: z.string(),
+  itemIds: z.array(z.uuid()),
+  now: z.iso.datetime(),
+  request: FileClaimRequest,
+});
+export type FileClaim = z.infer<typeof FileClaim>;
+
+export const ResolutionLineInput = z.object({
+  claimItemId: z.uuid(),
+  quantity: z.number().int().optional(),
+  percentage: z.number().min(0).max(100).optional(),
+  amount: z.number().nonnegative().optional(),
+  final: z.boolean().optional(),
+});
+export type ResolutionLineInput = z.infer<typeof ResolutionLineInput>;
+
+/** Contract: body of `POST /api/v1/claims/{claimId}/resolve`. */
+export const ResolveClaimRequest = z.object({
+  resolutionType: ResolutionType,
+  reason: ResolutionReason.optional(),
+  /** Decimal amount for FLAT_RATE, CUSTOM or STORE_CREDIT in the claim's currency. */
+  amount: z.number().nonnegative().optional(),
+  description: z.string().trim().max(2_000).optional(),
+  items: z.array(ResolutionLineInput).max(200).optional(),
+  expectedVersion: z.number().int().nonnegative().optional(),
+});
+export type ResolveClaimRequest = z.infer<typeof ResolveClaimRequest>;
+
+export const ResolveClaim = z.object({
+  type: z.literal('ResolveClaim'),
+  claimId: z.uuid(),
+  resolutionIds: z.array(z.uuid()).min(1),
+  actor: Actor,
+  now: z.iso.datetime(),
+  request: ResolveClaimRequest,
+});
+export type ResolveClaim = z.infer<typeof ResolveClaim>;
+
+export const ChangeClaimStatus = z.object({
+  type: z.literal('ChangeClaimStatus'),
+  claimId: z.uuid(),
+  to: ClaimStatus,
+  note: z.string().max(2_000).nullable(),
+});
+export type ChangeClaimStatus = z.infer<typeof ChangeClaimStatus>;
+
+export const SendMessage = z.object({
+  type: z.literal('SendMessage'),
+  claimId: z.uuid(),
+  messageId: z.uuid(),
+  actor: Actor,
+  senderType: z.enum(['customer', 'merchant', 'staff', 'system']),
+  senderName: z.string(),
+  messageContent: z.string(),
+  medias: z.array(Media),
+  now: z.iso.datetime(),
+});
+export type SendMessage = z.infer<typeof SendMessage>;
+
+export const AddReview = z.object({
+  type: z.literal('AddReview'),
+  claimId: z.uuid(),
+  reviewId: z.uuid(),
+  now: z.iso.datetime(),
+  review: AddReviewRequest,
+});
+export type AddReview = z.infer<typeof AddReview>;
+
+export const ClaimCommand = z.discriminatedUnion('type', [ResolveClaim, ChangeClaimStatus, SendMessage, AddReview]);
+export type ClaimCommand = z.infer<typeof ClaimCommand>;
+
+export const UpdateSession = z.object({
+  type: z.literal('UpdateSession'),
+  sessionId: z.uuid(),
+  orderId: z.uuid(),
+  email: z.string(),
+  status: SessionStatus.optional(),
+  metadata: SessionMetadata.optional(),
+});
+export type UpdateSession = z.infer<typeof UpdateSession>;
+
+export const DeleteSession = z.object({
+  type: z.literal('DeleteSession'),
+  sessionId: z.uuid(),
+  reason: z.enum(['shopper', 'claim_filed']),
+});
+export type DeleteSession = z.infer<typeof DeleteSession>;
+
+export const SessionCommand = z.discriminatedUnion('type', [UpdateSession, DeleteSession]);
+export type SessionCommand = z.infer<typeof SessionCommand>;

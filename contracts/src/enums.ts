@@ -1,0 +1,194 @@
+import { z } from 'zod';
+
+/** Spec §4: claim status codes and their labels. */
+export const CLAIM_STATUS_LABELS = {
+  APPROVED: 'Approved',
+  ARCHIVED: 'Archived',
+  CLOSED: 'Closed',
+  COMMUNICATING: 'Communicating',
+  DENIED: 'Denied',
+  DISMISSED: 'Dismissed',
+  NEW: 'New',
+  OPEN: 'Open',
+  RESOLVED: 'Resolved',
+  RESOLVED_BY_BRAND: 'Resolved by Brand',
+  TEMPORARILY_DISMISSED: 'Temporarily Dismissed',
+  WAITING_FOR_BRAND: 'Waiting for Brand',
+  WAITING_FOR_CUSTOMER: 'Waiting for Customer',
+  WAITING_FOR_OP: 'Waiting for OP',
+} as const;
+export const ClaimStatus = z.enum(Object.keys(CLAIM_STATUS_LABELS) as [keyof typeof CLAIM_STATUS_LABELS]);
+export type ClaimStatus = z.infer<typeof ClaimStatus>;
+
+/** Spec §4: the lowercase claim states with their badge colours. */
+export const CLAIM_STATE_BADGES = {
+  new: 'info',
+  pending: 'warning',
+  approved: 'success',
+  denied: 'danger',
+  dismissed: 'neutral',
+  closed: 'neutral',
+} as const;
+export const ClaimState = z.enum(Object.keys(CLAIM_STATE_BADGES) as [keyof typeof CLAIM_STATE_BADGES]);
+export type ClaimState = z.infer<typeof ClaimState>;
+
+/** Which lowercase badge state each status shows as (decision recorded in docs/decisions.md). */
+export const CLAIM_STATE_OF_STATUS: Record<ClaimStatus, ClaimState> = {
+  NEW: 'new',
+  OPEN: 'pending',
+  COMMUNICATING: 'pending',
+  WAITING_FOR_BRAND: 'pending',
+  WAITING_FOR_CUSTOMER: 'pending',
+  WAITING_FOR_OP: 'pending',
+  APPROVED: 'approved',
+  RESOLVED: 'approved',
+  RESOLVED_BY_BRAND: 'approved',
+  DENIED: 'denied',
+  DISMISSED: 'dismissed',
+  TEMPORARILY_DISMISSED: 'dismissed',
+  CLOSED: 'closed',
+  ARCHIVED: 'closed',
+};
+
+/** Spec §4: the second badge map (order fulfilment and payment states). */
+export const ORDER_STATE_BADGES = {
+  fulfilled: 'success',
+  open: 'info',
+  payment: 'warning',
+  unfulfilled: 'neutral',
+} as const;
+
+/** Spec §9: claim types with their flag; true marks carrier/shipment-caused loss covered by protection. */
+export const CLAIM_TYPE_FLAGS = {
+  CARRIER_DID_NOT_RECEIVE: false,
+  DAMAGED: true,
+  DEFECTIVE_ITEM: false,
+  LATE_SHIPPING: false,
+  LOST: true,
+  MISSING_ITEM: false,
+  ORDER_DELIVERED_NOT_RECEIVED: true,
+  TRACKING_NOT_MOVING: true,
+  PRODUCT_NOT_AS_DESCRIBED: false,
+  RETURNED_TO_SENDER: false,
+  STOLEN: true,
+  WRONG_ADDRESS_CARRIER: true,
+  WRONG_ADDRESS_CUSTOMER: false,
+  WRONG_ITEM: true,
+  WRONG_ADDRESS: false,
+  MULTIPLE: false,
+} as const;
+export const ClaimType = z.enum(Object.keys(CLAIM_TYPE_FLAGS) as [keyof typeof CLAIM_TYPE_FLAGS]);
+export type ClaimType = z.infer<typeof ClaimType>;
+
+/** Spec §9: what a shopper may pick for a whole shipment that never arrived. */
+export const SHIPMENT_ISSUE_LABELS = {
+  ORDER_DELIVERED_NOT_RECEIVED: 'Marked as delivered but not received',
+  STOLEN: 'Stolen',
+  RETURNED_TO_SENDER: 'Returned to sender',
+  TRACKING_NOT_MOVING: 'Stuck in transit',
+  WRONG_ADDRESS: 'Sent to the wrong address',
+} as const;
+export const ShipmentIssueType = z.enum(Object.keys(SHIPMENT_ISSUE_LABELS) as [keyof typeof SHIPMENT_ISSUE_LABELS]);
+export type ShipmentIssueType = z.infer<typeof ShipmentIssueType>;
+
+/** Spec §9: item-level issue types with their labels. */
+export const ITEM_ISSUE_LABELS = {
+  DAMAGED: 'Damaged',
+  DEFECTIVE_ITEM: 'Defective',
+  MISSING_ITEM: 'Missing',
+  WRONG_ITEM: 'Wrong item',
+} as const;
+export const ItemIssueType = z.enum(Object.keys(ITEM_ISSUE_LABELS) as [keyof typeof ITEM_ISSUE_LABELS]);
+export type ItemIssueType = z.infer<typeof ItemIssueType>;
+
+export const CustomerIssueType = z.union([ShipmentIssueType, ItemIssueType]);
+export type CustomerIssueType = z.infer<typeof CustomerIssueType>;
+
+export const ClaimCategory = z.enum(['notReceived', 'issuesWithItems']);
+export type ClaimCategory = z.infer<typeof ClaimCategory>;
+
+/** Spec §9: resolution reasons; a reason without a label in the spec shows its humanised code. */
+export const RESOLUTION_REASON_LABELS = {
+  ADDRESS_TYPO: 'Customer Shipping Address Typo',
+  CUSTOM: 'Custom',
+  CUSTOMER_RESPONDED: 'Customer Responded',
+  EXPIRED30: 'Claim Timeframe Expired',
+  FOLLOW_UP: 'Follow Up',
+  INSUFFICIENT_SHIPPER: 'Insufficient Shipper Packaging',
+  NOT_COVERED: 'Claim Type Not Covered',
+  NO_RESPONSE: 'No Response',
+  OTHER: 'Other',
+  PACKAGE_ARRIVED: 'Package Arrived',
+  PHOTO_VERIFIED: 'Delivery Photo Verified',
+  REFUND: 'Refund',
+  RESHIP: 'Reship',
+  STORE_CREDIT: 'Store Credit',
+  RETURN_TO_SENDER: 'Return to Sender',
+  THRESHOLD_REACHED: 'Excessive Claim Threshold Reached',
+  ALREADY_REFUNDED: 'Already Refunded',
+  ALREADY_REPLACED: 'Already Replaced',
+  POTENTIAL_FRAUD: 'Not Covered',
+  FLAT_RATE: 'Flat Rate',
+} as const;
+export const ResolutionReason = z.enum(Object.keys(RESOLUTION_REASON_LABELS) as [keyof typeof RESOLUTION_REASON_LABELS]);
+export type ResolutionReason = z.infer<typeof ResolutionReason>;
+
+/** Spec §9 back-office resolution kinds, plus DENY for a denial (contract: POST /api/v1/claims/{id}/resolve). */
+export const ResolutionType = z.enum(['REFUND', 'RESHIP', 'STORE_CREDIT', 'FLAT_RATE', 'CUSTOM', 'DENY']);
+export type ResolutionType = z.infer<typeof ResolutionType>;
+
+export const CUSTOMER_RESOLUTION_LABELS = {
+  REFUND: 'Refund',
+  RESHIP: 'Reshipment',
+  STORE_CREDIT: 'Store Credit',
+} as const;
+export const CustomerResolution = z.enum(['REFUND', 'RESHIP', 'STORE_CREDIT']);
+export type CustomerResolution = z.infer<typeof CustomerResolution>;
+
+/** The requested resolution of a claim whose items disagree (spec §4). */
+export const MIXED_RESOLUTION = 'MIXED' as const;
+
+export const AmountKind = z.enum(['fixed', 'percentage']);
+export type AmountKind = z.infer<typeof AmountKind>;
+
+export const DecisionOutcome = z.enum(['APPROVED', 'DENIED']);
+export type DecisionOutcome = z.infer<typeof DecisionOutcome>;
+
+/** Spec §4 shipment statuses; the shopper sees only 'In Transit' and 'Delivered'. */
+export const ShipmentStatus = z.enum([
+  'AWAITING_SHIPMENT', 'DELIVERED', 'IN_TRANSIT', 'FULFILLED', 'ON_HOLD', 'PARTIALLY_FULFILLED',
+  'OUT_FOR_DELIVERY', 'ATTEMPTED_DELIVERY', 'NOT_DELIVERED', 'LABEL_PURCHASED', 'LABEL_PRINTED',
+  'READY_FOR_PICKUP', 'CONFIRMED', 'SCHEDULED', 'UNFULFILLED',
+]);
+export type ShipmentStatus = z.infer<typeof ShipmentStatus>;
+
+/** Statuses in which a parcel has left the merchant (decision: anything else counts as not shipped). */
+export const SHIPPED_STATUSES: readonly ShipmentStatus[] = [
+  'DELIVERED', 'IN_TRANSIT', 'FULFILLED', 'OUT_FOR_DELIVERY', 'ATTEMPTED_DELIVERY', 'NOT_DELIVERED', 'READY_FOR_PICKUP',
+];
+
+export const EligibilityCode = z.enum(['too_soon', 'expired', 'not_shipped', 'already_claimed', 'unprotected']);
+export type EligibilityCode = z.infer<typeof EligibilityCode>;
+
+/** Claim session statuses: the step of the shopper's flow (spec §2 leaves the table open; see docs/decisions.md). */
+export const SESSION_STEP_PATHS = {
+  ORDER_FOUND: '/issues',
+  SELECTING_ITEMS: '/issues/items',
+  SELECTING_SHIPMENT: '/issues/shipment',
+  SHIPMENT_DETAILS: '/issues/shipment/details',
+  MULTIPLE_SHIPMENTS: '/multiple-shipments',
+  PROCESSING: '/process',
+  CHOOSING_RESOLUTION: '/resolution',
+  REVIEWING: '/resolution/review',
+  SUBMITTED: '/claim-received',
+} as const;
+export const SessionStatus = z.enum(Object.keys(SESSION_STEP_PATHS) as [keyof typeof SESSION_STEP_PATHS]);
+export type SessionStatus = z.infer<typeof SessionStatus>;
+
+export const SenderType = z.enum(['customer', 'merchant', 'staff', 'system']);
+export type SenderType = z.infer<typeof SenderType>;
+
+export const MediaType = z.enum(['CLAIM']);
+
+export const ActorType = z.enum(['customer', 'user', 'api-token', 'system']);
+export type ActorType = z.infer<typeof ActorType>;

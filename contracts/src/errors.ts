@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/** Every error the API answers, with its HTTP status: one catalogue, stable codes. */
+export const ERROR_CATALOGUE = {
+  validation_failed: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  origin_mismatch: 403,
+  not_found: 404,
+  order_not_found: 404,
+  claim_not_found: 404,
+  session_not_found: 404,
+  route_not_found: 404,
+  email_mismatch: 404,
+  version_conflict: 409,
+  already_resolved: 409,
+  already_claimed: 409,
+  not_eligible: 422,
+  invalid_quantity: 422,
+  unknown_item: 422,
+  unsupported_resolution: 422,
+  invalid_transition: 422,
+  unsupported_media_type: 415,
+  payload_too_large: 413,
+  upload_expired: 410,
+  idempotency_key_reused: 422,
+  rate_limited: 429,
+  unavailable: 503,
+  internal_error: 500,
+} as const;
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export const ApiError = z.object({
+  error: z.string(),
+  message: z.string(),
+  details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+export type ApiError = z.infer<typeof ApiError>;
+
+export const ErrorCodeSchema = z.enum(Object.keys(ERROR_CATALOGUE) as [ErrorCode]);
+
+/** An expected domain failure: deciders return it instead of throwing. */
+export const DomainError = z.object({ code: ErrorCodeSchema, message: z.string() });
+export type DomainError = z.infer<typeof DomainError>;

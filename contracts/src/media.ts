@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { MediaType } from './enums.js';
+
+/** Spec §5: accepted photo and video extensions, with the content types they arrive as. */
+export const ACCEPTED_MEDIA = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  bmp: 'image/bmp',
+  webp: 'image/webp',
+  heic: 'image/heic',
+  mp4: 'video/mp4',
+  mov: 'video/quicktime',
+} as const;
+export type AcceptedExtension = keyof typeof ACCEPTED_MEDIA;
+
+/** Largest upload accepted (decision: 25 MB covers a phone video clip of ~15 s). */
+export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+
+export const ImageRef = z.object({ url: z.string().min(1).max(2048) });
+export type ImageRef = z.infer<typeof ImageRef>;
+
+/** Spec §3 media attached to a message. */
+export const Media = z.object({
+  caption: z.string().max(200).optional(),
+  downloadLink: z.string().max(2048),
+  fileKey: z.string().max(300),
+  fileType: z.string().max(100),
+  filename: z.string().max(255),
+});
+export type Media = z.infer<typeof Media>;
+
+export const UploadUrlRequest = z.object({
+  contentType: z.string().min(1).max(100),
+  filename: z.string().trim().min(1).max(255),
+  mediaType: MediaType,
+});
+export type UploadUrlRequest = z.infer<typeof UploadUrlRequest>;
+
+export const UploadUrlResponse = z.object({
+  signedUrl: z.string(),
+  fileName: z.string(),
+  downloadLink: z.string(),
+  publicUrl: z.string(),
+});
+export type UploadUrlResponse = z.infer<typeof UploadUrlResponse>;

@@ -1,0 +1,182 @@
+import { z } from 'zod';
+import { CurrencyCode, DecimalAmount } from './money.js';
+import { EligibilityCode, ShipmentStatus } from './enums.js';
+
+export const Address = z.object({
+  name: z.string().trim().min(1).max(200),
+  address1: z.string().trim().min(1).max(200),
+  address2: z.string().trim().max(200).optional(),
+  city: z.string().trim().min(1).max(120),
+  province: z.string().trim().max(120).optional(),
+  provinceCode: z.string().trim().max(20).optional(),
+  zip: z.string().trim().max(20).optional(),
+  country: z.string().trim().min(1).max(120),
+  countryCode: z.string().trim().length(2),
+  phone: z.string().trim().max(40).optional(),
+});
+export type Address = z.infer<typeof Address>;
+
+export const SelectedOptions = z.record(z.string(), z.string());
+
+/** An order line in minor units, as the domain keeps it. */
+export const OrderItem = z.object({
+  sourceItemId: z.string().min(1),
+  sourceProductId: z.string(),
+  sourceVariantId: z.string(),
+  sku: z.string(),
+  productName: z.string(),
+  productImage: z.string().optional(),
+  productUrl: z.string().optional(),
+  price: z.number().int(),
+  quantity: z.number().int().positive(),
+  refundedQuantity: z.number().int().nonnegative(),
+  tax: z.number().int(),
+  discount: z.number().int(),
+  selectedOptions: SelectedOptions,
+});
+export type OrderItem = z.infer<typeof OrderItem>;
+
+export const FulfillmentLine = z.object({ sourceItemId: z.string(), quantity: z.number().int().positive() });
+
+export const Fulfillment = z.object({
+  sourceFulfillmentId: z.string().min(1),
+  status: ShipmentStatus,
+  shippedAt: z.iso.datetime().nullable(),
+  deliveredAt: z.iso.datetime().nullable(),
+  trackingCompany: z.string().nullable(),
+  trackingNumbers: z.array(z.string()),
+  trackingUrls: z.array(z.string()),
+  items: z.array(FulfillmentLine),
+});
+export type Fulfillment = z.infer<typeof Fulfillment>;
+
+export const Policy = z.object({
+  insuredAmount: z.number().int(),
+  premiumPaid: z.number().int(),
+  premiumCurrency: CurrencyCode,
+  removedAt: z.iso.datetime().nullable(),
+});
+export type Policy = z.infer<typeof Policy>;
+
+/** The order as the domain keeps it (money in minor units of `currency`). */
+export const Order = z.object({
+  id: z.uuid(),
+  storeId: z.uuid(),
+  sourceOrderId: z.string().min(1),
+  orderNumber: z.string().min(1),
+  customerEmail: z.string(),
+  currency: CurrencyCode,
+  exchangeRate: z.number().positive(),
+  createdAt: z.iso.datetime(),
+  protected: z.boolean(),
+  policy: Policy.nullable(),
+  shippingCost: z.number().int(),
+  shippingCostTax: z.number().int(),
+  tax: z.number().int(),
+  shippingAddress: Address,
+  items: z.array(OrderItem),
+  fulfillments: z.array(Fulfillment),
+});
+export type Order = z.infer<typeof Order>;
+
+/** The order a merchant sends through `PUT /api/v1/orders/{sourceOrderId}`: decimals and ISO times. */
+export const OrderInput = z.object({
+  orderNumber: z.string().trim().min(1).max(64),
+  customerEmail: z.email(),
+  currency: CurrencyCode,
+  exchangeRate: z.number().positive().default(1),
+  createdAt: z.iso.datetime(),
+  protected: z.boolean(),
+  policy: z.object({
+    insuredAmount: DecimalAmount,
+    premiumPaid: DecimalAmount,
+    premiumCurrency: CurrencyCode,
+    removedAt: z.iso.datetime().nullable().optional(),
+  }).nullable(),
+  shippingCost: DecimalAmount.default(0),
+  shippingCostTax: DecimalAmount.default(0),
+  tax: DecimalAmount.default(0),
+  shippingAddress: Address,
+  items: z.array(OrderItem.extend({
+    price: DecimalAmount,
+    tax: DecimalAmount.default(0),
+    discount: DecimalAmount.default(0),
+    refundedQuantity: z.number().int().nonnegative().default(0),
+    selectedOptions: SelectedOptions.default({}),
+  })).min(1),
+  fulfillments: z.array(Fulfillment.extend({
+    shippedAt: z.iso.datetime().nullable().optional().transform((v) => v ?? null),
+    deliveredAt: z.iso.datetime().nullable().optional().transform((v) => v ?? null),
+    trackingCompany: z.string().nullable().optional().transform((v) => v ?? null),
+    trackingNumbers: z.array(z.string()).default([]),
+    trackingUrls: z.array(z.string()).default([]),
+  })).default([]),
+});
+export type OrderInput = z.infer<typeof OrderInput>;
+
+/** Spec §3 order settings. */
+export const OrderSettings = z.object({
+  capabilities: z.object({ credit: z.boolean(), refund: z.boolean(), reship: z.boolean(), returns: z.boolean() }),
+  credit: z.object({ enabled: z.boolean(), bonus: z.number().nonnegative(), bonusType: z.enum(['fixed', 'percentage']) }),
+  returns: z.object({ portalUrl: z.string().nullable(), trackingUrl: z.string().nullable() }),
+});
+export type OrderSettings = z.infer<typeof OrderSettings>;
+
+/** Store rules the eligibility decision reads. */
+export const ClaimPolicySettings = z.object({
+  claimWaitDays: z.number().int().nonnegative(),
+  claimWindowDays: z.number().int().positive(),
+  allowOneTimeAppeasement: z.boolean(),
+});
+export type ClaimPolicySettings = z.infer<typeof ClaimPolicySettings>;
+
+export const StoreSettings = OrderSettings.extend(ClaimPolicySettings.shape);
+export type StoreSettings = z.infer<typeof StoreSettings>;
+
+/** An order line as the shopper sees it (decimals). */
+export const CustomerItem = OrderItem.extend({ price: DecimalAmount, tax: DecimalAmount, discount: DecimalAmount });
+export type CustomerItem = z.infer<typeof CustomerItem>;
+
+export const CustomerFulfillment = z.object({
+  id: z.string(),
+  sourceFulfillmentId: z.string(),
+  fulfillmentStatus: ShipmentStatus,
+  shippedAt: z.iso.datetime().nullable(),
+  deliveredAt: z.iso.datetime().nullable(),
+  eligible: z.boolean(),
+  eligibleAt: z.iso.datetime().nullable(),
+  eligibilityCode: EligibilityCode.nullable(),
+  items: z.array(z.object({ item: CustomerItem, quantity: z.number().int() })),
+  trackingCompany: z.string().nullable(),
+  trackingNumber: z.array(z.string()),
+  trackingUrl: z.array(z.string()),
+});
+export type CustomerFulfillment = z.infer<typeof CustomerFulfillment>;
+
+export const ExistingClaim = z.object({
+  claimId: z.uuid(),
+  claimNumber: z.string(),
+  token: z.string().optional(),
+  sourceItemIds: z.array(z.string()),
+  createdAt: z.iso.datetime(),
+});
+
+/** Spec §3 customer order: the answer of `GET /api/order-lookup`. */
+export const CustomerOrder = z.object({
+  systemOrderId: z.uuid(),
+  orderId: z.string(),
+  orderNumber: z.string(),
+  storeId: z.uuid(),
+  currency: CurrencyCode,
+  exchangeRate: z.number(),
+  protected: z.boolean(),
+  isOneTimeAppeasement: z.boolean(),
+  customerEmail: z.string(),
+  eligibility: z.record(z.string(), z.number().int().nonnegative()),
+  existingClaims: z.array(ExistingClaim),
+  returns: z.array(z.object({ id: z.string() })),
+  shippingAddress: Address,
+  fulfillments: z.array(CustomerFulfillment),
+  settings: OrderSettings,
+});
+export type CustomerOrder = z.infer<typeof CustomerOrder>;

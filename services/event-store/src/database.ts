@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { EventStoreTables } from './tables.js';
+
+export type DatabaseKind = 'postgres' | 'pglite';
+
+export interface Database {
+  readonly kind: DatabaseKind;
+  readonly db: Kysely<EventStoreTables>;
+  /** Connection string for a dedicated session (advisory locks); null on PGlite. */
+  readonly url: string | null;
+  close(): Promise<void>;
+}
+
+export interface DatabaseConfig {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+}
+
+// pg returns int8 as string by default; positions and versions stay far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export class DataDirInUseError extends Error {
+  constructor(dir: string, pid: number) {
+    super(
+      `The embedded database in ${dir} is already open in process ${pid}. PGlite allows one process per data folder: ` +
+        'stop that process, or use another DATA_DIR, or set DATABASE_URL to share a PostgreSQL server.',
+    );
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** One process per PGlite folder: opening it twice can corrupt it, so a second process is refused. */
+function lockDataDir(dir: string): () => void {
+  fs.mkdirSync(dir, { recursive: true });
+  const lockFile = path.join(dir, 'pglite.lock');
+  try {
+    fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+  } catch {
+    const holder = Number(fs.readFileSync(lockFile, 'utf8'));
+    if (holder !== process.pid && Number.isInteger(holder) && isAlive(holder)) throw new DataDirInUseError(dir, holder);
+    fs.writeFileSync(lockFile, String(process.pid));
+  }
+  return () => fs.rmSync(lockFile, { force: true });
+}
+
+export async function openDatabase(config: DatabaseConfig): Promise<Database> {
+  if (config.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: Number(process.env.DB_POOL_SIZE ?? 20) });
+    const db = new Kysely<EventStoreTables>({ dialect: new PostgresDialect({ pool }) });
+    await sql`select 1`.execute(db);
+    return { kind: 'postgres', db, url: config.databaseUrl, close: () => db.destroy() };
+  }
+  const dir = path.resolve(config.dataDir, 'pglite');
+  const unlock = lockDataDir(dir);
+  try {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const pglite = await PGlite.create(dir);
+    const db = new Kysely<EventStoreTables>({ dialect: new PGliteDialect({ pglite }) });
+    return {
+      kind: 'pglite',
+      db,
+      url: null,
+      close: async () => {
+        await db.destroy();
+        unlock();
+      },
+    };
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+}

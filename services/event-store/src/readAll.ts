@@ -1,0 +1,44 @@
+import { sql, type Kysely } from 'kysely';
+import type { EventStoreTables } from './tables.js';
+import { toRecordedEvent, type RecordedEvent, type StoredEventRow } from './recordedEvent.js';
+
+/** Where a reader of the whole store stands: the last (transaction, position) it has seen. */
+export interface Position {
+  transactionId: string;
+  globalPosition: number;
+}
+
+export const START: Position = { transactionId: '0', globalPosition: 0 };
+
+export interface ReadAllPage {
+  events: RecordedEvent[];
+  /** Where the next read starts; unchanged when nothing was read. */
+  next: Position;
+}
+
+/**
+ * Reads committed events in (transaction id, position) order, only from transactions older than
+ * every transaction still open (the snapshot's xmin). A position taken by a transaction that has
+ * not committed yet can therefore never be skipped: the read waits until that transaction ends.
+ */
+export async function readAll(db: Kysely<EventStoreTables>, after: Position, limit = 500): Promise<ReadAllPage> {
+  const result = await sql<StoredEventRow>`
+    select global_position, transaction_id::text as transaction_id, event_id, stream_id, stream_version, type,
+           store_id, data, metadata, occurred_at
+    from events
+    where transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+      and (transaction_id, global_position) > (${after.transactionId}::xid8, ${after.globalPosition}::bigint)
+    order by transaction_id, global_position
+    limit ${limit}`.execute(db);
+  const events = result.rows.map(toRecordedEvent);
+  const last = events.at(-1);
+  return { events, next: last ? { transactionId: last.transactionId, globalPosition: last.globalPosition } : after };
+}
+
+/** How many events lie beyond a position (for progress bars). */
+export async function countAfter(db: Kysely<EventStoreTables>, after: Position): Promise<number> {
+  const result = await sql<{ count: number }>`
+    select count(*)::int as count from events
+    where (transaction_id, global_position) > (${after.transactionId}::xid8, ${after.globalPosition}::bigint)`.execute(db);
+  return result.rows[0]?.count ?? 0;
+}
