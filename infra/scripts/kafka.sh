@@ -90,7 +90,7 @@ start() {
   fetch_jars
   write_config
   local cp="$libs/*" logopts=(-Dlog4j.configuration="file:$dir/log4j.properties" -Dkafka.logs.dir="$run")
-  if [ ! -f "$data/meta.properties" ]; then  # already formatted: skip a ~1.5 s JVM launch that would be a no-op
+  if [ ! -f "$data/meta.properties" ]; then  # already formatted: skip a ~1 s JVM launch that would be a no-op
     # Cluster id as StorageTool random-uuid makes it (16 random bytes, base64url), minus a JVM launch;
     # a leading '-' would be read as an option.
     local id=-
@@ -124,7 +124,7 @@ stop() {
 
 case "${1:-}" in
   start) start ;;
-  stop) shift; stop "$@" ;;
+  stop) [[ "${2:-}" =~ ^(|--clean)$ ]] || { echo "usage: $0 stop [--clean]" >&2; exit 2; }; stop "${2:-}" ;;
   status) if answers; then log "answering on $host:$port"; else log "not answering on $host:$port"; exit 1; fi ;;
   *) echo "usage: $0 start | stop [--clean] | status" >&2; exit 2 ;;
 esac
