@@ -3,6 +3,7 @@ import { Address } from './order.js';
 import { ClaimStatus, ClaimType, CustomerIssueType, CustomerResolution, ResolutionReason, ResolutionType, SenderType } from './enums.js';
 import { ImageRef, Media } from './media.js';
 import { CurrencyCode, DecimalAmount } from './money.js';
+import { Policy } from './order.js';
 
 export const Signature = z.object({
   kind: z.enum(['drawn', 'typed']),
@@ -139,3 +140,28 @@ export const CustomerClaimView = z.object({
   hasReview: z.boolean(),
 });
 export type CustomerClaimView = z.infer<typeof CustomerClaimView>;
+
+/** A claim as its events make it (the domain's state and the back-office's record), money in minor units. */
+export const Claim = z.object({
+  id: z.uuid(),
+  claimNumber: z.string(),
+  tokenHash: z.string(),
+  storeId: z.uuid(),
+  orderId: z.uuid(),
+  sourceOrderId: z.string(),
+  orderNumber: z.string(),
+  currency: CurrencyCode,
+  isOta: z.boolean(),
+  claimType: ClaimType,
+  status: ClaimStatus,
+  customer: z.object({ email: z.string(), name: z.string() }),
+  items: z.array(ClaimItem),
+  resolutions: z.array(ClaimResolution),
+  desiredMethod: CustomerResolution,
+  updatedShippingAddress: Address.nullable(),
+  policy: Policy.nullable(),
+  filedAt: z.iso.datetime(),
+  messageCount: z.number().int(),
+  reviewed: z.boolean(),
+});
+export type Claim = z.infer<typeof Claim>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Address, OrderInput, StoreSettings } from './order.js';
 import { Branding } from './store.js';
-import { ClaimType, CustomerResolution } from './enums.js';
+import { CustomerIssueType, CustomerResolution } from './enums.js';
 import { CurrencyCode } from './money.js';
 
 /** The shape of `fixtures/demo.json`: times are whole days before the moment of seeding. */
@@ -16,7 +16,7 @@ export const DemoOrder = OrderInput.omit({ createdAt: true, fulfillments: true }
   fulfillments: z.array(demoFulfillment),
   existingClaims: z.array(z.object({
     sourceItemId: z.string(),
-    claimType: ClaimType,
+    claimType: CustomerIssueType,
     resolution: CustomerResolution,
     filedDaysAgo: z.number(),
   })).default([]),

@@ -9,3 +9,4 @@ export * from './commands.js';
 export * from './errors.js';
 export * from './store.js';
 export * from './demo.js';
+export * from './text.js';

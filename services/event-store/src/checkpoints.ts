@@ -1,8 +1,8 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { EventStoreTables } from './tables.js';
+import { sql, type QueryExecutorProvider } from 'kysely';
 import { START, type Position } from './readAll.js';
 
-type Executor = Kysely<EventStoreTables> | Transaction<EventStoreTables>;
+/** Any Kysely instance or transaction, whatever tables it is typed with. */
+type Executor = QueryExecutorProvider;
 
 export async function loadCheckpoint(db: Executor, name: string): Promise<Position> {
   const row = await sql<{ transaction_id: string; global_position: number }>`
@@ -19,5 +19,5 @@ export async function storeCheckpoint(db: Executor, name: string, position: Posi
 }
 
 export async function deleteCheckpoint(db: Executor, name: string): Promise<void> {
-  await db.deleteFrom('checkpoints').where('name', '=', name).execute();
+  await sql`delete from checkpoints where name = ${name}`.execute(db);
 }

@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /** The event store's own schema. Other modules add theirs under their own names. */
 export const eventStoreMigrations: Record<string, Migration> = {

@@ -1,0 +1,56 @@
+# Two commands matter: `make dev` (install, build, migrate, seed, serve on one port) and `make test`.
+SHELL := /bin/bash
+.DEFAULT_GOAL := dev
+
+# Node >= 22.12: the machine's node when new enough, else Node 24 fetched from the npm registry.
+NODE_BIN := $(shell infra/node/ensure-node.sh)
+export PATH := $(NODE_BIN):$(PATH)
+export KAFKAJS_NO_PARTITIONER_WARNING := 1
+export npm_config_update_notifier := false
+export npm_config_fund := false
+export npm_config_audit := false
+
+.PHONY: dev start install build typecheck lint test test-unit infra infra-down replay bench clean
+
+install: node_modules/.installed
+node_modules/.installed: package.json package-lock.json $(wildcard */package.json services/*/package.json web/*/package.json)
+	npm ci --loglevel=error
+	@touch $@
+
+build: install typecheck
+
+typecheck: install
+	npx tsc -p tsconfig.json
+
+lint: install
+	npx eslint --max-warnings=0 .
+
+# Installs, builds, migrates and seeds on start, then serves portal, back-office and API on $PORT (3000).
+dev: build
+	WEBHOOK_ALLOW_PRIVATE_URLS=true npm run start
+
+start: install
+	npm run start
+
+# The whole suite: unit and property tests, then the integration tests on PGlite, on the real
+# PostgreSQL and on the real Kafka broker (started here through `make infra` when not given).
+test: build lint
+	WEBHOOK_ALLOW_PRIVATE_URLS=true npx vitest run
+
+test-unit: install
+	npx vitest run --project unit
+
+infra:
+	@infra/scripts/infra.sh up
+
+infra-down:
+	@infra/scripts/infra.sh down
+
+replay: install
+	npm run replay
+
+bench: install
+	@eval "$$(infra/scripts/infra.sh up)" && export DATABASE_URL KAFKA_BROKERS && npm run bench
+
+clean:
+	rm -rf node_modules .data .test-data

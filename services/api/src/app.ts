@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppContext } from './context.js';
+import { installErrorHandler } from './platform/errorHandler.js';
+import { healthRoute } from './platform/healthRoute.js';
+import { orderLookupRoute } from './order-lookup/orderLookupRoute.js';
+import { claimRoutes } from './claims/claimRoutes.js';
+import { sessionRoutes } from './sessions/sessionRoutes.js';
+
+export interface AppOptions {
+  kafkaReachable: (() => Promise<boolean>) | null;
+}
+
+/** The HTTP surface: one Fastify instance, one plugin per feature. */
+export async function buildApp(ctx: AppContext, options: AppOptions): Promise<FastifyInstance> {
+  const logger: FastifyBaseLogger = ctx.log;
+  const app = Fastify({
+    loggerInstance: logger,
+    genReqId: (req) => {
+      const given = req.headers['x-correlation-id'];
+      return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    void reply.header('x-correlation-id', request.id);
+  });
+  installErrorHandler(app);
+
+  await app.register(cors, { origin: false });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Order protection claims API', version: '1.0.0', description: 'Customer claims portal, back-office and public API v1.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, cookie: { type: 'apiKey', in: 'cookie', name: 'session' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(healthRoute(ctx, options.kafkaReachable));
+  await app.register(orderLookupRoute(ctx));
+  await app.register(claimRoutes(ctx));
+  await app.register(sessionRoutes(ctx));
+  return app;
+}

@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type QueryExecutorProvider } from 'kysely';
+import { Order, toMinor, type OrderInput } from '@claims/contracts';
+
+/** The order number as typed by a shopper: trimmed, without a leading '#'. */
+export const normaliseOrderNumber = (value: string): string => value.trim().replace(/^#+/, '').trim();
+
+/** Converts the merchant's decimal order into the domain's minor units. */
+export function orderFromInput(id: string, storeId: string, sourceOrderId: string, input: OrderInput): Order {
+  const minor = (value: number) => toMinor(value, input.currency);
+  return Order.parse({
+    ...input,
+    id,
+    storeId,
+    sourceOrderId,
+    orderNumber: normaliseOrderNumber(input.orderNumber),
+    policy: input.policy && {
+      insuredAmount: toMinor(input.policy.insuredAmount, input.policy.premiumCurrency),
+      premiumPaid: toMinor(input.policy.premiumPaid, input.policy.premiumCurrency),
+      premiumCurrency: input.policy.premiumCurrency,
+      removedAt: input.policy.removedAt ?? null,
+    },
+    shippingCost: minor(input.shippingCost),
+    shippingCostTax: minor(input.shippingCostTax),
+    tax: minor(input.tax),
+    items: input.items.map((item) => ({ ...item, price: minor(item.price), tax: minor(item.tax), discount: minor(item.discount) })),
+  });
+}
+
+/** Creates or replaces an order; the system id stays the same across replacements. */
+export async function upsertOrder(db: QueryExecutorProvider, storeId: string, sourceOrderId: string, input: OrderInput): Promise<Order> {
+  const existing = await sql<{ id: string }>`
+    select id from orders where store_id = ${storeId}::uuid and source_order_id = ${sourceOrderId}`.execute(db);
+  const order = orderFromInput(existing.rows[0]?.id ?? randomUUID(), storeId, sourceOrderId, input);
+  await sql`
+    insert into orders (id, store_id, source_order_id, order_number, customer_email_lower, doc)
+    values (${order.id}, ${storeId}, ${sourceOrderId}, ${order.orderNumber}, ${order.customerEmail.toLowerCase()}, ${JSON.stringify(order)}::jsonb)
+    on conflict (store_id, source_order_id) do update set order_number = excluded.order_number,
+      customer_email_lower = excluded.customer_email_lower, doc = excluded.doc, updated_at = now()`.execute(db);
+  return order;
+}
+
+async function findOne(db: QueryExecutorProvider, query: ReturnType<typeof sql<{ doc: unknown }>>): Promise<Order | null> {
+  const { rows } = await query.execute(db);
+  return rows[0] ? Order.parse(rows[0].doc) : null;
+}
+
+export const findOrderByNumberAndEmail = (db: QueryExecutorProvider, orderNumber: string, email: string) =>
+  findOne(db, sql<{ doc: unknown }>`
+    select doc from orders where order_number = ${normaliseOrderNumber(orderNumber)} and customer_email_lower = ${email.trim().toLowerCase()}
+    order by updated_at desc limit 1`);
+
+export const findOrderBySourceIdAndEmail = (db: QueryExecutorProvider, sourceOrderId: string, email: string) =>
+  findOne(db, sql<{ doc: unknown }>`
+    select doc from orders where source_order_id = ${sourceOrderId} and customer_email_lower = ${email.trim().toLowerCase()} limit 1`);
+
+export const findOrderById = (db: QueryExecutorProvider, id: string) =>
+  findOne(db, sql<{ doc: unknown }>`select doc from orders where id = ${id}::uuid`);

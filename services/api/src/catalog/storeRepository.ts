@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type QueryExecutorProvider } from 'kysely';
+import { Store, type Branding, type StoreSettings } from '@claims/contracts';
+
+interface StoreRow {
+  id: string;
+  account_id: string;
+  slug: string;
+  name: string;
+  domain: string | null;
+  currency: string;
+  settings: unknown;
+  branding: unknown;
+}
+
+const toStore = (row: StoreRow): Store =>
+  Store.parse({ id: row.id, accountId: row.account_id, slug: row.slug, name: row.name, domain: row.domain, currency: row.currency, settings: row.settings, branding: row.branding });
+
+export async function findStore(db: QueryExecutorProvider, id: string): Promise<Store | null> {
+  const { rows } = await sql<StoreRow>`select * from stores where id = ${id}::uuid`.execute(db);
+  return rows[0] ? toStore(rows[0]) : null;
+}
+
+export async function findStoreBySlugOrDomain(db: QueryExecutorProvider, key: { slug?: string | undefined; domain?: string | undefined }): Promise<Store | null> {
+  const { rows } = await sql<StoreRow>`
+    select * from stores where (${key.slug ?? null}::text is not null and (slug = ${key.slug ?? null} or id::text = ${key.slug ?? null}))
+       or (${key.domain ?? null}::text is not null and domain = lower(${key.domain ?? null}))
+    limit 1`.execute(db);
+  return rows[0] ? toStore(rows[0]) : null;
+}
+
+export async function upsertAccount(db: QueryExecutorProvider, slug: string, name: string): Promise<string> {
+  const { rows } = await sql<{ id: string }>`
+    insert into accounts (id, slug, name) values (${randomUUID()}, ${slug}, ${name})
+    on conflict (slug) do update set name = excluded.name returning id`.execute(db);
+  return rows[0]!.id;
+}
+
+export async function upsertStore(
+  db: QueryExecutorProvider,
+  store: { accountId: string; slug: string; name: string; domain: string | null; currency: string; settings: StoreSettings; branding: Branding },
+): Promise<string> {
+  const { rows } = await sql<{ id: string }>`
+    insert into stores (id, account_id, slug, name, domain, currency, settings, branding)
+    values (${randomUUID()}, ${store.accountId}, ${store.slug}, ${store.name}, ${store.domain?.toLowerCase() ?? null}, ${store.currency},
+            ${JSON.stringify(store.settings)}::jsonb, ${JSON.stringify(store.branding)}::jsonb)
+    on conflict (slug) do update set account_id = excluded.account_id, name = excluded.name, domain = excluded.domain,
+      currency = excluded.currency, settings = excluded.settings, branding = excluded.branding
+    returning id`.execute(db);
+  return rows[0]!.id;
+}

@@ -1,0 +1,26 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/**
+ * A claim token is the claim id (16 bytes) followed by 16 random bytes (128 bits), base64url.
+ * Only its SHA-256 is stored; the id inside lets a view read the claim's stream directly.
+ */
+export function newClaimToken(claimId: string): { token: string; tokenHash: string } {
+  const bytes = Buffer.concat([Buffer.from(claimId.replace(/-/g, ''), 'hex'), randomBytes(16)]);
+  const token = bytes.toString('base64url');
+  return { token, tokenHash: hashToken(token) };
+}
+
+export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+/** The claim id a token names, or null when it is not a token's shape. */
+export function claimIdOfToken(token: string): string | null {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  const hex = Buffer.from(token, 'base64url').subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+export function tokenMatches(token: string, tokenHash: string): boolean {
+  const a = Buffer.from(hashToken(token), 'hex');
+  const b = Buffer.from(tokenHash, 'hex');
+  return a.length === b.length && timingSafeEqual(a, b);
+}

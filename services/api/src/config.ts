@@ -1,0 +1,47 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const Env = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  DATABASE_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
+  KAFKA_BROKERS: z.string().optional().or(z.literal('').transform(() => undefined)),
+  DATA_DIR: z.string().default('.data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SEED_DEMO: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  DEMO_FIXTURE: z.string().default('fixtures/demo.json'),
+  WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  kafkaBrokers: string | undefined;
+  dataDir: string;
+  logLevel: z.infer<typeof Env>['LOG_LEVEL'];
+  seedDemo: boolean;
+  demoFixture: string;
+  webhookAllowPrivateUrls: boolean;
+};
+
+/** Reads the contract's variables; a bad value stops start-up with the variable named. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    kafkaBrokers: e.KAFKA_BROKERS,
+    dataDir: path.resolve(e.DATA_DIR),
+    logLevel: e.LOG_LEVEL,
+    seedDemo: e.SEED_DEMO,
+    demoFixture: path.resolve(e.DEMO_FIXTURE),
+    webhookAllowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS,
+  };
+}

@@ -1,0 +1,3 @@
+export * from './runtime.js';
+export * from './config.js';
+export * from './context.js';

@@ -1,0 +1,110 @@
+import type { FastifyInstance } from 'fastify';
+import type { Consumer, Kafka } from 'kafkajs';
+import type { Migration } from 'kysely/migration';
+import { eventStoreMigrations, migrate, openDatabase, type Database } from '@claims/event-store';
+import { consumeFromKafka, followStore, PROJECTIONS, projectionMigrations, type Follower } from '@claims/projections';
+import { createKafka, startRelay, type Relay } from '@claims/relay';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { buildApp } from './app.js';
+import { catalogMigrations } from './catalog/catalogMigrations.js';
+import { createLogger } from './platform/logger.js';
+import { seedDemo } from './seed/seedDemo.js';
+
+export const ALL_MIGRATIONS: Record<string, Migration> = { ...eventStoreMigrations, ...catalogMigrations, ...projectionMigrations };
+
+export interface Runtime {
+  readonly ctx: AppContext;
+  readonly app: FastifyInstance;
+  readonly kafka: Kafka | null;
+  /** Waits until this process's relay and followers have handled everything appended so far. */
+  settle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  now?: () => string;
+  listen?: boolean;
+  /** Start the projection workers and the relay in this process (default true). */
+  workers?: boolean;
+}
+
+async function kafkaProbe(kafka: Kafka): Promise<() => Promise<boolean>> {
+  const admin = kafka.admin();
+  let connected = false;
+  return async () => {
+    try {
+      if (!connected) {
+        await admin.connect();
+        connected = true;
+      }
+      await admin.describeCluster();
+      return true;
+    } catch {
+      return false;
+    }
+  };
+}
+
+/**
+ * Starts the whole product in one process: database (PGlite by default), migrations, demo seed,
+ * projection workers (Kafka consumers with KAFKA_BROKERS, store followers without), relay, API.
+ */
+export async function startRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
+  const log = createLogger(config.logLevel);
+  const database: Database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const followers: Follower[] = [];
+  const consumers: Consumer[] = [];
+  let relay: Relay | null = null;
+  const ctx: AppContext = {
+    config,
+    database,
+    log,
+    now: options.now ?? (() => new Date().toISOString()),
+    notifyAppended: () => {
+      for (const follower of followers) follower.wake();
+      relay?.wake();
+    },
+  };
+  try {
+    await migrate(database, ALL_MIGRATIONS);
+    if (config.seedDemo) await seedDemo(ctx, config.demoFixture);
+    const kafka = config.kafkaBrokers ? createKafka(config.kafkaBrokers, log) : null;
+    if (options.workers !== false) {
+      if (kafka) {
+        relay = await startRelay(database, kafka, log);
+        for (const projection of PROJECTIONS) consumers.push(await consumeFromKafka(kafka, database.db, projection, log));
+      } else {
+        for (const projection of PROJECTIONS) followers.push(followStore(database.db, projection, log));
+      }
+    }
+    const app = await buildApp(ctx, { kafkaReachable: kafka ? await kafkaProbe(kafka) : null });
+    if (options.listen !== false) await app.listen({ port: config.port, host: config.host });
+    let stopping: Promise<void> | null = null;
+    return {
+      ctx,
+      app,
+      kafka,
+      async settle() {
+        await relay?.catchUp();
+        await Promise.all(followers.map((f) => f.catchUp()));
+      },
+      stop() {
+        stopping ??= (async () => {
+          await app.close();
+          await Promise.all(followers.map((f) => f.stop()));
+          await Promise.all(consumers.map((c) => c.disconnect()));
+          await relay?.stop();
+          await database.close();
+        })();
+        return stopping;
+      },
+    };
+  } catch (error) {
+    await Promise.all(followers.map((f) => f.stop()));
+    await Promise.all(consumers.map((c) => c.disconnect()));
+    await relay?.stop();
+    await database.close();
+    throw error;
+  }
+}

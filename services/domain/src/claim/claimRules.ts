@@ -1,0 +1,57 @@
+import { CLAIM_TYPE_FLAGS, MIXED_RESOLUTION, type Claim, type ClaimItem, type ClaimType, type CustomerResolution } from '@claims/contracts';
+
+/** Spec §4: resolvable only while it has no resolutions. */
+export const isResolvable = (claim: Pick<Claim, 'resolutions'>): boolean => claim.resolutions.length === 0;
+
+export type ProtectionStatus = 'ota' | 'removed' | 'protected' | 'unprotected';
+
+/** Spec §4 protection status. */
+export function protectionStatus(claim: Pick<Claim, 'isOta' | 'policy'>): ProtectionStatus {
+  if (claim.isOta) return 'ota';
+  if (claim.policy?.removedAt) return 'removed';
+  if (claim.policy) return 'protected';
+  return 'unprotected';
+}
+
+/** Spec §4: MULTIPLE by type, or when the items carry more than one distinct type. */
+export function isMultipleType(claimType: ClaimType, items: ReadonlyArray<Pick<ClaimItem, 'claimType'>>): boolean {
+  return claimType === 'MULTIPLE' || new Set(items.map((i) => i.claimType)).size > 1;
+}
+
+/** The claim-level type: the items' one type, or MULTIPLE. */
+export function claimTypeOf(items: ReadonlyArray<Pick<ClaimItem, 'claimType'>>): ClaimType {
+  const types = new Set(items.map((i) => i.claimType));
+  return types.size === 1 ? [...types][0]! : 'MULTIPLE';
+}
+
+/**
+ * Spec §4 requested resolution: the mixed marker when items disagree, else the choice held by the
+ * majority of refund, reship and store credit, with refund as the fallback.
+ */
+export function requestedResolution(
+  items: ReadonlyArray<{ resolutionRequested: CustomerResolution | null }>,
+): CustomerResolution | typeof MIXED_RESOLUTION {
+  const requested = items.map((i) => i.resolutionRequested).filter((r): r is CustomerResolution => r !== null);
+  const distinct = new Set(requested);
+  if (distinct.size > 1) return MIXED_RESOLUTION;
+  const counts = new Map<CustomerResolution, number>();
+  for (const r of requested) counts.set(r, (counts.get(r) ?? 0) + 1);
+  let best: CustomerResolution = 'REFUND';
+  let bestCount = 0;
+  for (const choice of ['REFUND', 'RESHIP', 'STORE_CREDIT'] as const) {
+    const count = counts.get(choice) ?? 0;
+    if (count > bestCount) {
+      best = choice;
+      bestCount = count;
+    }
+  }
+  return best;
+}
+
+/**
+ * Spec §9: an item's credit-store default is false on ota claims, otherwise the claim type's flag
+ * (the types flagged true are the carrier-caused losses the protection reimburses the store for).
+ */
+export function defaultCreditStore(isOta: boolean, claimType: ClaimType): boolean {
+  return !isOta && CLAIM_TYPE_FLAGS[claimType];
+}

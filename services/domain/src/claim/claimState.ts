@@ -1,0 +1,43 @@
+import type { Claim, DomainEvent } from '@claims/contracts';
+
+export type ClaimStateOrNone = Claim | null;
+
+export function evolveClaim(state: ClaimStateOrNone, event: DomainEvent): ClaimStateOrNone {
+  switch (event.type) {
+    case 'ClaimFiled': {
+      const { tokenHash, signature: _signature, filedAt, ...rest } = event.data;
+      return {
+        id: rest.claimId,
+        claimNumber: rest.claimNumber,
+        tokenHash,
+        storeId: rest.storeId,
+        orderId: rest.orderId,
+        sourceOrderId: rest.sourceOrderId,
+        orderNumber: rest.orderNumber,
+        currency: rest.currency,
+        isOta: rest.isOta,
+        claimType: rest.claimType,
+        status: 'NEW',
+        customer: rest.customer,
+        items: rest.items,
+        resolutions: [],
+        desiredMethod: rest.desiredMethod,
+        updatedShippingAddress: rest.updatedShippingAddress,
+        policy: rest.policy,
+        filedAt,
+        messageCount: 0,
+        reviewed: false,
+      };
+    }
+    case 'ClaimStatusChanged':
+      return state && { ...state, status: event.data.to };
+    case 'ClaimResolved':
+      return state && { ...state, status: event.data.status, resolutions: [...state.resolutions, ...event.data.resolutions] };
+    case 'ClaimMessageSent':
+      return state && { ...state, messageCount: state.messageCount + 1 };
+    case 'ClaimReviewed':
+      return state && { ...state, reviewed: true };
+    default:
+      return state;
+  }
+}

@@ -1,0 +1,31 @@
+import type { DomainEvent, SessionCommand } from '@claims/contracts';
+import { fail, ok, type Result } from '../result.js';
+import type { SessionState } from './sessionState.js';
+
+/** Saves what changed and nothing else, so an unchanged save leaves no event. */
+export function decideSession(command: SessionCommand, state: SessionState): Result<DomainEvent[]> {
+  switch (command.type) {
+    case 'UpdateSession': {
+      const events: DomainEvent[] = [];
+      if (!state) {
+        events.push({ type: 'ClaimSessionStarted', data: { sessionId: command.sessionId, orderId: command.orderId, email: command.email } });
+      } else if (state.orderId !== command.orderId || state.email.toLowerCase() !== command.email.toLowerCase()) {
+        return fail('session_not_found', 'No claim session matches that order and email.');
+      }
+      if (command.status && command.status !== state?.status) {
+        events.push({ type: 'ClaimSessionStatusChanged', data: { sessionId: command.sessionId, status: command.status } });
+      }
+      if (command.metadata && JSON.stringify(command.metadata) !== JSON.stringify(state?.metadata ?? null)) {
+        events.push({ type: 'ClaimSessionMetadataSaved', data: { sessionId: command.sessionId, metadata: command.metadata } });
+      }
+      return ok(events);
+    }
+    case 'DeleteSession':
+      if (!state) return fail('session_not_found', 'No claim session with that id.');
+      return ok([{ type: 'ClaimSessionDeleted', data: { sessionId: command.sessionId, reason: command.reason } }]);
+    default: {
+      const exhaustive: never = command;
+      return exhaustive;
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import { sql, type Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
+import type { Projection, ProjectedEvent } from '../runtime/projection.js';
+
+const migrations: Record<string, Migration> = {
+  '0300_claim_timeline': {
+    async up(db: Kysely<unknown>) {
+      await sql`
+        create table claim_timeline (
+          claim_id uuid not null,
+          stream_version bigint not null,
+          global_position bigint not null,
+          event_type text not null,
+          status text,
+          actor jsonb not null,
+          summary jsonb not null,
+          occurred_at timestamptz not null,
+          primary key (claim_id, stream_version)
+        )`.execute(db);
+    },
+  },
+};
+
+/** What a history line says about an event, beyond who and when. */
+function summarise(event: ProjectedEvent): { status: string | null; summary: Record<string, unknown> } {
+  switch (event.type) {
+    case 'ClaimFiled':
+      return { status: 'NEW', summary: { claimType: event.data.claimType, items: event.data.items.length, desiredMethod: event.data.desiredMethod } };
+    case 'ClaimStatusChanged':
+      return { status: event.data.to, summary: { from: event.data.from, to: event.data.to, note: event.data.note } };
+    case 'ClaimResolved':
+      return {
+        status: event.data.status,
+        summary: { outcome: event.data.outcome, resolutionTypes: [...new Set(event.data.resolutions.map((r) => r.resolutionType))] },
+      };
+    case 'ClaimMessageSent':
+      return { status: null, summary: { senderType: event.data.senderType, senderName: event.data.senderName } };
+    case 'ClaimReviewed':
+      return { status: null, summary: { rating: event.data.rating } };
+    default:
+      return { status: null, summary: {} };
+  }
+}
+
+/** Every event of a claim as a history line: the status history with actor and time. */
+export const claimTimelineProjection: Projection = {
+  name: 'claim-timeline',
+  handles: new Set(['ClaimFiled', 'ClaimStatusChanged', 'ClaimResolved', 'ClaimMessageSent', 'ClaimReviewed']),
+  migrations,
+  tables: ['claim_timeline'],
+  async apply(trx, event) {
+    const { status, summary } = summarise(event);
+    await sql`
+      insert into claim_timeline (claim_id, stream_version, global_position, event_type, status, actor, summary, occurred_at)
+      values (${event.streamId}, ${event.streamVersion}, ${event.globalPosition}, ${event.type}, ${status},
+              ${JSON.stringify(event.metadata.actor)}::jsonb, ${JSON.stringify(summary)}::jsonb, ${event.occurredAt})
+      on conflict do nothing`.execute(trx);
+  },
+};

@@ -1,0 +1,14 @@
+import type { Migration } from 'kysely/migration';
+import { claimListProjection } from './claim-list/claimListProjection.js';
+import { claimTimelineProjection } from './claim-timeline/claimTimelineProjection.js';
+import { projectionRuntimeMigrations } from './runtime/projectionMigrations.js';
+import type { Projection } from './runtime/projection.js';
+
+/** Every read model the product keeps, by name (the names `npm run replay -- --projection` takes). */
+export const PROJECTIONS: readonly Projection[] = [claimListProjection, claimTimelineProjection];
+
+export const projectionMigrations: Record<string, Migration> = Object.assign(
+  {},
+  projectionRuntimeMigrations,
+  ...PROJECTIONS.map((p) => p.migrations),
+);

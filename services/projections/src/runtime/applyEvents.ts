@@ -1,0 +1,50 @@
+import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
+import { DomainEvent, type EventEnvelope } from '@claims/contracts';
+import { storeCheckpoint, type Position } from '@claims/event-store';
+import type { Projection, ProjectedEvent } from './projection.js';
+
+function toProjected(event: EventEnvelope): ProjectedEvent {
+  const typed = DomainEvent.parse({ type: event.type, data: event.data });
+  return { ...event, ...typed };
+}
+
+async function loadOffsets(trx: QueryExecutorProvider, projection: string, streamIds: string[]): Promise<Map<string, number>> {
+  if (streamIds.length === 0) return new Map();
+  const rows = await sql<{ stream_id: string; version: number }>`
+    select stream_id, version from projection_offsets
+    where projection = ${projection} and stream_id = any(${streamIds}::text[])`.execute(trx);
+  return new Map(rows.rows.map((r) => [r.stream_id, Number(r.version)]));
+}
+
+/**
+ * Applies a batch in one transaction together with the per-stream offsets (and the follower's
+ * checkpoint when given): a crash leaves either all of it or none, and an event at or below a
+ * stream's offset is skipped, so at-least-once delivery changes nothing twice.
+ */
+export async function applyEvents<DB>(
+  db: Kysely<DB>,
+  projection: Projection,
+  events: readonly EventEnvelope[],
+  checkpoint?: { name: string; position: Position },
+): Promise<number> {
+  const relevant = events.filter((e) => projection.handles.has(e.type as DomainEvent['type']));
+  return db.transaction().execute(async (trx) => {
+    const offsets = await loadOffsets(trx, projection.name, [...new Set(relevant.map((e) => e.streamId))]);
+    let applied = 0;
+    for (const event of relevant) {
+      if (event.streamVersion <= (offsets.get(event.streamId) ?? 0)) continue;
+      await projection.apply(trx, toProjected(event));
+      offsets.set(event.streamId, event.streamVersion);
+      applied++;
+    }
+    if (offsets.size > 0) {
+      const ids = [...offsets.keys()];
+      await sql`
+        insert into projection_offsets (projection, stream_id, version)
+        select ${projection.name}, s.id, s.v from unnest(${ids}::text[], ${ids.map((id) => offsets.get(id)!)}::bigint[]) as s(id, v)
+        on conflict (projection, stream_id) do update set version = greatest(projection_offsets.version, excluded.version)`.execute(trx);
+    }
+    if (checkpoint) await storeCheckpoint(trx, checkpoint.name, checkpoint.position);
+    return applied;
+  });
+}

@@ -1,0 +1,2 @@
+export * from './relay.js';
+export * from './kafkaClient.js';

@@ -1,0 +1,25 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['contracts/test/**/*.test.ts', 'services/domain/test/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['services/*/test/**/*.it.test.ts', 'test/**/*.it.test.ts'],
+          globalSetup: ['test/support/globalSetup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // Two cores: one file at a time keeps the broker and PostgreSQL timings honest.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
