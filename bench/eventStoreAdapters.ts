@@ -2,12 +2,16 @@ import os from 'node:os';
 import type { StoreAdapter } from './eventStoreWorkload.js';
 
 /** The stores the event-store benchmark can drive. Each is opened in its own child process. */
-export type StoreKind = 'ours' | 'emmett';
+export type StoreKind = 'ours' | 'emmett' | `v-${string}`;
 
-export const STORE_LABELS: Record<StoreKind, string> = {
+export const STORE_LABELS: Partial<Record<StoreKind, string>> = {
   ours: '@claims/event-store',
   emmett: '@event-driven-io/emmett-postgresql',
 };
+
+export function storeLabel(kind: StoreKind): string {
+  return STORE_LABELS[kind] ?? `experiment ${kind}`;
+}
 
 /** Our store, through its public API, on a pool of `poolSize` (it reads DB_POOL_SIZE). */
 async function openOurs(url: string, poolSize: number): Promise<StoreAdapter<number>> {
@@ -65,5 +69,10 @@ export async function openStore(kind: StoreKind, url: string, poolSize: number):
       return (await openOurs(url, poolSize)) as StoreAdapter;
     case 'emmett':
       return (await openEmmett(url, poolSize)) as StoreAdapter;
+    default: {
+      // Experiments (bench/experiments): variants of our append, never part of `make bench`.
+      const { openVariant } = await import('./experiments/appendVariants.js');
+      return (await openVariant(kind, url, poolSize)) as StoreAdapter;
+    }
   }
 }

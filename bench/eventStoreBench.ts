@@ -1,6 +1,6 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { STORE_LABELS, type StoreKind } from './eventStoreAdapters.js';
+import { storeLabel, type StoreKind } from './eventStoreAdapters.js';
 import type { WorkerReply, WorkerRequest } from './eventStoreWorker.js';
 import { benchDatabaseUrl, checkpoint, databaseName, recreateDatabase, withDatabase } from './postgres.js';
 import { fmtInt, fmtMs, percentile } from './stats.js';
@@ -15,6 +15,8 @@ export interface EventStoreBenchOptions {
   updatesPerStream?: number;
   warmupSeconds?: number;
   seconds?: number;
+  /** Repetitions of each case per store, in rotating order; their measurements are pooled. */
+  rounds?: number;
   /** Connections per store's pool (the same for every store). */
   poolSize?: number;
   log?: (line: string) => void;
@@ -89,8 +91,9 @@ export async function benchEventStores(opts: EventStoreBenchOptions = {}): Promi
     writers: opts.writers ?? envNumbers('BENCH_WRITERS') ?? [1, 8, 32],
     batches: opts.batches ?? envNumbers('BENCH_BATCHES') ?? [1, 10],
     updatesPerStream: opts.updatesPerStream ?? 4,
-    warmupSeconds: opts.warmupSeconds ?? envNumber('BENCH_WARMUP_SECONDS') ?? 2,
-    seconds: opts.seconds ?? envNumber('BENCH_SECONDS') ?? 8,
+    warmupSeconds: opts.warmupSeconds ?? envNumber('BENCH_WARMUP_SECONDS') ?? 1.5,
+    seconds: opts.seconds ?? envNumber('BENCH_SECONDS') ?? 5,
+    rounds: opts.rounds ?? envNumber('BENCH_ROUNDS') ?? 2,
     poolSize: opts.poolSize ?? Number(process.env.DB_POOL_SIZE ?? 20),
   };
   const log = opts.log ?? ((line: string) => console.log(line));
@@ -98,38 +101,32 @@ export async function benchEventStores(opts: EventStoreBenchOptions = {}): Promi
   for (const store of options.stores) await recreateDatabase(storeUrl(options.url, store));
 
   const results: CaseResult[] = [];
-  let caseIndex = 0;
   for (const batch of options.batches) {
     for (const writers of options.writers) {
-      const order = caseIndex++ % 2 === 0 ? options.stores : [...options.stores].reverse();
-      for (const store of order) {
-        const url = storeUrl(options.url, store);
-        await checkpoint(url);
-        const reply = await runWorker({
-          store,
-          url,
-          poolSize: options.poolSize,
-          writers,
-          batch,
-          updatesPerStream: options.updatesPerStream,
-          warmupSeconds: options.warmupSeconds,
-          seconds: options.seconds,
-        });
-        const result: CaseResult = {
-          store,
-          writers,
-          batch,
-          appends: reply.appends,
-          events: reply.events,
-          seconds: reply.seconds,
-          eventsPerSecond: reply.eventsPerSecond,
-          p50Ms: percentile(reply.latenciesMs, 50),
-          p99Ms: percentile(reply.latenciesMs, 99),
-          maxMs: reply.latenciesMs.at(-1) ?? Number.NaN,
-          errors: reply.errors,
-          firstError: reply.firstError,
-          clientCpuMsPerKEvents: reply.events > 0 ? ((reply.cpuUserMs + reply.cpuSystemMs) / reply.events) * 1000 : Number.NaN,
-        };
+      const replies = new Map<StoreKind, WorkerReply[]>(options.stores.map((s) => [s, []]));
+      for (let round = 0; round < options.rounds; round++) {
+        // Rotate who goes first each round (two stores: A B, B A, ...), so drift hits every store alike.
+        const shift = round % options.stores.length;
+        const order = [...options.stores.slice(shift), ...options.stores.slice(0, shift)];
+        for (const store of order) {
+          const url = storeUrl(options.url, store);
+          await checkpoint(url);
+          replies.get(store)!.push(
+            await runWorker({
+              store,
+              url,
+              poolSize: options.poolSize,
+              writers,
+              batch,
+              updatesPerStream: options.updatesPerStream,
+              warmupSeconds: options.warmupSeconds,
+              seconds: options.seconds,
+            }),
+          );
+        }
+      }
+      for (const store of options.stores) {
+        const result = summarize(store, writers, batch, replies.get(store)!);
         results.push(result);
         log(
           `event-store  ${store.padEnd(12)} batch ${String(batch).padStart(2)}  writers ${String(writers).padStart(2)}  ` +
@@ -150,6 +147,29 @@ export async function benchEventStores(opts: EventStoreBenchOptions = {}): Promi
   return { options, results, markdown: eventStoreMarkdown(options, results) };
 }
 
+function summarize(store: StoreKind, writers: number, batch: number, replies: WorkerReply[]): CaseResult {
+  const latencies = Float64Array.from(replies.flatMap((r) => r.latenciesMs)).sort();
+  const events = replies.reduce((sum, r) => sum + r.events, 0);
+  const seconds = replies.reduce((sum, r) => sum + r.seconds, 0);
+  const cpuMs = replies.reduce((sum, r) => sum + r.cpuUserMs + r.cpuSystemMs, 0);
+  const errors = replies.reduce((sum, r) => sum + r.errors, 0);
+  return {
+    store,
+    writers,
+    batch,
+    appends: replies.reduce((sum, r) => sum + r.appends, 0),
+    events,
+    seconds,
+    eventsPerSecond: events / seconds,
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    maxMs: latencies.at(-1) ?? Number.NaN,
+    errors,
+    firstError: replies.find((r) => r.firstError)?.firstError ?? null,
+    clientCpuMsPerKEvents: events > 0 ? (cpuMs / events) * 1000 : Number.NaN,
+  };
+}
+
 function eventStoreMarkdown(options: EventStoreBenchResult['options'], results: CaseResult[]): string {
   const [ours, ...peers] = options.stores as [StoreKind, ...StoreKind[]];
   const lines: string[] = [];
@@ -160,14 +180,15 @@ function eventStoreMarkdown(options: EventStoreBenchResult['options'], results: 
       'to it with the version the previous append returned, then moves on to a new claim. Writers only touch their own streams ' +
       '(no conflicts), and each waits for its append before sending the next (closed loop). "Events/append" 1 is the ' +
       'usual command; 10 is a batch of 10 events per append. ' +
-      `Per case: ${options.warmupSeconds} s warm-up, then ${options.seconds} s measured, in a fresh Node process, after a ` +
-      `PostgreSQL CHECKPOINT; the stores alternate which goes first. Both use a pg pool of ${options.poolSize} connections ` +
+      `Per case and store: ${options.rounds} × (${options.warmupSeconds} s warm-up, then ${options.seconds} s measured), each in a ` +
+      `fresh Node process after a PostgreSQL CHECKPOINT, the stores taking turns to go first (A B, B A); the measurements ` +
+      `are pooled. Both use a pg pool of ${options.poolSize} connections ` +
       `(DB_POOL_SIZE) and a database of their own on the same server, created empty at the start of the run. ` +
       'Latency is per append as the caller sees it (including waiting for a pooled connection).',
   );
   lines.push('');
   for (const peer of peers) {
-    lines.push(`| Events/append | Writers | ${STORE_LABELS[ours]} events/s | ${STORE_LABELS[peer]} events/s | Throughput ratio | Ours p50 / p99 (ms) | Peer p50 / p99 (ms) | Goal (≥1.5x, p99 not worse) |`);
+    lines.push(`| Events/append | Writers | ${storeLabel(ours)} events/s | ${storeLabel(peer)} events/s | Throughput ratio | Ours p50 / p99 (ms) | Peer p50 / p99 (ms) | Goal (≥1.5x, p99 not worse) |`);
     lines.push('|---:|---:|---:|---:|---:|---:|---:|:---|');
     for (const batch of options.batches) {
       for (const writers of options.writers) {

@@ -10,3 +10,5 @@ export * from './errors.js';
 export * from './store.js';
 export * from './demo.js';
 export * from './text.js';
+export * from './permissions.js';
+export * from './backoffice.js';

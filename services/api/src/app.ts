@@ -50,5 +50,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(orderLookupRoute(ctx));
   await app.register(claimRoutes(ctx));
   await app.register(sessionRoutes(ctx));
+  await app.register((await import('./stores/storeRoutes.js')).storeRoutes(ctx));
+  await app.register((await import('./media/mediaRoutes.js')).mediaRoutes(ctx));
+  await app.register((await import('./web/portalRoutes.js')).portalRoutes(ctx));
   return app;
 }

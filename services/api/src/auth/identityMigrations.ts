@@ -1,0 +1,50 @@
+import { sql, type Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
+
+/**
+ * Back-office identities: users with scrypt password hashes, their role grants (spec §6), server-side
+ * sessions (only the SHA-256 of the cookie value is stored) and the failed sign-in counter per email.
+ */
+export const identityMigrations: Record<string, Migration> = {
+  '0400_identity': {
+    async up(db: Kysely<unknown>) {
+      await sql`
+        create table users (
+          id uuid primary key,
+          email text not null,
+          email_lower text not null unique,
+          name text not null,
+          password_hash text not null,
+          created_at timestamptz not null default now(),
+          disabled_at timestamptz
+        )`.execute(db);
+      await sql`
+        create table user_roles (
+          id uuid primary key,
+          user_id uuid not null references users(id) on delete cascade,
+          role text not null,
+          account_id uuid references accounts(id) on delete cascade,
+          store_id uuid references stores(id) on delete cascade,
+          created_at timestamptz not null default now(),
+          check (num_nonnulls(account_id, store_id) <= 1)
+        )`.execute(db);
+      await sql`create index user_roles_user on user_roles (user_id)`.execute(db);
+      await sql`
+        create table auth_sessions (
+          token_hash text primary key,
+          user_id uuid not null references users(id) on delete cascade,
+          created_at timestamptz not null,
+          expires_at timestamptz not null,
+          user_agent text
+        )`.execute(db);
+      await sql`create index auth_sessions_user on auth_sessions (user_id)`.execute(db);
+      await sql`
+        create table login_attempts (
+          email_lower text primary key,
+          failures int not null,
+          last_failed_at timestamptz not null,
+          locked_until timestamptz
+        )`.execute(db);
+    },
+  },
+};

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { ClaimStatus, CustomerResolution } from '@claims/contracts';
+import {
+  canMove, fulfillmentEligibility, isResolvable, itemEligibility, lineValue, protectionStatus, remainingQuantity,
+  requestedResolution, setResolutionFinal, setResolutionQuantity, STATUS_TRANSITIONS, validQuantity, isMultipleType,
+} from '../src/index.js';
+import { NOW, order, settings } from './fixtures.js';
+
+const line = fc.record({ quantity: fc.integer({ min: 1, max: 1000 }), refundedQuantity: fc.integer({ min: 0, max: 1200 }) });
+
+describe('valid quantity (spec §5)', () => {
+  it('is the claimed quantity when it fits, otherwise what remains', () => {
+    fc.assert(fc.property(line, fc.integer({ min: 1, max: 2000 }), (item, claimed) => {
+      const remaining = Math.max(0, item.quantity - item.refundedQuantity);
+      const result = validQuantity(item, claimed);
+      expect(result).toBe(remaining <= 0 || claimed > remaining ? remaining : claimed);
+      expect(result).toBeGreaterThanOrEqual(0);
+      expect(result).toBeLessThanOrEqual(remaining);
+    }));
+  });
+
+  it('never leaves anything to claim of a fully refunded line', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 100 }), fc.nat(100), (quantity, extra) => {
+      expect(remainingQuantity({ quantity, refundedQuantity: quantity + extra })).toBe(0);
+    }));
+  });
+});
+
+describe('requested resolution (spec §4)', () => {
+  const choice = fc.constantFrom(...CustomerResolution.options);
+  it('is the mixed marker when items disagree, the shared choice when they agree, refund when there is none', () => {
+    fc.assert(fc.property(fc.array(fc.option(choice, { nil: null }), { maxLength: 12 }), (requested) => {
+      const items = requested.map((r) => ({ resolutionRequested: r }));
+      const distinct = new Set(requested.filter((r) => r !== null));
+      const expected = distinct.size > 1 ? 'MIXED' : distinct.size === 1 ? [...distinct][0] : 'REFUND';
+      expect(requestedResolution(items)).toBe(expected);
+    }));
+  });
+});
+
+describe('protection status (spec §4)', () => {
+  const policy = { insuredAmount: 1, premiumPaid: 1, premiumCurrency: 'USD', removedAt: null };
+  it('prefers ota, then removed, then protected, else unprotected', () => {
+    expect(protectionStatus({ isOta: true, policy })).toBe('ota');
+    expect(protectionStatus({ isOta: false, policy: { ...policy, removedAt: NOW } })).toBe('removed');
+    expect(protectionStatus({ isOta: false, policy })).toBe('protected');
+    expect(protectionStatus({ isOta: false, policy: null })).toBe('unprotected');
+  });
+});
+
+describe('claim rules', () => {
+  it('is resolvable only while it has no resolutions', () => {
+    expect(isResolvable({ resolutions: [] })).toBe(true);
+    expect(isResolvable({ resolutions: [{} as never] })).toBe(false);
+  });
+  it('is multiple-type by its type or by distinct item types', () => {
+    expect(isMultipleType('MULTIPLE', [])).toBe(true);
+    expect(isMultipleType('DAMAGED', [{ claimType: 'DAMAGED' }, { claimType: 'WRONG_ITEM' }])).toBe(true);
+    expect(isMultipleType('DAMAGED', [{ claimType: 'DAMAGED' }, { claimType: 'DAMAGED' }])).toBe(false);
+  });
+  it('clears quantity, percentage and quantity type when the final flag is cleared; stores none for quantity ≤ 0', () => {
+    const draft = { resolutionFinal: true, resolutionQuantity: 2, resolutionPercentage: 50, quantityType: 'partial' as const };
+    expect(setResolutionFinal(draft, false)).toEqual({ resolutionFinal: false, resolutionQuantity: null, resolutionPercentage: 0, quantityType: null });
+    fc.assert(fc.property(fc.integer({ min: -50, max: 0 }), (q) => {
+      expect(setResolutionQuantity(draft, q).resolutionQuantity).toBeNull();
+    }));
+  });
+  it('values a line as unit price less its discount share plus its tax share', () => {
+    expect(lineValue({ price: 1800, discount: 300, tax: 432, orderedQuantity: 3 }, 2)).toBe(3600 - 200 + 288);
+    fc.assert(fc.property(fc.integer({ min: 1, max: 100_000 }), fc.integer({ min: 1, max: 20 }), (price, qty) => {
+      expect(lineValue({ price, discount: 0, tax: 0, orderedQuantity: qty }, qty)).toBe(price * qty);
+    }));
+  });
+});
+
+describe('status machine', () => {
+  it('never leaves ARCHIVED, and every listed move is between known statuses', () => {
+    expect(STATUS_TRANSITIONS.ARCHIVED).toEqual([]);
+    fc.assert(fc.property(fc.constantFrom(...ClaimStatus.options), fc.constantFrom(...ClaimStatus.options), (from, to) => {
+      expect(canMove(from, to)).toBe(STATUS_TRANSITIONS[from].includes(to));
+    }));
+    expect(canMove('NEW', 'OPEN')).toBe(true);
+    expect(canMove('CLOSED', 'OPEN')).toBe(false);
+  });
+});
+
+describe('eligibility per fulfillment', () => {
+  const f = order.fulfillments[0]!;
+  const at = (deliveredDaysAgo: number) => ({ ...f, deliveredAt: new Date(Date.parse(NOW) - deliveredDaysAgo * 86_400_000).toISOString() });
+  it('is too soon inside the wait, eligible inside the window, expired after it', () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 60 }), (days) => {
+      const result = fulfillmentEligibility(at(days), order, settings, new Set(), NOW);
+      const expected = days < settings.claimWaitDays ? 'too_soon' : days > settings.claimWindowDays ? 'expired' : null;
+      expect(result.eligibilityCode).toBe(expected);
+      expect(result.eligible).toBe(expected === null);
+    }));
+  });
+  it('is not shipped without a shipment, unprotected without a policy, already claimed when every line is taken', () => {
+    expect(fulfillmentEligibility({ ...f, status: 'UNFULFILLED', shippedAt: null }, order, settings, new Set(), NOW).eligibilityCode).toBe('not_shipped');
+    expect(fulfillmentEligibility(f, { ...order, protected: false }, settings, new Set(), NOW).eligibilityCode).toBe('unprotected');
+    expect(fulfillmentEligibility(f, order, settings, new Set(['li-1', 'li-2', 'li-3']), NOW).eligibilityCode).toBe('already_claimed');
+  });
+  it('counts what each line may still claim', () => {
+    expect(itemEligibility(order, new Set(['li-3']))).toEqual({ 'li-1': 1, 'li-2': 3, 'li-3': 0 });
+  });
+});

@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  ANY, appendToStream, appendToStreams, eventStoreMigrations, migrate, NO_STREAM, openDatabase, readAll, readStream, START,
+  type Database, type NewEvent,
+} from '../src/index.js';
+import { createTestDatabase } from '../../../test/support/testDatabase.js';
+
+const event = (type = 'Happened'): NewEvent => ({
+  eventId: randomUUID(), type, data: { at: Date.now() },
+  metadata: { actor: { type: 'system', id: 'test' }, correlationId: randomUUID(), causationId: null, schemaVersion: 1 },
+});
+const append = (db: Database, streamId: string, expectedVersion: number | typeof ANY, events = [event()]) =>
+  appendToStream(db.db, { streamId, streamType: 'test', storeId: null, expectedVersion, events });
+
+async function readEverything(database: Database) {
+  const all = [];
+  let position = START;
+  for (;;) {
+    const page = await readAll(database.db, position, 100);
+    if (page.events.length === 0) return all;
+    all.push(...page.events);
+    position = page.next;
+  }
+}
+
+const modes = ['pglite', 'postgres'] as const;
+
+describe.each(modes)('event store on %s', (mode) => {
+  let database: Database;
+  let drop: () => Promise<void> = async () => undefined;
+  let url: string | undefined;
+
+  beforeAll(async () => {
+    if (mode === 'postgres') {
+      const created = await createTestDatabase(inject('databaseUrl'));
+      url = created.url;
+      drop = created.drop;
+    }
+    database = await openDatabase({ databaseUrl: url, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'es-')) });
+    await migrate(database, eventStoreMigrations);
+  });
+  afterAll(async () => {
+    await database.close();
+    await drop();
+  });
+
+  it('appends with versions and refuses a stale or missing expected version', async () => {
+    const stream = randomUUID();
+    expect(await append(database, stream, NO_STREAM, [event('A'), event('B')])).toMatchObject({ ok: true, nextVersion: 2 });
+    expect(await append(database, stream, NO_STREAM)).toMatchObject({ ok: false, conflict: { actualVersion: 2 } });
+    expect(await append(database, stream, 1)).toMatchObject({ ok: false, conflict: { expectedVersion: 1, actualVersion: 2 } });
+    expect(await append(database, stream, 2)).toMatchObject({ ok: true, nextVersion: 3 });
+    expect(await append(database, randomUUID(), 4)).toMatchObject({ ok: false, conflict: { actualVersion: null } });
+    expect(await append(database, stream, ANY)).toMatchObject({ ok: true, nextVersion: 4 });
+    const read = await readStream(database.db, stream);
+    expect(read.version).toBe(4);
+    expect(read.events.map((e) => [e.type, e.streamVersion])).toEqual([['A', 1], ['B', 2], ['Happened', 3], ['Happened', 4]]);
+    expect((await readStream(database.db, stream, 2)).events).toHaveLength(2);
+  });
+
+  it('appends several streams all or nothing', async () => {
+    const [a, b] = [randomUUID(), randomUUID()];
+    await append(database, b, NO_STREAM);
+    const results = await appendToStreams(database.db, [
+      { streamId: a, streamType: 'test', storeId: null, expectedVersion: NO_STREAM, events: [event()] },
+      { streamId: b, streamType: 'test', storeId: null, expectedVersion: NO_STREAM, events: [event()] },
+    ]);
+    expect(results[0]!.ok).toBe(false);
+    expect((await readStream(database.db, a)).events).toHaveLength(0);
+  });
+
+  it('lets exactly one of many concurrent writers at the same version win', async () => {
+    const stream = randomUUID();
+    await append(database, stream, NO_STREAM);
+    const results = await Promise.all(Array.from({ length: 16 }, () => append(database, stream, 1)));
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect((await readStream(database.db, stream)).version).toBe(2);
+  });
+
+  it('reads everything in commit order, each event once, with the contract envelope', async () => {
+    const all = await readEverything(database);
+    expect(new Set(all.map((e) => e.eventId)).size).toBe(all.length);
+    const first = all[0]!;
+    expect(first).toMatchObject({ streamVersion: 1, metadata: { actor: { type: 'system', id: 'test' }, schemaVersion: 1 } });
+    expect(typeof first.globalPosition).toBe('number');
+  });
+});
+
+describe('reading the whole store on a real PostgreSQL', () => {
+  let database: Database;
+  let drop: () => Promise<void> = async () => undefined;
+  let url: string;
+  beforeAll(async () => {
+    const created = await createTestDatabase(inject('databaseUrl'));
+    url = created.url;
+    drop = created.drop;
+    database = await openDatabase({ databaseUrl: url, dataDir: os.tmpdir() });
+    await migrate(database, eventStoreMigrations);
+    await append(database, randomUUID(), NO_STREAM);
+  });
+  afterAll(async () => {
+    await database.close();
+    await drop();
+  });
+
+  it('never skips an event whose transaction commits after a later one', async () => {
+    const before = await readEverything(database);
+    const last = before.at(-1)!;
+    const slow = new pg.Client({ connectionString: url });
+    await slow.connect();
+    try {
+      await slow.query('begin');
+      const early = randomUUID();
+      await slow.query(
+        `insert into events (event_id, stream_id, stream_type, stream_version, type, schema_version, data, metadata)
+         values ($1, $2, 'test', 1, 'Early', 1, '{}', '{}')`, [randomUUID(), early]);
+      const late = randomUUID();
+      await append(database, late, NO_STREAM, [event('Late')]);
+      const whileOpen = await readAll(database.db, { transactionId: last.transactionId, globalPosition: last.globalPosition });
+      expect(whileOpen.events.map((e) => e.type)).not.toContain('Late');
+      await slow.query('commit');
+      const afterCommit = await readAll(database.db, { transactionId: last.transactionId, globalPosition: last.globalPosition });
+      expect(afterCommit.events.map((e) => e.type)).toEqual(['Early', 'Late']);
+      expect(afterCommit.events[0]!.globalPosition).toBeLessThan(afterCommit.events[1]!.globalPosition);
+    } finally {
+      await slow.end();
+    }
+  });
+});
+
+describe('embedded database', () => {
+  it('refuses a second process on the same data folder with a clear message', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lock-'));
+    fs.mkdirSync(path.join(dir, 'pglite'), { recursive: true });
+    // PID 1 is always alive: it stands for another process holding the folder.
+    fs.writeFileSync(path.join(dir, 'pglite', 'pglite.lock'), '1');
+    await expect(openDatabase({ dataDir: dir })).rejects.toThrow(/already open in process 1.*one process per data folder/);
+  });
+});

@@ -1,0 +1,72 @@
+import { currencyDecimals, stripHtml } from '@claims/contracts';
+
+/**
+ * The one formatting module of spec §9 for the portal and the back-office: money, dates,
+ * plural text and HTML stripping. Locale is en-US only.
+ */
+export const LOCALE = 'en-US';
+
+export { stripHtml };
+
+export interface MoneyOptions {
+  /** Fixed digits instead of the currency's own (spec §9: item prices and tax 3, subtotals 2). */
+  digits?: number;
+}
+
+/** A decimal amount with its currency symbol, to the currency's own decimals (JPY 0, USD 2, KWD 3). */
+export function formatMoney(amount: number, currency = 'USD', options: MoneyOptions = {}): string {
+  const code = /^[A-Z]{3}$/.test(currency) ? currency : 'USD';
+  const digits = options.digits ?? currencyDecimals(code);
+  return new Intl.NumberFormat(LOCALE, {
+    style: 'currency',
+    currency: code,
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(amount);
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+
+const toDate = (value: string | number | Date): Date | null => {
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+};
+
+/** Spec §9 display format 'MMM D at h:mm A' (e.g. 'Mar 5 at 9:07 PM'), in the viewer's time zone. */
+export function formatDateTime(value: string | number | Date): string {
+  const date = toDate(value);
+  if (!date) return '';
+  const hours = date.getHours();
+  const h12 = hours % 12 === 0 ? 12 : hours % 12;
+  const minutes = String(date.getMinutes()).padStart(2, '0');
+  return `${MONTHS[date.getMonth()]} ${date.getDate()} at ${h12}:${minutes} ${hours < 12 ? 'AM' : 'PM'}`;
+}
+
+/** Spec §9 default date format DD/MM/YYYY. */
+export function formatDate(value: string | number | Date): string {
+  const date = toDate(value);
+  if (!date) return '';
+  const dd = String(date.getDate()).padStart(2, '0');
+  const mm = String(date.getMonth() + 1).padStart(2, '0');
+  return `${dd}/${mm}/${date.getFullYear()}`;
+}
+
+/** A long calendar date for sentences ('March 5, 2026'). */
+export function formatLongDate(value: string | number | Date): string {
+  const date = toDate(value);
+  if (!date) return '';
+  return new Intl.DateTimeFormat(LOCALE, { month: 'long', day: 'numeric', year: 'numeric' }).format(date);
+}
+
+/** Spec §9: 'No {plural}' for zero, '1 {singular}' for one, '{n} {plural}' otherwise. */
+export function pluralize(count: number, singular: string, plural = `${singular}s`): string {
+  if (count === 0) return `No ${plural}`;
+  if (count === 1) return `1 ${singular}`;
+  return `${count} ${plural}`;
+}
+
+/** Spec §9 store-credit bonus: a currency amount (bonus × exchangeRate) when fixed, else a percent. */
+export function formatCreditBonus(bonus: number, bonusType: 'fixed' | 'percentage', currency: string, exchangeRate = 1): string {
+  if (bonusType === 'fixed') return formatMoney(bonus * exchangeRate, currency);
+  return `${Number(bonus.toFixed(2))}%`;
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { formatCreditBonus, formatDate, formatDateTime, formatMoney, pluralize, stripHtml } from '../src/index.js';
+
+describe('formatting (spec §9)', () => {
+  it('formats money to the currency decimals', () => {
+    expect(formatMoney(18, 'USD')).toBe('$18.00');
+    expect(formatMoney(2400, 'JPY')).toBe('¥2,400');
+    expect(formatMoney(1.5, 'KWD')).toMatch(/1\.500/);
+    expect(formatMoney(10.32, 'USD', { digits: 3 })).toBe('$10.320');
+    expect(formatMoney(5, 'nope')).toBe('$5.00');
+  });
+
+  it('formats dates as MMM D at h:mm A and DD/MM/YYYY', () => {
+    expect(formatDateTime(new Date(2026, 2, 5, 21, 7))).toBe('Mar 5 at 9:07 PM');
+    expect(formatDateTime(new Date(2026, 0, 1, 0, 0))).toBe('Jan 1 at 12:00 AM');
+    expect(formatDateTime(new Date(2026, 0, 1, 12, 30))).toBe('Jan 1 at 12:30 PM');
+    expect(formatDate(new Date(2026, 2, 5))).toBe('05/03/2026');
+    expect(formatDateTime('not a date')).toBe('');
+  });
+
+  it('pluralises', () => {
+    expect(pluralize(0, 'item')).toBe('No items');
+    expect(pluralize(1, 'item')).toBe('1 item');
+    expect(pluralize(3, 'delivery', 'deliveries')).toBe('3 deliveries');
+  });
+
+  it('shows the credit bonus as money when fixed and as percent otherwise', () => {
+    expect(formatCreditBonus(10, 'percentage', 'USD')).toBe('10%');
+    expect(formatCreditBonus(500, 'fixed', 'JPY', 1)).toBe('¥500');
+    expect(formatCreditBonus(5, 'fixed', 'EUR', 0.9)).toBe('€4.50');
+  });
+
+  it('strips HTML', () => {
+    expect(stripHtml('<b>Hi</b> &amp; bye')).toBe('Hi & bye');
+  });
+});
