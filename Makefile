@@ -18,6 +18,7 @@ node_modules/.installed: package.json package-lock.json $(wildcard */package.jso
 	@touch $@
 
 build: install typecheck
+	npm run build -w web/portal
 
 typecheck: install
 	npx tsc -p tsconfig.json
@@ -35,6 +36,7 @@ start: install
 # The whole suite: unit and property tests, then the integration tests on PGlite, on the real
 # PostgreSQL and on the real Kafka broker (started here through `make infra` when not given).
 test: build lint
+	infra/scripts/chromium.sh
 	WEBHOOK_ALLOW_PRIVATE_URLS=true npx vitest run
 
 test-unit: install

@@ -6,7 +6,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['contracts/test/**/*.test.ts', 'services/domain/test/**/*.test.ts'],
+          include: ['contracts/test/**/*.test.ts', 'services/domain/test/**/*.test.ts', 'web/ui/test/**/*.test.ts'],
         },
       },
       {
@@ -17,6 +17,15 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // Two cores: one file at a time keeps the broker and PostgreSQL timings honest.
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['web/portal/e2e/**/*.e2e.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
           fileParallelism: false,
         },
       },

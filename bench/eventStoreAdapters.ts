@@ -2,7 +2,7 @@ import os from 'node:os';
 import type { StoreAdapter } from './eventStoreWorkload.js';
 
 /** The stores the event-store benchmark can drive. Each is opened in its own child process. */
-export type StoreKind = 'ours' | 'emmett' | `v-${string}`;
+export type StoreKind = 'ours' | 'emmett' | `v-${string}` | `${string}@${number}`;
 
 export const STORE_LABELS: Partial<Record<StoreKind, string>> = {
   ours: '@claims/event-store',
@@ -63,8 +63,15 @@ async function openEmmett(url: string, poolSize: number): Promise<StoreAdapter<b
   };
 }
 
-export async function openStore(kind: StoreKind, url: string, poolSize: number): Promise<StoreAdapter> {
-  switch (kind) {
+/** `kind@N` runs `kind` with a pool of N connections (experiments). */
+export function parseKind(kind: StoreKind, poolSize: number): { base: StoreKind; poolSize: number } {
+  const [base, pool] = kind.split('@') as [StoreKind, string | undefined];
+  return { base, poolSize: pool ? Number(pool) : poolSize };
+}
+
+export async function openStore(kind: StoreKind, url: string, defaultPoolSize: number): Promise<StoreAdapter> {
+  const { base, poolSize } = parseKind(kind, defaultPoolSize);
+  switch (base) {
     case 'ours':
       return (await openOurs(url, poolSize)) as StoreAdapter;
     case 'emmett':
@@ -72,7 +79,7 @@ export async function openStore(kind: StoreKind, url: string, poolSize: number):
     default: {
       // Experiments (bench/experiments): variants of our append, never part of `make bench`.
       const { openVariant } = await import('./experiments/appendVariants.js');
-      return (await openVariant(kind, url, poolSize)) as StoreAdapter;
+      return (await openVariant(base, url, poolSize)) as StoreAdapter;
     }
   }
 }

@@ -1,7 +1,9 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { storeLabel, type StoreKind } from './eventStoreAdapters.js';
-import type { WorkerReply, WorkerRequest } from './eventStoreWorker.js';
+import type { CpuShare } from './cpuSampler.js';
+import type { SliceReply, WorkerCommand, WorkerMessage, WorkerStart } from './eventStoreWorker.js';
+import type { WorkloadOptions } from './eventStoreWorkload.js';
 import { benchDatabaseUrl, checkpoint, databaseName, recreateDatabase, withDatabase } from './postgres.js';
 import { fmtInt, fmtMs, percentile } from './stats.js';
 
@@ -15,8 +17,8 @@ export interface EventStoreBenchOptions {
   updatesPerStream?: number;
   warmupSeconds?: number;
   seconds?: number;
-  /** Repetitions of each case per store, in rotating order; their measurements are pooled. */
-  rounds?: number;
+  /** The measured time per store and case is cut into slices of this length, the stores taking turns. */
+  sliceSeconds?: number;
   /** Connections per store's pool (the same for every store). */
   poolSize?: number;
   log?: (line: string) => void;
@@ -37,6 +39,8 @@ export interface CaseResult {
   firstError: string | null;
   /** Benchmark-process CPU (driver + store client code), ms per 1,000 events. */
   clientCpuMsPerKEvents: number;
+  /** Average machine CPU shares during the measured windows (1 = all cores); null off Linux. */
+  cpu: CpuShare | null;
 }
 
 export interface EventStoreBenchResult {
@@ -56,27 +60,62 @@ function envNumber(name: string): number | undefined {
 }
 
 export function storeUrl(baseUrl: string, store: StoreKind): string {
-  return store === 'ours' ? baseUrl : withDatabase(baseUrl, `${databaseName(baseUrl)}_${store.replaceAll('-', '_')}`);
+  return store === 'ours' ? baseUrl : withDatabase(baseUrl, `${databaseName(baseUrl)}_${store.replace(/[^a-z0-9]/g, '_')}`);
 }
 
 const WORKER = fileURLToPath(new URL('./eventStoreWorker.ts', import.meta.url));
 
-function runWorker(request: WorkerRequest): Promise<WorkerReply> {
-  return new Promise((resolve, reject) => {
+/** One store's child process, driven slice by slice over IPC. */
+class Worker {
+  private readonly child;
+  private readonly waiting: ((message: WorkerMessage) => void)[] = [];
+  private exited: Error | null = null;
+
+  constructor(readonly start: WorkerStart) {
     // fork() reuses this process's execArgv, which carries tsx's loader.
-    const child = fork(WORKER, [JSON.stringify(request)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    let reply: WorkerReply | undefined;
-    const timeout = setTimeout(() => child.kill('SIGKILL'), (request.warmupSeconds + request.seconds + 120) * 1000);
-    child.on('message', (message) => {
-      reply = message as WorkerReply;
+    this.child = fork(WORKER, [JSON.stringify(start)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.child.on('message', (message: WorkerMessage) => this.waiting.shift()?.(message));
+    this.child.on('exit', (code, signal) => {
+      if (code !== 0) this.exited = new Error(`${start.store} worker exited with ${signal ?? code}`);
     });
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      clearTimeout(timeout);
-      if (reply && code === 0) resolve(reply);
-      else reject(new Error(`${request.store} worker (${request.writers} writers, batch ${request.batch}) exited with ${signal ?? code}`));
+  }
+
+  private next(timeoutSeconds: number): Promise<WorkerMessage> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.child.kill('SIGKILL');
+        reject(new Error(`${this.start.store} worker did not answer in ${timeoutSeconds} s`));
+      }, timeoutSeconds * 1000);
+      const poll = setInterval(() => {
+        if (this.exited) {
+          clearTimeout(timer);
+          clearInterval(poll);
+          reject(this.exited);
+        }
+      }, 200);
+      this.waiting.push((message) => {
+        clearTimeout(timer);
+        clearInterval(poll);
+        resolve(message);
+      });
     });
-  });
+  }
+
+  ready(): Promise<WorkerMessage> {
+    return this.next(120);
+  }
+
+  async run(workload: WorkloadOptions): Promise<SliceReply> {
+    const reply = this.next(workload.warmupSeconds + workload.seconds + 120);
+    this.child.send({ type: 'run', workload } satisfies WorkerCommand);
+    return (await reply) as SliceReply;
+  }
+
+  async close(): Promise<void> {
+    const reply = this.next(60);
+    this.child.send({ type: 'close' } satisfies WorkerCommand);
+    await reply;
+  }
 }
 
 /**
@@ -92,8 +131,8 @@ export async function benchEventStores(opts: EventStoreBenchOptions = {}): Promi
     batches: opts.batches ?? envNumbers('BENCH_BATCHES') ?? [1, 10],
     updatesPerStream: opts.updatesPerStream ?? 4,
     warmupSeconds: opts.warmupSeconds ?? envNumber('BENCH_WARMUP_SECONDS') ?? 1.5,
-    seconds: opts.seconds ?? envNumber('BENCH_SECONDS') ?? 5,
-    rounds: opts.rounds ?? envNumber('BENCH_ROUNDS') ?? 2,
+    seconds: opts.seconds ?? envNumber('BENCH_SECONDS') ?? 6,
+    sliceSeconds: opts.sliceSeconds ?? envNumber('BENCH_SLICE_SECONDS') ?? 1,
     poolSize: opts.poolSize ?? Number(process.env.DB_POOL_SIZE ?? 20),
   };
   const log = opts.log ?? ((line: string) => console.log(line));
@@ -103,34 +142,35 @@ export async function benchEventStores(opts: EventStoreBenchOptions = {}): Promi
   const results: CaseResult[] = [];
   for (const batch of options.batches) {
     for (const writers of options.writers) {
-      const replies = new Map<StoreKind, WorkerReply[]>(options.stores.map((s) => [s, []]));
-      for (let round = 0; round < options.rounds; round++) {
-        // Rotate who goes first each round (two stores: A B, B A, ...), so drift hits every store alike.
-        const shift = round % options.stores.length;
-        const order = [...options.stores.slice(shift), ...options.stores.slice(0, shift)];
-        for (const store of order) {
-          const url = storeUrl(options.url, store);
-          await checkpoint(url);
-          replies.get(store)!.push(
-            await runWorker({
-              store,
-              url,
-              poolSize: options.poolSize,
-              writers,
-              batch,
-              updatesPerStream: options.updatesPerStream,
-              warmupSeconds: options.warmupSeconds,
-              seconds: options.seconds,
-            }),
-          );
+      const slices = new Map<StoreKind, SliceReply[]>(options.stores.map((s) => [s, []]));
+      for (const store of options.stores) await checkpoint(storeUrl(options.url, store));
+      const workers = options.stores.map((store) => new Worker({ store, url: storeUrl(options.url, store), poolSize: options.poolSize }));
+      try {
+        await Promise.all(workers.map((w) => w.ready()));
+        const workload = (warmupSeconds: number, seconds: number): WorkloadOptions => ({
+          writers,
+          batch,
+          updatesPerStream: options.updatesPerStream,
+          warmupSeconds,
+          seconds,
+        });
+        for (const worker of workers) await worker.run(workload(options.warmupSeconds, 0));
+        const rounds = Math.max(1, Math.round(options.seconds / options.sliceSeconds));
+        for (let round = 0; round < rounds; round++) {
+          // Take turns (two stores: A B, B A, A B, ...), so bursts of other load hit every store alike.
+          const order = round % 2 === 0 ? workers : [...workers].reverse();
+          for (const worker of order) slices.get(worker.start.store)!.push(await worker.run(workload(0, options.sliceSeconds)));
         }
+      } finally {
+        await Promise.allSettled(workers.map((w) => w.close()));
       }
       for (const store of options.stores) {
-        const result = summarize(store, writers, batch, replies.get(store)!);
+        const result = summarize(store, writers, batch, slices.get(store)!);
         results.push(result);
         log(
           `event-store  ${store.padEnd(12)} batch ${String(batch).padStart(2)}  writers ${String(writers).padStart(2)}  ` +
             `${fmtInt(result.eventsPerSecond).padStart(7)} events/s  p50 ${fmtMs(result.p50Ms)} ms  p99 ${fmtMs(result.p99Ms)} ms` +
+            (result.cpu ? `  cpu: busy ${pct(result.cpu.busy)}, postgres ${pct(result.cpu.postgres)}, bench ${pct(result.cpu.self)}, other ${pct(result.cpu.other)}` : '') +
             (result.errors ? `  errors ${result.errors} (${result.firstError})` : ''),
         );
       }
@@ -147,7 +187,7 @@ export async function benchEventStores(opts: EventStoreBenchOptions = {}): Promi
   return { options, results, markdown: eventStoreMarkdown(options, results) };
 }
 
-function summarize(store: StoreKind, writers: number, batch: number, replies: WorkerReply[]): CaseResult {
+function summarize(store: StoreKind, writers: number, batch: number, replies: SliceReply[]): CaseResult {
   const latencies = Float64Array.from(replies.flatMap((r) => r.latenciesMs)).sort();
   const events = replies.reduce((sum, r) => sum + r.events, 0);
   const seconds = replies.reduce((sum, r) => sum + r.seconds, 0);
@@ -167,7 +207,19 @@ function summarize(store: StoreKind, writers: number, batch: number, replies: Wo
     errors,
     firstError: replies.find((r) => r.firstError)?.firstError ?? null,
     clientCpuMsPerKEvents: events > 0 ? (cpuMs / events) * 1000 : Number.NaN,
+    cpu: averageShare(replies.map((r) => r.cpu)),
   };
+}
+
+function averageShare(shares: (CpuShare | null)[]): CpuShare | null {
+  const known = shares.filter((s): s is CpuShare => s !== null);
+  if (known.length === 0) return null;
+  const avg = (key: keyof CpuShare): number => known.reduce((sum, s) => sum + s[key], 0) / known.length;
+  return { busy: avg('busy'), postgres: avg('postgres'), self: avg('self'), other: avg('other') };
+}
+
+function pct(share: number): string {
+  return `${Math.round(share * 100)}%`;
 }
 
 function eventStoreMarkdown(options: EventStoreBenchResult['options'], results: CaseResult[]): string {
@@ -180,9 +232,9 @@ function eventStoreMarkdown(options: EventStoreBenchResult['options'], results: 
       'to it with the version the previous append returned, then moves on to a new claim. Writers only touch their own streams ' +
       '(no conflicts), and each waits for its append before sending the next (closed loop). "Events/append" 1 is the ' +
       'usual command; 10 is a batch of 10 events per append. ' +
-      `Per case and store: ${options.rounds} × (${options.warmupSeconds} s warm-up, then ${options.seconds} s measured), each in a ` +
-      `fresh Node process after a PostgreSQL CHECKPOINT, the stores taking turns to go first (A B, B A); the measurements ` +
-      `are pooled. Both use a pg pool of ${options.poolSize} connections ` +
+      `Per case: a PostgreSQL CHECKPOINT, then each store in a fresh Node process of its own, ${options.warmupSeconds} s ` +
+      `warm-up each, then ${options.seconds} s measured per store in ${options.sliceSeconds} s slices, the stores taking turns ` +
+      `(A B B A A B …) so that bursts of other load on the machine hit both alike. Both use a pg pool of ${options.poolSize} connections ` +
       `(DB_POOL_SIZE) and a database of their own on the same server, created empty at the start of the run. ` +
       'Latency is per append as the caller sees it (including waiting for a pooled connection).',
   );
@@ -211,12 +263,20 @@ function eventStoreMarkdown(options: EventStoreBenchResult['options'], results: 
     lines.push('');
   }
   lines.push(
-    `Benchmark-process CPU per 1,000 events (driver + store client code, ms): ` +
-      options.stores
-        .map((s) => `${s} ${results.filter((r) => r.store === s).map((r) => `${r.batch}x${r.writers}w ${r.clientCpuMsPerKEvents.toFixed(0)}`).join(', ')}`)
-        .join('; ') +
-      '.',
+    'Where the CPU went during the measured windows (shares of the whole machine, 100% = every core busy; ' +
+      '"other" is everything not PostgreSQL and not the benchmark process, i.e. noise from the rest of the machine), ' +
+      'and the benchmark process\'s own CPU per 1,000 events (driver + store client code):',
   );
+  lines.push('');
+  lines.push('| Store | Events/append | Writers | Machine busy | PostgreSQL | Bench process | Other | Client CPU ms / 1k events |');
+  lines.push('|:---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of results) {
+    const c = r.cpu;
+    lines.push(
+      `| ${r.store} | ${r.batch} | ${r.writers} | ${c ? pct(c.busy) : '–'} | ${c ? pct(c.postgres) : '–'} | ${c ? pct(c.self) : '–'} | ` +
+        `${c ? pct(c.other) : '–'} | ${r.clientCpuMsPerKEvents.toFixed(0)} |`,
+    );
+  }
   lines.push('');
   return lines.join('\n');
 }

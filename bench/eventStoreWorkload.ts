@@ -100,8 +100,16 @@ function makeEvents(claimId: string, first: boolean, batch: number, correlationI
  * `updatesPerStream` times with the version it got back, then files the next claim. Only its own
  * streams, so there are no conflicts: this measures the append path, not contention.
  */
-export async function runWorkload<V>(store: StoreAdapter<V>, options: WorkloadOptions): Promise<WorkloadResult> {
+export async function runWorkload<V>(
+  store: StoreAdapter<V>,
+  options: WorkloadOptions,
+  onWindow?: (edge: 'start' | 'end') => void,
+): Promise<WorkloadResult> {
   const start = performance.now();
+  if (onWindow) {
+    setTimeout(() => onWindow('start'), options.warmupSeconds * 1000).unref();
+    setTimeout(() => onWindow('end'), (options.warmupSeconds + options.seconds) * 1000).unref();
+  }
   const windowStart = start + options.warmupSeconds * 1000;
   const windowEnd = windowStart + options.seconds * 1000;
   const latencies: number[] = [];

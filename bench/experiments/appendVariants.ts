@@ -7,7 +7,7 @@ import os from 'node:os';
 import pg from 'pg';
 import type { StoreAdapter } from '../eventStoreWorkload.js';
 
-export type EventsSource = 'arrays' | 'json' | 'scalar';
+export type EventsSource = 'arrays' | 'json' | 'scalar' | 'function';
 
 export interface VariantOptions {
   /** Named (server-side prepared) statements instead of unnamed ones. */
@@ -25,7 +25,42 @@ export const VARIANTS: Record<string, VariantOptions> = {
   /** Plain parameters when the append has one event (the usual command), jsonb array otherwise. */
   'v-scalar-prepared': { prepared: true, source: 'scalar' },
   'v-scalar': { prepared: false, source: 'scalar' },
+  /** A plpgsql function (created by the variant, as a migration would) that PostgreSQL plans once per session; events as one jsonb. */
+  'v-fn': { prepared: false, source: 'function' },
+  'v-fn-prepared': { prepared: true, source: 'function' },
 };
+
+/** What a migration would add for the 'function' variant. */
+const APPEND_FUNCTION = `
+create or replace function bench_append(
+  p_stream_id text, p_stream_type text, p_store_id uuid, p_expected bigint, p_events jsonb
+) returns table (out_position bigint, out_version bigint)
+language plpgsql as $$
+declare
+  v_count int := jsonb_array_length(p_events);
+  v_version bigint;
+begin
+  if p_expected = 0 then
+    insert into streams (stream_id, stream_type, version, store_id)
+    values (p_stream_id, p_stream_type, v_count, p_store_id)
+    on conflict (stream_id) do nothing
+    returning version into v_version;
+  else
+    update streams set version = version + v_count, updated_at = now()
+    where stream_id = p_stream_id and version = p_expected
+    returning version into v_version;
+  end if;
+  if v_version is null then
+    return;
+  end if;
+  return query
+    insert into events (event_id, stream_id, stream_type, stream_version, type, schema_version, store_id, data, metadata)
+    select (x.ev->>'i')::uuid, p_stream_id, p_stream_type, v_version - v_count + x.ord, x.ev->>'t', (x.ev->>'v')::int,
+           p_store_id, x.ev->'d', x.ev->'m'
+    from jsonb_array_elements(p_events) with ordinality as x(ev, ord)
+    returning global_position, stream_version;
+end;
+$$`;
 
 type Mode = 'new' | 'expected';
 
@@ -38,6 +73,8 @@ function eventsFrom(source: EventsSource, first: number): string {
       return `(select (x.ev->>'i')::uuid as event_id, x.ev->>'t' as type, (x.ev->>'v')::int as schema_version,
                       x.ev->'d' as data, x.ev->'m' as metadata, x.ord
                from jsonb_array_elements($${first}::jsonb) with ordinality as x(ev, ord)) as e`;
+    case 'function':
+      throw new Error('the function variant has no events source');
     case 'scalar':
       return `(select $${first}::uuid as event_id, $${first + 1}::text as type, $${first + 2}::int as schema_version,
                       $${first + 3}::jsonb as data, $${first + 4}::jsonb as metadata, 1::bigint as ord) as e`;
@@ -80,6 +117,7 @@ function eventParams(source: EventsSource, events: readonly EventLike[]): unknow
         events.map((e) => JSON.stringify(e.metadata)),
       ];
     case 'json':
+    case 'function':
       return [JSON.stringify(events.map((e) => ({ i: e.eventId, t: e.type, v: e.metadata.schemaVersion, d: e.data, m: e.metadata })))];
     case 'scalar': {
       const e = events[0]!;
@@ -97,9 +135,21 @@ export async function openVariant(name: string, url: string, poolSize: number): 
   await migrate(database, eventStoreMigrations);
   await database.close();
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  if (variant.source === 'function') await pool.query(APPEND_FUNCTION);
   const storeId = '5f0c6f4e-8f53-4d0a-9a57-3c2d1b0e7a11';
   return {
     async append(streamId, events, expected) {
+      if (variant.source === 'function') {
+        const text = 'select out_position, out_version from bench_append($1, $2, $3, $4, $5::jsonb)';
+        const values = [streamId, 'claim', storeId, expected ?? 0, ...eventParams('function', events)];
+        const result = await pool.query<{ out_position: number; out_version: number }>(
+          variant.prepared ? { name: 'bench_append_fn', text, values } : { text, values },
+        );
+        if (result.rows.length !== events.length) throw new Error(`conflict on ${streamId}`);
+        let max = 0;
+        for (const row of result.rows) if (row.out_version > max) max = row.out_version;
+        return max;
+      }
       const mode: Mode = expected === null ? 'new' : 'expected';
       const source: EventsSource = variant.source === 'scalar' && events.length > 1 ? 'json' : variant.source;
       const head = mode === 'new' ? [streamId, 'claim', events.length, storeId] : [streamId, 'claim', events.length, storeId, expected];

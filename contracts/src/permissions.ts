@@ -97,8 +97,11 @@ const isInternal = (p: Permission): boolean =>
   INTERNAL_RESOURCES.some((r) => p.startsWith(`${r}:`)) || p.startsWith('supportUser:')
   || ['whitelabel:list', 'whitelabel:restart', 'store:activate'].includes(p);
 
+/** Order Protection issues invoices; merchants read them. */
+const MERCHANT_READ_ONLY: readonly Permission[] = ['invoice:create', 'invoice:update', 'invoice:delete'];
+
 /** Everything a merchant's own account can hold. */
-const TENANT_ALL: readonly Permission[] = ALL_PERMISSIONS.filter((p) => !isInternal(p));
+const TENANT_ALL: readonly Permission[] = ALL_PERMISSIONS.filter((p) => !isInternal(p) && !MERCHANT_READ_ONLY.includes(p));
 const TENANT_READS: readonly Permission[] = TENANT_ALL.filter((p) => p.endsWith(':read'));
 /** Reads that stay with owners and admins: money movements, credentials and the team. */
 const SENSITIVE_READS: readonly Permission[] = [
@@ -133,7 +136,7 @@ const OP_SUPPORT_ADMIN_RIGHTS = union(
 );
 const OP_ADMIN_RIGHTS = ALL_PERMISSIONS.filter((p) => !p.startsWith('finance-admin:') && !p.startsWith('implementation:'));
 const OP_FINANCE_RIGHTS = union(
-  byPrefix('finance'), crud('invoice'), crud('payout'), crud('payout-method', ['read', 'update']),
+  byPrefix('finance'), byPrefix('finance-admin'), crud('invoice'), crud('payout'), crud('payout-method', ['read', 'update']),
   crud('billing', ['read', 'update']), crud('billing-settings', ['read', 'update']), crud('billing-method', ['read']),
   crud('payment-method', ['read']), crud('pricing', ['read']), crud('quote-pricing', ['read']), crud('store-credit', ['read']),
   crud('analytics', ['read']), crud('protection', ['read']), crud('claim', ['read']), crud('order', ['read']),
@@ -204,7 +207,7 @@ export const ROLES: Readonly<Record<RoleName, RoleDefinition>> = {
   },
   orderprotection_finance: {
     level: 'internal', label: 'Order Protection finance',
-    summary: 'Decided: finance, invoices, payouts and billing; reads claims, orders and stores to reconcile them. Cannot resolve claims or message shoppers.',
+    summary: 'Decided: finance and finance-admin (the rights the admin role lacks), invoices, payouts and billing; reads claims, orders and stores to reconcile them. Cannot resolve claims or message shoppers.',
     permissions: OP_FINANCE_RIGHTS,
   },
   orderprotection_implementation: {

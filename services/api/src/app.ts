@@ -10,6 +10,11 @@ import { healthRoute } from './platform/healthRoute.js';
 import { orderLookupRoute } from './order-lookup/orderLookupRoute.js';
 import { claimRoutes } from './claims/claimRoutes.js';
 import { sessionRoutes } from './sessions/sessionRoutes.js';
+import { authPlugin } from './auth/authPlugin.js';
+import { authRoutes } from './auth/authRoutes.js';
+import { adminClaimRoutes } from './admin/adminClaimRoutes.js';
+import { apiTokenRoutes } from './public-api/apiTokenRoutes.js';
+import { v1Routes } from './public-api/v1Routes.js';
 
 export interface AppOptions {
   kafkaReachable: (() => Promise<boolean>) | null;
@@ -46,10 +51,15 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
+  await app.register(authPlugin(ctx));
   await app.register(healthRoute(ctx, options.kafkaReachable));
   await app.register(orderLookupRoute(ctx));
   await app.register(claimRoutes(ctx));
   await app.register(sessionRoutes(ctx));
+  await app.register(authRoutes(ctx));
+  await app.register(adminClaimRoutes(ctx));
+  await app.register(apiTokenRoutes(ctx));
+  await app.register(v1Routes(ctx));
   await app.register((await import('./stores/storeRoutes.js')).storeRoutes(ctx));
   await app.register((await import('./media/mediaRoutes.js')).mediaRoutes(ctx));
   await app.register((await import('./web/portalRoutes.js')).portalRoutes(ctx));

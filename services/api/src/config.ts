@@ -6,6 +6,8 @@ const Env = z.object({
   HOST: z.string().default('127.0.0.1'),
   DATABASE_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
   KAFKA_BROKERS: z.string().optional().or(z.literal('').transform(() => undefined)),
+  KAFKA_TOPIC: z.string().min(1).default('claims.events.v1'),
+  KAFKA_GROUP_PREFIX: z.string().min(1).default('projection'),
   DATA_DIR: z.string().default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SEED_DEMO: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
@@ -18,6 +20,9 @@ export type Config = {
   host: string;
   databaseUrl: string | undefined;
   kafkaBrokers: string | undefined;
+  /** The contract's topic; overridable so test runs sharing one broker stay apart. */
+  kafkaTopic: string;
+  kafkaGroupPrefix: string;
   dataDir: string;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   seedDemo: boolean;
@@ -38,6 +43,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     kafkaBrokers: e.KAFKA_BROKERS,
+    kafkaTopic: e.KAFKA_TOPIC,
+    kafkaGroupPrefix: e.KAFKA_GROUP_PREFIX,
     dataDir: path.resolve(e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SEED_DEMO,

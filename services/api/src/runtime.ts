@@ -3,15 +3,17 @@ import type { Consumer, Kafka } from 'kafkajs';
 import type { Migration } from 'kysely/migration';
 import { eventStoreMigrations, migrate, openDatabase, type Database } from '@claims/event-store';
 import { consumeFromKafka, followStore, PROJECTIONS, projectionMigrations, type Follower } from '@claims/projections';
-import { createKafka, startRelay, type Relay } from '@claims/relay';
+import { createKafka, ensureTopic, startRelay, type Relay } from '@claims/relay';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { buildApp } from './app.js';
 import { catalogMigrations } from './catalog/catalogMigrations.js';
 import { createLogger } from './platform/logger.js';
 import { seedDemo } from './seed/seedDemo.js';
+import { identityMigrations } from './auth/identityMigrations.js';
+import { publicApiMigrations } from './public-api/publicApiMigrations.js';
 
-export const ALL_MIGRATIONS: Record<string, Migration> = { ...eventStoreMigrations, ...catalogMigrations, ...projectionMigrations };
+export const ALL_MIGRATIONS: Record<string, Migration> = { ...eventStoreMigrations, ...catalogMigrations, ...projectionMigrations, ...identityMigrations, ...publicApiMigrations };
 
 export interface Runtime {
   readonly ctx: AppContext;
@@ -72,8 +74,10 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     const kafka = config.kafkaBrokers ? createKafka(config.kafkaBrokers, log) : null;
     if (options.workers !== false) {
       if (kafka) {
-        relay = await startRelay(database, kafka, log);
-        for (const projection of PROJECTIONS) consumers.push(await consumeFromKafka(kafka, database.db, projection, log));
+        await ensureTopic(kafka, config.kafkaTopic);
+        relay = await startRelay(database, kafka, log, config.kafkaTopic);
+        const subscription = { topic: config.kafkaTopic, groupPrefix: config.kafkaGroupPrefix };
+        for (const projection of PROJECTIONS) consumers.push(await consumeFromKafka(kafka, database.db, projection, log, subscription));
       } else {
         for (const projection of PROJECTIONS) followers.push(followStore(database.db, projection, log));
       }

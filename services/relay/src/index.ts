@@ -1,2 +1,3 @@
 export * from './relay.js';
 export * from './kafkaClient.js';
+export * from './ensureTopic.js';

@@ -22,14 +22,14 @@ export interface Relay {
  * stream keeps its order within its partition. The checkpoint moves only after the broker has
  * acknowledged, so a crash republishes rather than loses (consumers skip what they have applied).
  */
-async function publishPending(db: Kysely<EventStoreTables>, producer: Producer): Promise<number> {
+async function publishPending(db: Kysely<EventStoreTables>, producer: Producer, topic: string): Promise<number> {
   let position = await loadCheckpoint(db, RELAY_CHECKPOINT);
   let published = 0;
   for (;;) {
     const page = await readAll(db, position, 500);
     if (page.events.length === 0) return published;
     await producer.send({
-      topic: CLAIM_EVENTS_TOPIC,
+      topic,
       acks: -1,
       messages: page.events.map((event) => ({
         key: event.streamId,
@@ -44,7 +44,7 @@ async function publishPending(db: Kysely<EventStoreTables>, producer: Producer):
 }
 
 /** Starts the relay; only the instance holding the advisory lock publishes, the others wait their turn. */
-export async function startRelay(database: Database, kafka: Kafka, log: Logger, pollMs = 200): Promise<Relay> {
+export async function startRelay(database: Database, kafka: Kafka, log: Logger, topic = CLAIM_EVENTS_TOPIC, pollMs = 200): Promise<Relay> {
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: true });
   await producer.connect();
   let leadership: Leadership | null = null;
@@ -57,13 +57,13 @@ export async function startRelay(database: Database, kafka: Kafka, log: Logger, 
     if (!leadership) {
       leadership = await tryLead(database, LEADERSHIP_LOCK);
       if (!leadership) return;
-      log.info('relay leads: publishing to %s', CLAIM_EVENTS_TOPIC);
+      log.info('relay leads: publishing to %s', topic);
       void leadership.lost.then(() => {
         if (!stopped) log.warn('relay lost its lock; will try to lead again');
         leadership = null;
       });
     }
-    const count = await publishPending(database.db, producer);
+    const count = await publishPending(database.db, producer, topic);
     if (count > 0) log.debug({ count }, 'relay published');
   }
 

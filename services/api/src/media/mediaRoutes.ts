@@ -1,3 +1,4 @@
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -92,7 +93,7 @@ export const mediaRoutes = (ctx: AppContext, options: MediaRoutesOptions = {}): 
     uploads.removeAllContentTypeParsers();
     uploads.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES }, (_request, body, done) => done(null, body));
 
-    uploads.withTypeProvider<import('fastify-type-provider-zod').ZodTypeProvider>().put('/api/media/upload/:key', {
+    uploads.withTypeProvider<ZodTypeProvider>().put('/api/media/upload/:key', {
       bodyLimit: MAX_UPLOAD_BYTES,
       schema: {
         tags: ['customer'], summary: 'Upload the raw file to a signed URL (one upload per URL)',

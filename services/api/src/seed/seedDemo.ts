@@ -7,6 +7,7 @@ import { fileClaim } from '../commands/fileClaim.js';
 import { loadOrderClaims } from '../commands/orderClaimsStream.js';
 import { executeClaimCommand } from '../commands/executeClaimCommand.js';
 import { randomUUID } from 'node:crypto';
+import { seedDemoUsers } from '../auth/users.js';
 
 const DAY_MS = 86_400_000;
 const daysAgo = (now: string, days: number | undefined) => (days === undefined ? null : new Date(Date.parse(now) - days * DAY_MS).toISOString());
@@ -50,6 +51,7 @@ export async function seedDemo(ctx: AppContext, fixturePath: string): Promise<{ 
     if (!accountId) throw new Error(`Demo store ${store.slug} names unknown account ${store.account}`);
     storeIds.set(store.slug, await upsertStore(db, { ...store, accountId }));
   }
+  await seedDemoUsers(ctx, demo.users);
   let claims = 0;
   for (const demoOrder of demo.orders) {
     const storeId = storeIds.get(demoOrder.store);

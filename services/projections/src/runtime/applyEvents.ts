@@ -8,6 +8,14 @@ function toProjected(event: EventEnvelope): ProjectedEvent {
   return { ...event, ...typed };
 }
 
+/**
+ * Serialises every writer of one read model (followers, Kafka consumers, a rebuild) for the length
+ * of its transaction, so offsets are read and moved by one writer at a time.
+ */
+export async function lockProjection(trx: QueryExecutorProvider, name: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`projection:${name}`}, 0))`.execute(trx);
+}
+
 async function loadOffsets(trx: QueryExecutorProvider, projection: string, streamIds: string[]): Promise<Map<string, number>> {
   if (streamIds.length === 0) return new Map();
   const rows = await sql<{ stream_id: string; version: number }>`
@@ -29,6 +37,7 @@ export async function applyEvents<DB>(
 ): Promise<number> {
   const relevant = events.filter((e) => projection.handles.has(e.type as DomainEvent['type']));
   return db.transaction().execute(async (trx) => {
+    await lockProjection(trx, projection.name);
     const offsets = await loadOffsets(trx, projection.name, [...new Set(relevant.map((e) => e.streamId))]);
     let applied = 0;
     for (const event of relevant) {

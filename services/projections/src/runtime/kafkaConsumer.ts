@@ -9,10 +9,23 @@ import type { Projection } from './projection.js';
  * A projection as a Kafka consumer group. Offsets are committed only after the batch's database
  * transaction, and the per-stream offsets inside it skip anything redelivered.
  */
-export async function consumeFromKafka<DB>(kafka: Kafka, db: Kysely<DB>, projection: Projection, log: Logger): Promise<Consumer> {
-  const consumer = kafka.consumer({ groupId: `projection.${projection.name}`, allowAutoTopicCreation: true });
+export interface KafkaSubscription {
+  topic: string;
+  groupPrefix: string;
+}
+
+export const DEFAULT_SUBSCRIPTION: KafkaSubscription = { topic: CLAIM_EVENTS_TOPIC, groupPrefix: 'projection' };
+
+export async function consumeFromKafka<DB>(
+  kafka: Kafka,
+  db: Kysely<DB>,
+  projection: Projection,
+  log: Logger,
+  subscription: KafkaSubscription = DEFAULT_SUBSCRIPTION,
+): Promise<Consumer> {
+  const consumer = kafka.consumer({ groupId: `${subscription.groupPrefix}.${projection.name}`, allowAutoTopicCreation: true });
   await consumer.connect();
-  await consumer.subscribe({ topic: CLAIM_EVENTS_TOPIC, fromBeginning: true });
+  await consumer.subscribe({ topic: subscription.topic, fromBeginning: true });
   await consumer.run({
     autoCommit: false,
     eachBatch: async ({ batch, resolveOffset, commitOffsetsIfNecessary, heartbeat }) => {

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { countAfter, readAll, START, storeCheckpoint, type EventStoreTables } from '@claims/event-store';
-import { applyEvents } from './applyEvents.js';
+import { applyEvents, lockProjection } from './applyEvents.js';
 import type { Projection } from './projection.js';
 
 export interface RebuildProgress {
@@ -19,6 +19,7 @@ export async function rebuild(
 ): Promise<RebuildProgress> {
   const total = await countAfter(db, START);
   await db.transaction().execute(async (trx) => {
+    await lockProjection(trx, projection.name);
     for (const table of projection.tables) await sql`truncate table ${sql.table(table)}`.execute(trx);
     await sql`delete from projection_offsets where projection = ${projection.name}`.execute(trx);
     await storeCheckpoint(trx, `projection:${projection.name}`, START);
@@ -28,7 +29,13 @@ export async function rebuild(
   onProgress({ done, total });
   for (;;) {
     const page = await readAll(db, position, 2000);
-    if (page.events.length === 0) break;
+    if (page.events.length === 0) {
+      // A transaction open elsewhere in the cluster holds the visible horizon back; the events
+      // counted at the start are committed, so wait for them rather than stop short.
+      if (done >= total) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      continue;
+    }
     await applyEvents(db, projection, page.events, { name: `projection:${projection.name}`, position: page.next });
     position = page.next;
     done += page.events.length;

@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  AdminClaimDetail, AdminClaimListQuery, AdminClaimPage, ApiError, ChangeStatusRequest, CLAIM_STATUS_LABELS, Message,
+  ResolveClaimRequest, SendMessageRequest, TimelineResponse, toDecimal,
+} from '@claims/contracts';
+import { claimTimeline, listClaims } from '@claims/projections';
+import type { AppContext, RequestMeta } from '../context.js';
+import { executeClaimCommand } from '../commands/executeClaimCommand.js';
+import { loadClaim } from '../commands/claimStream.js';
+import { AppError } from '../platform/errors.js';
+import { actorOf, isInternal, storesWith, type Principal } from '../auth/principal.js';
+import { authorizedClaim, storeRefs, toAdminClaimDetail } from './claimViews.js';
+
+const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });
+const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as const;
+const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
+
+export const metaOf = (principal: Principal, correlationId: string): RequestMeta => ({
+  actor: actorOf(principal), correlationId, causationId: null,
+});
+
+/** Resolution ids for a resolve command: one per line the decision may write. */
+export const resolutionIdsFor = (lines: number) => Array.from({ length: Math.max(1, lines) }, () => randomUUID());
+
+/**
+ * The back-office's claim endpoints (signed-in users). Reads of the list come from the claim-list
+ * read model; a single claim is rebuilt from its stream, so it is never behind.
+ */
+export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
+  app.get('/api/admin/claims', {
+    config: { auth: 'user' },
+    schema: {
+      tags: ['back-office'],
+      summary: 'Claims of the stores the user may read, newest first, keyset-paginated',
+      querystring: AdminClaimListQuery,
+      response: { 200: AdminClaimPage, ...errors },
+    },
+  }, async (request) => {
+    const principal = request.requirePrincipal();
+    const q = request.query;
+    const readable = storesWith(principal, 'claim:read');
+    if (readable !== 'all' && readable.length === 0) throw new AppError('forbidden', 'You need the claim:read permission for this.');
+    let storeIds: string[] | null = readable === 'all' ? null : readable;
+    if (q.store) {
+      request.authorize('claim:read', q.store);
+      storeIds = [q.store];
+    }
+    const page = await listClaims(ctx.database.db, {
+      storeIds, status: q.status, claimType: q.type, protectionStatus: q.protection, createdFrom: q.from, createdTo: q.to,
+      search: q.search || undefined, cursor: q.cursor, limit: q.limit,
+    });
+    const stores = await storeRefs(ctx.database.db);
+    return {
+      nextCursor: page.nextCursor,
+      data: page.rows.map((row) => ({
+        id: row.claim_id,
+        claimNumber: row.claim_number,
+        status: row.status,
+        statusLabel: CLAIM_STATUS_LABELS[row.status],
+        claimType: row.claim_type,
+        store: stores.get(row.store_id) ?? { id: row.store_id, slug: '', name: '' },
+        sourceOrderId: row.source_order_id,
+        orderNumber: row.order_number,
+        customerEmail: row.customer_email,
+        customerName: row.customer_name,
+        protectionStatus: row.protection_status,
+        requestedResolution: row.requested_resolution,
+        currency: row.currency,
+        claimedValue: toDecimal(Number(row.claimed_value), row.currency),
+        itemCount: Number(row.item_count),
+        messageCount: Number(row.message_count),
+        resolutionType: row.resolution_type,
+        resolvedAt: iso(row.resolved_at),
+        createdAt: iso(row.created_at)!,
+        updatedAt: iso(row.updated_at)!,
+        version: Number(row.version),
+      })),
+    };
+  });
+
+  app.get('/api/admin/claims/:claimId', {
+    config: { auth: 'user' },
+    schema: { tags: ['back-office'], summary: 'One claim with items, resolutions, messages and its stream version', params: ClaimParams, response: { 200: AdminClaimDetail, ...errors } },
+  }, async (request) => toAdminClaimDetail(ctx, await authorizedClaim(ctx, request, 'claim:read', request.params.claimId)));
+
+  app.get('/api/admin/claims/:claimId/timeline', {
+    config: { auth: 'user' },
+    schema: { tags: ['back-office'], summary: 'The claim\'s history, oldest first', params: ClaimParams, response: { 200: TimelineResponse, ...errors } },
+  }, async (request) => {
+    const { claim } = await authorizedClaim(ctx, request, 'claim:read', request.params.claimId);
+    return { data: await claimTimeline(ctx.database.db, claim.id) };
+  });
+
+  app.post('/api/admin/claims/:claimId/resolve', {
+    config: { auth: 'user' },
+    schema: {
+      tags: ['back-office'], summary: 'Resolve (or deny) a claim; 409 when it already has a resolution or the version is stale',
+      params: ClaimParams, body: ResolveClaimRequest, response: { 200: AdminClaimDetail, ...errors, 409: ApiError, 422: ApiError },
+    },
+  }, async (request) => {
+    const { claim } = await authorizedClaim(ctx, request, 'claim:resolve', request.params.claimId);
+    const principal = request.requirePrincipal();
+    await executeClaimCommand(ctx, {
+      type: 'ResolveClaim', claimId: claim.id, resolutionIds: resolutionIdsFor(request.body.items?.length ?? claim.items.length),
+      actor: actorOf(principal), now: ctx.now(), request: request.body,
+    }, metaOf(principal, request.id), request.body.expectedVersion);
+    return toAdminClaimDetail(ctx, await authorizedClaim(ctx, request, 'claim:read', claim.id));
+  });
+
+  app.post('/api/admin/claims/:claimId/status', {
+    config: { auth: 'user' },
+    schema: {
+      tags: ['back-office'], summary: 'Move a claim to another status (see docs/permissions.md for the allowed moves)',
+      params: ClaimParams, body: ChangeStatusRequest, response: { 200: AdminClaimDetail, ...errors, 409: ApiError, 422: ApiError },
+    },
+  }, async (request) => {
+    const { claim } = await authorizedClaim(ctx, request, 'claim:update', request.params.claimId);
+    const principal = request.requirePrincipal();
+    await executeClaimCommand(ctx, { type: 'ChangeClaimStatus', claimId: claim.id, to: request.body.status, note: request.body.note || null },
+      metaOf(principal, request.id), request.body.expectedVersion);
+    return toAdminClaimDetail(ctx, await authorizedClaim(ctx, request, 'claim:read', claim.id));
+  });
+
+  app.post('/api/admin/claims/:claimId/messages', {
+    config: { auth: 'user' },
+    schema: {
+      tags: ['back-office'], summary: 'Send the shopper a message from the store (or from Order Protection staff)',
+      params: ClaimParams, body: SendMessageRequest, response: { 201: Message, ...errors },
+    },
+  }, async (request, reply) => {
+    const { claim } = await authorizedClaim(ctx, request, 'message:create', request.params.claimId);
+    const principal = request.requirePrincipal();
+    const messageId = randomUUID();
+    const senderName = request.body.senderName || (principal.kind === 'user' ? principal.user.name : principal.token.name);
+    await executeClaimCommand(ctx, {
+      type: 'SendMessage', claimId: claim.id, messageId, actor: actorOf(principal),
+      senderType: isInternal(principal) ? 'staff' : 'merchant', senderName,
+      messageContent: request.body.messageContent, medias: request.body.medias, now: ctx.now(),
+    }, metaOf(principal, request.id));
+    const { events } = await loadClaim(ctx, claim.id);
+    const sent = events.find((e) => e.type === 'ClaimMessageSent' && Message.parse(e.data).id === messageId);
+    return reply.code(201).send(Message.parse(sent?.data));
+  });
+};

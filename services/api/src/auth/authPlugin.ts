@@ -1,0 +1,98 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Permission } from '@claims/contracts';
+import type { AppContext } from '../context.js';
+import { AppError } from '../platform/errors.js';
+import { findTokenPrincipal } from '../public-api/apiTokens.js';
+import { originMatches, SAFE_METHODS } from './origin.js';
+import { permissionsAt, type Principal } from './principal.js';
+import { clearedSessionCookie, cookieValue, findSessionPrincipal, SESSION_COOKIE } from './sessions.js';
+
+/**
+ * How a route is authenticated: `user` needs a signed-in user (session cookie), `optional-user`
+ * resolves one when present, `token` needs `Authorization: Bearer <API token>`.
+ */
+export type AuthMode = 'user' | 'optional-user' | 'token';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthMode;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+    /**
+     * The one permission check every endpoint makes: the caller must hold `permission` on `storeId`.
+     * A store the caller cannot see at all answers `notFound` (404, default `not_found`), so another
+     * tenant's objects are indistinguishable from missing ones; a visible store without the right is 403.
+     */
+    authorize(permission: Permission, storeId: string, notFound?: () => AppError): Principal;
+    /** The caller, or 401 when the route resolved none. */
+    requirePrincipal(): Principal;
+  }
+}
+
+const unauthenticated = (message: string, headers?: Record<string, string>) => new AppError('unauthenticated', message, undefined, headers);
+
+function bearerOf(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? '';
+}
+
+async function authenticate(ctx: AppContext, request: FastifyRequest, mode: AuthMode): Promise<Principal | null> {
+  if (mode === 'token') {
+    const bearer = bearerOf(request);
+    const challenge = { 'www-authenticate': 'Bearer realm="api"' };
+    if (bearer === null) throw unauthenticated('Send an API token as Authorization: Bearer <token>.', challenge);
+    const principal = bearer ? await findTokenPrincipal(ctx, bearer) : null;
+    if (!principal) throw unauthenticated('The API token is unknown or has been revoked.', challenge);
+    return principal;
+  }
+  const session = cookieValue(request, SESSION_COOKIE);
+  if (!session) {
+    if (mode === 'user') throw unauthenticated('Sign in to use the back-office.');
+    return null;
+  }
+  // A cookie rides along on cross-site requests too: a state change must come from our own pages.
+  if (!SAFE_METHODS.has(request.method) && !originMatches(request)) {
+    throw new AppError('origin_mismatch', 'This request did not come from the back-office\'s own origin.');
+  }
+  const principal = await findSessionPrincipal(ctx, session);
+  if (!principal && mode === 'user') {
+    throw unauthenticated('Your session has ended. Sign in again.', { 'set-cookie': clearedSessionCookie(request) });
+  }
+  return principal;
+}
+
+function authorize(this: FastifyRequest, permission: Permission, storeId: string, notFound?: () => AppError): Principal {
+  const principal = this.requirePrincipal();
+  const held = permissionsAt(principal, storeId);
+  if (!held) throw notFound ? notFound() : new AppError('not_found', 'Nothing matches that reference.');
+  if (!held.has(permission)) throw new AppError('forbidden', `You need the ${permission} permission for this.`);
+  return principal;
+}
+
+function requirePrincipal(this: FastifyRequest): Principal {
+  if (!this.principal) throw unauthenticated('Sign in or send an API token.');
+  return this.principal;
+}
+
+/**
+ * Resolves the caller once per request, before validation, for every route that declares
+ * `config.auth`; routes without it (the customer portal) never look at cookies or tokens.
+ */
+export const authPlugin = (ctx: AppContext) => {
+  const plugin = async (app: FastifyInstance) => {
+    app.decorateRequest('principal', null);
+    app.decorateRequest('authorize', authorize);
+    app.decorateRequest('requirePrincipal', requirePrincipal);
+    app.addHook('onRequest', async (request) => {
+      const mode = request.routeOptions.config?.auth;
+      if (!mode) return;
+      request.principal = await authenticate(ctx, request, mode);
+    });
+  };
+  // Not encapsulated (what fastify-plugin does): the decorators and the hook reach every route.
+  Object.assign(plugin, { [Symbol.for('skip-override')]: true });
+  return plugin;
+};

@@ -1,0 +1,12 @@
+import { loadConfig } from '../config.js';
+import { startRuntime } from '../runtime.js';
+
+/**
+ * `npm run worker`: the relay and the projection workers without the HTTP server, for running
+ * them as processes of their own beside API processes on a shared PostgreSQL.
+ */
+const runtime = await startRuntime({ ...loadConfig(), seedDemo: false }, { listen: false });
+runtime.ctx.log.info('worker ready');
+const shutdown = () => void runtime.stop().then(() => process.exit(0), () => process.exit(1));
+process.once('SIGTERM', shutdown);
+process.once('SIGINT', shutdown);

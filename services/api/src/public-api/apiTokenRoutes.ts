@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ApiError, ApiTokenList, CreateApiTokenRequest, CreateApiTokenResponse } from '@claims/contracts';
+import type { AppContext } from '../context.js';
+import { AppError } from '../platform/errors.js';
+import { permissionsAt } from '../auth/principal.js';
+import { createApiToken, listApiTokens, revokeApiToken } from './apiTokens.js';
+
+const StoreParams = z.object({ storeId: z.uuid() });
+const TokenParams = StoreParams.extend({ tokenId: z.string().min(1).max(100) });
+const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as const;
+const storeNotFound = () => new AppError('not_found', 'No store matches that reference.');
+
+/** API tokens are managed in the back-office by signed-in users; a token never mints tokens. */
+export const apiTokenRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
+  app.post('/api/stores/:storeId/api-tokens', {
+    config: { auth: 'user' },
+    schema: {
+      tags: ['back-office'],
+      summary: 'Create an API token for one store; the token is in this answer only',
+      params: StoreParams, body: CreateApiTokenRequest, response: { 201: CreateApiTokenResponse, ...errors },
+    },
+  }, async (request, reply) => {
+    const { storeId } = request.params;
+    const principal = request.authorize('api-tokens:create', storeId, storeNotFound);
+    if (principal.kind !== 'user') throw new AppError('forbidden', 'API tokens are created by signed-in users.');
+    const held = permissionsAt(principal, storeId) ?? new Set<string>();
+    const wider = request.body.permissions.filter((p) => !held.has(p));
+    if (wider.length > 0) {
+      throw new AppError('forbidden', `A token cannot have permissions you do not hold on this store: ${wider.join(', ')}.`,
+        wider.map((p) => ({ path: 'body.permissions', message: `${p} is not yours to give` })));
+    }
+    const { token, summary } = await createApiToken(ctx, { storeId, name: request.body.name, permissions: request.body.permissions, createdBy: principal.user.id });
+    request.log.info({ tokenId: summary.id, storeId }, 'api token created');
+    return reply.code(201).header('cache-control', 'no-store').send({ ...summary, token });
+  });
+
+  app.get('/api/stores/:storeId/api-tokens', {
+    config: { auth: 'user' },
+    schema: { tags: ['back-office'], summary: 'The store\'s API tokens (never the tokens themselves)', params: StoreParams, response: { 200: ApiTokenList, ...errors } },
+  }, async (request) => {
+    request.authorize('api-tokens:read', request.params.storeId, storeNotFound);
+    return { data: await listApiTokens(ctx.database.db, request.params.storeId) };
+  });
+
+  app.delete('/api/stores/:storeId/api-tokens/:tokenId', {
+    config: { auth: 'user' },
+    schema: { tags: ['back-office'], summary: 'Revoke an API token; it answers 401 from then on', params: TokenParams, response: { 204: z.null(), ...errors } },
+  }, async (request, reply) => {
+    request.authorize('api-tokens:delete', request.params.storeId, storeNotFound);
+    const revoked = await revokeApiToken(ctx, request.params.storeId, request.params.tokenId);
+    if (!revoked) throw new AppError('not_found', 'No API token of this store matches that reference.');
+    request.log.info({ tokenId: request.params.tokenId }, 'api token revoked');
+    return reply.code(204).send(null);
+  });
+};
+

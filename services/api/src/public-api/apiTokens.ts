@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type QueryExecutorProvider } from 'kysely';
+import { ApiTokenSummary, type Permission } from '@claims/contracts';
+import type { AppContext } from '../context.js';
+import { randomSecret, sha256 } from '../auth/passwords.js';
+import type { TokenPrincipal } from '../auth/principal.js';
+
+/** Tokens read `opk_` + 256 random bits, so a leaked one is recognisable in logs and secret scanners. */
+const TOKEN_PREFIX = 'opk_';
+
+interface TokenRow {
+  id: string;
+  store_id: string;
+  name: string;
+  prefix: string;
+  permissions: string[];
+  created_by: string;
+  creator_name: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
+
+const toSummary = (row: TokenRow): ApiTokenSummary => ApiTokenSummary.parse({
+  id: row.id,
+  storeId: row.store_id,
+  name: row.name,
+  permissions: row.permissions,
+  prefix: row.prefix,
+  createdBy: { id: row.created_by, name: row.creator_name },
+  createdAt: iso(row.created_at),
+  lastUsedAt: iso(row.last_used_at),
+  revokedAt: iso(row.revoked_at),
+});
+
+export async function createApiToken(
+  ctx: AppContext,
+  input: { storeId: string; name: string; permissions: readonly Permission[]; createdBy: string },
+): Promise<{ token: string; summary: ApiTokenSummary }> {
+  const id = randomUUID();
+  const token = `${TOKEN_PREFIX}${randomSecret(32)}`;
+  await sql`
+    insert into api_tokens (id, store_id, name, token_hash, prefix, permissions, created_by, created_at)
+    values (${id}::uuid, ${input.storeId}::uuid, ${input.name}, ${sha256(token)}, ${token.slice(0, 10)},
+            ${JSON.stringify([...new Set(input.permissions)].sort())}::jsonb, ${input.createdBy}::uuid, ${ctx.now()}::timestamptz)`.execute(ctx.database.db);
+  const summary = await findApiToken(ctx.database.db, input.storeId, id);
+  return { token, summary: summary! };
+}
+
+const selectTokens = sql`
+  select t.id, t.store_id, t.name, t.prefix, t.permissions, t.created_by, u.name as creator_name, t.created_at, t.last_used_at, t.revoked_at
+  from api_tokens t join users u on u.id = t.created_by`;
+
+export async function listApiTokens(db: QueryExecutorProvider, storeId: string): Promise<ApiTokenSummary[]> {
+  const { rows } = await sql<TokenRow>`${selectTokens} where t.store_id = ${storeId}::uuid order by t.created_at desc, t.id`.execute(db);
+  return rows.map(toSummary);
+}
+
+export async function findApiToken(db: QueryExecutorProvider, storeId: string, id: string): Promise<ApiTokenSummary | null> {
+  const { rows } = await sql<TokenRow>`${selectTokens} where t.store_id = ${storeId}::uuid and t.id::text = ${id}`.execute(db);
+  return rows[0] ? toSummary(rows[0]) : null;
+}
+
+/** Revokes a token of the store; false when the store has no such token. Revoking twice keeps the first time. */
+export async function revokeApiToken(ctx: AppContext, storeId: string, id: string): Promise<boolean> {
+  const { rows } = await sql<{ id: string }>`
+    update api_tokens set revoked_at = coalesce(revoked_at, ${ctx.now()}::timestamptz)
+    where store_id = ${storeId}::uuid and id::text = ${id} returning id`.execute(ctx.database.db);
+  return rows.length > 0;
+}
+
+/** The principal of a bearer token, or null when it is unknown or revoked. */
+export async function findTokenPrincipal(ctx: AppContext, token: string): Promise<TokenPrincipal | null> {
+  if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
+  const { rows } = await sql<{ id: string; name: string; store_id: string; permissions: string[] }>`
+    update api_tokens set last_used_at = ${ctx.now()}::timestamptz
+    where token_hash = ${sha256(token)} and revoked_at is null
+    returning id, name, store_id, permissions`.execute(ctx.database.db);
+  const row = rows[0];
+  if (!row) return null;
+  return { kind: 'token', token: { id: row.id, name: row.name, storeId: row.store_id }, permissions: row.permissions };
+}

@@ -1,0 +1,139 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { z } from 'zod';
+import { FileClaimResponse, type FileClaimRequest } from '@claims/contracts';
+import { loadConfig, startRuntime, type Runtime } from '../../src/index.js';
+import { createTestDatabase } from '../../../../test/support/testDatabase.js';
+
+/** What the back-office's own pages send as Origin when served by the app (inject's Host is localhost:80). */
+export const OWN_ORIGIN = 'http://localhost';
+export const EVIL_ORIGIN = 'https://evil.example';
+export const DEMO_PASSWORD = 'demo-pass-1234';
+
+export const DEMO_USERS = {
+  admin: 'admin@orderprotection.test',
+  support: 'support@orderprotection.test',
+  finance: 'finance@orderprotection.test',
+  acmeOwner: 'owner@acme.test',
+  acmeAgent: 'agent@acme.test',
+  acmeViewer: 'viewer@acme.test',
+  kumoOwner: 'owner@kumo.test',
+} as const;
+export type DemoUser = keyof typeof DEMO_USERS;
+
+export interface Harness {
+  runtime: Runtime;
+  stop(): Promise<void>;
+  call(options: CallOptions): Promise<LightMyRequestResponse>;
+  login(user: DemoUser): Promise<string>;
+  storeId(slug: 'acme' | 'kumo'): Promise<string>;
+  fileClaim(sourceOrderId: string, body: FileClaimRequest): Promise<z.infer<typeof FileClaimResponse>>;
+}
+
+export interface CallOptions {
+  method: NonNullable<InjectOptions['method']>;
+  url: string;
+  cookie?: string | undefined;
+  token?: string | undefined;
+  origin?: string | null | undefined;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/**
+ * pg's pool resolves end() before its sockets have closed; dropping the database "with (force)" at that
+ * moment kills them mid-goodbye and the FATAL surfaces as an unhandled error. Wait until they are gone.
+ */
+async function closedConnections(url: string): Promise<void> {
+  const name = new URL(url).pathname.slice(1);
+  const server = new URL(url);
+  server.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: server.toString() });
+  await client.connect();
+  try {
+    for (let i = 0; i < 50; i++) {
+      const { rows } = await client.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+      if (!rows[0]?.n) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/** Starts the whole product in-process on a fresh PostgreSQL database, demo data seeded. */
+export async function startHarness(): Promise<Harness> {
+  const database = await createTestDatabase(inject('databaseUrl'));
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-backoffice-'));
+  const runtime = await startRuntime(loadConfig({
+    ...process.env,
+    DATABASE_URL: database.url,
+    KAFKA_BROKERS: '',
+    DATA_DIR: dataDir,
+    SEED_DEMO: 'true',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DEMO_FIXTURE: path.resolve(import.meta.dirname, '../../../../fixtures/demo.json'),
+  }), { listen: false });
+  const stores = new Map<string, string>();
+
+  const call = (o: CallOptions) => {
+    const headers: Record<string, string> = { ...o.headers };
+    if (o.cookie) headers.cookie = o.cookie;
+    if (o.token) headers.authorization = `Bearer ${o.token}`;
+    // Cookie-authenticated state changes come from our own pages unless a test says otherwise.
+    const origin = o.origin === undefined ? (o.cookie && o.method !== 'GET' ? OWN_ORIGIN : null) : o.origin;
+    if (origin) headers.origin = origin;
+    return runtime.app.inject({
+      method: o.method, url: o.url, headers,
+      ...(o.body === undefined ? {} : { payload: JSON.stringify(o.body), headers: { ...headers, 'content-type': 'application/json' } }),
+    });
+  };
+
+  return {
+    runtime,
+    call,
+    async stop() {
+      await runtime.stop();
+      await closedConnections(database.url);
+      await database.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+    async login(user) {
+      const response = await call({ method: 'POST', url: '/api/auth/login', body: { email: DEMO_USERS[user], password: DEMO_PASSWORD } });
+      if (response.statusCode !== 200) throw new Error(`login of ${user} answered ${response.statusCode}: ${response.body}`);
+      const setCookie = String(response.headers['set-cookie']);
+      return setCookie.split(';')[0]!;
+    },
+    async storeId(slug) {
+      let id = stores.get(slug);
+      if (!id) {
+        const response = await runtime.app.inject({ method: 'GET', url: `/api/whitelabel/settings?store=${slug}` });
+        id = (JSON.parse(response.body) as { storeId: string }).storeId;
+        stores.set(slug, id);
+      }
+      return id;
+    },
+    async fileClaim(sourceOrderId, body) {
+      const response = await call({ method: 'POST', url: `/api/claims/${sourceOrderId}`, body });
+      if (response.statusCode !== 201) throw new Error(`filing on ${sourceOrderId} answered ${response.statusCode}: ${response.body}`);
+      return FileClaimResponse.parse(JSON.parse(response.body));
+    },
+  };
+}
+
+/** A one-item claim body for a demo order. */
+export function oneItemClaim(
+  email: string, sourceFulfillmentId: string, sourceItemId: string, desiredMethod: FileClaimRequest['resolution']['desiredMethod'] = 'RESHIP',
+): FileClaimRequest {
+  return {
+    email,
+    fulfillmentIssues: [{ sourceFulfillmentId, issues: [{ sourceItemId, claimType: 'DAMAGED', quantity: 1, details: 'Arrived broken.', images: [{ url: '/demo/broken.jpg' }] }] }],
+    resolution: { desiredMethod, customerSignature: 'A Shopper', updatedShippingAddress: null },
+  };
+}
+
+export const json = <T = unknown>(response: LightMyRequestResponse): T => JSON.parse(response.body) as T;

@@ -1,0 +1,26 @@
+import { Link, useLocation } from '@tanstack/react-router';
+import { Page } from '../components.js';
+
+export function ErrorView({ status, title, message, description }: { status: number; title: string; message: string; description?: string }) {
+  return (
+    <Page title={title}>
+      <p className="status-code" aria-label={`Status code ${status}`}>{status}</p>
+      <p className="status-message">{message}</p>
+      {description ? <p>{description}</p> : null}
+      <Link to="/start" className="button button-primary">Go to the start</Link>
+    </Page>
+  );
+}
+
+/** Spec §2/§8: 'Page Not Found: ' plus the path. */
+export function NotFoundPage() {
+  const location = useLocation();
+  return <ErrorView status={404} title="Page Not Found" message={`Page Not Found: ${location.pathname}`} description="The page you're looking for doesn't exist." />;
+}
+
+/** Spec §2: the generic error page, status 500 by default. */
+export function AppErrorPage({ error }: { error: unknown }) {
+  const status = typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number' ? error.status : 500;
+  const message = error instanceof Error ? error.message : 'Something went wrong.';
+  return <ErrorView status={status} title="Internal Server Error" message={message} description="Something went wrong on our side. Please try again." />;
+}

@@ -1,0 +1,243 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { SHIPMENT_ISSUE_LABELS, ShipmentIssueType, type CustomerFulfillment, type CustomerOrder } from '@claims/contracts';
+import { formatDateTime, pluralize } from '@claims/ui';
+import { Alert, BackLink, Page } from '../components.js';
+import { addIssues, claimableQuantity, fileableFulfillments, setState, shortId, usePortal } from '../store.js';
+
+function useOrder(): CustomerOrder {
+  const order = usePortal((s) => s.order);
+  if (!order) throw new Error('No order is loaded.');
+  return order;
+}
+
+const itemCount = (order: CustomerOrder) =>
+  order.fulfillments.reduce((sum, f) => sum + f.items.reduce((n, line) => n + line.quantity, 0), 0);
+
+export function IssuesPage() {
+  const order = useOrder();
+  const navigate = useNavigate();
+  const restored = usePortal((s) => s.restored);
+  const fileable = fileableFulfillments(order);
+
+  function choose(category: 'notReceived' | 'issuesWithItems') {
+    setState({ category, restored: false });
+    if (category === 'notReceived') {
+      setState({ selectedShipments: fileable.length === 1 ? [fileable[0]!.id] : [] });
+      void navigate({ to: fileable.length === 1 ? '/issues/shipment/details' : '/issues/shipment' });
+    } else if (fileable.length > 1) {
+      void navigate({ to: '/multiple-shipments' });
+    } else {
+      setState({ currentShipmentId: fileable[0]?.id ?? null });
+      void navigate({ to: '/issues/items' });
+    }
+  }
+
+  return (
+    <Page title="What's happening with your order?" subtitle={`Order #${order.orderNumber} · ${pluralize(itemCount(order), 'item')}`}>
+      {restored ? <Alert tone="info">We restored the claim you started earlier.</Alert> : null}
+      {!order.protected && order.isOneTimeAppeasement ? (
+        <Alert tone="info">
+          This order wasn't protected, but as a one-time courtesy the store will review one claim for it.
+        </Alert>
+      ) : null}
+      <ul className="choices">
+        <li>
+          <button type="button" className="choice" onClick={() => choose('notReceived')}>
+            <span className="choice-title">Haven't received my order</span>
+            <span className="choice-help">Stolen, returned to sender, stuck in transit etc.</span>
+          </button>
+        </li>
+        <li>
+          <button type="button" className="choice" onClick={() => choose('issuesWithItems')}>
+            <span className="choice-title">Issues with my items</span>
+            <span className="choice-help">Defective, damaged, wrong or missing items</span>
+          </button>
+        </li>
+      </ul>
+    </Page>
+  );
+}
+
+function ShipmentSummary({ fulfillment, index }: { fulfillment: CustomerFulfillment; index: number }) {
+  const status = fulfillment.fulfillmentStatus === 'DELIVERED' ? 'Delivered' : 'In Transit';
+  const when = fulfillment.deliveredAt ?? fulfillment.shippedAt;
+  return (
+    <span className="shipment">
+      <span className="choice-title">Shipment {index + 1} · {status}{when ? ` ${formatDateTime(when)}` : ''}</span>
+      <span className="choice-help">
+        {fulfillment.trackingCompany ? `${fulfillment.trackingCompany} ` : ''}{fulfillment.trackingNumber.join(', ')}
+      </span>
+      <span className="choice-help">{fulfillment.items.map((l) => `${l.item.productName} × ${l.quantity}`).join(', ')}</span>
+    </span>
+  );
+}
+
+function deliveriesText(n: number) {
+  return `There are ${n} different deliveries for this order.`;
+}
+
+/** /issues/shipment: which shipments never arrived (several may be picked). */
+export function ShipmentListPage() {
+  const order = useOrder();
+  const navigate = useNavigate();
+  const selected = usePortal((s) => s.selectedShipments);
+  const [error, setError] = useState<string | null>(null);
+  const fileable = fileableFulfillments(order);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (selected.length === 0) {
+      setError('Select at least one shipment.');
+      return;
+    }
+    void navigate({ to: '/issues/shipment/details' });
+  }
+
+  return (
+    <Page title="Select the shipment(s) you're having issues with." subtitle={deliveriesText(order.fulfillments.length)}>
+      <form className="stack" onSubmit={onSubmit} noValidate>
+        <fieldset>
+          <legend className="visually-hidden">Shipments</legend>
+          <ul className="choices">
+            {fileable.map((f, index) => (
+              <li key={f.id}>
+                <label className="choice">
+                  <input
+                    type="checkbox" checked={selected.includes(f.id)}
+                    onChange={(e) => setState((s) => ({
+                      selectedShipments: e.target.checked ? [...s.selectedShipments, f.id] : s.selectedShipments.filter((x) => x !== f.id),
+                    }))}
+                  />
+                  <ShipmentSummary fulfillment={f} index={index} />
+                </label>
+              </li>
+            ))}
+          </ul>
+        </fieldset>
+        {error ? <Alert>{error}</Alert> : null}
+        <div className="actions">
+          <BackLink to="/issues" />
+          <button type="submit" className="button button-primary">Continue</button>
+        </div>
+      </form>
+    </Page>
+  );
+}
+
+/** /issues/shipment/details: what happened to the missing shipment(s). */
+export function ShipmentDetailsPage() {
+  const order = useOrder();
+  const navigate = useNavigate();
+  const selected = usePortal((s) => s.selectedShipments);
+  const claim = usePortal((s) => s.claim);
+  const first = selected[0] ? claim.fulfillments[selected[0]] : undefined;
+  const [type, setType] = useState<ShipmentIssueType | ''>(first?.shipmentIssue && ShipmentIssueType.safeParse(first.shipmentIssue).success ? ShipmentIssueType.parse(first.shipmentIssue) : '');
+  const [details, setDetails] = useState(first?.details ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const detailsId = useId();
+
+  if (selected.length === 0) {
+    return (
+      <Page title="What happened to your shipment?">
+        <Alert>Select a shipment first.</Alert>
+        <BackLink to="/issues" />
+      </Page>
+    );
+  }
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!type) {
+      setError('Tell us what happened to your shipment.');
+      return;
+    }
+    for (const fid of selected) {
+      const fulfillment = order.fulfillments.find((f) => f.id === fid);
+      if (!fulfillment) continue;
+      const issues = fulfillment.items
+        .map((line) => ({ line, quantity: claimableQuantity(order, line.item.sourceItemId, line.quantity) }))
+        .filter((x) => x.quantity > 0)
+        .map((x) => ({ id: shortId(), sourceItemId: x.line.item.sourceItemId, claimType: type, quantity: x.quantity, details, images: [] }));
+      addIssues(fid, issues, { shipmentIssue: type, details });
+    }
+    setState({ currentShipmentId: selected[0] ?? null });
+    void navigate({ to: '/resolution' });
+  }
+
+  return (
+    <Page title="What happened to your shipment?" subtitle="Haven't received my order">
+      <form className="stack" onSubmit={onSubmit} noValidate>
+        <fieldset className="field">
+          <legend>What's the issue with this shipment?</legend>
+          <ul className="choices">
+            {(Object.entries(SHIPMENT_ISSUE_LABELS) as Array<[ShipmentIssueType, string]>).map(([code, label]) => (
+              <li key={code}>
+                <label className="choice choice-compact">
+                  <input type="radio" name="shipmentIssue" value={code} checked={type === code} onChange={() => setType(code)} />
+                  <span className="choice-title">{label}</span>
+                </label>
+              </li>
+            ))}
+          </ul>
+        </fieldset>
+        <div className="field">
+          <label htmlFor={detailsId}>Provide an additional information</label>
+          <textarea id={detailsId} rows={4} placeholder="Tell us briefly about the issue" value={details} maxLength={5000}
+            onChange={(e) => setDetails(e.target.value)} />
+        </div>
+        {error ? <Alert>{error}</Alert> : null}
+        <div className="actions">
+          <BackLink to="/issues" />
+          <button type="submit" className="button button-primary">Continue</button>
+        </div>
+      </form>
+    </Page>
+  );
+}
+
+/** /multiple-shipments: which shipment the item issues are about. */
+export function MultipleShipmentsPage() {
+  const order = useOrder();
+  const navigate = useNavigate();
+  const current = usePortal((s) => s.currentShipmentId);
+  const [choice, setChoice] = useState<string | null>(current);
+  const [error, setError] = useState<string | null>(null);
+  const fileable = fileableFulfillments(order);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!choice) {
+      setError('Select a shipment.');
+      return;
+    }
+    setState({ currentShipmentId: choice });
+    void navigate({ to: '/issues/items' });
+  }
+
+  return (
+    <Page title="Select the shipment(s) you're having issues with." subtitle={deliveriesText(order.fulfillments.length)}>
+      <form className="stack" onSubmit={onSubmit} noValidate>
+        <fieldset>
+          <legend className="visually-hidden">Shipments</legend>
+          <ul className="choices">
+            {fileable.map((f, index) => (
+              <li key={f.id}>
+                <label className="choice">
+                  <input type="radio" name="shipment" checked={choice === f.id} onChange={() => setChoice(f.id)} />
+                  <ShipmentSummary fulfillment={f} index={index} />
+                </label>
+              </li>
+            ))}
+          </ul>
+        </fieldset>
+        {error ? <Alert>{error}</Alert> : null}
+        <div className="actions">
+          <BackLink to="/issues" />
+          <button type="submit" className="button button-primary">Continue</button>
+        </div>
+      </form>
+      <p><Link to="/issues">Choose another kind of issue</Link></p>
+    </Page>
+  );
+}

@@ -1,0 +1,81 @@
+import { Link, Navigate } from '@tanstack/react-router';
+import { formatDateTime } from '@claims/ui';
+import { Page } from '../components.js';
+import { usePortal } from '../store.js';
+
+export function HomePage() {
+  const order = usePortal((s) => s.order);
+  return order ? <Navigate to="/issues" /> : <Navigate to="/start" />;
+}
+
+export function ProcessPage() {
+  return <Navigate to="/resolution" />;
+}
+
+export function ClaimReceivedPage() {
+  const submitted = usePortal((s) => s.submitted);
+  const order = usePortal((s) => s.order);
+  return (
+    <Page title="We've received your claim" subtitle={submitted ? `Claim #${submitted.claimNumber}` : undefined}>
+      <p>We'll email {order?.customerEmail ?? 'you'} with updates. You can follow your claim and message the store at any time.</p>
+      {submitted ? <Link className="button button-primary" to="/view/$token" params={{ token: submitted.token }}>View my claim</Link> : null}
+      <p><Link to="/start">File a claim for another order</Link></p>
+    </Page>
+  );
+}
+
+export function TooSoonPage() {
+  const order = usePortal((s) => s.order);
+  const dates = (order?.fulfillments ?? []).flatMap((f) => (f.eligibilityCode === 'too_soon' && f.eligibleAt ? [f.eligibleAt] : [])).sort();
+  const date = dates[0];
+  return (
+    <Page title="Hold that thought!" subtitle="Your order has been marked as delivered.">
+      <ul className="tips">
+        <li>If you live in a shared building, check the mailroom or with the building manager.</li>
+        <li>Ask your neighbours whether they took the package in for you.</li>
+        <li>Check any doorbell or security camera footage.</li>
+      </ul>
+      <div className="card">
+        <p>You can file a claim on:</p>
+        <p className="big">{date ? formatDateTime(date) : 'a few days from now'}</p>
+        <p>If you still haven't received your package.</p>
+      </div>
+      <p className="fine-print">
+        Claims for packages that were not received can be filed a short time after delivery, because carriers sometimes mark a package as delivered before it arrives.
+      </p>
+      <Link to="/start">Look up another order</Link>
+    </Page>
+  );
+}
+
+export function TooLatePage() {
+  return (
+    <Page title="It's too late to file a claim" subtitle="The time to file a claim for this order has passed.">
+      <p>Claims must be filed within the store's claim window after delivery. If you think this is a mistake, please contact the store.</p>
+      <Link to="/start">Look up another order</Link>
+    </Page>
+  );
+}
+
+export function NotShippedPage() {
+  return (
+    <Page title="Your order hasn't shipped yet" subtitle="There is nothing to file a claim on until your order ships.">
+      <p>You'll get an email with tracking details once your order is on its way. If something goes wrong after that, come back here.</p>
+      <Link to="/start">Look up another order</Link>
+    </Page>
+  );
+}
+
+export function ReturnPage() {
+  const order = usePortal((s) => s.order);
+  const portalUrl = order?.settings.capabilities.returns ? order.settings.returns.portalUrl : null;
+  return (
+    <Page title="Start a return" subtitle="Returns are handled by the store.">
+      {portalUrl ? (
+        <a className="button button-primary" href={portalUrl} rel="noopener noreferrer">Go to the returns portal</a>
+      ) : (
+        <p>Look up your order first, then follow the store's return instructions. <Link to="/start">Look up your order</Link></p>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,219 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useMutation } from '@tanstack/react-query';
+import { CUSTOMER_RESOLUTION_LABELS, type CustomerOrder, type CustomerResolution, type FileClaimRequest } from '@claims/contracts';
+import { formatCreditBonus } from '@claims/ui';
+import { HttpError, api } from '../api.js';
+import { Alert, BackLink, Page, issueLabel } from '../components.js';
+import { emptyClaim, finishedFulfillments, flushSessionSave, getState, removeIssue, setState, usePortal } from '../store.js';
+
+interface Option {
+  method: CustomerResolution;
+  title: string;
+  help: string;
+  badge?: string;
+}
+
+/** Spec §2 resolution choices, filtered by what the store offers (spec §3 capabilities). */
+export function resolutionOptions(order: CustomerOrder): Option[] {
+  const { capabilities, credit } = order.settings;
+  const options: Option[] = [];
+  if (capabilities.reship) options.push({ method: 'RESHIP', title: 'Reship them to me', badge: 'Fastest', help: 'Items will be shipped immediately' });
+  if (capabilities.refund) options.push({ method: 'REFUND', title: 'I want a refund', help: 'Up to 5 business days' });
+  if (capabilities.credit && credit.enabled) {
+    options.push({
+      method: 'STORE_CREDIT',
+      title: 'I want store credit',
+      help: credit.bonus > 0
+        ? `Get a ${formatCreditBonus(credit.bonus, credit.bonusType, order.currency, order.exchangeRate)} bonus on your store credit`
+        : 'Use it on your next order',
+    });
+  }
+  return options;
+}
+
+export function ResolutionPage() {
+  const order = usePortal((s) => s.order);
+  const claim = usePortal((s) => s.claim);
+  const navigate = useNavigate();
+  const [error, setError] = useState<string | null>(null);
+  if (!order) return null;
+  const options = resolutionOptions(order);
+  const chosen = claim.resolution.desiredMethod ?? null;
+
+  if (finishedFulfillments(claim).length === 0) {
+    return (
+      <Page title="How can we fix this for you?">
+        <Alert>Add an issue to your claim first.</Alert>
+        <BackLink to="/issues" />
+      </Page>
+    );
+  }
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!chosen) {
+      setError('Choose how we can fix this for you.');
+      return;
+    }
+    void navigate({ to: '/resolution/review' });
+  }
+
+  return (
+    <Page title="How can we fix this for you?">
+      <form className="stack" onSubmit={onSubmit} noValidate>
+        <fieldset>
+          <legend className="visually-hidden">Preferred resolution</legend>
+          <ul className="choices">
+            {options.map((o) => (
+              <li key={o.method}>
+                <label className="choice">
+                  <input type="radio" name="resolution" value={o.method} checked={chosen === o.method}
+                    onChange={() => setState((s) => ({ claim: { ...s.claim, resolution: { ...s.claim.resolution, desiredMethod: o.method } } }))} />
+                  <span className="shipment">
+                    <span className="choice-title">{o.title} {o.badge ? <span className="badge badge-success">{o.badge}</span> : null}</span>
+                    <span className="choice-help">{o.help}</span>
+                  </span>
+                </label>
+              </li>
+            ))}
+          </ul>
+        </fieldset>
+        {error ? <Alert>{error}</Alert> : null}
+        <div className="actions">
+          <BackLink to="/issues" />
+          <button type="submit" className="button button-primary">Continue</button>
+        </div>
+      </form>
+    </Page>
+  );
+}
+
+/** Spec §5 review-step wording, word for word. */
+export const CONFIRM_ADDRESS_TEXT = 'I confirm this address is accurate and understand items cannot be reshipped multiple times if incorrect.';
+export const CONFIRM_ADDRESS_ERROR = 'Please confirm your shipping address.';
+
+export function ReviewPage() {
+  const order = usePortal((s) => s.order);
+  const claim = usePortal((s) => s.claim);
+  const navigate = useNavigate();
+  const confirmId = useId();
+  const signId = useId();
+  const [confirmed, setConfirmed] = useState(false);
+  const [name, setName] = useState(claim.signature?.kind === 'typed' ? claim.signature.value : '');
+  const [errors, setErrors] = useState<{ confirm?: string; sign?: string; submit?: string }>({});
+
+  const submit = useMutation({
+    mutationFn: async (body: FileClaimRequest) => {
+      if (!order) throw new Error('No order is loaded.');
+      await flushSessionSave();
+      return api.fileClaim(order.orderId, body);
+    },
+    onSuccess: (filed) => {
+      const s = getState();
+      const sessionId = s.sessionId;
+      setState({ submitted: { claimNumber: filed.claimNumber, token: filed.token }, claim: emptyClaim(s.claim.customer.email, s.claim.customer.sourceOrderId), currentShipmentId: null, selectedShipments: [] });
+      if (sessionId) void api.deleteSession(sessionId).catch(() => undefined);
+      void navigate({ to: '/claim-received' });
+    },
+    onError: (error) => {
+      setErrors({ submit: error instanceof HttpError ? error.message : 'Your claim could not be submitted. Please try again.' });
+    },
+  });
+
+  if (!order) return null;
+  const finished = finishedFulfillments(claim);
+  const method = claim.resolution.desiredMethod;
+  const itemsById = new Map(order.fulfillments.flatMap((f) => f.items.map((l) => [l.item.sourceItemId, l.item] as const)));
+  const address = claim.resolution.updatedShippingAddress ?? order.shippingAddress;
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const next = {
+      ...(confirmed ? {} : { confirm: CONFIRM_ADDRESS_ERROR }),
+      ...(name.trim() ? {} : { sign: 'Please sign your claim by typing your full name.' }),
+    };
+    setErrors(next);
+    if (next.confirm || next.sign || !method || finished.length === 0) return;
+    const signature = { kind: 'typed' as const, value: name.trim(), signedAt: new Date().toISOString() };
+    setState((s) => ({ claim: { ...s.claim, signature } }));
+    submit.mutate({
+      email: order!.customerEmail,
+      fulfillmentIssues: finished.map((f) => ({
+        sourceFulfillmentId: f.id,
+        issues: f.issues.flatMap((i) => (i.claimType && i.quantity ? [{
+          sourceItemId: i.sourceItemId, claimType: i.claimType, quantity: i.quantity, details: i.details ?? '', images: i.images,
+        }] : [])),
+      })),
+      resolution: { desiredMethod: method, customerSignature: signature, updatedShippingAddress: claim.resolution.updatedShippingAddress ?? null },
+    });
+  }
+
+  return (
+    <Page title="Review and complete your claim." subtitle={`Order #${order.orderNumber}`}>
+      <form className="stack" onSubmit={onSubmit} noValidate>
+        <section className="card" aria-labelledby="my-claim">
+          <h2 id="my-claim">My Claim</h2>
+          {finished.length === 0 ? <Alert>Your claim has no issues yet.</Alert> : null}
+          <ul className="plain">
+            {finished.flatMap((f) => f.issues.map((issue) => {
+              const item = itemsById.get(issue.sourceItemId);
+              return (
+                <li key={issue.id} className="item-row">
+                  <span className="shipment">
+                    <span className="choice-title">{item?.productName ?? issue.sourceItemId} × {issue.quantity}</span>
+                    <span className="choice-help">{issueLabel(issue.claimType)}{issue.details ? ` · ${issue.details}` : ''}</span>
+                    {issue.images.length > 0 ? <span className="choice-help">{issue.images.length === 1 ? '1 photo' : `${issue.images.length} photos`}</span> : null}
+                  </span>
+                  <span className="row-actions">
+                    <Link to={f.shipmentIssue ? '/issues/shipment/details' : '/issues/items'} className="button button-link"
+                      onClick={() => setState({ currentShipmentId: f.id, selectedShipments: f.shipmentIssue ? [f.id] : [] })}>
+                      Edit<span className="visually-hidden"> {item?.productName}</span>
+                    </Link>
+                    <button type="button" className="button button-link" onClick={() => removeIssue(f.id, issue.id)}>
+                      Remove<span className="visually-hidden"> {item?.productName}</span>
+                    </button>
+                  </span>
+                </li>
+              );
+            }))}
+          </ul>
+        </section>
+        <section className="card" aria-labelledby="preferred">
+          <h2 id="preferred">Preferred Resolution for Issues</h2>
+          {method ? <p>{CUSTOMER_RESOLUTION_LABELS[method]}</p> : <Alert>Choose a resolution first.</Alert>}
+          <Link to="/resolution" className="button button-link">Edit<span className="visually-hidden"> resolution</span></Link>
+        </section>
+        <section className="card" aria-labelledby="address">
+          <h2 id="address">Confirm Shipping Address</h2>
+          <address>
+            {address.name}<br />{address.address1}{address.address2 ? <><br />{address.address2}</> : null}<br />
+            {address.city}{address.provinceCode ? `, ${address.provinceCode}` : ''} {address.zip}<br />{address.country}
+          </address>
+          <div className="checkbox">
+            <input id={confirmId} type="checkbox" checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)}
+              aria-invalid={Boolean(errors.confirm)} aria-describedby={errors.confirm ? `${confirmId}-error` : undefined} />
+            <label htmlFor={confirmId}>{CONFIRM_ADDRESS_TEXT}</label>
+          </div>
+          {errors.confirm ? <p id={`${confirmId}-error`} className="field-error" role="alert">{errors.confirm}</p> : null}
+        </section>
+        <section className="card" aria-labelledby="signature">
+          <h2 id="signature">Signature</h2>
+          <div className="field">
+            <label htmlFor={signId}>Type your full name to sign</label>
+            <input id={signId} type="text" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} maxLength={200}
+              aria-invalid={Boolean(errors.sign)} aria-describedby={errors.sign ? `${signId}-error` : undefined} />
+            {errors.sign ? <p id={`${signId}-error`} className="field-error" role="alert">{errors.sign}</p> : null}
+          </div>
+        </section>
+        {errors.submit ? <Alert>{errors.submit}</Alert> : null}
+        <div className="actions">
+          <BackLink to="/resolution" />
+          <button type="submit" className="button button-primary" disabled={submit.isPending}>
+            {submit.isPending ? 'Submitting…' : 'Submit your claim'}
+          </button>
+        </div>
+      </form>
+    </Page>
+  );
+}

@@ -1,0 +1,101 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useNavigate } from '@tanstack/react-router';
+import { useMutation } from '@tanstack/react-query';
+import { SESSION_STEP_PATHS, type CustomerOrder } from '@claims/contracts';
+import { api, HttpError } from '../api.js';
+import { Alert, Page } from '../components.js';
+import { destinationOf, emptyClaim, restoreFromSession, setState } from '../store.js';
+
+/** Spec §2 start page no-match alert, word for word. */
+export const NO_MATCH =
+  "We couldn't find a match for that order number and email address. Please double-check your order confirmation email to ensure you're using the correct order number and email address for the order.";
+
+export function StartPage() {
+  const navigate = useNavigate();
+  const orderId = useId();
+  const emailId = useId();
+  const [orderNumber, setOrderNumber] = useState('');
+  const [email, setEmail] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<{ order?: string; email?: string }>({});
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const lookup = useMutation({
+    mutationFn: async (input: { order: string; email: string }): Promise<{ order: CustomerOrder; restored: string | null }> => {
+      const order = await api.lookupOrder(input.order, input.email);
+      setState({
+        order, claim: emptyClaim(order.customerEmail, order.orderId), currentShipmentId: null, category: null,
+        sessionStatus: null, restored: false, submitted: null, selectedShipments: [], sessionId: null, brandStoreId: null,
+      });
+      let restored: string | null = null;
+      try {
+        const session = await api.getSession(order.systemOrderId);
+        setState({ sessionId: session.id });
+        if (restoreFromSession(session, order) && session.status && session.status !== 'SUBMITTED' && session.status !== 'ORDER_FOUND') {
+          restored = SESSION_STEP_PATHS[session.status];
+        }
+      } catch {
+        // No saved session: a fresh claim.
+      }
+      return { order, restored };
+    },
+    onSuccess: ({ order, restored }) => {
+      const destination = destinationOf(order);
+      if (destination === 'unprotected') {
+        setProblem("This order isn't covered by order protection, so a claim can't be filed here. Please contact the store for help.");
+      } else if (destination === 'claimed') {
+        setProblem('Every item in this order already has a claim. Check your email for the link to your claim.');
+      } else {
+        void navigate({ to: destination === '/issues' && restored ? restored : destination });
+      }
+    },
+    onError: (error) => {
+      setProblem(error instanceof HttpError && error.status === 404 ? NO_MATCH : 'Something went wrong while looking up your order. Please try again.');
+    },
+  });
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const order = orderNumber.trim();
+    const mail = email.trim();
+    const errors = {
+      ...(order ? {} : { order: 'Enter your order number.' }),
+      ...(mail ? {} : { email: 'Enter your email address.' }),
+    };
+    setFieldErrors(errors);
+    setProblem(null);
+    if (errors.order || errors.email) return;
+    lookup.mutate({ order, email: mail });
+  }
+
+  return (
+    <Page
+      title="Get a resolution for your order in minutes"
+      subtitle="We're sorry to hear you have a problem with your order. Let's get it resolved."
+    >
+      <form className="stack" onSubmit={onSubmit} noValidate>
+        <div className="field">
+          <label htmlFor={orderId}>Order number</label>
+          <input
+            id={orderId} name="order" type="text" autoComplete="off" inputMode="text" value={orderNumber}
+            onChange={(e) => setOrderNumber(e.target.value)} aria-invalid={Boolean(fieldErrors.order)}
+            aria-describedby={fieldErrors.order ? `${orderId}-error` : undefined} required
+          />
+          {fieldErrors.order ? <p id={`${orderId}-error`} className="field-error" role="alert">{fieldErrors.order}</p> : null}
+        </div>
+        <div className="field">
+          <label htmlFor={emailId}>Email address</label>
+          <input
+            id={emailId} name="email" type="email" autoComplete="email" value={email}
+            onChange={(e) => setEmail(e.target.value)} aria-invalid={Boolean(fieldErrors.email)}
+            aria-describedby={fieldErrors.email ? `${emailId}-error` : undefined} required
+          />
+          {fieldErrors.email ? <p id={`${emailId}-error`} className="field-error" role="alert">{fieldErrors.email}</p> : null}
+        </div>
+        {problem ? <Alert>{problem}</Alert> : null}
+        <button type="submit" className="button button-primary" disabled={lookup.isPending}>
+          {lookup.isPending ? 'Looking up your order…' : 'Continue'}
+        </button>
+      </form>
+    </Page>
+  );
+}

@@ -1,0 +1,223 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { Link, useParams } from '@tanstack/react-router';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CUSTOMER_RESOLUTION_LABELS, type ImageRef, type Media } from '@claims/contracts';
+import { formatDateTime, formatMoney, stripHtml } from '@claims/ui';
+import { HttpError, api } from '../api.js';
+import { Alert, ItemThumb, Page, PhotoUpload, issueLabel } from '../components.js';
+import { setState } from '../store.js';
+import type { UploadedMedia } from '../upload.js';
+
+/** Spec §2 validate rule of the token routes: a URL-safe token, else the 404 page. */
+export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,200}$/;
+
+function useToken(): string {
+  const params: { token?: string } = useParams({ strict: false });
+  return params.token ?? '';
+}
+
+function useClaim(token: string) {
+  const query = useQuery({ queryKey: ['claim', token], queryFn: () => api.getClaim(token), retry: (n, e) => !(e instanceof HttpError) && n < 1 });
+  const storeId = query.data?.storeId ?? null;
+  useEffect(() => {
+    if (storeId) setState({ brandStoreId: storeId });
+  }, [storeId]);
+  return query;
+}
+
+function ClaimMissing({ error }: { error: unknown }) {
+  const notFound = error instanceof HttpError && error.status === 404;
+  return (
+    <Page title={notFound ? 'Claim not found' : 'Something went wrong'}>
+      <Alert>{notFound ? "We couldn't find a claim for that link. Check the link in your email." : 'Your claim could not be loaded. Please try again.'}</Alert>
+    </Page>
+  );
+}
+
+function Messages({ token }: { token: string }) {
+  const client = useQueryClient();
+  const messageId = useId();
+  const [text, setText] = useState('');
+  const [medias, setMedias] = useState<UploadedMedia[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const messages = useQuery({ queryKey: ['messages', token], queryFn: () => api.listMessages(token) });
+  const send = useMutation({
+    mutationFn: () => api.sendMessage(token, {
+      messageContent: text.trim(),
+      medias: medias.map((m): Media => ({
+        caption: formatDateTime(new Date()), downloadLink: m.downloadLink, fileKey: m.fileName, fileType: m.contentType, filename: m.originalName,
+      })),
+    }),
+    onSuccess: async () => {
+      setText('');
+      setMedias([]);
+      await client.invalidateQueries({ queryKey: ['messages', token] });
+    },
+    onError: (e) => setError(e instanceof HttpError ? e.message : 'Your message could not be sent. Please try again.'),
+  });
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setError(null);
+    if (!text.trim() && medias.length === 0) {
+      setError('Write a message or add a photo.');
+      return;
+    }
+    send.mutate();
+  }
+
+  const images: ImageRef[] = medias.map((m) => ({ url: m.url }));
+  return (
+    <section className="card" aria-labelledby="messages-title">
+      <h2 id="messages-title">Messages</h2>
+      {messages.isError ? <Alert>Messages could not be loaded.</Alert> : null}
+      <ol className="thread" aria-live="polite">
+        {(messages.data ?? []).map((m) => (
+          <li key={m.id} className={`message message-${m.senderType}`}>
+            <p className="message-meta"><strong>{m.senderName}</strong> · <time dateTime={m.createdAt}>{formatDateTime(m.createdAt)}</time></p>
+            {m.messageContent ? <p>{stripHtml(m.messageContent)}</p> : null}
+            {m.medias.length > 0 ? (
+              <ul className="photos">
+                {m.medias.map((media) => (
+                  <li key={media.fileKey}>
+                    <a href={media.downloadLink}>
+                      {media.fileType.startsWith('image/') ? <img src={media.downloadLink} alt={media.caption ?? media.filename} width={72} height={72} /> : media.filename}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </li>
+        ))}
+        {messages.data?.length === 0 ? <li className="hint">No messages yet.</li> : null}
+      </ol>
+      <form className="stack" onSubmit={onSubmit} noValidate>
+        <div className="field">
+          <label htmlFor={messageId}>Your message</label>
+          <textarea id={messageId} rows={3} maxLength={10000} value={text} onChange={(e) => setText(e.target.value)} />
+        </div>
+        <PhotoUpload
+          label="Add photos"
+          value={images}
+          onUploaded={(m) => setMedias((all) => [...all, m])}
+          onChange={(next) => setMedias((all) => all.filter((m) => next.some((i) => i.url === m.url)))}
+        />
+        {error ? <Alert>{error}</Alert> : null}
+        <button type="submit" className="button button-primary" disabled={send.isPending}>{send.isPending ? 'Sending…' : 'Send message'}</button>
+      </form>
+    </section>
+  );
+}
+
+export function ViewClaimPage() {
+  const token = useToken();
+  const claim = useClaim(token);
+  if (claim.isPending) return <Page title="Loading your claim…" />;
+  if (claim.isError) return <ClaimMissing error={claim.error} />;
+  const c = claim.data;
+  return (
+    <Page title={`My Claim #${c.claimNumber}`} subtitle={`Order #${c.orderNumber} · Filed ${formatDateTime(c.createdAt)}`}>
+      <p>Status: <span className="badge badge-info">{c.statusLabel}</span></p>
+      <section className="card" aria-labelledby="items-title">
+        <h2 id="items-title">Items</h2>
+        <ul className="plain">
+          {c.items.map((item) => (
+            <li key={item.id} className="item-row">
+              <ItemThumb src={item.imageUrl} name={item.name} />
+              <span className="shipment">
+                <span className="choice-title">{item.name} × {item.quantity}</span>
+                <span className="choice-help">{issueLabel(item.claimType)} · {formatMoney(item.price, c.currency)}</span>
+                {item.details ? <span className="choice-help">{item.details}</span> : null}
+                {item.images.length > 0 ? (
+                  <span className="photos">
+                    {item.images.map((image, index) => <img key={image.url} src={image.url} alt={`Photo ${index + 1} of ${item.name}`} width={56} height={56} />)}
+                  </span>
+                ) : null}
+              </span>
+            </li>
+          ))}
+        </ul>
+        <p>Preferred resolution: {CUSTOMER_RESOLUTION_LABELS[c.desiredMethod]}</p>
+      </section>
+      <Messages token={token} />
+      <p className="actions">
+        {c.hasReview ? <span>Thank you for your review.</span> : <Link className="button button-secondary" to="/view/$token/review" params={{ token }}>Leave a review</Link>}
+        <Link className="button button-link" to="/print/$token" params={{ token }}>Print</Link>
+      </p>
+    </Page>
+  );
+}
+
+export function ViewReviewPage() {
+  const token = useToken();
+  const claim = useClaim(token);
+  const client = useQueryClient();
+  const textId = useId();
+  const [rating, setRating] = useState(0);
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const review = useMutation({
+    mutationFn: () => api.addReview(token, { rating, text: text.trim() }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['claim', token] }),
+    onError: (e) => setError(e instanceof HttpError ? e.message : 'Your review could not be sent. Please try again.'),
+  });
+  if (claim.isPending) return <Page title="Loading your claim…" />;
+  if (claim.isError) return <ClaimMissing error={claim.error} />;
+  const done = review.isSuccess || claim.data.hasReview;
+  return (
+    <Page title={`My Claim #${claim.data.claimNumber}`} subtitle="How did we do?">
+      {done ? (
+        <Alert tone="success">Thank you for your review.</Alert>
+      ) : (
+        <form className="stack" noValidate onSubmit={(e) => {
+          e.preventDefault();
+          if (rating < 1) {
+            setError('Choose a rating from 1 to 5.');
+            return;
+          }
+          setError(null);
+          review.mutate();
+        }}>
+          <fieldset className="field">
+            <legend>Rate how your claim was handled</legend>
+            <div className="rating">
+              {[1, 2, 3, 4, 5].map((n) => (
+                <label key={n} className="choice choice-compact">
+                  <input type="radio" name="rating" value={n} checked={rating === n} onChange={() => setRating(n)} />
+                  <span>{n} {n === 1 ? 'star' : 'stars'}</span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <div className="field">
+            <label htmlFor={textId}>Tell us more (optional)</label>
+            <textarea id={textId} rows={3} maxLength={5000} value={text} onChange={(e) => setText(e.target.value)} />
+          </div>
+          {error ? <Alert>{error}</Alert> : null}
+          <button type="submit" className="button button-primary" disabled={review.isPending}>Submit review</button>
+        </form>
+      )}
+      <Link to="/view/$token" params={{ token }}>Back to my claim</Link>
+    </Page>
+  );
+}
+
+export function PrintPage() {
+  const token = useToken();
+  const claim = useClaim(token);
+  if (claim.isPending) return <Page title="Loading your claim…" />;
+  if (claim.isError) return <ClaimMissing error={claim.error} />;
+  const c = claim.data;
+  return (
+    <Page title={`Claim #${c.claimNumber}`} subtitle={`Order #${c.orderNumber} · Filed ${formatDateTime(c.createdAt)} · ${c.statusLabel}`}>
+      <table className="print-table">
+        <caption className="visually-hidden">Claimed items</caption>
+        <thead><tr><th scope="col">Item</th><th scope="col">SKU</th><th scope="col">Qty</th><th scope="col">Issue</th></tr></thead>
+        <tbody>
+          {c.items.map((i) => <tr key={i.id}><td>{i.name}</td><td>{i.sku}</td><td>{i.quantity}</td><td>{issueLabel(i.claimType)}</td></tr>)}
+        </tbody>
+      </table>
+      <button type="button" className="button button-primary no-print" onClick={() => window.print()}>Print</button>
+    </Page>
+  );
+}

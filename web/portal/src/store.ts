@@ -1,0 +1,221 @@
+import { useSyncExternalStore } from 'react';
+import { z } from 'zod';
+import {
+  ClaimCategory, CustomerOrder, DraftClaim, SESSION_STEP_PATHS, SessionStatus,
+  type ClaimSession, type CustomerFulfillment, type DraftFulfillment, type DraftIssue,
+} from '@claims/contracts';
+import { api } from './api.js';
+
+/** What the portal remembers between screens (kept in sessionStorage so a reload keeps the flow). */
+const PortalState = z.object({
+  order: CustomerOrder.nullable(),
+  claim: DraftClaim,
+  currentShipmentId: z.string().nullable(),
+  category: ClaimCategory.nullable(),
+  sessionStatus: SessionStatus.nullable(),
+  restored: z.boolean(),
+  submitted: z.object({ claimNumber: z.string(), token: z.string() }).nullable(),
+  selectedShipments: z.array(z.string()),
+  sessionId: z.string().nullable(),
+  brandStoreId: z.string().nullable(),
+});
+export type PortalState = z.infer<typeof PortalState>;
+
+const STORAGE_KEY = 'claims-portal:v1';
+
+export const emptyClaim = (email = '', sourceOrderId = ''): DraftClaim => ({
+  customer: { email, sourceOrderId },
+  fulfillments: {},
+  resolution: { desiredMethod: null, updatedShippingAddress: null },
+  signature: null,
+  messages: [],
+  id: null,
+  store: null,
+});
+
+const initial: PortalState = {
+  order: null, claim: emptyClaim(), currentShipmentId: null, category: null, sessionStatus: null, restored: false, submitted: null,
+  selectedShipments: [], sessionId: null, brandStoreId: null,
+};
+
+function load(): PortalState {
+  try {
+    const raw = window.sessionStorage.getItem(STORAGE_KEY);
+    const parsed = raw ? PortalState.safeParse(JSON.parse(raw)) : null;
+    return parsed?.success ? parsed.data : initial;
+  } catch {
+    return initial;
+  }
+}
+
+let state: PortalState = load();
+const listeners = new Set<() => void>();
+
+export function getState(): PortalState {
+  return state;
+}
+
+export function setState(update: Partial<PortalState> | ((s: PortalState) => Partial<PortalState>)): void {
+  const previous = state;
+  state = { ...state, ...(typeof update === 'function' ? update(state) : update) };
+  try {
+    window.sessionStorage.setItem(STORAGE_KEY, JSON.stringify(state));
+  } catch {
+    // Storage full or disabled: the flow still works for this page's lifetime.
+  }
+  if (previous.claim !== state.claim || previous.currentShipmentId !== state.currentShipmentId) scheduleSessionSave();
+  for (const listener of listeners) listener();
+}
+
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+};
+
+export function usePortal<T>(select: (s: PortalState) => T): T {
+  return useSyncExternalStore(subscribe, () => select(state), () => select(initial));
+}
+
+/** Spec §2: reaching /start resets the current order. */
+export function resetOrder(): void {
+  setState({ ...initial });
+}
+
+// ---- Claim session sync (spec §4: metadata saved on change, status on step change) ----
+
+let saveTimer: ReturnType<typeof setTimeout> | null = null;
+let pendingSave: Promise<unknown> = Promise.resolve();
+
+function shouldSaveMetadata(s: PortalState): boolean {
+  if (!s.order) return false;
+  const current = s.currentShipmentId;
+  if (!current) return false;
+  // Spec §4: no save while the claim has no entry for the current shipment.
+  return Boolean(s.claim.fulfillments[current]);
+}
+
+function scheduleSessionSave(): void {
+  if (saveTimer) clearTimeout(saveTimer);
+  saveTimer = setTimeout(() => {
+    saveTimer = null;
+    const s = state;
+    if (!shouldSaveMetadata(s) || !s.order) return;
+    pendingSave = api.saveSession({
+      email: s.order.customerEmail,
+      orderId: s.order.systemOrderId,
+      metadata: { claim: s.claim, currentShipmentId: s.currentShipmentId },
+    }).then((session) => { if (state.order) state = { ...state, sessionId: session.id }; }).catch(() => undefined);
+  }, 300);
+}
+
+/** Sends any pending draft save now (before submitting, or leaving). */
+export async function flushSessionSave(): Promise<void> {
+  if (saveTimer) {
+    clearTimeout(saveTimer);
+    saveTimer = null;
+    const s = state;
+    if (shouldSaveMetadata(s) && s.order) {
+      pendingSave = api.saveSession({
+        email: s.order.customerEmail, orderId: s.order.systemOrderId, metadata: { claim: s.claim, currentShipmentId: s.currentShipmentId },
+      }).catch(() => undefined);
+    }
+  }
+  await pendingSave;
+}
+
+const STEP_BY_PATH = new Map<string, SessionStatus>(
+  (Object.entries(SESSION_STEP_PATHS) as Array<[SessionStatus, string]>).map(([status, path]) => [path, status]),
+);
+
+/** Spec §2: before each navigation, a step path different from the stored status updates the session. */
+export function trackStep(pathname: string): void {
+  const s = state;
+  const path = pathname.length > 1 ? pathname.replace(/\/$/, '') : pathname;
+  const status = STEP_BY_PATH.get(path);
+  if (!s.order || !status || status === s.sessionStatus) return;
+  setState({ sessionStatus: status });
+  void api.saveSession({ email: s.order.customerEmail, orderId: s.order.systemOrderId, status }).catch(() => undefined);
+}
+
+/** A found claim session restores the saved claim and current shipment (spec §4). */
+export function restoreFromSession(session: ClaimSession, order: CustomerOrder): boolean {
+  const metadata = session.metadata;
+  if (!metadata || metadata.claim.customer.sourceOrderId !== order.orderId) {
+    setState({ sessionStatus: session.status });
+    return false;
+  }
+  const open = new Set(fileableFulfillments(order).map((f) => f.id));
+  const fulfillments = Object.fromEntries(Object.entries(metadata.claim.fulfillments).filter(([id]) => open.has(id)));
+  if (Object.keys(fulfillments).length === 0) {
+    setState({ sessionStatus: session.status });
+    return false;
+  }
+  const current = metadata.currentShipmentId && open.has(metadata.currentShipmentId) ? metadata.currentShipmentId : Object.keys(fulfillments)[0] ?? null;
+  const first = Object.values(fulfillments)[0];
+  setState({
+    claim: { ...metadata.claim, fulfillments },
+    currentShipmentId: current,
+    sessionStatus: session.status,
+    category: first?.shipmentIssue ? 'notReceived' : 'issuesWithItems',
+    restored: true,
+  });
+  return true;
+}
+
+// ---- Derived rules ----
+
+/** Shipments the shopper may claim on: eligible ones, or (one-time appeasement) timely unprotected ones. */
+export function fileableFulfillments(order: CustomerOrder): CustomerFulfillment[] {
+  return order.fulfillments.filter((f) => f.eligible || (order.isOneTimeAppeasement && f.eligibilityCode === 'unprotected'));
+}
+
+/** How many of an item may still be claimed (spec §5 valid quantity; 0 once claimed). */
+export function claimableQuantity(order: CustomerOrder, sourceItemId: string, shipped: number): number {
+  return Math.min(order.eligibility[sourceItemId] ?? 0, shipped);
+}
+
+export type Destination = '/issues' | '/too-soon' | '/too-late' | '/not-shipped' | 'unprotected' | 'claimed';
+
+/** Spec §4 eligibility: where the shopper goes once the order is found. */
+export function destinationOf(order: CustomerOrder): Destination {
+  const fs = order.fulfillments;
+  if (fs.length === 0 || fs.every((f) => f.eligibilityCode === 'not_shipped')) return '/not-shipped';
+  if (fileableFulfillments(order).length > 0) return '/issues';
+  if (fs[0]?.eligibilityCode === 'expired') return '/too-late';
+  if (fs.some((f) => f.eligibilityCode === 'too_soon')) return '/too-soon';
+  if (fs.some((f) => f.eligibilityCode === 'unprotected')) return 'unprotected';
+  if (fs.some((f) => f.eligibilityCode === 'expired')) return '/too-late';
+  return 'claimed';
+}
+
+/** Spec §5: adding issues for a fulfillment replaces earlier issues for the same source items. */
+export function addIssues(fulfillmentId: string, issues: DraftIssue[], patch: Partial<DraftFulfillment> = {}): void {
+  setState((s) => {
+    const existing = s.claim.fulfillments[fulfillmentId];
+    const replaced = new Set(issues.map((i) => i.sourceItemId));
+    const kept = (existing?.issues ?? []).filter((i) => !replaced.has(i.sourceItemId));
+    const next: DraftFulfillment = { id: fulfillmentId, shipmentIssue: null, ...existing, ...patch, issues: [...kept, ...issues] };
+    return { claim: { ...s.claim, fulfillments: { ...s.claim.fulfillments, [fulfillmentId]: next } } };
+  });
+}
+
+export function removeIssue(fulfillmentId: string, issueId: string): void {
+  setState((s) => {
+    const existing = s.claim.fulfillments[fulfillmentId];
+    if (!existing) return {};
+    const issues = existing.issues.filter((i) => i.id !== issueId);
+    const fulfillments = { ...s.claim.fulfillments };
+    if (issues.length === 0) delete fulfillments[fulfillmentId];
+    else fulfillments[fulfillmentId] = { ...existing, issues };
+    return { claim: { ...s.claim, fulfillments } };
+  });
+}
+
+/** Fulfillments with at least one issue (spec §4: one without issues is unfinished). */
+export const finishedFulfillments = (claim: DraftClaim): DraftFulfillment[] =>
+  Object.values(claim.fulfillments).filter((f) => f.issues.length > 0);
+
+export function shortId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(9));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_');
+}
