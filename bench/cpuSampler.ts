@@ -4,7 +4,8 @@ import fs from 'node:fs';
 interface Snapshot {
   total: number;
   idle: number;
-  postgres: number;
+  /** CPU ticks of each live postgres process, by pid: only processes alive at both ends count. */
+  postgres: Map<string, number>;
   self: number;
 }
 
@@ -13,7 +14,7 @@ function readSnapshot(): Snapshot | null {
     const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
     const total = cpu.slice(0, 8).reduce((a, b) => a + b, 0);
     const idle = cpu[3]! + cpu[4]!;
-    let postgres = 0;
+    const postgres = new Map<string, number>();
     let self = 0;
     for (const entry of fs.readdirSync('/proc')) {
       if (!/^\d+$/.test(entry)) continue;
@@ -27,7 +28,7 @@ function readSnapshot(): Snapshot | null {
       const comm = stat.slice(stat.indexOf('(') + 1, close);
       const fields = stat.slice(close + 2).split(' ');
       const ticks = Number(fields[11]) + Number(fields[12]);
-      if (comm === 'postgres') postgres += ticks;
+      if (comm === 'postgres') postgres.set(entry, ticks);
       if (Number(entry) === process.pid) self += ticks;
     }
     return { total, idle, postgres, self };
@@ -41,7 +42,8 @@ export interface CpuShare {
   busy: number;
   postgres: number;
   self: number;
-  /** Everything else: other processes on the machine (noise). */
+  /** Everything else: other processes on the machine (noise), kernel work not charged to a process,
+   *  and PostgreSQL processes that started or ended during the window. */
   other: number;
 }
 
@@ -53,7 +55,12 @@ export function startCpuSample(): () => CpuShare | null {
     const total = end.total - start.total;
     if (total <= 0) return null;
     const busy = (total - (end.idle - start.idle)) / total;
-    const postgres = (end.postgres - start.postgres) / total;
+    let postgresTicks = 0;
+    for (const [pid, ticks] of end.postgres) {
+      const before = start.postgres.get(pid);
+      if (before !== undefined) postgresTicks += ticks - before;
+    }
+    const postgres = postgresTicks / total;
     const self = (end.self - start.self) / total;
     return { busy, postgres, self, other: Math.max(0, busy - postgres - self) };
   };

@@ -10,6 +10,9 @@ import { healthRoute } from './platform/healthRoute.js';
 import { orderLookupRoute } from './order-lookup/orderLookupRoute.js';
 import { claimRoutes } from './claims/claimRoutes.js';
 import { sessionRoutes } from './sessions/sessionRoutes.js';
+import { storeRoutes } from './stores/storeRoutes.js';
+import { mediaRoutes } from './media/mediaRoutes.js';
+import { portalRoutes } from './web/portalRoutes.js';
 import { authPlugin } from './auth/authPlugin.js';
 import { authRoutes } from './auth/authRoutes.js';
 import { adminClaimRoutes } from './admin/adminClaimRoutes.js';
@@ -60,8 +63,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(adminClaimRoutes(ctx));
   await app.register(apiTokenRoutes(ctx));
   await app.register(v1Routes(ctx));
-  await app.register((await import('./stores/storeRoutes.js')).storeRoutes(ctx));
-  await app.register((await import('./media/mediaRoutes.js')).mediaRoutes(ctx));
-  await app.register((await import('./web/portalRoutes.js')).portalRoutes(ctx));
+  await app.register(storeRoutes(ctx));
+  await app.register(mediaRoutes(ctx));
+  // Last: the portal's catch-all serves the single-page app for every other GET.
+  await app.register(portalRoutes(ctx));
   return app;
 }
