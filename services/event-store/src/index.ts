@@ -8,3 +8,4 @@ export * from './checkpoints.js';
 export * from './leadership.js';
 export * from './recordedEvent.js';
 export * from './migrate.js';
+export * from './pollingLoop.js';

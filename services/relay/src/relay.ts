@@ -3,7 +3,7 @@ import type { Kafka, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import { CLAIM_EVENTS_TOPIC } from '@claims/contracts';
 import {
-  loadCheckpoint, readAll, storeCheckpoint, toEnvelope, tryLead,
+  loadCheckpoint, readAll, startPollingLoop, storeCheckpoint, toEnvelope, tryLead,
   type Database, type EventStoreTables, type Leadership,
 } from '@claims/event-store';
 
@@ -49,8 +49,6 @@ export async function startRelay(database: Database, kafka: Kafka, log: Logger, 
   await producer.connect();
   let leadership: Leadership | null = null;
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
 
   async function step(): Promise<void> {
     if (stopped) return;
@@ -67,23 +65,14 @@ export async function startRelay(database: Database, kafka: Kafka, log: Logger, 
     if (count > 0) log.debug({ count }, 'relay published');
   }
 
-  function tick(): Promise<void> {
-    running = running.then(step).catch((error: unknown) => log.error({ err: error }, 'relay step failed; retrying'));
-    return running;
-  }
-  function schedule() {
-    if (stopped) return;
-    timer = setTimeout(() => void tick().then(schedule), pollMs);
-  }
-  schedule();
+  const loop = startPollingLoop(step, pollMs, (error) => log.error({ err: error }, 'relay step failed; retrying'));
 
   return {
-    wake: () => void tick(),
-    catchUp: () => tick(),
+    wake: loop.wake,
+    catchUp: loop.runNow,
     async stop() {
       stopped = true;
-      clearTimeout(timer);
-      await running;
+      await loop.stop();
       await leadership?.release();
       await producer.disconnect();
     },

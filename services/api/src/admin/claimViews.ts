@@ -1,13 +1,14 @@
 import { sql, type QueryExecutorProvider } from 'kysely';
 import {
-  CLAIM_STATUS_LABELS, Message, toDecimal,
-  type AdminClaimDetail, type ApiClaim, type Claim, type Permission, type StoreRef,
+  Message, toDecimal,
+  type AdminClaimDetail, type Claim, type Permission, type StoreRef,
 } from '@claims/contracts';
 import { isResolvable, protectionStatus, requestedResolution, RESOLVABLE_STATUSES, STATUS_TRANSITIONS } from '@claims/domain';
 import type { FastifyRequest } from 'fastify';
 import type { RecordedEvent } from '@claims/event-store';
 import type { AppContext } from '../context.js';
 import { loadClaim } from '../commands/claimStream.js';
+import { toApiClaim } from '../claims/apiClaim.js';
 import { AppError } from '../platform/errors.js';
 
 export const claimNotFound = () => new AppError('claim_not_found', 'No claim matches that reference.');
@@ -27,26 +28,6 @@ export async function authorizedClaim(ctx: AppContext, request: FastifyRequest, 
   if (!claim) throw claimNotFound();
   request.authorize(permission, claim.storeId, claimNotFound);
   return { claim, version, events };
-}
-
-/** A claim at the API edge: money as decimals of its currency. */
-export function toApiClaim(claim: Claim, version: number): ApiClaim {
-  const money = (minor: number) => toDecimal(minor, claim.currency);
-  return {
-    id: claim.id,
-    claimNumber: claim.claimNumber,
-    status: claim.status,
-    statusLabel: CLAIM_STATUS_LABELS[claim.status],
-    claimType: claim.claimType,
-    storeId: claim.storeId,
-    createdAt: claim.filedAt,
-    sourceOrderId: claim.sourceOrderId,
-    orderNumber: claim.orderNumber,
-    currency: claim.currency,
-    items: claim.items.map((i) => ({ ...i, price: money(i.price), tax: money(i.tax), discount: money(i.discount) })),
-    resolutions: claim.resolutions.map((r) => ({ ...r, paidValue: money(r.paidValue), shippingAmount: money(r.shippingAmount) })),
-    version,
-  };
 }
 
 export async function storeRefs(db: QueryExecutorProvider): Promise<Map<string, StoreRef>> {

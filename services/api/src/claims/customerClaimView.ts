@@ -1,23 +1,14 @@
-import { CLAIM_STATUS_LABELS, toDecimal, type Claim, type CustomerClaimView } from '@claims/contracts';
+import type { Claim, CustomerClaimView } from '@claims/contracts';
+import { toApiClaim } from './apiClaim.js';
 
-/** The claim as the shopper sees it: money as decimals, nothing of the back-office. */
+/** The claim as the shopper sees it: the API's claim without versions or who resolved it. */
 export function toCustomerClaimView(claim: Claim): CustomerClaimView {
-  const money = (minor: number) => toDecimal(minor, claim.currency);
+  const { version: _version, resolutions, ...rest } = toApiClaim(claim, 0);
   return {
-    id: claim.id,
-    claimNumber: claim.claimNumber,
-    status: claim.status,
-    statusLabel: CLAIM_STATUS_LABELS[claim.status],
-    claimType: claim.claimType,
-    storeId: claim.storeId,
-    sourceOrderId: claim.sourceOrderId,
-    orderNumber: claim.orderNumber,
-    currency: claim.currency,
-    createdAt: claim.filedAt,
+    ...rest,
+    resolutions: resolutions.map(({ resolvedBy: _by, ...resolution }) => resolution),
     desiredMethod: claim.desiredMethod,
     updatedShippingAddress: claim.updatedShippingAddress,
-    items: claim.items.map((i) => ({ ...i, price: money(i.price), tax: money(i.tax), discount: money(i.discount) })),
-    resolutions: claim.resolutions.map(({ resolvedBy: _by, ...r }) => ({ ...r, paidValue: money(r.paidValue), shippingAmount: money(r.shippingAmount) })),
     hasReview: claim.reviewed,
   };
 }

@@ -9,7 +9,8 @@ import { loadClaim } from '../commands/claimStream.js';
 import { executeClaimCommand } from '../commands/executeClaimCommand.js';
 import { AppError } from '../platform/errors.js';
 import { actorOf } from '../auth/principal.js';
-import { authorizedClaim, toApiClaim } from '../admin/claimViews.js';
+import { authorizedClaim } from '../admin/claimViews.js';
+import { toApiClaim } from '../claims/apiClaim.js';
 import { metaOf, resolutionIdsFor } from '../admin/adminClaimRoutes.js';
 import { installIdempotency } from './idempotency.js';
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { loadCheckpoint, readAll, type EventStoreTables } from '@claims/event-store';
+import { loadCheckpoint, readAll, startPollingLoop, type EventStoreTables } from '@claims/event-store';
 import type { Logger } from 'pino';
 import { applyEvents } from './applyEvents.js';
 import type { Projection } from './projection.js';
@@ -15,10 +15,6 @@ const checkpointName = (projection: Projection) => `projection:${projection.name
 
 /** Reads the event store directly (no Kafka): polls, and wakes early when this process appends. */
 export function followStore(db: Kysely<EventStoreTables>, projection: Projection, log: Logger, pollMs = 250): Follower {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-
   async function drain(): Promise<void> {
     let position = await loadCheckpoint(db, checkpointName(projection));
     for (;;) {
@@ -29,24 +25,6 @@ export function followStore(db: Kysely<EventStoreTables>, projection: Projection
     }
   }
 
-  function tick(): Promise<void> {
-    running = running.then(drain).catch((error: unknown) => log.error({ err: error, projection: projection.name }, 'projection failed; retrying'));
-    return running;
-  }
-
-  function schedule() {
-    if (stopped) return;
-    timer = setTimeout(() => void tick().then(schedule), pollMs);
-  }
-  schedule();
-
-  return {
-    catchUp: () => tick(),
-    wake: () => void tick(),
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  const loop = startPollingLoop(drain, pollMs, (error) => log.error({ err: error, projection: projection.name }, 'projection failed; retrying'));
+  return { catchUp: loop.runNow, wake: loop.wake, stop: loop.stop };
 }
