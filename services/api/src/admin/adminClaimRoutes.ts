@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  AdminClaimDetail, AdminClaimListQuery, AdminClaimPage, ApiError, ChangeStatusRequest, CLAIM_STATUS_LABELS, Message,
+  AdminClaimDetail, AdminClaimListQuery, AdminClaimQuery, AdminClaimPage, ApiError, ChangeStatusRequest, CLAIM_STATUS_LABELS, Message,
   ResolveClaimRequest, SendMessageRequest, TimelineResponse, toDecimal,
 } from '@claims/contracts';
 import { claimTimeline, listClaims } from '@claims/projections';
@@ -82,8 +82,18 @@ export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
 
   app.get('/api/admin/claims/:claimId', {
     config: { auth: 'user' },
-    schema: { tags: ['back-office'], summary: 'One claim with items, resolutions, messages and its stream version', params: ClaimParams, response: { 200: AdminClaimDetail, ...errors } },
-  }, async (request) => toAdminClaimDetail(ctx, await authorizedClaim(ctx, request, 'claim:read', request.params.claimId)));
+    schema: {
+      tags: ['back-office'], summary: 'One claim with items, resolutions, messages and its stream version; ?asOf=N folds only its first N events',
+      params: ClaimParams, querystring: AdminClaimQuery, response: { 200: AdminClaimDetail, ...errors },
+    },
+  }, async (request) => {
+    const current = await authorizedClaim(ctx, request, 'claim:read', request.params.claimId);
+    const { asOf } = request.query;
+    if (asOf === undefined || asOf === current.version) return toAdminClaimDetail(ctx, current);
+    if (asOf > current.version) throw new AppError('validation_failed', `Claim #${current.claim.claimNumber} is at version ${current.version}; asOf cannot be later.`);
+    const past = await loadClaim(ctx, current.claim.id, asOf);
+    return toAdminClaimDetail(ctx, { claim: past.claim!, version: past.version, events: past.events });
+  });
 
   app.get('/api/admin/claims/:claimId/timeline', {
     config: { auth: 'user' },

@@ -58,5 +58,8 @@ export async function toAdminClaimDetail(ctx: AppContext, loaded: AuthorizedClai
     messages: events.filter((e) => e.type === 'ClaimMessageSent').map((e) => Message.parse(e.data)),
     resolvable: isResolvable(claim) && RESOLVABLE_STATUSES.includes(claim.status),
     allowedTransitions: [...STATUS_TRANSITIONS[claim.status]],
+    labels: claim.labels,
+    metadata: claim.metadata,
+    noteCount: claim.noteCount,
   };
 }

@@ -27,6 +27,9 @@ export function evolveClaim(state: ClaimStateOrNone, event: DomainEvent): ClaimS
         filedAt,
         messageCount: 0,
         reviewed: false,
+        labels: [],
+        metadata: {},
+        noteCount: 0,
       };
     }
     case 'ClaimStatusChanged':
@@ -37,6 +40,14 @@ export function evolveClaim(state: ClaimStateOrNone, event: DomainEvent): ClaimS
       return state && { ...state, messageCount: state.messageCount + 1 };
     case 'ClaimReviewed':
       return state && { ...state, reviewed: true };
+    case 'ClaimNoteAdded':
+      return state && { ...state, noteCount: state.noteCount + 1 };
+    case 'ClaimLabelAdded':
+      return state && { ...state, labels: state.labels.includes(event.data.label) ? state.labels : [...state.labels, event.data.label] };
+    case 'ClaimLabelRemoved':
+      return state && { ...state, labels: state.labels.filter((l) => l !== event.data.label) };
+    case 'ClaimMetadataSet':
+      return state && { ...state, metadata: { ...state.metadata, [event.data.key]: event.data.value } };
     default:
       return state;
   }

@@ -6,6 +6,7 @@ import { fail, ok, type Result } from '../result.js';
 import { isResolvable } from './claimRules.js';
 import { canMove, RESOLVABLE_STATUSES } from './statusMachine.js';
 import { lineValue, percentOf } from './resolutionValue.js';
+import { decideClaimAnnotation } from './decideClaimAnnotation.js';
 
 const notFound = () => fail<DomainEvent[]>('claim_not_found', 'No claim matches that reference.');
 
@@ -70,7 +71,10 @@ export function decideClaim(command: ClaimCommand, claim: Claim | null): Result<
       if (!canMove(claim.status, command.to)) {
         return fail('invalid_transition', `A claim cannot move from ${claim.status} to ${command.to}.`);
       }
-      return ok([{ type: 'ClaimStatusChanged', data: { claimId: claim.id, from: claim.status, to: command.to, note: command.note } }]);
+      return ok([{
+        type: 'ClaimStatusChanged',
+        data: { claimId: claim.id, from: claim.status, to: command.to, note: command.note, ...(command.reason ? { reason: command.reason } : {}) },
+      }]);
     case 'SendMessage': {
       const messageContent = stripHtml(command.messageContent).trim();
       if (!messageContent && command.medias.length === 0) return fail('validation_failed', 'A message needs text or a photo.');
@@ -88,6 +92,11 @@ export function decideClaim(command: ClaimCommand, claim: Claim | null): Result<
         type: 'ClaimReviewed',
         data: { id: command.reviewId, claimId: claim.id, rating: command.review.rating, text: stripHtml(command.review.text).trim(), createdAt: command.now },
       }]);
+    case 'AddClaimNote':
+    case 'AddClaimLabel':
+    case 'RemoveClaimLabel':
+    case 'SetClaimMetadata':
+      return decideClaimAnnotation(command, claim);
     default: {
       const exhaustive: never = command;
       return exhaustive;

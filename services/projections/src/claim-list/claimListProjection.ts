@@ -44,7 +44,7 @@ const migrations: Record<string, Migration> = {
 /** The claim desk's queue: one row per claim, kept current by the claim's events. */
 export const claimListProjection: Projection = {
   name: 'claim-list',
-  handles: new Set(['ClaimFiled', 'ClaimStatusChanged', 'ClaimResolved', 'ClaimMessageSent']),
+  handles: new Set(['ClaimFiled', 'ClaimStatusChanged', 'ClaimResolved', 'ClaimMessageSent', 'ClaimNoteAdded', 'ClaimLabelAdded', 'ClaimLabelRemoved', 'ClaimMetadataSet']),
   migrations,
   tables: ['claim_list'],
   async apply(trx, event) {
@@ -74,6 +74,14 @@ export const claimListProjection: Projection = {
       case 'ClaimMessageSent':
         await sql`update claim_list set message_count = message_count + 1, updated_at = ${event.occurredAt}, version = ${event.streamVersion}
           where claim_id = ${event.data.claimId}`.execute(trx);
+        return;
+      // The back-office's own marks move the row's version (so a list's expectedVersion stays exact), not its
+      // updated_at: that is the claim's last activity, which the SLA timers count from (docs/decisions.md).
+      case 'ClaimNoteAdded':
+      case 'ClaimLabelAdded':
+      case 'ClaimLabelRemoved':
+      case 'ClaimMetadataSet':
+        await sql`update claim_list set version = ${event.streamVersion} where claim_id = ${event.data.claimId}`.execute(trx);
         return;
       default:
         return;

@@ -27,7 +27,7 @@ function summarise(event: ProjectedEvent): { status: string | null; summary: Rec
     case 'ClaimFiled':
       return { status: 'NEW', summary: { claimType: event.data.claimType, items: event.data.items.length, desiredMethod: event.data.desiredMethod } };
     case 'ClaimStatusChanged':
-      return { status: event.data.to, summary: { from: event.data.from, to: event.data.to, note: event.data.note } };
+      return { status: event.data.to, summary: { from: event.data.from, to: event.data.to, note: event.data.note, ...(event.data.reason ? { reason: event.data.reason } : {}) } };
     case 'ClaimResolved':
       return {
         status: event.data.status,
@@ -37,6 +37,14 @@ function summarise(event: ProjectedEvent): { status: string | null; summary: Rec
       return { status: null, summary: { senderType: event.data.senderType, senderName: event.data.senderName } };
     case 'ClaimReviewed':
       return { status: null, summary: { rating: event.data.rating } };
+    // A note's text stays out of the history (readable by anyone with claim:read): `GET …/notes` needs claim-note:read.
+    case 'ClaimNoteAdded':
+      return { status: null, summary: { noteId: event.data.noteId, author: event.data.author.name } };
+    case 'ClaimLabelAdded':
+    case 'ClaimLabelRemoved':
+      return { status: null, summary: { label: event.data.label } };
+    case 'ClaimMetadataSet':
+      return { status: null, summary: { key: event.data.key, value: event.data.value, previous: event.data.previous } };
     default:
       return { status: null, summary: {} };
   }
@@ -45,7 +53,10 @@ function summarise(event: ProjectedEvent): { status: string | null; summary: Rec
 /** Every event of a claim as a history line: the status history with actor and time. */
 export const claimTimelineProjection: Projection = {
   name: 'claim-timeline',
-  handles: new Set(['ClaimFiled', 'ClaimStatusChanged', 'ClaimResolved', 'ClaimMessageSent', 'ClaimReviewed']),
+  handles: new Set([
+    'ClaimFiled', 'ClaimStatusChanged', 'ClaimResolved', 'ClaimMessageSent', 'ClaimReviewed',
+    'ClaimNoteAdded', 'ClaimLabelAdded', 'ClaimLabelRemoved', 'ClaimMetadataSet',
+  ]),
   migrations,
   tables: ['claim_timeline'],
   async apply(trx, event) {

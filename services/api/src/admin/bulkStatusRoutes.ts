@@ -1,0 +1,57 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ApiError, BulkStatusOutcome, BulkStatusRequest, BulkStatusResponse, type BulkStatusResult,
+} from '@claims/contracts';
+import type { AppContext, RequestMeta } from '../context.js';
+import { executeClaimCommand } from '../commands/executeClaimCommand.js';
+import { loadClaim } from '../commands/claimStream.js';
+import { AppError } from '../platform/errors.js';
+import { permissionsAt, storesWith, type Principal } from '../auth/principal.js';
+import { metaOf } from './adminClaimRoutes.js';
+
+const errors = { 400: ApiError, 401: ApiError, 403: ApiError } as const;
+
+/** One claim of a bulk change: its own load, decision and append; an expected failure is a result, not an error. */
+async function changeOne(
+  ctx: AppContext, principal: Principal, meta: RequestMeta, claimId: string, body: BulkStatusRequest,
+): Promise<BulkStatusResult> {
+  const { claim } = await loadClaim(ctx, claimId);
+  const held = claim ? permissionsAt(principal, claim.storeId) : null;
+  if (!claim || !held) return { claimId, result: 'not_found', message: 'No claim matches that reference.' };
+  if (!held.has('claim:update')) return { claimId, result: 'forbidden', status: claim.status, message: 'You need the claim:update permission for this claim\'s store.' };
+  try {
+    const done = await executeClaimCommand(ctx, { type: 'ChangeClaimStatus', claimId, to: body.to, note: body.note || null }, meta, body.expectedVersions?.[claimId]);
+    return { claimId, result: 'ok', status: done.claim.status, version: done.version };
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    const outcome = ({ version_conflict: 'conflict', invalid_transition: 'invalid_transition', claim_not_found: 'not_found' } as const)[error.code as string];
+    if (!outcome) throw error;
+    const now = await loadClaim(ctx, claimId);
+    return { claimId, result: outcome, message: error.message, ...(now.claim ? { status: now.claim.status, version: now.version } : {}) };
+  }
+}
+
+/**
+ * `POST /api/admin/claims/bulk-status`: the same move for many claims, each decided by the status
+ * machine and appended on its own (no cross-claim transaction), answered per claim.
+ */
+export const bulkStatusRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
+  app.post('/api/admin/claims/bulk-status', {
+    config: { auth: 'user' },
+    schema: {
+      tags: ['back-office'],
+      summary: 'Move many claims to one status; per claim: ok, conflict, invalid_transition, not_found or forbidden',
+      body: BulkStatusRequest, response: { 200: BulkStatusResponse, ...errors },
+    },
+  }, async (request) => {
+    const principal = request.requirePrincipal();
+    const updatable = storesWith(principal, 'claim:update');
+    if (updatable !== 'all' && updatable.length === 0) throw new AppError('forbidden', 'You need the claim:update permission for this.');
+    const meta = metaOf(principal, request.id);
+    const results: BulkStatusResult[] = [];
+    // One at a time: each claim is its own append, and a batch of 100 stays well under a second.
+    for (const claimId of request.body.claimIds) results.push(await changeOne(ctx, principal, meta, claimId, request.body));
+    const summary = Object.fromEntries(BulkStatusOutcome.options.map((o) => [o, results.filter((r) => r.result === o).length])) as BulkStatusResponse['summary'];
+    return { results, summary };
+  });
+};

@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ApiError, CLAIM_STATUS_LABELS, CreateMacroRequest, MacroList, MacroView, RenderedMacro, UpdateMacroRequest, VersionedQuery,
+  type Permission,
+} from '@claims/contracts';
+import { macroValuesFor, renderMacro, type MacroState } from '@claims/domain';
+import type { AppContext } from '../context.js';
+import { AppError } from '../platform/errors.js';
+import { permissionsAt } from '../auth/principal.js';
+import { findStore } from '../catalog/storeRepository.js';
+import { authorizedClaim } from './claimViews.js';
+import { metaOf } from './adminClaimRoutes.js';
+import { authorizedStore, authorizeGlobal } from './adminStores.js';
+import { executeAggregateCommand, listAggregates, loadAggregate, macroAggregate } from './aggregateStreams.js';
+
+const StoreParams = z.object({ storeId: z.uuid() });
+const MacroParams = z.object({ macroId: z.uuid() });
+const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError } as const;
+/** WRONG_ITEM → "Wrong item" (claim types have no labels of their own). */
+const humanise = (code: string) => code.charAt(0) + code.slice(1).toLowerCase().replace(/_/g, ' ');
+const macroNotFound = () => new AppError('not_found', 'No macro matches that reference.');
+
+const toView = ({ state, version }: { state: MacroState; version: number }): MacroView => ({
+  id: state.id, scope: state.storeId ? 'store' : 'global', storeId: state.storeId, name: state.name, kind: state.kind, body: state.body,
+  resolution: state.resolution, version, createdAt: state.createdAt, updatedAt: state.updatedAt,
+});
+
+/** A live macro of this store (null: global), or 404. */
+async function macroOf(ctx: AppContext, macroId: string, storeId: string | null) {
+  const loaded = await loadAggregate(ctx, macroAggregate, macroId);
+  if (!loaded.state || loaded.state.deleted || loaded.state.storeId !== storeId) throw macroNotFound();
+  return { state: loaded.state, version: loaded.version };
+}
+
+/**
+ * Macros: canned replies and resolutions with `{{placeholders}}`, per store (`macro:*`) or global
+ * (`global-macro:*`, Order Protection only). Each macro is its own stream; lists fold the streams.
+ */
+export const macroRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
+  // ---- store macros
+  app.get('/api/admin/stores/:storeId/macros', {
+    config: { auth: 'user' },
+    schema: { tags: ['back-office'], summary: 'The store\'s macros, oldest first', params: StoreParams, response: { 200: MacroList, ...errors } },
+  }, async (request) => {
+    const { store } = await authorizedStore(ctx, request, 'macro:read', request.params.storeId);
+    return { data: (await listAggregates(ctx, macroAggregate, store.id)).map(toView) };
+  });
+
+  app.post('/api/admin/stores/:storeId/macros', {
+    config: { auth: 'user' },
+    schema: { tags: ['back-office'], summary: 'Create a store macro', params: StoreParams, body: CreateMacroRequest, response: { 201: MacroView, ...errors } },
+  }, async (request, reply) => {
+    const { store, principal } = await authorizedStore(ctx, request, 'macro:create', request.params.storeId);
+    const macroId = randomUUID();
+    const created = await executeAggregateCommand(ctx, macroAggregate, macroId, store.id,
+      { type: 'CreateMacro', macroId, storeId: store.id, macro: request.body, now: ctx.now() }, metaOf(principal, request.id));
+    return reply.code(201).send(toView(created));
+  });
+
+  app.put('/api/admin/stores/:storeId/macros/:macroId', {
+    config: { auth: 'user' },
+    schema: { tags: ['back-office'], summary: 'Replace a store macro', params: StoreParams.extend(MacroParams.shape), body: UpdateMacroRequest, response: { 200: MacroView, ...errors } },
+  }, async (request) => {
+    const { store, principal } = await authorizedStore(ctx, request, 'macro:update', request.params.storeId);
+    await macroOf(ctx, request.params.macroId, store.id);
+    const { expectedVersion, ...macro } = request.body;
+    return toView(await executeAggregateCommand(ctx, macroAggregate, request.params.macroId, store.id,
+      { type: 'UpdateMacro', macroId: request.params.macroId, macro, now: ctx.now() }, metaOf(principal, request.id), expectedVersion));
+  });
+
+  app.delete('/api/admin/stores/:storeId/macros/:macroId', {
+    config: { auth: 'user' },
+    schema: { tags: ['back-office'], summary: 'Delete a store macro', params: StoreParams.extend(MacroParams.shape), querystring: VersionedQuery, response: { 204: z.null(), ...errors } },
+  }, async (request, reply) => {
+    const { store, principal } = await authorizedStore(ctx, request, 'macro:delete', request.params.storeId);
+    await macroOf(ctx, request.params.macroId, store.id);
+    await executeAggregateCommand(ctx, macroAggregate, request.params.macroId, store.id,
+      { type: 'DeleteMacro', macroId: request.params.macroId, now: ctx.now() }, metaOf(principal, request.id), request.query.expectedVersion);
+    return reply.code(204).send(null);
+  });
+
+  // ---- global macros (no store: only roles holding the permission on every store)
+  app.get('/api/admin/global-macros', {
+    config: { auth: 'user' },
+    schema: { tags: ['back-office'], summary: 'The global macros', response: { 200: MacroList, ...errors } },
+  }, async (request) => {
+    authorizeGlobal(request, 'global-macro:read');
+    return { data: (await listAggregates(ctx, macroAggregate, null)).map(toView) };
+  });
+
+  app.post('/api/admin/global-macros', {
+    config: { auth: 'user' },
+    schema: { tags: ['back-office'], summary: 'Create a global macro', body: CreateMacroRequest, response: { 201: MacroView, ...errors } },
+  }, async (request, reply) => {
+    const principal = authorizeGlobal(request, 'global-macro:create');
+    const macroId = randomUUID();
+    const created = await executeAggregateCommand(ctx, macroAggregate, macroId, null,
+      { type: 'CreateMacro', macroId, storeId: null, macro: request.body, now: ctx.now() }, metaOf(principal, request.id));
+    return reply.code(201).send(toView(created));
+  });
+
+  app.put('/api/admin/global-macros/:macroId', {
+    config: { auth: 'user' },
+    schema: { tags: ['back-office'], summary: 'Replace a global macro', params: MacroParams, body: UpdateMacroRequest, response: { 200: MacroView, ...errors } },
+  }, async (request) => {
+    const principal = authorizeGlobal(request, 'global-macro:update');
+    await macroOf(ctx, request.params.macroId, null);
+    const { expectedVersion, ...macro } = request.body;
+    return toView(await executeAggregateCommand(ctx, macroAggregate, request.params.macroId, null,
+      { type: 'UpdateMacro', macroId: request.params.macroId, macro, now: ctx.now() }, metaOf(principal, request.id), expectedVersion));
+  });
+
+  app.delete('/api/admin/global-macros/:macroId', {
+    config: { auth: 'user' },
+    schema: { tags: ['back-office'], summary: 'Delete a global macro', params: MacroParams, querystring: VersionedQuery, response: { 204: z.null(), ...errors } },
+  }, async (request, reply) => {
+    const principal = authorizeGlobal(request, 'global-macro:delete');
+    await macroOf(ctx, request.params.macroId, null);
+    await executeAggregateCommand(ctx, macroAggregate, request.params.macroId, null,
+      { type: 'DeleteMacro', macroId: request.params.macroId, now: ctx.now() }, metaOf(principal, request.id), request.query.expectedVersion);
+    return reply.code(204).send(null);
+  });
+
+  // ---- rendering for one claim
+  app.post('/api/admin/claims/:claimId/macros/:macroId/render', {
+    config: { auth: 'user' },
+    schema: {
+      tags: ['back-office'], summary: 'A macro filled in for this claim: the reply text and, for a resolution macro, the resolve form\'s preset',
+      params: z.object({ claimId: z.string().min(1).max(100), macroId: z.uuid() }), response: { 200: RenderedMacro, ...errors },
+    },
+  }, async (request) => {
+    const { claim } = await authorizedClaim(ctx, request, 'claim:read', request.params.claimId);
+    const loaded = await loadAggregate(ctx, macroAggregate, request.params.macroId);
+    const macro = loaded.state;
+    // Another store's macro is as missing as an unknown one.
+    if (!macro || macro.deleted || (macro.storeId !== null && macro.storeId !== claim.storeId)) throw macroNotFound();
+    const needed: Permission = macro.storeId ? 'macro:read' : 'global-macro:read';
+    const principal = request.requirePrincipal();
+    if (!permissionsAt(principal, claim.storeId)?.has(needed)) throw new AppError('forbidden', `You need the ${needed} permission for this.`);
+    const store = await findStore(ctx.database.db, claim.storeId);
+    const values = macroValuesFor({
+      customer: claim.customer, claimNumber: claim.claimNumber, statusLabel: CLAIM_STATUS_LABELS[claim.status],
+      claimType: humanise(claim.claimType), orderNumber: claim.orderNumber, storeName: store?.name ?? '',
+      agentName: principal.kind === 'user' ? principal.user.name : principal.token.name,
+    });
+    const resolution = macro.resolution && {
+      ...macro.resolution,
+      ...(macro.resolution.description === undefined ? {} : { description: renderMacro(macro.resolution.description, values) }),
+    };
+    return { macroId: macro.id, kind: macro.kind, body: renderMacro(macro.body, values), resolution };
+  });
+};

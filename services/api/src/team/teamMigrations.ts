@@ -1,0 +1,24 @@
+import { sql, type Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
+
+/**
+ * Invitations of team members: the user row exists from the invitation on (with a password hash no
+ * password matches); only the SHA-256 of the one-time token is kept, and accepting sets the password.
+ */
+export const teamMigrations: Record<string, Migration> = {
+  '0710_team_invitations': {
+    async up(db: Kysely<unknown>) {
+      await sql`
+        create table team_invitations (
+          user_id uuid primary key references users(id) on delete cascade,
+          token_hash text not null unique,
+          account_id uuid not null references accounts(id) on delete cascade,
+          store_id uuid references stores(id) on delete cascade,
+          invited_by uuid references users(id) on delete set null,
+          created_at timestamptz not null,
+          expires_at timestamptz not null,
+          accepted_at timestamptz
+        )`.execute(db);
+    },
+  },
+};

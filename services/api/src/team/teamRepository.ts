@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
+import { ROLES, RoleName, type DomainEvent, type RoleGrant, type TeamMember } from '@claims/contracts';
+import { ANY, appendToStream, type EventStoreTables } from '@claims/event-store';
+import type { RequestMeta } from '../context.js';
+import { groupByStream } from '../commands/newEvents.js';
+
+interface MemberRow {
+  user_id: string; email: string; name: string; role: string; account_id: string | null; store_id: string | null; invited: boolean;
+}
+
+/** The members whose grants reach this store: account roles of its account and store roles on it. */
+export async function listMembers(db: QueryExecutorProvider, store: { id: string; accountId: string }, userId?: string): Promise<TeamMember[]> {
+  const { rows } = await sql<MemberRow>`
+    select u.id as user_id, u.email, u.name, r.role, r.account_id, r.store_id,
+           (i.user_id is not null and i.accepted_at is null) as invited
+    from user_roles r
+      join users u on u.id = r.user_id
+      left join team_invitations i on i.user_id = u.id
+    where (r.store_id = ${store.id}::uuid or r.account_id = ${store.accountId}::uuid) and u.disabled_at is null
+      and (${userId ?? null}::uuid is null or u.id = ${userId ?? null}::uuid)
+    order by u.email_lower, r.created_at, r.id`.execute(db);
+  const members = new Map<string, TeamMember>();
+  for (const row of rows) {
+    const role = RoleName.safeParse(row.role);
+    if (!role.success) continue;
+    const member = members.get(row.user_id) ?? { userId: row.user_id, email: row.email, name: row.name, status: row.invited ? 'invited' : 'active', grants: [] };
+    const grant: RoleGrant = { role: role.data, level: ROLES[role.data].level, accountId: row.account_id, storeId: row.store_id };
+    member.grants.push(grant);
+    members.set(row.user_id, member);
+  }
+  return [...members.values()];
+}
+
+/** The roles a user holds in an account: its account grants and its store grants on the account's stores. */
+export async function rolesInAccount(db: QueryExecutorProvider, userId: string, accountId: string): Promise<RoleName[]> {
+  const { rows } = await sql<{ role: string }>`
+    select r.role from user_roles r left join stores s on s.id = r.store_id
+    where r.user_id = ${userId}::uuid and (r.account_id = ${accountId}::uuid or s.account_id = ${accountId}::uuid)
+    order by r.created_at`.execute(db);
+  return rows.map((r) => RoleName.safeParse(r.role)).filter((r) => r.success).map((r) => r.data);
+}
+
+/**
+ * Replaces the user's grants reaching this store with `role`: an account role replaces every grant of
+ * the user in the account (it covers all its stores); a store role replaces the grant on this store and
+ * an account grant (the member narrows to this store).
+ */
+export async function replaceGrant(db: QueryExecutorProvider, userId: string, store: { id: string; accountId: string }, role: RoleName): Promise<void> {
+  if (ROLES[role].level === 'account') {
+    await sql`delete from user_roles where user_id = ${userId}::uuid and (account_id = ${store.accountId}::uuid
+      or store_id in (select id from stores where account_id = ${store.accountId}::uuid))`.execute(db);
+    await insertGrant(db, userId, role, store.accountId, null);
+  } else {
+    await sql`delete from user_roles where user_id = ${userId}::uuid and (store_id = ${store.id}::uuid or account_id = ${store.accountId}::uuid)`.execute(db);
+    await insertGrant(db, userId, role, null, store.id);
+  }
+}
+
+/** Removes the member from this store; an account member leaves the whole account. */
+export async function removeGrants(db: QueryExecutorProvider, userId: string, store: { id: string; accountId: string }, accountMember: boolean): Promise<void> {
+  if (accountMember) {
+    await sql`delete from user_roles where user_id = ${userId}::uuid and (account_id = ${store.accountId}::uuid
+      or store_id in (select id from stores where account_id = ${store.accountId}::uuid))`.execute(db);
+  } else {
+    await sql`delete from user_roles where user_id = ${userId}::uuid and store_id = ${store.id}::uuid`.execute(db);
+  }
+}
+
+export async function insertGrant(db: QueryExecutorProvider, userId: string, role: RoleName, accountId: string | null, storeId: string | null): Promise<void> {
+  await sql`insert into user_roles (id, user_id, role, account_id, store_id) values (${randomUUID()}::uuid, ${userId}::uuid, ${role}, ${accountId}::uuid, ${storeId}::uuid)`.execute(db);
+}
+
+/** Records a team change in the account's audit stream, inside the caller's transaction (rows and record commit together). */
+export async function recordTeamChange(trx: Kysely<EventStoreTables>, event: DomainEvent & { data: { accountId: string; storeId: string | null } }, meta: RequestMeta): Promise<void> {
+  const [group] = groupByStream([event], meta).values();
+  const result = await appendToStream(trx, {
+    streamId: event.data.accountId, streamType: 'account-team', storeId: event.data.storeId, expectedVersion: ANY, events: group!.events,
+  });
+  if (!result.ok) throw new Error('An append with ANY version cannot conflict');
+}
