@@ -19,6 +19,7 @@ node_modules/.installed: package.json package-lock.json $(wildcard */package.jso
 
 build: install typecheck
 	npm run build -w web/portal
+	npm run build -w web/admin
 
 typecheck: install
 	npx tsc -p tsconfig.json

@@ -131,7 +131,7 @@ export async function benchEventStores(opts: EventStoreBenchOptions = {}): Promi
     batches: opts.batches ?? envNumbers('BENCH_BATCHES') ?? [1, 10],
     updatesPerStream: opts.updatesPerStream ?? 4,
     warmupSeconds: opts.warmupSeconds ?? envNumber('BENCH_WARMUP_SECONDS') ?? 1.5,
-    seconds: opts.seconds ?? envNumber('BENCH_SECONDS') ?? 6,
+    seconds: opts.seconds ?? envNumber('BENCH_SECONDS') ?? 8,
     sliceSeconds: opts.sliceSeconds ?? envNumber('BENCH_SLICE_SECONDS') ?? 1,
     poolSize: opts.poolSize ?? Number(process.env.DB_POOL_SIZE ?? 20),
   };
@@ -256,6 +256,21 @@ function eventStoreMarkdown(options: EventStoreBenchResult['options'], results: 
     }
     lines.push('');
   }
+  const others = results.map((r) => r.cpu?.other).filter((o): o is number => o !== undefined);
+  const meanOther = others.length ? others.reduce((a, b) => a + b, 0) / others.length : 0;
+  if (meanOther > 0.15) {
+    lines.push(
+      `> Other work on the machine used on average ${pct(meanOther)} of its CPU during the measured windows (table below): ` +
+        'the absolute numbers are lower than on an idle machine. The stores took turns every ' +
+        `${options.sliceSeconds} s, so the ratios are still a fair comparison.`,
+    );
+    lines.push('');
+  }
+  lines.push(
+    'Why ours is not further ahead, and what closes the gap (measured on copies of the append): ' +
+      '[bench/experiments/README.md](../bench/experiments/README.md).',
+  );
+  lines.push('');
   const errors = results.filter((r) => r.errors > 0);
   if (errors.length > 0) {
     lines.push('Errors during the run:');

@@ -9,6 +9,8 @@ export interface MachineInfo {
   postgres: string;
   postgresSettings: Record<string, string>;
   node: string;
+  /** 1-minute load average when the run started: other work on the machine skews the numbers. */
+  loadAverage: number;
 }
 
 function cpuModel(): string {
@@ -30,6 +32,7 @@ export async function machineInfo(databaseUrl: string): Promise<MachineInfo> {
     postgres: server.version,
     postgresSettings: server.settings,
     node: process.version,
+    loadAverage: os.loadavg()[0]!,
   };
 }
 
@@ -42,5 +45,6 @@ export function machineMarkdown(machine: MachineInfo, databaseHost: string): str
     `- Memory: ${machine.memoryGiB.toFixed(1)} GiB`,
     `- PostgreSQL: ${machine.postgres} at ${databaseHost} (same machine as the benchmark unless the host says otherwise); ${settings}`,
     `- Node: ${machine.node}`,
+    `- Load average (1 min) when the run started: ${machine.loadAverage.toFixed(2)} on ${machine.nproc} CPUs`,
   ].join('\n');
 }

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchEventStores } from './eventStoreBench.js';
+import { benchPortal } from './portalBench.js';
 import { machineInfo, machineMarkdown } from './machine.js';
 import { benchDatabaseUrl } from './postgres.js';
 
@@ -21,6 +22,7 @@ export interface BenchSection {
 
 export const sections: BenchSection[] = [
   { title: 'event-store', run: async ({ databaseUrl }) => (await benchEventStores({ url: databaseUrl })).markdown },
+  { title: 'portal', run: async () => (await benchPortal()).markdown },
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -5,6 +5,10 @@ import { Actor } from './events.js';
 import { CurrencyCode, DecimalAmount } from './money.js';
 import { Address } from './order.js';
 import { Permission, RoleLevel, RoleName } from './permissions.js';
+import {
+  Label, MacroFields, MacroKind, MacroResolutionPreset, MacroScope, MetadataKey, MetadataValue, NoteBody, SopInput, SopState,
+  withMacroRules,
+} from './deskTools.js';
 
 // ---------------------------------------------------------------------------------------------
 // Sign-in (cookie session)
@@ -163,6 +167,10 @@ export const AdminClaimDetail = ApiClaim.extend({
   resolvable: z.boolean(),
   /** The statuses this claim may move to next. */
   allowedTransitions: z.array(ClaimStatus),
+  /** Back-office only: labels in the order added and metadata by key (notes: `GET …/notes`). */
+  labels: z.array(z.string()),
+  metadata: z.record(z.string(), z.string()),
+  noteCount: z.number().int(),
 });
 export type AdminClaimDetail = z.infer<typeof AdminClaimDetail>;
 
@@ -226,3 +234,162 @@ export const UpsertOrderResponse = z.object({
 });
 export type UpsertOrderResponse = z.infer<typeof UpsertOrderResponse>;
 
+
+// ---------------------------------------------------------------------------------------------
+// Claim as of a version, notes, labels, metadata (issue 4)
+
+/** Query of `GET /api/admin/claims/{claimId}`: `asOf` folds the stream up to that version only. */
+export const AdminClaimQuery = z.object({ asOf: z.coerce.number().int().min(1).optional() });
+
+const ExpectedVersion = z.number().int().nonnegative().optional();
+
+/** Body of `POST /api/admin/claims/{claimId}/notes`. */
+export const AddNoteRequest = z.object({ body: NoteBody, expectedVersion: ExpectedVersion });
+export const ClaimNote = z.object({
+  id: z.uuid(),
+  body: z.string(),
+  author: z.object({ type: z.string(), id: z.string(), name: z.string() }),
+  createdAt: z.iso.datetime(),
+  version: z.number().int(),
+});
+export type ClaimNote = z.infer<typeof ClaimNote>;
+export const ClaimNoteList = z.object({ data: z.array(ClaimNote) });
+
+/** Body of `POST /api/admin/claims/{claimId}/labels`. */
+export const AddLabelRequest = z.object({ label: Label, expectedVersion: ExpectedVersion });
+/** Body of `PUT /api/admin/claims/{claimId}/metadata/{key}`. */
+export const SetMetadataRequest = z.object({ value: MetadataValue, expectedVersion: ExpectedVersion });
+export const MetadataKeyParam = MetadataKey;
+
+/** The answer of a label or metadata change: the claim's labels and metadata at its new version. */
+export const ClaimTags = z.object({
+  claimId: z.uuid(),
+  labels: z.array(z.string()),
+  metadata: z.record(z.string(), z.string()),
+  version: z.number().int(),
+});
+export type ClaimTags = z.infer<typeof ClaimTags>;
+
+// ---------------------------------------------------------------------------------------------
+// Bulk status
+
+/** Body of `POST /api/admin/claims/bulk-status`: each claim is its own append. */
+export const BulkStatusRequest = z.object({
+  claimIds: z.array(z.uuid()).min(1).max(100).refine((ids) => new Set(ids).size === ids.length, { message: 'Each claim once.' }),
+  to: ClaimStatus,
+  note: z.string().trim().max(2_000).optional(),
+  /** Per claim id, the version the caller saw; a claim that moved on answers `conflict`. */
+  expectedVersions: z.record(z.string(), z.number().int().nonnegative()).optional(),
+});
+export type BulkStatusRequest = z.infer<typeof BulkStatusRequest>;
+
+export const BulkStatusOutcome = z.enum(['ok', 'conflict', 'invalid_transition', 'not_found', 'forbidden']);
+export type BulkStatusOutcome = z.infer<typeof BulkStatusOutcome>;
+
+export const BulkStatusResult = z.object({
+  claimId: z.string(),
+  result: BulkStatusOutcome,
+  /** The claim's status and version after the attempt (absent for not_found). */
+  status: ClaimStatus.optional(),
+  version: z.number().int().optional(),
+  message: z.string().optional(),
+});
+export type BulkStatusResult = z.infer<typeof BulkStatusResult>;
+
+export const BulkStatusResponse = z.object({
+  results: z.array(BulkStatusResult),
+  summary: z.record(BulkStatusOutcome, z.number().int()),
+});
+export type BulkStatusResponse = z.infer<typeof BulkStatusResponse>;
+
+// ---------------------------------------------------------------------------------------------
+// Macros and SOPs
+
+export const CreateMacroRequest = withMacroRules(MacroFields);
+export const UpdateMacroRequest = withMacroRules(MacroFields.extend({ expectedVersion: ExpectedVersion }));
+
+export const MacroView = z.object({
+  id: z.uuid(),
+  scope: MacroScope,
+  storeId: z.uuid().nullable(),
+  name: z.string(),
+  kind: MacroKind,
+  body: z.string(),
+  resolution: MacroResolutionPreset.nullable(),
+  version: z.number().int(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type MacroView = z.infer<typeof MacroView>;
+export const MacroList = z.object({ data: z.array(MacroView) });
+
+/** `POST /api/admin/claims/{claimId}/macros/{macroId}/render`: the macro filled in for this claim. */
+export const RenderedMacro = z.object({
+  macroId: z.uuid(),
+  kind: MacroKind,
+  /** The reply text, placeholders replaced. */
+  body: z.string(),
+  /** For a resolution macro: the resolve form's preset, its description rendered too. */
+  resolution: MacroResolutionPreset.nullable(),
+});
+export type RenderedMacro = z.infer<typeof RenderedMacro>;
+
+export const CreateSopRequest = SopInput;
+export const UpdateSopRequest = SopInput.extend({ expectedVersion: ExpectedVersion });
+export const SetSopStateRequest = z.object({ state: SopState, expectedVersion: ExpectedVersion });
+export const SopView = z.object({
+  id: z.uuid(),
+  storeId: z.uuid(),
+  title: z.string(),
+  body: z.string(),
+  state: SopState,
+  version: z.number().int(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type SopView = z.infer<typeof SopView>;
+export const SopList = z.object({ data: z.array(SopView) });
+export const SopListQuery = z.object({ state: SopState.optional() });
+
+/** The query of a delete: the version the caller saw, optionally. */
+export const VersionedQuery = z.object({ expectedVersion: z.coerce.number().int().nonnegative().optional() });
+
+// ---------------------------------------------------------------------------------------------
+// Team members
+
+export const TeamMember = z.object({
+  userId: z.uuid(),
+  email: z.string(),
+  name: z.string(),
+  /** `invited` until the invitation is accepted (the user sets a password). */
+  status: z.enum(['invited', 'active']),
+  /** The member's grants that reach this store (account grants of its account, store grants on it). */
+  grants: z.array(RoleGrant),
+});
+export type TeamMember = z.infer<typeof TeamMember>;
+export const TeamMemberList = z.object({ data: z.array(TeamMember) });
+
+/** Body of `POST /api/admin/stores/{storeId}/team-members`: a store role on this store, or an account role on its account. */
+export const InviteMemberRequest = z.object({
+  email: z.string().trim().max(320).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'an email address'),
+  name: z.string().trim().min(1).max(200),
+  role: RoleName,
+});
+export type InviteMemberRequest = z.infer<typeof InviteMemberRequest>;
+
+/** The invitation token is in this answer only (null when the email already belongs to a user). */
+export const InviteMemberResponse = z.object({
+  member: TeamMember,
+  invitationToken: z.string().nullable(),
+  expiresAt: z.iso.datetime().nullable(),
+});
+
+export const ChangeRoleRequest = z.object({ role: RoleName });
+export const GrantOwnershipRequest = z.object({ level: z.enum(['store', 'account']).default('store') });
+
+/** Body of `POST /api/auth/invitations/accept` (no sign-in: the token is the capability). */
+export const AcceptInvitationRequest = z.object({
+  token: z.string().min(20).max(200),
+  password: z.string().min(12).max(1_000),
+  name: z.string().trim().min(1).max(200).optional(),
+});

@@ -163,5 +163,9 @@ export const Claim = z.object({
   filedAt: z.iso.datetime(),
   messageCount: z.number().int(),
   reviewed: z.boolean(),
+  /** Back-office only (never in the shopper's view): labels in the order added, metadata by key, internal notes. */
+  labels: z.array(z.string()),
+  metadata: z.record(z.string(), z.string()),
+  noteCount: z.number().int(),
 });
 export type Claim = z.infer<typeof Claim>;

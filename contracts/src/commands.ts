@@ -4,6 +4,7 @@ import { ClaimStatus, ResolutionReason, ResolutionType, SessionStatus } from './
 import { FileClaimRequest, AddReviewRequest } from './claim.js';
 import { Media } from './media.js';
 import { SessionMetadata } from './session.js';
+import { Label, MacroInput, MetadataKey, MetadataValue, NoteBody, SopInput, SopState } from './deskTools.js';
 
 /**
  * Commands are decided by pure functions. The edge supplies everything non-deterministic
@@ -56,6 +57,8 @@ export const ChangeClaimStatus = z.object({
   claimId: z.uuid(),
   to: ClaimStatus,
   note: z.string().max(2_000).nullable(),
+  /** Why, when a rule moves it (the SLA timer closes with NO_RESPONSE). */
+  reason: ResolutionReason.nullable().optional(),
 });
 export type ChangeClaimStatus = z.infer<typeof ChangeClaimStatus>;
 
@@ -81,7 +84,28 @@ export const AddReview = z.object({
 });
 export type AddReview = z.infer<typeof AddReview>;
 
-export const ClaimCommand = z.discriminatedUnion('type', [ResolveClaim, ChangeClaimStatus, SendMessage, AddReview]);
+export const AddClaimNote = z.object({
+  type: z.literal('AddClaimNote'),
+  claimId: z.uuid(),
+  noteId: z.uuid(),
+  actor: Actor,
+  body: NoteBody,
+  now: z.iso.datetime(),
+});
+export type AddClaimNote = z.infer<typeof AddClaimNote>;
+
+export const AddClaimLabel = z.object({ type: z.literal('AddClaimLabel'), claimId: z.uuid(), label: Label });
+export type AddClaimLabel = z.infer<typeof AddClaimLabel>;
+
+export const RemoveClaimLabel = z.object({ type: z.literal('RemoveClaimLabel'), claimId: z.uuid(), label: Label });
+export type RemoveClaimLabel = z.infer<typeof RemoveClaimLabel>;
+
+export const SetClaimMetadata = z.object({ type: z.literal('SetClaimMetadata'), claimId: z.uuid(), key: MetadataKey, value: MetadataValue });
+export type SetClaimMetadata = z.infer<typeof SetClaimMetadata>;
+
+export const ClaimCommand = z.discriminatedUnion('type', [
+  ResolveClaim, ChangeClaimStatus, SendMessage, AddReview, AddClaimNote, AddClaimLabel, RemoveClaimLabel, SetClaimMetadata,
+]);
 export type ClaimCommand = z.infer<typeof ClaimCommand>;
 
 export const UpdateSession = z.object({
@@ -103,3 +127,18 @@ export type DeleteSession = z.infer<typeof DeleteSession>;
 
 export const SessionCommand = z.discriminatedUnion('type', [UpdateSession, DeleteSession]);
 export type SessionCommand = z.infer<typeof SessionCommand>;
+
+/** Macros (store or global): the stream's own commands; `now` and ids come from the edge. */
+export const CreateMacro = z.object({ type: z.literal('CreateMacro'), macroId: z.uuid(), storeId: z.uuid().nullable(), macro: MacroInput, now: z.iso.datetime() });
+export const UpdateMacro = z.object({ type: z.literal('UpdateMacro'), macroId: z.uuid(), macro: MacroInput, now: z.iso.datetime() });
+export const DeleteMacro = z.object({ type: z.literal('DeleteMacro'), macroId: z.uuid(), now: z.iso.datetime() });
+export const MacroCommand = z.discriminatedUnion('type', [CreateMacro, UpdateMacro, DeleteMacro]);
+export type MacroCommand = z.infer<typeof MacroCommand>;
+
+/** SOPs of a store. */
+export const CreateSop = z.object({ type: z.literal('CreateSop'), sopId: z.uuid(), storeId: z.uuid(), sop: SopInput, now: z.iso.datetime() });
+export const UpdateSop = z.object({ type: z.literal('UpdateSop'), sopId: z.uuid(), sop: SopInput, now: z.iso.datetime() });
+export const SetSopState = z.object({ type: z.literal('SetSopState'), sopId: z.uuid(), state: SopState, now: z.iso.datetime() });
+export const DeleteSop = z.object({ type: z.literal('DeleteSop'), sopId: z.uuid(), now: z.iso.datetime() });
+export const SopCommand = z.discriminatedUnion('type', [CreateSop, UpdateSop, SetSopState, DeleteSop]);
+export type SopCommand = z.infer<typeof SopCommand>;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { Address } from './order.js';
-import { ActorType, ClaimStatus, ClaimType, CustomerResolution, DecisionOutcome, SessionStatus } from './enums.js';
+import { ActorType, ClaimStatus, ClaimType, CustomerResolution, DecisionOutcome, ResolutionReason, SessionStatus } from './enums.js';
+import { MacroKind, MacroResolutionPreset, SopState } from './deskTools.js';
+import { RoleName } from './permissions.js';
 import { ClaimItem, ClaimResolution, Message, Review, Signature } from './claim.js';
 import { SessionMetadata } from './session.js';
 import { CurrencyCode } from './money.js';
@@ -20,7 +22,7 @@ export const EventMetadata = z.object({
 export type EventMetadata = z.infer<typeof EventMetadata>;
 
 /** What each aggregate's stream holds; the stream id is the aggregate's uuid. */
-export const StreamType = z.enum(['claim', 'order-claims', 'claim-session']);
+export const StreamType = z.enum(['claim', 'order-claims', 'claim-session', 'macro', 'sop', 'account-team']);
 export type StreamType = z.infer<typeof StreamType>;
 
 const claimFiled = z.object({
@@ -61,7 +63,11 @@ const orderItemsClaimed = z.object({
 
 const claimStatusChanged = z.object({
   type: z.literal('ClaimStatusChanged'),
-  data: z.object({ claimId: z.uuid(), from: ClaimStatus, to: ClaimStatus, note: z.string().nullable() }),
+  data: z.object({
+    claimId: z.uuid(), from: ClaimStatus, to: ClaimStatus, note: z.string().nullable(),
+    /** Why (optional, added without a schema bump: older events simply lack it), e.g. NO_RESPONSE from the SLA timer. */
+    reason: ResolutionReason.nullable().optional(),
+  }),
 });
 
 const claimResolved = z.object({
@@ -77,6 +83,62 @@ const claimResolved = z.object({
 const claimMessageSent = z.object({ type: z.literal('ClaimMessageSent'), data: Message });
 
 const claimReviewed = z.object({ type: z.literal('ClaimReviewed'), data: Review });
+
+/** An internal note on a claim: the back-office's only; never in the shopper's view or a webhook. */
+const claimNoteAdded = z.object({
+  type: z.literal('ClaimNoteAdded'),
+  data: z.object({
+    claimId: z.uuid(),
+    noteId: z.uuid(),
+    body: z.string(),
+    author: z.object({ type: ActorType, id: z.string(), name: z.string() }),
+    createdAt: z.iso.datetime(),
+  }),
+});
+const claimLabelAdded = z.object({ type: z.literal('ClaimLabelAdded'), data: z.object({ claimId: z.uuid(), label: z.string() }) });
+const claimLabelRemoved = z.object({ type: z.literal('ClaimLabelRemoved'), data: z.object({ claimId: z.uuid(), label: z.string() }) });
+const claimMetadataSet = z.object({
+  type: z.literal('ClaimMetadataSet'),
+  data: z.object({ claimId: z.uuid(), key: z.string(), value: z.string(), previous: z.string().nullable() }),
+});
+
+/** Macros: one stream per macro; `storeId` null is a global (Order Protection) macro. */
+const macroContent = { name: z.string(), kind: MacroKind, body: z.string(), resolution: MacroResolutionPreset.nullable() };
+const macroCreated = z.object({
+  type: z.literal('MacroCreated'),
+  data: z.object({ macroId: z.uuid(), storeId: z.uuid().nullable(), ...macroContent, createdAt: z.iso.datetime() }),
+});
+const macroUpdated = z.object({ type: z.literal('MacroUpdated'), data: z.object({ macroId: z.uuid(), ...macroContent, updatedAt: z.iso.datetime() }) });
+const macroDeleted = z.object({ type: z.literal('MacroDeleted'), data: z.object({ macroId: z.uuid(), deletedAt: z.iso.datetime() }) });
+
+/** SOPs: one stream per SOP of a store. */
+const sopCreated = z.object({
+  type: z.literal('SopCreated'),
+  data: z.object({ sopId: z.uuid(), storeId: z.uuid(), title: z.string(), body: z.string(), state: SopState, createdAt: z.iso.datetime() }),
+});
+const sopUpdated = z.object({ type: z.literal('SopUpdated'), data: z.object({ sopId: z.uuid(), title: z.string(), body: z.string(), updatedAt: z.iso.datetime() }) });
+const sopStateChanged = z.object({
+  type: z.literal('SopStateChanged'),
+  data: z.object({ sopId: z.uuid(), from: SopState, to: SopState, changedAt: z.iso.datetime() }),
+});
+const sopDeleted = z.object({ type: z.literal('SopDeleted'), data: z.object({ sopId: z.uuid(), deletedAt: z.iso.datetime() }) });
+
+/**
+ * The team audit log: one stream per account (stream id = the account id). Users and roles are rows;
+ * every change to them is also recorded here, with who made it in the metadata's actor.
+ */
+const teamScope = { accountId: z.uuid(), storeId: z.uuid().nullable(), userId: z.uuid(), email: z.string() };
+const teamMemberInvited = z.object({ type: z.literal('TeamMemberInvited'), data: z.object({ ...teamScope, role: RoleName, newUser: z.boolean() }) });
+const teamInvitationAccepted = z.object({ type: z.literal('TeamInvitationAccepted'), data: z.object(teamScope) });
+const teamMemberRoleChanged = z.object({
+  type: z.literal('TeamMemberRoleChanged'),
+  data: z.object({ ...teamScope, from: z.array(RoleName), to: RoleName }),
+});
+const teamMemberRemoved = z.object({ type: z.literal('TeamMemberRemoved'), data: z.object({ ...teamScope, roles: z.array(RoleName) }) });
+const teamOwnershipGranted = z.object({
+  type: z.literal('TeamOwnershipGranted'),
+  data: z.object({ ...teamScope, from: z.array(RoleName), role: RoleName }),
+});
 
 const claimSessionStarted = z.object({
   type: z.literal('ClaimSessionStarted'),
@@ -106,6 +168,22 @@ export const DomainEvent = z.discriminatedUnion('type', [
   claimSessionStatusChanged,
   claimSessionMetadataSaved,
   claimSessionDeleted,
+  claimNoteAdded,
+  claimLabelAdded,
+  claimLabelRemoved,
+  claimMetadataSet,
+  macroCreated,
+  macroUpdated,
+  macroDeleted,
+  sopCreated,
+  sopUpdated,
+  sopStateChanged,
+  sopDeleted,
+  teamMemberInvited,
+  teamInvitationAccepted,
+  teamMemberRoleChanged,
+  teamMemberRemoved,
+  teamOwnershipGranted,
 ]);
 export type DomainEvent = z.infer<typeof DomainEvent>;
 export type EventType = DomainEvent['type'];
@@ -122,6 +200,22 @@ export const EVENT_SCHEMA_VERSIONS: Record<EventType, number> = {
   ClaimSessionStatusChanged: 1,
   ClaimSessionMetadataSaved: 1,
   ClaimSessionDeleted: 1,
+  ClaimNoteAdded: 1,
+  ClaimLabelAdded: 1,
+  ClaimLabelRemoved: 1,
+  ClaimMetadataSet: 1,
+  MacroCreated: 1,
+  MacroUpdated: 1,
+  MacroDeleted: 1,
+  SopCreated: 1,
+  SopUpdated: 1,
+  SopStateChanged: 1,
+  SopDeleted: 1,
+  TeamMemberInvited: 1,
+  TeamInvitationAccepted: 1,
+  TeamMemberRoleChanged: 1,
+  TeamMemberRemoved: 1,
+  TeamOwnershipGranted: 1,
 };
 
 /** The stream an event belongs to. */
@@ -132,7 +226,26 @@ export function streamOf(event: DomainEvent): { streamId: string; streamType: St
     case 'ClaimResolved':
     case 'ClaimMessageSent':
     case 'ClaimReviewed':
+    case 'ClaimNoteAdded':
+    case 'ClaimLabelAdded':
+    case 'ClaimLabelRemoved':
+    case 'ClaimMetadataSet':
       return { streamId: event.data.claimId, streamType: 'claim' };
+    case 'MacroCreated':
+    case 'MacroUpdated':
+    case 'MacroDeleted':
+      return { streamId: event.data.macroId, streamType: 'macro' };
+    case 'SopCreated':
+    case 'SopUpdated':
+    case 'SopStateChanged':
+    case 'SopDeleted':
+      return { streamId: event.data.sopId, streamType: 'sop' };
+    case 'TeamMemberInvited':
+    case 'TeamInvitationAccepted':
+    case 'TeamMemberRoleChanged':
+    case 'TeamMemberRemoved':
+    case 'TeamOwnershipGranted':
+      return { streamId: event.data.accountId, streamType: 'account-team' };
     case 'OrderItemsClaimed':
       return { streamId: event.data.orderId, streamType: 'order-claims' };
     case 'ClaimSessionStarted':

@@ -11,4 +11,6 @@ export * from './store.js';
 export * from './demo.js';
 export * from './text.js';
 export * from './permissions.js';
+export * from './deskTools.js';
 export * from './backoffice.js';
+export * from './webhooks.js';

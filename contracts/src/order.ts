@@ -130,7 +130,21 @@ export const ClaimPolicySettings = z.object({
 });
 export type ClaimPolicySettings = z.infer<typeof ClaimPolicySettings>;
 
-export const StoreSettings = OrderSettings.extend(ClaimPolicySettings.shape);
+/**
+ * SLA timers of a store (docs/decisions.md "SLA timers"): every field optional, {@link SLA_DEFAULTS}
+ * fill what a store leaves out.
+ */
+export const SlaSettings = z.object({
+  enabled: z.boolean().optional(),
+  /** WAITING_FOR_CUSTOMER with no activity for this many days → CLOSED (reason NO_RESPONSE). */
+  waitingForCustomerDays: z.number().int().min(1).max(365).optional(),
+  /** WAITING_FOR_BRAND with no activity for this many hours → WAITING_FOR_OP. */
+  waitingForBrandHours: z.number().int().min(1).max(24 * 90).optional(),
+});
+export type SlaSettings = z.infer<typeof SlaSettings>;
+export const SLA_DEFAULTS = { enabled: true, waitingForCustomerDays: 7, waitingForBrandHours: 48 } as const satisfies Required<SlaSettings>;
+
+export const StoreSettings = OrderSettings.extend(ClaimPolicySettings.shape).extend({ sla: SlaSettings.optional() });
 export type StoreSettings = z.infer<typeof StoreSettings>;
 
 /** An order line as the shopper sees it (decimals). */

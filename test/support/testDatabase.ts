@@ -15,8 +15,18 @@ export async function createTestDatabase(serverUrl: string): Promise<{ url: stri
     drop: async () => {
       const client = new pg.Client({ connectionString: serverUrl });
       await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
+      try {
+        // pg's pool resolves end() before its sockets close; forcing the drop then kills them
+        // mid-goodbye and the FATAL surfaces as an unhandled error. Give them a moment to go.
+        for (let i = 0; i < 50; i++) {
+          const { rows } = await client.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+          if (!rows[0]?.n) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        await client.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await client.end();
+      }
     },
   };
 }

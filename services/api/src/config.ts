@@ -13,6 +13,16 @@ const Env = z.object({
   SEED_DEMO: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   DEMO_FIXTURE: z.string().default('fixtures/demo.json'),
   WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  // Abuse limits of the customer lookup and filing (services/api/src/rate-limit); 0 turns one limit off.
+  RATE_LIMIT_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
+  RATE_LIMIT_LOOKUP_PER_IP: z.coerce.number().int().nonnegative().default(20),
+  RATE_LIMIT_LOOKUP_PER_ORDER: z.coerce.number().int().nonnegative().default(10),
+  RATE_LIMIT_FILING_PER_IP: z.coerce.number().int().nonnegative().default(5),
+  RATE_LIMIT_FILING_PER_ORDER: z.coerce.number().int().nonnegative().default(5),
+  // Error reporting (services/api/src/observability): on only when both are set.
+  SENTRY_DSN: z.string().url().optional().or(z.literal('').transform(() => undefined)),
+  SENTRY_ENVIRONMENT: z.string().max(64).optional().or(z.literal('').transform(() => undefined)),
 });
 
 export type Config = {
@@ -28,6 +38,16 @@ export type Config = {
   seedDemo: boolean;
   demoFixture: string;
   webhookAllowPrivateUrls: boolean;
+  rateLimit: {
+    enabled: boolean;
+    windowMs: number;
+    lookupPerIp: number;
+    lookupPerOrder: number;
+    filingPerIp: number;
+    filingPerOrder: number;
+  };
+  /** Both set, or error reporting is off. */
+  sentry: { dsn: string; environment: string } | null;
 };
 
 /** Reads the contract's variables; a bad value stops start-up with the variable named. */
@@ -50,5 +70,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: e.SEED_DEMO,
     demoFixture: path.resolve(e.DEMO_FIXTURE),
     webhookAllowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS,
+    rateLimit: {
+      enabled: e.RATE_LIMIT_ENABLED,
+      windowMs: e.RATE_LIMIT_WINDOW_MS,
+      lookupPerIp: e.RATE_LIMIT_LOOKUP_PER_IP,
+      lookupPerOrder: e.RATE_LIMIT_LOOKUP_PER_ORDER,
+      filingPerIp: e.RATE_LIMIT_FILING_PER_IP,
+      filingPerOrder: e.RATE_LIMIT_FILING_PER_ORDER,
+    },
+    sentry: e.SENTRY_DSN && e.SENTRY_ENVIRONMENT ? { dsn: e.SENTRY_DSN, environment: e.SENTRY_ENVIRONMENT } : null,
   };
 }

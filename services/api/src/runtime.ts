@@ -12,8 +12,13 @@ import { createLogger } from './platform/logger.js';
 import { seedDemo } from './seed/seedDemo.js';
 import { identityMigrations } from './auth/identityMigrations.js';
 import { publicApiMigrations } from './public-api/publicApiMigrations.js';
+import { adminMigrations } from './admin/adminMigrations.js';
+import { teamMigrations } from './team/teamMigrations.js';
+import { startSlaScheduler, type SlaScheduler } from './sla/slaScheduler.js';
+import { webhookMigrations } from './webhooks/webhookMigrations.js';
+import { startDeliveryWorker, type DeliveryWorker } from './webhooks/deliveryWorker.js';
 
-export const ALL_MIGRATIONS: Record<string, Migration> = { ...eventStoreMigrations, ...catalogMigrations, ...projectionMigrations, ...identityMigrations, ...publicApiMigrations };
+export const ALL_MIGRATIONS: Record<string, Migration> = { ...eventStoreMigrations, ...catalogMigrations, ...projectionMigrations, ...identityMigrations, ...publicApiMigrations, ...webhookMigrations, ...adminMigrations, ...teamMigrations };
 
 export interface Runtime {
   readonly ctx: AppContext;
@@ -58,6 +63,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   const followers: Follower[] = [];
   const consumers: Consumer[] = [];
   let relay: Relay | null = null;
+  let sla: SlaScheduler | null = null;
+  let deliveryWorker: DeliveryWorker | null = null;
   const ctx: AppContext = {
     config,
     database,
@@ -81,7 +88,9 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       } else {
         for (const projection of PROJECTIONS) followers.push(followStore(database.db, projection, log));
       }
+      deliveryWorker = startDeliveryWorker(ctx);
     }
+    if (options.workers !== false) sla = startSlaScheduler(ctx);
     const app = await buildApp(ctx, { kafkaReachable: kafka ? await kafkaProbe(kafka) : null });
     if (options.listen !== false) await app.listen({ port: config.port, host: config.host });
     let stopping: Promise<void> | null = null;
@@ -92,12 +101,15 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       async settle() {
         await relay?.catchUp();
         await Promise.all(followers.map((f) => f.catchUp()));
+        await deliveryWorker?.catchUp();
       },
       stop() {
         stopping ??= (async () => {
           await app.close();
+          await sla?.stop();
           await Promise.all(followers.map((f) => f.stop()));
           await Promise.all(consumers.map((c) => c.disconnect()));
+          await deliveryWorker?.stop();
           await relay?.stop();
           await database.close();
         })();
@@ -105,8 +117,10 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       },
     };
   } catch (error) {
+    await sla?.stop();
     await Promise.all(followers.map((f) => f.stop()));
     await Promise.all(consumers.map((c) => c.disconnect()));
+    await deliveryWorker?.stop();
     await relay?.stop();
     await database.close();
     throw error;

@@ -54,10 +54,19 @@ function lockDataDir(dir: string): () => void {
   return () => fs.rmSync(lockFile, { force: true });
 }
 
+const pools = new WeakMap<object, pg.Pool>();
+
+/**
+ * The pg pool behind a root Kysely instance of a PostgreSQL database, for the few hot statements
+ * sent as named (prepared) statements; null for a transaction or PGlite.
+ */
+export const poolOf = (db: object): pg.Pool | null => pools.get(db) ?? null;
+
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   if (config.databaseUrl) {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: Number(process.env.DB_POOL_SIZE ?? 20) });
     const db = new Kysely<EventStoreTables>({ dialect: new PostgresDialect({ pool }) });
+    pools.set(db, pool);
     await sql`select 1`.execute(db);
     return { kind: 'postgres', db, url: config.databaseUrl, close: () => db.destroy() };
   }

@@ -1,14 +1,17 @@
 import type { Migration } from 'kysely/migration';
 import { claimListProjection } from './claim-list/claimListProjection.js';
 import { claimTimelineProjection } from './claim-timeline/claimTimelineProjection.js';
+import { webhookOutboxProjection } from './webhook-outbox/webhookOutboxProjection.js';
 import { projectionRuntimeMigrations } from './runtime/projectionMigrations.js';
 import type { Projection } from './runtime/projection.js';
 
 /** Every read model the product keeps, by name (the names `npm run replay -- --projection` takes). */
-export const PROJECTIONS: readonly Projection[] = [claimListProjection, claimTimelineProjection];
+export const PROJECTIONS: readonly Projection[] = [claimListProjection, claimTimelineProjection, webhookOutboxProjection];
 
 export const projectionMigrations: Record<string, Migration> = Object.assign(
   {},
   projectionRuntimeMigrations,
   ...PROJECTIONS.map((p) => p.migrations),
 );
+
+export { WEBHOOK_OUTBOX, webhookOutboxProjection } from './webhook-outbox/webhookOutboxProjection.js';

@@ -26,6 +26,9 @@ export async function startHarness(): Promise<Harness> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-e2e-'));
   const runtime = await startRuntime(loadConfig({
     ...process.env, DATA_DIR: dataDir, PORT: '0', SEED_DEMO: 'true', DATABASE_URL: '', KAFKA_BROKERS: '', LOG_LEVEL: 'warn',
+    // Every test browses from 127.0.0.1: the per-address limits are lifted, the per-order ones (10 lookups, 5 filings) kept.
+    RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_LOOKUP_PER_IP: '1000', RATE_LIMIT_FILING_PER_IP: '1000',
+    RATE_LIMIT_LOOKUP_PER_ORDER: '10', RATE_LIMIT_FILING_PER_ORDER: '5', SENTRY_DSN: '', SENTRY_ENVIRONMENT: '',
   }));
   const { port } = runtime.app.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -24,12 +24,12 @@ describe('customer claims portal', () => {
 
     await lookUp(page, ' 1001 ', ' ava@example.com ');
     await page.waitForURL('**/issues');
-    expect(await heading(page).textContent()).toBe("What's happening with your order?");
+    await expect.poll(() => heading(page).textContent()).toBe("What's happening with your order?");
     await expectAccessible(page);
 
     await page.getByRole('button', { name: /Issues with my items/ }).click();
     await page.waitForURL('**/issues/items');
-    expect(await heading(page).textContent()).toBe('Tell us about your issues.');
+    await expect.poll(() => heading(page).textContent()).toBe('Tell us about your issues.');
     await page.getByRole('heading', { name: 'Select items with issues' }).waitFor();
     await expectAccessible(page);
 
@@ -56,7 +56,7 @@ describe('customer claims portal', () => {
     await dialog.getByRole('button', { name: 'Add issue to claim' }).click();
 
     await page.waitForURL('**/resolution');
-    expect(await heading(page).textContent()).toBe('How can we fix this for you?');
+    await expect.poll(() => heading(page).textContent()).toBe('How can we fix this for you?');
     await page.getByText('Reship them to me').waitFor();
     await page.getByText('Fastest').waitFor();
     await page.getByText('Items will be shipped immediately').waitFor();
@@ -67,7 +67,7 @@ describe('customer claims portal', () => {
     await page.getByRole('button', { name: 'Continue' }).click();
 
     await page.waitForURL('**/resolution/review');
-    expect(await heading(page).textContent()).toBe('Review and complete your claim.');
+    await expect.poll(() => heading(page).textContent()).toBe('Review and complete your claim.');
     await page.getByRole('heading', { name: 'My Claim' }).waitFor();
     await page.getByRole('heading', { name: 'Preferred Resolution for Issues' }).waitFor();
     await page.getByText('Merino Socks × 2').waitFor();
@@ -132,7 +132,7 @@ describe('customer claims portal', () => {
     const { page, context, problems } = await h.newPage();
     await lookUp(page, '1003', 'cara@example.com');
     await page.waitForURL('**/too-soon');
-    expect(await heading(page).textContent()).toBe('Hold that thought!');
+    await expect.poll(() => heading(page).textContent()).toBe('Hold that thought!');
     await page.getByText('Your order has been marked as delivered.').waitFor();
     await page.getByText('You can file a claim on:').waitFor();
     expect(await page.locator('.big').textContent()).toMatch(/^[A-Z][a-z]{2} \d{1,2} at \d{1,2}:\d{2} (AM|PM)$/);
@@ -141,12 +141,12 @@ describe('customer claims portal', () => {
 
     await lookUp(page, '1004', 'dan@example.com');
     await page.waitForURL('**/too-late');
-    expect(await heading(page).textContent()).toBe("It's too late to file a claim");
+    await expect.poll(() => heading(page).textContent()).toBe("It's too late to file a claim");
     await expectAccessible(page);
 
     await lookUp(page, '1005', 'eve@example.com');
     await page.waitForURL('**/not-shipped');
-    expect(await heading(page).textContent()).toBe("Your order hasn't shipped yet");
+    await expect.poll(() => heading(page).textContent()).toBe("Your order hasn't shipped yet");
     await expectAccessible(page);
     expect(problems).toEqual([]);
     await context.close();
@@ -156,11 +156,11 @@ describe('customer claims portal', () => {
     const { page, context } = await h.newPage();
     await page.goto('/resolution/review');
     await page.waitForURL('**/start');
-    expect(await heading(page).textContent()).toBe('Get a resolution for your order in minutes');
+    await expect.poll(() => heading(page).textContent()).toBe('Get a resolution for your order in minutes');
 
     await page.goto('/no-such-page');
     await page.getByText('Page Not Found: /no-such-page').waitFor();
-    expect(await heading(page).textContent()).toBe('Page Not Found');
+    await expect.poll(() => heading(page).textContent()).toBe('Page Not Found');
     await expectAccessible(page);
 
     await page.goto('/view/bad');

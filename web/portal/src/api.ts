@@ -12,11 +12,20 @@ export const TIMEOUT_MESSAGE = 'The operation was aborted due to timeout';
 
 /** A 4xx/5xx answer (spec §7: raised unless ignored), carrying the contract's error code. */
 export class HttpError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(readonly status: number, readonly code: string, message: string, readonly retryAfterSeconds: number | null = null) {
     super(message);
     this.name = 'HttpError';
   }
 }
+
+/** The shopper's words for a 429 (the API's `rate_limited`), with the wait its Retry-After gives. */
+export function rateLimitedText(error: HttpError): string {
+  const seconds = error.retryAfterSeconds;
+  const wait = seconds && seconds > 1 && seconds < 60 ? `${seconds} seconds` : 'a minute';
+  return `You've tried that a few too many times. To keep orders safe, please wait ${wait} and try again.`;
+}
+
+export const isRateLimited = (error: unknown): error is HttpError => error instanceof HttpError && error.status === 429;
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -52,8 +61,9 @@ async function once<T>(method: Method, path: string, options: RequestOptions<T>)
   }
   if (response.status >= 400) {
     const parsed = ApiError.safeParse(await response.json().catch(() => null));
+    const retryAfter = Number(response.headers.get('retry-after'));
     throw new HttpError(response.status, parsed.success ? parsed.data.error : 'http_error',
-      parsed.success ? parsed.data.message : `Request failed with status ${response.status}`);
+      parsed.success ? parsed.data.message : `Request failed with status ${response.status}`, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
   }
   if (response.status === 204) return options.schema.parse(null);
   return options.schema.parse(await response.json());
@@ -70,6 +80,10 @@ export async function request<T>(method: Method, path: string, options: RequestO
     }
   }
 }
+
+export const PublicConfig = z.object({
+  sentry: z.object({ dsn: z.string(), environment: z.string(), tunnel: z.string() }).nullable(),
+});
 
 export const api = {
   lookupOrder: (order: string, email: string) =>
@@ -94,4 +108,6 @@ export const api = {
     return request('GET', 'whitelabel/settings', { query: { store, domain: local ? undefined : host }, schema: WhitelabelSettings });
   },
   uploadUrl: (body: UploadUrlRequest) => request('POST', 'media/upload-url', { body, schema: UploadUrlResponse }),
+  /** Public runtime configuration (spec §7: the error-reporting DSN and environment). */
+  publicConfig: () => request('GET', 'public-config', { schema: PublicConfig, timeoutMs: 5_000 }),
 };

@@ -126,3 +126,22 @@ export function issueLabel(code: ClaimType | string | null | undefined): string 
   const words = code.toLowerCase().replace(/_/g, ' ');
   return known ? `${words[0]?.toUpperCase() ?? ''}${words.slice(1)}` : code;
 }
+
+/** A native modal dialog: focus stays inside, Escape closes, the heading names it. */
+export function Modal({ title, onClose, children, className = '' }: { title: string; onClose: () => void; children: ReactNode; className?: string }) {
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+  return (
+    <dialog ref={dialogRef} className={`modal ${className}`.trim()} aria-labelledby={titleId} onCancel={(e) => { e.preventDefault(); onClose(); }}>
+      <div className="modal-body">
+        <h2 id={titleId}>{title}</h2>
+        {children}
+      </div>
+    </dialog>
+  );
+}

@@ -1,21 +1,17 @@
+import '@claims/ui/zod-setup';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
-import { router } from './router.js';
+import { preloadFlow, router } from './router.js';
+import { installChunkReload } from './chunkReload.js';
+import { startErrorReporting } from './sentry.js';
 import './styles.css';
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 10_000, refetchOnWindowFocus: false } } });
 
 // Spec §8: a failed chunk load reloads the page once, at most every 10 seconds.
-window.addEventListener('vite:preloadError', () => {
-  const key = 'claims-portal:reloaded-at';
-  const last = Number(window.sessionStorage.getItem(key) ?? 0);
-  if (Date.now() - last > 10_000) {
-    window.sessionStorage.setItem(key, String(Date.now()));
-    window.location.reload();
-  }
-});
+installChunkReload();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
@@ -24,3 +20,10 @@ createRoot(document.getElementById('root')!).render(
     </QueryClientProvider>
   </StrictMode>,
 );
+
+// Error reporting starts once the page is up (it loads nothing unless a DSN and an environment are configured).
+const idle = window.requestIdleCallback ?? ((callback: () => void) => window.setTimeout(callback, 1));
+idle(() => {
+  void startErrorReporting();
+  preloadFlow();
+});

@@ -1,71 +1,190 @@
-import { useEffect } from 'react';
-import { Outlet, createRootRoute, createRoute, createRouter, notFound, redirect } from '@tanstack/react-router';
+import { useEffect, type ReactNode } from 'react';
+import { Link, Outlet, createRootRoute, createRoute, createRouter, notFound, redirect, useMatches } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { BUTTON_RADIUS, type Branding } from '@claims/contracts';
 import { api } from './api.js';
-import { getState, resetOrder, trackStep, usePortal } from './store.js';
+import { applyBranding } from './branding.js';
+import { lazyPage } from './chunkReload.js';
+import { emptyClaim, getState, resetOrder, setState, trackStep, usePortal } from './store.js';
 import { StartPage } from './pages/start.js';
-import { IssuesPage, MultipleShipmentsPage, ShipmentDetailsPage, ShipmentListPage } from './pages/issues.js';
-import { ItemsPage } from './pages/items.js';
-import { ResolutionPage, ReviewPage } from './pages/resolution.js';
-import { ClaimReceivedPage, HomePage, NotShippedPage, ProcessPage, ReturnPage, TooLatePage, TooSoonPage } from './pages/outcomes.js';
-import { PrintPage, TOKEN_PATTERN, ViewClaimPage, ViewReviewPage } from './pages/view.js';
 import { AppErrorPage, NotFoundPage } from './pages/errors.js';
+
+/** Spec §2: pages render in a layout chosen by route meta; the default layout otherwise. */
+export type LayoutName = 'default' | 'app' | 'app-spec' | 'view-my-claim';
+
+declare module '@tanstack/react-router' {
+  interface StaticDataRouteOption {
+    layout?: LayoutName;
+  }
+}
 
 /** Spec §2 access guard: these paths need no looked-up order. */
 export const isOpenPath = (path: string) => path.includes('return') || path.includes('/view') || path.includes('/print');
 
-function applyBranding(branding: Branding | undefined) {
-  const root = document.documentElement.style;
-  const set = (name: string, value: string | undefined) => (value ? root.setProperty(name, value) : root.removeProperty(name));
-  set('--brand-100', branding?.brand100);
-  set('--brand-700', branding?.brand700);
-  set('--brand-800', branding?.brand800);
-  set('--brand-900', branding?.brand900);
-  set('--page-bg', branding?.backgroundColor);
-  set('--radius', branding?.buttonStyle ? BUTTON_RADIUS[branding.buttonStyle] : undefined);
-}
+/** Spec §2 validate rule of the token routes: a URL-safe token, else the 404 page. */
+export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,200}$/;
 
-function Layout() {
-  const orderStore = usePortal((s) => s.order?.storeId ?? null);
+// Every screen but the start page (the usual landing) is its own chunk.
+const issuesPages = () => import('./pages/issues.js');
+const IssuesPage = lazyPage(issuesPages, (m) => m.IssuesPage);
+const ShipmentListPage = lazyPage(issuesPages, (m) => m.ShipmentListPage);
+const ShipmentDetailsPage = lazyPage(issuesPages, (m) => m.ShipmentDetailsPage);
+const MultipleShipmentsPage = lazyPage(issuesPages, (m) => m.MultipleShipmentsPage);
+const ItemsPage = lazyPage(() => import('./pages/items.js'), (m) => m.ItemsPage);
+const resolutionPages = () => import('./pages/resolution.js');
+const ResolutionPage = lazyPage(resolutionPages, (m) => m.ResolutionPage);
+const ReviewPage = lazyPage(resolutionPages, (m) => m.ReviewPage);
+const outcomePages = () => import('./pages/outcomes.js');
+const HomePage = lazyPage(outcomePages, (m) => m.HomePage);
+const ProcessPage = lazyPage(outcomePages, (m) => m.ProcessPage);
+const ClaimReceivedPage = lazyPage(outcomePages, (m) => m.ClaimReceivedPage);
+const NotShippedPage = lazyPage(outcomePages, (m) => m.NotShippedPage);
+const TooLatePage = lazyPage(outcomePages, (m) => m.TooLatePage);
+const TooSoonPage = lazyPage(outcomePages, (m) => m.TooSoonPage);
+const ReturnPage = lazyPage(outcomePages, (m) => m.ReturnPage);
+const viewPages = () => import('./pages/view.js');
+const ViewClaimPage = lazyPage(viewPages, (m) => m.ViewClaimPage);
+const ViewReviewPage = lazyPage(viewPages, (m) => m.ViewReviewPage);
+const PrintPage = lazyPage(viewPages, (m) => m.PrintPage);
+
+function useBrand() {
+  const orderStore = usePortal((s) => (s.demo ? null : s.order?.storeId ?? null));
   const brandStore = usePortal((s) => s.brandStoreId);
-  const fromQuery = typeof window === 'undefined' ? null : new URLSearchParams(window.location.search).get('store');
-  const store = fromQuery ?? orderStore ?? brandStore ?? undefined;
+  const queryStore = usePortal((s) => s.queryStore);
+  // Spec §2: the store query parameter first, else the order's (or the viewed claim's) store.
+  const store = queryStore ?? orderStore ?? brandStore ?? undefined;
   // Spec §8: a whitelabel failure is swallowed; the portal keeps its default look.
-  const whitelabel = useQuery({ queryKey: ['whitelabel', store], queryFn: () => api.whitelabel(store), enabled: Boolean(store), retry: false });
+  const whitelabel = useQuery({ queryKey: ['whitelabel', store], queryFn: () => api.whitelabel(store), enabled: Boolean(store), retry: false, staleTime: 300_000 });
   const brand = whitelabel.data;
   useEffect(() => applyBranding(brand?.branding), [brand]);
+  return brand;
+}
+
+function Header({ children }: { children?: ReactNode }) {
+  const brand = useBrand();
+  return (
+    <header className="site-header">
+      {brand?.branding.logoUrl
+        ? <img className="logo" src={brand.branding.logoUrl} alt={brand.storeName} height={32} />
+        : <span className="logo-text">{brand?.storeName ?? 'Order help'}</span>}
+      {children}
+    </header>
+  );
+}
+
+function Main({ children, wide = false }: { children: ReactNode; wide?: boolean }) {
+  return <main id="main" tabIndex={-1} className={wide ? 'main-wide' : undefined}>{children}</main>;
+}
+
+/** Default: the start page, returns and error pages. */
+function DefaultLayout() {
+  return <><a className="skip-link" href="#main">Skip to content</a><Header /><Main><Outlet /></Main></>;
+}
+
+/** app: the claim flow, with the order it is about and a way to start over. */
+function AppLayout() {
+  const orderNumber = usePortal((s) => s.order?.orderNumber ?? null);
+  const demo = usePortal((s) => s.demo);
   return (
     <>
       <a className="skip-link" href="#main">Skip to content</a>
-      <header className="site-header">
-        {brand?.branding.logoUrl ? <img className="logo" src={brand.branding.logoUrl} alt={brand.storeName} height={32} /> : <span className="logo-text">{brand?.storeName ?? 'Order help'}</span>}
-      </header>
-      <main id="main" tabIndex={-1}>
-        <Outlet />
-      </main>
+      <Header>
+        {orderNumber ? (
+          <nav className="header-nav" aria-label="Claim">
+            <span className="header-order">{demo ? 'Sample order' : 'Order'} #{orderNumber}</span>
+            <Link to="/start">Start over</Link>
+          </nav>
+        ) : null}
+      </Header>
+      <Main><Outlet /></Main>
     </>
   );
 }
 
+/** app-spec: the bare page (printing), no site chrome. */
+function AppSpecLayout() {
+  useBrand();
+  return <Main wide><Outlet /></Main>;
+}
+
+/** view-my-claim: a claim opened by its token, with that claim's own pages. */
+function ViewMyClaimLayout() {
+  const token = useMatches({ select: (matches) => matches.map((m) => (m.params as { token?: string }).token).find(Boolean) ?? null });
+  return (
+    <>
+      <a className="skip-link" href="#main">Skip to content</a>
+      <Header>
+        {token ? (
+          <nav className="header-nav" aria-label="My claim">
+            <Link to="/view/$token" params={{ token }} activeOptions={{ exact: true }}>My claim</Link>
+            <Link to="/print/$token" params={{ token }}>Print</Link>
+          </nav>
+        ) : null}
+      </Header>
+      <Main><Outlet /></Main>
+    </>
+  );
+}
+
+const LAYOUTS: Record<LayoutName, () => ReactNode> = {
+  default: DefaultLayout, app: AppLayout, 'app-spec': AppSpecLayout, 'view-my-claim': ViewMyClaimLayout,
+};
+
+function Root() {
+  const layout = useMatches({
+    select: (matches) => {
+      for (let i = matches.length - 1; i >= 0; i--) {
+        const name = matches[i]?.staticData.layout;
+        if (name) return name;
+      }
+      return 'default' as const;
+    },
+  });
+  const Layout = LAYOUTS[layout];
+  return <Layout />;
+}
+
+const searchValue = (search: Record<string, unknown>, key: string): string | null => {
+  const value = search[key];
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : null;
+};
+
 const rootRoute = createRootRoute({
-  component: Layout,
+  component: Root,
   notFoundComponent: NotFoundPage,
   errorComponent: AppErrorPage,
+  beforeLoad: async ({ location }) => {
+    // Spec §2: a `.spec` duplicate of a route is the same screen.
+    if (location.pathname.length > 5 && location.pathname.endsWith('.spec')) {
+      throw redirect({ href: `${location.pathname.slice(0, -'.spec'.length)}${location.searchStr}`, replace: true });
+    }
+    const search = location.search as Record<string, unknown>;
+    const store = searchValue(search, 'store');
+    if (store && store !== getState().queryStore) setState({ queryStore: store });
+    // Spec §2: the `fake` flag loads the built-in sample order.
+    if ('fake' in search && !getState().demo) {
+      const { sampleOrder } = await import('./fake.js');
+      const order = sampleOrder();
+      setState({
+        order, claim: emptyClaim(order.customerEmail, order.orderId), currentShipmentId: null, category: null, sessionStatus: null,
+        restored: false, submitted: null, selectedShipments: [], sessionId: null, demo: true, otaAcknowledged: false,
+      });
+      if (location.pathname === '/' || location.pathname === '/start') throw redirect({ to: '/issues', replace: true });
+    }
+  },
 });
 
 /** Every path outside the open list redirects to /start while no order is loaded. */
 const guarded = createRoute({
   getParentRoute: () => rootRoute,
   id: 'guarded',
+  staticData: { layout: 'app' },
   beforeLoad: ({ location }) => {
     if (!getState().order && !isOpenPath(location.pathname)) throw redirect({ to: '/start' });
     trackStep(location.pathname);
   },
 });
 
-const page = (path: string, component: () => React.ReactNode, parent: typeof guarded | typeof rootRoute = guarded) =>
-  createRoute({ getParentRoute: () => parent, path, component });
+const page = (path: string, component: () => ReactNode) => createRoute({ getParentRoute: () => guarded, path, component });
 
 const home = page('/', HomePage);
 const start = createRoute({ getParentRoute: () => rootRoute, path: '/start', component: StartPage, beforeLoad: () => resetOrder() });
@@ -97,8 +216,10 @@ const returnStart = createRoute({ getParentRoute: () => returnRoute, path: 'star
 const validToken = ({ params }: { params: { token: string } }) => {
   if (!TOKEN_PATTERN.test(params.token)) throw notFound();
 };
-const print = createRoute({ getParentRoute: () => rootRoute, path: '/print/$token', component: PrintPage, beforeLoad: validToken });
-const view = createRoute({ getParentRoute: () => rootRoute, path: '/view/$token', beforeLoad: validToken });
+const print = createRoute({
+  getParentRoute: () => rootRoute, path: '/print/$token', component: PrintPage, beforeLoad: validToken, staticData: { layout: 'app-spec' },
+});
+const view = createRoute({ getParentRoute: () => rootRoute, path: '/view/$token', beforeLoad: validToken, staticData: { layout: 'view-my-claim' } });
 const viewIndex = createRoute({ getParentRoute: () => view, path: '/', component: ViewClaimPage });
 const viewReview = createRoute({ getParentRoute: () => view, path: 'review', component: ViewReviewPage });
 
@@ -117,10 +238,17 @@ const routeTree = rootRoute.addChildren([
   view.addChildren([viewIndex, viewReview]),
 ]);
 
+/** Once the page is idle, the claim flow's chunks are fetched ahead, so the next step opens at once. */
+export function preloadFlow(pathname: string = window.location.pathname): void {
+  if (isOpenPath(pathname)) return;
+  for (const page of [IssuesPage, ItemsPage, ResolutionPage, HomePage]) void page.preload();
+}
+
 export const router = createRouter({
   routeTree,
   defaultNotFoundComponent: NotFoundPage,
   defaultErrorComponent: AppErrorPage,
   notFoundMode: 'root',
   scrollRestoration: true,
+  defaultPendingMs: 300,
 });

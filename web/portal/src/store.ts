@@ -18,6 +18,12 @@ const PortalState = z.object({
   selectedShipments: z.array(z.string()),
   sessionId: z.string().nullable(),
   brandStoreId: z.string().nullable(),
+  /** Spec §2: a `store` query parameter picks the branding (kept while the shopper moves through the flow). */
+  queryStore: z.string().nullable().default(null),
+  /** Spec §2: the built-in sample order of `?fake` (nothing is saved or submitted). */
+  demo: z.boolean().default(false),
+  /** The shopper has read the one-time-appeasement explanation for this order. */
+  otaAcknowledged: z.boolean().default(false),
 });
 export type PortalState = z.infer<typeof PortalState>;
 
@@ -35,7 +41,7 @@ export const emptyClaim = (email = '', sourceOrderId = ''): DraftClaim => ({
 
 const initial: PortalState = {
   order: null, claim: emptyClaim(), currentShipmentId: null, category: null, sessionStatus: null, restored: false, submitted: null,
-  selectedShipments: [], sessionId: null, brandStoreId: null,
+  selectedShipments: [], sessionId: null, brandStoreId: null, queryStore: null, demo: false, otaAcknowledged: false,
 };
 
 function load(): PortalState {
@@ -78,7 +84,7 @@ export function usePortal<T>(select: (s: PortalState) => T): T {
 
 /** Spec §2: reaching /start resets the current order. */
 export function resetOrder(): void {
-  setState({ ...initial });
+  setState((s) => ({ ...initial, queryStore: s.queryStore }));
 }
 
 // ---- Claim session sync (spec §4: metadata saved on change, status on step change) ----
@@ -87,7 +93,7 @@ let saveTimer: ReturnType<typeof setTimeout> | null = null;
 let pendingSave: Promise<unknown> = Promise.resolve();
 
 function shouldSaveMetadata(s: PortalState): boolean {
-  if (!s.order) return false;
+  if (!s.order || s.demo) return false;
   const current = s.currentShipmentId;
   if (!current) return false;
   // Spec §4: no save while the claim has no entry for the current shipment.
@@ -134,6 +140,7 @@ export function trackStep(pathname: string): void {
   const status = STEP_BY_PATH.get(path);
   if (!s.order || !status || status === s.sessionStatus) return;
   setState({ sessionStatus: status });
+  if (s.demo) return;
   void api.saveSession({ email: s.order.customerEmail, orderId: s.order.systemOrderId, status }).catch(() => undefined);
 }
 

@@ -32,6 +32,40 @@ const toDate = (value: string | number | Date): Date | null => {
   return Number.isNaN(date.getTime()) ? null : date;
 };
 
+/**
+ * Spec §9: item prices and tax to three decimals (subtotals and other money use {@link formatMoney}).
+ * A currency without minor units (JPY) keeps none: '¥2,400', never '¥2,400.000'.
+ */
+export function formatItemMoney(amount: number, currency = 'USD'): string {
+  const code = /^[A-Z]{3}$/.test(currency) ? currency : 'USD';
+  return formatMoney(amount, code, { digits: currencyDecimals(code) === 0 ? 0 : 3 });
+}
+
+/** Spec §9: subtotals to two decimals (none for a currency without minor units). */
+export function formatSubtotal(amount: number, currency = 'USD'): string {
+  const code = /^[A-Z]{3}$/.test(currency) ? currency : 'USD';
+  return formatMoney(amount, code, { digits: Math.min(2, currencyDecimals(code)) });
+}
+
+/** A code without a label shown as words ('NO_RESPONSE' → 'No response'). */
+export function humanizeCode(code: string): string {
+  const words = code.toLowerCase().replace(/_/g, ' ').trim();
+  return words ? `${words[0]!.toUpperCase()}${words.slice(1)}` : '';
+}
+
+/** A value for a CSV cell (RFC 4180 quoting; a leading =, +, - or @ is prefixed so spreadsheets do not run it). */
+export function csvCell(value: string | number | boolean | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** Rows of cells as CSV text with CRLF line ends. */
+export function toCsv(rows: ReadonlyArray<ReadonlyArray<string | number | boolean | null | undefined>>): string {
+  return rows.map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+}
+
 /** Spec §9 display format 'MMM D at h:mm A' (e.g. 'Mar 5 at 9:07 PM'), in the viewer's time zone. */
 export function formatDateTime(value: string | number | Date): string {
   const date = toDate(value);

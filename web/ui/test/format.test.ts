@@ -34,3 +34,15 @@ describe('formatting (spec §9)', () => {
     expect(stripHtml('<b>Hi</b> &amp; bye')).toBe('Hi & bye');
   });
 });
+
+describe('back-office formatting', () => {
+  it('shows item money to three decimals, none for JPY, subtotals to two', async () => {
+    const { formatItemMoney, formatSubtotal, humanizeCode, toCsv } = await import('../src/index.js');
+    expect(formatItemMoney(10.32, 'USD')).toBe('$10.320');
+    expect(formatItemMoney(2400, 'JPY')).toBe('¥2,400');
+    expect(formatSubtotal(18.5, 'USD')).toBe('$18.50');
+    expect(formatSubtotal(2400, 'JPY')).toBe('¥2,400');
+    expect(humanizeCode('NO_RESPONSE')).toBe('No response');
+    expect(toCsv([['a', 'b,c'], ['say "hi"', '=SUM(A1)'], [1, null]])).toBe('a,"b,c"\r\n"say ""hi""",\'=SUM(A1)\r\n1,\r\n');
+  });
+});

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { inject } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { z } from 'zod';
@@ -44,27 +43,6 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-/**
- * pg's pool resolves end() before its sockets have closed; dropping the database "with (force)" at that
- * moment kills them mid-goodbye and the FATAL surfaces as an unhandled error. Wait until they are gone.
- */
-async function closedConnections(url: string): Promise<void> {
-  const name = new URL(url).pathname.slice(1);
-  const server = new URL(url);
-  server.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: server.toString() });
-  await client.connect();
-  try {
-    for (let i = 0; i < 50; i++) {
-      const { rows } = await client.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
-      if (!rows[0]?.n) return;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  } finally {
-    await client.end();
-  }
-}
-
 /** Starts the whole product in-process on a fresh PostgreSQL database, demo data seeded. */
 export async function startHarness(): Promise<Harness> {
   const database = await createTestDatabase(inject('databaseUrl'));
@@ -98,7 +76,6 @@ export async function startHarness(): Promise<Harness> {
     call,
     async stop() {
       await runtime.stop();
-      await closedConnections(database.url);
       await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

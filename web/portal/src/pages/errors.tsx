@@ -1,5 +1,7 @@
+import { useEffect } from 'react';
 import { Link, useLocation } from '@tanstack/react-router';
 import { Page } from '../components.js';
+import { reportError } from '../sentry.js';
 
 export function ErrorView({ status, title, message, description }: { status: number; title: string; message: string; description?: string }) {
   return (
@@ -22,5 +24,8 @@ export function NotFoundPage() {
 export function AppErrorPage({ error }: { error: unknown }) {
   const status = typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number' ? error.status : 500;
   const message = error instanceof Error ? error.message : 'Something went wrong.';
+  useEffect(() => {
+    if (status >= 500) reportError(error);
+  }, [error, status]);
   return <ErrorView status={status} title="Internal Server Error" message={message} description="Something went wrong on our side. Please try again." />;
 }

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { SHIPMENT_ISSUE_LABELS, ShipmentIssueType, type CustomerFulfillment, type CustomerOrder } from '@claims/contracts';
 import { formatDateTime, pluralize } from '@claims/ui';
-import { Alert, BackLink, Page } from '../components.js';
+import { Alert, BackLink, Modal, Page } from '../components.js';
 import { addIssues, claimableQuantity, fileableFulfillments, setState, shortId, usePortal } from '../store.js';
 
 function useOrder(): CustomerOrder {
@@ -18,7 +18,9 @@ export function IssuesPage() {
   const order = useOrder();
   const navigate = useNavigate();
   const restored = usePortal((s) => s.restored);
+  const otaAcknowledged = usePortal((s) => s.otaAcknowledged);
   const fileable = fileableFulfillments(order);
+  const ota = !order.protected && order.isOneTimeAppeasement;
 
   function choose(category: 'notReceived' | 'issuesWithItems') {
     setState({ category, restored: false });
@@ -36,11 +38,12 @@ export function IssuesPage() {
   return (
     <Page title="What's happening with your order?" subtitle={`Order #${order.orderNumber} · ${pluralize(itemCount(order), 'item')}`}>
       {restored ? <Alert tone="info">We restored the claim you started earlier.</Alert> : null}
-      {!order.protected && order.isOneTimeAppeasement ? (
+      {ota ? (
         <Alert tone="info">
           This order wasn't protected, but as a one-time courtesy the store will review one claim for it.
         </Alert>
       ) : null}
+      {ota && !otaAcknowledged ? <OtaModal onContinue={() => setState({ otaAcknowledged: true })} onLeave={() => void navigate({ to: '/start' })} /> : null}
       <ul className="choices">
         <li>
           <button type="button" className="choice" onClick={() => choose('notReceived')}>
@@ -56,6 +59,23 @@ export function IssuesPage() {
         </li>
       </ul>
     </Page>
+  );
+}
+
+/** Spec §2 OTA modal: an unprotected order the store grants one courtesy claim (decisions: one-time appeasement). */
+function OtaModal({ onContinue, onLeave }: { onContinue: () => void; onLeave: () => void }) {
+  return (
+    <Modal title="A one-time courtesy claim" onClose={onContinue}>
+      <p>This order wasn't covered by order protection when you placed it.</p>
+      <p>
+        As a one-time courtesy, the store will still review one claim for this order. The store decides on it, and this courtesy
+        can be used only once. To have future orders covered, add order protection at checkout.
+      </p>
+      <div className="actions">
+        <button type="button" className="button button-secondary" onClick={onLeave}>Cancel</button>
+        <button type="button" className="button button-primary" onClick={onContinue} autoFocus>Continue</button>
+      </div>
+    </Modal>
   );
 }
 

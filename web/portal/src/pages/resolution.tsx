@@ -1,10 +1,12 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useMutation } from '@tanstack/react-query';
 import { CUSTOMER_RESOLUTION_LABELS, type CustomerOrder, type CustomerResolution, type FileClaimRequest } from '@claims/contracts';
 import { formatCreditBonus } from '@claims/ui';
-import { HttpError, api } from '../api.js';
+import { HttpError, api, isRateLimited, rateLimitedText } from '../api.js';
+import { AddressModal } from '../address.js';
 import { Alert, BackLink, Page, issueLabel } from '../components.js';
+import { SignatureField, type SignatureHandle } from '../signature.js';
 import { emptyClaim, finishedFulfillments, flushSessionSave, getState, removeIssue, setState, usePortal } from '../store.js';
 
 interface Option {
@@ -96,11 +98,12 @@ export const CONFIRM_ADDRESS_ERROR = 'Please confirm your shipping address.';
 export function ReviewPage() {
   const order = usePortal((s) => s.order);
   const claim = usePortal((s) => s.claim);
+  const demo = usePortal((s) => s.demo);
   const navigate = useNavigate();
   const confirmId = useId();
-  const signId = useId();
+  const signatureRef = useRef<SignatureHandle>(null);
   const [confirmed, setConfirmed] = useState(false);
-  const [name, setName] = useState(claim.signature?.kind === 'typed' ? claim.signature.value : '');
+  const [editing, setEditing] = useState(false);
   const [errors, setErrors] = useState<{ confirm?: string; sign?: string; submit?: string }>({});
 
   const submit = useMutation({
@@ -117,7 +120,10 @@ export function ReviewPage() {
       void navigate({ to: '/claim-received' });
     },
     onError: (error) => {
-      setErrors({ submit: error instanceof HttpError ? error.message : 'Your claim could not be submitted. Please try again.' });
+      setErrors({
+        submit: isRateLimited(error) ? rateLimitedText(error)
+          : error instanceof HttpError ? error.message : 'Your claim could not be submitted. Please try again.',
+      });
     },
   });
 
@@ -129,14 +135,19 @@ export function ReviewPage() {
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    const signed = signatureRef.current?.read() ?? { error: 'Please sign your claim by typing your full name.' };
     const next = {
       ...(confirmed ? {} : { confirm: CONFIRM_ADDRESS_ERROR }),
-      ...(name.trim() ? {} : { sign: 'Please sign your claim by typing your full name.' }),
+      ...('error' in signed ? { sign: signed.error } : {}),
     };
     setErrors(next);
-    if (next.confirm || next.sign || !method || finished.length === 0) return;
-    const signature = { kind: 'typed' as const, value: name.trim(), signedAt: new Date().toISOString() };
+    if (next.confirm || !('signature' in signed) || !method || finished.length === 0) return;
+    const signature = signed.signature;
     setState((s) => ({ claim: { ...s.claim, signature } }));
+    if (demo) {
+      setErrors({ submit: 'This is a sample order for demos, so nothing was submitted.' });
+      return;
+    }
     submit.mutate({
       email: order!.customerEmail,
       fulfillmentIssues: finished.map((f) => ({
@@ -186,10 +197,22 @@ export function ReviewPage() {
         </section>
         <section className="card" aria-labelledby="address">
           <h2 id="address">Confirm Shipping Address</h2>
+          {claim.resolution.updatedShippingAddress ? <p className="hint">Updated for this claim</p> : null}
           <address>
             {address.name}<br />{address.address1}{address.address2 ? <><br />{address.address2}</> : null}<br />
-            {address.city}{address.provinceCode ? `, ${address.provinceCode}` : ''} {address.zip}<br />{address.country}
+            {address.city}{address.province ? `, ${address.province}` : ''} {address.zip}<br />{address.country}
           </address>
+          <p className="row-actions-start">
+            <button type="button" className="button button-link" onClick={() => setEditing(true)}>
+              Edit<span className="visually-hidden"> shipping address</span>
+            </button>
+            {claim.resolution.updatedShippingAddress ? (
+              <button type="button" className="button button-link"
+                onClick={() => setState((s) => ({ claim: { ...s.claim, resolution: { ...s.claim.resolution, updatedShippingAddress: null } } }))}>
+                Use the order's address
+              </button>
+            ) : null}
+          </p>
           <div className="checkbox">
             <input id={confirmId} type="checkbox" checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)}
               aria-invalid={Boolean(errors.confirm)} aria-describedby={errors.confirm ? `${confirmId}-error` : undefined} />
@@ -199,12 +222,7 @@ export function ReviewPage() {
         </section>
         <section className="card" aria-labelledby="signature">
           <h2 id="signature">Signature</h2>
-          <div className="field">
-            <label htmlFor={signId}>Type your full name to sign</label>
-            <input id={signId} type="text" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} maxLength={200}
-              aria-invalid={Boolean(errors.sign)} aria-describedby={errors.sign ? `${signId}-error` : undefined} />
-            {errors.sign ? <p id={`${signId}-error`} className="field-error" role="alert">{errors.sign}</p> : null}
-          </div>
+          <SignatureField ref={signatureRef} initial={claim.signature} error={errors.sign} />
         </section>
         {errors.submit ? <Alert>{errors.submit}</Alert> : null}
         <div className="actions">
@@ -214,6 +232,17 @@ export function ReviewPage() {
           </button>
         </div>
       </form>
+      {editing ? (
+        <AddressModal
+          address={address}
+          onCancel={() => setEditing(false)}
+          onSave={(updated) => {
+            setState((s) => ({ claim: { ...s.claim, resolution: { ...s.claim.resolution, updatedShippingAddress: updated } } }));
+            setConfirmed(false);
+            setEditing(false);
+          }}
+        />
+      ) : null}
     </Page>
   );
 }

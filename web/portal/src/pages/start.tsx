@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { useMutation } from '@tanstack/react-query';
 import { SESSION_STEP_PATHS, type CustomerOrder } from '@claims/contracts';
-import { api, HttpError } from '../api.js';
+import { api, HttpError, isRateLimited, rateLimitedText } from '../api.js';
 import { Alert, Page } from '../components.js';
 import { destinationOf, emptyClaim, restoreFromSession, setState } from '../store.js';
 
@@ -25,6 +25,7 @@ export function StartPage() {
       setState({
         order, claim: emptyClaim(order.customerEmail, order.orderId), currentShipmentId: null, category: null,
         sessionStatus: null, restored: false, submitted: null, selectedShipments: [], sessionId: null, brandStoreId: null,
+        demo: false, otaAcknowledged: false,
       });
       let restored: string | null = null;
       try {
@@ -49,7 +50,8 @@ export function StartPage() {
       }
     },
     onError: (error) => {
-      setProblem(error instanceof HttpError && error.status === 404 ? NO_MATCH : 'Something went wrong while looking up your order. Please try again.');
+      setProblem(isRateLimited(error) ? rateLimitedText(error)
+        : error instanceof HttpError && error.status === 404 ? NO_MATCH : 'Something went wrong while looking up your order. Please try again.');
     },
   });
 

@@ -3,13 +3,11 @@ import { Link, useParams } from '@tanstack/react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CUSTOMER_RESOLUTION_LABELS, type ImageRef, type Media } from '@claims/contracts';
 import { formatDateTime, formatMoney, stripHtml } from '@claims/ui';
+import { Lightbox, type LightboxImage } from '@claims/ui/lightbox';
 import { HttpError, api } from '../api.js';
 import { Alert, ItemThumb, Page, PhotoUpload, issueLabel } from '../components.js';
 import { setState } from '../store.js';
 import type { UploadedMedia } from '../upload.js';
-
-/** Spec §2 validate rule of the token routes: a URL-safe token, else the 404 page. */
-export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,200}$/;
 
 function useToken(): string {
   const params: { token?: string } = useParams({ strict: false });
@@ -112,6 +110,7 @@ function Messages({ token }: { token: string }) {
 export function ViewClaimPage() {
   const token = useToken();
   const claim = useClaim(token);
+  const [viewer, setViewer] = useState<{ images: LightboxImage[]; index: number; title: string } | null>(null);
   if (claim.isPending) return <Page title="Loading your claim…" />;
   if (claim.isError) return <ClaimMissing error={claim.error} />;
   const c = claim.data;
@@ -130,7 +129,14 @@ export function ViewClaimPage() {
                 {item.details ? <span className="choice-help">{item.details}</span> : null}
                 {item.images.length > 0 ? (
                   <span className="photos">
-                    {item.images.map((image, index) => <img key={image.url} src={image.url} alt={`Photo ${index + 1} of ${item.name}`} width={56} height={56} />)}
+                    {item.images.map((image, index) => (
+                      <button key={image.url} type="button" className="photo-button" onClick={() => setViewer({
+                        images: item.images.map((x, i) => ({ url: x.url, alt: `Photo ${i + 1} of ${item.name}` })), index, title: `Photos of ${item.name}`,
+                      })}>
+                        <img src={image.url} alt={`Photo ${index + 1} of ${item.name}`} width={56} height={56} />
+                        <span className="visually-hidden"> (open larger)</span>
+                      </button>
+                    ))}
                   </span>
                 ) : null}
               </span>
@@ -144,6 +150,7 @@ export function ViewClaimPage() {
         {c.hasReview ? <span>Thank you for your review.</span> : <Link className="button button-secondary" to="/view/$token/review" params={{ token }}>Leave a review</Link>}
         <Link className="button button-link" to="/print/$token" params={{ token }}>Print</Link>
       </p>
+      <Lightbox images={viewer?.images ?? []} startIndex={viewer ? viewer.index : null} title={viewer?.title} onClose={() => setViewer(null)} />
     </Page>
   );
 }

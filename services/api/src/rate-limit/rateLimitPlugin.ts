@@ -1,0 +1,89 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import rateLimit, { normalizeIP } from '@fastify/rate-limit';
+import type { AppContext } from '../context.js';
+import { AppError } from '../platform/errors.js';
+
+/**
+ * Abuse limits of the customer endpoints that guess at orders (spec §7 lookup and filing):
+ * per client IP and per order number, fixed one-minute windows (`RATE_LIMIT_*` in config.ts).
+ *
+ * Counting is @fastify/rate-limit's (`createRateLimit`: an in-memory LRU store per limiter, or its
+ * Redis store when the API runs on several nodes); this file only says which requests count against
+ * which key, checks the IP first (a blocked client does not spend a shopper's per-order budget),
+ * and answers the contract's 429 `{error:'rate_limited', message}` with `Retry-After`.
+ */
+export interface RateLimitSettings {
+  enabled: boolean;
+  windowMs: number;
+  lookupPerIp: number;
+  lookupPerOrder: number;
+  filingPerIp: number;
+  filingPerOrder: number;
+}
+
+type KeyOf = (request: FastifyRequest) => string | null;
+
+interface Rule {
+  name: string;
+  max: number;
+  key: KeyOf;
+}
+
+/** An order number as the lookup matches it: trimmed, without a leading '#', case-folded. */
+export const orderKey = (value: unknown): string | null => {
+  if (typeof value !== 'string') return null;
+  const normalized = value.trim().replace(/^#/, '').toLowerCase();
+  return normalized ? normalized : null;
+};
+
+const clientIp: KeyOf = (request) => normalizeIP(request.ip, 56);
+const field = (source: unknown, name: string): unknown =>
+  typeof source === 'object' && source !== null && name in source ? (source as Record<string, unknown>)[name] : undefined;
+
+export const RATE_LIMITED_MESSAGE = 'Too many attempts. Please wait a minute and try again.';
+
+export const rateLimitPlugin = (ctx: AppContext, settings: RateLimitSettings = ctx.config.rateLimit): FastifyPluginAsync => {
+  const plugin: FastifyPluginAsync = async (app) => {
+    if (!settings.enabled) return;
+    await app.register(rateLimit, { global: false, cache: 10_000 });
+
+    const limiter = (rule: Rule) => {
+      const check = app.createRateLimit({
+        max: rule.max,
+        timeWindow: settings.windowMs,
+        // Keys are namespaced by rule; a request without the key's part (a 400 to be) is only counted per IP.
+        keyGenerator: (request) => `${rule.name}:${rule.key(request) ?? '-'}`,
+      });
+      return { ...rule, check };
+    };
+
+    const byRoute = new Map<string, Array<ReturnType<typeof limiter>>>([
+      ['GET /api/order-lookup', [
+        limiter({ name: 'lookup-ip', max: settings.lookupPerIp, key: clientIp }),
+        limiter({ name: 'lookup-order', max: settings.lookupPerOrder, key: (r) => orderKey(field(r.query, 'order')) }),
+      ].filter((l) => l.max > 0)],
+      ['POST /api/claims/:id', [
+        limiter({ name: 'filing-ip', max: settings.filingPerIp, key: clientIp }),
+        limiter({ name: 'filing-order', max: settings.filingPerOrder, key: (r) => orderKey(field(r.params, 'id')) }),
+      ].filter((l) => l.max > 0)],
+    ]);
+
+    // onRequest: before the body is read, so a refused request costs next to nothing.
+    app.addHook('onRequest', async (request) => {
+      const limiters = byRoute.get(`${request.method} ${request.routeOptions.url ?? ''}`);
+      if (!limiters) return;
+      for (const l of limiters) {
+        if (l.name.endsWith('-order') && l.key(request) === null) continue;
+        const result = await l.check(request);
+        if (!result.isAllowed && result.isExceeded) {
+          // The rule's name only: neither the IP nor the order number (nor the email in the URL) is logged.
+          request.log.warn({ rule: l.name, max: result.max, retryAfterSeconds: result.ttlInSeconds }, 'rate limited');
+          throw new AppError('rate_limited', RATE_LIMITED_MESSAGE, undefined, { 'retry-after': String(Math.max(1, result.ttlInSeconds)) });
+        }
+      }
+    });
+  };
+  // Like fastify-plugin: the hook applies to the routes registered after this plugin, not only its own scope.
+  Object.assign(plugin, { [Symbol.for('skip-override')]: true, [Symbol.for('fastify.display-name')]: 'claims-rate-limit' });
+  return plugin;
+};

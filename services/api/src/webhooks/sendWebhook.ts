@@ -1,0 +1,93 @@
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import { isPrivateAddress, publicOnlyLookup } from './addressPolicy.js';
+import { signWebhook } from './signature.js';
+
+export const DELIVERY_TIMEOUT_MS = 10_000;
+
+export interface WebhookRequest {
+  url: string;
+  secret: string;
+  webhookId: string;
+  /** The attempt's time: the `webhook-timestamp` header, in unix seconds. */
+  timestampSeconds: number;
+  body: string;
+}
+
+export interface WebhookOutcome {
+  statusCode: number | null;
+  error: string | null;
+  succeeded: boolean;
+  durationMs: number;
+}
+
+export interface SendOptions {
+  allowPrivate: boolean;
+  timeoutMs?: number;
+  /** Aborted when the worker stops: the attempt is then not recorded and the delivery stays due. */
+  signal?: AbortSignal;
+}
+
+/**
+ * POSTs one Standard Webhooks delivery. Only a 2xx answer within the timeout counts; redirects are
+ * not followed. Never throws: every outcome is an attempt to record.
+ */
+export function sendWebhook(request: WebhookRequest, options: SendOptions): Promise<WebhookOutcome> {
+  const started = performance.now();
+  const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  const elapsed = () => Math.round(performance.now() - started);
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (statusCode: number | null, error: string | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ statusCode, error, succeeded: error === null, durationMs: elapsed() });
+    };
+    let target: URL;
+    try {
+      target = new URL(request.url);
+    } catch {
+      finish(null, 'invalid URL');
+      return;
+    }
+    const host = target.hostname.replace(/^\[|\]$/g, '');
+    if (!options.allowPrivate && net.isIP(host) && isPrivateAddress(host)) {
+      finish(null, `refused: ${host} is a private address`);
+      return;
+    }
+    const client = target.protocol === 'https:' ? https : http;
+    const outgoing = client.request(target, {
+      method: 'POST',
+      agent: false,
+      ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup }),
+      ...(options.signal ? { signal: options.signal } : {}),
+      headers: {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(request.body),
+        'user-agent': 'order-protection-webhooks/1',
+        'webhook-id': request.webhookId,
+        'webhook-timestamp': String(request.timestampSeconds),
+        'webhook-signature': signWebhook(request.secret, request.webhookId, request.timestampSeconds, request.body),
+      },
+    }, (response) => {
+      const status = response.statusCode ?? 0;
+      // The status is the answer; the body is read and dropped so the socket can close cleanly.
+      response.resume();
+      response.on('error', () => undefined);
+      finish(status, status >= 200 && status < 300 ? null : `receiver answered HTTP ${status}`);
+      const drain = setTimeout(() => outgoing.destroy(), 1_000);
+      drain.unref();
+      response.on('end', () => clearTimeout(drain));
+    });
+    const timer = setTimeout(() => {
+      finish(null, `no answer within ${timeoutMs / 1000} s`);
+      outgoing.destroy();
+    }, timeoutMs);
+    outgoing.on('error', (error: NodeJS.ErrnoException) => {
+      finish(null, options.signal?.aborted ? 'aborted: worker stopping' : error.code ? `${error.code}: ${error.message}` : error.message);
+    });
+    outgoing.end(request.body);
+  });
+}

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
+import {
+  ApiError, CreateWebhookEndpointRequest, CreateWebhookEndpointResponse, WebhookDeliveryAttemptPage, WebhookDeliveryAttemptQuery,
+  WebhookEndpoint, WebhookEndpointList, WebhookReplayResponse, type Permission,
+} from '@claims/contracts';
+import type { AppContext } from '../context.js';
+import { AppError } from '../platform/errors.js';
+import { installIdempotency } from '../public-api/idempotency.js';
+import { refusalOf } from './addressPolicy.js';
+import { createEndpoint, deleteEndpoint, findEndpoint, listAttempts, listEndpoints, replayDelivery } from './endpointRepository.js';
+
+const EndpointParams = z.object({ endpointId: z.string().min(1).max(100) });
+const DeliveryParams = EndpointParams.extend({ deliveryId: z.string().min(1).max(100) });
+const IdempotencyHeaders = z.object({ 'idempotency-key': z.string().min(1).max(255).optional() });
+const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as const;
+const tags = ['webhooks'];
+const security = [{ bearer: [] }];
+
+const endpointNotFound = () => new AppError('not_found', 'No webhook endpoint of this store matches that reference.');
+
+/** The bearer token's store, once the token holds `permission` on it. */
+function tokenStore(request: FastifyRequest, permission: Permission): { storeId: string; tokenId: string } {
+  const principal = request.requirePrincipal();
+  if (principal.kind !== 'token') throw new AppError('unauthenticated', 'Send an API token.');
+  request.authorize(permission, principal.token.storeId);
+  return { storeId: principal.token.storeId, tokenId: principal.token.id };
+}
+
+/**
+ * Contract §Webhooks through the public API v1: a store's endpoints, every attempt made to them
+ * and replays. Deliveries themselves are made by the delivery worker from the webhook outbox.
+ */
+export const webhookRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
+  installIdempotency(ctx, app);
+
+  app.post('/api/v1/webhook-endpoints', {
+    config: { auth: 'token' },
+    schema: {
+      tags, security, headers: IdempotencyHeaders, body: CreateWebhookEndpointRequest,
+      summary: 'Register a webhook endpoint (webhook:create); the signing secret is in this answer only',
+      description: 'Events of the token\'s store whose type is in `eventTypes` (all when omitted) are POSTed to `url` following '
+        + 'Standard Webhooks: headers `webhook-id` (the same on every retry), `webhook-timestamp` (unix seconds) and '
+        + '`webhook-signature` = `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the '
+        + 'base64-decoded part of the secret after `whsec_`; body `{type, timestamp, data}`. A failed delivery (non-2xx, '
+        + 'no answer within 10 s, refused connection) is retried after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, 8 h '
+        + 'and then every 8 h until 24 h have passed. Hosts resolving to loopback, private or link-local addresses answer 422.',
+      response: { 201: CreateWebhookEndpointResponse, ...errors, 422: ApiError },
+    },
+  }, async (request, reply) => {
+    const { storeId, tokenId } = tokenStore(request, 'webhook:create');
+    const refusal = await refusalOf(request.body.url, ctx.config.webhookAllowPrivateUrls);
+    if (refusal) throw new AppError('webhook_url_not_allowed', refusal);
+    const { endpoint, secret } = await createEndpoint(ctx, { storeId, url: request.body.url, eventTypes: request.body.eventTypes ?? null, tokenId });
+    request.log.info({ endpointId: endpoint.id, storeId }, 'webhook endpoint created');
+    return reply.code(201).header('cache-control', 'no-store').send({ ...endpoint, secret });
+  });
+
+  app.get('/api/v1/webhook-endpoints', {
+    config: { auth: 'token' },
+    schema: { tags, security, summary: 'The store\'s webhook endpoints (webhook:read), never their secrets', response: { 200: WebhookEndpointList, ...errors } },
+  }, async (request) => {
+    const { storeId } = tokenStore(request, 'webhook:read');
+    return { data: await listEndpoints(ctx.database.db, storeId) };
+  });
+
+  app.get('/api/v1/webhook-endpoints/:endpointId', {
+    config: { auth: 'token' },
+    schema: { tags, security, summary: 'One webhook endpoint (webhook:read)', params: EndpointParams, response: { 200: WebhookEndpoint, ...errors } },
+  }, async (request) => {
+    const { storeId } = tokenStore(request, 'webhook:read');
+    const endpoint = await findEndpoint(ctx.database.db, storeId, request.params.endpointId);
+    if (!endpoint) throw endpointNotFound();
+    return endpoint;
+  });
+
+  app.delete('/api/v1/webhook-endpoints/:endpointId', {
+    config: { auth: 'token' },
+    schema: {
+      tags, security, params: EndpointParams, headers: IdempotencyHeaders, response: { 204: z.null(), ...errors },
+      summary: 'Delete a webhook endpoint (webhook:delete): nothing more is sent to it; pending retries are cancelled',
+    },
+  }, async (request, reply) => {
+    const { storeId } = tokenStore(request, 'webhook:delete');
+    if (!(await deleteEndpoint(ctx, storeId, request.params.endpointId))) throw endpointNotFound();
+    request.log.info({ endpointId: request.params.endpointId }, 'webhook endpoint deleted');
+    return reply.code(204).send(null);
+  });
+
+  app.get('/api/v1/webhook-endpoints/:endpointId/deliveries', {
+    config: { auth: 'token' },
+    schema: {
+      tags, security, params: EndpointParams, querystring: WebhookDeliveryAttemptQuery, response: { 200: WebhookDeliveryAttemptPage, ...errors },
+      summary: 'Every delivery attempt to the endpoint (webhook:read), newest first: status code, error, time, attempt number, webhook-id',
+    },
+  }, async (request) => {
+    const { storeId } = tokenStore(request, 'webhook:read');
+    const endpoint = await findEndpoint(ctx.database.db, storeId, request.params.endpointId);
+    if (!endpoint) throw endpointNotFound();
+    return listAttempts(ctx.database.db, endpoint.id, request.query);
+  });
+
+  app.post('/api/v1/webhook-endpoints/:endpointId/deliveries/:deliveryId/replay', {
+    config: { auth: 'token' },
+    schema: {
+      tags, security, params: DeliveryParams, headers: IdempotencyHeaders, response: { 202: WebhookReplayResponse, ...errors },
+      summary: 'Replay a delivery (webhook:update): sent again at once with the same webhook-id, retried on failure like a new one',
+    },
+  }, async (request, reply) => {
+    const { storeId } = tokenStore(request, 'webhook:update');
+    const endpoint = await findEndpoint(ctx.database.db, storeId, request.params.endpointId);
+    if (!endpoint) throw endpointNotFound();
+    const replayed = await replayDelivery(ctx, endpoint.id, request.params.deliveryId);
+    if (!replayed) throw new AppError('not_found', 'No delivery of this endpoint matches that reference.');
+    request.log.info({ endpointId: endpoint.id, deliveryId: replayed.deliveryId }, 'webhook delivery replayed');
+    return reply.code(202).send(replayed);
+  });
+};

@@ -1,0 +1,103 @@
+import { sql, type Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
+import { WEBHOOK_EVENT_TYPES, type DomainEvent } from '@claims/contracts';
+import type { Projection, ProjectedEvent } from '../runtime/projection.js';
+
+export const WEBHOOK_OUTBOX = 'webhook-outbox';
+
+/**
+ * One row per event × matching endpoint: the delivery the webhook worker owes. Rows are written in
+ * the projection's transaction together with its per-stream offsets, so an event is turned into
+ * deliveries exactly once, and a crash anywhere loses none. `webhook_endpoints` belongs to the API
+ * (migration 0500_webhook_endpoints); the worker owns the columns from `status` on.
+ */
+const migrations: Record<string, Migration> = {
+  '0510_webhook_deliveries': {
+    async up(db: Kysely<unknown>) {
+      await sql`
+        create table webhook_deliveries (
+          id uuid primary key,
+          endpoint_id uuid not null references webhook_endpoints(id) on delete cascade,
+          store_id uuid not null,
+          event_id uuid not null,
+          event_type text not null,
+          webhook_id text not null,
+          payload text not null,
+          status text not null default 'pending',
+          attempts int not null default 0,
+          schedule_attempts int not null default 0,
+          schedule_started_at timestamptz,
+          next_attempt_at timestamptz,
+          claim_token uuid,
+          replay_requested boolean not null default false,
+          last_attempt_at timestamptz,
+          created_at timestamptz not null default now(),
+          unique (endpoint_id, event_id)
+        )`.execute(db);
+      await sql`create index webhook_deliveries_due on webhook_deliveries (next_attempt_at) where status = 'pending'`.execute(db);
+    },
+  },
+};
+
+type WebhookSourceEvent = Extract<ProjectedEvent, { type: 'ClaimFiled' | 'ClaimStatusChanged' | 'ClaimResolved' | 'ClaimMessageSent' | 'ClaimReviewed' }>;
+
+const HANDLED: ReadonlySet<DomainEvent['type']> = new Set(['ClaimFiled', 'ClaimStatusChanged', 'ClaimResolved', 'ClaimMessageSent', 'ClaimReviewed']);
+
+const isWebhookSource = (event: ProjectedEvent): event is WebhookSourceEvent => HANDLED.has(event.type);
+
+/** The event's data as a receiver sees it: nothing secret (the claim token's hash stays home). */
+function publicData(event: WebhookSourceEvent): Record<string, unknown> {
+  switch (event.type) {
+    case 'ClaimFiled': {
+      const { tokenHash: _secret, ...data } = event.data;
+      return data;
+    }
+    case 'ClaimStatusChanged':
+    case 'ClaimResolved':
+    case 'ClaimMessageSent':
+    case 'ClaimReviewed':
+      return { ...event.data };
+    default: {
+      const exhaustive: never = event;
+      return exhaustive;
+    }
+  }
+}
+
+/** The exact bytes every attempt of the event's deliveries sends (and signs). */
+function webhookBody(event: ProjectedEvent): { type: string; body: string } | null {
+  if (!isWebhookSource(event) || !event.storeId) return null;
+  const type = WEBHOOK_EVENT_TYPES[event.type];
+  if (!type) return null;
+  const data = { ...publicData(event), claimId: event.data.claimId, storeId: event.storeId };
+  return { type, body: JSON.stringify({ type, timestamp: event.occurredAt, data }) };
+}
+
+/**
+ * Turns claim events into pending deliveries for every live endpoint of the event's store that
+ * subscribes to its type and existed when the event occurred (so a replay of old events never
+ * reaches endpoints created since). The `webhook-id` is derived from endpoint and event, stable
+ * across retries, replays and rebuilds; a rebuild inserts nothing twice.
+ */
+export const webhookOutboxProjection: Projection = {
+  name: WEBHOOK_OUTBOX,
+  handles: HANDLED,
+  migrations,
+  // Deliveries and their attempts are history, not a derived view: a rebuild must not empty them.
+  tables: [],
+  async apply(trx, event) {
+    const message = webhookBody(event);
+    if (!message || !event.storeId) return;
+    await sql`
+      insert into webhook_deliveries (id, endpoint_id, store_id, event_id, event_type, webhook_id, payload, status, next_attempt_at)
+      select gen_random_uuid(), e.id, e.store_id, ${event.eventId}::uuid, ${message.type},
+             'msg_' || left(encode(sha256(convert_to(e.id::text || ':' || ${event.eventId}, 'UTF8')), 'hex'), 32),
+             ${message.body}, 'pending', ${event.occurredAt}::timestamptz
+      from webhook_endpoints e
+      where e.store_id = ${event.storeId}::uuid
+        and e.deleted_at is null
+        and e.created_at <= ${event.occurredAt}::timestamptz
+        and (e.event_types is null or ${message.type} = any(e.event_types))
+      on conflict (endpoint_id, event_id) do nothing`.execute(trx);
+  },
+};

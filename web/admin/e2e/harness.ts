@@ -1,0 +1,146 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { crc32, deflateSync } from 'node:zlib';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect } from 'vitest';
+import { FileClaimResponse, UploadUrlResponse, type FileClaimRequest } from '@claims/contracts';
+import { loadConfig, startRuntime, type Runtime } from '@claims/api';
+
+export const CHROMIUM = '/usr/bin/chromium';
+const ADMIN_DIST = path.resolve(import.meta.dirname, '../dist/index.html');
+const PORTAL_DIST = path.resolve(import.meta.dirname, '../../portal/dist/index.html');
+
+/** A failed request the page expects (e.g. GET /api/auth/me before signing in answers 401). */
+export interface ExpectedFailure {
+  status: number;
+  path: string;
+}
+
+export interface AdminPage {
+  page: Page;
+  context: BrowserContext;
+  /** Console errors, page errors and CSP violations; a test ends with `expect(problems).toEqual([])`. */
+  problems: string[];
+}
+
+export interface Harness {
+  runtime: Runtime;
+  browser: Browser;
+  baseUrl: string;
+  /** `expected`: failed requests the test provokes, besides the signed-out GET /api/auth/me. */
+  newPage(expected?: ExpectedFailure[]): Promise<AdminPage>;
+  stop(): Promise<void>;
+}
+
+/** Before signing in, the app asks who is signed in: that 401 is the expected answer. */
+const SIGNED_OUT: ExpectedFailure[] = [{ status: 401, path: '/api/auth/me' }];
+
+/** The real server in-process (PGlite in a temp folder, demo data seeded) and Debian's Chromium. */
+export async function startHarness(): Promise<Harness> {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run infra/scripts/chromium.sh`);
+  if (!existsSync(ADMIN_DIST)) throw new Error('The back-office is not built: run `npm run build -w web/admin`');
+  if (!existsSync(PORTAL_DIST)) throw new Error('The portal is not built (it serves the demo product images): run `npm run build -w web/portal`');
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'admin-e2e-'));
+  const runtime = await startRuntime(loadConfig({
+    ...process.env, DATA_DIR: dataDir, PORT: '0', SEED_DEMO: 'true', DATABASE_URL: '', KAFKA_BROKERS: '', LOG_LEVEL: 'warn',
+  }));
+  const { port } = runtime.app.server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
+  return {
+    runtime,
+    browser,
+    baseUrl,
+    async newPage(extra: ExpectedFailure[] = []) {
+      const expected = [...SIGNED_OUT, ...extra];
+      const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+      // Report every CSP violation as a console error (Chromium logs most, this catches the rest).
+      await context.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (event) => {
+          console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline'}`);
+        });
+      });
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() !== 'error') return;
+        const text = message.text();
+        const where = message.location().url;
+        const status = /status of (\d{3})/.exec(text)?.[1];
+        const allowed = status !== undefined && expected.some((e) => String(e.status) === status && where.includes(e.path));
+        if (!allowed) problems.push(`${text} (${where})`);
+      });
+      page.on('pageerror', (error) => problems.push(error.message));
+      return { page, context, problems };
+    },
+    async stop() {
+      await browser.close();
+      await runtime.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Fails on any WCAG 2.x A or AA violation on the page as it is now. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  expect(summary).toEqual([]);
+}
+
+export const PASSWORD = 'demo-pass-1234';
+
+/** Signs in through the form and waits for the queue. */
+export async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
+  await page.goto('/admin/');
+  await page.waitForURL('**/admin/sign-in**');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'All claims' }).waitFor();
+}
+
+/** A valid solid-colour PNG (8-bit RGB), so the browser really decodes it. */
+export function solidPng(width: number, height: number, [r, g, b]: readonly [number, number, number]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3).map((_, i) => [r, g, b][i % 3]!)]);
+  const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** Uploads a photo the way the portal does (signed URL, then PUT) and returns its public URL. */
+export async function uploadPhoto(baseUrl: string, name: string, bytes: Buffer): Promise<string> {
+  const signed = UploadUrlResponse.parse(await (await fetch(`${baseUrl}/api/media/upload-url`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ contentType: 'image/png', filename: name, mediaType: 'CLAIM' }),
+  })).json());
+  const put = await fetch(new URL(signed.signedUrl, baseUrl), { method: 'PUT', headers: { 'content-type': 'image/png' }, body: new Uint8Array(bytes) });
+  if (!put.ok) throw new Error(`upload failed: ${put.status} ${await put.text()}`);
+  return signed.publicUrl;
+}
+
+/** Files a claim through the customer API (spec §7), as a shopper would. */
+export async function fileClaim(baseUrl: string, sourceOrderId: string, body: FileClaimRequest) {
+  const response = await fetch(`${baseUrl}/api/claims/${encodeURIComponent(sourceOrderId)}`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+  });
+  if (response.status !== 201) throw new Error(`filing failed: ${response.status} ${await response.text()}`);
+  return FileClaimResponse.parse(await response.json());
+}

@@ -1,0 +1,143 @@
+import { useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import { CLAIM_STATUS_LABELS, ClaimStatus, type Actor, type AdminClaimDetail, type TimelineResponse } from '@claims/contracts';
+import { formatDateTime, pluralize } from '@claims/ui';
+import { api } from '../api.js';
+import { Alert, Fact, StatusBadge } from '../components/ui.js';
+import { claimTypeLabel, requestedResolutionLabel, resolutionTypeLabel } from '../labels.js';
+import { summarizeResolutions } from './resolutionSummary.js';
+
+type Entry = TimelineResponse['data'][number];
+
+const statusLabel = (value: unknown) => {
+  const parsed = ClaimStatus.safeParse(value);
+  return parsed.success ? CLAIM_STATUS_LABELS[parsed.data] : String(value ?? '');
+};
+
+const Filed = z.object({ claimType: z.string(), items: z.number(), desiredMethod: z.string() });
+const StatusChanged = z.object({ from: z.string(), to: z.string(), note: z.string().nullable().optional() });
+const Resolved = z.object({ outcome: z.string(), resolutionTypes: z.array(z.string()) });
+const MessageSent = z.object({ senderName: z.string(), senderType: z.string() });
+const Reviewed = z.object({ rating: z.number() });
+
+/** What a history line says, in words. */
+export function describeEntry(entry: Entry): { title: string; detail: string | null } {
+  switch (entry.eventType) {
+    case 'ClaimFiled': {
+      const s = Filed.safeParse(entry.summary);
+      return { title: 'Claim filed', detail: s.success ? `${claimTypeLabel(s.data.claimType)}, ${pluralize(s.data.items, 'item')}, requested ${requestedResolutionLabel(s.data.desiredMethod)}` : null };
+    }
+    case 'ClaimStatusChanged': {
+      const s = StatusChanged.safeParse(entry.summary);
+      return s.success
+        ? { title: `Status changed from ${statusLabel(s.data.from)} to ${statusLabel(s.data.to)}`, detail: s.data.note ?? null }
+        : { title: 'Status changed', detail: null };
+    }
+    case 'ClaimResolved': {
+      const s = Resolved.safeParse(entry.summary);
+      if (!s.success) return { title: 'Claim resolved', detail: null };
+      return s.data.outcome === 'DENIED'
+        ? { title: 'Claim denied', detail: null }
+        : { title: `Claim resolved: ${s.data.resolutionTypes.map(resolutionTypeLabel).join(', ')}`, detail: null };
+    }
+    case 'ClaimMessageSent': {
+      const s = MessageSent.safeParse(entry.summary);
+      return { title: s.success ? `Message from ${s.data.senderName}` : 'Message sent', detail: null };
+    }
+    case 'ClaimReviewed': {
+      const s = Reviewed.safeParse(entry.summary);
+      return { title: s.success ? `Review: ${s.data.rating} of 5 stars` : 'Review left', detail: null };
+    }
+    default:
+      return { title: entry.eventType, detail: null };
+  }
+}
+
+export function actorName(actor: Actor): string {
+  if (actor.name) return actor.name;
+  if (actor.type === 'customer') return 'Customer';
+  if (actor.type === 'system') return 'System';
+  if (actor.type === 'api-token') return `API token ${actor.id}`;
+  return actor.id;
+}
+
+/** The status as of a version, from the history lines alone. */
+export function statusAsOf(entries: readonly Entry[], version: number): string | null {
+  let status: string | null = null;
+  for (const entry of entries) if (entry.version <= version && entry.status) status = entry.status;
+  return status;
+}
+
+/**
+ * The claim as of a timeline entry: the server's `GET /api/admin/claims/{id}?asOf=<version>` when it
+ * answers with that version; until it does, the status the history lines give.
+ */
+function AsOf({ claim, entries, version }: { claim: AdminClaimDetail; entries: readonly Entry[]; version: number }) {
+  const isCurrent = version === claim.version;
+  const asOf = useQuery({
+    queryKey: ['claim', claim.id, 'asOf', version],
+    queryFn: () => api.getClaim(claim.id, version),
+    enabled: !isCurrent,
+    staleTime: Infinity,
+  });
+  const snapshot = isCurrent ? claim : asOf.data?.version === version ? asOf.data : null;
+  const status = statusAsOf(entries, version);
+  return (
+    <section className="as-of" aria-labelledby="as-of-title" aria-live="polite">
+      <h3 id="as-of-title">State as of version {version}{isCurrent ? ' (current)' : ''}</h3>
+      {asOf.isPending && !isCurrent ? <p className="muted">Loading…</p> : null}
+      {asOf.isError ? <Alert>The claim as of this version could not be loaded: {asOf.error.message}</Alert> : null}
+      {snapshot ? (
+        <dl className="facts">
+          <Fact term="Status"><StatusBadge status={snapshot.status} /></Fact>
+          <Fact term="Resolutions">{summarizeResolutions(snapshot)?.types.map(resolutionTypeLabel).join(', ') ?? 'None'}</Fact>
+          <Fact term="Messages">{snapshot.messages.length}</Fact>
+          <Fact term="Items">{snapshot.items.map((i) => `${i.name} × ${i.quantity}`).join(', ')}</Fact>
+        </dl>
+      ) : !asOf.isPending || isCurrent ? (
+        <>
+          <dl className="facts">
+            <Fact term="Status">{status ? (ClaimStatus.safeParse(status).success ? <StatusBadge status={ClaimStatus.parse(status)} /> : status) : '—'}</Fact>
+          </dl>
+          <p className="muted">The full claim as of an earlier version needs the server's as-of view; this shows the status from the history.</p>
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+/** Every event of the claim in order, with actor and time; selecting one shows the claim as of then. */
+export function Timeline({ claim, selected, onSelect }: { claim: AdminClaimDetail; selected: number | undefined; onSelect: (version: number | undefined) => void }) {
+  const timeline = useQuery({
+    queryKey: ['timeline', claim.id],
+    queryFn: () => api.timeline(claim.id),
+    // The history is a read model: poll briefly until it has caught up with the claim's own stream.
+    refetchInterval: (query) => ((query.state.data?.data.at(-1)?.version ?? -1) < claim.version ? 500 : false),
+  });
+  const entries = timeline.data?.data ?? [];
+  return (
+    <section className="card" aria-labelledby="timeline-title">
+      <h2 id="timeline-title">Timeline</h2>
+      {timeline.isError ? <Alert>The timeline could not be loaded: {timeline.error.message}</Alert> : null}
+      {timeline.isPending ? <p className="muted">Loading the timeline…</p> : null}
+      <ol className="timeline">
+        {entries.map((entry) => {
+          const { title, detail } = describeEntry(entry);
+          const isSelected = entry.version === selected;
+          return (
+            <li key={entry.version} className={isSelected ? 'timeline-entry timeline-selected' : 'timeline-entry'}>
+              <button type="button" className="timeline-button" aria-pressed={isSelected} onClick={() => onSelect(isSelected ? undefined : entry.version)}>
+                <span className="timeline-title">{title}</span>
+                <span className="timeline-meta">
+                  {actorName(entry.actor)} · <time dateTime={entry.occurredAt}>{formatDateTime(entry.occurredAt)}</time> · version {entry.version}
+                </span>
+                {detail ? <span className="timeline-detail">{detail}</span> : null}
+              </button>
+            </li>
+          );
+        })}
+      </ol>
+      {selected !== undefined && entries.some((e) => e.version === selected) ? <AsOf claim={claim} entries={entries} version={selected} /> : null}
+    </section>
+  );
+}

@@ -1,0 +1,42 @@
+import { Link, Outlet, useNavigate } from '@tanstack/react-router';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMe } from '../session.js';
+import { Alert } from '../components/ui.js';
+import { api } from '../api.js';
+
+/** The signed-in frame: who is signed in, the queue link and sign-out. */
+export function AppLayout() {
+  const me = useMe();
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const signOut = useMutation({
+    mutationFn: () => api.logout(),
+    onSuccess: async () => {
+      client.clear();
+      await navigate({ to: '/sign-in', search: { signedOut: '1', redirect: undefined }, replace: true });
+    },
+  });
+  const storeNames = me.stores.map((s) => s.name).join(', ');
+  return (
+    <>
+      <a className="skip-link" href="#main">Skip to content</a>
+      <header className="site-header">
+        <Link to="/" search={{}} className="brand">Claim desk</Link>
+        <nav aria-label="Main">
+          <ul className="nav">
+            <li><Link to="/" search={{}} activeOptions={{ exact: true, includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>Claims</Link></li>
+          </ul>
+        </nav>
+        <div className="user">
+          <span className="user-name">{me.user.name}</span>
+          <span className="user-meta">{me.user.email}{storeNames ? ` · ${storeNames}` : ''}</span>
+        </div>
+        <button type="button" className="button button-secondary" onClick={() => signOut.mutate()} disabled={signOut.isPending}>Sign out</button>
+      </header>
+      {signOut.isError ? <Alert>Signing out failed. Try again.</Alert> : null}
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,103 @@
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { useQuery } from '@tanstack/react-query';
+import type { AdminClaimDetail } from '@claims/contracts';
+import { formatDateTime } from '@claims/ui';
+import { api, isHttpError } from '../api.js';
+import { can, useMe } from '../session.js';
+import { Alert, Page, ProtectionBadge, StatusBadge } from '../components/ui.js';
+import { CustomerClaimSection, ItemIssuesSection, ResolutionSections } from '../claim/Sections.js';
+import { Timeline } from '../claim/Timeline.js';
+import { Messages, ResolveForm, StatusForm } from '../claim/Actions.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * `/admin/claims/view/$claimRef`: a claim id opens the claim. Spec §2's back-office link carries an
+ * order instead (`/claims/view/{orderId}`), and an order can have several claims, so any other value
+ * is looked up as an order number (or claim number): one match opens it, several are listed.
+ */
+export function ClaimPage() {
+  const { claimRef } = useParams({ from: '/app/claims/view/$claimRef' });
+  return UUID.test(claimRef) ? <ClaimView claimId={claimRef.toLowerCase()} /> : <OrderClaims reference={claimRef} />;
+}
+
+function OrderClaims({ reference }: { reference: string }) {
+  const navigate = useNavigate();
+  const found = useQuery({ queryKey: ['claims', { search: reference }], queryFn: () => api.listClaims({ search: reference, limit: '100' }) });
+  const only = found.data?.data.length === 1 ? found.data.data[0] : undefined;
+  useEffect(() => {
+    if (only) void navigate({ to: '/claims/view/$claimRef', params: { claimRef: only.id }, search: {}, replace: true });
+  }, [only, navigate]);
+  if (found.isPending || only) return <Page title="Finding the claim"><p role="status">Looking up {reference}…</p></Page>;
+  if (found.isError) return <Page title="Something went wrong"><Alert>{found.error.message}</Alert></Page>;
+  const claims = found.data.data;
+  return (
+    <Page title={claims.length === 0 ? 'Claim not found' : `Claims of order ${reference}`}>
+      {claims.length === 0 ? <Alert tone="info">No claim you can see matches {reference}.</Alert> : (
+        <ul className="plain">
+          {claims.map((c) => (
+            <li key={c.id}>
+              <Link to="/claims/view/$claimRef" params={{ claimRef: c.id }} search={{}}>#{c.claimNumber}</Link>{' '}
+              <StatusBadge status={c.status} /> · filed {formatDateTime(c.createdAt)}
+            </li>
+          ))}
+        </ul>
+      )}
+      <Link to="/" search={{}}>Back to the claims</Link>
+    </Page>
+  );
+}
+
+function ClaimView({ claimId }: { claimId: string }) {
+  const me = useMe();
+  const navigate = useNavigate();
+  const { v } = useSearch({ from: '/app/claims/view/$claimRef' });
+  const claim = useQuery({ queryKey: ['claim', claimId], queryFn: () => api.getClaim(claimId) });
+  const [notice, setNotice] = useState<string | null>(null);
+  if (claim.isPending) return <Page title="Loading the claim"><p role="status">Loading…</p></Page>;
+  if (claim.isError) {
+    const missing = isHttpError(claim.error, 404);
+    return (
+      <Page title={missing ? 'Claim not found' : 'Something went wrong'}>
+        <Alert>{missing ? 'No claim you can see has that reference.' : claim.error.message}</Alert>
+        <Link to="/" search={{}}>Back to the claims</Link>
+      </Page>
+    );
+  }
+  const data: AdminClaimDetail = claim.data;
+  const store = data.storeId;
+  const mayResolve = can(me, 'claim:resolve', store) && data.resolvable;
+  const mayChangeStatus = can(me, 'claim:update', store) && data.allowedTransitions.length > 0;
+  const maySend = can(me, 'message:create', store);
+  return (
+    <Page
+      title={`Claim #${data.claimNumber}`}
+      actions={<Link to="/" search={{}} className="button button-link">Back to the claims</Link>}
+    >
+      <div className="claim-badges">
+        <StatusBadge status={data.status} />
+        <span>Protection: <ProtectionBadge status={data.protectionStatus} /></span>
+        <span className="muted">Version {data.version}</span>
+      </div>
+      <div role="status">{notice ? <p className="alert alert-success">{notice}</p> : null}</div>
+      <div className="claim-grid">
+        <div className="stack">
+          <CustomerClaimSection claim={data} />
+          <ItemIssuesSection claim={data} />
+          <ResolutionSections claim={data} />
+          <Messages claim={data} canSend={maySend} />
+        </div>
+        <div className="stack">
+          {mayResolve ? <ResolveForm claim={data} onDone={setNotice} /> : null}
+          {mayChangeStatus ? <StatusForm claim={data} /> : null}
+          <Timeline
+            claim={data}
+            selected={v}
+            onSelect={(version) => void navigate({ to: '/claims/view/$claimRef', params: { claimRef: claimId }, search: { v: version }, replace: true })}
+          />
+        </div>
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// Served by the API at `/admin/` (services/api/src/web/adminRoutes.ts); `npm run dev -w web/admin` proxies /api to it.
+export default defineConfig({
+  base: '/admin/',
+  plugins: [react()],
+  build: {
+    outDir: 'dist', emptyOutDir: true, sourcemap: true, assetsInlineLimit: 0,
+    // Libraries change less often than the app: a chunk of their own stays cached across releases.
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'vendor', test: /node_modules/ }] } } },
+  },
+  server: { proxy: { '/api': 'http://127.0.0.1:3000' } },
+});
