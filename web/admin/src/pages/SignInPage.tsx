@@ -6,9 +6,8 @@ import { api, isHttpError } from '../api.js';
 import { meQuery } from '../session.js';
 import { Alert, Page } from '../components/ui.js';
 
-function lockoutMessage(retryAfter: string | null): string {
-  const seconds = Number(retryAfter);
-  const until = Number.isFinite(seconds) && seconds > 0 ? ` after ${formatDateTime(Date.now() + seconds * 1000)}` : ' in 15 minutes';
+function lockoutMessage(seconds: number | null): string {
+  const until = seconds !== null && seconds > 0 ? ` after ${formatDateTime(Date.now() + seconds * 1000)}` : ' in 15 minutes';
   return `Too many failed sign-ins for this email. For your security it is locked for now: try again${until}, or ask your account owner to help.`;
 }
 
@@ -44,7 +43,7 @@ export function SignInPage() {
   const error = login.error;
   let message: string | null = null;
   if (error) {
-    if (isHttpError(error, 429)) message = lockoutMessage(error.retryAfter);
+    if (isHttpError(error, 429)) message = lockoutMessage(error.retryAfterSeconds);
     else if (isHttpError(error, 401)) message = 'The email or password is not right.';
     else message = error instanceof Error && isHttpError(error) ? error.message : 'Signing in failed. Check your connection and try again.';
   }

@@ -1,0 +1,79 @@
+import type { z } from 'zod';
+import { ApiError } from '@claims/contracts';
+
+/**
+ * Spec §7's HTTP client, shared by the portal and the back-office: a base path, query and JSON
+ * body, a timeout, one retry for reads and none for writes, and 4xx/5xx raised as HttpError.
+ */
+export const API_BASE = '/api';
+const DEFAULT_TIMEOUT_MS = 20_000;
+export const TIMEOUT_MESSAGE = 'The operation was aborted due to timeout';
+
+/** A 4xx/5xx answer, carrying the contract's error code and its text for people. */
+export class HttpError extends Error {
+  constructor(readonly status: number, readonly code: string, message: string, readonly retryAfterSeconds: number | null = null) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export const isHttpError = (error: unknown, status?: number, code?: string): error is HttpError =>
+  error instanceof HttpError && (status === undefined || error.status === status) && (code === undefined || error.code === code);
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type Query = Record<string, string | number | undefined>;
+
+export interface RequestOptions<T> {
+  query?: Query;
+  body?: unknown;
+  schema: z.ZodType<T>;
+  timeoutMs?: number;
+  /** Default: one retry for GET on a network or 5xx failure, none for mutating methods. */
+  retry?: number;
+  signal?: AbortSignal;
+}
+
+function urlOf(path: string, query?: Query): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined && value !== '') params.set(key, String(value));
+  const qs = params.toString();
+  return `${API_BASE}/${path.replace(/^\//, '')}${qs ? `?${qs}` : ''}`;
+}
+
+async function once<T>(method: Method, path: string, options: RequestOptions<T>): Promise<T> {
+  let response: Response;
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  try {
+    response = await fetch(urlOf(path, options.query), {
+      method,
+      headers: options.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      body: options.body === undefined ? null : JSON.stringify(options.body),
+      signal: options.signal ? AbortSignal.any([timeout, options.signal]) : timeout,
+      credentials: 'same-origin',
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'TimeoutError') throw new Error(TIMEOUT_MESSAGE, { cause: error });
+    throw error;
+  }
+  if (response.status >= 400) {
+    const parsed = ApiError.safeParse(await response.json().catch(() => null));
+    const retryAfter = Number(response.headers.get('retry-after'));
+    throw new HttpError(response.status, parsed.success ? parsed.data.error : 'http_error',
+      parsed.success ? parsed.data.message : `Request failed with status ${response.status}`,
+      Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
+  }
+  if (response.status === 204) return options.schema.parse(null);
+  return options.schema.parse(await response.json());
+}
+
+export async function request<T>(method: Method, path: string, options: RequestOptions<T>): Promise<T> {
+  const retries = options.retry ?? (method === 'GET' ? 1 : 0);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await once(method, path, options);
+    } catch (error) {
+      const final = (error instanceof HttpError && error.status < 500) || (error instanceof DOMException && error.name === 'AbortError');
+      if (final || attempt >= retries) throw error;
+    }
+  }
+}
