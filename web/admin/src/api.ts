@@ -1,13 +1,18 @@
 import { z } from 'zod';
 import {
-  AdminClaimDetail, AdminClaimPage, MeResponse, Message, TimelineResponse,
-  type AdminClaimListQuery, type ChangeStatusRequest, type LoginRequest, type ResolveClaimRequest, type SendMessageRequest,
+  AdminClaimDetail, AdminClaimPage, ApiTokenList, BulkStatusResponse, ClaimNote, ClaimNoteList, ClaimTags, CreateApiTokenResponse,
+  InviteMemberResponse, MacroList, MeResponse, Message, RenderedMacro, TeamMember, TeamMemberList, TimelineResponse,
+  type AdminClaimListQuery, type BulkStatusRequest, type ChangeStatusRequest, type CreateApiTokenRequest, type InviteMemberRequest,
+  type LoginRequest, type ResolveClaimRequest, type RoleName, type SendMessageRequest,
 } from '@claims/contracts';
 import { request } from '@claims/ui/http';
 
 export { HttpError, isHttpError, TIMEOUT_MESSAGE } from '@claims/ui/http';
 
 const claimPath = (claimId: string, rest = '') => `admin/claims/${encodeURIComponent(claimId)}${rest}`;
+const storePath = (storeId: string, rest = '') => `admin/stores/${encodeURIComponent(storeId)}${rest}`;
+const memberPath = (storeId: string, userId: string, rest = '') => storePath(storeId, `/team-members/${encodeURIComponent(userId)}${rest}`);
+const tokenPath = (storeId: string, rest = '') => `stores/${encodeURIComponent(storeId)}/api-tokens${rest}`;
 
 /** The list query as the URL carries it (every value a string). */
 export type ClaimListParams = Partial<Record<keyof AdminClaimListQuery, string>>;
@@ -25,4 +30,34 @@ export const api = {
   changeStatus: (claimId: string, body: ChangeStatusRequest) => request('POST', claimPath(claimId, '/status'), { body, schema: AdminClaimDetail }),
   sendMessage: (claimId: string, body: z.input<typeof SendMessageRequest>) =>
     request('POST', claimPath(claimId, '/messages'), { body, schema: Message }),
+
+  // Desk tools: bulk status, notes, labels, metadata, macros.
+  bulkStatus: (body: BulkStatusRequest) => request('POST', 'admin/claims/bulk-status', { body, schema: BulkStatusResponse }),
+  notes: (claimId: string) => request('GET', claimPath(claimId, '/notes'), { schema: ClaimNoteList }),
+  addNote: (claimId: string, body: string, expectedVersion?: number) =>
+    request('POST', claimPath(claimId, '/notes'), { body: { body, expectedVersion }, schema: ClaimNote }),
+  addLabel: (claimId: string, label: string) => request('POST', claimPath(claimId, '/labels'), { body: { label }, schema: ClaimTags }),
+  removeLabel: (claimId: string, label: string) =>
+    request('DELETE', claimPath(claimId, `/labels/${encodeURIComponent(label)}`), { schema: ClaimTags }),
+  setMetadata: (claimId: string, key: string, value: string) =>
+    request('PUT', claimPath(claimId, `/metadata/${encodeURIComponent(key)}`), { body: { value }, schema: ClaimTags }),
+  storeMacros: (storeId: string) => request('GET', storePath(storeId, '/macros'), { schema: MacroList }),
+  globalMacros: () => request('GET', 'admin/global-macros', { schema: MacroList }),
+  renderMacro: (claimId: string, macroId: string) =>
+    request('POST', claimPath(claimId, `/macros/${encodeURIComponent(macroId)}/render`), { schema: RenderedMacro }),
+
+  // Team.
+  teamMembers: (storeId: string) => request('GET', storePath(storeId, '/team-members'), { schema: TeamMemberList }),
+  inviteMember: (storeId: string, body: InviteMemberRequest) =>
+    request('POST', storePath(storeId, '/team-members'), { body, schema: InviteMemberResponse }),
+  changeRole: (storeId: string, userId: string, role: RoleName) =>
+    request('POST', memberPath(storeId, userId, '/role'), { body: { role }, schema: TeamMember }),
+  grantOwnership: (storeId: string, userId: string, level: 'store' | 'account') =>
+    request('POST', memberPath(storeId, userId, '/ownership'), { body: { level }, schema: TeamMember }),
+  removeMember: (storeId: string, userId: string) => request('DELETE', memberPath(storeId, userId), { schema: z.null() }),
+
+  // API tokens.
+  apiTokens: (storeId: string) => request('GET', tokenPath(storeId), { schema: ApiTokenList }),
+  createApiToken: (storeId: string, body: CreateApiTokenRequest) => request('POST', tokenPath(storeId), { body, schema: CreateApiTokenResponse }),
+  revokeApiToken: (storeId: string, tokenId: string) => request('DELETE', tokenPath(storeId, `/${encodeURIComponent(tokenId)}`), { schema: z.null() }),
 };

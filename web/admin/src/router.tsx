@@ -8,6 +8,8 @@ import { SignInPage } from './pages/SignInPage.js';
 import { QueuePage } from './pages/QueuePage.js';
 import { ClaimPage } from './pages/ClaimPage.js';
 import { ErrorPage, NotFoundPage } from './pages/ErrorPages.js';
+import { StoreSearch, TeamPage } from './pages/TeamPage.js';
+import { ApiTokensPage } from './pages/ApiTokensPage.js';
 import { QueueSearch, parseSearch, stringifySearch } from './queue/search.js';
 
 export const queryClient = new QueryClient({
@@ -87,7 +89,21 @@ export const claimRoute = createRoute({
   component: ClaimPage,
 });
 
-const routeTree = rootRoute.addChildren([signInRoute, appRoute.addChildren([queueRoute, claimRoute])]);
+export const teamRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/team',
+  validateSearch: (raw) => StoreSearch.parse(raw),
+  component: TeamPage,
+});
+
+export const apiTokensRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/api-tokens',
+  validateSearch: (raw) => StoreSearch.parse(raw),
+  component: ApiTokensPage,
+});
+
+const routeTree = rootRoute.addChildren([signInRoute, appRoute.addChildren([queueRoute, claimRoute, teamRoute, apiTokensRoute])]);
 
 export const router = createRouter({
   routeTree,

@@ -1,6 +1,7 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Address } from '@claims/contracts';
-import { addressLabels, findProvince, listCountries, provinceOption, provinceOptions } from '@claims/ui';
+import { addressLabels, findProvince, listCountries, loadProvinces, provinceOption, provinceOptions, type ProvinceTable } from '@claims/ui';
 import { Alert, Modal } from './components.js';
 
 type Field = 'name' | 'address1' | 'address2' | 'city' | 'province' | 'zip' | 'countryCode' | 'phone';
@@ -13,8 +14,8 @@ const REQUIRED: Partial<Record<Field, string>> = {
   countryCode: 'Choose a country.',
 };
 
-function draftOf(address: Address): Draft {
-  const province = findProvince(address.countryCode, address.provinceCode) ?? findProvince(address.countryCode, address.province);
+function draftOf(address: Address, table: ProvinceTable): Draft {
+  const province = findProvince(table, address.countryCode, address.provinceCode) ?? findProvince(table, address.countryCode, address.province);
   return {
     name: address.name, address1: address.address1, address2: address.address2 ?? '', city: address.city,
     province: province ? provinceOption(province).value : address.province ?? '', zip: address.zip ?? '',
@@ -23,11 +24,11 @@ function draftOf(address: Address): Draft {
 }
 
 /** The draft as a spec §3 address (province name and short code from the country's list). */
-export function addressOf(draft: Draft): Address {
+export function addressOf(draft: Draft, table: ProvinceTable): Address {
   const countries = listCountries();
-  const provinces = provinceOptions(draft.countryCode);
+  const provinces = provinceOptions(table, draft.countryCode);
   const chosen = provinces.find((p) => p.value === draft.province);
-  const province = chosen ? findProvince(draft.countryCode, chosen.value) : undefined;
+  const province = chosen ? findProvince(table, draft.countryCode, chosen.value) : undefined;
   const trim = (v: string) => (v.trim() ? v.trim() : undefined);
   return {
     name: draft.name.trim(), address1: draft.address1.trim(), address2: trim(draft.address2), city: draft.city.trim(),
@@ -39,13 +40,36 @@ export function addressOf(draft: Draft): Address {
   };
 }
 
-/** Spec §2 'edit shipping address' modal; the result becomes the claim's `updatedShippingAddress`. */
-export function AddressModal({ address, onSave, onCancel }: { address: Address; onSave: (address: Address) => void; onCancel: () => void }) {
-  const [draft, setDraft] = useState<Draft>(() => draftOf(address));
+interface AddressModalProps {
+  address: Address;
+  onSave: (address: Address) => void;
+  onCancel: () => void;
+}
+
+/**
+ * Spec §2 'edit shipping address' modal; the result becomes the claim's `updatedShippingAddress`. The province
+ * lists are fetched when it opens (their own chunk); should that fail, the province is a free-text field.
+ */
+export function AddressModal(props: AddressModalProps) {
+  const provinces = useQuery({
+    queryKey: ['provinces'],
+    queryFn: () => loadProvinces().catch((): ProvinceTable => ({})),
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: Number.POSITIVE_INFINITY,
+  });
+  return (
+    <Modal title="Edit shipping address" onClose={props.onCancel}>
+      {provinces.data ? <AddressForm {...props} table={provinces.data} /> : <p role="status">Loading…</p>}
+    </Modal>
+  );
+}
+
+function AddressForm({ address, onSave, onCancel, table }: AddressModalProps & { table: ProvinceTable }) {
+  const [draft, setDraft] = useState<Draft>(() => draftOf(address, table));
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const ids = { name: useId(), address1: useId(), address2: useId(), city: useId(), province: useId(), zip: useId(), countryCode: useId(), phone: useId() };
   const countries = useMemo(() => listCountries(), []);
-  const provinces = provinceOptions(draft.countryCode);
+  const provinces = provinceOptions(table, draft.countryCode);
   const labels = addressLabels(draft.countryCode);
 
   const set = (field: Field) => (value: string) => setDraft((d) => ({ ...d, [field]: value, ...(field === 'countryCode' ? { province: '' } : {}) }));
@@ -55,7 +79,7 @@ export function AddressModal({ address, onSave, onCancel }: { address: Address; 
     const next: Partial<Record<Field, string>> = {};
     for (const [field, message] of Object.entries(REQUIRED) as Array<[Field, string]>) if (!draft[field].trim()) next[field] = message;
     if (provinces.length > 0 && !draft.province) next.province = `Choose a ${labels.province.toLowerCase()}.`;
-    const parsed = Address.safeParse(addressOf(draft));
+    const parsed = Address.safeParse(addressOf(draft, table));
     if (!parsed.success && Object.keys(next).length === 0) {
       for (const issue of parsed.error.issues) {
         const field = String(issue.path[0]) as Field;
@@ -78,38 +102,36 @@ export function AddressModal({ address, onSave, onCancel }: { address: Address; 
   );
 
   return (
-    <Modal title="Edit shipping address" onClose={onCancel}>
-      <form className="stack" onSubmit={onSubmit} noValidate>
-        {Object.keys(errors).length > 0 ? <Alert>Check the highlighted fields.</Alert> : null}
-        {input('name', 'Full name', { autoComplete: 'shipping name' })}
+    <form className="stack" onSubmit={onSubmit} noValidate>
+      {Object.keys(errors).length > 0 ? <Alert>Check the highlighted fields.</Alert> : null}
+      {input('name', 'Full name', { autoComplete: 'shipping name' })}
+      <div className="field">
+        <label htmlFor={ids.countryCode}>Country</label>
+        <select id={ids.countryCode} autoComplete="shipping country" value={draft.countryCode} onChange={(e) => set('countryCode')(e.target.value)}
+          aria-invalid={Boolean(errors.countryCode)}>
+          {countries.map((c) => <option key={c.code} value={c.code}>{c.name}</option>)}
+        </select>
+      </div>
+      {input('address1', 'Street address', { autoComplete: 'shipping address-line1' })}
+      {input('address2', 'Apartment, suite, etc.', { autoComplete: 'shipping address-line2', optional: true })}
+      {input('city', 'City', { autoComplete: 'shipping address-level2' })}
+      {provinces.length > 0 ? (
         <div className="field">
-          <label htmlFor={ids.countryCode}>Country</label>
-          <select id={ids.countryCode} autoComplete="shipping country" value={draft.countryCode} onChange={(e) => set('countryCode')(e.target.value)}
-            aria-invalid={Boolean(errors.countryCode)}>
-            {countries.map((c) => <option key={c.code} value={c.code}>{c.name}</option>)}
+          <label htmlFor={ids.province}>{labels.province}</label>
+          <select id={ids.province} autoComplete="shipping address-level1" value={draft.province} onChange={(e) => set('province')(e.target.value)}
+            aria-invalid={Boolean(errors.province)} aria-describedby={errors.province ? `${ids.province}-error` : undefined}>
+            <option value="">Select {labels.province.toLowerCase()}</option>
+            {provinces.map((p) => <option key={p.value} value={p.value}>{p.label}</option>)}
           </select>
+          {errors.province ? <p id={`${ids.province}-error`} className="field-error">{errors.province}</p> : null}
         </div>
-        {input('address1', 'Street address', { autoComplete: 'shipping address-line1' })}
-        {input('address2', 'Apartment, suite, etc.', { autoComplete: 'shipping address-line2', optional: true })}
-        {input('city', 'City', { autoComplete: 'shipping address-level2' })}
-        {provinces.length > 0 ? (
-          <div className="field">
-            <label htmlFor={ids.province}>{labels.province}</label>
-            <select id={ids.province} autoComplete="shipping address-level1" value={draft.province} onChange={(e) => set('province')(e.target.value)}
-              aria-invalid={Boolean(errors.province)} aria-describedby={errors.province ? `${ids.province}-error` : undefined}>
-              <option value="">Select {labels.province.toLowerCase()}</option>
-              {provinces.map((p) => <option key={p.value} value={p.value}>{p.label}</option>)}
-            </select>
-            {errors.province ? <p id={`${ids.province}-error`} className="field-error">{errors.province}</p> : null}
-          </div>
-        ) : input('province', labels.province, { autoComplete: 'shipping address-level1', optional: true })}
-        {input('zip', labels.zip, { autoComplete: 'shipping postal-code' })}
-        {input('phone', 'Phone', { autoComplete: 'shipping tel', optional: true, type: 'tel' })}
-        <div className="actions">
-          <button type="button" className="button button-secondary" onClick={onCancel}>Cancel</button>
-          <button type="submit" className="button button-primary">Save</button>
-        </div>
-      </form>
-    </Modal>
+      ) : input('province', labels.province, { autoComplete: 'shipping address-level1', optional: true })}
+      {input('zip', labels.zip, { autoComplete: 'shipping postal-code' })}
+      {input('phone', 'Phone', { autoComplete: 'shipping tel', optional: true, type: 'tel' })}
+      <div className="actions">
+        <button type="button" className="button button-secondary" onClick={onCancel}>Cancel</button>
+        <button type="submit" className="button button-primary">Save</button>
+      </div>
+    </form>
   );
 }

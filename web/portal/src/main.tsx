@@ -1,5 +1,5 @@
 import '@claims/ui/zod-setup';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
@@ -13,17 +13,28 @@ const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 10
 // Spec §8: a failed chunk load reloads the page once, at most every 10 seconds.
 installChunkReload();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>
-  </StrictMode>,
-);
+// The first render as a transition: React renders it in small slices instead of one long task (the page's boot
+// markup stays painted meanwhile), which keeps a slow phone's main thread responsive while the app starts.
+const root = createRoot(document.getElementById('root')!);
+startTransition(() => {
+  root.render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+});
 
 // Error reporting starts once the page is up (it loads nothing unless a DSN and an environment are configured).
 const idle = window.requestIdleCallback ?? ((callback: () => void) => window.setTimeout(callback, 1));
-idle(() => {
-  void startErrorReporting();
-  preloadFlow();
-});
+idle(() => void startErrorReporting());
+
+// The claim flow's chunks are fetched ahead once the shopper starts using the page (typing an order number takes
+// longer than fetching them), not while the first screen is still loading.
+const INTERACTIONS = ['pointerdown', 'keydown', 'focusin', 'touchstart'] as const;
+const preloadOnce = () => {
+  for (const type of INTERACTIONS) window.removeEventListener(type, preloadOnce, true);
+  idle(() => preloadFlow());
+};
+for (const type of INTERACTIONS) window.addEventListener(type, preloadOnce, { capture: true, passive: true });

@@ -17,12 +17,19 @@ export interface MoneyOptions {
 export function formatMoney(amount: number, currency = 'USD', options: MoneyOptions = {}): string {
   const code = /^[A-Z]{3}$/.test(currency) ? currency : 'USD';
   const digits = options.digits ?? currencyDecimals(code);
-  return new Intl.NumberFormat(LOCALE, {
-    style: 'currency',
-    currency: code,
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  }).format(amount);
+  return moneyFormat(code, digits).format(amount);
+}
+
+/** Building a currency formatter is costly on a slow phone (a claim page shows dozens of amounts): one per currency and digits. */
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+function moneyFormat(currency: string, digits: number): Intl.NumberFormat {
+  const key = `${currency}:${digits}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(LOCALE, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits });
+    moneyFormats.set(key, format);
+  }
+  return format;
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;

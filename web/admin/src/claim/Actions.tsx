@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   CLAIM_STATUS_LABELS, ClaimStatus, RESOLUTION_REASON_LABELS, ResolutionReason, ResolutionType, currencyDecimals,
-  type AdminClaimDetail, type ResolveClaimRequest,
+  type AdminClaimDetail, type MacroResolutionPreset, type ResolveClaimRequest,
 } from '@claims/contracts';
 import { formatDateTime, formatMoney, stripHtml } from '@claims/ui';
 import { api, isHttpError } from '../api.js';
@@ -40,17 +40,20 @@ function errorText(error: unknown): string {
 
 interface LineDraft { quantity: string; percentage: string }
 
-/** Spec §9 resolve form: type, per-item quantity and percentage, amount, reason; sends expectedVersion. */
-export function ResolveForm({ claim, onDone }: { claim: AdminClaimDetail; onDone: (message: string) => void }) {
+/**
+ * Spec §9 resolve form: type, per-item quantity and percentage, amount, reason; sends expectedVersion.
+ * `preset` (a resolution macro, rendered for this claim) fills the form's first values.
+ */
+export function ResolveForm({ claim, onDone, preset }: { claim: AdminClaimDetail; onDone: (message: string) => void; preset?: MacroResolutionPreset | null }) {
   const id = useId();
   const updated = useClaimUpdated(claim.id);
-  const [type, setType] = useState<ResolutionType>(claim.desiredMethod);
-  const [creditBasis, setCreditBasis] = useState<'items' | 'amount'>('items');
+  const [type, setType] = useState<ResolutionType>(preset?.resolutionType ?? claim.desiredMethod);
+  const [creditBasis, setCreditBasis] = useState<'items' | 'amount'>(preset?.resolutionType === 'STORE_CREDIT' && preset.amount !== undefined ? 'amount' : 'items');
   const [lines, setLines] = useState<Record<string, LineDraft>>(() =>
     Object.fromEntries(claim.items.map((item) => [item.id, { quantity: String(item.quantity), percentage: '100' }])));
-  const [amount, setAmount] = useState('');
-  const [reason, setReason] = useState('');
-  const [description, setDescription] = useState('');
+  const [amount, setAmount] = useState(preset?.amount !== undefined ? String(preset.amount) : '');
+  const [reason, setReason] = useState<string>(preset?.reason ?? '');
+  const [description, setDescription] = useState(preset?.description ?? '');
   const [problems, setProblems] = useState<string[]>([]);
   const resolve = useMutation({
     mutationFn: (body: ResolveClaimRequest) => api.resolve(claim.id, body),
@@ -257,10 +260,10 @@ export function StatusForm({ claim }: { claim: AdminClaimDetail }) {
 }
 
 /** The conversation with the shopper; sending needs message:create on the claim's store. */
-export function Messages({ claim, canSend }: { claim: AdminClaimDetail; canSend: boolean }) {
+export function Messages({ claim, canSend, initialText = '' }: { claim: AdminClaimDetail; canSend: boolean; initialText?: string }) {
   const id = useId();
   const updated = useClaimUpdated(claim.id);
-  const [text, setText] = useState('');
+  const [text, setText] = useState(initialText);
   const [problem, setProblem] = useState<string | null>(null);
   const send = useMutation({
     mutationFn: () => api.sendMessage(claim.id, { messageContent: text.trim() }),

@@ -19,6 +19,9 @@ const StatusChanged = z.object({ from: z.string(), to: z.string(), note: z.strin
 const Resolved = z.object({ outcome: z.string(), resolutionTypes: z.array(z.string()) });
 const MessageSent = z.object({ senderName: z.string(), senderType: z.string() });
 const Reviewed = z.object({ rating: z.number() });
+const NoteAdded = z.object({ author: z.string() });
+const LabelChanged = z.object({ label: z.string() });
+const MetadataSet = z.object({ key: z.string(), value: z.string(), previous: z.string().nullable().optional() });
 
 /** What a history line says, in words. */
 export function describeEntry(entry: Entry): { title: string; detail: string | null } {
@@ -47,6 +50,24 @@ export function describeEntry(entry: Entry): { title: string; detail: string | n
     case 'ClaimReviewed': {
       const s = Reviewed.safeParse(entry.summary);
       return { title: s.success ? `Review: ${s.data.rating} of 5 stars` : 'Review left', detail: null };
+    }
+    case 'ClaimNoteAdded': {
+      const s = NoteAdded.safeParse(entry.summary);
+      return { title: s.success ? `Internal note added by ${s.data.author}` : 'Internal note added', detail: null };
+    }
+    case 'ClaimLabelAdded':
+    case 'ClaimLabelRemoved': {
+      const s = LabelChanged.safeParse(entry.summary);
+      const verb = entry.eventType === 'ClaimLabelAdded' ? 'added' : 'removed';
+      return { title: s.success ? `Label ${verb}: ${s.data.label}` : `Label ${verb}`, detail: null };
+    }
+    case 'ClaimMetadataSet': {
+      const s = MetadataSet.safeParse(entry.summary);
+      if (!s.success) return { title: 'Metadata set', detail: null };
+      return {
+        title: `Metadata ${s.data.key} set`,
+        detail: s.data.previous === null || s.data.previous === undefined ? `Value: ${s.data.value}` : `From ${s.data.previous} to ${s.data.value}`,
+      };
     }
     default:
       return { title: entry.eventType, detail: null };

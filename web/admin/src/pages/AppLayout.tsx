@@ -1,6 +1,6 @@
 import { Link, Outlet, useNavigate } from '@tanstack/react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useMe } from '../session.js';
+import { storesWith, useMe } from '../session.js';
 import { Alert } from '../components/ui.js';
 import { api } from '../api.js';
 
@@ -25,6 +25,12 @@ export function AppLayout() {
         <nav aria-label="Main">
           <ul className="nav">
             <li><Link to="/" search={{}} activeOptions={{ exact: true, includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>Claims</Link></li>
+            {storesWith(me, 'team-member:read').length > 0 ? (
+              <li><Link to="/team" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>Team</Link></li>
+            ) : null}
+            {storesWith(me, 'api-tokens:read').length > 0 ? (
+              <li><Link to="/api-tokens" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>API tokens</Link></li>
+            ) : null}
           </ul>
         </nav>
         <div className="user">

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import type { AdminClaimDetail } from '@claims/contracts';
+import type { AdminClaimDetail, MacroResolutionPreset } from '@claims/contracts';
 import { formatDateTime } from '@claims/ui';
 import { api, isHttpError } from '../api.js';
 import { can, useMe } from '../session.js';
@@ -9,6 +9,7 @@ import { Alert, Page, ProtectionBadge, StatusBadge } from '../components/ui.js';
 import { CustomerClaimSection, ItemIssuesSection, ResolutionSections } from '../claim/Sections.js';
 import { Timeline } from '../claim/Timeline.js';
 import { Messages, ResolveForm, StatusForm } from '../claim/Actions.js';
+import { LabelsSection, MacroPicker, MetadataSection, NotesSection } from '../claim/DeskTools.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -55,6 +56,9 @@ function ClaimView({ claimId }: { claimId: string }) {
   const { v } = useSearch({ from: '/app/claims/view/$claimRef' });
   const claim = useQuery({ queryKey: ['claim', claimId], queryFn: () => api.getClaim(claimId) });
   const [notice, setNotice] = useState<string | null>(null);
+  // A macro's text or preset: the message box or the resolve form starts over with it (a new key).
+  const [reply, setReply] = useState<{ seq: number; text: string }>({ seq: 0, text: '' });
+  const [preset, setPreset] = useState<{ seq: number; value: MacroResolutionPreset | null }>({ seq: 0, value: null });
   if (claim.isPending) return <Page title="Loading the claim"><p role="status">Loading…</p></Page>;
   if (claim.isError) {
     const missing = isHttpError(claim.error, 404);
@@ -70,6 +74,15 @@ function ClaimView({ claimId }: { claimId: string }) {
   const mayResolve = can(me, 'claim:resolve', store) && data.resolvable;
   const mayChangeStatus = can(me, 'claim:update', store) && data.allowedTransitions.length > 0;
   const maySend = can(me, 'message:create', store);
+  const mayReadNotes = can(me, 'claim-note:read', store);
+  const mayAddNotes = can(me, 'claim-note:create', store);
+  const mayAddLabel = can(me, 'label:add', store);
+  const mayRemoveLabel = can(me, 'label:remove', store);
+  const mayCreateMeta = can(me, 'metadata:create', store);
+  const mayUpdateMeta = can(me, 'metadata:update', store);
+  const mayStoreMacros = can(me, 'macro:read', store);
+  const mayGlobalMacros = can(me, 'global-macro:read', store) && me.grants.some((g) => g.level === 'internal');
+  const offerMacros = (mayStoreMacros || mayGlobalMacros) && (maySend || mayResolve);
   return (
     <Page
       title={`Claim #${data.claimNumber}`}
@@ -86,11 +99,29 @@ function ClaimView({ claimId }: { claimId: string }) {
           <CustomerClaimSection claim={data} />
           <ItemIssuesSection claim={data} />
           <ResolutionSections claim={data} />
-          <Messages claim={data} canSend={maySend} />
+          <Messages key={`messages-${reply.seq}`} claim={data} canSend={maySend} initialText={reply.text} />
+          {mayReadNotes || mayAddNotes ? <NotesSection claim={data} canRead={mayReadNotes} canCreate={mayAddNotes} /> : null}
         </div>
         <div className="stack">
-          {mayResolve ? <ResolveForm claim={data} onDone={setNotice} /> : null}
+          {offerMacros ? (
+            <MacroPicker
+              claim={data}
+              canStore={mayStoreMacros}
+              canGlobal={mayGlobalMacros}
+              allowReply={maySend}
+              allowResolution={mayResolve}
+              onRendered={(rendered) => {
+                if (rendered.kind === 'reply') setReply((r) => ({ seq: r.seq + 1, text: rendered.body }));
+                else setPreset((p) => ({ seq: p.seq + 1, value: rendered.resolution }));
+              }}
+            />
+          ) : null}
+          {mayResolve ? <ResolveForm key={`resolve-${preset.seq}`} claim={data} onDone={setNotice} preset={preset.value} /> : null}
           {mayChangeStatus ? <StatusForm claim={data} /> : null}
+          {can(me, 'label:read', store) || mayAddLabel || mayRemoveLabel
+            ? <LabelsSection claim={data} canAdd={mayAddLabel} canRemove={mayRemoveLabel} /> : null}
+          {can(me, 'metadata:read', store) || mayCreateMeta || mayUpdateMeta
+            ? <MetadataSection claim={data} canCreate={mayCreateMeta} canUpdate={mayUpdateMeta} /> : null}
           <Timeline
             claim={data}
             selected={v}

@@ -6,6 +6,7 @@ import { CLAIM_STATUS_LABELS, ClaimStatus, ClaimType, ProtectionStatus, type Adm
 import { pluralize } from '@claims/ui';
 import { api } from '../api.js';
 import { storesWith, useMe } from '../session.js';
+import { BulkStatusBar } from '../queue/BulkStatusBar.js';
 import { Alert, PROTECTION_LABELS, Page } from '../components/ui.js';
 import { HelpDialog } from '../components/HelpDialog.js';
 import { claimTypeLabel } from '../labels.js';
@@ -225,6 +226,12 @@ export function QueuePage() {
   const searchInputRef = useRef<HTMLInputElement>(null);
   const [helpOpen, setHelpOpen] = useState(false);
   const [columnVisibility, setColumnVisibility] = useState<ColumnVisibility>(() => loadColumns(DEFAULT_VISIBILITY));
+  const me = useMe();
+  const mayBulk = storesWith(me, 'claim:update').length > 0;
+  const [selection, setSelection] = useState<ReadonlySet<string>>(() => new Set());
+  const searchKey = JSON.stringify(search);
+  // Another list (filters, status tab) starts with nothing selected.
+  useEffect(() => setSelection(new Set()), [searchKey]);
 
   const claims = useInfiniteQuery({
     queryKey: ['claims', params, pageSize],
@@ -233,6 +240,14 @@ export function QueuePage() {
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
   const rows = useMemo(() => claims.data?.pages.flatMap((p) => p.data) ?? EMPTY, [claims.data]);
+  const selectedRows = useMemo(() => rows.filter((r) => selection.has(r.id)), [rows, selection]);
+  const allSelected = rows.length > 0 && selectedRows.length === rows.length;
+  const toggle = (claimId: string, on: boolean) => setSelection((previous) => {
+    const next = new Set(previous);
+    if (on) next.add(claimId);
+    else next.delete(claimId);
+    return next;
+  });
   const sorting = useMemo<SortingState>(() => [{ id: 'createdAt', desc: search.sort !== 'oldest' }], [search.sort]);
 
   const table = useTable({
@@ -326,12 +341,20 @@ export function QueuePage() {
         {claims.isPending ? 'Loading claims…' : `Showing ${pluralize(rows.length, 'claim')}${filtersActive ? ' matching the filters' : ''}${claims.hasNextPage ? '; more are available' : ''}.`}
         {oldestFirst && claims.hasNextPage ? ' Oldest first among the loaded claims: load more to include older ones.' : ''}
       </p>
+      {mayBulk ? <BulkStatusBar selected={selectedRows} onClear={() => setSelection(new Set())} /> : null}
       <div className="table-wrap">
         <table ref={tableRef} className="claims-table" onKeyDown={onTableKey} aria-describedby="queue-keys">
           <caption className="visually-hidden">Claims, {oldestFirst ? 'oldest' : 'newest'} first</caption>
           <thead>
             {table.getHeaderGroups().map((group) => (
               <tr key={group.id}>
+                {mayBulk ? (
+                  <th scope="col" className="select-cell">
+                    <input type="checkbox" aria-label="Select all claims on this page" checked={allSelected} disabled={rows.length === 0}
+                      ref={(el) => { if (el) el.indeterminate = selectedRows.length > 0 && !allSelected; }}
+                      onChange={(e) => setSelection(e.target.checked ? new Set(rows.map((r) => r.id)) : new Set())} />
+                  </th>
+                ) : null}
                 {group.headers.map((header) => {
                   const sorted = header.column.getIsSorted();
                   return (
@@ -351,7 +374,13 @@ export function QueuePage() {
           </thead>
           <tbody>
             {table.getRowModel().rows.map((row) => (
-              <tr key={row.id}>
+              <tr key={row.id} className={selection.has(row.id) ? 'row-selected' : undefined}>
+                {mayBulk ? (
+                  <td className="select-cell">
+                    <input type="checkbox" aria-label={`Select claim #${row.original.claimNumber}`} checked={selection.has(row.id)}
+                      onChange={(e) => toggle(row.id, e.target.checked)} />
+                  </td>
+                ) : null}
                 {row.getVisibleCells().map((cell) => (
                   <td key={cell.id}><table.FlexRender cell={cell} /></td>
                 ))}

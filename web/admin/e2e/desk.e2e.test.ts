@@ -1,0 +1,337 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdminClaimDetail, ClaimNoteList, MacroView, MeResponse, TeamMemberList } from '@claims/contracts';
+import { PASSWORD, expectAccessible, fileClaim, signIn, startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+/** Order 1001 (Ava): the socks arrived damaged. */
+let ava: { claimId: string; claimNumber: string };
+/** Order 1010 (Jon): the rope never arrived. */
+let jon: { claimId: string; claimNumber: string };
+
+beforeAll(async () => {
+  h = await startHarness();
+  ava = await fileClaim(h.baseUrl, 'acme-5001', {
+    email: 'ava@example.com',
+    fulfillmentIssues: [{ sourceFulfillmentId: 'f-1001-1', issues: [{ sourceItemId: 'li-2', claimType: 'DAMAGED', quantity: 2, details: 'Torn.', images: [] }] }],
+    resolution: { desiredMethod: 'REFUND', customerSignature: 'Ava Stone' },
+  });
+  jon = await fileClaim(h.baseUrl, 'acme-5010', {
+    email: 'jon@example.com',
+    fulfillmentIssues: [{ sourceFulfillmentId: 'f-1010-1', issues: [{ sourceItemId: 'li-21', claimType: 'STOLEN', quantity: 1, details: '', images: [] }] }],
+    resolution: { desiredMethod: 'RESHIP', customerSignature: 'Jon' },
+  });
+});
+
+afterAll(async () => {
+  await h?.stop();
+});
+
+const heading = (page: Page) => page.getByRole('heading', { level: 1 });
+
+/** A signed-in API session for arranging and checking state behind the page's back. */
+async function apiSession(email: string) {
+  const login = await fetch(`${h.baseUrl}/api/auth/login`, {
+    method: 'POST', headers: { 'content-type': 'application/json', origin: h.baseUrl }, body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  expect(login.status).toBe(200);
+  const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+  return {
+    me: MeResponse.parse(await login.json()),
+    get: async (path: string) => fetch(`${h.baseUrl}${path}`, { headers: { cookie } }),
+    post: async (path: string, body: unknown) => fetch(`${h.baseUrl}${path}`, {
+      method: 'POST', headers: { cookie, origin: h.baseUrl, 'content-type': 'application/json' }, body: JSON.stringify(body),
+    }),
+  };
+}
+
+const claimOf = async (session: Awaited<ReturnType<typeof apiSession>>, claimId: string) =>
+  AdminClaimDetail.parse(await (await session.get(`/api/admin/claims/${claimId}`)).json());
+
+describe('claim desk tools', () => {
+  it('moves two claims to Open at once as an agent, with a result per claim', async () => {
+    const { page, problems } = await h.newPage();
+    await signIn(page, 'agent@acme.test');
+    const table = page.getByRole('table', { name: /Claims, newest first/ });
+    await table.getByRole('link', { name: `#${ava.claimNumber}` }).waitFor();
+
+    const bar = page.getByRole('region', { name: /selected|Bulk status change/ });
+    await bar.getByText('Select claims in the table to change their status together.').waitFor();
+    await table.getByRole('checkbox', { name: `Select claim #${ava.claimNumber}` }).check();
+    await table.getByRole('checkbox', { name: `Select claim #${jon.claimNumber}` }).check();
+    await page.getByRole('heading', { name: '2 claims selected' }).waitFor();
+    const target = bar.getByLabel('Move the selected claims to');
+    await expect.poll(() => target.isEnabled()).toBe(true);
+    // Only statuses both claims (NEW) may move to: never their own status or ARCHIVED.
+    const offered = await target.locator('option').allTextContents();
+    expect(offered).toContain('Open');
+    expect(offered).not.toContain('New');
+    expect(offered).not.toContain('Archived');
+    await expectAccessible(page);
+
+    // Select-all on the page checks every row; clearing unchecks them.
+    await table.getByRole('checkbox', { name: 'Select all claims on this page' }).check();
+    const rowBoxes = table.getByRole('checkbox', { name: /^Select claim #/ });
+    const count = await rowBoxes.count();
+    expect(count).toBeGreaterThanOrEqual(2);
+    await page.getByRole('heading', { name: `${count} claims selected` }).waitFor();
+    await bar.getByRole('button', { name: 'Clear selection' }).click();
+    await bar.getByText('Select claims in the table to change their status together.').waitFor();
+
+    await table.getByRole('checkbox', { name: `Select claim #${ava.claimNumber}` }).check();
+    await table.getByRole('checkbox', { name: `Select claim #${jon.claimNumber}` }).check();
+    await expect.poll(() => target.isEnabled()).toBe(true);
+    await target.selectOption({ label: 'Open' });
+    await bar.getByLabel('Note (optional)').fill('Triaged together');
+    await bar.getByRole('button', { name: 'Change status' }).click();
+    await page.getByRole('status').filter({ hasText: 'Moving to Open: Changed: 2.' }).waitFor();
+    const results = page.getByRole('table', { name: 'Result per claim' });
+    for (const claim of [ava, jon]) {
+      const row = results.getByRole('row').filter({ has: page.getByRole('rowheader', { name: `#${claim.claimNumber}` }) });
+      await row.getByText('Changed', { exact: true }).waitFor();
+    }
+    await expectAccessible(page);
+
+    const agent = await apiSession('agent@acme.test');
+    for (const claim of [ava, jon]) expect((await claimOf(agent, claim.claimId)).status).toBe('OPEN');
+    // The queue follows (the list is a read model: it catches up).
+    await expect.poll(async () => {
+      await page.reload();
+      await table.getByRole('link', { name: `#${ava.claimNumber}` }).waitFor();
+      return table.getByRole('row').filter({ has: page.getByRole('link', { name: `#${ava.claimNumber}` }) }).getByText('Open', { exact: true }).count();
+    }, { timeout: 10_000 }).toBe(1);
+    expect(problems).toEqual([]);
+  });
+
+  it('adds a note, a label and metadata, sees them in the timeline, and fills the reply and resolve form from macros', async () => {
+    // Two macros of Acme, written by the owner.
+    const owner = await apiSession('owner@acme.test');
+    const acme = owner.me.stores.find((s) => s.slug === 'acme')!;
+    const reply = await owner.post(`/api/admin/stores/${acme.id}/macros`, {
+      name: 'Apology', kind: 'reply', body: 'Hi {{customer.firstName}}, sorry about claim {{claim.number}}. {{agent.name}}',
+    });
+    expect(reply.status).toBe(201);
+    MacroView.parse(await reply.json());
+    const credit = await owner.post(`/api/admin/stores/${acme.id}/macros`, {
+      name: 'Goodwill credit', kind: 'resolution', body: 'Credit issued.',
+      resolution: { resolutionType: 'FLAT_RATE', amount: 15, reason: 'INSUFFICIENT_SHIPPER', description: 'Goodwill for {{customer.name}}' },
+    });
+    expect(credit.status).toBe(201);
+
+    const { page, problems } = await h.newPage();
+    await signIn(page, 'agent@acme.test');
+    await page.goto(`/admin/claims/view/${ava.claimId}`);
+    await expect.poll(() => heading(page).textContent()).toBe(`Claim #${ava.claimNumber}`);
+    const timeline = page.getByRole('region', { name: 'Timeline' });
+
+    // Internal note.
+    const notes = page.getByRole('region', { name: 'Internal notes' });
+    await notes.getByText('No notes yet.').waitFor();
+    await expectAccessible(page);
+    await notes.getByLabel('New internal note').fill('Called UPS: the parcel was crushed in transit.');
+    await notes.getByRole('button', { name: 'Add note' }).click();
+    await notes.getByText('Called UPS: the parcel was crushed in transit.').waitFor();
+    await notes.getByText('Riley Agent').waitFor();
+    expect(await notes.getByLabel('New internal note').inputValue()).toBe('');
+    await timeline.getByRole('button', { name: /Internal note added by Riley Agent/ }).waitFor();
+
+    // Label: add, see the chip and the history line; remove it again.
+    const labels = page.getByRole('region', { name: 'Labels' });
+    await labels.getByLabel('New label').fill('carrier-issue');
+    await labels.getByRole('button', { name: 'Add label' }).click();
+    await labels.getByRole('list', { name: 'Labels of this claim' }).getByText('carrier-issue').waitFor();
+    await timeline.getByRole('button', { name: /Label added: carrier-issue/ }).waitFor();
+    await labels.getByLabel('New label').fill('vip');
+    await labels.getByRole('button', { name: 'Add label' }).click();
+    await labels.getByRole('button', { name: 'Remove label vip' }).click();
+    await timeline.getByRole('button', { name: /Label removed: vip/ }).waitFor();
+    expect(await labels.getByRole('button', { name: 'Remove label vip' }).count()).toBe(0);
+
+    // Metadata.
+    const metadata = page.getByRole('region', { name: 'Metadata' });
+    await metadata.getByLabel('Key', { exact: true }).fill('carrier');
+    await metadata.getByLabel('Value', { exact: true }).fill('UPS');
+    await metadata.getByRole('button', { name: 'Set value' }).click();
+    await metadata.getByText('carrier', { exact: true }).waitFor();
+    await metadata.getByText('UPS', { exact: true }).waitFor();
+    await timeline.getByRole('button', { name: /Metadata carrier set/ }).waitFor();
+    await expectAccessible(page);
+
+    // Macros: a reply fills the message box, a resolution presets the resolve form.
+    const macros = page.getByRole('region', { name: 'Use macro' });
+    await macros.getByLabel('Macro').selectOption({ label: 'Apology (reply)' });
+    await macros.getByRole('button', { name: 'Use macro' }).click();
+    await macros.getByText('"Apology" was put in the message box; review it before sending.').waitFor();
+    await expect.poll(() => page.getByLabel('Message to the customer').inputValue())
+      .toBe(`Hi Ava, sorry about claim ${ava.claimNumber}. Riley Agent`);
+    await macros.getByLabel('Macro').selectOption({ label: 'Goodwill credit (resolution)' });
+    await macros.getByRole('button', { name: 'Use macro' }).click();
+    const resolve = page.getByRole('region', { name: 'Resolve claim' });
+    await expect.poll(() => resolve.getByLabel('Resolution type').inputValue()).toBe('FLAT_RATE');
+    expect(await resolve.getByLabel(/^Amount/).inputValue()).toBe('15');
+    expect(await resolve.getByLabel('Reason').inputValue()).toBe('INSUFFICIENT_SHIPPER');
+    expect(await resolve.getByLabel('Note (optional)').inputValue()).toMatch(/^Goodwill for Ava/);
+    // The reply typed from the first macro stays in the message box.
+    expect(await page.getByLabel('Message to the customer').inputValue()).toContain('Hi Ava');
+    await expectAccessible(page);
+
+    const agent = await apiSession('agent@acme.test');
+    const stored = ClaimNoteList.parse(await (await agent.get(`/api/admin/claims/${ava.claimId}/notes`)).json());
+    expect(stored.data.map((n) => n.body)).toEqual(['Called UPS: the parcel was crushed in transit.']);
+    const claim = await claimOf(agent, ava.claimId);
+    expect(claim.labels).toEqual(['carrier-issue']);
+    expect(claim.metadata).toEqual({ carrier: 'UPS' });
+    expect(problems).toEqual([]);
+  });
+
+  it('lets the owner invite a member (token shown once), change their role and remove them', async () => {
+    const { page, context, problems } = await h.newPage();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.baseUrl });
+    await signIn(page, 'owner@acme.test');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Team' }).click();
+    await page.waitForURL('**/admin/team');
+    await expect.poll(() => heading(page).textContent()).toMatch(/^Team of /);
+    expect(await nav.getByRole('link', { name: 'Team' }).getAttribute('aria-current')).toBe('page');
+    const members = page.getByRole('table', { name: /^Members of / });
+    await members.getByRole('rowheader', { name: /Riley Agent/ }).waitFor();
+    // Nobody changes their own membership.
+    const self = members.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /Alex Owner/ }) });
+    expect(await self.getByRole('button').count()).toBe(0);
+    await expectAccessible(page);
+
+    const invite = page.getByRole('region', { name: 'Invite a member' });
+    await invite.getByLabel('Email').fill('nia@acme.test');
+    await invite.getByLabel('Name').fill('Nia New');
+    await invite.getByLabel('Role').selectOption({ label: 'Store support' });
+    await invite.getByRole('button', { name: 'Send invitation' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Invitation created' });
+    await dialog.waitFor();
+    const token = await dialog.getByLabel('Invitation token').inputValue();
+    expect(token.length).toBeGreaterThanOrEqual(20);
+    await dialog.getByRole('button', { name: /^Copy/ }).click();
+    await dialog.getByText(/Copied to the clipboard\.|Copying was not allowed here/).waitFor();
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const nia = members.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Nia New' }) });
+    await nia.getByText('invited', { exact: true }).waitFor();
+    await nia.getByRole('cell', { name: 'Store support', exact: true }).waitFor();
+    // The token is not shown again.
+    expect(await page.getByLabel('Invitation token').count()).toBe(0);
+
+    // The token is a real invitation.
+    const accepted = await fetch(`${h.baseUrl}/api/auth/invitations/accept`, {
+      method: 'POST', headers: { 'content-type': 'application/json', origin: h.baseUrl }, body: JSON.stringify({ token, password: 'a-long-new-password' }),
+    });
+    expect(accepted.status).toBe(200);
+
+    await nia.getByLabel('Role for Nia New').selectOption({ label: 'Store user' });
+    await nia.getByRole('button', { name: 'Change role of Nia New' }).click();
+    await page.getByRole('status').filter({ hasText: 'Nia New is now Store user.' }).waitFor();
+    await nia.getByRole('button', { name: 'Remove Nia New' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Remove Nia New?' });
+    await confirm.waitFor();
+    await expectAccessible(page);
+    await confirm.getByRole('button', { name: 'Remove member' }).click();
+    await page.getByRole('status').filter({ hasText: /Nia New was removed from/ }).waitFor();
+    await expect.poll(() => members.getByRole('rowheader', { name: 'Nia New' }).count()).toBe(0);
+
+    const owner = await apiSession('owner@acme.test');
+    const acme = owner.me.stores.find((s) => s.slug === 'acme')!;
+    const team = TeamMemberList.parse(await (await owner.get(`/api/admin/stores/${acme.id}/team-members`)).json());
+    expect(team.data.some((m) => m.email === 'nia@acme.test')).toBe(false);
+    expect(problems).toEqual([]);
+  });
+
+  it('lets the owner create an API token (shown once) and revoke it, after which it gets 401', async () => {
+    const { page, problems } = await h.newPage();
+    await signIn(page, 'owner@acme.test');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API tokens' }).click();
+    await page.waitForURL('**/admin/api-tokens');
+    await expect.poll(() => heading(page).textContent()).toMatch(/^API tokens of /);
+    await page.getByText('No tokens yet.').waitFor();
+    await expectAccessible(page);
+
+    const form = page.getByRole('region', { name: 'Create a token' });
+    await form.getByRole('button', { name: 'Create token' }).click();
+    await form.getByText('Name the token (up to 100 characters).').waitFor();
+    await form.getByLabel('Token name').fill('Warehouse sync');
+    await form.getByLabel('Filter permissions').fill('claim:read');
+    await form.getByRole('checkbox', { name: 'claim:read' }).check();
+    // Only the owner's own permissions are offered: nothing internal.
+    await form.getByLabel('Filter permissions').fill('finance');
+    expect(await form.getByRole('checkbox').count()).toBe(0);
+    await form.getByLabel('Filter permissions').fill('');
+    await form.getByRole('button', { name: 'Create token' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Token created' });
+    await dialog.waitFor();
+    const token = await dialog.getByLabel('API token', { exact: true }).inputValue();
+    expect(token).toMatch(/^opk_/);
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    const use = () => fetch(`${h.baseUrl}/api/v1/claims`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await use()).status).toBe(200);
+
+    const tokens = page.getByRole('table', { name: /^API tokens of / });
+    const row = tokens.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Warehouse sync' }) });
+    await row.getByText('active', { exact: true }).waitFor();
+    await row.getByText('1 permission').waitFor();
+    expect(await page.getByLabel('API token', { exact: true }).count()).toBe(0);
+    await row.getByRole('button', { name: 'Revoke Warehouse sync' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Revoke "Warehouse sync"?' });
+    await confirm.waitFor();
+    await expectAccessible(page);
+    await confirm.getByRole('button', { name: 'Revoke token' }).click();
+    await page.getByRole('status').filter({ hasText: 'The token "Warehouse sync" was revoked' }).waitFor();
+    await row.getByText('revoked', { exact: true }).waitFor();
+    expect((await use()).status).toBe(401);
+    await expectAccessible(page);
+    expect(problems).toEqual([]);
+  });
+
+  it('offers a viewer (store_user) only what the role holds: notes and status, no labels, macros, team or tokens', async () => {
+    const viewer = await apiSession('viewer@acme.test');
+    const acme = viewer.me.stores.find((s) => s.slug === 'acme')!;
+    const { page, problems } = await h.newPage();
+    await signIn(page, 'viewer@acme.test');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    expect(await nav.getByRole('link', { name: 'Team' }).count()).toBe(0);
+    expect(await nav.getByRole('link', { name: 'API tokens' }).count()).toBe(0);
+    // The bulk bar follows claim:update, the notes form claim-note:create (store_user holds both in contracts/src/permissions.ts).
+    const table = page.getByRole('table', { name: /Claims, newest first/ });
+    await table.getByRole('link', { name: `#${jon.claimNumber}` }).waitFor();
+    expect(await page.getByRole('checkbox', { name: /^Select claim #/ }).count() > 0).toBe(acme.permissions.includes('claim:update'));
+    await page.goto(`/admin/claims/view/${jon.claimId}`);
+    await expect.poll(() => heading(page).textContent()).toBe(`Claim #${jon.claimNumber}`);
+    await page.getByRole('region', { name: 'Labels' }).waitFor();
+    expect(await page.getByLabel('New label').count()).toBe(0);
+    expect(await page.getByRole('region', { name: 'Use macro' }).count()).toBe(0);
+    expect(await page.getByLabel('New internal note').count() > 0).toBe(acme.permissions.includes('claim-note:create'));
+    await expectAccessible(page);
+    expect(problems).toEqual([]);
+  });
+
+  it('offers a user without claim:update or claim-note permissions no bulk bar and no notes form', async () => {
+    const finance = await apiSession('finance@orderprotection.test');
+    expect(finance.me.permissions).not.toContain('claim:update');
+    expect(finance.me.permissions).not.toContain('claim-note:create');
+    const { page, problems } = await h.newPage();
+    await signIn(page, 'finance@orderprotection.test');
+    const table = page.getByRole('table', { name: /Claims, newest first/ });
+    await table.getByRole('link', { name: `#${jon.claimNumber}` }).waitFor();
+    expect(await page.getByRole('checkbox', { name: /^Select / }).count()).toBe(0);
+    expect(await page.getByLabel('Move the selected claims to').count()).toBe(0);
+    expect(await page.getByText('Select claims in the table to change their status together.').count()).toBe(0);
+    await page.goto(`/admin/claims/view/${jon.claimId}`);
+    await expect.poll(() => heading(page).textContent()).toBe(`Claim #${jon.claimNumber}`);
+    await page.getByRole('region', { name: 'Timeline' }).waitFor();
+    expect(await page.getByRole('region', { name: 'Internal notes' }).count()).toBe(0);
+    expect(await page.getByLabel('New internal note').count()).toBe(0);
+    expect(await page.getByLabel('New label').count()).toBe(0);
+    expect(await page.getByRole('region', { name: 'Use macro' }).count()).toBe(0);
+    await expectAccessible(page);
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,184 @@
+import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useNavigate, useSearch } from '@tanstack/react-router';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CreateApiTokenRequest, type ApiTokenSummary, type CreateApiTokenResponse } from '@claims/contracts';
+import { formatDateTime, pluralize } from '@claims/ui';
+import { api, isHttpError } from '../api.js';
+import { can, storesWith, useMe } from '../session.js';
+import { Alert, Badge, Page } from '../components/ui.js';
+import { ConfirmDialog, Modal, SecretValue } from '../components/Modal.js';
+import { StorePicker } from '../components/StorePicker.js';
+
+const errorText = (error: unknown) => (isHttpError(error) || error instanceof Error ? error.message : 'Something went wrong. Try again.');
+const time = (iso: string | null) => (iso ? <time dateTime={iso}>{formatDateTime(iso)}</time> : '—');
+
+/** Name and permissions: only permissions the user holds on this store are offered (the server refuses others). */
+function CreateTokenForm({ storeId, held, onCreated }: { storeId: string; held: readonly string[]; onCreated: (token: CreateApiTokenResponse) => void }) {
+  const id = useId();
+  const client = useQueryClient();
+  const [name, setName] = useState('');
+  const [filter, setFilter] = useState('');
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(() => new Set());
+  const [problems, setProblems] = useState<string[]>([]);
+  const sorted = useMemo(() => [...held].sort(), [held]);
+  const shown = sorted.filter((p) => p.includes(filter.trim().toLowerCase()));
+  const create = useMutation({
+    mutationFn: (body: CreateApiTokenRequest) => api.createApiToken(storeId, body),
+    onSuccess: async (token) => {
+      setName('');
+      setChosen(new Set());
+      setFilter('');
+      onCreated(token);
+      await client.invalidateQueries({ queryKey: ['api-tokens', storeId] });
+    },
+  });
+  function toggle(permission: string, on: boolean) {
+    setChosen((previous) => {
+      const next = new Set(previous);
+      if (on) next.add(permission);
+      else next.delete(permission);
+      return next;
+    });
+  }
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const parsed = CreateApiTokenRequest.safeParse({ name, permissions: sorted.filter((p) => chosen.has(p)) });
+    if (!parsed.success) {
+      setProblems(parsed.error.issues.map((i) => (i.path[0] === 'name' ? 'Name the token (up to 100 characters).' : 'Choose at least one permission.')));
+      return;
+    }
+    setProblems([]);
+    create.mutate(parsed.data);
+  }
+  return (
+    <section className="card" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Create a token</h2>
+      <form className="stack" onSubmit={onSubmit} noValidate>
+        <div className="field">
+          <label htmlFor={`${id}-name`}>Token name</label>
+          <input id={`${id}-name`} type="text" maxLength={100} value={name} onChange={(e) => setName(e.target.value)} aria-describedby={`${id}-name-hint`} />
+          <p id={`${id}-name-hint`} className="hint">What uses it, e.g. "Warehouse sync".</p>
+        </div>
+        <fieldset className="field">
+          <legend>Permissions <span className="muted">({chosen.size} of {sorted.length} chosen)</span></legend>
+          <p className="hint" id={`${id}-perm-hint`}>A token can have only permissions you hold on this store.</p>
+          <div className="inline-form">
+            <div className="field">
+              <label htmlFor={`${id}-filter`}>Filter permissions</label>
+              <input id={`${id}-filter`} type="search" value={filter} onChange={(e) => setFilter(e.target.value)} />
+            </div>
+            <button type="button" className="button button-secondary" onClick={() => setChosen((c) => new Set([...c, ...shown]))}>Choose all shown</button>
+            <button type="button" className="button button-secondary" onClick={() => setChosen(new Set())}>Clear</button>
+          </div>
+          <div className="permission-list" role="group" aria-describedby={`${id}-perm-hint`} aria-label="Permissions to give the token">
+            {shown.map((permission) => (
+              <label key={permission} className="checkbox">
+                <input type="checkbox" checked={chosen.has(permission)} onChange={(e) => toggle(permission, e.target.checked)} />
+                <code>{permission}</code>
+              </label>
+            ))}
+            {shown.length === 0 ? <p className="muted">No permission matches the filter.</p> : null}
+          </div>
+        </fieldset>
+        {problems.length > 0 ? <div role="alert" className="alert alert-danger"><ul className="plain">{problems.map((p) => <li key={p}>{p}</li>)}</ul></div> : null}
+        {create.isError ? <Alert>{errorText(create.error)}</Alert> : null}
+        <div className="actions"><button type="submit" className="button button-primary" disabled={create.isPending}>Create token</button></div>
+      </form>
+    </section>
+  );
+}
+
+/** `/admin/api-tokens`: a store's API tokens — create (shown once), list, revoke. */
+export function ApiTokensPage() {
+  const me = useMe();
+  const navigate = useNavigate();
+  const search = useSearch({ from: '/app/api-tokens' });
+  const client = useQueryClient();
+  const stores = storesWith(me, 'api-tokens:read');
+  const store = stores.find((s) => s.id === search.store) ?? stores[0];
+  const storeId = store?.id ?? '';
+  const tokens = useQuery({ queryKey: ['api-tokens', storeId], queryFn: () => api.apiTokens(storeId), enabled: Boolean(store) });
+  const [created, setCreated] = useState<CreateApiTokenResponse | null>(null);
+  const [revoking, setRevoking] = useState<ApiTokenSummary | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const revoke = useMutation({
+    mutationFn: (token: ApiTokenSummary) => api.revokeApiToken(storeId, token.id),
+    onSuccess: async (_, token) => {
+      setRevoking(null);
+      setNotice(`The token "${token.name}" was revoked; it is refused from now on.`);
+      await client.invalidateQueries({ queryKey: ['api-tokens', storeId] });
+    },
+  });
+  if (!store) return <Page title="API tokens"><Alert tone="info">You have no store whose API tokens you may see.</Alert></Page>;
+  const mayRevoke = can(me, 'api-tokens:delete', storeId);
+  return (
+    <Page title={`API tokens of ${store.name}`}>
+      <StorePicker stores={stores} value={storeId} onChange={(next) => void navigate({ to: '/api-tokens', search: { store: next } })} />
+      <p className="hint">Tokens call the public API (<code>/api/v1</code>) as this store, with the permissions they were given.</p>
+      <div role="status">{notice ? <p className="alert alert-success">{notice}</p> : null}</div>
+      {can(me, 'api-tokens:create', storeId)
+        ? <CreateTokenForm key={storeId} storeId={storeId} held={store.permissions} onCreated={(t) => { setNotice(null); setCreated(t); }} /> : null}
+      <section className="stack" aria-labelledby="tokens-title">
+        <h2 id="tokens-title">Tokens</h2>
+        {tokens.isPending ? <p className="muted">Loading the tokens…</p> : null}
+        {tokens.isError ? <Alert>The tokens could not be loaded: {tokens.error.message}</Alert> : null}
+        {tokens.data && tokens.data.data.length === 0 ? <p className="muted">No tokens yet.</p> : null}
+        {tokens.data && tokens.data.data.length > 0 ? (
+          <div className="table-wrap">
+            <table className="claims-table">
+              <caption className="visually-hidden">API tokens of {store.name}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th><th scope="col">Starts with</th><th scope="col">Permissions</th><th scope="col">Created</th>
+                  <th scope="col">Last used</th><th scope="col">Status</th>{mayRevoke ? <th scope="col"><span className="visually-hidden">Actions</span></th> : null}
+                </tr>
+              </thead>
+              <tbody>
+                {tokens.data.data.map((token) => (
+                  <tr key={token.id}>
+                    <th scope="row">{token.name}</th>
+                    <td><code>{token.prefix}…</code></td>
+                    <td>
+                      <details>
+                        <summary>{pluralize(token.permissions.length, 'permission')}<span className="visually-hidden"> of {token.name}</span></summary>
+                        <ul className="plain">{token.permissions.map((p) => <li key={p}><code>{p}</code></li>)}</ul>
+                      </details>
+                    </td>
+                    <td>{time(token.createdAt)} <span className="muted">by {token.createdBy.name}</span></td>
+                    <td>{time(token.lastUsedAt)}</td>
+                    <td>{token.revokedAt ? <Badge tone="neutral">revoked</Badge> : <Badge tone="success">active</Badge>}</td>
+                    {mayRevoke ? (
+                      <td>
+                        {token.revokedAt ? null : (
+                          <button type="button" className="button button-link" onClick={() => { revoke.reset(); setRevoking(token); }}>
+                            Revoke<span className="visually-hidden"> {token.name}</span>
+                          </button>
+                        )}
+                      </td>
+                    ) : null}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+      </section>
+      <Modal open={created !== null} title="Token created" onClose={() => setCreated(null)}>
+        <p>The token <strong>{created?.name}</strong> is ready. Send it as <code>Authorization: Bearer …</code>.</p>
+        {created ? <SecretValue label="API token" value={created.token} /> : null}
+        <div className="actions"><button type="button" className="button button-primary" onClick={() => setCreated(null)}>Done</button></div>
+      </Modal>
+      <ConfirmDialog
+        open={revoking !== null}
+        title={`Revoke "${revoking?.name ?? 'token'}"?`}
+        confirmLabel="Revoke token"
+        busy={revoke.isPending}
+        onConfirm={() => { if (revoking) revoke.mutate(revoking); }}
+        onClose={() => setRevoking(null)}
+      >
+        <p>Anything using this token is refused (401) at once. This cannot be undone.</p>
+        {revoke.isError ? <Alert>{errorText(revoke.error)}</Alert> : null}
+      </ConfirmDialog>
+    </Page>
+  );
+}
