@@ -58,7 +58,7 @@ export interface ServerInfo {
 export async function serverInfo(url: string): Promise<ServerInfo> {
   return withAdmin(url, async (client) => {
     const version = (await client.query<{ version: string }>('select version()')).rows[0]!.version;
-    const names = ['max_connections', 'shared_buffers', 'synchronous_commit', 'fsync', 'wal_sync_method', 'max_wal_size'];
+    const names = ['max_connections', 'shared_buffers', 'synchronous_commit', 'fsync', 'wal_sync_method', 'max_wal_size', 'autovacuum'];
     const rows = (await client.query<{ name: string; setting: string }>(
       `select name, current_setting(name) as setting from pg_settings where name = any($1)`,
       [names],

@@ -1,73 +1,160 @@
 /**
  * `make bench` (= `npm run bench`): runs every benchmark section in turn, prints progress, and rewrites
  * docs/benchmarks.md with a header (command, machine) followed by each section's markdown.
- * To add a benchmark, add an entry to `sections`: a title and a function returning markdown.
+ * To add a benchmark, add an entry to `sections`: a title, the start of its `## ` heading, and a function returning markdown.
+ *
+ * BENCH_SECTIONS (or BENCH_ONLY) runs some sections only, e.g. `BENCH_SECTIONS=claim-desk` (names compare without
+ * case or dashes, so `claimDesk` works too): the other sections keep their text, and their run's date and machine,
+ * from the existing file.
  *
  * Env: BENCH_DATABASE_URL (database to drop and recreate; default postgres://postgres@127.0.0.1:5432/claims_bench,
  * or DATABASE_URL's server with database claims_bench), DB_POOL_SIZE (20), BENCH_SECONDS, BENCH_WARMUP_SECONDS,
- * BENCH_WRITERS (e.g. "1,8,32"), BENCH_BATCHES (e.g. "1,10"), BENCH_ONLY (comma-separated section titles), BENCH_OUT.
+ * BENCH_WRITERS (e.g. "1,8,32"), BENCH_BATCHES (e.g. "1,10"), BENCH_SECTIONS / BENCH_ONLY (comma-separated section
+ * titles), BENCH_OUT; the claim-desk section's own BENCH_DESK_* (bench/claimDeskBench.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchEventStores } from './eventStoreBench.js';
 import { benchPortal } from './portalBench.js';
+import { benchClaimDesk } from './claimDeskBench.js';
 import { machineInfo, machineMarkdown } from './machine.js';
 import { benchDatabaseUrl } from './postgres.js';
 
 export interface BenchSection {
   title: string;
+  /** How the section's markdown starts: finds its text in a file written before section markers. */
+  heading: string;
   run(context: { databaseUrl: string }): Promise<string>;
 }
 
 export const sections: BenchSection[] = [
-  { title: 'event-store', run: async ({ databaseUrl }) => (await benchEventStores({ url: databaseUrl })).markdown },
-  { title: 'portal', run: async () => (await benchPortal()).markdown },
+  { title: 'event-store', heading: '## Event store', run: async ({ databaseUrl }) => (await benchEventStores({ url: databaseUrl })).markdown },
+  { title: 'portal', heading: '## Customer portal', run: async () => (await benchPortal()).markdown },
+  { title: 'claim-desk', heading: '## Claim desk', run: async ({ databaseUrl }) => (await benchClaimDesk({ url: databaseUrl })).markdown },
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+const normalise = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** The sections BENCH_SECTIONS / BENCH_ONLY name (all when unset); an unknown name is an error, not a silent no-op. */
+export function selectSections(env: NodeJS.ProcessEnv = process.env): BenchSection[] {
+  const names = (env.BENCH_SECTIONS ?? env.BENCH_ONLY)?.split(',').map((s) => s.trim()).filter(Boolean);
+  if (!names?.length) return sections;
+  const unknown = names.filter((n) => !sections.some((s) => normalise(s.title) === normalise(n)));
+  if (unknown.length) throw new Error(`Unknown bench section(s) ${unknown.join(', ')}; the sections are ${sections.map((s) => s.title).join(', ')}`);
+  return sections.filter((s) => names.some((n) => normalise(n) === normalise(s.title)));
+}
+
+interface RunBlock {
+  /** ISO time the run started. */
+  run: string;
+  command: string;
+  machine: string;
+}
+
+interface KeptSection {
+  run: string;
+  body: string;
+}
+
+const RUN_LINE = /^Run (\S+?)(?: \(([^)]*)\))? on:$/;
+
+/** What an existing docs/benchmarks.md holds: each section's text and run, and each run's command and machine. */
+export function parseBenchmarksDoc(doc: string): { runs: Map<string, RunBlock>; sections: Map<string, KeptSection> } {
+  const runs = new Map<string, RunBlock>();
+  const found = new Map<string, KeptSection>();
+  const lines = doc.split('\n');
+  const firstBody = lines.findIndex((l) => l.startsWith('<!-- bench-section:') || l.startsWith('## '));
+  const header = firstBody === -1 ? lines : lines.slice(0, firstBody);
+  const legacyCommand = /```sh\n(.*)\n```/.exec(header.join('\n'))?.[1] ?? 'make bench';
+  for (let i = 0; i < header.length; i++) {
+    const match = RUN_LINE.exec(header[i]!);
+    if (!match) continue;
+    const machine: string[] = [];
+    for (let j = i + 2; j < header.length && header[j]!.startsWith('- '); j++) machine.push(header[j]!);
+    const command = /`([^`]+)`/.exec(match[2] ?? '')?.[1] ?? legacyCommand;
+    runs.set(match[1]!, { run: match[1]!, command, machine: machine.join('\n') });
+  }
+  const body = firstBody === -1 ? '' : lines.slice(firstBody).join('\n');
+  const marked = [...body.matchAll(/<!-- bench-section: (\S+) run (\S+) -->\n([\s\S]*?)\n<!-- \/bench-section: \1 -->/g)];
+  if (marked.length > 0) {
+    for (const m of marked) found.set(m[1]!, { run: m[2]!, body: m[3]!.trim() });
+  } else if (body) {
+    // Written before the markers: one run, sections told apart by their headings.
+    const run = [...runs.keys()][0] ?? 'unknown';
+    const chunks = body.split(/\n(?=## )/);
+    let current: string | null = null;
+    for (const chunk of chunks) {
+      const section = sections.find((s) => chunk.startsWith(s.heading));
+      if (section) current = section.title;
+      if (!current) continue;
+      const kept = found.get(current);
+      found.set(current, { run, body: kept ? `${kept.body}\n${chunk}`.trim() : chunk.trim() });
+    }
+  }
+  return { runs, sections: found };
+}
+
 async function main(): Promise<void> {
   const databaseUrl = benchDatabaseUrl();
-  const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
-  const selected = only ? sections.filter((s) => only.includes(s.title)) : sections;
+  const selected = selectSections();
+  const out = process.env.BENCH_OUT ?? path.join(root, 'docs', 'benchmarks.md');
+  const previous = selected.length < sections.length && fs.existsSync(out)
+    ? parseBenchmarksDoc(fs.readFileSync(out, 'utf8'))
+    : { runs: new Map<string, RunBlock>(), sections: new Map<string, KeptSection>() };
   const machine = await machineInfo(databaseUrl);
-  const started = new Date();
-  const bodies: string[] = [];
+  const started = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const bodies = new Map<string, KeptSection>();
   for (const section of selected) {
     console.log(`== ${section.title}`);
     const t0 = Date.now();
-    bodies.push(await section.run({ databaseUrl }));
+    bodies.set(section.title, { run: started, body: (await section.run({ databaseUrl })).trim() });
     console.log(`== ${section.title} done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   }
   const host = new URL(databaseUrl).host;
-  const overrides = ['BENCH_DATABASE_URL', 'DB_POOL_SIZE', 'BENCH_SECONDS', 'BENCH_WARMUP_SECONDS', 'BENCH_WRITERS', 'BENCH_BATCHES', 'BENCH_ONLY']
+  const overrides = ['BENCH_DATABASE_URL', 'DB_POOL_SIZE', 'BENCH_SECONDS', 'BENCH_WARMUP_SECONDS', 'BENCH_WRITERS', 'BENCH_BATCHES', 'BENCH_SECTIONS', 'BENCH_ONLY']
+    .concat(Object.keys(process.env).filter((name) => name.startsWith('BENCH_DESK_')).sort())
     .filter((name) => process.env[name])
     .map((name) => `${name}=${name === 'BENCH_DATABASE_URL' ? '…' : process.env[name]}`);
+  const command = `${overrides.length ? overrides.join(' ') + ' ' : ''}make bench`;
+  const runs = new Map<string, RunBlock>(previous.runs);
+  runs.set(started, { run: started, command, machine: machineMarkdown(machine, host) });
+  // Every section, in the list's order: this run's text, else the text kept from the file.
+  const kept = sections
+    .map((s) => ({ title: s.title, section: bodies.get(s.title) ?? previous.sections.get(s.title) }))
+    .filter((s): s is { title: string; section: KeptSection } => s.section !== undefined);
+  const usedRuns = [...new Set(kept.map((s) => s.section.run))].sort();
+  const runBlocks = usedRuns.flatMap((run) => {
+    const block = runs.get(run);
+    const titles = kept.filter((s) => s.section.run === run).map((s) => s.title).join(', ');
+    const label = usedRuns.length > 1 ? ` (${titles}; \`${block?.command ?? 'make bench'}\`)` : '';
+    return [`Run ${run}${label} on:`, '', block?.machine ?? '- (machine not recorded)', ''];
+  });
   const doc = [
     '# Benchmarks',
     '',
     'Generated by `bench/run.ts`; do not edit by hand. Reproduce with:',
     '',
     '```sh',
-    `${overrides.length ? overrides.join(' ') + ' ' : ''}make bench`,
+    usedRuns.length > 1 ? 'make bench' : command,
     '```',
     '',
     '(`make bench` runs `npm run bench`, i.e. `tsx bench/run.ts`; it needs a PostgreSQL server, by default ' +
-      '`postgres://postgres@127.0.0.1:5432`, where it drops and recreates the `claims_bench*` databases.)',
+      '`postgres://postgres@127.0.0.1:5432`, where it drops and recreates the `claims_bench*` databases. ' +
+      '`BENCH_SECTIONS=<title>` reruns one section and keeps the others\' text.)',
     '',
-    `Run ${started.toISOString().replace(/\.\d+Z$/, 'Z')} on:`,
-    '',
-    machineMarkdown(machine, host),
-    '',
-    ...bodies,
+    ...runBlocks,
+    ...kept.flatMap((s) => [`<!-- bench-section: ${s.title} run ${s.section.run} -->`, s.section.body, `<!-- /bench-section: ${s.title} -->`, '']),
   ].join('\n');
-  const out = process.env.BENCH_OUT ?? path.join(root, 'docs', 'benchmarks.md');
   fs.writeFileSync(out, doc.endsWith('\n') ? doc : `${doc}\n`);
   console.log(`wrote ${path.relative(process.cwd(), out)}`);
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -17,7 +17,8 @@ export interface ReadAllPage {
 }
 
 /**
- * Reads committed events in (transaction id, position) order, only from transactions older than
+ * Reads committed events in (transaction id, position) order (the xid8 column, qualified: the bare
+ * name would sort by the text alias, where '10' < '9', and skip the index), only from transactions older than
  * every transaction still open (the snapshot's xmin). A position taken by a transaction that has
  * not committed yet can therefore never be skipped: the read waits until that transaction ends.
  */
@@ -28,7 +29,7 @@ export async function readAll(db: Kysely<EventStoreTables>, after: Position, lim
     from events
     where transaction_id < pg_snapshot_xmin(pg_current_snapshot())
       and (transaction_id, global_position) > (${after.transactionId}::xid8, ${after.globalPosition}::bigint)
-    order by transaction_id, global_position
+    order by events.transaction_id, events.global_position
     limit ${limit}`.execute(db);
   const events = result.rows.map(toRecordedEvent);
   const last = events.at(-1);

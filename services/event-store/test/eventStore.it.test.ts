@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
@@ -142,6 +143,26 @@ describe('reading the whole store on a real PostgreSQL', () => {
       expect(afterCommit.events[0]!.globalPosition).toBeLessThan(afterCommit.events[1]!.globalPosition);
     } finally {
       await slow.end();
+    }
+  });
+});
+
+describe('ordering by transaction id on a real PostgreSQL', () => {
+  it('orders transaction ids as numbers, not as text (9 before 10)', async () => {
+    const created = await createTestDatabase(inject('databaseUrl'));
+    const database = await openDatabase({ databaseUrl: created.url, dataDir: os.tmpdir() });
+    try {
+      await migrate(database, eventStoreMigrations);
+      const insert = (tx: number, stream: string) => sql`
+        insert into events (transaction_id, event_id, stream_id, stream_type, stream_version, type, schema_version, data, metadata)
+        values (${String(tx)}::xid8, ${randomUUID()}, ${stream}, 'test', 1, ${`tx${tx}`}, 1, '{}', '{}')`.execute(database.db);
+      await insert(10, randomUUID());
+      await insert(9, randomUUID());
+      const page = await readAll(database.db, START);
+      expect(page.events.map((e) => e.type)).toEqual(['tx9', 'tx10']);
+    } finally {
+      await database.close();
+      await created.drop();
     }
   });
 });

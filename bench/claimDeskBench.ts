@@ -1,0 +1,792 @@
+/**
+ * The claim desk at scale (`BENCH_SECTIONS=claim-desk npx tsx bench/run.ts`, or `npx tsx bench/claimDeskBench.ts`):
+ *
+ * 1. Generates BENCH_DESK_CLAIMS (1,000,000) claims by appending events through the event store (ClaimFiled in the
+ *    contract's shape, one stream per claim, spread over the two demo stores and ~90 days; ~40% also get a
+ *    ClaimStatusChanged), then builds the claim-list read model with the projections' `rebuild()` (or a copy of it
+ *    reading in xid8 order while the event store's readAll sorts by text; see readAllOrdersByXid).
+ * 2. Starts the API in-process (workers off) and times `GET /api/admin/claims` over real HTTP as agent@acme.test:
+ *    the first page, a deep page (~200 pages in, following nextCursor), a filtered deep page
+ *    (status=OPEN&type=DAMAGED&from=<60 days ago>) and a rare filter; goal p99 < 50 ms. The same pages are replayed
+ *    through listClaims without HTTP, and each query's plan is EXPLAIN ANALYZEd.
+ * 3. Times `POST /api/v1/claims/{id}/resolve` (REFUND) with an acme API token under 32 concurrent clients,
+ *    each resolving claims nobody else touches.
+ *
+ * Runs on its own database `claims_bench_desk` on the benchmark server (see bench/postgres.ts), dropped and
+ * recreated every run. Takes ~15 minutes on 2 vCPUs, most of it the projection rebuild.
+ *
+ * Env: BENCH_DESK_CLAIMS (1000000), BENCH_DESK_CLIENTS (32), BENCH_DESK_SECONDS (10), BENCH_DESK_WARMUP_SECONDS (2),
+ * BENCH_DESK_SAMPLES (timed requests per list query, 300), BENCH_DESK_SKIP_PAGES (200), BENCH_DESK_TOKENS (API tokens
+ * the resolving clients share, 1), BENCH_DESK_APPEND_MODE (stream | streams), BENCH_DESK_CLAIMS_PER_APPEND (250),
+ * BENCH_DESK_APPEND_CONCURRENCY (4),
+ * BENCH_DESK_INDEX (a `create index bench_... on claim_list ...` statement to try before measuring; indexes named
+ * bench_* are dropped first), BENCH_DESK_REUSE=1 (measure the database the last run left, when it holds enough
+ * claims: ~40 s instead of ~15 min; for trying indexes).
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { EVENT_SCHEMA_VERSIONS, type ClaimStatus, type ClaimType, type DomainEvent, type EventMetadata, type EventOf } from '@claims/contracts';
+import { decideFileClaim, defaultCreditStore, initialOrderClaimsState, RESOLVABLE_STATUSES } from '@claims/domain';
+import {
+  appendToStream, appendToStreams, countAfter, NO_STREAM, openDatabase, readAll, START, storeCheckpoint, toRecordedEvent,
+  type EventStoreTables, type NewEvent, type Position, type ReadAllPage, type StoredEventRow, type StreamAppend,
+} from '@claims/event-store';
+import {
+  applyEvents, claimListProjection, listClaims, lockProjection, rebuild, type ClaimListFilter, type Projection, type RebuildProgress,
+} from '@claims/projections';
+import { loadConfig, startRuntime, type Runtime } from '../services/api/src/index.js';
+import { findOrderBySourceIdAndEmail } from '../services/api/src/catalog/orderRepository.js';
+import { findStoreBySlugOrDomain } from '../services/api/src/catalog/storeRepository.js';
+import type { ClientJob, PagesResult, ResolveResult } from './claimDeskClient.js';
+import { startCpuSample, type CpuShare } from './cpuSampler.js';
+import { machineInfo, machineMarkdown } from './machine.js';
+import { benchDatabaseUrl, checkpoint, databaseName, recreateDatabase, withDatabase } from './postgres.js';
+import { fmtInt, fmtMs, percentile } from './stats.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DAY_MS = 86_400_000;
+const GOAL_MS = 50;
+
+export interface ClaimDeskOptions {
+  /** Any URL of the benchmark server: the section uses database `claims_bench_desk` on it. */
+  url?: string;
+  claims?: number;
+  clients?: number;
+  seconds?: number;
+  warmupSeconds?: number;
+  samples?: number;
+  skipPages?: number;
+  /** Claims per appendToStreams call (one transaction), and how many such calls run at once. */
+  claimsPerAppend?: number;
+  appendConcurrency?: number;
+  appendMode?: AppendMode;
+  /** API tokens the resolving clients share (client i uses token i mod n); 1 = every client sends the same token. */
+  tokens?: number;
+  /** An extra index to create before measuring (an experiment), e.g. from BENCH_DESK_INDEX. */
+  extraIndex?: string | null;
+}
+
+const envNumber = (name: string): number | undefined => (process.env[name] ? Number(process.env[name]) : undefined);
+
+/** Deterministic PRNG (mulberry32), so every run generates the same mix. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function pick<T>(random: () => number, weighted: ReadonlyArray<readonly [T, number]>): T {
+  let r = random() * weighted.reduce((sum, [, w]) => sum + w, 0);
+  for (const [value, weight] of weighted) {
+    r -= weight;
+    if (r < 0) return value;
+  }
+  return weighted.at(-1)![0];
+}
+
+/** The mix of the generated claims (weights). */
+const CLAIM_TYPES: ReadonlyArray<readonly [ClaimType, number]> = [
+  ['DAMAGED', 25], ['ORDER_DELIVERED_NOT_RECEIVED', 15], ['LOST', 12], ['DEFECTIVE_ITEM', 10], ['WRONG_ITEM', 10],
+  ['MISSING_ITEM', 10], ['STOLEN', 6], ['LATE_SHIPPING', 5], ['TRACKING_NOT_MOVING', 4], ['PRODUCT_NOT_AS_DESCRIBED', 3],
+];
+/** ~40% of the claims moved on from NEW. */
+const STATUS_CHANGE_SHARE = 0.4;
+const MOVED_TO: ReadonlyArray<readonly [ClaimStatus, number]> = [
+  ['OPEN', 40], ['WAITING_FOR_CUSTOMER', 15], ['COMMUNICATING', 10], ['WAITING_FOR_OP', 5], ['WAITING_FOR_BRAND', 5],
+  ['CLOSED', 15], ['DISMISSED', 5], ['TEMPORARILY_DISMISSED', 5],
+];
+const STORE_SHARES = { acme: 0.6, kumo: 0.4 } as const;
+
+type ClaimFiledData = EventOf<'ClaimFiled'>['data'];
+
+interface StoreTemplate {
+  slug: 'acme' | 'kumo';
+  storeId: string;
+  share: number;
+  filed: ClaimFiledData;
+}
+
+/** A real ClaimFiled per demo store, decided by the domain on a demo order, that generated claims are varied from. */
+async function storeTemplates(runtime: Runtime): Promise<StoreTemplate[]> {
+  const db = runtime.ctx.database.db;
+  const templates: StoreTemplate[] = [];
+  for (const [slug, sourceOrderId, email, desiredMethod] of [
+    ['acme', 'acme-5001', 'ava@example.com', 'REFUND'],
+    ['kumo', 'kumo-9001', 'ivy@example.com', 'RESHIP'],
+  ] as const) {
+    const store = await findStoreBySlugOrDomain(db, { slug });
+    const order = await findOrderBySourceIdAndEmail(db, sourceOrderId, email);
+    if (!store || !order) throw new Error(`demo store ${slug} or order ${sourceOrderId} is missing`);
+    const fulfillment = order.fulfillments[0]!;
+    const line = fulfillment.items[0]!;
+    const decision = decideFileClaim({
+      type: 'FileClaim', claimId: randomUUID(), claimNumber: '0', tokenHash: '0', itemIds: [randomUUID()], now: new Date().toISOString(),
+      request: {
+        email,
+        fulfillmentIssues: [{ sourceFulfillmentId: fulfillment.sourceFulfillmentId, issues: [{ sourceItemId: line.sourceItemId, claimType: 'DAMAGED', quantity: 1, details: 'Arrived broken.', images: [] }] }],
+        resolution: { desiredMethod, customerSignature: 'A Shopper', updatedShippingAddress: null },
+      },
+    }, { order: { ...order, protected: true }, settings: { ...store.settings, claimWaitDays: 0, claimWindowDays: 3650 }, orderClaims: initialOrderClaimsState() });
+    if (!decision.ok) throw new Error(`template claim on ${sourceOrderId} refused: ${decision.error.message}`);
+    const filed = decision.value.find((e): e is EventOf<'ClaimFiled'> => e.type === 'ClaimFiled')!;
+    templates.push({ slug, storeId: store.id, share: STORE_SHARES[slug], filed: filed.data });
+  }
+  return templates;
+}
+
+const FIRST_NAMES = ['Ava', 'Ben', 'Chloe', 'Dev', 'Emi', 'Finn', 'Gia', 'Hugo', 'Ines', 'Jon', 'Kai', 'Lena', 'Mo', 'Nia', 'Omar', 'Pia'];
+const LAST_NAMES = ['Stone', 'Tanaka', 'Okafor', 'Silva', 'Novak', 'Berg', 'Rossi', 'Kim', 'Haddad', 'Walsh'];
+
+function metadata(actor: EventMetadata['actor'], correlationId: string, type: DomainEvent['type']): EventMetadata {
+  return { actor, correlationId, causationId: null, schemaVersion: EVENT_SCHEMA_VERSIONS[type] };
+}
+
+/** Claim `i` of `total`: filed in time order over the 90 days before `now` (as a live system appends them). */
+function claimAppend(i: number, total: number, now: number, templates: readonly StoreTemplate[], random: () => number): StreamAppend {
+  const template = random() < templates[0]!.share ? templates[0]! : templates[1]!;
+  const claimId = randomUUID();
+  const filedAt = new Date(now - 90 * DAY_MS + ((i + random()) / total) * 90 * DAY_MS).toISOString();
+  const claimType = pick(random, CLAIM_TYPES);
+  const first = FIRST_NAMES[Math.floor(random() * FIRST_NAMES.length)]!;
+  const last = LAST_NAMES[Math.floor(random() * LAST_NAMES.length)]!;
+  const email = `${first}.${last}.${i}@example.com`.toLowerCase();
+  const t = template.filed;
+  const filed: ClaimFiledData = {
+    ...t,
+    claimId,
+    claimNumber: String(10_000_000 + i),
+    tokenHash: createHash('sha256').update(claimId).digest('hex'),
+    claimType,
+    customer: { email, name: `${first} ${last}` },
+    items: t.items.map((item) => ({ ...item, id: randomUUID(), claimType, creditStore: defaultCreditStore(t.isOta, claimType) })),
+    signature: { ...t.signature, value: `${first} ${last}`, signedAt: filedAt },
+    filedAt,
+  };
+  const shopper = { type: 'customer' as const, id: email };
+  const events: NewEvent[] = [{ eventId: randomUUID(), type: 'ClaimFiled', data: filed, metadata: metadata(shopper, `bench-${i}`, 'ClaimFiled') }];
+  if (random() < STATUS_CHANGE_SHARE) {
+    const to = pick(random, MOVED_TO);
+    events.push({
+      eventId: randomUUID(),
+      type: 'ClaimStatusChanged',
+      data: { claimId, from: 'NEW', to, note: null } satisfies EventOf<'ClaimStatusChanged'>['data'],
+      metadata: metadata({ type: 'user', id: 'bench-agent', name: 'Bench Agent' }, `bench-${i}-status`, 'ClaimStatusChanged'),
+    });
+  }
+  return { streamId: claimId, streamType: 'claim', storeId: template.storeId, expectedVersion: NO_STREAM, events };
+}
+
+function progress(label: string, done: number, total: number, startedMs: number, unit: string): void {
+  const seconds = (Date.now() - startedMs) / 1000;
+  process.stderr.write(`claim-desk: ${label} ${fmtInt(done)} / ${fmtInt(total)} ${unit} (${fmtInt(done / Math.max(seconds, 0.001))}/s, ${seconds.toFixed(0)} s)\n`);
+}
+
+type AppendMode = 'stream' | 'streams';
+
+/**
+ * Appends the claims, `concurrency` chunks of `perAppend` claims at a time: with mode `stream` each claim is its own
+ * `appendToStream` (the chunk's appends run concurrently over the pool), with `streams` a chunk is one
+ * `appendToStreams` transaction.
+ */
+async function generateClaims(
+  db: Kysely<EventStoreTables>, total: number, templates: readonly StoreTemplate[], perAppend: number, concurrency: number, mode: AppendMode,
+): Promise<{ seconds: number; events: number }> {
+  const random = rng(20261122);
+  const now = Date.now();
+  const started = Date.now();
+  let next = 0;
+  let done = 0;
+  let events = 0;
+  let lastReport = started;
+  const writer = async () => {
+    for (;;) {
+      const from = next;
+      if (from >= total) return;
+      next = Math.min(total, from + perAppend);
+      const appends: StreamAppend[] = [];
+      for (let i = from; i < next; i++) appends.push(claimAppend(i, total, now, templates, random));
+      const results = mode === 'stream' ? await Promise.all(appends.map((a) => appendToStream(db, a))) : await appendToStreams(db, appends);
+      const failed = results.find((r) => !r.ok);
+      if (failed) throw new Error(`appending claims ${from}..${next} failed: ${JSON.stringify(failed)}`);
+      done += appends.length;
+      events += appends.reduce((sum, a) => sum + a.events.length, 0);
+      if (Date.now() - lastReport >= 5000) {
+        lastReport = Date.now();
+        progress('appended', done, total, started, 'claims');
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, writer));
+  progress('appended', done, total, started, 'claims');
+  return { seconds: (Date.now() - started) / 1000, events };
+}
+
+/** The SQL a function sends through Kysely, captured from Kysely's log (the first query it sends). */
+async function capturedSql(url: string, run: (db: Kysely<EventStoreTables>) => Promise<unknown>): Promise<{ sql: string; parameters: unknown[] }> {
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  let captured: { sql: string; parameters: unknown[] } | null = null;
+  const db = new Kysely<EventStoreTables>({
+    dialect: new PostgresDialect({ pool }),
+    log: (event) => {
+      if (event.level === 'query') captured ??= { sql: event.query.sql, parameters: [...event.query.parameters] };
+    },
+  });
+  try {
+    await run(db);
+  } finally {
+    await db.destroy();
+  }
+  if (!captured) throw new Error('no query was sent');
+  return captured;
+}
+
+/**
+ * Whether the event store's readAll orders by the xid8 column. Its select list renames `transaction_id::text` to
+ * `transaction_id`, and ORDER BY takes a bare name as the output column: it then sorts by the text of the
+ * transaction id, which reads every event after the position and sorts them for each page (seconds per page at a
+ * million events) and puts e.g. 100000 before 99999, so a page can skip events across a power of ten.
+ */
+async function readAllOrdersByXid(url: string): Promise<boolean> {
+  const query = await capturedSql(url, (db) => readAll(db, START, 1));
+  return withPool(url, async (pool) => {
+    const { rows } = await pool.query<{ 'QUERY PLAN': string }>(`explain ${query.sql}`, query.parameters);
+    return !rows.some((r) => /Sort Key: .*\(transaction_id\)::text/.test(r['QUERY PLAN']));
+  });
+}
+
+/** readAll with ORDER BY naming the table's column (what readAll means), for the copy of rebuild() below. */
+async function readAllByXid(db: Kysely<EventStoreTables>, after: Position, limit: number): Promise<ReadAllPage> {
+  const result = await sql<StoredEventRow>`
+    select global_position, transaction_id::text as transaction_id, event_id, stream_id, stream_version, type,
+           store_id, data, metadata, occurred_at
+    from events
+    where transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+      and (transaction_id, global_position) > (${after.transactionId}::xid8, ${after.globalPosition}::bigint)
+    order by events.transaction_id, events.global_position
+    limit ${limit}`.execute(db);
+  const events = result.rows.map(toRecordedEvent);
+  const last = events.at(-1);
+  return { events, next: last ? { transactionId: last.transactionId, globalPosition: last.globalPosition } : after };
+}
+
+/** services/projections/src/runtime/rebuild.ts line for line, reading with readAllByXid. */
+async function rebuildByXid(db: Kysely<EventStoreTables>, projection: Projection, onProgress: (progress: RebuildProgress) => void): Promise<RebuildProgress> {
+  const total = await countAfter(db, START);
+  await db.transaction().execute(async (trx) => {
+    await lockProjection(trx, projection.name);
+    for (const table of projection.tables) await sql`truncate table ${sql.table(table)}`.execute(trx);
+    await sql`delete from projection_offsets where projection = ${projection.name}`.execute(trx);
+    await storeCheckpoint(trx, `projection:${projection.name}`, START);
+  });
+  let position = START;
+  let done = 0;
+  onProgress({ done, total });
+  for (;;) {
+    const page = await readAllByXid(db, position, 2000);
+    if (page.events.length === 0) {
+      if (done >= total) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      continue;
+    }
+    await applyEvents(db, projection, page.events, { name: `projection:${projection.name}`, position: page.next });
+    position = page.next;
+    done += page.events.length;
+    onProgress({ done, total: Math.max(total, done) });
+  }
+  return { done, total: Math.max(total, done) };
+}
+
+interface ListCase {
+  name: string;
+  /** The query string after `?`, without a cursor. */
+  query: string;
+  filter: Omit<ClaimListFilter, 'storeIds' | 'cursor'>;
+  skip: number;
+  follow: boolean;
+}
+
+export interface ListResult {
+  name: string;
+  query: string;
+  pages: string;
+  samples: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  /** The same pages through listClaims in-process (the query and its round trip, no HTTP or auth). */
+  queryP50Ms: number;
+  queryP99Ms: number;
+  /** The SQL's own time for one such page, from EXPLAIN ANALYZE (ms), and the plan. */
+  sqlMs: number;
+  plan: string;
+  cpu: CpuShare | null;
+}
+
+export interface ResolveSummary {
+  clients: number;
+  perSecond: number;
+  ok: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  errors: number;
+  firstError: string | null;
+  seconds: number;
+  ranOut: boolean;
+  cpu: CpuShare | null;
+}
+
+export interface ClaimDeskResult {
+  claims: number;
+  /** How the database was built this run; null with BENCH_DESK_REUSE (an earlier run's database, measured again). */
+  built: Built | null;
+  autovacuum: string;
+  claimListRows: number;
+  tableMiB: number;
+  indexMiB: number;
+  eventsMiB: number;
+  lists: ListResult[];
+  resolve: ResolveSummary;
+  markdown: string;
+}
+
+/** Runs jobs on the client worker thread, one at a time. */
+class Client {
+  private readonly worker = new Worker(new URL('./claimDeskClient.ts', import.meta.url));
+
+  run<T extends PagesResult | ResolveResult>(job: ClientJob): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const onMessage = (message: { ok: true; result: T } | { ok: false; error: string }) => {
+        this.worker.off('error', onError);
+        if (message.ok) resolve(message.result);
+        else reject(new Error(message.error));
+      };
+      const onError = (error: Error) => {
+        this.worker.off('message', onMessage);
+        reject(error);
+      };
+      this.worker.once('message', onMessage);
+      this.worker.once('error', onError);
+      this.worker.postMessage(job);
+    });
+  }
+
+  close(): Promise<number> {
+    return this.worker.terminate();
+  }
+}
+
+/** The SQL listClaims sends for a page, run under EXPLAIN ANALYZE (after one warming run). */
+async function explainList(url: string, filter: ClaimListFilter): Promise<{ plan: string; sqlMs: number }> {
+  const query = await capturedSql(url, (db) => listClaims(db, filter));
+  return withPool(url, async (pool) => {
+    await pool.query(query.sql, query.parameters);
+    const { rows } = await pool.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${query.sql}`, query.parameters);
+    const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+    const execution = /Execution Time: ([\d.]+) ms/.exec(plan);
+    const planning = /Planning Time: ([\d.]+) ms/.exec(plan);
+    return { plan, sqlMs: Number(execution?.[1] ?? Number.NaN) + Number(planning?.[1] ?? 0) };
+  });
+}
+
+async function login(base: string, email: string): Promise<string> {
+  const response = await fetch(`${base}/api/auth/login`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'demo-pass-1234' }),
+  });
+  if (response.status !== 200) throw new Error(`login of ${email} answered ${response.status}: ${await response.text()}`);
+  return response.headers.getSetCookie()[0]!.split(';')[0]!;
+}
+
+function summarizeLatencies(latencies: number[]): { p50Ms: number; p99Ms: number; maxMs: number } {
+  const sorted = Float64Array.from(latencies).sort();
+  return { p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), maxMs: sorted.at(-1) ?? Number.NaN };
+}
+
+/** Phase 1: migrations and demo data (a runtime neither listening nor running workers), the claims' events, the read model. */
+async function buildDatabase(
+  options: { url: string; claims: number; claimsPerAppend: number; appendConcurrency: number; appendMode: AppendMode },
+  config: ReturnType<typeof loadConfig>,
+  dataDir: string,
+): Promise<Built> {
+  const setup = await startRuntime(config, { listen: false, workers: false });
+  try {
+    const db = setup.ctx.database.db;
+    const templates = await storeTemplates(setup);
+    // Generation is setup, not a measurement: its own pool, commits not waiting for the WAL flush.
+    const fast = await openDatabase({ databaseUrl: `${options.url}?options=${encodeURIComponent('-c synchronous_commit=off')}`, dataDir });
+    const genCpu = startCpuSample();
+    let generated: { seconds: number; events: number };
+    try {
+      generated = await generateClaims(fast.db, options.claims, templates, options.claimsPerAppend, options.appendConcurrency, options.appendMode);
+    } finally {
+      await fast.close();
+    }
+    logCpu('append', genCpu());
+    const rebuildCpu = startCpuSample();
+    const rebuildStart = Date.now();
+    let lastReport = rebuildStart;
+    const onProgress = ({ done, total }: RebuildProgress) => {
+      if (Date.now() - lastReport < 5000) return;
+      lastReport = Date.now();
+      progress('projected', done, total, rebuildStart, 'events');
+    };
+    const readAllFixed = await readAllOrdersByXid(options.url);
+    let readAllPageMs: { text: number; xid: number } | null = null;
+    if (!readAllFixed) {
+      // One 2,000-event page from the start of the store, each way, for the note in the report.
+      let t0 = performance.now();
+      await readAll(db, START, 2000);
+      readAllPageMs = { text: performance.now() - t0, xid: 0 };
+      t0 = performance.now();
+      await readAllByXid(db, START, 2000);
+      readAllPageMs.xid = performance.now() - t0;
+      process.stderr.write(`claim-desk: readAll sorts by the text of transaction_id (a page: ${fmtMs(readAllPageMs.text)} ms, ` +
+        `${fmtMs(readAllPageMs.xid)} ms by the xid8): rebuilding with a copy of rebuild() that reads by the xid8\n`);
+    }
+    const done = readAllFixed ? await rebuild(db, claimListProjection, onProgress) : await rebuildByXid(db, claimListProjection, onProgress);
+    progress('projected', done.done, done.total, rebuildStart, 'events');
+    logCpu('rebuild', rebuildCpu());
+    return {
+      generateSeconds: generated.seconds, events: generated.events, rebuildSeconds: (Date.now() - rebuildStart) / 1000,
+      rebuildEvents: done.done, readAllFixed, readAllPageMs,
+    };
+  } finally {
+    await setup.stop();
+  }
+}
+
+interface Built {
+  generateSeconds: number;
+  events: number;
+  rebuildSeconds: number;
+  rebuildEvents: number;
+  /** False when the event store's readAll sorted by the text of the transaction id and the copy of rebuild() was used. */
+  readAllFixed: boolean;
+  /** When not fixed: one 2,000-event page from the start of the store through readAll, and ordered by the xid8 (ms). */
+  readAllPageMs: { text: number; xid: number } | null;
+}
+
+/** Claims in an existing bench database (0 when there is none), for BENCH_DESK_REUSE. */
+async function existingClaims(url: string): Promise<number> {
+  try {
+    return await withPool(url, async (pool) => (await pool.query<{ n: number }>(`select count(*)::int as n from claim_list where claim_number::bigint >= 10000000`)).rows[0]!.n);
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * What autovacuum would have done to tables written this fast (and what it never does on a server running with
+ * autovacuum=off, like this repository's CI PostgreSQL): statistics for the planner, and a vacuum of the read model
+ * whose rows were updated. Then the experiment index, if any: indexes named bench_* are dropped first, so a reused
+ * database measures exactly the one asked for.
+ */
+async function settleTables(url: string, extraIndex: string | null): Promise<void> {
+  await withPool(url, async (pool) => {
+    const t0 = Date.now();
+    await pool.query('vacuum (analyze) claim_list');
+    await pool.query('analyze events, streams, projection_offsets');
+    const { rows } = await pool.query<{ name: string }>(`select indexname as name from pg_indexes where tablename = 'claim_list' and indexname like 'bench\\_%'`);
+    for (const { name } of rows) await pool.query(`drop index "${name}"`);
+    if (extraIndex) {
+      process.stderr.write(`claim-desk: experiment: ${extraIndex}\n`);
+      await pool.query(extraIndex);
+      await pool.query('analyze claim_list');
+    }
+    process.stderr.write(`claim-desk: vacuum/analyze${extraIndex ? ' and experiment index' : ''} in ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
+  });
+  await checkpoint(url);
+}
+
+export async function benchClaimDesk(opts: ClaimDeskOptions = {}): Promise<ClaimDeskResult> {
+  const options = {
+    url: withDatabase(opts.url ?? benchDatabaseUrl(), 'claims_bench_desk'),
+    claims: opts.claims ?? envNumber('BENCH_DESK_CLAIMS') ?? 1_000_000,
+    clients: opts.clients ?? envNumber('BENCH_DESK_CLIENTS') ?? 32,
+    seconds: opts.seconds ?? envNumber('BENCH_DESK_SECONDS') ?? 10,
+    warmupSeconds: opts.warmupSeconds ?? envNumber('BENCH_DESK_WARMUP_SECONDS') ?? 2,
+    samples: opts.samples ?? envNumber('BENCH_DESK_SAMPLES') ?? 300,
+    skipPages: opts.skipPages ?? envNumber('BENCH_DESK_SKIP_PAGES') ?? 200,
+    claimsPerAppend: opts.claimsPerAppend ?? envNumber('BENCH_DESK_CLAIMS_PER_APPEND') ?? 250,
+    appendConcurrency: opts.appendConcurrency ?? envNumber('BENCH_DESK_APPEND_CONCURRENCY') ?? 4,
+    tokens: opts.tokens ?? envNumber('BENCH_DESK_TOKENS') ?? 1,
+    appendMode: (opts.appendMode ?? process.env.BENCH_DESK_APPEND_MODE ?? 'stream') as AppendMode,
+    extraIndex: opts.extraIndex ?? process.env.BENCH_DESK_INDEX ?? null,
+  };
+  const loadAtStart = os.loadavg()[0]!;
+  const reuse = ['1', 'true'].includes(process.env.BENCH_DESK_REUSE ?? '') && (await existingClaims(options.url)) >= options.claims;
+  if (!reuse) await recreateDatabase(options.url);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claim-desk-bench-'));
+  const config = loadConfig({
+    ...process.env, DATABASE_URL: options.url, KAFKA_BROKERS: '', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'true',
+    LOG_LEVEL: 'warn', DEMO_FIXTURE: path.join(root, 'fixtures/demo.json'), SENTRY_DSN: '', SENTRY_ENVIRONMENT: '',
+  });
+  try {
+    // 1. The events, then the read model (unless reusing the last run's database).
+    const built = reuse ? null : await buildDatabase(options, config, dataDir);
+    if (reuse) process.stderr.write(`claim-desk: BENCH_DESK_REUSE: measuring the existing ${databaseName(options.url)} as it is\n`);
+    await settleTables(options.url, options.extraIndex);
+    const autovacuum = await withPool(options.url, async (pool) => (await pool.query<{ autovacuum: string }>('show autovacuum')).rows[0]!.autovacuum);
+    const stats = await withPool(options.url, async (pool) => {
+      const { rows } = await pool.query<{ rows: number; table_bytes: string; index_bytes: string; events_bytes: string }>(
+        `select (select count(*)::int from claim_list) as rows, pg_table_size('claim_list') as table_bytes,
+                pg_indexes_size('claim_list') as index_bytes, pg_total_relation_size('events') as events_bytes`);
+      return rows[0]!;
+    });
+
+    // 2. The API, in-process, listening on a free port, nothing else running.
+    const runtime = await startRuntime(config, { listen: true, workers: false });
+    const client = new Client();
+    try {
+      const { port } = runtime.app.server.address() as AddressInfo;
+      const base = `http://127.0.0.1:${port}`;
+      const db = runtime.ctx.database.db;
+      const acme = (await findStoreBySlugOrDomain(db, { slug: 'acme' }))!.id;
+      const agentCookie = await login(base, 'agent@acme.test');
+      const from = new Date(Date.now() - 60 * DAY_MS).toISOString();
+      const cases: ListCase[] = [
+        { name: 'First page', query: 'limit=50', filter: { limit: 50 }, skip: 0, follow: false },
+        { name: `Deep page (${options.skipPages} pages in)`, query: 'limit=50', filter: { limit: 50 }, skip: options.skipPages, follow: true },
+        {
+          name: `Filtered deep page (${Math.round(options.skipPages / 4)} pages in)`,
+          query: `status=OPEN&type=DAMAGED&from=${encodeURIComponent(from)}&limit=50`,
+          filter: { limit: 50, status: ['OPEN'], claimType: 'DAMAGED', createdFrom: from },
+          skip: Math.round(options.skipPages / 4),
+          follow: true,
+        },
+        {
+          // A rare combination (~0.1% of the claims): the pages' rows are far apart in created_at order.
+          name: 'Rare filter, every page',
+          query: `status=WAITING_FOR_BRAND&type=LATE_SHIPPING&from=${encodeURIComponent(from)}&limit=50`,
+          filter: { limit: 50, status: ['WAITING_FOR_BRAND'], claimType: 'LATE_SHIPPING', createdFrom: from },
+          skip: 0,
+          follow: true,
+        },
+      ];
+      const lists: ListResult[] = [];
+      for (const c of cases) {
+        const result = await client.run<PagesResult>({
+          kind: 'pages', url: `${base}/api/admin/claims?${c.query}`, headers: { cookie: agentCookie },
+          skip: c.skip, warmup: 30, samples: options.samples, follow: c.follow,
+        });
+        // The plan of a page as deep as the middle of the timed ones.
+        const cursorAt = await cursorAtPage(db, acme, c.filter, Math.round((result.firstTimedPage + result.lastTimedPage) / 2));
+        const explained = await explainList(options.url, { ...c.filter, storeIds: [acme], cursor: cursorAt ?? undefined });
+        // The same pages again, straight through listClaims (the API's pool, no HTTP): what the query costs.
+        const direct: number[] = [];
+        for (const cursor of result.cursors) {
+          const t0 = performance.now();
+          await listClaims(db, { ...c.filter, storeIds: [acme], cursor: cursor ?? undefined });
+          direct.push(performance.now() - t0);
+        }
+        const query = summarizeLatencies(direct);
+        const latencies = summarizeLatencies(result.latenciesMs);
+        const pages = c.follow
+          ? `${result.latenciesMs.length} pages, ${result.firstTimedPage}–${result.lastTimedPage}${result.wraps ? ` (${result.wraps}× round)` : ''}`
+          : `${result.latenciesMs.length}× page 1`;
+        lists.push({
+          name: c.name, query: c.query, pages, samples: result.latenciesMs.length, ...latencies, queryP50Ms: query.p50Ms, queryP99Ms: query.p99Ms,
+          ...explained, cpu: result.cpu,
+        });
+        process.stderr.write(`claim-desk: ${c.name}: p50 ${fmtMs(latencies.p50Ms)} ms, p99 ${fmtMs(latencies.p99Ms)} ms ` +
+          `(listClaims p50 ${fmtMs(query.p50Ms)} ms, p99 ${fmtMs(query.p99Ms)} ms)\n`);
+      }
+
+      // 3. Resolving through the public API with a bearer token of the acme store.
+      const ownerCookie = await login(base, 'owner@acme.test');
+      const tokens: string[] = [];
+      for (let i = 0; i < options.tokens; i++) {
+        const created = await fetch(`${base}/api/stores/${acme}/api-tokens`, {
+          method: 'POST', headers: { cookie: ownerCookie, origin: base, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: `claim-desk bench ${i + 1}`, permissions: ['claim:read', 'claim:resolve'] }),
+        });
+        if (created.status !== 201) throw new Error(`creating an API token answered ${created.status}: ${await created.text()}`);
+        tokens.push(((await created.json()) as { token: string }).token);
+      }
+      const wanted = Math.max(20_000, options.clients * (options.seconds + options.warmupSeconds) * 400);
+      const { rows: open } = await sql<{ claim_id: string }>`
+        select c.claim_id from claim_list c
+        where c.store_id = ${acme}::uuid and c.status = any(${[...RESOLVABLE_STATUSES]}::text[]) and c.resolution_type is null
+          and not exists (select 1 from events e where e.stream_id = c.claim_id::text and e.type = 'ClaimResolved')
+        order by c.claim_id limit ${wanted}`.execute(db);
+      await checkpoint(options.url);
+      const resolved = await client.run<ResolveResult>({
+        kind: 'resolve', base, tokens, claimIds: open.map((r) => r.claim_id), clients: options.clients,
+        warmupSeconds: options.warmupSeconds, seconds: options.seconds,
+      });
+      const resolve: ResolveSummary = {
+        clients: options.clients, perSecond: resolved.ok / resolved.seconds, ok: resolved.ok, ...summarizeLatencies(resolved.latenciesMs),
+        errors: resolved.errors, firstError: resolved.firstError, seconds: resolved.seconds, ranOut: resolved.ranOut, cpu: resolved.cpu,
+      };
+      process.stderr.write(`claim-desk: resolve ×${options.clients}: ${fmtInt(resolve.perSecond)}/s, p50 ${fmtMs(resolve.p50Ms)} ms, p99 ${fmtMs(resolve.p99Ms)} ms, errors ${resolve.errors}\n`);
+
+      const result = {
+        claims: options.claims, built, autovacuum,
+        claimListRows: stats.rows, tableMiB: Number(stats.table_bytes) / 2 ** 20, indexMiB: Number(stats.index_bytes) / 2 ** 20,
+        eventsMiB: Number(stats.events_bytes) / 2 ** 20,
+        lists, resolve,
+      };
+      return { ...result, markdown: claimDeskMarkdown(options, result, loadAtStart) };
+    } finally {
+      await client.close();
+      await runtime.stop();
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function logCpu(label: string, cpu: CpuShare | null): void {
+  if (!cpu) return;
+  const pct = (x: number) => `${Math.round(x * 100)}%`;
+  process.stderr.write(`claim-desk: ${label} cpu: busy ${pct(cpu.busy)}, postgres ${pct(cpu.postgres)}, bench ${pct(cpu.self)}, other ${pct(cpu.other)}\n`);
+}
+
+async function withPool<T>(url: string, run: (pool: pg.Pool) => Promise<T>): Promise<T> {
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  try {
+    return await run(pool);
+  } finally {
+    await pool.end();
+  }
+}
+
+/** The cursor the API hands out for page `page` (1-based) of a listing: the keyset of the last row before it. */
+async function cursorAtPage(db: Kysely<EventStoreTables>, storeId: string, filter: ListCase['filter'], page: number): Promise<string | null> {
+  let cursor: string | undefined;
+  for (let p = 1; p < page; p++) {
+    const got = await listClaims(db, { ...filter, storeIds: [storeId], cursor });
+    if (!got.nextCursor) break;
+    cursor = got.nextCursor;
+  }
+  return cursor ?? null;
+}
+
+function claimDeskMarkdown(
+  options: {
+    claims: number; clients: number; seconds: number; warmupSeconds: number; samples: number; claimsPerAppend: number; appendConcurrency: number;
+    appendMode: AppendMode; extraIndex: string | null; tokens: number;
+  },
+  r: Omit<ClaimDeskResult, 'markdown'>,
+  loadAtStart: number,
+): string {
+  const lines: string[] = [];
+  const pct = (share: number) => `${Math.round(share * 100)}%`;
+  lines.push(`## Claim desk at ${fmtInt(r.claims)} claims`);
+  lines.push('');
+  const appendHow = options.appendMode === 'stream'
+    ? `one \`appendToStream\` per claim (expected version "no stream"), ${options.claimsPerAppend * options.appendConcurrency} in flight over the pool`
+    : `\`appendToStreams\`, ${options.claimsPerAppend} new claim streams per transaction, ${options.appendConcurrency} transactions at a time`;
+  const b = r.built;
+  lines.push(
+    `${fmtInt(r.claims)} claims generated by appending events through the event store (${appendHow}; the generator's own pool ` +
+      'commits with synchronous_commit=off, since generation is setup, not a measurement): one `ClaimFiled` per claim stream in the ' +
+      `contract's shape (varied from a claim the domain decides on a demo order), ${pct(STORE_SHARES.acme)} Acme / ${pct(STORE_SHARES.kumo)} Kumo, ` +
+      `filed in time order over the last 90 days, ${pct(STATUS_CHANGE_SHARE)} followed in the same append by a \`ClaimStatusChanged\` ` +
+      '(to OPEN, waiting, closed, dismissed …). The claim-list read model was then built by replaying the store ' +
+      (!b || b.readAllFixed
+        ? 'with the projections\' `rebuild()`'
+        : 'with a line-for-line copy of the projections\' `rebuild()` whose read orders by the `transaction_id` column: the event ' +
+          'store\'s `readAll` orders by its `transaction_id::text` output column (see the note below)') +
+      '. Then `vacuum (analyze) claim_list` and `analyze events, streams, projection_offsets`: what autovacuum does to tables written ' +
+      `this fast${r.autovacuum === 'off' ? ', and which nothing does on this server, whose configuration turns autovacuum off' : ''}. ` +
+      'Database `claims_bench_desk`, dropped and recreated every run.',
+  );
+  lines.push('');
+  if (b && !b.readAllFixed) {
+    lines.push(
+      '> **readAll sorts by text.** `services/event-store/src/readAll.ts` selects `transaction_id::text as transaction_id` and then ' +
+        '`order by transaction_id, global_position`; ORDER BY takes that bare name as the output column, so pages are sorted by the ' +
+        'text of the transaction id. Each page then reads and sorts every later event instead of walking the ' +
+        '`events_tx_position` index' + (b.readAllPageMs ? ` (the first 2,000-event page of this store: ${fmtInt(b.readAllPageMs.text)} ms, ` +
+        `against ${fmtMs(b.readAllPageMs.xid)} ms ordered by the column)` : '') + ', so `rebuild()` slows down with the size of the store ' +
+        'instead of running at a steady rate, and the text order puts e.g. transaction 100000 before 99999, so a page can skip ' +
+        'events whenever transaction ids cross a power of ten (rebuild, store followers and the relay all read through it). ' +
+        'Fix: `order by events.transaction_id, events.global_position`.',
+    );
+    lines.push('');
+  }
+  lines.push('| Step | Amount | Time | Rate |');
+  lines.push('|:---|---:|---:|---:|');
+  if (b) {
+    lines.push(`| Append (generation) | ${fmtInt(r.claims)} claims, ${fmtInt(b.events)} events | ${b.generateSeconds.toFixed(0)} s | ${fmtInt(r.claims / b.generateSeconds)} claims/s |`);
+    lines.push(`| Projection rebuild (claim-list${b.readAllFixed ? '' : ', copy reading by xid8'}) | ${fmtInt(b.rebuildEvents)} events | ` +
+      `${b.rebuildSeconds.toFixed(0)} s | ${fmtInt(b.rebuildEvents / b.rebuildSeconds)} events/s |`);
+  } else {
+    lines.push('| (BENCH_DESK_REUSE: the database of an earlier run, not generated this run) | | | |');
+  }
+  lines.push('');
+  lines.push(`Read model: ${fmtInt(r.claimListRows)} rows, table ${r.tableMiB.toFixed(0)} MiB, indexes ${r.indexMiB.toFixed(0)} MiB; ` +
+    `events table with its indexes ${fmtInt(r.eventsMiB)} MiB.` + (options.extraIndex ? ` **Experiment: extra index** \`${options.extraIndex}\`.` : ''));
+  lines.push('');
+  lines.push(
+    '`GET /api/admin/claims` over HTTP (Node fetch, keep-alive, from a worker thread; the API in the same process with its projection ' +
+      `workers off), as agent@acme.test (store support on Acme: sees the Acme claims, ${pct(STORE_SHARES.acme)} of them), one request at a ` +
+      `time, ${options.samples} timed requests per row. Deep rows follow \`nextCursor\` the given number of pages untimed, then time each next ` +
+      `page (the rare filter has only a few pages: they are timed round and round). "listClaims" replays the same pages straight ` +
+      'through `listClaims` on the API\'s pool, one at a time, right after: the query with its round trip, without HTTP, sign-in ' +
+      `check and JSON. The plans below are EXPLAIN ANALYZE of a page from the middle of the timed ones. Goal: HTTP p99 < ${GOAL_MS} ms.`,
+  );
+  lines.push('');
+  lines.push('| Query | Timed pages | HTTP p50 ms | HTTP p99 ms | max ms | Goal (p99 < 50 ms) | listClaims p50 / p99 ms | Machine busy / other work |');
+  lines.push('|:---|:---|---:|---:|---:|:---|---:|---:|');
+  for (const l of r.lists) {
+    lines.push(`| ${l.name}: \`?${l.query.replace(/from=[^&]+/, 'from=<60 days ago>')}\` | ${l.pages} | ${fmtMs(l.p50Ms)} | ${fmtMs(l.p99Ms)} | ${fmtMs(l.maxMs)} | ` +
+      `${l.p99Ms < GOAL_MS ? 'met' : 'not met'} | ${fmtMs(l.queryP50Ms)} / ${fmtMs(l.queryP99Ms)} | ${l.cpu ? `${pct(l.cpu.busy)} / ${pct(l.cpu.other)}` : '–'} |`);
+  }
+  lines.push('');
+  const s = r.resolve;
+  lines.push(
+    `\`POST /api/v1/claims/{claimId}/resolve\` (\`{"resolutionType":"REFUND"}\`) with ${options.tokens === 1 ? 'a bearer API token' : `${options.tokens} bearer API tokens`} of the Acme store (claim:resolve), ` +
+      `${s.clients} concurrent clients in a closed loop, each claim resolved once (distinct open Acme claims), ${options.warmupSeconds} s warm-up, ` +
+      `then ${s.seconds.toFixed(1)} s measured. Each request authenticates the token, rebuilds the claim from its stream, decides, appends and ` +
+      'answers with the resolved claim.',
+  );
+  lines.push('');
+  lines.push('| Clients | Resolved/s | p50 ms | p99 ms | max ms | Errors | Machine busy | PostgreSQL | Bench process | Other |');
+  lines.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const c = s.cpu;
+  lines.push(`| ${s.clients} | ${fmtInt(s.perSecond)} | ${fmtMs(s.p50Ms)} | ${fmtMs(s.p99Ms)} | ${fmtMs(s.maxMs)} | ${s.errors} | ` +
+    `${c ? pct(c.busy) : '–'} | ${c ? pct(c.postgres) : '–'} | ${c ? pct(c.self) : '–'} | ${c ? pct(c.other) : '–'} |`);
+  lines.push('');
+  if (s.errors > 0) lines.push(`First error: \`${s.firstError}\``, '');
+  if (s.ranOut) lines.push('> The clients ran out of open claims before the end of the window.', '');
+  lines.push(`Load average (1 min) when this section started: ${loadAtStart.toFixed(2)}; "Other" above is CPU used by neither PostgreSQL nor ` +
+    'the benchmark process during the resolve window (other work on the machine).');
+  lines.push('');
+  lines.push('<details><summary>Query plans (EXPLAIN ANALYZE, BUFFERS) of the list queries</summary>');
+  lines.push('');
+  for (const l of r.lists) {
+    lines.push(`${l.name}:`);
+    lines.push('');
+    lines.push('```');
+    lines.push(l.plan);
+    lines.push('```');
+    lines.push('');
+  }
+  lines.push('</details>');
+  lines.push('');
+  return lines.join('\n');
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const url = benchDatabaseUrl();
+  Promise.all([machineInfo(url), benchClaimDesk({ url })]).then(([machine, { markdown }]) => {
+    console.log([markdown, 'Machine:', '', machineMarkdown(machine, new URL(url).host), ''].join('\n'));
+  }, (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
