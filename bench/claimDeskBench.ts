@@ -3,8 +3,7 @@
  *
  * 1. Generates BENCH_DESK_CLAIMS (1,000,000) claims by appending events through the event store (ClaimFiled in the
  *    contract's shape, one stream per claim, spread over the two demo stores and ~90 days; ~40% also get a
- *    ClaimStatusChanged), then builds the claim-list read model with the projections' `rebuild()` (or a copy of it
- *    reading in xid8 order while the event store's readAll sorts by text; see readAllOrdersByXid).
+ *    ClaimStatusChanged), then builds the claim-list read model with the projections' `rebuild()`.
  * 2. Starts the API in-process (workers off) and times `GET /api/admin/claims` over real HTTP as agent@acme.test:
  *    the first page, a deep page (~200 pages in, following nextCursor), a filtered deep page
  *    (status=OPEN&type=DAMAGED&from=<60 days ago>) and a rare filter; goal p99 < 50 ms. The same pages are replayed
@@ -35,12 +34,9 @@ import pg from 'pg';
 import { EVENT_SCHEMA_VERSIONS, type ClaimStatus, type ClaimType, type DomainEvent, type EventMetadata, type EventOf } from '@claims/contracts';
 import { decideFileClaim, defaultCreditStore, initialOrderClaimsState, RESOLVABLE_STATUSES } from '@claims/domain';
 import {
-  appendToStream, appendToStreams, countAfter, NO_STREAM, openDatabase, readAll, START, storeCheckpoint, toRecordedEvent,
-  type EventStoreTables, type NewEvent, type Position, type ReadAllPage, type StoredEventRow, type StreamAppend,
+  appendToStream, appendToStreams, NO_STREAM, openDatabase, type EventStoreTables, type NewEvent, type StreamAppend,
 } from '@claims/event-store';
-import {
-  applyEvents, claimListProjection, listClaims, lockProjection, rebuild, type ClaimListFilter, type Projection, type RebuildProgress,
-} from '@claims/projections';
+import { claimListProjection, listClaims, rebuild, type ClaimListFilter, type RebuildProgress } from '@claims/projections';
 import { loadConfig, startRuntime, type Runtime } from '../services/api/src/index.js';
 import { findOrderBySourceIdAndEmail } from '../services/api/src/catalog/orderRepository.js';
 import { findStoreBySlugOrDomain } from '../services/api/src/catalog/storeRepository.js';
@@ -252,62 +248,6 @@ async function capturedSql(url: string, run: (db: Kysely<EventStoreTables>) => P
   return captured;
 }
 
-/**
- * Whether the event store's readAll orders by the xid8 column. Its select list renames `transaction_id::text` to
- * `transaction_id`, and ORDER BY takes a bare name as the output column: it then sorts by the text of the
- * transaction id, which reads every event after the position and sorts them for each page (seconds per page at a
- * million events) and puts e.g. 100000 before 99999, so a page can skip events across a power of ten.
- */
-async function readAllOrdersByXid(url: string): Promise<boolean> {
-  const query = await capturedSql(url, (db) => readAll(db, START, 1));
-  return withPool(url, async (pool) => {
-    const { rows } = await pool.query<{ 'QUERY PLAN': string }>(`explain ${query.sql}`, query.parameters);
-    return !rows.some((r) => /Sort Key: .*\(transaction_id\)::text/.test(r['QUERY PLAN']));
-  });
-}
-
-/** readAll with ORDER BY naming the table's column (what readAll means), for the copy of rebuild() below. */
-async function readAllByXid(db: Kysely<EventStoreTables>, after: Position, limit: number): Promise<ReadAllPage> {
-  const result = await sql<StoredEventRow>`
-    select global_position, transaction_id::text as transaction_id, event_id, stream_id, stream_version, type,
-           store_id, data, metadata, occurred_at
-    from events
-    where transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-      and (transaction_id, global_position) > (${after.transactionId}::xid8, ${after.globalPosition}::bigint)
-    order by events.transaction_id, events.global_position
-    limit ${limit}`.execute(db);
-  const events = result.rows.map(toRecordedEvent);
-  const last = events.at(-1);
-  return { events, next: last ? { transactionId: last.transactionId, globalPosition: last.globalPosition } : after };
-}
-
-/** services/projections/src/runtime/rebuild.ts line for line, reading with readAllByXid. */
-async function rebuildByXid(db: Kysely<EventStoreTables>, projection: Projection, onProgress: (progress: RebuildProgress) => void): Promise<RebuildProgress> {
-  const total = await countAfter(db, START);
-  await db.transaction().execute(async (trx) => {
-    await lockProjection(trx, projection.name);
-    for (const table of projection.tables) await sql`truncate table ${sql.table(table)}`.execute(trx);
-    await sql`delete from projection_offsets where projection = ${projection.name}`.execute(trx);
-    await storeCheckpoint(trx, `projection:${projection.name}`, START);
-  });
-  let position = START;
-  let done = 0;
-  onProgress({ done, total });
-  for (;;) {
-    const page = await readAllByXid(db, position, 2000);
-    if (page.events.length === 0) {
-      if (done >= total) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      continue;
-    }
-    await applyEvents(db, projection, page.events, { name: `projection:${projection.name}`, position: page.next });
-    position = page.next;
-    done += page.events.length;
-    onProgress({ done, total: Math.max(total, done) });
-  }
-  return { done, total: Math.max(total, done) };
-}
-
 interface ListCase {
   name: string;
   /** The query string after `?`, without a cursor. */
@@ -442,25 +382,12 @@ async function buildDatabase(
       lastReport = Date.now();
       progress('projected', done, total, rebuildStart, 'events');
     };
-    const readAllFixed = await readAllOrdersByXid(options.url);
-    let readAllPageMs: { text: number; xid: number } | null = null;
-    if (!readAllFixed) {
-      // One 2,000-event page from the start of the store, each way, for the note in the report.
-      let t0 = performance.now();
-      await readAll(db, START, 2000);
-      readAllPageMs = { text: performance.now() - t0, xid: 0 };
-      t0 = performance.now();
-      await readAllByXid(db, START, 2000);
-      readAllPageMs.xid = performance.now() - t0;
-      process.stderr.write(`claim-desk: readAll sorts by the text of transaction_id (a page: ${fmtMs(readAllPageMs.text)} ms, ` +
-        `${fmtMs(readAllPageMs.xid)} ms by the xid8): rebuilding with a copy of rebuild() that reads by the xid8\n`);
-    }
-    const done = readAllFixed ? await rebuild(db, claimListProjection, onProgress) : await rebuildByXid(db, claimListProjection, onProgress);
+    const done = await rebuild(db, claimListProjection, onProgress);
     progress('projected', done.done, done.total, rebuildStart, 'events');
     logCpu('rebuild', rebuildCpu());
     return {
       generateSeconds: generated.seconds, events: generated.events, rebuildSeconds: (Date.now() - rebuildStart) / 1000,
-      rebuildEvents: done.done, readAllFixed, readAllPageMs,
+      rebuildEvents: done.done,
     };
   } finally {
     await setup.stop();
@@ -472,10 +399,6 @@ interface Built {
   events: number;
   rebuildSeconds: number;
   rebuildEvents: number;
-  /** False when the event store's readAll sorted by the text of the transaction id and the copy of rebuild() was used. */
-  readAllFixed: boolean;
-  /** When not fixed: one 2,000-event page from the start of the store through readAll, and ordered by the xid8 (ms). */
-  readAllPageMs: { text: number; xid: number } | null;
 }
 
 /** Claims in an existing bench database (0 when there is none), for BENCH_DESK_REUSE. */
@@ -696,33 +619,17 @@ function claimDeskMarkdown(
       `contract's shape (varied from a claim the domain decides on a demo order), ${pct(STORE_SHARES.acme)} Acme / ${pct(STORE_SHARES.kumo)} Kumo, ` +
       `filed in time order over the last 90 days, ${pct(STATUS_CHANGE_SHARE)} followed in the same append by a \`ClaimStatusChanged\` ` +
       '(to OPEN, waiting, closed, dismissed …). The claim-list read model was then built by replaying the store ' +
-      (!b || b.readAllFixed
-        ? 'with the projections\' `rebuild()`'
-        : 'with a line-for-line copy of the projections\' `rebuild()` whose read orders by the `transaction_id` column: the event ' +
-          'store\'s `readAll` orders by its `transaction_id::text` output column (see the note below)') +
+      'with the projections\' `rebuild()`' +
       '. Then `vacuum (analyze) claim_list` and `analyze events, streams, projection_offsets`: what autovacuum does to tables written ' +
       `this fast${r.autovacuum === 'off' ? ', and which nothing does on this server, whose configuration turns autovacuum off' : ''}. ` +
       'Database `claims_bench_desk`, dropped and recreated every run.',
   );
   lines.push('');
-  if (b && !b.readAllFixed) {
-    lines.push(
-      '> **readAll sorts by text.** `services/event-store/src/readAll.ts` selects `transaction_id::text as transaction_id` and then ' +
-        '`order by transaction_id, global_position`; ORDER BY takes that bare name as the output column, so pages are sorted by the ' +
-        'text of the transaction id. Each page then reads and sorts every later event instead of walking the ' +
-        '`events_tx_position` index' + (b.readAllPageMs ? ` (the first 2,000-event page of this store: ${fmtInt(b.readAllPageMs.text)} ms, ` +
-        `against ${fmtMs(b.readAllPageMs.xid)} ms ordered by the column)` : '') + ', so `rebuild()` slows down with the size of the store ' +
-        'instead of running at a steady rate, and the text order puts e.g. transaction 100000 before 99999, so a page can skip ' +
-        'events whenever transaction ids cross a power of ten (rebuild, store followers and the relay all read through it). ' +
-        'Fix: `order by events.transaction_id, events.global_position`.',
-    );
-    lines.push('');
-  }
   lines.push('| Step | Amount | Time | Rate |');
   lines.push('|:---|---:|---:|---:|');
   if (b) {
     lines.push(`| Append (generation) | ${fmtInt(r.claims)} claims, ${fmtInt(b.events)} events | ${b.generateSeconds.toFixed(0)} s | ${fmtInt(r.claims / b.generateSeconds)} claims/s |`);
-    lines.push(`| Projection rebuild (claim-list${b.readAllFixed ? '' : ', copy reading by xid8'}) | ${fmtInt(b.rebuildEvents)} events | ` +
+    lines.push(`| Projection rebuild (claim-list) | ${fmtInt(b.rebuildEvents)} events | ` +
       `${b.rebuildSeconds.toFixed(0)} s | ${fmtInt(b.rebuildEvents / b.rebuildSeconds)} events/s |`);
   } else {
     lines.push('| (BENCH_DESK_REUSE: the database of an earlier run, not generated this run) | | | |');
