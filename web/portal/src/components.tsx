@@ -27,6 +27,19 @@ export function BackLink({ to, children = 'Go Back' }: { to: string; children?: 
   return <Link to={to} className="button button-secondary">{children}</Link>;
 }
 
+/** The end of a flow step's form: its error, if any, then Go Back and Continue. */
+export function StepFooter({ error, back }: { error: string | null; back: string }) {
+  return (
+    <>
+      {error ? <Alert>{error}</Alert> : null}
+      <div className="actions">
+        <BackLink to={back} />
+        <button type="submit" className="button button-primary">Continue</button>
+      </div>
+    </>
+  );
+}
+
 export function ItemThumb({ src, name }: { src: string | undefined; name: string }) {
   return src ? <img className="thumb" src={src} alt="" width={56} height={56} /> : <span className="thumb thumb-empty" aria-hidden="true">{name.slice(0, 1)}</span>;
 }

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { SHIPMENT_ISSUE_LABELS, ShipmentIssueType, type CustomerFulfillment, type CustomerOrder } from '@claims/contracts';
 import { formatDateTime, pluralize } from '@claims/ui';
-import { Alert, BackLink, Modal, Page } from '../components.js';
+import { Alert, BackLink, Modal, Page, StepFooter } from '../components.js';
 import { addIssues, claimableQuantity, fileableFulfillments, setState, shortId, usePortal } from '../store.js';
 
 function useOrder(): CustomerOrder {
@@ -135,11 +135,7 @@ export function ShipmentListPage() {
             ))}
           </ul>
         </fieldset>
-        {error ? <Alert>{error}</Alert> : null}
-        <div className="actions">
-          <BackLink to="/issues" />
-          <button type="submit" className="button button-primary">Continue</button>
-        </div>
+        <StepFooter error={error} back="/issues" />
       </form>
     </Page>
   );
@@ -206,11 +202,7 @@ export function ShipmentDetailsPage() {
           <textarea id={detailsId} rows={4} placeholder="Tell us briefly about the issue" value={details} maxLength={5000}
             onChange={(e) => setDetails(e.target.value)} />
         </div>
-        {error ? <Alert>{error}</Alert> : null}
-        <div className="actions">
-          <BackLink to="/issues" />
-          <button type="submit" className="button button-primary">Continue</button>
-        </div>
+        <StepFooter error={error} back="/issues" />
       </form>
     </Page>
   );
@@ -251,11 +243,7 @@ export function MultipleShipmentsPage() {
             ))}
           </ul>
         </fieldset>
-        {error ? <Alert>{error}</Alert> : null}
-        <div className="actions">
-          <BackLink to="/issues" />
-          <button type="submit" className="button button-primary">Continue</button>
-        </div>
+        <StepFooter error={error} back="/issues" />
       </form>
       <p><Link to="/issues">Choose another kind of issue</Link></p>
     </Page>

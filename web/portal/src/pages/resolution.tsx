@@ -5,7 +5,7 @@ import { CUSTOMER_RESOLUTION_LABELS, type CustomerOrder, type CustomerResolution
 import { formatCreditBonus } from '@claims/ui';
 import { HttpError, api, isRateLimited, rateLimitedText } from '../api.js';
 import { AddressModal } from '../address.js';
-import { Alert, BackLink, Page, issueLabel } from '../components.js';
+import { Alert, BackLink, Page, StepFooter, issueLabel } from '../components.js';
 import { SignatureField, type SignatureHandle } from '../signature.js';
 import { emptyClaim, finishedFulfillments, flushSessionSave, getState, removeIssue, setState, usePortal } from '../store.js';
 
@@ -81,11 +81,7 @@ export function ResolutionPage() {
             ))}
           </ul>
         </fieldset>
-        {error ? <Alert>{error}</Alert> : null}
-        <div className="actions">
-          <BackLink to="/issues" />
-          <button type="submit" className="button button-primary">Continue</button>
-        </div>
+        <StepFooter error={error} back="/issues" />
       </form>
     </Page>
   );
