@@ -1,7 +1,6 @@
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClaimDetail, AdminClaimPage, MeResponse, TimelineResponse } from '@claims/contracts';
-import { PASSWORD, expectAccessible, fileClaim, signIn, solidPng, startHarness, uploadPhoto, type Harness } from './harness.js';
+import { AdminClaimDetail, AdminClaimPage, TimelineResponse } from '@claims/contracts';
+import { PASSWORD, apiSession, expectAccessible, heading, fileClaim, signIn, solidPng, startHarness, uploadPhoto, type Harness } from './harness.js';
 
 let h: Harness;
 /** Order 1001 (Ava, USD): two of three socks and the mug damaged, two photos of the socks. */
@@ -42,23 +41,7 @@ afterAll(async () => {
   await h?.stop();
 });
 
-const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 
-/** A signed-in API session for arranging state behind the page's back (cookie + our own Origin). */
-async function apiSession(email: string) {
-  const login = await fetch(`${h.baseUrl}/api/auth/login`, {
-    method: 'POST', headers: { 'content-type': 'application/json', origin: h.baseUrl }, body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  expect(login.status).toBe(200);
-  const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-  return {
-    me: MeResponse.parse(await login.json()),
-    get: async (path: string) => fetch(`${h.baseUrl}${path}`, { headers: { cookie } }),
-    post: async (path: string, body: unknown) => fetch(`${h.baseUrl}${path}`, {
-      method: 'POST', headers: { cookie, origin: h.baseUrl, 'content-type': 'application/json' }, body: JSON.stringify(body),
-    }),
-  };
-}
 
 describe('back-office claim desk', () => {
   it('signs an agent in, works the queue, opens, resolves and reads the timeline of a claim, then signs out', async () => {
@@ -199,7 +182,7 @@ describe('back-office claim desk', () => {
     for (const term of ['Shipping', 'Total Value To Customer', 'Total Reimbursed', 'Items', 'Taxes', 'Subtotal']) {
       await details.getByText(term, { exact: true }).waitFor();
     }
-    const agent = await apiSession('agent@acme.test');
+    const agent = await apiSession(h.baseUrl, 'agent@acme.test');
     const resolved = AdminClaimDetail.parse(await (await agent.get(`/api/admin/claims/${ava.claimId}`)).json());
     expect(resolved.status).toBe('RESOLVED');
     expect(resolved.resolutions.map((r) => [r.quantity, r.reason])).toEqual([[1, 'INSUFFICIENT_SHIPPER'], [1, 'INSUFFICIENT_SHIPPER']]);
@@ -256,7 +239,7 @@ describe('back-office claim desk', () => {
 
   it('pages the queue with Load more (keyset), sorts by filed date and exports every page', async () => {
     const { page, context, problems } = await h.newPage();
-    const agent = await apiSession('agent@acme.test');
+    const agent = await apiSession(h.baseUrl, 'agent@acme.test');
     const all = AdminClaimPage.parse(await (await agent.get('/api/admin/claims?limit=100')).json()).data;
     expect(all.length).toBeGreaterThanOrEqual(3);
     await signIn(page, 'agent@acme.test');
@@ -302,7 +285,7 @@ describe('back-office claim desk', () => {
     await resolve.getByRole('columnheader', { name: 'Percentage' }).waitFor({ state: 'detached' });
 
     // Meanwhile another agent moves it on.
-    const other = await apiSession('owner@acme.test');
+    const other = await apiSession(h.baseUrl, 'owner@acme.test');
     expect((await other.post(`/api/admin/claims/${jon.claimId}/status`, { status: 'OPEN' })).status).toBe(200);
 
     await resolve.getByRole('button', { name: 'Resolve claim' }).click();

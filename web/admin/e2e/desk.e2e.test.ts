@@ -1,7 +1,6 @@
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClaimDetail, ClaimNoteList, MacroView, MeResponse, TeamMemberList } from '@claims/contracts';
-import { PASSWORD, expectAccessible, fileClaim, signIn, startHarness, type Harness } from './harness.js';
+import { AdminClaimDetail, ClaimNoteList, MacroView, TeamMemberList } from '@claims/contracts';
+import { apiSession, expectAccessible, heading, fileClaim, signIn, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 /** Order 1001 (Ava): the socks arrived damaged. */
@@ -27,23 +26,7 @@ afterAll(async () => {
   await h?.stop();
 });
 
-const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 
-/** A signed-in API session for arranging and checking state behind the page's back. */
-async function apiSession(email: string) {
-  const login = await fetch(`${h.baseUrl}/api/auth/login`, {
-    method: 'POST', headers: { 'content-type': 'application/json', origin: h.baseUrl }, body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  expect(login.status).toBe(200);
-  const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-  return {
-    me: MeResponse.parse(await login.json()),
-    get: async (path: string) => fetch(`${h.baseUrl}${path}`, { headers: { cookie } }),
-    post: async (path: string, body: unknown) => fetch(`${h.baseUrl}${path}`, {
-      method: 'POST', headers: { cookie, origin: h.baseUrl, 'content-type': 'application/json' }, body: JSON.stringify(body),
-    }),
-  };
-}
 
 const claimOf = async (session: Awaited<ReturnType<typeof apiSession>>, claimId: string) =>
   AdminClaimDetail.parse(await (await session.get(`/api/admin/claims/${claimId}`)).json());
@@ -92,7 +75,7 @@ describe('claim desk tools', () => {
     }
     await expectAccessible(page);
 
-    const agent = await apiSession('agent@acme.test');
+    const agent = await apiSession(h.baseUrl, 'agent@acme.test');
     for (const claim of [ava, jon]) expect((await claimOf(agent, claim.claimId)).status).toBe('OPEN');
     // The queue follows (the list is a read model: it catches up).
     await expect.poll(async () => {
@@ -105,7 +88,7 @@ describe('claim desk tools', () => {
 
   it('adds a note, a label and metadata, sees them in the timeline, and fills the reply and resolve form from macros', async () => {
     // Two macros of Acme, written by the owner.
-    const owner = await apiSession('owner@acme.test');
+    const owner = await apiSession(h.baseUrl, 'owner@acme.test');
     const acme = owner.me.stores.find((s) => s.slug === 'acme')!;
     const reply = await owner.post(`/api/admin/stores/${acme.id}/macros`, {
       name: 'Apology', kind: 'reply', body: 'Hi {{customer.firstName}}, sorry about claim {{claim.number}}. {{agent.name}}',
@@ -175,7 +158,7 @@ describe('claim desk tools', () => {
     expect(await page.getByLabel('Message to the customer').inputValue()).toContain('Hi Ava');
     await expectAccessible(page);
 
-    const agent = await apiSession('agent@acme.test');
+    const agent = await apiSession(h.baseUrl, 'agent@acme.test');
     const stored = ClaimNoteList.parse(await (await agent.get(`/api/admin/claims/${ava.claimId}/notes`)).json());
     expect(stored.data.map((n) => n.body)).toEqual(['Called UPS: the parcel was crushed in transit.']);
     const claim = await claimOf(agent, ava.claimId);
@@ -237,7 +220,7 @@ describe('claim desk tools', () => {
     await page.getByRole('status').filter({ hasText: /Nia New was removed from/ }).waitFor();
     await expect.poll(() => members.getByRole('rowheader', { name: 'Nia New' }).count()).toBe(0);
 
-    const owner = await apiSession('owner@acme.test');
+    const owner = await apiSession(h.baseUrl, 'owner@acme.test');
     const acme = owner.me.stores.find((s) => s.slug === 'acme')!;
     const team = TeamMemberList.parse(await (await owner.get(`/api/admin/stores/${acme.id}/team-members`)).json());
     expect(team.data.some((m) => m.email === 'nia@acme.test')).toBe(false);
@@ -292,7 +275,7 @@ describe('claim desk tools', () => {
   });
 
   it('offers a viewer (store_user) only what the role holds: notes and status, no labels, macros, team or tokens', async () => {
-    const viewer = await apiSession('viewer@acme.test');
+    const viewer = await apiSession(h.baseUrl, 'viewer@acme.test');
     const acme = viewer.me.stores.find((s) => s.slug === 'acme')!;
     const { page, problems } = await h.newPage();
     await signIn(page, 'viewer@acme.test');
@@ -314,7 +297,7 @@ describe('claim desk tools', () => {
   });
 
   it('offers a user without claim:update or claim-note permissions no bulk bar and no notes form', async () => {
-    const finance = await apiSession('finance@orderprotection.test');
+    const finance = await apiSession(h.baseUrl, 'finance@orderprotection.test');
     expect(finance.me.permissions).not.toContain('claim:update');
     expect(finance.me.permissions).not.toContain('claim-note:create');
     const { page, problems } = await h.newPage();

@@ -6,7 +6,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect } from 'vitest';
-import { FileClaimResponse, UploadUrlResponse, type FileClaimRequest } from '@claims/contracts';
+import { FileClaimResponse, MeResponse, UploadUrlResponse, type FileClaimRequest } from '@claims/contracts';
 import { loadConfig, startRuntime, type Runtime } from '@claims/api';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -143,4 +143,22 @@ export async function fileClaim(baseUrl: string, sourceOrderId: string, body: Fi
   });
   if (response.status !== 201) throw new Error(`filing failed: ${response.status} ${await response.text()}`);
   return FileClaimResponse.parse(await response.json());
+}
+
+export const heading = (page: Page) => page.getByRole('heading', { level: 1 });
+
+/** A signed-in API session for arranging and checking state behind the page's back (cookie + our own Origin). */
+export async function apiSession(baseUrl: string, email: string) {
+  const login = await fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST', headers: { 'content-type': 'application/json', origin: baseUrl }, body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  expect(login.status).toBe(200);
+  const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+  return {
+    me: MeResponse.parse(await login.json()),
+    get: async (path: string) => fetch(`${baseUrl}${path}`, { headers: { cookie } }),
+    post: async (path: string, body: unknown) => fetch(`${baseUrl}${path}`, {
+      method: 'POST', headers: { cookie, origin: baseUrl, 'content-type': 'application/json' }, body: JSON.stringify(body),
+    }),
+  };
 }
