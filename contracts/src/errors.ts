@@ -27,6 +27,7 @@ export const ERROR_CATALOGUE = {
   idempotency_key_reused: 422,
   already_member: 409,
   cannot_change_self: 422,
+  last_owner: 409,
   invitation_not_found: 404,
   rate_limited: 429,
   unavailable: 503,

@@ -8,25 +8,25 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import type { AppContext } from './context.js';
 import { installErrorHandler } from './platform/errorHandler.js';
 import { healthRoute } from './platform/healthRoute.js';
-import { orderLookupRoute } from './order-lookup/orderLookupRoute.js';
-import { claimRoutes } from './claims/claimRoutes.js';
-import { sessionRoutes } from './sessions/sessionRoutes.js';
-import { storeRoutes } from './stores/storeRoutes.js';
+import { orderLookupRoute } from './customer/orderLookupRoute.js';
+import { claimRoutes } from './customer/claimRoutes.js';
+import { sessionRoutes } from './customer/draftSessionRoutes.js';
+import { storeRoutes } from './customer/storeRoutes.js';
 import { mediaRoutes } from './media/mediaRoutes.js';
 import { portalRoutes } from './web/portalRoutes.js';
 import { adminRoutes } from './web/adminRoutes.js';
-import { rateLimitPlugin } from './rate-limit/rateLimitPlugin.js';
-import { sentryPlugin } from './observability/sentryPlugin.js';
+import { rateLimitPlugin } from './platform/rateLimitPlugin.js';
+import { sentryPlugin } from './platform/sentryPlugin.js';
 import { authPlugin } from './auth/authPlugin.js';
 import { authRoutes } from './auth/authRoutes.js';
-import { adminClaimRoutes } from './admin/adminClaimRoutes.js';
-import { claimAnnotationRoutes } from './admin/claimAnnotationRoutes.js';
-import { bulkStatusRoutes } from './admin/bulkStatusRoutes.js';
-import { macroRoutes } from './admin/macroRoutes.js';
-import { sopRoutes } from './admin/sopRoutes.js';
+import { adminClaimRoutes } from './desk/deskClaimRoutes.js';
+import { claimAnnotationRoutes } from './desk/claimAnnotationRoutes.js';
+import { bulkStatusRoutes } from './desk/bulkStatusRoutes.js';
+import { macroRoutes } from './desk/macroRoutes.js';
+import { sopRoutes } from './desk/sopRoutes.js';
 import { teamRoutes } from './team/teamRoutes.js';
-import { apiTokenRoutes } from './public-api/apiTokenRoutes.js';
-import { v1Routes } from './public-api/v1Routes.js';
+import { apiTokenRoutes } from './public-v1/apiTokenRoutes.js';
+import { v1Routes } from './public-v1/v1Routes.js';
 import { webhookRoutes } from './webhooks/webhookRoutes.js';
 
 export interface AppOptions {

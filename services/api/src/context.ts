@@ -9,8 +9,6 @@ export interface AppContext {
   readonly database: Database;
   readonly log: Logger;
   now(): string;
-  /** Called after every append, so this process's followers and relay pick the events up at once. */
-  notifyAppended(): void;
 }
 
 /** Who is asking, and under which correlation id: stamped on every event a request causes. */

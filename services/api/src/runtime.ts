@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Consumer, Kafka } from 'kafkajs';
 import type { Migration } from 'kysely/migration';
-import { eventStoreMigrations, migrate, openDatabase, type Database } from '@claims/event-store';
+import { eventStoreMigrations, migrate, onAppended, openDatabase, registerMigrations, type Database, type PollingLoop } from '@claims/event-store';
 import { consumeFromKafka, followStore, PROJECTIONS, projectionMigrations, type Follower } from '@claims/projections';
 import { createKafka, ensureTopic, startRelay, type Relay } from '@claims/relay';
 import type { Config } from './config.js';
@@ -11,14 +11,20 @@ import { catalogMigrations } from './catalog/catalogMigrations.js';
 import { createLogger } from './platform/logger.js';
 import { seedDemo } from './seed/seedDemo.js';
 import { identityMigrations } from './auth/identityMigrations.js';
-import { publicApiMigrations } from './public-api/publicApiMigrations.js';
-import { adminMigrations } from './admin/adminMigrations.js';
+import { publicApiMigrations } from './public-v1/publicApiMigrations.js';
 import { teamMigrations } from './team/teamMigrations.js';
 import { startSlaScheduler, type SlaScheduler } from './sla/slaScheduler.js';
 import { webhookMigrations } from './webhooks/webhookMigrations.js';
+import { startReaction, type Reaction } from './eventsourcing/reactions.js';
+import { closeDraftOnFiling } from './customer/draftSessions.js';
+
+/** Everything the product does after a commit, each from its own checkpoint. */
+const REACTIONS: readonly Reaction[] = [closeDraftOnFiling];
 import { startDeliveryWorker, type DeliveryWorker } from './webhooks/deliveryWorker.js';
 
-export const ALL_MIGRATIONS: Record<string, Migration> = { ...eventStoreMigrations, ...catalogMigrations, ...projectionMigrations, ...identityMigrations, ...publicApiMigrations, ...webhookMigrations, ...adminMigrations, ...teamMigrations };
+export const ALL_MIGRATIONS: Record<string, Migration> = registerMigrations(
+  eventStoreMigrations, catalogMigrations, projectionMigrations, identityMigrations, publicApiMigrations, webhookMigrations, teamMigrations,
+);
 
 export interface Runtime {
   readonly ctx: AppContext;
@@ -61,6 +67,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   const log = createLogger(config.logLevel);
   const database: Database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const followers: Follower[] = [];
+  const reactions: PollingLoop[] = [];
   const consumers: Consumer[] = [];
   let relay: Relay | null = null;
   let sla: SlaScheduler | null = null;
@@ -70,11 +77,13 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     database,
     log,
     now: options.now ?? (() => new Date().toISOString()),
-    notifyAppended: () => {
-      for (const follower of followers) follower.wake();
-      relay?.wake();
-    },
   };
+  // Every append in this process wakes its followers, reactions and relay at once.
+  const stopWaking = onAppended(database.db, () => {
+    for (const follower of followers) follower.wake();
+    for (const reaction of reactions) reaction.wake();
+    relay?.wake();
+  });
   try {
     await migrate(database, ALL_MIGRATIONS);
     if (config.seedDemo) await seedDemo(ctx, config.demoFixture);
@@ -88,6 +97,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       } else {
         for (const projection of PROJECTIONS) followers.push(followStore(database.db, projection, log));
       }
+      for (const reaction of REACTIONS) reactions.push(startReaction(ctx, reaction));
       deliveryWorker = startDeliveryWorker(ctx);
     }
     if (options.workers !== false) sla = startSlaScheduler(ctx);
@@ -101,6 +111,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       async settle() {
         await relay?.catchUp();
         await Promise.all(followers.map((f) => f.catchUp()));
+        await Promise.all(reactions.map((r) => r.runNow()));
         await deliveryWorker?.catchUp();
       },
       stop() {
@@ -108,9 +119,11 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
           await app.close();
           await sla?.stop();
           await Promise.all(followers.map((f) => f.stop()));
+          await Promise.all(reactions.map((r) => r.stop()));
           await Promise.all(consumers.map((c) => c.disconnect()));
           await deliveryWorker?.stop();
           await relay?.stop();
+          stopWaking();
           await database.close();
         })();
         return stopping;
@@ -119,9 +132,11 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   } catch (error) {
     await sla?.stop();
     await Promise.all(followers.map((f) => f.stop()));
+    await Promise.all(reactions.map((r) => r.stop()));
     await Promise.all(consumers.map((c) => c.disconnect()));
     await deliveryWorker?.stop();
     await relay?.stop();
+    stopWaking();
     await database.close();
     throw error;
   }

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '@claims/contracts';
 import { loadConfig, startRuntime, type Runtime } from '../src/index.js';
-import { orderKey } from '../src/rate-limit/rateLimitPlugin.js';
-import { PublicConfig } from '../src/observability/sentryPlugin.js';
+import { orderKey } from '../src/platform/rateLimitPlugin.js';
+import { PublicConfig } from '../src/platform/sentryPlugin.js';
 
 let runtime: Runtime;
 let dataDir: string;

@@ -1,4 +1,5 @@
 export * from './result.js';
+export * from './decider.js';
 export * from './eligibility/validQuantity.js';
 export * from './eligibility/fulfillmentEligibility.js';
 export * from './eligibility/itemEligibility.js';

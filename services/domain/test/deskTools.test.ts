@@ -210,7 +210,7 @@ describe('macros and SOPs as streams', () => {
 describe('team rules', () => {
   const owner = new Set(['team-member:change-role', 'team-member:grant-ownership', 'team-member:invite', 'team-member:remove']);
   const admin = new Set(['team-member:change-role', 'team-member:invite', 'team-member:remove']);
-  const base = { change: 'change-role' as const, callerId: 'me', callerHasAccountScope: false, targetUserId: 'them', targetRoles: ['store_user' as const] };
+  const base = { otherOwners: 1, change: 'change-role' as const, callerId: 'me', callerHasAccountScope: false, targetUserId: 'them', targetRoles: ['store_user' as const] };
 
   it('lets only owners give or take ownership', () => {
     expect(checkTeamChange({ ...base, callerPermissions: admin, newRole: 'store_owner' }).ok).toBe(false);

@@ -113,27 +113,52 @@ export class ConcurrencyConflict extends Error {
   }
 }
 
-/** Appends to one stream with optimistic concurrency. */
-export function appendToStream(db: Kysely<EventStoreTables>, append: StreamAppend): Promise<AppendResult> {
-  if (append.events.length === 0) throw new Error('appendToStream needs at least one event');
-  return appendOne(db, append);
+const appendListeners = new WeakMap<object, Set<() => void>>();
+
+/**
+ * Calls `listener` after every append through this database commits, so the process's followers
+ * and relay pick new events up at once without any caller having to remember to tell them.
+ */
+export function onAppended(db: Kysely<EventStoreTables>, listener: () => void): () => void {
+  const listeners = appendListeners.get(db) ?? new Set();
+  listeners.add(listener);
+  appendListeners.set(db, listeners);
+  return () => listeners.delete(listener);
 }
+
+function appended(db: Kysely<EventStoreTables>): void {
+  for (const listener of appendListeners.get(db) ?? []) listener();
+}
+
+/** Appends to one stream with optimistic concurrency. */
+export async function appendToStream(db: Kysely<EventStoreTables>, append: StreamAppend): Promise<AppendResult> {
+  if (append.events.length === 0) throw new Error('appendToStream needs at least one event');
+  const result = await appendOne(db, append);
+  if (result.ok) appended(db);
+  return result;
+}
+
+/** Rows of the caller's own tables written in the append's transaction, after the events (all or nothing). */
+export type Alongside = (trx: Transaction<EventStoreTables>) => Promise<void>;
 
 /**
  * Appends to several streams in one transaction: all or nothing. Put the contended stream first,
  * so the transaction takes its id only after it holds that stream's row (keeps per-stream read order).
  */
-export async function appendToStreams(db: Kysely<EventStoreTables>, appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+export async function appendToStreams(db: Kysely<EventStoreTables>, appends: readonly StreamAppend[], alongside?: Alongside): Promise<AppendResult[]> {
   try {
-    return await db.transaction().execute(async (trx) => {
-      const results: AppendResult[] = [];
+    const results = await db.transaction().execute(async (trx) => {
+      const done: AppendResult[] = [];
       for (const append of appends) {
         const result = await appendOne(trx, append);
         if (!result.ok) throw new ConcurrencyConflict(result.conflict);
-        results.push(result);
+        done.push(result);
       }
-      return results;
+      if (alongside) await alongside(trx);
+      return done;
     });
+    appended(db);
+    return results;
   } catch (error) {
     if (error instanceof ConcurrencyConflict) return [{ ok: false, conflict: error.conflict }];
     if (isUniqueViolation(error)) return [{ ok: false, conflict: { streamId: appends[0]!.streamId, expectedVersion: appends[0]!.expectedVersion, actualVersion: null } }];

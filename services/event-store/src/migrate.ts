@@ -10,3 +10,15 @@ export async function migrate(database: Database, migrations: Record<string, Mig
     throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${String(error)}`, { cause: error });
   }
 }
+
+/** Every module's migrations in one list; a key two modules share would silently drop one, so it is refused. */
+export function registerMigrations(...lists: ReadonlyArray<Record<string, Migration>>): Record<string, Migration> {
+  const all: Record<string, Migration> = {};
+  for (const list of lists) {
+    for (const [name, migration] of Object.entries(list)) {
+      if (Object.hasOwn(all, name)) throw new Error(`Migration ${name} is registered twice; give one of them another name.`);
+      all[name] = migration;
+    }
+  }
+  return all;
+}

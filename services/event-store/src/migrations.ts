@@ -40,4 +40,10 @@ export const eventStoreMigrations: Record<string, Migration> = {
         )`.execute(db);
     },
   },
+  // Named for where it was first added (the desk), so databases that ran it keep their history.
+  '0700_streams_by_type_and_store': {
+    async up(db: Kysely<unknown>) {
+      await sql`create index if not exists streams_type_store on streams (stream_type, store_id)`.execute(db);
+    },
+  },
 };

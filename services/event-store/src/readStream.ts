@@ -18,3 +18,30 @@ export async function readStream(db: Kysely<EventStoreTables>, streamId: string,
   const events = result.rows.map(toRecordedEvent);
   return { version: events.at(-1)?.streamVersion ?? 0, events };
 }
+
+export interface StreamOfType {
+  streamId: string;
+  version: number;
+  events: RecordedEvent[];
+}
+
+/**
+ * Every stream of one type for one store (`null`: streams of no store), each with its events in
+ * order: one query, for small collections whose streams are their own read model (macros, SOPs).
+ */
+export async function readStreamsOfType(db: Kysely<EventStoreTables>, streamType: string, storeId: string | null): Promise<StreamOfType[]> {
+  const result = await sql<StoredEventRow>`
+    select e.global_position, e.transaction_id::text as transaction_id, e.event_id, e.stream_id, e.stream_version, e.type,
+           e.store_id, e.data, e.metadata, e.occurred_at
+    from streams s join events e on e.stream_id = s.stream_id
+    where s.stream_type = ${streamType} and s.store_id is not distinct from ${storeId}::uuid
+    order by e.stream_id, e.stream_version`.execute(db);
+  const streams = new Map<string, StreamOfType>();
+  for (const event of result.rows.map(toRecordedEvent)) {
+    const stream = streams.get(event.streamId) ?? { streamId: event.streamId, version: 0, events: [] };
+    stream.events.push(event);
+    stream.version = event.streamVersion;
+    streams.set(event.streamId, stream);
+  }
+  return [...streams.values()];
+}

@@ -1,4 +1,5 @@
 import type { Migration } from 'kysely/migration';
+import { registerMigrations } from '@claims/event-store';
 import { claimListProjection } from './claim-list/claimListProjection.js';
 import { claimTimelineProjection } from './claim-timeline/claimTimelineProjection.js';
 import { webhookOutboxProjection } from './webhook-outbox/webhookOutboxProjection.js';
@@ -8,8 +9,7 @@ import type { Projection } from './runtime/projection.js';
 /** Every read model the product keeps, by name (the names `npm run replay -- --projection` takes). */
 export const PROJECTIONS: readonly Projection[] = [claimListProjection, claimTimelineProjection, webhookOutboxProjection];
 
-export const projectionMigrations: Record<string, Migration> = Object.assign(
-  {},
+export const projectionMigrations: Record<string, Migration> = registerMigrations(
   projectionRuntimeMigrations,
   ...PROJECTIONS.map((p) => p.migrations),
 );

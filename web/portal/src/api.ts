@@ -24,9 +24,8 @@ export const PublicConfig = z.object({
 export const api = {
   lookupOrder: (order: string, email: string) =>
     request('GET', 'order-lookup', { query: { order: order.trim(), email: email.trim() }, schema: CustomerOrder }),
-  getSession: (orderId: string) => request('GET', 'sessions', { query: { orderId }, schema: ClaimSession, retry: 0 }),
+  getSession: (orderId: string, email: string) => request('GET', 'sessions', { query: { orderId, email }, schema: ClaimSession, retry: 0 }),
   saveSession: (body: UpdateSessionRequest) => request('PUT', 'sessions', { body, schema: ClaimSession }),
-  deleteSession: (id: string) => request('DELETE', `sessions/${encodeURIComponent(id)}`, { schema: z.null() }),
   fileClaim: (sourceOrderId: string, body: FileClaimRequest) =>
     request('POST', `claims/${encodeURIComponent(sourceOrderId)}`, { body, schema: FileClaimResponse }),
   getClaim: (token: string) => request('GET', `claims/${encodeURIComponent(token)}`, { schema: CustomerClaimView }),

@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Permission } from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
-import { findTokenPrincipal } from '../public-api/apiTokens.js';
+import { findTokenPrincipal } from '../public-v1/apiTokens.js';
 import { originMatches, SAFE_METHODS } from './origin.js';
 import { permissionsAt, type Principal } from './principal.js';
-import { clearedSessionCookie, cookieValue, findSessionPrincipal, SESSION_COOKIE } from './sessions.js';
+import { clearedSessionCookie, cookieValue, findSessionPrincipal, SESSION_COOKIE } from './loginSessions.js';
 
 /**
  * How a route is authenticated: `user` needs a signed-in user (session cookie), `optional-user`

@@ -7,7 +7,7 @@ import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
 import { originMatches } from './origin.js';
 import { DUMMY_HASH, verifyPassword } from './passwords.js';
-import { clearedSessionCookie, createSession, deleteSession, findSessionPrincipal, sessionCookie } from './sessions.js';
+import { clearedSessionCookie, createSession, deleteSession, findSessionPrincipal, sessionCookie } from './loginSessions.js';
 import { describeUser, findUserByEmail } from './users.js';
 
 /** After this many failures in a row an email is locked for LOCK_MINUTES (decision; docs/permissions.md). */

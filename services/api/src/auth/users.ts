@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type QueryExecutorProvider } from 'kysely';
 import { ROLES, RoleName, type DemoData, type MeResponse, type Permission } from '@claims/contracts';
 import type { AppContext } from '../context.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { hashPassword, randomSecret, verifyPassword } from './passwords.js';
 import { permissionsAt, visibleStores, type UserPrincipal } from './principal.js';
 
 export interface UserRow { id: string; email: string; name: string; password_hash: string }
@@ -73,4 +73,20 @@ export async function seedDemoUsers(ctx: AppContext, users: DemoData['users']): 
     }
   }
   return users.length;
+}
+
+/** The user an invitation names: an existing one by email, or a new one no password matches until they accept. */
+export async function findOrCreateInvitee(db: QueryExecutorProvider, email: string, name: string): Promise<{ id: string; created: boolean }> {
+  const unusable = `invited$${randomSecret()}`;
+  const inserted = await sql<{ id: string }>`
+    insert into users (id, email, email_lower, name, password_hash) values (${randomUUID()}::uuid, ${email}, ${email.toLowerCase()}, ${name}, ${unusable})
+    on conflict (email_lower) do nothing returning id`.execute(db);
+  if (inserted.rows[0]) return { id: inserted.rows[0].id, created: true };
+  const { rows } = await sql<{ id: string }>`select id from users where email_lower = ${email.toLowerCase()}`.execute(db);
+  return { id: rows[0]!.id, created: false };
+}
+
+/** Sets a user's password (and name, when given): accepting an invitation. */
+export async function setPassword(db: QueryExecutorProvider, userId: string, passwordHash: string, name: string | null): Promise<void> {
+  await sql`update users set password_hash = ${passwordHash}, name = coalesce(${name}, name) where id = ${userId}::uuid`.execute(db);
 }

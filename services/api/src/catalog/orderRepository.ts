@@ -28,7 +28,8 @@ export function orderFromInput(id: string, storeId: string, sourceOrderId: strin
 }
 
 /** Creates or replaces an order; the system id stays the same across replacements. */
-export async function upsertOrder(db: QueryExecutorProvider, storeId: string, sourceOrderId: string, input: OrderInput): Promise<Order> {
+/** Creates or replaces a store's order by its source id; `created` says which it was. */
+export async function upsertOrderReporting(db: QueryExecutorProvider, storeId: string, sourceOrderId: string, input: OrderInput): Promise<{ order: Order; created: boolean }> {
   const existing = await sql<{ id: string }>`
     select id from orders where store_id = ${storeId}::uuid and source_order_id = ${sourceOrderId}`.execute(db);
   const order = orderFromInput(existing.rows[0]?.id ?? randomUUID(), storeId, sourceOrderId, input);
@@ -37,7 +38,11 @@ export async function upsertOrder(db: QueryExecutorProvider, storeId: string, so
     values (${order.id}, ${storeId}, ${sourceOrderId}, ${order.orderNumber}, ${order.customerEmail.toLowerCase()}, ${JSON.stringify(order)}::jsonb)
     on conflict (store_id, source_order_id) do update set order_number = excluded.order_number,
       customer_email_lower = excluded.customer_email_lower, doc = excluded.doc, updated_at = now()`.execute(db);
-  return order;
+  return { order, created: existing.rows.length === 0 };
+}
+
+export async function upsertOrder(db: QueryExecutorProvider, storeId: string, sourceOrderId: string, input: OrderInput): Promise<Order> {
+  return (await upsertOrderReporting(db, storeId, sourceOrderId, input)).order;
 }
 
 async function findOne(db: QueryExecutorProvider, query: ReturnType<typeof sql<{ doc: unknown }>>): Promise<Order | null> {
@@ -56,3 +61,9 @@ export const findOrderBySourceIdAndEmail = (db: QueryExecutorProvider, sourceOrd
 
 export const findOrderById = (db: QueryExecutorProvider, id: string) =>
   findOne(db, sql<{ doc: unknown }>`select doc from orders where id = ${id}::uuid`);
+
+/** Claim numbers are short and shared across stores, drawn from one sequence (spec §9: "#10001"). */
+export async function nextClaimNumber(db: QueryExecutorProvider): Promise<string> {
+  const { rows } = await sql<{ n: string }>`select nextval('claim_number_seq')::text as n`.execute(db);
+  return rows[0]!.n;
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type QueryExecutorProvider } from 'kysely';
-import { Store, type Branding, type StoreSettings } from '@claims/contracts';
+import { Store, type Branding, type StoreRef, type StoreSettings } from '@claims/contracts';
 
 interface StoreRow {
   id: string;
@@ -48,4 +48,16 @@ export async function upsertStore(
       currency = excluded.currency, settings = excluded.settings, branding = excluded.branding
     returning id`.execute(db);
   return rows[0]!.id;
+}
+
+/** Every store's id, slug and name, for labelling claims of several stores. */
+export async function storeRefs(db: QueryExecutorProvider): Promise<Map<string, StoreRef>> {
+  const { rows } = await sql<StoreRef>`select id, slug, name from stores`.execute(db);
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** Every store with its settings (the SLA sweep reads their timers). */
+export async function listStores(db: QueryExecutorProvider): Promise<Store[]> {
+  const { rows } = await sql<StoreRow>`select * from stores order by id`.execute(db);
+  return rows.map(toStore);
 }

@@ -3,9 +3,9 @@ import { DemoData, OrderInput, type DemoOrder, type DomainEvent } from '@claims/
 import type { AppContext, RequestMeta } from '../context.js';
 import { upsertOrder } from '../catalog/orderRepository.js';
 import { findStore, upsertAccount, upsertStore } from '../catalog/storeRepository.js';
-import { fileClaim } from '../commands/fileClaim.js';
-import { loadOrderClaims } from '../commands/orderClaimsStream.js';
-import { executeClaimCommand } from '../commands/executeClaimCommand.js';
+import { claimDecider, orderClaimsDecider } from '@claims/domain';
+import { fileClaim } from '../customer/fileClaim.js';
+import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
 import { randomUUID } from 'node:crypto';
 import { seedDemoUsers } from '../auth/users.js';
 
@@ -59,7 +59,7 @@ export async function seedDemo(ctx: AppContext, fixturePath: string): Promise<{ 
     const order = await upsertOrder(db, storeId, demoOrder.sourceOrderId, demoOrderToInput(demoOrder, now));
     const store = (await findStore(db, storeId))!;
     for (const existing of demoOrder.existingClaims) {
-      const ledger = await loadOrderClaims(ctx, order.id);
+      const ledger = await loadAggregate(ctx, orderClaimsDecider, order.id);
       if (ledger.state.claimedItemIds.has(existing.sourceItemId)) continue;
       const fulfillment = order.fulfillments.find((f) => f.items.some((line) => line.sourceItemId === existing.sourceItemId));
       const item = order.items.find((i) => i.sourceItemId === existing.sourceItemId);
@@ -69,10 +69,13 @@ export async function seedDemo(ctx: AppContext, fixturePath: string): Promise<{ 
         fulfillmentIssues: [{ sourceFulfillmentId: fulfillment.sourceFulfillmentId, issues: [{ sourceItemId: item.sourceItemId, claimType: existing.claimType, quantity: item.quantity, details: 'Imported with the demo data.', images: [] }] }],
         resolution: { desiredMethod: existing.resolution, customerSignature: order.shippingAddress.name, updatedShippingAddress: null },
       }, systemMeta(), backdate(daysAgo(now, existing.filedDaysAgo)!));
-      await executeClaimCommand(ctx, {
-        type: 'ResolveClaim', claimId: filed.claimId, resolutionIds: [randomUUID()], actor: systemMeta().actor, now,
-        request: { resolutionType: existing.resolution, reason: existing.resolution },
-      }, systemMeta());
+      await handleCommand(ctx, {
+        decider: claimDecider, streamId: filed.claimId, storeId, meta: systemMeta(),
+        command: {
+          type: 'ResolveClaim', claimId: filed.claimId, resolutionIds: [randomUUID()], actor: systemMeta().actor, now,
+          request: { resolutionType: existing.resolution, reason: existing.resolution },
+        },
+      });
       claims++;
     }
   }

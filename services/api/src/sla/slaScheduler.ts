@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
-import { SLA_DEFAULTS, StoreSettings, type ClaimStatus } from '@claims/contracts';
-import { lastActivityAt, slaActionFor } from '@claims/domain';
+import type { ClaimStatus, Store } from '@claims/contracts';
+import { claimDecider, lastActivityAt, slaActionFor, slaCutoffs } from '@claims/domain';
+import { idleClaims } from '@claims/projections';
 import type { AppContext, RequestMeta } from '../context.js';
-import { executeClaimCommand } from '../commands/executeClaimCommand.js';
-import { loadClaim } from '../commands/claimStream.js';
+import { listStores } from '../catalog/storeRepository.js';
+import { handleCommand } from '../eventsourcing/commandHandler.js';
+import { loadClaim } from '../http/authorizedClaim.js';
 import { AppError } from '../platform/errors.js';
 
 /** The system actor of every change a timer makes. */
@@ -19,48 +20,52 @@ export interface SlaSweepResult {
   moved: Array<{ claimId: string; from: ClaimStatus; to: ClaimStatus }>;
   /** Claims that changed under the sweep (another scheduler, or a person): left to the next look. */
   skipped: number;
+  /** Claims whose move failed unexpectedly: logged, and tried again on the next look. */
+  failed: number;
 }
 
-interface CandidateRow { claim_id: string; status: ClaimStatus; updated_at: Date; settings: unknown }
+/** Moves one claim if its timer ran out: decided on its own stream at `now` (the read model may lag, the stream does not). */
+async function sweepClaim(ctx: AppContext, store: Store, claimId: string, now: string, result: SlaSweepResult): Promise<void> {
+  const loaded = await loadClaim(ctx, claimId);
+  const since = loaded && lastActivityAt(loaded.events);
+  if (!loaded || !since) return;
+  const claim = loaded.state;
+  const action = slaActionFor({ status: claim.status, lastActivityAt: since }, store.settings.sla, now);
+  if (!action) return;
+  const meta: RequestMeta = { actor: SLA_ACTOR, correlationId: `sla:${randomUUID()}`, causationId: loaded.events.at(-1)?.eventId ?? null };
+  try {
+    await handleCommand(ctx, {
+      decider: claimDecider, streamId: claim.id, storeId: claim.storeId, meta, expectedVersion: loaded.version,
+      command: { type: 'ChangeClaimStatus', claimId: claim.id, to: action.to, note: action.note, reason: action.reason },
+    });
+    result.moved.push({ claimId: claim.id, from: claim.status, to: action.to });
+  } catch (error) {
+    if (error instanceof AppError && (error.code === 'version_conflict' || error.code === 'invalid_transition')) {
+      result.skipped++;
+      return;
+    }
+    throw error;
+  }
+}
 
 /**
- * One look: candidates from the claim list (watched status, no activity since the shortest timer),
- * then each claim decided on its own stream at `now` — the read model may lag, the stream does not —
- * and moved with a normal ChangeClaimStatus at the version it was decided on. Two schedulers racing on
- * one claim: one append wins, the other meets a version conflict and skips it. So a sweep is idempotent.
+ * One look: candidates from the claim list (a watched status, idle past its store's deadline), then each
+ * claim decided on its own stream and moved with a normal ChangeClaimStatus at the version it was decided
+ * on. Two schedulers racing on one claim: one append wins, the other meets a version conflict and skips
+ * it, so a sweep is idempotent. A claim that fails otherwise is logged and never stops the others.
  */
 export async function runSlaSweep(ctx: AppContext, now: string): Promise<SlaSweepResult> {
-  // The same deadlines in SQL as a pre-filter (slaActionFor stays the judge), so claims of a store with long
-  // timers never crowd the due ones out of a batch.
-  const { rows } = await sql<CandidateRow>`
-    select c.claim_id, c.status, c.updated_at, s.settings
-    from claim_list c join stores s on s.id = c.store_id
-    where coalesce((s.settings->'sla'->>'enabled')::boolean, ${SLA_DEFAULTS.enabled})
-      and ((c.status = 'WAITING_FOR_CUSTOMER' and c.updated_at <= ${now}::timestamptz
-             - make_interval(days => coalesce((s.settings->'sla'->>'waitingForCustomerDays')::int, ${SLA_DEFAULTS.waitingForCustomerDays})))
-        or (c.status = 'WAITING_FOR_BRAND' and c.updated_at <= ${now}::timestamptz
-             - make_interval(hours => coalesce((s.settings->'sla'->>'waitingForBrandHours')::int, ${SLA_DEFAULTS.waitingForBrandHours}))))
-    order by c.updated_at
-    limit ${BATCH}`.execute(ctx.database.db);
-  const result: SlaSweepResult = { moved: [], skipped: 0 };
-  for (const row of rows) {
-    const settings = StoreSettings.shape.sla.safeParse((row.settings as { sla?: unknown } | null)?.sla).data;
-    if (!slaActionFor({ status: row.status, lastActivityAt: new Date(row.updated_at).toISOString() }, settings, now)) continue;
-    const { claim, version, events } = await loadClaim(ctx, row.claim_id);
-    const since = lastActivityAt(events);
-    if (!claim || !since) continue;
-    const action = slaActionFor({ status: claim.status, lastActivityAt: since }, settings, now);
-    if (!action) continue;
-    const meta: RequestMeta = { actor: SLA_ACTOR, correlationId: `sla:${randomUUID()}`, causationId: events.at(-1)?.eventId ?? null };
+  const stores = new Map((await listStores(ctx.database.db)).map((store) => [store.id, store]));
+  const cutoffs = [...stores.values()].flatMap((store) => slaCutoffs(store.settings.sla, now).map((cutoff) => ({ storeId: store.id, ...cutoff })));
+  const result: SlaSweepResult = { moved: [], skipped: 0, failed: 0 };
+  for (const candidate of await idleClaims(ctx.database.db, cutoffs, BATCH)) {
+    const store = stores.get(candidate.storeId);
+    if (!store) continue;
     try {
-      await executeClaimCommand(ctx, { type: 'ChangeClaimStatus', claimId: claim.id, to: action.to, note: action.note, reason: action.reason }, meta, version);
-      result.moved.push({ claimId: claim.id, from: claim.status, to: action.to });
+      await sweepClaim(ctx, store, candidate.claimId, now, result);
     } catch (error) {
-      if (error instanceof AppError && (error.code === 'version_conflict' || error.code === 'invalid_transition')) {
-        result.skipped++;
-        continue;
-      }
-      throw error;
+      result.failed++;
+      ctx.log.error({ err: error, claimId: candidate.claimId }, 'sla timer could not move a claim; trying again next look');
     }
   }
   return result;

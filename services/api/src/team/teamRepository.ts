@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
-import { ROLES, RoleName, type DomainEvent, type RoleGrant, type TeamMember } from '@claims/contracts';
-import { ANY, appendToStream, type EventStoreTables } from '@claims/event-store';
-import type { RequestMeta } from '../context.js';
-import { groupByStream } from '../commands/newEvents.js';
+import { sql, type QueryExecutorProvider } from 'kysely';
+import { ROLES, RoleName, type RoleGrant, type TeamMember } from '@claims/contracts';
 
 interface MemberRow {
   user_id: string; email: string; name: string; role: string; account_id: string | null; store_id: string | null; invited: boolean;
@@ -71,11 +68,29 @@ export async function insertGrant(db: QueryExecutorProvider, userId: string, rol
   await sql`insert into user_roles (id, user_id, role, account_id, store_id) values (${randomUUID()}::uuid, ${userId}::uuid, ${role}, ${accountId}::uuid, ${storeId}::uuid)`.execute(db);
 }
 
-/** Records a team change in the account's audit stream, inside the caller's transaction (rows and record commit together). */
-export async function recordTeamChange(trx: Kysely<EventStoreTables>, event: DomainEvent & { data: { accountId: string; storeId: string | null } }, meta: RequestMeta): Promise<void> {
-  const [group] = groupByStream([event], meta).values();
-  const result = await appendToStream(trx, {
-    streamId: event.data.accountId, streamType: 'account-team', storeId: event.data.storeId, expectedVersion: ANY, events: group!.events,
-  });
-  if (!result.ok) throw new Error('An append with ANY version cannot conflict');
+export interface NewInvitation {
+  userId: string; tokenHash: string; accountId: string; storeId: string; invitedBy: string; createdAt: string; expiresAt: string;
+}
+
+export async function insertInvitation(db: QueryExecutorProvider, i: NewInvitation): Promise<void> {
+  await sql`insert into team_invitations (user_id, token_hash, account_id, store_id, invited_by, created_at, expires_at)
+    values (${i.userId}::uuid, ${i.tokenHash}, ${i.accountId}::uuid, ${i.storeId}::uuid, ${i.invitedBy}::uuid, ${i.createdAt}, ${i.expiresAt})`.execute(db);
+}
+
+export interface OpenInvitation { userId: string; email: string; accountId: string; storeId: string | null }
+
+/** The invitation a token opens, while unused and unexpired. */
+export async function findOpenInvitation(db: QueryExecutorProvider, tokenHash: string, now: string): Promise<OpenInvitation | null> {
+  const { rows } = await sql<{ user_id: string; email: string; account_id: string; store_id: string | null }>`
+    select i.user_id, u.email, i.account_id, i.store_id from team_invitations i join users u on u.id = i.user_id
+    where i.token_hash = ${tokenHash} and i.accepted_at is null and i.expires_at > ${now}::timestamptz`.execute(db);
+  const row = rows[0];
+  return row ? { userId: row.user_id, email: row.email, accountId: row.account_id, storeId: row.store_id } : null;
+}
+
+/** Marks the invitation used; false when another request used it first. */
+export async function markInvitationAccepted(db: QueryExecutorProvider, tokenHash: string, now: string): Promise<boolean> {
+  const { rows } = await sql<{ user_id: string }>`
+    update team_invitations set accepted_at = ${now} where token_hash = ${tokenHash} and accepted_at is null returning user_id`.execute(db);
+  return rows.length > 0;
 }

@@ -1,19 +1,23 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { sql } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AcceptInvitationRequest, ApiError, ChangeRoleRequest, GrantOwnershipRequest, InviteMemberRequest, InviteMemberResponse, ROLES,
   TeamMember, TeamMemberList, type Permission, type RoleName, type Store,
 } from '@claims/contracts';
-import { checkTeamChange, type TeamChange } from '@claims/domain';
+import { checkTeamChange, OWNER_ROLES, teamDecider, type RecordTeamChange, type TeamChange, type TeamChangeInput } from '@claims/domain';
+import type { Alongside } from '@claims/event-store';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext, RequestMeta } from '../context.js';
 import { AppError } from '../platform/errors.js';
-import { actorOf, permissionsAt, type Principal } from '../auth/principal.js';
+import { permissionsAt, type Principal } from '../auth/principal.js';
+import { findOrCreateInvitee, setPassword } from '../auth/users.js';
+import { handleCommand } from '../eventsourcing/commandHandler.js';
+import { metaOf } from '../http/requestMeta.js';
 import { hashPassword, randomSecret, sha256 } from '../auth/passwords.js';
-import { authorizedStore } from '../admin/adminStores.js';
-import { insertGrant, listMembers, recordTeamChange, removeGrants, replaceGrant, rolesInAccount } from './teamRepository.js';
+import { authorizedStore } from '../http/authorizedStore.js';
+import {
+  findOpenInvitation, insertGrant, insertInvitation, listMembers, markInvitationAccepted, removeGrants, replaceGrant, rolesInAccount,
+} from './teamRepository.js';
 
 const StoreParams = z.object({ storeId: z.uuid() });
 const MemberParams = StoreParams.extend({ userId: z.uuid() });
@@ -22,8 +26,6 @@ const memberNotFound = () => new AppError('not_found', 'No member of this store 
 
 /** An invitation is good for 7 days (decision: a working week and a weekend). */
 export const INVITATION_TTL_MS = 7 * 24 * 3_600_000;
-
-const metaOf = (principal: Principal, correlationId: string): RequestMeta => ({ actor: actorOf(principal), correlationId, causationId: null });
 
 /** The caller holds `permission` through an account grant of this account, or an internal one. */
 function hasAccountScope(principal: Principal, accountId: string, permission: Permission): boolean {
@@ -34,16 +36,6 @@ function hasAccountScope(principal: Principal, accountId: string, permission: Pe
 function callerId(principal: Principal): string {
   if (principal.kind !== 'user') throw new AppError('forbidden', 'Team members are managed by signed-in users.');
   return principal.user.id;
-}
-
-/** Checks the team rules of the domain for one change; throws their answer. */
-function checkChange(principal: Principal, store: Store, change: TeamChange, targetUserId: string | null, targetRoles: RoleName[], newRole: RoleName | null): void {
-  const permission: Permission = change === 'grant-ownership' ? 'team-member:grant-ownership' : `team-member:${change}`;
-  const verdict = checkTeamChange({
-    change, callerId: callerId(principal), callerPermissions: permissionsAt(principal, store.id) ?? new Set(),
-    callerHasAccountScope: hasAccountScope(principal, store.accountId, permission), targetUserId, targetRoles, newRole,
-  });
-  if (!verdict.ok) throw AppError.from(verdict.error);
 }
 
 async function memberOf(ctx: AppContext, store: Store, userId: string): Promise<TeamMember> {
@@ -58,20 +50,47 @@ async function affectedRoles(ctx: AppContext, store: Store, member: TeamMember, 
   return accountWide ? rolesInAccount(ctx.database.db, member.userId, store.accountId) : member.grants.map((g) => g.role);
 }
 
+/** The facts the team rules of the domain judge a change on, read from the rows now. */
+async function rulesFor(ctx: AppContext, principal: Principal, store: Store, change: TeamChange, target: TeamMember | null, targetRoles: RoleName[], newRole: RoleName | null): Promise<TeamChangeInput> {
+  const permission: Permission = change === 'grant-ownership' ? 'team-member:grant-ownership' : `team-member:${change}`;
+  const members = await listMembers(ctx.database.db, store);
+  const otherOwners = members.filter((m) => m.userId !== target?.userId && m.status === 'active' && m.grants.some((g) => OWNER_ROLES.includes(g.role))).length;
+  return {
+    change, callerId: callerId(principal), callerPermissions: permissionsAt(principal, store.id) ?? new Set(),
+    callerHasAccountScope: hasAccountScope(principal, store.accountId, permission), targetUserId: target?.userId ?? null, targetRoles, newRole, otherOwners,
+  };
+}
+
+/**
+ * A team change through the account's team stream: the rules are judged on rows read for each attempt,
+ * and the grants change in the append's transaction at the stream's version, so two concurrent changes
+ * in one account never both pass on the same facts (the second decides again on the first's outcome).
+ */
+function recordTeamChange(ctx: AppContext, store: Store, meta: RequestMeta, build: () => Promise<RecordTeamChange>, alongside: Alongside) {
+  return handleCommand(ctx, { decider: teamDecider, streamId: store.accountId, storeId: store.id, meta, command: build, alongside });
+}
+
 /** Gives `role` to a member (change-role and grant-ownership), recording the change in the account's stream. */
 async function giveRole(ctx: AppContext, request: FastifyRequest, principal: Principal, store: Store, userId: string, role: RoleName, change: 'change-role' | 'grant-ownership') {
-  const member = await memberOf(ctx, store, userId);
-  const from = await affectedRoles(ctx, store, member, role);
-  checkChange(principal, store, change, userId, from, role);
-  if (from.length === 1 && from[0] === role) return member;
-  await ctx.database.db.transaction().execute(async (trx) => {
-    await replaceGrant(trx, userId, store, role);
+  const before = await memberOf(ctx, store, userId);
+  const current = await affectedRoles(ctx, store, before, role);
+  if (current.length === 1 && current[0] === role) {
+    const verdict = checkTeamChange(await rulesFor(ctx, principal, store, change, before, current, role));
+    if (!verdict.ok) throw AppError.from(verdict.error);
+    return before;
+  }
+  await recordTeamChange(ctx, store, metaOf(principal, request.id), async () => {
+    const member = await memberOf(ctx, store, userId);
+    const from = await affectedRoles(ctx, store, member, role);
     const data = { accountId: store.accountId, storeId: store.id, userId, email: member.email, from };
-    await recordTeamChange(trx, change === 'grant-ownership'
-      ? { type: 'TeamOwnershipGranted', data: { ...data, role } }
-      : { type: 'TeamMemberRoleChanged', data: { ...data, to: role } }, metaOf(principal, request.id));
-  });
-  ctx.notifyAppended();
+    return {
+      type: 'RecordTeamChange',
+      rules: await rulesFor(ctx, principal, store, change, member, from, role),
+      change: change === 'grant-ownership'
+        ? { type: 'TeamOwnershipGranted', data: { ...data, role } }
+        : { type: 'TeamMemberRoleChanged', data: { ...data, to: role } },
+    };
+  }, (trx) => replaceGrant(trx, userId, store, role));
   return memberOf(ctx, store, userId);
 }
 
@@ -97,36 +116,23 @@ export const teamRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
   }, async (request, reply) => {
     const { store, principal } = await authorizedStore(ctx, request, 'team-member:invite', request.params.storeId);
     const { email, name, role } = request.body;
-    checkChange(principal, store, 'invite', null, [], role);
-    const emailLower = email.toLowerCase();
+    const verdict = checkTeamChange(await rulesFor(ctx, principal, store, 'invite', null, [], role));
+    if (!verdict.ok) throw AppError.from(verdict.error);
     const level = ROLES[role].level;
     const token = randomSecret();
     const now = ctx.now();
     const expiresAt = new Date(Date.parse(now) + INVITATION_TTL_MS).toISOString();
-    const { userId, newUser } = await ctx.database.db.transaction().execute(async (trx) => {
-      // A hash no password matches until the invitation is accepted.
-      const unusable = `invited$${randomSecret()}`;
-      const inserted = await sql<{ id: string }>`
-        insert into users (id, email, email_lower, name, password_hash) values (${randomUUID()}::uuid, ${email}, ${emailLower}, ${name}, ${unusable})
-        on conflict (email_lower) do nothing returning id`.execute(trx);
-      let id = inserted.rows[0]?.id;
-      const created = Boolean(id);
-      if (!id) {
-        const { rows } = await sql<{ id: string }>`select id from users where email_lower = ${emailLower} for update`.execute(trx);
-        id = rows[0]!.id;
-        if ((await listMembers(trx, store, id)).length > 0) throw new AppError('already_member', `${email} is already a member of ${store.name}.`);
-      }
-      await insertGrant(trx, id, role, level === 'account' ? store.accountId : null, level === 'account' ? null : store.id);
-      if (created) {
-        await sql`insert into team_invitations (user_id, token_hash, account_id, store_id, invited_by, created_at, expires_at)
-          values (${id}::uuid, ${sha256(token)}, ${store.accountId}::uuid, ${store.id}::uuid, ${callerId(principal)}::uuid, ${now}, ${expiresAt})`.execute(trx);
-      }
-      await recordTeamChange(trx, {
-        type: 'TeamMemberInvited', data: { accountId: store.accountId, storeId: store.id, userId: id, email, role, newUser: created },
-      }, metaOf(principal, request.id));
-      return { userId: id, newUser: created };
+    const invitee = await findOrCreateInvitee(ctx.database.db, email, name);
+    if ((await listMembers(ctx.database.db, store, invitee.id)).length > 0) throw new AppError('already_member', `${email} is already a member of ${store.name}.`);
+    const userId = invitee.id;
+    const newUser = invitee.created;
+    await recordTeamChange(ctx, store, metaOf(principal, request.id), async () => ({
+      type: 'RecordTeamChange', rules: null,
+      change: { type: 'TeamMemberInvited', data: { accountId: store.accountId, storeId: store.id, userId, email, role, newUser } },
+    }), async (trx) => {
+      await insertGrant(trx, userId, role, level === 'account' ? store.accountId : null, level === 'account' ? null : store.id);
+      if (newUser) await insertInvitation(trx, { userId, tokenHash: sha256(token), accountId: store.accountId, storeId: store.id, invitedBy: callerId(principal), createdAt: now, expiresAt });
     });
-    ctx.notifyAppended();
     request.log.info({ userId, storeId: store.id, role }, 'team member invited');
     return reply.code(201).header('cache-control', 'no-store').send({
       member: await memberOf(ctx, store, userId), invitationToken: newUser ? token : null, expiresAt: newUser ? expiresAt : null,
@@ -164,18 +170,18 @@ export const teamRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
     },
   }, async (request, reply) => {
     const { store, principal } = await authorizedStore(ctx, request, 'team-member:remove', request.params.storeId);
-    const member = await memberOf(ctx, store, request.params.userId);
-    const roles = await affectedRoles(ctx, store, member, null);
-    checkChange(principal, store, 'remove', member.userId, roles, null);
-    const accountMember = member.grants.some((g) => g.level === 'account');
-    await ctx.database.db.transaction().execute(async (trx) => {
-      await removeGrants(trx, member.userId, store, accountMember);
-      // Their open sessions lose these grants at once: grants are read on every request.
-      await recordTeamChange(trx, {
-        type: 'TeamMemberRemoved', data: { accountId: store.accountId, storeId: store.id, userId: member.userId, email: member.email, roles },
-      }, metaOf(principal, request.id));
-    });
-    ctx.notifyAppended();
+    const { userId } = request.params;
+    let accountMember = false;
+    await recordTeamChange(ctx, store, metaOf(principal, request.id), async () => {
+      const member = await memberOf(ctx, store, userId);
+      const roles = await affectedRoles(ctx, store, member, null);
+      accountMember = member.grants.some((g) => g.level === 'account');
+      return {
+        type: 'RecordTeamChange', rules: await rulesFor(ctx, principal, store, 'remove', member, roles, null),
+        change: { type: 'TeamMemberRemoved', data: { accountId: store.accountId, storeId: store.id, userId, email: member.email, roles } },
+      };
+    // Their open sessions lose these grants at once: grants are read on every request.
+    }, (trx) => removeGrants(trx, userId, store, accountMember));
     return reply.code(204).send(null);
   });
 
@@ -186,22 +192,19 @@ export const teamRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
     },
   }, async (request) => {
     const hash = await hashPassword(request.body.password);
-    const accepted = await ctx.database.db.transaction().execute(async (trx) => {
-      const { rows } = await sql<{ user_id: string; email: string; account_id: string; store_id: string | null }>`
-        update team_invitations i set accepted_at = ${ctx.now()}
-        from users u
-        where i.token_hash = ${sha256(request.body.token)} and i.accepted_at is null and i.expires_at > ${ctx.now()}::timestamptz and u.id = i.user_id
-        returning i.user_id, u.email, i.account_id, i.store_id`.execute(trx);
-      const row = rows[0];
-      if (!row) return null;
-      await sql`update users set password_hash = ${hash}, name = coalesce(${request.body.name ?? null}, name) where id = ${row.user_id}::uuid`.execute(trx);
-      await recordTeamChange(trx, {
-        type: 'TeamInvitationAccepted', data: { accountId: row.account_id, storeId: row.store_id, userId: row.user_id, email: row.email },
-      }, { actor: { type: 'user', id: row.user_id }, correlationId: request.id, causationId: null });
-      return row;
+    const tokenHash = sha256(request.body.token);
+    const unknown = () => new AppError('invitation_not_found', 'This invitation is unknown, used or expired; ask for a new one.');
+    const invitation = await findOpenInvitation(ctx.database.db, tokenHash, ctx.now());
+    if (!invitation) throw unknown();
+    const { userId, email, accountId, storeId } = invitation;
+    await handleCommand(ctx, {
+      decider: teamDecider, streamId: accountId, storeId, meta: { actor: { type: 'user', id: userId }, correlationId: request.id, causationId: null },
+      command: { type: 'RecordTeamChange', rules: null, change: { type: 'TeamInvitationAccepted', data: { accountId, storeId, userId, email } } },
+      alongside: async (trx) => {
+        if (!(await markInvitationAccepted(trx, tokenHash, ctx.now()))) throw unknown();
+        await setPassword(trx, userId, hash, request.body.name ?? null);
+      },
     });
-    if (!accepted) throw new AppError('invitation_not_found', 'This invitation is unknown, used or expired; ask for a new one.');
-    ctx.notifyAppended();
-    return { userId: accepted.user_id, email: accepted.email };
+    return { userId, email };
   });
 };

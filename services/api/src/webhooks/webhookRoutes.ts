@@ -7,7 +7,7 @@ import {
 } from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
-import { installIdempotency } from '../public-api/idempotency.js';
+import { installIdempotency } from '../http/idempotency.js';
 import { refusalOf } from './addressPolicy.js';
 import { createEndpoint, deleteEndpoint, findEndpoint, listAttempts, listEndpoints, replayDelivery } from './endpointRepository.js';
 

@@ -3,6 +3,8 @@ import {
   type Claim, type ClaimCommand, type ClaimResolution, type DomainEvent, type ResolutionLineInput, type ResolveClaim,
 } from '@claims/contracts';
 import { fail, ok, type Result } from '../result.js';
+import type { Decider } from '../decider.js';
+import { evolveClaim, type ClaimStateOrNone } from './claimState.js';
 import { isResolvable } from './claimRules.js';
 import { canMove, RESOLVABLE_STATUSES } from './statusMachine.js';
 import { lineValue, percentOf } from './resolutionValue.js';
@@ -103,3 +105,6 @@ export function decideClaim(command: ClaimCommand, claim: Claim | null): Result<
     }
   }
 }
+
+/** A claim after it is filed: its stream's id is the claim id. Filing itself is the order ledger's decision. */
+export const claimDecider: Decider<ClaimStateOrNone, ClaimCommand> = { initialState: null, evolve: evolveClaim, decide: decideClaim };

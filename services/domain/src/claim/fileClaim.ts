@@ -5,7 +5,8 @@ import {
 import { fail, ok, type Result } from '../result.js';
 import { fulfillmentEligibility } from '../eligibility/fulfillmentEligibility.js';
 import { validQuantity } from '../eligibility/validQuantity.js';
-import type { OrderClaimsState } from '../order-claims/orderClaimsState.js';
+import { evolveOrderClaims, initialOrderClaimsState, type OrderClaimsState } from '../order-claims/orderClaimsState.js';
+import type { Decider } from '../decider.js';
 import { claimTypeOf, defaultCreditStore } from './claimRules.js';
 
 export interface FileClaimContext {
@@ -135,3 +136,16 @@ export function decideFileClaim(command: FileClaim, context: FileClaimContext): 
   ]);
 }
 
+
+/** FileClaim with the reference data it is decided against (orders and stores are rows, not streams). */
+export type FileClaimOnOrder = FileClaim & Omit<FileClaimContext, 'orderClaims'>;
+
+/**
+ * An order's claim ledger (stream id = the order's id): filing decides here, and emits both the
+ * ledger entry and the new claim's first event, appended to their own streams in one transaction.
+ */
+export const orderClaimsDecider: Decider<OrderClaimsState, FileClaimOnOrder> = {
+  initialState: initialOrderClaimsState(),
+  evolve: evolveOrderClaims,
+  decide: ({ order, settings, ...command }, orderClaims) => decideFileClaim(command, { order, settings, orderClaims }),
+};

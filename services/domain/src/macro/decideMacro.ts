@@ -1,5 +1,6 @@
 import type { DomainEvent, MacroCommand, MacroKind, MacroResolutionPreset } from '@claims/contracts';
 import { fail, ok, type Result } from '../result.js';
+import type { Decider } from '../decider.js';
 
 /** A macro as its stream makes it; `deleted` macros stay in the stream but leave every list. */
 export interface MacroState {
@@ -14,7 +15,7 @@ export interface MacroState {
   deleted: boolean;
 }
 
-export function evolveMacro(state: MacroState | null, event: DomainEvent, occurredAt: string): MacroState | null {
+export function evolveMacro(state: MacroState | null, event: DomainEvent): MacroState | null {
   switch (event.type) {
     case 'MacroCreated': {
       const { macroId, createdAt, ...rest } = event.data;
@@ -25,7 +26,7 @@ export function evolveMacro(state: MacroState | null, event: DomainEvent, occurr
       return state && { ...state, ...rest, updatedAt };
     }
     case 'MacroDeleted':
-      return state && { ...state, deleted: true, updatedAt: occurredAt };
+      return state && { ...state, deleted: true, updatedAt: event.data.deletedAt };
     default:
       return state;
   }
@@ -53,3 +54,5 @@ export function decideMacro(command: MacroCommand, state: MacroState | null): Re
     }
   }
 }
+
+export const macroDecider: Decider<MacroState | null, MacroCommand> = { initialState: null, evolve: evolveMacro, decide: decideMacro };

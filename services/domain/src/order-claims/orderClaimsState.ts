@@ -1,4 +1,4 @@
-import type { EventOf } from '@claims/contracts';
+import type { DomainEvent } from '@claims/contracts';
 
 /** What an order's claim ledger knows: which lines are taken, and by which claims. */
 export interface OrderClaimsState {
@@ -8,7 +8,8 @@ export interface OrderClaimsState {
 
 export const initialOrderClaimsState = (): OrderClaimsState => ({ claimedItemIds: new Set(), claims: [] });
 
-export function evolveOrderClaims(state: OrderClaimsState, event: EventOf<'OrderItemsClaimed'>): OrderClaimsState {
+export function evolveOrderClaims(state: OrderClaimsState, event: DomainEvent): OrderClaimsState {
+  if (event.type !== 'OrderItemsClaimed') return state;
   const sourceItemIds = event.data.items.map((i) => i.sourceItemId);
   return {
     claimedItemIds: new Set([...state.claimedItemIds, ...sourceItemIds]),

@@ -1,6 +1,7 @@
 import type { DomainEvent, SessionCommand } from '@claims/contracts';
 import { fail, ok, type Result } from '../result.js';
-import type { SessionState } from './sessionState.js';
+import type { Decider } from '../decider.js';
+import { evolveSession, type SessionState } from './sessionState.js';
 
 /** Saves what changed and nothing else, so an unchanged save leaves no event. */
 export function decideSession(command: SessionCommand, state: SessionState): Result<DomainEvent[]> {
@@ -29,3 +30,6 @@ export function decideSession(command: SessionCommand, state: SessionState): Res
     }
   }
 }
+
+/** A shopper's draft claim: one stream per order (its id derived from the order's). */
+export const sessionDecider: Decider<SessionState, SessionCommand> = { initialState: null, evolve: evolveSession, decide: decideSession };

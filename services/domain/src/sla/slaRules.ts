@@ -28,6 +28,17 @@ export function lastActivityAt(events: ReadonlyArray<{ type: string; occurredAt:
   return null;
 }
 
+/** Per watched status, the last activity time before which a claim of a store with these settings is due at `now`. */
+export function slaCutoffs(settings: SlaSettings | undefined, now: string): Array<{ status: ClaimStatus; before: string }> {
+  const sla = slaSettingsOf(settings);
+  if (!sla.enabled) return [];
+  const at = Date.parse(now);
+  return [
+    { status: 'WAITING_FOR_CUSTOMER', before: new Date(at - sla.waitingForCustomerDays * DAY).toISOString() },
+    { status: 'WAITING_FOR_BRAND', before: new Date(at - sla.waitingForBrandHours * HOUR).toISOString() },
+  ];
+}
+
 export interface SlaAction {
   to: ClaimStatus;
   reason: ResolutionReason | null;

@@ -1,4 +1,5 @@
 import type { DomainEvent, SopCommand, SopState } from '@claims/contracts';
+import type { Decider } from '../decider.js';
 import { fail, ok, type Result } from '../result.js';
 
 /**
@@ -22,7 +23,7 @@ export interface SopAggregate {
   deleted: boolean;
 }
 
-export function evolveSop(state: SopAggregate | null, event: DomainEvent, occurredAt: string): SopAggregate | null {
+export function evolveSop(state: SopAggregate | null, event: DomainEvent): SopAggregate | null {
   switch (event.type) {
     case 'SopCreated': {
       const { sopId, createdAt, ...rest } = event.data;
@@ -33,7 +34,7 @@ export function evolveSop(state: SopAggregate | null, event: DomainEvent, occurr
     case 'SopStateChanged':
       return state && { ...state, state: event.data.to, updatedAt: event.data.changedAt };
     case 'SopDeleted':
-      return state && { ...state, deleted: true, updatedAt: occurredAt };
+      return state && { ...state, deleted: true, updatedAt: event.data.deletedAt };
     default:
       return state;
   }
@@ -67,3 +68,5 @@ export function decideSop(command: SopCommand, state: SopAggregate | null): Resu
     }
   }
 }
+
+export const sopDecider: Decider<SopAggregate | null, SopCommand> = { initialState: null, evolve: evolveSop, decide: decideSop };

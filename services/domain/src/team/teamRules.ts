@@ -1,4 +1,5 @@
-import { ROLES, type Permission, type RoleName } from '@claims/contracts';
+import { ROLES, type EventOf, type Permission, type RoleName } from '@claims/contracts';
+import type { Decider } from '../decider.js';
 import { fail, ok, type Result } from '../result.js';
 
 /** Spec §6: only the owner roles may grant ownership; these are the roles that make an owner. */
@@ -26,6 +27,8 @@ export interface TeamChangeInput {
   targetRoles: readonly RoleName[];
   /** The role given, when one is. */
   newRole: RoleName | null;
+  /** Owners reaching the store other than the target, read in the change's own transaction window. */
+  otherOwners: number;
 }
 
 /**
@@ -44,9 +47,42 @@ export function checkTeamChange(input: TeamChangeInput): Result<null> {
   if (accountLevel && !input.callerHasAccountScope) {
     return fail('forbidden', 'Account roles and account members are managed by an account-level owner or admin.');
   }
-  const touchesOwner = (newRole !== null && OWNER_ROLES.includes(newRole)) || targetRoles.some((r) => OWNER_ROLES.includes(r));
+  const targetIsOwner = targetRoles.some((r) => OWNER_ROLES.includes(r));
+  const staysOwner = input.change !== 'remove' && newRole !== null && OWNER_ROLES.includes(newRole);
+  if (targetIsOwner && !staysOwner && input.otherOwners === 0) {
+    return fail('last_owner', 'This is the last owner: make someone else an owner first.');
+  }
+  const touchesOwner = (newRole !== null && OWNER_ROLES.includes(newRole)) || targetIsOwner;
   if (touchesOwner && !input.callerPermissions.has('team-member:grant-ownership')) {
     return fail('forbidden', 'Only an owner can give, change or take away ownership (team-member:grant-ownership).');
   }
   return ok(null);
 }
+
+export type TeamEvent = EventOf<'TeamMemberInvited' | 'TeamInvitationAccepted' | 'TeamMemberRoleChanged' | 'TeamMemberRemoved' | 'TeamOwnershipGranted'>;
+
+/**
+ * A team change as decided: users and grants are rows, so the command carries the facts read from
+ * them (`rules`, null when only the invitee acts) and the change to record.
+ */
+export interface RecordTeamChange {
+  type: 'RecordTeamChange';
+  rules: TeamChangeInput | null;
+  change: TeamEvent;
+}
+
+/**
+ * The account's team audit stream (stream id = the account id). Its state is nothing: its version
+ * alone serialises the account's team changes, so two owners removing each other cannot both pass.
+ */
+export const teamDecider: Decider<null, RecordTeamChange> = {
+  initialState: null,
+  evolve: () => null,
+  decide(command) {
+    if (command.rules) {
+      const verdict = checkTeamChange(command.rules);
+      if (!verdict.ok) return verdict;
+    }
+    return ok([command.change]);
+  },
+};

@@ -74,3 +74,24 @@ export async function listClaims(db: QueryExecutorProvider, filter: ClaimListFil
   const last = rows.at(-1);
   return { rows, nextCursor: result.rows.length > filter.limit && last ? encodeCursor(last) : null };
 }
+
+export interface IdleCutoff {
+  storeId: string;
+  status: ClaimStatus;
+  /** Claims whose last activity is at or before this time. */
+  before: string;
+}
+
+/** Claims idle in a status since a cutoff of their store, longest idle first (the SLA timers' candidates). */
+export async function idleClaims(db: QueryExecutorProvider, cutoffs: readonly IdleCutoff[], limit: number): Promise<Array<{ claimId: string; storeId: string }>> {
+  if (cutoffs.length === 0) return [];
+  const { rows } = await sql<{ claim_id: string; store_id: string }>`
+    select c.claim_id, c.store_id
+    from claim_list c
+      join unnest(${cutoffs.map((c) => c.storeId)}::uuid[], ${cutoffs.map((c) => c.status)}::text[], ${cutoffs.map((c) => c.before)}::timestamptz[])
+        as due(store_id, status, before) on due.store_id = c.store_id and due.status = c.status
+    where c.updated_at <= due.before
+    order by c.updated_at
+    limit ${limit}`.execute(db);
+  return rows.map((r) => ({ claimId: r.claim_id, storeId: r.store_id }));
+}

@@ -110,9 +110,8 @@ export function ReviewPage() {
     },
     onSuccess: (filed) => {
       const s = getState();
-      const sessionId = s.sessionId;
+      // The server closes the draft itself once the claim is stored (a reaction to ClaimFiled).
       setState({ submitted: { claimNumber: filed.claimNumber, token: filed.token }, claim: emptyClaim(s.claim.customer.email, s.claim.customer.sourceOrderId), currentShipmentId: null, selectedShipments: [] });
-      if (sessionId) void api.deleteSession(sessionId).catch(() => undefined);
       void navigate({ to: '/claim-received' });
     },
     onError: (error) => {

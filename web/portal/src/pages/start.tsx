@@ -29,7 +29,7 @@ export function StartPage() {
       });
       let restored: string | null = null;
       try {
-        const session = await api.getSession(order.systemOrderId);
+        const session = await api.getSession(order.systemOrderId, order.customerEmail);
         setState({ sessionId: session.id });
         if (restoreFromSession(session, order) && session.status && session.status !== 'SUBMITTED' && session.status !== 'ORDER_FOUND') {
           restored = SESSION_STEP_PATHS[session.status];

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiError, VersionedQuery, CreateSopRequest, SetSopStateRequest, SopList, SopListQuery, SopView, UpdateSopRequest } from '@claims/contracts';
-import type { SopAggregate } from '@claims/domain';
+import { sopDecider, type SopAggregate } from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
-import { metaOf } from './adminClaimRoutes.js';
-import { authorizedStore } from './adminStores.js';
-import { executeAggregateCommand, listAggregates, loadAggregate, sopAggregate } from './aggregateStreams.js';
+import { metaOf } from '../http/requestMeta.js';
+import { authorizedStore } from '../http/authorizedStore.js';
+import { editDocument, listDocuments, liveDocument } from '../eventsourcing/documentAggregates.js';
 
 const StoreParams = z.object({ storeId: z.uuid() });
 const SopParams = StoreParams.extend({ sopId: z.uuid() });
@@ -18,10 +18,8 @@ const toView = ({ state, version }: { state: SopAggregate; version: number }): S
   createdAt: state.createdAt, updatedAt: state.updatedAt,
 });
 
-async function sopOf(ctx: AppContext, sopId: string, storeId: string): Promise<void> {
-  const { state } = await loadAggregate(ctx, sopAggregate, sopId);
-  if (!state || state.deleted || state.storeId !== storeId) throw new AppError('not_found', 'No SOP matches that reference.');
-}
+const sopNotFound = () => new AppError('not_found', 'No SOP matches that reference.');
+const sopOf = (ctx: AppContext, sopId: string, storeId: string) => liveDocument(ctx, sopDecider, sopId, storeId, sopNotFound);
 
 /** A store's standard operating procedures (`sop:*`; publishing and archiving: `sop:set-state`), one stream each. */
 export const sopRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
@@ -30,7 +28,7 @@ export const sopRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app)
     schema: { tags: ['back-office'], summary: 'The store\'s SOPs, oldest first (?state= filters)', params: StoreParams, querystring: SopListQuery, response: { 200: SopList, ...errors } },
   }, async (request) => {
     const { store } = await authorizedStore(ctx, request, 'sop:read', request.params.storeId);
-    const all = (await listAggregates(ctx, sopAggregate, store.id)).map(toView);
+    const all = (await listDocuments(ctx, sopDecider, 'sop', store.id)).map(toView);
     return { data: request.query.state ? all.filter((s) => s.state === request.query.state) : all };
   });
 
@@ -40,7 +38,7 @@ export const sopRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app)
   }, async (request, reply) => {
     const { store, principal } = await authorizedStore(ctx, request, 'sop:create', request.params.storeId);
     const sopId = randomUUID();
-    const created = await executeAggregateCommand(ctx, sopAggregate, sopId, store.id,
+    const created = await editDocument(ctx, sopDecider, sopId, store.id,
       { type: 'CreateSop', sopId, storeId: store.id, sop: request.body, now: ctx.now() }, metaOf(principal, request.id));
     return reply.code(201).send(toView(created));
   });
@@ -52,7 +50,7 @@ export const sopRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app)
     const { store, principal } = await authorizedStore(ctx, request, 'sop:update', request.params.storeId);
     await sopOf(ctx, request.params.sopId, store.id);
     const { expectedVersion, ...sop } = request.body;
-    return toView(await executeAggregateCommand(ctx, sopAggregate, request.params.sopId, store.id,
+    return toView(await editDocument(ctx, sopDecider, request.params.sopId, store.id,
       { type: 'UpdateSop', sopId: request.params.sopId, sop, now: ctx.now() }, metaOf(principal, request.id), expectedVersion));
   });
 
@@ -65,7 +63,7 @@ export const sopRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app)
   }, async (request) => {
     const { store, principal } = await authorizedStore(ctx, request, 'sop:set-state', request.params.storeId);
     await sopOf(ctx, request.params.sopId, store.id);
-    return toView(await executeAggregateCommand(ctx, sopAggregate, request.params.sopId, store.id,
+    return toView(await editDocument(ctx, sopDecider, request.params.sopId, store.id,
       { type: 'SetSopState', sopId: request.params.sopId, state: request.body.state, now: ctx.now() }, metaOf(principal, request.id), request.body.expectedVersion));
   });
 
@@ -75,7 +73,7 @@ export const sopRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app)
   }, async (request, reply) => {
     const { store, principal } = await authorizedStore(ctx, request, 'sop:delete', request.params.storeId);
     await sopOf(ctx, request.params.sopId, store.id);
-    await executeAggregateCommand(ctx, sopAggregate, request.params.sopId, store.id,
+    await editDocument(ctx, sopDecider, request.params.sopId, store.id,
       { type: 'DeleteSop', sopId: request.params.sopId, now: ctx.now() }, metaOf(principal, request.id), request.query.expectedVersion);
     return reply.code(204).send(null);
   });

@@ -2,28 +2,35 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  AddLabelRequest, AddNoteRequest, ApiError, ClaimNote, ClaimNoteList, ClaimTags, Label, MetadataKeyParam, SetMetadataRequest,
-  type Claim,
+  AddLabelRequest, AddNoteRequest, ApiError, ClaimNote, ClaimNoteList, ClaimTags, DomainEvent, Label, MetadataKeyParam, SetMetadataRequest,
+  type Claim, type ClaimCommand,
 } from '@claims/contracts';
-import type { RecordedEvent } from '@claims/event-store';
-import type { AppContext } from '../context.js';
-import { executeClaimCommand } from '../commands/executeClaimCommand.js';
-import { loadClaim } from '../commands/claimStream.js';
+import { claimDecider } from '@claims/domain';
+import type { AppContext, RequestMeta } from '../context.js';
+import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { actorOf, permissionsAt } from '../auth/principal.js';
-import { authorizedClaim, claimNotFound } from './claimViews.js';
-import { metaOf } from './adminClaimRoutes.js';
+import { authorizedClaim, claimNotFound, loadClaim } from '../http/authorizedClaim.js';
+import { created } from '../http/claimEvents.js';
+import { metaOf } from '../http/requestMeta.js';
 
 const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError } as const;
 
-const tagsOf = (claim: Claim, version: number): ClaimTags => ({ claimId: claim.id, labels: claim.labels, metadata: claim.metadata, version });
+const tagsOf = ({ state, version }: { state: Claim | null; version: number }): ClaimTags =>
+  ({ claimId: state!.id, labels: state!.labels, metadata: state!.metadata, version });
 
-/** The notes of a claim's stream, oldest first. */
-export const notesOf = (events: readonly RecordedEvent[]): ClaimNote[] =>
-  events.filter((e) => e.type === 'ClaimNoteAdded').map((e) => {
-    const data = e.data as { noteId: string; body: string; author: ClaimNote['author']; createdAt: string };
-    return { id: data.noteId, body: data.body, author: data.author, createdAt: data.createdAt, version: e.streamVersion };
+/** The notes among a claim's events, each with the stream version it was recorded at, oldest first. */
+const notesOf = (events: ReadonlyArray<{ type: string; data: unknown; streamVersion: number }>): ClaimNote[] =>
+  events.flatMap((e) => {
+    const event = DomainEvent.parse({ type: e.type, data: e.data });
+    if (event.type !== 'ClaimNoteAdded') return [];
+    const { noteId, body, author, createdAt } = event.data;
+    return [{ id: noteId, body, author, createdAt, version: e.streamVersion }];
   });
+
+/** One annotation command on a claim the caller was authorised for. */
+const annotate = (ctx: AppContext, claim: Claim, meta: RequestMeta, command: ClaimCommand, expectedVersion: number | undefined) =>
+  handleCommand(ctx, { decider: claimDecider, streamId: claim.id, storeId: claim.storeId, meta, command, expectedVersion });
 
 /**
  * The back-office's own marks on a claim, each an event in the claim's stream: internal notes (never
@@ -45,14 +52,12 @@ export const claimAnnotationRoutes = (ctx: AppContext): FastifyPluginAsyncZod =>
       params: ClaimParams, body: AddNoteRequest, response: { 201: ClaimNote, ...errors },
     },
   }, async (request, reply) => {
-    const { claim } = await authorizedClaim(ctx, request, 'claim-note:create', request.params.claimId);
+    const { state: claim } = await authorizedClaim(ctx, request, 'claim-note:create', request.params.claimId);
     const principal = request.requirePrincipal();
-    const noteId = randomUUID();
-    await executeClaimCommand(ctx, {
-      type: 'AddClaimNote', claimId: claim.id, noteId, actor: actorOf(principal), body: request.body.body, now: ctx.now(),
-    }, metaOf(principal, request.id), request.body.expectedVersion);
-    const { events } = await loadClaim(ctx, claim.id);
-    return reply.code(201).send(notesOf(events).find((n) => n.id === noteId)!);
+    const handled = await annotate(ctx, claim, metaOf(principal, request.id), {
+      type: 'AddClaimNote', claimId: claim.id, noteId: randomUUID(), actor: actorOf(principal), body: request.body.body, now: ctx.now(),
+    }, request.body.expectedVersion);
+    return reply.code(201).send(created(notesOf(handled.decided.map((e) => ({ ...e, streamVersion: handled.version }))), 'note'));
   });
 
   app.post('/api/admin/claims/:claimId/labels', {
@@ -62,11 +67,10 @@ export const claimAnnotationRoutes = (ctx: AppContext): FastifyPluginAsyncZod =>
       params: ClaimParams, body: AddLabelRequest, response: { 200: ClaimTags, ...errors },
     },
   }, async (request) => {
-    const { claim } = await authorizedClaim(ctx, request, 'label:add', request.params.claimId);
+    const { state: claim } = await authorizedClaim(ctx, request, 'label:add', request.params.claimId);
     const principal = request.requirePrincipal();
-    const result = await executeClaimCommand(ctx, { type: 'AddClaimLabel', claimId: claim.id, label: request.body.label },
-      metaOf(principal, request.id), request.body.expectedVersion);
-    return tagsOf(result.claim, result.version);
+    return tagsOf(await annotate(ctx, claim, metaOf(principal, request.id), { type: 'AddClaimLabel', claimId: claim.id, label: request.body.label },
+      request.body.expectedVersion));
   });
 
   app.delete('/api/admin/claims/:claimId/labels/:label', {
@@ -77,11 +81,10 @@ export const claimAnnotationRoutes = (ctx: AppContext): FastifyPluginAsyncZod =>
       response: { 200: ClaimTags, ...errors },
     },
   }, async (request) => {
-    const { claim } = await authorizedClaim(ctx, request, 'label:remove', request.params.claimId);
+    const { state: claim } = await authorizedClaim(ctx, request, 'label:remove', request.params.claimId);
     const principal = request.requirePrincipal();
-    const result = await executeClaimCommand(ctx, { type: 'RemoveClaimLabel', claimId: claim.id, label: request.params.label },
-      metaOf(principal, request.id), request.query.expectedVersion);
-    return tagsOf(result.claim, result.version);
+    return tagsOf(await annotate(ctx, claim, metaOf(principal, request.id), { type: 'RemoveClaimLabel', claimId: claim.id, label: request.params.label },
+      request.query.expectedVersion));
   });
 
   app.put('/api/admin/claims/:claimId/metadata/:key', {
@@ -92,14 +95,14 @@ export const claimAnnotationRoutes = (ctx: AppContext): FastifyPluginAsyncZod =>
     },
   }, async (request) => {
     const { claimId, key } = request.params;
-    const { claim, version } = await loadClaim(ctx, claimId);
-    if (!claim) throw claimNotFound();
+    const loaded = await loadClaim(ctx, claimId);
+    if (!loaded) throw claimNotFound();
+    const { state: claim, version } = loaded;
     const exists = Object.hasOwn(claim.metadata, key);
     const principal = request.authorize(exists ? 'metadata:update' : 'metadata:create', claim.storeId, claimNotFound);
     // A create-only caller decided on "the key is new": pin that version, so a key created meanwhile is a 409, not an update.
     const mayUpdate = exists || permissionsAt(principal, claim.storeId)?.has('metadata:update');
-    const result = await executeClaimCommand(ctx, { type: 'SetClaimMetadata', claimId: claim.id, key, value: request.body.value },
-      metaOf(principal, request.id), request.body.expectedVersion ?? (mayUpdate ? undefined : version));
-    return tagsOf(result.claim, result.version);
+    return tagsOf(await annotate(ctx, claim, metaOf(principal, request.id), { type: 'SetClaimMetadata', claimId: claim.id, key, value: request.body.value },
+      request.body.expectedVersion ?? (mayUpdate ? undefined : version)));
   });
 };

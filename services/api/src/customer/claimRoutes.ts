@@ -3,33 +3,36 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AddReviewRequest, ApiError, CustomerClaimView, FileClaimRequest, FileClaimResponse, Message, Review, SendMessageRequest,
-  type Claim,
+  type Claim, type ClaimCommand,
 } from '@claims/contracts';
-import type { AppContext, RequestMeta } from '../context.js';
+import { claimDecider } from '@claims/domain';
+import type { AppContext } from '../context.js';
 import { findOrderBySourceIdAndEmail } from '../catalog/orderRepository.js';
 import { findStore } from '../catalog/storeRepository.js';
-import { claimIdOfToken, tokenMatches } from '../commands/claimToken.js';
-import { loadClaim } from '../commands/claimStream.js';
-import { executeClaimCommand } from '../commands/executeClaimCommand.js';
-import { fileClaim } from '../commands/fileClaim.js';
+import { handleCommand } from '../eventsourcing/commandHandler.js';
+import { loadClaim, type LoadedClaim } from '../http/authorizedClaim.js';
+import { created, messagesOf, reviewsOf } from '../http/claimEvents.js';
+import { customerMeta } from '../http/requestMeta.js';
 import { AppError } from '../platform/errors.js';
+import { claimIdOfToken, tokenMatches } from './claimToken.js';
+import { fileClaim } from './fileClaim.js';
 import { toCustomerClaimView } from './customerClaimView.js';
 
 const TokenParams = z.object({ id: z.string().min(1).max(100) });
 const notFound = () => new AppError('claim_not_found', 'No claim matches that link. Check the link in your email.');
 
 /** Opens a claim by its token; a wrong or unknown token is the same 404. */
-async function claimByToken(ctx: AppContext, token: string) {
+async function claimByToken(ctx: AppContext, token: string): Promise<LoadedClaim> {
   const claimId = claimIdOfToken(token);
   if (!claimId) throw notFound();
   const loaded = await loadClaim(ctx, claimId);
-  if (!loaded.claim || !tokenMatches(token, loaded.claim.tokenHash)) throw notFound();
-  return loaded as { claim: Claim; version: number; events: typeof loaded.events };
+  if (!loaded || !tokenMatches(token, loaded.state.tokenHash)) throw notFound();
+  return loaded;
 }
 
-const customerMeta = (correlationId: string, subject: string): RequestMeta => ({
-  actor: { type: 'customer', id: subject }, correlationId, causationId: null,
-});
+/** The shopper's own command on their claim, stamped with the claim as its subject. */
+const shopperCommand = (ctx: AppContext, claim: Claim, correlationId: string, command: ClaimCommand) =>
+  handleCommand(ctx, { decider: claimDecider, streamId: claim.id, storeId: claim.storeId, meta: customerMeta(correlationId, claim.id), command });
 
 export const claimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
   app.post('/api/claims/:id', {
@@ -51,13 +54,12 @@ export const claimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
 
   app.get('/api/claims/:id', {
     schema: { tags: ['customer'], summary: 'A claim as the shopper sees it, by its token', params: TokenParams, response: { 200: CustomerClaimView, 404: ApiError } },
-  }, async (request) => toCustomerClaimView((await claimByToken(ctx, request.params.id)).claim));
+  }, async (request) => toCustomerClaimView((await claimByToken(ctx, request.params.id)).state));
 
   app.get('/api/claims/:id/messages', {
     schema: { tags: ['customer'], summary: 'Messages between shopper and store', params: TokenParams, response: { 200: z.array(Message), 404: ApiError } },
   }, async (request) => {
-    const { events } = await claimByToken(ctx, request.params.id);
-    return events.filter((e) => e.type === 'ClaimMessageSent').map((e) => Message.parse(e.data));
+    return messagesOf((await claimByToken(ctx, request.params.id)).events);
   });
 
   app.post('/api/claims/:id/messages', {
@@ -66,23 +68,19 @@ export const claimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
       response: { 201: Message, 404: ApiError, 400: ApiError },
     },
   }, async (request, reply) => {
-    const { claim } = await claimByToken(ctx, request.params.id);
-    const messageId = randomUUID();
-    const result = await executeClaimCommand(ctx, {
-      type: 'SendMessage', claimId: claim.id, messageId, actor: { type: 'customer', id: claim.id },
+    const { state: claim } = await claimByToken(ctx, request.params.id);
+    const { decided } = await shopperCommand(ctx, claim, request.id, {
+      type: 'SendMessage', claimId: claim.id, messageId: randomUUID(), actor: { type: 'customer', id: claim.id },
       senderType: 'customer', senderName: request.body.senderName || claim.customer.name,
       messageContent: request.body.messageContent, medias: request.body.medias, now: ctx.now(),
-    }, customerMeta(request.id, claim.id));
-    const { events } = await loadClaim(ctx, result.claim.id);
-    const sent = events.find((e) => e.type === 'ClaimMessageSent' && (e.data as { id: string }).id === messageId);
-    return reply.code(201).send(Message.parse(sent?.data));
+    });
+    return reply.code(201).send(created(messagesOf(decided), 'message'));
   });
 
   app.get('/api/claims/:id/reviews', {
     schema: { tags: ['customer'], summary: 'The shopper\'s review of the claim', params: TokenParams, response: { 200: z.array(Review), 404: ApiError } },
   }, async (request) => {
-    const { events } = await claimByToken(ctx, request.params.id);
-    return events.filter((e) => e.type === 'ClaimReviewed').map((e) => Review.parse(e.data));
+    return reviewsOf((await claimByToken(ctx, request.params.id)).events);
   });
 
   app.post('/api/claims/:id/reviews', {
@@ -91,10 +89,8 @@ export const claimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
       response: { 201: Review, 404: ApiError, 422: ApiError },
     },
   }, async (request, reply) => {
-    const { claim } = await claimByToken(ctx, request.params.id);
-    const reviewId = randomUUID();
-    await executeClaimCommand(ctx, { type: 'AddReview', claimId: claim.id, reviewId, now: ctx.now(), review: request.body }, customerMeta(request.id, claim.id));
-    const { events } = await loadClaim(ctx, claim.id);
-    return reply.code(201).send(Review.parse(events.find((e) => e.type === 'ClaimReviewed')?.data));
+    const { state: claim } = await claimByToken(ctx, request.params.id);
+    const { decided } = await shopperCommand(ctx, claim, request.id, { type: 'AddReview', claimId: claim.id, reviewId: randomUUID(), now: ctx.now(), review: request.body });
+    return reply.code(201).send(created(reviewsOf(decided), 'review'));
   });
 };

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { AppContext } from '../context.js';
-import { AppError } from '../platform/errors.js';
+import { AppError } from './errors.js';
 
 /**
  * Abuse limits of the customer endpoints that guess at orders (spec §7 lookup and filing):

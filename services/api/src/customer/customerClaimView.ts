@@ -1,5 +1,5 @@
 import type { Claim, CustomerClaimView } from '@claims/contracts';
-import { toApiClaim } from './apiClaim.js';
+import { toApiClaim } from '../http/apiClaim.js';
 
 /** The claim as the shopper sees it: the API's claim without versions or who resolved it. */
 export function toCustomerClaimView(claim: Claim): CustomerClaimView {

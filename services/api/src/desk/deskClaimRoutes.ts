@@ -6,23 +6,21 @@ import {
   ResolveClaimRequest, SendMessageRequest, TimelineResponse, toDecimal,
 } from '@claims/contracts';
 import { claimTimeline, listClaims } from '@claims/projections';
-import type { AppContext, RequestMeta } from '../context.js';
-import { executeClaimCommand } from '../commands/executeClaimCommand.js';
-import { loadClaim } from '../commands/claimStream.js';
+import { claimDecider } from '@claims/domain';
+import type { AppContext } from '../context.js';
+import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { AppError } from '../platform/errors.js';
-import { actorOf, isInternal, storesWith, type Principal } from '../auth/principal.js';
-import { authorizedClaim, storeRefs, toAdminClaimDetail } from './claimViews.js';
+import { actorOf, isInternal, storesWith } from '../auth/principal.js';
+import { storeRefs } from '../catalog/storeRepository.js';
+import { authorizedClaim, loadClaim } from '../http/authorizedClaim.js';
+import { metaOf } from '../http/requestMeta.js';
+import { resolveCommand } from '../http/resolveCommand.js';
+import { afterCommand, toAdminClaimDetail } from './claimDetail.js';
+import { created, messagesOf } from '../http/claimEvents.js';
 
 const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as const;
 const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
-
-export const metaOf = (principal: Principal, correlationId: string): RequestMeta => ({
-  actor: actorOf(principal), correlationId, causationId: null,
-});
-
-/** Resolution ids for a resolve command: one per line the decision may write. */
-export const resolutionIdsFor = (lines: number) => Array.from({ length: Math.max(1, lines) }, () => randomUUID());
 
 /**
  * The back-office's claim endpoints (signed-in users). Reads of the list come from the claim-list
@@ -90,16 +88,16 @@ export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
     const current = await authorizedClaim(ctx, request, 'claim:read', request.params.claimId);
     const { asOf } = request.query;
     if (asOf === undefined || asOf === current.version) return toAdminClaimDetail(ctx, current);
-    if (asOf > current.version) throw new AppError('validation_failed', `Claim #${current.claim.claimNumber} is at version ${current.version}; asOf cannot be later.`);
-    const past = await loadClaim(ctx, current.claim.id, asOf);
-    return toAdminClaimDetail(ctx, { claim: past.claim!, version: past.version, events: past.events });
+    if (asOf > current.version) throw new AppError('validation_failed', `Claim #${current.state.claimNumber} is at version ${current.version}; asOf cannot be later.`);
+    const past = await loadClaim(ctx, current.state.id, asOf);
+    return toAdminClaimDetail(ctx, past ?? current);
   });
 
   app.get('/api/admin/claims/:claimId/timeline', {
     config: { auth: 'user' },
     schema: { tags: ['back-office'], summary: 'The claim\'s history, oldest first', params: ClaimParams, response: { 200: TimelineResponse, ...errors } },
   }, async (request) => {
-    const { claim } = await authorizedClaim(ctx, request, 'claim:read', request.params.claimId);
+    const { state: claim } = await authorizedClaim(ctx, request, 'claim:read', request.params.claimId);
     return { data: await claimTimeline(ctx.database.db, claim.id) };
   });
 
@@ -110,13 +108,13 @@ export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
       params: ClaimParams, body: ResolveClaimRequest, response: { 200: AdminClaimDetail, ...errors, 409: ApiError, 422: ApiError },
     },
   }, async (request) => {
-    const { claim } = await authorizedClaim(ctx, request, 'claim:resolve', request.params.claimId);
+    const { state: claim } = await authorizedClaim(ctx, request, 'claim:resolve', request.params.claimId);
     const principal = request.requirePrincipal();
-    await executeClaimCommand(ctx, {
-      type: 'ResolveClaim', claimId: claim.id, resolutionIds: resolutionIdsFor(request.body.items?.length ?? claim.items.length),
-      actor: actorOf(principal), now: ctx.now(), request: request.body,
-    }, metaOf(principal, request.id), request.body.expectedVersion);
-    return toAdminClaimDetail(ctx, await authorizedClaim(ctx, request, 'claim:read', claim.id));
+    const handled = await handleCommand(ctx, {
+      decider: claimDecider, streamId: claim.id, storeId: claim.storeId, meta: metaOf(principal, request.id),
+      command: resolveCommand(claim, principal, request.body, ctx.now()), expectedVersion: request.body.expectedVersion,
+    });
+    return toAdminClaimDetail(ctx, afterCommand(handled));
   });
 
   app.post('/api/admin/claims/:claimId/status', {
@@ -126,11 +124,14 @@ export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
       params: ClaimParams, body: ChangeStatusRequest, response: { 200: AdminClaimDetail, ...errors, 409: ApiError, 422: ApiError },
     },
   }, async (request) => {
-    const { claim } = await authorizedClaim(ctx, request, 'claim:update', request.params.claimId);
+    const { state: claim } = await authorizedClaim(ctx, request, 'claim:update', request.params.claimId);
     const principal = request.requirePrincipal();
-    await executeClaimCommand(ctx, { type: 'ChangeClaimStatus', claimId: claim.id, to: request.body.status, note: request.body.note || null },
-      metaOf(principal, request.id), request.body.expectedVersion);
-    return toAdminClaimDetail(ctx, await authorizedClaim(ctx, request, 'claim:read', claim.id));
+    const handled = await handleCommand(ctx, {
+      decider: claimDecider, streamId: claim.id, storeId: claim.storeId, meta: metaOf(principal, request.id),
+      command: { type: 'ChangeClaimStatus', claimId: claim.id, to: request.body.status, note: request.body.note || null },
+      expectedVersion: request.body.expectedVersion,
+    });
+    return toAdminClaimDetail(ctx, afterCommand(handled));
   });
 
   app.post('/api/admin/claims/:claimId/messages', {
@@ -140,17 +141,17 @@ export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
       params: ClaimParams, body: SendMessageRequest, response: { 201: Message, ...errors },
     },
   }, async (request, reply) => {
-    const { claim } = await authorizedClaim(ctx, request, 'message:create', request.params.claimId);
+    const { state: claim } = await authorizedClaim(ctx, request, 'message:create', request.params.claimId);
     const principal = request.requirePrincipal();
-    const messageId = randomUUID();
     const senderName = request.body.senderName || (principal.kind === 'user' ? principal.user.name : principal.token.name);
-    await executeClaimCommand(ctx, {
-      type: 'SendMessage', claimId: claim.id, messageId, actor: actorOf(principal),
-      senderType: isInternal(principal) ? 'staff' : 'merchant', senderName,
-      messageContent: request.body.messageContent, medias: request.body.medias, now: ctx.now(),
-    }, metaOf(principal, request.id));
-    const { events } = await loadClaim(ctx, claim.id);
-    const sent = events.find((e) => e.type === 'ClaimMessageSent' && Message.parse(e.data).id === messageId);
-    return reply.code(201).send(Message.parse(sent?.data));
+    const { decided } = await handleCommand(ctx, {
+      decider: claimDecider, streamId: claim.id, storeId: claim.storeId, meta: metaOf(principal, request.id),
+      command: {
+        type: 'SendMessage', claimId: claim.id, messageId: randomUUID(), actor: actorOf(principal),
+        senderType: isInternal(principal) ? 'staff' : 'merchant', senderName,
+        messageContent: request.body.messageContent, medias: request.body.medias, now: ctx.now(),
+      },
+    });
+    return reply.code(201).send(created(messagesOf(decided), 'message'));
   });
 };

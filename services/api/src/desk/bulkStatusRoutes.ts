@@ -2,12 +2,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ApiError, BulkStatusOutcome, BulkStatusRequest, BulkStatusResponse, type BulkStatusResult,
 } from '@claims/contracts';
+import { claimDecider } from '@claims/domain';
 import type { AppContext, RequestMeta } from '../context.js';
-import { executeClaimCommand } from '../commands/executeClaimCommand.js';
-import { loadClaim } from '../commands/claimStream.js';
+import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { AppError } from '../platform/errors.js';
 import { permissionsAt, storesWith, type Principal } from '../auth/principal.js';
-import { metaOf } from './adminClaimRoutes.js';
+import { loadClaim } from '../http/authorizedClaim.js';
+import { metaOf } from '../http/requestMeta.js';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError } as const;
 
@@ -15,19 +16,23 @@ const errors = { 400: ApiError, 401: ApiError, 403: ApiError } as const;
 async function changeOne(
   ctx: AppContext, principal: Principal, meta: RequestMeta, claimId: string, body: BulkStatusRequest,
 ): Promise<BulkStatusResult> {
-  const { claim } = await loadClaim(ctx, claimId);
-  const held = claim ? permissionsAt(principal, claim.storeId) : null;
-  if (!claim || !held) return { claimId, result: 'not_found', message: 'No claim matches that reference.' };
+  const loaded = await loadClaim(ctx, claimId);
+  const held = loaded ? permissionsAt(principal, loaded.state.storeId) : null;
+  if (!loaded || !held) return { claimId, result: 'not_found', message: 'No claim matches that reference.' };
+  const claim = loaded.state;
   if (!held.has('claim:update')) return { claimId, result: 'forbidden', status: claim.status, message: 'You need the claim:update permission for this claim\'s store.' };
   try {
-    const done = await executeClaimCommand(ctx, { type: 'ChangeClaimStatus', claimId, to: body.to, note: body.note || null }, meta, body.expectedVersions?.[claimId]);
-    return { claimId, result: 'ok', status: done.claim.status, version: done.version };
+    const done = await handleCommand(ctx, {
+      decider: claimDecider, streamId: claimId, storeId: claim.storeId, meta,
+      command: { type: 'ChangeClaimStatus', claimId, to: body.to, note: body.note || null }, expectedVersion: body.expectedVersions?.[claimId],
+    });
+    return { claimId, result: 'ok', status: done.state?.status ?? claim.status, version: done.version };
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     const outcome = ({ version_conflict: 'conflict', invalid_transition: 'invalid_transition', claim_not_found: 'not_found' } as const)[error.code as string];
     if (!outcome) throw error;
     const now = await loadClaim(ctx, claimId);
-    return { claimId, result: outcome, message: error.message, ...(now.claim ? { status: now.claim.status, version: now.version } : {}) };
+    return { claimId, result: outcome, message: error.message, ...(now ? { status: now.state.status, version: now.version } : {}) };
   }
 }
 

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.js';
-import { AppError } from '../platform/errors.js';
-import { maskEmails } from '../platform/logger.js';
+import { AppError } from './errors.js';
+import { maskEmails } from './logger.js';
 
 /** Where the portal's browser SDK posts its envelopes: same origin, so the strict CSP (connect-src 'self') holds. */
 export const SENTRY_TUNNEL_PATH = '/api/monitoring';

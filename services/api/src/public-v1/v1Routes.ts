@@ -2,17 +2,16 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiClaim, ApiClaimListQuery, ApiClaimPage, ApiError, OrderInput, ResolveClaimRequest, UpsertOrderResponse } from '@claims/contracts';
 import { listClaims } from '@claims/projections';
-import { sql } from 'kysely';
+import { claimDecider } from '@claims/domain';
 import type { AppContext } from '../context.js';
-import { upsertOrder } from '../catalog/orderRepository.js';
-import { loadClaim } from '../commands/claimStream.js';
-import { executeClaimCommand } from '../commands/executeClaimCommand.js';
+import { upsertOrderReporting } from '../catalog/orderRepository.js';
+import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { AppError } from '../platform/errors.js';
-import { actorOf } from '../auth/principal.js';
-import { authorizedClaim } from '../admin/claimViews.js';
-import { toApiClaim } from '../claims/apiClaim.js';
-import { metaOf, resolutionIdsFor } from '../admin/adminClaimRoutes.js';
-import { installIdempotency } from './idempotency.js';
+import { authorizedClaim, claimNotFound, loadClaim } from '../http/authorizedClaim.js';
+import { toApiClaim } from '../http/apiClaim.js';
+import { metaOf } from '../http/requestMeta.js';
+import { resolveCommand } from '../http/resolveCommand.js';
+import { installIdempotency } from '../http/idempotency.js';
 
 const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });
 const OrderParams = z.object({ sourceOrderId: z.string().trim().min(1).max(100) });
@@ -36,9 +35,7 @@ export const v1Routes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) 
     const storeId = principal.token.storeId;
     request.authorize('order:create', storeId);
     const { sourceOrderId } = request.params;
-    const existed = await sql<{ id: string }>`select id from orders where store_id = ${storeId}::uuid and source_order_id = ${sourceOrderId}`.execute(ctx.database.db);
-    const order = await upsertOrder(ctx.database.db, storeId, sourceOrderId, request.body);
-    const created = existed.rows.length === 0;
+    const { order, created } = await upsertOrderReporting(ctx.database.db, storeId, sourceOrderId, request.body);
     return reply.code(created ? 201 : 200).send({ id: order.id, storeId, sourceOrderId, orderNumber: order.orderNumber, created });
   });
 
@@ -57,8 +54,8 @@ export const v1Routes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) 
       storeIds: [principal.token.storeId], status: q.status, createdFrom: q.createdFrom, createdTo: q.createdTo, cursor: q.cursor, limit: q.limit,
     });
     const data = await Promise.all(page.rows.map(async (row) => {
-      const { claim, version } = await loadClaim(ctx, row.claim_id);
-      return claim ? toApiClaim(claim, version) : null;
+      const loaded = await loadClaim(ctx, row.claim_id);
+      return loaded ? toApiClaim(loaded.state, loaded.version) : null;
     }));
     return { data: data.filter((c) => c !== null), nextCursor: page.nextCursor };
   });
@@ -67,7 +64,7 @@ export const v1Routes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) 
     config: { auth: 'token' },
     schema: { tags: ['public API v1'], summary: 'One claim with its items, resolutions and version', security: [{ bearer: [] }], params: ClaimParams, response: { 200: ApiClaim, ...errors } },
   }, async (request) => {
-    const { claim, version } = await authorizedClaim(ctx, request, 'claim:read', request.params.claimId);
+    const { state: claim, version } = await authorizedClaim(ctx, request, 'claim:read', request.params.claimId);
     return toApiClaim(claim, version);
   });
 
@@ -80,12 +77,13 @@ export const v1Routes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) 
       response: { 200: ApiClaim, ...errors, 409: ApiError },
     },
   }, async (request) => {
-    const { claim } = await authorizedClaim(ctx, request, 'claim:resolve', request.params.claimId);
+    const { state: claim } = await authorizedClaim(ctx, request, 'claim:resolve', request.params.claimId);
     const principal = request.requirePrincipal();
-    const result = await executeClaimCommand(ctx, {
-      type: 'ResolveClaim', claimId: claim.id, resolutionIds: resolutionIdsFor(request.body.items?.length ?? claim.items.length),
-      actor: actorOf(principal), now: ctx.now(), request: request.body,
-    }, metaOf(principal, request.id), request.body.expectedVersion);
-    return toApiClaim(result.claim, result.version);
+    const { state, version } = await handleCommand(ctx, {
+      decider: claimDecider, streamId: claim.id, storeId: claim.storeId, meta: metaOf(principal, request.id),
+      command: resolveCommand(claim, principal, request.body, ctx.now()), expectedVersion: request.body.expectedVersion,
+    });
+    if (!state) throw claimNotFound();
+    return toApiClaim(state, version);
   });
 };

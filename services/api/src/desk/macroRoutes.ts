@@ -5,15 +5,16 @@ import {
   ApiError, CLAIM_STATUS_LABELS, CreateMacroRequest, MacroList, MacroView, RenderedMacro, UpdateMacroRequest, VersionedQuery,
   type Permission,
 } from '@claims/contracts';
-import { macroValuesFor, renderMacro, type MacroState } from '@claims/domain';
+import { macroDecider, macroValuesFor, renderMacro, type MacroState } from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
 import { permissionsAt } from '../auth/principal.js';
 import { findStore } from '../catalog/storeRepository.js';
-import { authorizedClaim } from './claimViews.js';
-import { metaOf } from './adminClaimRoutes.js';
-import { authorizedStore, authorizeGlobal } from './adminStores.js';
-import { executeAggregateCommand, listAggregates, loadAggregate, macroAggregate } from './aggregateStreams.js';
+import { authorizedClaim } from '../http/authorizedClaim.js';
+import { metaOf } from '../http/requestMeta.js';
+import { authorizedStore, authorizeGlobal } from '../http/authorizedStore.js';
+import { editDocument, listDocuments, liveDocument } from '../eventsourcing/documentAggregates.js';
+import { loadAggregate } from '../eventsourcing/commandHandler.js';
 
 const StoreParams = z.object({ storeId: z.uuid() });
 const MacroParams = z.object({ macroId: z.uuid() });
@@ -28,11 +29,7 @@ const toView = ({ state, version }: { state: MacroState; version: number }): Mac
 });
 
 /** A live macro of this store (null: global), or 404. */
-async function macroOf(ctx: AppContext, macroId: string, storeId: string | null) {
-  const loaded = await loadAggregate(ctx, macroAggregate, macroId);
-  if (!loaded.state || loaded.state.deleted || loaded.state.storeId !== storeId) throw macroNotFound();
-  return { state: loaded.state, version: loaded.version };
-}
+const macroOf = (ctx: AppContext, macroId: string, storeId: string | null) => liveDocument(ctx, macroDecider, macroId, storeId, macroNotFound);
 
 /**
  * Macros: canned replies and resolutions with `{{placeholders}}`, per store (`macro:*`) or global
@@ -45,7 +42,7 @@ export const macroRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
     schema: { tags: ['back-office'], summary: 'The store\'s macros, oldest first', params: StoreParams, response: { 200: MacroList, ...errors } },
   }, async (request) => {
     const { store } = await authorizedStore(ctx, request, 'macro:read', request.params.storeId);
-    return { data: (await listAggregates(ctx, macroAggregate, store.id)).map(toView) };
+    return { data: (await listDocuments(ctx, macroDecider, 'macro', store.id)).map(toView) };
   });
 
   app.post('/api/admin/stores/:storeId/macros', {
@@ -54,7 +51,7 @@ export const macroRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
   }, async (request, reply) => {
     const { store, principal } = await authorizedStore(ctx, request, 'macro:create', request.params.storeId);
     const macroId = randomUUID();
-    const created = await executeAggregateCommand(ctx, macroAggregate, macroId, store.id,
+    const created = await editDocument(ctx, macroDecider, macroId, store.id,
       { type: 'CreateMacro', macroId, storeId: store.id, macro: request.body, now: ctx.now() }, metaOf(principal, request.id));
     return reply.code(201).send(toView(created));
   });
@@ -66,7 +63,7 @@ export const macroRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
     const { store, principal } = await authorizedStore(ctx, request, 'macro:update', request.params.storeId);
     await macroOf(ctx, request.params.macroId, store.id);
     const { expectedVersion, ...macro } = request.body;
-    return toView(await executeAggregateCommand(ctx, macroAggregate, request.params.macroId, store.id,
+    return toView(await editDocument(ctx, macroDecider, request.params.macroId, store.id,
       { type: 'UpdateMacro', macroId: request.params.macroId, macro, now: ctx.now() }, metaOf(principal, request.id), expectedVersion));
   });
 
@@ -76,7 +73,7 @@ export const macroRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
   }, async (request, reply) => {
     const { store, principal } = await authorizedStore(ctx, request, 'macro:delete', request.params.storeId);
     await macroOf(ctx, request.params.macroId, store.id);
-    await executeAggregateCommand(ctx, macroAggregate, request.params.macroId, store.id,
+    await editDocument(ctx, macroDecider, request.params.macroId, store.id,
       { type: 'DeleteMacro', macroId: request.params.macroId, now: ctx.now() }, metaOf(principal, request.id), request.query.expectedVersion);
     return reply.code(204).send(null);
   });
@@ -87,7 +84,7 @@ export const macroRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
     schema: { tags: ['back-office'], summary: 'The global macros', response: { 200: MacroList, ...errors } },
   }, async (request) => {
     authorizeGlobal(request, 'global-macro:read');
-    return { data: (await listAggregates(ctx, macroAggregate, null)).map(toView) };
+    return { data: (await listDocuments(ctx, macroDecider, 'macro', null)).map(toView) };
   });
 
   app.post('/api/admin/global-macros', {
@@ -96,7 +93,7 @@ export const macroRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
   }, async (request, reply) => {
     const principal = authorizeGlobal(request, 'global-macro:create');
     const macroId = randomUUID();
-    const created = await executeAggregateCommand(ctx, macroAggregate, macroId, null,
+    const created = await editDocument(ctx, macroDecider, macroId, null,
       { type: 'CreateMacro', macroId, storeId: null, macro: request.body, now: ctx.now() }, metaOf(principal, request.id));
     return reply.code(201).send(toView(created));
   });
@@ -108,7 +105,7 @@ export const macroRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
     const principal = authorizeGlobal(request, 'global-macro:update');
     await macroOf(ctx, request.params.macroId, null);
     const { expectedVersion, ...macro } = request.body;
-    return toView(await executeAggregateCommand(ctx, macroAggregate, request.params.macroId, null,
+    return toView(await editDocument(ctx, macroDecider, request.params.macroId, null,
       { type: 'UpdateMacro', macroId: request.params.macroId, macro, now: ctx.now() }, metaOf(principal, request.id), expectedVersion));
   });
 
@@ -118,7 +115,7 @@ export const macroRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
   }, async (request, reply) => {
     const principal = authorizeGlobal(request, 'global-macro:delete');
     await macroOf(ctx, request.params.macroId, null);
-    await executeAggregateCommand(ctx, macroAggregate, request.params.macroId, null,
+    await editDocument(ctx, macroDecider, request.params.macroId, null,
       { type: 'DeleteMacro', macroId: request.params.macroId, now: ctx.now() }, metaOf(principal, request.id), request.query.expectedVersion);
     return reply.code(204).send(null);
   });
@@ -131,8 +128,8 @@ export const macroRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
       params: z.object({ claimId: z.string().min(1).max(100), macroId: z.uuid() }), response: { 200: RenderedMacro, ...errors },
     },
   }, async (request) => {
-    const { claim } = await authorizedClaim(ctx, request, 'claim:read', request.params.claimId);
-    const loaded = await loadAggregate(ctx, macroAggregate, request.params.macroId);
+    const { state: claim } = await authorizedClaim(ctx, request, 'claim:read', request.params.claimId);
+    const loaded = await loadAggregate(ctx, macroDecider, request.params.macroId);
     const macro = loaded.state;
     // Another store's macro is as missing as an unknown one.
     if (!macro || macro.deleted || (macro.storeId !== null && macro.storeId !== claim.storeId)) throw macroNotFound();

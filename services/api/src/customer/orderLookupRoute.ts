@@ -4,7 +4,8 @@ import { ApiError, CustomerOrder } from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { findOrderByNumberAndEmail } from '../catalog/orderRepository.js';
 import { findStore } from '../catalog/storeRepository.js';
-import { loadOrderClaims } from '../commands/orderClaimsStream.js';
+import { orderClaimsDecider } from '@claims/domain';
+import { loadAggregate } from '../eventsourcing/commandHandler.js';
 import { AppError } from '../platform/errors.js';
 import { toCustomerOrder } from './customerOrder.js';
 
@@ -20,7 +21,7 @@ export const orderLookupRoute = (ctx: AppContext): FastifyPluginAsyncZod => asyn
     const order = await findOrderByNumberAndEmail(ctx.database.db, request.query.order, request.query.email);
     const store = order && (await findStore(ctx.database.db, order.storeId));
     if (!order || !store) throw new AppError('order_not_found', 'We could not find an order with that number and email address.');
-    const ledger = await loadOrderClaims(ctx, order.id);
+    const ledger = await loadAggregate(ctx, orderClaimsDecider, order.id);
     return toCustomerOrder(order, store, ledger.state, ctx.now());
   });
 };

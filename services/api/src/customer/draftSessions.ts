@@ -1,0 +1,42 @@
+import { createHash } from 'node:crypto';
+import type { ClaimSession } from '@claims/contracts';
+import { sessionDecider, type SessionState } from '@claims/domain';
+import type { AppContext } from '../context.js';
+import { handleCommand, loadAggregate, type Handled, type Loaded } from '../eventsourcing/commandHandler.js';
+import type { Reaction } from '../eventsourcing/reactions.js';
+import { AppError } from '../platform/errors.js';
+
+/** One session per order: its id is derived from the order's id, so any device finds the same one. */
+export function sessionIdOf(orderId: string): string {
+  const hex = createHash('sha256').update(`claim-session:${orderId}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+export const loadSession = (ctx: AppContext, sessionId: string) => loadAggregate(ctx, sessionDecider, sessionId);
+
+/** The draft as the shopper sees it; updated when its last event was recorded (now, for one just decided). */
+export function toSessionView(loaded: Loaded<SessionState> | Handled<SessionState>, now: string): ClaimSession | null {
+  if (!loaded.state) return null;
+  const updatedAt = 'decided' in loaded && loaded.decided.length > 0 ? now : (loaded.events.at(-1)?.occurredAt ?? now);
+  return { ...loaded.state, updatedAt };
+}
+
+/** Spec §4: the draft is deleted once its claim is submitted; after the claim commits, never inside its request. */
+export const closeDraftOnFiling: Reaction = {
+  name: 'close-draft-on-filing',
+  handles: new Set(['ClaimFiled']),
+  async react(ctx, event) {
+    if (event.type !== 'ClaimFiled') return;
+    const sessionId = sessionIdOf(event.data.orderId);
+    const meta = { actor: { type: 'system', id: 'claim-filing', name: 'Claim filing' }, correlationId: event.metadata.correlationId, causationId: event.eventId } as const;
+    try {
+      await handleCommand(ctx, {
+        decider: sessionDecider, streamId: sessionId, storeId: event.data.storeId, meta,
+        command: { type: 'DeleteSession', sessionId, reason: 'claim_filed' },
+      });
+    } catch (error) {
+      // No draft (none was saved, or it is already closed): nothing to do, as on a repeat.
+      if (!(error instanceof AppError && error.code === 'session_not_found')) throw error;
+    }
+  },
+};

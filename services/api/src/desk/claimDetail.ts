@@ -1,0 +1,49 @@
+import { toDecimal, type AdminClaimDetail, type Claim } from '@claims/contracts';
+import { isResolvable, protectionStatus, requestedResolution, RESOLVABLE_STATUSES, STATUS_TRANSITIONS } from '@claims/domain';
+import type { AppContext } from '../context.js';
+import { storeRefs } from '../catalog/storeRepository.js';
+import { toApiClaim } from '../http/apiClaim.js';
+import { claimNotFound } from '../http/authorizedClaim.js';
+import { messagesOf } from '../http/claimEvents.js';
+import type { Handled } from '../eventsourcing/commandHandler.js';
+
+export interface ClaimForDetail {
+  state: Claim;
+  version: number;
+  events: ReadonlyArray<{ type: string; data: unknown }>;
+}
+
+/** The back-office's claim page: the claim, its messages and what may happen to it next. */
+export async function toAdminClaimDetail(ctx: AppContext, loaded: ClaimForDetail): Promise<AdminClaimDetail> {
+  const { state: claim, version, events } = loaded;
+  const stores = await storeRefs(ctx.database.db);
+  const policyMoney = (minor: number, currency: string) => toDecimal(minor, currency);
+  return {
+    ...toApiClaim(claim, version),
+    store: stores.get(claim.storeId) ?? { id: claim.storeId, slug: '', name: '' },
+    isOta: claim.isOta,
+    protectionStatus: protectionStatus(claim),
+    customer: claim.customer,
+    desiredMethod: claim.desiredMethod,
+    requestedResolution: requestedResolution(claim.items),
+    updatedShippingAddress: claim.updatedShippingAddress,
+    policy: claim.policy && {
+      insuredAmount: policyMoney(claim.policy.insuredAmount, claim.policy.premiumCurrency),
+      premiumPaid: policyMoney(claim.policy.premiumPaid, claim.policy.premiumCurrency),
+      premiumCurrency: claim.policy.premiumCurrency,
+      removedAt: claim.policy.removedAt,
+    },
+    messages: messagesOf(events),
+    resolvable: isResolvable(claim) && RESOLVABLE_STATUSES.includes(claim.status),
+    allowedTransitions: [...STATUS_TRANSITIONS[claim.status]],
+    labels: claim.labels,
+    metadata: claim.metadata,
+    noteCount: claim.noteCount,
+  };
+}
+
+/** The detail after a command: the folded state plus what the command just decided, without reading again. */
+export function afterCommand(handled: Handled<Claim | null>): ClaimForDetail {
+  if (!handled.state) throw claimNotFound();
+  return { state: handled.state, version: handled.version, events: [...handled.events, ...handled.decided] };
+}

@@ -1,0 +1,42 @@
+import { DomainEvent, type EventType } from '@claims/contracts';
+import { loadCheckpoint, readAll, startPollingLoop, storeCheckpoint, type PollingLoop, type RecordedEvent } from '@claims/event-store';
+import type { AppContext } from '../context.js';
+
+/** An event as a reaction receives it: where it was recorded, with its data typed by its type. */
+export type ReactedEvent = Omit<RecordedEvent, 'type' | 'data'> & DomainEvent;
+
+/**
+ * What the product does after a commit, outside the request that caused it (closing a draft once its
+ * claim is filed, and the like). Delivery is at least once, so `react` must be safe to repeat.
+ */
+export interface Reaction {
+  readonly name: string;
+  readonly handles: ReadonlySet<EventType>;
+  react(ctx: AppContext, event: ReactedEvent): Promise<void>;
+}
+
+const checkpointName = (reaction: Reaction) => `reaction:${reaction.name}`;
+
+/**
+ * Follows the event store from the reaction's own checkpoint, which moves after each event is
+ * handled: a crash repeats at most the event in hand, never skips one. A failing event holds the
+ * reaction back and is retried on the next round.
+ */
+export function startReaction(ctx: AppContext, reaction: Reaction, pollMs = 250): PollingLoop {
+  const db = ctx.database.db;
+  async function drain(): Promise<void> {
+    let position = await loadCheckpoint(db, checkpointName(reaction));
+    for (;;) {
+      const page = await readAll(db, position, 500);
+      if (page.events.length === 0) return;
+      for (const event of page.events) {
+        if (!reaction.handles.has(event.type as EventType)) continue;
+        await reaction.react(ctx, { ...event, ...DomainEvent.parse({ type: event.type, data: event.data }) });
+        await storeCheckpoint(db, checkpointName(reaction), { transactionId: event.transactionId, globalPosition: event.globalPosition });
+      }
+      await storeCheckpoint(db, checkpointName(reaction), page.next);
+      position = page.next;
+    }
+  }
+  return startPollingLoop(drain, pollMs, (error) => ctx.log.error({ err: error, reaction: reaction.name }, 'reaction failed; retrying'));
+}
