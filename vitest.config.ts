@@ -6,7 +6,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['contracts/test/**/*.test.ts', 'services/domain/test/**/*.test.ts', 'web/ui/test/**/*.test.ts'],
+          include: ['contracts/test/**/*.test.ts', 'services/domain/test/**/*.test.ts', 'web/ui/test/**/*.test.ts', 'test/lint/**/*.test.ts'],
         },
       },
       {

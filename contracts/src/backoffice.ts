@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ClaimItem, ClaimResolution, Message } from './claim.js';
-import { ClaimStatus, ClaimType, CustomerResolution, MIXED_RESOLUTION } from './enums.js';
+import { ClaimStatus, ClaimType, CustomerResolution, MIXED_RESOLUTION, ResolutionReason } from './enums.js';
 import { Actor } from './events.js';
 import { CurrencyCode, DecimalAmount } from './money.js';
 import { Address } from './order.js';
@@ -178,6 +178,8 @@ export type AdminClaimDetail = z.infer<typeof AdminClaimDetail>;
 export const ChangeStatusRequest = z.object({
   status: ClaimStatus,
   note: z.string().trim().max(2_000).optional(),
+  /** Why, required to close or dismiss a claim that has no resolution. */
+  reason: ResolutionReason.optional(),
   expectedVersion: z.number().int().nonnegative().optional(),
 });
 export type ChangeStatusRequest = z.infer<typeof ChangeStatusRequest>;
@@ -278,6 +280,7 @@ export const BulkStatusRequest = z.object({
   claimIds: z.array(z.uuid()).min(1).max(100).refine((ids) => new Set(ids).size === ids.length, { message: 'Each claim once.' }),
   to: ClaimStatus,
   note: z.string().trim().max(2_000).optional(),
+  reason: ResolutionReason.optional(),
   /** Per claim id, the version the caller saw; a claim that moved on answers `conflict`. */
   expectedVersions: z.record(z.string(), z.number().int().nonnegative()).optional(),
 });

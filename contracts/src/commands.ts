@@ -3,6 +3,7 @@ import { Actor } from './events.js';
 import { ClaimStatus, ResolutionReason, ResolutionType, SessionStatus } from './enums.js';
 import { FileClaimRequest, AddReviewRequest } from './claim.js';
 import { Media } from './media.js';
+import { StoreCapabilities } from './order.js';
 import { SessionMetadata } from './session.js';
 import { Label, MacroInput, MetadataKey, MetadataValue, NoteBody, SopInput, SopState } from './deskTools.js';
 
@@ -49,6 +50,8 @@ export const ResolveClaim = z.object({
   actor: Actor,
   now: z.iso.datetime(),
   request: ResolveClaimRequest,
+  /** The store's capabilities when it was decided: a resolution the store does not offer is refused. */
+  capabilities: StoreCapabilities,
 });
 export type ResolveClaim = z.infer<typeof ResolveClaim>;
 

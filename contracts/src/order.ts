@@ -115,8 +115,12 @@ export const OrderInput = z.object({
 export type OrderInput = z.infer<typeof OrderInput>;
 
 /** Spec §3 order settings. */
+/** Spec §3: what a store offers its shoppers (and so what its claims may be resolved with). */
+export const StoreCapabilities = z.object({ credit: z.boolean(), refund: z.boolean(), reship: z.boolean(), returns: z.boolean() });
+export type StoreCapabilities = z.infer<typeof StoreCapabilities>;
+
 export const OrderSettings = z.object({
-  capabilities: z.object({ credit: z.boolean(), refund: z.boolean(), reship: z.boolean(), returns: z.boolean() }),
+  capabilities: StoreCapabilities,
   credit: z.object({ enabled: z.boolean(), bonus: z.number().nonnegative(), bonusType: z.enum(['fixed', 'percentage']) }),
   returns: z.object({ portalUrl: z.string().nullable(), trackingUrl: z.string().nullable() }),
 });

@@ -253,6 +253,37 @@ describe('the agent desk: notes, labels, metadata, macros, SOPs, team, bulk stat
     expect((await call('acmeOwner', 'POST', '/api/admin/claims/bulk-status', { claimIds: [], to: 'OPEN' })).statusCode).toBe(400);
   });
 
+  it('decides a claim\'s fate only through a resolution by someone holding claim:resolve', async () => {
+    const claim = await fileOn('acme');
+    const status = (user: DemoUser, body: object) => call(user, 'POST', `/api/admin/claims/${claim.claimId}/status`, body);
+    // A viewer (claim:update, no claim:resolve) may not close, deny or resolve, neither alone nor in bulk.
+    for (const to of ['CLOSED', 'DENIED', 'RESOLVED'] as const) {
+      expect((await status('acmeViewer', { status: to, reason: 'OTHER' })).statusCode).toBe(403);
+    }
+    const bulk = BulkStatusResponse.parse(json(await call('acmeViewer', 'POST', '/api/admin/claims/bulk-status', { claimIds: [claim.claimId], to: 'CLOSED', reason: 'OTHER' })));
+    expect(bulk.results[0]).toMatchObject({ result: 'forbidden', status: 'NEW' });
+    // Even the owner reaches Denied or Resolved only by resolving; closing an unresolved claim needs a reason.
+    const denied = await status('acmeOwner', { status: 'DENIED' });
+    expect([denied.statusCode, json<{ error: string }>(denied).error]).toEqual([422, 'invalid_transition']);
+    const bare = await status('acmeOwner', { status: 'CLOSED' });
+    expect([bare.statusCode, json<{ error: string }>(bare).error]).toEqual([400, 'validation_failed']);
+    expect((await readStream(h.runtime.ctx.database.db, claim.claimId)).events.map((e) => e.type)).toEqual(['ClaimFiled']);
+    const closed = json<{ status: string; allowedTransitions: string[] }>(await status('acmeOwner', { status: 'CLOSED', reason: 'OTHER', note: 'Customer withdrew' }));
+    expect(closed.status).toBe('CLOSED');
+    // What the page offers each caller is what the server allows them.
+    const forViewer = json<{ allowedTransitions: string[] }>(await call('acmeViewer', 'GET', `/api/admin/claims/${(await fileOn('acme')).claimId}`));
+    expect(forViewer.allowedTransitions).not.toContain('CLOSED');
+    expect(forViewer.allowedTransitions.filter((to) => ['DENIED', 'RESOLVED', 'APPROVED'].includes(to))).toEqual([]);
+  });
+
+  it('refuses a resolution type the store does not offer (Kumo has refunds turned off)', async () => {
+    const claim = await fileOn('kumo');
+    const refund = await call('kumoOwner', 'POST', `/api/admin/claims/${claim.claimId}/resolve`, { resolutionType: 'REFUND' });
+    expect([refund.statusCode, json<{ error: string }>(refund).error]).toEqual([422, 'unsupported_resolution']);
+    expect((await readStream(h.runtime.ctx.database.db, claim.claimId)).events.map((e) => e.type)).toEqual(['ClaimFiled']);
+    expect((await call('kumoOwner', 'POST', `/api/admin/claims/${claim.claimId}/resolve`, { resolutionType: 'RESHIP' })).statusCode).toBe(200);
+  });
+
   it('lets exactly one of two concurrent bulk changes at the same versions win each claim', async () => {
     const filed = await Promise.all(Array.from({ length: 6 }, () => fileOn('acme')));
     const ids = filed.map((c) => c.claimId);

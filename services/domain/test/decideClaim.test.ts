@@ -17,7 +17,7 @@ const given = (claim: Claim, ...events: DomainEvent[]) => events.reduce<Claim | 
 describe('ResolveClaim', () => {
   it('refunds the claimed socks at their value and resolves the claim', () => {
     const claim = filedClaim();
-    const result = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, request: { resolutionType: 'REFUND' } }, claim);
+    const result = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, capabilities: settings.capabilities, request: { resolutionType: 'REFUND' } }, claim);
     expect(result.ok && result.value).toEqual([{
       type: 'ClaimResolved',
       data: expect.objectContaining({ outcome: 'APPROVED', status: 'RESOLVED', resolutions: [expect.objectContaining({ quantity: 2, percentage: 100, paidValue: 3600 - 200 + 288 })] }),
@@ -26,33 +26,33 @@ describe('ResolveClaim', () => {
 
   it('is refused once the claim has a resolution', () => {
     const claim = filedClaim();
-    const first = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, request: { resolutionType: 'RESHIP' } }, claim);
+    const first = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, capabilities: settings.capabilities, request: { resolutionType: 'RESHIP' } }, claim);
     if (!first.ok) throw new Error('setup');
     const resolved = given(claim, ...first.value);
-    const again = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, request: { resolutionType: 'REFUND' } }, resolved);
+    const again = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, capabilities: settings.capabilities, request: { resolutionType: 'REFUND' } }, resolved);
     expect(again.ok || again.error.code).toBe('already_resolved');
   });
 
   it('denies only with a reason, paying nothing', () => {
     const claim = filedClaim();
-    const noReason = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, request: { resolutionType: 'DENY' } }, claim);
+    const noReason = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, capabilities: settings.capabilities, request: { resolutionType: 'DENY' } }, claim);
     expect(noReason.ok || noReason.error.code).toBe('validation_failed');
-    const denied = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, request: { resolutionType: 'DENY', reason: 'PHOTO_VERIFIED' } }, claim);
+    const denied = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, capabilities: settings.capabilities, request: { resolutionType: 'DENY', reason: 'PHOTO_VERIFIED' } }, claim);
     expect(denied.ok && denied.value[0]).toMatchObject({ data: { outcome: 'DENIED', status: 'DENIED', resolutions: [{ paidValue: 0, reason: 'PHOTO_VERIFIED' }] } });
   });
 
   it('pays a flat claim-level amount in minor units, and a percentage of an item', () => {
     const claim = filedClaim();
-    const flat = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, request: { resolutionType: 'FLAT_RATE', amount: 12.5 } }, claim);
+    const flat = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, capabilities: settings.capabilities, request: { resolutionType: 'FLAT_RATE', amount: 12.5 } }, claim);
     expect(flat.ok && flat.value[0]).toMatchObject({ data: { resolutions: [{ relatedClaimItemId: null, paidValue: 1250 }] } });
-    const half = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW,
+    const half = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, capabilities: settings.capabilities,
       request: { resolutionType: 'REFUND', items: [{ claimItemId: claim.items[0]!.id, quantity: 1, percentage: 50 }] } }, claim);
     expect(half.ok && half.value[0]).toMatchObject({ data: { resolutions: [{ quantity: 1, paidValue: Math.round((1800 - 100 + 144) / 2) }] } });
   });
 
   it('refuses more than was claimed', () => {
     const claim = filedClaim();
-    const result = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW,
+    const result = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, capabilities: settings.capabilities,
       request: { resolutionType: 'REFUND', items: [{ claimItemId: claim.items[0]!.id, quantity: 3 }] } }, claim);
     expect(result.ok || result.error.code).toBe('invalid_quantity');
   });
@@ -105,5 +105,28 @@ describe('claim session', () => {
     const deleted = decideSession({ type: 'DeleteSession', sessionId, reason: 'shopper' }, state);
     expect(deleted.ok && deleted.value.reduce(evolveSession, state)).toBeNull();
     expect(decideSession({ type: 'DeleteSession', sessionId, reason: 'shopper' }, null).ok).toBe(false);
+  });
+});
+
+describe('rules the server holds, not the page', () => {
+  it('refuses a resolution type the store does not offer, and allows the ones it always may give', () => {
+    const claim = filedClaim();
+    const noRefunds = { ...settings.capabilities, refund: false };
+    const refused = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, capabilities: noRefunds, request: { resolutionType: 'REFUND' } }, claim);
+    expect(refused.ok || refused.error.code).toBe('unsupported_resolution');
+    const flat = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, capabilities: noRefunds, request: { resolutionType: 'FLAT_RATE', amount: 5 } }, claim);
+    expect(flat.ok).toBe(true);
+  });
+
+  it('never reaches a decision status through a status change, and closes an unresolved claim only with a reason', () => {
+    const claim = filedClaim();
+    for (const to of ['DENIED', 'RESOLVED', 'APPROVED', 'RESOLVED_BY_BRAND'] as const) {
+      const moved = decideClaim({ type: 'ChangeClaimStatus', claimId: claim.id, to, note: null }, claim);
+      expect(moved.ok || moved.error.code).toBe('invalid_transition');
+    }
+    const bare = decideClaim({ type: 'ChangeClaimStatus', claimId: claim.id, to: 'CLOSED', note: null }, claim);
+    expect(bare.ok || bare.error.code).toBe('validation_failed');
+    const withReason = decideClaim({ type: 'ChangeClaimStatus', claimId: claim.id, to: 'CLOSED', note: null, reason: 'NO_RESPONSE' }, claim);
+    expect(withReason.ok).toBe(true);
   });
 });

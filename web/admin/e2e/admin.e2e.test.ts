@@ -312,13 +312,16 @@ describe('back-office claim desk', () => {
     expect(await page.getByRole('button', { name: /Resolve claim|Deny claim/ }).count()).toBe(0);
     expect(await page.getByRole('heading', { name: 'Resolve claim' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Send message' }).count()).toBe(0);
-    // store_user may update claims: the status control is offered.
+    // store_user may move a claim through its working statuses, but closing it decides its fate (claim:resolve).
     const status = page.getByRole('region', { name: 'Change status' });
-    await status.getByLabel('New status').selectOption('CLOSED');
-    await status.getByLabel('Note (optional)').fill('Closed after the reshipment went out.');
+    const offered = await status.getByLabel('New status').locator('option').allTextContents();
+    expect(offered).not.toContain('Closed');
+    expect(offered).not.toContain('Denied');
+    await status.getByLabel('New status').selectOption('WAITING_FOR_BRAND');
+    await status.getByLabel('Note (optional)').fill('Asked the warehouse about the reshipment.');
     await status.getByRole('button', { name: 'Change status' }).click();
-    await status.getByText('Status changed to Closed.').waitFor();
-    await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: /Status changed from .* to Closed.*Vic Viewer/ }).waitFor();
+    await status.getByText('Status changed to Waiting for Brand.').waitFor();
+    await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: /Status changed from .* to Waiting for Brand.*Vic Viewer/ }).waitFor();
     await expectAccessible(page);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/admin/sign-in?signedOut=1');

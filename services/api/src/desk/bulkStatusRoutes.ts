@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ApiError, BulkStatusOutcome, BulkStatusRequest, BulkStatusResponse, type BulkStatusResult,
 } from '@claims/contracts';
-import { claimDecider } from '@claims/domain';
+import { claimDecider, statusChangePermission } from '@claims/domain';
 import type { AppContext, RequestMeta } from '../context.js';
 import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { AppError } from '../platform/errors.js';
@@ -20,11 +20,12 @@ async function changeOne(
   const held = loaded ? permissionsAt(principal, loaded.state.storeId) : null;
   if (!loaded || !held) return { claimId, result: 'not_found', message: 'No claim matches that reference.' };
   const claim = loaded.state;
-  if (!held.has('claim:update')) return { claimId, result: 'forbidden', status: claim.status, message: 'You need the claim:update permission for this claim\'s store.' };
+  const needed = statusChangePermission(body.to);
+  if (!held.has(needed)) return { claimId, result: 'forbidden', status: claim.status, message: `You need the ${needed} permission for this claim's store.` };
   try {
     const done = await handleCommand(ctx, {
       decider: claimDecider, streamId: claimId, storeId: claim.storeId, meta,
-      command: { type: 'ChangeClaimStatus', claimId, to: body.to, note: body.note || null }, expectedVersion: body.expectedVersions?.[claimId],
+      command: { type: 'ChangeClaimStatus', claimId, to: body.to, note: body.note || null, reason: body.reason ?? null }, expectedVersion: body.expectedVersions?.[claimId],
     });
     return { claimId, result: 'ok', status: done.state?.status ?? claim.status, version: done.version };
   } catch (error) {

@@ -1,6 +1,7 @@
 import { toDecimal, type AdminClaimDetail, type Claim } from '@claims/contracts';
-import { isResolvable, protectionStatus, requestedResolution, RESOLVABLE_STATUSES, STATUS_TRANSITIONS } from '@claims/domain';
+import { isResolvable, protectionStatus, requestedResolution, RESOLVABLE_STATUSES, statusChangePermission, statusChangeTargets } from '@claims/domain';
 import type { AppContext } from '../context.js';
+import { permissionsAt, type Principal } from '../auth/principal.js';
 import { storeRefs } from '../catalog/storeRepository.js';
 import { toApiClaim } from '../http/apiClaim.js';
 import { claimNotFound } from '../http/authorizedClaim.js';
@@ -13,9 +14,10 @@ export interface ClaimForDetail {
   events: ReadonlyArray<{ type: string; data: unknown }>;
 }
 
-/** The back-office's claim page: the claim, its messages and what may happen to it next. */
-export async function toAdminClaimDetail(ctx: AppContext, loaded: ClaimForDetail): Promise<AdminClaimDetail> {
+/** The back-office's claim page: the claim, its messages and what this caller may do to it next. */
+export async function toAdminClaimDetail(ctx: AppContext, loaded: ClaimForDetail, principal: Principal): Promise<AdminClaimDetail> {
   const { state: claim, version, events } = loaded;
+  const held = permissionsAt(principal, claim.storeId);
   const stores = await storeRefs(ctx.database.db);
   const policyMoney = (minor: number, currency: string) => toDecimal(minor, currency);
   return {
@@ -35,7 +37,7 @@ export async function toAdminClaimDetail(ctx: AppContext, loaded: ClaimForDetail
     },
     messages: messagesOf(events),
     resolvable: isResolvable(claim) && RESOLVABLE_STATUSES.includes(claim.status),
-    allowedTransitions: [...STATUS_TRANSITIONS[claim.status]],
+    allowedTransitions: statusChangeTargets(claim.status).filter((to) => held?.has(statusChangePermission(to))),
     labels: claim.labels,
     metadata: claim.metadata,
     noteCount: claim.noteCount,

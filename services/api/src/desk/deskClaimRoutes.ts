@@ -6,7 +6,7 @@ import {
   ResolveClaimRequest, SendMessageRequest, TimelineResponse, toDecimal,
 } from '@claims/contracts';
 import { claimTimeline, listClaims } from '@claims/projections';
-import { claimDecider } from '@claims/domain';
+import { claimDecider, statusChangePermission } from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { AppError } from '../platform/errors.js';
@@ -87,10 +87,11 @@ export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
   }, async (request) => {
     const current = await authorizedClaim(ctx, request, 'claim:read', request.params.claimId);
     const { asOf } = request.query;
-    if (asOf === undefined || asOf === current.version) return toAdminClaimDetail(ctx, current);
+    const principal = request.requirePrincipal();
+    if (asOf === undefined || asOf === current.version) return toAdminClaimDetail(ctx, current, principal);
     if (asOf > current.version) throw new AppError('validation_failed', `Claim #${current.state.claimNumber} is at version ${current.version}; asOf cannot be later.`);
     const past = await loadClaim(ctx, current.state.id, asOf);
-    return toAdminClaimDetail(ctx, past ?? current);
+    return toAdminClaimDetail(ctx, past ?? current, principal);
   });
 
   app.get('/api/admin/claims/:claimId/timeline', {
@@ -112,9 +113,9 @@ export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
     const principal = request.requirePrincipal();
     const handled = await handleCommand(ctx, {
       decider: claimDecider, streamId: claim.id, storeId: claim.storeId, meta: metaOf(principal, request.id),
-      command: resolveCommand(claim, principal, request.body, ctx.now()), expectedVersion: request.body.expectedVersion,
+      command: await resolveCommand(ctx, claim, principal, request.body), expectedVersion: request.body.expectedVersion,
     });
-    return toAdminClaimDetail(ctx, afterCommand(handled));
+    return toAdminClaimDetail(ctx, afterCommand(handled), principal);
   });
 
   app.post('/api/admin/claims/:claimId/status', {
@@ -124,14 +125,15 @@ export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
       params: ClaimParams, body: ChangeStatusRequest, response: { 200: AdminClaimDetail, ...errors, 409: ApiError, 422: ApiError },
     },
   }, async (request) => {
-    const { state: claim } = await authorizedClaim(ctx, request, 'claim:update', request.params.claimId);
+    // Closing decides a claim's fate: it takes the resolver's permission, not only claim:update.
+    const { state: claim } = await authorizedClaim(ctx, request, statusChangePermission(request.body.status), request.params.claimId);
     const principal = request.requirePrincipal();
     const handled = await handleCommand(ctx, {
       decider: claimDecider, streamId: claim.id, storeId: claim.storeId, meta: metaOf(principal, request.id),
-      command: { type: 'ChangeClaimStatus', claimId: claim.id, to: request.body.status, note: request.body.note || null },
+      command: { type: 'ChangeClaimStatus', claimId: claim.id, to: request.body.status, note: request.body.note || null, reason: request.body.reason ?? null },
       expectedVersion: request.body.expectedVersion,
     });
-    return toAdminClaimDetail(ctx, afterCommand(handled));
+    return toAdminClaimDetail(ctx, afterCommand(handled), principal);
   });
 
   app.post('/api/admin/claims/:claimId/messages', {

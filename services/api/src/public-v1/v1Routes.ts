@@ -81,7 +81,7 @@ export const v1Routes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) 
     const principal = request.requirePrincipal();
     const { state, version } = await handleCommand(ctx, {
       decider: claimDecider, streamId: claim.id, storeId: claim.storeId, meta: metaOf(principal, request.id),
-      command: resolveCommand(claim, principal, request.body, ctx.now()), expectedVersion: request.body.expectedVersion,
+      command: await resolveCommand(ctx, claim, principal, request.body), expectedVersion: request.body.expectedVersion,
     });
     if (!state) throw claimNotFound();
     return toApiClaim(state, version);

@@ -73,7 +73,7 @@ export async function seedDemo(ctx: AppContext, fixturePath: string): Promise<{ 
         decider: claimDecider, streamId: filed.claimId, storeId, meta: systemMeta(),
         command: {
           type: 'ResolveClaim', claimId: filed.claimId, resolutionIds: [randomUUID()], actor: systemMeta().actor, now,
-          request: { resolutionType: existing.resolution, reason: existing.resolution },
+          request: { resolutionType: existing.resolution, reason: existing.resolution }, capabilities: store.settings.capabilities,
         },
       });
       claims++;

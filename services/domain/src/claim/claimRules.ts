@@ -1,4 +1,7 @@
-import { CLAIM_TYPE_FLAGS, MIXED_RESOLUTION, type Claim, type ClaimItem, type ClaimType, type CustomerResolution } from '@claims/contracts';
+import {
+  CLAIM_TYPE_FLAGS, MIXED_RESOLUTION,
+  type Claim, type ClaimItem, type ClaimType, type CustomerResolution, type ResolutionType, type StoreCapabilities,
+} from '@claims/contracts';
 
 /** Spec §4: resolvable only while it has no resolutions. */
 export const isResolvable = (claim: Pick<Claim, 'resolutions'>): boolean => claim.resolutions.length === 0;
@@ -54,4 +57,13 @@ export function requestedResolution(
  */
 export function defaultCreditStore(isOta: boolean, claimType: ClaimType): boolean {
   return !isOta && CLAIM_TYPE_FLAGS[claimType];
+}
+
+/** The capability a resolution type needs; flat rate, custom and denial are always the store's to give. */
+const CAPABILITY_OF: Partial<Record<ResolutionType, keyof StoreCapabilities>> = { REFUND: 'refund', RESHIP: 'reship', STORE_CREDIT: 'credit' };
+
+/** Whether a store with these capabilities offers a resolution type (filing's desired method or a resolution). */
+export function isOffered(type: ResolutionType, capabilities: StoreCapabilities): boolean {
+  const needed = CAPABILITY_OF[type];
+  return needed === undefined || capabilities[needed];
 }

@@ -6,7 +6,8 @@ import { fail, ok, type Result } from '../result.js';
 import type { Decider } from '../decider.js';
 import { evolveClaim, type ClaimStateOrNone } from './claimState.js';
 import { isResolvable } from './claimRules.js';
-import { canMove, RESOLVABLE_STATUSES } from './statusMachine.js';
+import { canMove, CLOSING_STATUSES, DECIDED_BY_RESOLUTION, RESOLVABLE_STATUSES } from './statusMachine.js';
+import { isOffered } from './claimRules.js';
 import { lineValue, percentOf } from './resolutionValue.js';
 import { decideClaimAnnotation } from './decideClaimAnnotation.js';
 
@@ -18,6 +19,9 @@ function decideResolve(command: ResolveClaim, claim: Claim): Result<DomainEvent[
     return fail('invalid_transition', `A claim in status ${claim.status} cannot be resolved.`);
   }
   const { request } = command;
+  if (!isOffered(request.resolutionType, command.capabilities)) {
+    return fail('unsupported_resolution', `This store does not offer ${request.resolutionType.toLowerCase().replace('_', ' ')} as a resolution.`);
+  }
   const deny = request.resolutionType === 'DENY';
   if (deny && !request.reason) return fail('validation_failed', 'A denial needs a reason.');
   const resolvedBy = { type: command.actor.type, id: command.actor.id, name: command.actor.name ?? command.actor.id };
@@ -70,8 +74,14 @@ export function decideClaim(command: ClaimCommand, claim: Claim | null): Result<
       return decideResolve(command, claim);
     case 'ChangeClaimStatus':
       if (command.to === claim.status) return ok([]);
+      if (DECIDED_BY_RESOLUTION.includes(command.to)) {
+        return fail('invalid_transition', `Claim #${claim.claimNumber} reaches ${command.to} only through a resolution: resolve or deny it instead.`);
+      }
       if (!canMove(claim.status, command.to)) {
         return fail('invalid_transition', `A claim cannot move from ${claim.status} to ${command.to}.`);
+      }
+      if (CLOSING_STATUSES.includes(command.to) && claim.resolutions.length === 0 && !command.reason) {
+        return fail('validation_failed', `Claim #${claim.claimNumber} has no resolution: give a reason to close or dismiss it.`);
       }
       return ok([{
         type: 'ClaimStatusChanged',

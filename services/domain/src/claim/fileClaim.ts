@@ -7,15 +7,13 @@ import { fulfillmentEligibility } from '../eligibility/fulfillmentEligibility.js
 import { validQuantity } from '../eligibility/validQuantity.js';
 import { evolveOrderClaims, initialOrderClaimsState, type OrderClaimsState } from '../order-claims/orderClaimsState.js';
 import type { Decider } from '../decider.js';
-import { claimTypeOf, defaultCreditStore } from './claimRules.js';
+import { claimTypeOf, defaultCreditStore, isOffered } from './claimRules.js';
 
 export interface FileClaimContext {
   order: Order;
   settings: StoreSettings;
   orderClaims: OrderClaimsState;
 }
-
-const CAPABILITY_OF = { REFUND: 'refund', RESHIP: 'reship', STORE_CREDIT: 'credit' } as const;
 
 const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
@@ -39,7 +37,7 @@ export function decideFileClaim(command: FileClaim, context: FileClaimContext): 
     return fail('not_eligible', 'This order is not protected, so a claim cannot be filed for it.');
   }
   const method = request.resolution.desiredMethod;
-  if (!settings.capabilities[CAPABILITY_OF[method]]) {
+  if (!isOffered(method, settings.capabilities)) {
     return fail('unsupported_resolution', `This store does not offer ${method.toLowerCase().replace('_', ' ')} as a resolution.`);
   }
 

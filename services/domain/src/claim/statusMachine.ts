@@ -1,4 +1,4 @@
-import type { ClaimStatus } from '@claims/contracts';
+import type { ClaimStatus, Permission } from '@claims/contracts';
 
 const WORKING: ClaimStatus[] = ['OPEN', 'COMMUNICATING', 'WAITING_FOR_BRAND', 'WAITING_FOR_CUSTOMER', 'WAITING_FOR_OP'];
 const OUTCOMES: ClaimStatus[] = ['APPROVED', 'DENIED', 'RESOLVED', 'RESOLVED_BY_BRAND', 'DISMISSED', 'TEMPORARILY_DISMISSED', 'CLOSED'];
@@ -29,3 +29,17 @@ export const canMove = (from: ClaimStatus, to: ClaimStatus): boolean => STATUS_T
 
 /** Statuses from which a resolution may still be given. */
 export const RESOLVABLE_STATUSES: readonly ClaimStatus[] = ['NEW', ...WORKING, 'APPROVED', 'TEMPORARILY_DISMISSED'];
+
+/** Statuses only a resolution reaches: a denial or an approval is a decision with its amounts, never a status change. */
+export const DECIDED_BY_RESOLUTION: readonly ClaimStatus[] = ['APPROVED', 'DENIED', 'RESOLVED', 'RESOLVED_BY_BRAND'];
+
+/** Statuses that end a claim's work without a resolution: they need `claim:resolve` and, with no resolution, a reason. */
+export const CLOSING_STATUSES: readonly ClaimStatus[] = ['CLOSED', 'DISMISSED'];
+
+/** The moves a status change (not a resolution) may make from a status. */
+export const statusChangeTargets = (from: ClaimStatus): readonly ClaimStatus[] =>
+  STATUS_TRANSITIONS[from].filter((to) => !DECIDED_BY_RESOLUTION.includes(to));
+
+/** The permission a status change to `to` needs: closing (or any decision) settles a claim's fate, so it is the resolver's. */
+export const statusChangePermission = (to: ClaimStatus): Permission =>
+  (CLOSING_STATUSES.includes(to) || DECIDED_BY_RESOLUTION.includes(to) ? 'claim:resolve' : 'claim:update');

@@ -4,6 +4,7 @@ import {
   CLAIM_STATUS_LABELS, ClaimStatus, RESOLUTION_REASON_LABELS, ResolutionReason, ResolutionType, currencyDecimals,
   type AdminClaimDetail, type MacroResolutionPreset, type ResolveClaimRequest,
 } from '@claims/contracts';
+import { CLOSING_STATUSES } from '@claims/domain';
 import { formatDateTime, formatMoney, stripHtml } from '@claims/ui';
 import { api, isHttpError } from '../api.js';
 import { Alert } from '../components/ui.js';
@@ -212,14 +213,20 @@ export function StatusForm({ claim }: { claim: AdminClaimDetail }) {
   const updated = useClaimUpdated(claim.id);
   const [status, setStatus] = useState<ClaimStatus | ''>('');
   const [note, setNote] = useState('');
+  const [reason, setReason] = useState<ResolutionReason | ''>('');
   const [problem, setProblem] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  // The server holds the rule (domain CLOSING_STATUSES); the form asks for what it will need.
+  const needsReason = status !== '' && CLOSING_STATUSES.includes(status) && claim.resolutions.length === 0;
   const change = useMutation({
-    mutationFn: (to: ClaimStatus) => api.changeStatus(claim.id, { status: to, expectedVersion: claim.version, ...(note.trim() ? { note: note.trim() } : {}) }),
+    mutationFn: (to: ClaimStatus) => api.changeStatus(claim.id, {
+      status: to, expectedVersion: claim.version, ...(note.trim() ? { note: note.trim() } : {}), ...(needsReason && reason ? { reason } : {}),
+    }),
     onSuccess: async (next) => {
       setDone(`Status changed to ${CLAIM_STATUS_LABELS[next.status]}.`);
       setStatus('');
       setNote('');
+      setReason('');
       await updated(next);
     },
   });
@@ -228,6 +235,10 @@ export function StatusForm({ claim }: { claim: AdminClaimDetail }) {
     setDone(null);
     if (!status) {
       setProblem('Choose the new status.');
+      return;
+    }
+    if (needsReason && !reason) {
+      setProblem('Choose a reason: this claim has no resolution.');
       return;
     }
     setProblem(null);
@@ -245,6 +256,15 @@ export function StatusForm({ claim }: { claim: AdminClaimDetail }) {
             {claim.allowedTransitions.map((s) => <option key={s} value={s}>{CLAIM_STATUS_LABELS[s]}</option>)}
           </select>
         </div>
+        {needsReason ? (
+          <div className="field">
+            <label htmlFor={`${id}-reason`}>Reason (required)</label>
+            <select id={`${id}-reason`} value={reason} aria-required onChange={(e) => { const parsed = ResolutionReason.safeParse(e.target.value); setReason(parsed.success ? parsed.data : ''); }}>
+              <option value="">Choose a reason</option>
+              {ResolutionReason.options.map((r) => <option key={r} value={r}>{RESOLUTION_REASON_LABELS[r]}</option>)}
+            </select>
+          </div>
+        ) : null}
         <div className="field">
           <label htmlFor={`${id}-note`}>Note (optional)</label>
           <textarea id={`${id}-note`} rows={2} maxLength={2_000} value={note} onChange={(e) => setNote(e.target.value)} />
