@@ -85,6 +85,32 @@ describe.each(MODES)('claims from lookup to read models on %s', (mode) => {
     expect(responses.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
   });
 
+  it('answers a retried submission with the claim it stored, never an error, when the portal sends an Idempotency-Key', async () => {
+    const claim: FileClaimRequest = {
+      email: 'ben@example.com',
+      fulfillmentIssues: [{ sourceFulfillmentId: 'f-1002-1', issues: [{ sourceItemId: 'li-4', claimType: 'DAMAGED', quantity: 1, details: 'Cracked', images: [] }] }],
+      resolution: { desiredMethod: 'REFUND', customerSignature: 'Ben Ortiz' },
+    };
+    const key = 'k7Qm2VxYp9Lr4TzWc8Nb3D';
+    const file = (payload: FileClaimRequest, idempotencyKey = key) =>
+      inject({ method: 'POST', url: '/api/claims/acme-5002', payload, headers: { 'idempotency-key': idempotencyKey } });
+    // The first answer is lost on the way; the shopper's retries (also two at once) get the same claim and link.
+    const first = await file(claim);
+    expect(first.statusCode).toBe(201);
+    const retries = await Promise.all([file(claim), file(claim)]);
+    for (const retry of retries) {
+      expect(retry.statusCode).toBe(201);
+      expect(retry.json()).toEqual(first.json());
+    }
+    expect((await inject({ method: 'GET', url: `/api/claims/${first.json<{ token: string }>().token}` })).statusCode).toBe(200);
+    // The same key with another claim is refused; a weak key is refused before anything is stored.
+    const other = await file({ ...claim, fulfillmentIssues: [{ sourceFulfillmentId: 'f-1002-1', issues: [{ ...claim.fulfillmentIssues[0]!.issues[0]!, details: 'Other' }] }] });
+    expect([other.statusCode, other.json<{ error: string }>().error]).toEqual([422, 'idempotency_key_reused']);
+    expect((await file(claim, 'short')).statusCode).toBe(400);
+    // Without a key a repeat is a new filing, which the ledger refuses.
+    expect((await inject({ method: 'POST', url: '/api/claims/acme-5002', payload: claim })).json()).toMatchObject({ error: 'already_claimed' });
+  });
+
   it('exchanges messages and takes one review through the token', async () => {
     const sent = await inject({ method: 'POST', url: `/api/claims/${filed.token}/messages`, payload: { messageContent: '<b>Photos</b> attached', medias: [] } });
     expect(sent.statusCode).toBe(201);
@@ -144,7 +170,8 @@ describe.each(MODES)('claims from lookup to read models on %s', (mode) => {
     const db = runtime.ctx.database.db;
     const live = await eventually(async () => {
       const snapshot = await readModelSnapshot(db);
-      expect(snapshot.claims).toHaveLength(4);
+      // The demo's claim on 1007 and the four filed above (1001, 1010, 1002, 1008).
+      expect(snapshot.claims).toHaveLength(5);
       const { rows } = await sql<{ n: number }>`select count(*)::int as n from events where stream_type = 'claim'`.execute(db);
       expect(snapshot.timeline).toHaveLength(rows[0]!.n);
       return snapshot;

@@ -169,3 +169,9 @@ export const Claim = z.object({
   noteCount: z.number().int(),
 });
 export type Claim = z.infer<typeof Claim>;
+
+/**
+ * The portal's `Idempotency-Key` on `POST /api/claims/{sourceOrderId}`: at least 128 random bits,
+ * URL-safe (the claim link of a retried submission derives from it, so it must be as unguessable as a token).
+ */
+export const FilingIdempotencyKey = z.string().regex(/^[A-Za-z0-9_-]{22,255}$/, 'must be 22 to 255 URL-safe characters (at least 128 random bits)');

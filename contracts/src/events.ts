@@ -18,6 +18,8 @@ export const EventMetadata = z.object({
   causationId: z.string().nullable(),
   /** The version of the event's data schema, so a consumer can upcast older events. */
   schemaVersion: z.number().int().positive(),
+  /** SHA-256 of the request an Idempotency-Key came with, so a repeat with another body is told apart. */
+  requestHash: z.string().optional(),
 });
 export type EventMetadata = z.infer<typeof EventMetadata>;
 

@@ -16,4 +16,6 @@ export interface RequestMeta {
   actor: Actor;
   correlationId: string;
   causationId: string | null;
+  /** With an Idempotency-Key: the hash of the request it came with (see customer/fileClaim.ts). */
+  requestHash?: string;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  AddReviewRequest, ApiError, CustomerClaimView, FileClaimRequest, FileClaimResponse, Message, Review, SendMessageRequest,
+  AddReviewRequest, ApiError, CustomerClaimView, FileClaimRequest, FilingIdempotencyKey, FileClaimResponse, Message, Review, SendMessageRequest,
   type Claim, type ClaimCommand,
 } from '@claims/contracts';
 import { claimDecider } from '@claims/domain';
@@ -40,14 +40,15 @@ export const claimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
       tags: ['customer'],
       summary: 'File a claim on an order (the id is the order\'s sourceOrderId)',
       params: TokenParams,
+      headers: z.object({ 'idempotency-key': FilingIdempotencyKey.optional() }),
       body: FileClaimRequest,
-      response: { 201: FileClaimResponse, 404: ApiError, 409: ApiError, 422: ApiError },
+      response: { 201: FileClaimResponse, 400: ApiError, 404: ApiError, 409: ApiError, 422: ApiError },
     },
   }, async (request, reply) => {
     const order = await findOrderBySourceIdAndEmail(ctx.database.db, request.params.id, request.body.email);
     const store = order && (await findStore(ctx.database.db, order.storeId));
     if (!order || !store) throw new AppError('order_not_found', 'We could not find an order with that number and email address.');
-    const filed = await fileClaim(ctx, order, store, request.body, customerMeta(request.id, order.id));
+    const filed = await fileClaim(ctx, order, store, request.body, customerMeta(request.id, order.id), { idempotencyKey: request.headers['idempotency-key'] });
     request.log.info({ claimId: filed.claimId, claimNumber: filed.claimNumber }, 'claim filed');
     return reply.code(201).send(filed);
   });

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { nameBasedId } from '../eventsourcing/nameBasedId.js';
 
 /**
  * A claim token is the claim id (16 bytes) followed by 16 random bytes (128 bits), base64url.
@@ -9,6 +10,19 @@ export function newClaimToken(claimId: string): { token: string; tokenHash: stri
   const token = bytes.toString('base64url');
   return { token, tokenHash: hashToken(token) };
 }
+
+/**
+ * The token of a claim filed with an Idempotency-Key: its secret half derived from the key (at least 128
+ * random bits, see IDEMPOTENCY_KEY) and the order, so a retried submission answers the same link.
+ */
+export function claimTokenForKey(claimId: string, orderId: string, key: string): { token: string; tokenHash: string } {
+  const secret = createHash('sha256').update(`claim-token:${orderId}:${key}`).digest().subarray(0, 16);
+  const token = Buffer.concat([Buffer.from(claimId.replace(/-/g, ''), 'hex'), secret]).toString('base64url');
+  return { token, tokenHash: hashToken(token) };
+}
+
+/** The claim id a filing with this key gets: the same for every retry of one submission on one order. */
+export const claimIdForKey = (orderId: string, key: string): string => nameBasedId(`claim-id:${orderId}:${key}`);
 
 export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 

@@ -1,16 +1,13 @@
-import { createHash } from 'node:crypto';
 import type { ClaimSession } from '@claims/contracts';
 import { sessionDecider, type SessionState } from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { handleCommand, loadAggregate, type Handled, type Loaded } from '../eventsourcing/commandHandler.js';
 import type { Reaction } from '../eventsourcing/reactions.js';
+import { nameBasedId } from '../eventsourcing/nameBasedId.js';
 import { AppError } from '../platform/errors.js';
 
 /** One session per order: its id is derived from the order's id, so any device finds the same one. */
-export function sessionIdOf(orderId: string): string {
-  const hex = createHash('sha256').update(`claim-session:${orderId}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
+export const sessionIdOf = (orderId: string): string => nameBasedId(`claim-session:${orderId}`);
 
 export const loadSession = (ctx: AppContext, sessionId: string) => loadAggregate(ctx, sessionDecider, sessionId);
 

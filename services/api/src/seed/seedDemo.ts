@@ -68,7 +68,7 @@ export async function seedDemo(ctx: AppContext, fixturePath: string): Promise<{ 
         email: order.customerEmail,
         fulfillmentIssues: [{ sourceFulfillmentId: fulfillment.sourceFulfillmentId, issues: [{ sourceItemId: item.sourceItemId, claimType: existing.claimType, quantity: item.quantity, details: 'Imported with the demo data.', images: [] }] }],
         resolution: { desiredMethod: existing.resolution, customerSignature: order.shippingAddress.name, updatedShippingAddress: null },
-      }, systemMeta(), backdate(daysAgo(now, existing.filedDaysAgo)!));
+      }, systemMeta(), { adjust: backdate(daysAgo(now, existing.filedDaysAgo)!) });
       await handleCommand(ctx, {
         decider: claimDecider, streamId: filed.claimId, storeId, meta: systemMeta(),
         command: {
