@@ -22,8 +22,11 @@ export const FileClaim = z.object({
 });
 export type FileClaim = z.infer<typeof FileClaim>;
 
+/** One item's decision; its own type and reason, when given, override the request's (per-item resolve). */
 export const ResolutionLineInput = z.object({
   claimItemId: z.uuid(),
+  resolutionType: ResolutionType.optional(),
+  reason: ResolutionReason.optional(),
   quantity: z.number().int().optional(),
   percentage: z.number().min(0).max(100).optional(),
   amount: z.number().nonnegative().optional(),

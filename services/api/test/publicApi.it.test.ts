@@ -154,6 +154,30 @@ describe('API tokens and the public API v1', () => {
     expect(ApiClaim.parse(json(flat)).resolutions[0]).toMatchObject({ paidValue: 7.5, relatedClaimItemId: null });
   });
 
+  it('decides a claim item by item over several passes, as the contract\'s v1 resolve describes', async () => {
+    await v1('PUT', '/api/v1/orders/ext-items', orderBody('7010', 3));
+    const filed = await h.fileClaim('ext-items', {
+      email: 'buyer-7010@example.com',
+      fulfillmentIssues: [{ sourceFulfillmentId: '7010-f', issues: [0, 1, 2].map((i) => ({ sourceItemId: `7010-li-${i}`, claimType: 'DAMAGED' as const, quantity: 1, details: '', images: [] })) }],
+      resolution: { desiredMethod: 'REFUND', customerSignature: 'Lee Buyer' },
+    });
+    const items = ApiClaim.parse(json(await v1('GET', `/api/v1/claims/${filed.claimId}`))).items.map((i) => i.id);
+    const resolve = (body: object) => v1('POST', `/api/v1/claims/${filed.claimId}/resolve`, body);
+    // First pass: item 0 reshipped (the body's type), item 1 denied with its own type and reason.
+    const first = await resolve({ resolutionType: 'RESHIP', items: [{ claimItemId: items[0] }, { claimItemId: items[1], resolutionType: 'DENY', reason: 'PHOTO_VERIFIED' }] });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(ApiClaim.parse(json(first))).toMatchObject({ status: 'NEW', resolutions: [{ relatedClaimItemId: items[0], resolutionType: 'RESHIP' }, { relatedClaimItemId: items[1], resolutionType: 'DENY', reason: 'PHOTO_VERIFIED' }] });
+    // An item already decided is not decided again.
+    const again = await resolve({ resolutionType: 'REFUND', items: [{ claimItemId: items[1] }] });
+    expect([again.statusCode, json<{ error: string }>(again).error]).toEqual([409, 'already_resolved']);
+    // With no items, every item not yet decided: only item 2 is left, and the claim is resolved with it.
+    const rest = await resolve({ resolutionType: 'REFUND' });
+    expect(ApiClaim.parse(json(rest))).toMatchObject({ status: 'RESOLVED', version: 3 });
+    expect(ApiClaim.parse(json(rest)).resolutions.map((r) => [r.relatedClaimItemId, r.resolutionType])).toEqual([[items[0], 'RESHIP'], [items[1], 'DENY'], [items[2], 'REFUND']]);
+    const nothingLeft = await resolve({ resolutionType: 'REFUND' });
+    expect([nothingLeft.statusCode, json<{ error: string }>(nothingLeft).error]).toEqual([409, 'already_resolved']);
+  });
+
   it('holds a token to its permissions, and a revoked token gets 401', async () => {
     const reader = await newToken(['claim:read'], 'reader');
     expect((await v1('GET', '/api/v1/claims', undefined, undefined, reader.token)).statusCode).toBe(200);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Claim, DomainEvent } from '@claims/contracts';
+import fc from 'fast-check';
+import type { Claim, DomainEvent, ResolutionType, ResolveClaim } from '@claims/contracts';
 import { decideClaim, decideFileClaim, decideSession, evolveClaim, evolveSession } from '../src/index.js';
 import { emptyLedger, fileClaim, NOW, order, settings } from './fixtures.js';
 
@@ -128,5 +129,67 @@ describe('rules the server holds, not the page', () => {
     expect(bare.ok || bare.error.code).toBe('validation_failed');
     const withReason = decideClaim({ type: 'ChangeClaimStatus', claimId: claim.id, to: 'CLOSED', note: null, reason: 'NO_RESPONSE' }, claim);
     expect(withReason.ok).toBe(true);
+  });
+});
+
+describe('per-item decisions', () => {
+  /** Order 1001's three lines on one claim. */
+  function threeItemClaim(): Claim {
+    const command = fileClaim({
+      fulfillmentIssues: [{ sourceFulfillmentId: 'f-1', issues: ['li-1', 'li-2', 'li-3'].map((sourceItemId) => ({ sourceItemId, claimType: 'DAMAGED' as const, quantity: 1, details: '', images: [] })) }],
+    });
+    const result = decideFileClaim({ ...command, itemIds: ['a1111111-1111-4111-8111-111111111111', 'a2222222-2222-4222-8222-222222222222', 'a3333333-3333-4333-8333-333333333333'] },
+      { order, settings, orderClaims: emptyLedger() });
+    if (!result.ok) throw new Error(result.error.message);
+    return evolveClaim(null, result.value[1]!)!;
+  }
+  const ids = Array.from({ length: 4 }, (_, i) => `b${i}111111-1111-4111-8111-111111111111`);
+  const resolve = (claim: Claim, request: ResolveClaim['request']) =>
+    decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: ids, actor, now: NOW, capabilities: settings.capabilities, request }, claim);
+  const type = fc.constantFrom<ResolutionType>('REFUND', 'RESHIP', 'STORE_CREDIT', 'DENY');
+
+  it('decides each item exactly once over any passes, and resolves the claim only with the last one', () => {
+    fc.assert(fc.property(fc.shuffledSubarray([0, 1, 2], { minLength: 3, maxLength: 3 }), fc.integer({ min: 1, max: 3 }), fc.array(type, { minLength: 3, maxLength: 3 }),
+      (order3, firstPass, types) => {
+        let claim = threeItemClaim();
+        const passes = [order3.slice(0, firstPass), order3.slice(firstPass)].filter((p) => p.length > 0);
+        for (const [n, pass] of passes.entries()) {
+          const result = resolve(claim, { resolutionType: 'REFUND', reason: 'OTHER', items: pass.map((i) => ({ claimItemId: claim.items[i]!.id, resolutionType: types[i]! })) });
+          if (!result.ok) return false;
+          claim = evolveClaim(claim, result.value[0]!)!;
+          const last = n === passes.length - 1;
+          if (last !== (claim.status === 'RESOLVED' || claim.status === 'DENIED')) return false;
+          // Deciding a decided item again is refused, and so is deciding when nothing is left.
+          const again = resolve(claim, { resolutionType: 'REFUND', items: [{ claimItemId: claim.items[pass[0]!]!.id }] });
+          if (again.ok || again.error.code !== 'already_resolved') return false;
+        }
+        const types3 = claim.resolutions.map((r) => [r.relatedClaimItemId, r.resolutionType]);
+        return claim.resolutions.length === 3 && new Set(types3.map(([id]) => id)).size === 3
+          && (claim.status === 'DENIED') === types.every((t) => t === 'DENY');
+      }));
+  });
+
+  it('applies the request\'s type to listed items without their own, and to every undecided item when none are listed', () => {
+    let claim = threeItemClaim();
+    const first = resolve(claim, { resolutionType: 'RESHIP', items: [{ claimItemId: claim.items[0]!.id }, { claimItemId: claim.items[1]!.id, resolutionType: 'DENY', reason: 'PHOTO_VERIFIED' }] });
+    if (!first.ok) throw new Error(first.error.message);
+    claim = evolveClaim(claim, first.value[0]!)!;
+    expect(claim.resolutions.map((r) => r.resolutionType)).toEqual(['RESHIP', 'DENY']);
+    expect(claim.status).toBe('NEW');
+    const rest = resolve(claim, { resolutionType: 'REFUND' });
+    if (!rest.ok) throw new Error(rest.error.message);
+    claim = evolveClaim(claim, rest.value[0]!)!;
+    expect(claim.resolutions.map((r) => [r.relatedClaimItemId, r.resolutionType])).toEqual([
+      [claim.items[0]!.id, 'RESHIP'], [claim.items[1]!.id, 'DENY'], [claim.items[2]!.id, 'REFUND']]);
+    expect(claim.status).toBe('RESOLVED');
+    const nothingLeft = resolve(claim, { resolutionType: 'REFUND' });
+    expect(nothingLeft.ok || nothingLeft.error.code).toBe('already_resolved');
+  });
+
+  it('refuses an item type the store does not offer, even when the request\'s type is offered', () => {
+    const claim = threeItemClaim();
+    const result = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: ids, actor, now: NOW, capabilities: { ...settings.capabilities, credit: false },
+      request: { resolutionType: 'REFUND', items: [{ claimItemId: claim.items[0]!.id, resolutionType: 'STORE_CREDIT' }] } }, claim);
+    expect(result.ok || result.error.code).toBe('unsupported_resolution');
   });
 });

@@ -50,9 +50,13 @@ describe('protection status (spec §4)', () => {
 });
 
 describe('claim rules', () => {
-  it('is resolvable only while it has no resolutions', () => {
-    expect(isResolvable({ resolutions: [] })).toBe(true);
-    expect(isResolvable({ resolutions: [{} as never] })).toBe(false);
+  it('is resolvable while some item is undecided; a claim-level line settles them all', () => {
+    const items = [{ id: 'a' }, { id: 'b' }] as never[];
+    const line = (relatedClaimItemId: string | null) => ({ relatedClaimItemId }) as never;
+    expect(isResolvable({ items, resolutions: [] })).toBe(true);
+    expect(isResolvable({ items, resolutions: [line('a')] })).toBe(true);
+    expect(isResolvable({ items, resolutions: [line('a'), line('b')] })).toBe(false);
+    expect(isResolvable({ items, resolutions: [line(null)] })).toBe(false);
   });
   it('is multiple-type by its type or by distinct item types', () => {
     expect(isMultipleType('MULTIPLE', [])).toBe(true);

@@ -3,8 +3,20 @@ import {
   type Claim, type ClaimItem, type ClaimType, type CustomerResolution, type ResolutionType, type StoreCapabilities,
 } from '@claims/contracts';
 
-/** Spec §4: resolvable only while it has no resolutions. */
-export const isResolvable = (claim: Pick<Claim, 'resolutions'>): boolean => claim.resolutions.length === 0;
+/**
+ * The items a decision has been made on: those a resolution line names, or every item once a claim-level
+ * line (a flat amount for the claim, not tied to an item) was given.
+ */
+export function decidedItemIds(claim: Pick<Claim, 'items' | 'resolutions'>): ReadonlySet<string> {
+  if (claim.resolutions.some((r) => r.relatedClaimItemId === null)) return new Set(claim.items.map((i) => i.id));
+  return new Set(claim.resolutions.flatMap((r) => (r.relatedClaimItemId ? [r.relatedClaimItemId] : [])));
+}
+
+/** Resolvable while some item is undecided: items may be decided in several passes. */
+export const isResolvable = (claim: Pick<Claim, 'items' | 'resolutions'>): boolean => {
+  const decided = decidedItemIds(claim);
+  return claim.items.some((i) => !decided.has(i.id));
+};
 
 export type ProtectionStatus = 'ota' | 'removed' | 'protected' | 'unprotected';
 

@@ -1,51 +1,66 @@
 import {
   toMinor, stripHtml,
-  type Claim, type ClaimCommand, type ClaimResolution, type DomainEvent, type ResolutionLineInput, type ResolveClaim,
+  type Claim, type ClaimCommand, type ClaimResolution, type ClaimStatus, type DomainEvent, type ResolutionLineInput, type ResolutionType,
+  type ResolveClaim,
 } from '@claims/contracts';
 import { fail, ok, type Result } from '../result.js';
 import type { Decider } from '../decider.js';
 import { evolveClaim, type ClaimStateOrNone } from './claimState.js';
-import { isResolvable } from './claimRules.js';
+import { decidedItemIds, isOffered, isResolvable } from './claimRules.js';
 import { canMove, CLOSING_STATUSES, DECIDED_BY_RESOLUTION, RESOLVABLE_STATUSES } from './statusMachine.js';
-import { isOffered } from './claimRules.js';
 import { lineValue, percentOf } from './resolutionValue.js';
 import { decideClaimAnnotation } from './decideClaimAnnotation.js';
 
 const notFound = () => fail<DomainEvent[]>('claim_not_found', 'No claim matches that reference.');
 
+const typeName = (type: ResolutionType) => type.toLowerCase().replace('_', ' ');
+
+/** The status a resolution leaves: decided only when every item is (denied when every line denies), else unchanged. */
+function statusAfter(claim: Claim, resolutions: readonly ClaimResolution[]): ClaimStatus {
+  const after = { items: claim.items, resolutions: [...claim.resolutions, ...resolutions] };
+  if (isResolvable(after)) return claim.status;
+  return after.resolutions.every((r) => r.resolutionType === 'DENY') ? 'DENIED' : 'RESOLVED';
+}
+
+/**
+ * A resolution decides some or all of a claim's undecided items, each with its own type (the request's by
+ * default), quantity, percentage or amount; with no items listed it decides every item not yet decided. An
+ * item is decided once; the claim is resolved when the last one is.
+ */
 function decideResolve(command: ResolveClaim, claim: Claim): Result<DomainEvent[]> {
-  if (!isResolvable(claim)) return fail('already_resolved', `Claim #${claim.claimNumber} already has a resolution.`);
+  if (!isResolvable(claim)) return fail('already_resolved', `Claim #${claim.claimNumber} has every item decided already.`);
   if (!RESOLVABLE_STATUSES.includes(claim.status)) {
     return fail('invalid_transition', `A claim in status ${claim.status} cannot be resolved.`);
   }
   const { request } = command;
-  if (!isOffered(request.resolutionType, command.capabilities)) {
-    return fail('unsupported_resolution', `This store does not offer ${request.resolutionType.toLowerCase().replace('_', ' ')} as a resolution.`);
-  }
-  const deny = request.resolutionType === 'DENY';
-  if (deny && !request.reason) return fail('validation_failed', 'A denial needs a reason.');
+  const decided = decidedItemIds(claim);
   const resolvedBy = { type: command.actor.type, id: command.actor.id, name: command.actor.name ?? command.actor.id };
-  const base = {
-    resolutionType: request.resolutionType,
-    reason: request.reason ?? null,
-    resolutionDescription: request.description ?? '',
-    shippingAmount: 0,
-    resolvedBy,
-    createdAt: command.now,
-  };
-  const lines: ResolutionLineInput[] = request.items ?? claim.items.map((item) => ({ claimItemId: item.id }));
-  const claimLevelAmount = request.amount === undefined ? null : toMinor(request.amount, claim.currency);
+  const base = { resolutionDescription: request.description ?? '', shippingAmount: 0, resolvedBy, createdAt: command.now };
+  const offered = (type: ResolutionType): Result<null> => (isOffered(type, command.capabilities)
+    ? ok(null) : fail('unsupported_resolution', `This store does not offer ${typeName(type)} as a resolution.`));
   const resolutions: ClaimResolution[] = [];
 
-  if (!deny && claimLevelAmount !== null && !request.items) {
-    // A flat claim-level amount (flat rate, custom, credit) is one line not tied to an item.
-    const id = command.resolutionIds[0]!;
-    resolutions.push({ ...base, id, relatedClaimItemId: null, quantity: 0, percentage: null, paidValue: claimLevelAmount,
-      creditStore: false, final: true });
+  if (request.resolutionType !== 'DENY' && request.amount !== undefined && !request.items) {
+    // A flat claim-level amount (flat rate, custom, credit) is one line not tied to an item: it settles every open item.
+    const check = offered(request.resolutionType);
+    if (!check.ok) return check;
+    resolutions.push({ ...base, id: command.resolutionIds[0]!, relatedClaimItemId: null, resolutionType: request.resolutionType,
+      reason: request.reason ?? null, quantity: 0, percentage: null, paidValue: toMinor(request.amount, claim.currency), creditStore: false, final: true });
   } else {
+    const lines: ResolutionLineInput[] = request.items ?? claim.items.filter((i) => !decided.has(i.id)).map((item) => ({ claimItemId: item.id }));
+    const listed = new Set<string>();
     for (const [index, line] of lines.entries()) {
       const item = claim.items.find((i) => i.id === line.claimItemId);
       if (!item) return fail('unknown_item', `Claim item ${line.claimItemId} is not part of claim #${claim.claimNumber}.`);
+      if (decided.has(item.id)) return fail('already_resolved', `${item.name} on claim #${claim.claimNumber} is decided already.`);
+      if (listed.has(item.id)) return fail('validation_failed', `${item.name} is listed twice; decide each item once.`);
+      listed.add(item.id);
+      const type = line.resolutionType ?? request.resolutionType;
+      const check = offered(type);
+      if (!check.ok) return check;
+      const deny = type === 'DENY';
+      const reason = line.reason ?? request.reason ?? null;
+      if (deny && !reason) return fail('validation_failed', `${item.name}: a denial needs a reason.`);
       const quantity = deny ? 0 : (line.quantity ?? item.quantity);
       if (quantity < 0 || quantity > item.quantity) {
         return fail('invalid_quantity', `${item.name}: resolve between 0 and ${item.quantity}.`);
@@ -56,13 +71,14 @@ function decideResolve(command: ResolveClaim, claim: Claim): Result<DomainEvent[
         : percentOf(lineValue(item, quantity), percentage ?? 0);
       const id = command.resolutionIds[index];
       if (!id) return fail('validation_failed', 'Not enough resolution ids were supplied.');
-      resolutions.push({ ...base, id, relatedClaimItemId: item.id, quantity, percentage,
+      resolutions.push({ ...base, id, relatedClaimItemId: item.id, resolutionType: type, reason, quantity, percentage,
         paidValue: deny ? 0 : value, creditStore: !deny && item.creditStore, final: line.final ?? true });
     }
   }
+  const approved = resolutions.some((r) => r.resolutionType !== 'DENY');
   return ok([{
     type: 'ClaimResolved',
-    data: { claimId: claim.id, outcome: deny ? 'DENIED' : 'APPROVED', resolutions, status: deny ? 'DENIED' : 'RESOLVED' },
+    data: { claimId: claim.id, outcome: approved ? 'APPROVED' : 'DENIED', resolutions, status: statusAfter(claim, resolutions) },
   }]);
 }
 
