@@ -4,6 +4,7 @@ import { ClaimStatus, ResolutionReason, ResolutionType, SessionStatus } from './
 import { FileClaimRequest, AddReviewRequest } from './claim.js';
 import { Media } from './media.js';
 import { StoreCapabilities } from './order.js';
+import { Valuation } from './finance.js';
 import { SessionMetadata } from './session.js';
 import { Label, MacroInput, MetadataKey, MetadataValue, NoteBody, SopInput, SopState } from './deskTools.js';
 
@@ -55,6 +56,8 @@ export const ResolveClaim = z.object({
   request: ResolveClaimRequest,
   /** The store's capabilities when it was decided: a resolution the store does not offer is refused. */
   capabilities: StoreCapabilities,
+  /** The money rules it is valued under, recorded with the decision. */
+  valuation: Valuation,
 });
 export type ResolveClaim = z.infer<typeof ResolveClaim>;
 

@@ -7,6 +7,7 @@ import { ClaimItem, ClaimResolution, Message, Review, Signature } from './claim.
 import { SessionMetadata } from './session.js';
 import { CurrencyCode } from './money.js';
 import { Policy } from './order.js';
+import { Valuation } from './finance.js';
 
 /** Who caused an event. */
 export const Actor = z.object({ type: ActorType, id: z.string(), name: z.string().optional() });
@@ -79,6 +80,8 @@ const claimResolved = z.object({
     outcome: DecisionOutcome,
     resolutions: z.array(ClaimResolution).min(1),
     status: ClaimStatus,
+    /** The money rules the decision was valued under (added without a schema bump: older events lack it). */
+    valuation: Valuation.optional(),
   }),
 });
 

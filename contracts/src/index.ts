@@ -14,3 +14,4 @@ export * from './permissions.js';
 export * from './deskTools.js';
 export * from './backoffice.js';
 export * from './webhooks.js';
+export * from './finance.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MoneyRules } from './finance.js';
 import { CurrencyCode, DecimalAmount } from './money.js';
 import { EligibilityCode, ShipmentStatus } from './enums.js';
 
@@ -148,7 +149,11 @@ export const SlaSettings = z.object({
 export type SlaSettings = z.infer<typeof SlaSettings>;
 export const SLA_DEFAULTS = { enabled: true, waitingForCustomerDays: 7, waitingForBrandHours: 48 } as const satisfies Required<SlaSettings>;
 
-export const StoreSettings = OrderSettings.extend(ClaimPolicySettings.shape).extend({ sla: SlaSettings.optional() });
+export const StoreSettings = OrderSettings.extend(ClaimPolicySettings.shape).extend({
+  sla: SlaSettings.optional(),
+  /** The store's money rules (finance); absent: DEFAULT_MONEY_RULES. */
+  moneyRules: MoneyRules.partial().optional(),
+});
 export type StoreSettings = z.infer<typeof StoreSettings>;
 
 /** An order line as the shopper sees it (decimals). */

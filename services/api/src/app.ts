@@ -28,6 +28,7 @@ import { teamRoutes } from './team/teamRoutes.js';
 import { apiTokenRoutes } from './public-v1/apiTokenRoutes.js';
 import { v1Routes } from './public-v1/v1Routes.js';
 import { webhookRoutes } from './webhooks/webhookRoutes.js';
+import { financeRoutes } from './finance/financeRoutes.js';
 
 export interface AppOptions {
   kafkaReachable: (() => Promise<boolean>) | null;
@@ -83,6 +84,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(apiTokenRoutes(ctx));
   await app.register(v1Routes(ctx));
   await app.register(webhookRoutes(ctx));
+  await app.register(financeRoutes(ctx));
   await app.register(storeRoutes(ctx));
   await app.register(mediaRoutes(ctx));
   await app.register(adminRoutes(ctx));

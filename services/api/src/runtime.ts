@@ -15,6 +15,7 @@ import { publicApiMigrations } from './public-v1/publicApiMigrations.js';
 import { teamMigrations } from './team/teamMigrations.js';
 import { startSlaScheduler, type SlaScheduler } from './sla/slaScheduler.js';
 import { webhookMigrations } from './webhooks/webhookMigrations.js';
+import { financeMigrations } from './finance/financeMigrations.js';
 import { startReaction, type Reaction } from './eventsourcing/reactions.js';
 import { closeDraftOnFiling } from './customer/draftSessions.js';
 
@@ -24,6 +25,7 @@ import { startDeliveryWorker, type DeliveryWorker } from './webhooks/deliveryWor
 
 export const ALL_MIGRATIONS: Record<string, Migration> = registerMigrations(
   eventStoreMigrations, catalogMigrations, projectionMigrations, identityMigrations, publicApiMigrations, webhookMigrations, teamMigrations,
+  financeMigrations,
 );
 
 export interface Runtime {

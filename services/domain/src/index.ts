@@ -1,4 +1,6 @@
 export * from './result.js';
+export * from './money/exactMoney.js';
+export * from './money/payouts.js';
 export * from './decider.js';
 export * from './eligibility/validQuantity.js';
 export * from './eligibility/fulfillmentEligibility.js';

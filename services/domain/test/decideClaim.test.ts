@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Claim, DomainEvent, ResolutionType, ResolveClaim } from '@claims/contracts';
 import { decideClaim, decideFileClaim, decideSession, evolveClaim, evolveSession } from '../src/index.js';
-import { emptyLedger, fileClaim, NOW, order, settings } from './fixtures.js';
+import { emptyLedger, fileClaim, NOW, order, settings, storeTerms } from './fixtures.js';
 
 const actor = { type: 'user' as const, id: 'u-1', name: 'Riley Agent' };
 const RES = ['51111111-1111-4111-8111-111111111111', '61111111-1111-4111-8111-111111111111'];
@@ -18,7 +18,7 @@ const given = (claim: Claim, ...events: DomainEvent[]) => events.reduce<Claim | 
 describe('ResolveClaim', () => {
   it('refunds the claimed socks at their value and resolves the claim', () => {
     const claim = filedClaim();
-    const result = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, capabilities: settings.capabilities, request: { resolutionType: 'REFUND' } }, claim);
+    const result = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, ...storeTerms, request: { resolutionType: 'REFUND' } }, claim);
     expect(result.ok && result.value).toEqual([{
       type: 'ClaimResolved',
       data: expect.objectContaining({ outcome: 'APPROVED', status: 'RESOLVED', resolutions: [expect.objectContaining({ quantity: 2, percentage: 100, paidValue: 3600 - 200 + 288 })] }),
@@ -27,33 +27,33 @@ describe('ResolveClaim', () => {
 
   it('is refused once the claim has a resolution', () => {
     const claim = filedClaim();
-    const first = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, capabilities: settings.capabilities, request: { resolutionType: 'RESHIP' } }, claim);
+    const first = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, ...storeTerms, request: { resolutionType: 'RESHIP' } }, claim);
     if (!first.ok) throw new Error('setup');
     const resolved = given(claim, ...first.value);
-    const again = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, capabilities: settings.capabilities, request: { resolutionType: 'REFUND' } }, resolved);
+    const again = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, ...storeTerms, request: { resolutionType: 'REFUND' } }, resolved);
     expect(again.ok || again.error.code).toBe('already_resolved');
   });
 
   it('denies only with a reason, paying nothing', () => {
     const claim = filedClaim();
-    const noReason = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, capabilities: settings.capabilities, request: { resolutionType: 'DENY' } }, claim);
+    const noReason = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, ...storeTerms, request: { resolutionType: 'DENY' } }, claim);
     expect(noReason.ok || noReason.error.code).toBe('validation_failed');
-    const denied = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, capabilities: settings.capabilities, request: { resolutionType: 'DENY', reason: 'PHOTO_VERIFIED' } }, claim);
+    const denied = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, ...storeTerms, request: { resolutionType: 'DENY', reason: 'PHOTO_VERIFIED' } }, claim);
     expect(denied.ok && denied.value[0]).toMatchObject({ data: { outcome: 'DENIED', status: 'DENIED', resolutions: [{ paidValue: 0, reason: 'PHOTO_VERIFIED' }] } });
   });
 
   it('pays a flat claim-level amount in minor units, and a percentage of an item', () => {
     const claim = filedClaim();
-    const flat = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, capabilities: settings.capabilities, request: { resolutionType: 'FLAT_RATE', amount: 12.5 } }, claim);
+    const flat = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, ...storeTerms, request: { resolutionType: 'FLAT_RATE', amount: 12.5 } }, claim);
     expect(flat.ok && flat.value[0]).toMatchObject({ data: { resolutions: [{ relatedClaimItemId: null, paidValue: 1250 }] } });
-    const half = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, capabilities: settings.capabilities,
+    const half = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, ...storeTerms,
       request: { resolutionType: 'REFUND', items: [{ claimItemId: claim.items[0]!.id, quantity: 1, percentage: 50 }] } }, claim);
     expect(half.ok && half.value[0]).toMatchObject({ data: { resolutions: [{ quantity: 1, paidValue: Math.round((1800 - 100 + 144) / 2) }] } });
   });
 
   it('refuses more than was claimed', () => {
     const claim = filedClaim();
-    const result = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, capabilities: settings.capabilities,
+    const result = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, ...storeTerms,
       request: { resolutionType: 'REFUND', items: [{ claimItemId: claim.items[0]!.id, quantity: 3 }] } }, claim);
     expect(result.ok || result.error.code).toBe('invalid_quantity');
   });
@@ -113,9 +113,9 @@ describe('rules the server holds, not the page', () => {
   it('refuses a resolution type the store does not offer, and allows the ones it always may give', () => {
     const claim = filedClaim();
     const noRefunds = { ...settings.capabilities, refund: false };
-    const refused = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, capabilities: noRefunds, request: { resolutionType: 'REFUND' } }, claim);
+    const refused = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, ...storeTerms, capabilities: noRefunds, request: { resolutionType: 'REFUND' } }, claim);
     expect(refused.ok || refused.error.code).toBe('unsupported_resolution');
-    const flat = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, capabilities: noRefunds, request: { resolutionType: 'FLAT_RATE', amount: 5 } }, claim);
+    const flat = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, ...storeTerms, capabilities: noRefunds, request: { resolutionType: 'FLAT_RATE', amount: 5 } }, claim);
     expect(flat.ok).toBe(true);
   });
 
@@ -145,7 +145,7 @@ describe('per-item decisions', () => {
   }
   const ids = Array.from({ length: 4 }, (_, i) => `b${i}111111-1111-4111-8111-111111111111`);
   const resolve = (claim: Claim, request: ResolveClaim['request']) =>
-    decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: ids, actor, now: NOW, capabilities: settings.capabilities, request }, claim);
+    decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: ids, actor, now: NOW, ...storeTerms, request }, claim);
   const type = fc.constantFrom<ResolutionType>('REFUND', 'RESHIP', 'STORE_CREDIT', 'DENY');
 
   it('decides each item exactly once over any passes, and resolves the claim only with the last one', () => {
@@ -188,7 +188,7 @@ describe('per-item decisions', () => {
 
   it('refuses an item type the store does not offer, even when the request\'s type is offered', () => {
     const claim = threeItemClaim();
-    const result = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: ids, actor, now: NOW, capabilities: { ...settings.capabilities, credit: false },
+    const result = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: ids, actor, now: NOW, ...storeTerms, capabilities: { ...settings.capabilities, credit: false },
       request: { resolutionType: 'REFUND', items: [{ claimItemId: claim.items[0]!.id, resolutionType: 'STORE_CREDIT' }] } }, claim);
     expect(result.ok || result.error.code).toBe('unsupported_resolution');
   });

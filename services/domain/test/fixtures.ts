@@ -1,5 +1,5 @@
 import type { FileClaim, Order, StoreSettings } from '@claims/contracts';
-import { initialOrderClaimsState } from '../src/index.js';
+import { initialOrderClaimsState, unrecordedValuation } from '../src/index.js';
 
 export const NOW = '2026-11-22T12:00:00.000Z';
 const daysAgo = (days: number) => new Date(Date.parse(NOW) - days * 86_400_000).toISOString();
@@ -62,3 +62,6 @@ export const fileClaim = (overrides: Partial<FileClaim['request']> = {}): FileCl
 });
 
 export const emptyLedger = initialOrderClaimsState;
+
+/** What a resolution of a claim on order 1001 is decided with: the store's capabilities and money rules. */
+export const storeTerms = { capabilities: settings.capabilities, valuation: unrecordedValuation('USD') };

@@ -9,3 +9,5 @@ export * from './claim-list/claimListQuery.js';
 export * from './claim-timeline/claimTimelineProjection.js';
 export * from './claim-timeline/claimTimelineQuery.js';
 export * from './registry.js';
+export * from './payout-ledger/payoutLedgerProjection.js';
+export * from './payout-ledger/payoutLedgerQuery.js';

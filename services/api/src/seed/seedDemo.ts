@@ -6,6 +6,8 @@ import { findStore, upsertAccount, upsertStore } from '../catalog/storeRepositor
 import { claimDecider, orderClaimsDecider } from '@claims/domain';
 import { fileClaim } from '../customer/fileClaim.js';
 import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
+import { loadClaim } from '../http/authorizedClaim.js';
+import { storeTermsOf } from '../http/resolveCommand.js';
 import { randomUUID } from 'node:crypto';
 import { seedDemoUsers } from '../auth/users.js';
 
@@ -69,11 +71,13 @@ export async function seedDemo(ctx: AppContext, fixturePath: string): Promise<{ 
         fulfillmentIssues: [{ sourceFulfillmentId: fulfillment.sourceFulfillmentId, issues: [{ sourceItemId: item.sourceItemId, claimType: existing.claimType, quantity: item.quantity, details: 'Imported with the demo data.', images: [] }] }],
         resolution: { desiredMethod: existing.resolution, customerSignature: order.shippingAddress.name, updatedShippingAddress: null },
       }, systemMeta(), { adjust: backdate(daysAgo(now, existing.filedDaysAgo)!) });
+      const stored = await loadClaim(ctx, filed.claimId);
+      if (!stored) throw new Error(`Demo claim ${filed.claimNumber} was not stored`);
       await handleCommand(ctx, {
         decider: claimDecider, streamId: filed.claimId, storeId, meta: systemMeta(),
         command: {
           type: 'ResolveClaim', claimId: filed.claimId, resolutionIds: [randomUUID()], actor: systemMeta().actor, now,
-          request: { resolutionType: existing.resolution, reason: existing.resolution }, capabilities: store.settings.capabilities,
+          request: { resolutionType: existing.resolution, reason: existing.resolution }, ...(await storeTermsOf(ctx, stored.state)),
         },
       });
       claims++;

@@ -78,7 +78,7 @@ function decideResolve(command: ResolveClaim, claim: Claim): Result<DomainEvent[
   const approved = resolutions.some((r) => r.resolutionType !== 'DENY');
   return ok([{
     type: 'ClaimResolved',
-    data: { claimId: claim.id, outcome: approved ? 'APPROVED' : 'DENIED', resolutions, status: statusAfter(claim, resolutions) },
+    data: { claimId: claim.id, outcome: approved ? 'APPROVED' : 'DENIED', resolutions, status: statusAfter(claim, resolutions), valuation: command.valuation },
   }]);
 }
 

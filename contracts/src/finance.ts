@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { ResolutionType } from './enums.js';
+import { CurrencyCode, DecimalAmount } from './money.js';
+
+/**
+ * The money rules a decision was valued under, recorded with it: the store's currency and the order's
+ * exchange rate (order currency per unit of store currency, spec §9), the replacement cost of a reshipment
+ * as a percentage of the items' value, and the store-credit bonus. A replay may try candidate rules.
+ */
+export const MoneyRules = z.object({
+  replacementCostPercent: z.number().min(0).max(1_000),
+});
+export type MoneyRules = z.infer<typeof MoneyRules>;
+
+export const Valuation = z.object({
+  storeCurrency: CurrencyCode,
+  exchangeRate: z.number().positive(),
+  rules: MoneyRules,
+  credit: z.object({ bonus: z.number().nonnegative(), bonusType: z.enum(['fixed', 'percentage']) }),
+});
+export type Valuation = z.infer<typeof Valuation>;
+
+export const DEFAULT_MONEY_RULES: MoneyRules = { replacementCostPercent: 100 };
+
+export const PayoutStatus = z.enum(['pending', 'approved', 'paid', 'reversed']);
+export type PayoutStatus = z.infer<typeof PayoutStatus>;
+
+/** Contract §Finance: one entry per decided item or resolution that moves money, in the store's currency. */
+export const PayoutEntry = z.object({
+  id: z.uuid(),
+  storeId: z.uuid(),
+  claimId: z.uuid(),
+  resolutionType: ResolutionType,
+  amount: DecimalAmount,
+  currency: CurrencyCode,
+  status: PayoutStatus,
+});
+export type PayoutEntry = z.infer<typeof PayoutEntry>;
+
+export const PayoutEntriesQuery = z.object({
+  storeId: z.uuid().optional(),
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+});
+export const PayoutEntriesResponse = z.object({ entries: z.array(PayoutEntry) });
+
+export const FinanceReplayRequest = z.object({
+  from: z.iso.datetime({ offset: true }),
+  to: z.iso.datetime({ offset: true }),
+  storeIds: z.array(z.uuid()).max(1_000).optional(),
+  /** Candidate money rules to try instead of those recorded with each decision. */
+  rules: MoneyRules.partial().optional(),
+}).refine((r) => Date.parse(r.from) <= Date.parse(r.to), { message: 'from must not be after to', path: ['to'] });
+export type FinanceReplayRequest = z.infer<typeof FinanceReplayRequest>;
+
+export const FinanceReplayStatus = z.enum(['running', 'done', 'failed']);
+
+export const FinanceReplayView = z.object({
+  id: z.uuid(),
+  status: FinanceReplayStatus,
+  progress: z.number().min(0).max(1),
+  stores: z.array(z.object({ storeId: z.uuid(), currency: CurrencyCode, live: DecimalAmount, replayed: DecimalAmount })),
+  differences: z.array(z.object({ storeId: z.uuid(), claimId: z.uuid(), eventId: z.uuid(), live: DecimalAmount.nullable(), replayed: DecimalAmount.nullable() })),
+  error: z.string().nullable(),
+});
+export type FinanceReplayView = z.infer<typeof FinanceReplayView>;

@@ -1,0 +1,23 @@
+import { sql, type Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
+
+/** Finance replays: each run's request, progress and comparison, kept so finance can read it again. */
+export const financeMigrations: Record<string, Migration> = {
+  '0810_finance_replays': {
+    async up(db: Kysely<unknown>) {
+      await sql`
+        create table finance_replays (
+          id uuid primary key,
+          requested_by text not null,
+          request jsonb not null,
+          status text not null,
+          progress double precision not null default 0,
+          result jsonb,
+          error text,
+          created_at timestamptz not null default now(),
+          updated_at timestamptz not null default now(),
+          finished_at timestamptz
+        )`.execute(db);
+    },
+  },
+};

@@ -1,0 +1,36 @@
+import { sql, type QueryExecutorProvider } from 'kysely';
+import type { FinanceReplayRequest, FinanceReplayView } from '@claims/contracts';
+
+type Result = Pick<FinanceReplayView, 'stores' | 'differences'>;
+
+const STALLED_AFTER = '2 minutes';
+
+/** The finance_replays table's one owner: each run's request, progress and comparison. */
+export async function insertReplay(db: QueryExecutorProvider, id: string, requestedBy: string, request: FinanceReplayRequest): Promise<void> {
+  await sql`insert into finance_replays (id, requested_by, request, status) values (${id}::uuid, ${requestedBy}, ${JSON.stringify(request)}::jsonb, 'running')`.execute(db);
+}
+
+export async function recordProgress(db: QueryExecutorProvider, id: string, progress: number): Promise<void> {
+  await sql`update finance_replays set progress = ${progress}, updated_at = now() where id = ${id}::uuid and status = 'running'`.execute(db);
+}
+
+export async function finishReplay(db: QueryExecutorProvider, id: string, outcome: { result: Result } | { error: string }): Promise<void> {
+  if ('result' in outcome) {
+    await sql`update finance_replays set status = 'done', progress = 1, result = ${JSON.stringify(outcome.result)}::jsonb, finished_at = now() where id = ${id}::uuid`.execute(db);
+  } else {
+    await sql`update finance_replays set status = 'failed', error = ${outcome.error}, finished_at = now() where id = ${id}::uuid`.execute(db);
+  }
+}
+
+/** A replay's state for `GET /api/finance/replays/{id}`, or null for an unknown id. */
+export async function findReplay(db: QueryExecutorProvider, id: string): Promise<FinanceReplayView | null> {
+  const { rows } = await sql<{ id: string; status: FinanceReplayView['status']; progress: number; result: Result | null; error: string | null; stalled: boolean }>`
+    select id, status, progress, result, error, (status = 'running' and updated_at < now() - ${STALLED_AFTER}::interval) as stalled
+    from finance_replays where id = ${id}::uuid`.execute(db);
+  const row = rows[0];
+  if (!row) return null;
+  // A process that stopped mid-replay leaves it running with no progress: say so instead of "running" forever.
+  if (row.stalled) return { id: row.id, status: 'failed', progress: Number(row.progress), stores: [], differences: [], error: 'The replay stopped making progress (the service restarted); start it again.' };
+  return { id: row.id, status: row.status, progress: Number(row.progress), stores: row.result?.stores ?? [], differences: row.result?.differences ?? [], error: row.error };
+}
+

@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ApiError, FinanceReplayRequest, FinanceReplayView, PayoutEntriesQuery, PayoutEntriesResponse, toDecimal } from '@claims/contracts';
+import { payoutEntries } from '@claims/projections';
+import type { AppContext } from '../context.js';
+import { findStore } from '../catalog/storeRepository.js';
+import { authorizeGlobal, storeNotFound } from '../http/authorizedStore.js';
+import { AppError } from '../platform/errors.js';
+import { findReplay, insertReplay } from './financeReplays.js';
+import { runFinanceReplay } from './runFinanceReplay.js';
+
+const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as const;
+
+/**
+ * Contract §Finance, for Order Protection's finance team (payouts and finance are internal resources,
+ * held on every store): the payout ledger, and replays of it from the events beside the live one.
+ */
+export const financeRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
+  app.get('/api/finance/payout-entries', {
+    config: { auth: 'user' },
+    schema: {
+      tags: ['finance'], summary: 'Payout entries decided in a period, valued in each store\'s currency',
+      querystring: PayoutEntriesQuery, response: { 200: PayoutEntriesResponse, ...errors },
+    },
+  }, async (request) => {
+    authorizeGlobal(request, 'payout:read');
+    const { storeId, from, to } = request.query;
+    if (storeId && !(await findStore(ctx.database.db, storeId))) throw storeNotFound();
+    const entries = await payoutEntries(ctx.database.db, { storeIds: storeId ? [storeId] : undefined, from, to });
+    return {
+      entries: entries.map((e) => ({
+        id: e.id, storeId: e.storeId, claimId: e.claimId, resolutionType: e.resolutionType,
+        amount: toDecimal(e.amount, e.currency), currency: e.currency, status: e.status,
+      })),
+    };
+  });
+
+  app.post('/api/finance/replays', {
+    config: { auth: 'user' },
+    schema: {
+      tags: ['finance'], summary: 'Replay payouts of a period from the events (optionally under candidate money rules); 202 with its id',
+      body: FinanceReplayRequest, response: { 202: z.object({ id: z.uuid() }), ...errors },
+    },
+  }, async (request, reply) => {
+    const principal = authorizeGlobal(request, 'finance:create');
+    for (const storeId of request.body.storeIds ?? []) {
+      if (!(await findStore(ctx.database.db, storeId))) throw storeNotFound();
+    }
+    const id = randomUUID();
+    await insertReplay(ctx.database.db, id, principal.kind === 'user' ? principal.user.id : principal.token.id, request.body);
+    void runFinanceReplay(ctx, id, request.body);
+    return reply.code(202).send({ id });
+  });
+
+  app.get('/api/finance/replays/:id', {
+    config: { auth: 'user' },
+    schema: {
+      tags: ['finance'], summary: 'A replay\'s progress, its totals beside the live ledger, and every difference',
+      params: z.object({ id: z.uuid() }), response: { 200: FinanceReplayView, ...errors },
+    },
+  }, async (request) => {
+    authorizeGlobal(request, 'finance:read');
+    const replay = await findReplay(ctx.database.db, request.params.id);
+    if (!replay) throw new AppError('not_found', 'No replay matches that reference.');
+    return replay;
+  });
+};

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClaim, FinanceReplayView, OrderInput, PayoutEntriesResponse } from '@claims/contracts';
+import { upsertOrder } from '../src/catalog/orderRepository.js';
+import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
+
+const DAY = 86_400_000;
+const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
+
+/** An order of Acme (a USD store) in `currency`, with one 44.00 item. */
+const order = (number: string, currency: string, exchangeRate: number) => OrderInput.parse({
+  orderNumber: number, customerEmail: `${number.toLowerCase()}@example.com`, currency, exchangeRate, createdAt: ago(12), protected: true,
+  policy: { insuredAmount: 100, premiumPaid: 2, premiumCurrency: currency },
+  shippingAddress: { name: 'Pat Doe', address1: '1 Main St', city: 'Springfield', country: 'United States', countryCode: 'US' },
+  items: [{ sourceItemId: `${number}-li`, sourceProductId: 'p', sourceVariantId: 'v', sku: 'SKU', productName: 'Thing', price: 44, quantity: 1 }],
+  fulfillments: [{ sourceFulfillmentId: `${number}-f`, status: 'DELIVERED', shippedAt: ago(11), deliveredAt: ago(10), items: [{ sourceItemId: `${number}-li`, quantity: 1 }] }],
+});
+
+describe('finance: the payout ledger and its replay from the events (contract §Finance)', () => {
+  let h: Harness;
+  let finance: string;
+  let owner: string;
+  let acme: string;
+  const claims = new Map<string, { claimId: string; paid: number }>();
+  const start = new Date(Date.now() - 60_000).toISOString();
+
+  beforeAll(async () => {
+    h = await startHarness();
+    finance = await h.login('finance');
+    owner = await h.login('acmeOwner');
+    acme = await h.storeId('acme');
+    for (const [number, currency, rate, type] of [['FIN-1', 'EUR', 0.92, 'REFUND'], ['FIN-2', 'USD', 1, 'RESHIP'], ['FIN-3', 'USD', 1, 'STORE_CREDIT'], ['FIN-4', 'USD', 1, 'DENY']] as const) {
+      await upsertOrder(h.runtime.ctx.database.db, acme, `src-${number}`, order(number, currency, rate));
+      const filed = await h.fileClaim(`src-${number}`, oneItemClaim(`${number.toLowerCase()}@example.com`, `${number}-f`, `${number}-li`));
+      const resolved = await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/resolve`, cookie: owner, body: { resolutionType: type, reason: 'OTHER' } });
+      expect(resolved.statusCode, resolved.body).toBe(200);
+      claims.set(number, { claimId: filed.claimId, paid: ApiClaim.parse(json(resolved)).resolutions[0]!.paidValue });
+    }
+    await h.runtime.settle();
+  }, 120_000);
+  afterAll(() => h.stop());
+
+  const entries = async (query: string, cookie = finance) => h.call({ method: 'GET', url: `/api/finance/payout-entries?${query}`, cookie });
+
+  it('keeps one entry per resolution that moves money, valued in the store\'s currency', async () => {
+    const response = await entries(`storeId=${acme}&from=${encodeURIComponent(start)}`);
+    expect(response.statusCode, response.body).toBe(200);
+    const byClaim = new Map(PayoutEntriesResponse.parse(json(response)).entries.map((e) => [e.claimId, e]));
+    const eur = claims.get('FIN-1')!;
+    // The EUR refund in the USD store: 44.00 EUR / 0.92, rounded half-even at the last step.
+    expect(byClaim.get(eur.claimId)).toMatchObject({ resolutionType: 'REFUND', currency: 'USD', status: 'pending', amount: Math.round((eur.paid * 100) / 0.92) / 100 });
+    expect(byClaim.get(claims.get('FIN-2')!.claimId)).toMatchObject({ resolutionType: 'RESHIP', amount: claims.get('FIN-2')!.paid });
+    // Store credit with Acme's 10% bonus.
+    expect(byClaim.get(claims.get('FIN-3')!.claimId)).toMatchObject({ resolutionType: 'STORE_CREDIT', amount: Math.round(claims.get('FIN-3')!.paid * 110) / 100 });
+    expect(byClaim.has(claims.get('FIN-4')!.claimId)).toBe(false);
+  });
+
+  it('answers 403 to users without the finance permissions and 404 for an unknown store', async () => {
+    expect((await entries(`storeId=${acme}`, owner)).statusCode).toBe(403);
+    expect((await h.call({ method: 'POST', url: '/api/finance/replays', cookie: owner, body: { from: start, to: new Date().toISOString() } })).statusCode).toBe(403);
+    expect((await entries('storeId=00000000-0000-4000-8000-000000000009')).statusCode).toBe(404);
+    expect((await entries('storeId=not-a-uuid')).statusCode).toBe(400);
+  });
+
+  async function replay(body: object): Promise<FinanceReplayView> {
+    const started = await h.call({ method: 'POST', url: '/api/finance/replays', cookie: finance, body });
+    expect(started.statusCode, started.body).toBe(202);
+    const { id } = json<{ id: string }>(started);
+    for (let i = 0; i < 100; i++) {
+      const view = FinanceReplayView.parse(json(await h.call({ method: 'GET', url: `/api/finance/replays/${id}`, cookie: finance })));
+      if (view.status !== 'running') return view;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('The replay did not finish');
+  }
+
+  it('replays the period from the events to exactly the live ledger', async () => {
+    const view = await replay({ from: start, to: new Date().toISOString(), storeIds: [acme] });
+    expect(view).toMatchObject({ status: 'done', progress: 1, differences: [] });
+    expect(view.stores).toHaveLength(1);
+    expect(view.stores[0]!.live).toBe(view.stores[0]!.replayed);
+    expect(view.stores[0]!.live).toBeGreaterThan(0);
+  });
+
+  it('shows exactly which payouts a candidate rule would change, and by how much', async () => {
+    const view = await replay({ from: start, to: new Date().toISOString(), storeIds: [acme], rules: { replacementCostPercent: 80 } });
+    const reship = claims.get('FIN-2')!;
+    expect(view.differences).toEqual([expect.objectContaining({ claimId: reship.claimId, live: reship.paid, replayed: Math.round(reship.paid * 80) / 100 })]);
+    expect(view.stores[0]!.live - view.stores[0]!.replayed).toBeCloseTo(reship.paid * 0.2, 2);
+  });
+});

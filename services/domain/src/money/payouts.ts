@@ -1,0 +1,66 @@
+import {
+  DEFAULT_MONEY_RULES, currencyDecimals,
+  type ClaimResolution, type MoneyRules, type ResolutionType, type Valuation,
+} from '@claims/contracts';
+import { convertMinor, fractionOf, plus, roundHalfEven, times, whole, type Fraction } from './exactMoney.js';
+
+/** One payout owed to a store for one resolution line, in minor units of the store's currency. */
+export interface PayoutLine {
+  /** The resolution line's id: an entry per line, so a replay compares line by line. */
+  id: string;
+  claimId: string;
+  resolutionType: ResolutionType;
+  amount: number;
+  currency: string;
+}
+
+/** Decisions recorded before valuations were: valued in the claim's own currency under the default rules. */
+export const unrecordedValuation = (claimCurrency: string): Valuation =>
+  ({ storeCurrency: claimCurrency, exchangeRate: 1, rules: DEFAULT_MONEY_RULES, credit: { bonus: 0, bonusType: 'percentage' } });
+
+const percent = (value: number): Fraction => ({ n: fractionOf(value).n, d: fractionOf(value).d * 100n });
+
+/**
+ * What the store is reimbursed for one line, exactly, in its own currency: a refund its paid value plus the
+ * shipping resolved; a reshipment its replacement cost (a percentage of the value); store credit the credit
+ * issued with its bonus; flat rate and custom the amount decided; a denial nothing.
+ */
+function owed(line: ClaimResolution, claimCurrency: string, valuation: Valuation, rules: MoneyRules): Fraction | null {
+  const inStore = (orderMinor: Fraction) => convertMinor(orderMinor, claimCurrency, valuation.storeCurrency, valuation.exchangeRate);
+  switch (line.resolutionType) {
+    case 'DENY':
+      return null;
+    case 'REFUND':
+      return inStore(whole(line.paidValue + line.shippingAmount));
+    case 'RESHIP':
+      return inStore(times(whole(line.paidValue), percent(rules.replacementCostPercent)));
+    case 'STORE_CREDIT': {
+      const credit = inStore(whole(line.paidValue));
+      if (valuation.credit.bonusType === 'percentage') return plus(credit, times(credit, percent(valuation.credit.bonus)));
+      // A fixed bonus is an amount of the store's currency (spec §9 shows it times the exchange rate to the shopper).
+      return plus(credit, times(fractionOf(valuation.credit.bonus), whole(10 ** currencyDecimals(valuation.storeCurrency))));
+    }
+    case 'FLAT_RATE':
+    case 'CUSTOM':
+      return inStore(whole(line.paidValue));
+    default: {
+      const exhaustive: never = line.resolutionType;
+      return exhaustive;
+    }
+  }
+}
+
+/** The payout lines of one resolution event, under its recorded rules or candidate ones; lines that move no money are left out. */
+export function payoutLinesOf(
+  resolved: { claimId: string; resolutions: readonly ClaimResolution[]; valuation?: Valuation | undefined },
+  claimCurrency: string,
+  candidate: Partial<MoneyRules> = {},
+): PayoutLine[] {
+  const valuation = resolved.valuation ?? unrecordedValuation(claimCurrency);
+  const rules = { ...valuation.rules, ...candidate };
+  return resolved.resolutions.flatMap((line) => {
+    const exact = owed(line, claimCurrency, valuation, rules);
+    const amount = exact && roundHalfEven(exact);
+    return amount ? [{ id: line.id, claimId: resolved.claimId, resolutionType: line.resolutionType, amount, currency: valuation.storeCurrency }] : [];
+  });
+}

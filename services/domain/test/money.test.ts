@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { ClaimResolution, Valuation } from '@claims/contracts';
+import { convertMinor, fractionOf, payoutLinesOf, roundHalfEven, whole } from '../src/index.js';
+
+const line = (resolutionType: ClaimResolution['resolutionType'], paidValue: number, shippingAmount = 0): ClaimResolution => ({
+  id: '51111111-1111-4111-8111-111111111111', relatedClaimItemId: null, resolutionType, reason: null, resolutionDescription: '',
+  quantity: 1, percentage: 100, paidValue, shippingAmount, creditStore: false, final: true,
+  resolvedBy: { type: 'user', id: 'u', name: 'U' }, createdAt: '2026-11-22T12:00:00.000Z',
+});
+const valuation = (overrides: Partial<Valuation> = {}): Valuation => ({
+  storeCurrency: 'USD', exchangeRate: 1, rules: { replacementCostPercent: 100 }, credit: { bonus: 0, bonusType: 'percentage' }, ...overrides,
+});
+const payout = (resolution: ClaimResolution, claimCurrency: string, v: Valuation, candidate = {}) =>
+  payoutLinesOf({ claimId: '61111111-1111-4111-8111-111111111111', resolutions: [resolution], valuation: v }, claimCurrency, candidate)[0]?.amount ?? 0;
+
+describe('exact money', () => {
+  it('reads a decimal as written, not as the nearest double', () => {
+    expect(fractionOf(0.92)).toEqual({ n: 92n, d: 100n });
+    expect(fractionOf(1e-7)).toEqual({ n: 1n, d: 10_000_000n });
+    expect(fractionOf(150)).toEqual({ n: 150n, d: 1n });
+  });
+
+  it('rounds half to even, and otherwise to the nearest', () => {
+    expect([0.5, 1.5, 2.5, -0.5, -1.5, 2.4, 2.6].map((x) => roundHalfEven(fractionOf(x)))).toEqual([0, 2, 2, 0, -2, 2, 3]);
+    fc.assert(fc.property(fc.integer({ min: -1_000_000, max: 1_000_000 }), fc.integer({ min: 1, max: 10_000 }), (n, d) => {
+      const rounded = roundHalfEven({ n: BigInt(n), d: BigInt(d) });
+      return Math.abs(rounded - n / d) <= 0.5;
+    }));
+  });
+
+  it('converts the EUR demo order (rate 0.92) and JPY amounts as docs/decisions.md says', () => {
+    // 44.00 EUR at 0.92 EUR per USD is 47.826… USD: 47.83.
+    expect(roundHalfEven(convertMinor(whole(4400), 'EUR', 'USD', 0.92))).toBe(4783);
+    // 2,400 JPY to a USD store at 150.5 JPY per USD: 15.946… USD: 15.95; and back the other way, yen have no minor digits.
+    expect(roundHalfEven(convertMinor(whole(2400), 'JPY', 'USD', 150.5))).toBe(1595);
+    expect(roundHalfEven(convertMinor(whole(1595), 'USD', 'JPY', 1 / 150.5))).toBe(2400);
+    // A tie goes to the even cent: 0.125 USD -> 0.12.
+    expect(roundHalfEven(convertMinor(fractionOf(12.5), 'USD', 'USD', 1))).toBe(12);
+  });
+});
+
+describe('payouts from resolutions', () => {
+  it('values each resolution type as the ledger says', () => {
+    expect(payout(line('REFUND', 1800, 750), 'USD', valuation())).toBe(2550);
+    expect(payout(line('RESHIP', 1800), 'USD', valuation({ rules: { replacementCostPercent: 80 } }))).toBe(1440);
+    expect(payout(line('STORE_CREDIT', 1800), 'USD', valuation({ credit: { bonus: 10, bonusType: 'percentage' } }))).toBe(1980);
+    // Kumo: a fixed bonus of 500 yen on credit issued in yen.
+    expect(payout(line('STORE_CREDIT', 2400), 'JPY', valuation({ storeCurrency: 'JPY', credit: { bonus: 500, bonusType: 'fixed' } }))).toBe(2900);
+    expect(payout(line('DENY', 0), 'USD', valuation())).toBe(0);
+  });
+
+  it('tries a candidate rule over the recorded one, and changes nothing else', () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 10_000_000 }), fc.integer({ min: 0, max: 200 }), (paid, percent) => {
+      const reship = payout(line('RESHIP', paid), 'USD', valuation(), { replacementCostPercent: percent });
+      const refund = payout(line('REFUND', paid), 'USD', valuation(), { replacementCostPercent: percent });
+      return reship === roundHalfEven({ n: BigInt(paid * percent), d: 100n }) && refund === paid;
+    }));
+  });
+});

@@ -1,0 +1,61 @@
+import { sql, type Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
+import { payoutLinesOf } from '@claims/domain';
+import type { Projection } from '../runtime/projection.js';
+
+const migrations: Record<string, Migration> = {
+  '0800_payout_ledger': {
+    async up(db: Kysely<unknown>) {
+      // A claim's currency, from its filing: a resolution is valued from it into the store's currency.
+      await sql`create table payout_claims (claim_id uuid primary key, store_id uuid not null, currency text not null)`.execute(db);
+      await sql`
+        create table payout_entries (
+          id uuid primary key,
+          store_id uuid not null,
+          claim_id uuid not null,
+          event_id uuid not null,
+          resolution_type text not null,
+          amount bigint not null,
+          currency text not null,
+          status text not null default 'pending',
+          decided_at timestamptz not null
+        )`.execute(db);
+      await sql`create index payout_entries_store_decided on payout_entries (store_id, decided_at)`.execute(db);
+      await sql`create index payout_entries_decided on payout_entries (decided_at)`.execute(db);
+    },
+  },
+};
+
+/**
+ * The payout ledger: what each store is owed for its approved resolutions, one entry per resolution
+ * line that moves money, valued in the store's currency by the rules recorded with the decision
+ * (`payoutLinesOf`, the same function the finance replay runs).
+ */
+export const payoutLedgerProjection: Projection = {
+  name: 'payout-ledger',
+  handles: new Set(['ClaimFiled', 'ClaimResolved']),
+  migrations,
+  tables: ['payout_claims', 'payout_entries'],
+  async apply(trx, event) {
+    switch (event.type) {
+      case 'ClaimFiled':
+        await sql`insert into payout_claims (claim_id, store_id, currency) values (${event.data.claimId}, ${event.data.storeId}, ${event.data.currency})
+          on conflict (claim_id) do nothing`.execute(trx);
+        return;
+      case 'ClaimResolved': {
+        const { rows } = await sql<{ store_id: string; currency: string }>`select store_id, currency from payout_claims where claim_id = ${event.data.claimId}`.execute(trx);
+        const claim = rows[0];
+        if (!claim) return;
+        for (const line of payoutLinesOf(event.data, claim.currency)) {
+          await sql`
+            insert into payout_entries (id, store_id, claim_id, event_id, resolution_type, amount, currency, decided_at)
+            values (${line.id}, ${claim.store_id}, ${line.claimId}, ${event.eventId}, ${line.resolutionType}, ${line.amount}, ${line.currency}, ${event.occurredAt})
+            on conflict (id) do nothing`.execute(trx);
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  },
+};
