@@ -25,7 +25,7 @@ export const EventMetadata = z.object({
 export type EventMetadata = z.infer<typeof EventMetadata>;
 
 /** What each aggregate's stream holds; the stream id is the aggregate's uuid. */
-export const StreamType = z.enum(['claim', 'order-claims', 'claim-session', 'macro', 'sop', 'account-team']);
+export const StreamType = z.enum(['claim', 'order-claims', 'claim-session', 'macro', 'sop', 'account-team', 'claim-links', 'claim-notifications']);
 export type StreamType = z.infer<typeof StreamType>;
 
 const claimFiled = z.object({
@@ -162,6 +162,29 @@ const claimSessionDeleted = z.object({
   data: z.object({ sessionId: z.uuid(), reason: z.enum(['shopper', 'claim_filed']) }),
 });
 
+/**
+ * A further link to a claim for its shopper (each mail carries a fresh one; the token is never stored, only its
+ * hash). One stream per claim beside the claim's own, so sending mail never moves the version agents work at.
+ */
+const claimLinkIssued = z.object({
+  type: z.literal('ClaimLinkIssued'),
+  data: z.object({ claimId: z.uuid(), tokenHash: z.string(), issuedAt: z.iso.datetime() }),
+});
+
+export const NotificationKind = z.enum(['claim_filed', 'store_reply', 'claim_resolved']);
+export type NotificationKind = z.infer<typeof NotificationKind>;
+
+/** Mail to the shopper about a claim: one stream per claim, one id per event that caused it (so a repeat sends once). */
+const notificationScope = { claimId: z.uuid(), notificationId: z.uuid(), kind: NotificationKind, causedBy: z.uuid() };
+const claimNotificationSent = z.object({
+  type: z.literal('ClaimNotificationSent'),
+  data: z.object({ ...notificationScope, attempt: z.number().int().positive(), sentAt: z.iso.datetime() }),
+});
+const claimNotificationFailed = z.object({
+  type: z.literal('ClaimNotificationFailed'),
+  data: z.object({ ...notificationScope, attempt: z.number().int().positive(), error: z.string(), failedAt: z.iso.datetime() }),
+});
+
 export const DomainEvent = z.discriminatedUnion('type', [
   claimFiled,
   orderItemsClaimed,
@@ -189,6 +212,9 @@ export const DomainEvent = z.discriminatedUnion('type', [
   teamMemberRoleChanged,
   teamMemberRemoved,
   teamOwnershipGranted,
+  claimLinkIssued,
+  claimNotificationSent,
+  claimNotificationFailed,
 ]);
 export type DomainEvent = z.infer<typeof DomainEvent>;
 export type EventType = DomainEvent['type'];
@@ -221,7 +247,14 @@ export const EVENT_SCHEMA_VERSIONS: Record<EventType, number> = {
   TeamMemberRoleChanged: 1,
   TeamMemberRemoved: 1,
   TeamOwnershipGranted: 1,
+  ClaimLinkIssued: 1,
+  ClaimNotificationSent: 1,
+  ClaimNotificationFailed: 1,
 };
+
+/** The stream of a claim's extra links and that of its mail: named after the claim, so no lookup finds them. */
+export const claimLinksStreamOf = (claimId: string): string => `claim-links:${claimId}`;
+export const claimNotificationsStreamOf = (claimId: string): string => `claim-notifications:${claimId}`;
 
 /** The stream an event belongs to. */
 export function streamOf(event: DomainEvent): { streamId: string; streamType: StreamType } {
@@ -258,6 +291,11 @@ export function streamOf(event: DomainEvent): { streamId: string; streamType: St
     case 'ClaimSessionMetadataSaved':
     case 'ClaimSessionDeleted':
       return { streamId: event.data.sessionId, streamType: 'claim-session' };
+    case 'ClaimLinkIssued':
+      return { streamId: claimLinksStreamOf(event.data.claimId), streamType: 'claim-links' };
+    case 'ClaimNotificationSent':
+    case 'ClaimNotificationFailed':
+      return { streamId: claimNotificationsStreamOf(event.data.claimId), streamType: 'claim-notifications' };
     default: {
       const exhaustive: never = event;
       return exhaustive;

@@ -20,6 +20,11 @@ const Env = z.object({
   RATE_LIMIT_LOOKUP_PER_ORDER: z.coerce.number().int().nonnegative().default(10),
   RATE_LIMIT_FILING_PER_IP: z.coerce.number().int().nonnegative().default(5),
   RATE_LIMIT_FILING_PER_ORDER: z.coerce.number().int().nonnegative().default(5),
+  // Mail to shoppers (services/api/src/notifications): without SMTP_URL it is kept under DATA_DIR/mail.
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'an smtp:// or smtps:// URL').optional().or(z.literal('').transform(() => undefined)),
+  MAIL_FROM: z.string().min(3).default('Order Protection <claims@orderprotection.test>'),
+  /** Where shoppers reach the portal: the origin of the claim links in mail (default: this server's address). */
+  PUBLIC_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
   // Error reporting (services/api/src/observability): on only when both are set.
   SENTRY_DSN: z.string().url().optional().or(z.literal('').transform(() => undefined)),
   SENTRY_ENVIRONMENT: z.string().max(64).optional().or(z.literal('').transform(() => undefined)),
@@ -48,6 +53,9 @@ export type Config = {
   };
   /** Both set, or error reporting is off. */
   sentry: { dsn: string; environment: string } | null;
+  mail: { smtpUrl: string | undefined; from: string };
+  /** The portal's public origin, without a trailing slash. */
+  publicUrl: string;
 };
 
 /** Reads the contract's variables; a bad value stops start-up with the variable named. */
@@ -79,5 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       filingPerOrder: e.RATE_LIMIT_FILING_PER_ORDER,
     },
     sentry: e.SENTRY_DSN && e.SENTRY_ENVIRONMENT ? { dsn: e.SENTRY_DSN, environment: e.SENTRY_ENVIRONMENT } : null,
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/+$/, ''),
   };
 }

@@ -18,14 +18,14 @@ import { webhookMigrations } from './webhooks/webhookMigrations.js';
 import { financeMigrations } from './finance/financeMigrations.js';
 import { startReaction, type Reaction } from './eventsourcing/reactions.js';
 import { closeDraftOnFiling } from './customer/draftSessions.js';
-
-/** Everything the product does after a commit, each from its own checkpoint. */
-const REACTIONS: readonly Reaction[] = [closeDraftOnFiling];
+import { createMailer } from './notifications/mailer.js';
+import { notifyShopper, startNotificationRetries } from './notifications/notifyShopper.js';
+import { notificationMigrations } from './notifications/notificationRetries.js';
 import { startDeliveryWorker, type DeliveryWorker } from './webhooks/deliveryWorker.js';
 
 export const ALL_MIGRATIONS: Record<string, Migration> = registerMigrations(
   eventStoreMigrations, catalogMigrations, projectionMigrations, identityMigrations, publicApiMigrations, webhookMigrations, teamMigrations,
-  financeMigrations,
+  financeMigrations, notificationMigrations,
 );
 
 export interface Runtime {
@@ -74,6 +74,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   let relay: Relay | null = null;
   let sla: SlaScheduler | null = null;
   let deliveryWorker: DeliveryWorker | null = null;
+  const mailer = createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, dataDir: config.dataDir }, log);
   const ctx: AppContext = {
     config,
     database,
@@ -99,7 +100,10 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       } else {
         for (const projection of PROJECTIONS) followers.push(followStore(database.db, projection, log));
       }
-      for (const reaction of REACTIONS) reactions.push(startReaction(ctx, reaction));
+      // Everything the product does after a commit, each from its own checkpoint.
+      const afterCommit: readonly Reaction[] = [closeDraftOnFiling, notifyShopper(mailer)];
+      for (const reaction of afterCommit) reactions.push(startReaction(ctx, reaction));
+      reactions.push(startNotificationRetries(ctx, mailer));
       deliveryWorker = startDeliveryWorker(ctx);
     }
     if (options.workers !== false) sla = startSlaScheduler(ctx);
@@ -126,6 +130,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
           await deliveryWorker?.stop();
           await relay?.stop();
           stopWaking();
+          mailer.close();
           await database.close();
         })();
         return stopping;
@@ -139,6 +144,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     await deliveryWorker?.stop();
     await relay?.stop();
     stopWaking();
+    mailer.close();
     await database.close();
     throw error;
   }

@@ -21,3 +21,4 @@ export * from './macro/renderMacro.js';
 export * from './macro/decideMacro.js';
 export * from './sop/decideSop.js';
 export * from './team/teamRules.js';
+export * from './notification/claimMail.js';

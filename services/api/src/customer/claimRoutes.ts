@@ -10,11 +10,11 @@ import type { AppContext } from '../context.js';
 import { findOrderBySourceIdAndEmail } from '../catalog/orderRepository.js';
 import { findStore } from '../catalog/storeRepository.js';
 import { handleCommand } from '../eventsourcing/commandHandler.js';
-import { loadClaim, type LoadedClaim } from '../http/authorizedClaim.js';
+import type { LoadedClaim } from '../http/authorizedClaim.js';
 import { created, messagesOf, reviewsOf } from '../http/claimEvents.js';
 import { customerMeta } from '../http/requestMeta.js';
 import { AppError } from '../platform/errors.js';
-import { claimIdOfToken, tokenMatches } from './claimToken.js';
+import { openClaimLink } from '../http/claimLinks.js';
 import { fileClaim } from './fileClaim.js';
 import { toCustomerClaimView } from './customerClaimView.js';
 
@@ -23,10 +23,8 @@ const notFound = () => new AppError('claim_not_found', 'No claim matches that li
 
 /** Opens a claim by its token; a wrong or unknown token is the same 404. */
 async function claimByToken(ctx: AppContext, token: string): Promise<LoadedClaim> {
-  const claimId = claimIdOfToken(token);
-  if (!claimId) throw notFound();
-  const loaded = await loadClaim(ctx, claimId);
-  if (!loaded || !tokenMatches(token, loaded.state.tokenHash)) throw notFound();
+  const loaded = await openClaimLink(ctx, token);
+  if (!loaded) throw notFound();
   return loaded;
 }
 

@@ -6,7 +6,7 @@ import { nextClaimNumber } from '../catalog/orderRepository.js';
 import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { loadClaim } from '../http/authorizedClaim.js';
 import { AppError } from '../platform/errors.js';
-import { claimIdForKey, claimTokenForKey, newClaimToken } from './claimToken.js';
+import { claimIdForKey, claimTokenForKey, newClaimToken } from '../http/claimLinks.js';
 
 export interface FiledClaim {
   claimId: string;

@@ -17,14 +17,31 @@ export interface Reaction {
 
 const checkpointName = (reaction: Reaction) => `reaction:${reaction.name}`;
 
+/** After a failure the reaction waits this long before trying again, doubling up to a minute. */
+const FIRST_RETRY_MS = 500;
+const LONGEST_RETRY_MS = 60_000;
+
 /**
  * Follows the event store from the reaction's own checkpoint, which moves after each event is
  * handled: a crash repeats at most the event in hand, never skips one. A failing event holds the
- * reaction back and is retried on the next round.
+ * reaction back and is retried with a growing delay (a dead mail server is not hammered).
  */
 export function startReaction(ctx: AppContext, reaction: Reaction, pollMs = 250): PollingLoop {
   const db = ctx.database.db;
+  let failures = 0;
+  let retryAt = 0;
   async function drain(): Promise<void> {
+    if (Date.now() < retryAt) return;
+    try {
+      await drainFromCheckpoint();
+      failures = 0;
+    } catch (error) {
+      failures++;
+      retryAt = Date.now() + Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** (failures - 1));
+      throw error;
+    }
+  }
+  async function drainFromCheckpoint(): Promise<void> {
     let position = await loadCheckpoint(db, checkpointName(reaction));
     for (;;) {
       const page = await readAll(db, position, 500);

@@ -43,8 +43,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-/** Starts the whole product in-process on a fresh PostgreSQL database, demo data seeded. */
-export async function startHarness(): Promise<Harness> {
+/** Starts the whole product in-process on a fresh PostgreSQL database, demo data seeded; `env` adds settings. */
+export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness> {
   const database = await createTestDatabase(inject('databaseUrl'));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-backoffice-'));
   const runtime = await startRuntime(loadConfig({
@@ -55,6 +55,7 @@ export async function startHarness(): Promise<Harness> {
     SEED_DEMO: 'true',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DEMO_FIXTURE: path.resolve(import.meta.dirname, '../../../../fixtures/demo.json'),
+    ...env,
   }), { listen: false });
   const stores = new Map<string, string>();
 

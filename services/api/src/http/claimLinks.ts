@@ -1,5 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { claimLinksStreamOf } from '@claims/contracts';
+import { claimLinksDecider } from '@claims/domain';
+import type { AppContext } from '../context.js';
+import { loadAggregate } from '../eventsourcing/commandHandler.js';
 import { nameBasedId } from '../eventsourcing/nameBasedId.js';
+import { loadClaim, type LoadedClaim } from './authorizedClaim.js';
 
 /**
  * A claim token is the claim id (16 bytes) followed by 16 random bytes (128 bits), base64url.
@@ -37,4 +42,17 @@ export function tokenMatches(token: string, tokenHash: string): boolean {
   const a = Buffer.from(hashToken(token), 'hex');
   const b = Buffer.from(tokenHash, 'hex');
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * The claim a link opens: its token names the claim, and must match the hash the claim was filed with or
+ * one of the further links mailed since. A wrong or unknown token is null, whatever was wrong with it.
+ */
+export async function openClaimLink(ctx: AppContext, token: string): Promise<LoadedClaim | null> {
+  const claimId = claimIdOfToken(token);
+  const loaded = claimId ? await loadClaim(ctx, claimId) : null;
+  if (!loaded) return null;
+  if (tokenMatches(token, loaded.state.tokenHash)) return loaded;
+  const links = await loadAggregate(ctx, claimLinksDecider, claimLinksStreamOf(loaded.state.id));
+  return links.state.some((hash) => tokenMatches(token, hash)) ? loaded : null;
 }

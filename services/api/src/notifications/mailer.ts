@@ -1,0 +1,56 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { Logger } from 'pino';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface Mailer {
+  send(mail: Mail): Promise<void>;
+  close(): void;
+}
+
+export interface MailerConfig {
+  smtpUrl: string | undefined;
+  from: string;
+  dataDir: string;
+}
+
+/**
+ * Mail through SMTP at `SMTP_URL`; without one it stays on this machine: each message is written as an
+ * `.eml` file under DATA_DIR/mail (open it with any mail program), and the folder is logged once.
+ */
+export function createMailer(config: MailerConfig, log: Logger): Mailer {
+  if (config.smtpUrl) {
+    // A dead server fails fast: the notifier records the failure and tries again later, never a request.
+    const url = new URL(config.smtpUrl);
+    const secure = url.protocol === 'smtps:';
+    const transport = nodemailer.createTransport({
+      host: url.hostname, port: Number(url.port || (secure ? 465 : 587)), secure,
+      ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
+      connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 10_000,
+    });
+    return {
+      async send(mail) {
+        await transport.sendMail({ from: config.from, ...mail });
+      },
+      close: () => transport.close(),
+    };
+  }
+  const folder = path.join(config.dataDir, 'mail');
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true });
+  log.info({ folder }, `no SMTP_URL: mail is kept in ${folder} (open the .eml files with any mail program)`);
+  return {
+    async send(mail) {
+      const { message } = await transport.sendMail({ from: config.from, ...mail });
+      await fs.mkdir(folder, { recursive: true });
+      await fs.writeFile(path.join(folder, `${new Date().toISOString().replace(/[:.]/g, '-')}-${mail.subject.replace(/[^\w-]+/g, '_').slice(0, 60)}.eml`), message as Buffer);
+    },
+    close: () => transport.close(),
+  };
+}

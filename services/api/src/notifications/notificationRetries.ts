@@ -1,0 +1,54 @@
+import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
+import type { Migration } from 'kysely/migration';
+
+/** Mail that failed and is due again: one row per notification until it is sent or given up. */
+export const notificationMigrations: Record<string, Migration> = {
+  '0820_notification_retries': {
+    async up(db: Kysely<unknown>) {
+      await sql`
+        create table notification_retries (
+          notification_id uuid primary key,
+          claim_id uuid not null,
+          event_id uuid not null,
+          stream_version bigint not null,
+          correlation_id text not null,
+          next_attempt_at timestamptz not null
+        )`.execute(db);
+      await sql`create index notification_retries_due on notification_retries (next_attempt_at)`.execute(db);
+    },
+  },
+};
+
+/** What a retry needs to find the event that caused the mail again. */
+export interface NotificationCause {
+  claimId: string;
+  eventId: string;
+  streamVersion: number;
+  correlationId: string;
+}
+
+export async function scheduleRetry(db: QueryExecutorProvider, notificationId: string, cause: NotificationCause, at: string): Promise<void> {
+  await sql`
+    insert into notification_retries (notification_id, claim_id, event_id, stream_version, correlation_id, next_attempt_at)
+    values (${notificationId}::uuid, ${cause.claimId}::uuid, ${cause.eventId}::uuid, ${cause.streamVersion}, ${cause.correlationId}, ${at}::timestamptz)
+    on conflict (notification_id) do update set next_attempt_at = excluded.next_attempt_at`.execute(db);
+}
+
+export async function clearRetry(db: QueryExecutorProvider, notificationId: string): Promise<void> {
+  await sql`delete from notification_retries where notification_id = ${notificationId}::uuid`.execute(db);
+}
+
+/**
+ * Takes the retries due now, oldest first, by moving them to `leaseUntil` in one short statement: two
+ * workers never take the same one, no transaction stays open while mail is sent, and a worker that dies
+ * mid-send leaves its lease to run out, after which the retry is due again.
+ */
+export async function leaseDueRetries(db: QueryExecutorProvider, now: string, leaseUntil: string, limit: number): Promise<Array<NotificationCause & { notificationId: string }>> {
+  const { rows } = await sql<{ notification_id: string; claim_id: string; event_id: string; stream_version: number; correlation_id: string }>`
+    update notification_retries set next_attempt_at = ${leaseUntil}::timestamptz
+    where notification_id in (
+      select notification_id from notification_retries where next_attempt_at <= ${now}::timestamptz
+      order by next_attempt_at limit ${limit} for update skip locked)
+    returning notification_id, claim_id, event_id, stream_version, correlation_id`.execute(db);
+  return rows.map((r) => ({ notificationId: r.notification_id, claimId: r.claim_id, eventId: r.event_id, streamVersion: Number(r.stream_version), correlationId: r.correlation_id }));
+}
