@@ -21,6 +21,10 @@ export const CreateWebhookEndpointRequest = z.object({
 });
 export type CreateWebhookEndpointRequest = z.infer<typeof CreateWebhookEndpointRequest>;
 
+/** `enabled` receives deliveries; `disabled` receives none (a 410 from the receiver, or turned off) until enabled again. */
+export const WebhookEndpointStatus = z.enum(['enabled', 'disabled']);
+export type WebhookEndpointStatus = z.infer<typeof WebhookEndpointStatus>;
+
 export const WebhookEndpoint = z.object({
   id: z.uuid(),
   storeId: z.uuid(),
@@ -28,6 +32,11 @@ export const WebhookEndpoint = z.object({
   /** null: every event type. */
   eventTypes: z.array(WebhookEventType).nullable(),
   createdAt: z.iso.datetime(),
+  status: WebhookEndpointStatus,
+  /** Why it is disabled (null while enabled). */
+  disabledReason: z.string().nullable(),
+  /** While a rotated-out secret still signs deliveries beside the new one: until when. */
+  previousSecretExpiresAt: z.iso.datetime().nullable(),
 });
 export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
 
@@ -36,6 +45,17 @@ export const CreateWebhookEndpointResponse = WebhookEndpoint.extend({ secret: z.
 export type CreateWebhookEndpointResponse = z.infer<typeof CreateWebhookEndpointResponse>;
 
 export const WebhookEndpointList = z.object({ data: z.array(WebhookEndpoint) });
+
+/** Contract: the old secret keeps signing beside the new one for this long unless `overlapSeconds` says otherwise. */
+export const DEFAULT_SECRET_OVERLAP_SECONDS = 24 * 3_600;
+
+export const RotateWebhookSecretRequest = z.object({
+  overlapSeconds: z.number().int().min(0).max(7 * 24 * 3_600).default(DEFAULT_SECRET_OVERLAP_SECONDS),
+}).default({ overlapSeconds: DEFAULT_SECRET_OVERLAP_SECONDS });
+export const RotateWebhookSecretResponse = z.object({ secret: z.string().regex(/^whsec_[A-Za-z0-9+/]+=*$/), previousSecretExpiresAt: z.iso.datetime() });
+
+/** `PATCH /api/v1/webhook-endpoints/{id}`: turn deliveries back on (or off). */
+export const UpdateWebhookEndpointRequest = z.object({ status: WebhookEndpointStatus });
 
 /** One attempt to deliver one event to one endpoint. */
 export const WebhookDeliveryAttempt = z.object({

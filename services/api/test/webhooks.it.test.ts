@@ -111,8 +111,9 @@ describe('webhooks through the public API v1', () => {
   let base: string;
   const received: Received[] = [];
   let orderSeq = 8100;
+  let gone = true;
 
-  const v1 = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown, bearer = token, headers?: Record<string, string>) =>
+  const v1 = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown, bearer = token, headers?: Record<string, string>) =>
     h.call({ method, url, body, token: bearer, headers });
 
   const newToken = async (cookie: string, storeId: string, permissions: string[]) => {
@@ -153,6 +154,12 @@ describe('webhooks through the public API v1', () => {
         // /flaky fails the first two attempts of every delivery, told apart by webhook-id.
         const tries = received.filter((r) => r.path === entry.path && r.headers['webhook-id'] === entry.headers['webhook-id']).length;
         response.statusCode = entry.path === '/flaky' && tries <= 2 ? 500 : 204;
+        // /gone says the endpoint is no more while `gone` is set; /busy asks for 2 s on the first try of each delivery.
+        if (entry.path === '/gone' && gone) response.statusCode = 410;
+        if (entry.path === '/busy' && tries === 1) {
+          response.statusCode = 429;
+          response.setHeader('retry-after', '2');
+        }
         response.end();
       });
     });
@@ -194,6 +201,66 @@ describe('webhooks through the public API v1', () => {
     expect(again.statusCode).toBe(201);
     expect(json<{ id: string }>(again).id).toBe(json<{ id: string }>(first).id);
   });
+
+  it('rotates a secret with an overlap: both signatures, new first, until the old one expires', async () => {
+    const created = await createEndpoint('/rotated', ['claim.filed']);
+    const rotated = await v1('POST', `/api/v1/webhook-endpoints/${created.id}/rotate-secret`, { overlapSeconds: 3600 });
+    expect(rotated.statusCode, rotated.body).toBe(200);
+    const { secret } = json<{ secret: string }>(rotated);
+    expect(secret).not.toBe(created.secret);
+    const filed = await fileAcmeClaim();
+    const delivery = await eventually(async () => {
+      const found = at('/rotated').find((r) => payloadOf(r).data.claimId === filed.claimId);
+      expect(found).toBeDefined();
+      return found!;
+    });
+    const signatures = String(delivery.headers['webhook-signature']).split(' ');
+    expect(signatures).toHaveLength(2);
+    expect(verifyStandardWebhook(secret, { ...delivery.headers, 'webhook-signature': signatures[0] }, delivery.body)).toBe(true);
+    expect(verifyStandardWebhook(created.secret, { ...delivery.headers, 'webhook-signature': signatures[1] }, delivery.body)).toBe(true);
+    // With no overlap the old secret is gone at once: one signature, the new one.
+    const again = json<{ secret: string }>(await v1('POST', `/api/v1/webhook-endpoints/${created.id}/rotate-secret`, { overlapSeconds: 0 }));
+    const next = await fileAcmeClaim();
+    const single = await eventually(async () => {
+      const found = at('/rotated').find((r) => payloadOf(r).data.claimId === next.claimId);
+      expect(found).toBeDefined();
+      return found!;
+    });
+    expect(String(single.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(verifyStandardWebhook(again.secret, single.headers, single.body)).toBe(true);
+  });
+
+  it('disables an endpoint whose receiver answers 410, and delivers what it was owed once enabled again', async () => {
+    const created = await createEndpoint('/gone', ['claim.filed']);
+    const first = await fileAcmeClaim();
+    await eventually(async () => {
+      const endpoint = json<{ status: string; disabledReason: string | null }>(await v1('GET', `/api/v1/webhook-endpoints/${created.id}`));
+      expect(endpoint).toMatchObject({ status: 'disabled', disabledReason: expect.stringContaining('410') });
+    });
+    const tried = at('/gone').length;
+    const second = await fileAcmeClaim();
+    await h.runtime.settle();
+    expect(at('/gone')).toHaveLength(tried);
+    gone = false;
+    const enabled = await v1('PATCH', `/api/v1/webhook-endpoints/${created.id}`, { status: 'enabled' });
+    expect(json(enabled)).toMatchObject({ status: 'enabled', disabledReason: null });
+    await eventually(async () => {
+      const delivered = at('/gone').slice(tried).map((r) => payloadOf(r).data.claimId);
+      expect(new Set(delivered)).toEqual(new Set([first.claimId, second.claimId]));
+    }, 40_000);
+  }, 60_000);
+
+  it('tries a receiver that asked for time (429 with Retry-After) no sooner than it asked', async () => {
+    await createEndpoint('/busy', ['claim.filed']);
+    const filed = await fileAcmeClaim();
+    const tries = await eventually(async () => {
+      const found = at('/busy').filter((r) => payloadOf(r).data.claimId === filed.claimId);
+      expect(found.length).toBeGreaterThanOrEqual(2);
+      return found;
+    }, 30_000);
+    expect(tries[0]!.headers['webhook-id']).toBe(tries[1]!.headers['webhook-id']);
+    expect(tries[1]!.at - tries[0]!.at).toBeGreaterThanOrEqual(2_000);
+  }, 40_000);
 
   it('refuses loopback, private and link-local URLs unless WEBHOOK_ALLOW_PRIVATE_URLS, and non-http URLs', async () => {
     h.runtime.ctx.config.webhookAllowPrivateUrls = false;
@@ -386,8 +453,8 @@ describe('webhooks through the public API v1', () => {
     const reclaimed = (await claimDueDeliveries(db, new Date(later + lease + SECOND), 100, lease)).find((d) => d.id === target.id);
     expect(reclaimed).toMatchObject({ webhookId: target.webhook_id });
     // The first worker, had it come back, records its attempt but no longer decides what comes next.
-    await recordAttempt(db, claimed!, { statusCode: 500, error: 'late', succeeded: false, durationMs: 1 }, new Date(later + lease + 2 * SECOND));
-    await recordAttempt(db, reclaimed!, { statusCode: 200, error: null, succeeded: true, durationMs: 1 }, new Date(later + lease + 3 * SECOND));
+    await recordAttempt(db, claimed!, { statusCode: 500, error: 'late', succeeded: false, durationMs: 1, retryAfterMs: null }, new Date(later + lease + 2 * SECOND));
+    await recordAttempt(db, reclaimed!, { statusCode: 200, error: null, succeeded: true, durationMs: 1, retryAfterMs: null }, new Date(later + lease + 3 * SECOND));
     const { rows: after } = await sql<{ status: string }>`select status from webhook_deliveries where id = ${target.id}::uuid`.execute(db);
     expect(after[0]!.status).toBe('succeeded');
   });

@@ -26,11 +26,12 @@ export interface ClaimedDelivery {
   webhookId: string;
   payload: string;
   url: string;
-  secret: string;
+  /** The endpoint's secret, and a rotated-out one still within its overlap: each signs the delivery, new first. */
+  secrets: string[];
   claimToken: string;
 }
 
-interface ClaimedRow { id: string; endpoint_id: string; webhook_id: string; payload: string; url: string; secret: string; claim_token: string }
+interface ClaimedRow { id: string; endpoint_id: string; webhook_id: string; payload: string; url: string; secret: string; previous_secret: string | null; claim_token: string }
 
 /**
  * Claims due deliveries: one statement, `FOR UPDATE SKIP LOCKED` so concurrent workers (API
@@ -42,7 +43,9 @@ export async function claimDueDeliveries<DB>(db: Kysely<DB>, now: Date, limit: n
   const token = randomUUID();
   const { rows } = await sql<ClaimedRow>`
     with due as (
-      select d.id, e.url, e.secret from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id and e.deleted_at is null
+      select d.id, e.url, e.secret,
+             case when e.previous_secret_expires_at > ${now.toISOString()}::timestamptz then e.previous_secret end as previous_secret
+      from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id and e.deleted_at is null and e.status = 'enabled'
       where d.status = 'pending' and d.next_attempt_at <= ${now.toISOString()}::timestamptz
       order by d.next_attempt_at
       limit ${limit}
@@ -52,9 +55,10 @@ export async function claimDueDeliveries<DB>(db: Kysely<DB>, now: Date, limit: n
     set next_attempt_at = ${new Date(now.getTime() + leaseMs).toISOString()}::timestamptz, claim_token = ${token}::uuid
     from due e
     where d.id = e.id
-    returning d.id, d.endpoint_id, d.webhook_id, d.payload, e.url, e.secret, d.claim_token`.execute(db);
+    returning d.id, d.endpoint_id, d.webhook_id, d.payload, e.url, e.secret, e.previous_secret, d.claim_token`.execute(db);
   return rows.map((r) => ({
-    id: r.id, endpointId: r.endpoint_id, webhookId: r.webhook_id, payload: r.payload, url: r.url, secret: r.secret, claimToken: r.claim_token,
+    id: r.id, endpointId: r.endpoint_id, webhookId: r.webhook_id, payload: r.payload, url: r.url,
+    secrets: r.previous_secret ? [r.secret, r.previous_secret] : [r.secret], claimToken: r.claim_token,
   }));
 }
 
@@ -84,7 +88,10 @@ export async function recordAttempt<DB>(db: Kysely<DB>, delivery: ClaimedDeliver
     const scheduleAttempts = row.schedule_attempts + 1;
     // Delays count from when the attempt ended, so a 10 s timeout does not eat into a 5 s delay.
     const failedAt = new Date(attemptedAt.getTime() + outcome.durationMs);
-    const next = outcome.succeeded ? null : nextAttemptAfterFailure({ failedAttempts: scheduleAttempts, firstAttemptAt, failedAt });
+    const scheduled = outcome.succeeded ? null : nextAttemptAfterFailure({ failedAttempts: scheduleAttempts, firstAttemptAt, failedAt });
+    // A receiver that asks for time (429 or 503 with Retry-After) is not tried again sooner than it asked.
+    const asked = outcome.retryAfterMs === null ? null : new Date(failedAt.getTime() + outcome.retryAfterMs);
+    const next = scheduled && asked && asked > scheduled ? asked : scheduled;
     const status = outcome.succeeded ? 'succeeded' : next ? 'pending' : 'failed';
     await sql`
       update webhook_deliveries
@@ -92,6 +99,13 @@ export async function recordAttempt<DB>(db: Kysely<DB>, delivery: ClaimedDeliver
           last_attempt_at = ${attemptedAt.toISOString()}::timestamptz, status = ${status},
           next_attempt_at = ${next ? next.toISOString() : null}::timestamptz, claim_token = null, replay_requested = false
       where id = ${delivery.id}::uuid`.execute(trx);
+    // 410 Gone: the receiver says the endpoint is no more; nothing is sent to it until it is enabled again.
+    if (outcome.statusCode === 410) {
+      await sql`
+        update webhook_endpoints set status = 'disabled', disabled_at = ${attemptedAt.toISOString()}::timestamptz,
+          disabled_reason = 'The receiver answered 410 Gone; enable the endpoint again once it accepts deliveries.'
+        where id = ${delivery.endpointId}::uuid and status = 'enabled'`.execute(trx);
+    }
   });
 }
 
@@ -122,7 +136,7 @@ export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpti
   async function deliver(delivery: ClaimedDelivery): Promise<void> {
     const attemptedAt = now();
     const outcome = await sendWebhook(
-      { url: delivery.url, secret: delivery.secret, webhookId: delivery.webhookId, timestampSeconds: Math.floor(attemptedAt.getTime() / 1000), body: delivery.payload },
+      { url: delivery.url, secrets: delivery.secrets, webhookId: delivery.webhookId, timestampSeconds: Math.floor(attemptedAt.getTime() / 1000), body: delivery.payload },
       { allowPrivate: ctx.config.webhookAllowPrivateUrls, timeoutMs, signal: aborter.signal },
     );
     if (aborter.signal.aborted) {

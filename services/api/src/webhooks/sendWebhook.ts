@@ -8,7 +8,8 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 
 export interface WebhookRequest {
   url: string;
-  secret: string;
+  /** Each signs the delivery, new first (several during a rotation's overlap). */
+  secrets: readonly string[];
   webhookId: string;
   /** The attempt's time: the `webhook-timestamp` header, in unix seconds. */
   timestampSeconds: number;
@@ -20,6 +21,17 @@ export interface WebhookOutcome {
   error: string | null;
   succeeded: boolean;
   durationMs: number;
+  /** A 429 or 503 answer's `Retry-After`, in ms; null when none was given. */
+  retryAfterMs: number | null;
+}
+
+/** `Retry-After` as seconds or an HTTP date, in ms from `now`; null when absent or unreadable. */
+export function retryAfterMs(header: string | undefined, now: number): number | null {
+  if (!header) return null;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
 export interface SendOptions {
@@ -39,11 +51,11 @@ export function sendWebhook(request: WebhookRequest, options: SendOptions): Prom
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (statusCode: number | null, error: string | null) => {
+    const finish = (statusCode: number | null, error: string | null, retryAfter: number | null = null) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ statusCode, error, succeeded: error === null, durationMs: elapsed() });
+      resolve({ statusCode, error, succeeded: error === null, durationMs: elapsed(), retryAfterMs: retryAfter });
     };
     let target: URL;
     try {
@@ -69,14 +81,16 @@ export function sendWebhook(request: WebhookRequest, options: SendOptions): Prom
         'user-agent': 'order-protection-webhooks/1',
         'webhook-id': request.webhookId,
         'webhook-timestamp': String(request.timestampSeconds),
-        'webhook-signature': signWebhook(request.secret, request.webhookId, request.timestampSeconds, request.body),
+        'webhook-signature': request.secrets.map((secret) => signWebhook(secret, request.webhookId, request.timestampSeconds, request.body)).join(' '),
       },
     }, (response) => {
       const status = response.statusCode ?? 0;
       // The status is the answer; the body is read and dropped so the socket can close cleanly.
       response.resume();
       response.on('error', () => undefined);
-      finish(status, status >= 200 && status < 300 ? null : `receiver answered HTTP ${status}`);
+      const header = response.headers['retry-after'];
+      const retryAfter = status === 429 || status === 503 ? retryAfterMs(Array.isArray(header) ? header[0] : header, Date.now()) : null;
+      finish(status, status >= 200 && status < 300 ? null : `receiver answered HTTP ${status}`, retryAfter);
       const drain = setTimeout(() => outgoing.destroy(), 1_000);
       drain.unref();
       response.on('end', () => clearTimeout(drain));

@@ -42,4 +42,15 @@ export const webhookMigrations: Record<string, Migration> = {
       await sql`create index webhook_attempts_delivery on webhook_delivery_attempts (delivery_id, attempt)`.execute(db);
     },
   },
+  // Secret rotation with an overlap, and endpoints a receiver (410) or the merchant turned off.
+  '0530_webhook_endpoint_life_cycle': {
+    async up(db: Kysely<unknown>) {
+      await sql`alter table webhook_endpoints
+        add column previous_secret text,
+        add column previous_secret_expires_at timestamptz,
+        add column status text not null default 'enabled',
+        add column disabled_reason text,
+        add column disabled_at timestamptz`.execute(db);
+    },
+  },
 };

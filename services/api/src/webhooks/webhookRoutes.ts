@@ -2,14 +2,17 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import {
-  ApiError, CreateWebhookEndpointRequest, CreateWebhookEndpointResponse, WebhookDeliveryAttemptPage, WebhookDeliveryAttemptQuery,
-  WebhookEndpoint, WebhookEndpointList, WebhookReplayResponse, type Permission,
+  ApiError, CreateWebhookEndpointRequest, CreateWebhookEndpointResponse, RotateWebhookSecretRequest, RotateWebhookSecretResponse,
+  UpdateWebhookEndpointRequest, WebhookDeliveryAttemptPage, WebhookDeliveryAttemptQuery, WebhookEndpoint, WebhookEndpointList,
+  WebhookReplayResponse, type Permission,
 } from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
 import { installIdempotency } from '../http/idempotency.js';
 import { refusalOf } from './addressPolicy.js';
-import { createEndpoint, deleteEndpoint, findEndpoint, listAttempts, listEndpoints, replayDelivery } from './endpointRepository.js';
+import {
+  createEndpoint, deleteEndpoint, findEndpoint, listAttempts, listEndpoints, replayDelivery, rotateSecret, setEndpointStatus,
+} from './endpointRepository.js';
 
 const EndpointParams = z.object({ endpointId: z.string().min(1).max(100) });
 const DeliveryParams = EndpointParams.extend({ deliveryId: z.string().min(1).max(100) });
@@ -73,6 +76,34 @@ export const webhookRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
     const endpoint = await findEndpoint(ctx.database.db, storeId, request.params.endpointId);
     if (!endpoint) throw endpointNotFound();
     return endpoint;
+  });
+
+  app.patch('/api/v1/webhook-endpoints/:endpointId', {
+    config: { auth: 'token' },
+    schema: {
+      tags, security, params: EndpointParams, headers: IdempotencyHeaders, body: UpdateWebhookEndpointRequest, response: { 200: WebhookEndpoint, ...errors },
+      summary: 'Turn an endpoint\'s deliveries on or off (webhook:update); what it was owed while off is sent once it is on',
+    },
+  }, async (request) => {
+    const { storeId } = tokenStore(request, 'webhook:update');
+    const endpoint = await setEndpointStatus(ctx, storeId, request.params.endpointId, request.body.status);
+    if (!endpoint) throw endpointNotFound();
+    request.log.info({ endpointId: endpoint.id, status: endpoint.status }, 'webhook endpoint status set');
+    return endpoint;
+  });
+
+  app.post('/api/v1/webhook-endpoints/:endpointId/rotate-secret', {
+    config: { auth: 'token' },
+    schema: {
+      tags, security, params: EndpointParams, headers: IdempotencyHeaders, body: RotateWebhookSecretRequest, response: { 200: RotateWebhookSecretResponse, ...errors },
+      summary: 'A new signing secret (webhook:update), in this answer only; until the old one expires (24 h, or overlapSeconds) every delivery carries both signatures, new first',
+    },
+  }, async (request, reply) => {
+    const { storeId } = tokenStore(request, 'webhook:update');
+    const rotated = await rotateSecret(ctx, storeId, request.params.endpointId, request.body.overlapSeconds);
+    if (!rotated) throw endpointNotFound();
+    request.log.info({ endpointId: request.params.endpointId }, 'webhook secret rotated');
+    return reply.header('cache-control', 'no-store').send(rotated);
   });
 
   app.delete('/api/v1/webhook-endpoints/:endpointId', {
