@@ -66,6 +66,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration: ${problems}`);
   }
   const e = parsed.data;
+  // Contract: turning the shopper-facing limits off is for load tests only.
+  if (!e.RATE_LIMIT_ENABLED && env.NODE_ENV === 'production') {
+    throw new Error('Invalid configuration: RATE_LIMIT_ENABLED=false is refused when NODE_ENV=production (it is for load tests only).');
+  }
   return {
     port: e.PORT,
     host: e.HOST,

@@ -97,6 +97,7 @@ describe('configuration', () => {
     const base = { DATA_DIR: dataDir };
     expect(loadConfig(base).rateLimit).toEqual({ enabled: true, windowMs: 60_000, lookupPerIp: 20, lookupPerOrder: 10, filingPerIp: 5, filingPerOrder: 5 });
     expect(loadConfig({ ...base, RATE_LIMIT_ENABLED: 'false' }).rateLimit.enabled).toBe(false);
+    expect(() => loadConfig({ ...base, RATE_LIMIT_ENABLED: 'false', NODE_ENV: 'production' })).toThrow(/refused when NODE_ENV=production/);
     expect(loadConfig({ ...base, RATE_LIMIT_LOOKUP_PER_IP: '1000' }).rateLimit.lookupPerIp).toBe(1000);
     expect(() => loadConfig({ ...base, RATE_LIMIT_FILING_PER_IP: '-1' })).toThrow(/RATE_LIMIT_FILING_PER_IP/);
     expect(loadConfig({ ...base, SENTRY_DSN: 'https://k@o1.ingest.sentry.io/2' }).sentry).toBeNull();
