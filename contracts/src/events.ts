@@ -25,7 +25,7 @@ export const EventMetadata = z.object({
 export type EventMetadata = z.infer<typeof EventMetadata>;
 
 /** What each aggregate's stream holds; the stream id is the aggregate's uuid. */
-export const StreamType = z.enum(['claim', 'order-claims', 'claim-session', 'macro', 'sop', 'account-team', 'claim-links', 'claim-notifications']);
+export const StreamType = z.enum(['claim', 'order-claims', 'claim-session', 'macro', 'sop', 'account-team', 'claim-links', 'claim-notifications', 'store-payouts']);
 export type StreamType = z.infer<typeof StreamType>;
 
 const claimFiled = z.object({
@@ -185,6 +185,26 @@ const claimNotificationFailed = z.object({
   data: z.object({ ...notificationScope, attempt: z.number().int().positive(), error: z.string(), failedAt: z.iso.datetime() }),
 });
 
+/**
+ * Payout batches of a store: one stream per store (`store-payouts:<store id>`), so an entry joins one batch only
+ * and two finance users approving or paying at once cannot both succeed. Amounts in minor units of the store's currency.
+ */
+const payoutBatchCreated = z.object({
+  type: z.literal('PayoutBatchCreated'),
+  data: z.object({
+    storeId: z.uuid(), batchId: z.uuid(), currency: CurrencyCode, entryIds: z.array(z.uuid()).min(1), total: z.number().int(),
+    createdBy: z.string(), createdAt: z.iso.datetime(),
+  }),
+});
+const payoutBatchApproved = z.object({
+  type: z.literal('PayoutBatchApproved'),
+  data: z.object({ storeId: z.uuid(), batchId: z.uuid(), approvedBy: z.string(), approvedAt: z.iso.datetime() }),
+});
+const payoutBatchPaid = z.object({
+  type: z.literal('PayoutBatchPaid'),
+  data: z.object({ storeId: z.uuid(), batchId: z.uuid(), reference: z.string().max(200), paidAt: z.iso.datetime() }),
+});
+
 export const DomainEvent = z.discriminatedUnion('type', [
   claimFiled,
   orderItemsClaimed,
@@ -215,6 +235,9 @@ export const DomainEvent = z.discriminatedUnion('type', [
   claimLinkIssued,
   claimNotificationSent,
   claimNotificationFailed,
+  payoutBatchCreated,
+  payoutBatchApproved,
+  payoutBatchPaid,
 ]);
 export type DomainEvent = z.infer<typeof DomainEvent>;
 export type EventType = DomainEvent['type'];
@@ -250,11 +273,15 @@ export const EVENT_SCHEMA_VERSIONS: Record<EventType, number> = {
   ClaimLinkIssued: 1,
   ClaimNotificationSent: 1,
   ClaimNotificationFailed: 1,
+  PayoutBatchCreated: 1,
+  PayoutBatchApproved: 1,
+  PayoutBatchPaid: 1,
 };
 
 /** The stream of a claim's extra links and that of its mail: named after the claim, so no lookup finds them. */
 export const claimLinksStreamOf = (claimId: string): string => `claim-links:${claimId}`;
 export const claimNotificationsStreamOf = (claimId: string): string => `claim-notifications:${claimId}`;
+export const storePayoutsStreamOf = (storeId: string): string => `store-payouts:${storeId}`;
 
 /** The stream an event belongs to. */
 export function streamOf(event: DomainEvent): { streamId: string; streamType: StreamType } {
@@ -296,6 +323,10 @@ export function streamOf(event: DomainEvent): { streamId: string; streamType: St
     case 'ClaimNotificationSent':
     case 'ClaimNotificationFailed':
       return { streamId: claimNotificationsStreamOf(event.data.claimId), streamType: 'claim-notifications' };
+    case 'PayoutBatchCreated':
+    case 'PayoutBatchApproved':
+    case 'PayoutBatchPaid':
+      return { streamId: storePayoutsStreamOf(event.data.storeId), streamType: 'store-payouts' };
     default: {
       const exhaustive: never = event;
       return exhaustive;

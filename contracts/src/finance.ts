@@ -64,3 +64,28 @@ export const FinanceReplayView = z.object({
   error: z.string().nullable(),
 });
 export type FinanceReplayView = z.infer<typeof FinanceReplayView>;
+
+export const PayoutBatchStatus = z.enum(['created', 'approved', 'paid']);
+export type PayoutBatchStatus = z.infer<typeof PayoutBatchStatus>;
+
+export const PayoutBatch = z.object({
+  id: z.uuid(),
+  storeId: z.uuid(),
+  currency: CurrencyCode,
+  total: DecimalAmount,
+  entryIds: z.array(z.uuid()),
+  status: PayoutBatchStatus,
+  createdAt: z.iso.datetime(),
+  createdBy: z.string(),
+  approvedAt: z.iso.datetime().nullable(),
+  approvedBy: z.string().nullable(),
+  paidAt: z.iso.datetime().nullable(),
+  reference: z.string().nullable(),
+  version: z.number().int(),
+});
+export type PayoutBatch = z.infer<typeof PayoutBatch>;
+
+export const CreatePayoutBatchRequest = z.object({ storeId: z.uuid(), expectedVersion: z.number().int().nonnegative().optional() });
+export const PayoutBatchActionRequest = z.object({ expectedVersion: z.number().int().nonnegative().optional() });
+export const PayPayoutBatchRequest = PayoutBatchActionRequest.extend({ reference: z.string().trim().min(1).max(200) });
+export const PayoutBatchList = z.object({ data: z.array(PayoutBatch) });

@@ -29,6 +29,7 @@ import { apiTokenRoutes } from './public-v1/apiTokenRoutes.js';
 import { v1Routes } from './public-v1/v1Routes.js';
 import { webhookRoutes } from './webhooks/webhookRoutes.js';
 import { financeRoutes } from './finance/financeRoutes.js';
+import { payoutBatchRoutes } from './finance/payoutBatchRoutes.js';
 
 export interface AppOptions {
   kafkaReachable: (() => Promise<boolean>) | null;
@@ -85,6 +86,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(v1Routes(ctx));
   await app.register(webhookRoutes(ctx));
   await app.register(financeRoutes(ctx));
+  await app.register(payoutBatchRoutes(ctx));
   await app.register(storeRoutes(ctx));
   await app.register(mediaRoutes(ctx));
   await app.register(adminRoutes(ctx));

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClaim, FinanceReplayView, OrderInput, PayoutEntriesResponse } from '@claims/contracts';
+import { ApiClaim, FinanceReplayView, OrderInput, PayoutBatch, PayoutEntriesResponse } from '@claims/contracts';
+import { DEMO_PASSWORD } from './support/backofficeHarness.js';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
 import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
 
@@ -86,5 +87,38 @@ describe('finance: the payout ledger and its replay from the events (contract §
     const reship = claims.get('FIN-2')!;
     expect(view.differences).toEqual([expect.objectContaining({ claimId: reship.claimId, live: reship.paid, replayed: Math.round(reship.paid * 80) / 100 })]);
     expect(view.stores[0]!.live - view.stores[0]!.replayed).toBeCloseTo(reship.paid * 0.2, 2);
+  });
+
+  it('moves entries pending -> approved -> paid in batches: four eyes, and never an entry paid twice', async () => {
+    const controller = (await h.call({ method: 'POST', url: '/api/auth/login', body: { email: 'controller@orderprotection.test', password: DEMO_PASSWORD } }))
+      .headers['set-cookie']!.toString().split(';')[0]!;
+    const batches = `/api/finance/stores/${acme}/payout-batches`;
+    // Two finance users gathering at once: one batch takes the pending entries, the other finds none left.
+    const [a, b] = await Promise.all([
+      h.call({ method: 'POST', url: batches, cookie: finance, body: {} }),
+      h.call({ method: 'POST', url: batches, cookie: controller, body: {} }),
+    ]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([201, 400]);
+    const [made, maker] = a.statusCode === 201 ? [PayoutBatch.parse(json(a)), finance] : [PayoutBatch.parse(json(b)), controller];
+    const checker = maker === finance ? controller : finance;
+    // The batch holds every entry still pending (they stay pending until it is approved).
+    const pending = PayoutEntriesResponse.parse(json(await entries(`storeId=${acme}`))).entries.filter((e) => e.status === 'pending').map((e) => e.id);
+    expect([...made.entryIds].sort()).toEqual(pending.sort());
+    expect(made).toMatchObject({ status: 'created', currency: 'USD' });
+    // The maker may not approve; an unapproved batch is not paid; an owner of the store has no say.
+    const approve = `${batches}/${made.id}/approve`;
+    expect(json<{ error: string }>(await h.call({ method: 'POST', url: approve, cookie: maker, body: {} })).error).toBe('forbidden');
+    expect(json<{ error: string }>(await h.call({ method: 'POST', url: `${batches}/${made.id}/pay`, cookie: checker, body: { reference: 'WIRE-1' } })).error).toBe('invalid_transition');
+    expect((await h.call({ method: 'POST', url: approve, cookie: owner, body: {} })).statusCode).toBe(403);
+    expect(PayoutBatch.parse(json(await h.call({ method: 'POST', url: approve, cookie: checker, body: {} })))).toMatchObject({ status: 'approved' });
+    // Two payments of the same batch at once: exactly one is recorded.
+    const pays = await Promise.all([finance, controller].map((cookie) => h.call({ method: 'POST', url: `${batches}/${made.id}/pay`, cookie, body: { reference: 'WIRE-1' } })));
+    expect(pays.map((p) => p.statusCode).sort()).toEqual([200, 422]);
+    await h.runtime.settle();
+    const after = PayoutEntriesResponse.parse(json(await entries(`storeId=${acme}`))).entries.filter((e) => made.entryIds.includes(e.id));
+    expect(after.length).toBe(made.entryIds.length);
+    expect(after.every((e) => e.status === 'paid')).toBe(true);
+    const listed = json<{ data: Array<{ id: string; status: string; reference: string | null }> }>(await h.call({ method: 'GET', url: batches, cookie: finance }));
+    expect(listed.data.find((x) => x.id === made.id)).toMatchObject({ status: 'paid', reference: 'WIRE-1' });
   });
 });

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { ClaimResolution, Valuation } from '@claims/contracts';
-import { convertMinor, fractionOf, payoutLinesOf, roundHalfEven, whole } from '../src/index.js';
+import {
+  convertMinor, fractionOf, payoutLinesOf, roundHalfEven, storePayoutsDecider, whole, type StorePayoutsCommand, type StorePayoutsState,
+} from '../src/index.js';
 
 const line = (resolutionType: ClaimResolution['resolutionType'], paidValue: number, shippingAmount = 0): ClaimResolution => ({
   id: '51111111-1111-4111-8111-111111111111', relatedClaimItemId: null, resolutionType, reason: null, resolutionDescription: '',
@@ -56,5 +58,39 @@ describe('payouts from resolutions', () => {
       const refund = payout(line('REFUND', paid), 'USD', valuation(), { replacementCostPercent: percent });
       return reship === roundHalfEven({ n: BigInt(paid * percent), d: 100n }) && refund === paid;
     }));
+  });
+});
+
+describe('payout batches of a store', () => {
+  const store = '71111111-1111-4111-8111-111111111111';
+  const at = '2026-11-22T12:00:00.000Z';
+  const step = (state: StorePayoutsState, command: StorePayoutsCommand) => {
+    const result = storePayoutsDecider.decide(command, state);
+    return { result, state: result.ok ? result.value.reduce(storePayoutsDecider.evolve, state) : state };
+  };
+
+  it('puts an entry in one batch only, however batches are made from overlapping reads', () => {
+    const ids = Array.from({ length: 6 }, (_, i) => `8${i}111111-1111-4111-8111-111111111111`);
+    fc.assert(fc.property(fc.array(fc.subarray(ids, { minLength: 1 }), { minLength: 1, maxLength: 6 }), (reads) => {
+      let state = storePayoutsDecider.initialState;
+      for (const [n, read] of reads.entries()) {
+        state = step(state, { type: 'CreatePayoutBatch', storeId: store, batchId: `9${n}111111-1111-4111-8111-111111111111`, currency: 'USD',
+          entries: read.map((id) => ({ id, amount: 100 })), actorId: 'fay', now: at }).state;
+      }
+      const all = [...state.batches.values()].flatMap((b) => b.entryIds);
+      return all.length === new Set(all).size && [...state.batches.values()].every((b) => b.total === b.entryIds.length * 100);
+    }));
+  });
+
+  it('is approved by someone other than its maker, and paid once, only after approval', () => {
+    const batchId = '91111111-1111-4111-8111-111111111111';
+    let state = step(storePayoutsDecider.initialState, { type: 'CreatePayoutBatch', storeId: store, batchId, currency: 'USD', entries: [{ id: batchId, amount: 5 }], actorId: 'fay', now: at }).state;
+    const pay = { type: 'PayPayoutBatch', storeId: store, batchId, reference: 'W1', now: at } as const;
+    expect(step(state, pay).result).toMatchObject({ ok: false, error: { code: 'invalid_transition' } });
+    expect(step(state, { type: 'ApprovePayoutBatch', storeId: store, batchId, actorId: 'fay', now: at }).result).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    state = step(state, { type: 'ApprovePayoutBatch', storeId: store, batchId, actorId: 'cole', now: at }).state;
+    state = step(state, pay).state;
+    expect(state.batches.get(batchId)).toMatchObject({ status: 'paid', reference: 'W1', approvedBy: 'cole' });
+    expect(step(state, pay).result).toMatchObject({ ok: false, error: { code: 'invalid_transition' } });
   });
 });

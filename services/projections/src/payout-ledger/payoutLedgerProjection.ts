@@ -24,6 +24,27 @@ const migrations: Record<string, Migration> = {
       await sql`create index payout_entries_decided on payout_entries (decided_at)`.execute(db);
     },
   },
+  '0830_payout_batches': {
+    async up(db: Kysely<unknown>) {
+      await sql`
+        create table payout_batches (
+          id uuid primary key,
+          store_id uuid not null,
+          currency text not null,
+          total bigint not null,
+          entry_ids uuid[] not null,
+          status text not null,
+          created_at timestamptz not null,
+          created_by text not null,
+          approved_at timestamptz,
+          approved_by text,
+          paid_at timestamptz,
+          reference text,
+          version bigint not null
+        )`.execute(db);
+      await sql`create index payout_batches_store on payout_batches (store_id, created_at desc)`.execute(db);
+    },
+  },
 };
 
 /**
@@ -33,9 +54,9 @@ const migrations: Record<string, Migration> = {
  */
 export const payoutLedgerProjection: Projection = {
   name: 'payout-ledger',
-  handles: new Set(['ClaimFiled', 'ClaimResolved']),
+  handles: new Set(['ClaimFiled', 'ClaimResolved', 'PayoutBatchCreated', 'PayoutBatchApproved', 'PayoutBatchPaid']),
   migrations,
-  tables: ['payout_claims', 'payout_entries'],
+  tables: ['payout_claims', 'payout_entries', 'payout_batches'],
   async apply(trx, event) {
     switch (event.type) {
       case 'ClaimFiled':
@@ -54,6 +75,25 @@ export const payoutLedgerProjection: Projection = {
         }
         return;
       }
+      // An entry's status follows its batch: approved with it, paid with it.
+      case 'PayoutBatchCreated': {
+        const d = event.data;
+        await sql`
+          insert into payout_batches (id, store_id, currency, total, entry_ids, status, created_at, created_by, version)
+          values (${d.batchId}, ${d.storeId}, ${d.currency}, ${d.total}, ${d.entryIds}::uuid[], 'created', ${d.createdAt}, ${d.createdBy}, ${event.streamVersion})
+          on conflict (id) do nothing`.execute(trx);
+        return;
+      }
+      case 'PayoutBatchApproved':
+        await sql`update payout_batches set status = 'approved', approved_at = ${event.data.approvedAt}, approved_by = ${event.data.approvedBy}, version = ${event.streamVersion}
+          where id = ${event.data.batchId}`.execute(trx);
+        await sql`update payout_entries set status = 'approved' where id = any(select unnest(entry_ids) from payout_batches where id = ${event.data.batchId})`.execute(trx);
+        return;
+      case 'PayoutBatchPaid':
+        await sql`update payout_batches set status = 'paid', paid_at = ${event.data.paidAt}, reference = ${event.data.reference}, version = ${event.streamVersion}
+          where id = ${event.data.batchId}`.execute(trx);
+        await sql`update payout_entries set status = 'paid' where id = any(select unnest(entry_ids) from payout_batches where id = ${event.data.batchId})`.execute(trx);
+        return;
       default:
         return;
     }

@@ -1,5 +1,5 @@
 import { sql, type QueryExecutorProvider } from 'kysely';
-import type { PayoutStatus, ResolutionType } from '@claims/contracts';
+import type { PayoutBatchStatus, PayoutStatus, ResolutionType } from '@claims/contracts';
 
 export interface PayoutEntryRow {
   id: string;
@@ -16,6 +16,7 @@ export interface PayoutEntryRow {
 
 export interface PayoutFilter {
   storeIds?: readonly string[] | undefined;
+  status?: PayoutStatus | undefined;
   /** Decided at or after. */
   from?: string | undefined;
   /** Decided at or before. */
@@ -28,11 +29,43 @@ export async function payoutEntries(db: QueryExecutorProvider, filter: PayoutFil
   const { rows } = await sql<{ id: string; store_id: string; claim_id: string; event_id: string; resolution_type: ResolutionType; amount: number; currency: string; status: PayoutStatus; decided_at: Date }>`
     select id, store_id, claim_id, event_id, resolution_type, amount, currency, status, decided_at from payout_entries
     where (${storeIds}::uuid[] is null or store_id = any(${storeIds}::uuid[]))
+      and (${filter.status ?? null}::text is null or status = ${filter.status ?? null})
       and (${filter.from ?? null}::timestamptz is null or decided_at >= ${filter.from ?? null}::timestamptz)
       and (${filter.to ?? null}::timestamptz is null or decided_at <= ${filter.to ?? null}::timestamptz)
     order by decided_at, id`.execute(db);
   return rows.map((r) => ({
     id: r.id, storeId: r.store_id, claimId: r.claim_id, eventId: r.event_id, resolutionType: r.resolution_type,
     amount: Number(r.amount), currency: r.currency, status: r.status, decidedAt: new Date(r.decided_at).toISOString(),
+  }));
+}
+
+export interface PayoutBatchRow {
+  id: string;
+  storeId: string;
+  currency: string;
+  /** Minor units of `currency`. */
+  total: number;
+  entryIds: string[];
+  status: PayoutBatchStatus;
+  createdAt: string;
+  createdBy: string;
+  approvedAt: string | null;
+  approvedBy: string | null;
+  paidAt: string | null;
+  reference: string | null;
+  version: number;
+}
+
+/** A store's payout batches (or every store's), newest first. */
+export async function payoutBatches(db: QueryExecutorProvider, storeId: string | null): Promise<PayoutBatchRow[]> {
+  const { rows } = await sql<{
+    id: string; store_id: string; currency: string; total: number; entry_ids: string[]; status: PayoutBatchStatus; created_at: Date; created_by: string;
+    approved_at: Date | null; approved_by: string | null; paid_at: Date | null; reference: string | null; version: number;
+  }>`select * from payout_batches where (${storeId}::uuid is null or store_id = ${storeId}::uuid) order by created_at desc, id`.execute(db);
+  const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+  return rows.map((r) => ({
+    id: r.id, storeId: r.store_id, currency: r.currency, total: Number(r.total), entryIds: r.entry_ids, status: r.status,
+    createdAt: iso(r.created_at)!, createdBy: r.created_by, approvedAt: iso(r.approved_at), approvedBy: r.approved_by,
+    paidAt: iso(r.paid_at), reference: r.reference, version: Number(r.version),
   }));
 }

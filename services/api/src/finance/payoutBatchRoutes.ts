@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ApiError, PayoutBatch, PayoutBatchActionRequest, PayoutBatchList, PayPayoutBatchRequest, PayoutEntriesQuery, storePayoutsStreamOf, toDecimal,
+  type PayoutBatch as PayoutBatchView, type Permission, type Store,
+} from '@claims/contracts';
+import { storePayoutsDecider, type PayoutBatchState, type StorePayoutsCommand } from '@claims/domain';
+import { payoutBatches, payoutEntries } from '@claims/projections';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { actorOf, type Principal } from '../auth/principal.js';
+import { findStore } from '../catalog/storeRepository.js';
+import { handleCommand } from '../eventsourcing/commandHandler.js';
+import { authorizeGlobal, storeNotFound } from '../http/authorizedStore.js';
+import { metaOf } from '../http/requestMeta.js';
+import { AppError } from '../platform/errors.js';
+
+const StoreParams = z.object({ storeId: z.uuid() });
+const BatchParams = StoreParams.extend({ batchId: z.uuid() });
+const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError } as const;
+
+const toView = (batch: Omit<PayoutBatchState, 'entryIds'> & { entryIds: readonly string[] }, version: number): PayoutBatchView => ({
+  ...batch, entryIds: [...batch.entryIds], total: toDecimal(batch.total, batch.currency), version,
+});
+
+/** Finance acts on a known store only (payouts are internal resources, held on every store). */
+async function financeStore(ctx: AppContext, request: FastifyRequest, permission: Permission, storeId: string): Promise<{ store: Store; principal: Principal }> {
+  const principal = authorizeGlobal(request, permission);
+  const store = await findStore(ctx.database.db, storeId);
+  if (!store) throw storeNotFound();
+  return { store, principal };
+}
+
+/** One step of a batch's life on the store's payouts stream; the answer is the batch as the step left it. */
+async function batchStep(ctx: AppContext, request: FastifyRequest, principal: Principal, store: Store, command: StorePayoutsCommand, batchId: string, expectedVersion: number | undefined) {
+  const handled = await handleCommand(ctx, {
+    decider: storePayoutsDecider, streamId: storePayoutsStreamOf(store.id), storeId: store.id, meta: metaOf(principal, request.id), command, expectedVersion,
+  });
+  const batch = handled.state.batches.get(batchId);
+  if (!batch) throw new AppError('not_found', 'No payout batch of this store matches that reference.');
+  return toView(batch, handled.version);
+}
+
+/**
+ * Payout batches: finance gathers a store's pending entries into a batch (`payout:create`), someone else
+ * approves it (`finance-admin:update`), and it is marked paid with the transfer's reference (`payout:update`).
+ */
+export const payoutBatchRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
+  app.get('/api/finance/stores/:storeId/payout-batches', {
+    config: { auth: 'user' },
+    schema: { tags: ['finance'], summary: 'A store\'s payout batches, newest first', params: StoreParams, response: { 200: PayoutBatchList, ...errors } },
+  }, async (request) => {
+    const { store } = await financeStore(ctx, request, 'payout:read', request.params.storeId);
+    return { data: (await payoutBatches(ctx.database.db, store.id)).map((b) => PayoutBatch.parse({ ...b, total: toDecimal(b.total, b.currency) })) };
+  });
+
+  app.post('/api/finance/stores/:storeId/payout-batches', {
+    config: { auth: 'user' },
+    schema: {
+      tags: ['finance'], summary: 'Gather every pending payout entry of the store not yet in a batch into a new batch',
+      params: StoreParams, querystring: PayoutEntriesQuery.pick({ to: true }), body: PayoutBatchActionRequest, response: { 201: PayoutBatch, ...errors },
+    },
+  }, async (request, reply) => {
+    const { store, principal } = await financeStore(ctx, request, 'payout:create', request.params.storeId);
+    const batchId = randomUUID();
+    const pending = await payoutEntries(ctx.database.db, { storeIds: [store.id], status: 'pending', to: request.query.to });
+    const entries = pending.filter((e) => e.currency === store.currency).map((e) => ({ id: e.id, amount: e.amount }));
+    const batch = await batchStep(ctx, request, principal, store, {
+      type: 'CreatePayoutBatch', storeId: store.id, batchId, currency: store.currency, entries, actorId: actorOf(principal).id, now: ctx.now(),
+    }, batchId, request.body.expectedVersion);
+    return reply.code(201).send(batch);
+  });
+
+  app.post('/api/finance/stores/:storeId/payout-batches/:batchId/approve', {
+    config: { auth: 'user' },
+    schema: { tags: ['finance'], summary: 'Approve a batch (not its maker)', params: BatchParams, body: PayoutBatchActionRequest, response: { 200: PayoutBatch, ...errors } },
+  }, async (request) => {
+    const { store, principal } = await financeStore(ctx, request, 'finance-admin:update', request.params.storeId);
+    const { batchId } = request.params;
+    return batchStep(ctx, request, principal, store, { type: 'ApprovePayoutBatch', storeId: store.id, batchId, actorId: actorOf(principal).id, now: ctx.now() },
+      batchId, request.body.expectedVersion);
+  });
+
+  app.post('/api/finance/stores/:storeId/payout-batches/:batchId/pay', {
+    config: { auth: 'user' },
+    schema: { tags: ['finance'], summary: 'Mark an approved batch paid, with the transfer\'s reference', params: BatchParams, body: PayPayoutBatchRequest, response: { 200: PayoutBatch, ...errors } },
+  }, async (request) => {
+    const { store, principal } = await financeStore(ctx, request, 'payout:update', request.params.storeId);
+    const { batchId } = request.params;
+    return batchStep(ctx, request, principal, store, { type: 'PayPayoutBatch', storeId: store.id, batchId, reference: request.body.reference, now: ctx.now() },
+      batchId, request.body.expectedVersion);
+  });
+};
