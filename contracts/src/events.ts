@@ -25,7 +25,7 @@ export const EventMetadata = z.object({
 export type EventMetadata = z.infer<typeof EventMetadata>;
 
 /** What each aggregate's stream holds; the stream id is the aggregate's uuid. */
-export const StreamType = z.enum(['claim', 'order-claims', 'claim-session', 'macro', 'sop', 'account-team', 'claim-links', 'claim-notifications', 'store-payouts']);
+export const StreamType = z.enum(['claim', 'order-claims', 'claim-session', 'macro', 'sop', 'account-team', 'claim-links', 'claim-notifications', 'store-payouts', 'store-credit']);
 export type StreamType = z.infer<typeof StreamType>;
 
 const claimFiled = z.object({
@@ -205,6 +205,29 @@ const payoutBatchPaid = z.object({
   data: z.object({ storeId: z.uuid(), batchId: z.uuid(), reference: z.string().max(200), paidAt: z.iso.datetime() }),
 });
 
+/**
+ * A customer's store credit at one store: one stream per store and customer (`store-credit:<store>:<email hash>`),
+ * amounts in minor units of the store's currency; the balance (issued + adjusted - redeemed) never goes negative.
+ */
+const creditScope = {
+  storeId: z.uuid(), customerEmail: z.string(),
+  /** SHA-256 (hex) of the trimmed, lower-cased email: names the stream, so Kafka keys and stream lists carry no address. */
+  customerKey: z.string().regex(/^[0-9a-f]{64}$/),
+  currency: CurrencyCode,
+};
+const storeCreditIssued = z.object({
+  type: z.literal('StoreCreditIssued'),
+  data: z.object({ ...creditScope, amount: z.number().int().positive(), claimId: z.uuid(), resolutionId: z.uuid(), issuedAt: z.iso.datetime() }),
+});
+const storeCreditRedeemed = z.object({
+  type: z.literal('StoreCreditRedeemed'),
+  data: z.object({ ...creditScope, amount: z.number().int().positive(), reference: z.string().max(200), redeemedAt: z.iso.datetime() }),
+});
+const storeCreditAdjusted = z.object({
+  type: z.literal('StoreCreditAdjusted'),
+  data: z.object({ ...creditScope, amount: z.number().int(), reason: z.string().max(500), adjustedAt: z.iso.datetime() }),
+});
+
 export const DomainEvent = z.discriminatedUnion('type', [
   claimFiled,
   orderItemsClaimed,
@@ -238,6 +261,9 @@ export const DomainEvent = z.discriminatedUnion('type', [
   payoutBatchCreated,
   payoutBatchApproved,
   payoutBatchPaid,
+  storeCreditIssued,
+  storeCreditRedeemed,
+  storeCreditAdjusted,
 ]);
 export type DomainEvent = z.infer<typeof DomainEvent>;
 export type EventType = DomainEvent['type'];
@@ -276,12 +302,16 @@ export const EVENT_SCHEMA_VERSIONS: Record<EventType, number> = {
   PayoutBatchCreated: 1,
   PayoutBatchApproved: 1,
   PayoutBatchPaid: 1,
+  StoreCreditIssued: 1,
+  StoreCreditRedeemed: 1,
+  StoreCreditAdjusted: 1,
 };
 
 /** The stream of a claim's extra links and that of its mail: named after the claim, so no lookup finds them. */
 export const claimLinksStreamOf = (claimId: string): string => `claim-links:${claimId}`;
 export const claimNotificationsStreamOf = (claimId: string): string => `claim-notifications:${claimId}`;
 export const storePayoutsStreamOf = (storeId: string): string => `store-payouts:${storeId}`;
+export const storeCreditStreamOf = (storeId: string, customerKey: string): string => `store-credit:${storeId}:${customerKey}`;
 
 /** The stream an event belongs to. */
 export function streamOf(event: DomainEvent): { streamId: string; streamType: StreamType } {
@@ -327,6 +357,10 @@ export function streamOf(event: DomainEvent): { streamId: string; streamType: St
     case 'PayoutBatchApproved':
     case 'PayoutBatchPaid':
       return { streamId: storePayoutsStreamOf(event.data.storeId), streamType: 'store-payouts' };
+    case 'StoreCreditIssued':
+    case 'StoreCreditRedeemed':
+    case 'StoreCreditAdjusted':
+      return { streamId: storeCreditStreamOf(event.data.storeId, event.data.customerKey), streamType: 'store-credit' };
     default: {
       const exhaustive: never = event;
       return exhaustive;

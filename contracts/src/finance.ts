@@ -89,3 +89,33 @@ export const CreatePayoutBatchRequest = z.object({ storeId: z.uuid(), expectedVe
 export const PayoutBatchActionRequest = z.object({ expectedVersion: z.number().int().nonnegative().optional() });
 export const PayPayoutBatchRequest = PayoutBatchActionRequest.extend({ reference: z.string().trim().min(1).max(200) });
 export const PayoutBatchList = z.object({ data: z.array(PayoutBatch) });
+
+/** A customer's store credit at a store (amounts decimal in the store's currency). */
+export const StoreCreditBalance = z.object({
+  customerKey: z.string(), customerEmail: z.string(), currency: CurrencyCode, balance: DecimalAmount, issued: DecimalAmount, updatedAt: z.iso.datetime(),
+});
+export const StoreCreditBalanceList = z.object({ data: z.array(StoreCreditBalance) });
+
+export const StoreCreditEntry = z.object({
+  kind: z.enum(['issued', 'redeemed', 'adjusted']),
+  /** Signed: what the entry did to the balance. */
+  amount: DecimalAmount,
+  claimId: z.uuid().nullable(),
+  note: z.string().nullable(),
+  at: z.iso.datetime(),
+  version: z.number().int(),
+});
+export type StoreCreditEntry = z.infer<typeof StoreCreditEntry>;
+export const StoreCreditLedger = z.object({
+  customerEmail: z.string(), currency: CurrencyCode, balance: DecimalAmount, entries: z.array(StoreCreditEntry), version: z.number().int(),
+});
+export type StoreCreditLedger = z.infer<typeof StoreCreditLedger>;
+
+export const RedeemStoreCreditRequest = z.object({
+  email: z.email().max(320), amount: DecimalAmount.positive(), reference: z.string().trim().min(1).max(200),
+  expectedVersion: z.number().int().nonnegative().optional(),
+});
+export const AdjustStoreCreditRequest = z.object({
+  email: z.email().max(320), amount: DecimalAmount.refine((a) => a !== 0, 'must not be zero'), reason: z.string().trim().min(1).max(500),
+  expectedVersion: z.number().int().nonnegative().optional(),
+});

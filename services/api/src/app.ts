@@ -30,6 +30,7 @@ import { v1Routes } from './public-v1/v1Routes.js';
 import { webhookRoutes } from './webhooks/webhookRoutes.js';
 import { financeRoutes } from './finance/financeRoutes.js';
 import { payoutBatchRoutes } from './finance/payoutBatchRoutes.js';
+import { storeCreditRoutes } from './store-credit/storeCreditRoutes.js';
 
 export interface AppOptions {
   kafkaReachable: (() => Promise<boolean>) | null;
@@ -87,6 +88,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(webhookRoutes(ctx));
   await app.register(financeRoutes(ctx));
   await app.register(payoutBatchRoutes(ctx));
+  await app.register(storeCreditRoutes(ctx));
   await app.register(storeRoutes(ctx));
   await app.register(mediaRoutes(ctx));
   await app.register(adminRoutes(ctx));

@@ -20,6 +20,7 @@ import { startReaction, type Reaction } from './eventsourcing/reactions.js';
 import { closeDraftOnFiling } from './customer/draftSessions.js';
 import { createMailer } from './notifications/mailer.js';
 import { notifyShopper, startNotificationRetries } from './notifications/notifyShopper.js';
+import { issueStoreCredit } from './store-credit/storeCreditLedger.js';
 import { notificationMigrations } from './notifications/notificationRetries.js';
 import { startDeliveryWorker, type DeliveryWorker } from './webhooks/deliveryWorker.js';
 
@@ -101,7 +102,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
         for (const projection of PROJECTIONS) followers.push(followStore(database.db, projection, log));
       }
       // Everything the product does after a commit, each from its own checkpoint.
-      const afterCommit: readonly Reaction[] = [closeDraftOnFiling, notifyShopper(mailer)];
+      const afterCommit: readonly Reaction[] = [closeDraftOnFiling, notifyShopper(mailer), issueStoreCredit];
       for (const reaction of afterCommit) reactions.push(startReaction(ctx, reaction));
       reactions.push(startNotificationRetries(ctx, mailer));
       deliveryWorker = startDeliveryWorker(ctx);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { ClaimResolution, Valuation } from '@claims/contracts';
 import {
-  convertMinor, fractionOf, payoutLinesOf, roundHalfEven, storePayoutsDecider, whole, type StorePayoutsCommand, type StorePayoutsState,
+  convertMinor, fractionOf, payoutLinesOf, roundHalfEven, storeCreditDecider, storePayoutsDecider, whole,
+  type StoreCreditCommand, type StorePayoutsCommand, type StorePayoutsState,
 } from '../src/index.js';
 
 const line = (resolutionType: ClaimResolution['resolutionType'], paidValue: number, shippingAmount = 0): ClaimResolution => ({
@@ -92,5 +93,34 @@ describe('payout batches of a store', () => {
     state = step(state, pay).state;
     expect(state.batches.get(batchId)).toMatchObject({ status: 'paid', reference: 'W1', approvedBy: 'cole' });
     expect(step(state, pay).result).toMatchObject({ ok: false, error: { code: 'invalid_transition' } });
+  });
+});
+
+describe('store credit', () => {
+  const scope = { storeId: '71111111-1111-4111-8111-111111111111', customerEmail: 'ava@example.com', customerKey: 'a'.repeat(64), currency: 'USD', now: '2026-11-22T12:00:00.000Z' };
+  const op = fc.oneof(
+    fc.record({ type: fc.constant('IssueStoreCredit' as const), amount: fc.integer({ min: 0, max: 5_000 }), resolutionId: fc.constantFrom('r1', 'r2', 'r3') }),
+    fc.record({ type: fc.constant('RedeemStoreCredit' as const), amount: fc.integer({ min: -10, max: 5_000 }) }),
+    fc.record({ type: fc.constant('AdjustStoreCredit' as const), amount: fc.integer({ min: -5_000, max: 5_000 }) }),
+  );
+
+  it('never goes below zero, issues once per resolution, and equals the sum of what it recorded', () => {
+    fc.assert(fc.property(fc.array(op, { maxLength: 40 }), (ops) => {
+      let state = storeCreditDecider.initialState;
+      const events = [];
+      for (const o of ops) {
+        const command: StoreCreditCommand = o.type === 'IssueStoreCredit'
+          ? { ...scope, ...o, claimId: '61111111-1111-4111-8111-111111111111' }
+          : o.type === 'RedeemStoreCredit' ? { ...scope, ...o, reference: 'x' } : { ...scope, ...o, reason: 'x' };
+        const result = storeCreditDecider.decide(command, state);
+        if (!result.ok) continue;
+        events.push(...result.value);
+        state = result.value.reduce(storeCreditDecider.evolve, state);
+        if (state.balance < 0) return false;
+      }
+      const issued = events.filter((e) => e.type === 'StoreCreditIssued');
+      const sum = events.reduce((n, e) => n + (e.type === 'StoreCreditRedeemed' ? -e.data.amount : e.type === 'StoreCreditIssued' || e.type === 'StoreCreditAdjusted' ? e.data.amount : 0), 0);
+      return new Set(issued.map((e) => e.type === 'StoreCreditIssued' && e.data.resolutionId)).size === issued.length && sum === state.balance;
+    }));
   });
 });

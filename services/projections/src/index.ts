@@ -11,3 +11,4 @@ export * from './claim-timeline/claimTimelineQuery.js';
 export * from './registry.js';
 export * from './payout-ledger/payoutLedgerProjection.js';
 export * from './payout-ledger/payoutLedgerQuery.js';
+export * from './store-credit/storeCreditProjection.js';

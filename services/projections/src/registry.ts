@@ -4,11 +4,12 @@ import { claimListProjection } from './claim-list/claimListProjection.js';
 import { claimTimelineProjection } from './claim-timeline/claimTimelineProjection.js';
 import { webhookOutboxProjection } from './webhook-outbox/webhookOutboxProjection.js';
 import { payoutLedgerProjection } from './payout-ledger/payoutLedgerProjection.js';
+import { storeCreditProjection } from './store-credit/storeCreditProjection.js';
 import { projectionRuntimeMigrations } from './runtime/projectionMigrations.js';
 import type { Projection } from './runtime/projection.js';
 
 /** Every read model the product keeps, by name (the names `npm run replay -- --projection` takes). */
-export const PROJECTIONS: readonly Projection[] = [claimListProjection, claimTimelineProjection, webhookOutboxProjection, payoutLedgerProjection];
+export const PROJECTIONS: readonly Projection[] = [claimListProjection, claimTimelineProjection, webhookOutboxProjection, payoutLedgerProjection, storeCreditProjection];
 
 export const projectionMigrations: Record<string, Migration> = registerMigrations(
   projectionRuntimeMigrations,

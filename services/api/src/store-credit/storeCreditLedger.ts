@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+import { DomainEvent, storeCreditStreamOf, toDecimal, type StoreCreditEntry, type StoreCreditLedger } from '@claims/contracts';
+import { payoutLinesOf, storeCreditDecider } from '@claims/domain';
+import type { AppContext } from '../context.js';
+import { findStore } from '../catalog/storeRepository.js';
+import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
+import type { Reaction } from '../eventsourcing/reactions.js';
+import { loadClaim } from '../http/authorizedClaim.js';
+
+/** The key naming a customer's credit stream: the SHA-256 of their trimmed, lower-cased email. */
+export const customerKeyOf = (email: string): string => createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
+
+export const creditStreamOf = (storeId: string, email: string) => storeCreditStreamOf(storeId, customerKeyOf(email));
+
+/** A customer's credit at a store, entry by entry, as its stream records it. */
+export async function storeCreditLedger(ctx: AppContext, storeId: string, email: string, currency: string): Promise<StoreCreditLedger> {
+  const loaded = await loadAggregate(ctx, storeCreditDecider, creditStreamOf(storeId, email));
+  const entries = loaded.events.flatMap((recorded): StoreCreditEntry[] => {
+    const event = DomainEvent.parse({ type: recorded.type, data: recorded.data });
+    const money = (minor: number) => toDecimal(minor, currency);
+    switch (event.type) {
+      case 'StoreCreditIssued':
+        return [{ kind: 'issued', amount: money(event.data.amount), claimId: event.data.claimId, note: null, at: event.data.issuedAt, version: recorded.streamVersion }];
+      case 'StoreCreditRedeemed':
+        return [{ kind: 'redeemed', amount: money(-event.data.amount), claimId: null, note: event.data.reference, at: event.data.redeemedAt, version: recorded.streamVersion }];
+      case 'StoreCreditAdjusted':
+        return [{ kind: 'adjusted', amount: money(event.data.amount), claimId: null, note: event.data.reason, at: event.data.adjustedAt, version: recorded.streamVersion }];
+      default:
+        return [];
+    }
+  });
+  return { customerEmail: email, currency, balance: toDecimal(loaded.state.balance, currency), entries, version: loaded.version };
+}
+
+/**
+ * A STORE_CREDIT resolution issues the credit it decided (with the store's bonus, in the store's currency,
+ * valued as the payout ledger values it) to the customer's credit at that store, once per resolution line.
+ */
+export const issueStoreCredit: Reaction = {
+  name: 'issue-store-credit',
+  handles: new Set(['ClaimResolved']),
+  async react(ctx, event) {
+    if (event.type !== 'ClaimResolved' || !event.data.resolutions.some((r) => r.resolutionType === 'STORE_CREDIT')) return;
+    const loaded = await loadClaim(ctx, event.data.claimId);
+    const store = loaded && (await findStore(ctx.database.db, loaded.state.storeId));
+    if (!loaded || !store) return;
+    const email = loaded.state.customer.email;
+    const meta = { actor: { type: 'system', id: 'store-credit', name: 'Store credit' }, correlationId: event.metadata.correlationId, causationId: event.eventId } as const;
+    for (const line of payoutLinesOf(event.data, loaded.state.currency).filter((l) => l.resolutionType === 'STORE_CREDIT')) {
+      await handleCommand(ctx, {
+        decider: storeCreditDecider, streamId: creditStreamOf(store.id, email), storeId: store.id, meta,
+        command: {
+          type: 'IssueStoreCredit', storeId: store.id, customerEmail: email, customerKey: customerKeyOf(email), currency: line.currency,
+          amount: line.amount, claimId: loaded.state.id, resolutionId: line.id, now: ctx.now(),
+        },
+      });
+    }
+  },
+};

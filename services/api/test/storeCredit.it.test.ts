@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StoreCreditBalanceList, StoreCreditLedger } from '@claims/contracts';
+import { eventually } from '../../../test/support/testDatabase.js';
+import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
+
+describe('store credit per customer and store: issued by resolutions, redeemed and adjusted, never negative', () => {
+  let h: Harness;
+  let owner: string;
+  let kumoOwner: string;
+  let viewer: string;
+  let acme: string;
+  let kumo: string;
+  beforeAll(async () => {
+    h = await startHarness();
+    owner = await h.login('acmeOwner');
+    kumoOwner = await h.login('kumoOwner');
+    viewer = await h.login('acmeViewer');
+    acme = await h.storeId('acme');
+    kumo = await h.storeId('kumo');
+  });
+  afterAll(() => h.stop());
+
+  const ledger = async (storeId: string, email: string, cookie = owner) =>
+    StoreCreditLedger.parse(json(await h.call({ method: 'GET', url: `/api/admin/stores/${storeId}/store-credit/ledger?email=${encodeURIComponent(email)}`, cookie })));
+
+  it('issues the credit a STORE_CREDIT resolution decides, with the store\'s bonus, once', async () => {
+    const filed = await h.fileClaim('acme-5008', oneItemClaim('hugo@example.com', 'f-1008-1', 'li-12', 'STORE_CREDIT'));
+    const resolved = await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/resolve`, cookie: owner, body: { resolutionType: 'STORE_CREDIT' } });
+    expect(resolved.statusCode, resolved.body).toBe(200);
+    const paid = json<{ resolutions: Array<{ paidValue: number }>; currency: string }>(resolved);
+    // Hugo's order is in EUR at 0.92 EUR per USD; Acme (USD) adds a 10% bonus.
+    const expected = Math.round((paid.resolutions[0]!.paidValue / 0.92) * 1.1 * 100) / 100;
+    const after = await eventually(async () => {
+      const found = await ledger(acme, 'HUGO@example.com');
+      expect(found.entries).toHaveLength(1);
+      return found;
+    });
+    expect(after).toMatchObject({ currency: 'USD', balance: expected, entries: [{ kind: 'issued', amount: expected, claimId: filed.claimId }] });
+    await h.runtime.settle();
+    const list = StoreCreditBalanceList.parse(json(await h.call({ method: 'GET', url: `/api/admin/stores/${acme}/store-credit`, cookie: owner })));
+    expect(list.data).toEqual([expect.objectContaining({ customerEmail: 'hugo@example.com', balance: expected, issued: expected })]);
+  });
+
+  it('redeems and adjusts, refuses to go below zero, and changes nothing then', async () => {
+    const before = await ledger(acme, 'hugo@example.com');
+    const redeem = (amount: number) => h.call({ method: 'POST', url: `/api/admin/stores/${acme}/store-credit/redeem`, cookie: owner, body: { email: 'hugo@example.com', amount, reference: 'order 2002' } });
+    const tooMuch = await redeem(before.balance + 0.01);
+    expect([tooMuch.statusCode, json<{ error: string }>(tooMuch).error]).toEqual([400, 'validation_failed']);
+    const redeemed = StoreCreditLedger.parse(json(await redeem(10)));
+    expect(redeemed.balance).toBeCloseTo(before.balance - 10, 2);
+    const down = await h.call({ method: 'POST', url: `/api/admin/stores/${acme}/store-credit/adjust`, cookie: owner, body: { email: 'hugo@example.com', amount: -(redeemed.balance + 1), reason: 'typo' } });
+    expect(down.statusCode).toBe(400);
+    const up = StoreCreditLedger.parse(json(await h.call({ method: 'POST', url: `/api/admin/stores/${acme}/store-credit/adjust`, cookie: owner, body: { email: 'hugo@example.com', amount: 5, reason: 'Goodwill' } })));
+    expect(up.entries.map((e) => e.kind)).toEqual(['issued', 'redeemed', 'adjusted']);
+    expect(up.balance).toBeCloseTo(before.balance - 5, 2);
+  });
+
+  it('keeps each store\'s credit to its own team', async () => {
+    expect((await h.call({ method: 'GET', url: `/api/admin/stores/${acme}/store-credit`, cookie: kumoOwner })).statusCode).toBe(404);
+    expect((await h.call({ method: 'POST', url: `/api/admin/stores/${acme}/store-credit/adjust`, cookie: viewer, body: { email: 'hugo@example.com', amount: 5, reason: 'x' } })).statusCode).toBe(403);
+    expect((await ledger(kumo, 'hugo@example.com', kumoOwner)).entries).toEqual([]);
+  });
+});
