@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Single-node Apache Kafka (KRaft) broker from Maven Central jars, no Docker.
 # Usage: kafka.sh start | stop [--clean] | status
-# Env: KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (9093). Progress goes to stderr, KAFKA_BROKERS=... to stdout.
+# Env: KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (9093), KAFKA_RUN_DIR (infra/kafka/run: config, data, log, pid;
+# another one runs a second broker beside the first, as the fault suite does). Progress goes to stderr, KAFKA_BROKERS=... to stdout.
 set -euo pipefail
 
 dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/../kafka" && pwd)"
 libs="$dir/libs"
-run="$dir/run"
+run="${KAFKA_RUN_DIR:-$dir/run}"
 data="$run/data"
 pidfile="$run/kafka.pid"
 logfile="$run/kafka.log"

@@ -2,10 +2,11 @@
 # Local PostgreSQL for dev and tests, no Docker: reuse a server already on 127.0.0.1:$POSTGRES_PORT,
 # else run a private cluster under infra/postgres/run. Creates databases claims and claims_test.
 # Usage: postgres.sh start | stop | url
-# Env: POSTGRES_PORT (5432). Progress goes to stderr, DATABASE_URL=... to stdout.
+# Env: POSTGRES_PORT (5432), POSTGRES_RUN_DIR (infra/postgres/run: a private cluster's data and log).
+# Progress goes to stderr, DATABASE_URL=... to stdout.
 set -euo pipefail
 
-run="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/postgres/run"
+run="${POSTGRES_RUN_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/postgres/run}"
 pgdata="$run/data"
 host=127.0.0.1
 port="${POSTGRES_PORT:-5432}"
