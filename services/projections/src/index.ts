@@ -9,3 +9,4 @@ export * from './claim-list/claimListQuery.js';
 export * from './claim-timeline/claimTimelineProjection.js';
 export * from './claim-timeline/claimTimelineQuery.js';
 export * from './registry.js';
+export * from './webhook-outbox/webhookDeliveries.js';

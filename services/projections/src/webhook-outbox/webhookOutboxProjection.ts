@@ -9,7 +9,9 @@ export const WEBHOOK_OUTBOX = 'webhook-outbox';
  * One row per event × matching endpoint: the delivery the webhook worker owes. Rows are written in
  * the projection's transaction together with its per-stream offsets, so an event is turned into
  * deliveries exactly once, and a crash anywhere loses none. `webhook_endpoints` belongs to the API
- * (migration 0500_webhook_endpoints); the worker owns the columns from `status` on.
+ * (migration 0500_webhook_endpoints). This module owns `webhook_deliveries` and every attempt
+ * (`webhook_delivery_attempts`): the worker's columns, from `status` on, and the attempts are
+ * written only through `webhookDeliveries.ts`.
  */
 const migrations: Record<string, Migration> = {
   '0510_webhook_deliveries': {
@@ -35,6 +37,25 @@ const migrations: Record<string, Migration> = {
           unique (endpoint_id, event_id)
         )`.execute(db);
       await sql`create index webhook_deliveries_due on webhook_deliveries (next_attempt_at) where status = 'pending'`.execute(db);
+    },
+  },
+  '0520_webhook_delivery_attempts': {
+    async up(db: Kysely<unknown>) {
+      await sql`
+        create table webhook_delivery_attempts (
+          id uuid primary key,
+          delivery_id uuid not null references webhook_deliveries(id) on delete cascade,
+          endpoint_id uuid not null,
+          attempt int not null,
+          replay boolean not null,
+          attempted_at timestamptz not null,
+          status_code int,
+          error text,
+          succeeded boolean not null,
+          duration_ms int not null
+        )`.execute(db);
+      await sql`create index webhook_attempts_endpoint on webhook_delivery_attempts (endpoint_id, attempted_at desc, id desc)`.execute(db);
+      await sql`create index webhook_attempts_delivery on webhook_delivery_attempts (delivery_id, attempt)`.execute(db);
     },
   },
 };
