@@ -6,7 +6,8 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['contracts/test/**/*.test.ts', 'services/domain/test/**/*.test.ts', 'web/ui/test/**/*.test.ts', 'test/lint/**/*.test.ts'],
+          include: ['contracts/test/**/*.test.ts', 'services/domain/test/**/*.test.ts', 'services/projections/test/**/*.test.ts', 'web/ui/test/**/*.test.ts', 'test/lint/**/*.test.ts'],
+          exclude: ['**/*.it.test.ts', '**/node_modules/**'],
         },
       },
       {

@@ -47,3 +47,14 @@ export const ErrorCodeSchema = z.enum(Object.keys(ERROR_CATALOGUE) as [ErrorCode
 /** An expected domain failure: deciders return it instead of throwing. */
 export const DomainError = z.object({ code: ErrorCodeSchema, message: z.string() });
 export type DomainError = z.infer<typeof DomainError>;
+
+/**
+ * A {@link DomainError} thrown by code below the API whose callers would only pass it on (a read
+ * model's query refusing a cursor): the API answers it with its code's status, like one it raised.
+ */
+export class DomainFailure extends Error {
+  constructor(readonly code: ErrorCode, message: string) {
+    super(message);
+    this.name = 'DomainFailure';
+  }
+}

@@ -24,190 +24,125 @@ export const EventMetadata = z.object({
 });
 export type EventMetadata = z.infer<typeof EventMetadata>;
 
-/** What each aggregate's stream holds; the stream id is the aggregate's uuid. */
-export const StreamType = z.enum(['claim', 'order-claims', 'claim-session', 'macro', 'sop', 'account-team', 'claim-links', 'claim-notifications', 'store-payouts', 'store-credit']);
+/** What each aggregate's stream holds; the stream id is the aggregate's uuid (or named after the aggregate it serves). */
+export const StreamType = z.enum([
+  'claim', 'order-claims', 'claim-session', 'macro', 'sop', 'account-team', 'claim-links', 'claim-notifications', 'store-payouts', 'store-credit',
+]);
 export type StreamType = z.infer<typeof StreamType>;
 
-const claimFiled = z.object({
-  type: z.literal('ClaimFiled'),
-  data: z.object({
-    claimId: z.uuid(),
-    claimNumber: z.string(),
-    /** SHA-256 of the claim token; the token itself is only ever shown to the shopper. */
-    tokenHash: z.string(),
-    storeId: z.uuid(),
-    orderId: z.uuid(),
-    sourceOrderId: z.string(),
-    orderNumber: z.string(),
-    currency: CurrencyCode,
-    isOta: z.boolean(),
-    claimType: ClaimType,
-    customer: z.object({ email: z.string(), name: z.string() }),
-    items: z.array(ClaimItem),
-    desiredMethod: CustomerResolution,
-    updatedShippingAddress: Address.nullable(),
-    signature: Signature,
-    policy: Policy.nullable(),
-    filedAt: z.iso.datetime(),
-  }),
+const claimFiledData = z.object({
+  claimId: z.uuid(),
+  claimNumber: z.string(),
+  /** SHA-256 of the claim token; the token itself is only ever shown to the shopper. */
+  tokenHash: z.string(),
+  storeId: z.uuid(),
+  orderId: z.uuid(),
+  sourceOrderId: z.string(),
+  orderNumber: z.string(),
+  currency: CurrencyCode,
+  isOta: z.boolean(),
+  claimType: ClaimType,
+  customer: z.object({ email: z.string(), name: z.string() }),
+  items: z.array(ClaimItem),
+  desiredMethod: CustomerResolution,
+  updatedShippingAddress: Address.nullable(),
+  signature: Signature,
+  policy: Policy.nullable(),
+  filedAt: z.iso.datetime(),
 });
 
-const orderItemsClaimed = z.object({
-  type: z.literal('OrderItemsClaimed'),
-  data: z.object({
-    orderId: z.uuid(),
-    claimId: z.uuid(),
-    claimNumber: z.string(),
-    isOta: z.boolean(),
-    items: z.array(z.object({ sourceItemId: z.string(), quantity: z.number().int().positive() })),
-    claimedAt: z.iso.datetime(),
-  }),
+const orderItemsClaimedData = z.object({
+  orderId: z.uuid(),
+  claimId: z.uuid(),
+  claimNumber: z.string(),
+  isOta: z.boolean(),
+  items: z.array(z.object({ sourceItemId: z.string(), quantity: z.number().int().positive() })),
+  claimedAt: z.iso.datetime(),
 });
 
-const claimStatusChanged = z.object({
-  type: z.literal('ClaimStatusChanged'),
-  data: z.object({
-    claimId: z.uuid(), from: ClaimStatus, to: ClaimStatus, note: z.string().nullable(),
-    /** Why (optional, added without a schema bump: older events simply lack it), e.g. NO_RESPONSE from the SLA timer. */
-    reason: ResolutionReason.nullable().optional(),
-  }),
+const claimStatusChangedData = z.object({
+  claimId: z.uuid(), from: ClaimStatus, to: ClaimStatus, note: z.string().nullable(),
+  /** Why (optional, added without a schema bump: older events simply lack it), e.g. NO_RESPONSE from the SLA timer. */
+  reason: ResolutionReason.nullable().optional(),
 });
 
-const claimResolved = z.object({
-  type: z.literal('ClaimResolved'),
-  data: z.object({
-    claimId: z.uuid(),
-    outcome: DecisionOutcome,
-    resolutions: z.array(ClaimResolution).min(1),
-    status: ClaimStatus,
-    /** The money rules the decision was valued under (added without a schema bump: older events lack it). */
-    valuation: Valuation.optional(),
-  }),
+const claimResolvedData = z.object({
+  claimId: z.uuid(),
+  outcome: DecisionOutcome,
+  resolutions: z.array(ClaimResolution).min(1),
+  status: ClaimStatus,
+  /** The money rules the decision was valued under (added without a schema bump: older events lack it). */
+  valuation: Valuation.optional(),
 });
-
-const claimMessageSent = z.object({ type: z.literal('ClaimMessageSent'), data: Message });
-
-const claimReviewed = z.object({ type: z.literal('ClaimReviewed'), data: Review });
 
 /** An internal note on a claim: the back-office's only; never in the shopper's view or a webhook. */
-const claimNoteAdded = z.object({
-  type: z.literal('ClaimNoteAdded'),
-  data: z.object({
-    claimId: z.uuid(),
-    noteId: z.uuid(),
-    body: z.string(),
-    author: z.object({ type: ActorType, id: z.string(), name: z.string() }),
-    createdAt: z.iso.datetime(),
-  }),
+const claimNoteAddedData = z.object({
+  claimId: z.uuid(),
+  noteId: z.uuid(),
+  body: z.string(),
+  author: z.object({ type: ActorType, id: z.string(), name: z.string() }),
+  createdAt: z.iso.datetime(),
 });
-const claimLabelAdded = z.object({ type: z.literal('ClaimLabelAdded'), data: z.object({ claimId: z.uuid(), label: z.string() }) });
-const claimLabelRemoved = z.object({ type: z.literal('ClaimLabelRemoved'), data: z.object({ claimId: z.uuid(), label: z.string() }) });
-const claimMetadataSet = z.object({
-  type: z.literal('ClaimMetadataSet'),
-  data: z.object({ claimId: z.uuid(), key: z.string(), value: z.string(), previous: z.string().nullable() }),
-});
+const claimLabelAddedData = z.object({ claimId: z.uuid(), label: z.string() });
+const claimLabelRemovedData = z.object({ claimId: z.uuid(), label: z.string() });
+const claimMetadataSetData = z.object({ claimId: z.uuid(), key: z.string(), value: z.string(), previous: z.string().nullable() });
 
 /** Macros: one stream per macro; `storeId` null is a global (Order Protection) macro. */
 const macroContent = { name: z.string(), kind: MacroKind, body: z.string(), resolution: MacroResolutionPreset.nullable() };
-const macroCreated = z.object({
-  type: z.literal('MacroCreated'),
-  data: z.object({ macroId: z.uuid(), storeId: z.uuid().nullable(), ...macroContent, createdAt: z.iso.datetime() }),
-});
-const macroUpdated = z.object({ type: z.literal('MacroUpdated'), data: z.object({ macroId: z.uuid(), ...macroContent, updatedAt: z.iso.datetime() }) });
-const macroDeleted = z.object({ type: z.literal('MacroDeleted'), data: z.object({ macroId: z.uuid(), deletedAt: z.iso.datetime() }) });
+const macroCreatedData = z.object({ macroId: z.uuid(), storeId: z.uuid().nullable(), ...macroContent, createdAt: z.iso.datetime() });
+const macroUpdatedData = z.object({ macroId: z.uuid(), ...macroContent, updatedAt: z.iso.datetime() });
+const macroDeletedData = z.object({ macroId: z.uuid(), deletedAt: z.iso.datetime() });
 
 /** SOPs: one stream per SOP of a store. */
-const sopCreated = z.object({
-  type: z.literal('SopCreated'),
-  data: z.object({ sopId: z.uuid(), storeId: z.uuid(), title: z.string(), body: z.string(), state: SopState, createdAt: z.iso.datetime() }),
-});
-const sopUpdated = z.object({ type: z.literal('SopUpdated'), data: z.object({ sopId: z.uuid(), title: z.string(), body: z.string(), updatedAt: z.iso.datetime() }) });
-const sopStateChanged = z.object({
-  type: z.literal('SopStateChanged'),
-  data: z.object({ sopId: z.uuid(), from: SopState, to: SopState, changedAt: z.iso.datetime() }),
-});
-const sopDeleted = z.object({ type: z.literal('SopDeleted'), data: z.object({ sopId: z.uuid(), deletedAt: z.iso.datetime() }) });
+const sopCreatedData = z.object({ sopId: z.uuid(), storeId: z.uuid(), title: z.string(), body: z.string(), state: SopState, createdAt: z.iso.datetime() });
+const sopUpdatedData = z.object({ sopId: z.uuid(), title: z.string(), body: z.string(), updatedAt: z.iso.datetime() });
+const sopStateChangedData = z.object({ sopId: z.uuid(), from: SopState, to: SopState, changedAt: z.iso.datetime() });
+const sopDeletedData = z.object({ sopId: z.uuid(), deletedAt: z.iso.datetime() });
 
 /**
  * The team audit log: one stream per account (stream id = the account id). Users and roles are rows;
  * every change to them is also recorded here, with who made it in the metadata's actor.
  */
 const teamScope = { accountId: z.uuid(), storeId: z.uuid().nullable(), userId: z.uuid(), email: z.string() };
-const teamMemberInvited = z.object({ type: z.literal('TeamMemberInvited'), data: z.object({ ...teamScope, role: RoleName, newUser: z.boolean() }) });
-const teamInvitationAccepted = z.object({ type: z.literal('TeamInvitationAccepted'), data: z.object(teamScope) });
-const teamMemberRoleChanged = z.object({
-  type: z.literal('TeamMemberRoleChanged'),
-  data: z.object({ ...teamScope, from: z.array(RoleName), to: RoleName }),
-});
-const teamMemberRemoved = z.object({ type: z.literal('TeamMemberRemoved'), data: z.object({ ...teamScope, roles: z.array(RoleName) }) });
-const teamOwnershipGranted = z.object({
-  type: z.literal('TeamOwnershipGranted'),
-  data: z.object({ ...teamScope, from: z.array(RoleName), role: RoleName }),
-});
+const teamMemberInvitedData = z.object({ ...teamScope, role: RoleName, newUser: z.boolean() });
+const teamInvitationAcceptedData = z.object(teamScope);
+const teamMemberRoleChangedData = z.object({ ...teamScope, from: z.array(RoleName), to: RoleName });
+const teamMemberRemovedData = z.object({ ...teamScope, roles: z.array(RoleName) });
+const teamOwnershipGrantedData = z.object({ ...teamScope, from: z.array(RoleName), role: RoleName });
 
-const claimSessionStarted = z.object({
-  type: z.literal('ClaimSessionStarted'),
-  data: z.object({ sessionId: z.uuid(), orderId: z.uuid(), email: z.string() }),
-});
-const claimSessionStatusChanged = z.object({
-  type: z.literal('ClaimSessionStatusChanged'),
-  data: z.object({ sessionId: z.uuid(), status: SessionStatus }),
-});
-const claimSessionMetadataSaved = z.object({
-  type: z.literal('ClaimSessionMetadataSaved'),
-  data: z.object({ sessionId: z.uuid(), metadata: SessionMetadata }),
-});
-const claimSessionDeleted = z.object({
-  type: z.literal('ClaimSessionDeleted'),
-  data: z.object({ sessionId: z.uuid(), reason: z.enum(['shopper', 'claim_filed']) }),
-});
+const claimSessionStartedData = z.object({ sessionId: z.uuid(), orderId: z.uuid(), email: z.string() });
+const claimSessionStatusChangedData = z.object({ sessionId: z.uuid(), status: SessionStatus });
+const claimSessionMetadataSavedData = z.object({ sessionId: z.uuid(), metadata: SessionMetadata });
+const claimSessionDeletedData = z.object({ sessionId: z.uuid(), reason: z.enum(['shopper', 'claim_filed']) });
 
 /**
  * A further link to a claim for its shopper (each mail carries a fresh one; the token is never stored, only its
  * hash). One stream per claim beside the claim's own, so sending mail never moves the version agents work at.
  */
-const claimLinkIssued = z.object({
-  type: z.literal('ClaimLinkIssued'),
-  data: z.object({ claimId: z.uuid(), tokenHash: z.string(), issuedAt: z.iso.datetime() }),
-});
+const claimLinkIssuedData = z.object({ claimId: z.uuid(), tokenHash: z.string(), issuedAt: z.iso.datetime() });
 
 export const NotificationKind = z.enum(['claim_filed', 'store_reply', 'claim_resolved']);
 export type NotificationKind = z.infer<typeof NotificationKind>;
 
 /** Mail to the shopper about a claim: one stream per claim, one id per event that caused it (so a repeat sends once). */
 const notificationScope = { claimId: z.uuid(), notificationId: z.uuid(), kind: NotificationKind, causedBy: z.uuid() };
-const claimNotificationSent = z.object({
-  type: z.literal('ClaimNotificationSent'),
-  data: z.object({ ...notificationScope, attempt: z.number().int().positive(), sentAt: z.iso.datetime() }),
-});
-const claimNotificationFailed = z.object({
-  type: z.literal('ClaimNotificationFailed'),
-  data: z.object({ ...notificationScope, attempt: z.number().int().positive(), error: z.string(), failedAt: z.iso.datetime() }),
-});
+const claimNotificationSentData = z.object({ ...notificationScope, attempt: z.number().int().positive(), sentAt: z.iso.datetime() });
+const claimNotificationFailedData = z.object({ ...notificationScope, attempt: z.number().int().positive(), error: z.string(), failedAt: z.iso.datetime() });
 
 /**
- * Payout batches of a store: one stream per store (`store-payouts:<store id>`), so an entry joins one batch only
- * and two finance users approving or paying at once cannot both succeed. Amounts in minor units of the store's currency.
+ * Payout batches of a store: one stream per store, so an entry joins one batch only and two finance users
+ * approving or paying at once cannot both succeed. Amounts in minor units of the store's currency.
  */
-const payoutBatchCreated = z.object({
-  type: z.literal('PayoutBatchCreated'),
-  data: z.object({
-    storeId: z.uuid(), batchId: z.uuid(), currency: CurrencyCode, entryIds: z.array(z.uuid()).min(1), total: z.number().int(),
-    createdBy: z.string(), createdAt: z.iso.datetime(),
-  }),
+const payoutBatchCreatedData = z.object({
+  storeId: z.uuid(), batchId: z.uuid(), currency: CurrencyCode, entryIds: z.array(z.uuid()).min(1), total: z.number().int(),
+  createdBy: z.string(), createdAt: z.iso.datetime(),
 });
-const payoutBatchApproved = z.object({
-  type: z.literal('PayoutBatchApproved'),
-  data: z.object({ storeId: z.uuid(), batchId: z.uuid(), approvedBy: z.string(), approvedAt: z.iso.datetime() }),
-});
-const payoutBatchPaid = z.object({
-  type: z.literal('PayoutBatchPaid'),
-  data: z.object({ storeId: z.uuid(), batchId: z.uuid(), reference: z.string().max(200), paidAt: z.iso.datetime() }),
-});
+const payoutBatchApprovedData = z.object({ storeId: z.uuid(), batchId: z.uuid(), approvedBy: z.string(), approvedAt: z.iso.datetime() });
+const payoutBatchPaidData = z.object({ storeId: z.uuid(), batchId: z.uuid(), reference: z.string().max(200), paidAt: z.iso.datetime() });
 
 /**
- * A customer's store credit at one store: one stream per store and customer (`store-credit:<store>:<email hash>`),
- * amounts in minor units of the store's currency; the balance (issued + adjusted - redeemed) never goes negative.
+ * A customer's store credit at one store: one stream per store and customer, amounts in minor units of the
+ * store's currency; the balance (issued + adjusted - redeemed) never goes negative.
  */
 const creditScope = {
   storeId: z.uuid(), customerEmail: z.string(),
@@ -215,158 +150,134 @@ const creditScope = {
   customerKey: z.string().regex(/^[0-9a-f]{64}$/),
   currency: CurrencyCode,
 };
-const storeCreditIssued = z.object({
-  type: z.literal('StoreCreditIssued'),
-  data: z.object({ ...creditScope, amount: z.number().int().positive(), claimId: z.uuid(), resolutionId: z.uuid(), issuedAt: z.iso.datetime() }),
-});
-const storeCreditRedeemed = z.object({
-  type: z.literal('StoreCreditRedeemed'),
-  data: z.object({ ...creditScope, amount: z.number().int().positive(), reference: z.string().max(200), redeemedAt: z.iso.datetime() }),
-});
-const storeCreditAdjusted = z.object({
-  type: z.literal('StoreCreditAdjusted'),
-  data: z.object({ ...creditScope, amount: z.number().int(), reason: z.string().max(500), adjustedAt: z.iso.datetime() }),
-});
+const storeCreditIssuedData = z.object({ ...creditScope, amount: z.number().int().positive(), claimId: z.uuid(), resolutionId: z.uuid(), issuedAt: z.iso.datetime() });
+const storeCreditRedeemedData = z.object({ ...creditScope, amount: z.number().int().positive(), reference: z.string().max(200), redeemedAt: z.iso.datetime() });
+const storeCreditAdjustedData = z.object({ ...creditScope, amount: z.number().int(), reason: z.string().max(500), adjustedAt: z.iso.datetime() });
 
-export const DomainEvent = z.discriminatedUnion('type', [
-  claimFiled,
-  orderItemsClaimed,
-  claimStatusChanged,
-  claimResolved,
-  claimMessageSent,
-  claimReviewed,
-  claimSessionStarted,
-  claimSessionStatusChanged,
-  claimSessionMetadataSaved,
-  claimSessionDeleted,
-  claimNoteAdded,
-  claimLabelAdded,
-  claimLabelRemoved,
-  claimMetadataSet,
-  macroCreated,
-  macroUpdated,
-  macroDeleted,
-  sopCreated,
-  sopUpdated,
-  sopStateChanged,
-  sopDeleted,
-  teamMemberInvited,
-  teamInvitationAccepted,
-  teamMemberRoleChanged,
-  teamMemberRemoved,
-  teamOwnershipGranted,
-  claimLinkIssued,
-  claimNotificationSent,
-  claimNotificationFailed,
-  payoutBatchCreated,
-  payoutBatchApproved,
-  payoutBatchPaid,
-  storeCreditIssued,
-  storeCreditRedeemed,
-  storeCreditAdjusted,
-]);
-export type DomainEvent = z.infer<typeof DomainEvent>;
-export type EventType = DomainEvent['type'];
-export type EventOf<T extends EventType> = Extract<DomainEvent, { type: T }>;
+/** Where an event is appended: its aggregate's stream. */
+export interface StreamRef {
+  streamId: string;
+  streamType: StreamType;
+}
 
-export const EVENT_SCHEMA_VERSIONS: Record<EventType, number> = {
-  ClaimFiled: 1,
-  OrderItemsClaimed: 1,
-  ClaimStatusChanged: 1,
-  ClaimResolved: 1,
-  ClaimMessageSent: 1,
-  ClaimReviewed: 1,
-  ClaimSessionStarted: 1,
-  ClaimSessionStatusChanged: 1,
-  ClaimSessionMetadataSaved: 1,
-  ClaimSessionDeleted: 1,
-  ClaimNoteAdded: 1,
-  ClaimLabelAdded: 1,
-  ClaimLabelRemoved: 1,
-  ClaimMetadataSet: 1,
-  MacroCreated: 1,
-  MacroUpdated: 1,
-  MacroDeleted: 1,
-  SopCreated: 1,
-  SopUpdated: 1,
-  SopStateChanged: 1,
-  SopDeleted: 1,
-  TeamMemberInvited: 1,
-  TeamInvitationAccepted: 1,
-  TeamMemberRoleChanged: 1,
-  TeamMemberRemoved: 1,
-  TeamOwnershipGranted: 1,
-  ClaimLinkIssued: 1,
-  ClaimNotificationSent: 1,
-  ClaimNotificationFailed: 1,
-  PayoutBatchCreated: 1,
-  PayoutBatchApproved: 1,
-  PayoutBatchPaid: 1,
-  StoreCreditIssued: 1,
-  StoreCreditRedeemed: 1,
-  StoreCreditAdjusted: 1,
-};
+/** One event type: its data's schema and version, the stream it belongs to and its webhook name, if integrators get it. */
+interface EventDefinition<Data extends z.ZodType, Webhook extends string | undefined> {
+  readonly data: Data;
+  readonly schemaVersion: number;
+  readonly stream: (data: z.output<Data>) => StreamRef;
+  readonly webhook: Webhook;
+}
 
-/** The stream of a claim's extra links and that of its mail: named after the claim, so no lookup finds them. */
+function defineEvent<Data extends z.ZodType, Webhook extends string | undefined = undefined>(
+  data: Data,
+  stream: (data: z.output<Data>) => StreamRef,
+  options: { schemaVersion?: number; webhook?: Webhook } = {},
+): EventDefinition<Data, Webhook> {
+  return { data, stream, schemaVersion: options.schemaVersion ?? 1, webhook: options.webhook as Webhook };
+}
+
+const claimStream = (data: { claimId: string }): StreamRef => ({ streamId: data.claimId, streamType: 'claim' });
+const orderClaimsStream = (data: { orderId: string }): StreamRef => ({ streamId: data.orderId, streamType: 'order-claims' });
+const sessionStream = (data: { sessionId: string }): StreamRef => ({ streamId: data.sessionId, streamType: 'claim-session' });
+const macroStream = (data: { macroId: string }): StreamRef => ({ streamId: data.macroId, streamType: 'macro' });
+const sopStream = (data: { sopId: string }): StreamRef => ({ streamId: data.sopId, streamType: 'sop' });
+const teamStream = (data: { accountId: string }): StreamRef => ({ streamId: data.accountId, streamType: 'account-team' });
+
+/** The streams named after the aggregate they serve, so no lookup finds them. */
 export const claimLinksStreamOf = (claimId: string): string => `claim-links:${claimId}`;
 export const claimNotificationsStreamOf = (claimId: string): string => `claim-notifications:${claimId}`;
 export const storePayoutsStreamOf = (storeId: string): string => `store-payouts:${storeId}`;
 export const storeCreditStreamOf = (storeId: string, customerKey: string): string => `store-credit:${storeId}:${customerKey}`;
 
-/** The stream an event belongs to. */
-export function streamOf(event: DomainEvent): { streamId: string; streamType: StreamType } {
-  switch (event.type) {
-    case 'ClaimFiled':
-    case 'ClaimStatusChanged':
-    case 'ClaimResolved':
-    case 'ClaimMessageSent':
-    case 'ClaimReviewed':
-    case 'ClaimNoteAdded':
-    case 'ClaimLabelAdded':
-    case 'ClaimLabelRemoved':
-    case 'ClaimMetadataSet':
-      return { streamId: event.data.claimId, streamType: 'claim' };
-    case 'MacroCreated':
-    case 'MacroUpdated':
-    case 'MacroDeleted':
-      return { streamId: event.data.macroId, streamType: 'macro' };
-    case 'SopCreated':
-    case 'SopUpdated':
-    case 'SopStateChanged':
-    case 'SopDeleted':
-      return { streamId: event.data.sopId, streamType: 'sop' };
-    case 'TeamMemberInvited':
-    case 'TeamInvitationAccepted':
-    case 'TeamMemberRoleChanged':
-    case 'TeamMemberRemoved':
-    case 'TeamOwnershipGranted':
-      return { streamId: event.data.accountId, streamType: 'account-team' };
-    case 'OrderItemsClaimed':
-      return { streamId: event.data.orderId, streamType: 'order-claims' };
-    case 'ClaimSessionStarted':
-    case 'ClaimSessionStatusChanged':
-    case 'ClaimSessionMetadataSaved':
-    case 'ClaimSessionDeleted':
-      return { streamId: event.data.sessionId, streamType: 'claim-session' };
-    case 'ClaimLinkIssued':
-      return { streamId: claimLinksStreamOf(event.data.claimId), streamType: 'claim-links' };
-    case 'ClaimNotificationSent':
-    case 'ClaimNotificationFailed':
-      return { streamId: claimNotificationsStreamOf(event.data.claimId), streamType: 'claim-notifications' };
-    case 'PayoutBatchCreated':
-    case 'PayoutBatchApproved':
-    case 'PayoutBatchPaid':
-      return { streamId: storePayoutsStreamOf(event.data.storeId), streamType: 'store-payouts' };
-    case 'StoreCreditIssued':
-    case 'StoreCreditRedeemed':
-    case 'StoreCreditAdjusted':
-      return { streamId: storeCreditStreamOf(event.data.storeId, event.data.customerKey), streamType: 'store-credit' };
-    default: {
-      const exhaustive: never = event;
-      return exhaustive;
-    }
-  }
+const claimLinksStream = (data: { claimId: string }): StreamRef => ({ streamId: claimLinksStreamOf(data.claimId), streamType: 'claim-links' });
+const claimNotificationsStream = (data: { claimId: string }): StreamRef => ({ streamId: claimNotificationsStreamOf(data.claimId), streamType: 'claim-notifications' });
+const storePayoutsStream = (data: { storeId: string }): StreamRef => ({ streamId: storePayoutsStreamOf(data.storeId), streamType: 'store-payouts' });
+const storeCreditStream = (data: { storeId: string; customerKey: string }): StreamRef =>
+  ({ streamId: storeCreditStreamOf(data.storeId, data.customerKey), streamType: 'store-credit' });
+
+/**
+ * Every event type, once. `DomainEvent`, `EventType`, `EVENT_SCHEMA_VERSIONS`, `streamOf` and
+ * `WEBHOOK_EVENT_TYPES` are derived from it; a new type is its data schema above and a line here.
+ */
+export const EVENT_REGISTRY = {
+  ClaimFiled: defineEvent(claimFiledData, claimStream, { webhook: 'claim.filed' }),
+  OrderItemsClaimed: defineEvent(orderItemsClaimedData, orderClaimsStream),
+  ClaimStatusChanged: defineEvent(claimStatusChangedData, claimStream, { webhook: 'claim.status_changed' }),
+  ClaimResolved: defineEvent(claimResolvedData, claimStream, { webhook: 'claim.resolved' }),
+  ClaimMessageSent: defineEvent(Message, claimStream, { webhook: 'claim.message_created' }),
+  ClaimReviewed: defineEvent(Review, claimStream, { webhook: 'claim.reviewed' }),
+  ClaimSessionStarted: defineEvent(claimSessionStartedData, sessionStream),
+  ClaimSessionStatusChanged: defineEvent(claimSessionStatusChangedData, sessionStream),
+  ClaimSessionMetadataSaved: defineEvent(claimSessionMetadataSavedData, sessionStream),
+  ClaimSessionDeleted: defineEvent(claimSessionDeletedData, sessionStream),
+  ClaimNoteAdded: defineEvent(claimNoteAddedData, claimStream),
+  ClaimLabelAdded: defineEvent(claimLabelAddedData, claimStream),
+  ClaimLabelRemoved: defineEvent(claimLabelRemovedData, claimStream),
+  ClaimMetadataSet: defineEvent(claimMetadataSetData, claimStream),
+  MacroCreated: defineEvent(macroCreatedData, macroStream),
+  MacroUpdated: defineEvent(macroUpdatedData, macroStream),
+  MacroDeleted: defineEvent(macroDeletedData, macroStream),
+  SopCreated: defineEvent(sopCreatedData, sopStream),
+  SopUpdated: defineEvent(sopUpdatedData, sopStream),
+  SopStateChanged: defineEvent(sopStateChangedData, sopStream),
+  SopDeleted: defineEvent(sopDeletedData, sopStream),
+  TeamMemberInvited: defineEvent(teamMemberInvitedData, teamStream),
+  TeamInvitationAccepted: defineEvent(teamInvitationAcceptedData, teamStream),
+  TeamMemberRoleChanged: defineEvent(teamMemberRoleChangedData, teamStream),
+  TeamMemberRemoved: defineEvent(teamMemberRemovedData, teamStream),
+  TeamOwnershipGranted: defineEvent(teamOwnershipGrantedData, teamStream),
+  ClaimLinkIssued: defineEvent(claimLinkIssuedData, claimLinksStream),
+  ClaimNotificationSent: defineEvent(claimNotificationSentData, claimNotificationsStream),
+  ClaimNotificationFailed: defineEvent(claimNotificationFailedData, claimNotificationsStream),
+  PayoutBatchCreated: defineEvent(payoutBatchCreatedData, storePayoutsStream),
+  PayoutBatchApproved: defineEvent(payoutBatchApprovedData, storePayoutsStream),
+  PayoutBatchPaid: defineEvent(payoutBatchPaidData, storePayoutsStream),
+  StoreCreditIssued: defineEvent(storeCreditIssuedData, storeCreditStream),
+  StoreCreditRedeemed: defineEvent(storeCreditRedeemedData, storeCreditStream),
+  StoreCreditAdjusted: defineEvent(storeCreditAdjustedData, storeCreditStream),
+};
+
+type EventRegistry = typeof EVENT_REGISTRY;
+export type EventType = keyof EventRegistry;
+
+/** Every event type, in the registry's order. */
+export const EVENT_TYPES = Object.keys(EVENT_REGISTRY) as EventType[];
+
+type EventSchema<T extends EventType> = T extends EventType ? z.ZodObject<{ type: z.ZodLiteral<T>; data: EventRegistry[T]['data'] }> : never;
+
+// The registry pairs each type with its data schema, which this generic signature cannot see through.
+const eventSchema = <T extends EventType>(type: T): EventSchema<T> =>
+  z.object({ type: z.literal(type), data: EVENT_REGISTRY[type].data }) as EventSchema<T>;
+
+const [firstSchema, ...otherSchemas] = EVENT_TYPES.map(eventSchema);
+if (firstSchema === undefined) throw new Error('EVENT_REGISTRY is empty');
+
+export const DomainEvent = z.discriminatedUnion('type', [firstSchema, ...otherSchemas]);
+export type DomainEvent = z.infer<typeof DomainEvent>;
+export type EventOf<T extends EventType> = Extract<DomainEvent, { type: T }>;
+
+export const EVENT_SCHEMA_VERSIONS: Record<EventType, number> = Object.fromEntries(
+  EVENT_TYPES.map((type) => [type, EVENT_REGISTRY[type].schemaVersion]),
+) as Record<EventType, number>;
+
+/** Each type's stream function, typed by its own data: what lets {@link streamOf} call it without a cast. */
+const STREAMS: { readonly [T in EventType]: { readonly stream: (data: EventOf<T>['data']) => StreamRef } } = EVENT_REGISTRY;
+
+function streamOfType<T extends EventType>(event: { type: T; data: EventOf<T>['data'] }): StreamRef {
+  return STREAMS[event.type].stream(event.data);
 }
+
+/** The stream an event belongs to. */
+export function streamOf(event: DomainEvent): StreamRef {
+  return streamOfType(event);
+}
+
+/** The event types integrators receive as webhooks. */
+export type WebhookSourceType = { [T in EventType]: EventRegistry[T]['webhook'] extends string ? T : never }[EventType];
+
+export const WEBHOOK_SOURCE_TYPES: readonly WebhookSourceType[] = EVENT_TYPES.filter(
+  (type): type is WebhookSourceType => EVENT_REGISTRY[type].webhook !== undefined,
+);
 
 /** Contract §Events: the envelope published to Kafka topic `claims.events.v1`. */
 export const EventEnvelope = z.object({
@@ -385,10 +296,6 @@ export type EventEnvelope = z.infer<typeof EventEnvelope>;
 export const CLAIM_EVENTS_TOPIC = 'claims.events.v1';
 
 /** Contract §Webhooks: dotted event names for webhook consumers. */
-export const WEBHOOK_EVENT_TYPES: Partial<Record<EventType, string>> = {
-  ClaimFiled: 'claim.filed',
-  ClaimStatusChanged: 'claim.status_changed',
-  ClaimResolved: 'claim.resolved',
-  ClaimMessageSent: 'claim.message_created',
-  ClaimReviewed: 'claim.reviewed',
-};
+export const WEBHOOK_EVENT_TYPES: Readonly<Record<WebhookSourceType, string>> = Object.fromEntries(
+  WEBHOOK_SOURCE_TYPES.map((type) => [type, EVENT_REGISTRY[type].webhook]),
+) as Record<WebhookSourceType, string>;

@@ -45,18 +45,26 @@ export const SETTINGS_AREAS = [
 export type SettingsArea = (typeof SETTINGS_AREAS)[number];
 
 const settingsPermissions = SETTINGS_AREAS.flatMap((area) =>
-  area === 'general' ? [`settings-${area}:read`] : [`settings-${area}:read`, `settings-${area}:update`]);
+  area === 'general' ? [`settings-${area}:read` as const] : [`settings-${area}:read` as const, `settings-${area}:update` as const]);
 
-/** Every permission string the product knows, sorted and unique. */
-export const ALL_PERMISSIONS: readonly string[] = [...new Set([
-  ...RESOURCES.flatMap((resource) => CRUD_ACTIONS.map((action) => `${resource}:${action}`)),
-  ...EXTRA_PERMISSIONS,
-  ...settingsPermissions,
-])].sort();
+const crudPermissions = RESOURCES.flatMap((resource) => CRUD_ACTIONS.map((action) => `${resource}:${action}` as const));
+
+/**
+ * Every permission string the product knows, sorted and unique. Each part is built `as const`, so
+ * the element type is the union of the actual strings and a misspelt permission does not compile.
+ */
+export const ALL_PERMISSIONS = [...new Set([...crudPermissions, ...EXTRA_PERMISSIONS, ...settingsPermissions])].sort();
+
+const [firstPermission, ...otherPermissions] = ALL_PERMISSIONS;
+if (firstPermission === undefined) throw new Error('ALL_PERMISSIONS is empty');
 
 /** One permission string of {@link ALL_PERMISSIONS} (listed as an enum in the OpenAPI document). */
-export const Permission = z.enum(ALL_PERMISSIONS as [string, ...string[]]);
-export type Permission = string;
+export const Permission = z.enum([firstPermission, ...otherPermissions]);
+export type Permission = z.infer<typeof Permission>;
+
+const KNOWN_PERMISSIONS: ReadonlySet<string> = new Set(ALL_PERMISSIONS);
+/** Narrows a stored string (a token's grant, a row) to a permission the product still knows. */
+export const isPermission = (value: string): value is Permission => KNOWN_PERMISSIONS.has(value);
 
 export const RoleLevel = z.enum(['account', 'store', 'internal']);
 export type RoleLevel = z.infer<typeof RoleLevel>;
@@ -82,8 +90,8 @@ export interface RoleDefinition {
 // Building blocks (all data; the role rows below only combine them).
 
 const crud = (resource: Resource, actions: readonly CrudAction[] = CRUD_ACTIONS): Permission[] =>
-  actions.map((action) => `${resource}:${action}`);
-const byPrefix = (resource: string): Permission[] => ALL_PERMISSIONS.filter((p) => p.startsWith(`${resource}:`));
+  actions.map((action) => `${resource}:${action}` as const);
+const byPrefix = (resource: Resource): Permission[] => ALL_PERMISSIONS.filter((p) => p.startsWith(`${resource}:`));
 const without = (list: readonly Permission[], ...removed: readonly Permission[]): Permission[] =>
   list.filter((p) => !removed.includes(p));
 const union = (...lists: ReadonlyArray<readonly Permission[]>): Permission[] => [...new Set(lists.flat())].sort();

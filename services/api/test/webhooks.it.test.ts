@@ -6,13 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CreateApiTokenResponse, CreateWebhookEndpointResponse, WEBHOOK_EVENT_TYPES, WebhookDeliveryAttemptPage, WebhookEndpointList, WebhookPayload, WebhookReplayResponse,
 } from '@claims/contracts';
-import { rebuild, webhookOutboxProjection } from '@claims/projections';
+import { claimDueDeliveries, rebuild, webhookOutboxProjection } from '@claims/projections';
 import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { nextAttemptAfterFailure, RETRY_FOR_MS, retryDelayMs } from '../src/webhooks/retrySchedule.js';
 import { signWebhook } from '../src/webhooks/signature.js';
 import { isPrivateAddress } from '../src/webhooks/addressPolicy.js';
-import { claimDueDeliveries, recordAttempt } from '../src/webhooks/deliveryWorker.js';
+import { recordAttempt } from '../src/webhooks/deliveryWorker.js';
 
 const SECOND = 1000;
 const HOUR = 3_600_000;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
   ClaimStatus, MACRO_PLACEHOLDERS, MacroInput, PLACEHOLDER_PATTERN, unknownPlaceholders, SLA_DEFAULTS,
-  type Claim, type ClaimCommand, type DomainEvent, type MacroPlaceholder, type SlaSettings,
+  type Claim, type ClaimCommand, type DomainEvent, type MacroPlaceholder, type Permission, type SlaSettings,
 } from '@claims/contracts';
 import {
   canMove, statusChangeTargets, checkTeamChange, decideClaim, decideFileClaim, decideMacro, decideSop, evolveClaim, evolveMacro, evolveSop, lastActivityAt,
@@ -208,8 +208,8 @@ describe('macros and SOPs as streams', () => {
 });
 
 describe('team rules', () => {
-  const owner = new Set(['team-member:change-role', 'team-member:grant-ownership', 'team-member:invite', 'team-member:remove']);
-  const admin = new Set(['team-member:change-role', 'team-member:invite', 'team-member:remove']);
+  const owner = new Set<Permission>(['team-member:change-role', 'team-member:grant-ownership', 'team-member:invite', 'team-member:remove']);
+  const admin = new Set<Permission>(['team-member:change-role', 'team-member:invite', 'team-member:remove']);
   const base = { otherOwners: 1, change: 'change-role' as const, callerId: 'me', callerHasAccountScope: false, targetUserId: 'them', targetRoles: ['store_user' as const] };
 
   it('lets only owners give or take ownership', () => {

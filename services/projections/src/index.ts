@@ -12,3 +12,4 @@ export * from './registry.js';
 export * from './payout-ledger/payoutLedgerProjection.js';
 export * from './payout-ledger/payoutLedgerQuery.js';
 export * from './store-credit/storeCreditProjection.js';
+export * from './webhook-outbox/webhookDeliveries.js';

@@ -1,17 +1,15 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { InvalidCursorError } from '@claims/projections';
+import { DomainFailure } from '@claims/contracts';
 import { AppError } from './errors.js';
 
 /** Every failure leaves as the contract's `{error, message}`; only a defect is a 5xx. */
 export function installErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError | AppError | Error, request, reply) => {
+    const error = thrown instanceof DomainFailure ? AppError.from(thrown) : thrown;
     if (error instanceof AppError) {
       if (error.headers) void reply.headers(error.headers);
       return reply.code(error.status).send({ error: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) });
-    }
-    if (error instanceof InvalidCursorError) {
-      return reply.code(400).send({ error: 'validation_failed', message: error.message });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const details = error.validation.map((v) => ({

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type QueryExecutorProvider } from 'kysely';
-import { ApiTokenSummary, type Permission } from '@claims/contracts';
+import { ApiTokenSummary, isPermission, type Permission } from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { randomSecret, sha256 } from '../auth/passwords.js';
 import type { TokenPrincipal } from '../auth/principal.js';
@@ -80,5 +80,5 @@ export async function findTokenPrincipal(ctx: AppContext, token: string): Promis
     returning id, name, store_id, permissions`.execute(ctx.database.db);
   const row = rows[0];
   if (!row) return null;
-  return { kind: 'token', token: { id: row.id, name: row.name, storeId: row.store_id }, permissions: row.permissions };
+  return { kind: 'token', token: { id: row.id, name: row.name, storeId: row.store_id }, permissions: row.permissions.filter(isPermission) };
 }

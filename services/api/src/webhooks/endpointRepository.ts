@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type QueryExecutorProvider } from 'kysely';
-import {
-  WebhookDeliveryAttempt, WebhookEndpoint, WebhookReplayResponse,
-  type WebhookDeliveryAttemptPage, type WebhookDeliveryAttemptQuery, type WebhookEndpointStatus, type WebhookEventType,
-} from '@claims/contracts';
-import { lockProjection, WEBHOOK_OUTBOX } from '@claims/projections';
+import { WebhookEndpoint, type WebhookEndpointStatus, type WebhookEventType } from '@claims/contracts';
+import { cancelPendingDeliveries, lockProjection, WEBHOOK_OUTBOX } from '@claims/projections';
 import type { AppContext } from '../context.js';
-import { AppError } from '../platform/errors.js';
 import { newWebhookSecret } from './signature.js';
 
 interface EndpointRow {
@@ -87,6 +83,14 @@ export async function setEndpointStatus(ctx: AppContext, storeId: string, id: st
   return rows[0] ? toEndpoint(rows[0]) : null;
 }
 
+/** 410 Gone: the receiver says the endpoint is no more; nothing is sent to it until it is enabled again. */
+export async function disableGoneEndpoint(db: QueryExecutorProvider, id: string, at: Date): Promise<void> {
+  await sql`
+    update webhook_endpoints set status = 'disabled', disabled_at = ${at.toISOString()}::timestamptz,
+      disabled_reason = 'The receiver answered 410 Gone; enable the endpoint again once it accepts deliveries.'
+    where id = ${id}::uuid and status = 'enabled'`.execute(db);
+}
+
 /** Deletes (keeps the history of) an endpoint and cancels what it was still owed. */
 export async function deleteEndpoint(ctx: AppContext, storeId: string, id: string): Promise<boolean> {
   return ctx.database.db.transaction().execute(async (trx) => {
@@ -96,66 +100,7 @@ export async function deleteEndpoint(ctx: AppContext, storeId: string, id: strin
       update webhook_endpoints set deleted_at = ${ctx.now()}::timestamptz
       where store_id = ${storeId}::uuid and id::text = ${id} and deleted_at is null returning id`.execute(trx);
     if (rows.length === 0) return false;
-    await sql`
-      update webhook_deliveries set status = 'cancelled', next_attempt_at = null, claim_token = null
-      where endpoint_id = ${id}::uuid and status = 'pending'`.execute(trx);
+    await cancelPendingDeliveries(trx, id);
     return true;
-  });
-}
-
-interface AttemptRow {
-  id: string; delivery_id: string; webhook_id: string; event_id: string; event_type: string; attempt: number; replay: boolean;
-  attempted_at: Date | string; status_code: number | null; error: string | null; succeeded: boolean; duration_ms: number;
-}
-
-const encodeCursor = (row: AttemptRow) => Buffer.from(`${iso(row.attempted_at)}|${row.id}`).toString('base64url');
-
-function decodeCursor(cursor: string): { attemptedAt: string; id: string } {
-  const [attemptedAt, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!attemptedAt || !id || Number.isNaN(Date.parse(attemptedAt)) || !/^[0-9a-f-]{36}$/.test(id)) {
-    throw new AppError('validation_failed', 'The cursor is not one this API gave out.');
-  }
-  return { attemptedAt, id };
-}
-
-/** Every attempt to the endpoint, newest first. */
-export async function listAttempts(db: QueryExecutorProvider, endpointId: string, query: WebhookDeliveryAttemptQuery): Promise<WebhookDeliveryAttemptPage> {
-  const after = query.cursor ? decodeCursor(query.cursor) : null;
-  const { rows } = await sql<AttemptRow>`
-    select a.id, a.delivery_id, d.webhook_id, d.event_id, d.event_type, a.attempt, a.replay, a.attempted_at,
-           a.status_code, a.error, a.succeeded, a.duration_ms
-    from webhook_delivery_attempts a join webhook_deliveries d on d.id = a.delivery_id
-    where a.endpoint_id = ${endpointId}::uuid
-      ${query.deliveryId ? sql`and a.delivery_id = ${query.deliveryId}::uuid` : sql``}
-      ${after ? sql`and (a.attempted_at, a.id) < (${after.attemptedAt}::timestamptz, ${after.id}::uuid)` : sql``}
-    order by a.attempted_at desc, a.id desc
-    limit ${query.limit + 1}`.execute(db);
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  return {
-    data: page.map((row) => WebhookDeliveryAttempt.parse({
-      id: row.id, deliveryId: row.delivery_id, webhookId: row.webhook_id, eventId: row.event_id, eventType: row.event_type,
-      attempt: row.attempt, replay: row.replay, attemptedAt: iso(row.attempted_at), statusCode: row.status_code,
-      error: row.error, succeeded: row.succeeded, durationMs: row.duration_ms,
-    })),
-    nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null,
-  };
-}
-
-/**
- * Makes a delivery due now, whatever its state, with the same `webhook-id`; if that attempt fails
- * the retry schedule starts over. An attempt in flight at this moment no longer reschedules it.
- */
-export async function replayDelivery(ctx: AppContext, endpointId: string, deliveryId: string): Promise<WebhookReplayResponse | null> {
-  const { rows } = await sql<{ id: string; webhook_id: string; status: string; next_attempt_at: Date | string | null }>`
-    update webhook_deliveries
-    set status = 'pending', next_attempt_at = ${ctx.now()}::timestamptz, schedule_started_at = null, schedule_attempts = 0,
-        replay_requested = true, claim_token = null
-    where endpoint_id = ${endpointId}::uuid and id::text = ${deliveryId}
-    returning id, webhook_id, status, next_attempt_at`.execute(ctx.database.db);
-  const row = rows[0];
-  if (!row) return null;
-  return WebhookReplayResponse.parse({
-    deliveryId: row.id, webhookId: row.webhook_id, status: row.status, nextAttemptAt: row.next_attempt_at ? iso(row.next_attempt_at) : null,
   });
 }

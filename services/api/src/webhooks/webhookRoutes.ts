@@ -2,17 +2,16 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import {
-  ApiError, CreateWebhookEndpointRequest, CreateWebhookEndpointResponse, RotateWebhookSecretRequest, RotateWebhookSecretResponse,
-  UpdateWebhookEndpointRequest, WebhookDeliveryAttemptPage, WebhookDeliveryAttemptQuery, WebhookEndpoint, WebhookEndpointList,
-  WebhookReplayResponse, type Permission,
+  ApiError, CreateWebhookEndpointRequest, CreateWebhookEndpointResponse, WebhookDeliveryAttemptPage, WebhookDeliveryAttemptQuery,
+  WebhookEndpoint, WebhookEndpointList, WebhookReplayResponse, RotateWebhookSecretRequest, RotateWebhookSecretResponse,
+  UpdateWebhookEndpointRequest, type Permission,
 } from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
 import { installIdempotency } from '../http/idempotency.js';
 import { refusalOf } from './addressPolicy.js';
-import {
-  createEndpoint, deleteEndpoint, findEndpoint, listAttempts, listEndpoints, replayDelivery, rotateSecret, setEndpointStatus,
-} from './endpointRepository.js';
+import { listDeliveryAttempts, replayDelivery } from '@claims/projections';
+import { createEndpoint, deleteEndpoint, findEndpoint, listEndpoints, rotateSecret, setEndpointStatus } from './endpointRepository.js';
 
 const EndpointParams = z.object({ endpointId: z.string().min(1).max(100) });
 const DeliveryParams = EndpointParams.extend({ deliveryId: z.string().min(1).max(100) });
@@ -129,7 +128,7 @@ export const webhookRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
     const { storeId } = tokenStore(request, 'webhook:read');
     const endpoint = await findEndpoint(ctx.database.db, storeId, request.params.endpointId);
     if (!endpoint) throw endpointNotFound();
-    return listAttempts(ctx.database.db, endpoint.id, request.query);
+    return listDeliveryAttempts(ctx.database.db, endpoint.id, request.query);
   });
 
   app.post('/api/v1/webhook-endpoints/:endpointId/deliveries/:deliveryId/replay', {
@@ -142,7 +141,7 @@ export const webhookRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
     const { storeId } = tokenStore(request, 'webhook:update');
     const endpoint = await findEndpoint(ctx.database.db, storeId, request.params.endpointId);
     if (!endpoint) throw endpointNotFound();
-    const replayed = await replayDelivery(ctx, endpoint.id, request.params.deliveryId);
+    const replayed = await replayDelivery(ctx.database.db, endpoint.id, request.params.deliveryId, ctx.now());
     if (!replayed) throw new AppError('not_found', 'No delivery of this endpoint matches that reference.');
     request.log.info({ endpointId: endpoint.id, deliveryId: replayed.deliveryId }, 'webhook delivery replayed');
     return reply.code(202).send(replayed);

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { lineValue, protectionStatus, requestedResolution } from '@claims/domain';
-import type { Projection } from '../runtime/projection.js';
+import { defineProjection } from '../runtime/projection.js';
 
 const migrations: Record<string, Migration> = {
   '0200_claim_list': {
@@ -49,9 +49,9 @@ const migrations: Record<string, Migration> = {
 };
 
 /** The claim desk's queue: one row per claim, kept current by the claim's events. */
-export const claimListProjection: Projection = {
+export const claimListProjection = defineProjection({
   name: 'claim-list',
-  handles: new Set(['ClaimFiled', 'ClaimStatusChanged', 'ClaimResolved', 'ClaimMessageSent', 'ClaimNoteAdded', 'ClaimLabelAdded', 'ClaimLabelRemoved', 'ClaimMetadataSet']),
+  handles: ['ClaimFiled', 'ClaimStatusChanged', 'ClaimResolved', 'ClaimMessageSent', 'ClaimNoteAdded', 'ClaimLabelAdded', 'ClaimLabelRemoved', 'ClaimMetadataSet'],
   migrations,
   tables: ['claim_list'],
   async apply(trx, event) {
@@ -90,8 +90,6 @@ export const claimListProjection: Projection = {
       case 'ClaimMetadataSet':
         await sql`update claim_list set version = ${event.streamVersion} where claim_id = ${event.data.claimId}`.execute(trx);
         return;
-      default:
-        return;
     }
   },
-};
+});

@@ -1,5 +1,5 @@
 import { sql, type QueryExecutorProvider } from 'kysely';
-import type { ClaimStatus, ClaimType } from '@claims/contracts';
+import { DomainFailure, type ClaimStatus, type ClaimType } from '@claims/contracts';
 
 export interface ClaimListRow {
   claim_id: string;
@@ -48,12 +48,10 @@ export function decodeCursor(cursor: string): { createdAt: string; claimId: stri
   return { createdAt, claimId };
 }
 
-export class InvalidCursorError extends Error {}
-
 /** One page of the claim list, newest first, by keyset (fast at any depth). */
 export async function listClaims(db: QueryExecutorProvider, filter: ClaimListFilter): Promise<{ rows: ClaimListRow[]; nextCursor: string | null }> {
   const after = filter.cursor ? decodeCursor(filter.cursor) : null;
-  if (filter.cursor && !after) throw new InvalidCursorError('The cursor is not one this API gave out.');
+  if (filter.cursor && !after) throw new DomainFailure('validation_failed', 'The cursor is not one this API gave out.');
   const conditions = [sql`true`];
   if (filter.storeIds) conditions.push(sql`store_id = any(${[...filter.storeIds]}::uuid[])`);
   if (filter.status?.length) conditions.push(sql`status = any(${[...filter.status]}::text[])`);

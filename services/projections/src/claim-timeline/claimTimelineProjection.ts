@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import type { Projection, ProjectedEvent } from '../runtime/projection.js';
+import { defineProjection, type ProjectedEvent } from '../runtime/projection.js';
 
 const migrations: Record<string, Migration> = {
   '0300_claim_timeline': {
@@ -21,8 +21,13 @@ const migrations: Record<string, Migration> = {
   },
 };
 
+const TIMELINE_EVENTS = [
+  'ClaimFiled', 'ClaimStatusChanged', 'ClaimResolved', 'ClaimMessageSent', 'ClaimReviewed',
+  'ClaimNoteAdded', 'ClaimLabelAdded', 'ClaimLabelRemoved', 'ClaimMetadataSet',
+] as const;
+
 /** What a history line says about an event, beyond who and when. */
-function summarise(event: ProjectedEvent): { status: string | null; summary: Record<string, unknown> } {
+function summarise(event: ProjectedEvent<(typeof TIMELINE_EVENTS)[number]>): { status: string | null; summary: Record<string, unknown> } {
   switch (event.type) {
     case 'ClaimFiled':
       return { status: 'NEW', summary: { claimType: event.data.claimType, items: event.data.items.length, desiredMethod: event.data.desiredMethod } };
@@ -45,18 +50,13 @@ function summarise(event: ProjectedEvent): { status: string | null; summary: Rec
       return { status: null, summary: { label: event.data.label } };
     case 'ClaimMetadataSet':
       return { status: null, summary: { key: event.data.key, value: event.data.value, previous: event.data.previous } };
-    default:
-      return { status: null, summary: {} };
   }
 }
 
 /** Every event of a claim as a history line: the status history with actor and time. */
-export const claimTimelineProjection: Projection = {
+export const claimTimelineProjection = defineProjection({
   name: 'claim-timeline',
-  handles: new Set([
-    'ClaimFiled', 'ClaimStatusChanged', 'ClaimResolved', 'ClaimMessageSent', 'ClaimReviewed',
-    'ClaimNoteAdded', 'ClaimLabelAdded', 'ClaimLabelRemoved', 'ClaimMetadataSet',
-  ]),
+  handles: TIMELINE_EVENTS,
   migrations,
   tables: ['claim_timeline'],
   async apply(trx, event) {
@@ -67,4 +67,4 @@ export const claimTimelineProjection: Projection = {
               ${JSON.stringify(event.metadata.actor)}::jsonb, ${JSON.stringify(summary)}::jsonb, ${event.occurredAt})
       on conflict do nothing`.execute(trx);
   },
-};
+});

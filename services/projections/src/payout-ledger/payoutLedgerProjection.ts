@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { payoutLinesOf } from '@claims/domain';
-import type { Projection } from '../runtime/projection.js';
+import { defineProjection } from '../runtime/projection.js';
 
 const migrations: Record<string, Migration> = {
   '0800_payout_ledger': {
@@ -52,9 +52,9 @@ const migrations: Record<string, Migration> = {
  * line that moves money, valued in the store's currency by the rules recorded with the decision
  * (`payoutLinesOf`, the same function the finance replay runs).
  */
-export const payoutLedgerProjection: Projection = {
+export const payoutLedgerProjection = defineProjection({
   name: 'payout-ledger',
-  handles: new Set(['ClaimFiled', 'ClaimResolved', 'PayoutBatchCreated', 'PayoutBatchApproved', 'PayoutBatchPaid']),
+  handles: ['ClaimFiled', 'ClaimResolved', 'PayoutBatchCreated', 'PayoutBatchApproved', 'PayoutBatchPaid'],
   migrations,
   tables: ['payout_claims', 'payout_entries', 'payout_batches'],
   async apply(trx, event) {
@@ -94,8 +94,10 @@ export const payoutLedgerProjection: Projection = {
           where id = ${event.data.batchId}`.execute(trx);
         await sql`update payout_entries set status = 'paid' where id = any(select unnest(entry_ids) from payout_batches where id = ${event.data.batchId})`.execute(trx);
         return;
-      default:
-        return;
+      default: {
+        const exhaustive: never = event;
+        return exhaustive;
+      }
     }
   },
-};
+});

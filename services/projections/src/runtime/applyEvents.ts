@@ -1,12 +1,16 @@
 import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
-import { DomainEvent, type EventEnvelope } from '@claims/contracts';
+import { DomainEvent, type EventEnvelope, type EventType } from '@claims/contracts';
 import { storeCheckpoint, type Position } from '@claims/event-store';
-import type { Projection, ProjectedEvent } from './projection.js';
+import { handledBy, type EventsByType, type Projection, type ProjectedEvent } from './projection.js';
 
-function toProjected(event: EventEnvelope): ProjectedEvent {
+function toProjected<T extends EventType>(projection: Projection<T>, event: EventEnvelope): ProjectedEvent<T> {
   const typed = DomainEvent.parse({ type: event.type, data: event.data });
+  if (!isHandled(projection, typed)) throw new Error(`${projection.name} was given a ${typed.type} event, which it does not handle`);
   return { ...event, ...typed };
 }
+
+const isHandled = <T extends EventType>(projection: Projection<T>, event: DomainEvent): event is EventsByType[T] =>
+  handledBy(projection, event.type);
 
 /**
  * Serialises every writer of one read model (followers, Kafka consumers, a rebuild) for the length
@@ -29,20 +33,20 @@ async function loadOffsets(trx: QueryExecutorProvider, projection: string, strea
  * checkpoint when given): a crash leaves either all of it or none, and an event at or below a
  * stream's offset is skipped, so at-least-once delivery changes nothing twice.
  */
-export async function applyEvents<DB>(
+export async function applyEvents<DB, T extends EventType>(
   db: Kysely<DB>,
-  projection: Projection,
+  projection: Projection<T>,
   events: readonly EventEnvelope[],
   checkpoint?: { name: string; position: Position },
 ): Promise<number> {
-  const relevant = events.filter((e) => projection.handles.has(e.type as DomainEvent['type']));
+  const relevant = events.filter((e) => handledBy(projection, e.type));
   return db.transaction().execute(async (trx) => {
     await lockProjection(trx, projection.name);
     const offsets = await loadOffsets(trx, projection.name, [...new Set(relevant.map((e) => e.streamId))]);
     let applied = 0;
     for (const event of relevant) {
       if (event.streamVersion <= (offsets.get(event.streamId) ?? 0)) continue;
-      await projection.apply(trx, toProjected(event));
+      await projection.apply(trx, toProjected(projection, event));
       offsets.set(event.streamId, event.streamVersion);
       applied++;
     }

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import type { Projection } from '../runtime/projection.js';
+import { defineProjection } from '../runtime/projection.js';
 
 const migrations: Record<string, Migration> = {
   '0840_store_credit_balances': {
@@ -21,13 +21,12 @@ const migrations: Record<string, Migration> = {
 };
 
 /** Each customer's store credit per store: the balance and all credit ever issued (minor units of the store's currency). */
-export const storeCreditProjection: Projection = {
+export const storeCreditProjection = defineProjection({
   name: 'store-credit',
-  handles: new Set(['StoreCreditIssued', 'StoreCreditRedeemed', 'StoreCreditAdjusted']),
+  handles: ['StoreCreditIssued', 'StoreCreditRedeemed', 'StoreCreditAdjusted'],
   migrations,
   tables: ['store_credit_balances'],
   async apply(trx, event) {
-    if (event.type !== 'StoreCreditIssued' && event.type !== 'StoreCreditRedeemed' && event.type !== 'StoreCreditAdjusted') return;
     const d = event.data;
     const change = event.type === 'StoreCreditRedeemed' ? -d.amount : d.amount;
     const issued = event.type === 'StoreCreditIssued' ? d.amount : 0;
@@ -37,7 +36,7 @@ export const storeCreditProjection: Projection = {
       on conflict (store_id, customer_key) do update set balance = store_credit_balances.balance + excluded.balance,
         issued = store_credit_balances.issued + excluded.issued, updated_at = excluded.updated_at`.execute(trx);
   },
-};
+});
 
 export interface StoreCreditBalanceRow {
   customerKey: string;

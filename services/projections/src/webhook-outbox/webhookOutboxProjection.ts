@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { WEBHOOK_EVENT_TYPES, type DomainEvent } from '@claims/contracts';
-import type { Projection, ProjectedEvent } from '../runtime/projection.js';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_SOURCE_TYPES, type WebhookSourceType } from '@claims/contracts';
+import { defineProjection, type ProjectedEvent } from '../runtime/projection.js';
 
 export const WEBHOOK_OUTBOX = 'webhook-outbox';
 
@@ -9,7 +9,9 @@ export const WEBHOOK_OUTBOX = 'webhook-outbox';
  * One row per event × matching endpoint: the delivery the webhook worker owes. Rows are written in
  * the projection's transaction together with its per-stream offsets, so an event is turned into
  * deliveries exactly once, and a crash anywhere loses none. `webhook_endpoints` belongs to the API
- * (migration 0500_webhook_endpoints); the worker owns the columns from `status` on.
+ * (migration 0500_webhook_endpoints). This module owns `webhook_deliveries` and every attempt
+ * (`webhook_delivery_attempts`): the worker's columns, from `status` on, and the attempts are
+ * written only through `webhookDeliveries.ts`.
  */
 const migrations: Record<string, Migration> = {
   '0510_webhook_deliveries': {
@@ -37,13 +39,28 @@ const migrations: Record<string, Migration> = {
       await sql`create index webhook_deliveries_due on webhook_deliveries (next_attempt_at) where status = 'pending'`.execute(db);
     },
   },
+  '0520_webhook_delivery_attempts': {
+    async up(db: Kysely<unknown>) {
+      await sql`
+        create table webhook_delivery_attempts (
+          id uuid primary key,
+          delivery_id uuid not null references webhook_deliveries(id) on delete cascade,
+          endpoint_id uuid not null,
+          attempt int not null,
+          replay boolean not null,
+          attempted_at timestamptz not null,
+          status_code int,
+          error text,
+          succeeded boolean not null,
+          duration_ms int not null
+        )`.execute(db);
+      await sql`create index webhook_attempts_endpoint on webhook_delivery_attempts (endpoint_id, attempted_at desc, id desc)`.execute(db);
+      await sql`create index webhook_attempts_delivery on webhook_delivery_attempts (delivery_id, attempt)`.execute(db);
+    },
+  },
 };
 
-type WebhookSourceEvent = Extract<ProjectedEvent, { type: 'ClaimFiled' | 'ClaimStatusChanged' | 'ClaimResolved' | 'ClaimMessageSent' | 'ClaimReviewed' }>;
-
-const HANDLED: ReadonlySet<DomainEvent['type']> = new Set(['ClaimFiled', 'ClaimStatusChanged', 'ClaimResolved', 'ClaimMessageSent', 'ClaimReviewed']);
-
-const isWebhookSource = (event: ProjectedEvent): event is WebhookSourceEvent => HANDLED.has(event.type);
+type WebhookSourceEvent = ProjectedEvent<WebhookSourceType>;
 
 /** The event's data as a receiver sees it: nothing secret (the claim token's hash stays home). */
 function publicData(event: WebhookSourceEvent): Record<string, unknown> {
@@ -57,19 +74,13 @@ function publicData(event: WebhookSourceEvent): Record<string, unknown> {
     case 'ClaimMessageSent':
     case 'ClaimReviewed':
       return { ...event.data };
-    default: {
-      const exhaustive: never = event;
-      return exhaustive;
-    }
   }
 }
 
 /** The exact bytes every attempt of the event's deliveries sends (and signs). */
-function webhookBody(event: ProjectedEvent): { type: string; body: string } | null {
-  if (!isWebhookSource(event) || !event.storeId) return null;
+function webhookBody(event: WebhookSourceEvent, storeId: string): { type: string; body: string } {
   const type = WEBHOOK_EVENT_TYPES[event.type];
-  if (!type) return null;
-  const data = { ...publicData(event), claimId: event.data.claimId, storeId: event.storeId };
+  const data = { ...publicData(event), claimId: event.data.claimId, storeId };
   return { type, body: JSON.stringify({ type, timestamp: event.occurredAt, data }) };
 }
 
@@ -79,15 +90,15 @@ function webhookBody(event: ProjectedEvent): { type: string; body: string } | nu
  * reaches endpoints created since). The `webhook-id` is derived from endpoint and event, stable
  * across retries, replays and rebuilds; a rebuild inserts nothing twice.
  */
-export const webhookOutboxProjection: Projection = {
+export const webhookOutboxProjection = defineProjection({
   name: WEBHOOK_OUTBOX,
-  handles: HANDLED,
+  handles: WEBHOOK_SOURCE_TYPES,
   migrations,
   // Deliveries and their attempts are history, not a derived view: a rebuild must not empty them.
   tables: [],
   async apply(trx, event) {
-    const message = webhookBody(event);
-    if (!message || !event.storeId) return;
+    if (!event.storeId) return;
+    const message = webhookBody(event, event.storeId);
     await sql`
       insert into webhook_deliveries (id, endpoint_id, store_id, event_id, event_type, webhook_id, payload, status, next_attempt_at)
       select gen_random_uuid(), e.id, e.store_id, ${event.eventId}::uuid, ${message.type},
@@ -100,4 +111,4 @@ export const webhookOutboxProjection: Projection = {
         and (e.event_types is null or ${message.type} = any(e.event_types))
       on conflict (endpoint_id, event_id) do nothing`.execute(trx);
   },
-};
+});

@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
+import {
+  DomainFailure, WebhookDeliveryAttempt, WebhookReplayResponse,
+  type WebhookDeliveryAttemptPage, type WebhookDeliveryAttemptQuery,
+} from '@claims/contracts';
+
+/**
+ * Every statement on `webhook_deliveries` and `webhook_delivery_attempts` after the outbox
+ * projection has written a delivery: this module owns both tables, and the API's delivery worker and
+ * routes go through it.
+ */
+
+/** A delivery claimed by a worker, with what it takes to send it. */
+export interface ClaimedDelivery {
+  id: string;
+  endpointId: string;
+  webhookId: string;
+  payload: string;
+  url: string;
+  /** The endpoint's secret, and a rotated-out one still within its overlap: each signs the delivery, new first. */
+  secrets: string[];
+  claimToken: string;
+}
+
+/** What one attempt came to. */
+export type DeliveryOutcome = Pick<WebhookDeliveryAttempt, 'statusCode' | 'error' | 'succeeded' | 'durationMs'>;
+
+/** The retry policy: when to try again after a failure of a schedule, or null to give up. */
+export type NextAttemptAfterFailure = (input: { failedAttempts: number; firstAttemptAt: Date; failedAt: Date }) => Date | null;
+
+interface ClaimedRow { id: string; endpoint_id: string; webhook_id: string; payload: string; url: string; secret: string; previous_secret: string | null; claim_token: string }
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+
+/**
+ * Claims due deliveries: one statement, `FOR UPDATE SKIP LOCKED` so concurrent workers (API
+ * processes, `npm run worker`) take disjoint rows, and a lease (`next_attempt_at` moved ahead) so
+ * nobody else takes them while they are sent outside any transaction. A worker that dies holding a
+ * lease loses nothing: when the lease runs out, the delivery is due again, with the same webhook-id.
+ */
+export async function claimDueDeliveries<DB>(db: Kysely<DB>, now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  const token = randomUUID();
+  const { rows } = await sql<ClaimedRow>`
+    with due as (
+      select d.id, e.url, e.secret,
+             case when e.previous_secret_expires_at > ${now.toISOString()}::timestamptz then e.previous_secret end as previous_secret
+      from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id and e.deleted_at is null and e.status = 'enabled'
+      where d.status = 'pending' and d.next_attempt_at <= ${now.toISOString()}::timestamptz
+      order by d.next_attempt_at
+      limit ${limit}
+      for update of d skip locked
+    )
+    update webhook_deliveries d
+    set next_attempt_at = ${new Date(now.getTime() + leaseMs).toISOString()}::timestamptz, claim_token = ${token}::uuid
+    from due e
+    where d.id = e.id
+    returning d.id, d.endpoint_id, d.webhook_id, d.payload, e.url, e.secret, e.previous_secret, d.claim_token`.execute(db);
+  return rows.map((r) => ({
+    id: r.id, endpointId: r.endpoint_id, webhookId: r.webhook_id, payload: r.payload, url: r.url,
+    secrets: r.previous_secret ? [r.secret, r.previous_secret] : [r.secret], claimToken: r.claim_token,
+  }));
+}
+
+/**
+ * Records one attempt and decides what comes next: done on a 2xx, else the retry policy's next
+ * attempt, or `failed` once it gives up. Only the holder of the claim reschedules: an attempt that
+ * outlived its lease (or was overtaken by a replay) is recorded and changes nothing else.
+ */
+export async function recordDeliveryAttempt<DB>(
+  db: Kysely<DB>,
+  delivery: ClaimedDelivery,
+  outcome: DeliveryOutcome,
+  attemptedAt: Date,
+  nextAttemptAfterFailure: NextAttemptAfterFailure,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const { rows } = await sql<{ attempts: number; schedule_attempts: number; schedule_started_at: Date | string | null; claim_token: string | null; replay_requested: boolean }>`
+      select attempts, schedule_attempts, schedule_started_at, claim_token, replay_requested
+      from webhook_deliveries where id = ${delivery.id}::uuid for update`.execute(trx);
+    const row = rows[0];
+    if (!row) return;
+    const attempt = row.attempts + 1;
+    const holder = row.claim_token === delivery.claimToken;
+    await sql`
+      insert into webhook_delivery_attempts (id, delivery_id, endpoint_id, attempt, replay, attempted_at, status_code, error, succeeded, duration_ms)
+      values (${randomUUID()}::uuid, ${delivery.id}::uuid, ${delivery.endpointId}::uuid, ${attempt}, ${holder && row.replay_requested},
+              ${attemptedAt.toISOString()}::timestamptz, ${outcome.statusCode}, ${outcome.error}, ${outcome.succeeded}, ${outcome.durationMs})`.execute(trx);
+    if (!holder) {
+      await sql`update webhook_deliveries set attempts = ${attempt}, last_attempt_at = ${attemptedAt.toISOString()}::timestamptz where id = ${delivery.id}::uuid`.execute(trx);
+      return;
+    }
+    const firstAttemptAt = row.schedule_started_at ? new Date(row.schedule_started_at) : attemptedAt;
+    const scheduleAttempts = row.schedule_attempts + 1;
+    // Delays count from when the attempt ended, so a 10 s timeout does not eat into a 5 s delay.
+    const failedAt = new Date(attemptedAt.getTime() + outcome.durationMs);
+    const next = outcome.succeeded ? null : nextAttemptAfterFailure({ failedAttempts: scheduleAttempts, firstAttemptAt, failedAt });
+    const status = outcome.succeeded ? 'succeeded' : next ? 'pending' : 'failed';
+    await sql`
+      update webhook_deliveries
+      set attempts = ${attempt}, schedule_attempts = ${scheduleAttempts}, schedule_started_at = ${firstAttemptAt.toISOString()}::timestamptz,
+          last_attempt_at = ${attemptedAt.toISOString()}::timestamptz, status = ${status},
+          next_attempt_at = ${next ? next.toISOString() : null}::timestamptz, claim_token = null, replay_requested = false
+      where id = ${delivery.id}::uuid`.execute(trx);
+  });
+}
+
+/** Hands an unsent claim back (its worker is stopping): due again at once rather than after the lease. */
+export async function releaseDelivery(db: QueryExecutorProvider, delivery: ClaimedDelivery, now: Date): Promise<void> {
+  await sql`
+    update webhook_deliveries set next_attempt_at = ${now.toISOString()}::timestamptz, claim_token = null
+    where id = ${delivery.id}::uuid and claim_token = ${delivery.claimToken}::uuid`.execute(db);
+}
+
+/**
+ * Cancels what a deleted endpoint was still owed. Call it under the outbox projection's lock, in the
+ * endpoint's deletion transaction, so no batch adds a delivery for it afterwards.
+ */
+export async function cancelPendingDeliveries(trx: QueryExecutorProvider, endpointId: string): Promise<void> {
+  await sql`
+    update webhook_deliveries set status = 'cancelled', next_attempt_at = null, claim_token = null
+    where endpoint_id = ${endpointId}::uuid and status = 'pending'`.execute(trx);
+}
+
+/**
+ * Makes a delivery due now, whatever its state, with the same `webhook-id`; if that attempt fails
+ * the retry schedule starts over. An attempt in flight at this moment no longer reschedules it.
+ * Null when the endpoint has no such delivery.
+ */
+export async function replayDelivery(db: QueryExecutorProvider, endpointId: string, deliveryId: string, now: string): Promise<WebhookReplayResponse | null> {
+  const { rows } = await sql<{ id: string; webhook_id: string; status: string; next_attempt_at: Date | string | null }>`
+    update webhook_deliveries
+    set status = 'pending', next_attempt_at = ${now}::timestamptz, schedule_started_at = null, schedule_attempts = 0,
+        replay_requested = true, claim_token = null
+    where endpoint_id = ${endpointId}::uuid and id::text = ${deliveryId}
+    returning id, webhook_id, status, next_attempt_at`.execute(db);
+  const row = rows[0];
+  if (!row) return null;
+  return WebhookReplayResponse.parse({
+    deliveryId: row.id, webhookId: row.webhook_id, status: row.status, nextAttemptAt: row.next_attempt_at ? iso(row.next_attempt_at) : null,
+  });
+}
+
+interface AttemptRow {
+  id: string; delivery_id: string; webhook_id: string; event_id: string; event_type: string; attempt: number; replay: boolean;
+  attempted_at: Date | string; status_code: number | null; error: string | null; succeeded: boolean; duration_ms: number;
+}
+
+const encodeCursor = (row: AttemptRow) => Buffer.from(`${iso(row.attempted_at)}|${row.id}`).toString('base64url');
+
+function decodeCursor(cursor: string): { attemptedAt: string; id: string } {
+  const [attemptedAt, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (!attemptedAt || !id || Number.isNaN(Date.parse(attemptedAt)) || !/^[0-9a-f-]{36}$/.test(id)) {
+    throw new DomainFailure('validation_failed', 'The cursor is not one this API gave out.');
+  }
+  return { attemptedAt, id };
+}
+
+/** Every attempt to the endpoint, newest first. */
+export async function listDeliveryAttempts(db: QueryExecutorProvider, endpointId: string, query: WebhookDeliveryAttemptQuery): Promise<WebhookDeliveryAttemptPage> {
+  const after = query.cursor ? decodeCursor(query.cursor) : null;
+  const { rows } = await sql<AttemptRow>`
+    select a.id, a.delivery_id, d.webhook_id, d.event_id, d.event_type, a.attempt, a.replay, a.attempted_at,
+           a.status_code, a.error, a.succeeded, a.duration_ms
+    from webhook_delivery_attempts a join webhook_deliveries d on d.id = a.delivery_id
+    where a.endpoint_id = ${endpointId}::uuid
+      ${query.deliveryId ? sql`and a.delivery_id = ${query.deliveryId}::uuid` : sql``}
+      ${after ? sql`and (a.attempted_at, a.id) < (${after.attemptedAt}::timestamptz, ${after.id}::uuid)` : sql``}
+    order by a.attempted_at desc, a.id desc
+    limit ${query.limit + 1}`.execute(db);
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    data: page.map((row) => WebhookDeliveryAttempt.parse({
+      id: row.id, deliveryId: row.delivery_id, webhookId: row.webhook_id, eventId: row.event_id, eventType: row.event_type,
+      attempt: row.attempt, replay: row.replay, attemptedAt: iso(row.attempted_at), statusCode: row.status_code,
+      error: row.error, succeeded: row.succeeded, durationMs: row.duration_ms,
+    })),
+    nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null,
+  };
+}

@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DomainFailure } from '@claims/contracts';
+import { applyEvents, claimListProjection, idleClaims, listClaims } from '../src/index.js';
+import { projectionDatabase } from './support/projectionDatabase.js';
+import { agent, ClaimStory, order, storeTerms } from './support/claimStory.js';
+
+const everyStore = { storeIds: null, limit: 50 };
+
+/** Filed, opened, messaged, labelled and refunded: the life of most claims. */
+function refundedClaim(claimNumber = '10001', startsAt?: string): ClaimStory {
+  const story = new ClaimStory(randomUUID(), claimNumber, startsAt).file();
+  return story
+    .do({ type: 'ChangeClaimStatus', to: 'OPEN', note: null })
+    .do({ type: 'SendMessage', messageId: randomUUID(), actor: agent, senderType: 'merchant', senderName: 'Acme', messageContent: 'Sorry!', medias: [], now: story.at() })
+    .do({ type: 'AddClaimLabel', label: 'vip' })
+    .do({ type: 'ResolveClaim', resolutionIds: [randomUUID()], actor: agent, now: story.at(), ...storeTerms, request: { resolutionType: 'REFUND' } });
+}
+
+describe('claim-list projection', () => {
+  let db: Kysely<unknown>;
+  beforeAll(async () => { db = await projectionDatabase([claimListProjection]); });
+  beforeEach(async () => { await sql`truncate claim_list, projection_offsets`.execute(db); });
+  afterAll(async () => { await db.destroy(); });
+
+  it('keeps one row per claim current through its events, and skips what it does not handle', async () => {
+    const story = refundedClaim();
+    const claimEvents = story.envelopes.filter((e) => e.streamId === story.claimId);
+    expect(story.envelopes.map((e) => e.type)).toContain('OrderItemsClaimed');
+
+    expect(await applyEvents(db, claimListProjection, story.envelopes)).toBe(claimEvents.length);
+
+    const { rows: [row], nextCursor } = await listClaims(db, everyStore);
+    expect(nextCursor).toBeNull();
+    const filed = claimEvents[0]!;
+    const resolved = claimEvents.at(-1)!;
+    expect(row).toMatchObject({
+      claim_id: story.claimId, store_id: order.storeId, claim_number: '10001', status: 'RESOLVED', claim_type: 'DAMAGED',
+      order_number: '1001', customer_email: 'ava@example.com', requested_resolution: 'REFUND', currency: 'USD',
+      item_count: 1, message_count: 1, resolution_type: 'REFUND',
+    });
+    // Two of three socks at 1800, each with its share of the line's 300 discount and 432 tax: 2 × (1700 + 144).
+    expect(Number(row!.claimed_value)).toBe(3688);
+    expect(Number(row!.version)).toBe(resolved.streamVersion);
+    expect(new Date(row!.created_at).toISOString()).toBe(filed.occurredAt);
+    expect(new Date(row!.resolved_at!).toISOString()).toBe(resolved.occurredAt);
+    expect(new Date(row!.updated_at).toISOString()).toBe(resolved.occurredAt);
+  });
+
+  it('moves the version but not the last activity on a label, so SLA timers count from the shopper-visible change', async () => {
+    const story = new ClaimStory().file().do({ type: 'ChangeClaimStatus', to: 'WAITING_FOR_CUSTOMER', note: null });
+    await applyEvents(db, claimListProjection, story.envelopes);
+    const statusChangedAt = story.envelopes.at(-1)!.occurredAt;
+    story.do({ type: 'AddClaimLabel', label: 'slow' });
+    await applyEvents(db, claimListProjection, story.envelopes.slice(-1));
+
+    const [row] = (await listClaims(db, everyStore)).rows;
+    expect(row!.status).toBe('WAITING_FOR_CUSTOMER');
+    expect(Number(row!.version)).toBe(story.envelopes.at(-1)!.streamVersion);
+    expect(new Date(row!.updated_at).toISOString()).toBe(statusChangedAt);
+    const idle = await idleClaims(db, [{ storeId: order.storeId, status: 'WAITING_FOR_CUSTOMER', before: statusChangedAt }], 10);
+    expect(idle).toEqual([{ claimId: story.claimId, storeId: order.storeId }]);
+    expect(await idleClaims(db, [{ storeId: order.storeId, status: 'OPEN', before: statusChangedAt }], 10)).toEqual([]);
+  });
+
+  it('changes nothing when a batch is delivered again', async () => {
+    const story = refundedClaim();
+    await applyEvents(db, claimListProjection, story.envelopes);
+    const before = await listClaims(db, everyStore);
+    expect(await applyEvents(db, claimListProjection, story.envelopes)).toBe(0);
+    expect(await listClaims(db, everyStore)).toEqual(before);
+  });
+
+  it('answers filters and pages newest first, and refuses a cursor it did not give out', async () => {
+    const stories = [
+      refundedClaim('10001', '2026-11-20T09:00:00.000Z'),
+      new ClaimStory(randomUUID(), '10002', '2026-11-21T09:00:00.000Z').file(),
+      new ClaimStory(randomUUID(), '10003', '2026-11-22T09:00:00.000Z').file(),
+    ];
+    await applyEvents(db, claimListProjection, stories.flatMap((story) => story.envelopes));
+
+    const first = await listClaims(db, { ...everyStore, limit: 2 });
+    expect(first.rows.map((r) => r.claim_number)).toEqual(['10003', '10002']);
+    const second = await listClaims(db, { ...everyStore, limit: 2, cursor: first.nextCursor! });
+    expect(second.rows.map((r) => r.claim_number)).toEqual(['10001']);
+    expect(second.nextCursor).toBeNull();
+
+    expect((await listClaims(db, { ...everyStore, status: ['RESOLVED'] })).rows.map((r) => r.claim_number)).toEqual(['10001']);
+    expect((await listClaims(db, { ...everyStore, search: '#10002' })).rows.map((r) => r.claim_number)).toEqual(['10002']);
+    expect((await listClaims(db, { ...everyStore, search: 'AVA@example.com' })).rows).toHaveLength(3);
+    expect((await listClaims(db, { ...everyStore, storeIds: [randomUUID()] })).rows).toEqual([]);
+    await expect(listClaims(db, { ...everyStore, cursor: 'bogus' })).rejects.toMatchObject({ code: 'validation_failed' });
+    await expect(listClaims(db, { ...everyStore, cursor: 'bogus' })).rejects.toBeInstanceOf(DomainFailure);
+  });
+});

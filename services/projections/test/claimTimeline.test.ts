@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyEvents, claimTimeline, claimTimelineProjection } from '../src/index.js';
+import { projectionDatabase } from './support/projectionDatabase.js';
+import { agent, ClaimStory, storeTerms } from './support/claimStory.js';
+
+describe('claim-timeline projection', () => {
+  let db: Kysely<unknown>;
+  beforeAll(async () => { db = await projectionDatabase([claimTimelineProjection]); });
+  afterAll(async () => { await db.destroy(); });
+
+  it('writes one history line per claim event, with its status, actor and summary, oldest first', async () => {
+    const noteId = randomUUID();
+    const story = new ClaimStory().file();
+    story
+      .do({ type: 'ChangeClaimStatus', to: 'OPEN', note: 'looking into it' })
+      .do({ type: 'SendMessage', messageId: randomUUID(), actor: agent, senderType: 'merchant', senderName: 'Acme', messageContent: 'Photos?', medias: [], now: story.at() })
+      .do({ type: 'AddClaimNote', noteId, actor: agent, body: 'Repeat claimer, check the photos', now: story.at() })
+      .do({ type: 'AddClaimLabel', label: 'vip' })
+      .do({ type: 'RemoveClaimLabel', label: 'vip' })
+      .do({ type: 'SetClaimMetadata', key: 'carrier', value: 'UPS' })
+      .do({ type: 'ResolveClaim', resolutionIds: [randomUUID()], actor: agent, now: story.at(), ...storeTerms, request: { resolutionType: 'RESHIP' } })
+      .do({ type: 'AddReview', reviewId: randomUUID(), now: story.at(), review: { rating: 5, text: 'Quick!' } });
+    const claimEvents = story.envelopes.filter((e) => e.streamId === story.claimId);
+
+    expect(await applyEvents(db, claimTimelineProjection, story.envelopes)).toBe(claimEvents.length);
+    const entries = await claimTimeline(db, story.claimId);
+
+    expect(entries.map((e) => [e.version, e.eventType, e.status])).toEqual([
+      [1, 'ClaimFiled', 'NEW'],
+      [2, 'ClaimStatusChanged', 'OPEN'],
+      [3, 'ClaimMessageSent', null],
+      [4, 'ClaimNoteAdded', null],
+      [5, 'ClaimLabelAdded', null],
+      [6, 'ClaimLabelRemoved', null],
+      [7, 'ClaimMetadataSet', null],
+      [8, 'ClaimResolved', 'RESOLVED'],
+      [9, 'ClaimReviewed', null],
+    ]);
+    expect(entries.map((e) => e.occurredAt)).toEqual(claimEvents.map((e) => e.occurredAt));
+    expect(entries.map((e) => e.globalPosition)).toEqual(claimEvents.map((e) => e.globalPosition));
+    expect(entries[0]!.actor).toMatchObject({ type: 'customer' });
+    expect(entries[1]!.actor).toEqual(agent);
+    expect(entries.map((e) => e.summary)).toEqual([
+      { claimType: 'DAMAGED', items: 1, desiredMethod: 'REFUND' },
+      { from: 'NEW', to: 'OPEN', note: 'looking into it' },
+      { senderType: 'merchant', senderName: 'Acme' },
+      // The note's text is for claim-note readers only, never the history.
+      { noteId, author: 'Ana Agent' },
+      { label: 'vip' },
+      { label: 'vip' },
+      { key: 'carrier', value: 'UPS', previous: null },
+      { outcome: 'APPROVED', resolutionTypes: ['RESHIP'] },
+      { rating: 5 },
+    ]);
+    expect(JSON.stringify(entries)).not.toContain('Repeat claimer');
+  });
+
+  it('adds nothing when the same events come again', async () => {
+    const story = new ClaimStory().file().do({ type: 'ChangeClaimStatus', to: 'OPEN', note: null });
+    await applyEvents(db, claimTimelineProjection, story.envelopes);
+    expect(await applyEvents(db, claimTimelineProjection, story.envelopes)).toBe(0);
+    expect(await claimTimeline(db, story.claimId)).toHaveLength(2);
+  });
+});

@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import { streamOf, type Actor, type ClaimCommand, type DomainEvent, type EventEnvelope, type FileClaim } from '@claims/contracts';
+import { claimDecider, foldEvents, orderClaimsDecider, type Decider } from '@claims/domain';
+import { fileClaim, NOW, order, settings, storeTerms } from '../../../domain/test/fixtures.js';
+
+export { NOW, order, storeTerms };
+
+export const agent: Actor = { type: 'user', id: 'c2d9a1f0-5a7e-4a43-9b1f-2f3c4d5e6f70', name: 'Ana Agent' };
+const shopper: Actor = { type: 'customer', id: 'ava@example.com', name: 'Ava Stone' };
+
+/**
+ * A claim's life told through the real deciders and wrapped in envelopes the way the store numbers
+ * them: each event a version of its own stream and a global position; each decision a minute after the previous one.
+ */
+export class ClaimStory {
+  readonly envelopes: EventEnvelope[] = [];
+  private readonly versions = new Map<string, number>();
+  private claim = claimDecider.initialState;
+  private clock: number;
+
+  constructor(readonly claimId: string = randomUUID(), private readonly claimNumber = '10001', startsAt: string = NOW) {
+    this.clock = Date.parse(startsAt);
+  }
+
+  file(overrides: Partial<FileClaim['request']> = {}): this {
+    const command = { ...fileClaim(overrides), claimId: this.claimId, claimNumber: this.claimNumber, now: this.at() };
+    return this.record(orderClaimsDecider, orderClaimsDecider.initialState, { ...command, order, settings }, shopper);
+  }
+
+  /** A claim command (the claim id is filled in), decided on the claim as the earlier events left it. */
+  do(command: DistributiveOmit<ClaimCommand, 'claimId'>, actor: Actor = agent): this {
+    return this.record(claimDecider, this.claim, { ...command, claimId: this.claimId }, actor);
+  }
+
+  /** Now, on the story's clock. */
+  at(): string {
+    return new Date(this.clock).toISOString();
+  }
+
+  private record<State, Command>(decider: Decider<State, Command>, state: State, command: Command, actor: Actor): this {
+    const decided = decider.decide(command, state);
+    if (!decided.ok) throw new Error(`${decided.error.code}: ${decided.error.message}`);
+    for (const event of decided.value) this.append(event, actor);
+    this.claim = foldEvents(claimDecider, decided.value, this.claim);
+    this.clock += 60_000;
+    return this;
+  }
+
+  private append(event: DomainEvent, actor: Actor): void {
+    const { streamId } = streamOf(event);
+    const streamVersion = (this.versions.get(streamId) ?? 0) + 1;
+    this.versions.set(streamId, streamVersion);
+    this.envelopes.push({
+      eventId: randomUUID(), type: event.type, data: event.data, streamId, streamVersion, globalPosition: this.envelopes.length + 1,
+      storeId: order.storeId, occurredAt: this.at(), metadata: { actor, correlationId: randomUUID(), causationId: null, schemaVersion: 1 },
+    });
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

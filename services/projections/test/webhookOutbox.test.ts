@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DomainFailure, WebhookPayload } from '@claims/contracts';
+import {
+  applyEvents, cancelPendingDeliveries, claimDueDeliveries, listDeliveryAttempts, recordDeliveryAttempt, replayDelivery,
+  webhookOutboxProjection, type NextAttemptAfterFailure,
+} from '../src/index.js';
+import { projectionDatabase } from './support/projectionDatabase.js';
+import { agent, ClaimStory, NOW, order, storeTerms } from './support/claimStory.js';
+
+/** The API's `webhook_endpoints` (its migrations 0500 and 0530; 0500 also ties it to `stores`), as far as the outbox reads it. */
+const endpointsTable: Record<string, Migration> = {
+  '0500_webhook_endpoints': {
+    async up(db: Kysely<unknown>) {
+      await sql`
+        create table webhook_endpoints (
+          id uuid primary key, store_id uuid not null, url text not null, secret text not null, event_types text[],
+          created_at timestamptz not null, deleted_at timestamptz,
+          previous_secret text, previous_secret_expires_at timestamptz, status text not null default 'enabled'
+        )`.execute(db);
+    },
+  },
+};
+
+const hoursAgo = (hours: number) => new Date(Date.parse(NOW) - hours * 3_600_000).toISOString();
+const FIVE_SECONDS_LATER: NextAttemptAfterFailure = ({ failedAt }) => new Date(failedAt.getTime() + 5_000);
+
+/** A claim's life with everything a webhook receiver hears about, and a note and a label it never does. */
+function busyClaim(): ClaimStory {
+  const story = new ClaimStory().file();
+  return story
+    .do({ type: 'ChangeClaimStatus', to: 'OPEN', note: null })
+    .do({ type: 'SendMessage', messageId: randomUUID(), actor: agent, senderType: 'merchant', senderName: 'Acme', messageContent: 'Hi', medias: [], now: story.at() })
+    .do({ type: 'AddClaimNote', noteId: randomUUID(), actor: agent, body: 'internal', now: story.at() })
+    .do({ type: 'AddClaimLabel', label: 'vip' })
+    .do({ type: 'ResolveClaim', resolutionIds: [randomUUID()], actor: agent, now: story.at(), ...storeTerms, request: { resolutionType: 'REFUND' } })
+    .do({ type: 'AddReview', reviewId: randomUUID(), now: story.at(), review: { rating: 4, text: 'ok' } });
+}
+
+describe('webhook-outbox projection', () => {
+  let db: Kysely<unknown>;
+  const endpoint = async (input: { storeId?: string; eventTypes?: string[]; createdAt?: string; deletedAt?: string }) => {
+    const id = randomUUID();
+    await sql`insert into webhook_endpoints (id, store_id, url, secret, event_types, created_at, deleted_at)
+      values (${id}::uuid, ${input.storeId ?? order.storeId}::uuid, 'https://example.com/hook', 'whsec_x', ${input.eventTypes ?? null}::text[],
+              ${input.createdAt ?? hoursAgo(1)}::timestamptz, ${input.deletedAt ?? null}::timestamptz)`.execute(db);
+    return id;
+  };
+  const deliveries = async () => (await sql<{ id: string; endpoint_id: string; event_type: string; webhook_id: string; payload: string; status: string }>`
+    select id, endpoint_id, event_type, webhook_id, payload, status from webhook_deliveries order by created_at, event_type`.execute(db)).rows;
+
+  beforeAll(async () => { db = await projectionDatabase([webhookOutboxProjection], endpointsTable); });
+  beforeEach(async () => { await sql`truncate webhook_deliveries, webhook_delivery_attempts, webhook_endpoints, projection_offsets`.execute(db); });
+  afterAll(async () => { await db.destroy(); });
+
+  it('owes each subscribed endpoint of the store one delivery per webhook event, and never a secret', async () => {
+    const everything = await endpoint({});
+    const resolvedOnly = await endpoint({ eventTypes: ['claim.resolved'] });
+    await endpoint({ storeId: randomUUID() });
+    await endpoint({ createdAt: hoursAgo(-24) });
+    await endpoint({ deletedAt: hoursAgo(0.5) });
+    const story = busyClaim();
+
+    await applyEvents(db, webhookOutboxProjection, story.envelopes);
+
+    const rows = await deliveries();
+    expect(rows.filter((r) => r.endpoint_id === everything).map((r) => r.event_type).sort())
+      .toEqual(['claim.filed', 'claim.message_created', 'claim.resolved', 'claim.reviewed', 'claim.status_changed']);
+    expect(rows.filter((r) => r.endpoint_id === resolvedOnly).map((r) => r.event_type)).toEqual(['claim.resolved']);
+    expect(rows).toHaveLength(6);
+    expect(new Set(rows.map((r) => r.webhook_id)).size).toBe(6);
+    for (const row of rows) {
+      expect(row.webhook_id).toMatch(/^msg_[0-9a-f]{32}$/);
+      expect(row.status).toBe('pending');
+      const payload = WebhookPayload.parse(JSON.parse(row.payload));
+      expect(payload.type).toBe(row.event_type);
+      expect(payload.data).toMatchObject({ claimId: story.claimId, storeId: order.storeId });
+      expect(row.payload).not.toContain('tokenHash');
+    }
+  });
+
+  it('owes nothing twice when the events come again, even with the offsets forgotten (a rebuild)', async () => {
+    await endpoint({});
+    const story = busyClaim();
+    await applyEvents(db, webhookOutboxProjection, story.envelopes);
+    const first = await deliveries();
+    await sql`truncate projection_offsets`.execute(db);
+    await applyEvents(db, webhookOutboxProjection, story.envelopes);
+    expect(await deliveries()).toEqual(first);
+  });
+
+  it('claims, records, retries, lists, replays and cancels deliveries through its own functions', async () => {
+    const endpointId = await endpoint({ eventTypes: ['claim.filed'] });
+    const story = new ClaimStory().file();
+    await applyEvents(db, webhookOutboxProjection, story.envelopes);
+    const now = new Date(Date.parse(NOW) + 60_000);
+
+    const [claimed] = await claimDueDeliveries(db, now, 10, 60_000);
+    expect(claimed).toMatchObject({ endpointId, url: 'https://example.com/hook', secrets: ['whsec_x'] });
+    expect(await claimDueDeliveries(db, now, 10, 60_000)).toEqual([]);
+
+    await recordDeliveryAttempt(db, claimed!, { statusCode: 503, error: null, succeeded: false, durationMs: 40 }, now, FIVE_SECONDS_LATER);
+    const retryAt = new Date(now.getTime() + 40 + 5_000);
+    expect(await claimDueDeliveries(db, new Date(retryAt.getTime() - 1), 10, 60_000)).toEqual([]);
+    const [retried] = await claimDueDeliveries(db, retryAt, 10, 60_000);
+    expect(retried!.webhookId).toBe(claimed!.webhookId);
+    await recordDeliveryAttempt(db, retried!, { statusCode: 200, error: null, succeeded: true, durationMs: 12 }, retryAt, FIVE_SECONDS_LATER);
+
+    const page = await listDeliveryAttempts(db, endpointId, { limit: 1 });
+    expect(page.data.map((a) => [a.attempt, a.statusCode, a.succeeded])).toEqual([[2, 200, true]]);
+    const rest = await listDeliveryAttempts(db, endpointId, { limit: 1, cursor: page.nextCursor! });
+    expect(rest.data.map((a) => [a.attempt, a.statusCode, a.succeeded])).toEqual([[1, 503, false]]);
+    expect(rest.nextCursor).toBeNull();
+    await expect(listDeliveryAttempts(db, endpointId, { limit: 1, cursor: 'bogus' })).rejects.toBeInstanceOf(DomainFailure);
+    expect((await deliveries())[0]!.status).toBe('succeeded');
+
+    const replayed = await replayDelivery(db, endpointId, claimed!.id, retryAt.toISOString());
+    expect(replayed).toMatchObject({ deliveryId: claimed!.id, webhookId: claimed!.webhookId, status: 'pending' });
+    expect(await replayDelivery(db, randomUUID(), claimed!.id, retryAt.toISOString())).toBeNull();
+
+    await cancelPendingDeliveries(db, endpointId);
+    expect((await deliveries())[0]!.status).toBe('cancelled');
+    expect(await claimDueDeliveries(db, new Date(retryAt.getTime() + 3_600_000), 10, 60_000)).toEqual([]);
+  });
+});
