@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { Address } from './order.js';
-import { ActorType, ClaimStatus, ClaimType, CustomerResolution, DecisionOutcome, ResolutionReason, SessionStatus } from './enums.js';
+import { ActorType, ClaimStatus, CustomerResolution, DecisionOutcome, ResolutionReason, SessionStatus } from './enums.js';
 import { MacroKind, MacroResolutionPreset, SopState } from './deskTools.js';
 import { RoleName } from './permissions.js';
-import { ClaimItem, ClaimResolution, Message, Review, Signature } from './claim.js';
+import { ClaimItem, ClaimResolution, filedClaimFacts, Message, Review, Signature } from './claim.js';
 import { SessionMetadata } from './session.js';
-import { CurrencyCode } from './money.js';
 import { Policy } from './order.js';
 
 /** Who caused an event. */
@@ -27,16 +26,7 @@ export type StreamType = z.infer<typeof StreamType>;
 
 const claimFiledData = z.object({
   claimId: z.uuid(),
-  claimNumber: z.string(),
-  /** SHA-256 of the claim token; the token itself is only ever shown to the shopper. */
-  tokenHash: z.string(),
-  storeId: z.uuid(),
-  orderId: z.uuid(),
-  sourceOrderId: z.string(),
-  orderNumber: z.string(),
-  currency: CurrencyCode,
-  isOta: z.boolean(),
-  claimType: ClaimType,
+  ...filedClaimFacts,
   customer: z.object({ email: z.string(), name: z.string() }),
   items: z.array(ClaimItem),
   desiredMethod: CustomerResolution,
