@@ -117,6 +117,7 @@ function defineEvent<Data extends z.ZodType, Webhook extends string | undefined 
   stream: (data: z.output<Data>) => StreamRef,
   options: { schemaVersion?: number; webhook?: Webhook } = {},
 ): EventDefinition<Data, Webhook> {
+  // Absent, `Webhook` is its default, undefined; present, it is the literal given.
   return { data, stream, schemaVersion: options.schemaVersion ?? 1, webhook: options.webhook as Webhook };
 }
 
@@ -164,7 +165,7 @@ type EventRegistry = typeof EVENT_REGISTRY;
 export type EventType = keyof EventRegistry;
 
 /** Every event type, in the registry's order. */
-export const EVENT_TYPES = Object.keys(EVENT_REGISTRY) as EventType[];
+export const EVENT_TYPES = Object.keys(EVENT_REGISTRY) as readonly EventType[];
 
 type EventSchema<T extends EventType> = T extends EventType ? z.ZodObject<{ type: z.ZodLiteral<T>; data: EventRegistry[T]['data'] }> : never;
 
