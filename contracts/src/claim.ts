@@ -141,10 +141,10 @@ export const CustomerClaimView = z.object({
 });
 export type CustomerClaimView = z.infer<typeof CustomerClaimView>;
 
-/** A claim as its events make it (the domain's state and the back-office's record), money in minor units. */
-export const Claim = z.object({
-  id: z.uuid(),
+/** What filing fixes about a claim for good: the `ClaimFiled` event carries it and the claim keeps it. */
+export const filedClaimFacts = {
   claimNumber: z.string(),
+  /** SHA-256 of the claim token; the token itself is only ever shown to the shopper. */
   tokenHash: z.string(),
   storeId: z.uuid(),
   orderId: z.uuid(),
@@ -153,6 +153,12 @@ export const Claim = z.object({
   currency: CurrencyCode,
   isOta: z.boolean(),
   claimType: ClaimType,
+};
+
+/** A claim as its events make it (the domain's state and the back-office's record), money in minor units. */
+export const Claim = z.object({
+  id: z.uuid(),
+  ...filedClaimFacts,
   status: ClaimStatus,
   customer: z.object({ email: z.string(), name: z.string() }),
   items: z.array(ClaimItem),

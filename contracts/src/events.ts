@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { Address } from './order.js';
-import { ActorType, ClaimStatus, ClaimType, CustomerResolution, DecisionOutcome, ResolutionReason, SessionStatus } from './enums.js';
+import { ActorType, ClaimStatus, CustomerResolution, DecisionOutcome, ResolutionReason, SessionStatus } from './enums.js';
 import { MacroKind, MacroResolutionPreset, SopState } from './deskTools.js';
 import { RoleName } from './permissions.js';
-import { ClaimItem, ClaimResolution, Message, Review, Signature } from './claim.js';
+import { ClaimItem, ClaimResolution, filedClaimFacts, Message, Review, Signature } from './claim.js';
 import { SessionMetadata } from './session.js';
-import { CurrencyCode } from './money.js';
 import { Policy } from './order.js';
 import { Valuation } from './finance.js';
 
@@ -32,16 +31,7 @@ export type StreamType = z.infer<typeof StreamType>;
 
 const claimFiledData = z.object({
   claimId: z.uuid(),
-  claimNumber: z.string(),
-  /** SHA-256 of the claim token; the token itself is only ever shown to the shopper. */
-  tokenHash: z.string(),
-  storeId: z.uuid(),
-  orderId: z.uuid(),
-  sourceOrderId: z.string(),
-  orderNumber: z.string(),
-  currency: CurrencyCode,
-  isOta: z.boolean(),
-  claimType: ClaimType,
+  ...filedClaimFacts,
   customer: z.object({ email: z.string(), name: z.string() }),
   items: z.array(ClaimItem),
   desiredMethod: CustomerResolution,
@@ -173,6 +163,7 @@ function defineEvent<Data extends z.ZodType, Webhook extends string | undefined 
   stream: (data: z.output<Data>) => StreamRef,
   options: { schemaVersion?: number; webhook?: Webhook } = {},
 ): EventDefinition<Data, Webhook> {
+  // Absent, `Webhook` is its default, undefined; present, it is the literal given.
   return { data, stream, schemaVersion: options.schemaVersion ?? 1, webhook: options.webhook as Webhook };
 }
 
@@ -241,7 +232,7 @@ type EventRegistry = typeof EVENT_REGISTRY;
 export type EventType = keyof EventRegistry;
 
 /** Every event type, in the registry's order. */
-export const EVENT_TYPES = Object.keys(EVENT_REGISTRY) as EventType[];
+export const EVENT_TYPES = Object.keys(EVENT_REGISTRY) as readonly EventType[];
 
 type EventSchema<T extends EventType> = T extends EventType ? z.ZodObject<{ type: z.ZodLiteral<T>; data: EventRegistry[T]['data'] }> : never;
 

@@ -6,7 +6,7 @@ import { WEBHOOK_EVENT_TYPES } from './events.js';
  * them (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`) and every attempt.
  */
 
-const [firstType, ...otherTypes] = Object.values(WEBHOOK_EVENT_TYPES).filter((t): t is string => t !== undefined);
+const [firstType, ...otherTypes] = Object.values(WEBHOOK_EVENT_TYPES);
 if (firstType === undefined) throw new Error('WEBHOOK_EVENT_TYPES is empty');
 
 /** A dotted event type a webhook endpoint can subscribe to (`claim.filed`, `claim.resolved`, …). */
