@@ -7,6 +7,7 @@ import { ClaimItem, ClaimResolution, filedClaimFacts, Message, Review, Signature
 import { SessionMetadata } from './session.js';
 import { Policy } from './order.js';
 import { Valuation } from './finance.js';
+import { CurrencyCode } from './money.js';
 
 /** Who caused an event. */
 export const Actor = z.object({ type: ActorType, id: z.string(), name: z.string().optional() });
