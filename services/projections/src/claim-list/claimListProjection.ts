@@ -73,9 +73,13 @@ export const claimListProjection = defineProjection({
         await sql`update claim_list set status = ${event.data.to}, updated_at = ${event.occurredAt}, version = ${event.streamVersion}
           where claim_id = ${event.data.claimId}`.execute(trx);
         return;
+      // Items may be decided in several passes: the first decision names the row's resolution type, the
+      // last (the one that leaves the claim Resolved or Denied) its resolution time.
       case 'ClaimResolved':
-        await sql`update claim_list set status = ${event.data.status}, resolution_type = ${event.data.resolutions[0]!.resolutionType},
-          resolved_at = ${event.occurredAt}, updated_at = ${event.occurredAt}, version = ${event.streamVersion}
+        await sql`update claim_list set status = ${event.data.status},
+          resolution_type = coalesce(resolution_type, ${event.data.resolutions[0]!.resolutionType}),
+          resolved_at = case when ${event.data.status} in ('RESOLVED', 'DENIED') then ${event.occurredAt}::timestamptz else resolved_at end,
+          updated_at = ${event.occurredAt}, version = ${event.streamVersion}
           where claim_id = ${event.data.claimId}`.execute(trx);
         return;
       case 'ClaimMessageSent':
