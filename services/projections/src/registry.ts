@@ -4,6 +4,7 @@ import { claimListProjection } from './claim-list/claimListProjection.js';
 import { claimTimelineProjection } from './claim-timeline/claimTimelineProjection.js';
 import { webhookOutboxProjection } from './webhook-outbox/webhookOutboxProjection.js';
 import { projectionRuntimeMigrations } from './runtime/projectionMigrations.js';
+import { projectionFaultMigrations } from './runtime/projectionFaults.js';
 import type { Projection } from './runtime/projection.js';
 
 /** Every read model the product keeps, by name (the names `npm run replay -- --projection` takes). */
@@ -11,6 +12,7 @@ export const PROJECTIONS: readonly Projection[] = [claimListProjection, claimTim
 
 export const projectionMigrations: Record<string, Migration> = registerMigrations(
   projectionRuntimeMigrations,
+  projectionFaultMigrations,
   ...PROJECTIONS.map((p) => p.migrations),
 );
 

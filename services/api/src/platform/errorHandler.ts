@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { EventTooLargeError } from '@claims/event-store';
 import { InvalidCursorError } from '@claims/projections';
 import { AppError } from './errors.js';
 
@@ -12,6 +13,9 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     if (error instanceof InvalidCursorError) {
       return reply.code(400).send({ error: 'validation_failed', message: error.message });
+    }
+    if (error instanceof EventTooLargeError) {
+      return reply.code(413).send({ error: 'payload_too_large', message: `The change is too large to record: ${error.message}. Shorten the text or use fewer entries.` });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const details = error.validation.map((v) => ({
