@@ -118,6 +118,7 @@ export class ProjectorGuard<DB> {
     if (attempts >= this.policy.maxAttempts) {
       await this.park(event, reason, attempts, checkpoint);
       this.attempts.delete(event.eventId);
+      this.current = { state: 'ok' };
       return;
     }
     if (databaseAnswers) this.attempts.set(event.eventId, attempts);
