@@ -3,14 +3,13 @@ import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { EventEnvelope } from '@claims/contracts';
-import {
-  ANY, appendToStream, eventStoreMigrations, migrate, openDatabase, registerMigrations, type Database, type EventStoreTables, type NewEvent,
-} from '@claims/event-store';
+import { ANY, appendToStream, type Database, type EventStoreTables, type NewEvent } from '@claims/event-store';
 import { createKafka, ensureTopic } from '@claims/relay';
 import {
   consumeFromKafka, followStore, parkedCounts, projectionFaultMigrations, projectionRuntimeMigrations, rebuild, type Projection,
 } from '../src/index.js';
-import { createTestDatabase, eventually } from '../../../test/support/testDatabase.js';
+import { eventually } from '../../../test/support/testDatabase.js';
+import { migratedTestDatabase } from '../../../test/support/migratedDatabase.js';
 
 const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
@@ -52,20 +51,14 @@ const poisonedOnKafka = labelProjection('poisoned-kafka');
 
 describe('projection runtime on PostgreSQL', () => {
   let database: Database;
-  let drop: () => Promise<void>;
+  let dispose: () => Promise<void>;
 
   beforeAll(async () => {
-    const created = await createTestDatabase(inject('databaseUrl'));
-    drop = created.drop;
-    database = await openDatabase({ databaseUrl: created.url, dataDir: '' });
-    await migrate(database, registerMigrations(
-      eventStoreMigrations, projectionRuntimeMigrations, projectionFaultMigrations, rebuilt.migrations, poisoned.migrations, poisonedOnKafka.migrations,
+    ({ database, dispose } = await migratedTestDatabase(
+      inject('databaseUrl'), projectionRuntimeMigrations, projectionFaultMigrations, rebuilt.migrations, poisoned.migrations, poisonedOnKafka.migrations,
     ));
   });
-  afterAll(async () => {
-    await database.close();
-    await drop();
-  });
+  afterAll(() => dispose());
 
   const append = (streamId: string, label: string) =>
     appendToStream(database.db, { streamId, streamType: 'test', storeId: null, expectedVersion: ANY, events: [labelled(label)] });

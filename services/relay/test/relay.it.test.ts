@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-  ANY, appendToStream, EventTooLargeError, eventStoreMigrations, MAX_EVENT_BYTES, migrate, openDatabase, registerMigrations, type Database, type NewEvent,
-} from '@claims/event-store';
+import { ANY, appendToStream, EventTooLargeError, MAX_EVENT_BYTES, type Database, type NewEvent } from '@claims/event-store';
 import { createKafka, DEFAULT_TOPIC_SETTINGS, ensureTopic, relayMigrations, startRelay, TopicSettingsError } from '../src/index.js';
-import { createTestDatabase, eventually } from '../../../test/support/testDatabase.js';
+import { eventually } from '../../../test/support/testDatabase.js';
+import { migratedTestDatabase } from '../../../test/support/migratedDatabase.js';
 
 const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 const kafka = () => createKafka(inject('kafkaBrokers'), log);
@@ -46,18 +45,12 @@ async function published(topic: string, expected: number): Promise<string[]> {
 
 describe('relay and topic against a real broker', () => {
   let database: Database;
-  let drop: () => Promise<void>;
+  let dispose: () => Promise<void>;
 
   beforeAll(async () => {
-    const created = await createTestDatabase(inject('databaseUrl'));
-    drop = created.drop;
-    database = await openDatabase({ databaseUrl: created.url, dataDir: '' });
-    await migrate(database, registerMigrations(eventStoreMigrations, relayMigrations));
+    ({ database, dispose } = await migratedTestDatabase(inject('databaseUrl'), relayMigrations));
   });
-  afterAll(async () => {
-    await database.close();
-    await drop();
-  });
+  afterAll(() => dispose());
 
   const append = (events: NewEvent[]) =>
     appendToStream(database.db, { streamId: randomUUID(), streamType: 'test', storeId: null, expectedVersion: ANY, events });
