@@ -88,8 +88,13 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
       idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
       connectionTimeoutMillis: timeouts.connectMs,
     });
-    // Without a listener, an idle connection ended by the server is an uncaught 'error' that kills the process.
-    pool.on('error', (error) => (config.onConnectionError ?? (() => undefined))(error));
+    // A connection the server ends (a restart, a killed backend) emits 'error': with no listener that
+    // is an uncaught exception that kills the process. Each connection gets one for its whole life,
+    // checked out or idle (the pool drops a broken one when it comes back); the pool re-emits the
+    // idle ones' errors, already reported by then.
+    const onConnectionError = config.onConnectionError ?? (() => undefined);
+    pool.on('connect', (client) => client.on('error', onConnectionError));
+    pool.on('error', () => undefined);
     const db = new Kysely<EventStoreTables>({ dialect: new PostgresDialect({ pool }) });
     pools.set(db, pool);
     await sql`select 1`.execute(db);
