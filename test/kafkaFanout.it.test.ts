@@ -94,9 +94,10 @@ describe('Kafka fan-out with the relay and projectors in their own process', () 
       const filedEvent = seen.find((e) => e.type === 'ClaimFiled' && e.streamId === filed.claimId)!;
       expect(seen.filter((e) => e.streamId === filed.claimId).map((e) => e.streamVersion)).toEqual(expectedTypes.map((_, i) => i + 1));
       expect(filedEvent).toMatchObject({ streamVersion: 1, storeId: expect.any(String), metadata: { actor: { type: 'customer' }, correlationId: expect.any(String), causationId: null } });
-      // At least once: after the crashes some events may come twice, but every stored event is there.
-      const stored = await sql<{ event_id: string }>`select event_id from events`.execute(api.ctx.database.db);
+      // At least once: after the crashes some events may come twice, but every stored event is there
+      // (read again each time: the worker's reactions, such as the shopper's mail, keep appending for a while).
       await eventually(async () => {
+        const stored = await sql<{ event_id: string }>`select event_id from events`.execute(api.ctx.database.db);
         expect(new Set(seen.map((e) => e.eventId))).toEqual(new Set(stored.rows.map((r) => r.event_id)));
       }, 30_000);
     } finally {

@@ -7,7 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.js';
 import { installErrorHandler } from './platform/errorHandler.js';
-import { healthRoute } from './platform/healthRoute.js';
+import { healthRoute, type HealthCheck } from './platform/healthRoute.js';
 import { orderLookupRoute } from './customer/orderLookupRoute.js';
 import { claimRoutes } from './customer/claimRoutes.js';
 import { sessionRoutes } from './customer/draftSessionRoutes.js';
@@ -33,7 +33,8 @@ import { payoutBatchRoutes } from './finance/payoutBatchRoutes.js';
 import { storeCreditRoutes } from './store-credit/storeCreditRoutes.js';
 
 export interface AppOptions {
-  kafkaReachable: (() => Promise<boolean>) | null;
+  /** Readiness of the components beside the database (Kafka, projectors), by name. */
+  healthChecks: Readonly<Record<string, HealthCheck>>;
 }
 
 /** The HTTP surface: one Fastify instance, one plugin per feature. */
@@ -72,7 +73,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(authPlugin(ctx));
   await app.register(sentryPlugin(ctx));
   await app.register(rateLimitPlugin(ctx));
-  await app.register(healthRoute(ctx, options.kafkaReachable));
+  await app.register(healthRoute(ctx, options.healthChecks));
   await app.register(orderLookupRoute(ctx));
   await app.register(claimRoutes(ctx));
   await app.register(sessionRoutes(ctx));

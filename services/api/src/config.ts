@@ -1,6 +1,21 @@
 import path from 'node:path';
 import { z } from 'zod';
 
+/** The background workers a process can run beside (or instead of) HTTP; `WORKERS` picks them. */
+export const WORKER_KINDS = ['relay', 'projectors', 'reactions', 'delivery', 'timers'] as const;
+export type WorkerKind = (typeof WORKER_KINDS)[number];
+
+const Workers = z.string().default('all').transform((value, ctx) => {
+  const names = value.split(',').map((n) => n.trim()).filter(Boolean);
+  if (names.length === 1 && (names[0] === 'all' || names[0] === 'none')) return new Set<WorkerKind>(names[0] === 'all' ? WORKER_KINDS : []);
+  const unknown = names.filter((n) => !(WORKER_KINDS as readonly string[]).includes(n));
+  if (unknown.length > 0) {
+    ctx.addIssue({ code: 'custom', message: `unknown worker ${unknown.join(', ')}; use all, none or a list of ${WORKER_KINDS.join(', ')}` });
+    return z.NEVER;
+  }
+  return new Set(names as WorkerKind[]);
+});
+
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
@@ -28,6 +43,16 @@ const Env = z.object({
   // Error reporting (services/api/src/observability): on only when both are set.
   SENTRY_DSN: z.string().url().optional().or(z.literal('').transform(() => undefined)),
   SENTRY_ENVIRONMENT: z.string().max(64).optional().or(z.literal('').transform(() => undefined)),
+  WORKERS: Workers,
+  // Durability of the events topic: 1/1 fits the single local broker; production wants 3/2.
+  KAFKA_REPLICATION_FACTOR: z.coerce.number().int().positive().default(1),
+  KAFKA_MIN_INSYNC_REPLICAS: z.coerce.number().int().positive().default(1),
+  DB_POOL_SIZE: z.coerce.number().int().positive().default(20),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().nonnegative().default(30_000),
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().nonnegative().default(60_000),
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().nonnegative().default(10_000),
+  HEALTH_MAX_TRANSACTION_AGE_SECONDS: z.coerce.number().positive().default(60),
+  PROJECTION_MAX_ATTEMPTS: z.coerce.number().int().positive().default(5),
 });
 
 export type Config = {
@@ -56,6 +81,14 @@ export type Config = {
   mail: { smtpUrl: string | undefined; from: string };
   /** The portal's public origin, without a trailing slash. */
   publicUrl: string;
+  /** The background workers this process runs (HTTP is the caller's choice: `npm run worker` serves none). */
+  workers: ReadonlySet<WorkerKind>;
+  kafkaTopicDurability: { replicationFactor: number; minInsyncReplicas: number };
+  db: { poolSize: number; statementTimeoutMs: number; idleInTransactionTimeoutMs: number; connectTimeoutMs: number };
+  /** Readiness fails while a transaction has been open longer: readers of the event store wait behind it. */
+  healthMaxTransactionAgeSeconds: number;
+  /** Tries of an event a projection cannot apply before it is parked. */
+  projectionMaxAttempts: number;
 };
 
 /** Reads the contract's variables; a bad value stops start-up with the variable named. */
@@ -93,5 +126,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sentry: e.SENTRY_DSN && e.SENTRY_ENVIRONMENT ? { dsn: e.SENTRY_DSN, environment: e.SENTRY_ENVIRONMENT } : null,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/+$/, ''),
+    workers: e.WORKERS,
+    kafkaTopicDurability: { replicationFactor: e.KAFKA_REPLICATION_FACTOR, minInsyncReplicas: e.KAFKA_MIN_INSYNC_REPLICAS },
+    db: {
+      poolSize: e.DB_POOL_SIZE,
+      statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+      idleInTransactionTimeoutMs: e.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
+    },
+    healthMaxTransactionAgeSeconds: e.HEALTH_MAX_TRANSACTION_AGE_SECONDS,
+    projectionMaxAttempts: e.PROJECTION_MAX_ATTEMPTS,
   };
 }

@@ -1,31 +1,36 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
-import type { Consumer, Kafka } from 'kafkajs';
+import type { Kafka } from 'kafkajs';
 import type { Migration } from 'kysely/migration';
 import { eventStoreMigrations, migrate, onAppended, openDatabase, registerMigrations, type Database, type PollingLoop } from '@claims/event-store';
-import { consumeFromKafka, followStore, PROJECTIONS, projectionMigrations, type Follower } from '@claims/projections';
-import { createKafka, ensureTopic, startRelay, type Relay } from '@claims/relay';
-import type { Config } from './config.js';
+import {
+  consumeFromKafka, DEFAULT_FAULT_POLICY, followStore, parkedCounts, PROJECTIONS, projectionMigrations,
+  type FaultPolicy, type Follower, type KafkaProjector, type ProjectorStatus,
+} from '@claims/projections';
+import { createKafka, DEFAULT_TOPIC_SETTINGS, ensureTopic, relayMigrations, startRelay, TopicSettingsError, type Relay, type TopicSettings } from '@claims/relay';
+import type { Config, WorkerKind } from './config.js';
 import type { AppContext } from './context.js';
 import { buildApp } from './app.js';
 import { catalogMigrations } from './catalog/catalogMigrations.js';
 import { createLogger } from './platform/logger.js';
+import type { ComponentHealth, HealthCheck } from './platform/healthRoute.js';
 import { seedDemo } from './seed/seedDemo.js';
 import { identityMigrations } from './auth/identityMigrations.js';
 import { publicApiMigrations } from './public-v1/publicApiMigrations.js';
 import { teamMigrations } from './team/teamMigrations.js';
 import { startSlaScheduler, type SlaScheduler } from './sla/slaScheduler.js';
 import { webhookMigrations } from './webhooks/webhookMigrations.js';
-import { financeMigrations } from './finance/financeMigrations.js';
 import { startReaction, type Reaction } from './eventsourcing/reactions.js';
 import { closeDraftOnFiling } from './customer/draftSessions.js';
+import { financeMigrations } from './finance/financeMigrations.js';
 import { createMailer } from './notifications/mailer.js';
 import { notifyShopper, startNotificationRetries } from './notifications/notifyShopper.js';
-import { issueStoreCredit } from './store-credit/storeCreditLedger.js';
 import { notificationMigrations } from './notifications/notificationRetries.js';
+import { issueStoreCredit } from './store-credit/storeCreditLedger.js';
 import { startDeliveryWorker, type DeliveryWorker } from './webhooks/deliveryWorker.js';
 
 export const ALL_MIGRATIONS: Record<string, Migration> = registerMigrations(
-  eventStoreMigrations, catalogMigrations, projectionMigrations, identityMigrations, publicApiMigrations, webhookMigrations, teamMigrations,
+  eventStoreMigrations, catalogMigrations, projectionMigrations, relayMigrations, identityMigrations, publicApiMigrations, webhookMigrations, teamMigrations,
   financeMigrations, notificationMigrations,
 );
 
@@ -41,40 +46,77 @@ export interface Runtime {
 export interface RuntimeOptions {
   now?: () => string;
   listen?: boolean;
-  /** Start the projection workers and the relay in this process (default true). */
+  /** false: no background workers at all (an API-only process); otherwise the configuration's WORKERS. */
   workers?: boolean;
+  /** How projectors back off and when they park an event (tests shorten it). */
+  faultPolicy?: Partial<FaultPolicy>;
 }
 
-async function kafkaProbe(kafka: Kafka): Promise<() => Promise<boolean>> {
-  const admin = kafka.admin();
+/** Readiness of the broker as this process sees it: a client of its own that gives up at once, so health answers fast. */
+function kafkaHealth(config: Config, log: Runtime['ctx']['log'], relay: Relay | null, setup: () => string | null): HealthCheck {
+  const probe = createKafka(config.kafkaBrokers!, log.child({ probe: 'kafka' }), 'claims-health', { retries: 0 }).admin();
   let connected = false;
   return async () => {
+    const relayStatus = relay?.status();
+    if (relayStatus?.state === 'refused') return { status: 'failing', reason: relayStatus.reason };
+    const refused = setup();
+    if (refused) return { status: 'failing', reason: refused };
     try {
       if (!connected) {
-        await admin.connect();
+        await probe.connect();
         connected = true;
       }
-      await admin.describeCluster();
-      return true;
-    } catch {
-      return false;
+      await probe.describeCluster();
+    } catch (error) {
+      connected = false;
+      await probe.disconnect().catch(() => undefined);
+      return { status: 'failing', reason: `the broker does not answer (${config.kafkaBrokers}): ${error instanceof Error ? error.message : String(error)}` };
     }
+    if (relayStatus?.state === 'failing') return { status: 'failing', reason: `the relay cannot publish: ${relayStatus.reason}` };
+    return { status: 'ok' };
   };
 }
 
+const projectorHealth = (status: () => ProjectorStatus): HealthCheck => async () => {
+  const current = status();
+  return current.state === 'ok' ? { status: 'ok' } : { status: 'failing', reason: current.reason };
+};
+
+/** Parked events of any process's projectors: each is a change some read model does not show. */
+const parkedHealth = (ctx: AppContext): HealthCheck => async (): Promise<ComponentHealth> => {
+  const parked = await parkedCounts(ctx.database.db);
+  if (parked.length === 0) return { status: 'ok' };
+  return { status: 'failing', reason: `parked events (projection_parked): ${parked.map((p) => `${p.projection} ${p.parked}`).join(', ')}` };
+};
+
 /**
  * Starts the whole product in one process: database (PGlite by default), migrations, demo seed,
- * projection workers (Kafka consumers with KAFKA_BROKERS, store followers without), relay, API.
+ * the background workers of WORKERS (relay, projectors — Kafka consumers with KAFKA_BROKERS, store
+ * followers without —, reactions, webhook delivery, timers), and the API. Kafka is never waited
+ * for: the relay and the consumers connect in the background and keep retrying.
  */
 export async function startRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const log = createLogger(config.logLevel);
-  const database: Database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database: Database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.db.poolSize,
+    timeouts: { statementMs: config.db.statementTimeoutMs, idleInTransactionMs: config.db.idleInTransactionTimeoutMs, connectMs: config.db.connectTimeoutMs },
+    onConnectionError: (error) => log.warn({ err: error }, 'a pooled database connection failed while idle; the pool opens another'),
+  });
+  const workers: ReadonlySet<WorkerKind> = options.workers === false ? new Set() : config.workers;
+  const faultPolicy: FaultPolicy = { ...DEFAULT_FAULT_POLICY, maxAttempts: config.projectionMaxAttempts, ...options.faultPolicy };
   const followers: Follower[] = [];
   const reactions: PollingLoop[] = [];
-  const consumers: Consumer[] = [];
+  const projectors: KafkaProjector[] = [];
   let relay: Relay | null = null;
   let sla: SlaScheduler | null = null;
   let deliveryWorker: DeliveryWorker | null = null;
+  let stopped = false;
+  const stopping = new AbortController();
+  const pause = (ms: number) => sleep(ms, undefined, { signal: stopping.signal }).catch(() => undefined);
+  let kafkaSetup: Promise<void> = Promise.resolve();
+  let topicRefused: string | null = null;
   const mailer = createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, dataDir: config.dataDir }, log);
   const ctx: AppContext = {
     config,
@@ -88,29 +130,68 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     for (const reaction of reactions) reaction.wake();
     relay?.wake();
   });
+  const stopWorkers = async () => {
+    stopped = true;
+    stopping.abort();
+    await sla?.stop();
+    await Promise.all(followers.map((f) => f.stop()));
+    await Promise.all(reactions.map((r) => r.stop()));
+    await kafkaSetup;
+    await Promise.all(projectors.map((p) => p.consumer.disconnect()));
+    await deliveryWorker?.stop();
+    await relay?.stop();
+    stopWaking();
+    mailer.close();
+  };
+
+  /** Consumers join once the broker answers; until then (and on a topic contradicting the configuration) they retry in the background. */
+  async function startKafkaProjectors(kafka: Kafka, settings: TopicSettings): Promise<void> {
+    const subscription = { topic: config.kafkaTopic, groupPrefix: config.kafkaGroupPrefix };
+    for (let attempt = 0; !stopped; attempt++) {
+      try {
+        await ensureTopic(kafka, config.kafkaTopic, settings);
+        topicRefused = null;
+        for (const projection of PROJECTIONS.slice(projectors.length)) {
+          if (stopped) return;
+          projectors.push(await consumeFromKafka(kafka, database.db, projection, log, subscription, faultPolicy));
+        }
+        return;
+      } catch (error) {
+        if (error instanceof TopicSettingsError) topicRefused = error.message;
+        log.error({ err: error }, 'projectors cannot join Kafka yet; retrying');
+        await pause(Math.min(500 * 2 ** attempt, 30_000));
+      }
+    }
+  }
+
   try {
     await migrate(database, ALL_MIGRATIONS);
     if (config.seedDemo) await seedDemo(ctx, config.demoFixture);
     const kafka = config.kafkaBrokers ? createKafka(config.kafkaBrokers, log) : null;
-    if (options.workers !== false) {
-      if (kafka) {
-        await ensureTopic(kafka, config.kafkaTopic);
-        relay = await startRelay(database, kafka, log, config.kafkaTopic);
-        const subscription = { topic: config.kafkaTopic, groupPrefix: config.kafkaGroupPrefix };
-        for (const projection of PROJECTIONS) consumers.push(await consumeFromKafka(kafka, database.db, projection, log, subscription));
-      } else {
-        for (const projection of PROJECTIONS) followers.push(followStore(database.db, projection, log));
-      }
+    const settings: TopicSettings = { ...DEFAULT_TOPIC_SETTINGS, ...config.kafkaTopicDurability };
+    if (kafka && workers.has('relay')) relay = startRelay(database, kafka, log, { topic: config.kafkaTopic, settings });
+    if (workers.has('projectors')) {
+      if (kafka) kafkaSetup = startKafkaProjectors(kafka, settings);
+      else for (const projection of PROJECTIONS) followers.push(followStore(database.db, projection, log, 250, faultPolicy));
+    }
+    if (workers.has('reactions')) {
       // Everything the product does after a commit, each from its own checkpoint.
       const afterCommit: readonly Reaction[] = [closeDraftOnFiling, notifyShopper(mailer), issueStoreCredit];
       for (const reaction of afterCommit) reactions.push(startReaction(ctx, reaction));
       reactions.push(startNotificationRetries(ctx, mailer));
-      deliveryWorker = startDeliveryWorker(ctx);
     }
-    if (options.workers !== false) sla = startSlaScheduler(ctx);
-    const app = await buildApp(ctx, { kafkaReachable: kafka ? await kafkaProbe(kafka) : null });
+    if (workers.has('delivery')) deliveryWorker = startDeliveryWorker(ctx);
+    if (workers.has('timers')) sla = startSlaScheduler(ctx);
+
+    const healthChecks: Record<string, HealthCheck> = { projectors: parkedHealth(ctx) };
+    if (kafka) healthChecks.kafka = kafkaHealth(config, log, relay, () => topicRefused);
+    for (const [i, follower] of followers.entries()) healthChecks[`projector:${PROJECTIONS[i]!.name}`] = projectorHealth(follower.status);
+    for (const projection of workers.has('projectors') && kafka ? PROJECTIONS : []) {
+      healthChecks[`projector:${projection.name}`] = projectorHealth(() => projectors.find((p) => p.name === projection.name)?.status() ?? { state: 'waiting', reason: 'not connected to Kafka yet' });
+    }
+    const app = await buildApp(ctx, { healthChecks });
     if (options.listen !== false) await app.listen({ port: config.port, host: config.host });
-    let stopping: Promise<void> | null = null;
+    let closing: Promise<void> | null = null;
     return {
       ctx,
       app,
@@ -122,30 +203,16 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
         await deliveryWorker?.catchUp();
       },
       stop() {
-        stopping ??= (async () => {
+        closing ??= (async () => {
           await app.close();
-          await sla?.stop();
-          await Promise.all(followers.map((f) => f.stop()));
-          await Promise.all(reactions.map((r) => r.stop()));
-          await Promise.all(consumers.map((c) => c.disconnect()));
-          await deliveryWorker?.stop();
-          await relay?.stop();
-          stopWaking();
-          mailer.close();
+          await stopWorkers();
           await database.close();
         })();
-        return stopping;
+        return closing;
       },
     };
   } catch (error) {
-    await sla?.stop();
-    await Promise.all(followers.map((f) => f.stop()));
-    await Promise.all(reactions.map((r) => r.stop()));
-    await Promise.all(consumers.map((c) => c.disconnect()));
-    await deliveryWorker?.stop();
-    await relay?.stop();
-    stopWaking();
-    mailer.close();
+    await stopWorkers();
     await database.close();
     throw error;
   }

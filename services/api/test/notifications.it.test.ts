@@ -21,13 +21,22 @@ async function startSmtp(port = 0): Promise<{ port: number; received: ParsedMail
   return { port: address.port, received, stop: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-/** A port nothing listens on: mail to it is refused at once. */
-async function closedPort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
+/** A door in front of an SMTP server: while shut, every connection is dropped at once (a dead server). */
+async function startGate(): Promise<{ port: number; open: (target: number) => void; stop: () => Promise<void> }> {
+  let target: number | null = null;
+  const server = net.createServer((socket) => {
+    if (target === null) return socket.destroy();
+    const upstream = net.connect(target, '127.0.0.1');
+    socket.pipe(upstream).pipe(socket);
+    upstream.on('error', () => socket.destroy());
+    socket.on('error', () => upstream.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    open: (port) => { target = port; },
+    stop: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 const viewLink = (mail: ParsedMail) => /\/view\/([A-Za-z0-9_-]{43})/.exec(mail.text ?? '')?.[1];
@@ -86,12 +95,15 @@ describe('mail to the shopper, after the request and never inside it (contract Â
 
   describe('with a dead SMTP server', () => {
     let h: Harness;
-    let port: number;
+    let gate: Awaited<ReturnType<typeof startGate>>;
     beforeAll(async () => {
-      port = await closedPort();
-      h = await startHarness({ SMTP_URL: `smtp://127.0.0.1:${port}` });
+      gate = await startGate();
+      h = await startHarness({ SMTP_URL: `smtp://127.0.0.1:${gate.port}` });
     });
-    afterAll(() => h.stop());
+    afterAll(async () => {
+      await h.stop();
+      await gate.stop();
+    });
 
     it('files at once, records the failure, and delivers once the server is back', async () => {
       const filed = await h.fileClaim('acme-5008', oneItemClaim('hugo@example.com', 'f-1008-1', 'li-12'));
@@ -100,7 +112,8 @@ describe('mail to the shopper, after the request and never inside it (contract Â
         const { events } = await readStream(h.runtime.ctx.database.db, stream);
         expect(events[0]).toMatchObject({ type: 'ClaimNotificationFailed', data: { kind: 'claim_filed', attempt: 1 } });
       });
-      const smtp = await startSmtp(port);
+      const smtp = await startSmtp();
+      gate.open(smtp.port);
       try {
         const mail = await eventually(async () => {
           const found = smtp.received.find((m) => m.subject === `We received your claim #${filed.claimNumber}`);

@@ -2,6 +2,7 @@ import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { poolOf } from './database.js';
 import type { EventMetadata } from '@claims/contracts';
 import type { EventStoreTables } from './tables.js';
+import { assertEventsFit } from './eventSize.js';
 
 /** `NO_STREAM`: the stream must not exist yet; `ANY`: no concurrency check. */
 export const NO_STREAM = 0;
@@ -133,6 +134,7 @@ function appended(db: Kysely<EventStoreTables>): void {
 /** Appends to one stream with optimistic concurrency. */
 export async function appendToStream(db: Kysely<EventStoreTables>, append: StreamAppend): Promise<AppendResult> {
   if (append.events.length === 0) throw new Error('appendToStream needs at least one event');
+  assertEventsFit(append.streamId, append.events);
   const result = await appendOne(db, append);
   if (result.ok) appended(db);
   return result;
@@ -146,6 +148,7 @@ export type Alongside = (trx: Transaction<EventStoreTables>) => Promise<void>;
  * so the transaction takes its id only after it holds that stream's row (keeps per-stream read order).
  */
 export async function appendToStreams(db: Kysely<EventStoreTables>, appends: readonly StreamAppend[], alongside?: Alongside): Promise<AppendResult[]> {
+  for (const append of appends) assertEventsFit(append.streamId, append.events);
   try {
     const results = await db.transaction().execute(async (trx) => {
       const done: AppendResult[] = [];

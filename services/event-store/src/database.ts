@@ -17,7 +17,23 @@ export interface Database {
 export interface DatabaseConfig {
   databaseUrl?: string | undefined;
   dataDir: string;
+  /** PostgreSQL only; the defaults are DATABASE_TIMEOUTS. */
+  timeouts?: Partial<DatabaseTimeouts>;
+  poolSize?: number;
+  /** A pooled connection that fails while idle (a server restart, a killed backend); the pool drops it and opens another. */
+  onConnectionError?: (error: Error) => void;
 }
+
+export interface DatabaseTimeouts {
+  /** A statement running longer is cancelled: no query holds a connection (and readers' horizon) for ever. */
+  statementMs: number;
+  /** A transaction left idle this long is ended by the server, so a stuck client cannot hold readAll back. */
+  idleInTransactionMs: number;
+  /** Waiting for a new connection (or a free one of the pool) longer than this fails the request. */
+  connectMs: number;
+}
+
+export const DATABASE_TIMEOUTS: DatabaseTimeouts = { statementMs: 30_000, idleInTransactionMs: 60_000, connectMs: 10_000 };
 
 // pg returns int8 as string by default; positions and versions stay far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -64,7 +80,21 @@ export const poolOf = (db: object): pg.Pool | null => pools.get(db) ?? null;
 
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   if (config.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: Number(process.env.DB_POOL_SIZE ?? 20) });
+    const timeouts = { ...DATABASE_TIMEOUTS, ...config.timeouts };
+    const pool = new pg.Pool({
+      connectionString: config.databaseUrl,
+      max: config.poolSize ?? Number(process.env.DB_POOL_SIZE ?? 20),
+      statement_timeout: timeouts.statementMs,
+      idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+      connectionTimeoutMillis: timeouts.connectMs,
+    });
+    // A connection the server ends (a restart, a killed backend) emits 'error': with no listener that
+    // is an uncaught exception that kills the process. Each connection gets one for its whole life,
+    // checked out or idle (the pool drops a broken one when it comes back); the pool re-emits the
+    // idle ones' errors, already reported by then.
+    const onConnectionError = config.onConnectionError ?? (() => undefined);
+    pool.on('connect', (client) => client.on('error', onConnectionError));
+    pool.on('error', () => undefined);
     const db = new Kysely<EventStoreTables>({ dialect: new PostgresDialect({ pool }) });
     pools.set(db, pool);
     await sql`select 1`.execute(db);
@@ -89,4 +119,15 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
     unlock();
     throw error;
   }
+}
+
+/**
+ * Seconds the oldest transaction still open in the cluster has been running (0 when none): readAll
+ * reads only below every open transaction, so this is how far the relay and followers may be held back.
+ */
+export async function oldestTransactionAgeSeconds(db: Kysely<EventStoreTables>): Promise<number> {
+  const { rows } = await sql<{ age: number | null }>`
+    select extract(epoch from now() - min(xact_start))::float8 as age from pg_stat_activity
+    where xact_start is not null and pid <> pg_backend_pid() and backend_type = 'client backend'`.execute(db);
+  return Math.max(0, rows[0]?.age ?? 0);
 }

@@ -9,3 +9,4 @@ export * from './leadership.js';
 export * from './recordedEvent.js';
 export * from './migrate.js';
 export * from './pollingLoop.js';
+export * from './eventSize.js';

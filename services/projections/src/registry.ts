@@ -6,6 +6,7 @@ import { webhookOutboxProjection } from './webhook-outbox/webhookOutboxProjectio
 import { payoutLedgerProjection } from './payout-ledger/payoutLedgerProjection.js';
 import { storeCreditProjection } from './store-credit/storeCreditProjection.js';
 import { projectionRuntimeMigrations } from './runtime/projectionMigrations.js';
+import { projectionFaultMigrations } from './runtime/projectionFaults.js';
 import type { Projection } from './runtime/projection.js';
 
 /** Every read model the product keeps, by name (the names `npm run replay -- --projection` takes). */
@@ -13,6 +14,7 @@ export const PROJECTIONS: readonly Projection[] = [claimListProjection, claimTim
 
 export const projectionMigrations: Record<string, Migration> = registerMigrations(
   projectionRuntimeMigrations,
+  projectionFaultMigrations,
   ...PROJECTIONS.map((p) => p.migrations),
 );
 

@@ -1,3 +1,4 @@
 export * from './relay.js';
 export * from './kafkaClient.js';
 export * from './ensureTopic.js';
+export * from './relayMigrations.js';

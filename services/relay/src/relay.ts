@@ -1,57 +1,145 @@
-import type { Kysely } from 'kysely';
-import type { Kafka, Producer } from 'kafkajs';
+import { sql, type Kysely } from 'kysely';
+import type { Kafka, Message, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import { CLAIM_EVENTS_TOPIC } from '@claims/contracts';
 import {
   loadCheckpoint, readAll, startPollingLoop, storeCheckpoint, toEnvelope, tryLead,
-  type Database, type EventStoreTables, type Leadership,
+  type Database, type EventStoreTables, type Leadership, type RecordedEvent,
 } from '@claims/event-store';
+import { DEFAULT_TOPIC_SETTINGS, ensureTopic, TopicSettingsError, type TopicSettings } from './ensureTopic.js';
 
 export const RELAY_CHECKPOINT = 'relay:kafka';
 const LEADERSHIP_LOCK = 'claims-relay';
+
+/** What health reports of the relay: `refused` is for good (the topic contradicts the configuration). */
+export type RelayStatus =
+  | { state: 'connecting' | 'publishing' }
+  | { state: 'failing' | 'refused'; reason: string };
 
 export interface Relay {
   wake(): void;
   /** Resolves once every event committed before the call has been published. */
   catchUp(): Promise<void>;
+  status(): RelayStatus;
   stop(): Promise<void>;
 }
 
+export interface RelayOptions {
+  topic?: string;
+  pollMs?: number;
+  settings?: TopicSettings;
+}
+
+interface Outgoing {
+  event: RecordedEvent;
+  message: Message;
+  bytes: number;
+}
+
+/** Per record, what kafkajs adds around key, value and headers (lengths, offsets, timestamps), rounded up. */
+const RECORD_OVERHEAD = 64;
+/** Broker answers that no retry can change: the event is quarantined rather than retried for ever. */
+const REFUSALS = new Set(['MESSAGE_TOO_LARGE', 'RECORD_LIST_TOO_LARGE', 'INVALID_RECORD', 'CORRUPT_MESSAGE', 'POLICY_VIOLATION']);
+
+function refusalOf(error: unknown): string | null {
+  for (let e: unknown = error; typeof e === 'object' && e !== null; e = (e as { cause?: unknown }).cause) {
+    const type = (e as { type?: unknown }).type;
+    if (typeof type === 'string' && REFUSALS.has(type)) return type;
+  }
+  return null;
+}
+
+function outgoing(event: RecordedEvent): Outgoing {
+  const message = { key: event.streamId, value: JSON.stringify(toEnvelope(event)), headers: { 'event-type': event.type } };
+  const bytes = Buffer.byteLength(message.value) + Buffer.byteLength(message.key) + Buffer.byteLength(event.type) + RECORD_OVERHEAD;
+  return { event, message, bytes };
+}
+
+/** Consecutive runs of at most `maxBytes` (one message alone may exceed it: the broker has the last word). */
+function chunksOf(items: readonly Outgoing[], maxBytes: number): Outgoing[][] {
+  const chunks: Outgoing[][] = [];
+  let current: Outgoing[] = [];
+  let size = 0;
+  for (const item of items) {
+    if (current.length > 0 && size + item.bytes > maxBytes) {
+      chunks.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(item);
+    size += item.bytes;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
+const positionOf = (event: RecordedEvent) => ({ transactionId: event.transactionId, globalPosition: event.globalPosition });
+
 /**
  * Publishes the event store to Kafka in (transaction, position) order, key = stream id, so each
- * stream keeps its order within its partition. The checkpoint moves only after the broker has
- * acknowledged, so a crash republishes rather than loses (consumers skip what they have applied).
+ * stream keeps its order within its partition. Sends stay below the topic's `max.message.bytes`; an
+ * event the broker refuses for good is quarantined (relay_quarantine, an error log) and the relay
+ * moves on. The checkpoint moves only after the broker has acknowledged (or the quarantine row is
+ * written), so a crash republishes rather than loses (consumers skip what they have applied).
  */
-async function publishPending(db: Kysely<EventStoreTables>, producer: Producer, topic: string): Promise<number> {
+async function publishPending(db: Kysely<EventStoreTables>, producer: Producer, topic: string, maxBatchBytes: number, log: Logger): Promise<number> {
   let position = await loadCheckpoint(db, RELAY_CHECKPOINT);
   let published = 0;
+  const send = (chunk: readonly Outgoing[]) => producer.send({ topic, acks: -1, messages: chunk.map((o) => o.message) });
+  async function quarantine(item: Outgoing, refusal: string, error: unknown): Promise<void> {
+    const { event } = item;
+    log.error({ err: error, eventId: event.eventId, streamId: event.streamId, type: event.type, bytes: item.bytes, refusal, alert: 'relay_quarantine' },
+      'the broker refused an event for good; quarantined in relay_quarantine, the relay moves on');
+    await sql`
+      insert into relay_quarantine (event_id, global_position, stream_id, type, bytes, error)
+      values (${event.eventId}::uuid, ${event.globalPosition}, ${event.streamId}, ${event.type}, ${item.bytes}, ${`${refusal}: ${String(error)}`})
+      on conflict (event_id) do nothing`.execute(db);
+  }
+  async function publish(chunk: readonly Outgoing[]): Promise<void> {
+    try {
+      await send(chunk);
+    } catch (error) {
+      const refusal = refusalOf(error);
+      if (!refusal) throw error;
+      if (chunk.length === 1) return quarantine(chunk[0]!, refusal, error);
+      for (const item of chunk) await publish([item]);
+    }
+  }
   for (;;) {
     const page = await readAll(db, position, 500);
     if (page.events.length === 0) return published;
-    await producer.send({
-      topic,
-      acks: -1,
-      messages: page.events.map((event) => ({
-        key: event.streamId,
-        value: JSON.stringify(toEnvelope(event)),
-        headers: { 'event-type': event.type },
-      })),
-    });
-    await storeCheckpoint(db, RELAY_CHECKPOINT, page.next);
-    position = page.next;
-    published += page.events.length;
+    for (const chunk of chunksOf(page.events.map(outgoing), maxBatchBytes)) {
+      await publish(chunk);
+      position = positionOf(chunk.at(-1)!.event);
+      await storeCheckpoint(db, RELAY_CHECKPOINT, position);
+      published += chunk.length;
+    }
   }
 }
 
-/** Starts the relay; only the instance holding the advisory lock publishes, the others wait their turn. */
-export async function startRelay(database: Database, kafka: Kafka, log: Logger, topic = CLAIM_EVENTS_TOPIC, pollMs = 200): Promise<Relay> {
-  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: true });
-  await producer.connect();
+/**
+ * Starts the relay without waiting for Kafka: it connects (and checks the topic) in the background
+ * and keeps retrying while the broker is away. Only the instance holding the advisory lock publishes.
+ */
+export function startRelay(database: Database, kafka: Kafka, log: Logger, options: RelayOptions = {}): Relay {
+  const topic = options.topic ?? CLAIM_EVENTS_TOPIC;
+  const settings = options.settings ?? DEFAULT_TOPIC_SETTINGS;
+  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  let maxBatchBytes: number | null = null;
   let leadership: Leadership | null = null;
   let stopped = false;
+  let status: RelayStatus = { state: 'connecting' };
+
+  async function connect(): Promise<number> {
+    const described = await ensureTopic(kafka, topic, settings);
+    await producer.connect();
+    // A tenth for the record batch's own header and the partitions' shares of a send.
+    return Math.floor(described.maxMessageBytes * 0.9);
+  }
 
   async function step(): Promise<void> {
-    if (stopped) return;
+    if (stopped || status.state === 'refused') return;
+    maxBatchBytes ??= await connect();
     if (!leadership) {
       leadership = await tryLead(database, LEADERSHIP_LOCK);
       if (!leadership) return;
@@ -61,15 +149,25 @@ export async function startRelay(database: Database, kafka: Kafka, log: Logger, 
         leadership = null;
       });
     }
-    const count = await publishPending(database.db, producer, topic);
+    const count = await publishPending(database.db, producer, topic, maxBatchBytes, log);
+    status = { state: 'publishing' };
     if (count > 0) log.debug({ count }, 'relay published');
   }
 
-  const loop = startPollingLoop(step, pollMs, (error) => log.error({ err: error }, 'relay step failed; retrying'));
+  const loop = startPollingLoop(step, options.pollMs ?? 200, (error) => {
+    if (error instanceof TopicSettingsError) {
+      status = { state: 'refused', reason: error.message };
+      log.fatal({ err: error }, 'relay refuses to publish');
+      return;
+    }
+    status = { state: 'failing', reason: error instanceof Error ? error.message : String(error) };
+    log.error({ err: error }, 'relay step failed; retrying');
+  });
 
   return {
     wake: loop.wake,
     catchUp: loop.runNow,
+    status: () => status,
     async stop() {
       stopped = true;
       await loop.stop();

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { DomainFailure } from '@claims/contracts';
+import { EventTooLargeError } from '@claims/event-store';
 import { AppError } from './errors.js';
 
 /** Every failure leaves as the contract's `{error, message}`; only a defect is a 5xx. */
@@ -10,6 +11,9 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (error instanceof AppError) {
       if (error.headers) void reply.headers(error.headers);
       return reply.code(error.status).send({ error: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) });
+    }
+    if (error instanceof EventTooLargeError) {
+      return reply.code(413).send({ error: 'payload_too_large', message: `The change is too large to record: ${error.message}. Shorten the text or use fewer entries.` });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const details = error.validation.map((v) => ({

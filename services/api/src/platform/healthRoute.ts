@@ -1,18 +1,49 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { oldestTransactionAgeSeconds } from '@claims/event-store';
 import type { AppContext } from '../context.js';
 
-const Healthy = z.object({ status: z.literal('ok') });
-const Unhealthy = z.object({ status: z.literal('unavailable'), checks: z.record(z.string(), z.boolean()) });
+const ComponentHealth = z.union([
+  z.object({ status: z.literal('ok') }),
+  z.object({ status: z.literal('failing'), reason: z.string() }),
+]);
+export type ComponentHealth = z.infer<typeof ComponentHealth>;
+/** One component's readiness (kafka, a projector, …), asked at each request. */
+export type HealthCheck = () => Promise<ComponentHealth>;
 
-/** 200 once the database (and Kafka, when configured) answers; 503 otherwise. */
-export const healthRoute = (ctx: AppContext, kafkaReachable: (() => Promise<boolean>) | null): FastifyPluginAsyncZod => async (app) => {
-  app.get('/api/health', { schema: { tags: ['operations'], summary: 'Liveness and dependencies', response: { 200: Healthy, 503: Unhealthy } } }, async (_request, reply) => {
-    const database = await sql`select 1`.execute(ctx.database.db).then(() => true, () => false);
-    const checks: Record<string, boolean> = { database };
-    if (kafkaReachable) checks.kafka = await kafkaReachable();
-    if (Object.values(checks).every(Boolean)) return reply.code(200).send({ status: 'ok' as const });
-    return reply.code(503).send({ status: 'unavailable' as const, checks });
+const Healthy = z.object({ status: z.literal('ok') });
+const Unhealthy = z.object({ status: z.literal('unavailable'), components: z.record(z.string(), ComponentHealth) });
+
+const OK: ComponentHealth = { status: 'ok' };
+const failing = (reason: string): ComponentHealth => ({ status: 'failing', reason });
+
+async function databaseHealth(ctx: AppContext): Promise<ComponentHealth> {
+  try {
+    await sql`select 1`.execute(ctx.database.db);
+    if (ctx.database.kind !== 'postgres') return OK;
+    const age = await oldestTransactionAgeSeconds(ctx.database.db);
+    const limit = ctx.config.healthMaxTransactionAgeSeconds;
+    return age > limit
+      ? failing(`a transaction has been open for ${Math.round(age)} s (limit ${limit} s); the relay and projectors cannot read past it`)
+      : OK;
+  } catch (error) {
+    return failing(`the database does not answer: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/**
+ * Readiness `GET /api/health`: 200 when the database answers and every component (Kafka, each
+ * projector) is well, else 503 with the reason per component. Liveness `GET /api/health/live`: 200
+ * while the process serves, whatever its dependencies say (a restart would not bring them back).
+ */
+export const healthRoute = (ctx: AppContext, checks: Readonly<Record<string, HealthCheck>>): FastifyPluginAsyncZod => async (app) => {
+  app.get('/api/health', { schema: { tags: ['operations'], summary: 'Readiness: the database and every component', response: { 200: Healthy, 503: Unhealthy } } }, async (_request, reply) => {
+    const names = ['database', ...Object.keys(checks)];
+    const results = await Promise.all([databaseHealth(ctx), ...Object.values(checks).map((check) => check().catch((error: unknown) => failing(String(error))))]);
+    const components = Object.fromEntries(names.map((name, i) => [name, results[i]!]));
+    if (results.every((r) => r.status === 'ok')) return reply.code(200).send({ status: 'ok' as const });
+    return reply.code(503).send({ status: 'unavailable' as const, components });
   });
+  app.get('/api/health/live', { schema: { tags: ['operations'], summary: 'Liveness: the process serves', response: { 200: Healthy } } }, async () => ({ status: 'ok' as const }));
 };

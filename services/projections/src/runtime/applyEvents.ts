@@ -12,11 +12,26 @@ function toProjected<T extends EventType>(projection: Projection<T>, event: Even
 const isHandled = <T extends EventType>(projection: Projection<T>, event: DomainEvent): event is EventsByType[T] =>
   handledBy(projection, event.type);
 
+/** A rebuild of the projection holds it (rebuild.ts): live workers leave their batch for later. */
+export class RebuildInProgress extends Error {
+  constructor(readonly projection: string) {
+    super(`Projection ${projection} is being rebuilt; live work waits until the rebuild ends`);
+  }
+}
+
+/** Held exclusively by a rebuild's session for its whole run, shared by each live batch. */
+export const rebuildLockKey = (name: string) => `projection-rebuild:${name}`;
+
 /**
  * Serialises every writer of one read model (followers, Kafka consumers, a rebuild) for the length
- * of its transaction, so offsets are read and moved by one writer at a time.
+ * of its transaction, so offsets are read and moved by one writer at a time. A batch outside a
+ * rebuild's session finds the rebuild's lock taken and gives up with RebuildInProgress: applied
+ * between the rebuild's truncate and its replay, it would move a stream's offset past events the
+ * replay has not reached yet, and the replay would skip them.
  */
 export async function lockProjection(trx: QueryExecutorProvider, name: string): Promise<void> {
+  const { rows } = await sql<{ free: boolean }>`select pg_try_advisory_xact_lock_shared(hashtextextended(${rebuildLockKey(name)}, 0)) as free`.execute(trx);
+  if (!rows[0]?.free) throw new RebuildInProgress(name);
   await sql`select pg_advisory_xact_lock(hashtextextended(${`projection:${name}`}, 0))`.execute(trx);
 }
 

@@ -1,6 +1,7 @@
-import { sql, type Kysely } from 'kysely';
-import { countAfter, readAll, START, storeCheckpoint, type EventStoreTables } from '@claims/event-store';
-import { applyEvents, lockProjection } from './applyEvents.js';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import type pg from 'pg';
+import { countAfter, poolOf, readAll, START, storeCheckpoint, type EventStoreTables } from '@claims/event-store';
+import { applyEvents, lockProjection, rebuildLockKey } from './applyEvents.js';
 import type { Projection } from './projection.js';
 
 export interface RebuildProgress {
@@ -8,15 +9,7 @@ export interface RebuildProgress {
   total: number;
 }
 
-/**
- * Empties a read model and replays the whole store into it. The follower's checkpoint ends where
- * the replay ended, so live following resumes from there.
- */
-export async function rebuild(
-  db: Kysely<EventStoreTables>,
-  projection: Projection,
-  onProgress: (progress: RebuildProgress) => void = () => undefined,
-): Promise<RebuildProgress> {
+async function replay(db: Kysely<EventStoreTables>, projection: Projection, onProgress: (progress: RebuildProgress) => void): Promise<RebuildProgress> {
   const total = await countAfter(db, START);
   await db.transaction().execute(async (trx) => {
     await lockProjection(trx, projection.name);
@@ -42,4 +35,48 @@ export async function rebuild(
     onProgress({ done, total: Math.max(total, done) });
   }
   return { done, total: Math.max(total, done) };
+}
+
+/** A Kysely instance over one pooled connection: every statement of the rebuild runs in the session holding its lock. */
+function onSession(client: pg.PoolClient): Kysely<EventStoreTables> {
+  return new Kysely<EventStoreTables>({
+    dialect: new PostgresDialect({
+      pool: {
+        connect: async () => ({ query: client.query.bind(client) as pg.PoolClient['query'], release: () => undefined }),
+        end: async () => undefined,
+        options: {},
+      },
+    }),
+  });
+}
+
+/**
+ * Empties a read model and replays the whole store into it. The follower's checkpoint ends where
+ * the replay ended, so live following resumes from there. On PostgreSQL the rebuild holds the
+ * projection's rebuild lock for its whole run (waiting for batches in flight to finish first), so
+ * no live worker of any process writes between its truncate and the end of its replay; on PGlite
+ * the server is stopped first (one process per data folder).
+ */
+export async function rebuild(
+  db: Kysely<EventStoreTables>,
+  projection: Projection,
+  onProgress: (progress: RebuildProgress) => void = () => undefined,
+): Promise<RebuildProgress> {
+  const pool = poolOf(db);
+  if (!pool) return replay(db, projection, onProgress);
+  const client = await pool.connect();
+  const session = onSession(client);
+  try {
+    await client.query('select pg_advisory_lock(hashtextextended($1, 0))', [rebuildLockKey(projection.name)]);
+    const result = await replay(session, projection, onProgress);
+    await client.query('select pg_advisory_unlock(hashtextextended($1, 0))', [rebuildLockKey(projection.name)]);
+    client.release();
+    return result;
+  } catch (error) {
+    // Closing the session is what frees its lock, whatever state the failure left it in.
+    client.release(error instanceof Error ? error : true);
+    throw error;
+  } finally {
+    await session.destroy();
+  }
 }

@@ -1,30 +1,64 @@
 import type { Kysely } from 'kysely';
-import { loadCheckpoint, readAll, startPollingLoop, type EventStoreTables } from '@claims/event-store';
+import { loadCheckpoint, readAll, startPollingLoop, type EventStoreTables, type RecordedEvent } from '@claims/event-store';
 import type { Logger } from 'pino';
-import { applyEvents } from './applyEvents.js';
 import type { Projection } from './projection.js';
+import { DEFAULT_FAULT_POLICY, ProjectorGuard, RetryLater, type FaultPolicy, type ProjectorStatus } from './projectionFaults.js';
 
 export interface Follower {
-  /** Resolves once every event committed before the call has been applied. */
+  /** Resolves once every event committed before the call has been applied (or parked). */
   catchUp(): Promise<void>;
   wake(): void;
+  status(): ProjectorStatus;
   stop(): Promise<void>;
 }
 
 const checkpointName = (projection: Projection) => `projection:${projection.name}`;
+const positionOf = (event: RecordedEvent) => ({ transactionId: event.transactionId, globalPosition: event.globalPosition });
 
-/** Reads the event store directly (no Kafka): polls, and wakes early when this process appends. */
-export function followStore(db: Kysely<EventStoreTables>, projection: Projection, log: Logger, pollMs = 250): Follower {
+/**
+ * Reads the event store directly (no Kafka): polls, and wakes early when this process appends. A
+ * failing batch is retried after a growing pause, and an event failing every try is parked.
+ */
+export function followStore(db: Kysely<EventStoreTables>, projection: Projection, log: Logger, pollMs = 250, policy: FaultPolicy = DEFAULT_FAULT_POLICY): Follower {
+  const guard = new ProjectorGuard(db, projection, log, policy);
+  let retryAt = 0;
+
   async function drain(): Promise<void> {
+    if (Date.now() < retryAt) return;
     let position = await loadCheckpoint(db, checkpointName(projection));
     for (;;) {
       const page = await readAll(db, position, 1000);
       if (page.events.length === 0) return;
-      await applyEvents(db, projection, page.events, { name: checkpointName(projection), position: page.next });
+      try {
+        await guard.apply(page.events, page.events.map(positionOf));
+      } catch (error) {
+        if (!(error instanceof RetryLater)) throw error;
+        retryAt = Date.now() + error.delayMs;
+        return;
+      }
       position = page.next;
     }
   }
 
   const loop = startPollingLoop(drain, pollMs, (error) => log.error({ err: error, projection: projection.name }, 'projection failed; retrying'));
-  return { catchUp: loop.runNow, wake: loop.wake, stop: loop.stop };
+
+  let stopping = false;
+  /** Waits out a backoff too: a batch to be retried is not caught up (a failing event ends parked, so this ends). */
+  async function catchUp(): Promise<void> {
+    await loop.runNow();
+    while (!stopping && guard.status().state !== 'ok') {
+      await new Promise((resolve) => setTimeout(resolve, Math.max(retryAt - Date.now(), pollMs)));
+      await loop.runNow();
+    }
+  }
+
+  return {
+    catchUp,
+    wake: loop.wake,
+    status: () => guard.status(),
+    stop: () => {
+      stopping = true;
+      return loop.stop();
+    },
+  };
 }

@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { EventEnvelope } from '@claims/contracts';
+import { ANY, appendToStream, type Database, type EventStoreTables, type NewEvent } from '@claims/event-store';
+import { createKafka, ensureTopic } from '@claims/relay';
+import {
+  consumeFromKafka, followStore, parkedCounts, projectionFaultMigrations, projectionRuntimeMigrations, rebuild, type Projection,
+} from '../src/index.js';
+import { eventually } from '../../../test/support/testDatabase.js';
+import { migratedTestDatabase } from '../../../test/support/migratedDatabase.js';
+
+const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+
+/** A read model with one row per labelled event; its apply throws on the label "poison". */
+function labelProjection(name: string): Projection<'ClaimLabelAdded'> {
+  const table = `${name.replace(/-/g, '_')}_rows`;
+  return {
+    name,
+    handles: ['ClaimLabelAdded'],
+    tables: [table],
+    migrations: {
+      [`0900_${table}`]: {
+        async up(db: Kysely<unknown>) {
+          await sql`create table ${sql.table(table)} (stream_id text not null, version bigint not null, label text not null, primary key (stream_id, version))`.execute(db);
+        },
+      },
+    },
+    async apply(trx: QueryExecutorProvider, event) {
+      if (event.data.label === 'poison') throw new Error('cannot project a poisoned label');
+      await sql`insert into ${sql.table(table)} (stream_id, version, label) values (${event.streamId}, ${event.streamVersion}, ${event.data.label})`.execute(trx);
+    },
+  };
+}
+
+const labelled = (label: string): NewEvent => ({
+  eventId: randomUUID(),
+  type: 'ClaimLabelAdded',
+  data: { claimId: randomUUID(), label },
+  metadata: { actor: { type: 'system', id: 'test' }, correlationId: randomUUID(), causationId: null, schemaVersion: 1 },
+});
+
+const rows = async (db: Kysely<EventStoreTables>, projection: Projection) =>
+  (await sql<{ stream_id: string; version: number }>`select stream_id, version from ${sql.table(projection.tables[0]!)} order by stream_id, version`.execute(db)).rows;
+
+const rebuilt = labelProjection('rebuilt');
+const poisoned = labelProjection('poisoned');
+const poisonedOnKafka = labelProjection('poisoned-kafka');
+
+describe('projection runtime on PostgreSQL', () => {
+  let database: Database;
+  let dispose: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ database, dispose } = await migratedTestDatabase(
+      inject('databaseUrl'), projectionRuntimeMigrations, projectionFaultMigrations, rebuilt.migrations, poisoned.migrations, poisonedOnKafka.migrations,
+    ));
+  });
+  afterAll(() => dispose());
+
+  const append = (streamId: string, label: string) =>
+    appendToStream(database.db, { streamId, streamType: 'test', storeId: null, expectedVersion: ANY, events: [labelled(label)] });
+
+  it('loses no row when a rebuild runs beside a live follower while events are appended', async () => {
+    const streams = Array.from({ length: 40 }, () => randomUUID());
+    for (let i = 0; i < 2000; i++) await append(streams[i % streams.length]!, `before ${i}`);
+    const follower = followStore(database.db, rebuilt, log, 5);
+    await follower.catchUp();
+    let appending = true;
+    const appender = (async () => {
+      for (let i = 0; appending || i < 200; i++) await append(streams[i % streams.length]!, `during ${i}`);
+    })();
+    await rebuild(database.db, rebuilt);
+    appending = false;
+    await appender;
+    await follower.catchUp();
+    await follower.catchUp();
+    await follower.stop();
+    const live = await rows(database.db, rebuilt);
+    const { rows: events } = await sql<{ stream_id: string; stream_version: number }>`
+      select stream_id, stream_version from events where stream_id = any(${streams}::text[]) order by stream_id, stream_version`.execute(database.db);
+    expect(live).toEqual(events.map((e) => ({ stream_id: e.stream_id, version: e.stream_version })));
+    await rebuild(database.db, rebuilt);
+    expect(await rows(database.db, rebuilt)).toEqual(live);
+  });
+
+  it('parks an event whose apply keeps failing, after a few tries with backoff, and moves on', async () => {
+    const stream = randomUUID();
+    const other = randomUUID();
+    await append(stream, 'one');
+    const poison = await append(stream, 'poison');
+    await append(stream, 'three');
+    await append(other, 'elsewhere');
+    const follower = followStore(database.db, poisoned, log, 5, { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 100 });
+    await eventually(async () => {
+      await follower.catchUp();
+      expect(await parkedCounts(database.db)).toEqual([{ projection: 'poisoned', parked: 1 }]);
+    });
+    await follower.catchUp();
+    expect(follower.status()).toEqual({ state: 'ok' });
+    await follower.stop();
+    const { rows: parked } = await sql`select stream_id, stream_version, type, error, attempts from projection_parked where projection = 'poisoned'`.execute(database.db);
+    expect(parked).toEqual([{ stream_id: stream, stream_version: 2, type: 'ClaimLabelAdded', error: 'cannot project a poisoned label', attempts: 3 }]);
+    expect(poison.ok).toBe(true);
+    const applied = await rows(database.db, poisoned);
+    expect(applied.filter((r) => r.stream_id === stream).map((r) => Number(r.version))).toEqual([1, 3]);
+    expect(applied.some((r) => r.stream_id === other)).toBe(true);
+  });
+
+  it('parks a poison event read from Kafka instead of crashing the consumer and stalling its partition', async () => {
+    const kafka = createKafka(inject('kafkaBrokers'), log);
+    const topic = `claims.events.test.parking.${randomUUID().slice(0, 8)}`;
+    await ensureTopic(kafka, topic);
+    const stream = randomUUID();
+    const envelopes: EventEnvelope[] = ['a', 'poison', 'c'].map((label, i) => {
+      const event = labelled(label);
+      return { ...event, streamId: stream, streamVersion: i + 1, globalPosition: i + 1, storeId: null, occurredAt: new Date().toISOString() };
+    });
+    const producer = kafka.producer();
+    await producer.connect();
+    await producer.send({ topic, messages: envelopes.map((e) => ({ key: e.streamId, value: JSON.stringify(e) })) });
+    await producer.disconnect();
+    const projector = await consumeFromKafka(kafka, database.db, poisonedOnKafka, log, { topic, groupPrefix: `test.${randomUUID()}` }, { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 100 });
+    try {
+      await eventually(async () => {
+        expect((await rows(database.db, poisonedOnKafka)).map((r) => Number(r.version))).toEqual([1, 3]);
+      }, 30_000);
+      expect(await parkedCounts(database.db)).toContainEqual({ projection: 'poisoned-kafka', parked: 1 });
+    } finally {
+      await projector.consumer.disconnect();
+    }
+  });
+});
