@@ -1,5 +1,21 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { LoginLimits } from './auth/loginThrottle.js';
+
+/** `false`/`true`, a hop count, or addresses and CIDR ranges of the proxies (what Fastify's `trustProxy` takes). */
+export type TrustProxy = boolean | number | string[];
+
+function parseTrustProxy(value: string, ctx: z.RefinementCtx): TrustProxy {
+  if (value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  const list = value.split(',').map((part) => part.trim()).filter(Boolean);
+  if (list.length === 0 || list.some((part) => !/^[\d.:a-fA-F]+(\/\d{1,3})?$/.test(part))) {
+    ctx.addIssue({ code: 'custom', message: 'false, true, a number of hops, or a comma-separated list of proxy addresses (CIDR allowed)' });
+    return false;
+  }
+  return list;
+}
 
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -10,7 +26,11 @@ const Env = z.object({
   KAFKA_GROUP_PREFIX: z.string().min(1).default('projection'),
   DATA_DIR: z.string().default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  SEED_DEMO: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  NODE_ENV: z.string().optional(),
+  // Demo users have a published password: only `make dev` and the tests turn this on.
+  SEED_DEMO: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  // Fastify's trustProxy: false, true, a number of hops, or a comma-separated list of addresses/CIDRs.
+  TRUST_PROXY: z.string().trim().default('false').transform(parseTrustProxy),
   DEMO_FIXTURE: z.string().default('fixtures/demo.json'),
   WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   // Abuse limits of the customer lookup and filing (services/api/src/rate-limit); 0 turns one limit off.
@@ -20,6 +40,11 @@ const Env = z.object({
   RATE_LIMIT_LOOKUP_PER_ORDER: z.coerce.number().int().nonnegative().default(10),
   RATE_LIMIT_FILING_PER_IP: z.coerce.number().int().nonnegative().default(5),
   RATE_LIMIT_FILING_PER_ORDER: z.coerce.number().int().nonnegative().default(5),
+  // Sign-in throttling (services/api/src/auth/loginThrottle.ts): failures per window per (email, client), client, email.
+  LOGIN_WINDOW_MINUTES: z.coerce.number().int().positive().default(15),
+  LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(5),
+  LOGIN_MAX_FAILURES_PER_CLIENT: z.coerce.number().int().positive().default(30),
+  LOGIN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().positive().default(100),
   // Error reporting (services/api/src/observability): on only when both are set.
   SENTRY_DSN: z.string().url().optional().or(z.literal('').transform(() => undefined)),
   SENTRY_ENVIRONMENT: z.string().max(64).optional().or(z.literal('').transform(() => undefined)),
@@ -35,7 +60,10 @@ export type Config = {
   kafkaGroupPrefix: string;
   dataDir: string;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
+  /** `NODE_ENV=production`: refuses demo users, sets `__Host-` Secure cookies and HSTS. */
+  production: boolean;
   seedDemo: boolean;
+  trustProxy: TrustProxy;
   demoFixture: string;
   webhookAllowPrivateUrls: boolean;
   rateLimit: {
@@ -46,6 +74,7 @@ export type Config = {
     filingPerIp: number;
     filingPerOrder: number;
   };
+  loginLimits: LoginLimits;
   /** Both set, or error reporting is off. */
   sentry: { dsn: string; environment: string } | null;
 };
@@ -58,6 +87,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration: ${problems}`);
   }
   const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  if (production && e.SEED_DEMO) {
+    throw new Error('Invalid configuration: SEED_DEMO=true with NODE_ENV=production would create the demo users, whose password is published; unset SEED_DEMO.');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -67,7 +100,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     kafkaGroupPrefix: e.KAFKA_GROUP_PREFIX,
     dataDir: path.resolve(e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
+    production,
     seedDemo: e.SEED_DEMO,
+    trustProxy: e.TRUST_PROXY,
     demoFixture: path.resolve(e.DEMO_FIXTURE),
     webhookAllowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS,
     rateLimit: {
@@ -77,6 +112,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       lookupPerOrder: e.RATE_LIMIT_LOOKUP_PER_ORDER,
       filingPerIp: e.RATE_LIMIT_FILING_PER_IP,
       filingPerOrder: e.RATE_LIMIT_FILING_PER_ORDER,
+    },
+    loginLimits: {
+      windowMinutes: e.LOGIN_WINDOW_MINUTES,
+      perEmailAndClient: e.LOGIN_MAX_FAILURES,
+      perClient: e.LOGIN_MAX_FAILURES_PER_CLIENT,
+      perEmail: e.LOGIN_MAX_FAILURES_PER_EMAIL,
     },
     sentry: e.SENTRY_DSN && e.SENTRY_ENVIRONMENT ? { dsn: e.SENTRY_DSN, environment: e.SENTRY_ENVIRONMENT } : null,
   };

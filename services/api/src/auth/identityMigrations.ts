@@ -47,4 +47,18 @@ export const identityMigrations: Record<string, Migration> = {
         )`.execute(db);
     },
   },
+  // Sign-in throttling by (email, client), by client and by email across clients: one counter row per key.
+  '0750_login_throttle': {
+    async up(db: Kysely<unknown>) {
+      await sql`drop table login_attempts`.execute(db);
+      await sql`
+        create table login_throttle (
+          key text primary key,
+          attempts int not null,
+          window_started_at timestamptz not null
+        )`.execute(db);
+      await sql`create index login_throttle_window on login_throttle (window_started_at)`.execute(db);
+      await sql`create index auth_sessions_expiry on auth_sessions (expires_at)`.execute(db);
+    },
+  },
 };

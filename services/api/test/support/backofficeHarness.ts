@@ -41,10 +41,12 @@ export interface CallOptions {
   origin?: string | null | undefined;
   body?: unknown;
   headers?: Record<string, string>;
+  /** The socket's peer address (inject's default is 127.0.0.1). */
+  remoteAddress?: string;
 }
 
-/** Starts the whole product in-process on a fresh PostgreSQL database, demo data seeded. */
-export async function startHarness(): Promise<Harness> {
+/** Starts the whole product in-process on a fresh PostgreSQL database, demo data seeded; `env` overrides settings. */
+export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
   const database = await createTestDatabase(inject('databaseUrl'));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-backoffice-'));
   const runtime = await startRuntime(loadConfig({
@@ -55,6 +57,7 @@ export async function startHarness(): Promise<Harness> {
     SEED_DEMO: 'true',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DEMO_FIXTURE: path.resolve(import.meta.dirname, '../../../../fixtures/demo.json'),
+    ...env,
   }), { listen: false });
   const stores = new Map<string, string>();
 
@@ -66,7 +69,7 @@ export async function startHarness(): Promise<Harness> {
     const origin = o.origin === undefined ? (o.cookie && o.method !== 'GET' ? OWN_ORIGIN : null) : o.origin;
     if (origin) headers.origin = origin;
     return runtime.app.inject({
-      method: o.method, url: o.url, headers,
+      method: o.method, url: o.url, headers, ...(o.remoteAddress ? { remoteAddress: o.remoteAddress } : {}),
       ...(o.body === undefined ? {} : { payload: JSON.stringify(o.body), headers: { ...headers, 'content-type': 'application/json' } }),
     });
   };
