@@ -5,9 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DemoData, PendingMembershipList, TeamMemberList } from '@claims/contracts';
 import { loadConfig } from '../src/index.js';
 import { seedDemoUsers } from '../src/auth/users.js';
-import { sha256 } from '../src/auth/passwords.js';
 import { sweepExpired } from '../src/auth/expirySweep.js';
-import { DEMO_PASSWORD, DEMO_USERS, OWN_ORIGIN, json, startHarness, type Harness } from './support/backofficeHarness.js';
+import { DEMO_PASSWORD, DEMO_USERS, OWN_ORIGIN, json, mailedInvitationToken, startHarness, type Harness } from './support/backofficeHarness.js';
 
 const FIXTURE = path.resolve(import.meta.dirname, '../../../fixtures/demo.json');
 const cookieOf = (setCookie: unknown) => String(setCookie).split(';')[0]!;
@@ -191,13 +190,6 @@ describe('invitations across tenants', () => {
   });
   afterAll(() => h.stop());
 
-  /** The invitee's mailbox stands in for the mail that is not sent yet: the test sets the token it would carry. */
-  async function mailedToken(email: string): Promise<string> {
-    const token = randomBytes(32).toString('base64url');
-    await sql`update team_invitations set token_hash = ${sha256(token)} where user_id = (select id from users where email_lower = ${email})`.execute(h.runtime.ctx.database.db);
-    return token;
-  }
-
   it('never shows the inviter the token, and an existing user\'s grant waits for them to accept it', async () => {
     const kumoOwner = await h.login('kumoOwner');
     const acmeOwner = await h.login('acmeOwner');
@@ -214,7 +206,7 @@ describe('invitations across tenants', () => {
     expect(acmeTeam.data.some((m) => m.email === 'sam@newhire.test')).toBe(false);
 
     // Sam sets a password with the mailed token and signs in: only kumo's grant holds until Sam accepts acme's.
-    const accepted = await h.call({ method: 'POST', url: '/api/auth/invitations/accept', body: { token: await mailedToken('sam@newhire.test'), password: 'a-long-password-1' } });
+    const accepted = await h.call({ method: 'POST', url: '/api/auth/invitations/accept', body: { token: await mailedInvitationToken(h.runtime, 'sam@newhire.test'), password: 'a-long-password-1' } });
     expect(accepted.statusCode).toBe(200);
     const signedIn = await h.call({ method: 'POST', url: '/api/auth/login', body: { email: 'sam@newhire.test', password: 'a-long-password-1' } });
     const sam = cookieOf(signedIn.headers['set-cookie']);

@@ -1,11 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import { inject } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { z } from 'zod';
 import { FileClaimResponse, type FileClaimRequest } from '@claims/contracts';
 import { loadConfig, startRuntime, type Runtime } from '../../src/index.js';
+import { sha256 } from '../../src/auth/passwords.js';
 import { createTestDatabase } from '../../../../test/support/testDatabase.js';
 
 /** What the back-office's own pages send as Origin when served by the app (inject's Host is localhost:80). */
@@ -117,3 +120,14 @@ export function oneItemClaim(
 }
 
 export const json = <T = unknown>(response: LightMyRequestResponse): T => JSON.parse(response.body) as T;
+
+/**
+ * The invitee's mailbox, until invitations are mailed: the token only the invitee would receive. The
+ * inviter never sees it, so the test sets the one the mail would carry.
+ */
+export async function mailedInvitationToken(runtime: Runtime, email: string): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await sql`update team_invitations set token_hash = ${sha256(token)}
+    where user_id = (select id from users where email_lower = ${email.toLowerCase()})`.execute(runtime.ctx.database.db);
+  return token;
+}
