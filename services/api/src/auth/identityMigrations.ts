@@ -3,7 +3,7 @@ import type { Migration } from 'kysely/migration';
 
 /**
  * Back-office identities: users with scrypt password hashes, their role grants (spec §6), server-side
- * sessions (only the SHA-256 of the cookie value is stored) and the failed sign-in counter per email.
+ * sessions (only the SHA-256 of the cookie value is stored) and the failed sign-in counters (see loginThrottle.ts).
  */
 export const identityMigrations: Record<string, Migration> = {
   '0400_identity': {

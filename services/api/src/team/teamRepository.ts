@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type QueryExecutorProvider } from 'kysely';
-import { ROLES, RoleName, type RoleGrant, type TeamMember } from '@claims/contracts';
+import { ROLES, RoleName, type PendingMembership, type RoleGrant, type TeamMember } from '@claims/contracts';
 
 interface MemberRow {
   user_id: string; email: string; name: string; role: string; account_id: string | null; store_id: string | null; invited: boolean;
@@ -110,12 +110,8 @@ export async function upsertPendingGrant(db: QueryExecutorProvider, g: NewPendin
   return rows[0]!.id;
 }
 
-export interface PendingGrantRow {
-  id: string; accountId: string; storeId: string; storeName: string; role: RoleName; invitedAt: string; expiresAt: string;
-}
-
 /** The user's open offers (unexpired), newest first. */
-export async function listPendingGrants(db: QueryExecutorProvider, userId: string, now: string, id?: string): Promise<PendingGrantRow[]> {
+export async function listPendingGrants(db: QueryExecutorProvider, userId: string, now: string, id?: string): Promise<PendingMembership[]> {
   const { rows } = await sql<{ id: string; account_id: string; store_id: string; store_name: string; role: string; created_at: Date; expires_at: Date }>`
     select p.id, p.account_id, p.store_id, s.name as store_name, p.role, p.created_at, p.expires_at
     from team_pending_grants p join stores s on s.id = p.store_id

@@ -226,9 +226,7 @@ export const teamRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
     schema: { tags: ['back-office'], summary: 'Roles other stores have offered the signed-in user, waiting for them to accept', response: { 200: PendingMembershipList, 401: ApiError } },
   }, async (request, reply) => {
     const userId = callerId(request.requirePrincipal());
-    const data = (await listPendingGrants(ctx.database.db, userId, ctx.now())).map(({ id, accountId, storeId, storeName, role, invitedAt, expiresAt }) => (
-      { id, accountId, storeId, storeName, role, invitedAt, expiresAt }));
-    return reply.header('cache-control', 'no-store').send({ data });
+    return reply.header('cache-control', 'no-store').send({ data: await listPendingGrants(ctx.database.db, userId, ctx.now()) });
   });
 
   app.post('/api/auth/memberships/:membershipId/accept', {
@@ -239,7 +237,8 @@ export const teamRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
     },
   }, async (request, reply) => {
     const principal = request.requirePrincipal();
-    const userId = callerId(principal);
+    if (principal.kind !== 'user') throw new AppError('forbidden', 'Memberships are accepted by signed-in users.');
+    const { id: userId, email } = principal.user;
     const unknown = () => new AppError('not_found', 'No open invitation of yours matches that reference; it may have expired.');
     const [offer] = await listPendingGrants(ctx.database.db, userId, ctx.now(), request.params.membershipId);
     if (!offer) throw unknown();
@@ -248,7 +247,7 @@ export const teamRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
     const level = ROLES[offer.role].level;
     await handleCommand(ctx, {
       decider: teamDecider, streamId: offer.accountId, storeId: offer.storeId, meta: metaOf(principal, request.id),
-      command: { type: 'RecordTeamChange', rules: null, change: { type: 'TeamInvitationAccepted', data: { accountId: offer.accountId, storeId: offer.storeId, userId, email: principal.kind === 'user' ? principal.user.email : '' } } },
+      command: { type: 'RecordTeamChange', rules: null, change: { type: 'TeamInvitationAccepted', data: { accountId: offer.accountId, storeId: offer.storeId, userId, email } } },
       alongside: async (trx) => {
         if (!(await takePendingGrant(trx, userId, offer.id, ctx.now()))) throw unknown();
         await insertGrant(trx, userId, offer.role, level === 'account' ? offer.accountId : null, level === 'account' ? null : offer.storeId);
