@@ -240,6 +240,12 @@ describe('invitations across tenants', () => {
     expect(me.stores.map((s) => s.slug)).toEqual(['acme']);
   });
 
+  it('documents the pending-membership routes', async () => {
+    const doc = json<{ paths: Record<string, Record<string, unknown>> }>(await h.call({ method: 'GET', url: '/api/openapi.json' }));
+    expect(doc.paths['/api/auth/memberships/pending']?.get).toBeDefined();
+    expect(doc.paths['/api/auth/memberships/{membershipId}/accept']?.post).toBeDefined();
+  });
+
   it('expired offers cannot be accepted and are swept', async () => {
     const kumoOwner = await h.login('kumoOwner');
     await h.call({ method: 'POST', url: `/api/admin/stores/${kumo}/team-members`, cookie: kumoOwner, body: { email: DEMO_USERS.acmeViewer, name: 'V', role: 'store_user' } });
