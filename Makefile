@@ -29,7 +29,7 @@ lint: install
 
 # Installs, builds, migrates and seeds on start, then serves portal, back-office and API on $PORT (3000).
 dev: build
-	WEBHOOK_ALLOW_PRIVATE_URLS=true npm run start
+	SEED_DEMO=true WEBHOOK_ALLOW_PRIVATE_URLS=true npm run start
 
 start: install
 	npm run start

@@ -380,12 +380,29 @@ export const InviteMemberRequest = z.object({
 });
 export type InviteMemberRequest = z.infer<typeof InviteMemberRequest>;
 
-/** The invitation token is in this answer only (null when the email already belongs to a user). */
+/**
+ * An invitation as the inviter sees it: never its token, which goes to the invitee alone. A new user
+ * sets a password with it; an existing user finds the offer among their pending memberships and
+ * accepts it signed in (`pending`: the grant has no effect until then).
+ */
 export const InviteMemberResponse = z.object({
   member: TeamMember,
-  invitationToken: z.string().nullable(),
-  expiresAt: z.iso.datetime().nullable(),
+  pending: z.boolean(),
+  expiresAt: z.iso.datetime(),
 });
+
+/** A role offered to the signed-in user in another store: `GET /api/auth/memberships/pending`. */
+export const PendingMembership = z.object({
+  id: z.uuid(),
+  accountId: z.uuid(),
+  storeId: z.uuid(),
+  storeName: z.string(),
+  role: RoleName,
+  invitedAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime(),
+});
+export type PendingMembership = z.infer<typeof PendingMembership>;
+export const PendingMembershipList = z.object({ data: z.array(PendingMembership) });
 
 export const ChangeRoleRequest = z.object({ role: RoleName });
 export const GrantOwnershipRequest = z.object({ level: z.enum(['store', 'account']).default('store') });

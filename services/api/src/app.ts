@@ -19,6 +19,7 @@ import { rateLimitPlugin } from './platform/rateLimitPlugin.js';
 import { sentryPlugin } from './platform/sentryPlugin.js';
 import { authPlugin } from './auth/authPlugin.js';
 import { authRoutes } from './auth/authRoutes.js';
+import { expirySweepPlugin } from './auth/expirySweep.js';
 import { adminClaimRoutes } from './desk/deskClaimRoutes.js';
 import { claimAnnotationRoutes } from './desk/claimAnnotationRoutes.js';
 import { bulkStatusRoutes } from './desk/bulkStatusRoutes.js';
@@ -37,6 +38,9 @@ export interface AppOptions {
   healthChecks: Readonly<Record<string, HealthCheck>>;
 }
 
+/** TRUST_PROXY=n: the n addresses nearest to us are proxies (what Fastify does with a number, which its types omit). */
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 /** The HTTP surface: one Fastify instance, one plugin per feature. */
 export async function buildApp(ctx: AppContext, options: AppOptions): Promise<FastifyInstance> {
   const logger: FastifyBaseLogger = ctx.log;
@@ -49,11 +53,16 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
+    // Behind a proxy (TRUST_PROXY) request.ip, .protocol and .host are the client's and the public ones;
+    // the rate limits, the Origin check and the cookie flags all read them.
+    trustProxy: typeof ctx.config.trustProxy === 'number' ? trustHops(ctx.config.trustProxy) : ctx.config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-correlation-id', request.id);
+    // Production is served over HTTPS only (through its proxy): browsers must never try plain HTTP.
+    if (ctx.config.production) void reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
   });
   installErrorHandler(app);
 
@@ -71,6 +80,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(authPlugin(ctx));
+  await app.register(expirySweepPlugin(ctx));
   await app.register(sentryPlugin(ctx));
   await app.register(rateLimitPlugin(ctx));
   await app.register(healthRoute(ctx, options.healthChecks));

@@ -1,5 +1,21 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { LoginLimits } from './auth/loginThrottle.js';
+
+/** `false`/`true`, a hop count, or addresses and CIDR ranges of the proxies (what Fastify's `trustProxy` takes). */
+export type TrustProxy = boolean | number | string[];
+
+function parseTrustProxy(value: string, ctx: z.RefinementCtx): TrustProxy {
+  if (value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  const list = value.split(',').map((part) => part.trim()).filter(Boolean);
+  if (list.length === 0 || list.some((part) => !/^[\d.:a-fA-F]+(\/\d{1,3})?$/.test(part))) {
+    ctx.addIssue({ code: 'custom', message: 'false, true, a number of hops, or a comma-separated list of proxy addresses (CIDR allowed)' });
+    return false;
+  }
+  return list;
+}
 
 /** The background workers a process can run beside (or instead of) HTTP; `WORKERS` picks them. */
 export const WORKER_KINDS = ['relay', 'projectors', 'reactions', 'delivery', 'timers'] as const;
@@ -25,7 +41,11 @@ const Env = z.object({
   KAFKA_GROUP_PREFIX: z.string().min(1).default('projection'),
   DATA_DIR: z.string().default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  SEED_DEMO: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  NODE_ENV: z.string().optional(),
+  // Demo users have a published password: only `make dev` and the tests turn this on.
+  SEED_DEMO: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  // Fastify's trustProxy: false, true, a number of hops, or a comma-separated list of addresses/CIDRs.
+  TRUST_PROXY: z.string().trim().default('false').transform(parseTrustProxy),
   DEMO_FIXTURE: z.string().default('fixtures/demo.json'),
   WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   // Abuse limits of the customer lookup and filing (services/api/src/rate-limit); 0 turns one limit off.
@@ -40,6 +60,11 @@ const Env = z.object({
   MAIL_FROM: z.string().min(3).default('Order Protection <claims@orderprotection.test>'),
   /** Where shoppers reach the portal: the origin of the claim links in mail (default: this server's address). */
   PUBLIC_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
+  // Sign-in throttling (services/api/src/auth/loginThrottle.ts): failures per window per (email, client), client, email.
+  LOGIN_WINDOW_MINUTES: z.coerce.number().int().positive().default(15),
+  LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(5),
+  LOGIN_MAX_FAILURES_PER_CLIENT: z.coerce.number().int().positive().default(30),
+  LOGIN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().positive().default(100),
   // Error reporting (services/api/src/observability): on only when both are set.
   SENTRY_DSN: z.string().url().optional().or(z.literal('').transform(() => undefined)),
   SENTRY_ENVIRONMENT: z.string().max(64).optional().or(z.literal('').transform(() => undefined)),
@@ -65,7 +90,10 @@ export type Config = {
   kafkaGroupPrefix: string;
   dataDir: string;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
+  /** `NODE_ENV=production`: refuses demo users, sets `__Host-` Secure cookies and HSTS. */
+  production: boolean;
   seedDemo: boolean;
+  trustProxy: TrustProxy;
   demoFixture: string;
   webhookAllowPrivateUrls: boolean;
   rateLimit: {
@@ -76,6 +104,7 @@ export type Config = {
     filingPerIp: number;
     filingPerOrder: number;
   };
+  loginLimits: LoginLimits;
   /** Both set, or error reporting is off. */
   sentry: { dsn: string; environment: string } | null;
   mail: { smtpUrl: string | undefined; from: string };
@@ -99,8 +128,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration: ${problems}`);
   }
   const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  if (production && e.SEED_DEMO) {
+    throw new Error('Invalid configuration: SEED_DEMO=true with NODE_ENV=production would create the demo users, whose password is published; unset SEED_DEMO.');
+  }
   // Contract: turning the shopper-facing limits off is for load tests only.
-  if (!e.RATE_LIMIT_ENABLED && env.NODE_ENV === 'production') {
+  if (production && !e.RATE_LIMIT_ENABLED) {
     throw new Error('Invalid configuration: RATE_LIMIT_ENABLED=false is refused when NODE_ENV=production (it is for load tests only).');
   }
   return {
@@ -112,7 +145,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     kafkaGroupPrefix: e.KAFKA_GROUP_PREFIX,
     dataDir: path.resolve(e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
+    production,
     seedDemo: e.SEED_DEMO,
+    trustProxy: e.TRUST_PROXY,
     demoFixture: path.resolve(e.DEMO_FIXTURE),
     webhookAllowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS,
     rateLimit: {
@@ -122,6 +157,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       lookupPerOrder: e.RATE_LIMIT_LOOKUP_PER_ORDER,
       filingPerIp: e.RATE_LIMIT_FILING_PER_IP,
       filingPerOrder: e.RATE_LIMIT_FILING_PER_ORDER,
+    },
+    loginLimits: {
+      windowMinutes: e.LOGIN_WINDOW_MINUTES,
+      perEmailAndClient: e.LOGIN_MAX_FAILURES,
+      perClient: e.LOGIN_MAX_FAILURES_PER_CLIENT,
+      perEmail: e.LOGIN_MAX_FAILURES_PER_EMAIL,
     },
     sentry: e.SENTRY_DSN && e.SENTRY_ENVIRONMENT ? { dsn: e.SENTRY_DSN, environment: e.SENTRY_ENVIRONMENT } : null,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },

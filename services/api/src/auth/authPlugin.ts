@@ -5,7 +5,7 @@ import { AppError } from '../platform/errors.js';
 import { findTokenPrincipal } from '../public-v1/apiTokens.js';
 import { originMatches, SAFE_METHODS } from './origin.js';
 import { permissionsAt, type Principal } from './principal.js';
-import { clearedSessionCookie, cookieValue, findSessionPrincipal, SESSION_COOKIE } from './loginSessions.js';
+import { clearedSessionCookie, cookieValue, findSessionPrincipal, sessionCookieName } from './loginSessions.js';
 
 /**
  * How a route is authenticated: `user` needs a signed-in user (session cookie), `optional-user`
@@ -48,7 +48,7 @@ async function authenticate(ctx: AppContext, request: FastifyRequest, mode: Auth
     if (!principal) throw unauthenticated('The API token is unknown or has been revoked.', challenge);
     return principal;
   }
-  const session = cookieValue(request, SESSION_COOKIE);
+  const session = cookieValue(request, sessionCookieName(ctx, request));
   if (!session) {
     if (mode === 'user') throw unauthenticated('Sign in to use the back-office.');
     return null;
@@ -59,7 +59,7 @@ async function authenticate(ctx: AppContext, request: FastifyRequest, mode: Auth
   }
   const principal = await findSessionPrincipal(ctx, session);
   if (!principal && mode === 'user') {
-    throw unauthenticated('Your session has ended. Sign in again.', { 'set-cookie': clearedSessionCookie(request) });
+    throw unauthenticated('Your session has ended. Sign in again.', { 'set-cookie': clearedSessionCookie(ctx, request) });
   }
   return principal;
 }

@@ -1,51 +1,21 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sql } from 'kysely';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiError, LoginRequest, MeResponse } from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
 import { originMatches } from './origin.js';
-import { DUMMY_HASH, verifyPassword } from './passwords.js';
+import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from './passwords.js';
+import { clientOf, countAttempt, forgetAttempt } from './loginThrottle.js';
 import { clearedSessionCookie, createSession, deleteSession, findSessionPrincipal, sessionCookie } from './loginSessions.js';
-import { describeUser, findUserByEmail } from './users.js';
+import { describeUser, findUserByEmail, rehashPassword } from './users.js';
 
-/** After this many failures in a row an email is locked for LOCK_MINUTES (decision; docs/permissions.md). */
-export const MAX_FAILURES = 5;
-export const LOCK_MINUTES = 15;
-/** Failures older than this no longer count. */
-const FAILURE_WINDOW_MINUTES = 15;
 /** Each failure answers a little later than the one before (100 ms, 200 ms, … up to 1.6 s). */
 const failureDelayMs = (failures: number) => Math.min(1_600, 100 * 2 ** Math.max(0, failures - 1));
 
-const minutesAfter = (iso: string, minutes: number) => new Date(Date.parse(iso) + minutes * 60_000).toISOString();
-
-async function lockedUntil(ctx: AppContext, emailLower: string): Promise<string | null> {
-  const { rows } = await sql<{ locked_until: Date | null }>`
-    select locked_until from login_attempts where email_lower = ${emailLower}`.execute(ctx.database.db);
-  const until = rows[0]?.locked_until;
-  return until && new Date(until).toISOString() > ctx.now() ? new Date(until).toISOString() : null;
-}
-
-async function recordFailure(ctx: AppContext, emailLower: string): Promise<number> {
-  const now = ctx.now();
-  const { rows } = await sql<{ failures: number }>`
-    insert into login_attempts as a (email_lower, failures, last_failed_at) values (${emailLower}, 1, ${now}::timestamptz)
-    on conflict (email_lower) do update set
-      failures = case when a.last_failed_at < ${now}::timestamptz - ${FAILURE_WINDOW_MINUTES} * interval '1 minute' then 1 else a.failures + 1 end,
-      last_failed_at = excluded.last_failed_at
-    returning failures`.execute(ctx.database.db);
-  const failures = rows[0]?.failures ?? 1;
-  if (failures >= MAX_FAILURES) {
-    await sql`update login_attempts set locked_until = ${minutesAfter(now, LOCK_MINUTES)}::timestamptz, failures = 0
-      where email_lower = ${emailLower}`.execute(ctx.database.db);
-  }
-  return failures;
-}
-
 const tooMany = (until: string, now: string) => new AppError(
   'rate_limited',
-  `Too many failed sign-ins for this email. Try again after ${until}.`,
+  `Too many failed sign-ins. Try again after ${until}.`,
   undefined,
   { 'retry-after': String(Math.max(1, Math.ceil((Date.parse(until) - Date.parse(now)) / 1000))) },
 );
@@ -64,23 +34,23 @@ export const authRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
       throw new AppError('origin_mismatch', 'Sign in from the back-office\'s own pages.');
     }
     const emailLower = request.body.email.trim().toLowerCase();
-    const locked = await lockedUntil(ctx, emailLower);
-    if (locked) throw tooMany(locked, ctx.now());
+    const client = clientOf(request);
+    const attempt = await countAttempt(ctx, emailLower, client);
+    if (attempt.refusedUntil) throw tooMany(attempt.refusedUntil, ctx.now());
     const user = await findUserByEmail(ctx, emailLower);
     const matches = await verifyPassword(request.body.password, user?.password_hash ?? DUMMY_HASH);
     if (!user || !matches) {
-      const failures = await recordFailure(ctx, emailLower);
-      request.log.info({ failures }, 'sign-in failed');
-      await sleep(failureDelayMs(failures));
-      const nowLocked = await lockedUntil(ctx, emailLower);
-      if (nowLocked) throw tooMany(nowLocked, ctx.now());
+      request.log.info({ attempts: attempt.pairAttempts }, 'sign-in failed');
+      await sleep(failureDelayMs(attempt.pairAttempts));
+      if (attempt.lastUntil) throw tooMany(attempt.lastUntil, ctx.now());
       throw new AppError('unauthenticated', 'The email or password is not right.');
     }
-    await sql`delete from login_attempts where email_lower = ${emailLower}`.execute(ctx.database.db);
+    await forgetAttempt(ctx, emailLower, client);
+    if (needsRehash(user.password_hash)) await rehashPassword(ctx.database.db, user.id, user.password_hash, await hashPassword(request.body.password));
     const token = await createSession(ctx, user.id, request.headers['user-agent']);
     const principal = await findSessionPrincipal(ctx, token);
     request.log.info({ userId: user.id }, 'signed in');
-    return reply.header('set-cookie', sessionCookie(request, token)).header('cache-control', 'no-store').send(await describeUser(ctx, principal!));
+    return reply.header('set-cookie', sessionCookie(ctx, request, token)).header('cache-control', 'no-store').send(await describeUser(ctx, principal!));
   });
 
   app.post('/api/auth/logout', {
@@ -89,7 +59,7 @@ export const authRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
   }, async (request, reply) => {
     const principal = request.principal;
     if (principal?.kind === 'user') await deleteSession(ctx, principal.sessionHash);
-    return reply.code(204).header('set-cookie', clearedSessionCookie(request)).send(null);
+    return reply.code(204).header('set-cookie', clearedSessionCookie(ctx, request)).send(null);
   });
 
   app.get('/api/auth/me', {

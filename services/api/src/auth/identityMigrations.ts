@@ -3,7 +3,7 @@ import type { Migration } from 'kysely/migration';
 
 /**
  * Back-office identities: users with scrypt password hashes, their role grants (spec §6), server-side
- * sessions (only the SHA-256 of the cookie value is stored) and the failed sign-in counter per email.
+ * sessions (only the SHA-256 of the cookie value is stored) and the failed sign-in counters (see loginThrottle.ts).
  */
 export const identityMigrations: Record<string, Migration> = {
   '0400_identity': {
@@ -45,6 +45,20 @@ export const identityMigrations: Record<string, Migration> = {
           last_failed_at timestamptz not null,
           locked_until timestamptz
         )`.execute(db);
+    },
+  },
+  // Sign-in throttling by (email, client), by client and by email across clients: one counter row per key.
+  '0750_login_throttle': {
+    async up(db: Kysely<unknown>) {
+      await sql`drop table login_attempts`.execute(db);
+      await sql`
+        create table login_throttle (
+          key text primary key,
+          attempts int not null,
+          window_started_at timestamptz not null
+        )`.execute(db);
+      await sql`create index login_throttle_window on login_throttle (window_started_at)`.execute(db);
+      await sql`create index auth_sessions_expiry on auth_sessions (expires_at)`.execute(db);
     },
   },
 };

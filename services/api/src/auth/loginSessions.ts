@@ -4,7 +4,13 @@ import type { AppContext } from '../context.js';
 import { randomSecret, sha256 } from './passwords.js';
 import { loadGrants, type UserPrincipal } from './principal.js';
 
-export const SESSION_COOKIE = 'session';
+/**
+ * Over HTTPS (or in production) the cookie is `__Host-session` with `Secure`: the browser keeps it to
+ * this exact host, so a sibling subdomain cannot plant a session of its own; plain `session` otherwise
+ * (`make dev` on http://127.0.0.1). Behind a proxy the scheme is the proxy's (TRUST_PROXY).
+ */
+const SECURE_SESSION_COOKIE = '__Host-session';
+const PLAIN_SESSION_COOKIE = 'session';
 /** A session lasts 12 hours from sign-in (decision: a working day; sign in again the next). */
 export const SESSION_TTL_SECONDS = 12 * 60 * 60;
 
@@ -26,18 +32,26 @@ export function cookieValue(request: FastifyRequest, name: string): string | nul
   return null;
 }
 
-const secureFlag = (request: FastifyRequest) => (request.protocol === 'https' ? '; Secure' : '');
+const secureContext = (ctx: AppContext, request: FastifyRequest) => ctx.config.production || request.protocol === 'https';
 
-export const sessionCookie = (request: FastifyRequest, token: string): string =>
-  `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_TTL_SECONDS}${secureFlag(request)}`;
+/** The session cookie's name for this request; only that one is read, so a plain `session` never counts over HTTPS. */
+export const sessionCookieName = (ctx: AppContext, request: FastifyRequest): string =>
+  (secureContext(ctx, request) ? SECURE_SESSION_COOKIE : PLAIN_SESSION_COOKIE);
 
-export const clearedSessionCookie = (request: FastifyRequest): string =>
-  `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secureFlag(request)}`;
+const cookieAttributes = (ctx: AppContext, request: FastifyRequest, maxAge: number) =>
+  `Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secureContext(ctx, request) ? '; Secure' : ''}`;
 
-/** Starts a session; only the SHA-256 of the cookie value is stored. */
+export const sessionCookie = (ctx: AppContext, request: FastifyRequest, token: string): string =>
+  `${sessionCookieName(ctx, request)}=${token}; ${cookieAttributes(ctx, request, SESSION_TTL_SECONDS)}`;
+
+export const clearedSessionCookie = (ctx: AppContext, request: FastifyRequest): string =>
+  `${sessionCookieName(ctx, request)}=; ${cookieAttributes(ctx, request, 0)}`;
+
+/** Starts a session; only the SHA-256 of the cookie value is stored. The user's expired sessions go. */
 export async function createSession(ctx: AppContext, userId: string, userAgent: string | undefined): Promise<string> {
   const token = randomSecret(32);
   const now = ctx.now();
+  await sql`delete from auth_sessions where user_id = ${userId}::uuid and expires_at <= ${now}::timestamptz`.execute(ctx.database.db);
   const expiresAt = new Date(Date.parse(now) + SESSION_TTL_SECONDS * 1000).toISOString();
   await sql`
     insert into auth_sessions (token_hash, user_id, created_at, expires_at, user_agent)
@@ -58,4 +72,11 @@ export async function findSessionPrincipal(ctx: AppContext, token: string): Prom
   const user = rows[0];
   if (!user) return null;
   return { kind: 'user', user, sessionHash, grants: await loadGrants(ctx.database.db, user.id) };
+}
+
+/** Drops every expired session (the sweep). */
+export async function deleteExpiredSessions(ctx: AppContext): Promise<number> {
+  const { rows } = await sql<{ token_hash: string }>`
+    delete from auth_sessions where expires_at <= ${ctx.now()}::timestamptz returning token_hash`.execute(ctx.database.db);
+  return rows.length;
 }

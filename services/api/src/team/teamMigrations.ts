@@ -21,4 +21,22 @@ export const teamMigrations: Record<string, Migration> = {
         )`.execute(db);
     },
   },
+  // A grant offered to an existing user: it takes effect only when that user accepts it, signed in.
+  '0760_team_pending_grants': {
+    async up(db: Kysely<unknown>) {
+      await sql`
+        create table team_pending_grants (
+          id uuid primary key,
+          user_id uuid not null references users(id) on delete cascade,
+          account_id uuid not null references accounts(id) on delete cascade,
+          store_id uuid not null references stores(id) on delete cascade,
+          role text not null,
+          invited_by uuid references users(id) on delete set null,
+          created_at timestamptz not null,
+          expires_at timestamptz not null,
+          unique (user_id, store_id)
+        )`.execute(db);
+      await sql`create index team_pending_grants_expiry on team_pending_grants (expires_at)`.execute(db);
+    },
+  },
 };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type QueryExecutorProvider } from 'kysely';
-import { ROLES, RoleName, type RoleGrant, type TeamMember } from '@claims/contracts';
+import { ROLES, RoleName, type PendingMembership, type RoleGrant, type TeamMember } from '@claims/contracts';
 
 interface MemberRow {
   user_id: string; email: string; name: string; role: string; account_id: string | null; store_id: string | null; invited: boolean;
@@ -93,4 +93,48 @@ export async function markInvitationAccepted(db: QueryExecutorProvider, tokenHas
   const { rows } = await sql<{ user_id: string }>`
     update team_invitations set accepted_at = ${now} where token_hash = ${tokenHash} and accepted_at is null returning user_id`.execute(db);
   return rows.length > 0;
+}
+
+export interface NewPendingGrant {
+  id: string; userId: string; accountId: string; storeId: string; role: RoleName; invitedBy: string; createdAt: string; expiresAt: string;
+}
+
+/** Offers a grant to an existing user; inviting again to the same store renews the offer. */
+export async function upsertPendingGrant(db: QueryExecutorProvider, g: NewPendingGrant): Promise<string> {
+  const { rows } = await sql<{ id: string }>`
+    insert into team_pending_grants (id, user_id, account_id, store_id, role, invited_by, created_at, expires_at)
+    values (${g.id}::uuid, ${g.userId}::uuid, ${g.accountId}::uuid, ${g.storeId}::uuid, ${g.role}, ${g.invitedBy}::uuid, ${g.createdAt}, ${g.expiresAt})
+    on conflict (user_id, store_id) do update set role = excluded.role, invited_by = excluded.invited_by,
+      created_at = excluded.created_at, expires_at = excluded.expires_at
+    returning id`.execute(db);
+  return rows[0]!.id;
+}
+
+/** The user's open offers (unexpired), newest first. */
+export async function listPendingGrants(db: QueryExecutorProvider, userId: string, now: string, id?: string): Promise<PendingMembership[]> {
+  const { rows } = await sql<{ id: string; account_id: string; store_id: string; store_name: string; role: string; created_at: Date; expires_at: Date }>`
+    select p.id, p.account_id, p.store_id, s.name as store_name, p.role, p.created_at, p.expires_at
+    from team_pending_grants p join stores s on s.id = p.store_id
+    where p.user_id = ${userId}::uuid and p.expires_at > ${now}::timestamptz and (${id ?? null}::uuid is null or p.id = ${id ?? null}::uuid)
+    order by p.created_at desc, p.id`.execute(db);
+  return rows.flatMap((row) => {
+    const role = RoleName.safeParse(row.role);
+    return role.success ? [{
+      id: row.id, accountId: row.account_id, storeId: row.store_id, storeName: row.store_name, role: role.data,
+      invitedAt: new Date(row.created_at).toISOString(), expiresAt: new Date(row.expires_at).toISOString(),
+    }] : [];
+  });
+}
+
+/** Takes the user's open offer; false when it is gone (accepted by a concurrent request, or expired). */
+export async function takePendingGrant(db: QueryExecutorProvider, userId: string, id: string, now: string): Promise<boolean> {
+  const { rows } = await sql<{ id: string }>`
+    delete from team_pending_grants where id = ${id}::uuid and user_id = ${userId}::uuid and expires_at > ${now}::timestamptz returning id`.execute(db);
+  return rows.length > 0;
+}
+
+/** Drops offers nobody accepted in time (the sweep). */
+export async function deleteExpiredPendingGrants(db: QueryExecutorProvider, now: string): Promise<number> {
+  const { rows } = await sql<{ id: string }>`delete from team_pending_grants where expires_at <= ${now}::timestamptz returning id`.execute(db);
+  return rows.length;
 }

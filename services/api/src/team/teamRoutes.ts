@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  AcceptInvitationRequest, ApiError, ChangeRoleRequest, GrantOwnershipRequest, InviteMemberRequest, InviteMemberResponse, ROLES,
+  AcceptInvitationRequest, ApiError, PendingMembershipList, ChangeRoleRequest, GrantOwnershipRequest, InviteMemberRequest, InviteMemberResponse, ROLES,
   TeamMember, TeamMemberList, type Permission, type RoleName, type Store,
 } from '@claims/contracts';
 import { checkTeamChange, OWNER_ROLES, teamDecider, type RecordTeamChange, type TeamChange, type TeamChangeInput } from '@claims/domain';
@@ -16,8 +17,10 @@ import { metaOf } from '../http/requestMeta.js';
 import { hashPassword, randomSecret, sha256 } from '../auth/passwords.js';
 import { authorizedStore } from '../http/authorizedStore.js';
 import {
-  findOpenInvitation, insertGrant, insertInvitation, listMembers, markInvitationAccepted, removeGrants, replaceGrant, rolesInAccount,
+  findOpenInvitation, insertGrant, insertInvitation, listMembers, listPendingGrants, markInvitationAccepted, removeGrants, replaceGrant, rolesInAccount,
+  takePendingGrant, upsertPendingGrant,
 } from './teamRepository.js';
+import { deliverInvitation } from './invitationDelivery.js';
 
 const StoreParams = z.object({ storeId: z.uuid() });
 const MemberParams = StoreParams.extend({ userId: z.uuid() });
@@ -110,7 +113,8 @@ export const teamRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
   app.post('/api/admin/stores/:storeId/team-members', {
     config: { auth: 'user' },
     schema: {
-      tags: ['back-office'], summary: 'Invite a member: a new user gets a one-time invitation token (in this answer only)',
+      tags: ['back-office'],
+      summary: 'Invite a member: a new user gets a one-time token by mail (never in this answer); an existing user accepts the offer signed in',
       params: StoreParams, body: InviteMemberRequest, response: { 201: InviteMemberResponse, ...errors },
     },
   }, async (request, reply) => {
@@ -126,17 +130,26 @@ export const teamRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
     if ((await listMembers(ctx.database.db, store, invitee.id)).length > 0) throw new AppError('already_member', `${email} is already a member of ${store.name}.`);
     const userId = invitee.id;
     const newUser = invitee.created;
+    const grant = { accountId: level === 'account' ? store.accountId : null, storeId: level === 'account' ? null : store.id };
     await recordTeamChange(ctx, store, metaOf(principal, request.id), async () => ({
       type: 'RecordTeamChange', rules: null,
       change: { type: 'TeamMemberInvited', data: { accountId: store.accountId, storeId: store.id, userId, email, role, newUser } },
     }), async (trx) => {
-      await insertGrant(trx, userId, role, level === 'account' ? store.accountId : null, level === 'account' ? null : store.id);
-      if (newUser) await insertInvitation(trx, { userId, tokenHash: sha256(token), accountId: store.accountId, storeId: store.id, invitedBy: callerId(principal), createdAt: now, expiresAt });
+      if (newUser) {
+        // Nobody can sign in as a new invitee before they set a password with the token only they receive.
+        await insertGrant(trx, userId, role, grant.accountId, grant.storeId);
+        await insertInvitation(trx, { userId, tokenHash: sha256(token), accountId: store.accountId, storeId: store.id, invitedBy: callerId(principal), createdAt: now, expiresAt });
+      } else {
+        // Users are global: a grant to someone who already has an account waits for them to accept it.
+        await upsertPendingGrant(trx, { id: randomUUID(), userId, accountId: store.accountId, storeId: store.id, role, invitedBy: callerId(principal), createdAt: now, expiresAt });
+      }
     });
-    request.log.info({ userId, storeId: store.id, role }, 'team member invited');
-    return reply.code(201).header('cache-control', 'no-store').send({
-      member: await memberOf(ctx, store, userId), invitationToken: newUser ? token : null, expiresAt: newUser ? expiresAt : null,
-    });
+    if (newUser) deliverInvitation(ctx, request.log, { token, expiresAt });
+    request.log.info({ userId, storeId: store.id, role, pending: !newUser }, 'team member invited');
+    const member: TeamMember = newUser
+      ? await memberOf(ctx, store, userId)
+      : { userId, email: invitee.email, name: invitee.name, status: 'invited', grants: [{ role, level, ...grant }] };
+    return reply.code(201).header('cache-control', 'no-store').send({ member, pending: !newUser, expiresAt });
   });
 
   app.post('/api/admin/stores/:storeId/team-members/:userId/role', {
@@ -206,5 +219,41 @@ export const teamRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
       },
     });
     return { userId, email };
+  });
+
+  app.get('/api/auth/memberships/pending', {
+    config: { auth: 'user' },
+    schema: { tags: ['back-office'], summary: 'Roles other stores have offered the signed-in user, waiting for them to accept', response: { 200: PendingMembershipList, 401: ApiError } },
+  }, async (request, reply) => {
+    const userId = callerId(request.requirePrincipal());
+    return reply.header('cache-control', 'no-store').send({ data: await listPendingGrants(ctx.database.db, userId, ctx.now()) });
+  });
+
+  app.post('/api/auth/memberships/:membershipId/accept', {
+    config: { auth: 'user' },
+    schema: {
+      tags: ['back-office'], summary: 'Accept a role offered to the signed-in user: the grant takes effect now',
+      params: z.object({ membershipId: z.uuid() }), response: { 204: z.null(), ...errors },
+    },
+  }, async (request, reply) => {
+    const principal = request.requirePrincipal();
+    if (principal.kind !== 'user') throw new AppError('forbidden', 'Memberships are accepted by signed-in users.');
+    const { id: userId, email } = principal.user;
+    const unknown = () => new AppError('not_found', 'No open invitation of yours matches that reference; it may have expired.');
+    const [offer] = await listPendingGrants(ctx.database.db, userId, ctx.now(), request.params.membershipId);
+    if (!offer) throw unknown();
+    const store = { id: offer.storeId, accountId: offer.accountId };
+    if ((await listMembers(ctx.database.db, store, userId)).length > 0) throw new AppError('already_member', `You are already a member of ${offer.storeName}.`);
+    const level = ROLES[offer.role].level;
+    await handleCommand(ctx, {
+      decider: teamDecider, streamId: offer.accountId, storeId: offer.storeId, meta: metaOf(principal, request.id),
+      command: { type: 'RecordTeamChange', rules: null, change: { type: 'TeamInvitationAccepted', data: { accountId: offer.accountId, storeId: offer.storeId, userId, email } } },
+      alongside: async (trx) => {
+        if (!(await takePendingGrant(trx, userId, offer.id, ctx.now()))) throw unknown();
+        await insertGrant(trx, userId, offer.role, level === 'account' ? offer.accountId : null, level === 'account' ? null : offer.storeId);
+      },
+    });
+    request.log.info({ userId, storeId: offer.storeId, role: offer.role }, 'membership accepted');
+    return reply.code(204).send(null);
   });
 };

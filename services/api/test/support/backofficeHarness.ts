@@ -41,6 +41,8 @@ export interface CallOptions {
   origin?: string | null | undefined;
   body?: unknown;
   headers?: Record<string, string>;
+  /** The socket's peer address (inject's default is 127.0.0.1). */
+  remoteAddress?: string;
 }
 
 /** Starts the whole product in-process on a fresh PostgreSQL database, demo data seeded; `env` adds settings. */
@@ -67,7 +69,7 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     const origin = o.origin === undefined ? (o.cookie && o.method !== 'GET' ? OWN_ORIGIN : null) : o.origin;
     if (origin) headers.origin = origin;
     return runtime.app.inject({
-      method: o.method, url: o.url, headers,
+      method: o.method, url: o.url, headers, ...(o.remoteAddress ? { remoteAddress: o.remoteAddress } : {}),
       ...(o.body === undefined ? {} : { payload: JSON.stringify(o.body), headers: { ...headers, 'content-type': 'application/json' } }),
     });
   };
@@ -115,3 +117,4 @@ export function oneItemClaim(
 }
 
 export const json = <T = unknown>(response: LightMyRequestResponse): T => JSON.parse(response.body) as T;
+

@@ -2,13 +2,14 @@ import { useId, useState, type FormEvent } from 'react';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
+import { formatLongDate } from '@claims/ui';
 import {
   InviteMemberRequest, OWNER_ROLES, ROLES, ROLE_NAMES, RoleName, type MeResponse, type RoleGrant, type TeamMember,
 } from '@claims/contracts';
 import { api, isHttpError } from '../api.js';
 import { can, storesWith, useMe } from '../session.js';
 import { Alert, Badge, Page } from '../components/ui.js';
-import { ConfirmDialog, Modal, SecretValue } from '../components/Modal.js';
+import { ConfirmDialog, Modal } from '../components/Modal.js';
 import { StorePicker } from '../components/StorePicker.js';
 
 export const StoreSearch = z.object({ store: z.uuid().optional().catch(undefined) });
@@ -108,7 +109,10 @@ function MemberRow({ member, storeId, storeName, self, onRemove, onDone }: {
   );
 }
 
-function InviteForm({ storeId, onInvited }: { storeId: string; onInvited: (result: { email: string; token: string | null; expiresAt: string | null }) => void }) {
+/** What the inviter learns of an invitation: never its token, which only the invitee receives. */
+interface Invited { email: string; pending: boolean; expiresAt: string }
+
+function InviteForm({ storeId, onInvited }: { storeId: string; onInvited: (result: Invited) => void }) {
   const me = useMe();
   const id = useId();
   const client = useQueryClient();
@@ -122,7 +126,7 @@ function InviteForm({ storeId, onInvited }: { storeId: string; onInvited: (resul
     onSuccess: async (answer) => {
       setEmail('');
       setName('');
-      onInvited({ email: answer.member.email, token: answer.invitationToken, expiresAt: answer.expiresAt });
+      onInvited({ email: answer.member.email, pending: answer.pending, expiresAt: answer.expiresAt });
       await client.invalidateQueries({ queryKey: ['team', storeId] });
     },
   });
@@ -173,7 +177,7 @@ export function TeamPage() {
   const storeId = store?.id ?? '';
   const members = useQuery({ queryKey: ['team', storeId], queryFn: () => api.teamMembers(storeId), enabled: Boolean(store) });
   const [notice, setNotice] = useState<string | null>(null);
-  const [invited, setInvited] = useState<{ email: string; token: string | null; expiresAt: string | null } | null>(null);
+  const [invited, setInvited] = useState<Invited | null>(null);
   const [removing, setRemoving] = useState<TeamMember | null>(null);
   const remove = useMutation({
     mutationFn: (member: TeamMember) => api.removeMember(storeId, member.userId),
@@ -210,12 +214,9 @@ export function TeamPage() {
         </div>
       ) : null}
       <Modal open={invited !== null} title="Invitation created" onClose={() => setInvited(null)}>
-        {invited?.token ? (
-          <>
-            <p>Send this one-time invitation token to <strong>{invited.email}</strong>. They set their password with it{invited.expiresAt ? ` before ${new Date(invited.expiresAt).toLocaleDateString('en-US', { dateStyle: 'long' })}` : ''}.</p>
-            <SecretValue label="Invitation token" value={invited.token} />
-          </>
-        ) : <p><strong>{invited?.email}</strong> already has an account: they now have this role and can sign in as before.</p>}
+        {invited ? (invited.pending
+          ? <p><strong>{invited.email}</strong> already has an account: the role takes effect once they accept it, signed in, before {formatLongDate(invited.expiresAt)}.</p>
+          : <p><strong>{invited.email}</strong> gets a one-time invitation to set their password, good until {formatLongDate(invited.expiresAt)}. Only they receive it.</p>) : null}
         <div className="actions"><button type="button" className="button button-primary" onClick={() => setInvited(null)}>Done</button></div>
       </Modal>
       <ConfirmDialog

@@ -1,0 +1,86 @@
+import { sql } from 'kysely';
+import { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+
+/**
+ * Sign-in throttling (decision in docs/decisions.md). Three counters per fixed window:
+ * - (email, client): the lockout a guesser meets; it does not reach the same user on another network;
+ * - client: one address guessing at many emails;
+ * - email, across clients: a distributed guess at one account, high enough that locking a victim
+ *   out needs many networks.
+ * An attempt is counted before its password is checked, in one statement, so concurrent guesses are
+ * all counted; a successful sign-in gives its attempt back.
+ */
+export interface LoginLimits {
+  windowMinutes: number;
+  perEmailAndClient: number;
+  perClient: number;
+  perEmail: number;
+}
+
+interface Counter { key: string; limit: number }
+
+/** The client as the rate limits see it: an IPv6 client is its /56, as in the portal's limits. */
+export const clientOf = (request: FastifyRequest): string => normalizeIP(request.ip, 56);
+
+function countersOf(limits: LoginLimits, emailLower: string, client: string): Counter[] {
+  // Always in this order, so concurrent statements lock shared rows in the same order.
+  return [
+    { key: `pair:${client}:${emailLower}`, limit: limits.perEmailAndClient },
+    { key: `client:${client}`, limit: limits.perClient },
+    { key: `email:${emailLower}`, limit: limits.perEmail },
+  ];
+}
+
+export interface CountedAttempt {
+  /** Set when a limit was already used up before this attempt: refuse without checking the password. */
+  refusedUntil: string | null;
+  /** Set when this attempt used up a limit: a wrong password is answered 429 with this time. */
+  lastUntil: string | null;
+  /** This attempt's number for the (email, client) pair: it sets the failure delay. */
+  pairAttempts: number;
+}
+
+/** Counts an attempt on every counter in one statement and says whether a limit is used up. */
+export async function countAttempt(ctx: AppContext, emailLower: string, client: string): Promise<CountedAttempt> {
+  const limits = ctx.config.loginLimits;
+  const counters = countersOf(limits, emailLower, client);
+  const now = ctx.now();
+  const { rows } = await sql<{ key: string; attempts: number; window_started_at: Date }>`
+    insert into login_throttle as t (key, attempts, window_started_at)
+    select key, 1, ${now}::timestamptz from unnest(${counters.map((c) => c.key)}::text[]) with ordinality as k(key, n) order by n
+    on conflict (key) do update set
+      attempts = case when t.window_started_at <= ${now}::timestamptz - ${limits.windowMinutes} * interval '1 minute' then 1 else t.attempts + 1 end,
+      window_started_at = case when t.window_started_at <= ${now}::timestamptz - ${limits.windowMinutes} * interval '1 minute'
+        then excluded.window_started_at else t.window_started_at end
+    returning key, attempts, window_started_at`.execute(ctx.database.db);
+  let refusedUntil: string | null = null;
+  let lastUntil: string | null = null;
+  let pairAttempts = 1;
+  for (const counter of counters) {
+    const row = rows.find((r) => r.key === counter.key);
+    if (!row) continue;
+    if (counter.key.startsWith('pair:')) pairAttempts = row.attempts;
+    const until = new Date(new Date(row.window_started_at).getTime() + limits.windowMinutes * 60_000).toISOString();
+    if (row.attempts > counter.limit && (!refusedUntil || until > refusedUntil)) refusedUntil = until;
+    if (row.attempts === counter.limit && (!lastUntil || until > lastUntil)) lastUntil = until;
+  }
+  return { refusedUntil, lastUntil, pairAttempts };
+}
+
+/** A successful sign-in: the pair starts afresh, and the client and email counters get the attempt back. */
+export async function forgetAttempt(ctx: AppContext, emailLower: string, client: string): Promise<void> {
+  const [pair, ...shared] = countersOf(ctx.config.loginLimits, emailLower, client);
+  await sql`
+    with gone as (delete from login_throttle where key = ${pair!.key})
+    update login_throttle set attempts = greatest(attempts - 1, 0) where key = any(${shared.map((c) => c.key)}::text[])`.execute(ctx.database.db);
+}
+
+/** Drops counters whose window has passed (the sweep). */
+export async function deleteExpiredAttempts(ctx: AppContext): Promise<number> {
+  const { rows } = await sql<{ key: string }>`
+    delete from login_throttle where window_started_at <= ${ctx.now()}::timestamptz - ${ctx.config.loginLimits.windowMinutes} * interval '1 minute'
+    returning key`.execute(ctx.database.db);
+  return rows.length;
+}
