@@ -22,6 +22,13 @@ async function scopeOf(ctx: AppContext, request: FastifyRequest, store: string |
   return [store];
 }
 
+/** The figures a request asks for, within what the caller may read. */
+async function answerOf(ctx: AppContext, request: FastifyRequest, query: AnalyticsQuery): Promise<AnalyticsResponse> {
+  const storeIds = await scopeOf(ctx, request, query.store);
+  const period = { from: new Date(query.from).toISOString(), to: new Date(query.to).toISOString() };
+  return analyticsOf(ctx, storeIds, period, query.compare === 'previous');
+}
+
 /** Claim analytics for the back-office: a store's to its merchants, every store's (or one's) to internal staff. */
 export const analyticsRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
   app.get('/api/admin/analytics', {
@@ -30,11 +37,7 @@ export const analyticsRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async
       tags: ['back-office'], summary: 'Claim figures for the claims filed in a period, optionally beside the previous period',
       querystring: AnalyticsQuery, response: { 200: AnalyticsResponse, ...errors },
     },
-  }, async (request) => {
-    const { from, to, store, compare } = request.query;
-    const storeIds = await scopeOf(ctx, request, store);
-    return analyticsOf(ctx, storeIds, { from: new Date(from).toISOString(), to: new Date(to).toISOString() }, compare === 'previous');
-  });
+  }, async (request) => answerOf(ctx, request, request.query));
 
   app.get('/api/admin/analytics/export.csv', {
     config: { auth: 'user' },
@@ -43,9 +46,7 @@ export const analyticsRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async
       querystring: AnalyticsQuery, response: { 200: z.string(), ...errors },
     },
   }, async (request, reply) => {
-    const { from, to, store, compare } = request.query;
-    const storeIds = await scopeOf(ctx, request, store);
-    const analytics = await analyticsOf(ctx, storeIds, { from: new Date(from).toISOString(), to: new Date(to).toISOString() }, compare === 'previous');
+    const analytics = await answerOf(ctx, request, request.query);
     const day = (iso: string) => iso.slice(0, 10);
     return reply
       .header('content-type', 'text/csv; charset=utf-8')

@@ -35,47 +35,49 @@ export function FiledByDayChart({ figures, period }: { figures: AnalyticsFigures
   );
 }
 
-/** Claims by the carrier of their shipment, most first. */
-export function CarrierChart({ figures }: { figures: AnalyticsFigures }) {
-  const data = figures.byCarrier.map((r) => ({ name: r.carrier ?? 'Not recorded', claims: r.count }));
+/** Claims counted by one of their facts, most first, as bars. */
+function CountsChart({ title, column, rows, summary, colour }: {
+  title: string;
+  column: string;
+  rows: ReadonlyArray<{ name: string; claims: number }>;
+  summary: (top: { name: string; claims: number }) => string;
+  colour: number;
+}) {
   return (
     <ChartFigure
-      title="Claims by carrier"
-      summary={data[0] ? `Most claims were shipped with ${data[0].name} (${data[0].claims}).` : 'No carrier recorded.'}
-      columns={['Carrier', 'Claims']}
-      rows={data.map((r) => [r.name, r.claims])}
+      title={title}
+      summary={rows[0] ? summary(rows[0]) : 'Nothing recorded.'}
+      columns={[column, 'Claims']}
+      rows={rows.map((r) => [r.name, r.claims])}
     >
-      <BarChart data={data} accessibilityLayer={false}>
+      <BarChart data={[...rows]} accessibilityLayer={false}>
         <CartesianGrid strokeDasharray="3 3" />
         <XAxis dataKey="name" tick={axis} />
         <YAxis allowDecimals={false} tick={axis} width={32} />
         <Tooltip />
-        <Bar dataKey="claims" name="Claims" fill={colourOf(0)} isAnimationActive={false} />
+        <Bar dataKey="claims" name="Claims" fill={colourOf(colour)} isAnimationActive={false} />
       </BarChart>
     </ChartFigure>
   );
 }
 
+/** Claims by the carrier of their shipment. */
+export const CarrierChart = ({ figures }: { figures: AnalyticsFigures }) => (
+  <CountsChart
+    title="Claims by carrier" column="Carrier" colour={0}
+    rows={figures.byCarrier.map((r) => ({ name: r.carrier ?? 'Not recorded', claims: r.count }))}
+    summary={(top) => `Most claims were shipped with ${top.name} (${top.claims}).`}
+  />
+);
+
 /** Claims by the status their shipment had when they were filed. */
-export function ShipmentStatusChart({ figures }: { figures: AnalyticsFigures }) {
-  const data = figures.byShipmentStatus.map((r) => ({ name: r.status ? humanizeCode(r.status) : 'Not recorded', claims: r.count }));
-  return (
-    <ChartFigure
-      title="Claims by shipment status"
-      summary={data[0] ? `Most claims were on shipments ${data[0].name.toLowerCase()} (${data[0].claims}).` : 'No shipment status recorded.'}
-      columns={['Shipment status', 'Claims']}
-      rows={data.map((r) => [r.name, r.claims])}
-    >
-      <BarChart data={data} accessibilityLayer={false}>
-        <CartesianGrid strokeDasharray="3 3" />
-        <XAxis dataKey="name" tick={axis} />
-        <YAxis allowDecimals={false} tick={axis} width={32} />
-        <Tooltip />
-        <Bar dataKey="claims" name="Claims" fill={colourOf(2)} isAnimationActive={false} />
-      </BarChart>
-    </ChartFigure>
-  );
-}
+export const ShipmentStatusChart = ({ figures }: { figures: AnalyticsFigures }) => (
+  <CountsChart
+    title="Claims by shipment status" column="Shipment status" colour={2}
+    rows={figures.byShipmentStatus.map((r) => ({ name: r.status ? humanizeCode(r.status) : 'Not recorded', claims: r.count }))}
+    summary={(top) => `Most claims were on shipments with the status ${top.name.toLowerCase()} (${top.claims}).`}
+  />
+);
 
 /** What became of the period's claims: approved, denied, or not decided yet. */
 export function ResolutionMixChart({ figures }: { figures: AnalyticsFigures }) {
