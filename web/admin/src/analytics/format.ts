@@ -16,9 +16,9 @@ export function formatDuration(seconds: number | null): string {
 export const formatTotals = (totals: readonly CurrencyTotal[]): string =>
   totals.length === 0 ? '–' : totals.map((t) => formatMoney(t.amount, t.currency)).join(' · ');
 
-/** The change against the previous period in words (a chart of colours alone says nothing to some). */
-export function formatChange(change: number | null): string {
-  if (change === null) return 'no previous figure to compare';
-  if (change === 0) return 'unchanged from the previous period';
-  return `${change > 0 ? '+' : '−'}${Math.abs(change * 100).toFixed(0)}% from the previous period`;
+/** The change against the previous period in words (a chart of colours alone says nothing to some), with the figure it was. */
+export function formatChange(change: number | null, previous: string | null): string {
+  if (previous === null) return 'not compared';
+  if (change === null || change === 0) return `was ${previous} the period before`;
+  return `${change > 0 ? '+' : '−'}${Math.abs(change * 100).toFixed(0)}% (was ${previous})`;
 }

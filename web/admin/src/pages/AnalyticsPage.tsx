@@ -75,33 +75,42 @@ function Filters({ search, onChange }: { search: AnalyticsSearch; onChange: (nex
 interface Tile {
   label: string;
   value: string;
+  detail?: string;
   /** The figure as a number, for the change against the previous period. */
   current: number | null;
   previous: number | null;
+  /** The previous period's figure as shown, when it was compared. */
+  previousValue: string | null;
 }
 
+const reimbursedTotals = (f: AnalyticsFigures) => {
+  const byCurrency = new Map<string, number>();
+  for (const r of f.reimbursed) byCurrency.set(r.currency, (byCurrency.get(r.currency) ?? 0) + r.amount);
+  return [...byCurrency].map(([currency, amount]) => ({ currency, amount }));
+};
+
+/** One number for money only when it is all in one currency (across stores it may not be). */
+const singleCurrencySum = (totals: ReadonlyArray<{ currency: string; amount: number }>) =>
+  (new Set(totals.map((t) => t.currency)).size > 1 ? null : totals.reduce((s, t) => s + t.amount, 0));
+
 function tilesOf(figures: AnalyticsFigures, previous: AnalyticsFigures | null): Tile[] {
-  const tile = (label: string, pick: (f: AnalyticsFigures) => number | null, show: (f: AnalyticsFigures) => string): Tile =>
-    ({ label, value: show(figures), current: pick(figures), previous: previous ? pick(previous) : null });
-  const sum = (totals: AnalyticsFigures['reimbursed'] | AnalyticsFigures['storeCreditIssued']) =>
-    (new Set(totals.map((t) => t.currency)).size > 1 ? null : totals.reduce((s, t) => s + t.amount, 0));
-  const reimbursedTotals = (f: AnalyticsFigures) => {
-    const byCurrency = new Map<string, number>();
-    for (const r of f.reimbursed) byCurrency.set(r.currency, (byCurrency.get(r.currency) ?? 0) + r.amount);
-    return [...byCurrency].map(([currency, amount]) => ({ currency, amount }));
-  };
+  const tile = (label: string, pick: (f: AnalyticsFigures) => number | null, show: (f: AnalyticsFigures) => string, detail?: string): Tile => ({
+    label, value: show(figures), current: pick(figures), previous: previous ? pick(previous) : null, previousValue: previous ? show(previous) : null,
+    ...(detail ? { detail } : {}),
+  });
   return [
     tile('Claims filed', (f) => f.claimsFiled, (f) => String(f.claimsFiled)),
-    tile('Claim rate', (f) => f.claimRate, (f) => `${formatRate(f.claimRate)} of ${f.protectedOrders} protected orders`),
-    tile('Approval rate', (f) => f.approvalRate, (f) => formatRate(f.approvalRate)),
-    tile('Denial rate', (f) => f.denialRate, (f) => formatRate(f.denialRate)),
+    tile('Claim rate', (f) => f.claimRate, (f) => formatRate(f.claimRate), `${figures.protectedClaims} claims on ${figures.protectedOrders} protected orders`),
+    tile('Approval rate', (f) => f.approvalRate, (f) => formatRate(f.approvalRate), `${figures.approved} of ${figures.decided} decided`),
+    tile('Denial rate', (f) => f.denialRate, (f) => formatRate(f.denialRate), `${figures.denied} of ${figures.decided} decided`),
     tile('First response, median', (f) => f.firstResponse.medianSeconds, (f) => formatDuration(f.firstResponse.medianSeconds)),
     tile('First response, p90', (f) => f.firstResponse.p90Seconds, (f) => formatDuration(f.firstResponse.p90Seconds)),
     tile('Resolution, median', (f) => f.resolution.medianSeconds, (f) => formatDuration(f.resolution.medianSeconds)),
     tile('Resolution, p90', (f) => f.resolution.p90Seconds, (f) => formatDuration(f.resolution.p90Seconds)),
-    tile('Reimbursed', (f) => sum(f.reimbursed), (f) => formatTotals(reimbursedTotals(f))),
-    tile('Store credit issued', (f) => sum(f.storeCreditIssued), (f) => formatTotals(f.storeCreditIssued)),
-    tile('Review rating', (f) => f.reviews.averageRating, (f) => (f.reviews.averageRating === null ? '–' : `${f.reviews.averageRating.toFixed(1)} of 5 (${f.reviews.count})`)),
+    tile('Reimbursed', (f) => singleCurrencySum(reimbursedTotals(f)), (f) => formatTotals(reimbursedTotals(f))),
+    tile('Store credit issued', (f) => singleCurrencySum(f.storeCreditIssued), (f) => formatTotals(f.storeCreditIssued)),
+    tile('Review rating', (f) => f.reviews.averageRating, (f) => (f.reviews.averageRating === null ? '–' : `${f.reviews.averageRating.toFixed(1)} of 5`),
+      `${figures.reviews.count} reviews`),
   ];
 }
 
@@ -112,7 +121,8 @@ function Kpis({ analytics }: { analytics: AnalyticsResponse }) {
         <li key={t.label} className="card kpi">
           <span className="kpi-label">{t.label}</span>
           <span className="kpi-value">{t.value}</span>
-          <span className="kpi-change">{formatChange(relativeChange(t.current, t.previous))}</span>
+          {t.detail ? <span className="kpi-detail">{t.detail}</span> : null}
+          <span className="kpi-change">{formatChange(relativeChange(t.current, t.previous), t.previousValue)}</span>
         </li>
       ))}
     </ul>
