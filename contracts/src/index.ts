@@ -15,3 +15,4 @@ export * from './deskTools.js';
 export * from './backoffice.js';
 export * from './webhooks.js';
 export * from './finance.js';
+export * from './analytics.js';

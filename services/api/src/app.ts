@@ -32,6 +32,7 @@ import { webhookRoutes } from './webhooks/webhookRoutes.js';
 import { financeRoutes } from './finance/financeRoutes.js';
 import { payoutBatchRoutes } from './finance/payoutBatchRoutes.js';
 import { storeCreditRoutes } from './store-credit/storeCreditRoutes.js';
+import { analyticsRoutes } from './analytics/analyticsRoutes.js';
 
 export interface AppOptions {
   /** Readiness of the components beside the database (Kafka, projectors), by name. */
@@ -100,6 +101,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(financeRoutes(ctx));
   await app.register(payoutBatchRoutes(ctx));
   await app.register(storeCreditRoutes(ctx));
+  await app.register(analyticsRoutes(ctx));
   await app.register(storeRoutes(ctx));
   await app.register(mediaRoutes(ctx));
   await app.register(adminRoutes(ctx));

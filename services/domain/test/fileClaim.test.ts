@@ -13,6 +13,8 @@ describe('FileClaim', () => {
       type: 'ClaimFiled',
       data: { claimType: 'DAMAGED', isOta: false, desiredMethod: 'REFUND', items: [{ sourceItemId: 'li-2', quantity: 2, price: 1800, creditStore: true }] },
     });
+    // The shipment as the order had it, for analytics by carrier and shipment status.
+    expect(filed!.type === 'ClaimFiled' && filed!.data.shipments).toEqual([{ sourceFulfillmentId: 'f-1', carrier: 'UPS', status: 'DELIVERED' }]);
   });
 
   it('refuses a claim whose email does not match the order, without saying the order exists', () => {

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import {
-  AdminClaimDetail, AdminClaimPage, ApiTokenList, BulkStatusResponse, ClaimNote, ClaimNoteList, ClaimTags, CreateApiTokenResponse,
+  AdminClaimDetail, AnalyticsResponse, AdminClaimPage, ApiTokenList, BulkStatusResponse, ClaimNote, ClaimNoteList, ClaimTags, CreateApiTokenResponse,
   InviteMemberResponse, MacroList, MeResponse, Message, RenderedMacro, TeamMember, TeamMemberList, TimelineResponse,
-  type AdminClaimListQuery, type BulkStatusRequest, type ChangeStatusRequest, type CreateApiTokenRequest, type InviteMemberRequest,
+  type AdminClaimListQuery, type AnalyticsQuery, type BulkStatusRequest, type ChangeStatusRequest, type CreateApiTokenRequest, type InviteMemberRequest,
   type LoginRequest, type ResolveClaimRequest, type RoleName, type SendMessageRequest,
 } from '@claims/contracts';
-import { request } from '@claims/ui/http';
+import { API_BASE, request } from '@claims/ui/http';
 
 export { HttpError, isHttpError, TIMEOUT_MESSAGE } from '@claims/ui/http';
 
@@ -13,6 +13,8 @@ const claimPath = (claimId: string, rest = '') => `admin/claims/${encodeURICompo
 const storePath = (storeId: string, rest = '') => `admin/stores/${encodeURIComponent(storeId)}${rest}`;
 const memberPath = (storeId: string, userId: string, rest = '') => storePath(storeId, `/team-members/${encodeURIComponent(userId)}${rest}`);
 const tokenPath = (storeId: string, rest = '') => `stores/${encodeURIComponent(storeId)}/api-tokens${rest}`;
+
+const analyticsParams = (query: AnalyticsQuery) => ({ from: query.from, to: query.to, store: query.store, compare: query.compare });
 
 /** The list query as the URL carries it (every value a string). */
 export type ClaimListParams = Partial<Record<keyof AdminClaimListQuery, string>>;
@@ -60,4 +62,12 @@ export const api = {
   apiTokens: (storeId: string) => request('GET', tokenPath(storeId), { schema: ApiTokenList }),
   createApiToken: (storeId: string, body: CreateApiTokenRequest) => request('POST', tokenPath(storeId), { body, schema: CreateApiTokenResponse }),
   revokeApiToken: (storeId: string, tokenId: string) => request('DELETE', tokenPath(storeId, `/${encodeURIComponent(tokenId)}`), { schema: z.null() }),
+
+  // Analytics.
+  analytics: (query: AnalyticsQuery) => request('GET', 'admin/analytics', { query: analyticsParams(query), schema: AnalyticsResponse }),
+  /** The export is a plain link: the browser downloads it with the session cookie. */
+  analyticsCsvUrl: (query: AnalyticsQuery) => {
+    const params = new URLSearchParams(Object.entries(analyticsParams(query)).filter((e): e is [string, string] => e[1] !== undefined));
+    return `${API_BASE}/admin/analytics/export.csv?${params.toString()}`;
+  },
 };

@@ -1,5 +1,5 @@
 import { QueryCache, QueryClient } from '@tanstack/react-query';
-import { Outlet, createRootRouteWithContext, createRoute, createRouter, redirect } from '@tanstack/react-router';
+import { Outlet, createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import { z } from 'zod';
 import { isHttpError } from './api.js';
 import { meQuery } from './session.js';
@@ -10,6 +10,7 @@ import { ClaimPage } from './pages/ClaimPage.js';
 import { ErrorPage, NotFoundPage } from './pages/ErrorPages.js';
 import { StoreSearch, TeamPage } from './pages/TeamPage.js';
 import { ApiTokensPage } from './pages/ApiTokensPage.js';
+import { AnalyticsSearch } from './analytics/period.js';
 import { QueueSearch, parseSearch, stringifySearch } from './queue/search.js';
 
 export const queryClient = new QueryClient({
@@ -103,7 +104,15 @@ export const apiTokensRoute = createRoute({
   component: ApiTokensPage,
 });
 
-const routeTree = rootRoute.addChildren([signInRoute, appRoute.addChildren([queueRoute, claimRoute, teamRoute, apiTokensRoute])]);
+export const analyticsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/analytics',
+  validateSearch: (raw) => AnalyticsSearch.parse(raw),
+  // The charts are most of the back-office's script: loaded only by this page.
+  component: lazyRouteComponent(() => import('./pages/AnalyticsPage.js'), 'AnalyticsPage'),
+});
+
+const routeTree = rootRoute.addChildren([signInRoute, appRoute.addChildren([queueRoute, claimRoute, teamRoute, apiTokensRoute, analyticsRoute])]);
 
 export const router = createRouter({
   routeTree,

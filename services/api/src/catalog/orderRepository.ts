@@ -67,3 +67,14 @@ export async function nextClaimNumber(db: QueryExecutorProvider): Promise<string
   const { rows } = await sql<{ n: string }>`select nextval('claim_number_seq')::text as n`.execute(db);
   return rows[0]!.n;
 }
+
+/** Protected orders placed in `[from, to)`, of some stores or all (`storeIds` null): the denominator of the claim rate. */
+export async function countProtectedOrders(db: QueryExecutorProvider, filter: { storeIds: readonly string[] | null; from: string; to: string }): Promise<number> {
+  const storeIds = filter.storeIds ? [...filter.storeIds] : null;
+  const { rows } = await sql<{ n: string }>`
+    select count(*) as n from orders
+    where (doc->>'protected')::boolean
+      and (doc->>'createdAt')::timestamptz >= ${filter.from}::timestamptz and (doc->>'createdAt')::timestamptz < ${filter.to}::timestamptz
+      and (${storeIds}::uuid[] is null or store_id = any(${storeIds}::uuid[]))`.execute(db);
+  return Number(rows[0]!.n);
+}

@@ -1,6 +1,6 @@
 import {
   Signature,
-  type ClaimItem, type DomainEvent, type FileClaim, type Order, type StoreSettings,
+  type ClaimItem, type DomainEvent, type FileClaim, type Fulfillment, type Order, type StoreSettings,
 } from '@claims/contracts';
 import { fail, ok, type Result } from '../result.js';
 import { fulfillmentEligibility } from '../eligibility/fulfillmentEligibility.js';
@@ -42,6 +42,7 @@ export function decideFileClaim(command: FileClaim, context: FileClaimContext): 
   }
 
   const items: ClaimItem[] = [];
+  const shipments: Fulfillment[] = [];
   const seen = new Set<string>();
   let idIndex = 0;
   for (const group of request.fulfillmentIssues) {
@@ -53,6 +54,7 @@ export function decideFileClaim(command: FileClaim, context: FileClaimContext): 
       return fail(eligibility.eligibilityCode === 'already_claimed' ? 'already_claimed' : 'not_eligible',
         `Shipment ${group.sourceFulfillmentId} cannot be claimed (${eligibility.eligibilityCode}).`);
     }
+    if (!shipments.includes(fulfillment)) shipments.push(fulfillment);
     // Spec §5: a later issue for the same item replaces an earlier one.
     const latestPerItem = new Map(group.issues.map((issue) => [issue.sourceItemId, issue]));
     for (const issue of latestPerItem.values()) {
@@ -129,6 +131,7 @@ export function decideFileClaim(command: FileClaim, context: FileClaimContext): 
         signature,
         policy: order.policy,
         filedAt: command.now,
+        shipments: shipments.map((f) => ({ sourceFulfillmentId: f.sourceFulfillmentId, carrier: f.trackingCompany, status: f.status })),
       },
     },
   ]);

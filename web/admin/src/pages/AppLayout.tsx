@@ -4,7 +4,7 @@ import { storesWith, useMe } from '../session.js';
 import { Alert } from '../components/ui.js';
 import { api } from '../api.js';
 
-/** The signed-in frame: who is signed in, the queue link and sign-out. */
+/** The signed-in frame: who is signed in, the links to the pages the user may open, and sign-out. */
 export function AppLayout() {
   const me = useMe();
   const client = useQueryClient();
@@ -25,6 +25,9 @@ export function AppLayout() {
         <nav aria-label="Main">
           <ul className="nav">
             <li><Link to="/" search={{}} activeOptions={{ exact: true, includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>Claims</Link></li>
+            {storesWith(me, 'analytics:read').length > 0 ? (
+              <li><Link to="/analytics" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>Analytics</Link></li>
+            ) : null}
             {storesWith(me, 'team-member:read').length > 0 ? (
               <li><Link to="/team" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>Team</Link></li>
             ) : null}
