@@ -1,3 +1,4 @@
+import type { RawBuilder } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
 import type { Database } from './database.js';
 
@@ -22,3 +23,10 @@ export function registerMigrations(...lists: ReadonlyArray<Record<string, Migrat
   }
   return all;
 }
+
+/** A migration that runs SQL statements in order; the schema only moves forward, so there is no down. */
+export const sqlMigration = (...statements: ReadonlyArray<RawBuilder<unknown>>): Migration => ({
+  async up(db) {
+    for (const statement of statements) await statement.execute(db);
+  },
+});

@@ -1,22 +1,21 @@
-import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
+import { sql, type QueryExecutorProvider } from 'kysely';
 import type { Migration } from 'kysely/migration';
+import { sqlMigration } from '@claims/event-store';
 
 /** Mail that failed and is due again: one row per notification until it is sent or given up. */
 export const notificationMigrations: Record<string, Migration> = {
-  '0820_notification_retries': {
-    async up(db: Kysely<unknown>) {
-      await sql`
-        create table notification_retries (
-          notification_id uuid primary key,
-          claim_id uuid not null,
-          event_id uuid not null,
-          stream_version bigint not null,
-          correlation_id text not null,
-          next_attempt_at timestamptz not null
-        )`.execute(db);
-      await sql`create index notification_retries_due on notification_retries (next_attempt_at)`.execute(db);
-    },
-  },
+  '0820_notification_retries': sqlMigration(
+    sql`
+      create table notification_retries (
+        notification_id uuid primary key,
+        claim_id uuid not null,
+        event_id uuid not null,
+        stream_version bigint not null,
+        correlation_id text not null,
+        next_attempt_at timestamptz not null
+      )`,
+    sql`create index notification_retries_due on notification_retries (next_attempt_at)`,
+  ),
 };
 
 /** What a retry needs to find the event that caused the mail again. */

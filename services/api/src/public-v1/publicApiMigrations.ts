@@ -1,40 +1,37 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
+import { sqlMigration } from '@claims/event-store';
 
 /** API tokens (only their SHA-256 is kept) and the answers remembered per Idempotency-Key. */
 export const publicApiMigrations: Record<string, Migration> = {
-  '0410_api_tokens': {
-    async up(db: Kysely<unknown>) {
-      await sql`
-        create table api_tokens (
-          id uuid primary key,
-          store_id uuid not null references stores(id) on delete cascade,
-          name text not null,
-          token_hash text not null unique,
-          prefix text not null,
-          permissions jsonb not null,
-          created_by uuid not null references users(id),
-          created_at timestamptz not null,
-          last_used_at timestamptz,
-          revoked_at timestamptz
-        )`.execute(db);
-      await sql`create index api_tokens_store on api_tokens (store_id, created_at desc)`.execute(db);
-    },
-  },
-  '0420_idempotency': {
-    async up(db: Kysely<unknown>) {
-      await sql`
-        create table idempotency_keys (
-          token_id uuid not null references api_tokens(id) on delete cascade,
-          key text not null,
-          request_hash text not null,
-          status_code int,
-          content_type text,
-          response_body text,
-          created_at timestamptz not null default now(),
-          completed_at timestamptz,
-          primary key (token_id, key)
-        )`.execute(db);
-    },
-  },
+  '0410_api_tokens': sqlMigration(
+    sql`
+      create table api_tokens (
+        id uuid primary key,
+        store_id uuid not null references stores(id) on delete cascade,
+        name text not null,
+        token_hash text not null unique,
+        prefix text not null,
+        permissions jsonb not null,
+        created_by uuid not null references users(id),
+        created_at timestamptz not null,
+        last_used_at timestamptz,
+        revoked_at timestamptz
+      )`,
+    sql`create index api_tokens_store on api_tokens (store_id, created_at desc)`,
+  ),
+  '0420_idempotency': sqlMigration(
+    sql`
+      create table idempotency_keys (
+        token_id uuid not null references api_tokens(id) on delete cascade,
+        key text not null,
+        request_hash text not null,
+        status_code int,
+        content_type text,
+        response_body text,
+        created_at timestamptz not null default now(),
+        completed_at timestamptz,
+        primary key (token_id, key)
+      )`,
+  ),
 };

@@ -1,42 +1,39 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
+import { sqlMigration } from '@claims/event-store';
 
 /**
  * Invitations of team members: the user row exists from the invitation on (with a password hash no
  * password matches); only the SHA-256 of the one-time token is kept, and accepting sets the password.
  */
 export const teamMigrations: Record<string, Migration> = {
-  '0710_team_invitations': {
-    async up(db: Kysely<unknown>) {
-      await sql`
-        create table team_invitations (
-          user_id uuid primary key references users(id) on delete cascade,
-          token_hash text not null unique,
-          account_id uuid not null references accounts(id) on delete cascade,
-          store_id uuid references stores(id) on delete cascade,
-          invited_by uuid references users(id) on delete set null,
-          created_at timestamptz not null,
-          expires_at timestamptz not null,
-          accepted_at timestamptz
-        )`.execute(db);
-    },
-  },
+  '0710_team_invitations': sqlMigration(
+    sql`
+      create table team_invitations (
+        user_id uuid primary key references users(id) on delete cascade,
+        token_hash text not null unique,
+        account_id uuid not null references accounts(id) on delete cascade,
+        store_id uuid references stores(id) on delete cascade,
+        invited_by uuid references users(id) on delete set null,
+        created_at timestamptz not null,
+        expires_at timestamptz not null,
+        accepted_at timestamptz
+      )`,
+  ),
   // A grant offered to an existing user: it takes effect only when that user accepts it, signed in.
-  '0760_team_pending_grants': {
-    async up(db: Kysely<unknown>) {
-      await sql`
-        create table team_pending_grants (
-          id uuid primary key,
-          user_id uuid not null references users(id) on delete cascade,
-          account_id uuid not null references accounts(id) on delete cascade,
-          store_id uuid not null references stores(id) on delete cascade,
-          role text not null,
-          invited_by uuid references users(id) on delete set null,
-          created_at timestamptz not null,
-          expires_at timestamptz not null,
-          unique (user_id, store_id)
-        )`.execute(db);
-      await sql`create index team_pending_grants_expiry on team_pending_grants (expires_at)`.execute(db);
-    },
-  },
+  '0760_team_pending_grants': sqlMigration(
+    sql`
+      create table team_pending_grants (
+        id uuid primary key,
+        user_id uuid not null references users(id) on delete cascade,
+        account_id uuid not null references accounts(id) on delete cascade,
+        store_id uuid not null references stores(id) on delete cascade,
+        role text not null,
+        invited_by uuid references users(id) on delete set null,
+        created_at timestamptz not null,
+        expires_at timestamptz not null,
+        unique (user_id, store_id)
+      )`,
+    sql`create index team_pending_grants_expiry on team_pending_grants (expires_at)`,
+  ),
 };

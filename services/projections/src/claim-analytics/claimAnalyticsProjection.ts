@@ -1,51 +1,50 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
+import { sqlMigration } from '@claims/event-store';
 import { payoutLinesOf } from '@claims/domain';
 import { defineProjection } from '../runtime/projection.js';
 
 const migrations: Record<string, Migration> = {
-  '0900_claim_analytics': {
-    async up(db: Kysely<unknown>) {
-      // One row of facts per claim; the query aggregates them (medians and p90s with percentile_cont).
-      await sql`
-        create table claim_analytics (
-          claim_id uuid primary key,
-          store_id uuid not null,
-          filed_at timestamptz not null,
-          claim_type text not null,
-          is_ota boolean not null,
-          currency text not null,
-          carrier text,
-          shipment_status text,
-          first_response_at timestamptz,
-          decided_at timestamptz,
-          outcome text,
-          rating int
-        )`.execute(db);
-      await sql`create index claim_analytics_store_filed on claim_analytics (store_id, filed_at)`.execute(db);
-      await sql`create index claim_analytics_filed on claim_analytics (filed_at)`.execute(db);
-      // Every decided line: its type, its reason, what the store is owed for it in the store's currency.
-      await sql`
-        create table claim_analytics_lines (
-          id uuid primary key,
-          claim_id uuid not null,
-          resolution_type text not null,
-          reason text,
-          amount bigint not null,
-          currency text not null
-        )`.execute(db);
-      await sql`create index claim_analytics_lines_claim on claim_analytics_lines (claim_id)`.execute(db);
-      // Store credit comes on a stream of its own, so through Kafka it may arrive before its claim: a table of its own, joined when read.
-      await sql`
-        create table claim_analytics_credits (
-          resolution_id uuid primary key,
-          claim_id uuid not null,
-          amount bigint not null,
-          currency text not null
-        )`.execute(db);
-      await sql`create index claim_analytics_credits_claim on claim_analytics_credits (claim_id)`.execute(db);
-    },
-  },
+  '0900_claim_analytics': sqlMigration(
+    // One row of facts per claim; the query aggregates them (medians and p90s with percentile_cont).
+    sql`
+      create table claim_analytics (
+        claim_id uuid primary key,
+        store_id uuid not null,
+        filed_at timestamptz not null,
+        claim_type text not null,
+        is_ota boolean not null,
+        currency text not null,
+        carrier text,
+        shipment_status text,
+        first_response_at timestamptz,
+        decided_at timestamptz,
+        outcome text,
+        rating int
+      )`,
+    sql`create index claim_analytics_store_filed on claim_analytics (store_id, filed_at)`,
+    sql`create index claim_analytics_filed on claim_analytics (filed_at)`,
+    // Every decided line: its type, its reason, what the store is owed for it in the store's currency.
+    sql`
+      create table claim_analytics_lines (
+        id uuid primary key,
+        claim_id uuid not null,
+        resolution_type text not null,
+        reason text,
+        amount bigint not null,
+        currency text not null
+      )`,
+    sql`create index claim_analytics_lines_claim on claim_analytics_lines (claim_id)`,
+    // Store credit comes on a stream of its own, so through Kafka it may arrive before its claim: a table of its own, joined when read.
+    sql`
+      create table claim_analytics_credits (
+        resolution_id uuid primary key,
+        claim_id uuid not null,
+        amount bigint not null,
+        currency text not null
+      )`,
+    sql`create index claim_analytics_credits_claim on claim_analytics_credits (claim_id)`,
+  ),
 };
 
 /**

@@ -1,51 +1,48 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
+import { sqlMigration } from '@claims/event-store';
 import { lineValue, protectionStatus, requestedResolution } from '@claims/domain';
 import { defineProjection } from '../runtime/projection.js';
 
 const migrations: Record<string, Migration> = {
-  '0200_claim_list': {
-    async up(db: Kysely<unknown>) {
-      await sql`
-        create table claim_list (
-          claim_id uuid primary key,
-          store_id uuid not null,
-          claim_number text not null,
-          status text not null,
-          claim_type text not null,
-          order_id uuid not null,
-          source_order_id text not null,
-          order_number text not null,
-          customer_email text not null,
-          customer_name text not null,
-          protection_status text not null,
-          requested_resolution text not null,
-          currency text not null,
-          claimed_value bigint not null,
-          item_count int not null,
-          message_count int not null default 0,
-          resolution_type text,
-          resolved_at timestamptz,
-          created_at timestamptz not null,
-          updated_at timestamptz not null,
-          version bigint not null
-        )`.execute(db);
-      // Keyset pagination walks (created_at desc, claim_id desc) inside a store, optionally by status.
-      await sql`create index claim_list_store_created on claim_list (store_id, created_at desc, claim_id desc)`.execute(db);
-      await sql`create index claim_list_store_status_created on claim_list (store_id, status, created_at desc, claim_id desc)`.execute(db);
-      await sql`create index claim_list_created on claim_list (created_at desc, claim_id desc)`.execute(db);
-      await sql`create index claim_list_number on claim_list (claim_number)`.execute(db);
-      await sql`create index claim_list_order_number on claim_list (order_number)`.execute(db);
-      await sql`create index claim_list_email on claim_list (lower(customer_email))`.execute(db);
-    },
-  },
+  '0200_claim_list': sqlMigration(
+    sql`
+      create table claim_list (
+        claim_id uuid primary key,
+        store_id uuid not null,
+        claim_number text not null,
+        status text not null,
+        claim_type text not null,
+        order_id uuid not null,
+        source_order_id text not null,
+        order_number text not null,
+        customer_email text not null,
+        customer_name text not null,
+        protection_status text not null,
+        requested_resolution text not null,
+        currency text not null,
+        claimed_value bigint not null,
+        item_count int not null,
+        message_count int not null default 0,
+        resolution_type text,
+        resolved_at timestamptz,
+        created_at timestamptz not null,
+        updated_at timestamptz not null,
+        version bigint not null
+      )`,
+    // Keyset pagination walks (created_at desc, claim_id desc) inside a store, optionally by status.
+    sql`create index claim_list_store_created on claim_list (store_id, created_at desc, claim_id desc)`,
+    sql`create index claim_list_store_status_created on claim_list (store_id, status, created_at desc, claim_id desc)`,
+    sql`create index claim_list_created on claim_list (created_at desc, claim_id desc)`,
+    sql`create index claim_list_number on claim_list (claim_number)`,
+    sql`create index claim_list_order_number on claim_list (order_number)`,
+    sql`create index claim_list_email on claim_list (lower(customer_email))`,
+  ),
   // A rare type filter otherwise walks the created_at index discarding ~80k rows a page at 1M claims
   // (first page 95 ms -> 8.5 ms in SQL, docs/benchmarks.md).
-  '0210_claim_list_by_type': {
-    async up(db: Kysely<unknown>) {
-      await sql`create index claim_list_type_created on claim_list (claim_type, created_at desc, claim_id desc)`.execute(db);
-    },
-  },
+  '0210_claim_list_by_type': sqlMigration(
+    sql`create index claim_list_type_created on claim_list (claim_type, created_at desc, claim_id desc)`,
+  ),
 };
 
 /** The claim desk's queue: one row per claim, kept current by the claim's events. */

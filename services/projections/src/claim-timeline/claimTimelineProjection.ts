@@ -1,24 +1,23 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
+import { sqlMigration } from '@claims/event-store';
 import { defineProjection, type ProjectedEvent } from '../runtime/projection.js';
 
 const migrations: Record<string, Migration> = {
-  '0300_claim_timeline': {
-    async up(db: Kysely<unknown>) {
-      await sql`
-        create table claim_timeline (
-          claim_id uuid not null,
-          stream_version bigint not null,
-          global_position bigint not null,
-          event_type text not null,
-          status text,
-          actor jsonb not null,
-          summary jsonb not null,
-          occurred_at timestamptz not null,
-          primary key (claim_id, stream_version)
-        )`.execute(db);
-    },
-  },
+  '0300_claim_timeline': sqlMigration(
+    sql`
+      create table claim_timeline (
+        claim_id uuid not null,
+        stream_version bigint not null,
+        global_position bigint not null,
+        event_type text not null,
+        status text,
+        actor jsonb not null,
+        summary jsonb not null,
+        occurred_at timestamptz not null,
+        primary key (claim_id, stream_version)
+      )`,
+  ),
 };
 
 const TIMELINE_EVENTS = [

@@ -1,50 +1,47 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
+import { sqlMigration } from '@claims/event-store';
 import { payoutLinesOf } from '@claims/domain';
 import { defineProjection } from '../runtime/projection.js';
 
 const migrations: Record<string, Migration> = {
-  '0800_payout_ledger': {
-    async up(db: Kysely<unknown>) {
-      // A claim's currency, from its filing: a resolution is valued from it into the store's currency.
-      await sql`create table payout_claims (claim_id uuid primary key, store_id uuid not null, currency text not null)`.execute(db);
-      await sql`
-        create table payout_entries (
-          id uuid primary key,
-          store_id uuid not null,
-          claim_id uuid not null,
-          event_id uuid not null,
-          resolution_type text not null,
-          amount bigint not null,
-          currency text not null,
-          status text not null default 'pending',
-          decided_at timestamptz not null
-        )`.execute(db);
-      await sql`create index payout_entries_store_decided on payout_entries (store_id, decided_at)`.execute(db);
-      await sql`create index payout_entries_decided on payout_entries (decided_at)`.execute(db);
-    },
-  },
-  '0830_payout_batches': {
-    async up(db: Kysely<unknown>) {
-      await sql`
-        create table payout_batches (
-          id uuid primary key,
-          store_id uuid not null,
-          currency text not null,
-          total bigint not null,
-          entry_ids uuid[] not null,
-          status text not null,
-          created_at timestamptz not null,
-          created_by text not null,
-          approved_at timestamptz,
-          approved_by text,
-          paid_at timestamptz,
-          reference text,
-          version bigint not null
-        )`.execute(db);
-      await sql`create index payout_batches_store on payout_batches (store_id, created_at desc)`.execute(db);
-    },
-  },
+  '0800_payout_ledger': sqlMigration(
+    // A claim's currency, from its filing: a resolution is valued from it into the store's currency.
+    sql`create table payout_claims (claim_id uuid primary key, store_id uuid not null, currency text not null)`,
+    sql`
+      create table payout_entries (
+        id uuid primary key,
+        store_id uuid not null,
+        claim_id uuid not null,
+        event_id uuid not null,
+        resolution_type text not null,
+        amount bigint not null,
+        currency text not null,
+        status text not null default 'pending',
+        decided_at timestamptz not null
+      )`,
+    sql`create index payout_entries_store_decided on payout_entries (store_id, decided_at)`,
+    sql`create index payout_entries_decided on payout_entries (decided_at)`,
+  ),
+  '0830_payout_batches': sqlMigration(
+    sql`
+      create table payout_batches (
+        id uuid primary key,
+        store_id uuid not null,
+        currency text not null,
+        total bigint not null,
+        entry_ids uuid[] not null,
+        status text not null,
+        created_at timestamptz not null,
+        created_by text not null,
+        approved_at timestamptz,
+        approved_by text,
+        paid_at timestamptz,
+        reference text,
+        version bigint not null
+      )`,
+    sql`create index payout_batches_store on payout_batches (store_id, created_at desc)`,
+  ),
 };
 
 /**

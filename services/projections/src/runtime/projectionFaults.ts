@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { Logger } from 'pino';
 import type { EventEnvelope } from '@claims/contracts';
-import type { Position } from '@claims/event-store';
+import { sqlMigration, type Position } from '@claims/event-store';
 import { applyEvents, RebuildInProgress } from './applyEvents.js';
 import type { Projection } from './projection.js';
 
@@ -29,22 +29,20 @@ export class RetryLater extends Error {
 
 /** Events a projection could not apply after every try: set aside, so the events behind them flow. */
 export const projectionFaultMigrations: Record<string, Migration> = {
-  '0860_projection_parked': {
-    async up(db: Kysely<unknown>) {
-      await sql`
-        create table projection_parked (
-          projection text not null,
-          event_id uuid not null,
-          stream_id text not null,
-          stream_version bigint not null,
-          type text not null,
-          error text not null,
-          attempts int not null,
-          parked_at timestamptz not null default now(),
-          primary key (projection, event_id)
-        )`.execute(db);
-    },
-  },
+  '0860_projection_parked': sqlMigration(
+    sql`
+      create table projection_parked (
+        projection text not null,
+        event_id uuid not null,
+        stream_id text not null,
+        stream_version bigint not null,
+        type text not null,
+        error text not null,
+        attempts int not null,
+        parked_at timestamptz not null default now(),
+        primary key (projection, event_id)
+      )`,
+  ),
 };
 
 export interface ParkedCount {

@@ -1,23 +1,22 @@
-import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
+import { sql, type QueryExecutorProvider } from 'kysely';
 import type { Migration } from 'kysely/migration';
+import { sqlMigration } from '@claims/event-store';
 import { defineProjection } from '../runtime/projection.js';
 
 const migrations: Record<string, Migration> = {
-  '0840_store_credit_balances': {
-    async up(db: Kysely<unknown>) {
-      await sql`
-        create table store_credit_balances (
-          store_id uuid not null,
-          customer_key text not null,
-          customer_email text not null,
-          currency text not null,
-          balance bigint not null,
-          issued bigint not null,
-          updated_at timestamptz not null,
-          primary key (store_id, customer_key)
-        )`.execute(db);
-    },
-  },
+  '0840_store_credit_balances': sqlMigration(
+    sql`
+      create table store_credit_balances (
+        store_id uuid not null,
+        customer_key text not null,
+        customer_email text not null,
+        currency text not null,
+        balance bigint not null,
+        issued bigint not null,
+        updated_at timestamptz not null,
+        primary key (store_id, customer_key)
+      )`,
+  ),
 };
 
 /** Each customer's store credit per store: the balance and all credit ever issued (minor units of the store's currency). */

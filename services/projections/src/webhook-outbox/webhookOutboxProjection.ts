@@ -1,5 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
+import { sqlMigration } from '@claims/event-store';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_SOURCE_TYPES, type WebhookSourceType } from '@claims/contracts';
 import { defineProjection, type ProjectedEvent } from '../runtime/projection.js';
 
@@ -14,50 +15,46 @@ export const WEBHOOK_OUTBOX = 'webhook-outbox';
  * written only through `webhookDeliveries.ts`.
  */
 const migrations: Record<string, Migration> = {
-  '0510_webhook_deliveries': {
-    async up(db: Kysely<unknown>) {
-      await sql`
-        create table webhook_deliveries (
-          id uuid primary key,
-          endpoint_id uuid not null references webhook_endpoints(id) on delete cascade,
-          store_id uuid not null,
-          event_id uuid not null,
-          event_type text not null,
-          webhook_id text not null,
-          payload text not null,
-          status text not null default 'pending',
-          attempts int not null default 0,
-          schedule_attempts int not null default 0,
-          schedule_started_at timestamptz,
-          next_attempt_at timestamptz,
-          claim_token uuid,
-          replay_requested boolean not null default false,
-          last_attempt_at timestamptz,
-          created_at timestamptz not null default now(),
-          unique (endpoint_id, event_id)
-        )`.execute(db);
-      await sql`create index webhook_deliveries_due on webhook_deliveries (next_attempt_at) where status = 'pending'`.execute(db);
-    },
-  },
-  '0520_webhook_delivery_attempts': {
-    async up(db: Kysely<unknown>) {
-      await sql`
-        create table webhook_delivery_attempts (
-          id uuid primary key,
-          delivery_id uuid not null references webhook_deliveries(id) on delete cascade,
-          endpoint_id uuid not null,
-          attempt int not null,
-          replay boolean not null,
-          attempted_at timestamptz not null,
-          status_code int,
-          error text,
-          succeeded boolean not null,
-          duration_ms int not null
-        )`.execute(db);
-      await sql`create index webhook_attempts_endpoint on webhook_delivery_attempts (endpoint_id, attempted_at desc, id desc)`.execute(db);
-      await sql`create index webhook_attempts_delivery on webhook_delivery_attempts (delivery_id, attempt)`.execute(db);
-    },
-  },
+  '0510_webhook_deliveries': sqlMigration(
+    sql`
+      create table webhook_deliveries (
+        id uuid primary key,
+        endpoint_id uuid not null references webhook_endpoints(id) on delete cascade,
+        store_id uuid not null,
+        event_id uuid not null,
+        event_type text not null,
+        webhook_id text not null,
+        payload text not null,
+        status text not null default 'pending',
+        attempts int not null default 0,
+        schedule_attempts int not null default 0,
+        schedule_started_at timestamptz,
+        next_attempt_at timestamptz,
+        claim_token uuid,
+        replay_requested boolean not null default false,
+        last_attempt_at timestamptz,
+        created_at timestamptz not null default now(),
+        unique (endpoint_id, event_id)
+      )`,
+    sql`create index webhook_deliveries_due on webhook_deliveries (next_attempt_at) where status = 'pending'`,
+  ),
+  '0520_webhook_delivery_attempts': sqlMigration(
+    sql`
+      create table webhook_delivery_attempts (
+        id uuid primary key,
+        delivery_id uuid not null references webhook_deliveries(id) on delete cascade,
+        endpoint_id uuid not null,
+        attempt int not null,
+        replay boolean not null,
+        attempted_at timestamptz not null,
+        status_code int,
+        error text,
+        succeeded boolean not null,
+        duration_ms int not null
+      )`,
+    sql`create index webhook_attempts_endpoint on webhook_delivery_attempts (endpoint_id, attempted_at desc, id desc)`,
+    sql`create index webhook_attempts_delivery on webhook_delivery_attempts (delivery_id, attempt)`,
+  ),
 };
 
 type WebhookSourceEvent = ProjectedEvent<WebhookSourceType>;
