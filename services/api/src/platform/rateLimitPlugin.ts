@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
 import { AppError } from './errors.js';
 
 /**
@@ -12,14 +13,7 @@ import { AppError } from './errors.js';
  * which key, checks the IP first (a blocked client does not spend a shopper's per-order budget),
  * and answers the contract's 429 `{error:'rate_limited', message}` with `Retry-After`.
  */
-export interface RateLimitSettings {
-  enabled: boolean;
-  windowMs: number;
-  lookupPerIp: number;
-  lookupPerOrder: number;
-  filingPerIp: number;
-  filingPerOrder: number;
-}
+export type RateLimitSettings = Config['rateLimit'];
 
 type KeyOf = (request: FastifyRequest) => string | null;
 
