@@ -27,6 +27,7 @@ export type EventMetadata = z.infer<typeof EventMetadata>;
 /** What each aggregate's stream holds; the stream id is the aggregate's uuid (or named after the aggregate it serves). */
 export const StreamType = z.enum([
   'claim', 'order-claims', 'claim-session', 'macro', 'sop', 'account-team', 'claim-links', 'claim-notifications', 'store-payouts', 'store-credit',
+  'order-premium',
 ]);
 export type StreamType = z.infer<typeof StreamType>;
 
@@ -150,6 +151,14 @@ const storeCreditIssuedData = z.object({ ...creditScope, amount: z.number().int(
 const storeCreditRedeemedData = z.object({ ...creditScope, amount: z.number().int().positive(), reference: z.string().max(200), redeemedAt: z.iso.datetime() });
 const storeCreditAdjustedData = z.object({ ...creditScope, amount: z.number().int(), reason: z.string().max(500), adjustedAt: z.iso.datetime() });
 
+/**
+ * The premium a protected order paid (minor units of its premium currency), recorded when the order is
+ * ingested or updated; a removed protection (or a changed premium) reverses what was recorded.
+ */
+const premiumScope = { orderId: z.uuid(), storeId: z.uuid(), orderNumber: z.string(), premiumPaid: z.number().int(), premiumCurrency: CurrencyCode };
+const premiumRecordedData = z.object({ ...premiumScope, insuredAmount: z.number().int(), recordedAt: z.iso.datetime() });
+const premiumReversedData = z.object({ ...premiumScope, reason: z.enum(['protection_removed', 'premium_changed']), reversedAt: z.iso.datetime() });
+
 /** Where an event is appended: its aggregate's stream. */
 export interface StreamRef {
   streamId: string;
@@ -185,10 +194,12 @@ export const claimLinksStreamOf = (claimId: string): string => `claim-links:${cl
 export const claimNotificationsStreamOf = (claimId: string): string => `claim-notifications:${claimId}`;
 export const storePayoutsStreamOf = (storeId: string): string => `store-payouts:${storeId}`;
 export const storeCreditStreamOf = (storeId: string, customerKey: string): string => `store-credit:${storeId}:${customerKey}`;
+export const orderPremiumStreamOf = (orderId: string): string => `order-premium:${orderId}`;
 
 const claimLinksStream = (data: { claimId: string }): StreamRef => ({ streamId: claimLinksStreamOf(data.claimId), streamType: 'claim-links' });
 const claimNotificationsStream = (data: { claimId: string }): StreamRef => ({ streamId: claimNotificationsStreamOf(data.claimId), streamType: 'claim-notifications' });
 const storePayoutsStream = (data: { storeId: string }): StreamRef => ({ streamId: storePayoutsStreamOf(data.storeId), streamType: 'store-payouts' });
+const orderPremiumStream = (data: { orderId: string }): StreamRef => ({ streamId: orderPremiumStreamOf(data.orderId), streamType: 'order-premium' });
 const storeCreditStream = (data: { storeId: string; customerKey: string }): StreamRef =>
   ({ streamId: storeCreditStreamOf(data.storeId, data.customerKey), streamType: 'store-credit' });
 
@@ -232,6 +243,8 @@ export const EVENT_REGISTRY = {
   StoreCreditIssued: defineEvent(storeCreditIssuedData, storeCreditStream),
   StoreCreditRedeemed: defineEvent(storeCreditRedeemedData, storeCreditStream),
   StoreCreditAdjusted: defineEvent(storeCreditAdjustedData, storeCreditStream),
+  PremiumRecorded: defineEvent(premiumRecordedData, orderPremiumStream),
+  PremiumReversed: defineEvent(premiumReversedData, orderPremiumStream),
 };
 
 type EventRegistry = typeof EVENT_REGISTRY;

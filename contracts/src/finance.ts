@@ -119,3 +119,8 @@ export const AdjustStoreCreditRequest = z.object({
   email: z.email().max(320), amount: DecimalAmount.refine((a) => a !== 0, 'must not be zero'), reason: z.string().trim().min(1).max(500),
   expectedVersion: z.number().int().nonnegative().optional(),
 });
+
+/** Premiums collected per store and currency in a period (reversals subtract). */
+export const PremiumTotals = z.object({
+  totals: z.array(z.object({ storeId: z.uuid(), currency: CurrencyCode, collected: DecimalAmount, orders: z.number().int() })),
+});

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClaim, FinanceReplayView, OrderInput, PayoutBatch, PayoutEntriesResponse } from '@claims/contracts';
 import { DEMO_PASSWORD } from './support/backofficeHarness.js';
-import { upsertOrder } from '../src/catalog/orderRepository.js';
+import { eventually } from '../../../test/support/testDatabase.js';
+import { ingestOrder } from '../src/catalog/ingestOrder.js';
 import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
 
 const DAY = 86_400_000;
@@ -23,14 +24,17 @@ describe('finance: the payout ledger and its replay from the events (contract §
   let acme: string;
   const claims = new Map<string, { claimId: string; paid: number }>();
   const start = new Date(Date.now() - 60_000).toISOString();
+  /** After the demo data's own orders were ingested: the premiums of this file's orders only. */
+  let afterSeed = '';
 
   beforeAll(async () => {
     h = await startHarness();
     finance = await h.login('finance');
     owner = await h.login('acmeOwner');
     acme = await h.storeId('acme');
+    afterSeed = new Date().toISOString();
     for (const [number, currency, rate, type] of [['FIN-1', 'EUR', 0.92, 'REFUND'], ['FIN-2', 'USD', 1, 'RESHIP'], ['FIN-3', 'USD', 1, 'STORE_CREDIT'], ['FIN-4', 'USD', 1, 'DENY']] as const) {
-      await upsertOrder(h.runtime.ctx.database.db, acme, `src-${number}`, order(number, currency, rate));
+      await ingestOrder(h.runtime.ctx, acme, `src-${number}`, order(number, currency, rate), { actor: { type: 'system', id: 'test' }, correlationId: 'test', causationId: null });
       const filed = await h.fileClaim(`src-${number}`, oneItemClaim(`${number.toLowerCase()}@example.com`, `${number}-f`, `${number}-li`));
       const resolved = await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/resolve`, cookie: owner, body: { resolutionType: type, reason: 'OTHER' } });
       expect(resolved.statusCode, resolved.body).toBe(200);
@@ -53,6 +57,20 @@ describe('finance: the payout ledger and its replay from the events (contract §
     // Store credit with Acme's 10% bonus.
     expect(byClaim.get(claims.get('FIN-3')!.claimId)).toMatchObject({ resolutionType: 'STORE_CREDIT', amount: Math.round(claims.get('FIN-3')!.paid * 110) / 100 });
     expect(byClaim.has(claims.get('FIN-4')!.claimId)).toBe(false);
+  });
+
+  it('records each protected order\'s premium when it is ingested, and reverses it when the protection is removed', async () => {
+    const premiums = async () => json<{ totals: Array<{ currency: string; collected: number; orders: number }> }>(
+      await h.call({ method: 'GET', url: `/api/finance/premiums?storeId=${acme}&from=${encodeURIComponent(afterSeed)}`, cookie: finance })).totals;
+    await h.runtime.settle();
+    expect(await premiums()).toEqual(expect.arrayContaining([{ storeId: acme, currency: 'USD', collected: 6, orders: 3 }, { storeId: acme, currency: 'EUR', collected: 2, orders: 1 }]));
+    const meta = { actor: { type: 'system' as const, id: 'test' }, correlationId: 'test', causationId: null };
+    // The same order again changes nothing; without its protection the premium is reversed.
+    await ingestOrder(h.runtime.ctx, acme, 'src-FIN-4', order('FIN-4', 'USD', 1), meta);
+    await ingestOrder(h.runtime.ctx, acme, 'src-FIN-4', { ...order('FIN-4', 'USD', 1), protected: false }, meta);
+    await h.runtime.settle();
+    expect((await premiums()).find((t) => t.currency === 'USD')).toMatchObject({ collected: 4 });
+    expect((await h.call({ method: 'GET', url: '/api/finance/premiums', cookie: owner })).statusCode).toBe(403);
   });
 
   it('answers 403 to users without the finance permissions and 404 for an unknown store', async () => {
@@ -114,10 +132,10 @@ describe('finance: the payout ledger and its replay from the events (contract §
     // Two payments of the same batch at once: exactly one is recorded.
     const pays = await Promise.all([finance, controller].map((cookie) => h.call({ method: 'POST', url: `${batches}/${made.id}/pay`, cookie, body: { reference: 'WIRE-1' } })));
     expect(pays.map((p) => p.statusCode).sort()).toEqual([200, 422]);
-    await h.runtime.settle();
-    const after = PayoutEntriesResponse.parse(json(await entries(`storeId=${acme}`))).entries.filter((e) => made.entryIds.includes(e.id));
-    expect(after.length).toBe(made.entryIds.length);
-    expect(after.every((e) => e.status === 'paid')).toBe(true);
+    await eventually(async () => {
+      const after = PayoutEntriesResponse.parse(json(await entries(`storeId=${acme}`))).entries.filter((e) => made.entryIds.includes(e.id));
+      expect(after.map((e) => e.status)).toEqual(made.entryIds.map(() => 'paid'));
+    });
     const listed = json<{ data: Array<{ id: string; status: string; reference: string | null }> }>(await h.call({ method: 'GET', url: batches, cookie: finance }));
     expect(listed.data.find((x) => x.id === made.id)).toMatchObject({ status: 'paid', reference: 'WIRE-1' });
   });

@@ -3,6 +3,7 @@ export * from './money/exactMoney.js';
 export * from './money/payouts.js';
 export * from './money/storePayouts.js';
 export * from './money/storeCredit.js';
+export * from './money/orderPremium.js';
 export * from './decider.js';
 export * from './eligibility/validQuantity.js';
 export * from './eligibility/fulfillmentEligibility.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { ClaimResolution, Valuation } from '@claims/contracts';
 import {
-  convertMinor, fractionOf, payoutLinesOf, roundHalfEven, storeCreditDecider, storePayoutsDecider, whole,
+  convertMinor, fractionOf, orderPremiumDecider, payoutLinesOf, roundHalfEven, storeCreditDecider, storePayoutsDecider, whole,
   type StoreCreditCommand, type StorePayoutsCommand, type StorePayoutsState,
 } from '../src/index.js';
 
@@ -121,6 +121,31 @@ describe('store credit', () => {
       const issued = events.filter((e) => e.type === 'StoreCreditIssued');
       const sum = events.reduce((n, e) => n + (e.type === 'StoreCreditRedeemed' ? -e.data.amount : e.type === 'StoreCreditIssued' || e.type === 'StoreCreditAdjusted' ? e.data.amount : 0), 0);
       return new Set(issued.map((e) => e.type === 'StoreCreditIssued' && e.data.resolutionId)).size === issued.length && sum === state.balance;
+    }));
+  });
+});
+
+describe('order premiums', () => {
+  const order = { id: '71111111-1111-4111-8111-111111111111', storeId: '81111111-1111-4111-8111-111111111111', orderNumber: '1001', protected: true,
+    policy: { insuredAmount: 10_000, premiumPaid: 298, premiumCurrency: 'USD', removedAt: null } };
+  const at = '2026-11-22T12:00:00.000Z';
+  const collected = (events: readonly { type: string; data: unknown }[]) =>
+    events.reduce((n, e) => n + (e.type === 'PremiumRecorded' ? (e.data as { premiumPaid: number }).premiumPaid : e.type === 'PremiumReversed' ? -(e.data as { premiumPaid: number }).premiumPaid : 0), 0);
+
+  it('always leaves collected what the order\'s current policy says, whatever the updates before', () => {
+    const update = fc.record({ protected: fc.boolean(), premiumPaid: fc.integer({ min: 0, max: 1_000 }), removed: fc.boolean() });
+    fc.assert(fc.property(fc.array(update, { minLength: 1, maxLength: 12 }), (updates) => {
+      let state = orderPremiumDecider.initialState;
+      const events = [];
+      for (const u of updates) {
+        const result = orderPremiumDecider.decide({ type: 'RecordOrderPolicy', now: at, order: {
+          ...order, protected: u.protected, policy: { ...order.policy, premiumPaid: u.premiumPaid, removedAt: u.removed ? at : null } } }, state);
+        if (!result.ok) return false;
+        events.push(...result.value);
+        state = result.value.reduce(orderPremiumDecider.evolve, state);
+      }
+      const last = updates.at(-1)!;
+      return collected(events) === (last.protected && !last.removed ? last.premiumPaid : 0);
     }));
   });
 });

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ApiError, FinanceReplayRequest, FinanceReplayView, PayoutEntriesQuery, PayoutEntriesResponse, toDecimal } from '@claims/contracts';
-import { payoutEntries } from '@claims/projections';
+import { ApiError, FinanceReplayRequest, FinanceReplayView, PayoutEntriesQuery, PayoutEntriesResponse, PremiumTotals, toDecimal } from '@claims/contracts';
+import { payoutEntries, premiumTotals } from '@claims/projections';
 import type { AppContext } from '../context.js';
 import { findStore } from '../catalog/storeRepository.js';
 import { authorizeGlobal, storeNotFound } from '../http/authorizedStore.js';
@@ -34,6 +34,20 @@ export const financeRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
         amount: toDecimal(e.amount, e.currency), currency: e.currency, status: e.status,
       })),
     };
+  });
+
+  app.get('/api/finance/premiums', {
+    config: { auth: 'user' },
+    schema: {
+      tags: ['finance'], summary: 'Premiums collected per store and currency in a period (a removed protection reverses its premium)',
+      querystring: PayoutEntriesQuery, response: { 200: PremiumTotals, ...errors },
+    },
+  }, async (request) => {
+    authorizeGlobal(request, 'finance:read');
+    const { storeId, from, to } = request.query;
+    if (storeId && !(await findStore(ctx.database.db, storeId))) throw storeNotFound();
+    const totals = await premiumTotals(ctx.database.db, { storeIds: storeId ? [storeId] : undefined, from, to });
+    return { totals: totals.map((t) => ({ ...t, collected: toDecimal(t.collected, t.currency) })) };
   });
 
   app.post('/api/finance/replays', {

@@ -4,7 +4,7 @@ import { ApiClaim, ApiClaimListQuery, ApiClaimPage, ApiError, OrderInput, Resolv
 import { listClaims } from '@claims/projections';
 import { claimDecider } from '@claims/domain';
 import type { AppContext } from '../context.js';
-import { upsertOrderReporting } from '../catalog/orderRepository.js';
+import { ingestOrder } from '../catalog/ingestOrder.js';
 import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { AppError } from '../platform/errors.js';
 import { authorizedClaim, claimNotFound, loadClaim } from '../http/authorizedClaim.js';
@@ -35,7 +35,7 @@ export const v1Routes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) 
     const storeId = principal.token.storeId;
     request.authorize('order:create', storeId);
     const { sourceOrderId } = request.params;
-    const { order, created } = await upsertOrderReporting(ctx.database.db, storeId, sourceOrderId, request.body);
+    const { order, created } = await ingestOrder(ctx, storeId, sourceOrderId, request.body, metaOf(principal, request.id));
     return reply.code(created ? 201 : 200).send({ id: order.id, storeId, sourceOrderId, orderNumber: order.orderNumber, created });
   });
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { DemoData, OrderInput, type DemoOrder, type DomainEvent } from '@claims/contracts';
 import type { AppContext, RequestMeta } from '../context.js';
-import { upsertOrder } from '../catalog/orderRepository.js';
+import { ingestOrder } from '../catalog/ingestOrder.js';
 import { findStore, upsertAccount, upsertStore } from '../catalog/storeRepository.js';
 import { claimDecider, orderClaimsDecider } from '@claims/domain';
 import { fileClaim } from '../customer/fileClaim.js';
@@ -58,7 +58,7 @@ export async function seedDemo(ctx: AppContext, fixturePath: string): Promise<{ 
   for (const demoOrder of demo.orders) {
     const storeId = storeIds.get(demoOrder.store);
     if (!storeId) throw new Error(`Demo order ${demoOrder.orderNumber} names unknown store ${demoOrder.store}`);
-    const order = await upsertOrder(db, storeId, demoOrder.sourceOrderId, demoOrderToInput(demoOrder, now));
+    const { order } = await ingestOrder(ctx, storeId, demoOrder.sourceOrderId, demoOrderToInput(demoOrder, now), systemMeta());
     const store = (await findStore(db, storeId))!;
     for (const existing of demoOrder.existingClaims) {
       const ledger = await loadAggregate(ctx, orderClaimsDecider, order.id);

@@ -23,6 +23,20 @@ const migrations: Record<string, Migration> = {
     sql`create index payout_entries_store_decided on payout_entries (store_id, decided_at)`,
     sql`create index payout_entries_decided on payout_entries (decided_at)`,
   ),
+  '0870_premium_entries': sqlMigration(
+    // Premiums collected (positive) and reversed (negative), per order and event, in the premium's currency.
+    sql`
+      create table premium_entries (
+        event_id uuid primary key,
+        order_id uuid not null,
+        store_id uuid not null,
+        order_number text not null,
+        amount bigint not null,
+        currency text not null,
+        at timestamptz not null
+      )`,
+    sql`create index premium_entries_store_at on premium_entries (store_id, at)`,
+  ),
   '0830_payout_batches': sqlMigration(
     sql`
       create table payout_batches (
@@ -51,9 +65,9 @@ const migrations: Record<string, Migration> = {
  */
 export const payoutLedgerProjection = defineProjection({
   name: 'payout-ledger',
-  handles: ['ClaimFiled', 'ClaimResolved', 'PayoutBatchCreated', 'PayoutBatchApproved', 'PayoutBatchPaid'],
+  handles: ['ClaimFiled', 'ClaimResolved', 'PayoutBatchCreated', 'PayoutBatchApproved', 'PayoutBatchPaid', 'PremiumRecorded', 'PremiumReversed'],
   migrations,
-  tables: ['payout_claims', 'payout_entries', 'payout_batches'],
+  tables: ['payout_claims', 'payout_entries', 'payout_batches', 'premium_entries'],
   async apply(trx, event) {
     switch (event.type) {
       case 'ClaimFiled':
@@ -91,6 +105,16 @@ export const payoutLedgerProjection = defineProjection({
           where id = ${event.data.batchId}`.execute(trx);
         await sql`update payout_entries set status = 'paid' where id = any(select unnest(entry_ids) from payout_batches where id = ${event.data.batchId})`.execute(trx);
         return;
+      case 'PremiumRecorded':
+      case 'PremiumReversed': {
+        const d = event.data;
+        const amount = event.type === 'PremiumRecorded' ? d.premiumPaid : -d.premiumPaid;
+        await sql`
+          insert into premium_entries (event_id, order_id, store_id, order_number, amount, currency, at)
+          values (${event.eventId}, ${d.orderId}, ${d.storeId}, ${d.orderNumber}, ${amount}, ${d.premiumCurrency}, ${event.occurredAt})
+          on conflict (event_id) do nothing`.execute(trx);
+        return;
+      }
       default: {
         const exhaustive: never = event;
         return exhaustive;

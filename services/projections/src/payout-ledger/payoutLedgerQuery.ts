@@ -69,3 +69,23 @@ export async function payoutBatches(db: QueryExecutorProvider, storeId: string |
     paidAt: iso(r.paid_at), reference: r.reference, version: Number(r.version),
   }));
 }
+
+export interface PremiumTotal {
+  storeId: string;
+  currency: string;
+  /** Minor units: premiums recorded less those reversed in the period. */
+  collected: number;
+  orders: number;
+}
+
+/** Premiums collected per store and currency in a period (reversals subtract). */
+export async function premiumTotals(db: QueryExecutorProvider, filter: PayoutFilter): Promise<PremiumTotal[]> {
+  const storeIds = filter.storeIds ? [...filter.storeIds] : null;
+  const { rows } = await sql<{ store_id: string; currency: string; collected: number; orders: number }>`
+    select store_id, currency, sum(amount)::bigint as collected, count(distinct order_id)::int as orders from premium_entries
+    where (${storeIds}::uuid[] is null or store_id = any(${storeIds}::uuid[]))
+      and (${filter.from ?? null}::timestamptz is null or at >= ${filter.from ?? null}::timestamptz)
+      and (${filter.to ?? null}::timestamptz is null or at <= ${filter.to ?? null}::timestamptz)
+    group by store_id, currency order by store_id, currency`.execute(db);
+  return rows.map((r) => ({ storeId: r.store_id, currency: r.currency, collected: Number(r.collected), orders: Number(r.orders) }));
+}
