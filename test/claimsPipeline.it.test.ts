@@ -54,6 +54,8 @@ describe.each(MODES)('claims from lookup to read models on %s', (mode) => {
   });
 
   it('files a claim, answers its token, and refuses bad input without storing anything', async () => {
+    // The demo claim's reactions (its mail) may still be recording: let them land before counting.
+    await runtime.settle();
     const before = await eventCount(runtime.ctx.database.db);
     const bad = await inject({ method: 'POST', url: '/api/claims/acme-5001', payload: { ...socksClaim, fulfillmentIssues: [] } });
     expect(bad.statusCode).toBe(400);
