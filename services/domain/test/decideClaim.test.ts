@@ -1,109 +1,66 @@
 import { describe, expect, it } from 'vitest';
-import type { Claim, DomainEvent } from '@claims/contracts';
-import { decideClaim, decideFileClaim, decideSession, evolveClaim, evolveSession } from '../src/index.js';
-import { emptyLedger, fileClaim, NOW, order, settings } from './fixtures.js';
+import type { ClaimCommand, ResolveClaim } from '@claims/contracts';
+import { claimDecider } from '../src/index.js';
+import { actor, changeStatus, filing, NOW, statusChanged } from './fixtures.js';
+import { given, refused } from './support/givenWhenThen.js';
 
-const actor = { type: 'user' as const, id: 'u-1', name: 'Riley Agent' };
 const RES = ['51111111-1111-4111-8111-111111111111', '61111111-1111-4111-8111-111111111111'];
-
-function filedClaim(): Claim {
-  const result = decideFileClaim(fileClaim(), { order, settings, orderClaims: emptyLedger() });
-  if (!result.ok) throw new Error(result.error.message);
-  return evolveClaim(null, result.value[1]!)!;
-}
-
-const given = (claim: Claim, ...events: DomainEvent[]) => events.reduce<Claim | null>(evolveClaim, claim)!;
+const filed = given(claimDecider, filing);
+const claim = filed.state!;
+const resolve = (request: ResolveClaim['request']): ClaimCommand => ({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, request });
 
 describe('ResolveClaim', () => {
   it('refunds the claimed socks at their value and resolves the claim', () => {
-    const claim = filedClaim();
-    const result = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, request: { resolutionType: 'REFUND' } }, claim);
-    expect(result.ok && result.value).toEqual([{
+    filed.when(resolve({ resolutionType: 'REFUND' })).then([{
       type: 'ClaimResolved',
       data: expect.objectContaining({ outcome: 'APPROVED', status: 'RESOLVED', resolutions: [expect.objectContaining({ quantity: 2, percentage: 100, paidValue: 3600 - 200 + 288 })] }),
     }]);
   });
 
   it('is refused once the claim has a resolution', () => {
-    const claim = filedClaim();
-    const first = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, request: { resolutionType: 'RESHIP' } }, claim);
-    if (!first.ok) throw new Error('setup');
-    const resolved = given(claim, ...first.value);
-    const again = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, request: { resolutionType: 'REFUND' } }, resolved);
-    expect(again.ok || again.error.code).toBe('already_resolved');
+    const reshipped = filed.when(resolve({ resolutionType: 'RESHIP' })).thenMatches([{ type: 'ClaimResolved', data: { status: 'RESOLVED' } }]);
+    given(claimDecider, [...filing, ...reshipped]).when(resolve({ resolutionType: 'REFUND' })).then(refused('already_resolved'));
   });
 
   it('denies only with a reason, paying nothing', () => {
-    const claim = filedClaim();
-    const noReason = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, request: { resolutionType: 'DENY' } }, claim);
-    expect(noReason.ok || noReason.error.code).toBe('validation_failed');
-    const denied = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, request: { resolutionType: 'DENY', reason: 'PHOTO_VERIFIED' } }, claim);
-    expect(denied.ok && denied.value[0]).toMatchObject({ data: { outcome: 'DENIED', status: 'DENIED', resolutions: [{ paidValue: 0, reason: 'PHOTO_VERIFIED' }] } });
+    filed.when(resolve({ resolutionType: 'DENY' })).then(refused('validation_failed', 'reason'));
+    filed.when(resolve({ resolutionType: 'DENY', reason: 'PHOTO_VERIFIED' }))
+      .thenMatches([{ data: { outcome: 'DENIED', status: 'DENIED', resolutions: [{ paidValue: 0, reason: 'PHOTO_VERIFIED' }] } }]);
   });
 
   it('pays a flat claim-level amount in minor units, and a percentage of an item', () => {
-    const claim = filedClaim();
-    const flat = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW, request: { resolutionType: 'FLAT_RATE', amount: 12.5 } }, claim);
-    expect(flat.ok && flat.value[0]).toMatchObject({ data: { resolutions: [{ relatedClaimItemId: null, paidValue: 1250 }] } });
-    const half = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW,
-      request: { resolutionType: 'REFUND', items: [{ claimItemId: claim.items[0]!.id, quantity: 1, percentage: 50 }] } }, claim);
-    expect(half.ok && half.value[0]).toMatchObject({ data: { resolutions: [{ quantity: 1, paidValue: Math.round((1800 - 100 + 144) / 2) }] } });
+    filed.when(resolve({ resolutionType: 'FLAT_RATE', amount: 12.5 })).thenMatches([{ data: { resolutions: [{ relatedClaimItemId: null, paidValue: 1250 }] } }]);
+    filed.when(resolve({ resolutionType: 'REFUND', items: [{ claimItemId: claim.items[0]!.id, quantity: 1, percentage: 50 }] }))
+      .thenMatches([{ data: { resolutions: [{ quantity: 1, paidValue: Math.round((1800 - 100 + 144) / 2) }] } }]);
   });
 
   it('refuses more than was claimed', () => {
-    const claim = filedClaim();
-    const result = decideClaim({ type: 'ResolveClaim', claimId: claim.id, resolutionIds: RES, actor, now: NOW,
-      request: { resolutionType: 'REFUND', items: [{ claimItemId: claim.items[0]!.id, quantity: 3 }] } }, claim);
-    expect(result.ok || result.error.code).toBe('invalid_quantity');
+    filed.when(resolve({ resolutionType: 'REFUND', items: [{ claimItemId: claim.items[0]!.id, quantity: 3 }] })).then(refused('invalid_quantity'));
   });
 });
 
 describe('status changes and messages', () => {
   it('moves along allowed transitions only', () => {
-    const claim = filedClaim();
-    const open = decideClaim({ type: 'ChangeClaimStatus', claimId: claim.id, to: 'OPEN', note: null }, claim);
-    expect(open.ok && open.value).toEqual([{ type: 'ClaimStatusChanged', data: { claimId: claim.id, from: 'NEW', to: 'OPEN', note: null } }]);
-    const archived = given(claim, { type: 'ClaimStatusChanged', data: { claimId: claim.id, from: 'NEW', to: 'CLOSED', note: null } },
-      { type: 'ClaimStatusChanged', data: { claimId: claim.id, from: 'CLOSED', to: 'ARCHIVED', note: null } });
-    const reopen = decideClaim({ type: 'ChangeClaimStatus', claimId: claim.id, to: 'OPEN', note: null }, archived);
-    expect(reopen.ok || reopen.error.code).toBe('invalid_transition');
+    filed.when(changeStatus('OPEN')).then([statusChanged('NEW', 'OPEN')]);
+    given(claimDecider, [...filing, statusChanged('NEW', 'CLOSED'), statusChanged('CLOSED', 'ARCHIVED')]).when(changeStatus('OPEN')).then(refused('invalid_transition'));
   });
 
   it('strips HTML from messages and refuses an empty one', () => {
-    const claim = filedClaim();
-    const base = { type: 'SendMessage' as const, claimId: claim.id, messageId: RES[0]!, actor, senderType: 'merchant' as const, senderName: 'Riley', medias: [], now: NOW };
-    const sent = decideClaim({ ...base, messageContent: '<script>x</script><b>Hello</b>' }, claim);
-    expect(sent.ok && sent.value[0]).toMatchObject({ data: { messageContent: 'xHello' } });
-    const empty = decideClaim({ ...base, messageContent: '<p> </p>' }, claim);
-    expect(empty.ok || empty.error.code).toBe('validation_failed');
+    const message = (messageContent: string): ClaimCommand => ({
+      type: 'SendMessage', claimId: claim.id, messageId: RES[0]!, actor, senderType: 'merchant', senderName: 'Riley', medias: [], now: NOW, messageContent,
+    });
+    filed.when(message('<script>x</script><b>Hello</b>')).thenMatches([{ type: 'ClaimMessageSent', data: { messageContent: 'xHello' } }]);
+    filed.when(message('<p> </p>')).then(refused('validation_failed'));
   });
 
   it('takes one review per claim', () => {
-    const claim = filedClaim();
-    const review = decideClaim({ type: 'AddReview', claimId: claim.id, reviewId: RES[0]!, now: NOW, review: { rating: 5, text: 'Fast' } }, claim);
-    if (!review.ok) throw new Error('setup');
-    const again = decideClaim({ type: 'AddReview', claimId: claim.id, reviewId: RES[1]!, now: NOW, review: { rating: 1, text: '' } }, given(claim, ...review.value));
-    expect(again.ok || again.error.code).toBe('validation_failed');
+    const review = filed.when({ type: 'AddReview', claimId: claim.id, reviewId: RES[0]!, now: NOW, review: { rating: 5, text: 'Fast' } })
+      .thenMatches([{ type: 'ClaimReviewed', data: { rating: 5, text: 'Fast' } }]);
+    given(claimDecider, [...filing, ...review]).when({ type: 'AddReview', claimId: claim.id, reviewId: RES[1]!, now: NOW, review: { rating: 1, text: '' } })
+      .then(refused('validation_failed'));
   });
 
   it('answers not found for a claim that does not exist', () => {
-    const result = decideClaim({ type: 'ChangeClaimStatus', claimId: RES[0]!, to: 'OPEN', note: null }, null);
-    expect(result.ok || result.error.code).toBe('claim_not_found');
-  });
-});
-
-describe('claim session', () => {
-  const sessionId = '71111111-1111-4111-8111-111111111111';
-  const update = { type: 'UpdateSession' as const, sessionId, orderId: order.id, email: order.customerEmail };
-  it('starts, records only what changed, and is gone after deletion', () => {
-    const started = decideSession({ ...update, status: 'ORDER_FOUND' }, null);
-    expect(started.ok && started.value.map((e) => e.type)).toEqual(['ClaimSessionStarted', 'ClaimSessionStatusChanged']);
-    if (!started.ok) return;
-    const state = started.value.reduce(evolveSession, null);
-    const same = decideSession({ ...update, status: 'ORDER_FOUND' }, state);
-    expect(same.ok && same.value).toEqual([]);
-    const deleted = decideSession({ type: 'DeleteSession', sessionId, reason: 'shopper' }, state);
-    expect(deleted.ok && deleted.value.reduce(evolveSession, state)).toBeNull();
-    expect(decideSession({ type: 'DeleteSession', sessionId, reason: 'shopper' }, null).ok).toBe(false);
+    given(claimDecider).when({ type: 'ChangeClaimStatus', claimId: RES[0]!, to: 'OPEN', note: null }).then(refused('claim_not_found'));
   });
 });
