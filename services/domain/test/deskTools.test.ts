@@ -2,62 +2,51 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
   ClaimStatus, MACRO_PLACEHOLDERS, MacroInput, PLACEHOLDER_PATTERN, unknownPlaceholders, SLA_DEFAULTS,
-  type Claim, type ClaimCommand, type DomainEvent, type MacroPlaceholder, type Permission, type SlaSettings,
+  type ClaimCommand, type DomainEvent, type MacroCommand, type MacroPlaceholder, type SlaSettings, type SopCommand, type SopState,
 } from '@claims/contracts';
 import {
-  canMove, statusChangeTargets, checkTeamChange, decideClaim, decideFileClaim, decideMacro, decideSop, evolveClaim, evolveMacro, evolveSop, lastActivityAt,
-  macroValuesFor, renderMacro, slaActionFor, slaSettingsOf, SOP_TRANSITIONS, STATUS_TRANSITIONS, type MacroState, type SopAggregate,
+  canMove, claimDecider, statusChangeTargets, lastActivityAt, macroDecider, macroValuesFor, renderMacro, slaActionFor, slaSettingsOf, sopDecider, SOP_TRANSITIONS, STATUS_TRANSITIONS,
 } from '../src/index.js';
-import { emptyLedger, fileClaim, NOW, order, settings } from './fixtures.js';
+import { actor, claimId, filing, NOW, order, statusChanged } from './fixtures.js';
+import { inJsonbKeyOrder } from './support/jsonbKeyOrder.js';
+import { given, refused } from './support/givenWhenThen.js';
 
-const actor = { type: 'user' as const, id: 'u-1', name: 'Riley Agent' };
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
+const LATER = '2026-11-23T09:30:00.000Z';
 
-function filedClaim(): Claim {
-  const result = decideFileClaim(fileClaim(), { order, settings, orderClaims: emptyLedger() });
-  if (!result.ok) throw new Error(result.error.message);
-  return evolveClaim(null, result.value[1]!)!;
-}
-const given = (claim: Claim, ...events: DomainEvent[]) => events.reduce<Claim | null>(evolveClaim, claim)!;
-const decided = (command: ClaimCommand, claim: Claim) => {
-  const result = decideClaim(command, claim);
-  if (!result.ok) throw new Error(result.error.message);
-  return result.value;
-};
+const filed = given(claimDecider, filing);
+const label = (type: 'AddClaimLabel' | 'RemoveClaimLabel'): ClaimCommand => ({ type, claimId, label: 'vip' });
+const setMetadata = (key: string, value: string): ClaimCommand => ({ type: 'SetClaimMetadata', claimId, key, value });
 
 describe('notes, labels and metadata in the claim stream', () => {
   it('given a claim, when a note is added, then it is recorded without HTML and counted', () => {
-    const claim = filedClaim();
-    const events = decided({ type: 'AddClaimNote', claimId: claim.id, noteId: '71111111-1111-4111-8111-111111111111', actor, body: '<b>Called</b> the carrier', now: NOW }, claim);
-    expect(events).toEqual([{ type: 'ClaimNoteAdded', data: {
-      claimId: claim.id, noteId: '71111111-1111-4111-8111-111111111111', body: 'Called the carrier', author: { type: 'user', id: 'u-1', name: 'Riley Agent' }, createdAt: NOW,
+    const note = (body: string): ClaimCommand => ({ type: 'AddClaimNote', claimId, noteId: '71111111-1111-4111-8111-111111111111', actor, body, now: NOW });
+    const added = filed.when(note('<b>Called</b> the carrier')).then([{ type: 'ClaimNoteAdded', data: {
+      claimId, noteId: '71111111-1111-4111-8111-111111111111', body: 'Called the carrier', author: { type: 'user', id: 'u-1', name: 'Riley Agent' }, createdAt: NOW,
     } }]);
-    expect(given(claim, ...events).noteCount).toBe(1);
-    const empty = decideClaim({ type: 'AddClaimNote', claimId: claim.id, noteId: '71111111-1111-4111-8111-111111111111', actor, body: '<p></p>', now: NOW }, claim);
-    expect(empty.ok || empty.error.code).toBe('validation_failed');
+    expect(given(claimDecider, [...filing, ...added]).state?.noteCount).toBe(1);
+    filed.when(note('<p></p>')).then(refused('validation_failed'));
   });
 
   it('adds a label once, removes it, and treats repeats as no change', () => {
-    const claim = filedClaim();
-    const added = given(claim, ...decided({ type: 'AddClaimLabel', claimId: claim.id, label: 'vip' }, claim));
-    expect(added.labels).toEqual(['vip']);
-    expect(decided({ type: 'AddClaimLabel', claimId: claim.id, label: 'vip' }, added)).toEqual([]);
-    const removed = given(added, ...decided({ type: 'RemoveClaimLabel', claimId: claim.id, label: 'vip' }, added));
-    expect(removed.labels).toEqual([]);
-    expect(decided({ type: 'RemoveClaimLabel', claimId: claim.id, label: 'vip' }, removed)).toEqual([]);
+    const added = filed.when(label('AddClaimLabel')).then([{ type: 'ClaimLabelAdded', data: { claimId, label: 'vip' } }]);
+    const labelled = given(claimDecider, [...filing, ...added]);
+    expect(labelled.state?.labels).toEqual(['vip']);
+    labelled.when(label('AddClaimLabel')).then([]);
+    const removed = labelled.when(label('RemoveClaimLabel')).then([{ type: 'ClaimLabelRemoved', data: { claimId, label: 'vip' } }]);
+    const unlabelled = given(claimDecider, [...filing, ...added, ...removed]);
+    expect(unlabelled.state?.labels).toEqual([]);
+    unlabelled.when(label('RemoveClaimLabel')).then([]);
   });
 
   it('sets metadata with the previous value, and setting the same value changes nothing', () => {
-    const claim = filedClaim();
-    const first = decided({ type: 'SetClaimMetadata', claimId: claim.id, key: 'carrier.ticket', value: 'T-1' }, claim);
-    expect(first).toEqual([{ type: 'ClaimMetadataSet', data: { claimId: claim.id, key: 'carrier.ticket', value: 'T-1', previous: null } }]);
-    const once = given(claim, ...first);
-    expect(decided({ type: 'SetClaimMetadata', claimId: claim.id, key: 'carrier.ticket', value: 'T-1' }, once)).toEqual([]);
-    const second = decided({ type: 'SetClaimMetadata', claimId: claim.id, key: 'carrier.ticket', value: 'T-2' }, once);
-    expect(second[0]).toMatchObject({ data: { value: 'T-2', previous: 'T-1' } });
+    const first = filed.when(setMetadata('carrier.ticket', 'T-1')).then([{ type: 'ClaimMetadataSet', data: { claimId, key: 'carrier.ticket', value: 'T-1', previous: null } }]);
+    const once = given(claimDecider, [...filing, ...first]);
+    once.when(setMetadata('carrier.ticket', 'T-1')).then([]);
+    once.when(setMetadata('carrier.ticket', 'T-2')).thenMatches([{ data: { value: 'T-2', previous: 'T-1' } }]);
     // A key that names an Object.prototype member is a plain new key.
-    expect(decided({ type: 'SetClaimMetadata', claimId: claim.id, key: 'constructor', value: 'x' }, once)[0]).toMatchObject({ data: { previous: null } });
+    once.when(setMetadata('constructor', 'x')).thenMatches([{ data: { previous: null } }]);
   });
 });
 
@@ -65,13 +54,14 @@ describe('status machine (property)', () => {
   const status = fc.constantFrom(...ClaimStatus.options);
 
   it('for every pair of statuses, a change is decided exactly as the table says', () => {
-    const claim = filedClaim();
     fc.assert(fc.property(status, status, (from, to) => {
-      const at = { ...claim, status: from };
-      const result = decideClaim({ type: 'ChangeClaimStatus', claimId: claim.id, to, note: null, reason: 'OTHER' }, at);
-      if (from === to) return result.ok && result.value.length === 0;
-      if (statusChangeTargets(from).includes(to)) return result.ok && result.value[0]?.type === 'ClaimStatusChanged' && evolveClaim(at, result.value[0])!.status === to;
-      return !result.ok && result.error.code === 'invalid_transition';
+      const at = from === 'NEW' ? filing : [...filing, statusChanged('NEW', from)];
+      // With a reason, as closing an unresolved claim needs one; decision statuses are never a status change.
+      const decision = given(claimDecider, at).when({ type: 'ChangeClaimStatus', claimId, to, note: null, reason: 'OTHER' });
+      if (from === to) decision.then([]);
+      else if (statusChangeTargets(from).includes(to)) {
+        expect(given(claimDecider, [...at, ...decision.thenMatches([{ type: 'ClaimStatusChanged', data: { from, to } }])]).state?.status).toBe(to);
+      } else decision.then(refused('invalid_transition'));
     }));
   });
 
@@ -87,9 +77,9 @@ describe('status machine (property)', () => {
   });
 
   it('carries a reason on the event when the command has one (the SLA timer)', () => {
-    const claim = { ...filedClaim(), status: 'WAITING_FOR_CUSTOMER' as const };
-    const events = decided({ type: 'ChangeClaimStatus', claimId: claim.id, to: 'CLOSED', note: 'no answer', reason: 'NO_RESPONSE' }, claim);
-    expect(events[0]).toMatchObject({ data: { from: 'WAITING_FOR_CUSTOMER', to: 'CLOSED', reason: 'NO_RESPONSE' } });
+    given(claimDecider, [...filing, statusChanged('NEW', 'WAITING_FOR_CUSTOMER')])
+      .when({ type: 'ChangeClaimStatus', claimId, to: 'CLOSED', note: 'no answer', reason: 'NO_RESPONSE' })
+      .thenMatches([{ data: { from: 'WAITING_FOR_CUSTOMER', to: 'CLOSED', reason: 'NO_RESPONSE' } }]);
   });
 });
 
@@ -172,57 +162,76 @@ describe('macro rendering', () => {
   });
 });
 
-describe('macros and SOPs as streams', () => {
-  const id = '81111111-1111-4111-8111-111111111111';
-  const fold = <S>(evolve: (s: S | null, e: DomainEvent, at: string) => S | null, events: DomainEvent[]) => events.reduce<S | null>((s, e) => evolve(s, e, NOW), null);
 
-  it('creates, updates (a same-content update is no change) and deletes a macro', () => {
-    const macro = { name: 'Sorry', kind: 'reply' as const, body: 'Hi {{customer.name}}', resolution: null };
-    const created = decideMacro({ type: 'CreateMacro', macroId: id, storeId: null, macro, now: NOW }, null);
-    if (!created.ok) throw new Error('setup');
-    const state = fold<MacroState>(evolveMacro, created.value)!;
-    expect(state).toMatchObject({ id, storeId: null, name: 'Sorry', deleted: false });
-    expect(decideMacro({ type: 'UpdateMacro', macroId: id, macro, now: NOW }, state)).toEqual({ ok: true, value: [] });
-    const deleted = decideMacro({ type: 'DeleteMacro', macroId: id, now: NOW }, state);
-    const gone = fold<MacroState>(evolveMacro, [...created.value, ...(deleted.ok ? deleted.value : [])])!;
-    expect(gone.deleted).toBe(true);
-    const again = decideMacro({ type: 'UpdateMacro', macroId: id, macro, now: NOW }, gone);
-    expect(again.ok || again.error.code).toBe('not_found');
+describe('macros as streams', () => {
+  const macroId = '81111111-1111-4111-8111-111111111111';
+  const macro = { name: 'Sorry', kind: 'reply' as const, body: 'Hi {{customer.name}}', resolution: null };
+  const refund = { name: 'Refund', kind: 'resolution' as const, body: 'Refunded', resolution: { resolutionType: 'REFUND' as const, reason: 'PHOTO_VERIFIED' as const, amount: 5, description: 'Sorry' } };
+  const created: DomainEvent = { type: 'MacroCreated', data: { macroId, storeId: null, ...macro, createdAt: NOW } };
+  const deleted: DomainEvent = { type: 'MacroDeleted', data: { macroId, deletedAt: LATER } };
+  const update = (content: typeof macro | typeof refund): MacroCommand => ({ type: 'UpdateMacro', macroId, macro: content, now: LATER });
+  const remove: MacroCommand = { type: 'DeleteMacro', macroId, now: LATER };
+
+  it('creates a macro once', () => {
+    given(macroDecider).when({ type: 'CreateMacro', macroId, storeId: null, macro, now: NOW }).then([created]);
+    expect(given(macroDecider, [created]).state).toMatchObject({ id: macroId, storeId: null, name: 'Sorry', createdAt: NOW, updatedAt: NOW, deleted: false });
+    given(macroDecider, [created]).when({ type: 'CreateMacro', macroId, storeId: null, macro, now: NOW }).then(refused('version_conflict'));
   });
 
-  it('moves an SOP only along draft ↔ active → archived → draft, and keeps an archived one read-only', () => {
-    const created = decideSop({ type: 'CreateSop', sopId: id, storeId: order.storeId, sop: { title: 'Lost parcels', body: '1. Check tracking' }, now: NOW }, null);
-    if (!created.ok) throw new Error('setup');
-    const draft = fold<SopAggregate>(evolveSop, created.value)!;
-    expect(draft.state).toBe('draft');
-    for (const from of ['draft', 'active', 'archived'] as const) {
-      for (const to of ['draft', 'active', 'archived'] as const) {
-        const result = decideSop({ type: 'SetSopState', sopId: id, state: to, now: NOW }, { ...draft, state: from });
-        if (from === to) expect(result).toEqual({ ok: true, value: [] });
-        else expect(result.ok, `${from} → ${to}`).toBe(SOP_TRANSITIONS[from].includes(to));
-      }
-    }
-    const edit = decideSop({ type: 'UpdateSop', sopId: id, sop: { title: 't', body: 'b' }, now: NOW }, { ...draft, state: 'archived' });
-    expect(edit.ok || edit.error.code).toBe('invalid_transition');
+  it('updates what changed, and a same-content update is no change, whatever the key order its stored preset came back in', () => {
+    given(macroDecider, [created]).when(update(macro)).then([]);
+    const updated = given(macroDecider, [created]).when(update(refund)).then([{ type: 'MacroUpdated', data: { macroId, ...refund, updatedAt: LATER } }]);
+    expect(given(macroDecider, [created, ...updated]).state).toMatchObject({ ...refund, createdAt: NOW, updatedAt: LATER });
+    given(macroDecider, [created, ...updated.map(inJsonbKeyOrder)]).when(update(refund)).then([]);
+  });
+
+  it('deletes a macro, dated by the deletion, and leaves nothing to update or delete', () => {
+    given(macroDecider, [created]).when(remove).then([deleted]);
+    const gone = given(macroDecider, [created, deleted]);
+    expect(gone.state).toMatchObject({ deleted: true, createdAt: NOW, updatedAt: LATER });
+    gone.when(update(macro)).then(refused('not_found'));
+    gone.when(remove).then(refused('not_found'));
+    given(macroDecider).when(remove).then(refused('not_found'));
   });
 });
 
-describe('team rules', () => {
-  const owner = new Set<Permission>(['team-member:change-role', 'team-member:grant-ownership', 'team-member:invite', 'team-member:remove']);
-  const admin = new Set<Permission>(['team-member:change-role', 'team-member:invite', 'team-member:remove']);
-  const base = { otherOwners: 1, change: 'change-role' as const, callerId: 'me', callerHasAccountScope: false, targetUserId: 'them', targetRoles: ['store_user' as const] };
+describe('SOPs as streams', () => {
+  const sopId = '91111111-1111-4111-8111-111111111111';
+  const sop = { title: 'Lost parcels', body: '1. Check tracking' };
+  const created: DomainEvent = { type: 'SopCreated', data: { sopId, storeId: order.storeId, ...sop, state: 'draft', createdAt: NOW } };
+  const stateChanged = (from: SopState, to: SopState, changedAt = NOW): DomainEvent => ({ type: 'SopStateChanged', data: { sopId, from, to, changedAt } });
+  const inState = (state: SopState) => given(sopDecider, state === 'draft' ? [created] : [created, stateChanged('draft', state)]);
+  const edit = (content: typeof sop): SopCommand => ({ type: 'UpdateSop', sopId, sop: content, now: LATER });
 
-  it('lets only owners give or take ownership', () => {
-    expect(checkTeamChange({ ...base, callerPermissions: admin, newRole: 'store_owner' }).ok).toBe(false);
-    expect(checkTeamChange({ ...base, callerPermissions: owner, newRole: 'store_owner' }).ok).toBe(true);
-    expect(checkTeamChange({ ...base, callerPermissions: admin, targetRoles: ['store_owner'], newRole: 'store_user' }).ok).toBe(false);
+  it('creates an SOP as a draft', () => {
+    given(sopDecider).when({ type: 'CreateSop', sopId, storeId: order.storeId, sop, now: NOW }).then([created]);
+    expect(given(sopDecider, [created]).state).toMatchObject({ id: sopId, state: 'draft', updatedAt: NOW, deleted: false });
   });
 
-  it('keeps account roles for account-level callers, internal roles out of reach, and nobody changes themselves', () => {
-    expect(checkTeamChange({ ...base, callerPermissions: owner, newRole: 'account_admin' }).ok).toBe(false);
-    expect(checkTeamChange({ ...base, callerPermissions: owner, callerHasAccountScope: true, newRole: 'account_admin' }).ok).toBe(true);
-    expect(checkTeamChange({ ...base, callerPermissions: owner, callerHasAccountScope: true, newRole: 'orderprotection_admin' }).ok).toBe(false);
-    const self = checkTeamChange({ ...base, callerPermissions: owner, targetUserId: 'me', newRole: 'store_admin' });
-    expect(self.ok || self.error.code).toBe('cannot_change_self');
+  it('moves an SOP only along draft ↔ active → archived → draft, and keeps an archived one read-only', () => {
+    const states = fc.constantFrom<SopState>('draft', 'active', 'archived');
+    fc.assert(fc.property(states, states, (from, to) => {
+      const decision = inState(from).when({ type: 'SetSopState', sopId, state: to, now: LATER });
+      if (from === to) decision.then([]);
+      else if (SOP_TRANSITIONS[from].includes(to)) decision.then([stateChanged(from, to, LATER)]);
+      else decision.then(refused('invalid_transition'));
+    }));
+    inState('archived').when(edit({ title: 't', body: 'b' })).then(refused('invalid_transition', 'restore it as a draft'));
+  });
+
+  it('records an edit only when the text changed', () => {
+    inState('active').when(edit(sop)).then([]);
+    const edited = inState('active').when(edit({ title: 'Lost parcels', body: '1. Check tracking\n2. Ask the carrier' }))
+      .then([{ type: 'SopUpdated', data: { sopId, title: 'Lost parcels', body: '1. Check tracking\n2. Ask the carrier', updatedAt: LATER } }]);
+    expect(given(sopDecider, [created, ...edited]).state).toMatchObject({ body: '1. Check tracking\n2. Ask the carrier', updatedAt: LATER });
+  });
+
+  it('deletes an SOP, dated by the deletion, and leaves nothing to change', () => {
+    const deleted = inState('active').when({ type: 'DeleteSop', sopId, now: LATER }).then([{ type: 'SopDeleted', data: { sopId, deletedAt: LATER } }]);
+    const gone = given(sopDecider, [created, ...deleted]);
+    expect(gone.state).toMatchObject({ deleted: true, createdAt: NOW, updatedAt: LATER });
+    gone.when(edit({ title: 't', body: 'b' })).then(refused('not_found'));
+    gone.when({ type: 'SetSopState', sopId, state: 'active', now: LATER }).then(refused('not_found'));
+    gone.when({ type: 'DeleteSop', sopId, now: LATER }).then(refused('not_found'));
   });
 });

@@ -1,96 +1,93 @@
-import { describe, expect, it } from 'vitest';
-import { decideFileClaim, evolveOrderClaims, initialOrderClaimsState } from '../src/index.js';
-import { deliveredDaysAgo, emptyLedger, fileClaim, order, settings } from './fixtures.js';
+import { describe, it } from 'vitest';
+import fc from 'fast-check';
+import type { FileClaim } from '@claims/contracts';
+import { orderClaimsDecider, type FileClaimOnOrder } from '../src/index.js';
+import { deliveredDaysAgo, fileClaim, order, settings } from './fixtures.js';
+import { given, refused } from './support/givenWhenThen.js';
+
+type Issue = FileClaim['request']['fulfillmentIssues'][number]['issues'][number];
+const issue = (sourceItemId: string, more: Partial<Issue> = {}): Issue => ({ sourceItemId, claimType: 'DAMAGED', quantity: 1, details: '', images: [], ...more });
+/** A claim reporting these issues on one shipment of the order. */
+const reporting = (issues: Issue[], on: Partial<Pick<FileClaimOnOrder, 'order' | 'settings'>> = {}, sourceFulfillmentId = 'f-1') =>
+  fileClaim({ fulfillmentIssues: [{ sourceFulfillmentId, issues }] }, on);
+const onEmptyLedger = given(orderClaimsDecider);
 
 describe('FileClaim', () => {
   it('given an eligible order, when two of three socks are claimed, then the ledger and the claim are recorded', () => {
-    const result = decideFileClaim(fileClaim(), { order, settings, orderClaims: emptyLedger() });
-    expect(result.ok).toBe(true);
-    if (!result.ok) return;
-    const [ledger, filed] = result.value;
-    expect(ledger).toMatchObject({ type: 'OrderItemsClaimed', data: { orderId: order.id, items: [{ sourceItemId: 'li-2', quantity: 2 }] } });
-    expect(filed).toMatchObject({
-      type: 'ClaimFiled',
-      data: { claimType: 'DAMAGED', isOta: false, desiredMethod: 'REFUND', items: [{ sourceItemId: 'li-2', quantity: 2, price: 1800, creditStore: true }] },
-    });
-    // The shipment as the order had it, for analytics by carrier and shipment status.
-    expect(filed!.type === 'ClaimFiled' && filed!.data.shipments).toEqual([{ sourceFulfillmentId: 'f-1', carrier: 'UPS', status: 'DELIVERED' }]);
+    onEmptyLedger.when(fileClaim()).thenMatches([
+      { type: 'OrderItemsClaimed', data: { orderId: order.id, items: [{ sourceItemId: 'li-2', quantity: 2 }] } },
+      // The shipment as the order had it, for analytics by carrier and shipment status.
+      { type: 'ClaimFiled', data: {
+        claimType: 'DAMAGED', isOta: false, desiredMethod: 'REFUND', items: [{ sourceItemId: 'li-2', quantity: 2, price: 1800, creditStore: true }],
+        shipments: [{ sourceFulfillmentId: 'f-1', carrier: 'UPS', status: 'DELIVERED' }],
+      } },
+    ]);
   });
 
   it('refuses a claim whose email does not match the order, without saying the order exists', () => {
-    const result = decideFileClaim(fileClaim({ email: 'someone@else.com' }), { order, settings, orderClaims: emptyLedger() });
-    expect(result).toEqual({ ok: false, error: { code: 'order_not_found', message: expect.any(String) } });
+    onEmptyLedger.when(fileClaim({ email: 'someone@else.com' })).then(refused('order_not_found'));
   });
 
   it('refuses items that already have a claim', () => {
-    const first = decideFileClaim(fileClaim(), { order, settings, orderClaims: emptyLedger() });
-    if (!first.ok || first.value[0]!.type !== 'OrderItemsClaimed') throw new Error('setup');
-    const ledger = evolveOrderClaims(initialOrderClaimsState(), first.value[0]!);
-    const second = decideFileClaim(fileClaim(), { order, settings, orderClaims: ledger });
-    expect(second.ok || second.error.code).toBe('already_claimed');
+    const ledger = onEmptyLedger.when(fileClaim()).thenMatches([{ type: 'OrderItemsClaimed' }, { type: 'ClaimFiled' }]);
+    given(orderClaimsDecider, ledger).when(fileClaim()).then(refused('already_claimed'));
+  });
+
+  it('refuses a second filing on any item the first holds, and files one on items it does not (property)', () => {
+    const items = fc.subarray(order.items.map((i) => i.sourceItemId), { minLength: 1 });
+    fc.assert(fc.property(items, items, (first, second) => {
+      const firstFiling = onEmptyLedger.when(reporting(first.map((id) => issue(id)))).thenMatches([{ type: 'OrderItemsClaimed' }, { type: 'ClaimFiled' }]);
+      const ledger = firstFiling.filter((e) => e.type === 'OrderItemsClaimed');
+      const secondClaimId = '12222222-2222-4222-8222-222222222222';
+      const secondFiling = given(orderClaimsDecider, ledger).when({ ...reporting(second.map((id) => issue(id))), claimId: secondClaimId, claimNumber: '10002' });
+      if (second.some((id) => first.includes(id))) secondFiling.then(refused('already_claimed'));
+      else secondFiling.thenMatches([
+        { type: 'OrderItemsClaimed', data: { claimId: secondClaimId, items: second.map((sourceItemId) => ({ sourceItemId, quantity: 1 })) } },
+        { type: 'ClaimFiled' },
+      ]);
+    }));
   });
 
   it('refuses a parcel inside the waiting period (too soon) and past the window (expired)', () => {
-    const tooSoon = decideFileClaim(fileClaim(), { order: deliveredDaysAgo(1), settings, orderClaims: emptyLedger() });
-    expect(tooSoon.ok || tooSoon.error).toMatchObject({ code: 'not_eligible', message: expect.stringContaining('too_soon') });
-    const expired = decideFileClaim(fileClaim(), { order: deliveredDaysAgo(45), settings, orderClaims: emptyLedger() });
-    expect(expired.ok || expired.error).toMatchObject({ code: 'not_eligible', message: expect.stringContaining('expired') });
+    onEmptyLedger.when(fileClaim({}, { order: deliveredDaysAgo(1) })).then(refused('not_eligible', 'too_soon'));
+    onEmptyLedger.when(fileClaim({}, { order: deliveredDaysAgo(45) })).then(refused('not_eligible', 'expired'));
   });
 
   it('files an unprotected order once as a one-time appeasement when the store allows it', () => {
-    const unprotected = { ...order, protected: false, policy: null };
-    const first = decideFileClaim(fileClaim(), { order: unprotected, settings, orderClaims: emptyLedger() });
-    expect(first.ok && first.value[1]).toMatchObject({ data: { isOta: true, items: [{ creditStore: false }] } });
-    if (!first.ok || first.value[0]!.type !== 'OrderItemsClaimed') throw new Error('setup');
-    const ledger = evolveOrderClaims(initialOrderClaimsState(), first.value[0]!);
-    const again = decideFileClaim(fileClaim({ fulfillmentIssues: [{ sourceFulfillmentId: 'f-1', issues: [{ sourceItemId: 'li-3', claimType: 'DAMAGED', quantity: 1, details: '', images: [] }] }] }),
-      { order: unprotected, settings, orderClaims: ledger });
-    expect(again.ok || again.error.code).toBe('not_eligible');
-    const notAllowed = decideFileClaim(fileClaim(), { order: unprotected, settings: { ...settings, allowOneTimeAppeasement: false }, orderClaims: emptyLedger() });
-    expect(notAllowed.ok || notAllowed.error.code).toBe('not_eligible');
+    const unprotected = { order: { ...order, protected: false, policy: null } };
+    const first = onEmptyLedger.when(fileClaim({}, unprotected)).thenMatches([
+      { type: 'OrderItemsClaimed', data: { isOta: true } },
+      { type: 'ClaimFiled', data: { isOta: true, items: [{ creditStore: false }] } },
+    ]);
+    given(orderClaimsDecider, first).when(reporting([issue('li-3')], unprotected)).then(refused('not_eligible'));
+    onEmptyLedger.when(fileClaim({}, { ...unprotected, settings: { ...settings, allowOneTimeAppeasement: false } })).then(refused('not_eligible'));
   });
 
   it('refuses a resolution the store does not offer', () => {
-    const result = decideFileClaim(fileClaim({ resolution: { desiredMethod: 'REFUND', customerSignature: 'Ava' } }),
-      { order, settings: { ...settings, capabilities: { ...settings.capabilities, refund: false } }, orderClaims: emptyLedger() });
-    expect(result.ok || result.error.code).toBe('unsupported_resolution');
+    const noRefunds = { settings: { ...settings, capabilities: { ...settings.capabilities, refund: false } } };
+    onEmptyLedger.when(fileClaim({ resolution: { desiredMethod: 'REFUND', customerSignature: 'Ava' } }, noRefunds)).then(refused('unsupported_resolution'));
   });
 
   it('keeps the later issue when the same item is reported twice (replacement per source item)', () => {
-    const result = decideFileClaim(fileClaim({
-      fulfillmentIssues: [{ sourceFulfillmentId: 'f-1', issues: [
-        { sourceItemId: 'li-2', claimType: 'DAMAGED', quantity: 1, details: 'first', images: [] },
-        { sourceItemId: 'li-2', claimType: 'WRONG_ITEM', quantity: 3, details: 'second', images: [] },
-      ] }],
-    }), { order, settings, orderClaims: emptyLedger() });
-    expect(result.ok && result.value[1]).toMatchObject({ data: { items: [{ claimType: 'WRONG_ITEM', quantity: 3, details: 'second' }] } });
+    onEmptyLedger.when(reporting([issue('li-2', { details: 'first' }), issue('li-2', { claimType: 'WRONG_ITEM', quantity: 3, details: 'second' })])).thenMatches([
+      { type: 'OrderItemsClaimed', data: { items: [{ sourceItemId: 'li-2', quantity: 3 }] } },
+      { type: 'ClaimFiled', data: { items: [{ claimType: 'WRONG_ITEM', quantity: 3, details: 'second' }] } },
+    ]);
   });
 
   it('caps the claimed quantity at what was not refunded, and refuses a fully refunded line', () => {
-    const partlyRefunded = { ...order, items: order.items.map((i) => (i.sourceItemId === 'li-2' ? { ...i, refundedQuantity: 2 } : i)) };
-    const capped = decideFileClaim(fileClaim(), { order: partlyRefunded, settings, orderClaims: emptyLedger() });
-    expect(capped.ok && capped.value[1]).toMatchObject({ data: { items: [{ quantity: 1 }] } });
-    const refunded = { ...order, items: order.items.map((i) => (i.sourceItemId === 'li-2' ? { ...i, refundedQuantity: 3 } : i)) };
-    const none = decideFileClaim(fileClaim(), { order: refunded, settings, orderClaims: emptyLedger() });
-    expect(none.ok || none.error.code).toBe('invalid_quantity');
+    const refunding = (refundedQuantity: number) => ({ order: { ...order, items: order.items.map((i) => (i.sourceItemId === 'li-2' ? { ...i, refundedQuantity } : i)) } });
+    onEmptyLedger.when(fileClaim({}, refunding(2))).thenMatches([{ type: 'OrderItemsClaimed' }, { type: 'ClaimFiled', data: { items: [{ quantity: 1 }] } }]);
+    onEmptyLedger.when(fileClaim({}, refunding(3))).then(refused('invalid_quantity'));
   });
 
   it('refuses items and shipments that are not part of the order', () => {
-    const wrongShipment = decideFileClaim(fileClaim({ fulfillmentIssues: [{ sourceFulfillmentId: 'f-9', issues: [{ sourceItemId: 'li-2', claimType: 'DAMAGED', quantity: 1, details: '', images: [] }] }] }),
-      { order, settings, orderClaims: emptyLedger() });
-    expect(wrongShipment.ok || wrongShipment.error.code).toBe('unknown_item');
-    const wrongItem = decideFileClaim(fileClaim({ fulfillmentIssues: [{ sourceFulfillmentId: 'f-1', issues: [{ sourceItemId: 'li-99', claimType: 'DAMAGED', quantity: 1, details: '', images: [] }] }] }),
-      { order, settings, orderClaims: emptyLedger() });
-    expect(wrongItem.ok || wrongItem.error.code).toBe('unknown_item');
+    onEmptyLedger.when(reporting([issue('li-2')], {}, 'f-9')).then(refused('unknown_item'));
+    onEmptyLedger.when(reporting([issue('li-99')])).then(refused('unknown_item'));
   });
 
   it('marks a claim with items of different types as MULTIPLE', () => {
-    const result = decideFileClaim(fileClaim({
-      fulfillmentIssues: [{ sourceFulfillmentId: 'f-1', issues: [
-        { sourceItemId: 'li-1', claimType: 'DAMAGED', quantity: 1, details: '', images: [] },
-        { sourceItemId: 'li-3', claimType: 'MISSING_ITEM', quantity: 1, details: '', images: [] },
-      ] }],
-    }), { order, settings, orderClaims: emptyLedger() });
-    expect(result.ok && result.value[1]).toMatchObject({ data: { claimType: 'MULTIPLE' } });
+    onEmptyLedger.when(reporting([issue('li-1'), issue('li-3', { claimType: 'MISSING_ITEM' })]))
+      .thenMatches([{ type: 'OrderItemsClaimed' }, { type: 'ClaimFiled', data: { claimType: 'MULTIPLE' } }]);
   });
 });

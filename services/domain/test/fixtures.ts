@@ -1,5 +1,5 @@
-import type { FileClaim, Order, StoreSettings } from '@claims/contracts';
-import { initialOrderClaimsState, unrecordedValuation } from '../src/index.js';
+import type { ClaimCommand, ClaimStatus, DomainEvent, FileClaim, Order, StoreSettings } from '@claims/contracts';
+import { orderClaimsDecider, unrecordedValuation, type FileClaimOnOrder } from '../src/index.js';
 
 export const NOW = '2026-11-22T12:00:00.000Z';
 const daysAgo = (days: number) => new Date(Date.parse(NOW) - days * 86_400_000).toISOString();
@@ -46,7 +46,11 @@ export const deliveredDaysAgo = (days: number): Order => ({
   fulfillments: order.fulfillments.map((f) => ({ ...f, deliveredAt: daysAgo(days), shippedAt: daysAgo(days + 2) })),
 });
 
-export const fileClaim = (overrides: Partial<FileClaim['request']> = {}): FileClaim => ({
+/** The shopper's claim on two of the socks of order 1001, with what it is decided against (`on` replaces either). */
+export const fileClaim = (overrides: Partial<FileClaim['request']> = {}, on: Partial<Pick<FileClaimOnOrder, 'order' | 'settings'>> = {}): FileClaimOnOrder => ({
+  order,
+  settings,
+  ...on,
   type: 'FileClaim',
   claimId: '11111111-1111-4111-8111-111111111111',
   claimNumber: '10001',
@@ -61,7 +65,17 @@ export const fileClaim = (overrides: Partial<FileClaim['request']> = {}): FileCl
   },
 });
 
-export const emptyLedger = initialOrderClaimsState;
+/** Filing that claim: the order ledger's `OrderItemsClaimed` and the claim's `ClaimFiled`, the history of both streams. */
+export const filing: readonly DomainEvent[] = (() => {
+  const decided = orderClaimsDecider.decide(fileClaim(), orderClaimsDecider.initialState);
+  if (!decided.ok) throw new Error(`The fixture claim is refused: ${decided.error.message}`);
+  return decided.value;
+})();
+
+export const claimId = fileClaim().claimId;
+export const actor = { type: 'user' as const, id: 'u-1', name: 'Riley Agent' };
+export const statusChanged = (from: ClaimStatus, to: ClaimStatus): DomainEvent => ({ type: 'ClaimStatusChanged', data: { claimId, from, to, note: null } });
+export const changeStatus = (to: ClaimStatus): ClaimCommand => ({ type: 'ChangeClaimStatus', claimId, to, note: null });
 
 /** What a resolution of a claim on order 1001 is decided with: the store's capabilities and money rules. */
 export const storeTerms = { capabilities: settings.capabilities, valuation: unrecordedValuation('USD') };

@@ -1,6 +1,7 @@
 import type { DomainEvent, MacroCommand, MacroKind, MacroResolutionPreset } from '@claims/contracts';
 import { fail, ok, type Result } from '../result.js';
 import type { Decider } from '../decider.js';
+import { sameJson } from '../sameJson.js';
 
 /** A macro as its stream makes it; `deleted` macros stay in the stream but leave every list. */
 export interface MacroState {
@@ -42,7 +43,7 @@ export function decideMacro(command: MacroCommand, state: MacroState | null): Re
     case 'UpdateMacro': {
       if (!state || state.deleted) return notFound();
       const { name, kind, body, resolution } = command.macro;
-      if (name === state.name && kind === state.kind && body === state.body && JSON.stringify(resolution) === JSON.stringify(state.resolution)) return ok([]);
+      if (name === state.name && kind === state.kind && body === state.body && sameJson(resolution, state.resolution)) return ok([]);
       return ok([{ type: 'MacroUpdated', data: { macroId: state.id, name, kind, body, resolution, updatedAt: command.now } }]);
     }
     case 'DeleteMacro':

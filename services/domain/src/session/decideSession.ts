@@ -1,6 +1,7 @@
 import type { DomainEvent, SessionCommand } from '@claims/contracts';
 import { fail, ok, type Result } from '../result.js';
 import type { Decider } from '../decider.js';
+import { sameJson } from '../sameJson.js';
 import { evolveSession, type SessionState } from './sessionState.js';
 
 /** Saves what changed and nothing else, so an unchanged save leaves no event. */
@@ -16,7 +17,7 @@ export function decideSession(command: SessionCommand, state: SessionState): Res
       if (command.status && command.status !== state?.status) {
         events.push({ type: 'ClaimSessionStatusChanged', data: { sessionId: command.sessionId, status: command.status } });
       }
-      if (command.metadata && JSON.stringify(command.metadata) !== JSON.stringify(state?.metadata ?? null)) {
+      if (command.metadata && !sameJson(command.metadata, state?.metadata ?? null)) {
         events.push({ type: 'ClaimSessionMetadataSaved', data: { sessionId: command.sessionId, metadata: command.metadata } });
       }
       return ok(events);
