@@ -7,6 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.js';
 import { installErrorHandler } from './platform/errorHandler.js';
+import { installControlCharacterCheck } from './platform/controlCharacters.js';
 import { healthRoute } from './platform/healthRoute.js';
 import { orderLookupRoute } from './customer/orderLookupRoute.js';
 import { claimRoutes } from './customer/claimRoutes.js';
@@ -52,6 +53,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
     void reply.header('x-correlation-id', request.id);
   });
   installErrorHandler(app);
+  installControlCharacterCheck(app);
 
   // The portal's script is most of a first visit: gzip/brotli cut it about 3.5x on the wire.
   await app.register(compress, { threshold: 1024 });
