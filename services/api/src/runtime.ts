@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import type { Consumer, Kafka } from 'kafkajs';
 import type { Migration } from 'kysely/migration';
 import { eventStoreMigrations, migrate, onAppended, openDatabase, registerMigrations, type Database, type PollingLoop } from '@claims/event-store';
@@ -21,6 +22,11 @@ import { closeDraftOnFiling } from './customer/draftSessions.js';
 /** Everything the product does after a commit, each from its own checkpoint. */
 const REACTIONS: readonly Reaction[] = [closeDraftOnFiling];
 import { startDeliveryWorker, type DeliveryWorker } from './webhooks/deliveryWorker.js';
+import { startPeriodicTask, type PeriodicTask } from './platform/periodicTask.js';
+import { expireIdempotencyKeys } from './http/idempotency.js';
+
+/** How often stored leftovers (expired idempotency keys, orphaned uploads) are swept. */
+const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
 
 export const ALL_MIGRATIONS: Record<string, Migration> = registerMigrations(
   eventStoreMigrations, catalogMigrations, projectionMigrations, identityMigrations, publicApiMigrations, webhookMigrations, teamMigrations,
@@ -40,6 +46,8 @@ export interface RuntimeOptions {
   listen?: boolean;
   /** Start the projection workers and the relay in this process (default true). */
   workers?: boolean;
+  /** Where the log lines go (default standard output). */
+  logDestination?: DestinationStream;
 }
 
 async function kafkaProbe(kafka: Kafka): Promise<() => Promise<boolean>> {
@@ -64,13 +72,14 @@ async function kafkaProbe(kafka: Kafka): Promise<() => Promise<boolean>> {
  * projection workers (Kafka consumers with KAFKA_BROKERS, store followers without), relay, API.
  */
 export async function startRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, options.logDestination);
   const database: Database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const followers: Follower[] = [];
   const reactions: PollingLoop[] = [];
   const consumers: Consumer[] = [];
   let relay: Relay | null = null;
   let sla: SlaScheduler | null = null;
+  const housekeeping: PeriodicTask[] = [];
   let deliveryWorker: DeliveryWorker | null = null;
   const ctx: AppContext = {
     config,
@@ -100,7 +109,10 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       for (const reaction of REACTIONS) reactions.push(startReaction(ctx, reaction));
       deliveryWorker = startDeliveryWorker(ctx);
     }
-    if (options.workers !== false) sla = startSlaScheduler(ctx);
+    if (options.workers !== false) {
+      sla = startSlaScheduler(ctx);
+      housekeeping.push(startPeriodicTask(ctx, 'idempotency-key expiry', HOUSEKEEPING_INTERVAL_MS, (now) => expireIdempotencyKeys(ctx, now)));
+    }
     const app = await buildApp(ctx, { kafkaReachable: kafka ? await kafkaProbe(kafka) : null });
     if (options.listen !== false) await app.listen({ port: config.port, host: config.host });
     let stopping: Promise<void> | null = null;
@@ -118,6 +130,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
         stopping ??= (async () => {
           await app.close();
           await sla?.stop();
+          await Promise.all(housekeeping.map((t) => t.stop()));
           await Promise.all(followers.map((f) => f.stop()));
           await Promise.all(reactions.map((r) => r.stop()));
           await Promise.all(consumers.map((c) => c.disconnect()));
@@ -131,6 +144,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     };
   } catch (error) {
     await sla?.stop();
+    await Promise.all(housekeeping.map((t) => t.stop()));
     await Promise.all(followers.map((f) => f.stop()));
     await Promise.all(reactions.map((r) => r.stop()));
     await Promise.all(consumers.map((c) => c.disconnect()));

@@ -141,7 +141,7 @@ describe('hostile input at every route', () => {
       if (op.path === '/api/auth/logout') return;
       let url = op.path;
       op.pathParams.forEach((name, i) => { url = url.replace(`{${name}}`, encodePart(String(pathValues[i]))); });
-      const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, v])).toString();
+      const search = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined)).toString();
       const sent: Record<string, string> = {};
       for (const [k, v] of Object.entries(headers)) if (!v.includes('\r') && !v.includes('\n') && !v.includes('\u0000') && v.length < 8000) sent[k] = v;
       const as = auth === 'fitting' ? (op.path.startsWith('/api/v1/') ? 'token' : 'cookie') : auth;
