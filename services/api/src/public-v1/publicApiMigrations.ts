@@ -37,4 +37,9 @@ export const publicApiMigrations: Record<string, Migration> = {
         )`.execute(db);
     },
   },
+  '0430_api_token_expiry': {
+    async up(db: Kysely<unknown>) {
+      await sql`alter table api_tokens add column expires_at timestamptz`.execute(db);
+    },
+  },
 };
