@@ -20,6 +20,7 @@ const Env = z.object({
   RATE_LIMIT_LOOKUP_PER_ORDER: z.coerce.number().int().nonnegative().default(10),
   RATE_LIMIT_FILING_PER_IP: z.coerce.number().int().nonnegative().default(5),
   RATE_LIMIT_FILING_PER_ORDER: z.coerce.number().int().nonnegative().default(5),
+  RATE_LIMIT_UPLOAD_PER_IP: z.coerce.number().int().nonnegative().default(30),
   // Error reporting (services/api/src/observability): on only when both are set.
   SENTRY_DSN: z.string().url().optional().or(z.literal('').transform(() => undefined)),
   SENTRY_ENVIRONMENT: z.string().max(64).optional().or(z.literal('').transform(() => undefined)),
@@ -45,6 +46,7 @@ export type Config = {
     lookupPerOrder: number;
     filingPerIp: number;
     filingPerOrder: number;
+    uploadPerIp: number;
   };
   /** Both set, or error reporting is off. */
   sentry: { dsn: string; environment: string } | null;
@@ -77,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       lookupPerOrder: e.RATE_LIMIT_LOOKUP_PER_ORDER,
       filingPerIp: e.RATE_LIMIT_FILING_PER_IP,
       filingPerOrder: e.RATE_LIMIT_FILING_PER_ORDER,
+      uploadPerIp: e.RATE_LIMIT_UPLOAD_PER_IP,
     },
     sentry: e.SENTRY_DSN && e.SENTRY_ENVIRONMENT ? { dsn: e.SENTRY_DSN, environment: e.SENTRY_ENVIRONMENT } : null,
   };

@@ -24,12 +24,14 @@ const REACTIONS: readonly Reaction[] = [closeDraftOnFiling];
 import { startDeliveryWorker, type DeliveryWorker } from './webhooks/deliveryWorker.js';
 import { startPeriodicTask, type PeriodicTask } from './platform/periodicTask.js';
 import { expireIdempotencyKeys } from './http/idempotency.js';
+import { mediaMigrations } from './media/mediaMigrations.js';
+import { sweepOrphanedMedia } from './media/mediaRoutes.js';
 
 /** How often stored leftovers (expired idempotency keys, orphaned uploads) are swept. */
 const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
 
 export const ALL_MIGRATIONS: Record<string, Migration> = registerMigrations(
-  eventStoreMigrations, catalogMigrations, projectionMigrations, identityMigrations, publicApiMigrations, webhookMigrations, teamMigrations,
+  eventStoreMigrations, catalogMigrations, projectionMigrations, identityMigrations, publicApiMigrations, webhookMigrations, teamMigrations, mediaMigrations,
 );
 
 export interface Runtime {
@@ -112,6 +114,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     if (options.workers !== false) {
       sla = startSlaScheduler(ctx);
       housekeeping.push(startPeriodicTask(ctx, 'idempotency-key expiry', HOUSEKEEPING_INTERVAL_MS, (now) => expireIdempotencyKeys(ctx, now)));
+      housekeeping.push(startPeriodicTask(ctx, 'orphaned media sweep', HOUSEKEEPING_INTERVAL_MS, (now) => sweepOrphanedMedia(ctx, now)));
     }
     const app = await buildApp(ctx, { kafkaReachable: kafka ? await kafkaProbe(kafka) : null });
     if (options.listen !== false) await app.listen({ port: config.port, host: config.host });

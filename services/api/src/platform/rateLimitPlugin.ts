@@ -19,6 +19,7 @@ export interface RateLimitSettings {
   lookupPerOrder: number;
   filingPerIp: number;
   filingPerOrder: number;
+  uploadPerIp: number;
 }
 
 type KeyOf = (request: FastifyRequest) => string | null;
@@ -65,6 +66,9 @@ export const rateLimitPlugin = (ctx: AppContext, settings: RateLimitSettings = c
       ['POST /api/claims/:id', [
         limiter({ name: 'filing-ip', max: settings.filingPerIp, key: clientIp }),
         limiter({ name: 'filing-order', max: settings.filingPerOrder, key: (r) => orderKey(field(r.params, 'id')) }),
+      ].filter((l) => l.max > 0)],
+      ['POST /api/media/upload-url', [
+        limiter({ name: 'upload-ip', max: settings.uploadPerIp, key: clientIp }),
       ].filter((l) => l.max > 0)],
     ]);
 
