@@ -48,6 +48,9 @@ export const UploadUrlRequest = z.object({
 });
 export type UploadUrlRequest = z.infer<typeof UploadUrlRequest>;
 
+/** What a portal page proves when it asks for an upload URL. */
+export type UploadProof = { orderId: string; email: string } | { claimToken: string };
+
 export const UploadUrlResponse = z.object({
   signedUrl: z.string(),
   fileName: z.string(),
