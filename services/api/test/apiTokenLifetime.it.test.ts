@@ -1,38 +1,26 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_API_TOKEN_LIFETIME_DAYS } from '@claims/contracts';
-import { loadConfig, startRuntime, type Runtime } from '../src/index.js';
+import type { Runtime } from '../src/index.js';
+import { signIn, startPgliteRuntime, type PgliteRuntime } from './support/pgliteRuntime.js';
 
 /** An API token never outlives its expiry, nor holds more than its creator holds now. */
 
+let started: PgliteRuntime;
 let runtime: Runtime;
-let dataDir: string;
 let now = new Date().toISOString();
 let acme: string;
 let admin: string;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'api-token-life-'));
-  runtime = await startRuntime(
-    loadConfig({ ...process.env, DATA_DIR: dataDir, PORT: '0', SEED_DEMO: 'true', DATABASE_URL: '', KAFKA_BROKERS: '', LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }),
-    { listen: false, workers: false, now: () => now },
-  );
+  started = await startPgliteRuntime('api-token-life', { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }, { now: () => now });
+  runtime = started.runtime;
   acme = (await runtime.app.inject({ method: 'GET', url: '/api/stores/acme' })).json<{ id: string }>().id;
   admin = await login('admin@orderprotection.test');
 });
 
-afterAll(async () => {
-  await runtime?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => started?.stop());
 
-async function login(email: string): Promise<string> {
-  const res = await runtime.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'demo-pass-1234' } });
-  expect(res.statusCode).toBe(200);
-  return String(res.headers['set-cookie']).split(';')[0]!;
-}
+const login = (email: string) => signIn(runtime, email);
 
 const asUser = (cookie: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
   runtime.app.inject({ method, url, headers: { cookie, origin: 'http://localhost' }, ...(payload === undefined ? {} : { payload: payload as object }) });

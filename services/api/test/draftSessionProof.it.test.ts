@@ -1,27 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClaimSession, CustomerOrder, SessionStatus } from '@claims/contracts';
-import { loadConfig, startRuntime, type Runtime } from '../src/index.js';
+import type { Runtime } from '../src/index.js';
+import { startPgliteRuntime, type PgliteRuntime } from './support/pgliteRuntime.js';
 
 /** A shopper's draft holds their address and signature: reading or deleting it takes the order's email. */
 
+let started: PgliteRuntime;
 let runtime: Runtime;
-let dataDir: string;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'draft-proof-'));
-  runtime = await startRuntime(
-    loadConfig({ ...process.env, DATA_DIR: dataDir, PORT: '0', SEED_DEMO: 'true', DATABASE_URL: '', KAFKA_BROKERS: '', LOG_LEVEL: 'silent' }),
-    { listen: false, workers: false },
-  );
+  started = await startPgliteRuntime('draft-proof');
+  runtime = started.runtime;
 });
 
-afterAll(async () => {
-  await runtime?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => started?.stop());
 
 describe('draft sessions without the order\'s email', () => {
   it('answer 404 to GET and DELETE with only the order id or a wrong email, and the draft stays', async () => {

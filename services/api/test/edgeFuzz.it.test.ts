@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig, startRuntime, type Runtime } from '../src/index.js';
+import type { Runtime } from '../src/index.js';
+import { signIn, startPgliteRuntime, type PgliteRuntime } from './support/pgliteRuntime.js';
 
 /** Hostile input at every route of the OpenAPI document: whatever arrives, the answer is never a 5xx. */
 
@@ -22,8 +20,8 @@ interface OpenApiOperation {
   requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> };
 }
 
+let started: PgliteRuntime;
 let runtime: Runtime;
-let dataDir: string;
 let cookie: string;
 let token: string;
 let storeId: string;
@@ -53,13 +51,9 @@ function operationsOf(doc: { paths: Record<string, Record<string, OpenApiOperati
 }
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'edge-fuzz-'));
-  runtime = await startRuntime(
-    loadConfig({ ...process.env, DATA_DIR: dataDir, PORT: '0', SEED_DEMO: 'true', DATABASE_URL: '', KAFKA_BROKERS: '', LOG_LEVEL: 'silent' }),
-    { listen: false, workers: false },
-  );
-  const login = await runtime.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@orderprotection.test', password: 'demo-pass-1234' } });
-  cookie = String(login.headers['set-cookie']).split(';')[0]!;
+  started = await startPgliteRuntime('edge-fuzz');
+  runtime = started.runtime;
+  cookie = await signIn(runtime, 'admin@orderprotection.test');
   storeId = (await runtime.app.inject({ method: 'GET', url: '/api/stores/acme' })).json<{ id: string }>().id;
   const created = await runtime.app.inject({
     method: 'POST', url: `/api/stores/${storeId}/api-tokens`, headers: { cookie, origin: 'http://localhost' },
@@ -69,10 +63,7 @@ beforeAll(async () => {
   operations = operationsOf((await runtime.app.inject({ method: 'GET', url: '/api/openapi.json' })).json());
 });
 
-afterAll(async () => {
-  await runtime?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => started?.stop());
 
 const hostileString = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(

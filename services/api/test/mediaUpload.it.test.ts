@@ -1,18 +1,19 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CustomerOrder, FileClaimResponse, MAX_UPLOAD_BYTES, UPLOAD_QUOTA, UploadUrlResponse } from '@claims/contracts';
-import { loadConfig, startRuntime, type Runtime } from '../src/index.js';
+import type { Runtime } from '../src/index.js';
 import { sweepOrphanedMedia } from '../src/media/mediaRoutes.js';
+import { pathOf, startPgliteRuntime, type PgliteRuntime } from './support/pgliteRuntime.js';
 
 /** Uploads take the proof of an order or a claim, are capped per URL, per proof and per IP, stream, and are swept when orphaned. */
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 const UPLOADS_PER_IP = 60;
 
+let started: PgliteRuntime;
 let runtime: Runtime;
 let dataDir: string;
 let now = new Date().toISOString();
@@ -21,14 +22,8 @@ let claim: { token: string };
 let referenced: UploadUrlResponse;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'media-upload-'));
-  runtime = await startRuntime(
-    loadConfig({
-      ...process.env, DATA_DIR: dataDir, PORT: '0', SEED_DEMO: 'true', DATABASE_URL: '', KAFKA_BROKERS: '', LOG_LEVEL: 'silent',
-      RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_UPLOAD_PER_IP: String(UPLOADS_PER_IP),
-    }),
-    { listen: false, workers: false, now: () => now },
-  );
+  started = await startPgliteRuntime('media-upload', { RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_UPLOAD_PER_IP: String(UPLOADS_PER_IP) }, { now: () => now });
+  ({ runtime, dataDir } = started);
   const lookup = await runtime.app.inject({ method: 'GET', url: '/api/order-lookup?email=ava@example.com&order=1001' });
   orderId = CustomerOrder.parse(lookup.json()).systemOrderId;
   referenced = await signedUrl({ orderId, email: 'ava@example.com' });
@@ -44,15 +39,7 @@ beforeAll(async () => {
   claim = FileClaimResponse.parse(filed.json());
 });
 
-afterAll(async () => {
-  await runtime?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-const pathOf = (url: string) => {
-  const u = new URL(url);
-  return `${u.pathname}${u.search}`;
-};
+afterAll(() => started?.stop());
 
 const askUrl = (proof: Record<string, string>, remoteAddress = '127.0.0.1', filename = 'photo.png') => runtime.app.inject({
   method: 'POST', url: '/api/media/upload-url', remoteAddress, payload: { filename, contentType: 'image/png', mediaType: 'CLAIM', ...proof },

@@ -1,36 +1,28 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig, startRuntime, type Runtime } from '../src/index.js';
+import type { Runtime } from '../src/index.js';
 import { expireIdempotencyKeys, REDACTED_SECRET } from '../src/http/idempotency.js';
+import { signIn, startPgliteRuntime, type PgliteRuntime } from './support/pgliteRuntime.js';
 
 /** Secrets the API hands out once (webhook secrets, claim tokens) are kept neither in stored answers nor in logs. */
 
+let started: PgliteRuntime;
 let runtime: Runtime;
-let dataDir: string;
 let token: string;
 let now = new Date().toISOString();
 const logLines: string[] = [];
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'secrets-'));
   const logDestination = new Writable({
     write(chunk: Buffer, _encoding, done) {
       logLines.push(chunk.toString('utf8'));
       done();
     },
   });
-  runtime = await startRuntime(
-    loadConfig({
-      ...process.env, DATA_DIR: dataDir, PORT: '0', SEED_DEMO: 'true', DATABASE_URL: '', KAFKA_BROKERS: '', LOG_LEVEL: 'info', WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-    }),
-    { listen: false, workers: false, now: () => now, logDestination },
-  );
-  const login = await runtime.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@orderprotection.test', password: 'demo-pass-1234' } });
-  const cookie = String(login.headers['set-cookie']).split(';')[0]!;
+  started = await startPgliteRuntime('secrets', { LOG_LEVEL: 'info', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }, { now: () => now, logDestination });
+  runtime = started.runtime;
+  const cookie = await signIn(runtime, 'admin@orderprotection.test');
   const storeId = (await runtime.app.inject({ method: 'GET', url: '/api/stores/acme' })).json<{ id: string }>().id;
   const created = await runtime.app.inject({
     method: 'POST', url: `/api/stores/${storeId}/api-tokens`, headers: { cookie, origin: 'http://localhost' },
@@ -39,10 +31,7 @@ beforeAll(async () => {
   token = created.json<{ token: string }>().token;
 });
 
-afterAll(async () => {
-  await runtime?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => started?.stop());
 
 const createEndpoint = (key: string) => runtime.app.inject({
   method: 'POST', url: '/api/v1/webhook-endpoints',
