@@ -1,9 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from './errors.js';
 
-/** Control characters no identifier, query or header holds (PostgreSQL refuses NUL outright). */
+/** Control characters no path parameter or query value holds (PostgreSQL refuses NUL outright). */
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const IN_LINE = /[\u0000-\u001f\u007f]/;
+/** HTTP allows a tab inside a header value; nothing else below space. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const IN_HEADER = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 /** Free text in a JSON body may break lines and indent; nothing else below space. */
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
@@ -31,7 +34,7 @@ const refuse = (path: string) => new AppError('validation_failed', `The request 
 function checkRequest(request: FastifyRequest): void {
   const found = findControl(request.params, IN_LINE, 'params')
     ?? findControl(request.query, IN_LINE, 'querystring')
-    ?? findControl(request.headers, IN_LINE, 'headers')
+    ?? findControl(request.headers, IN_HEADER, 'headers')
     ?? findControl(request.body, IN_TEXT, 'body');
   if (found) throw refuse(found);
 }
