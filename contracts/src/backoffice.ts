@@ -200,9 +200,14 @@ export type TimelineResponse = z.infer<typeof TimelineResponse>;
 // API tokens
 
 /** Body of `POST /api/stores/{storeId}/api-tokens`. */
+/** Decided: a token may be given an expiry up to a year ahead; without one it lives until revoked. */
+export const MAX_API_TOKEN_LIFETIME_DAYS = 365;
+
 export const CreateApiTokenRequest = z.object({
   name: z.string().trim().min(1).max(100),
   permissions: z.array(Permission).min(1).max(200),
+  /** After this instant the token answers 401; at most `MAX_API_TOKEN_LIFETIME_DAYS` ahead. */
+  expiresAt: z.iso.datetime().optional(),
 });
 export type CreateApiTokenRequest = z.infer<typeof CreateApiTokenRequest>;
 
@@ -217,6 +222,7 @@ export const ApiTokenSummary = z.object({
   createdAt: z.iso.datetime(),
   lastUsedAt: z.iso.datetime().nullable(),
   revokedAt: z.iso.datetime().nullable(),
+  expiresAt: z.iso.datetime().nullable(),
 });
 export type ApiTokenSummary = z.infer<typeof ApiTokenSummary>;
 

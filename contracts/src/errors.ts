@@ -24,6 +24,7 @@ export const ERROR_CATALOGUE = {
   unsupported_media_type: 415,
   payload_too_large: 413,
   upload_expired: 410,
+  upload_quota_exceeded: 422,
   idempotency_key_reused: 422,
   already_member: 409,
   cannot_change_self: 422,

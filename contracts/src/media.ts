@@ -31,12 +31,25 @@ export const Media = z.object({
 });
 export type Media = z.infer<typeof Media>;
 
+/** Decided: what one looked-up order or one claim may upload in all (URLs handed out, bytes stored). */
+export const UPLOAD_QUOTA = { files: 40, bytes: 250 * 1024 * 1024 } as const;
+
+/**
+ * Contract: the file's description plus the proof of a looked-up order (`orderId`, its
+ * `systemOrderId`, and the order's `email`) or of a claim (`claimToken`); without a valid one, 404.
+ */
 export const UploadUrlRequest = z.object({
   contentType: z.string().min(1).max(100),
   filename: z.string().trim().min(1).max(255),
   mediaType: MediaType,
+  orderId: z.string().max(100).optional(),
+  email: z.string().max(320).optional(),
+  claimToken: z.string().max(100).optional(),
 });
 export type UploadUrlRequest = z.infer<typeof UploadUrlRequest>;
+
+/** What a portal page proves when it asks for an upload URL. */
+export type UploadProof = { orderId: string; email: string } | { claimToken: string };
 
 export const UploadUrlResponse = z.object({
   signedUrl: z.string(),

@@ -8,6 +8,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import type { AppContext } from './context.js';
 import { installErrorHandler } from './platform/errorHandler.js';
 import { healthRoute, type HealthCheck } from './platform/healthRoute.js';
+import { installControlCharacterCheck } from './platform/controlCharacters.js';
 import { orderLookupRoute } from './customer/orderLookupRoute.js';
 import { claimRoutes } from './customer/claimRoutes.js';
 import { sessionRoutes } from './customer/draftSessionRoutes.js';
@@ -66,6 +67,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
     if (ctx.config.production) void reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
   });
   installErrorHandler(app);
+  installControlCharacterCheck(app);
 
   // The portal's script is most of a first visit: gzip/brotli cut it about 3.5x on the wire.
   await app.register(compress, { threshold: 1024 });

@@ -65,6 +65,7 @@ const Env = z.object({
   LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(5),
   LOGIN_MAX_FAILURES_PER_CLIENT: z.coerce.number().int().positive().default(30),
   LOGIN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().positive().default(100),
+  RATE_LIMIT_UPLOAD_PER_IP: z.coerce.number().int().nonnegative().default(30),
   // Error reporting (services/api/src/observability): on only when both are set.
   SENTRY_DSN: z.string().url().optional().or(z.literal('').transform(() => undefined)),
   SENTRY_ENVIRONMENT: z.string().max(64).optional().or(z.literal('').transform(() => undefined)),
@@ -103,6 +104,7 @@ export type Config = {
     lookupPerOrder: number;
     filingPerIp: number;
     filingPerOrder: number;
+    uploadPerIp: number;
   };
   loginLimits: LoginLimits;
   /** Both set, or error reporting is off. */
@@ -157,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       lookupPerOrder: e.RATE_LIMIT_LOOKUP_PER_ORDER,
       filingPerIp: e.RATE_LIMIT_FILING_PER_IP,
       filingPerOrder: e.RATE_LIMIT_FILING_PER_ORDER,
+      uploadPerIp: e.RATE_LIMIT_UPLOAD_PER_IP,
     },
     loginLimits: {
       windowMinutes: e.LOGIN_WINDOW_MINUTES,

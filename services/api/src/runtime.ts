@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import type { Kafka } from 'kafkajs';
+import type { DestinationStream } from 'pino';
 import type { Migration } from 'kysely/migration';
 import { eventStoreMigrations, migrate, onAppended, openDatabase, registerMigrations, type Database, type PollingLoop } from '@claims/event-store';
 import {
@@ -28,10 +29,17 @@ import { notifyShopper, startNotificationRetries } from './notifications/notifyS
 import { notificationMigrations } from './notifications/notificationRetries.js';
 import { issueStoreCredit } from './store-credit/storeCreditLedger.js';
 import { startDeliveryWorker, type DeliveryWorker } from './webhooks/deliveryWorker.js';
+import { startPeriodicTask, type PeriodicTask } from './platform/periodicTask.js';
+import { expireIdempotencyKeys } from './http/idempotency.js';
+import { mediaMigrations } from './media/mediaMigrations.js';
+import { sweepOrphanedMedia } from './media/mediaRoutes.js';
+
+/** How often stored leftovers (expired idempotency keys, orphaned uploads) are swept. */
+const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
 
 export const ALL_MIGRATIONS: Record<string, Migration> = registerMigrations(
   eventStoreMigrations, catalogMigrations, projectionMigrations, relayMigrations, identityMigrations, publicApiMigrations, webhookMigrations, teamMigrations,
-  financeMigrations, notificationMigrations,
+  financeMigrations, notificationMigrations, mediaMigrations,
 );
 
 export interface Runtime {
@@ -50,6 +58,8 @@ export interface RuntimeOptions {
   workers?: boolean;
   /** How projectors back off and when they park an event (tests shorten it). */
   faultPolicy?: Partial<FaultPolicy>;
+  /** Where the log lines go (default standard output). */
+  logDestination?: DestinationStream;
 }
 
 /** Readiness of the broker as this process sees it: a client of its own that gives up at once, so health answers fast. */
@@ -96,7 +106,7 @@ const parkedHealth = (ctx: AppContext): HealthCheck => async (): Promise<Compone
  * for: the relay and the consumers connect in the background and keep retrying.
  */
 export async function startRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, options.logDestination);
   const database: Database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -111,6 +121,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   const projectors: KafkaProjector[] = [];
   let relay: Relay | null = null;
   let sla: SlaScheduler | null = null;
+  const housekeeping: PeriodicTask[] = [];
   let deliveryWorker: DeliveryWorker | null = null;
   let stopped = false;
   const stopping = new AbortController();
@@ -134,6 +145,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     stopped = true;
     stopping.abort();
     await sla?.stop();
+    await Promise.all(housekeeping.map((t) => t.stop()));
     await Promise.all(followers.map((f) => f.stop()));
     await Promise.all(reactions.map((r) => r.stop()));
     await kafkaSetup;
@@ -181,7 +193,11 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       reactions.push(startNotificationRetries(ctx, mailer));
     }
     if (workers.has('delivery')) deliveryWorker = startDeliveryWorker(ctx);
-    if (workers.has('timers')) sla = startSlaScheduler(ctx);
+    if (workers.has('timers')) {
+      sla = startSlaScheduler(ctx);
+      housekeeping.push(startPeriodicTask(ctx, 'idempotency-key expiry', HOUSEKEEPING_INTERVAL_MS, (now) => expireIdempotencyKeys(ctx, now)));
+      housekeeping.push(startPeriodicTask(ctx, 'orphaned media sweep', HOUSEKEEPING_INTERVAL_MS, (now) => sweepOrphanedMedia(ctx, now)));
+    }
 
     const healthChecks: Record<string, HealthCheck> = { projectors: parkedHealth(ctx) };
     if (kafka) healthChecks.kafka = kafkaHealth(config, log, relay, () => topicRefused);

@@ -31,9 +31,11 @@ const pathOf = (url: string) => {
   return `${u.pathname}${u.search}`;
 };
 
-async function uploadUrl(filename: string, contentType: string) {
-  const res = await runtime.app.inject({ method: 'POST', url: '/api/media/upload-url', payload: { filename, contentType, mediaType: 'CLAIM' } });
-  return res;
+/** An upload URL, with the proof of a looked-up order the contract asks for. */
+async function uploadUrl(filename: string, contentType: string, mediaType = 'CLAIM') {
+  const lookup = await runtime.app.inject({ method: 'GET', url: '/api/order-lookup?email=ava@example.com&order=1001' });
+  const orderId = lookup.json<{ systemOrderId: string }>().systemOrderId;
+  return runtime.app.inject({ method: 'POST', url: '/api/media/upload-url', payload: { filename, contentType, mediaType, orderId, email: 'ava@example.com' } });
 }
 
 describe('stores and whitelabel', () => {
@@ -90,7 +92,7 @@ describe('media upload', () => {
     expect((await uploadUrl('notes.pdf', 'application/pdf')).statusCode).toBe(415);
     expect((await uploadUrl('script.svg', 'image/svg+xml')).statusCode).toBe(415);
     expect((await uploadUrl('photo.png', 'text/html')).statusCode).toBe(415);
-    expect((await runtime.app.inject({ method: 'POST', url: '/api/media/upload-url', payload: { filename: 'a.png', contentType: 'image/png', mediaType: 'OTHER' } })).statusCode).toBe(400);
+    expect((await uploadUrl('a.png', 'image/png', 'OTHER')).statusCode).toBe(400);
   });
 
   it('refuses content whose magic bytes do not fit the extension', async () => {

@@ -95,7 +95,7 @@ describe('rate limits of the customer lookup and filing', () => {
 describe('configuration', () => {
   it('reads the limits, turns them off, and turns error reporting on only with both variables', () => {
     const base = { DATA_DIR: dataDir };
-    expect(loadConfig(base).rateLimit).toEqual({ enabled: true, windowMs: 60_000, lookupPerIp: 20, lookupPerOrder: 10, filingPerIp: 5, filingPerOrder: 5 });
+    expect(loadConfig(base).rateLimit).toEqual({ enabled: true, windowMs: 60_000, lookupPerIp: 20, lookupPerOrder: 10, filingPerIp: 5, filingPerOrder: 5, uploadPerIp: 30 });
     expect(loadConfig({ ...base, RATE_LIMIT_ENABLED: 'false' }).rateLimit.enabled).toBe(false);
     expect(() => loadConfig({ ...base, RATE_LIMIT_ENABLED: 'false', NODE_ENV: 'production' })).toThrow(/refused when NODE_ENV=production/);
     expect(loadConfig({ ...base, RATE_LIMIT_LOOKUP_PER_IP: '1000' }).rateLimit.lookupPerIp).toBe(1000);

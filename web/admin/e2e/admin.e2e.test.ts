@@ -12,8 +12,9 @@ let ivy: { claimId: string; claimNumber: string };
 
 beforeAll(async () => {
   h = await startHarness();
-  const red = await uploadPhoto(h.baseUrl, 'socks-1.png', solidPng(320, 200, [200, 30, 30]));
-  const blue = await uploadPhoto(h.baseUrl, 'socks-2.png', solidPng(200, 320, [30, 60, 200]));
+  const avasOrder = { orderNumber: '1001', email: 'ava@example.com' };
+  const red = await uploadPhoto(h.baseUrl, avasOrder, 'socks-1.png', solidPng(320, 200, [200, 30, 30]));
+  const blue = await uploadPhoto(h.baseUrl, avasOrder, 'socks-2.png', solidPng(200, 320, [30, 60, 200]));
   ava = await fileClaim(h.baseUrl, 'acme-5001', {
     email: 'ava@example.com',
     fulfillmentIssues: [{

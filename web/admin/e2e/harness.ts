@@ -6,7 +6,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect } from 'vitest';
-import { FileClaimResponse, MeResponse, UploadUrlResponse, type FileClaimRequest } from '@claims/contracts';
+import { CustomerOrder, FileClaimResponse, MeResponse, UploadUrlResponse, type FileClaimRequest } from '@claims/contracts';
 import { loadConfig, startRuntime, type Runtime } from '@claims/api';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -125,11 +125,17 @@ export function solidPng(width: number, height: number, [r, g, b]: readonly [num
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
 }
 
-/** Uploads a photo the way the portal does (signed URL, then PUT) and returns its public URL. */
-export async function uploadPhoto(baseUrl: string, name: string, bytes: Buffer): Promise<string> {
+/**
+ * Uploads a photo the way the portal does while filing: looks the order up, asks for a signed URL
+ * with the order's proof (its systemOrderId and email), then PUTs the file; returns its public URL.
+ */
+export async function uploadPhoto(baseUrl: string, order: { orderNumber: string; email: string }, name: string, bytes: Buffer): Promise<string> {
+  const lookup = new URL('/api/order-lookup', baseUrl);
+  lookup.search = new URLSearchParams({ order: order.orderNumber, email: order.email }).toString();
+  const found = CustomerOrder.parse(await (await fetch(lookup)).json());
   const signed = UploadUrlResponse.parse(await (await fetch(`${baseUrl}/api/media/upload-url`, {
     method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ contentType: 'image/png', filename: name, mediaType: 'CLAIM' }),
+    body: JSON.stringify({ contentType: 'image/png', filename: name, mediaType: 'CLAIM', orderId: found.systemOrderId, email: order.email }),
   })).json());
   const put = await fetch(new URL(signed.signedUrl, baseUrl), { method: 'PUT', headers: { 'content-type': 'image/png' }, body: new Uint8Array(bytes) });
   if (!put.ok) throw new Error(`upload failed: ${put.status} ${await put.text()}`);

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
-import { CLAIM_TYPE_FLAGS, ITEM_ISSUE_LABELS, SHIPMENT_ISSUE_LABELS, type ClaimType, type ImageRef } from '@claims/contracts';
+import { CLAIM_TYPE_FLAGS, ITEM_ISSUE_LABELS, SHIPMENT_ISSUE_LABELS, type ClaimType, type ImageRef, type UploadProof } from '@claims/contracts';
 import { ACCEPT_ATTRIBUTE, checkFile, uploadMedia, type UploadedMedia } from './upload.js';
 
 export function Page({ title, subtitle, children }: { title: string; subtitle?: ReactNode; children?: ReactNode }) {
@@ -53,8 +53,10 @@ interface PhotoState {
 }
 
 /** Photos for an issue or message: checks, uploads with progress, announces spec §8 errors. */
-export function PhotoUpload({ label, value, onChange, onUploaded }: {
+export function PhotoUpload({ label, proof, value, onChange, onUploaded }: {
   label: string;
+  /** The looked-up order or the claim the photos are for: the server asks for it. */
+  proof: UploadProof;
   value: ImageRef[];
   onChange: (images: ImageRef[]) => void;
   onUploaded?: (media: UploadedMedia) => void;
@@ -78,7 +80,7 @@ export function PhotoUpload({ label, value, onChange, onUploaded }: {
       const id = `${file.name}-${Date.now()}-${Math.random()}`;
       setUploads((u) => [...u, { id, name: file.name, progress: 0, error: null, done: null }]);
       try {
-        const done = await uploadMedia(file, (progress) => setUploads((u) => u.map((x) => (x.id === id ? { ...x, progress } : x))));
+        const done = await uploadMedia(file, proof, (progress) => setUploads((u) => u.map((x) => (x.id === id ? { ...x, progress } : x))));
         setUploads((u) => u.filter((x) => x.id !== id));
         onUploaded?.(done);
         onChange([...valueRef.current, { url: done.url }]);

@@ -1,4 +1,4 @@
-import { ACCEPTED_MEDIA, MAX_UPLOAD_BYTES, type AcceptedExtension } from '@claims/contracts';
+import { ACCEPTED_MEDIA, MAX_UPLOAD_BYTES, type AcceptedExtension, type UploadProof } from '@claims/contracts';
 import { api } from './api.js';
 
 /** Spec §8 media upload errors, word for word. */
@@ -29,13 +29,16 @@ export interface UploadedMedia {
   originalName: string;
 }
 
-/** Asks for a signed URL, then PUTs the raw file to it, reporting progress from 0 to 1. */
-export async function uploadMedia(file: File, onProgress: (fraction: number) => void): Promise<UploadedMedia> {
+/**
+ * Asks for a signed URL with the proof of the looked-up order (while filing) or of the claim (on
+ * its page), then PUTs the raw file to it, reporting progress from 0 to 1.
+ */
+export async function uploadMedia(file: File, proof: UploadProof, onProgress: (fraction: number) => void): Promise<UploadedMedia> {
   const ext = (file.name.split('.').pop() ?? '').toLowerCase();
   const contentType = isAccepted(ext) ? ACCEPTED_MEDIA[ext] : file.type;
   let signed;
   try {
-    signed = await api.uploadUrl({ contentType, filename: file.name, mediaType: 'CLAIM' });
+    signed = await api.uploadUrl({ contentType, filename: file.name, mediaType: 'CLAIM', ...proof });
   } catch {
     throw new Error(UPLOAD_ERRORS.signedUrl);
   }

@@ -28,8 +28,13 @@ export type Principal = UserPrincipal | TokenPrincipal;
  */
 export function permissionsAt(principal: Principal, storeId: string): ReadonlySet<Permission> | null {
   if (principal.kind === 'token') return principal.token.storeId === storeId ? new Set(principal.permissions) : null;
+  return grantedAt(principal.grants, storeId);
+}
+
+/** The permissions role grants give on one store, or null when none of them reaches it. */
+export function grantedAt(grants: readonly Grant[], storeId: string): ReadonlySet<Permission> | null {
   let found: Set<Permission> | null = null;
-  for (const grant of principal.grants) {
+  for (const grant of grants) {
     if (grant.stores !== 'all' && !grant.stores.includes(storeId)) continue;
     found ??= new Set();
     for (const permission of ROLES[grant.role].permissions) found.add(permission);

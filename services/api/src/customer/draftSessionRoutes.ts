@@ -10,11 +10,12 @@ import { AppError } from '../platform/errors.js';
 import { loadSession, sessionIdOf, toSessionView } from './draftSessions.js';
 
 const noSession = () => new AppError('session_not_found', 'No saved claim for this order.');
-const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
-const Email = z.string().trim().min(1).max(320);
+const sameEmail = (a: string, b: string | undefined) => b !== undefined && a.trim().toLowerCase() === b.trim().toLowerCase();
+/** Optional in the schema so that a missing email is the contract's 404, like a wrong one. */
+const Email = z.string().trim().min(1).max(320).optional();
 
 /** The order, when the caller proved its email; a wrong email and an unknown order are the same 404. */
-async function provenOrder(ctx: AppContext, orderId: string, email: string): Promise<Order> {
+async function provenOrder(ctx: AppContext, orderId: string, email: string | undefined): Promise<Order> {
   const order = await findOrderById(ctx.database.db, orderId);
   if (!order || !sameEmail(order.customerEmail, email)) throw noSession();
   return order;

@@ -12,6 +12,12 @@ declare module 'fastify' {
   }
 }
 
+/** Keys are remembered this long; a repeat after that is a new request. */
+export const IDEMPOTENCY_KEY_TTL_HOURS = 24;
+/** Webhook signing secrets (`whsec_…`) are shown once: a stored answer keeps only this in their place. */
+export const REDACTED_SECRET = 'whsec_…redacted';
+const SECRET = /whsec_[A-Za-z0-9+/=_-]+/g;
+
 /** A key waits this long for a concurrent first request with the same key to finish. */
 const WAIT_FOR_FIRST_MS = 10_000;
 /** A first request that never finished (process died) stops holding its key after this long. */
@@ -26,7 +32,8 @@ interface KeyRow { request_hash: string; status_code: number | null; content_typ
  * Contract: every `/api/v1` request may carry `Idempotency-Key`. The first answer to a key (per
  * token) is stored; a repeat with the same method, path and body gets it again (header
  * `idempotent-replayed: true`), another request under the same key gets 422. 5xx answers are not
- * kept, so they may be retried.
+ * kept, so they may be retried. Secrets in an answer are not kept either: a replay carries
+ * `REDACTED_SECRET` where the first answer had the secret.
  */
 export function installIdempotency(ctx: AppContext, app: FastifyInstance): void {
   app.decorateRequest('idempotency', null);
@@ -85,8 +92,16 @@ export function installIdempotency(ctx: AppContext, app: FastifyInstance): void 
     const contentType = reply.getHeader('content-type');
     await sql`
       update idempotency_keys set status_code = ${reply.statusCode}, content_type = ${typeof contentType === 'string' ? contentType : null},
-        response_body = ${payload}, completed_at = ${ctx.now()}::timestamptz
+        response_body = ${payload.replace(SECRET, REDACTED_SECRET)}, completed_at = ${ctx.now()}::timestamptz
       where token_id = ${held.tokenId}::uuid and key = ${held.key}`.execute(ctx.database.db);
     return payload;
   });
+}
+
+/** Forgets keys older than `IDEMPOTENCY_KEY_TTL_HOURS` (with their stored answers); returns how many. */
+export async function expireIdempotencyKeys(ctx: AppContext, now: string): Promise<number> {
+  const { rows } = await sql<{ key: string }>`
+    delete from idempotency_keys where created_at < ${now}::timestamptz - ${IDEMPOTENCY_KEY_TTL_HOURS} * interval '1 hour'
+    returning key`.execute(ctx.database.db);
+  return rows.length;
 }

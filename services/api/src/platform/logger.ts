@@ -1,12 +1,18 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
 const EMAIL = /[^\s@&=?/"']+@[^\s@&=?/"']+\.[^\s@&=?/"']+/g;
 
 /** Shoppers' emails never reach the logs in clear: they are masked wherever they appear in a URL. */
 export const maskEmails = (text: string): string => text.replace(EMAIL, '[email]').replace(/(email=)[^&]*/gi, '$1[redacted]');
 
-export function createLogger(level: string): Logger {
-  return pino({
+/** A claim token is a bearer secret (spec: the shopper's link); the segment after these paths never reaches the logs. */
+const TOKEN_IN_PATH = /(\/(?:api\/claims|view)\/)[^/?#]+/g;
+
+/** What of a URL may be logged: emails masked, claim tokens replaced. */
+export const loggableUrl = (url: string): string => maskEmails(url).replace(TOKEN_IN_PATH, '$1[token]');
+
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     redact: {
       paths: [
@@ -16,7 +22,8 @@ export function createLogger(level: string): Logger {
       censor: '[redacted]',
     },
     serializers: {
-      req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: maskEmails(req.url), id: req.id }),
+      req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: loggableUrl(req.url), id: req.id }),
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

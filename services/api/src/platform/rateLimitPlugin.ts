@@ -60,6 +60,9 @@ export const rateLimitPlugin = (ctx: AppContext, settings: RateLimitSettings = c
         limiter({ name: 'filing-ip', max: settings.filingPerIp, key: clientIp }),
         limiter({ name: 'filing-order', max: settings.filingPerOrder, key: (r) => orderKey(field(r.params, 'id')) }),
       ].filter((l) => l.max > 0)],
+      ['POST /api/media/upload-url', [
+        limiter({ name: 'upload-ip', max: settings.uploadPerIp, key: clientIp }),
+      ].filter((l) => l.max > 0)],
     ]);
 
     // onRequest: before the body is read, so a refused request costs next to nothing.

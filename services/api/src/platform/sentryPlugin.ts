@@ -3,7 +3,7 @@ import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.js';
 import { AppError } from './errors.js';
-import { maskEmails } from './logger.js';
+import { loggableUrl, maskEmails } from './logger.js';
 
 /** Where the portal's browser SDK posts its envelopes: same origin, so the strict CSP (connect-src 'self') holds. */
 export const SENTRY_TUNNEL_PATH = '/api/monitoring';
@@ -31,7 +31,7 @@ function startSentry(dsn: string, environment: string): Promise<SentryNode> {
       tracesSampleRate: 0,
       beforeSend(event) {
         // Emails never leave in clear (a lookup URL carries one in its query).
-        if (event.request?.url) event.request.url = maskEmails(event.request.url);
+        if (event.request?.url) event.request.url = loggableUrl(event.request.url);
         if (typeof event.request?.query_string === 'string') event.request.query_string = maskEmails(event.request.query_string);
         if (event.request) delete event.request.data;
         return event;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ApiError, ApiTokenList, CreateApiTokenRequest, CreateApiTokenResponse } from '@claims/contracts';
+import { ApiError, ApiTokenList, CreateApiTokenRequest, CreateApiTokenResponse, MAX_API_TOKEN_LIFETIME_DAYS } from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
 import { permissionsAt } from '../auth/principal.js';
@@ -30,7 +30,15 @@ export const apiTokenRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async 
       throw new AppError('forbidden', `A token cannot have permissions you do not hold on this store: ${wider.join(', ')}.`,
         wider.map((p) => ({ path: 'body.permissions', message: `${p} is not yours to give` })));
     }
-    const { token, summary } = await createApiToken(ctx, { storeId, name: request.body.name, permissions: request.body.permissions, createdBy: principal.user.id });
+    const { expiresAt = null } = request.body;
+    const latest = Date.parse(ctx.now()) + MAX_API_TOKEN_LIFETIME_DAYS * 86_400_000;
+    if (expiresAt !== null && (Date.parse(expiresAt) <= Date.parse(ctx.now()) || Date.parse(expiresAt) > latest)) {
+      throw new AppError('validation_failed', `A token expires in the future and at most ${MAX_API_TOKEN_LIFETIME_DAYS} days ahead.`,
+        [{ path: 'body.expiresAt', message: 'must be in the future and within the maximum lifetime' }]);
+    }
+    const { token, summary } = await createApiToken(ctx, {
+      storeId, name: request.body.name, permissions: request.body.permissions, createdBy: principal.user.id, expiresAt,
+    });
     request.log.info({ tokenId: summary.id, storeId }, 'api token created');
     return reply.code(201).header('cache-control', 'no-store').send({ ...summary, token });
   });

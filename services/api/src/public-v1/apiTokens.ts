@@ -3,7 +3,7 @@ import { sql, type QueryExecutorProvider } from 'kysely';
 import { ApiTokenSummary, isPermission, type Permission } from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { randomSecret, sha256 } from '../auth/passwords.js';
-import type { TokenPrincipal } from '../auth/principal.js';
+import { grantedAt, loadGrants, type TokenPrincipal } from '../auth/principal.js';
 
 /** Tokens read `opk_` + 256 random bits, so a leaked one is recognisable in logs and secret scanners. */
 const TOKEN_PREFIX = 'opk_';
@@ -19,6 +19,7 @@ interface TokenRow {
   created_at: Date;
   last_used_at: Date | null;
   revoked_at: Date | null;
+  expires_at: Date | null;
 }
 
 const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
@@ -33,24 +34,26 @@ const toSummary = (row: TokenRow): ApiTokenSummary => ApiTokenSummary.parse({
   createdAt: iso(row.created_at),
   lastUsedAt: iso(row.last_used_at),
   revokedAt: iso(row.revoked_at),
+  expiresAt: iso(row.expires_at),
 });
 
 export async function createApiToken(
   ctx: AppContext,
-  input: { storeId: string; name: string; permissions: readonly Permission[]; createdBy: string },
+  input: { storeId: string; name: string; permissions: readonly Permission[]; createdBy: string; expiresAt: string | null },
 ): Promise<{ token: string; summary: ApiTokenSummary }> {
   const id = randomUUID();
   const token = `${TOKEN_PREFIX}${randomSecret(32)}`;
   await sql`
-    insert into api_tokens (id, store_id, name, token_hash, prefix, permissions, created_by, created_at)
+    insert into api_tokens (id, store_id, name, token_hash, prefix, permissions, created_by, created_at, expires_at)
     values (${id}::uuid, ${input.storeId}::uuid, ${input.name}, ${sha256(token)}, ${token.slice(0, 10)},
-            ${JSON.stringify([...new Set(input.permissions)].sort())}::jsonb, ${input.createdBy}::uuid, ${ctx.now()}::timestamptz)`.execute(ctx.database.db);
+            ${JSON.stringify([...new Set(input.permissions)].sort())}::jsonb, ${input.createdBy}::uuid, ${ctx.now()}::timestamptz,
+            ${input.expiresAt}::timestamptz)`.execute(ctx.database.db);
   const summary = await findApiToken(ctx.database.db, input.storeId, id);
   return { token, summary: summary! };
 }
 
 const selectTokens = sql`
-  select t.id, t.store_id, t.name, t.prefix, t.permissions, t.created_by, u.name as creator_name, t.created_at, t.last_used_at, t.revoked_at
+  select t.id, t.store_id, t.name, t.prefix, t.permissions, t.created_by, u.name as creator_name, t.created_at, t.last_used_at, t.revoked_at, t.expires_at
   from api_tokens t join users u on u.id = t.created_by`;
 
 export async function listApiTokens(db: QueryExecutorProvider, storeId: string): Promise<ApiTokenSummary[]> {
@@ -71,14 +74,21 @@ export async function revokeApiToken(ctx: AppContext, storeId: string, id: strin
   return rows.length > 0;
 }
 
-/** The principal of a bearer token, or null when it is unknown or revoked. */
+/**
+ * The principal of a bearer token, or null when it is unknown, revoked or expired. A token never
+ * holds more than its creator does now: its permissions are cut to the creator's current grants on
+ * the token's store, and a creator who no longer reaches the store leaves the token without any (401).
+ */
 export async function findTokenPrincipal(ctx: AppContext, token: string): Promise<TokenPrincipal | null> {
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
-  const { rows } = await sql<{ id: string; name: string; store_id: string; permissions: string[] }>`
+  const { rows } = await sql<{ id: string; name: string; store_id: string; permissions: Permission[]; created_by: string }>`
     update api_tokens set last_used_at = ${ctx.now()}::timestamptz
-    where token_hash = ${sha256(token)} and revoked_at is null
-    returning id, name, store_id, permissions`.execute(ctx.database.db);
+    where token_hash = ${sha256(token)} and revoked_at is null and (expires_at is null or expires_at > ${ctx.now()}::timestamptz)
+    returning id, name, store_id, permissions, created_by`.execute(ctx.database.db);
   const row = rows[0];
   if (!row) return null;
-  return { kind: 'token', token: { id: row.id, name: row.name, storeId: row.store_id }, permissions: row.permissions.filter(isPermission) };
+  const creatorHolds = grantedAt(await loadGrants(ctx.database.db, row.created_by), row.store_id);
+  if (!creatorHolds) return null;
+  const permissions = row.permissions.filter(isPermission).filter((p) => creatorHolds.has(p));
+  return { kind: 'token', token: { id: row.id, name: row.name, storeId: row.store_id }, permissions };
 }

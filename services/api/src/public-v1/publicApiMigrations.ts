@@ -34,4 +34,6 @@ export const publicApiMigrations: Record<string, Migration> = {
         primary key (token_id, key)
       )`,
   ),
+  // An optional expiry (tokens used to live for ever).
+  '0430_api_token_expiry': sqlMigration(sql`alter table api_tokens add column expires_at timestamptz`),
 };

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from '@tanstack/react-router';
-import { ITEM_ISSUE_LABELS, ItemIssueType, type CustomerItem, type DraftIssue, type ImageRef } from '@claims/contracts';
+import { ITEM_ISSUE_LABELS, ItemIssueType, type CustomerItem, type DraftIssue, type ImageRef, type UploadProof } from '@claims/contracts';
 import { formatMoney } from '@claims/ui';
 import { Alert, BackLink, ItemThumb, Page, PhotoUpload, issueLabel } from '../components.js';
 import { addIssues, claimableQuantity, removeIssue, shortId, usePortal } from '../store.js';
@@ -13,8 +13,9 @@ interface Candidate {
 type Step = 'same' | 'count' | 'form';
 
 /** Spec §2 item issue modal: quantity questions, then issue type, details and photos, one product at a time. */
-function IssueModal({ queue, existing, onDone, onCancel }: {
+function IssueModal({ queue, existing, proof, onDone, onCancel }: {
   queue: Candidate[];
+  proof: UploadProof;
   existing: Map<string, DraftIssue>;
   onDone: (issues: DraftIssue[]) => void;
   onCancel: () => void;
@@ -117,7 +118,7 @@ function IssueModal({ queue, existing, onDone, onCancel }: {
               <label htmlFor={detailsId}>Provide an additional information</label>
               <textarea id={detailsId} rows={3} maxLength={5000} placeholder="Tell us briefly about the issue" value={details} onChange={(e) => setDetails(e.target.value)} />
             </div>
-            <PhotoUpload label="Upload photos" value={images} onChange={setImages} />
+            <PhotoUpload label="Upload photos" proof={proof} value={images} onChange={setImages} />
             {error ? <Alert>{error}</Alert> : null}
             <div className="actions">
               <button type="button" className="button button-secondary" onClick={onCancel}>Cancel</button>
@@ -207,6 +208,7 @@ export function ItemsPage() {
         <IssueModal
           queue={queue}
           existing={existing}
+          proof={{ orderId: order.systemOrderId, email: order.customerEmail }}
           onCancel={() => setQueue(null)}
           onDone={(issues) => {
             addIssues(fulfillment.id, issues);

@@ -96,6 +96,7 @@ function Messages({ token }: { token: string }) {
         </div>
         <PhotoUpload
           label="Add photos"
+          proof={{ claimToken: token }}
           value={images}
           onUploaded={(m) => setMedias((all) => [...all, m])}
           onChange={(next) => setMedias((all) => all.filter((m) => next.some((i) => i.url === m.url)))}

@@ -1,0 +1,56 @@
+import { sql, type QueryExecutorProvider } from 'kysely';
+import { UPLOAD_QUOTA } from '@claims/contracts';
+
+/** Who an upload is charged to: the looked-up order or the claim whose proof asked for its URL. */
+export type UploadOwner = `order:${string}` | `claim:${string}`;
+
+/** Records a new upload URL for `owner`; false when the owner has used up its quota of files or bytes. */
+export async function recordIssuedUpload(db: QueryExecutorProvider, key: string, owner: UploadOwner, now: string): Promise<boolean> {
+  const { rows } = await sql<{ key: string }>`
+    insert into media_uploads (key, owner, created_at)
+    select ${key}, ${owner}, ${now}::timestamptz
+    where (select count(*) from media_uploads where owner = ${owner}) < ${UPLOAD_QUOTA.files}
+      and (select coalesce(sum(size), 0) from media_uploads where owner = ${owner}) < ${UPLOAD_QUOTA.bytes}
+    returning key`.execute(db);
+  return rows.length > 0;
+}
+
+/** How many bytes the owner of an issued upload may still store, or null when the key was never issued. */
+export async function bytesLeftFor(db: QueryExecutorProvider, key: string): Promise<number | null> {
+  const { rows } = await sql<{ used: string }>`
+    select (select coalesce(sum(size), 0) from media_uploads o where o.owner = u.owner)::text as used
+    from media_uploads u where u.key = ${key}`.execute(db);
+  return rows[0] ? Math.max(0, UPLOAD_QUOTA.bytes - Number(rows[0].used)) : null;
+}
+
+export async function recordStoredUpload(db: QueryExecutorProvider, key: string, size: number, now: string): Promise<void> {
+  await sql`update media_uploads set size = ${size}, uploaded_at = ${now}::timestamptz where key = ${key}`.execute(db);
+}
+
+/** How long an upload waits for a claim (or a draft) to reference it before it is an orphan. */
+export const ORPHAN_AFTER_HOURS = 24;
+const SWEEP_BATCH = 200;
+
+/**
+ * Uploads older than a day that no event names (a claim's item images, a message's medias, a
+ * draft's images: all carry the file's key in their URL). Referenced ones are marked and never
+ * looked at again; the orphans are returned for deletion.
+ */
+export async function orphanedUploads(db: QueryExecutorProvider, now: string): Promise<string[]> {
+  const { rows } = await sql<{ key: string; referenced: boolean }>`
+    select u.key, exists (
+      select 1 from events e where e.occurred_at >= u.created_at - interval '1 hour' and position(u.key in e.data::text) > 0
+    ) as referenced
+    from media_uploads u
+    where u.referenced_at is null and u.created_at < ${now}::timestamptz - ${ORPHAN_AFTER_HOURS} * interval '1 hour'
+    order by u.created_at limit ${SWEEP_BATCH}`.execute(db);
+  const referenced = rows.filter((r) => r.referenced).map((r) => r.key);
+  if (referenced.length > 0) {
+    await sql`update media_uploads set referenced_at = ${now}::timestamptz where key = any(${referenced}::text[])`.execute(db);
+  }
+  return rows.filter((r) => !r.referenced).map((r) => r.key);
+}
+
+export async function forgetUpload(db: QueryExecutorProvider, key: string): Promise<void> {
+  await sql`delete from media_uploads where key = ${key}`.execute(db);
+}
