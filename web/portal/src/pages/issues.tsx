@@ -3,7 +3,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { SHIPMENT_ISSUE_LABELS, ShipmentIssueType, type CustomerFulfillment, type CustomerOrder } from '@claims/contracts';
 import { formatDateTime, pluralize } from '@claims/ui';
 import { Alert, BackLink, Modal, Page, StepFooter } from '../components.js';
-import { addIssues, claimableQuantity, fileableFulfillments, setState, shortId, usePortal } from '../store.js';
+import { addIssues, claimableQuantity, fileableFulfillments, setState, shortId, usePortal } from '../claimFlowState.js';
 
 function useOrder(): CustomerOrder {
   const order = usePortal((s) => s.order);

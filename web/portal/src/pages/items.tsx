@@ -3,7 +3,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { ITEM_ISSUE_LABELS, ItemIssueType, type CustomerItem, type DraftIssue, type ImageRef } from '@claims/contracts';
 import { formatMoney } from '@claims/ui';
 import { Alert, BackLink, ItemThumb, Page, PhotoUpload, issueLabel } from '../components.js';
-import { addIssues, claimableQuantity, removeIssue, shortId, usePortal } from '../store.js';
+import { addIssues, claimableQuantity, removeIssue, shortId, usePortal } from '../claimFlowState.js';
 
 interface Candidate {
   item: CustomerItem;

@@ -7,7 +7,7 @@ import { HttpError, api, isRateLimited, rateLimitedText } from '../api.js';
 import { AddressModal } from '../address.js';
 import { Alert, BackLink, Page, StepFooter, issueLabel } from '../components.js';
 import { SignatureField, type SignatureHandle } from '../signature.js';
-import { emptyClaim, finishedFulfillments, flushSessionSave, getState, removeIssue, setState, usePortal } from '../store.js';
+import { emptyClaim, finishedFulfillments, flushSessionSave, getState, removeIssue, setState, usePortal } from '../claimFlowState.js';
 
 interface Option {
   method: CustomerResolution;

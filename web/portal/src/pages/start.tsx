@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { SESSION_STEP_PATHS, type CustomerOrder } from '@claims/contracts';
 import { api, HttpError, isRateLimited, rateLimitedText } from '../api.js';
 import { Alert, Page } from '../components.js';
-import { destinationOf, emptyClaim, restoreFromSession, setState } from '../store.js';
+import { destinationOf, emptyClaim, restoreFromSession, setState } from '../claimFlowState.js';
 
 /** Spec §2 start page no-match alert, word for word. */
 export const NO_MATCH =

@@ -6,7 +6,7 @@ import { formatDateTime, formatMoney, stripHtml } from '@claims/ui';
 import { Lightbox, type LightboxImage } from '@claims/ui/lightbox';
 import { HttpError, api } from '../api.js';
 import { Alert, ItemThumb, Page, PhotoUpload, issueLabel } from '../components.js';
-import { setState } from '../store.js';
+import { setState } from '../claimFlowState.js';
 import type { UploadedMedia } from '../upload.js';
 
 function useToken(): string {
