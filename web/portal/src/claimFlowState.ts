@@ -4,6 +4,7 @@ import {
   ClaimCategory, CustomerOrder, DraftClaim, SESSION_STEP_PATHS, SessionStatus,
   type ClaimSession, type CustomerFulfillment, type DraftFulfillment, type DraftIssue,
 } from '@claims/contracts';
+import { fulfillmentFileable, latestIssuePerItem } from '@claims/domain';
 import { api } from './api.js';
 
 /** What the portal remembers between screens (kept in sessionStorage so a reload keeps the flow). */
@@ -171,9 +172,9 @@ export function restoreFromSession(session: ClaimSession, order: CustomerOrder):
 
 // ---- Derived rules ----
 
-/** Shipments the shopper may claim on: eligible ones, or (one-time appeasement) timely unprotected ones. */
+/** Shipments the shopper may claim on (the domain's rule, with the order's one-time-appeasement availability). */
 export function fileableFulfillments(order: CustomerOrder): CustomerFulfillment[] {
-  return order.fulfillments.filter((f) => f.eligible || (order.isOneTimeAppeasement && f.eligibilityCode === 'unprotected'));
+  return order.fulfillments.filter((f) => fulfillmentFileable(f, order.isOneTimeAppeasement));
 }
 
 /** How many of an item may still be claimed (spec §5 valid quantity; 0 once claimed). */
@@ -199,9 +200,8 @@ export function destinationOf(order: CustomerOrder): Destination {
 export function addIssues(fulfillmentId: string, issues: DraftIssue[], patch: Partial<DraftFulfillment> = {}): void {
   setState((s) => {
     const existing = s.claim.fulfillments[fulfillmentId];
-    const replaced = new Set(issues.map((i) => i.sourceItemId));
-    const kept = (existing?.issues ?? []).filter((i) => !replaced.has(i.sourceItemId));
-    const next: DraftFulfillment = { id: fulfillmentId, shipmentIssue: null, ...existing, ...patch, issues: [...kept, ...issues] };
+    const merged = latestIssuePerItem([...(existing?.issues ?? []), ...issues]);
+    const next: DraftFulfillment = { id: fulfillmentId, shipmentIssue: null, ...existing, ...patch, issues: merged };
     return { claim: { ...s.claim, fulfillments: { ...s.claim.fulfillments, [fulfillmentId]: next } } };
   });
 }
