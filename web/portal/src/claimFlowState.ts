@@ -2,10 +2,10 @@ import { useSyncExternalStore } from 'react';
 import { z } from 'zod';
 import {
   ClaimCategory, CustomerOrder, DraftClaim, SESSION_STEP_PATHS, SessionStatus,
-  type ClaimSession, type CustomerFulfillment, type DraftFulfillment, type DraftIssue,
+  type ClaimSession, type CustomerFulfillment, type DraftFulfillment, type DraftIssue, type FileClaimRequest,
 } from '@claims/contracts';
 import { fulfillmentFileable, latestIssuePerItem } from '@claims/domain';
-import { api } from './api.js';
+import { api, HttpError } from './api.js';
 
 /** What the portal remembers between screens (kept in sessionStorage so a reload keeps the flow). */
 const PortalState = z.object({
@@ -25,6 +25,11 @@ const PortalState = z.object({
   demo: z.boolean().default(false),
   /** The shopper has read the one-time-appeasement explanation for this order. */
   otaAcknowledged: z.boolean().default(false),
+  /**
+   * The `Idempotency-Key` of the claim being submitted and the body it was sent with: a retry (or a
+   * reload and a retry) of that body sends the same key, so a filing whose answer was lost is not repeated.
+   */
+  submission: z.object({ key: z.string(), body: z.string() }).nullable().default(null),
 });
 export type PortalState = z.infer<typeof PortalState>;
 
@@ -42,7 +47,7 @@ export const emptyClaim = (email = '', sourceOrderId = ''): DraftClaim => ({
 
 const initial: PortalState = {
   order: null, claim: emptyClaim(), currentShipmentId: null, category: null, sessionStatus: null, restored: false, submitted: null,
-  selectedShipments: [], sessionId: null, brandStoreId: null, queryStore: null, demo: false, otaAcknowledged: false,
+  selectedShipments: [], sessionId: null, brandStoreId: null, queryStore: null, demo: false, otaAcknowledged: false, submission: null,
 };
 
 function load(): PortalState {
@@ -222,7 +227,30 @@ export function removeIssue(fulfillmentId: string, issueId: string): void {
 export const finishedFulfillments = (claim: DraftClaim): DraftFulfillment[] =>
   Object.values(claim.fulfillments).filter((f) => f.issues.length > 0);
 
-export function shortId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(9));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_');
+/**
+ * The key for submitting this body: the one already used for the same body, or a new one (a changed
+ * body is a new request; the server refuses a key reused with another body).
+ */
+export function submissionKey(body: FileClaimRequest): string {
+  const json = JSON.stringify(body);
+  if (state.submission?.body === json) return state.submission.key;
+  const key = shortId(18);
+  setState({ submission: { key, body: json } });
+  return key;
+}
+
+/**
+ * After an answer that settles the submission (filed, or refused for a reason a retry of the same
+ * body would not change), the next submission gets a new key. A lost answer, a timeout, a 5xx or a
+ * 429 keeps it: the claim may have been filed, or the same request may simply be tried again.
+ */
+export function settleSubmission(error?: unknown): void {
+  const retryable = error !== undefined && !(error instanceof HttpError && error.status < 500 && error.status !== 429);
+  if (!retryable) setState({ submission: null });
+}
+
+/** Random URL-safe text (`bytes` of entropy); crypto.randomUUID needs a secure context, this does not. */
+export function shortId(bytes = 9): string {
+  const random = crypto.getRandomValues(new Uint8Array(bytes));
+  return btoa(String.fromCharCode(...random)).replace(/\+/g, '-').replace(/\//g, '_');
 }

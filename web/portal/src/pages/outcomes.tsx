@@ -1,6 +1,6 @@
 import { Link, Navigate } from '@tanstack/react-router';
 import { formatDateTime } from '@claims/ui';
-import { Page } from '../components.js';
+import { Page } from '@claims/ui/components';
 import { usePortal } from '../claimFlowState.js';
 
 export function HomePage() {
