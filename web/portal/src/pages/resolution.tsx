@@ -142,7 +142,10 @@ export function ReviewPage() {
     };
     setErrors(next);
     if (next.confirm || !('signature' in signed) || !method || finished.length === 0) return;
-    const signature = signed.signature;
+    // The same signature given again keeps the time it was first given: a retried submission is then
+    // the same request, and its Idempotency-Key still applies.
+    const previous = getState().claim.signature;
+    const signature = previous?.kind === signed.signature.kind && previous.value === signed.signature.value ? previous : signed.signature;
     setState((s) => ({ claim: { ...s.claim, signature } }));
     if (demo) {
       setErrors({ submit: 'This is a sample order for demos, so nothing was submitted.' });
