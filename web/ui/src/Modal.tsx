@@ -10,7 +10,6 @@ interface ModalProps {
   open?: boolean;
   /** A line shown above the title (e.g. "Product 1 / 3"). */
   eyebrow?: ReactNode;
-  className?: string;
 }
 
 /**
@@ -19,7 +18,7 @@ interface ModalProps {
  * before. The contents mount only once the dialog is open, so they start fresh each time and an
  * `autoFocus` field takes the focus; without one, the first control does.
  */
-export function Modal({ title, onClose, children, open = true, eyebrow, className = '' }: ModalProps) {
+export function Modal({ title, onClose, children, open = true, eyebrow }: ModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const [shown, setShown] = useState(false);
@@ -63,7 +62,7 @@ export function Modal({ title, onClose, children, open = true, eyebrow, classNam
   return (
     <dialog
       ref={ref}
-      className={`modal ${className}`.trim()}
+      className="modal"
       aria-modal="true"
       aria-labelledby={titleId}
       onKeyDown={trapTab}
