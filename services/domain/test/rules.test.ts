@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ClaimStatus, CustomerResolution } from '@claims/contracts';
+import { ClaimStatus, CustomerResolution, EligibilityCode } from '@claims/contracts';
 import {
-  canMove, fulfillmentEligibility, isResolvable, itemEligibility, lineValue, protectionStatus, remainingQuantity,
+  canMove, fulfillmentEligibility, fulfillmentFileable, isResolvable, latestIssuePerItem, itemEligibility, lineValue, protectionStatus, remainingQuantity,
   requestedResolution, setResolutionFinal, setResolutionQuantity, STATUS_TRANSITIONS, validQuantity, isMultipleType,
 } from '../src/index.js';
 import { NOW, order, settings } from './fixtures.js';
@@ -107,5 +107,32 @@ describe('eligibility per fulfillment', () => {
   });
   it('counts what each line may still claim', () => {
     expect(itemEligibility(order, new Set(['li-3']))).toEqual({ 'li-1': 1, 'li-2': 3, 'li-3': 0 });
+  });
+});
+
+describe('fileable shipments', () => {
+  it('takes a claim when eligible, or when only protection is missing and a one-time appeasement is open', () => {
+    const code = fc.option(fc.constantFrom(...EligibilityCode.options), { nil: null });
+    fc.assert(fc.property(fc.boolean(), code, fc.boolean(), (eligible, eligibilityCode, ota) => {
+      expect(fulfillmentFileable({ eligible, eligibilityCode }, ota)).toBe(eligible || (ota && eligibilityCode === 'unprotected'));
+    }));
+    expect(fulfillmentFileable({ eligible: false, eligibilityCode: 'expired' }, true)).toBe(false);
+  });
+});
+
+describe('issue replacement (spec §5)', () => {
+  const issue = fc.record({ sourceItemId: fc.constantFrom('li-1', 'li-2', 'li-3', 'li-4'), n: fc.nat() });
+  it('keeps one issue per item, the last one reported, in the order the kept ones were reported', () => {
+    fc.assert(fc.property(fc.array(issue, { maxLength: 20 }), (issues) => {
+      const kept = latestIssuePerItem(issues);
+      expect(kept.map((i) => i.sourceItemId).sort()).toEqual([...new Set(issues.map((i) => i.sourceItemId))].sort());
+      for (const k of kept) expect(k).toBe(issues.findLast((i) => i.sourceItemId === k.sourceItemId));
+      const positions = kept.map((k) => issues.lastIndexOf(k));
+      expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    }));
+  });
+  it('lets a new report for an item replace the earlier one and leaves the other items be', () => {
+    const earlier = [{ sourceItemId: 'li-1', n: 1 }, { sourceItemId: 'li-2', n: 2 }];
+    expect(latestIssuePerItem([...earlier, { sourceItemId: 'li-1', n: 3 }])).toEqual([{ sourceItemId: 'li-2', n: 2 }, { sourceItemId: 'li-1', n: 3 }]);
   });
 });

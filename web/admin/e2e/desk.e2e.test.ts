@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClaimDetail, ClaimNoteList, MacroView, TeamMemberList } from '@claims/contracts';
+import { AdminClaimDetail, CLAIM_STATUS_LABELS, ClaimNoteList, ClaimStatus, MacroView, TeamMemberList } from '@claims/contracts';
+import { statusChangeTargets } from '@claims/domain';
 import { mailedInvitationToken } from '../../../services/api/test/support/invitations.js';
 import { apiSession, expectAccessible, heading, fileClaim, signIn, startHarness, type Harness } from './harness.js';
 
@@ -84,6 +85,46 @@ describe('claim desk tools', () => {
       await table.getByRole('link', { name: `#${ava.claimNumber}` }).waitFor();
       return table.getByRole('row').filter({ has: page.getByRole('link', { name: `#${ava.claimNumber}` }) }).getByText('Open', { exact: true }).count();
     }, { timeout: 10_000 }).toBe(1);
+    expect(problems).toEqual([]);
+  });
+
+  it('offers for a mixed selection only the moves the transition table allows all of them, without reading each claim', async () => {
+    // Ben's claim is set aside (Temporarily Dismissed); Ava's is still working (Open): they share only the moves out of the first.
+    const ben = await fileClaim(h.baseUrl, 'acme-5002', {
+      email: 'ben@example.com',
+      fulfillmentIssues: [{ sourceFulfillmentId: 'f-1002-1', issues: [{ sourceItemId: 'li-4', claimType: 'DAMAGED', quantity: 1, details: '', images: [] }] }],
+      resolution: { desiredMethod: 'REFUND', customerSignature: 'Ben Ortiz' },
+    });
+    const agent = await apiSession(h.baseUrl, 'agent@acme.test');
+    expect((await agent.post(`/api/admin/claims/${ben.claimId}/status`, { status: 'TEMPORARILY_DISMISSED' })).status).toBe(200);
+    const statuses = [(await claimOf(agent, ava.claimId)).status, (await claimOf(agent, ben.claimId)).status];
+    expect(statuses[1]).toBe('TEMPORARILY_DISMISSED');
+    const allowed = ClaimStatus.options.filter((to) => statuses.every((from) => statusChangeTargets(from).includes(to)));
+    expect(allowed.length).toBeGreaterThan(0);
+
+    const { page, problems } = await h.newPage();
+    await signIn(page, 'agent@acme.test');
+    const table = page.getByRole('table', { name: /Claims, newest first/ });
+    const benRow = table.getByRole('row').filter({ has: page.getByRole('link', { name: `#${ben.claimNumber}` }) });
+    // The list is a read model: wait until it shows Ben's claim set aside.
+    await expect.poll(async () => {
+      await page.reload();
+      await table.getByRole('link', { name: `#${ava.claimNumber}` }).waitFor();
+      return benRow.getByText('Temporarily Dismissed', { exact: true }).count();
+    }, { timeout: 10_000 }).toBe(1);
+
+    const detailReads: string[] = [];
+    page.on('request', (request) => {
+      if (/\/api\/admin\/claims\/[0-9a-f-]{36}(\?|$)/.test(request.url())) detailReads.push(request.url());
+    });
+    await table.getByRole('checkbox', { name: `Select claim #${ava.claimNumber}` }).check();
+    await table.getByRole('checkbox', { name: `Select claim #${ben.claimNumber}` }).check();
+    await page.getByRole('heading', { name: '2 claims selected' }).waitFor();
+    const target = page.getByLabel('Move the selected claims to');
+    await expect.poll(() => target.isEnabled()).toBe(true);
+    const offered = (await target.locator('option').allTextContents()).slice(1);
+    expect(offered).toEqual(allowed.map((s) => CLAIM_STATUS_LABELS[s]));
+    expect(detailReads).toEqual([]);
     expect(problems).toEqual([]);
   });
 
@@ -210,10 +251,23 @@ describe('claim desk tools', () => {
     await nia.getByLabel('Role for Nia New').selectOption({ label: 'Store user' });
     await nia.getByRole('button', { name: 'Change role of Nia New' }).click();
     await page.getByRole('status').filter({ hasText: 'Nia New is now Store user.' }).waitFor();
-    await nia.getByRole('button', { name: 'Remove Nia New' }).click();
+    const remove = nia.getByRole('button', { name: 'Remove Nia New' });
+    await remove.click();
     const confirm = page.getByRole('dialog', { name: 'Remove Nia New?' });
     await confirm.waitFor();
     await expectAccessible(page);
+    // The dialog keeps the focus: Cancel has it first, Tab wraps inside, Escape closes and hands it back to the opener.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    for (const key of ['Tab', 'Tab', 'Tab', 'Shift+Tab']) {
+      await page.keyboard.press(key);
+      expect(await page.evaluate(() => document.querySelector('dialog[open]')?.contains(document.activeElement) === true
+        && document.activeElement?.tagName === 'BUTTON')).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'hidden' });
+    await expect.poll(() => remove.evaluate((button) => button === document.activeElement)).toBe(true);
+    await remove.click();
+    await confirm.waitFor();
     await confirm.getByRole('button', { name: 'Remove member' }).click();
     await page.getByRole('status').filter({ hasText: /Nia New was removed from/ }).waitFor();
     await expect.poll(() => members.getByRole('rowheader', { name: 'Nia New' }).count()).toBe(0);

@@ -3,13 +3,18 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
+import { DocumentTitle } from '@claims/ui/components';
 import { queryClient, router } from './router.js';
 import './styles.css';
 
+const deskTitle = (title: string) => `${title} · Claim desk`;
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>
+    <DocumentTitle value={deskTitle}>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </DocumentTitle>
   </StrictMode>,
 );

@@ -95,7 +95,14 @@ describe('portal flows', () => {
     await modal.waitFor();
     await modal.getByText("This order wasn't covered by order protection when you placed it.").waitFor();
     await expectAccessible(page);
-    await modal.getByRole('button', { name: 'Continue' }).click();
+    // The dialog keeps the focus: it starts on Continue, Tab and Shift+Tab wrap inside, Escape closes it (acknowledging).
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Continue');
+    for (const key of ['Tab', 'Tab', 'Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab']) {
+      await page.keyboard.press(key);
+      expect(await page.evaluate(() => document.querySelector('dialog[open]')?.contains(document.activeElement) === true
+        && document.activeElement?.tagName === 'BUTTON')).toBe(true);
+    }
+    await page.keyboard.press('Escape');
     await modal.waitFor({ state: 'hidden' });
     await page.getByText('as a one-time courtesy the store will review one claim for it.').waitFor();
     await expectAccessible(page);
@@ -104,10 +111,27 @@ describe('portal flows', () => {
     await page.getByRole('radio', { name: /I want a refund/ }).check();
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL('**/resolution/review');
+    // Filing carries an Idempotency-Key; retrying the same submission after a lost answer sends the same key.
+    const keys: string[] = [];
+    await page.route((url) => url.pathname === '/api/claims/acme-5006', async (route) => {
+      keys.push(route.request().headers()['idempotency-key'] ?? '');
+      if (keys.length === 1) await route.abort('failed');
+      else await route.continue();
+    });
+    await page.getByLabel('I confirm this address is accurate and understand items cannot be reshipped multiple times if incorrect.').check();
+    await page.getByLabel('Type your full name to sign').fill('Finn Hale');
+    await page.getByRole('button', { name: 'Submit your claim' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Your claim could not be submitted. Please try again.' }).waitFor();
     const token = await confirmAndSubmit(page, 'Finn Hale');
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[\w-]{24}$/);
+    expect(keys[1]).toBe(keys[0]);
+    // Filed: the next submission will get a key of its own.
+    expect(await page.evaluate(() => JSON.parse(sessionStorage.getItem('claims-portal:v1') ?? '{}').submission)).toBeNull();
     const claim = await claimOf(token);
     expect(claim.items.map((i) => [i.sourceItemId, i.claimType, i.quantity])).toEqual([['li-9', 'DAMAGED', 2]]);
-    expect(problems).toEqual([]);
+    // The aborted first attempt is the only failed load.
+    expect(problems.filter((p) => !p.includes('net::ERR_FAILED'))).toEqual([]);
     await context.close();
   });
 

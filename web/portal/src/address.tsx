@@ -2,7 +2,7 @@ import { useId, useMemo, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Address } from '@claims/contracts';
 import { addressLabels, findProvince, listCountries, loadProvinces, provinceOption, provinceOptions, type ProvinceTable } from '@claims/ui';
-import { Alert, Modal } from './components.js';
+import { Alert, Modal } from '@claims/ui/components';
 
 type Field = 'name' | 'address1' | 'address2' | 'city' | 'province' | 'zip' | 'countryCode' | 'phone';
 type Draft = Record<Field, string>;

@@ -26,8 +26,9 @@ export const api = {
     request('GET', 'order-lookup', { query: { order: order.trim(), email: email.trim() }, schema: CustomerOrder }),
   getSession: (orderId: string, email: string) => request('GET', 'sessions', { query: { orderId, email }, schema: ClaimSession, retry: 0 }),
   saveSession: (body: UpdateSessionRequest) => request('PUT', 'sessions', { body, schema: ClaimSession }),
-  fileClaim: (sourceOrderId: string, body: FileClaimRequest) =>
-    request('POST', `claims/${encodeURIComponent(sourceOrderId)}`, { body, schema: FileClaimResponse }),
+  /** `idempotencyKey`: the same for every retry of one submission, so a retry never files a second claim. */
+  fileClaim: (sourceOrderId: string, body: FileClaimRequest, idempotencyKey: string) =>
+    request('POST', `claims/${encodeURIComponent(sourceOrderId)}`, { body, schema: FileClaimResponse, headers: { 'Idempotency-Key': idempotencyKey } }),
   getClaim: (token: string) => request('GET', `claims/${encodeURIComponent(token)}`, { schema: CustomerClaimView }),
   listMessages: (token: string) => request('GET', `claims/${encodeURIComponent(token)}/messages`, { schema: z.array(Message) }),
   sendMessage: (token: string, body: z.input<typeof SendMessageRequest>) =>

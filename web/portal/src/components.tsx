@@ -1,27 +1,8 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
+import { Alert } from '@claims/ui/components';
 import { Link } from '@tanstack/react-router';
 import { CLAIM_TYPE_FLAGS, ITEM_ISSUE_LABELS, SHIPMENT_ISSUE_LABELS, type ClaimType, type ImageRef, type UploadProof } from '@claims/contracts';
 import { ACCEPT_ATTRIBUTE, checkFile, uploadMedia, type UploadedMedia } from './upload.js';
-
-export function Page({ title, subtitle, children }: { title: string; subtitle?: ReactNode; children?: ReactNode }) {
-  const headingRef = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
-    document.title = title;
-    // Move focus to the new screen's heading so screen readers announce the step.
-    headingRef.current?.focus({ preventScroll: true });
-  }, [title]);
-  return (
-    <section className="page" aria-labelledby="page-title">
-      <h1 id="page-title" ref={headingRef} tabIndex={-1}>{title}</h1>
-      {subtitle ? <p className="subtitle">{subtitle}</p> : null}
-      {children}
-    </section>
-  );
-}
-
-export function Alert({ children, tone = 'danger' }: { children: ReactNode; tone?: 'danger' | 'info' | 'success' }) {
-  return <div role={tone === 'danger' ? 'alert' : 'status'} className={`alert alert-${tone}`}>{children}</div>;
-}
 
 export function BackLink({ to, children = 'Go Back' }: { to: string; children?: ReactNode }) {
   return <Link to={to} className="button button-secondary">{children}</Link>;
@@ -140,23 +121,4 @@ export function issueLabel(code: ClaimType | string | null | undefined): string 
   const known = Object.hasOwn(CLAIM_TYPE_FLAGS, code);
   const words = code.toLowerCase().replace(/_/g, ' ');
   return known ? `${words[0]?.toUpperCase() ?? ''}${words.slice(1)}` : code;
-}
-
-/** A native modal dialog: focus stays inside, Escape closes, the heading names it. */
-export function Modal({ title, onClose, children, className = '' }: { title: string; onClose: () => void; children: ReactNode; className?: string }) {
-  const dialogRef = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
-  return (
-    <dialog ref={dialogRef} className={`modal ${className}`.trim()} aria-labelledby={titleId} onCancel={(e) => { e.preventDefault(); onClose(); }}>
-      <div className="modal-body">
-        <h2 id={titleId}>{title}</h2>
-        {children}
-      </div>
-    </dialog>
-  );
 }

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from './api.js';
 import { applyBranding } from './branding.js';
 import { lazyPage } from './chunkReload.js';
-import { emptyClaim, getState, resetOrder, setState, trackStep, usePortal } from './store.js';
+import { emptyClaim, getState, resetOrder, setState, trackStep, usePortal } from './claimFlowState.js';
 import { StartPage } from './pages/start.js';
 import { AppErrorPage, NotFoundPage } from './pages/errors.js';
 

@@ -26,6 +26,8 @@ export type Query = Record<string, string | number | undefined>;
 export interface RequestOptions<T> {
   query?: Query;
   body?: unknown;
+  /** Extra request headers (e.g. `Idempotency-Key`); the same on every retry of the call. */
+  headers?: Record<string, string>;
   schema: z.ZodType<T>;
   timeoutMs?: number;
   /** Default: one retry for GET on a network or 5xx failure, none for mutating methods. */
@@ -46,7 +48,11 @@ async function once<T>(method: Method, path: string, options: RequestOptions<T>)
   try {
     response = await fetch(urlOf(path, options.query), {
       method,
-      headers: options.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      headers: {
+        ...options.headers,
+        accept: 'application/json',
+        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: options.body === undefined ? null : JSON.stringify(options.body),
       signal: options.signal ? AbortSignal.any([timeout, options.signal]) : timeout,
       credentials: 'same-origin',

@@ -5,9 +5,11 @@ import {
 import { fail, ok, type Result } from '../result.js';
 import { fulfillmentEligibility } from '../eligibility/fulfillmentEligibility.js';
 import { validQuantity } from '../eligibility/validQuantity.js';
+import { fulfillmentFileable } from '../eligibility/fileable.js';
 import { evolveOrderClaims, initialOrderClaimsState, type OrderClaimsState } from '../order-claims/orderClaimsState.js';
 import type { Decider } from '../decider.js';
 import { claimTypeOf, defaultCreditStore, isOffered } from './claimRules.js';
+import { latestIssuePerItem } from './latestIssuePerItem.js';
 
 export interface FileClaimContext {
   order: Order;
@@ -49,15 +51,12 @@ export function decideFileClaim(command: FileClaim, context: FileClaimContext): 
     const fulfillment = order.fulfillments.find((f) => f.sourceFulfillmentId === group.sourceFulfillmentId);
     if (!fulfillment) return fail('unknown_item', `Shipment ${group.sourceFulfillmentId} is not part of this order.`);
     const eligibility = fulfillmentEligibility(fulfillment, order, settings, orderClaims.claimedItemIds, command.now);
-    const coveredByOta = isOta && eligibility.eligibilityCode === 'unprotected';
-    if (!eligibility.eligible && !coveredByOta) {
+    if (!fulfillmentFileable(eligibility, isOta)) {
       return fail(eligibility.eligibilityCode === 'already_claimed' ? 'already_claimed' : 'not_eligible',
         `Shipment ${group.sourceFulfillmentId} cannot be claimed (${eligibility.eligibilityCode}).`);
     }
     if (!shipments.includes(fulfillment)) shipments.push(fulfillment);
-    // Spec §5: a later issue for the same item replaces an earlier one.
-    const latestPerItem = new Map(group.issues.map((issue) => [issue.sourceItemId, issue]));
-    for (const issue of latestPerItem.values()) {
+    for (const issue of latestIssuePerItem(group.issues)) {
       if (!fulfillment.items.some((line) => line.sourceItemId === issue.sourceItemId)) {
         return fail('unknown_item', `Item ${issue.sourceItemId} is not in shipment ${group.sourceFulfillmentId}.`);
       }

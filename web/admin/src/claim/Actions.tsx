@@ -7,7 +7,8 @@ import {
 import { CLOSING_STATUSES } from '@claims/domain';
 import { formatDateTime, formatMoney, stripHtml } from '@claims/ui';
 import { api, isHttpError } from '../api.js';
-import { Alert } from '../components/ui.js';
+import { Alert } from '@claims/ui/components';
+import { errorText } from '@claims/ui';
 import { RESOLUTION_TYPE_LABELS } from '../labels.js';
 import { estimateLine } from './resolutionSummary.js';
 
@@ -32,11 +33,6 @@ function ConflictAlert({ onReload }: { onReload: () => void }) {
       <button type="button" className="button button-secondary" onClick={onReload}>Reload claim</button>
     </div>
   );
-}
-
-function errorText(error: unknown): string {
-  if (isHttpError(error)) return error.message;
-  return error instanceof Error ? error.message : 'Something went wrong. Try again.';
 }
 
 interface LineDraft { quantity: string; percentage: string }

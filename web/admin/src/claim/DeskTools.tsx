@@ -4,14 +4,13 @@ import {
   Label, MetadataKey, MetadataValue, NoteBody,
   type AdminClaimDetail, type ClaimTags, type MacroView, type RenderedMacro,
 } from '@claims/contracts';
-import { formatDateTime, pluralize } from '@claims/ui';
+import { errorText, formatDateTime, pluralize } from '@claims/ui';
 import { api, isHttpError } from '../api.js';
-import { Alert } from '../components/ui.js';
+import { Alert } from '@claims/ui/components';
 
-function errorText(error: unknown): string {
-  if (isHttpError(error, 409)) return 'This claim changed while you were working on it. Reload it and try again.';
-  return error instanceof Error ? error.message : 'Something went wrong. Try again.';
-}
+const failureText = (error: unknown): string => (isHttpError(error, 409)
+  ? 'This claim changed while you were working on it. Reload it and try again.'
+  : errorText(error));
 
 /** After a note, label or metadata change: the claim (labels, metadata, version) and its history follow. */
 function useAnnotated(claimId: string) {
@@ -81,7 +80,7 @@ export function NotesSection({ claim, canRead, canCreate }: { claim: AdminClaimD
             <textarea id={`${id}-text`} rows={3} maxLength={10_000} value={text} onChange={(e) => setText(e.target.value)} />
           </div>
           {problem ? <Alert>{problem}</Alert> : null}
-          {add.isError ? <Alert>{errorText(add.error)}</Alert> : null}
+          {add.isError ? <Alert>{failureText(add.error)}</Alert> : null}
           <div role="status">{add.isSuccess ? <p className="alert alert-success">Note added.</p> : null}</div>
           <div className="actions"><button type="submit" className="button button-secondary" disabled={add.isPending}>Add note</button></div>
         </form>
@@ -153,7 +152,7 @@ export function LabelsSection({ claim, canAdd, canRemove }: { claim: AdminClaimD
         </form>
       ) : null}
       {problem ? <Alert>{problem}</Alert> : null}
-      {error ? <Alert>{errorText(error)}</Alert> : null}
+      {error ? <Alert>{failureText(error)}</Alert> : null}
       <p role="status" className="muted">{done}</p>
     </section>
   );
@@ -230,7 +229,7 @@ export function MetadataSection({ claim, canCreate, canUpdate }: { claim: AdminC
         </form>
       ) : null}
       {problem ? <Alert>{problem}</Alert> : null}
-      {set.isError ? <Alert>{errorText(set.error)}</Alert> : null}
+      {set.isError ? <Alert>{failureText(set.error)}</Alert> : null}
       <p role="status" className="muted">{done}</p>
     </section>
   );
@@ -302,7 +301,7 @@ export function MacroPicker({ claim, canStore, canGlobal, allowReply, allowResol
         </form>
       ) : null}
       {problem ? <Alert>{problem}</Alert> : null}
-      {render.isError ? <Alert>{errorText(render.error)}</Alert> : null}
+      {render.isError ? <Alert>{failureText(render.error)}</Alert> : null}
       <p role="status" className="muted">{done}</p>
     </section>
   );

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { CLAIM_STATUS_LABELS, ClaimStatus, type Actor, type AdminClaimDetail, type TimelineResponse } from '@claims/contracts';
 import { formatDateTime, pluralize } from '@claims/ui';
 import { api } from '../api.js';
-import { Alert, Fact, StatusBadge } from '../components/ui.js';
+import { Alert } from '@claims/ui/components';
+import { Fact, StatusBadge } from '../components/ui.js';
 import { claimTypeLabel, requestedResolutionLabel, resolutionTypeLabel } from '../labels.js';
 import { summarizeResolutions } from './resolutionSummary.js';
 

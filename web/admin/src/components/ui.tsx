@@ -1,30 +1,7 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import {
   CLAIM_STATE_BADGES, CLAIM_STATE_OF_STATUS, CLAIM_STATUS_LABELS, type ClaimStatus, type ProtectionStatus,
 } from '@claims/contracts';
-
-/** A screen: its title becomes the document title and takes focus so screen readers announce it. */
-export function Page({ title, actions, children }: { title: ReactNode; actions?: ReactNode; children?: ReactNode }) {
-  const headingRef = useRef<HTMLHeadingElement>(null);
-  const text = typeof title === 'string' ? title : null;
-  useEffect(() => {
-    if (text) document.title = `${text} · Claim desk`;
-    headingRef.current?.focus({ preventScroll: true });
-  }, [text]);
-  return (
-    <section className="page" aria-labelledby="page-title">
-      <div className="page-head">
-        <h1 id="page-title" ref={headingRef} tabIndex={-1}>{title}</h1>
-        {actions ? <div className="page-actions">{actions}</div> : null}
-      </div>
-      {children}
-    </section>
-  );
-}
-
-export function Alert({ children, tone = 'danger' }: { children: ReactNode; tone?: 'danger' | 'info' | 'success' | 'warning' }) {
-  return <div role={tone === 'danger' ? 'alert' : 'status'} className={`alert alert-${tone}`}>{children}</div>;
-}
 
 export type BadgeTone = 'info' | 'warning' | 'success' | 'danger' | 'neutral';
 

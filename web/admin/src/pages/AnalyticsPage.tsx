@@ -5,7 +5,7 @@ import { ANALYTICS_MAX_DAYS, relativeChange, type AnalyticsFigures, type Analyti
 import { formatDate } from '@claims/ui';
 import { api, isHttpError } from '../api.js';
 import { storesWith, useMe } from '../session.js';
-import { Alert, Page } from '../components/ui.js';
+import { Alert, Page } from '@claims/ui/components';
 import { reasonLabel } from '../labels.js';
 import { PRESETS, dayOf, periodOf, type AnalyticsSearch } from '../analytics/period.js';
 import { formatChange, formatDuration, formatRate, formatTotals } from '../analytics/format.js';

@@ -2,14 +2,15 @@ import { useId, useMemo, useState, type FormEvent } from 'react';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CreateApiTokenRequest, type ApiTokenSummary, type CreateApiTokenResponse } from '@claims/contracts';
-import { formatDateTime, pluralize } from '@claims/ui';
-import { api, isHttpError } from '../api.js';
+import { errorText, formatDateTime, pluralize } from '@claims/ui';
+import { api } from '../api.js';
 import { can, storesWith, useMe } from '../session.js';
-import { Alert, Badge, Page } from '../components/ui.js';
-import { ConfirmDialog, Modal, SecretValue } from '../components/Modal.js';
+import { Alert, Modal, Page } from '@claims/ui/components';
+import { Badge } from '../components/ui.js';
+import { ConfirmDialog } from '../components/ConfirmDialog.js';
+import { SecretValue } from '../components/SecretValue.js';
 import { StorePicker } from '../components/StorePicker.js';
 
-const errorText = (error: unknown) => (isHttpError(error) || error instanceof Error ? error.message : 'Something went wrong. Try again.');
 const time = (iso: string | null) => (iso ? <time dateTime={iso}>{formatDateTime(iso)}</time> : '—');
 
 /** Name and permissions: only permissions the user holds on this store are offered (the server refuses others). */

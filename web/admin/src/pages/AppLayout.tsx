@@ -1,7 +1,7 @@
 import { Link, Outlet, useNavigate } from '@tanstack/react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { storesWith, useMe } from '../session.js';
-import { Alert } from '../components/ui.js';
+import { Alert } from '@claims/ui/components';
 import { api } from '../api.js';
 
 /** The signed-in frame: who is signed in, the links to the pages the user may open, and sign-out. */

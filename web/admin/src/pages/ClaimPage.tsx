@@ -5,7 +5,8 @@ import type { AdminClaimDetail, MacroResolutionPreset } from '@claims/contracts'
 import { formatDateTime } from '@claims/ui';
 import { api, isHttpError } from '../api.js';
 import { can, useMe } from '../session.js';
-import { Alert, Page, ProtectionBadge, StatusBadge } from '../components/ui.js';
+import { Alert, Page } from '@claims/ui/components';
+import { ProtectionBadge, StatusBadge } from '../components/ui.js';
 import { CustomerClaimSection, ItemIssuesSection, ResolutionSections } from '../claim/Sections.js';
 import { Timeline } from '../claim/Timeline.js';
 import { Messages, ResolveForm, StatusForm } from '../claim/Actions.js';

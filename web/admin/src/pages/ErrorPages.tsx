@@ -1,16 +1,14 @@
 import { Link, useLocation } from '@tanstack/react-router';
-import { Page } from '../components/ui.js';
+import { ErrorView } from '@claims/ui/components';
 
 /** Spec §8: 'Page Not Found: ' plus the path. */
 export function NotFoundPage() {
   const location = useLocation();
   return (
     <main id="main" className="narrow" tabIndex={-1}>
-      <Page title="Page Not Found">
-        <p className="status-code">404</p>
-        <p>Page Not Found: {location.pathname}</p>
+      <ErrorView status={404} title="Page Not Found" message={`Page Not Found: ${location.pathname}`}>
         <Link to="/" search={{}} className="button button-secondary">Go to the claim queue</Link>
-      </Page>
+      </ErrorView>
     </main>
   );
 }
@@ -20,11 +18,8 @@ export function ErrorPage({ error }: { error: unknown }) {
   const message = error instanceof Error ? error.message : 'Something went wrong.';
   return (
     <main id="main" className="narrow" tabIndex={-1}>
-      <Page title="Internal Server Error">
-        <p className="status-code">500</p>
-        <p className="status-message">{message}</p>
-        <p>Reload the page to try again. If it keeps happening, tell the Order Protection team.</p>
-      </Page>
+      <ErrorView status={500} title="Internal Server Error" message={message}
+        description="Reload the page to try again. If it keeps happening, tell the Order Protection team." />
     </main>
   );
 }

@@ -3,11 +3,12 @@ import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTable, type SortingState } from '@tanstack/react-table';
 import { CLAIM_STATUS_LABELS, ClaimStatus, ClaimType, ProtectionStatus, type AdminClaimListItem } from '@claims/contracts';
-import { pluralize } from '@claims/ui';
+import { errorText, pluralize } from '@claims/ui';
 import { api } from '../api.js';
 import { storesWith, useMe } from '../session.js';
 import { BulkStatusBar } from '../queue/BulkStatusBar.js';
-import { Alert, PROTECTION_LABELS, Page } from '../components/ui.js';
+import { Alert, Page } from '@claims/ui/components';
+import { PROTECTION_LABELS } from '../components/ui.js';
 import { HelpDialog } from '../components/HelpDialog.js';
 import { claimTypeLabel } from '../labels.js';
 import { DEFAULT_VISIBILITY, columns, features } from '../queue/columns.js';
@@ -178,7 +179,7 @@ function CsvExport({ search }: { search: QueueSearch }) {
       setState({ running: false, rows, message: `Export finished: ${pluralize(rows, 'claim')}.`, error: false });
     } catch (error) {
       const cancelled = controller.signal.aborted;
-      setState((s) => ({ running: false, rows: s.rows, message: cancelled ? 'Export cancelled.' : `Export failed: ${error instanceof Error ? error.message : 'unknown error'}.`, error: !cancelled }));
+      setState((s) => ({ running: false, rows: s.rows, message: cancelled ? 'Export cancelled.' : `Export failed: ${errorText(error, 'unknown error')}.`, error: !cancelled }));
     }
   }
 

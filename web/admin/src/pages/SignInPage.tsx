@@ -1,10 +1,10 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { formatDateTime } from '@claims/ui';
+import { errorText, formatDateTime } from '@claims/ui';
 import { api, isHttpError } from '../api.js';
 import { meQuery } from '../session.js';
-import { Alert, Page } from '../components/ui.js';
+import { Alert, Page } from '@claims/ui/components';
 
 function lockoutMessage(seconds: number | null): string {
   const until = seconds !== null && seconds > 0 ? ` after ${formatDateTime(Date.now() + seconds * 1000)}` : ' in 15 minutes';
@@ -45,7 +45,7 @@ export function SignInPage() {
   if (error) {
     if (isHttpError(error, 429)) message = lockoutMessage(error.retryAfterSeconds);
     else if (isHttpError(error, 401)) message = 'The email or password is not right.';
-    else message = error instanceof Error && isHttpError(error) ? error.message : 'Signing in failed. Check your connection and try again.';
+    else message = errorText(error, 'Signing in failed. Check your connection and try again.');
   }
 
   return (

@@ -6,15 +6,16 @@ import { formatLongDate } from '@claims/ui';
 import {
   InviteMemberRequest, OWNER_ROLES, ROLES, ROLE_NAMES, RoleName, type MeResponse, type RoleGrant, type TeamMember,
 } from '@claims/contracts';
-import { api, isHttpError } from '../api.js';
+import { errorText } from '@claims/ui';
+import { api } from '../api.js';
 import { can, storesWith, useMe } from '../session.js';
-import { Alert, Badge, Page } from '../components/ui.js';
-import { ConfirmDialog, Modal } from '../components/Modal.js';
+import { Alert, Modal, Page } from '@claims/ui/components';
+import { Badge } from '../components/ui.js';
+import { ConfirmDialog } from '../components/ConfirmDialog.js';
 import { StorePicker } from '../components/StorePicker.js';
 
 export const StoreSearch = z.object({ store: z.uuid().optional().catch(undefined) });
 
-const errorText = (error: unknown) => (isHttpError(error) || error instanceof Error ? error.message : 'Something went wrong. Try again.');
 
 const isOwnerRole = (role: RoleName) => OWNER_ROLES.includes(role);
 

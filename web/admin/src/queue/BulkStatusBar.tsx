@@ -1,11 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
-import { useMutation, useQueries, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   CLAIM_STATUS_LABELS, ClaimStatus, type AdminClaimListItem, type BulkStatusOutcome, type BulkStatusResponse,
 } from '@claims/contracts';
-import { pluralize } from '@claims/ui';
-import { api, isHttpError } from '../api.js';
-import { Alert } from '../components/ui.js';
+import { statusChangeTargets } from '@claims/domain';
+import { errorText, pluralize } from '@claims/ui';
+import { api } from '../api.js';
+import { Alert } from '@claims/ui/components';
 
 export const OUTCOME_LABELS: Record<BulkStatusOutcome, string> = {
   ok: 'Changed',
@@ -22,9 +23,10 @@ export function commonTransitions(lists: ReadonlyArray<readonly ClaimStatus[]>):
 }
 
 /**
- * The selected claims moved to one status (`POST /api/admin/claims/bulk-status`). Each claim's
- * detail gives its allowed next statuses and version: only the statuses all of them allow are offered,
- * and each claim is sent with the version seen, so one changed meanwhile answers `conflict`.
+ * The selected claims moved to one status (`POST /api/admin/claims/bulk-status`). The queue's rows
+ * carry each claim's status and version: only the statuses the domain's transition table allows for
+ * all of them are offered, and each claim is sent with the version listed, so one changed since the
+ * list was read answers `conflict`.
  */
 export function BulkStatusBar({ selected, onClear }: { selected: readonly AdminClaimListItem[]; onClear: () => void }) {
   const id = useId();
@@ -33,20 +35,15 @@ export function BulkStatusBar({ selected, onClear }: { selected: readonly AdminC
   const [note, setNote] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [answer, setAnswer] = useState<{ response: BulkStatusResponse; numbers: Record<string, string>; to: ClaimStatus } | null>(null);
-  const details = useQueries({
-    queries: selected.map((claim) => ({ queryKey: ['claim', claim.id], queryFn: () => api.getClaim(claim.id) })),
-  });
-  const loading = details.some((d) => d.isPending);
-  const failed = details.some((d) => d.isError);
-  const loaded = details.flatMap((d) => (d.data ? [d.data] : []));
-  const options = loading ? [] : commonTransitions(loaded.map((c) => c.allowedTransitions));
+  // The moves a status change may make (never a decision: that is a resolution), common to every selected claim.
+  const options = commonTransitions(selected.map((c) => statusChangeTargets(c.status)));
 
   const change = useMutation({
     mutationFn: (status: ClaimStatus) => api.bulkStatus({
       claimIds: selected.map((c) => c.id),
       to: status,
       ...(note.trim() ? { note: note.trim() } : {}),
-      expectedVersions: Object.fromEntries(loaded.map((c) => [c.id, c.version])),
+      expectedVersions: Object.fromEntries(selected.map((c) => [c.id, c.version])),
     }),
     onSuccess: async (response, status) => {
       setAnswer({ response, numbers: Object.fromEntries(selected.map((c) => [c.id, c.claimNumber])), to: status });
@@ -88,9 +85,9 @@ export function BulkStatusBar({ selected, onClear }: { selected: readonly AdminC
         <form className="inline-form" onSubmit={onSubmit} noValidate>
           <div className="field">
             <label htmlFor={`${id}-to`}>Move the selected claims to</label>
-            <select id={`${id}-to`} value={to} disabled={loading || options.length === 0}
+            <select id={`${id}-to`} value={to} disabled={options.length === 0}
               onChange={(e) => { const parsed = ClaimStatus.safeParse(e.target.value); setTo(parsed.success ? parsed.data : ''); }}>
-              <option value="">{loading ? 'Checking the claims…' : options.length === 0 ? 'No status they can all move to' : 'Choose a status'}</option>
+              <option value="">{options.length === 0 ? 'No status they can all move to' : 'Choose a status'}</option>
               {options.map((s) => <option key={s} value={s}>{CLAIM_STATUS_LABELS[s]}</option>)}
             </select>
           </div>
@@ -98,17 +95,16 @@ export function BulkStatusBar({ selected, onClear }: { selected: readonly AdminC
             <label htmlFor={`${id}-note`}>Note (optional)</label>
             <input id={`${id}-note`} type="text" maxLength={2_000} value={note} onChange={(e) => setNote(e.target.value)} />
           </div>
-          <button type="submit" className="button button-primary" disabled={change.isPending || loading || options.length === 0}>
+          <button type="submit" className="button button-primary" disabled={change.isPending || options.length === 0}>
             {change.isPending ? 'Changing…' : 'Change status'}
           </button>
           <button type="button" className="button button-secondary" onClick={onClear}>Clear selection</button>
         </form>
       ) : <p className="muted">Select claims in the table to change their status together.</p>}
-      {failed ? <Alert>Some of the selected claims could not be checked. Reload the queue and try again.</Alert> : null}
-      {!loading && !failed && selected.length > 0 && options.length === 0
+      {selected.length > 0 && options.length === 0
         ? <Alert tone="info">The selected claims have no status they can all move to. Select fewer claims.</Alert> : null}
       {problem ? <Alert>{problem}</Alert> : null}
-      {change.isError ? <Alert>{isHttpError(change.error) || change.error instanceof Error ? change.error.message : 'The change failed.'}</Alert> : null}
+      {change.isError ? <Alert>{errorText(change.error, 'The change failed.')}</Alert> : null}
       <div role="status">
         {answer ? <p className={summary.startsWith('Changed:') && answer.response.results.every((r) => r.result === 'ok') ? 'alert alert-success' : 'alert alert-warning'}>
           Moving to {CLAIM_STATUS_LABELS[answer.to]}: {summary}.

@@ -1,23 +1,18 @@
 import { useEffect } from 'react';
 import { Link, useLocation } from '@tanstack/react-router';
-import { Page } from '../components.js';
+import { ErrorView } from '@claims/ui/components';
 import { reportError } from '../sentry.js';
 
-export function ErrorView({ status, title, message, description }: { status: number; title: string; message: string; description?: string }) {
-  return (
-    <Page title={title}>
-      <p className="status-code" aria-label={`Status code ${status}`}>{status}</p>
-      <p className="status-message">{message}</p>
-      {description ? <p>{description}</p> : null}
-      <Link to="/start" className="button button-primary">Go to the start</Link>
-    </Page>
-  );
-}
+const StartLink = () => <Link to="/start" className="button button-primary">Go to the start</Link>;
 
 /** Spec §2/§8: 'Page Not Found: ' plus the path. */
 export function NotFoundPage() {
   const location = useLocation();
-  return <ErrorView status={404} title="Page Not Found" message={`Page Not Found: ${location.pathname}`} description="The page you're looking for doesn't exist." />;
+  return (
+    <ErrorView status={404} title="Page Not Found" message={`Page Not Found: ${location.pathname}`} description="The page you're looking for doesn't exist.">
+      <StartLink />
+    </ErrorView>
+  );
 }
 
 /** Spec §2: the generic error page, status 500 by default. */
@@ -27,5 +22,9 @@ export function AppErrorPage({ error }: { error: unknown }) {
   useEffect(() => {
     if (status >= 500) reportError(error);
   }, [error, status]);
-  return <ErrorView status={status} title="Internal Server Error" message={message} description="Something went wrong on our side. Please try again." />;
+  return (
+    <ErrorView status={status} title="Internal Server Error" message={message} description="Something went wrong on our side. Please try again.">
+      <StartLink />
+    </ErrorView>
+  );
 }

@@ -2,8 +2,9 @@ import { useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { SHIPMENT_ISSUE_LABELS, ShipmentIssueType, type CustomerFulfillment, type CustomerOrder } from '@claims/contracts';
 import { formatDateTime, pluralize } from '@claims/ui';
-import { Alert, BackLink, Modal, Page, StepFooter } from '../components.js';
-import { addIssues, claimableQuantity, fileableFulfillments, setState, shortId, usePortal } from '../store.js';
+import { Alert, Modal, Page } from '@claims/ui/components';
+import { BackLink, StepFooter } from '../components.js';
+import { addIssues, claimableQuantity, fileableFulfillments, setState, shortId, usePortal } from '../claimFlowState.js';
 
 function useOrder(): CustomerOrder {
   const order = usePortal((s) => s.order);

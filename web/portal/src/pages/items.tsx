@@ -1,9 +1,10 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { ITEM_ISSUE_LABELS, ItemIssueType, type CustomerItem, type DraftIssue, type ImageRef, type UploadProof } from '@claims/contracts';
 import { formatMoney } from '@claims/ui';
-import { Alert, BackLink, ItemThumb, Page, PhotoUpload, issueLabel } from '../components.js';
-import { addIssues, claimableQuantity, removeIssue, shortId, usePortal } from '../store.js';
+import { Alert, Modal, Page } from '@claims/ui/components';
+import { BackLink, ItemThumb, PhotoUpload, issueLabel } from '../components.js';
+import { addIssues, claimableQuantity, removeIssue, shortId, usePortal } from '../claimFlowState.js';
 
 interface Candidate {
   item: CustomerItem;
@@ -20,8 +21,6 @@ function IssueModal({ queue, existing, proof, onDone, onCancel }: {
   onDone: (issues: DraftIssue[]) => void;
   onCancel: () => void;
 }) {
-  const dialogRef = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
   const typeId = useId();
   const detailsId = useId();
   const countId = useId();
@@ -35,12 +34,6 @@ function IssueModal({ queue, existing, proof, onDone, onCancel }: {
   const [details, setDetails] = useState('');
   const [images, setImages] = useState<ImageRef[]>([]);
   const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
 
   useEffect(() => {
     const prev = existing.get(candidate.item.sourceItemId);
@@ -71,10 +64,7 @@ function IssueModal({ queue, existing, proof, onDone, onCancel }: {
   }
 
   return (
-    <dialog ref={dialogRef} className="modal" aria-labelledby={titleId} onCancel={(e) => { e.preventDefault(); onCancel(); }}>
-      <div className="modal-body">
-        <p className="progress-text">Product {index + 1} / {queue.length}</p>
-        <h2 id={titleId}>Tell us about your issue</h2>
+    <Modal title="Tell us about your issue" onClose={onCancel} eyebrow={<p className="progress-text">Product {index + 1} / {queue.length}</p>}>
         <div className="item-row">
           <ItemThumb src={candidate.item.productImage} name={candidate.item.productName} />
           <span><strong>{candidate.item.productName}</strong></span>
@@ -126,8 +116,7 @@ function IssueModal({ queue, existing, proof, onDone, onCancel }: {
             </div>
           </form>
         ) : null}
-      </div>
-    </dialog>
+    </Modal>
   );
 }
 

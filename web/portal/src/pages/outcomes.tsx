@@ -1,7 +1,7 @@
 import { Link, Navigate } from '@tanstack/react-router';
 import { formatDateTime } from '@claims/ui';
-import { Page } from '../components.js';
-import { usePortal } from '../store.js';
+import { Page } from '@claims/ui/components';
+import { usePortal } from '../claimFlowState.js';
 
 export function HomePage() {
   const order = usePortal((s) => s.order);

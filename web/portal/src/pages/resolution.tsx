@@ -2,12 +2,15 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useMutation } from '@tanstack/react-query';
 import { CUSTOMER_RESOLUTION_LABELS, type CustomerOrder, type CustomerResolution, type FileClaimRequest } from '@claims/contracts';
-import { formatCreditBonus } from '@claims/ui';
-import { HttpError, api, isRateLimited, rateLimitedText } from '../api.js';
+import { errorText, formatCreditBonus } from '@claims/ui';
+import { api, isRateLimited, rateLimitedText } from '../api.js';
 import { AddressModal } from '../address.js';
-import { Alert, BackLink, Page, StepFooter, issueLabel } from '../components.js';
+import { Alert, Page } from '@claims/ui/components';
+import { BackLink, StepFooter, issueLabel } from '../components.js';
 import { SignatureField, type SignatureHandle } from '../signature.js';
-import { emptyClaim, finishedFulfillments, flushSessionSave, getState, removeIssue, setState, usePortal } from '../store.js';
+import {
+  emptyClaim, finishedFulfillments, flushSessionSave, getState, removeIssue, setState, settleSubmission, submissionKey, usePortal,
+} from '../claimFlowState.js';
 
 interface Option {
   method: CustomerResolution;
@@ -106,18 +109,20 @@ export function ReviewPage() {
     mutationFn: async (body: FileClaimRequest) => {
       if (!order) throw new Error('No order is loaded.');
       await flushSessionSave();
-      return api.fileClaim(order.orderId, body);
+      return api.fileClaim(order.orderId, body, submissionKey(body));
     },
     onSuccess: (filed) => {
+      settleSubmission();
       const s = getState();
       // The server closes the draft itself once the claim is stored (a reaction to ClaimFiled).
       setState({ submitted: { claimNumber: filed.claimNumber, token: filed.token }, claim: emptyClaim(s.claim.customer.email, s.claim.customer.sourceOrderId), currentShipmentId: null, selectedShipments: [] });
       void navigate({ to: '/claim-received' });
     },
     onError: (error) => {
+      settleSubmission(error);
       setErrors({
         submit: isRateLimited(error) ? rateLimitedText(error)
-          : error instanceof HttpError ? error.message : 'Your claim could not be submitted. Please try again.',
+          : errorText(error, 'Your claim could not be submitted. Please try again.'),
       });
     },
   });
@@ -137,7 +142,10 @@ export function ReviewPage() {
     };
     setErrors(next);
     if (next.confirm || !('signature' in signed) || !method || finished.length === 0) return;
-    const signature = signed.signature;
+    // The same signature given again keeps the time it was first given: a retried submission is then
+    // the same request, and its Idempotency-Key still applies.
+    const previous = getState().claim.signature;
+    const signature = previous?.kind === signed.signature.kind && previous.value === signed.signature.value ? previous : signed.signature;
     setState((s) => ({ claim: { ...s.claim, signature } }));
     if (demo) {
       setErrors({ submit: 'This is a sample order for demos, so nothing was submitted.' });

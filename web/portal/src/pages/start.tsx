@@ -3,8 +3,8 @@ import { useNavigate } from '@tanstack/react-router';
 import { useMutation } from '@tanstack/react-query';
 import { SESSION_STEP_PATHS, type CustomerOrder } from '@claims/contracts';
 import { api, HttpError, isRateLimited, rateLimitedText } from '../api.js';
-import { Alert, Page } from '../components.js';
-import { destinationOf, emptyClaim, restoreFromSession, setState } from '../store.js';
+import { Alert, Page } from '@claims/ui/components';
+import { destinationOf, emptyClaim, restoreFromSession, setState } from '../claimFlowState.js';
 
 /** Spec §2 start page no-match alert, word for word. */
 export const NO_MATCH =

@@ -2,11 +2,12 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useParams } from '@tanstack/react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CUSTOMER_RESOLUTION_LABELS, type ImageRef, type Media } from '@claims/contracts';
-import { formatDateTime, formatMoney, stripHtml } from '@claims/ui';
+import { errorText, formatDateTime, formatMoney, stripHtml } from '@claims/ui';
 import { Lightbox, type LightboxImage } from '@claims/ui/lightbox';
 import { HttpError, api } from '../api.js';
-import { Alert, ItemThumb, Page, PhotoUpload, issueLabel } from '../components.js';
-import { setState } from '../store.js';
+import { Alert, Page } from '@claims/ui/components';
+import { ItemThumb, PhotoUpload, issueLabel } from '../components.js';
+import { setState } from '../claimFlowState.js';
 import type { UploadedMedia } from '../upload.js';
 
 function useToken(): string {
@@ -51,7 +52,7 @@ function Messages({ token }: { token: string }) {
       setMedias([]);
       await client.invalidateQueries({ queryKey: ['messages', token] });
     },
-    onError: (e) => setError(e instanceof HttpError ? e.message : 'Your message could not be sent. Please try again.'),
+    onError: (e) => setError(errorText(e, 'Your message could not be sent. Please try again.')),
   });
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -167,7 +168,7 @@ export function ViewReviewPage() {
   const review = useMutation({
     mutationFn: () => api.addReview(token, { rating, text: text.trim() }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['claim', token] }),
-    onError: (e) => setError(e instanceof HttpError ? e.message : 'Your review could not be sent. Please try again.'),
+    onError: (e) => setError(errorText(e, 'Your review could not be sent. Please try again.')),
   });
   if (claim.isPending) return <Page title="Loading your claim…" />;
   if (claim.isError) return <ClaimMissing error={claim.error} />;

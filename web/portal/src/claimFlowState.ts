@@ -2,9 +2,10 @@ import { useSyncExternalStore } from 'react';
 import { z } from 'zod';
 import {
   ClaimCategory, CustomerOrder, DraftClaim, SESSION_STEP_PATHS, SessionStatus,
-  type ClaimSession, type CustomerFulfillment, type DraftFulfillment, type DraftIssue,
+  type ClaimSession, type CustomerFulfillment, type DraftFulfillment, type DraftIssue, type FileClaimRequest,
 } from '@claims/contracts';
-import { api } from './api.js';
+import { fulfillmentFileable, latestIssuePerItem } from '@claims/domain';
+import { api, HttpError } from './api.js';
 
 /** What the portal remembers between screens (kept in sessionStorage so a reload keeps the flow). */
 const PortalState = z.object({
@@ -24,6 +25,11 @@ const PortalState = z.object({
   demo: z.boolean().default(false),
   /** The shopper has read the one-time-appeasement explanation for this order. */
   otaAcknowledged: z.boolean().default(false),
+  /**
+   * The `Idempotency-Key` of the claim being submitted and the body it was sent with: a retry (or a
+   * reload and a retry) of that body sends the same key, so a filing whose answer was lost is not repeated.
+   */
+  submission: z.object({ key: z.string(), body: z.string() }).nullable().default(null),
 });
 export type PortalState = z.infer<typeof PortalState>;
 
@@ -41,7 +47,7 @@ export const emptyClaim = (email = '', sourceOrderId = ''): DraftClaim => ({
 
 const initial: PortalState = {
   order: null, claim: emptyClaim(), currentShipmentId: null, category: null, sessionStatus: null, restored: false, submitted: null,
-  selectedShipments: [], sessionId: null, brandStoreId: null, queryStore: null, demo: false, otaAcknowledged: false,
+  selectedShipments: [], sessionId: null, brandStoreId: null, queryStore: null, demo: false, otaAcknowledged: false, submission: null,
 };
 
 function load(): PortalState {
@@ -171,9 +177,9 @@ export function restoreFromSession(session: ClaimSession, order: CustomerOrder):
 
 // ---- Derived rules ----
 
-/** Shipments the shopper may claim on: eligible ones, or (one-time appeasement) timely unprotected ones. */
+/** Shipments the shopper may claim on (the domain's rule, with the order's one-time-appeasement availability). */
 export function fileableFulfillments(order: CustomerOrder): CustomerFulfillment[] {
-  return order.fulfillments.filter((f) => f.eligible || (order.isOneTimeAppeasement && f.eligibilityCode === 'unprotected'));
+  return order.fulfillments.filter((f) => fulfillmentFileable(f, order.isOneTimeAppeasement));
 }
 
 /** How many of an item may still be claimed (spec §5 valid quantity; 0 once claimed). */
@@ -199,9 +205,8 @@ export function destinationOf(order: CustomerOrder): Destination {
 export function addIssues(fulfillmentId: string, issues: DraftIssue[], patch: Partial<DraftFulfillment> = {}): void {
   setState((s) => {
     const existing = s.claim.fulfillments[fulfillmentId];
-    const replaced = new Set(issues.map((i) => i.sourceItemId));
-    const kept = (existing?.issues ?? []).filter((i) => !replaced.has(i.sourceItemId));
-    const next: DraftFulfillment = { id: fulfillmentId, shipmentIssue: null, ...existing, ...patch, issues: [...kept, ...issues] };
+    const merged = latestIssuePerItem([...(existing?.issues ?? []), ...issues]);
+    const next: DraftFulfillment = { id: fulfillmentId, shipmentIssue: null, ...existing, ...patch, issues: merged };
     return { claim: { ...s.claim, fulfillments: { ...s.claim.fulfillments, [fulfillmentId]: next } } };
   });
 }
@@ -222,7 +227,30 @@ export function removeIssue(fulfillmentId: string, issueId: string): void {
 export const finishedFulfillments = (claim: DraftClaim): DraftFulfillment[] =>
   Object.values(claim.fulfillments).filter((f) => f.issues.length > 0);
 
-export function shortId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(9));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_');
+/**
+ * The key for submitting this body: the one already used for the same body, or a new one (a changed
+ * body is a new request; the server refuses a key reused with another body).
+ */
+export function submissionKey(body: FileClaimRequest): string {
+  const json = JSON.stringify(body);
+  if (state.submission?.body === json) return state.submission.key;
+  const key = shortId(18);
+  setState({ submission: { key, body: json } });
+  return key;
+}
+
+/**
+ * After an answer that settles the submission (filed, or refused for a reason a retry of the same
+ * body would not change), the next submission gets a new key. A lost answer, a timeout, a 5xx or a
+ * 429 keeps it: the claim may have been filed, or the same request may simply be tried again.
+ */
+export function settleSubmission(error?: unknown): void {
+  const retryable = error !== undefined && !(error instanceof HttpError && error.status < 500 && error.status !== 429);
+  if (!retryable) setState({ submission: null });
+}
+
+/** Random URL-safe text (`bytes` of entropy); crypto.randomUUID needs a secure context, this does not. */
+export function shortId(bytes = 9): string {
+  const random = crypto.getRandomValues(new Uint8Array(bytes));
+  return btoa(String.fromCharCode(...random)).replace(/\+/g, '-').replace(/\//g, '_');
 }

@@ -1,0 +1,44 @@
+import { createContext, useContext, useEffect, useRef, type ReactNode } from 'react';
+
+/** How an app turns a screen's title into the document title (the back-office adds its name). */
+export const DocumentTitle = createContext<(title: string) => string>((title) => title);
+
+/**
+ * A screen: a region labelled by its heading. The title becomes the document title and the heading
+ * takes focus, so a screen reader announces the new screen after each navigation.
+ */
+export function Page({ title, subtitle, actions, children }: {
+  title: ReactNode; subtitle?: ReactNode; actions?: ReactNode; children?: ReactNode;
+}) {
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const documentTitle = useContext(DocumentTitle);
+  const text = typeof title === 'string' ? title : null;
+  useEffect(() => {
+    if (text) document.title = documentTitle(text);
+    headingRef.current?.focus({ preventScroll: true });
+  }, [text, documentTitle]);
+  return (
+    <section className="page" aria-labelledby="page-title">
+      <div className="page-head">
+        <h1 id="page-title" ref={headingRef} tabIndex={-1}>{title}</h1>
+        {actions ? <div className="page-actions">{actions}</div> : null}
+      </div>
+      {subtitle ? <p className="subtitle">{subtitle}</p> : null}
+      {children}
+    </section>
+  );
+}
+
+/** Spec §8's error page body: the status code, the message, what to do, and a way on. */
+export function ErrorView({ status, title, message, description, children }: {
+  status: number; title: string; message: ReactNode; description?: ReactNode; children?: ReactNode;
+}) {
+  return (
+    <Page title={title}>
+      <p className="status-code" aria-label={`Status code ${status}`}>{status}</p>
+      <p className="status-message">{message}</p>
+      {description ? <p>{description}</p> : null}
+      {children}
+    </Page>
+  );
+}

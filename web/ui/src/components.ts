@@ -1,0 +1,3 @@
+export * from './Alert.js';
+export * from './Modal.js';
+export * from './Page.js';

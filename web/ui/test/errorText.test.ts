@@ -1,0 +1,37 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { errorText } from '../src/index.js';
+import { HttpError, request, TIMEOUT_MESSAGE } from '../src/httpClient.js';
+
+const FALLBACK = 'Your claim could not be submitted. Please try again.';
+
+/** The server's answer, as the shared client receives it (fetch is the boundary, not the code under test). */
+function answer(status: number, body: unknown) {
+  vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })));
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('error text shown for a failed call', () => {
+  it("shows the API's own message from an {error, message} body", async () => {
+    answer(409, { error: 'already_claimed', message: 'Item li-2 already has a claim.' });
+    const failure = await request('POST', 'claims/acme-5001', { body: {}, schema: z.unknown() }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(HttpError);
+    expect(errorText(failure, FALLBACK)).toBe('Item li-2 already has a claim.');
+  });
+
+  it('says what failed in plain words when the answer carries no error body', async () => {
+    answer(502, '<html>Bad gateway</html>');
+    const failure = await request('POST', 'claims/acme-5001', { body: {}, schema: z.unknown() }).catch((e: unknown) => e);
+    expect(errorText(failure, FALLBACK)).toBe('Request failed with status 502');
+  });
+
+  it('keeps the timeout text of spec §8 and gives the fallback for a network failure or an unexpected value', () => {
+    expect(errorText(new Error(TIMEOUT_MESSAGE), FALLBACK)).toBe('The operation was aborted due to timeout');
+    expect(errorText(new TypeError('Failed to fetch'), FALLBACK)).toBe(FALLBACK);
+    expect(errorText('boom', FALLBACK)).toBe(FALLBACK);
+    expect(errorText(undefined)).toBe('Something went wrong. Try again.');
+  });
+});
