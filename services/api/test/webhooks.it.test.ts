@@ -156,6 +156,11 @@ describe('webhooks through the public API v1', () => {
         response.statusCode = entry.path === '/flaky' && tries <= 2 ? 500 : 204;
         // /gone says the endpoint is no more while `gone` is set; /busy asks for 2 s on the first try of each delivery.
         if (entry.path === '/gone' && gone) response.statusCode = 410;
+        // /moved points deliveries at another address of this host (a redirect to a private address).
+        if (entry.path === '/moved') {
+          response.statusCode = 302;
+          response.setHeader('location', `${base}/redirect-target`);
+        }
         if (entry.path === '/busy' && tries === 1) {
           response.statusCode = 429;
           response.setHeader('retry-after', '2');
@@ -329,6 +334,19 @@ describe('webhooks through the public API v1', () => {
     expect(acmePaths.map((r) => payloadOf(r).data.claimId)).not.toContain(kumoClaim.claimId);
     expect(at('/kumo').every((r) => payloadOf(r).data.storeId === kumo)).toBe(true);
     expect((await attempts(all.id)).every((a) => a.succeeded)).toBe(true);
+  });
+
+  it('never follows a receiver\'s redirect (to a private address or anywhere): the attempt fails and is retried', async () => {
+    const created = await createEndpoint('/moved', ['claim.filed']);
+    const filed = await fileAcmeClaim();
+    const [attempt] = await eventually(async () => {
+      const found = await attempts(created.id);
+      expect(found.length).toBeGreaterThan(0);
+      return found;
+    });
+    expect(attempt).toMatchObject({ statusCode: 302, succeeded: false, error: 'receiver answered HTTP 302' });
+    expect(at('/moved').some((r) => payloadOf(r).data.claimId === filed.claimId)).toBe(true);
+    expect(at('/redirect-target')).toEqual([]);
   });
 
   it('retries a failing receiver with the same webhook-id: fails twice, then 3 attempts recorded', async () => {
