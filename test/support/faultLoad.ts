@@ -99,6 +99,8 @@ export interface Acknowledged {
   kind: CommandKind;
   claimId?: string;
   messageId?: string;
+  startedAt: number;
+  /** When the answer came. */
   at: number;
 }
 
@@ -198,12 +200,12 @@ export class Load {
   }
 
   private async step(
-    kind: CommandKind, send: () => Promise<Answer>, identify: (body: string) => Omit<Acknowledged, 'kind' | 'at'> = () => ({}),
+    kind: CommandKind, send: () => Promise<Answer>, identify: (body: string) => Omit<Acknowledged, 'kind' | 'at' | 'startedAt'> = () => ({}),
   ): Promise<(Acknowledged & { body: string }) | null> {
     try {
       const answer = await send();
       if (answer.status >= 200 && answer.status < 300) {
-        const acknowledged = { kind, ...identify(answer.body), at: answer.endedAt };
+        const acknowledged = { kind, ...identify(answer.body), startedAt: answer.startedAt, at: answer.endedAt };
         this.acknowledged.push(acknowledged);
         return { ...acknowledged, body: answer.body };
       }
