@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CreateApiTokenResponse, CreateWebhookEndpointResponse, WEBHOOK_SOURCE_TYPES } from '@claims/contracts';
+import { CreateApiTokenResponse, CreateWebhookEndpointResponse, WEBHOOK_SOURCE_TYPES, WhitelabelSettings } from '@claims/contracts';
 import { openDatabase, type Database } from '@claims/event-store';
 import { PROJECTIONS, rebuild } from '@claims/projections';
 import { freePort, ownKafka, ownPostgres, ServiceProcess, type OwnKafka, type OwnPostgres } from './support/faultInfra.js';
@@ -18,7 +18,9 @@ import { eventually } from './support/testDatabase.js';
  * was delivered (repeats of a webhook-id counted), and no 5xx came outside the database's restart.
  *
  * `make test` runs one round; `CHAOS_MINUTES=5` (`make chaos`) keeps going round for that long and,
- * with CHAOS_REPORT=<file>, writes the figures there as markdown.
+ * with CHAOS_REPORT=<file>, writes the figures there as markdown. CHAOS_LANES (3), CHAOS_PAUSE_MS (500,
+ * each lane's pause between shoppers) and CHAOS_DOWN_MS (2000, how long a killed part stays down) shape
+ * the run; CHAOS_KEEP=1 keeps the temporary folder (the processes' logs, the cluster's data).
  */
 
 const MINUTES = Number(process.env.CHAOS_MINUTES ?? 0);
@@ -108,7 +110,7 @@ describe('fault suite: API, worker, Kafka and PostgreSQL killed and restarted un
     const login = await client.call('POST', '/api/auth/login', { body: { email: 'owner@acme.test', password: 'demo-pass-1234' } });
     expect(login.status, login.body).toBe(200);
     const cookie = String(login.headers.get('set-cookie')).split(';')[0]!;
-    storeId = (JSON.parse((await client.call('GET', '/api/whitelabel/settings?store=acme')).body) as { storeId: string }).storeId;
+    storeId = WhitelabelSettings.parse(JSON.parse((await client.call('GET', '/api/whitelabel/settings?store=acme')).body)).storeId;
     const created = await client.call('POST', `/api/stores/${storeId}/api-tokens`, {
       cookie, body: { name: 'fault suite', permissions: ['order:create', 'claim:read', 'claim:resolve', 'webhook:create', 'webhook:read'] },
     });
