@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FileClaimResponse, Message, WebhookPayload, type FileClaimRequest } from '@claims/contracts';
+import { orderBody } from './orderBody.js';
 
 /**
  * The fault suite's traffic: a webhook receiver counting deliveries per `webhook-id`, and lanes of
@@ -111,27 +112,6 @@ export interface Failure {
   startedAt: number;
   endedAt: number;
 }
-
-const DAY = 86_400_000;
-const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
-
-/** An order as a merchant's platform sends it through PUT /api/v1/orders/{sourceOrderId}. */
-export const orderBody = (orderNumber: string) => ({
-  orderNumber,
-  customerEmail: `buyer-${orderNumber}@example.com`,
-  currency: 'USD',
-  createdAt: ago(14),
-  protected: true,
-  policy: { insuredAmount: 60.5, premiumPaid: 1.25, premiumCurrency: 'USD' },
-  shippingCost: 5,
-  tax: 3.3,
-  shippingAddress: { name: 'Lee Buyer', address1: '5 Elm St', city: 'Austin', country: 'United States', countryCode: 'US' },
-  items: [{ sourceItemId: `${orderNumber}-li-0`, sourceProductId: 'p-0', sourceVariantId: 'v-0', sku: 'SKU-0', productName: 'Item 0', price: 19.99, quantity: 1 }],
-  fulfillments: [{
-    sourceFulfillmentId: `${orderNumber}-f`, status: 'DELIVERED', shippedAt: ago(12), deliveredAt: ago(10),
-    items: [{ sourceItemId: `${orderNumber}-li-0`, quantity: 1 }],
-  }],
-});
 
 const filingBody = (orderNumber: string): FileClaimRequest => ({
   email: `buyer-${orderNumber}@example.com`,
