@@ -35,9 +35,11 @@ interface FaultRecord {
   fault: Fault;
   round: number;
   killedAt: number;
+  /** The kill done: the process gone, the server stopped. */
+  downAt: number;
   /** The killed part answers again (process listening, broker or server started). */
   upAt: number;
-  /** The answer to the first command sent after the kill and acknowledged. */
+  /** The answer to the first command sent once the kill was done and acknowledged. */
   firstAckAt: number;
   /** A filing acknowledged after the restart reached the webhook receiver: the whole pipeline runs again. */
   recoveredAt: number;
@@ -145,6 +147,7 @@ describe('fault suite: API, worker, Kafka and PostgreSQL killed and restarted un
     if (fault === 'worker') await worker.kill();
     if (fault === 'kafka') await kafka.kill();
     if (fault === 'postgres') await postgres.crash();
+    const downAt = Date.now();
     await new Promise((resolve) => setTimeout(resolve, DOWN_MS));
     if (fault === 'api') await startApi(false);
     if (fault === 'worker') worker.start({ ...env, WORKERS: 'all', SEED_DEMO: 'false' });
@@ -152,7 +155,7 @@ describe('fault suite: API, worker, Kafka and PostgreSQL killed and restarted un
     if (fault === 'postgres') await postgres.start();
     const upAt = Date.now();
     const first = await waitFor(`a command acknowledged after the ${fault} was killed`, async () => {
-      const ack = load.acknowledged.find((a) => a.startedAt > killedAt);
+      const ack = load.acknowledged.find((a) => a.startedAt > downAt);
       expect(ack).toBeDefined();
       return ack!;
     });
@@ -167,7 +170,7 @@ describe('fault suite: API, worker, Kafka and PostgreSQL killed and restarted un
         expect(delivery).toBeDefined();
         return delivery!;
       });
-      faults.push({ fault, round, killedAt, upAt, firstAckAt: first.at, recoveredAt: reached.receivedAt });
+      faults.push({ fault, round, killedAt, downAt, upAt, firstAckAt: first.at, recoveredAt: reached.receivedAt });
       console.log(`round ${round}: ${fault} killed at +${seconds(killedAt - startedAt)} s, up after ${seconds(upAt - killedAt)} s, first 2xx after ${seconds(first.at - killedAt)} s, `
         + `recovered after ${seconds(reached.receivedAt - killedAt)} s (${load.acknowledged.length} commands acknowledged so far)`);
     })();
