@@ -16,6 +16,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['services/*/test/**/*.it.test.ts', 'test/**/*.it.test.ts'],
+          exclude: ['test/faults.it.test.ts', '**/node_modules/**'],
           globalSetup: ['test/support/globalSetup.ts'],
           // Suites that look up and file many times from one address; rateLimit.it.test.ts turns the limits back on.
           env: { RATE_LIMIT_ENABLED: 'false' },
@@ -23,6 +24,17 @@ export default defineConfig({
           hookTimeout: 120_000,
           // Two cores: one file at a time keeps the broker and PostgreSQL timings honest.
           fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          // The fault suite runs its own PostgreSQL cluster and Kafka broker and kills them: after every
+          // other project, alone. One round here; CHAOS_MINUTES=5 (`make chaos`) keeps going round.
+          name: 'chaos',
+          include: ['test/faults.it.test.ts'],
+          testTimeout: 600_000,
+          hookTimeout: 240_000,
+          sequence: { groupOrder: 1 },
         },
       },
       {

@@ -10,7 +10,8 @@
  * Env: BENCH_DATABASE_URL (database to drop and recreate; default postgres://postgres@127.0.0.1:5432/claims_bench,
  * or DATABASE_URL's server with database claims_bench), DB_POOL_SIZE (20), BENCH_SECONDS, BENCH_WARMUP_SECONDS,
  * BENCH_WRITERS (e.g. "1,8,32"), BENCH_BATCHES (e.g. "1,10"), BENCH_SECTIONS / BENCH_ONLY (comma-separated section
- * titles), BENCH_OUT; the claim-desk section's own BENCH_DESK_* (bench/claimDeskBench.ts).
+ * titles), BENCH_OUT; the claim-desk section's own BENCH_DESK_* (bench/claimDeskBench.ts); the fault-suite section's
+ * CHAOS_MINUTES (5; `make chaos` runs that section alone).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { benchEventStores } from './eventStoreBench.js';
 import { benchPortal } from './portalBench.js';
 import { benchClaimDesk } from './claimDeskBench.js';
+import { benchFaultSuite } from './faultSuiteBench.js';
 import { machineInfo, machineMarkdown } from './machine.js';
 import { benchDatabaseUrl } from './postgres.js';
 
@@ -32,6 +34,7 @@ export const sections: BenchSection[] = [
   { title: 'event-store', heading: '## Event store', run: async ({ databaseUrl }) => (await benchEventStores({ url: databaseUrl })).markdown },
   { title: 'portal', heading: '## Customer portal', run: async () => (await benchPortal()).markdown },
   { title: 'claim-desk', heading: '## Claim desk', run: async ({ databaseUrl }) => (await benchClaimDesk({ url: databaseUrl })).markdown },
+  { title: 'fault-suite', heading: '## Fault suite', run: benchFaultSuite },
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -114,7 +117,7 @@ async function main(): Promise<void> {
     console.log(`== ${section.title} done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   }
   const host = new URL(databaseUrl).host;
-  const overrides = ['BENCH_DATABASE_URL', 'DB_POOL_SIZE', 'BENCH_SECONDS', 'BENCH_WARMUP_SECONDS', 'BENCH_WRITERS', 'BENCH_BATCHES', 'BENCH_SECTIONS', 'BENCH_ONLY']
+  const overrides = ['BENCH_DATABASE_URL', 'DB_POOL_SIZE', 'BENCH_SECONDS', 'BENCH_WARMUP_SECONDS', 'BENCH_WRITERS', 'BENCH_BATCHES', 'BENCH_SECTIONS', 'BENCH_ONLY', 'CHAOS_MINUTES']
     .concat(Object.keys(process.env).filter((name) => name.startsWith('BENCH_DESK_')).sort())
     .filter((name) => process.env[name])
     .map((name) => `${name}=${name === 'BENCH_DATABASE_URL' ? '…' : process.env[name]}`);

@@ -1,30 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClaim, ApiClaimPage, ApiTokenSummary, CreateApiTokenResponse, UpsertOrderResponse } from '@claims/contracts';
 import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
+import { orderBody as oneOrder } from '../../../test/support/orderBody.js';
 
 const DAY = 86_400_000;
 const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
 
-/** An order as a merchant's platform sends it: decimals and absolute times. */
-const orderBody = (orderNumber: string, items = 2) => ({
-  orderNumber,
-  customerEmail: `buyer-${orderNumber}@example.com`,
-  currency: 'USD',
-  createdAt: ago(14),
-  protected: true,
-  policy: { insuredAmount: 60.5, premiumPaid: 1.25, premiumCurrency: 'USD' },
-  shippingCost: 5,
-  tax: 3.3,
-  shippingAddress: { name: 'Lee Buyer', address1: '5 Elm St', city: 'Austin', country: 'United States', countryCode: 'US' },
-  items: Array.from({ length: items }, (_, i) => ({
-    sourceItemId: `${orderNumber}-li-${i}`, sourceProductId: `p-${i}`, sourceVariantId: `v-${i}`, sku: `SKU-${i}`,
-    productName: `Item ${i}`, price: 19.99, quantity: 1,
-  })),
-  fulfillments: [{
-    sourceFulfillmentId: `${orderNumber}-f`, status: 'DELIVERED', shippedAt: ago(12), deliveredAt: ago(10),
-    items: Array.from({ length: items }, (_, i) => ({ sourceItemId: `${orderNumber}-li-${i}`, quantity: 1 })),
-  }],
-});
+/** Two items unless told otherwise. */
+const orderBody = (orderNumber: string, items = 2) => oneOrder(orderNumber, items);
 
 describe('API tokens and the public API v1', () => {
   let h: Harness;

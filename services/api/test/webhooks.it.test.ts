@@ -9,6 +9,7 @@ import {
 import { claimDueDeliveries, rebuild, webhookOutboxProjection } from '@claims/projections';
 import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
 import { eventually } from '../../../test/support/testDatabase.js';
+import { orderBody } from '../../../test/support/orderBody.js';
 import { nextAttemptAfterFailure, RETRY_FOR_MS, retryDelayMs } from '../src/webhooks/retrySchedule.js';
 import { signWebhook } from '../src/webhooks/signature.js';
 import { isPrivateAddress } from '../src/webhooks/addressPolicy.js';
@@ -81,25 +82,6 @@ function verifyStandardWebhook(secret: string, headers: http.IncomingHttpHeaders
     return version === 'v1' && given.length === expected.length && timingSafeEqual(given, expected);
   });
 }
-
-const DAY = 86_400_000;
-const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
-const orderBody = (orderNumber: string) => ({
-  orderNumber,
-  customerEmail: `buyer-${orderNumber}@example.com`,
-  currency: 'USD',
-  createdAt: ago(14),
-  protected: true,
-  policy: { insuredAmount: 60.5, premiumPaid: 1.25, premiumCurrency: 'USD' },
-  shippingCost: 5,
-  tax: 3.3,
-  shippingAddress: { name: 'Lee Buyer', address1: '5 Elm St', city: 'Austin', country: 'United States', countryCode: 'US' },
-  items: [{ sourceItemId: `${orderNumber}-li-0`, sourceProductId: 'p-0', sourceVariantId: 'v-0', sku: 'SKU-0', productName: 'Item 0', price: 19.99, quantity: 1 }],
-  fulfillments: [{
-    sourceFulfillmentId: `${orderNumber}-f`, status: 'DELIVERED', shippedAt: ago(12), deliveredAt: ago(10),
-    items: [{ sourceItemId: `${orderNumber}-li-0`, quantity: 1 }],
-  }],
-});
 
 describe('webhooks through the public API v1', () => {
   let h: Harness;

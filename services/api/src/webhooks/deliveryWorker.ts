@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { claimDueDeliveries, recordDeliveryAttempt, releaseDelivery, type ClaimedDelivery } from '@claims/projections';
 import type { AppContext } from '../context.js';
@@ -60,8 +61,27 @@ export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpti
       await releaseDelivery(db, delivery, now());
       return;
     }
-    await recordAttempt(db, delivery, outcome, attemptedAt);
+    await recordSurvivingRestarts(delivery, outcome, attemptedAt);
     ctx.log.debug({ webhookId: delivery.webhookId, statusCode: outcome.statusCode, error: outcome.error }, 'webhook attempt');
+  }
+
+  /**
+   * The receiver has had its attempt: an attempt left unrecorded is sent again once the lease runs
+   * out, a repeated webhook-id. So a database that is restarting (or a dropped connection) is waited
+   * for, within half the lease, before giving up to that repeat.
+   */
+  async function recordSurvivingRestarts(delivery: ClaimedDelivery, outcome: WebhookOutcome, attemptedAt: Date): Promise<void> {
+    const giveUpAt = Date.now() + leaseMs / 2;
+    for (let waitMs = 250; ; waitMs = Math.min(waitMs * 2, 2_000)) {
+      try {
+        await recordAttempt(db, delivery, outcome, attemptedAt);
+        return;
+      } catch (error) {
+        if (stopped || Date.now() + waitMs > giveUpAt) throw error;
+        ctx.log.warn({ err: error, webhookId: delivery.webhookId }, 'recording a webhook attempt failed; trying again');
+        await sleep(waitMs, undefined, { signal: aborter.signal }).catch(() => undefined);
+      }
+    }
   }
 
   async function step(): Promise<void> {

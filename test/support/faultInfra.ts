@@ -1,0 +1,146 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+/**
+ * What the fault suite kills and starts again: its own PostgreSQL cluster and Kafka broker (on ports
+ * of their own, never the shared ones other tests use), and the API and worker as child processes.
+ */
+
+const root = path.resolve(import.meta.dirname, '../..');
+const run = promisify(execFile);
+
+/** A TCP port nothing listens on right now. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const script = (name: string, args: string[], env: NodeJS.ProcessEnv) =>
+  run(path.join(root, 'infra/scripts', name), args, { env: { ...process.env, ...env }, maxBuffer: 1 << 20 });
+
+/** The newest installed PostgreSQL server's programs, as infra/scripts/postgres.sh picks them. */
+function postgresBin(): string {
+  const versions = fs.readdirSync('/usr/lib/postgresql').filter((v) => fs.existsSync(`/usr/lib/postgresql/${v}/bin/pg_ctl`));
+  const newest = versions.sort((a, b) => Number(a) - Number(b)).at(-1);
+  if (!newest) throw new Error('no PostgreSQL server under /usr/lib/postgresql');
+  return `/usr/lib/postgresql/${newest}/bin`;
+}
+
+/** pg_ctl refuses root; postgres.sh runs it as the postgres user the same way. */
+const asOwner = (command: string, args: string[]) =>
+  process.getuid?.() === 0 ? run('runuser', ['-u', 'postgres', '--', command, ...args]) : run(command, args);
+
+export interface OwnPostgres {
+  url: string;
+  start(): Promise<void>;
+  /** `pg_ctl stop -m immediate`: every backend dies at once, no checkpoint; the next start recovers from the WAL. */
+  crash(): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+export async function ownPostgres(runDir: string): Promise<OwnPostgres> {
+  const port = await freePort();
+  const env = { POSTGRES_PORT: String(port), POSTGRES_RUN_DIR: runDir };
+  const pgdata = path.join(runDir, 'data');
+  const pgCtl = path.join(postgresBin(), 'pg_ctl');
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/claims`,
+    start: async () => {
+      await script('postgres.sh', ['start'], env);
+    },
+    crash: async () => {
+      await asOwner(pgCtl, ['-D', pgdata, '-m', 'immediate', '-w', 'stop']);
+    },
+    dispose: async () => {
+      await asOwner(pgCtl, ['-D', pgdata, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
+    },
+  };
+}
+
+export interface OwnKafka {
+  brokers: string;
+  start(): Promise<void>;
+  /** SIGKILL of the broker's JVM: no controlled shutdown, the next start recovers its logs. */
+  kill(): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+export async function ownKafka(runDir: string): Promise<OwnKafka> {
+  const port = await freePort();
+  const env = { KAFKA_PORT: String(port), KAFKA_CONTROLLER_PORT: String(await freePort()), KAFKA_RUN_DIR: runDir };
+  const pid = () => Number(fs.readFileSync(path.join(runDir, 'kafka.pid'), 'utf8'));
+  return {
+    brokers: `127.0.0.1:${port}`,
+    start: async () => {
+      await script('kafka.sh', ['start'], env);
+    },
+    kill: async () => {
+      const broker = pid();
+      process.kill(broker, 'SIGKILL');
+      while (isAlive(broker)) await new Promise((resolve) => setTimeout(resolve, 50));
+    },
+    dispose: async () => {
+      await script('kafka.sh', ['stop', '--clean'], env).catch(() => undefined);
+    },
+  };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A Node entry point of the API run as a child process, its output appended to a log file. */
+export class ServiceProcess {
+  private child: ChildProcess | null = null;
+  private killing = false;
+  /** Exits nobody asked for (the process died on its own): each is a defect. */
+  readonly unexpectedExits: string[] = [];
+
+  constructor(readonly name: string, private readonly entry: string, private readonly logFile: string) {}
+
+  start(env: NodeJS.ProcessEnv): void {
+    const log = fs.openSync(this.logFile, 'a');
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, this.entry)], { cwd: root, env, stdio: ['ignore', log, log] });
+    fs.closeSync(log);
+    this.killing = false;
+    child.once('exit', (code, signal) => {
+      if (!this.killing) this.unexpectedExits.push(`${this.name} exited by itself (code ${code}, signal ${signal}); see ${this.logFile}`);
+    });
+    this.child = child;
+  }
+
+  get running(): boolean {
+    return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** SIGKILL: no shutdown hook runs, whatever was in flight is cut off. */
+  kill(): Promise<void> {
+    return this.signal('SIGKILL');
+  }
+
+  /** SIGTERM: the process stops its workers and closes its connections. */
+  stop(): Promise<void> {
+    return this.signal('SIGTERM');
+  }
+
+  private signal(signal: NodeJS.Signals): Promise<void> {
+    const child = this.child;
+    if (!child || !this.running) return Promise.resolve();
+    this.killing = true;
+    return new Promise((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill(signal);
+    });
+  }
+}
