@@ -120,7 +120,6 @@ describe('GET /api/metrics and the operations API, projectors following the stor
     expect(metrics.value('claims_projector_lag_events', claimList)).toBe(0);
     expect(metrics.value('claims_projector_lag_seconds', claimList)).toBe(0);
     expect(metrics.value('claims_projector_position', { ...claimList, source: 'store' })).toBe(await headOf(h.runtime.ctx.database.db));
-    expect(metrics.value('claims_projector_state', { ...claimList, state: 'running' })).toBe(1);
   });
 
   it('shows a parked event; staff read it, only the admin role retries or skips it, merchants get 403', async () => {
@@ -129,7 +128,7 @@ describe('GET /api/metrics and the operations API, projectors following the stor
     const retried = await h.fileClaim('acme-5001', oneItemClaim('ava@example.com', 'f-1001-1', 'li-2'));
     const skipped = await h.fileClaim('acme-5001', oneItemClaim('ava@example.com', 'f-1001-1', 'li-3'));
     // A fault of the read model's own (as a bad release would bring): these two claims cannot be listed.
-    await sql`alter table claim_list add constraint ops_test_fault check (claim_id not in (${retried.claimId}::uuid, ${skipped.claimId}::uuid)) not valid`.execute(db);
+    await sql`alter table claim_list add constraint ops_test_fault check (claim_id not in (${sql.lit(retried.claimId)}::uuid, ${sql.lit(skipped.claimId)}::uuid)) not valid`.execute(db);
     await follow().catchUp();
 
     const metrics = await scrape();
@@ -139,7 +138,7 @@ describe('GET /api/metrics and the operations API, projectors following the stor
     const admin = await h.login('admin');
     const view = OperationsView.parse(json(await h.call({ method: 'GET', url: '/api/admin/operations', cookie: admin })));
     const projector = view.projectors.find((p) => p.name === claimListProjection.name)!;
-    expect(projector).toMatchObject({ source: 'store', lagEvents: 0, state: 'running' });
+    expect(projector).toMatchObject({ source: 'store', lagEvents: 0, state: 'elsewhere' });
     expect(projector.parked.map((p) => p.streamId).sort()).toEqual([retried.claimId, skipped.claimId].sort());
     expect(projector.parked.every((p) => /ops_test_fault/.test(p.error) && p.type === 'ClaimFiled')).toBe(true);
     expect(view.readiness).toContainEqual({ name: 'projectors', status: 'failing', reason: expect.stringMatching(/claim-list 2/) });

@@ -26,12 +26,14 @@ function operationsGauges(registry: Registry) {
     parked: gauge('claims_projector_parked_events', 'Events the projector set aside after failing every try (projection_parked)', ['projection']),
     state: gauge('claims_projector_state', '1 for the state of the projector as this process knows it', ['projection', 'state']),
   };
-  const relay = {
+  // Only with Kafka: a gauge without labels would otherwise show a relay that does not exist at 0.
+  const relayGauges = () => ({
     position: gauge('claims_relay_position', 'The global position of the last event the relay published'),
     lagEvents: gauge('claims_relay_lag_events', 'Events not yet published to Kafka'),
     lagSeconds: gauge('claims_relay_lag_seconds', 'Age of the oldest event not yet published; 0 when caught up'),
     quarantined: gauge('claims_relay_quarantined_events', 'Events the broker refused for good (relay_quarantine)'),
-  };
+  });
+  let relay: ReturnType<typeof relayGauges> | null = null;
   const reaction = {
     position: gauge('claims_reaction_position', 'The global position of the reaction\'s checkpoint', ['reaction']),
     lagEvents: gauge('claims_reaction_lag_events', 'Events beyond the reaction\'s checkpoint', ['reaction']),
@@ -39,7 +41,7 @@ function operationsGauges(registry: Registry) {
   };
   const webhooks = gauge('claims_webhook_deliveries_pending', 'Webhook deliveries of the outbox still to be sent');
   const retries = gauge('claims_notification_retries_due', 'Shopper mail due to be tried again');
-  const all = [head, ...Object.values(projector), ...Object.values(relay), ...Object.values(reaction), webhooks, retries];
+  const all = [head, ...Object.values(projector), ...Object.values(reaction), webhooks, retries];
 
   return (view: OperationsView) => {
     for (const g of all) g.reset();
@@ -52,6 +54,7 @@ function operationsGauges(registry: Registry) {
       projector.state.set({ projection: p.name, state: p.state }, 1);
     }
     if (view.relay) {
+      relay ??= relayGauges();
       relay.position.set(view.relay.position);
       relay.lagEvents.set(view.relay.lagEvents);
       relay.lagSeconds.set(view.relay.lagSeconds);
