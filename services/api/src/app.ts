@@ -73,8 +73,6 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   });
   installErrorHandler(app);
   installControlCharacterCheck(app);
-  const operations = operationsReader(ctx, { ...options.operations, healthChecks: options.healthChecks });
-  installMetrics(app, ctx, operations);
 
   // The portal's script is most of a first visit: gzip/brotli cut it about 3.5x on the wire.
   await app.register(compress, { threshold: 1024 });
@@ -93,6 +91,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(expirySweepPlugin(ctx));
   await app.register(sentryPlugin(ctx));
   await app.register(rateLimitPlugin(ctx));
+  // After swagger (it documents the routes added from here on); the metrics' onResponse hook is the root's.
+  const operations = operationsReader(ctx, { ...options.operations, healthChecks: options.healthChecks });
+  installMetrics(app, ctx, operations);
   await app.register(healthRoute(ctx, options.healthChecks));
   await app.register(operationsRoutes(ctx, operations));
   await app.register(orderLookupRoute(ctx));

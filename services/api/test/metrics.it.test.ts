@@ -90,6 +90,11 @@ describe('GET /api/metrics and the operations API, projectors following the stor
     expect(metrics.value('claims_webhook_deliveries_pending')).toBe(0);
     expect(metrics.value('claims_notification_retries_due')).toBe(0);
     expect(metrics.samples.some((s) => s.name.startsWith('claims_relay_'))).toBe(false);
+
+    const doc = json<{ paths: Record<string, Record<string, unknown>> }>(await h.call({ method: 'GET', url: '/api/openapi.json' }));
+    expect(doc.paths['/api/metrics']?.get).toBeDefined();
+    expect(doc.paths['/api/admin/operations']?.get).toBeDefined();
+    expect(doc.paths['/api/admin/operations/parked/{projection}/{eventId}/retry']?.post).toBeDefined();
   });
 
   it('shows a projector\'s lag rise while it is stopped and return to 0 once it catches up', async () => {
