@@ -30,6 +30,7 @@ export const ERROR_CATALOGUE = {
   cannot_change_self: 422,
   last_owner: 409,
   invitation_not_found: 404,
+  apply_failed: 422,
   rate_limited: 429,
   unavailable: 503,
   internal_error: 500,

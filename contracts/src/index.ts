@@ -16,3 +16,4 @@ export * from './backoffice.js';
 export * from './webhooks.js';
 export * from './finance.js';
 export * from './analytics.js';
+export * from './operations.js';

@@ -9,6 +9,9 @@ import type { AppContext } from './context.js';
 import { installErrorHandler } from './platform/errorHandler.js';
 import { healthRoute, type HealthCheck } from './platform/healthRoute.js';
 import { installControlCharacterCheck } from './platform/controlCharacters.js';
+import { installMetrics } from './platform/metrics.js';
+import { operationsReader, type OperationsSources } from './platform/operations.js';
+import { operationsRoutes } from './platform/operationsRoutes.js';
 import { orderLookupRoute } from './customer/orderLookupRoute.js';
 import { claimRoutes } from './customer/claimRoutes.js';
 import { sessionRoutes } from './customer/draftSessionRoutes.js';
@@ -38,6 +41,8 @@ import { analyticsRoutes } from './analytics/analyticsRoutes.js';
 export interface AppOptions {
   /** Readiness of the components beside the database (Kafka, projectors), by name. */
   healthChecks: Readonly<Record<string, HealthCheck>>;
+  /** The workers and figures behind GET /api/metrics and the operations page (the checks are healthChecks). */
+  operations: Omit<OperationsSources, 'healthChecks'>;
 }
 
 /** TRUST_PROXY=n: the n addresses nearest to us are proxies (what Fastify does with a number, which its types omit). */
@@ -86,7 +91,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(expirySweepPlugin(ctx));
   await app.register(sentryPlugin(ctx));
   await app.register(rateLimitPlugin(ctx));
+  // After swagger (it documents the routes added from here on); the metrics' onResponse hook is the root's.
+  const operations = operationsReader(ctx, { ...options.operations, healthChecks: options.healthChecks });
+  installMetrics(app, ctx, operations);
   await app.register(healthRoute(ctx, options.healthChecks));
+  await app.register(operationsRoutes(ctx, operations));
   await app.register(orderLookupRoute(ctx));
   await app.register(claimRoutes(ctx));
   await app.register(sessionRoutes(ctx));

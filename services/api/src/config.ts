@@ -79,6 +79,8 @@ const Env = z.object({
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().nonnegative().default(10_000),
   HEALTH_MAX_TRANSACTION_AGE_SECONDS: z.coerce.number().positive().default(60),
   PROJECTION_MAX_ATTEMPTS: z.coerce.number().int().positive().default(5),
+  // The bearer token of GET /api/metrics; unset, metrics are off (docs/decisions.md "Operations").
+  METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional().or(z.literal('').transform(() => undefined)),
 });
 
 export type Config = {
@@ -120,6 +122,8 @@ export type Config = {
   healthMaxTransactionAgeSeconds: number;
   /** Tries of an event a projection cannot apply before it is parked. */
   projectionMaxAttempts: number;
+  /** Who may read GET /api/metrics (Authorization: Bearer); undefined: nobody, metrics are off. */
+  metricsToken: string | undefined;
 };
 
 /** Reads the contract's variables; a bad value stops start-up with the variable named. */
@@ -180,5 +184,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     healthMaxTransactionAgeSeconds: e.HEALTH_MAX_TRANSACTION_AGE_SECONDS,
     projectionMaxAttempts: e.PROJECTION_MAX_ATTEMPTS,
+    metricsToken: e.METRICS_TOKEN,
   };
 }

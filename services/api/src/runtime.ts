@@ -1,17 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
-import type { Kafka } from 'kafkajs';
+import type { Admin, Kafka } from 'kafkajs';
 import type { DestinationStream } from 'pino';
 import type { Migration } from 'kysely/migration';
 import { eventStoreMigrations, migrate, onAppended, openDatabase, registerMigrations, type Database, type PollingLoop } from '@claims/event-store';
 import {
-  consumeFromKafka, DEFAULT_FAULT_POLICY, followStore, parkedCounts, PROJECTIONS, projectionMigrations,
+  consumeFromKafka, countPendingDeliveries, DEFAULT_FAULT_POLICY, followStore, parkedCounts, PROJECTIONS, projectionMigrations,
   type FaultPolicy, type Follower, type KafkaProjector, type ProjectorStatus,
 } from '@claims/projections';
 import { createKafka, DEFAULT_TOPIC_SETTINGS, ensureTopic, relayMigrations, startRelay, TopicSettingsError, type Relay, type TopicSettings } from '@claims/relay';
 import type { Config, WorkerKind } from './config.js';
 import type { AppContext } from './context.js';
-import { buildApp } from './app.js';
+import { buildApp, type AppOptions } from './app.js';
 import { catalogMigrations } from './catalog/catalogMigrations.js';
 import { createLogger } from './platform/logger.js';
 import type { ComponentHealth, HealthCheck } from './platform/healthRoute.js';
@@ -21,12 +21,12 @@ import { publicApiMigrations } from './public-v1/publicApiMigrations.js';
 import { teamMigrations } from './team/teamMigrations.js';
 import { startSlaScheduler, type SlaScheduler } from './sla/slaScheduler.js';
 import { webhookMigrations } from './webhooks/webhookMigrations.js';
-import { startReaction, type Reaction } from './eventsourcing/reactions.js';
+import { startReaction, type Reaction, type ReactionLoop } from './eventsourcing/reactions.js';
 import { closeDraftOnFiling } from './customer/draftSessions.js';
 import { financeMigrations } from './finance/financeMigrations.js';
 import { createMailer } from './notifications/mailer.js';
 import { notifyShopper, startNotificationRetries } from './notifications/notifyShopper.js';
-import { notificationMigrations } from './notifications/notificationRetries.js';
+import { countDueRetries, notificationMigrations } from './notifications/notificationRetries.js';
 import { issueStoreCredit } from './store-credit/storeCreditLedger.js';
 import { startDeliveryWorker, type DeliveryWorker } from './webhooks/deliveryWorker.js';
 import { startPeriodicTask, type PeriodicTask } from './platform/periodicTask.js';
@@ -87,6 +87,23 @@ function kafkaHealth(config: Config, log: Runtime['ctx']['log'], relay: Relay | 
   };
 }
 
+/** One admin client for the operations figures, connected on first use and again after a failure. */
+function kafkaAdmin(kafka: Kafka): { get(): Promise<Admin>; close(): Promise<void> } {
+  const admin = kafka.admin();
+  let connected: Promise<void> | null = null;
+  return {
+    async get() {
+      connected ??= admin.connect().catch((error: unknown) => {
+        connected = null;
+        throw error;
+      });
+      await connected;
+      return admin;
+    },
+    close: () => admin.disconnect(),
+  };
+}
+
 const projectorHealth = (status: () => ProjectorStatus): HealthCheck => async () => {
   const current = status();
   return current.state === 'ok' ? { status: 'ok' } : { status: 'failing', reason: current.reason };
@@ -118,8 +135,10 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   const faultPolicy: FaultPolicy = { ...DEFAULT_FAULT_POLICY, maxAttempts: config.projectionMaxAttempts, ...options.faultPolicy };
   const followers: Follower[] = [];
   const reactions: PollingLoop[] = [];
+  const reactionLoops = new Map<string, ReactionLoop>();
   const projectors: KafkaProjector[] = [];
   let relay: Relay | null = null;
+  let operationsAdmin: ReturnType<typeof kafkaAdmin> | null = null;
   let sla: SlaScheduler | null = null;
   const housekeeping: PeriodicTask[] = [];
   let deliveryWorker: DeliveryWorker | null = null;
@@ -152,6 +171,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     await Promise.all(projectors.map((p) => p.consumer.disconnect()));
     await deliveryWorker?.stop();
     await relay?.stop();
+    await operationsAdmin?.close();
     stopWaking();
     mailer.close();
   };
@@ -186,10 +206,14 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       if (kafka) kafkaSetup = startKafkaProjectors(kafka, settings);
       else for (const projection of PROJECTIONS) followers.push(followStore(database.db, projection, log, 250, faultPolicy));
     }
+    // Everything the product does after a commit, each from its own checkpoint.
+    const afterCommit: readonly Reaction[] = [closeDraftOnFiling, notifyShopper(mailer), issueStoreCredit];
     if (workers.has('reactions')) {
-      // Everything the product does after a commit, each from its own checkpoint.
-      const afterCommit: readonly Reaction[] = [closeDraftOnFiling, notifyShopper(mailer), issueStoreCredit];
-      for (const reaction of afterCommit) reactions.push(startReaction(ctx, reaction));
+      for (const reaction of afterCommit) {
+        const loop = startReaction(ctx, reaction);
+        reactionLoops.set(reaction.name, loop);
+        reactions.push(loop);
+      }
       reactions.push(startNotificationRetries(ctx, mailer));
     }
     if (workers.has('delivery')) deliveryWorker = startDeliveryWorker(ctx);
@@ -205,7 +229,26 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     for (const projection of workers.has('projectors') && kafka ? PROJECTIONS : []) {
       healthChecks[`projector:${projection.name}`] = projectorHealth(() => projectors.find((p) => p.name === projection.name)?.status() ?? { state: 'waiting', reason: 'not connected to Kafka yet' });
     }
-    const app = await buildApp(ctx, { healthChecks });
+    operationsAdmin = kafka ? kafkaAdmin(kafka) : null;
+    /** Null when another process runs the projectors. */
+    const projectorStatus = (name: string): ProjectorStatus | null => {
+      if (!workers.has('projectors')) return null;
+      if (!kafka) return followers[PROJECTIONS.findIndex((p) => p.name === name)]?.status() ?? null;
+      return projectors.find((p) => p.name === name)?.status() ?? { state: 'waiting', reason: 'not connected to Kafka yet' };
+    };
+    const operations: AppOptions['operations'] = {
+      projectors: PROJECTIONS.map(({ name }) => ({ name, status: () => projectorStatus(name) })),
+      reactions: afterCommit.map(({ name }) => ({ name, status: () => reactionLoops.get(name)?.status() ?? null })),
+      kafka: operationsAdmin && {
+        admin: operationsAdmin.get,
+        topic: config.kafkaTopic,
+        groupPrefix: config.kafkaGroupPrefix,
+        relay: { name: 'relay', status: () => relay?.status() ?? null },
+      },
+      pendingWebhookDeliveries: () => countPendingDeliveries(database.db),
+      notificationRetriesDue: () => countDueRetries(database.db, ctx.now()),
+    };
+    const app = await buildApp(ctx, { healthChecks, operations });
     if (options.listen !== false) await app.listen({ port: config.port, host: config.host });
     let closing: Promise<void> | null = null;
     return {

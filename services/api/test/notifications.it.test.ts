@@ -121,8 +121,12 @@ describe('mail to the shopper, after the request and never inside it (contract Â
           return found!;
         }, 60_000);
         expect(viewLink(mail)).toBeDefined();
-        const { events } = await readStream(h.runtime.ctx.database.db, stream);
-        expect(events.at(-1)).toMatchObject({ type: 'ClaimNotificationSent', data: { kind: 'claim_filed' } });
+        // The server has the mail before the sender hears back and records it: wait for the record.
+        const events = await eventually(async () => {
+          const { events: recorded } = await readStream(h.runtime.ctx.database.db, stream);
+          expect(recorded.at(-1)).toMatchObject({ type: 'ClaimNotificationSent', data: { kind: 'claim_filed' } });
+          return recorded;
+        });
         expect(events.filter((e) => e.type === 'ClaimNotificationSent')).toHaveLength(1);
       } finally {
         await smtp.stop();

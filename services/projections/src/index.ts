@@ -16,3 +16,4 @@ export * from './store-credit/storeCreditProjection.js';
 export * from './webhook-outbox/webhookDeliveries.js';
 export * from './claim-analytics/claimAnalyticsProjection.js';
 export * from './claim-analytics/claimAnalyticsQuery.js';
+export * from './runtime/readerProgress.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   AdminClaimDetail, AnalyticsResponse, AdminClaimPage, ApiTokenList, BulkStatusResponse, ClaimNote, ClaimNoteList, ClaimTags, CreateApiTokenResponse,
-  InviteMemberResponse, MacroList, MeResponse, Message, RenderedMacro, TeamMember, TeamMemberList, TimelineResponse,
+  InviteMemberResponse, MacroList, MeResponse, Message, OperationsView, ParkedEventOutcome, RenderedMacro, TeamMember, TeamMemberList, TimelineResponse,
   type AdminClaimListQuery, type AnalyticsQuery, type BulkStatusRequest, type ChangeStatusRequest, type CreateApiTokenRequest, type InviteMemberRequest,
   type LoginRequest, type ResolveClaimRequest, type RoleName, type SendMessageRequest,
 } from '@claims/contracts';
@@ -13,6 +13,9 @@ const claimPath = (claimId: string, rest = '') => `admin/claims/${encodeURICompo
 const storePath = (storeId: string, rest = '') => `admin/stores/${encodeURIComponent(storeId)}${rest}`;
 const memberPath = (storeId: string, userId: string, rest = '') => storePath(storeId, `/team-members/${encodeURIComponent(userId)}${rest}`);
 const tokenPath = (storeId: string, rest = '') => `stores/${encodeURIComponent(storeId)}/api-tokens${rest}`;
+
+const parkedPath = (projection: string, eventId: string, action: 'retry' | 'skip') =>
+  `admin/operations/parked/${encodeURIComponent(projection)}/${encodeURIComponent(eventId)}/${action}`;
 
 const analyticsParams = (query: AnalyticsQuery) => ({ from: query.from, to: query.to, store: query.store, compare: query.compare });
 
@@ -62,6 +65,11 @@ export const api = {
   apiTokens: (storeId: string) => request('GET', tokenPath(storeId), { schema: ApiTokenList }),
   createApiToken: (storeId: string, body: CreateApiTokenRequest) => request('POST', tokenPath(storeId), { body, schema: CreateApiTokenResponse }),
   revokeApiToken: (storeId: string, tokenId: string) => request('DELETE', tokenPath(storeId, `/${encodeURIComponent(tokenId)}`), { schema: z.null() }),
+
+  // Operations (Order Protection staff).
+  operations: () => request('GET', 'admin/operations', { schema: OperationsView }),
+  retryParked: (projection: string, eventId: string) => request('POST', parkedPath(projection, eventId, 'retry'), { schema: ParkedEventOutcome }),
+  skipParked: (projection: string, eventId: string) => request('POST', parkedPath(projection, eventId, 'skip'), { schema: ParkedEventOutcome }),
 
   // Analytics.
   analytics: (query: AnalyticsQuery) => request('GET', 'admin/analytics', { query: analyticsParams(query), schema: AnalyticsResponse }),

@@ -10,6 +10,7 @@ import { ClaimPage } from './pages/ClaimPage.js';
 import { ErrorPage, NotFoundPage } from './pages/ErrorPages.js';
 import { StoreSearch, TeamPage } from './pages/TeamPage.js';
 import { ApiTokensPage } from './pages/ApiTokensPage.js';
+import { OperationsPage } from './pages/OperationsPage.js';
 import { AnalyticsSearch } from './analytics/period.js';
 import { QueueSearch, parseSearch, stringifySearch } from './queue/search.js';
 
@@ -112,7 +113,15 @@ export const analyticsRoute = createRoute({
   component: lazyRouteComponent(() => import('./pages/AnalyticsPage.js'), 'AnalyticsPage'),
 });
 
-const routeTree = rootRoute.addChildren([signInRoute, appRoute.addChildren([queueRoute, claimRoute, teamRoute, apiTokensRoute, analyticsRoute])]);
+export const operationsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/operations',
+  // Not lazy: a second lazy chunk importing contracts' schemas moved them into a chunk evaluated
+  // before zod-setup, and zod's eval probe became a CSP violation on every page.
+  component: OperationsPage,
+});
+
+const routeTree = rootRoute.addChildren([signInRoute, appRoute.addChildren([queueRoute, claimRoute, teamRoute, apiTokensRoute, analyticsRoute, operationsRoute])]);
 
 export const router = createRouter({
   routeTree,

@@ -22,3 +22,11 @@ export function can(me: MeResponse, permission: Permission, storeId?: string): b
 
 /** The stores where the user holds `permission`. */
 export const storesWith = (me: MeResponse, permission: Permission) => me.stores.filter((s) => s.permissions.includes(permission));
+
+/**
+ * Whether an Order Protection (internal) role of the user, which reaches every store, holds
+ * `permission` of an internal resource (no merchant role holds one): what the operations page asks,
+ * its figures belonging to no one store.
+ */
+export const holdsInternally = (me: MeResponse, permission: Permission) =>
+  me.grants.some((grant) => grant.level === 'internal') && me.permissions.includes(permission);

@@ -15,21 +15,29 @@ export interface Reaction {
   react(ctx: AppContext, event: ReactedEvent): Promise<void>;
 }
 
-const checkpointName = (reaction: Reaction) => `reaction:${reaction.name}`;
+/** Where a reaction's checkpoint lives in `checkpoints`. */
+export const reactionCheckpointName = (reaction: Pick<Reaction, 'name'>) => `reaction:${reaction.name}`;
+const checkpointName = reactionCheckpointName;
 
 /** After a failure the reaction waits this long before trying again, doubling up to a minute. */
 const FIRST_RETRY_MS = 500;
 const LONGEST_RETRY_MS = 60_000;
+
+/** A running reaction: its loop, and whether its last try failed (and why). */
+export interface ReactionLoop extends PollingLoop {
+  status(): { state: 'ok' } | { state: 'failing'; reason: string };
+}
 
 /**
  * Follows the event store from the reaction's own checkpoint, which moves after each event is
  * handled: a crash repeats at most the event in hand, never skips one. A failing event holds the
  * reaction back and is retried with a growing delay (a dead mail server is not hammered).
  */
-export function startReaction(ctx: AppContext, reaction: Reaction, pollMs = 250): PollingLoop {
+export function startReaction(ctx: AppContext, reaction: Reaction, pollMs = 250): ReactionLoop {
   const db = ctx.database.db;
   let failures = 0;
   let retryAt = 0;
+  let lastError = '';
   async function drain(): Promise<void> {
     if (Date.now() < retryAt) return;
     try {
@@ -37,6 +45,7 @@ export function startReaction(ctx: AppContext, reaction: Reaction, pollMs = 250)
       failures = 0;
     } catch (error) {
       failures++;
+      lastError = error instanceof Error ? error.message : String(error);
       retryAt = Date.now() + Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** (failures - 1));
       throw error;
     }
@@ -55,5 +64,6 @@ export function startReaction(ctx: AppContext, reaction: Reaction, pollMs = 250)
       position = page.next;
     }
   }
-  return startPollingLoop(drain, pollMs, (error) => ctx.log.error({ err: error, reaction: reaction.name }, 'reaction failed; retrying'));
+  const loop = startPollingLoop(drain, pollMs, (error) => ctx.log.error({ err: error, reaction: reaction.name }, 'reaction failed; retrying'));
+  return { ...loop, status: () => (failures === 0 ? { state: 'ok' } : { state: 'failing', reason: `${failures} failed tries; last: ${lastError}` }) };
 }

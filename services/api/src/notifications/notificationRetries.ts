@@ -51,3 +51,9 @@ export async function leaseDueRetries(db: QueryExecutorProvider, now: string, le
     returning notification_id, claim_id, event_id, stream_version, correlation_id`.execute(db);
   return rows.map((r) => ({ notificationId: r.notification_id, claimId: r.claim_id, eventId: r.event_id, streamVersion: Number(r.stream_version), correlationId: r.correlation_id }));
 }
+
+/** Retries of shopper mail due by `now` (a figure for metrics). */
+export async function countDueRetries(db: QueryExecutorProvider, now: string): Promise<number> {
+  const { rows } = await sql<{ due: number }>`select count(*)::int as due from notification_retries where next_attempt_at <= ${now}::timestamptz`.execute(db);
+  return rows[0]?.due ?? 0;
+}

@@ -32,6 +32,13 @@ async function databaseHealth(ctx: AppContext): Promise<ComponentHealth> {
   }
 }
 
+/** Every component's readiness, the database first, each check asked once. */
+export async function readiness(ctx: AppContext, checks: Readonly<Record<string, HealthCheck>>): Promise<Record<string, ComponentHealth>> {
+  const names = ['database', ...Object.keys(checks)];
+  const results = await Promise.all([databaseHealth(ctx), ...Object.values(checks).map((check) => check().catch((error: unknown) => failing(String(error))))]);
+  return Object.fromEntries(names.map((name, i) => [name, results[i]!]));
+}
+
 /**
  * Readiness `GET /api/health`: 200 when the database answers and every component (Kafka, each
  * projector) is well, else 503 with the reason per component. Liveness `GET /api/health/live`: 200
@@ -39,10 +46,8 @@ async function databaseHealth(ctx: AppContext): Promise<ComponentHealth> {
  */
 export const healthRoute = (ctx: AppContext, checks: Readonly<Record<string, HealthCheck>>): FastifyPluginAsyncZod => async (app) => {
   app.get('/api/health', { schema: { tags: ['operations'], summary: 'Readiness: the database and every component', response: { 200: Healthy, 503: Unhealthy } } }, async (_request, reply) => {
-    const names = ['database', ...Object.keys(checks)];
-    const results = await Promise.all([databaseHealth(ctx), ...Object.values(checks).map((check) => check().catch((error: unknown) => failing(String(error))))]);
-    const components = Object.fromEntries(names.map((name, i) => [name, results[i]!]));
-    if (results.every((r) => r.status === 'ok')) return reply.code(200).send({ status: 'ok' as const });
+    const components = await readiness(ctx, checks);
+    if (Object.values(components).every((r) => r.status === 'ok')) return reply.code(200).send({ status: 'ok' as const });
     return reply.code(503).send({ status: 'unavailable' as const, components });
   });
   app.get('/api/health/live', { schema: { tags: ['operations'], summary: 'Liveness: the process serves', response: { 200: Healthy } } }, async () => ({ status: 'ok' as const }));

@@ -3,7 +3,8 @@ import { DomainEvent, type EventEnvelope, type EventType } from '@claims/contrac
 import { storeCheckpoint, type Position } from '@claims/event-store';
 import { handledBy, type EventsByType, type Projection, type ProjectedEvent } from './projection.js';
 
-function toProjected<T extends EventType>(projection: Projection<T>, event: EventEnvelope): ProjectedEvent<T> {
+/** The event typed for the projection; throws when it is not one the projection handles. */
+export function toProjected<T extends EventType>(projection: Projection<T>, event: EventEnvelope): ProjectedEvent<T> {
   const typed = DomainEvent.parse({ type: event.type, data: event.data });
   if (!isHandled(projection, typed)) throw new Error(`${projection.name} was given a ${typed.type} event, which it does not handle`);
   return { ...event, ...typed };

@@ -1,9 +1,10 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { Logger } from 'pino';
-import type { EventEnvelope } from '@claims/contracts';
-import { sqlMigration, type Position } from '@claims/event-store';
-import { applyEvents, RebuildInProgress } from './applyEvents.js';
+import type { EventEnvelope, ParkedEvent } from '@claims/contracts';
+import { sqlMigration, toRecordedEvent, type Position, type StoredEventRow } from '@claims/event-store';
+import { applyEvents, lockProjection, RebuildInProgress, toProjected } from './applyEvents.js';
+import { projectionCheckpointName } from './readerProgress.js';
 import type { Projection } from './projection.js';
 
 /** How often a failing event is tried, and how long between tries, before it is parked. */
@@ -55,6 +56,57 @@ export async function parkedCounts<DB>(db: Kysely<DB>): Promise<ParkedCount[]> {
   return rows;
 }
 
+interface ParkedRow { projection: string; event_id: string; stream_id: string; stream_version: string; type: string; error: string; attempts: number; parked_at: Date | string }
+
+/** Every parked event, oldest first (an operator's list: a handful, not a stream). */
+export async function listParked(db: QueryExecutorProvider): Promise<ParkedEvent[]> {
+  const { rows } = await sql<ParkedRow>`
+    select projection, event_id, stream_id, stream_version::text, type, error, attempts, parked_at
+    from projection_parked order by parked_at, projection, event_id`.execute(db);
+  return rows.map((r) => ({
+    projection: r.projection, eventId: r.event_id, streamId: r.stream_id, streamVersion: Number(r.stream_version), type: r.type,
+    error: r.error, attempts: r.attempts, parkedAt: new Date(r.parked_at).toISOString(),
+  }));
+}
+
+/** What retrying a parked event came to: applied (and no longer parked), failing again, or no such parked event. */
+export type RetryOutcome = { outcome: 'applied' } | { outcome: 'failed'; error: string } | { outcome: 'not_parked' };
+
+/**
+ * Applies a parked event now (the fault it hit has been fixed) and un-parks it, in one transaction
+ * under the projection's lock. The stream's offset already lies past it, so it is applied out of
+ * its stream's order: the operator's call, made after reading the error. Failing again, it stays
+ * parked with the new error and one more attempt.
+ */
+export async function retryParked<DB>(db: Kysely<DB>, projection: Projection, eventId: string): Promise<RetryOutcome> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      await lockProjection(trx, projection.name);
+      const parked = await sql`delete from projection_parked where projection = ${projection.name} and event_id = ${eventId}::uuid returning event_id`.execute(trx);
+      if (parked.rows.length === 0) return { outcome: 'not_parked' as const };
+      const { rows } = await sql<StoredEventRow>`
+        select global_position, transaction_id::text as transaction_id, event_id, stream_id, stream_version, type, store_id, data, metadata, occurred_at
+        from events where event_id = ${eventId}::uuid`.execute(trx);
+      const row = rows[0];
+      if (!row) throw new Error(`event ${eventId} is not in the event store`);
+      await projection.apply(trx, toProjected(projection, toRecordedEvent(row)));
+      return { outcome: 'applied' as const };
+    });
+  } catch (error) {
+    const reason = describe(error);
+    const { rows } = await sql`
+      update projection_parked set error = ${reason}, attempts = attempts + 1, parked_at = now()
+      where projection = ${projection.name} and event_id = ${eventId}::uuid returning event_id`.execute(db);
+    return rows.length === 0 ? { outcome: 'not_parked' } : { outcome: 'failed', error: reason };
+  }
+}
+
+/** Gives a parked event up for good: the read model stays without it. True when it was parked. */
+export async function skipParked(db: QueryExecutorProvider, projection: string, eventId: string): Promise<boolean> {
+  const { rows } = await sql`delete from projection_parked where projection = ${projection} and event_id = ${eventId}::uuid returning event_id`.execute(db);
+  return rows.length > 0;
+}
+
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
@@ -83,7 +135,7 @@ export class ProjectorGuard<DB> {
    * Throws RetryLater when the caller should try the same events again later.
    */
   async apply(events: readonly EventEnvelope[], checkpoints?: readonly Position[]): Promise<void> {
-    const name = `projection:${this.projection.name}`;
+    const name = projectionCheckpointName(this.projection);
     const at = (i: number) => (checkpoints ? { name, position: checkpoints[i]! } : undefined);
     try {
       await applyEvents(this.db, this.projection, events, at(events.length - 1));

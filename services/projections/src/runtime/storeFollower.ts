@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { loadCheckpoint, readAll, startPollingLoop, type EventStoreTables, type RecordedEvent } from '@claims/event-store';
 import type { Logger } from 'pino';
 import type { Projection } from './projection.js';
+import { projectionCheckpointName } from './readerProgress.js';
 import { DEFAULT_FAULT_POLICY, ProjectorGuard, RetryLater, type FaultPolicy, type ProjectorStatus } from './projectionFaults.js';
 
 export interface Follower {
@@ -12,7 +13,6 @@ export interface Follower {
   stop(): Promise<void>;
 }
 
-const checkpointName = (projection: Projection) => `projection:${projection.name}`;
 const positionOf = (event: RecordedEvent) => ({ transactionId: event.transactionId, globalPosition: event.globalPosition });
 
 /**
@@ -25,7 +25,7 @@ export function followStore(db: Kysely<EventStoreTables>, projection: Projection
 
   async function drain(): Promise<void> {
     if (Date.now() < retryAt) return;
-    let position = await loadCheckpoint(db, checkpointName(projection));
+    let position = await loadCheckpoint(db, projectionCheckpointName(projection));
     for (;;) {
       const page = await readAll(db, position, 1000);
       if (page.events.length === 0) return;

@@ -179,3 +179,9 @@ export async function listDeliveryAttempts(db: QueryExecutorProvider, endpointId
     nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null,
   };
 }
+
+/** Deliveries still to be sent, due or not (a figure of the outbox for metrics). */
+export async function countPendingDeliveries(db: QueryExecutorProvider): Promise<number> {
+  const { rows } = await sql<{ pending: number }>`select count(*)::int as pending from webhook_deliveries where status = 'pending'`.execute(db);
+  return rows[0]?.pending ?? 0;
+}

@@ -1,6 +1,6 @@
 import { Link, Outlet, useNavigate } from '@tanstack/react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { storesWith, useMe } from '../session.js';
+import { holdsInternally, storesWith, useMe } from '../session.js';
 import { Alert } from '@claims/ui/components';
 import { api } from '../api.js';
 
@@ -33,6 +33,9 @@ export function AppLayout() {
             ) : null}
             {storesWith(me, 'api-tokens:read').length > 0 ? (
               <li><Link to="/api-tokens" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>API tokens</Link></li>
+            ) : null}
+            {holdsInternally(me, 'admin-stores:read') ? (
+              <li><Link to="/operations" activeProps={{ 'aria-current': 'page' }}>Operations</Link></li>
             ) : null}
           </ul>
         </nav>

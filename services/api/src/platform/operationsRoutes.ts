@@ -1,0 +1,60 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ApiError, OperationsView, ParkedEventOutcome, ParkedEventParams } from '@claims/contracts';
+import { PROJECTIONS, retryParked, skipParked } from '@claims/projections';
+import type { AppContext } from '../context.js';
+import { authorizeGlobal } from '../http/authorizedStore.js';
+import type { Principal } from '../auth/principal.js';
+import { AppError } from './errors.js';
+import type { OperationsReader } from './operations.js';
+
+const errors = { 401: ApiError, 403: ApiError, 404: ApiError } as const;
+const operatorOf = (principal: Principal) => (principal.kind === 'user' ? principal.user.id : principal.token.id);
+const notParked = () => new AppError('not_found', 'That event is not parked by that projection.');
+
+/**
+ * The back-office's operations page (issue "projectors that can never stop silently"), for Order
+ * Protection's staff: `admin-stores:read` to look — an internal resource no merchant role holds, which
+ * the admin, finance and implementation roles do (`implementation:read` would leave the admin out) —
+ * and `admin-stores:update` (the admin) to retry or skip a parked event, which changes a read model.
+ */
+export const operationsRoutes = (ctx: AppContext, reader: OperationsReader): FastifyPluginAsyncZod => async (app) => {
+  app.get('/api/admin/operations', {
+    config: { auth: 'user' },
+    schema: { tags: ['operations'], summary: 'Projectors, relay and reactions: positions, lag, parked and quarantined events, readiness', response: { 200: OperationsView, ...errors } },
+  }, async (request) => {
+    authorizeGlobal(request, 'admin-stores:read');
+    return reader.read();
+  });
+
+  app.post('/api/admin/operations/parked/:projection/:eventId/retry', {
+    config: { auth: 'user' },
+    schema: {
+      tags: ['operations'], summary: 'Applies a parked event again and un-parks it; still failing, it stays parked with the new error',
+      params: ParkedEventParams, response: { 200: ParkedEventOutcome, 422: ApiError, ...errors },
+    },
+  }, async (request) => {
+    const principal = authorizeGlobal(request, 'admin-stores:update');
+    const { projection: name, eventId } = request.params;
+    const projection = PROJECTIONS.find((p) => p.name === name);
+    if (!projection) throw notParked();
+    const result = await retryParked(ctx.database.db, projection, eventId);
+    if (result.outcome === 'not_parked') throw notParked();
+    if (result.outcome === 'failed') throw new AppError('apply_failed', `${name} still cannot apply the event: ${result.error}`);
+    ctx.log.info({ projection: name, eventId, by: operatorOf(principal) }, 'parked event applied on an operator\'s retry');
+    return { projection: name, eventId, outcome: 'applied' as const };
+  });
+
+  app.post('/api/admin/operations/parked/:projection/:eventId/skip', {
+    config: { auth: 'user' },
+    schema: {
+      tags: ['operations'], summary: 'Gives a parked event up: the read model stays without it',
+      params: ParkedEventParams, response: { 200: ParkedEventOutcome, ...errors },
+    },
+  }, async (request) => {
+    const principal = authorizeGlobal(request, 'admin-stores:update');
+    const { projection, eventId } = request.params;
+    if (!(await skipParked(ctx.database.db, projection, eventId))) throw notParked();
+    ctx.log.warn({ projection, eventId, by: operatorOf(principal) }, 'parked event skipped by an operator; the read model stays without it');
+    return { projection, eventId, outcome: 'skipped' as const };
+  });
+};

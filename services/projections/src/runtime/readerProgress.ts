@@ -1,0 +1,60 @@
+import { sql, type QueryExecutorProvider } from 'kysely';
+import type { Admin } from 'kafkajs';
+import { loadCheckpoint } from '@claims/event-store';
+import type { Projection } from './projection.js';
+
+/** The checkpoint a store follower of this projection keeps in `checkpoints`. */
+export const projectionCheckpointName = (projection: Pick<Projection, 'name'>) => `projection:${projection.name}`;
+
+/** How far a reader of the event store is behind its head. */
+export interface CheckpointLag {
+  position: number;
+  lagEvents: number;
+  /** The age of the oldest event beyond the checkpoint, 0 when there is none. */
+  lagSeconds: number;
+}
+
+/** The newest global position of the store (0 when it is empty). */
+export async function storeHead(db: QueryExecutorProvider): Promise<number> {
+  const { rows } = await sql<{ head: string | null }>`select max(global_position)::text as head from events`.execute(db);
+  return Number(rows[0]?.head ?? 0);
+}
+
+/** Where the reader of a checkpoint (a projection's follower, a reaction, the relay) stands, read from the database alone. */
+export async function checkpointLag(db: QueryExecutorProvider, checkpoint: string): Promise<CheckpointLag> {
+  const at = await loadCheckpoint(db, checkpoint);
+  const { rows } = await sql<{ behind: number; age: number | null }>`
+    select count(*)::int as behind, extract(epoch from now() - min(occurred_at))::float8 as age from events
+    where (transaction_id, global_position) > (${at.transactionId}::xid8, ${at.globalPosition}::bigint)`.execute(db);
+  const behind = rows[0]?.behind ?? 0;
+  return { position: at.globalPosition, lagEvents: behind, lagSeconds: behind === 0 ? 0 : Math.max(0, rows[0]?.age ?? 0) };
+}
+
+/** A Kafka consumer group's committed offsets against the topic's end offsets. */
+export interface GroupLag {
+  /** Committed offsets summed over the partitions. */
+  position: number;
+  lagEvents: number;
+  /** Whether the group has a member at all (`Empty`/`Dead` groups have none). */
+  hasMembers: boolean;
+}
+
+export async function consumerGroupLag(admin: Admin, groupId: string, topic: string): Promise<GroupLag> {
+  const [ends, committed, described] = await Promise.all([
+    admin.fetchTopicOffsets(topic),
+    admin.fetchOffsets({ groupId, topics: [topic] }),
+    admin.describeGroups([groupId]),
+  ]);
+  const committedBy = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
+  let position = 0;
+  let lagEvents = 0;
+  for (const end of ends) {
+    // -1: nothing committed yet, so the group starts at the partition's first retained offset.
+    const offset = committedBy.get(end.partition) ?? -1;
+    const from = offset < 0 ? Number(end.low) : offset;
+    position += Math.max(offset, 0);
+    lagEvents += Math.max(0, Number(end.high) - from);
+  }
+  const group = described.groups[0];
+  return { position, lagEvents, hasMembers: (group?.members.length ?? 0) > 0 };
+}

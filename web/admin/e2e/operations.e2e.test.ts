@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import type { Page } from 'playwright-core';
+import { PROJECTIONS } from '@claims/projections';
+import { apiSession, expectAccessible, heading, signIn, startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness();
+  await h.runtime.settle();
+});
+
+afterAll(async () => {
+  await h?.stop();
+});
+
+const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
+const projectorsTable = (page: Page) => page.getByRole('table', { name: 'Projectors: position, lag and state' });
+/** The cells of a projector's row: name (row header), source, position, lag in events, lag in time, state, parked. */
+const projectorCells = (page: Page, name: string) => projectorsTable(page).getByRole('row', { name: new RegExp(`^${name} `) }).getByRole('cell');
+
+describe('back-office operations page', () => {
+  it('shows Order Protection\'s admin every projector caught up, and lets them skip a parked event', async () => {
+    const { page, problems } = await h.newPage();
+    await signIn(page, 'admin@orderprotection.test');
+    await mainNav(page).getByRole('link', { name: 'Operations' }).click();
+    await expect.poll(() => heading(page).textContent()).toBe('Operations');
+
+    for (const { name } of PROJECTIONS) {
+      await expect.poll(() => projectorCells(page, name).nth(2).textContent()).toBe('0');
+      expect(await projectorCells(page, name).nth(3).textContent()).toBe('0 s');
+      expect(await projectorCells(page, name).nth(4).textContent()).toBe('running');
+      expect(await projectorCells(page, name).nth(5).textContent()).toBe('0');
+    }
+    await page.getByRole('status').filter({ hasText: 'Every component is ready.' }).waitFor();
+    await page.getByRole('heading', { level: 2, name: 'Reactions' }).waitFor();
+    await page.getByText('No Kafka configured').waitFor();
+    await expectAccessible(page);
+
+    // A parked event (as a projector leaves one it cannot apply) appears at the next refresh.
+    const db = h.runtime.ctx.database.db;
+    const { rows } = await sql<{ event_id: string; stream_id: string; stream_version: number; type: string }>`
+      select event_id, stream_id, stream_version, type from events where type = 'ClaimFiled' order by global_position limit 1`.execute(db);
+    const event = rows[0]!;
+    await sql`
+      insert into projection_parked (projection, event_id, stream_id, stream_version, type, error, attempts)
+      values ('claim-timeline', ${event.event_id}::uuid, ${event.stream_id}, ${event.stream_version}, ${event.type}, 'column "x" does not exist', 5)`.execute(db);
+    const parkedRow = page.getByRole('table', { name: 'Parked events' }).getByRole('row', { name: /ClaimFiled/ });
+    await parkedRow.waitFor();
+    expect(await parkedRow.textContent()).toContain('column "x" does not exist');
+    await page.getByRole('status').filter({ hasText: '1 component failing. 1 parked event.' }).waitFor();
+    await expect.poll(() => projectorCells(page, 'claim-timeline').nth(5).textContent()).toBe('1');
+
+    await parkedRow.getByRole('button', { name: /^Skip ClaimFiled/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Skip this event for good?' });
+    await dialog.getByRole('button', { name: 'Skip event' }).click();
+    await page.getByText(`claim-timeline skipped the ClaimFiled event of ${event.stream_id} for good.`).waitFor();
+    await page.getByText('No parked events.').waitFor();
+    await expectAccessible(page);
+    expect(problems).toEqual([]);
+  });
+
+  it('offers a merchant owner no operations link, and the API refuses them', async () => {
+    const { page, problems } = await h.newPage([{ status: 403, path: '/api/admin/operations' }]);
+    await signIn(page, 'owner@acme.test');
+    await mainNav(page).getByRole('link', { name: 'Analytics' }).waitFor();
+    expect(await mainNav(page).getByRole('link', { name: 'Operations' }).count()).toBe(0);
+
+    const owner = await apiSession(h.baseUrl, 'owner@acme.test');
+    expect((await owner.get('/api/admin/operations')).status).toBe(403);
+    expect((await owner.post('/api/admin/operations/parked/claim-list/00000000-0000-4000-8000-000000000000/skip', {})).status).toBe(403);
+
+    // Typed in by hand, the page says why it shows nothing.
+    await page.goto('/admin/operations');
+    await page.getByRole('alert').filter({ hasText: 'admin-stores:read' }).waitFor();
+    expect(problems).toEqual([]);
+  });
+});
