@@ -45,14 +45,21 @@ export interface Handled<State> extends Loaded<State> {
 const conflict = (version: number) =>
   new AppError('version_conflict', `It changed since you loaded it (now version ${version}). Reload and try again.`);
 
+/** The state stored events make, from the decider's initial state (each event parsed by its type). */
+export function foldRecorded<State>(
+  decider: Pick<Decider<State, unknown>, 'initialState' | 'evolve'>, events: ReadonlyArray<{ type: string; data: unknown }>,
+): State {
+  let state = decider.initialState;
+  for (const event of events) state = decider.evolve(state, DomainEvent.parse({ type: event.type, data: event.data }));
+  return state;
+}
+
 /** Reads one stream and folds it (optionally only up to a version, for an "as of" view). */
 export async function loadAggregate<State>(
   ctx: AppContext, decider: Pick<Decider<State, unknown>, 'initialState' | 'evolve'>, streamId: string, untilVersion?: number,
 ): Promise<Loaded<State>> {
   const { version, events } = await readStream(ctx.database.db, streamId, untilVersion);
-  let state = decider.initialState;
-  for (const event of events) state = decider.evolve(state, DomainEvent.parse({ type: event.type, data: event.data }));
-  return { state, version, events };
+  return { state: foldRecorded(decider, events), version, events };
 }
 
 /**

@@ -1,9 +1,9 @@
 import type { Decider } from '@claims/domain';
 import { readStreamsOfType } from '@claims/event-store';
-import { DomainEvent, type StreamType } from '@claims/contracts';
+import type { StreamType } from '@claims/contracts';
 import type { AppContext, RequestMeta } from '../context.js';
 import { AppError } from '../platform/errors.js';
-import { handleCommand, loadAggregate, REFUSE } from './commandHandler.js';
+import { foldRecorded, handleCommand, loadAggregate, REFUSE } from './commandHandler.js';
 
 /** A small thing people write and edit in the back-office (a macro, an SOP): deleted ones stay in their stream. */
 type Document = { deleted: boolean; createdAt: string };
@@ -28,7 +28,7 @@ export async function listDocuments<S extends Document>(
 ): Promise<Array<LiveDocument<S>>> {
   const live: Array<LiveDocument<S>> = [];
   for (const stream of await readStreamsOfType(ctx.database.db, streamType, storeId)) {
-    const state = stream.events.reduce<S | null>((s, e) => decider.evolve(s, DomainEvent.parse({ type: e.type, data: e.data })), decider.initialState);
+    const state = foldRecorded(decider, stream.events);
     if (state && !state.deleted) live.push({ state, version: stream.version });
   }
   return live.sort((a, b) => a.state.createdAt.localeCompare(b.state.createdAt));
