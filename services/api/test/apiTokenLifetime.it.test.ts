@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_API_TOKEN_LIFETIME_DAYS } from '@claims/contracts';
+import { MAX_API_TOKEN_LIFETIME_DAYS, type ApiTokenList } from '@claims/contracts';
 import type { Runtime } from '../src/index.js';
 import { signIn, startPgliteRuntime, type PgliteRuntime } from './support/pgliteRuntime.js';
 
@@ -82,6 +82,32 @@ describe('token expiry', () => {
       const res = await asUser(admin, 'POST', `/api/stores/${acme}/api-tokens`, { name: 'bad', permissions: ['claim:read'], expiresAt });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ error: 'validation_failed' });
+    }
+  });
+});
+
+describe('a token\'s last use', () => {
+  it('is shown to the store, and written at most once a minute however often the token is used', async () => {
+    const created = await asUser(admin, 'POST', `/api/stores/${acme}/api-tokens`, { name: 'busy', permissions: ['claim:read'] });
+    const { token, id } = created.json<{ token: string; id: string }>();
+    const lastUsed = async () => {
+      const list = (await asUser(admin, 'GET', `/api/stores/${acme}/api-tokens`)).json<ApiTokenList>();
+      return list.data.find((t) => t.id === id)?.lastUsedAt;
+    };
+    expect(await lastUsed()).toBeNull();
+    const saved = now;
+    const at = (ms: number) => new Date(Date.parse(saved) + ms).toISOString();
+    try {
+      expect((await asToken(token, 'GET', '/api/v1/claims')).statusCode).toBe(200);
+      expect(await lastUsed()).toBe(saved);
+      now = at(59_000);
+      expect((await asToken(token, 'GET', '/api/v1/claims')).statusCode).toBe(200);
+      expect(await lastUsed()).toBe(saved);
+      now = at(61_000);
+      expect((await asToken(token, 'GET', '/api/v1/claims')).statusCode).toBe(200);
+      expect(await lastUsed()).toBe(now);
+    } finally {
+      now = saved;
     }
   });
 });

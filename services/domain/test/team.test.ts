@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
 import fc from 'fast-check';
-import { ROLE_NAMES, ROLES, type Permission, type RoleName } from '@claims/contracts';
-import { OWNER_ROLES, teamDecider, type RecordTeamChange, type TeamChangeInput, type TeamEvent } from '../src/index.js';
+import { OWNER_ROLES, ROLE_NAMES, ROLES, type Permission, type RoleName } from '@claims/contracts';
+import { teamDecider, type RecordTeamChange, type TeamChangeInput, type TeamEvent } from '../src/index.js';
 import { given, refused } from './support/givenWhenThen.js';
 
 const accountId = 'a1111111-1111-4111-8111-111111111111';

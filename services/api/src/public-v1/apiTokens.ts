@@ -81,10 +81,16 @@ export async function revokeApiToken(ctx: AppContext, storeId: string, id: strin
  */
 export async function findTokenPrincipal(ctx: AppContext, token: string): Promise<TokenPrincipal | null> {
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
+  // "Last used" is written at most once a minute: one write per API call was a row update per request under load.
   const { rows } = await sql<{ id: string; name: string; store_id: string; permissions: Permission[]; created_by: string }>`
-    update api_tokens set last_used_at = ${ctx.now()}::timestamptz
-    where token_hash = ${sha256(token)} and revoked_at is null and (expires_at is null or expires_at > ${ctx.now()}::timestamptz)
-    returning id, name, store_id, permissions, created_by`.execute(ctx.database.db);
+    with found as (
+      select id, name, store_id, permissions, created_by, last_used_at from api_tokens
+      where token_hash = ${sha256(token)} and revoked_at is null and (expires_at is null or expires_at > ${ctx.now()}::timestamptz)
+    ), touched as (
+      update api_tokens set last_used_at = ${ctx.now()}::timestamptz
+      where id in (select id from found where last_used_at is null or last_used_at < ${ctx.now()}::timestamptz - interval '1 minute')
+    )
+    select id, name, store_id, permissions, created_by from found`.execute(ctx.database.db);
   const row = rows[0];
   if (!row) return null;
   const creatorHolds = grantedAt(await loadGrants(ctx.database.db, row.created_by), row.store_id);

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  AcceptInvitationRequest, ApiError, PendingMembershipList, ChangeRoleRequest, GrantOwnershipRequest, InviteMemberRequest, InviteMemberResponse, ROLES,
+  AcceptInvitationRequest, ApiError, PendingMembershipList, ChangeRoleRequest, GrantOwnershipRequest, InviteMemberRequest, InviteMemberResponse, OWNER_ROLES, ROLES,
   TeamMember, TeamMemberList, type Permission, type RoleName, type Store,
 } from '@claims/contracts';
-import { checkTeamChange, OWNER_ROLES, teamDecider, type RecordTeamChange, type TeamChange, type TeamChangeInput } from '@claims/domain';
+import { checkTeamChange, teamDecider, type RecordTeamChange, type TeamChange, type TeamChangeInput } from '@claims/domain';
 import type { Alongside } from '@claims/event-store';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext, RequestMeta } from '../context.js';

@@ -1,9 +1,6 @@
-import { ROLES, type EventOf, type Permission, type RoleName } from '@claims/contracts';
+import { OWNER_ROLES, ROLES, type EventOf, type Permission, type RoleName } from '@claims/contracts';
 import type { Decider } from '../decider.js';
 import { fail, ok, type Result } from '../result.js';
-
-/** Spec §6: only the owner roles may grant ownership; these are the roles that make an owner. */
-export const OWNER_ROLES: readonly RoleName[] = ['account_owner', 'store_owner'];
 
 export type TeamChange = 'invite' | 'change-role' | 'remove' | 'grant-ownership';
 
