@@ -231,6 +231,7 @@ export const CreateApiTokenResponse = ApiTokenSummary.extend({ token: z.string()
 export type CreateApiTokenResponse = z.infer<typeof CreateApiTokenResponse>;
 
 export const ApiTokenList = z.object({ data: z.array(ApiTokenSummary) });
+export type ApiTokenList = z.infer<typeof ApiTokenList>;
 
 /** Answer of `PUT /api/v1/orders/{sourceOrderId}`. */
 export const UpsertOrderResponse = z.object({

@@ -338,6 +338,17 @@ describe('claim desk tools', () => {
     const table = page.getByRole('table', { name: /Claims, newest first/ });
     await table.getByRole('link', { name: `#${jon.claimNumber}` }).waitFor();
     expect(await page.getByRole('checkbox', { name: /^Select claim #/ }).count() > 0).toBe(acme.permissions.includes('claim:update'));
+    if (acme.permissions.includes('claim:update')) {
+      // Closing settles a claim's fate and needs claim:resolve, which the viewer lacks: the bar never offers it.
+      expect(acme.permissions).not.toContain('claim:resolve');
+      await table.getByRole('checkbox', { name: `Select claim #${jon.claimNumber}` }).check();
+      const target = page.getByLabel('Move the selected claims to');
+      await expect.poll(() => target.isEnabled()).toBe(true);
+      const offered = await target.locator('option').allTextContents();
+      expect(offered).toContain('Open');
+      expect(offered).not.toContain('Closed');
+      expect(offered).not.toContain('Dismissed');
+    }
     await page.goto(`/admin/claims/view/${jon.claimId}`);
     await expect.poll(() => heading(page).textContent()).toBe(`Claim #${jon.claimNumber}`);
     await page.getByRole('region', { name: 'Labels' }).waitFor();

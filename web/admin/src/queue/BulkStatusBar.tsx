@@ -3,9 +3,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   CLAIM_STATUS_LABELS, ClaimStatus, type AdminClaimListItem, type BulkStatusOutcome, type BulkStatusResponse,
 } from '@claims/contracts';
-import { statusChangeTargets } from '@claims/domain';
+import { statusChangePermission, statusChangeTargets } from '@claims/domain';
 import { errorText, pluralize } from '@claims/ui';
 import { api } from '../api.js';
+import { can, useMe } from '../session.js';
 import { Alert } from '@claims/ui/components';
 
 export const OUTCOME_LABELS: Record<BulkStatusOutcome, string> = {
@@ -35,8 +36,11 @@ export function BulkStatusBar({ selected, onClear }: { selected: readonly AdminC
   const [note, setNote] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [answer, setAnswer] = useState<{ response: BulkStatusResponse; numbers: Record<string, string>; to: ClaimStatus } | null>(null);
-  // The moves a status change may make (never a decision: that is a resolution), common to every selected claim.
-  const options = commonTransitions(selected.map((c) => statusChangeTargets(c.status)));
+  const me = useMe();
+  // The moves a status change may make (never a decision: that is a resolution), common to every selected claim,
+  // and only those the user may make on each claim's store (closing needs claim:resolve).
+  const options = commonTransitions(selected.map((c) => statusChangeTargets(c.status)))
+    .filter((to) => selected.every((c) => can(me, statusChangePermission(to), c.store.id)));
 
   const change = useMutation({
     mutationFn: (status: ClaimStatus) => api.bulkStatus({
