@@ -20,6 +20,7 @@ import { benchEventStores } from './eventStoreBench.js';
 import { benchPortal } from './portalBench.js';
 import { benchClaimDesk } from './claimDeskBench.js';
 import { benchFaultSuite } from './faultSuiteBench.js';
+import { benchCommands } from './commandsBench.js';
 import { machineInfo, machineMarkdown } from './machine.js';
 import { benchDatabaseUrl } from './postgres.js';
 
@@ -35,6 +36,7 @@ export const sections: BenchSection[] = [
   { title: 'portal', heading: '## Customer portal', run: async () => (await benchPortal()).markdown },
   { title: 'claim-desk', heading: '## Claim desk', run: async ({ databaseUrl }) => (await benchClaimDesk({ url: databaseUrl })).markdown },
   { title: 'fault-suite', heading: '## Fault suite', run: benchFaultSuite },
+  { title: 'commands', heading: '## Commands over HTTP', run: benchCommands },
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

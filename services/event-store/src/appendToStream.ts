@@ -30,11 +30,11 @@ export type AppendResult =
 
 type Executor = Kysely<EventStoreTables> | Transaction<EventStoreTables>;
 
-type Mode = 'any' | 'new' | 'expected';
+export type AppendStatementMode = 'any' | 'new' | 'expected';
 
-const modeOf = (expected: ExpectedVersion): Mode => (expected === ANY ? 'any' : expected === NO_STREAM ? 'new' : 'expected');
+const modeOf = (expected: ExpectedVersion): AppendStatementMode => (expected === ANY ? 'any' : expected === NO_STREAM ? 'new' : 'expected');
 
-const STREAM_UPSERT: Record<Mode, string> = {
+const STREAM_UPSERT: Record<AppendStatementMode, string> = {
   any: `insert into streams as s (stream_id, stream_type, version, store_id) values ($1, $2, $3::bigint, $4::uuid)
         on conflict (stream_id) do update set version = s.version + $3::bigint, updated_at = now()
         returning s.version`,
@@ -52,7 +52,7 @@ const STREAM_UPSERT: Record<Mode, string> = {
  * A stale version matches no row, inserts nothing and comes back as a conflict. One event binds as
  * plain parameters, several as one jsonb array: both plan far cheaper than parallel arrays.
  */
-function statementText(mode: Mode, many: boolean): string {
+export function appendStatementText(mode: AppendStatementMode, many: boolean): string {
   const first = mode === 'expected' ? 6 : 5;
   const events = many
     ? `(select (x.ev->>'i')::uuid as event_id, x.ev->>'t' as type, (x.ev->>'v')::int as schema_version,
@@ -85,7 +85,7 @@ interface AppendedRow {
 async function runAppend(db: Executor, append: StreamAppend): Promise<AppendedRow[]> {
   const mode = modeOf(append.expectedVersion);
   const many = append.events.length > 1;
-  const text = statementText(mode, many);
+  const text = appendStatementText(mode, many);
   const values = statementValues(append);
   const pool = poolOf(db);
   if (pool) {
