@@ -57,7 +57,8 @@ function processTicks(apiPid: number | undefined): { total: number; idle: number
     const comm = stat.slice(stat.indexOf('(') + 1, close);
     const fields = stat.slice(close + 2).split(' ');
     const ticks = Number(fields[11]) + Number(fields[12]);
-    const group: CpuGroup | null = Number(entry) === apiPid ? 'api'
+    const parent = Number(fields[1]);
+    const group: CpuGroup | null = Number(entry) === apiPid || parent === apiPid ? 'api'
       : comm === 'postgres' ? 'postgres'
         : comm === 'java' && cmdline.includes('kafka') ? 'kafka'
           : Number(entry) === process.pid || comm === 'pgbench' ? 'bench' : null;
@@ -68,7 +69,7 @@ function processTicks(apiPid: number | undefined): { total: number; idle: number
 
 type CpuSplit = Record<CpuGroup | 'other', number>;
 
-/** Shares of the whole machine (1 = every core busy) per group between the call and the returned function's. */
+/** Shares of the whole machine (1 = every core busy) per group between the call and the returned function's; the API counts its cluster's processes. */
 function startCpuSplit(apiPid: number | undefined): () => CpuSplit {
   const start = processTicks(apiPid);
   return () => {
@@ -410,7 +411,7 @@ function topFunctions(profile: CpuProfile, count: number): { name: string; where
 // ---------------------------------------------------------------------------------------------------------------
 
 interface LevelRow {
-  kind: 'FileClaim' | 'SendMessage' | 'ResolveClaim';
+  kind: 'FileClaim' | 'FileClaim, API_PROCESSES=2' | 'SendMessage' | 'ResolveClaim';
   clients: number;
   result: LoopResult;
   catchUp: { listMs: number; deliveryMs: number } | null;
@@ -445,25 +446,27 @@ export async function benchCommands({ databaseUrl }: { databaseUrl: string }): P
     const endpoint = await call(api.base, 'POST', '/api/v1/webhook-endpoints', { token, body: { url: receiver.url, eventTypes: ['claim.filed'] } });
     if (endpoint.status !== 201) throw new Error(`creating the webhook endpoint answered ${endpoint.status}: ${endpoint.body}`);
     const lagCounts = rates.map((r) => Math.round(r * lagSeconds));
-    const total = perLevel * LEVELS.length + lagCounts.reduce((a, b) => a + b, 0) + perLevel;
+    const total = perLevel * (LEVELS.length + 2) + lagCounts.reduce((a, b) => a + b, 0);
     const numbers = Array.from({ length: total }, (_, i) => `${runId}${String(i).padStart(7, '0')}`);
     log(`creating ${fmtInt(total)} orders (untimed)`);
     await createOrders(api.base, token, numbers);
     let used = 0;
     const take = (n: number) => numbers.slice(used, (used += n));
 
-    const filed: { claimId: string; token: string }[][] = [];
-    for (const clients of LEVELS) {
-      log(`FileClaim at ${clients} clients`);
+    /** A burst of filings, then the wait until every one is listed and delivered. */
+    const fileClaims = async (kind: LevelRow['kind'], clients: number) => {
+      log(`${kind} at ${clients} clients`);
       const cpu = startCpuSplit(api.pid);
       const result = await closedLoop(take(perLevel), clients, (n) => call(api.base, 'POST', `/api/claims/bench-${n}`, { body: filingBody(n) }), (status) => status === 201);
       const split = cpu();
       const claims = result.answers.filter(Boolean).map((body) => FileClaimResponse.parse(JSON.parse(body)));
       for (const c of claims) watch.expect(c.claimId);
       const catchUp = await caughtUp(watch, claims.map((c) => c.claimId), performance.now());
-      filed.push(claims.map((c) => ({ claimId: c.claimId, token: c.token })));
-      levels.push({ kind: 'FileClaim', clients, result, catchUp, cpu: split });
-    }
+      levels.push({ kind, clients, result, catchUp, cpu: split });
+      return claims;
+    };
+    const filed: { claimId: string; token: string }[][] = [];
+    for (const clients of LEVELS) filed.push(await fileClaims('FileClaim', clients));
     for (const [i, clients] of LEVELS.entries()) {
       log(`SendMessage at ${clients} clients`);
       const cpu = startCpuSplit(api.pid);
@@ -491,6 +494,10 @@ export async function benchCommands({ databaseUrl }: { databaseUrl: string }): P
     for (const clients of LEVELS) {
       database[clients] = { pgbench: runPgbench(pgbenchUrl, script, clients, pgbenchSeconds), node: await nodeAppendRate(pgbenchUrl, event, clients, pgbenchSeconds) };
     }
+
+    await api.stop();
+    api = await startApi({ ...env, API_PROCESSES: '2' }, { seed: false });
+    await fileClaims('FileClaim, API_PROCESSES=2', 32);
 
     log('CPU profile of FileClaim at 32 clients');
     await api.stop();

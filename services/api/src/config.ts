@@ -73,6 +73,8 @@ const Env = z.object({
   // Durability of the events topic: 1/1 fits the single local broker; production wants 3/2.
   KAFKA_REPLICATION_FACTOR: z.coerce.number().int().positive().default(1),
   KAFKA_MIN_INSYNC_REPLICAS: z.coerce.number().int().positive().default(1),
+  // HTTP served by this many processes sharing the port (node:cluster); the first runs the background workers (main.ts).
+  API_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
   DB_POOL_SIZE: z.coerce.number().int().positive().default(20),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().nonnegative().default(30_000),
   DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().nonnegative().default(60_000),
@@ -116,6 +118,8 @@ export type Config = {
   publicUrl: string;
   /** The background workers this process runs (HTTP is the caller's choice: `npm run worker` serves none). */
   workers: ReadonlySet<WorkerKind>;
+  /** HTTP processes (main.ts): above 1, a cluster primary runs the workers and forks this many HTTP-only processes. */
+  apiProcesses: number;
   kafkaTopicDurability: { replicationFactor: number; minInsyncReplicas: number };
   db: { poolSize: number; statementTimeoutMs: number; idleInTransactionTimeoutMs: number; connectTimeoutMs: number };
   /** Readiness fails while a transaction has been open longer: readers of the event store wait behind it. */
@@ -137,6 +141,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = e.NODE_ENV === 'production';
   if (production && e.SEED_DEMO) {
     throw new Error('Invalid configuration: SEED_DEMO=true with NODE_ENV=production would create the demo users, whose password is published; unset SEED_DEMO.');
+  }
+  if (e.API_PROCESSES > 1 && !e.DATABASE_URL) {
+    throw new Error('Invalid configuration: API_PROCESSES above 1 needs DATABASE_URL: the embedded PGlite database belongs to one process.');
   }
   // Contract: turning the shopper-facing limits off is for load tests only.
   if (production && !e.RATE_LIMIT_ENABLED) {
@@ -175,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/+$/, ''),
     workers: e.WORKERS,
+    apiProcesses: e.API_PROCESSES,
     kafkaTopicDurability: { replicationFactor: e.KAFKA_REPLICATION_FACTOR, minInsyncReplicas: e.KAFKA_MIN_INSYNC_REPLICAS },
     db: {
       poolSize: e.DB_POOL_SIZE,

@@ -1,26 +1,85 @@
+import cluster, { type Worker } from 'node:cluster';
 import { loadConfig } from './config.js';
-import { startRuntime } from './runtime.js';
+import { startRuntime, type Runtime } from './runtime.js';
 
-/** `npm start`: one process serving the portal, the back-office and the API on one port. */
+/**
+ * `npm start`: the portal, the back-office and the API on one port. With API_PROCESSES above 1, this
+ * process becomes a cluster primary: it migrates, seeds and runs the background workers of WORKERS
+ * without serving HTTP, and forks that many HTTP-only processes sharing the port, so requests use
+ * every core (docs/decisions.md "Processes").
+ */
 const config = loadConfig();
-try {
-  const runtime = await startRuntime(config);
+const primary = config.apiProcesses > 1 && cluster.isPrimary;
+
+function onSignals(runtime: Runtime, beforeStop: () => Promise<void> = async () => undefined): void {
   const { log } = runtime.ctx;
-  log.info(
-    { port: config.port, database: runtime.ctx.database.kind, kafka: Boolean(config.kafkaBrokers) },
-    `ready on http://${config.host}:${config.port} (portal /, back-office /admin/, API docs /api/docs)`,
-  );
   const shutdown = (signal: string) => {
     log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
-    runtime.stop().then(() => process.exit(0), (error: unknown) => {
+    beforeStop().then(() => runtime.stop()).then(() => process.exit(0), (error: unknown) => {
       log.error({ err: error }, 'shutdown failed');
       process.exit(1);
     });
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+/** Forks the HTTP processes, wakes the workers when one of them appends, and replaces one that dies. */
+function superviseHttpProcesses(runtime: Runtime): () => Promise<void> {
+  let stopping = false;
+  const fork = (): Worker => {
+    const worker = cluster.fork({ WORKERS: 'none', SEED_DEMO: 'false' });
+    worker.on('message', (message: unknown) => {
+      if (message === 'appended') runtime.wake();
+    });
+    return worker;
+  };
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    runtime.ctx.log.error({ httpProcess: worker.process.pid, code, signal }, 'an HTTP process died; starting another');
+    fork();
+  });
+  for (let i = 0; i < config.apiProcesses; i++) fork();
+  return async () => {
+    stopping = true;
+    const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+    await Promise.all(workers.filter((w) => !w.isDead()).map((w) => new Promise<void>((resolve) => {
+      w.once('exit', () => resolve());
+      w.kill('SIGTERM');
+    })));
+  };
+}
+
+/** An HTTP process of the cluster tells the primary about its appends at most once per turn of its event loop. */
+function announceAppends(): () => void {
+  let pending = false;
+  return () => {
+    if (pending) return;
+    pending = true;
+    setImmediate(() => {
+      pending = false;
+      process.send?.('appended');
+    });
+  };
+}
+
+try {
+  const runtime = await startRuntime(config, primary ? { listen: false } : cluster.isWorker ? { onAppended: announceAppends() } : {});
+  const { log } = runtime.ctx;
+  if (primary) {
+    onSignals(runtime, superviseHttpProcesses(runtime));
+    log.info({ port: config.port, processes: config.apiProcesses }, `ready on http://${config.host}:${config.port} with ${config.apiProcesses} HTTP processes`);
+  } else {
+    onSignals(runtime);
+    if (!cluster.isWorker) {
+      log.info(
+        { port: config.port, database: runtime.ctx.database.kind, kafka: Boolean(config.kafkaBrokers) },
+        `ready on http://${config.host}:${config.port} (portal /, back-office /admin/, API docs /api/docs)`,
+      );
+    }
+  }
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);

@@ -48,6 +48,8 @@ export interface Runtime {
   readonly kafka: Kafka | null;
   /** Waits until this process's relay and followers have handled everything appended so far. */
   settle(): Promise<void>;
+  /** Runs this process's relay, followers and reactions now: another process appended (main.ts's cluster). */
+  wake(): void;
   stop(): Promise<void>;
 }
 
@@ -60,6 +62,8 @@ export interface RuntimeOptions {
   faultPolicy?: Partial<FaultPolicy>;
   /** Where the log lines go (default standard output). */
   logDestination?: DestinationStream;
+  /** Called after each append of this process, for workers in another process to wake (main.ts's cluster). */
+  onAppended?: () => void;
 }
 
 /** Readiness of the broker as this process sees it: a client of its own that gives up at once, so health answers fast. */
@@ -155,10 +159,14 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     now: options.now ?? (() => new Date().toISOString()),
   };
   // Every append in this process wakes its followers, reactions and relay at once.
-  const stopWaking = onAppended(database.db, () => {
+  const wake = () => {
     for (const follower of followers) follower.wake();
     for (const reaction of reactions) reaction.wake();
     relay?.wake();
+  };
+  const stopWaking = onAppended(database.db, () => {
+    wake();
+    options.onAppended?.();
   });
   const stopWorkers = async () => {
     stopped = true;
@@ -261,6 +269,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
         await Promise.all(reactions.map((r) => r.runNow()));
         await deliveryWorker?.catchUp();
       },
+      wake,
       stop() {
         closing ??= (async () => {
           await app.close();

@@ -81,6 +81,10 @@ export function installMetrics(app: FastifyInstance, ctx: AppContext, reader: Op
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const setOperations = operationsGauges(registry);
+  // Which of a cluster's processes answered the scrape, and what it runs beside HTTP (docs/decisions.md "Processes").
+  const workers = [...ctx.config.workers].sort().join(',');
+  new Gauge({ name: 'process_role', help: 'This process serves HTTP; the label lists the background workers it also runs', labelNames: ['role', 'pid'], registers: [registry] })
+    .set({ role: workers ? `http,${workers}` : 'http', pid: String(process.pid) }, 1);
   const requests = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP requests by method, route (its pattern) and status code, and how long they took',
