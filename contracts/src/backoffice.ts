@@ -420,3 +420,8 @@ export const AcceptInvitationRequest = z.object({
   password: z.string().min(12).max(1_000),
   name: z.string().trim().min(1).max(200).optional(),
 });
+export type AcceptInvitationRequest = z.infer<typeof AcceptInvitationRequest>;
+
+/** Answer of `POST /api/auth/invitations/accept`: who the invitee now is (they sign in next). */
+export const AcceptInvitationResponse = z.object({ userId: z.uuid(), email: z.string() });
+export type AcceptInvitationResponse = z.infer<typeof AcceptInvitationResponse>;

@@ -241,12 +241,28 @@ describe('claim desk tools', () => {
     await nia.getByText('invited', { exact: true }).waitFor();
     await nia.getByRole('cell', { name: 'Store support', exact: true }).waitFor();
 
-    // The invitation is real: the token the invitee's mail would carry sets their password.
+    // The invitation is real: its link (the token the invitee's mail would carry) sets their password and signs them in.
     const token = await mailedInvitationToken(h.runtime, 'nia@acme.test');
-    const accepted = await fetch(`${h.baseUrl}/api/auth/invitations/accept`, {
-      method: 'POST', headers: { 'content-type': 'application/json', origin: h.baseUrl }, body: JSON.stringify({ token, password: 'a-long-new-password' }),
-    });
-    expect(accepted.status).toBe(200);
+    const invitee = await h.newPage([{ status: 404, path: '/api/auth/invitations/accept' }]);
+    await invitee.page.goto(`/admin/accept-invitation#${token}`);
+    await expect.poll(() => heading(invitee.page).textContent()).toBe('Accept your invitation');
+    await expectAccessible(invitee.page);
+    await invitee.page.getByLabel('Password', { exact: true }).fill('too-short');
+    await invitee.page.getByRole('button', { name: 'Accept and sign in' }).click();
+    await invitee.page.getByText('Use at least 12 characters.').waitFor();
+    await invitee.page.getByLabel('Password', { exact: true }).fill('a-long-new-password');
+    await invitee.page.getByLabel('Password again').fill('a-long-new-password');
+    await invitee.page.getByRole('button', { name: 'Accept and sign in' }).click();
+    await invitee.page.waitForURL((url) => url.pathname === '/admin/' || url.pathname === '/admin');
+    await invitee.page.getByRole('table', { name: /Claims, newest first/ }).waitFor();
+    expect(new URL(invitee.page.url()).hash).toBe('');
+    // The link works once.
+    await invitee.page.goto(`/admin/accept-invitation#${token}`);
+    await invitee.page.getByLabel('Password', { exact: true }).fill('another-long-password');
+    await invitee.page.getByLabel('Password again').fill('another-long-password');
+    await invitee.page.getByRole('button', { name: 'Accept and sign in' }).click();
+    await invitee.page.getByText('This invitation is unknown, used or expired. Ask the person who invited you for a new one.').waitFor();
+    expect(invitee.problems).toEqual([]);
 
     await nia.getByLabel('Role for Nia New').selectOption({ label: 'Store user' });
     await nia.getByRole('button', { name: 'Change role of Nia New' }).click();

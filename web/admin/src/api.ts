@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import {
-  AdminClaimDetail, AnalyticsResponse, AdminClaimPage, ApiTokenList, BulkStatusResponse, ClaimNote, ClaimNoteList, ClaimTags, CreateApiTokenResponse,
+  AcceptInvitationResponse, AdminClaimDetail, AnalyticsResponse, AdminClaimPage, ApiTokenList, BulkStatusResponse, ClaimNote, ClaimNoteList, ClaimTags, CreateApiTokenResponse,
   InviteMemberResponse, MacroList, MeResponse, Message, OperationsView, ParkedEventOutcome, RenderedMacro, TeamMember, TeamMemberList, TimelineResponse,
-  type AdminClaimListQuery, type AnalyticsQuery, type BulkStatusRequest, type ChangeStatusRequest, type CreateApiTokenRequest, type InviteMemberRequest,
+  type AcceptInvitationRequest, type AdminClaimListQuery, type AnalyticsQuery, type BulkStatusRequest, type ChangeStatusRequest, type CreateApiTokenRequest, type InviteMemberRequest,
   type LoginRequest, type ResolveClaimRequest, type RoleName, type SendMessageRequest,
 } from '@claims/contracts';
 import { API_BASE, request } from '@claims/ui/http';
@@ -25,6 +25,7 @@ export type ClaimListParams = Partial<Record<keyof AdminClaimListQuery, string>>
 export const api = {
   me: () => request('GET', 'auth/me', { schema: MeResponse, retry: 0 }),
   login: (body: LoginRequest) => request('POST', 'auth/login', { body, schema: MeResponse }),
+  acceptInvitation: (body: AcceptInvitationRequest) => request('POST', 'auth/invitations/accept', { body, schema: AcceptInvitationResponse }),
   logout: () => request('POST', 'auth/logout', { schema: z.null() }),
   listClaims: (query: ClaimListParams, signal?: AbortSignal) =>
     request('GET', 'admin/claims', { query, schema: AdminClaimPage, ...(signal ? { signal } : {}) }),

@@ -5,6 +5,7 @@ import { isHttpError } from './api.js';
 import { meQuery } from './session.js';
 import { AppLayout } from './pages/AppLayout.js';
 import { SignInPage } from './pages/SignInPage.js';
+import { AcceptInvitationPage } from './pages/AcceptInvitationPage.js';
 import { QueuePage } from './pages/QueuePage.js';
 import { ClaimPage } from './pages/ClaimPage.js';
 import { ErrorPage, NotFoundPage } from './pages/ErrorPages.js';
@@ -56,6 +57,9 @@ const signInRoute = createRoute({
   },
   component: SignInPage,
 });
+
+/** Reached from an invitation's link, before the invitee has a password: no session needed. */
+const acceptInvitationRoute = createRoute({ getParentRoute: () => rootRoute, path: '/accept-invitation', component: AcceptInvitationPage });
 
 /** Everything else needs a session: the user (with permissions per store) comes from GET /api/auth/me. */
 const appRoute = createRoute({
@@ -121,7 +125,7 @@ export const operationsRoute = createRoute({
   component: OperationsPage,
 });
 
-const routeTree = rootRoute.addChildren([signInRoute, appRoute.addChildren([queueRoute, claimRoute, teamRoute, apiTokensRoute, analyticsRoute, operationsRoute])]);
+const routeTree = rootRoute.addChildren([signInRoute, acceptInvitationRoute, appRoute.addChildren([queueRoute, claimRoute, teamRoute, apiTokensRoute, analyticsRoute, operationsRoute])]);
 
 export const router = createRouter({
   routeTree,

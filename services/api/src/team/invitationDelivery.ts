@@ -9,8 +9,9 @@ import type { AppContext } from '../context.js';
  */
 export function deliverInvitation(ctx: AppContext, log: FastifyBaseLogger, invitation: { token: string; expiresAt: string }): void {
   if (ctx.config.production || !ctx.config.seedDemo) return;
+  // The token rides in the fragment, which browsers never send: it stays out of every access log.
   log.warn(
-    { invitationToken: invitation.token, expiresAt: invitation.expiresAt },
-    'development only (SEED_DEMO): the invitee accepts with POST /api/auth/invitations/accept {token, password}',
+    { acceptAt: `${ctx.config.publicUrl}/admin/accept-invitation#${invitation.token}`, expiresAt: invitation.expiresAt },
+    'development only (SEED_DEMO): the invitee sets a password at this link',
   );
 }

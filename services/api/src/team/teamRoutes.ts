@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  AcceptInvitationRequest, ApiError, PendingMembershipList, ChangeRoleRequest, GrantOwnershipRequest, InviteMemberRequest, InviteMemberResponse, OWNER_ROLES, ROLES,
+  AcceptInvitationRequest, AcceptInvitationResponse, ApiError, PendingMembershipList, ChangeRoleRequest, GrantOwnershipRequest, InviteMemberRequest, InviteMemberResponse, OWNER_ROLES, ROLES,
   TeamMember, TeamMemberList, type Permission, type RoleName, type Store,
 } from '@claims/contracts';
 import { checkTeamChange, teamDecider, type RecordTeamChange, type TeamChange, type TeamChangeInput } from '@claims/domain';
@@ -201,7 +201,7 @@ export const teamRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
   app.post('/api/auth/invitations/accept', {
     schema: {
       tags: ['back-office'], summary: 'Accept an invitation: set a password with the one-time token (then sign in)',
-      body: AcceptInvitationRequest, response: { 200: z.object({ userId: z.uuid(), email: z.string() }), 400: ApiError, 404: ApiError },
+      body: AcceptInvitationRequest, response: { 200: AcceptInvitationResponse, 400: ApiError, 404: ApiError },
     },
   }, async (request) => {
     const hash = await hashPassword(request.body.password);
