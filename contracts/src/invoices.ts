@@ -138,3 +138,19 @@ export type PaymentMethodsView = z.infer<typeof PaymentMethodsView>;
 
 export const SetPaymentMethodRequest = z.object({ method: PaymentMethod });
 export type SetPaymentMethodRequest = z.infer<typeof SetPaymentMethodRequest>;
+
+/** Who owes whom, in words (the invoice page, the printed invoice and the CSV say the same). */
+export function directionLabel(direction: InvoiceDirection, storeName: string): string {
+  switch (direction) {
+    case 'store_owes':
+      return `${storeName} owes Order Protection`;
+    case 'order_protection_owes':
+      return `Order Protection owes ${storeName}`;
+    case 'settled':
+      return 'Nothing is owed either way';
+    default: {
+      const exhaustive: never = direction;
+      return exhaustive;
+    }
+  }
+}
