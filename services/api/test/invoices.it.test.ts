@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { CreditNoteView, InvoiceDraft, InvoiceList, InvoiceView, PaymentMethodsView, PayoutEntriesResponse, PremiumTotals } from '@claims/contracts';
 import { eventually } from '../../../test/support/testDatabase.js';
-import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
+import { DEMO_PASSWORD, json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
 
 /** The month this run's events fall in (the database's clock), and the app's clock an hour into the next one, when it is over. */
 const started = new Date();
@@ -100,6 +100,14 @@ describe('invoices and billing on PostgreSQL: issued once, immutable, corrected 
       return view;
     });
     expect(corrected).toMatchObject({ total: issued.total, lines: issued.lines, balance: (cents(issued.total) - 85) / 100 });
+
+    // Two finance users each taking back most of what is left of the claims line, at once: one of them only.
+    const left = -cents(issued.lines.find((l) => l.kind === 'claims')!.amount);
+    const most = { lines: [{ kind: 'claims', amount: Math.ceil(left * 0.6) / 100 }], reason: 'Claim paid by the carrier' };
+    const controller = (await h.call({ method: 'POST', url: '/api/auth/login', body: { email: 'controller@orderprotection.test', password: DEMO_PASSWORD } }))
+      .headers['set-cookie']!.toString().split(';')[0]!;
+    const both = await Promise.all([post(url, most), post(url, most, controller)]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([201, 422]);
   });
 
   it('downloads an invoice, its credit notes and its balance as CSV', async () => {
