@@ -8,6 +8,7 @@ import { SessionMetadata } from './session.js';
 import { Policy } from './order.js';
 import { Valuation } from './finance.js';
 import { CurrencyCode } from './money.js';
+import { CreditNoteLine, InvoiceLine, InvoiceMonth, PaymentMethod } from './invoices.js';
 
 /** Who caused an event. */
 export const Actor = z.object({ type: ActorType, id: z.string(), name: z.string().optional() });
@@ -27,7 +28,7 @@ export type EventMetadata = z.infer<typeof EventMetadata>;
 /** What each aggregate's stream holds; the stream id is the aggregate's uuid (or named after the aggregate it serves). */
 export const StreamType = z.enum([
   'claim', 'order-claims', 'claim-session', 'macro', 'sop', 'account-team', 'claim-links', 'claim-notifications', 'store-payouts', 'store-credit',
-  'order-premium',
+  'order-premium', 'store-billing',
 ]);
 export type StreamType = z.infer<typeof StreamType>;
 
@@ -159,6 +160,22 @@ const premiumScope = { orderId: z.uuid(), storeId: z.uuid(), orderNumber: z.stri
 const premiumRecordedData = z.object({ ...premiumScope, insuredAmount: z.number().int(), recordedAt: z.iso.datetime() });
 const premiumReversedData = z.object({ ...premiumScope, reason: z.enum(['protection_removed', 'premium_changed']), reversedAt: z.iso.datetime() });
 
+/**
+ * A store's billing: its monthly invoices, the credit notes correcting them and how it pays and is paid, in one
+ * stream per store, so a month is invoiced once and credit notes never take back more than their invoice.
+ * Amounts in minor units of the invoice's currency; an issued invoice is never changed, only credited.
+ */
+const invoiceIssuedData = z.object({
+  storeId: z.uuid(), invoiceId: z.uuid(), number: z.string(), month: InvoiceMonth, currency: CurrencyCode,
+  revSharePercent: z.number().min(0).max(100), lines: z.array(InvoiceLine).min(1), total: z.number().int(),
+  issuedBy: z.string(), issuedAt: z.iso.datetime(),
+});
+const creditNoteIssuedData = z.object({
+  storeId: z.uuid(), creditNoteId: z.uuid(), invoiceId: z.uuid(), number: z.string(), lines: z.array(CreditNoteLine).min(1),
+  total: z.number().int(), reason: z.string().max(500), issuedBy: z.string(), issuedAt: z.iso.datetime(),
+});
+const paymentMethodSetData = z.object({ storeId: z.uuid(), method: PaymentMethod, setBy: z.string(), setAt: z.iso.datetime() });
+
 /** Where an event is appended: its aggregate's stream. */
 export interface StreamRef {
   streamId: string;
@@ -195,11 +212,13 @@ export const claimNotificationsStreamOf = (claimId: string): string => `claim-no
 export const storePayoutsStreamOf = (storeId: string): string => `store-payouts:${storeId}`;
 export const storeCreditStreamOf = (storeId: string, customerKey: string): string => `store-credit:${storeId}:${customerKey}`;
 export const orderPremiumStreamOf = (orderId: string): string => `order-premium:${orderId}`;
+export const storeBillingStreamOf = (storeId: string): string => `store-billing:${storeId}`;
 
 const claimLinksStream = (data: { claimId: string }): StreamRef => ({ streamId: claimLinksStreamOf(data.claimId), streamType: 'claim-links' });
 const claimNotificationsStream = (data: { claimId: string }): StreamRef => ({ streamId: claimNotificationsStreamOf(data.claimId), streamType: 'claim-notifications' });
 const storePayoutsStream = (data: { storeId: string }): StreamRef => ({ streamId: storePayoutsStreamOf(data.storeId), streamType: 'store-payouts' });
 const orderPremiumStream = (data: { orderId: string }): StreamRef => ({ streamId: orderPremiumStreamOf(data.orderId), streamType: 'order-premium' });
+const storeBillingStream = (data: { storeId: string }): StreamRef => ({ streamId: storeBillingStreamOf(data.storeId), streamType: 'store-billing' });
 const storeCreditStream = (data: { storeId: string; customerKey: string }): StreamRef =>
   ({ streamId: storeCreditStreamOf(data.storeId, data.customerKey), streamType: 'store-credit' });
 
@@ -245,6 +264,10 @@ export const EVENT_REGISTRY = {
   StoreCreditAdjusted: defineEvent(storeCreditAdjustedData, storeCreditStream),
   PremiumRecorded: defineEvent(premiumRecordedData, orderPremiumStream),
   PremiumReversed: defineEvent(premiumReversedData, orderPremiumStream),
+  InvoiceIssued: defineEvent(invoiceIssuedData, storeBillingStream),
+  CreditNoteIssued: defineEvent(creditNoteIssuedData, storeBillingStream),
+  BillingMethodSet: defineEvent(paymentMethodSetData, storeBillingStream),
+  PayoutMethodSet: defineEvent(paymentMethodSetData, storeBillingStream),
 };
 
 type EventRegistry = typeof EVENT_REGISTRY;

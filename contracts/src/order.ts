@@ -153,6 +153,8 @@ export const StoreSettings = OrderSettings.extend(ClaimPolicySettings.shape).ext
   sla: SlaSettings.optional(),
   /** The store's money rules (finance); absent: DEFAULT_MONEY_RULES. */
   moneyRules: MoneyRules.partial().optional(),
+  /** Spec §6 `rev-share` setting: the percentage of the premiums it collects the store keeps; absent: none. */
+  revSharePercent: z.number().min(0).max(100).optional(),
 });
 export type StoreSettings = z.infer<typeof StoreSettings>;
 

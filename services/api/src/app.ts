@@ -37,6 +37,8 @@ import { financeRoutes } from './finance/financeRoutes.js';
 import { payoutBatchRoutes } from './finance/payoutBatchRoutes.js';
 import { storeCreditRoutes } from './store-credit/storeCreditRoutes.js';
 import { analyticsRoutes } from './analytics/analyticsRoutes.js';
+import { invoiceRoutes } from './invoices/invoiceRoutes.js';
+import { paymentMethodRoutes } from './invoices/paymentMethodRoutes.js';
 
 export interface AppOptions {
   /** Readiness of the components beside the database (Kafka, projectors), by name. */
@@ -113,6 +115,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(payoutBatchRoutes(ctx));
   await app.register(storeCreditRoutes(ctx));
   await app.register(analyticsRoutes(ctx));
+  await app.register(invoiceRoutes(ctx));
+  await app.register(paymentMethodRoutes(ctx));
   await app.register(storeRoutes(ctx));
   await app.register(mediaRoutes(ctx));
   await app.register(adminRoutes(ctx));

@@ -17,3 +17,6 @@ export * from './webhook-outbox/webhookDeliveries.js';
 export * from './claim-analytics/claimAnalyticsProjection.js';
 export * from './claim-analytics/claimAnalyticsQuery.js';
 export * from './runtime/readerProgress.js';
+export * from './invoices/invoicesProjection.js';
+export * from './invoices/invoicesQuery.js';
+export * from './payout-ledger/periodLedgerQuery.js';

@@ -7,7 +7,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect } from 'vitest';
 import { CustomerOrder, FileClaimResponse, MeResponse, UploadUrlResponse, type FileClaimRequest } from '@claims/contracts';
-import { loadConfig, startRuntime, type Runtime } from '@claims/api';
+import { loadConfig, startRuntime, type Runtime, type RuntimeOptions } from '@claims/api';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const ADMIN_DIST = path.resolve(import.meta.dirname, '../dist/index.html');
@@ -38,15 +38,15 @@ export interface Harness {
 /** Before signing in, the app asks who is signed in: that 401 is the expected answer. */
 const SIGNED_OUT: ExpectedFailure[] = [{ status: 401, path: '/api/auth/me' }];
 
-/** The real server in-process (PGlite in a temp folder, demo data seeded) and Debian's Chromium. */
-export async function startHarness(): Promise<Harness> {
+/** The real server in-process (PGlite in a temp folder, demo data seeded) and Debian's Chromium; `options` e.g. the server's clock. */
+export async function startHarness(options: Pick<RuntimeOptions, 'now'> = {}): Promise<Harness> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run infra/scripts/chromium.sh`);
   if (!existsSync(ADMIN_DIST)) throw new Error('The back-office is not built: run `npm run build -w web/admin`');
   if (!existsSync(PORTAL_DIST)) throw new Error('The portal is not built (it serves the demo product images): run `npm run build -w web/portal`');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'admin-e2e-'));
   const runtime = await startRuntime(loadConfig({
     ...process.env, DATA_DIR: dataDir, PORT: '0', SEED_DEMO: 'true', DATABASE_URL: '', KAFKA_BROKERS: '', LOG_LEVEL: 'warn',
-  }));
+  }), options);
   const { port } = runtime.app.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
   const browser = await chromium.launch({

@@ -5,6 +5,10 @@ import {
   type AcceptInvitationRequest, type AdminClaimListQuery, type AnalyticsQuery, type BulkStatusRequest, type ChangeStatusRequest, type CreateApiTokenRequest, type InviteMemberRequest,
   type LoginRequest, type ResolveClaimRequest, type RoleName, type SendMessageRequest,
 } from '@claims/contracts';
+import {
+  CreditNoteView, InvoiceDraft, InvoiceList, InvoiceView, PaymentMethodsView, SetPaymentMethodRequest,
+  type IssueCreditNoteRequest, type IssueInvoiceRequest, type PaymentMethod, type PaymentMethodPurpose,
+} from '@claims/contracts';
 import { API_BASE, request } from '@claims/ui/http';
 
 export { HttpError, isHttpError, TIMEOUT_MESSAGE } from '@claims/ui/http';
@@ -79,4 +83,21 @@ export const api = {
     const params = new URLSearchParams(Object.entries(analyticsParams(query)).filter((e): e is [string, string] => e[1] !== undefined));
     return `${API_BASE}/admin/analytics/export.csv?${params.toString()}`;
   },
+};
+
+const invoicePath = (invoiceId: string, rest = '') => `finance/invoices/${encodeURIComponent(invoiceId)}${rest}`;
+const methodsPath = (storeId: string, rest: string) => `finance/stores/${encodeURIComponent(storeId)}/${rest}`;
+
+/** Invoices, credit notes and payment methods (`/api/finance/...`). */
+export const billingApi = {
+  invoices: (storeId: string) => request('GET', 'finance/invoices', { query: { storeId }, schema: InvoiceList }),
+  invoice: (invoiceId: string) => request('GET', invoicePath(invoiceId), { schema: InvoiceView }),
+  draft: (storeId: string, month: string) => request('GET', 'finance/invoices/draft', { query: { storeId, month }, schema: InvoiceDraft }),
+  issue: (body: IssueInvoiceRequest) => request('POST', 'finance/invoices', { body, schema: InvoiceView }),
+  creditNote: (invoiceId: string, body: IssueCreditNoteRequest) => request('POST', invoicePath(invoiceId, '/credit-notes'), { body, schema: CreditNoteView }),
+  /** A plain link: the browser downloads it with the session cookie. */
+  csvUrl: (invoiceId: string) => `${API_BASE}/${invoicePath(invoiceId, '/export.csv')}`,
+  methods: (storeId: string) => request('GET', methodsPath(storeId, 'payment-methods'), { schema: PaymentMethodsView }),
+  setMethod: (storeId: string, purpose: PaymentMethodPurpose, method: PaymentMethod) =>
+    request('PUT', methodsPath(storeId, `${purpose}-method`), { body: { method }, schema: SetPaymentMethodRequest }),
 };

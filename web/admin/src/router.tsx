@@ -14,6 +14,10 @@ import { ApiTokensPage } from './pages/ApiTokensPage.js';
 import { OperationsPage } from './pages/OperationsPage.js';
 import { AnalyticsSearch } from './analytics/period.js';
 import { QueueSearch, parseSearch, stringifySearch } from './queue/search.js';
+import { InvoicesPage } from './pages/InvoicesPage.js';
+import { InvoicePage } from './pages/InvoicePage.js';
+import { PaymentMethodsPage } from './pages/PaymentMethodsPage.js';
+import { InvoicesSearch } from './billing/month.js';
 
 export const queryClient = new QueryClient({
   // A session that ended (expired, signed out in another tab) sends the user to sign in, then back here.
@@ -125,7 +129,25 @@ export const operationsRoute = createRoute({
   component: OperationsPage,
 });
 
-const routeTree = rootRoute.addChildren([signInRoute, acceptInvitationRoute, appRoute.addChildren([queueRoute, claimRoute, teamRoute, apiTokensRoute, analyticsRoute, operationsRoute])]);
+export const invoicesRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/invoices',
+  validateSearch: (raw) => InvoicesSearch.parse(raw),
+  component: InvoicesPage,
+});
+
+export const invoiceRoute = createRoute({ getParentRoute: () => appRoute, path: '/invoices/$invoiceId', component: InvoicePage });
+
+export const paymentMethodsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/payment-methods',
+  validateSearch: (raw) => StoreSearch.parse(raw),
+  component: PaymentMethodsPage,
+});
+
+const billingRoutes = [invoicesRoute, invoiceRoute, paymentMethodsRoute];
+
+const routeTree = rootRoute.addChildren([signInRoute, acceptInvitationRoute, appRoute.addChildren([queueRoute, claimRoute, teamRoute, apiTokensRoute, analyticsRoute, operationsRoute, ...billingRoutes])]);
 
 export const router = createRouter({
   routeTree,

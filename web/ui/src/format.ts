@@ -111,3 +111,10 @@ export function formatCreditBonus(bonus: number, bonusType: 'fixed' | 'percentag
   if (bonusType === 'fixed') return formatMoney(bonus * exchangeRate, currency);
   return `${Number(bonus.toFixed(2))}%`;
 }
+
+/** A calendar month `YYYY-MM` in words ('June 2026'): an invoice's period, the same in every time zone. */
+export function formatMonth(month: string): string {
+  const [year, monthNumber] = month.split('-').map(Number);
+  if (!year || !monthNumber) return month;
+  return new Intl.DateTimeFormat(LOCALE, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(Date.UTC(year, monthNumber - 1, 1));
+}

@@ -46,3 +46,11 @@ describe('back-office formatting', () => {
     expect(toCsv([['a', 'b,c'], ['say "hi"', '=SUM(A1)'], [1, null]])).toBe('a,"b,c"\r\n"say ""hi""",\'=SUM(A1)\r\n1,\r\n');
   });
 });
+
+describe('invoice formatting', () => {
+  it('names an invoice\'s month in words, whatever the viewer\'s time zone', async () => {
+    const { formatMonth } = await import('../src/index.js');
+    expect(formatMonth('2026-06')).toBe('June 2026');
+    expect(formatMonth('2027-01')).toBe('January 2027');
+  });
+});

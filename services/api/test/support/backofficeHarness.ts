@@ -5,7 +5,7 @@ import { inject } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { z } from 'zod';
 import { FileClaimResponse, type FileClaimRequest } from '@claims/contracts';
-import { loadConfig, startRuntime, type Runtime } from '../../src/index.js';
+import { loadConfig, startRuntime, type Runtime, type RuntimeOptions } from '../../src/index.js';
 import { createTestDatabase } from '../../../../test/support/testDatabase.js';
 
 /** What the back-office's own pages send as Origin when served by the app (inject's Host is localhost:80). */
@@ -45,8 +45,8 @@ export interface CallOptions {
   remoteAddress?: string;
 }
 
-/** Starts the whole product in-process on a fresh PostgreSQL database, demo data seeded; `env` adds settings. */
-export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness> {
+/** Starts the whole product in-process on a fresh PostgreSQL database, demo data seeded; `env` adds settings, `options` e.g. a clock. */
+export async function startHarness(env: NodeJS.ProcessEnv = {}, options: RuntimeOptions = {}): Promise<Harness> {
   const database = await createTestDatabase(inject('databaseUrl'));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-backoffice-'));
   const runtime = await startRuntime(loadConfig({
@@ -58,7 +58,7 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DEMO_FIXTURE: path.resolve(import.meta.dirname, '../../../../fixtures/demo.json'),
     ...env,
-  }), { listen: false });
+  }), { listen: false, ...options });
   const stores = new Map<string, string>();
 
   const call = (o: CallOptions) => {

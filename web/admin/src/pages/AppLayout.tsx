@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { holdsInternally, storesWith, useMe } from '../session.js';
 import { Alert } from '@claims/ui/components';
 import { api } from '../api.js';
+import { METHOD_READS } from './PaymentMethodsPage.js';
 
 /** The signed-in frame: who is signed in, the links to the pages the user may open, and sign-out. */
 export function AppLayout() {
@@ -36,6 +37,12 @@ export function AppLayout() {
             ) : null}
             {holdsInternally(me, 'admin-stores:read') ? (
               <li><Link to="/operations" activeProps={{ 'aria-current': 'page' }}>Operations</Link></li>
+            ) : null}
+            {storesWith(me, 'invoice:read').length > 0 ? (
+              <li><Link to="/invoices" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>Invoices</Link></li>
+            ) : null}
+            {me.stores.some((s) => METHOD_READS.some((p) => s.permissions.includes(p))) ? (
+              <li><Link to="/payment-methods" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>Payment methods</Link></li>
             ) : null}
           </ul>
         </nav>
