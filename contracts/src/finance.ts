@@ -103,6 +103,7 @@ export const StoreCreditBalance = z.object({
   customerKey: z.string(), customerEmail: z.string(), currency: CurrencyCode, balance: DecimalAmount, issued: DecimalAmount, updatedAt: z.iso.datetime(),
 });
 export const StoreCreditBalanceList = z.object({ data: z.array(StoreCreditBalance) });
+export type StoreCreditBalanceList = z.infer<typeof StoreCreditBalanceList>;
 
 export const StoreCreditEntry = z.object({
   kind: z.enum(['issued', 'redeemed', 'adjusted']),
@@ -129,6 +130,8 @@ export const AdjustStoreCreditRequest = z.object({
   email: z.email().max(320), amount: DecimalAmount.refine((a) => a !== 0, 'must not be zero'), reason: z.string().trim().min(1).max(500),
   expectedVersion: z.number().int().nonnegative().optional(),
 });
+export type RedeemStoreCreditRequest = z.infer<typeof RedeemStoreCreditRequest>;
+export type AdjustStoreCreditRequest = z.infer<typeof AdjustStoreCreditRequest>;
 
 /**
  * A STORE_CREDIT resolution line's credit as the shopper is given it, in the claim's currency: the credit,

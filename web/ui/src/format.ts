@@ -99,6 +99,13 @@ export function formatLongDate(value: string | number | Date): string {
   return new Intl.DateTimeFormat(LOCALE, { month: 'long', day: 'numeric', year: 'numeric' }).format(date);
 }
 
+/** A calendar month 'YYYY-MM' as 'Mar 2026' (a month of figures, not an instant: no time zone moves it). */
+export function formatMonth(month: string): string {
+  const match = /^(\d{4})-(\d{2})$/.exec(month);
+  const name = match ? MONTHS[Number(match[2]) - 1] : undefined;
+  return match && name ? `${name} ${match[1]}` : month;
+}
+
 /** Spec §9: 'No {plural}' for zero, '1 {singular}' for one, '{n} {plural}' otherwise. */
 export function pluralize(count: number, singular: string, plural = `${singular}s`): string {
   if (count === 0) return `No ${plural}`;

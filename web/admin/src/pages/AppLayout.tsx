@@ -37,6 +37,12 @@ export function AppLayout() {
             {holdsInternally(me, 'admin-stores:read') ? (
               <li><Link to="/operations" activeProps={{ 'aria-current': 'page' }}>Operations</Link></li>
             ) : null}
+            {holdsInternally(me, 'payout:read') ? (
+              <li><Link to="/finance" activeProps={{ 'aria-current': 'page' }}>Finance</Link></li>
+            ) : null}
+            {storesWith(me, 'store-credit:read').length > 0 ? (
+              <li><Link to="/store-credit" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>Store credit</Link></li>
+            ) : null}
           </ul>
         </nav>
         <div className="user">
