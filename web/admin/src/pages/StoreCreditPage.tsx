@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import type { StoreCreditBalanceList, StoreCreditEntry, StoreCreditLedger } from '@claims/contracts';
 import { errorText } from '@claims/ui';
-import { formatDateTime, formatMoney, humanizeCode } from '@claims/ui/format';
+import { formatDateTime, formatMoney } from '@claims/ui/format';
 import { Alert, Page } from '@claims/ui/components';
 import { can, storesWith, useMe } from '../session.js';
 import { StorePicker } from '../components/StorePicker.js';
@@ -77,7 +77,7 @@ function Ledger({ storeId, email, mayChange }: { storeId: string; email: string;
                   {data.entries.map((e) => (
                     <tr key={e.version}>
                       <th scope="row"><time dateTime={e.at}>{formatDateTime(e.at)}</time></th>
-                      <td>{ENTRY_LABELS[e.kind] ?? humanizeCode(e.kind)}</td>
+                      <td>{ENTRY_LABELS[e.kind]}</td>
                       <td className="numeric">{formatMoney(e.amount, data.currency)}</td>
                       <td className="numeric">{e.bonus === null ? '—' : `${formatMoney(e.bonus, data.currency)} included`}</td>
                       <td>{e.claimId ? <Link to="/claims/view/$claimRef" params={{ claimRef: e.claimId }} search={{}}>Claim {shortId(e.claimId)}</Link> : '—'}</td>
