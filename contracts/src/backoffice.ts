@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ClaimItem, ClaimResolution, Message } from './claim.js';
+import { ClaimStoreCredit } from './finance.js';
 import { ClaimStatus, ClaimType, CustomerResolution, MIXED_RESOLUTION, ResolutionReason } from './enums.js';
 import { Actor } from './events.js';
 import { CurrencyCode, DecimalAmount } from './money.js';
@@ -171,6 +172,8 @@ export const AdminClaimDetail = ApiClaim.extend({
   labels: z.array(z.string()),
   metadata: z.record(z.string(), z.string()),
   noteCount: z.number().int(),
+  /** The store credit its STORE_CREDIT resolutions give the shopper, bonus included (claim's currency). */
+  storeCredits: z.array(ClaimStoreCredit),
 });
 export type AdminClaimDetail = z.infer<typeof AdminClaimDetail>;
 

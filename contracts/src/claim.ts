@@ -3,6 +3,7 @@ import { Address } from './order.js';
 import { ClaimStatus, ClaimType, CustomerIssueType, CustomerResolution, ResolutionReason, ResolutionType, SenderType } from './enums.js';
 import { ImageRef, Media } from './media.js';
 import { CurrencyCode, DecimalAmount } from './money.js';
+import { ClaimStoreCredit } from './finance.js';
 import { Policy } from './order.js';
 
 export const Signature = z.object({
@@ -138,6 +139,8 @@ export const CustomerClaimView = z.object({
   items: z.array(ClaimItem.omit({ price: true, tax: true, discount: true }).extend({ price: EdgeMoney, tax: EdgeMoney, discount: EdgeMoney })),
   resolutions: z.array(ClaimResolution.omit({ paidValue: true, shippingAmount: true, resolvedBy: true }).extend({ paidValue: EdgeMoney, shippingAmount: EdgeMoney })),
   hasReview: z.boolean(),
+  /** The store credit its STORE_CREDIT resolutions give the shopper, bonus included. */
+  storeCredits: z.array(ClaimStoreCredit),
 });
 export type CustomerClaimView = z.infer<typeof CustomerClaimView>;
 

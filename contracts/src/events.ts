@@ -136,7 +136,11 @@ const payoutBatchCreatedData = z.object({
   createdBy: z.string(), createdAt: z.iso.datetime(),
 });
 const payoutBatchApprovedData = z.object({ storeId: z.uuid(), batchId: z.uuid(), approvedBy: z.string(), approvedAt: z.iso.datetime() });
-const payoutBatchPaidData = z.object({ storeId: z.uuid(), batchId: z.uuid(), reference: z.string().max(200), paidAt: z.iso.datetime() });
+const payoutBatchPaidData = z.object({
+  storeId: z.uuid(), batchId: z.uuid(), reference: z.string().max(200), paidAt: z.iso.datetime(),
+  /** Absent on batches paid before who paid was recorded. */
+  paidBy: z.string().optional(),
+});
 
 /**
  * A customer's store credit at one store: one stream per store and customer, amounts in minor units of the

@@ -34,6 +34,8 @@ export const PayoutEntry = z.object({
   amount: DecimalAmount,
   currency: CurrencyCode,
   status: PayoutStatus,
+  /** When the resolution was decided (the period filters match this). */
+  decidedAt: z.iso.datetime(),
 });
 export type PayoutEntry = z.infer<typeof PayoutEntry>;
 
@@ -80,8 +82,14 @@ export const PayoutBatch = z.object({
   approvedAt: z.iso.datetime().nullable(),
   approvedBy: z.string().nullable(),
   paidAt: z.iso.datetime().nullable(),
+  /** Who marked it paid; null for batches paid before that was recorded. */
+  paidBy: z.string().nullable(),
   reference: z.string().nullable(),
   version: z.number().int(),
+  /** The names of the people behind each step, for the back-office (null when unknown). */
+  createdByName: z.string().nullable(),
+  approvedByName: z.string().nullable(),
+  paidByName: z.string().nullable(),
 });
 export type PayoutBatch = z.infer<typeof PayoutBatch>;
 
@@ -95,11 +103,14 @@ export const StoreCreditBalance = z.object({
   customerKey: z.string(), customerEmail: z.string(), currency: CurrencyCode, balance: DecimalAmount, issued: DecimalAmount, updatedAt: z.iso.datetime(),
 });
 export const StoreCreditBalanceList = z.object({ data: z.array(StoreCreditBalance) });
+export type StoreCreditBalanceList = z.infer<typeof StoreCreditBalanceList>;
 
 export const StoreCreditEntry = z.object({
   kind: z.enum(['issued', 'redeemed', 'adjusted']),
   /** Signed: what the entry did to the balance. */
   amount: DecimalAmount,
+  /** Of an issued amount, the part that is the store's bonus (null for other entries). */
+  bonus: DecimalAmount.nullable(),
   claimId: z.uuid().nullable(),
   note: z.string().nullable(),
   at: z.iso.datetime(),
@@ -119,8 +130,33 @@ export const AdjustStoreCreditRequest = z.object({
   email: z.email().max(320), amount: DecimalAmount.refine((a) => a !== 0, 'must not be zero'), reason: z.string().trim().min(1).max(500),
   expectedVersion: z.number().int().nonnegative().optional(),
 });
+export type RedeemStoreCreditRequest = z.infer<typeof RedeemStoreCreditRequest>;
+export type AdjustStoreCreditRequest = z.infer<typeof AdjustStoreCreditRequest>;
+
+/**
+ * A STORE_CREDIT resolution line's credit as the shopper is given it, in the claim's currency: the credit,
+ * the store's bonus on it and their sum; `issuedAt` once the store-credit ledger holds it.
+ */
+export const ClaimStoreCredit = z.object({
+  resolutionId: z.uuid(),
+  currency: CurrencyCode,
+  credit: DecimalAmount,
+  bonus: DecimalAmount,
+  total: DecimalAmount,
+  issuedAt: z.iso.datetime().nullable(),
+});
+export type ClaimStoreCredit = z.infer<typeof ClaimStoreCredit>;
 
 /** Premiums collected per store and currency in a period (reversals subtract). */
 export const PremiumTotals = z.object({
   totals: z.array(z.object({ storeId: z.uuid(), currency: CurrencyCode, collected: DecimalAmount, orders: z.number().int() })),
 });
+
+/** Premiums collected and payouts decided per UTC month, store and currency (`month` is YYYY-MM). */
+export const FinanceMonthlyTotals = z.object({
+  months: z.array(z.object({
+    month: z.string().regex(/^\d{4}-\d{2}$/), storeId: z.uuid(), currency: CurrencyCode,
+    premiums: DecimalAmount, orders: z.number().int(), payouts: DecimalAmount, entries: z.number().int(),
+  })),
+});
+export type FinanceMonthlyTotals = z.infer<typeof FinanceMonthlyTotals>;

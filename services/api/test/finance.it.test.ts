@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClaim, FinanceReplayView, OrderInput, PayoutBatch, PayoutEntriesResponse } from '@claims/contracts';
+import { ApiClaim, FinanceMonthlyTotals, FinanceReplayView, OrderInput, PayoutBatch, PayoutEntriesResponse } from '@claims/contracts';
 import { DEMO_PASSWORD } from './support/backofficeHarness.js';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { ingestOrder } from '../src/catalog/ingestOrder.js';
@@ -73,6 +73,21 @@ describe('finance: the payout ledger and its replay from the events (contract §
     expect((await h.call({ method: 'GET', url: '/api/finance/premiums', cookie: owner })).statusCode).toBe(403);
   });
 
+  it('sums premiums and payouts per month, store and currency to what the ledger lists for the period', async () => {
+    const period = `storeId=${acme}&from=${encodeURIComponent(afterSeed)}&to=${encodeURIComponent(new Date().toISOString())}`;
+    const response = await h.call({ method: 'GET', url: `/api/finance/monthly-totals?${period}`, cookie: finance });
+    expect(response.statusCode, response.body).toBe(200);
+    const months = FinanceMonthlyTotals.parse(json(response)).months;
+    const sum = (currency: string, pick: (m: (typeof months)[number]) => number) => Math.round(months.filter((m) => m.currency === currency).reduce((n, m) => n + pick(m) * 100, 0)) / 100;
+    const listed = PayoutEntriesResponse.parse(json(await entries(period))).entries;
+    const premiums = json<{ totals: Array<{ currency: string; collected: number }> }>(await h.call({ method: 'GET', url: `/api/finance/premiums?${period}`, cookie: finance })).totals;
+    expect(months.every((m) => m.storeId === acme && /^\d{4}-\d{2}$/.test(m.month))).toBe(true);
+    expect(sum('USD', (m) => m.payouts)).toBe(Math.round(listed.reduce((n, e) => n + e.amount * 100, 0)) / 100);
+    expect(sum('USD', (m) => m.entries)).toBe(listed.length);
+    for (const total of premiums) expect(sum(total.currency, (m) => m.premiums)).toBe(total.collected);
+    expect((await h.call({ method: 'GET', url: '/api/finance/monthly-totals', cookie: owner })).statusCode).toBe(403);
+  });
+
   it('answers 403 to users without the finance permissions and 404 for an unknown store', async () => {
     expect((await entries(`storeId=${acme}`, owner)).statusCode).toBe(403);
     expect((await h.call({ method: 'POST', url: '/api/finance/replays', cookie: owner, body: { from: start, to: new Date().toISOString() } })).statusCode).toBe(403);
@@ -122,7 +137,7 @@ describe('finance: the payout ledger and its replay from the events (contract §
     // The batch holds every entry still pending (they stay pending until it is approved).
     const pending = PayoutEntriesResponse.parse(json(await entries(`storeId=${acme}`))).entries.filter((e) => e.status === 'pending').map((e) => e.id);
     expect([...made.entryIds].sort()).toEqual(pending.sort());
-    expect(made).toMatchObject({ status: 'created', currency: 'USD' });
+    expect(made).toMatchObject({ status: 'created', currency: 'USD', createdByName: maker === finance ? 'Fay Finance' : 'Cole Controller', approvedByName: null });
     // The maker may not approve; an unapproved batch is not paid; an owner of the store has no say.
     const approve = `${batches}/${made.id}/approve`;
     expect(json<{ error: string }>(await h.call({ method: 'POST', url: approve, cookie: maker, body: {} })).error).toBe('forbidden');
@@ -137,6 +152,10 @@ describe('finance: the payout ledger and its replay from the events (contract §
       expect(after.map((e) => e.status)).toEqual(made.entryIds.map(() => 'paid'));
     });
     const listed = json<{ data: Array<{ id: string; status: string; reference: string | null }> }>(await h.call({ method: 'GET', url: batches, cookie: finance }));
-    expect(listed.data.find((x) => x.id === made.id)).toMatchObject({ status: 'paid', reference: 'WIRE-1' });
+    // Each step says who took it.
+    expect(listed.data.find((x) => x.id === made.id)).toMatchObject({
+      status: 'paid', reference: 'WIRE-1', createdBy: made.createdBy, approvedByName: checker === finance ? 'Fay Finance' : 'Cole Controller',
+      paidBy: expect.any(String), paidByName: expect.stringMatching(/^(Fay Finance|Cole Controller)$/),
+    });
   });
 });

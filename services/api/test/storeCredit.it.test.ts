@@ -35,7 +35,15 @@ describe('store credit per customer and store: issued by resolutions, redeemed a
       expect(found.entries).toHaveLength(1);
       return found;
     });
-    expect(after).toMatchObject({ currency: 'USD', balance: expected, entries: [{ kind: 'issued', amount: expected, claimId: filed.claimId }] });
+    const bonus = Math.round((expected - Math.round((paid.resolutions[0]!.paidValue / 0.92) * 100) / 100) * 100) / 100;
+    expect(after).toMatchObject({ currency: 'USD', balance: expected, entries: [{ kind: 'issued', amount: expected, bonus, claimId: filed.claimId }] });
+    // The claim shows the shopper the credit in the order's currency (EUR) with the bonus, once issued.
+    const credit = paid.resolutions[0]!.paidValue;
+    const shown = { currency: 'EUR', credit, bonus: Math.round(credit * 10) / 100, total: Math.round(credit * 110) / 100, issuedAt: after.entries[0]!.at };
+    const detail = json<{ storeCredits: unknown[] }>(await h.call({ method: 'GET', url: `/api/admin/claims/${filed.claimId}`, cookie: owner }));
+    expect(detail.storeCredits).toEqual([{ resolutionId: expect.any(String), ...shown }]);
+    const view = json<{ storeCredits: unknown[] }>(await h.call({ method: 'GET', url: `/api/claims/${encodeURIComponent(filed.token)}` }));
+    expect(view.storeCredits).toEqual(detail.storeCredits);
     await h.runtime.settle();
     const list = StoreCreditBalanceList.parse(json(await h.call({ method: 'GET', url: `/api/admin/stores/${acme}/store-credit`, cookie: owner })));
     expect(list.data).toEqual([expect.objectContaining({ customerEmail: 'hugo@example.com', balance: expected, issued: expected })]);

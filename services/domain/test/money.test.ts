@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { ClaimResolution, Valuation } from '@claims/contracts';
 import {
-  convertMinor, fractionOf, orderPremiumDecider, payoutLinesOf, roundHalfEven, storeCreditDecider, storePayoutsDecider, whole,
+  convertMinor, fractionOf, orderPremiumDecider, payoutLinesOf, roundHalfEven, storeCreditDecider, storeCreditOf, storePayoutsDecider, whole,
   type StoreCreditCommand, type StorePayoutsCommand, type StorePayoutsState,
 } from '../src/index.js';
 
@@ -62,6 +62,34 @@ describe('payouts from resolutions', () => {
   });
 });
 
+describe('store credit of a resolution, credit and bonus', () => {
+  const credit = (paid: number, claimCurrency: string, v: Valuation) => storeCreditOf(line('STORE_CREDIT', paid), claimCurrency, v);
+
+  it('gives the shopper the credit and the bonus in the claim\'s currency, and the store\'s ledger the same total the payout has', () => {
+    // Hugo's 44.00 EUR at 0.92 EUR per USD in Acme (USD, 10% bonus): 4.40 EUR bonus to the shopper; 52.61 USD in the ledger.
+    expect(credit(4400, 'EUR', valuation({ exchangeRate: 0.92, credit: { bonus: 10, bonusType: 'percentage' } }))).toEqual({
+      claim: { credit: 4400, bonus: 440, total: 4840, currency: 'EUR' },
+      store: { credit: 4783, bonus: 478, total: 5261, currency: 'USD' },
+    });
+    // A fixed bonus of 5 USD shown to a EUR shopper times the rate: 4.60 EUR.
+    expect(credit(4400, 'EUR', valuation({ exchangeRate: 0.92, credit: { bonus: 5, bonusType: 'fixed' } }))?.claim).toEqual({ credit: 4400, bonus: 460, total: 4860, currency: 'EUR' });
+    expect(storeCreditOf(line('REFUND', 4400), 'USD', valuation())).toBeNull();
+  });
+
+  it('always values the store\'s total as the payout line, and gives both sides alike in one currency', () => {
+    const rate = fc.constantFrom(1, 0.92, 150.5, 1.3333);
+    const bonus = fc.record({ bonus: fc.integer({ min: 0, max: 500 }), bonusType: fc.constantFrom('fixed' as const, 'percentage' as const) });
+    fc.assert(fc.property(fc.integer({ min: 1, max: 10_000_000 }), rate, bonus, (paid, exchangeRate, c) => {
+      const v = valuation({ storeCurrency: 'USD', exchangeRate, credit: c });
+      const value = credit(paid, 'EUR', v)!;
+      const sameCurrency = credit(paid, 'USD', valuation({ credit: c }))!;
+      return value.store.total === payout(line('STORE_CREDIT', paid), 'EUR', v) && value.store.credit + value.store.bonus === value.store.total
+        && value.claim.credit + value.claim.bonus === value.claim.total
+        && JSON.stringify(sameCurrency.claim) === JSON.stringify(sameCurrency.store);
+    }));
+  });
+});
+
 describe('payout batches of a store', () => {
   const store = '71111111-1111-4111-8111-111111111111';
   const at = '2026-11-22T12:00:00.000Z';
@@ -86,12 +114,12 @@ describe('payout batches of a store', () => {
   it('is approved by someone other than its maker, and paid once, only after approval', () => {
     const batchId = '91111111-1111-4111-8111-111111111111';
     let state = step(storePayoutsDecider.initialState, { type: 'CreatePayoutBatch', storeId: store, batchId, currency: 'USD', entries: [{ id: batchId, amount: 5 }], actorId: 'fay', now: at }).state;
-    const pay = { type: 'PayPayoutBatch', storeId: store, batchId, reference: 'W1', now: at } as const;
+    const pay = { type: 'PayPayoutBatch', storeId: store, batchId, reference: 'W1', actorId: 'fay', now: at } as const;
     expect(step(state, pay).result).toMatchObject({ ok: false, error: { code: 'invalid_transition' } });
     expect(step(state, { type: 'ApprovePayoutBatch', storeId: store, batchId, actorId: 'fay', now: at }).result).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     state = step(state, { type: 'ApprovePayoutBatch', storeId: store, batchId, actorId: 'cole', now: at }).state;
     state = step(state, pay).state;
-    expect(state.batches.get(batchId)).toMatchObject({ status: 'paid', reference: 'W1', approvedBy: 'cole' });
+    expect(state.batches.get(batchId)).toMatchObject({ status: 'paid', reference: 'W1', approvedBy: 'cole', paidBy: 'fay' });
     expect(step(state, pay).result).toMatchObject({ ok: false, error: { code: 'invalid_transition' } });
   });
 });

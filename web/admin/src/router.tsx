@@ -18,6 +18,11 @@ import { InvoicesPage } from './pages/InvoicesPage.js';
 import { InvoicePage } from './pages/InvoicePage.js';
 import { PaymentMethodsPage } from './pages/PaymentMethodsPage.js';
 import { InvoicesSearch } from './billing/month.js';
+import { FinanceLayout } from './finance/FinanceLayout.js';
+import { FinanceChartsSearch } from './finance/period.js';
+import { PayoutsPage, PayoutsSearch } from './pages/PayoutsPage.js';
+import { FinanceReplayPage, ReplaySearch } from './pages/FinanceReplayPage.js';
+import { StoreCreditPage, StoreCreditSearch } from './pages/StoreCreditPage.js';
 
 export const queryClient = new QueryClient({
   // A session that ended (expired, signed out in another tab) sends the user to sign in, then back here.
@@ -147,7 +152,51 @@ export const paymentMethodsRoute = createRoute({
 
 const billingRoutes = [invoicesRoute, invoiceRoute, paymentMethodsRoute];
 
-const routeTree = rootRoute.addChildren([signInRoute, acceptInvitationRoute, appRoute.addChildren([queueRoute, claimRoute, teamRoute, apiTokensRoute, analyticsRoute, operationsRoute, ...billingRoutes])]);
+// Finance (Order Protection's finance team): payouts and batches, the replay, and monthly premiums and payouts.
+export const financeRoute = createRoute({ getParentRoute: () => appRoute, path: '/finance', component: FinanceLayout });
+
+const financeIndexRoute = createRoute({
+  getParentRoute: () => financeRoute,
+  path: '/',
+  beforeLoad: () => {
+    throw redirect({ to: '/finance/payouts', search: {}, replace: true });
+  },
+});
+
+export const payoutsRoute = createRoute({
+  getParentRoute: () => financeRoute,
+  path: '/payouts',
+  validateSearch: (raw) => PayoutsSearch.parse(raw),
+  component: PayoutsPage,
+});
+
+export const financeReplayRoute = createRoute({
+  getParentRoute: () => financeRoute,
+  path: '/replay',
+  validateSearch: (raw) => ReplaySearch.parse(raw),
+  component: FinanceReplayPage,
+});
+
+export const financeChartsRoute = createRoute({
+  getParentRoute: () => financeRoute,
+  path: '/charts',
+  validateSearch: (raw) => FinanceChartsSearch.parse(raw),
+  // Its charts come with the analytics page's chunk of recharts, loaded only by these two pages.
+  component: lazyRouteComponent(() => import('./pages/FinanceChartsPage.js'), 'FinanceChartsPage'),
+});
+
+export const storeCreditRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/store-credit',
+  validateSearch: (raw) => StoreCreditSearch.parse(raw),
+  component: StoreCreditPage,
+});
+
+const financeTree = financeRoute.addChildren([financeIndexRoute, payoutsRoute, financeReplayRoute, financeChartsRoute]);
+
+const routeTree = rootRoute.addChildren([signInRoute, acceptInvitationRoute, appRoute.addChildren([
+  queueRoute, claimRoute, teamRoute, apiTokensRoute, analyticsRoute, operationsRoute, financeTree, storeCreditRoute, ...billingRoutes,
+])]);
 
 export const router = createRouter({
   routeTree,

@@ -99,6 +99,13 @@ export function formatLongDate(value: string | number | Date): string {
   return new Intl.DateTimeFormat(LOCALE, { month: 'long', day: 'numeric', year: 'numeric' }).format(date);
 }
 
+/** A calendar month 'YYYY-MM' as 'Mar 2026', or 'March 2026' for an invoice's period: figures of a month, not an instant, so no time zone moves it. */
+export function formatMonth(month: string, style: 'short' | 'long' = 'short'): string {
+  const match = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(month);
+  if (!match) return month;
+  return new Intl.DateTimeFormat(LOCALE, { month: style, year: 'numeric', timeZone: 'UTC' }).format(Date.UTC(Number(match[1]), Number(match[2]) - 1, 1));
+}
+
 /** Spec §9: 'No {plural}' for zero, '1 {singular}' for one, '{n} {plural}' otherwise. */
 export function pluralize(count: number, singular: string, plural = `${singular}s`): string {
   if (count === 0) return `No ${plural}`;
@@ -110,11 +117,4 @@ export function pluralize(count: number, singular: string, plural = `${singular}
 export function formatCreditBonus(bonus: number, bonusType: 'fixed' | 'percentage', currency: string, exchangeRate = 1): string {
   if (bonusType === 'fixed') return formatMoney(bonus * exchangeRate, currency);
   return `${Number(bonus.toFixed(2))}%`;
-}
-
-/** A calendar month `YYYY-MM` in words ('June 2026'): an invoice's period, the same in every time zone. */
-export function formatMonth(month: string): string {
-  const [year, monthNumber] = month.split('-').map(Number);
-  if (!year || !monthNumber) return month;
-  return new Intl.DateTimeFormat(LOCALE, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(Date.UTC(year, monthNumber - 1, 1));
 }

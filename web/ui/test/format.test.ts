@@ -36,13 +36,14 @@ describe('formatting (spec §9)', () => {
 });
 
 describe('back-office formatting', () => {
-  it('shows item money to three decimals, none for JPY, subtotals to two', async () => {
-    const { formatItemMoney, formatSubtotal, humanizeCode, toCsv } = await import('../src/index.js');
+  it('shows item money to three decimals, none for JPY, subtotals to two, months by name', async () => {
+    const { formatItemMoney, formatMonth, formatSubtotal, humanizeCode, toCsv } = await import('../src/index.js');
     expect(formatItemMoney(10.32, 'USD')).toBe('$10.320');
     expect(formatItemMoney(2400, 'JPY')).toBe('¥2,400');
     expect(formatSubtotal(18.5, 'USD')).toBe('$18.50');
     expect(formatSubtotal(2400, 'JPY')).toBe('¥2,400');
     expect(humanizeCode('NO_RESPONSE')).toBe('No response');
+    expect([formatMonth('2026-03'), formatMonth('2025-12'), formatMonth('2026-13'), formatMonth('soon')]).toEqual(['Mar 2026', 'Dec 2025', '2026-13', 'soon']);
     expect(toCsv([['a', 'b,c'], ['say "hi"', '=SUM(A1)'], [1, null]])).toBe('a,"b,c"\r\n"say ""hi""",\'=SUM(A1)\r\n1,\r\n');
   });
 });
@@ -50,7 +51,7 @@ describe('back-office formatting', () => {
 describe('invoice formatting', () => {
   it('names an invoice\'s month in words, whatever the viewer\'s time zone', async () => {
     const { formatMonth } = await import('../src/index.js');
-    expect(formatMonth('2026-06')).toBe('June 2026');
-    expect(formatMonth('2027-01')).toBe('January 2027');
+    expect(formatMonth('2026-06', 'long')).toBe('June 2026');
+    expect(formatMonth('2027-01', 'long')).toBe('January 2027');
   });
 });

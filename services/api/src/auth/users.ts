@@ -103,3 +103,11 @@ export async function setPassword(db: QueryExecutorProvider, userId: string, pas
 export async function rehashPassword(db: QueryExecutorProvider, userId: string, oldHash: string, newHash: string): Promise<void> {
   await sql`update users set password_hash = ${newHash} where id = ${userId}::uuid and password_hash = ${oldHash}`.execute(db);
 }
+
+/** The names of users by id (a disabled user keeps their name; an id that is no user is left out). */
+export async function userNames(db: QueryExecutorProvider, ids: readonly string[]): Promise<Map<string, string>> {
+  const wanted = [...new Set(ids)].filter((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id));
+  if (wanted.length === 0) return new Map();
+  const { rows } = await sql<{ id: string; name: string }>`select id, name from users where id = any(${wanted}::uuid[])`.execute(db);
+  return new Map(rows.map((r) => [r.id, r.name]));
+}

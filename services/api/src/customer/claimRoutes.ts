@@ -17,6 +17,7 @@ import { AppError } from '../platform/errors.js';
 import { openClaimLink } from '../http/claimLinks.js';
 import { fileClaim } from './fileClaim.js';
 import { toCustomerClaimView } from './customerClaimView.js';
+import { claimStoreCredits } from '../store-credit/claimStoreCredits.js';
 
 const TokenParams = z.object({ id: z.string().min(1).max(100) });
 const notFound = () => new AppError('claim_not_found', 'No claim matches that link. Check the link in your email.');
@@ -53,7 +54,10 @@ export const claimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
 
   app.get('/api/claims/:id', {
     schema: { tags: ['customer'], summary: 'A claim as the shopper sees it, by its token', params: TokenParams, response: { 200: CustomerClaimView, 404: ApiError } },
-  }, async (request) => toCustomerClaimView((await claimByToken(ctx, request.params.id)).state));
+  }, async (request) => {
+    const { state, events } = await claimByToken(ctx, request.params.id);
+    return toCustomerClaimView(state, await claimStoreCredits(ctx, state, events));
+  });
 
   app.get('/api/claims/:id/messages', {
     schema: { tags: ['customer'], summary: 'Messages between shopper and store', params: TokenParams, response: { 200: z.array(Message), 404: ApiError } },

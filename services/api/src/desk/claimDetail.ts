@@ -7,6 +7,7 @@ import { toApiClaim } from '../http/apiClaim.js';
 import { claimNotFound } from '../http/authorizedClaim.js';
 import { messagesOf } from '../http/claimEvents.js';
 import type { Handled } from '../eventsourcing/commandHandler.js';
+import { claimStoreCredits } from '../store-credit/claimStoreCredits.js';
 
 export interface ClaimForDetail {
   state: Claim;
@@ -18,7 +19,7 @@ export interface ClaimForDetail {
 export async function toAdminClaimDetail(ctx: AppContext, loaded: ClaimForDetail, principal: Principal): Promise<AdminClaimDetail> {
   const { state: claim, version, events } = loaded;
   const held = permissionsAt(principal, claim.storeId);
-  const stores = await storeRefs(ctx.database.db);
+  const [stores, storeCredits] = await Promise.all([storeRefs(ctx.database.db), claimStoreCredits(ctx, claim, events)]);
   const policyMoney = (minor: number, currency: string) => toDecimal(minor, currency);
   return {
     ...toApiClaim(claim, version),
@@ -41,6 +42,7 @@ export async function toAdminClaimDetail(ctx: AppContext, loaded: ClaimForDetail
     labels: claim.labels,
     metadata: claim.metadata,
     noteCount: claim.noteCount,
+    storeCredits,
   };
 }
 

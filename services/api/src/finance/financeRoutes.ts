@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ApiError, FinanceReplayRequest, FinanceReplayView, PayoutEntriesQuery, PayoutEntriesResponse, PremiumTotals, toDecimal } from '@claims/contracts';
-import { payoutEntries, premiumTotals } from '@claims/projections';
+import {
+  ApiError, FinanceMonthlyTotals, FinanceReplayRequest, FinanceReplayView, PayoutEntriesQuery, PayoutEntriesResponse, PremiumTotals, toDecimal,
+} from '@claims/contracts';
+import { monthlyFinanceTotals, payoutEntries, premiumTotals } from '@claims/projections';
 import type { AppContext } from '../context.js';
 import { findStore } from '../catalog/storeRepository.js';
 import { authorizeGlobal, storeNotFound } from '../http/authorizedStore.js';
@@ -31,7 +33,7 @@ export const financeRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
     return {
       entries: entries.map((e) => ({
         id: e.id, storeId: e.storeId, claimId: e.claimId, resolutionType: e.resolutionType,
-        amount: toDecimal(e.amount, e.currency), currency: e.currency, status: e.status,
+        amount: toDecimal(e.amount, e.currency), currency: e.currency, status: e.status, decidedAt: e.decidedAt,
       })),
     };
   });
@@ -48,6 +50,21 @@ export const financeRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
     if (storeId && !(await findStore(ctx.database.db, storeId))) throw storeNotFound();
     const totals = await premiumTotals(ctx.database.db, { storeIds: storeId ? [storeId] : undefined, from, to });
     return { totals: totals.map((t) => ({ ...t, collected: toDecimal(t.collected, t.currency) })) };
+  });
+
+  app.get('/api/finance/monthly-totals', {
+    config: { auth: 'user' },
+    schema: {
+      tags: ['finance'], summary: 'Premiums collected and payouts decided per UTC month, store and currency in a period',
+      querystring: PayoutEntriesQuery, response: { 200: FinanceMonthlyTotals, ...errors },
+    },
+  }, async (request) => {
+    authorizeGlobal(request, 'finance:read');
+    authorizeGlobal(request, 'payout:read');
+    const { storeId, from, to } = request.query;
+    if (storeId && !(await findStore(ctx.database.db, storeId))) throw storeNotFound();
+    const months = await monthlyFinanceTotals(ctx.database.db, { storeIds: storeId ? [storeId] : undefined, from, to });
+    return { months: months.map((m) => ({ ...m, premiums: toDecimal(m.premiums, m.currency), payouts: toDecimal(m.payouts, m.currency) })) };
   });
 
   app.post('/api/finance/replays', {

@@ -10,6 +10,7 @@ import { payoutBatches, payoutEntries } from '@claims/projections';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { actorOf, type Principal } from '../auth/principal.js';
+import { userNames } from '../auth/users.js';
 import { findStore } from '../catalog/storeRepository.js';
 import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { authorizeGlobal, storeNotFound } from '../http/authorizedStore.js';
@@ -20,9 +21,17 @@ const StoreParams = z.object({ storeId: z.uuid() });
 const BatchParams = StoreParams.extend({ batchId: z.uuid() });
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError } as const;
 
-const toView = (batch: Omit<PayoutBatchState, 'entryIds'> & { entryIds: readonly string[] }, version: number): PayoutBatchView => ({
-  ...batch, entryIds: [...batch.entryIds], total: toDecimal(batch.total, batch.currency), version,
-});
+type BatchFacts = Omit<PayoutBatchState, 'entryIds'> & { entryIds: readonly string[] };
+
+/** Batches as the API shows them, with the names of the people behind each step. */
+async function toViews(ctx: AppContext, batches: ReadonlyArray<{ batch: BatchFacts; version: number }>): Promise<PayoutBatchView[]> {
+  const names = await userNames(ctx.database.db, batches.flatMap(({ batch: b }) => [b.createdBy, b.approvedBy ?? '', b.paidBy ?? '']));
+  const nameOf = (id: string | null) => (id ? names.get(id) ?? null : null);
+  return batches.map(({ batch, version }) => ({
+    ...batch, entryIds: [...batch.entryIds], total: toDecimal(batch.total, batch.currency), version,
+    createdByName: nameOf(batch.createdBy), approvedByName: nameOf(batch.approvedBy), paidByName: nameOf(batch.paidBy),
+  }));
+}
 
 /** Finance acts on a known store only (payouts are internal resources, held on every store). */
 async function financeStore(ctx: AppContext, request: FastifyRequest, permission: Permission, storeId: string): Promise<{ store: Store; principal: Principal }> {
@@ -39,7 +48,7 @@ async function batchStep(ctx: AppContext, request: FastifyRequest, principal: Pr
   });
   const batch = handled.state.batches.get(batchId);
   if (!batch) throw new AppError('not_found', 'No payout batch of this store matches that reference.');
-  return toView(batch, handled.version);
+  return (await toViews(ctx, [{ batch, version: handled.version }]))[0]!;
 }
 
 /**
@@ -52,7 +61,8 @@ export const payoutBatchRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asy
     schema: { tags: ['finance'], summary: 'A store\'s payout batches, newest first', params: StoreParams, response: { 200: PayoutBatchList, ...errors } },
   }, async (request) => {
     const { store } = await financeStore(ctx, request, 'payout:read', request.params.storeId);
-    return { data: (await payoutBatches(ctx.database.db, store.id)).map((b) => PayoutBatch.parse({ ...b, total: toDecimal(b.total, b.currency) })) };
+    const rows = await payoutBatches(ctx.database.db, store.id);
+    return { data: await toViews(ctx, rows.map(({ version, ...batch }) => ({ batch, version }))) };
   });
 
   app.post('/api/finance/stores/:storeId/payout-batches', {
@@ -88,7 +98,7 @@ export const payoutBatchRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asy
   }, async (request) => {
     const { store, principal } = await financeStore(ctx, request, 'payout:update', request.params.storeId);
     const { batchId } = request.params;
-    return batchStep(ctx, request, principal, store, { type: 'PayPayoutBatch', storeId: store.id, batchId, reference: request.body.reference, now: ctx.now() },
+    return batchStep(ctx, request, principal, store, { type: 'PayPayoutBatch', storeId: store.id, batchId, reference: request.body.reference, actorId: actorOf(principal).id, now: ctx.now() },
       batchId, request.body.expectedVersion);
   });
 };

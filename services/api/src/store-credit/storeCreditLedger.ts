@@ -6,25 +6,43 @@ import { findStore } from '../catalog/storeRepository.js';
 import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
 import type { Reaction } from '../eventsourcing/reactions.js';
 import { loadClaim } from '../http/authorizedClaim.js';
+import { storeCreditLinesOf } from './storeCreditLines.js';
 
 /** The key naming a customer's credit stream: the SHA-256 of their trimmed, lower-cased email. */
 export const customerKeyOf = (email: string): string => createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
 
 export const creditStreamOf = (storeId: string, email: string) => storeCreditStreamOf(storeId, customerKeyOf(email));
 
-/** A customer's credit at a store, entry by entry, as its stream records it. */
+/** The store's bonus (minor units of its currency) within each credit line the given claims issued, by resolution line. */
+async function bonusesOf(ctx: AppContext, claimIds: ReadonlySet<string>): Promise<Map<string, number>> {
+  const bonuses = new Map<string, number>();
+  for (const claimId of claimIds) {
+    const loaded = await loadClaim(ctx, claimId);
+    if (!loaded) continue;
+    for (const line of storeCreditLinesOf(loaded.state.currency, loaded.events)) bonuses.set(line.resolutionId, line.store.bonus);
+  }
+  return bonuses;
+}
+
+/** A customer's credit at a store, entry by entry, as its stream records it (each issued amount with its bonus). */
 export async function storeCreditLedger(ctx: AppContext, storeId: string, email: string, currency: string): Promise<StoreCreditLedger> {
   const loaded = await loadAggregate(ctx, storeCreditDecider, creditStreamOf(storeId, email));
-  const entries = loaded.events.flatMap((recorded): StoreCreditEntry[] => {
-    const event = DomainEvent.parse({ type: recorded.type, data: recorded.data });
+  const events = loaded.events.map((recorded) => ({ recorded, event: DomainEvent.parse({ type: recorded.type, data: recorded.data }) }));
+  const bonuses = await bonusesOf(ctx, new Set(events.flatMap(({ event }) => (event.type === 'StoreCreditIssued' ? [event.data.claimId] : []))));
+  const entries = events.flatMap(({ recorded, event }): StoreCreditEntry[] => {
     const money = (minor: number) => toDecimal(minor, currency);
     switch (event.type) {
-      case 'StoreCreditIssued':
-        return [{ kind: 'issued', amount: money(event.data.amount), claimId: event.data.claimId, note: null, at: event.data.issuedAt, version: recorded.streamVersion }];
+      case 'StoreCreditIssued': {
+        const bonus = bonuses.get(event.data.resolutionId);
+        return [{
+          kind: 'issued', amount: money(event.data.amount), bonus: bonus === undefined ? null : money(bonus), claimId: event.data.claimId, note: null,
+          at: event.data.issuedAt, version: recorded.streamVersion,
+        }];
+      }
       case 'StoreCreditRedeemed':
-        return [{ kind: 'redeemed', amount: money(-event.data.amount), claimId: null, note: event.data.reference, at: event.data.redeemedAt, version: recorded.streamVersion }];
+        return [{ kind: 'redeemed', amount: money(-event.data.amount), bonus: null, claimId: null, note: event.data.reference, at: event.data.redeemedAt, version: recorded.streamVersion }];
       case 'StoreCreditAdjusted':
-        return [{ kind: 'adjusted', amount: money(event.data.amount), claimId: null, note: event.data.reason, at: event.data.adjustedAt, version: recorded.streamVersion }];
+        return [{ kind: 'adjusted', amount: money(event.data.amount), bonus: null, claimId: null, note: event.data.reason, at: event.data.adjustedAt, version: recorded.streamVersion }];
       default:
         return [];
     }

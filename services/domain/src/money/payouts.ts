@@ -64,3 +64,34 @@ export function payoutLinesOf(
     return amount ? [{ id: line.id, claimId: resolved.claimId, resolutionType: line.resolutionType, amount, currency: valuation.storeCurrency }] : [];
   });
 }
+
+/** Store credit in minor units of one currency: the credit decided, the store's bonus on it, and their sum. */
+export interface StoreCreditValue {
+  credit: number;
+  bonus: number;
+  total: number;
+  currency: string;
+}
+
+/**
+ * What a STORE_CREDIT line gives the shopper, in the claim's currency (the credit decided and the bonus: a percentage
+ * of it, or a fixed amount of the store's currency times the exchange rate, spec §9) and in the store's, where the
+ * total is exactly the payout line the ledger and the credit ledger record. Null for any other line.
+ */
+export function storeCreditOf(
+  line: ClaimResolution, claimCurrency: string, valuation: Valuation = unrecordedValuation(claimCurrency),
+): { claim: StoreCreditValue; store: StoreCreditValue } | null {
+  if (line.resolutionType !== 'STORE_CREDIT') return null;
+  const { bonus, bonusType } = valuation.credit;
+  const claimBonus = bonusType === 'percentage'
+    ? times(whole(line.paidValue), percent(bonus))
+    : times(times(fractionOf(bonus), fractionOf(valuation.exchangeRate)), whole(10 ** currencyDecimals(claimCurrency)));
+  // The total is rounded, not the bonus, so in one currency the shopper's total is the ledger's to the cent.
+  const claimTotal = roundHalfEven(plus(whole(line.paidValue), claimBonus));
+  const storeCredit = roundHalfEven(convertMinor(whole(line.paidValue), claimCurrency, valuation.storeCurrency, valuation.exchangeRate));
+  const storeTotal = roundHalfEven(owed(line, claimCurrency, valuation, valuation.rules)!);
+  return {
+    claim: { credit: line.paidValue, bonus: claimTotal - line.paidValue, total: claimTotal, currency: claimCurrency },
+    store: { credit: storeCredit, bonus: storeTotal - storeCredit, total: storeTotal, currency: valuation.storeCurrency },
+  };
+}

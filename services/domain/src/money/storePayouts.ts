@@ -15,6 +15,7 @@ export interface PayoutBatchState {
   approvedAt: string | null;
   approvedBy: string | null;
   paidAt: string | null;
+  paidBy: string | null;
   reference: string | null;
 }
 
@@ -32,7 +33,7 @@ export type StorePayoutsCommand =
     actorId: string; now: string;
   }
   | { type: 'ApprovePayoutBatch'; storeId: string; batchId: string; actorId: string; now: string }
-  | { type: 'PayPayoutBatch'; storeId: string; batchId: string; reference: string; now: string };
+  | { type: 'PayPayoutBatch'; storeId: string; batchId: string; reference: string; actorId: string; now: string };
 
 function evolve(state: StorePayoutsState, event: DomainEvent): StorePayoutsState {
   switch (event.type) {
@@ -40,7 +41,7 @@ function evolve(state: StorePayoutsState, event: DomainEvent): StorePayoutsState
       const d = event.data;
       const batch: PayoutBatchState = {
         id: d.batchId, storeId: d.storeId, currency: d.currency, total: d.total, entryIds: d.entryIds, status: 'created',
-        createdAt: d.createdAt, createdBy: d.createdBy, approvedAt: null, approvedBy: null, paidAt: null, reference: null,
+        createdAt: d.createdAt, createdBy: d.createdBy, approvedAt: null, approvedBy: null, paidAt: null, paidBy: null, reference: null,
       };
       return { batches: new Map([...state.batches, [d.batchId, batch]]), batched: new Set([...state.batched, ...d.entryIds]) };
     }
@@ -50,7 +51,7 @@ function evolve(state: StorePayoutsState, event: DomainEvent): StorePayoutsState
       if (!batch) return state;
       const next: PayoutBatchState = event.type === 'PayoutBatchApproved'
         ? { ...batch, status: 'approved', approvedAt: event.data.approvedAt, approvedBy: event.data.approvedBy }
-        : { ...batch, status: 'paid', paidAt: event.data.paidAt, reference: event.data.reference };
+        : { ...batch, status: 'paid', paidAt: event.data.paidAt, paidBy: event.data.paidBy ?? null, reference: event.data.reference };
       return { ...state, batches: new Map([...state.batches, [event.data.batchId, next]]) };
     }
     default:
@@ -89,7 +90,7 @@ export const storePayoutsDecider: Decider<StorePayoutsState, StorePayoutsCommand
         const batch = state.batches.get(command.batchId);
         if (!batch) return noBatch();
         if (batch.status !== 'approved') return fail('invalid_transition', batch.status === 'paid' ? 'This batch is paid already.' : 'Approve the batch before paying it.');
-        return ok([{ type: 'PayoutBatchPaid', data: { storeId: command.storeId, batchId: command.batchId, reference: command.reference, paidAt: command.now } }]);
+        return ok([{ type: 'PayoutBatchPaid', data: { storeId: command.storeId, batchId: command.batchId, reference: command.reference, paidAt: command.now, paidBy: command.actorId } }]);
       }
       default: {
         const exhaustive: never = command;

@@ -56,6 +56,10 @@ const migrations: Record<string, Migration> = {
       )`,
     sql`create index payout_batches_store on payout_batches (store_id, created_at desc)`,
   ),
+  '1200_payout_batches_paid_by': sqlMigration(
+    // Who marked a batch paid (null for batches paid before the event recorded it).
+    sql`alter table payout_batches add column paid_by text`,
+  ),
 };
 
 /**
@@ -101,7 +105,8 @@ export const payoutLedgerProjection = defineProjection({
         await sql`update payout_entries set status = 'approved' where id = any(select unnest(entry_ids) from payout_batches where id = ${event.data.batchId})`.execute(trx);
         return;
       case 'PayoutBatchPaid':
-        await sql`update payout_batches set status = 'paid', paid_at = ${event.data.paidAt}, reference = ${event.data.reference}, version = ${event.streamVersion}
+        await sql`update payout_batches set status = 'paid', paid_at = ${event.data.paidAt}, paid_by = ${event.data.paidBy ?? null}, reference = ${event.data.reference},
+          version = ${event.streamVersion}
           where id = ${event.data.batchId}`.execute(trx);
         await sql`update payout_entries set status = 'paid' where id = any(select unnest(entry_ids) from payout_batches where id = ${event.data.batchId})`.execute(trx);
         return;

@@ -52,6 +52,7 @@ export interface PayoutBatchRow {
   approvedAt: string | null;
   approvedBy: string | null;
   paidAt: string | null;
+  paidBy: string | null;
   reference: string | null;
   version: number;
 }
@@ -60,13 +61,13 @@ export interface PayoutBatchRow {
 export async function payoutBatches(db: QueryExecutorProvider, storeId: string | null): Promise<PayoutBatchRow[]> {
   const { rows } = await sql<{
     id: string; store_id: string; currency: string; total: number; entry_ids: string[]; status: PayoutBatchStatus; created_at: Date; created_by: string;
-    approved_at: Date | null; approved_by: string | null; paid_at: Date | null; reference: string | null; version: number;
+    approved_at: Date | null; approved_by: string | null; paid_at: Date | null; paid_by: string | null; reference: string | null; version: number;
   }>`select * from payout_batches where (${storeId}::uuid is null or store_id = ${storeId}::uuid) order by created_at desc, id`.execute(db);
   const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
   return rows.map((r) => ({
     id: r.id, storeId: r.store_id, currency: r.currency, total: Number(r.total), entryIds: r.entry_ids, status: r.status,
     createdAt: iso(r.created_at)!, createdBy: r.created_by, approvedAt: iso(r.approved_at), approvedBy: r.approved_by,
-    paidAt: iso(r.paid_at), reference: r.reference, version: Number(r.version),
+    paidAt: iso(r.paid_at), paidBy: r.paid_by, reference: r.reference, version: Number(r.version),
   }));
 }
 
@@ -88,4 +89,44 @@ export async function premiumTotals(db: QueryExecutorProvider, filter: PayoutFil
       and (${filter.to ?? null}::timestamptz is null or at <= ${filter.to ?? null}::timestamptz)
     group by store_id, currency order by store_id, currency`.execute(db);
   return rows.map((r) => ({ storeId: r.store_id, currency: r.currency, collected: Number(r.collected), orders: Number(r.orders) }));
+}
+
+export interface MonthlyFinanceTotal {
+  /** The UTC month, YYYY-MM. */
+  month: string;
+  storeId: string;
+  currency: string;
+  /** Minor units: premiums recorded less those reversed in the month. */
+  premiums: number;
+  orders: number;
+  /** Minor units: payout entries decided in the month. */
+  payouts: number;
+  entries: number;
+}
+
+/** Premiums collected and payouts decided per UTC month, store and currency in a period, oldest month first. */
+export async function monthlyFinanceTotals(db: QueryExecutorProvider, filter: PayoutFilter): Promise<MonthlyFinanceTotal[]> {
+  const storeIds = filter.storeIds ? [...filter.storeIds] : null;
+  const from = filter.from ?? null;
+  const to = filter.to ?? null;
+  const { rows } = await sql<{ month: string; store_id: string; currency: string; premiums: number; orders: number; payouts: number; entries: number }>`
+    with premiums as (
+      select to_char(at at time zone 'UTC', 'YYYY-MM') as month, store_id, currency, sum(amount)::bigint as premiums, count(distinct order_id)::int as orders
+      from premium_entries
+      where (${storeIds}::uuid[] is null or store_id = any(${storeIds}::uuid[]))
+        and (${from}::timestamptz is null or at >= ${from}::timestamptz) and (${to}::timestamptz is null or at <= ${to}::timestamptz)
+      group by 1, 2, 3
+    ), payouts as (
+      select to_char(decided_at at time zone 'UTC', 'YYYY-MM') as month, store_id, currency, sum(amount)::bigint as payouts, count(*)::int as entries
+      from payout_entries
+      where (${storeIds}::uuid[] is null or store_id = any(${storeIds}::uuid[]))
+        and (${from}::timestamptz is null or decided_at >= ${from}::timestamptz) and (${to}::timestamptz is null or decided_at <= ${to}::timestamptz)
+      group by 1, 2, 3
+    )
+    select month, store_id, currency, coalesce(premiums, 0) as premiums, coalesce(orders, 0) as orders, coalesce(payouts, 0) as payouts, coalesce(entries, 0) as entries
+    from premiums full join payouts using (month, store_id, currency)
+    order by month, store_id, currency`.execute(db);
+  return rows.map((r) => ({
+    month: r.month, storeId: r.store_id, currency: r.currency, premiums: Number(r.premiums), orders: Number(r.orders), payouts: Number(r.payouts), entries: Number(r.entries),
+  }));
 }

@@ -28,7 +28,8 @@ export function ChartFigure({ title, summary, columns, rows, children }: {
       </div>
       <details className="chart-data">
         <summary>{title}: data table</summary>
-        <div className="table-wrap">
+        {/* Focusable, so a keyboard can scroll a table wider than its card. */}
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={`${title}: data table`}>
           <table className="claims-table">
             <thead><tr>{columns.map((c) => <th key={c} scope="col">{c}</th>)}</tr></thead>
             <tbody>

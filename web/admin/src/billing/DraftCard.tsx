@@ -26,7 +26,7 @@ export function DraftCard({ store, month }: { store: StoreRef; month: string }) 
       setIssued(invoice);
     },
   });
-  const named = formatMonth(month);
+  const named = formatMonth(month, 'long');
   const d = draft.data;
   return (
     <section className="card stack" aria-labelledby={`${id}-title`}>

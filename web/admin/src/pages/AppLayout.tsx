@@ -44,6 +44,12 @@ export function AppLayout() {
             {me.stores.some((s) => METHOD_READS.some((p) => s.permissions.includes(p))) ? (
               <li><Link to="/payment-methods" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>Payment methods</Link></li>
             ) : null}
+            {holdsInternally(me, 'payout:read') ? (
+              <li><Link to="/finance" activeProps={{ 'aria-current': 'page' }}>Finance</Link></li>
+            ) : null}
+            {storesWith(me, 'store-credit:read').length > 0 ? (
+              <li><Link to="/store-credit" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>Store credit</Link></li>
+            ) : null}
           </ul>
         </nav>
         <div className="user">

@@ -8,6 +8,7 @@ import { can, useMe } from '../session.js';
 import { Alert, Page } from '@claims/ui/components';
 import { ProtectionBadge, StatusBadge } from '../components/ui.js';
 import { CustomerClaimSection, ItemIssuesSection, ResolutionSections } from '../claim/Sections.js';
+import { StoreCreditSection } from '../claim/StoreCreditSection.js';
 import { Timeline } from '../claim/Timeline.js';
 import { Messages, ResolveForm, StatusForm } from '../claim/Actions.js';
 import { LabelsSection, MacroPicker, MetadataSection, NotesSection } from '../claim/DeskTools.js';
@@ -100,6 +101,7 @@ function ClaimView({ claimId }: { claimId: string }) {
           <CustomerClaimSection claim={data} />
           <ItemIssuesSection claim={data} />
           <ResolutionSections claim={data} />
+          <StoreCreditSection claim={data} />
           <Messages key={`messages-${reply.seq}`} claim={data} canSend={maySend} initialText={reply.text} />
           {mayReadNotes || mayAddNotes ? <NotesSection claim={data} canRead={mayReadNotes} canCreate={mayAddNotes} /> : null}
         </div>

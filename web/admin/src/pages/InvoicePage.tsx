@@ -39,7 +39,7 @@ export function InvoicePage() {
         </div>
         <dl className="facts">
           <Fact term="Invoice number">{v.number}</Fact>
-          <Fact term="Period">{formatMonth(v.month)} (UTC)</Fact>
+          <Fact term="Period">{formatMonth(v.month, 'long')} (UTC)</Fact>
           <Fact term="Issued"><time dateTime={v.issuedAt}>{formatLongDate(v.issuedAt)}</time></Fact>
           <Fact term="Currency">{v.currency}</Fact>
           <Fact term="Revenue share">{v.revSharePercent}% of premiums</Fact>

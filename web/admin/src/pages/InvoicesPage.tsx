@@ -28,7 +28,7 @@ function InvoiceTable({ invoices, mayCredit, onCredit }: { invoices: readonly In
           {invoices.map((invoice) => (
             <tr key={invoice.id}>
               <th scope="row"><Link className="row-link" to="/invoices/$invoiceId" params={{ invoiceId: invoice.id }}>{invoice.number}</Link></th>
-              <td>{formatMonth(invoice.month)}</td>
+              <td>{formatMonth(invoice.month, 'long')}</td>
               <td className="numeric">{formatMoney(invoice.total, invoice.currency)}</td>
               <td>{directionLabel(invoice.direction, invoice.storeName)}</td>
               <td className="numeric">{formatMoney(invoice.balance, invoice.currency)}</td>

@@ -147,6 +147,20 @@ export function ViewClaimPage() {
         </ul>
         <p>Preferred resolution: {CUSTOMER_RESOLUTION_LABELS[c.desiredMethod]}</p>
       </section>
+      {c.storeCredits.length > 0 ? (
+        <section className="card" aria-labelledby="credit-title">
+          <h2 id="credit-title">Your store credit</h2>
+          <ul className="plain">
+            {c.storeCredits.map((credit) => (
+              <li key={credit.resolutionId}>
+                <strong>{formatMoney(credit.total, credit.currency)}</strong> in store credit
+                {credit.bonus > 0 ? `: ${formatMoney(credit.credit, credit.currency)} plus a ${formatMoney(credit.bonus, credit.currency)} bonus` : ''}.
+                {' '}{credit.issuedAt ? `Issued ${formatDateTime(credit.issuedAt)}.` : 'It is being issued.'}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <Messages token={token} />
       <p className="actions">
         {c.hasReview ? <span>Thank you for your review.</span> : <Link className="button button-secondary" to="/view/$token/review" params={{ token }}>Leave a review</Link>}

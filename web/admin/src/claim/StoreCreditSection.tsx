@@ -1,0 +1,26 @@
+import type { AdminClaimDetail } from '@claims/contracts';
+import { formatDateTime, formatMoney } from '@claims/ui/format';
+import { Fact } from '../components/ui.js';
+
+/** The store credit the claim's STORE_CREDIT resolutions give the shopper, with the store's bonus, in the claim's currency. */
+export function StoreCreditSection({ claim }: { claim: AdminClaimDetail }) {
+  if (claim.storeCredits.length === 0) return null;
+  const lineName = (resolutionId: string) => {
+    const itemId = claim.resolutions.find((r) => r.id === resolutionId)?.relatedClaimItemId;
+    return itemId ? claim.items.find((i) => i.id === itemId)?.name ?? 'Item' : 'Whole claim';
+  };
+  return (
+    <section className="card" aria-labelledby="store-credit">
+      <h2 id="store-credit">Store Credit</h2>
+      {claim.storeCredits.map((credit) => (
+        <dl key={credit.resolutionId} className="facts" aria-label={`Store credit for ${lineName(credit.resolutionId)}`}>
+          {claim.storeCredits.length > 1 ? <Fact term="For">{lineName(credit.resolutionId)}</Fact> : null}
+          <Fact term="Credit">{formatMoney(credit.credit, credit.currency)}</Fact>
+          <Fact term="Bonus">{formatMoney(credit.bonus, credit.currency)}</Fact>
+          <Fact term="Total Store Credit">{formatMoney(credit.total, credit.currency)}</Fact>
+          <Fact term="Issued">{credit.issuedAt ? <time dateTime={credit.issuedAt}>{formatDateTime(credit.issuedAt)}</time> : 'Not yet: it is issued moments after the decision.'}</Fact>
+        </dl>
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,205 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import { FinanceReplayRequest, type FinanceReplayView, type StoreRef } from '@claims/contracts';
+import { errorText } from '@claims/ui';
+import { formatMoney, pluralize } from '@claims/ui/format';
+import { Alert, Page } from '@claims/ui/components';
+import { holdsInternally, useMe } from '../session.js';
+import { financeApi } from '../finance/financeApi.js';
+import { daysOf, formatDay, periodProblem } from '../finance/period.js';
+import { difference } from '../finance/totals.js';
+import { shortId, storeNameOf } from '../finance/references.js';
+
+export const ReplaySearch = z.object({ replay: z.uuid().optional().catch(undefined) });
+
+/** How often a running replay is asked for its progress. */
+const POLL_MS = 500;
+
+/** Period, stores (none chosen: every store) and the candidate money rules the API takes. */
+function ReplayForm({ stores, busy, onStart }: { stores: readonly StoreRef[]; busy: boolean; onStart: (request: FinanceReplayRequest) => void }) {
+  const id = useId();
+  const initial = daysOf({});
+  const [from, setFrom] = useState(initial.fromDay);
+  const [to, setTo] = useState(initial.toDay);
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(() => new Set());
+  const [replacementCost, setReplacementCost] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const wrongPeriod = periodProblem(from, to);
+    if (wrongPeriod) return setProblem(wrongPeriod);
+    const period = daysOf({ from, to });
+    const percent = replacementCost.trim() === '' ? undefined : Number(replacementCost);
+    const parsed = FinanceReplayRequest.safeParse({
+      from: period.from, to: period.to,
+      ...(chosen.size > 0 ? { storeIds: stores.filter((s) => chosen.has(s.id)).map((s) => s.id) } : {}),
+      ...(percent === undefined ? {} : { rules: { replacementCostPercent: percent } }),
+    });
+    if (!parsed.success) return setProblem('The replacement cost is a percentage from 0 to 1000, or empty to keep the recorded rules.');
+    setProblem(null);
+    onStart(parsed.data);
+  }
+  const toggle = (storeId: string, on: boolean) => setChosen((previous) => {
+    const next = new Set(previous);
+    if (on) next.add(storeId);
+    else next.delete(storeId);
+    return next;
+  });
+
+  return (
+    <section className="card" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Start a replay</h2>
+      <form className="stack" onSubmit={onSubmit} noValidate>
+        <div className="filters">
+          <div className="field">
+            <label htmlFor={`${id}-from`}>Decided from</label>
+            <input id={`${id}-from`} type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-to`}>Decided to</label>
+            <input id={`${id}-to`} type="date" value={to} onChange={(e) => setTo(e.target.value)} />
+          </div>
+        </div>
+        <fieldset className="field">
+          <legend>Stores</legend>
+          <p className="hint" id={`${id}-stores-hint`}>None chosen replays every store.</p>
+          <div className="permission-list" role="group" aria-describedby={`${id}-stores-hint`} aria-label="Stores to replay">
+            {stores.map((s) => (
+              <label key={s.id} className="checkbox">
+                <input type="checkbox" checked={chosen.has(s.id)} onChange={(e) => toggle(s.id, e.target.checked)} />
+                {s.name}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <fieldset className="field">
+          <legend>Candidate rules (optional)</legend>
+          <div className="field">
+            <label htmlFor={`${id}-replacement`}>Replacement cost of a reshipment (% of the items' value)</label>
+            <input id={`${id}-replacement`} className="small-input" type="number" inputMode="decimal" min={0} max={1000} step="any"
+              value={replacementCost} onChange={(e) => setReplacementCost(e.target.value)} aria-describedby={`${id}-replacement-hint`} />
+            <p className="hint" id={`${id}-replacement-hint`}>Empty: every decision is valued under the rules recorded with it, so the replay equals the live ledger.</p>
+          </div>
+        </fieldset>
+        {problem ? <p className="field-error" role="alert">{problem}</p> : null}
+        <div className="actions"><button type="submit" className="button button-primary" disabled={busy}>Start replay</button></div>
+      </form>
+    </section>
+  );
+}
+
+const money = (amount: number | null, currency: string | undefined) => (amount === null ? '—' : currency ? formatMoney(amount, currency) : String(amount));
+
+function ReplayResult({ view, stores }: { view: FinanceReplayView; stores: readonly StoreRef[] }) {
+  const currencyOf = new Map(view.stores.map((s) => [s.storeId, s.currency]));
+  return (
+    <>
+      {view.differences.length === 0
+        ? <Alert tone="success">Replay equals the live ledger.</Alert>
+        : <Alert tone="warning">{pluralize(view.differences.length, 'payout')} of the replay {view.differences.length === 1 ? 'differs' : 'differ'} from the live ledger.</Alert>}
+      <div className="table-wrap">
+        <table className="claims-table">
+          <caption>Live and replayed totals per store and currency</caption>
+          <thead><tr><th scope="col">Store</th><th scope="col">Currency</th><th scope="col">Live</th><th scope="col">Replayed</th><th scope="col">Difference</th></tr></thead>
+          <tbody>
+            {view.stores.map((s) => (
+              <tr key={`${s.storeId} ${s.currency}`}>
+                <th scope="row">{storeNameOf(stores, s.storeId)}</th>
+                <td>{s.currency}</td>
+                <td className="numeric">{formatMoney(s.live, s.currency)}</td>
+                <td className="numeric">{formatMoney(s.replayed, s.currency)}</td>
+                <td className="numeric">{formatMoney(difference(s.replayed, s.live, s.currency), s.currency)}</td>
+              </tr>
+            ))}
+            {view.stores.length === 0 ? <tr><td colSpan={5}>No payouts in this period.</td></tr> : null}
+          </tbody>
+        </table>
+      </div>
+      {view.differences.length > 0 ? (
+        <div className="table-wrap">
+          <table className="claims-table">
+            <caption>Differences, by the event that decided them</caption>
+            <thead><tr><th scope="col">Claim</th><th scope="col">Store</th><th scope="col">Event</th><th scope="col">Live</th><th scope="col">Replayed</th><th scope="col">Difference</th></tr></thead>
+            <tbody>
+              {view.differences.map((d) => {
+                const currency = currencyOf.get(d.storeId);
+                return (
+                  <tr key={`${d.eventId} ${d.claimId} ${d.live ?? ''} ${d.replayed ?? ''}`}>
+                    <th scope="row"><Link to="/claims/view/$claimRef" params={{ claimRef: d.claimId }} search={{}}>Claim {shortId(d.claimId)}</Link></th>
+                    <td>{storeNameOf(stores, d.storeId)}</td>
+                    <td><code>{d.eventId}</code></td>
+                    <td className="numeric">{money(d.live, currency)}{d.live === null ? <span className="hint"> not in the live ledger</span> : null}</td>
+                    <td className="numeric">{money(d.replayed, currency)}{d.replayed === null ? <span className="hint"> not replayed</span> : null}</td>
+                    <td className="numeric">{currency ? formatMoney(difference(d.replayed ?? 0, d.live ?? 0, currency), currency) : '—'}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * `/admin/finance/replay`: payouts of a period rebuilt from the events beside the live ledger, optionally under
+ * candidate money rules; progress while it runs, then the totals side by side and every difference down to its event.
+ */
+export function FinanceReplayPage() {
+  const me = useMe();
+  const search = useSearch({ from: '/app/finance/replay' });
+  const navigate = useNavigate();
+  const [asked, setAsked] = useState<FinanceReplayRequest | null>(null);
+  const mayStart = holdsInternally(me, 'finance:create');
+  const start = useMutation({
+    mutationFn: (request: FinanceReplayRequest) => financeApi.startReplay(request),
+    onSuccess: ({ id }, request) => {
+      setAsked(request);
+      void navigate({ to: '/finance/replay', search: { replay: id } });
+    },
+  });
+  const replay = useQuery({
+    queryKey: ['finance-replay', search.replay],
+    queryFn: () => financeApi.replay(search.replay!),
+    enabled: Boolean(search.replay),
+    staleTime: 0,
+    refetchInterval: (query) => (query.state.data?.status === 'running' ? POLL_MS : false),
+  });
+  const view = replay.data;
+  if (!holdsInternally(me, 'finance:read')) return <Page title="Finance replay"><Alert>You need the finance:read permission to see replays.</Alert></Page>;
+
+  return (
+    <Page title="Finance replay">
+      <p className="hint">Rebuilds the payouts of a period from the events, beside the live ledger (which keeps serving), and compares them line by line.</p>
+      {mayStart ? <ReplayForm stores={me.stores} busy={start.isPending} onStart={(request) => start.mutate(request)} /> : null}
+      {start.isError ? <Alert>{errorText(start.error, 'The replay could not be started. Try again.')}</Alert> : null}
+      {search.replay ? (
+        <section className="card stack" aria-labelledby="replay-title" aria-busy={view?.status === 'running' ? 'true' : 'false'}>
+          <h2 id="replay-title">Replay {shortId(search.replay)}</h2>
+          {asked ? (
+            <p className="hint">
+              Decided {formatDay(asked.from)} to {formatDay(asked.to)} (UTC days) at {asked.storeIds ? asked.storeIds.map((s) => storeNameOf(me.stores, s)).join(', ') : 'every store'};
+              {asked.rules?.replacementCostPercent === undefined ? ' the recorded rules.' : ` replacement cost ${asked.rules.replacementCostPercent}%.`}
+            </p>
+          ) : null}
+          {replay.isError ? <Alert>{errorText(replay.error, 'The replay could not be read. Try again.')}</Alert> : null}
+          <p role="status">{!view ? 'Loading the replay…' : view.status === 'running' ? 'The replay is running.' : view.status === 'done' ? 'The replay is done.' : 'The replay failed.'}</p>
+          {view ? (
+            <>
+              <div className="field">
+                <label htmlFor="replay-progress">Progress: {Math.floor(view.progress * 100)}%</label>
+                <progress id="replay-progress" max={1} value={view.progress} />
+              </div>
+              {view.status === 'failed' ? <Alert>{view.error ?? 'The replay failed. Start it again.'}</Alert> : null}
+              {view.status === 'done' ? <ReplayResult view={view} stores={me.stores} /> : null}
+            </>
+          ) : null}
+        </section>
+      ) : null}
+    </Page>
+  );
+}
