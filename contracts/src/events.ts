@@ -8,6 +8,7 @@ import { SessionMetadata } from './session.js';
 import { Policy } from './order.js';
 import { Valuation } from './finance.js';
 import { CurrencyCode } from './money.js';
+import { SettingsChange, StoreSettings } from './storeSettings.js';
 
 /** Who caused an event. */
 export const Actor = z.object({ type: ActorType, id: z.string(), name: z.string().optional() });
@@ -27,7 +28,7 @@ export type EventMetadata = z.infer<typeof EventMetadata>;
 /** What each aggregate's stream holds; the stream id is the aggregate's uuid (or named after the aggregate it serves). */
 export const StreamType = z.enum([
   'claim', 'order-claims', 'claim-session', 'macro', 'sop', 'account-team', 'claim-links', 'claim-notifications', 'store-payouts', 'store-credit',
-  'order-premium',
+  'order-premium', 'store-settings',
 ]);
 export type StreamType = z.infer<typeof StreamType>;
 
@@ -159,6 +160,13 @@ const premiumScope = { orderId: z.uuid(), storeId: z.uuid(), orderNumber: z.stri
 const premiumRecordedData = z.object({ ...premiumScope, insuredAmount: z.number().int(), recordedAt: z.iso.datetime() });
 const premiumReversedData = z.object({ ...premiumScope, reason: z.enum(['protection_removed', 'premium_changed']), reversedAt: z.iso.datetime() });
 
+/**
+ * A store's settings, versioned: one stream per store. The first event records every group; each change
+ * then records one group's whole new value, with who changed it in the metadata's actor.
+ */
+const storeSettingsInitializedData = z.object({ storeId: z.uuid(), settings: StoreSettings, initializedAt: z.iso.datetime() });
+const storeSettingsChangedData = z.object({ storeId: z.uuid(), change: SettingsChange, changedAt: z.iso.datetime() });
+
 /** Where an event is appended: its aggregate's stream. */
 export interface StreamRef {
   streamId: string;
@@ -195,11 +203,13 @@ export const claimNotificationsStreamOf = (claimId: string): string => `claim-no
 export const storePayoutsStreamOf = (storeId: string): string => `store-payouts:${storeId}`;
 export const storeCreditStreamOf = (storeId: string, customerKey: string): string => `store-credit:${storeId}:${customerKey}`;
 export const orderPremiumStreamOf = (orderId: string): string => `order-premium:${orderId}`;
+export const storeSettingsStreamOf = (storeId: string): string => `store-settings:${storeId}`;
 
 const claimLinksStream = (data: { claimId: string }): StreamRef => ({ streamId: claimLinksStreamOf(data.claimId), streamType: 'claim-links' });
 const claimNotificationsStream = (data: { claimId: string }): StreamRef => ({ streamId: claimNotificationsStreamOf(data.claimId), streamType: 'claim-notifications' });
 const storePayoutsStream = (data: { storeId: string }): StreamRef => ({ streamId: storePayoutsStreamOf(data.storeId), streamType: 'store-payouts' });
 const orderPremiumStream = (data: { orderId: string }): StreamRef => ({ streamId: orderPremiumStreamOf(data.orderId), streamType: 'order-premium' });
+const storeSettingsStream = (data: { storeId: string }): StreamRef => ({ streamId: storeSettingsStreamOf(data.storeId), streamType: 'store-settings' });
 const storeCreditStream = (data: { storeId: string; customerKey: string }): StreamRef =>
   ({ streamId: storeCreditStreamOf(data.storeId, data.customerKey), streamType: 'store-credit' });
 
@@ -245,6 +255,8 @@ export const EVENT_REGISTRY = {
   StoreCreditAdjusted: defineEvent(storeCreditAdjustedData, storeCreditStream),
   PremiumRecorded: defineEvent(premiumRecordedData, orderPremiumStream),
   PremiumReversed: defineEvent(premiumReversedData, orderPremiumStream),
+  StoreSettingsInitialized: defineEvent(storeSettingsInitializedData, storeSettingsStream),
+  StoreSettingsChanged: defineEvent(storeSettingsChangedData, storeSettingsStream),
 };
 
 type EventRegistry = typeof EVENT_REGISTRY;
