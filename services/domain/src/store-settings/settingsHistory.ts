@@ -31,10 +31,10 @@ export function settingsAsOf(events: readonly DomainEvent[], at: string): StoreS
   return state;
 }
 
-/** A group's value as `path → scalar`, e.g. `credit.bonus → 10`. */
-function leaves(value: unknown, prefix = '', into = new Map<string, SettingsScalar>()): Map<string, SettingsScalar> {
+/** A group's value as `path → scalar`, e.g. `credit.bonus → 10` (what the history compares and the settings page lists). */
+export function settingsLeaves(value: unknown, prefix = '', into = new Map<string, SettingsScalar>()): Map<string, SettingsScalar> {
   if (value !== null && typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) leaves(inner, prefix ? `${prefix}.${key}` : key, into);
+    for (const [key, inner] of Object.entries(value)) settingsLeaves(inner, prefix ? `${prefix}.${key}` : key, into);
   } else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null) {
     into.set(prefix, value);
   }
@@ -43,8 +43,8 @@ function leaves(value: unknown, prefix = '', into = new Map<string, SettingsScal
 
 /** The fields that differ between two values of a group (null stands for "not set"), in a stable order. */
 export function settingsFieldChanges(before: unknown, after: unknown): SettingsFieldChange[] {
-  const from = leaves(before);
-  const to = leaves(after);
+  const from = settingsLeaves(before);
+  const to = settingsLeaves(after);
   const fields = [...new Set([...from.keys(), ...to.keys()])];
   return fields
     .map((field) => ({ field, from: from.get(field) ?? null, to: to.get(field) ?? null }))
