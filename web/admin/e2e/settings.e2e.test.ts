@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClaimSession, CustomerOrder } from '@claims/contracts';
 import { expectAccessible, heading, signIn, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
@@ -12,11 +13,14 @@ afterAll(async () => {
   await h?.stop();
 });
 
-/** A shopper of order 1008 (Acme) on the portal, up to the resolution choice. */
-async function shopperAtResolution(page: Page): Promise<void> {
+/**
+ * A shopper of an Acme order on the portal, up to the resolution choice. Each visit takes an order of its
+ * own: the portal keeps a draft per order and would bring a second visit back to where the first left off.
+ */
+async function shopperAtResolution(page: Page, order: string, email: string): Promise<void> {
   await page.goto('/start');
-  await page.getByLabel('Order number').fill('1008');
-  await page.getByLabel('Email address').fill('hugo@example.com');
+  await page.getByLabel('Order number').fill(order);
+  await page.getByLabel('Email address').fill(email);
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.waitForURL('**/issues');
   await page.getByRole('button', { name: /Issues with my items/ }).click();
@@ -33,14 +37,34 @@ async function shopperAtResolution(page: Page): Promise<void> {
   await page.getByRole('radio', { name: /Reship them to me/ }).waitFor();
 }
 
+/** The resolution the portal saved in the order's draft, once the draft has reached the review step. */
+async function savedChoice(order: string, email: string): Promise<() => Promise<string | null>> {
+  const lookup = new URL('/api/order-lookup', h.baseUrl);
+  lookup.search = new URLSearchParams({ order, email }).toString();
+  const { systemOrderId } = CustomerOrder.parse(await (await fetch(lookup)).json());
+  const sessions = new URL('/api/sessions', h.baseUrl);
+  sessions.search = new URLSearchParams({ orderId: systemOrderId, email }).toString();
+  return async () => {
+    const response = await fetch(sessions);
+    if (!response.ok) return null;
+    const session = ClaimSession.parse(await response.json());
+    return session.status === 'REVIEWING' ? session.metadata?.claim.resolution.desiredMethod ?? null : null;
+  };
+}
+
 /** The portal looks for a saved draft of the order first: none yet is its expected 404. */
 const NO_DRAFT = [{ status: 404, path: '/api/sessions' }];
 
 describe('store settings page', () => {
   it('lets the owner turn refunds off, and the shopper no longer sees the refund option', async () => {
+    // Ava chooses a refund and stops at the review: her draft keeps the choice.
     const before = await h.newPage(NO_DRAFT);
-    await shopperAtResolution(before.page);
-    await before.page.getByRole('radio', { name: /I want a refund/ }).waitFor();
+    await shopperAtResolution(before.page, '1001', 'ava@example.com');
+    await before.page.getByRole('radio', { name: /I want a refund/ }).check();
+    await before.page.getByRole('button', { name: 'Continue' }).click();
+    await before.page.waitForURL('**/resolution/review');
+    const avasChoice = await savedChoice('1001', 'ava@example.com');
+    await expect.poll(avasChoice).toBe('REFUND');
     await before.context.close();
 
     const { page, context, problems } = await h.newPage();
@@ -73,11 +97,28 @@ describe('store settings page', () => {
     await context.close();
 
     const after = await h.newPage(NO_DRAFT);
-    await shopperAtResolution(after.page);
+    await shopperAtResolution(after.page, '1008', 'hugo@example.com');
     expect(await after.page.getByRole('radio', { name: /I want a refund/ }).count()).toBe(0);
     await expectAccessible(after.page);
     expect(after.problems).toEqual([]);
     await after.context.close();
+
+    // Ava comes back to her draft at the review: the refund she chose is no longer offered, so she chooses again.
+    const back = await h.newPage();
+    await back.page.goto('/start');
+    await back.page.getByLabel('Order number').fill('1001');
+    await back.page.getByLabel('Email address').fill('ava@example.com');
+    await back.page.getByRole('button', { name: 'Continue' }).click();
+    await back.page.waitForURL('**/resolution/review');
+    await back.page.getByText('Choose how we can fix this for you first.').waitFor();
+    await expectAccessible(back.page);
+    await back.page.getByRole('link', { name: 'Go Back' }).click();
+    await back.page.waitForURL('**/resolution');
+    await back.page.getByRole('radio', { name: /Reship them to me/ }).waitFor();
+    expect(await back.page.getByRole('radio', { name: /I want a refund/ }).count()).toBe(0);
+    expect(await back.page.getByRole('radio', { checked: true }).count()).toBe(0);
+    expect(back.problems).toEqual([]);
+    await back.context.close();
   });
 
   it('shows store support the settings it may read, without a form', async () => {

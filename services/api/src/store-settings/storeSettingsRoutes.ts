@@ -39,6 +39,7 @@ function viewOf(store: Store, stream: SettingsStream, held: ReadonlySet<Permissi
     const permission = SETTINGS_GROUP_ACCESS[group].update;
     return asOf === undefined && permission !== null && held.has(permission);
   };
+  // Each view is parsed: which value goes with which group is a pairing TypeScript checks only per literal.
   const views = groups.flatMap((group) => {
     if (group === 'general' || group === 'branding') {
       if (asOf !== undefined) return [];
