@@ -6,6 +6,7 @@ import { Media } from './media.js';
 import { StoreCapabilities } from './order.js';
 import { Valuation } from './finance.js';
 import { SessionMetadata } from './session.js';
+import { SettingsChange, StoreSettings } from './storeSettings.js';
 import { Label, MacroInput, MetadataKey, MetadataValue, NoteBody, SopInput, SopState } from './deskTools.js';
 
 /**
@@ -151,3 +152,19 @@ export const SetSopState = z.object({ type: z.literal('SetSopState'), sopId: z.u
 export const DeleteSop = z.object({ type: z.literal('DeleteSop'), sopId: z.uuid(), now: z.iso.datetime() });
 export const SopCommand = z.discriminatedUnion('type', [CreateSop, UpdateSop, SetSopState, DeleteSop]);
 export type SopCommand = z.infer<typeof SopCommand>;
+
+/** Records a store's settings as its first version (the demo seed; a store's first change records its baseline the same way). */
+export const InitializeStoreSettings = z.object({ type: z.literal('InitializeStoreSettings'), storeId: z.uuid(), settings: StoreSettings, now: z.iso.datetime() });
+/** Changes one settings group; decided on the store's `store-settings:<storeId>` stream. */
+export const ChangeStoreSettings = z.object({
+  type: z.literal('ChangeStoreSettings'),
+  storeId: z.uuid(),
+  change: SettingsChange,
+  /** The settings the catalog holds, recorded first when the stream has no version yet (a store from before settings were events). */
+  baseline: StoreSettings,
+  /** The version the editor saw: refused when this group changed after it. */
+  seenVersion: z.number().int().nonnegative().optional(),
+  now: z.iso.datetime(),
+});
+export const StoreSettingsCommand = z.discriminatedUnion('type', [InitializeStoreSettings, ChangeStoreSettings]);
+export type StoreSettingsCommand = z.infer<typeof StoreSettingsCommand>;

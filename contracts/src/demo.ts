@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { Address, OrderInput, StoreSettings } from './order.js';
+import { Address, OrderInput } from './order.js';
+import { StoreSettings } from './storeSettings.js';
 import { Branding } from './store.js';
 import { CustomerIssueType, CustomerResolution } from './enums.js';
 import { CurrencyCode } from './money.js';

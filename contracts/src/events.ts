@@ -9,6 +9,7 @@ import { Policy } from './order.js';
 import { Valuation } from './finance.js';
 import { CurrencyCode } from './money.js';
 import { CreditNoteLine, InvoiceLine, InvoiceMonth, PaymentMethod } from './invoices.js';
+import { SettingsChange, StoreSettings } from './storeSettings.js';
 
 /** Who caused an event. */
 export const Actor = z.object({ type: ActorType, id: z.string(), name: z.string().optional() });
@@ -28,7 +29,7 @@ export type EventMetadata = z.infer<typeof EventMetadata>;
 /** What each aggregate's stream holds; the stream id is the aggregate's uuid (or named after the aggregate it serves). */
 export const StreamType = z.enum([
   'claim', 'order-claims', 'claim-session', 'macro', 'sop', 'account-team', 'claim-links', 'claim-notifications', 'store-payouts', 'store-credit',
-  'order-premium', 'store-billing',
+  'order-premium', 'store-billing', 'store-settings',
 ]);
 export type StreamType = z.infer<typeof StreamType>;
 
@@ -180,6 +181,13 @@ const creditNoteIssuedData = z.object({
 });
 const paymentMethodSetData = z.object({ storeId: z.uuid(), method: PaymentMethod, setBy: z.string(), setAt: z.iso.datetime() });
 
+/**
+ * A store's settings, versioned: one stream per store. The first event records every group; each change
+ * then records one group's whole new value, with who changed it in the metadata's actor.
+ */
+const storeSettingsInitializedData = z.object({ storeId: z.uuid(), settings: StoreSettings, initializedAt: z.iso.datetime() });
+const storeSettingsChangedData = z.object({ storeId: z.uuid(), change: SettingsChange, changedAt: z.iso.datetime() });
+
 /** Where an event is appended: its aggregate's stream. */
 export interface StreamRef {
   streamId: string;
@@ -217,12 +225,14 @@ export const storePayoutsStreamOf = (storeId: string): string => `store-payouts:
 export const storeCreditStreamOf = (storeId: string, customerKey: string): string => `store-credit:${storeId}:${customerKey}`;
 export const orderPremiumStreamOf = (orderId: string): string => `order-premium:${orderId}`;
 export const storeBillingStreamOf = (storeId: string): string => `store-billing:${storeId}`;
+export const storeSettingsStreamOf = (storeId: string): string => `store-settings:${storeId}`;
 
 const claimLinksStream = (data: { claimId: string }): StreamRef => ({ streamId: claimLinksStreamOf(data.claimId), streamType: 'claim-links' });
 const claimNotificationsStream = (data: { claimId: string }): StreamRef => ({ streamId: claimNotificationsStreamOf(data.claimId), streamType: 'claim-notifications' });
 const storePayoutsStream = (data: { storeId: string }): StreamRef => ({ streamId: storePayoutsStreamOf(data.storeId), streamType: 'store-payouts' });
 const orderPremiumStream = (data: { orderId: string }): StreamRef => ({ streamId: orderPremiumStreamOf(data.orderId), streamType: 'order-premium' });
 const storeBillingStream = (data: { storeId: string }): StreamRef => ({ streamId: storeBillingStreamOf(data.storeId), streamType: 'store-billing' });
+const storeSettingsStream = (data: { storeId: string }): StreamRef => ({ streamId: storeSettingsStreamOf(data.storeId), streamType: 'store-settings' });
 const storeCreditStream = (data: { storeId: string; customerKey: string }): StreamRef =>
   ({ streamId: storeCreditStreamOf(data.storeId, data.customerKey), streamType: 'store-credit' });
 
@@ -272,6 +282,8 @@ export const EVENT_REGISTRY = {
   CreditNoteIssued: defineEvent(creditNoteIssuedData, storeBillingStream),
   BillingMethodSet: defineEvent(paymentMethodSetData, storeBillingStream),
   PayoutMethodSet: defineEvent(paymentMethodSetData, storeBillingStream),
+  StoreSettingsInitialized: defineEvent(storeSettingsInitializedData, storeSettingsStream),
+  StoreSettingsChanged: defineEvent(storeSettingsChangedData, storeSettingsStream),
 };
 
 type EventRegistry = typeof EVENT_REGISTRY;

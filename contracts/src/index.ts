@@ -8,6 +8,8 @@ export * from './events.js';
 export * from './commands.js';
 export * from './errors.js';
 export * from './store.js';
+export * from './storeSettings.js';
+export * from './storeSettingsApi.js';
 export * from './demo.js';
 export * from './text.js';
 export * from './permissions.js';

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { MoneyRules } from './finance.js';
 import { CurrencyCode, DecimalAmount } from './money.js';
 import { EligibilityCode, ShipmentStatus } from './enums.js';
 
@@ -115,11 +114,11 @@ export const OrderInput = z.object({
 });
 export type OrderInput = z.infer<typeof OrderInput>;
 
-/** Spec §3 order settings. */
 /** Spec §3: what a store offers its shoppers (and so what its claims may be resolved with). */
 export const StoreCapabilities = z.object({ credit: z.boolean(), refund: z.boolean(), reship: z.boolean(), returns: z.boolean() });
 export type StoreCapabilities = z.infer<typeof StoreCapabilities>;
 
+/** Spec §3 order settings: what the customer order carries of its store's settings. */
 export const OrderSettings = z.object({
   capabilities: StoreCapabilities,
   credit: z.object({ enabled: z.boolean(), bonus: z.number().nonnegative(), bonusType: z.enum(['fixed', 'percentage']) }),
@@ -148,15 +147,6 @@ export const SlaSettings = z.object({
 });
 export type SlaSettings = z.infer<typeof SlaSettings>;
 export const SLA_DEFAULTS = { enabled: true, waitingForCustomerDays: 7, waitingForBrandHours: 48 } as const satisfies Required<SlaSettings>;
-
-export const StoreSettings = OrderSettings.extend(ClaimPolicySettings.shape).extend({
-  sla: SlaSettings.optional(),
-  /** The store's money rules (finance); absent: DEFAULT_MONEY_RULES. */
-  moneyRules: MoneyRules.partial().optional(),
-  /** Spec §6 `rev-share` setting: the percentage of the premiums it collects the store keeps; absent: none. */
-  revSharePercent: z.number().min(0).max(100).optional(),
-});
-export type StoreSettings = z.infer<typeof StoreSettings>;
 
 /** An order line as the shopper sees it (decimals). */
 export const CustomerItem = OrderItem.extend({ price: DecimalAmount, tax: DecimalAmount, discount: DecimalAmount });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CurrencyCode } from './money.js';
-import { StoreSettings } from './order.js';
+import { StoreSettings } from './storeSettings.js';
 
 /** Spec §3 branding settings (every field optional: a store brands what it wants). */
 export const Branding = z.object({

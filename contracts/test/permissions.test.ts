@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS, isPermission, Permission, roleAllows, ROLES, type RoleName } from '../src/permissions.js';
+import { SETTINGS_GROUP_ACCESS } from '../src/storeSettings.js';
 
 describe('Permission', () => {
   it('is the union of the table\'s strings, so a misspelt permission does not compile', () => {
@@ -20,5 +21,15 @@ describe('Permission', () => {
     }
     expect(roleAllows('store_support', 'claim:resolve')).toBe(true);
     expect(roleAllows('store_user', 'claim:resolve')).toBe(false);
+  });
+});
+
+describe('settings groups', () => {
+  it('guard each spec §6 settings permission with exactly one group, and only general has no update', () => {
+    const used = Object.values(SETTINGS_GROUP_ACCESS).flatMap((access) => [access.read, access.update]).filter((p) => p !== null);
+    const settingsPermissions = ALL_PERMISSIONS.filter((p) => p.startsWith('settings-'));
+    expect(used.filter((p) => p.startsWith('settings-')).sort()).toEqual(settingsPermissions);
+    expect(new Set(used).size).toBe(used.length);
+    expect(Object.entries(SETTINGS_GROUP_ACCESS).filter(([, access]) => access.update === null).map(([group]) => group)).toEqual(['general', 'branding']);
   });
 });

@@ -39,6 +39,7 @@ import { storeCreditRoutes } from './store-credit/storeCreditRoutes.js';
 import { analyticsRoutes } from './analytics/analyticsRoutes.js';
 import { invoiceRoutes } from './invoices/invoiceRoutes.js';
 import { paymentMethodRoutes } from './invoices/paymentMethodRoutes.js';
+import { storeSettingsRoutes } from './store-settings/storeSettingsRoutes.js';
 
 export interface AppOptions {
   /** Readiness of the components beside the database (Kafka, projectors), by name. */
@@ -107,6 +108,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(bulkStatusRoutes(ctx));
   await app.register(macroRoutes(ctx));
   await app.register(sopRoutes(ctx));
+  await app.register(storeSettingsRoutes(ctx));
   await app.register(teamRoutes(ctx));
   await app.register(apiTokenRoutes(ctx));
   await app.register(v1Routes(ctx));

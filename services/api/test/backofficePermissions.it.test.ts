@@ -83,6 +83,8 @@ describe('the permission table on every back-office endpoint', () => {
       { name: 'create token', permission: 'api-tokens:create', ok: 201, run: () => h.call({ method: 'POST', url: `/api/stores/${storeId}/api-tokens`, cookie, body: { name: `${user}'s token`, permissions: ['claim:read'] } }) },
       { name: 'list tokens', permission: 'api-tokens:read', ok: 200, run: () => h.call({ method: 'GET', url: `/api/stores/${storeId}/api-tokens`, cookie }) },
       { name: 'revoke token', permission: 'api-tokens:delete', ok: 204, run: () => h.call({ method: 'DELETE', url: `/api/stores/${storeId}/api-tokens/${tokens.get(store)}`, cookie }) },
+      { name: 'read capabilities', permission: 'capabilities:read', ok: 200, run: () => h.call({ method: 'GET', url: `/api/admin/stores/${storeId}/settings/capabilities`, cookie }) },
+      { name: 'change widget', permission: 'settings-widget:update', ok: 200, run: () => h.call({ method: 'PUT', url: `/api/admin/stores/${storeId}/settings/widget`, cookie, body: { value: { enabled: true, defaultProtected: false } } }) },
     ];
     const answers: Record<string, number> = {};
     const wanted: Record<string, number> = {};
@@ -175,6 +177,8 @@ describe('the permission table on every back-office endpoint', () => {
       ['POST', `/api/stores/${acme}/api-tokens`, { name: 'x', permissions: ['claim:read'] }],
       ['GET', `/api/stores/${acme}/api-tokens`],
       ['DELETE', `/api/stores/${acme}/api-tokens/${tokens.get('acme')}`],
+      ['GET', `/api/admin/stores/${acme}/settings`],
+      ['PUT', `/api/admin/stores/${acme}/settings/widget`, { value: { enabled: true, defaultProtected: false } }],
     ];
     for (const [method, url, body] of endpoints) {
       const anonymous = await h.call({ method, url, body });

@@ -30,3 +30,6 @@ export * from './macro/decideMacro.js';
 export * from './sop/decideSop.js';
 export * from './team/teamRules.js';
 export * from './notification/claimMail.js';
+export * from './store-settings/settingsGroups.js';
+export * from './store-settings/decideStoreSettings.js';
+export * from './store-settings/settingsHistory.js';

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import {
   AcceptInvitationResponse, AdminClaimDetail, AnalyticsResponse, AdminClaimPage, ApiTokenList, BulkStatusResponse, ClaimNote, ClaimNoteList, ClaimTags, CreateApiTokenResponse,
-  InviteMemberResponse, MacroList, MeResponse, Message, OperationsView, ParkedEventOutcome, RenderedMacro, TeamMember, TeamMemberList, TimelineResponse,
+  InviteMemberResponse, MacroList, MeResponse, Message, OperationsView, ParkedEventOutcome, RenderedMacro, SettingsHistoryResponse, StoreSettingsView,
+  TeamMember, TeamMemberList, TimelineResponse,
   type AcceptInvitationRequest, type AdminClaimListQuery, type AnalyticsQuery, type BulkStatusRequest, type ChangeStatusRequest, type CreateApiTokenRequest, type InviteMemberRequest,
-  type LoginRequest, type ResolveClaimRequest, type RoleName, type SendMessageRequest,
+  type LoginRequest, type ResolveClaimRequest, type RoleName, type SendMessageRequest, type SettingsChange,
 } from '@claims/contracts';
 import {
   CreditNoteView, InvoiceDraft, InvoiceList, InvoiceView, PaymentMethodsView, SetPaymentMethodRequest,
@@ -65,6 +66,12 @@ export const api = {
   grantOwnership: (storeId: string, userId: string, level: 'store' | 'account') =>
     request('POST', memberPath(storeId, userId, '/ownership'), { body: { level }, schema: TeamMember }),
   removeMember: (storeId: string, userId: string) => request('DELETE', memberPath(storeId, userId), { schema: z.null() }),
+
+  // Store settings: every group the user may read, their history, one group's new value.
+  settings: (storeId: string) => request('GET', storePath(storeId, '/settings'), { schema: StoreSettingsView }),
+  settingsHistory: (storeId: string) => request('GET', storePath(storeId, '/settings/history'), { schema: SettingsHistoryResponse }),
+  changeSettings: (storeId: string, change: SettingsChange, expectedVersion: number) =>
+    request('PUT', storePath(storeId, `/settings/${change.group}`), { body: { value: change.value, expectedVersion }, schema: StoreSettingsView }),
 
   // API tokens.
   apiTokens: (storeId: string) => request('GET', tokenPath(storeId), { schema: ApiTokenList }),

@@ -12,6 +12,7 @@ import { ErrorPage, NotFoundPage } from './pages/ErrorPages.js';
 import { StoreSearch, TeamPage } from './pages/TeamPage.js';
 import { ApiTokensPage } from './pages/ApiTokensPage.js';
 import { OperationsPage } from './pages/OperationsPage.js';
+import { SettingsPage } from './pages/SettingsPage.js';
 import { AnalyticsSearch } from './analytics/period.js';
 import { QueueSearch, parseSearch, stringifySearch } from './queue/search.js';
 import { InvoicesPage } from './pages/InvoicesPage.js';
@@ -118,6 +119,13 @@ export const apiTokensRoute = createRoute({
   component: ApiTokensPage,
 });
 
+export const settingsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/settings',
+  validateSearch: (raw) => StoreSearch.parse(raw),
+  component: SettingsPage,
+});
+
 export const analyticsRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/analytics',
@@ -195,7 +203,7 @@ export const storeCreditRoute = createRoute({
 const financeTree = financeRoute.addChildren([financeIndexRoute, payoutsRoute, financeReplayRoute, financeChartsRoute]);
 
 const routeTree = rootRoute.addChildren([signInRoute, acceptInvitationRoute, appRoute.addChildren([
-  queueRoute, claimRoute, teamRoute, apiTokensRoute, analyticsRoute, operationsRoute, financeTree, storeCreditRoute, ...billingRoutes,
+  queueRoute, claimRoute, teamRoute, apiTokensRoute, settingsRoute, analyticsRoute, operationsRoute, financeTree, storeCreditRoute, ...billingRoutes,
 ])]);
 
 export const router = createRouter({

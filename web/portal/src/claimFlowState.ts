@@ -4,7 +4,7 @@ import {
   ClaimCategory, CustomerOrder, DraftClaim, SESSION_STEP_PATHS, SessionStatus,
   type ClaimSession, type CustomerFulfillment, type DraftFulfillment, type DraftIssue, type FileClaimRequest,
 } from '@claims/contracts';
-import { fulfillmentFileable, latestIssuePerItem } from '@claims/domain';
+import { fulfillmentFileable, isOffered, latestIssuePerItem } from '@claims/domain';
 import { api, HttpError } from './api.js';
 
 /** What the portal remembers between screens (kept in sessionStorage so a reload keeps the flow). */
@@ -165,8 +165,13 @@ export function restoreFromSession(session: ClaimSession, order: CustomerOrder):
   }
   const current = metadata.currentShipmentId && open.has(metadata.currentShipmentId) ? metadata.currentShipmentId : Object.keys(fulfillments)[0] ?? null;
   const first = Object.values(fulfillments)[0];
+  // A resolution the store stopped offering since the draft was saved is chosen again.
+  const { desiredMethod } = metadata.claim.resolution;
+  const resolution = desiredMethod && !isOffered(desiredMethod, order.settings.capabilities)
+    ? { ...metadata.claim.resolution, desiredMethod: null }
+    : metadata.claim.resolution;
   setState({
-    claim: { ...metadata.claim, fulfillments },
+    claim: { ...metadata.claim, fulfillments, resolution },
     currentShipmentId: current,
     sessionStatus: session.status,
     category: first?.shipmentIssue ? 'notReceived' : 'issuesWithItems',

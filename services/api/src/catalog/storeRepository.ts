@@ -36,6 +36,10 @@ export async function upsertAccount(db: QueryExecutorProvider, slug: string, nam
   return rows[0]!.id;
 }
 
+/**
+ * Creates a store with its first settings, or refreshes an existing store's facts and branding. An
+ * existing store's settings are never touched here: they change through its settings stream only.
+ */
 export async function upsertStore(
   db: QueryExecutorProvider,
   store: { accountId: string; slug: string; name: string; domain: string | null; currency: string; settings: StoreSettings; branding: Branding },
@@ -45,9 +49,17 @@ export async function upsertStore(
     values (${randomUUID()}, ${store.accountId}, ${store.slug}, ${store.name}, ${store.domain?.toLowerCase() ?? null}, ${store.currency},
             ${JSON.stringify(store.settings)}::jsonb, ${JSON.stringify(store.branding)}::jsonb)
     on conflict (slug) do update set account_id = excluded.account_id, name = excluded.name, domain = excluded.domain,
-      currency = excluded.currency, settings = excluded.settings, branding = excluded.branding
+      currency = excluded.currency, branding = excluded.branding
     returning id`.execute(db);
   return rows[0]!.id;
+}
+
+/**
+ * The store's current settings, as its settings stream folds them: written only in the transaction
+ * that appends a version, so every reader of the store sees a change the moment it commits.
+ */
+export async function writeStoreSettings(db: QueryExecutorProvider, storeId: string, settings: StoreSettings): Promise<void> {
+  await sql`update stores set settings = ${JSON.stringify(settings)}::jsonb where id = ${storeId}::uuid`.execute(db);
 }
 
 /** Every store's id, slug and name, for labelling claims of several stores. */

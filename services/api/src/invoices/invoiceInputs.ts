@@ -23,5 +23,5 @@ export async function invoiceInputsOf(ctx: AppContext, store: Store, month: stri
     }
     return { ...premium, exchangeRate: order.exchangeRate };
   });
-  return { currency: store.currency, revSharePercent: store.settings.revSharePercent ?? 0, premiums, payouts: ledger.payouts };
+  return { currency: store.currency, revSharePercent: store.settings.revShare?.merchantSharePercent ?? 0, premiums, payouts: ledger.payouts };
 }

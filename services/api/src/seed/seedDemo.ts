@@ -10,6 +10,7 @@ import { loadClaim } from '../http/authorizedClaim.js';
 import { storeTermsOf } from '../http/resolveCommand.js';
 import { randomUUID } from 'node:crypto';
 import { seedDemoUsers } from '../auth/users.js';
+import { initializeStoreSettings } from '../store-settings/storeSettingsStream.js';
 
 const DAY_MS = 86_400_000;
 const daysAgo = (now: string, days: number | undefined) => (days === undefined ? null : new Date(Date.parse(now) - days * DAY_MS).toISOString());
@@ -51,7 +52,10 @@ export async function seedDemo(ctx: AppContext, fixturePath: string): Promise<{ 
   for (const store of demo.stores) {
     const accountId = accountIds.get(store.account);
     if (!accountId) throw new Error(`Demo store ${store.slug} names unknown account ${store.account}`);
-    storeIds.set(store.slug, await upsertStore(db, { ...store, accountId }));
+    const storeId = await upsertStore(db, { ...store, accountId });
+    storeIds.set(store.slug, storeId);
+    // The fixture's settings are the store's first version; a store seeded before keeps its own.
+    await initializeStoreSettings(ctx, (await findStore(db, storeId))!, systemMeta());
   }
   await seedDemoUsers(ctx, demo.users);
   let claims = 0;

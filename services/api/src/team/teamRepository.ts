@@ -54,6 +54,22 @@ export async function replaceGrant(db: QueryExecutorProvider, userId: string, st
   }
 }
 
+/**
+ * The account's stores an active owner reaches: an account owner of the account or a store owner of the
+ * store, signed up (an invitation not yet accepted makes nobody an owner) and not disabled.
+ */
+export async function storesWithOwner(db: QueryExecutorProvider, accountId: string): Promise<Array<{ id: string; name: string }>> {
+  const { rows } = await sql<{ id: string; name: string }>`
+    select s.id, s.name from stores s
+    where s.account_id = ${accountId}::uuid and exists (
+      select 1 from user_roles r join users u on u.id = r.user_id
+      where u.disabled_at is null
+        and ((r.role = 'account_owner' and r.account_id = s.account_id) or (r.role = 'store_owner' and r.store_id = s.id))
+        and not exists (select 1 from team_invitations i where i.user_id = u.id and i.accepted_at is null))
+    order by s.name`.execute(db);
+  return rows;
+}
+
 /** Removes the member from this store; an account member leaves the whole account. */
 export async function removeGrants(db: QueryExecutorProvider, userId: string, store: { id: string; accountId: string }, accountMember: boolean): Promise<void> {
   if (accountMember) {

@@ -18,7 +18,7 @@ import { hashPassword, randomSecret, sha256 } from '../auth/passwords.js';
 import { authorizedStore } from '../http/authorizedStore.js';
 import {
   findOpenInvitation, insertGrant, insertInvitation, listMembers, listPendingGrants, markInvitationAccepted, removeGrants, replaceGrant, rolesInAccount,
-  takePendingGrant, upsertPendingGrant,
+  storesWithOwner, takePendingGrant, upsertPendingGrant,
 } from './teamRepository.js';
 import { deliverInvitation } from './invitationDelivery.js';
 
@@ -65,6 +65,22 @@ async function rulesFor(ctx: AppContext, principal: Principal, store: Store, cha
 }
 
 /**
+ * Changes grants and then checks, in the same transaction, that every store of the account that had an
+ * owner still has one. The domain's rule sees the store the change is made from; an account member's
+ * change also reaches the account's other stores (a removal takes them out of all of them, a store role
+ * replaces their account role), which only the rows after the change show.
+ */
+const keepingOwners = (accountId: string, change: Alongside): Alongside => async (trx) => {
+  const before = await storesWithOwner(trx, accountId);
+  await change(trx);
+  const after = new Set((await storesWithOwner(trx, accountId)).map((s) => s.id));
+  const ownerless = before.filter((s) => !after.has(s.id));
+  if (ownerless.length > 0) {
+    throw new AppError('last_owner', `${ownerless.map((s) => s.name).join(', ')} would be left without an owner: make someone else an owner there first.`);
+  }
+};
+
+/**
  * A team change through the account's team stream: the rules are judged on rows read for each attempt,
  * and the grants change in the append's transaction at the stream's version, so two concurrent changes
  * in one account never both pass on the same facts (the second decides again on the first's outcome).
@@ -93,7 +109,7 @@ async function giveRole(ctx: AppContext, request: FastifyRequest, principal: Pri
         ? { type: 'TeamOwnershipGranted', data: { ...data, role } }
         : { type: 'TeamMemberRoleChanged', data: { ...data, to: role } },
     };
-  }, (trx) => replaceGrant(trx, userId, store, role));
+  }, keepingOwners(store.accountId, (trx) => replaceGrant(trx, userId, store, role)));
   return memberOf(ctx, store, userId);
 }
 
@@ -194,7 +210,7 @@ export const teamRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
         change: { type: 'TeamMemberRemoved', data: { accountId: store.accountId, storeId: store.id, userId, email: member.email, roles } },
       };
     // Their open sessions lose these grants at once: grants are read on every request.
-    }, (trx) => removeGrants(trx, userId, store, accountMember));
+    }, keepingOwners(store.accountId, (trx) => removeGrants(trx, userId, store, accountMember)));
     return reply.code(204).send(null);
   });
 

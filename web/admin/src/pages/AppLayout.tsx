@@ -1,5 +1,6 @@
 import { Link, Outlet, useNavigate } from '@tanstack/react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { SETTINGS_GROUP_ACCESS, SETTINGS_GROUPS } from '@claims/contracts';
 import { holdsInternally, storesWith, useMe } from '../session.js';
 import { Alert } from '@claims/ui/components';
 import { api } from '../api.js';
@@ -34,6 +35,9 @@ export function AppLayout() {
             ) : null}
             {storesWith(me, 'api-tokens:read').length > 0 ? (
               <li><Link to="/api-tokens" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>API tokens</Link></li>
+            ) : null}
+            {SETTINGS_GROUPS.some((group) => storesWith(me, SETTINGS_GROUP_ACCESS[group].read).length > 0) ? (
+              <li><Link to="/settings" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>Settings</Link></li>
             ) : null}
             {holdsInternally(me, 'admin-stores:read') ? (
               <li><Link to="/operations" activeProps={{ 'aria-current': 'page' }}>Operations</Link></li>

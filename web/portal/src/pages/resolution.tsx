@@ -44,7 +44,8 @@ export function ResolutionPage() {
   const [error, setError] = useState<string | null>(null);
   if (!order) return null;
   const options = resolutionOptions(order);
-  const chosen = claim.resolution.desiredMethod ?? null;
+  // A draft's choice the store no longer offers (its settings changed since) is no choice.
+  const chosen = options.find((o) => o.method === claim.resolution.desiredMethod)?.method ?? null;
 
   if (finishedFulfillments(claim).length === 0) {
     return (
@@ -161,6 +162,15 @@ export function ReviewPage() {
       })),
       resolution: { desiredMethod: method, customerSignature: signature, updatedShippingAddress: claim.resolution.updatedShippingAddress ?? null },
     });
+  }
+
+  if (!method) {
+    return (
+      <Page title="Review and complete your claim." subtitle={`Order #${order.orderNumber}`}>
+        <Alert>Choose how we can fix this for you first.</Alert>
+        <BackLink to="/resolution" />
+      </Page>
+    );
   }
 
   return (
