@@ -36,6 +36,26 @@ export async function readAll(db: Kysely<EventStoreTables>, after: Position, lim
   return { events, next: last ? { transactionId: last.transactionId, globalPosition: last.globalPosition } : after };
 }
 
+/**
+ * The position of the last event committed when this runs, whether or not readAll may return it yet: an
+ * older transaction still open anywhere on the server holds readAll's horizon back, and a reader that
+ * must have seen everything committed so far waits until it has passed this.
+ */
+export async function committedHead(db: Kysely<EventStoreTables>): Promise<Position | null> {
+  const result = await sql<{ transaction_id: string; global_position: number }>`
+    select transaction_id::text as transaction_id, global_position from events
+    order by transaction_id desc, global_position desc limit 1`.execute(db);
+  const row = result.rows[0];
+  return row ? { transactionId: row.transaction_id, globalPosition: Number(row.global_position) } : null;
+}
+
+/** Whether a reader at `position` has read up to and including `target`. */
+export const hasReached = (position: Position, target: Position): boolean => {
+  const a = BigInt(position.transactionId);
+  const b = BigInt(target.transactionId);
+  return a > b || (a === b && position.globalPosition >= target.globalPosition);
+};
+
 /** How many events lie beyond a position (for progress bars). */
 export async function countAfter(db: Kysely<EventStoreTables>, after: Position): Promise<number> {
   const result = await sql<{ count: number }>`

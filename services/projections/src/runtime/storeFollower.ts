@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { loadCheckpoint, readAll, startPollingLoop, type EventStoreTables, type RecordedEvent } from '@claims/event-store';
+import { committedHead, hasReached, loadCheckpoint, readAll, startPollingLoop, type EventStoreTables, type RecordedEvent } from '@claims/event-store';
 import type { Logger } from 'pino';
 import type { Projection } from './projection.js';
 import { projectionCheckpointName } from './readerProgress.js';
@@ -43,11 +43,18 @@ export function followStore(db: Kysely<EventStoreTables>, projection: Projection
   const loop = startPollingLoop(drain, pollMs, (error) => log.error({ err: error, projection: projection.name }, 'projection failed; retrying'));
 
   let stopping = false;
-  /** Waits out a backoff too: a batch to be retried is not caught up (a failing event ends parked, so this ends). */
+  /**
+   * Waits out a backoff too: a batch to be retried is not caught up (a failing event ends parked, so this ends).
+   * And waits for the events committed before the call that readAll cannot return yet, because a transaction
+   * open elsewhere on the server holds its horizon back (another database's load does).
+   */
   async function catchUp(): Promise<void> {
+    const target = await committedHead(db);
     await loop.runNow();
-    while (!stopping && guard.status().state !== 'ok') {
-      await new Promise((resolve) => setTimeout(resolve, Math.max(retryAt - Date.now(), pollMs)));
+    const behind = async () => guard.status().state !== 'ok'
+      || (target !== null && !hasReached(await loadCheckpoint(db, projectionCheckpointName(projection)), target));
+    while (!stopping && (await behind())) {
+      await new Promise((resolve) => setTimeout(resolve, Math.max(retryAt - Date.now(), Math.min(pollMs, 50))));
       await loop.runNow();
     }
   }
