@@ -27,7 +27,7 @@ export type EventMetadata = z.infer<typeof EventMetadata>;
 /** What each aggregate's stream holds; the stream id is the aggregate's uuid (or named after the aggregate it serves). */
 export const StreamType = z.enum([
   'claim', 'order-claims', 'claim-session', 'macro', 'sop', 'account-team', 'claim-links', 'claim-notifications', 'store-payouts', 'store-credit',
-  'order-premium',
+  'order-premium', 'store-webhooks',
 ]);
 export type StreamType = z.infer<typeof StreamType>;
 
@@ -159,6 +159,21 @@ const premiumScope = { orderId: z.uuid(), storeId: z.uuid(), orderNumber: z.stri
 const premiumRecordedData = z.object({ ...premiumScope, insuredAmount: z.number().int(), recordedAt: z.iso.datetime() });
 const premiumReversedData = z.object({ ...premiumScope, reason: z.enum(['protection_removed', 'premium_changed']), reversedAt: z.iso.datetime() });
 
+/**
+ * A webhook endpoint of a store turned off by the product itself: its receiver answered 410 Gone, or every attempt
+ * to it failed for the persistent-failure window. One stream per store (`store-webhooks:{storeId}`).
+ */
+export const WebhookEndpointDisabledReason = z.enum(['receiver_gone', 'persistent_failure']);
+export type WebhookEndpointDisabledReason = z.infer<typeof WebhookEndpointDisabledReason>;
+const webhookEndpointDisabledData = z.object({
+  storeId: z.uuid(), endpointId: z.uuid(), url: z.string(), reason: WebhookEndpointDisabledReason,
+  /** The first failed attempt of the failing run (persistent failure); null for a 410. */
+  failingSince: z.iso.datetime().nullable(),
+  /** What the back-office shows as the endpoint's `disabledReason`. */
+  message: z.string(),
+  disabledAt: z.iso.datetime(),
+});
+
 /** Where an event is appended: its aggregate's stream. */
 export interface StreamRef {
   streamId: string;
@@ -195,11 +210,13 @@ export const claimNotificationsStreamOf = (claimId: string): string => `claim-no
 export const storePayoutsStreamOf = (storeId: string): string => `store-payouts:${storeId}`;
 export const storeCreditStreamOf = (storeId: string, customerKey: string): string => `store-credit:${storeId}:${customerKey}`;
 export const orderPremiumStreamOf = (orderId: string): string => `order-premium:${orderId}`;
+export const storeWebhooksStreamOf = (storeId: string): string => `store-webhooks:${storeId}`;
 
 const claimLinksStream = (data: { claimId: string }): StreamRef => ({ streamId: claimLinksStreamOf(data.claimId), streamType: 'claim-links' });
 const claimNotificationsStream = (data: { claimId: string }): StreamRef => ({ streamId: claimNotificationsStreamOf(data.claimId), streamType: 'claim-notifications' });
 const storePayoutsStream = (data: { storeId: string }): StreamRef => ({ streamId: storePayoutsStreamOf(data.storeId), streamType: 'store-payouts' });
 const orderPremiumStream = (data: { orderId: string }): StreamRef => ({ streamId: orderPremiumStreamOf(data.orderId), streamType: 'order-premium' });
+const storeWebhooksStream = (data: { storeId: string }): StreamRef => ({ streamId: storeWebhooksStreamOf(data.storeId), streamType: 'store-webhooks' });
 const storeCreditStream = (data: { storeId: string; customerKey: string }): StreamRef =>
   ({ streamId: storeCreditStreamOf(data.storeId, data.customerKey), streamType: 'store-credit' });
 
@@ -245,6 +262,7 @@ export const EVENT_REGISTRY = {
   StoreCreditAdjusted: defineEvent(storeCreditAdjustedData, storeCreditStream),
   PremiumRecorded: defineEvent(premiumRecordedData, orderPremiumStream),
   PremiumReversed: defineEvent(premiumReversedData, orderPremiumStream),
+  WebhookEndpointDisabled: defineEvent(webhookEndpointDisabledData, storeWebhooksStream),
 };
 
 type EventRegistry = typeof EVENT_REGISTRY;

@@ -453,8 +453,8 @@ describe('webhooks through the public API v1', () => {
     const reclaimed = (await claimDueDeliveries(db, new Date(later + lease + SECOND), 100, lease)).find((d) => d.id === target.id);
     expect(reclaimed).toMatchObject({ webhookId: target.webhook_id });
     // The first worker, had it come back, records its attempt but no longer decides what comes next.
-    await recordAttempt(db, claimed!, { statusCode: 500, error: 'late', succeeded: false, durationMs: 1, retryAfterMs: null }, new Date(later + lease + 2 * SECOND));
-    await recordAttempt(db, reclaimed!, { statusCode: 200, error: null, succeeded: true, durationMs: 1, retryAfterMs: null }, new Date(later + lease + 3 * SECOND));
+    await recordAttempt(h.runtime.ctx, claimed!, { statusCode: 500, error: 'late', succeeded: false, durationMs: 1, retryAfterMs: null, responseExcerpt: null }, new Date(later + lease + 2 * SECOND));
+    await recordAttempt(h.runtime.ctx, reclaimed!, { statusCode: 200, error: null, succeeded: true, durationMs: 1, retryAfterMs: null, responseExcerpt: null }, new Date(later + lease + 3 * SECOND));
     const { rows: after } = await sql<{ status: string }>`select status from webhook_deliveries where id = ${target.id}::uuid`.execute(db);
     expect(after[0]!.status).toBe('succeeded');
   });
