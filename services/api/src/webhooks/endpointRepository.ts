@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type QueryExecutorProvider } from 'kysely';
 import { WebhookEndpoint, type WebhookEndpointStatus, type WebhookEventType } from '@claims/contracts';
-import { cancelPendingDeliveries, lockProjection, WEBHOOK_OUTBOX } from '@claims/projections';
+import { cancelPendingDeliveries, lockProjection, resumePendingDeliveries, WEBHOOK_OUTBOX } from '@claims/projections';
 import type { AppContext } from '../context.js';
 import { newWebhookSecret } from './signature.js';
 
@@ -73,20 +73,25 @@ export async function rotateSecret(ctx: AppContext, storeId: string, id: string,
 
 /**
  * Turns deliveries to an endpoint on or off (`reason`: what its page says while off); what it was owed
- * while off is sent once it is on again, and a run of failures starts afresh.
+ * while off is due at once when it is on again, and a run of failures starts afresh.
  */
 export async function setEndpointStatus(
   ctx: AppContext, storeId: string, id: string, status: WebhookEndpointStatus, reason: string,
 ): Promise<WebhookEndpoint | null> {
-  const { rows } = await sql<EndpointRow>`
-    update webhook_endpoints
-    set status = ${status},
-        disabled_reason = case when ${status} = 'disabled' then ${reason} else null end,
-        disabled_at = case when ${status} = 'disabled' then ${ctx.now()}::timestamptz else null end,
-        failing_since = null
-    where store_id = ${storeId}::uuid and id::text = ${id} and deleted_at is null
-    returning ${ENDPOINT_COLUMNS}`.execute(ctx.database.db);
-  return rows[0] ? toEndpoint(rows[0]) : null;
+  return ctx.database.db.transaction().execute(async (trx) => {
+    const { rows } = await sql<EndpointRow>`
+      update webhook_endpoints
+      set status = ${status},
+          disabled_reason = case when ${status} = 'disabled' then ${reason} else null end,
+          disabled_at = case when ${status} = 'disabled' then ${ctx.now()}::timestamptz else null end,
+          failing_since = null
+      where store_id = ${storeId}::uuid and id::text = ${id} and deleted_at is null
+      returning ${ENDPOINT_COLUMNS}`.execute(trx);
+    const row = rows[0];
+    if (!row) return null;
+    if (status === 'enabled') await resumePendingDeliveries(trx, row.id, ctx.now());
+    return toEndpoint(row);
+  });
 }
 
 /** An endpoint as its delivery health sees it after an attempt. */

@@ -150,6 +150,16 @@ export async function cancelPendingDeliveries(trx: QueryExecutorProvider, endpoi
 }
 
 /**
+ * An endpoint turned back on: what it is still owed is due at once, each on a fresh retry schedule
+ * (its failures while the receiver was broken do not count against the day it is retried for).
+ */
+export async function resumePendingDeliveries(trx: QueryExecutorProvider, endpointId: string, now: string): Promise<void> {
+  await sql`
+    update webhook_deliveries set next_attempt_at = ${now}::timestamptz, schedule_started_at = null, schedule_attempts = 0
+    where endpoint_id = ${endpointId}::uuid and status = 'pending' and claim_token is null`.execute(trx);
+}
+
+/**
  * Makes a delivery due now, whatever its state, with the same `webhook-id`; if that attempt fails
  * the retry schedule starts over. An attempt in flight at this moment no longer reschedules it.
  * Null when the endpoint has no such delivery.
