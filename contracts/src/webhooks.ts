@@ -63,6 +63,7 @@ export const RotateWebhookSecretRequest = z.object({
   overlapSeconds: z.number().int().min(0).max(7 * 24 * 3_600).default(DEFAULT_SECRET_OVERLAP_SECONDS),
 }).default({ overlapSeconds: DEFAULT_SECRET_OVERLAP_SECONDS });
 export const RotateWebhookSecretResponse = z.object({ secret: z.string().regex(/^whsec_[A-Za-z0-9+/]+=*$/), previousSecretExpiresAt: z.iso.datetime() });
+export type RotateWebhookSecretResponse = z.infer<typeof RotateWebhookSecretResponse>;
 
 /** `PATCH /api/v1/webhook-endpoints/{id}`: turn deliveries back on (or off). */
 export const UpdateWebhookEndpointRequest = z.object({ status: WebhookEndpointStatus });

@@ -11,6 +11,7 @@ import { ErrorPage, NotFoundPage } from './pages/ErrorPages.js';
 import { StoreSearch, TeamPage } from './pages/TeamPage.js';
 import { ApiTokensPage } from './pages/ApiTokensPage.js';
 import { OperationsPage } from './pages/OperationsPage.js';
+import { WebhooksPage, WebhooksSearch } from './pages/WebhooksPage.js';
 import { AnalyticsSearch } from './analytics/period.js';
 import { QueueSearch, parseSearch, stringifySearch } from './queue/search.js';
 
@@ -105,6 +106,13 @@ export const apiTokensRoute = createRoute({
   component: ApiTokensPage,
 });
 
+export const webhooksRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/webhooks',
+  validateSearch: (raw) => WebhooksSearch.parse(raw),
+  component: WebhooksPage,
+});
+
 export const analyticsRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/analytics',
@@ -121,7 +129,7 @@ export const operationsRoute = createRoute({
   component: OperationsPage,
 });
 
-const routeTree = rootRoute.addChildren([signInRoute, appRoute.addChildren([queueRoute, claimRoute, teamRoute, apiTokensRoute, analyticsRoute, operationsRoute])]);
+const routeTree = rootRoute.addChildren([signInRoute, appRoute.addChildren([queueRoute, claimRoute, teamRoute, apiTokensRoute, webhooksRoute, analyticsRoute, operationsRoute])]);
 
 export const router = createRouter({
   routeTree,

@@ -34,6 +34,9 @@ export function AppLayout() {
             {storesWith(me, 'api-tokens:read').length > 0 ? (
               <li><Link to="/api-tokens" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>API tokens</Link></li>
             ) : null}
+            {storesWith(me, 'webhook:read').length > 0 ? (
+              <li><Link to="/webhooks" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>Webhooks</Link></li>
+            ) : null}
             {holdsInternally(me, 'admin-stores:read') ? (
               <li><Link to="/operations" activeProps={{ 'aria-current': 'page' }}>Operations</Link></li>
             ) : null}
