@@ -56,17 +56,21 @@ export async function claimDueDeliveries<DB>(
         where status = 'pending' and claim_token is not null and next_attempt_at > ${at}::timestamptz
         group by endpoint_id
       ),
-      ranked as (
-        select d.id, d.endpoint_id, d.next_attempt_at,
-               row_number() over (partition by d.endpoint_id order by d.next_attempt_at, d.id) as place
-        from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id and e.deleted_at is null and e.status = 'enabled'
-        where d.status = 'pending' and d.next_attempt_at <= ${at}::timestamptz
+      -- Per endpoint, its earliest due deliveries up to its free places: an index probe each, however long a dead one's backlog.
+      candidates as (
+        select d.id, d.next_attempt_at
+        from webhook_endpoints e
+        left join in_flight f on f.endpoint_id = e.id
+        cross join lateral (
+          select d.id, d.next_attempt_at from webhook_deliveries d
+          where d.endpoint_id = e.id and d.status = 'pending' and d.next_attempt_at <= ${at}::timestamptz
+          order by d.next_attempt_at, d.id
+          limit greatest(${perEndpoint}::bigint - coalesce(f.n, 0), 0)
+        ) d
+        where e.deleted_at is null and e.status = 'enabled'
       ),
       chosen as (
-        select r.id from ranked r left join in_flight f on f.endpoint_id = r.endpoint_id
-        where r.place <= ${perEndpoint}::bigint - coalesce(f.n, 0)
-        order by r.next_attempt_at, r.id
-        limit ${limit}
+        select id from candidates order by next_attempt_at, id limit ${limit}
       ),
       due as (
         select d.id, e.url, e.secret,

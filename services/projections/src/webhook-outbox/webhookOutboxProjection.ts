@@ -61,8 +61,9 @@ const migrations: Record<string, Migration> = {
     sql`update webhook_deliveries set occurred_at = (payload::jsonb ->> 'timestamp')::timestamptz`,
     sql`alter table webhook_deliveries alter column occurred_at set not null`,
     sql`create index webhook_deliveries_endpoint_occurred on webhook_deliveries (endpoint_id, occurred_at)`,
-    // Attempts under way per endpoint: what the claim counts to keep one endpoint from taking every sender.
+    // Attempts under way per endpoint, and each endpoint's due deliveries: what a claim reads to keep one endpoint from taking every sender.
     sql`create index webhook_deliveries_in_flight on webhook_deliveries (endpoint_id) where status = 'pending' and claim_token is not null`,
+    sql`create index webhook_deliveries_endpoint_due on webhook_deliveries (endpoint_id, next_attempt_at, id) where status = 'pending'`,
     sql`alter table webhook_delivery_attempts add column response_excerpt text`,
   ),
 };
