@@ -22,12 +22,13 @@ export async function recordEndpointHealth(
   ctx: AppContext, attempt: { endpointId: string; webhookId: string; statusCode: number | null; succeeded: boolean; at: Date },
 ): Promise<void> {
   const health = await noteAttemptOutcome(ctx.database.db, attempt.endpointId, attempt.succeeded, attempt.at);
+  // A success leaves nothing to decide, nor does an endpoint already off or deleted.
   if (!health || health.status !== 'enabled') return;
   const at = attempt.at.toISOString();
   const windowMs = ctx.config.webhookDisableAfterFailingMs;
   let cause: EndpointDisableCause | null = null;
   if (attempt.statusCode === 410) cause = { kind: 'receiver_gone' };
-  else if (!attempt.succeeded && health.failingSince && failedForWindow(health.failingSince, at, windowMs)) {
+  else if (health.failingSince && failedForWindow(health.failingSince, at, windowMs)) {
     cause = { kind: 'persistent_failure', failingSince: health.failingSince, windowMs };
   }
   if (!cause) return;

@@ -99,17 +99,23 @@ export interface EndpointHealth {
   storeId: string;
   url: string;
   status: WebhookEndpointStatus;
-  /** The first failed attempt since the last success or resume; null while it succeeds. */
+  /** The first failed attempt since the last success or resume. */
   failingSince: string | null;
 }
 
-/** Counts an attempt into the endpoint's run of failures: a success ends the run, a failure starts one if none is under way. */
+/**
+ * Counts an attempt into the endpoint's run of failures: a success ends the run (and needs nothing more),
+ * a failure starts one if none is under way and answers the endpoint as it now stands. Each writes only
+ * when the run starts or ends, not on every attempt.
+ */
 export async function noteAttemptOutcome(db: QueryExecutorProvider, id: string, succeeded: boolean, at: Date): Promise<EndpointHealth | null> {
+  if (succeeded) {
+    await sql`update webhook_endpoints set failing_since = null where id = ${id}::uuid and failing_since is not null`.execute(db);
+    return null;
+  }
+  await sql`update webhook_endpoints set failing_since = ${at.toISOString()}::timestamptz where id = ${id}::uuid and failing_since is null`.execute(db);
   const { rows } = await sql<{ store_id: string; url: string; status: WebhookEndpointStatus; failing_since: Date | string | null }>`
-    update webhook_endpoints
-    set failing_since = ${succeeded ? null : sql`coalesce(failing_since, ${at.toISOString()}::timestamptz)`}
-    where id = ${id}::uuid and deleted_at is null
-    returning store_id, url, status, failing_since`.execute(db);
+    select store_id, url, status, failing_since from webhook_endpoints where id = ${id}::uuid and deleted_at is null`.execute(db);
   const row = rows[0];
   return row ? { storeId: row.store_id, url: row.url, status: row.status, failingSince: row.failing_since ? iso(row.failing_since) : null } : null;
 }
