@@ -103,6 +103,39 @@ describe('back-office webhooks page', () => {
     expect(problems).toEqual([]);
   });
 
+  it('shows why an endpoint whose every attempt failed for the window was turned off, and resumes it', async () => {
+    const failing = new StandardWebhookReceiver(() => ({ status: 500, body: 'queue full' }));
+    const failingUrl = await failing.start();
+    const config = h.runtime.ctx.config;
+    const window = config.webhookDisableAfterFailingMs;
+    config.webhookDisableAfterFailingMs = 1_000;
+    try {
+      const { page, problems } = await h.newPage();
+      await signIn(page, 'owner@acme.test');
+      await page.goto('/admin/webhooks');
+      await page.getByLabel('Endpoint URL').fill(failingUrl);
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      const added = page.getByRole('dialog', { name: 'Endpoint added' });
+      failing.secrets.push(await added.getByLabel('Signing secret').inputValue());
+      await added.getByRole('button', { name: 'Done' }).click();
+      await page.getByRole('button', { name: 'Send test event' }).click();
+      // The first attempt fails; its retry 5 s later fails past the 1 s window and the endpoint is turned off.
+      await page.getByRole('status').filter({ hasText: 'This endpoint is turned off. Every delivery attempt failed for 1 second' }).waitFor({ timeout: 20_000 });
+      await expect.poll(() => logRows(page).filter({ hasText: 'queue full' }).count(), { timeout: 10_000 }).toBe(2);
+      expect(await logRows(page).first().textContent()).toContain('When the endpoint is resumed');
+      await expectAccessible(page);
+      expect(failing.deliveries.every((d) => d.verified)).toBe(true);
+
+      failing.answerWith(() => ({ status: 204 }));
+      await page.getByRole('button', { name: 'Resume' }).click();
+      await expect.poll(() => logRows(page).first().textContent(), { timeout: 10_000 }).toContain('Delivered');
+      expect(problems).toEqual([]);
+    } finally {
+      config.webhookDisableAfterFailingMs = window;
+      await failing.stop();
+    }
+  });
+
   it('offers a store agent without webhook rights no webhooks link', async () => {
     const { page, problems } = await h.newPage();
     await signIn(page, 'agent@acme.test');

@@ -13,6 +13,8 @@ import { StorePicker } from '../components/StorePicker.js';
 import { AddEndpointForm } from '../webhooks/AddEndpointForm.js';
 import { EndpointPanel } from '../webhooks/EndpointPanel.js';
 
+const ENDPOINTS_REFRESH_MS = 5_000;
+
 export const WebhooksSearch = z.object({
   store: z.uuid().optional().catch(undefined),
   /** The endpoint whose actions and delivery log are open. */
@@ -30,7 +32,10 @@ export function WebhooksPage() {
   const stores = storesWith(me, 'webhook:read');
   const store = stores.find((s) => s.id === search.store) ?? stores[0];
   const storeId = store?.id ?? '';
-  const endpoints = useQuery({ queryKey: ['webhook-endpoints', storeId], queryFn: () => api.webhookEndpoints(storeId), enabled: Boolean(store) });
+  // Refreshed while open: the delivery worker turns endpoints off (410, persistent failure) behind the page's back.
+  const endpoints = useQuery({
+    queryKey: ['webhook-endpoints', storeId], queryFn: () => api.webhookEndpoints(storeId), enabled: Boolean(store), refetchInterval: ENDPOINTS_REFRESH_MS,
+  });
   const [created, setCreated] = useState<CreateWebhookEndpointResponse | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   if (!store) return <Page title="Webhooks"><Alert tone="info">You have no store whose webhooks you may see.</Alert></Page>;
@@ -41,7 +46,7 @@ export function WebhooksPage() {
       <StorePicker stores={stores} value={storeId} onChange={(next) => void navigate({ to: '/webhooks', search: { store: next } })} />
       <p className="hint">
         Each endpoint receives this store&apos;s events as signed POST requests (Standard Webhooks). A failed delivery is retried for a day;
-        an endpoint whose deliveries all fail for 3 days is turned off.
+        an endpoint whose deliveries keep failing for days is turned off until you resume it.
       </p>
       <div role="status">{notice ? <p className="alert alert-success">{notice}</p> : null}</div>
       {can(me, 'webhook:create', storeId)
