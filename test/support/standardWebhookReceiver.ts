@@ -11,8 +11,6 @@ export interface ReceivedWebhook {
   body: string;
   /** Whether `standardwebhooks` accepted the signature with one of the endpoint's secrets. */
   verified: boolean;
-  /** How many requests to this receiver were still open (unanswered) when this one arrived, itself excluded. */
-  openWhenReceived: number;
 }
 
 /** What the receiver does with a delivery: answer now, or never (the sender times out). */
@@ -27,6 +25,7 @@ export class StandardWebhookReceiver {
   readonly deliveries: ReceivedWebhook[] = [];
   /** Every secret the endpoint's deliveries may be signed with. */
   readonly secrets: string[] = [];
+  /** Requests not answered yet (a hanging receiver's), and the most there ever were at once. */
   open = 0;
   maxOpen = 0;
   private server: http.Server | null = null;
@@ -38,7 +37,7 @@ export class StandardWebhookReceiver {
   async start(): Promise<string> {
     this.server = http.createServer((request, response) => {
       const chunks: Buffer[] = [];
-      const openBefore = this.open++;
+      this.open++;
       this.maxOpen = Math.max(this.maxOpen, this.open);
       response.on('close', () => {
         this.open--;
@@ -49,7 +48,7 @@ export class StandardWebhookReceiver {
         const body = Buffer.concat(chunks).toString('utf8');
         const delivery: ReceivedWebhook = {
           webhookId: String(request.headers['webhook-id']), payload: WebhookPayload.parse(JSON.parse(body)), headers: request.headers, body,
-          verified: this.verify(body, request.headers), openWhenReceived: openBefore,
+          verified: this.verify(body, request.headers),
         };
         this.deliveries.push(delivery);
         const answer = this.answer(delivery, this.deliveries.filter((d) => d.webhookId === delivery.webhookId).length);

@@ -66,7 +66,7 @@ export const storeWebhooksDecider: Decider<StoreWebhooksState, DisableWebhookEnd
     const failingSince = cause.kind === 'persistent_failure' ? cause.failingSince : null;
     if (cause.kind === 'persistent_failure') {
       if (!failedForWindow(cause.failingSince, command.at, cause.windowMs)) return ok([]);
-      if (state.disabledRuns.has(command.endpointId) && state.disabledRuns.get(command.endpointId) === failingSince) return ok([]);
+      if (state.disabledRuns.get(command.endpointId) === failingSince) return ok([]);
     }
     const event: EventOf<'WebhookEndpointDisabled'> = {
       type: 'WebhookEndpointDisabled',
