@@ -29,7 +29,7 @@ export type EventMetadata = z.infer<typeof EventMetadata>;
 /** What each aggregate's stream holds; the stream id is the aggregate's uuid (or named after the aggregate it serves). */
 export const StreamType = z.enum([
   'claim', 'order-claims', 'claim-session', 'macro', 'sop', 'account-team', 'claim-links', 'claim-notifications', 'store-payouts', 'store-credit',
-  'order-premium', 'store-billing', 'store-settings',
+  'order-premium', 'store-billing', 'store-settings', 'store-webhooks',
 ]);
 export type StreamType = z.infer<typeof StreamType>;
 
@@ -188,6 +188,21 @@ const paymentMethodSetData = z.object({ storeId: z.uuid(), method: PaymentMethod
 const storeSettingsInitializedData = z.object({ storeId: z.uuid(), settings: StoreSettings, initializedAt: z.iso.datetime() });
 const storeSettingsChangedData = z.object({ storeId: z.uuid(), change: SettingsChange, changedAt: z.iso.datetime() });
 
+/**
+ * A webhook endpoint of a store turned off by the product itself: its receiver answered 410 Gone, or every attempt
+ * to it failed for the persistent-failure window. One stream per store (`store-webhooks:{storeId}`).
+ */
+export const WebhookEndpointDisabledReason = z.enum(['receiver_gone', 'persistent_failure']);
+export type WebhookEndpointDisabledReason = z.infer<typeof WebhookEndpointDisabledReason>;
+const webhookEndpointDisabledData = z.object({
+  storeId: z.uuid(), endpointId: z.uuid(), url: z.string(), reason: WebhookEndpointDisabledReason,
+  /** The first failed attempt of the failing run (persistent failure); null for a 410. */
+  failingSince: z.iso.datetime().nullable(),
+  /** What the back-office shows as the endpoint's `disabledReason`. */
+  message: z.string(),
+  disabledAt: z.iso.datetime(),
+});
+
 /** Where an event is appended: its aggregate's stream. */
 export interface StreamRef {
   streamId: string;
@@ -226,6 +241,7 @@ export const storeCreditStreamOf = (storeId: string, customerKey: string): strin
 export const orderPremiumStreamOf = (orderId: string): string => `order-premium:${orderId}`;
 export const storeBillingStreamOf = (storeId: string): string => `store-billing:${storeId}`;
 export const storeSettingsStreamOf = (storeId: string): string => `store-settings:${storeId}`;
+export const storeWebhooksStreamOf = (storeId: string): string => `store-webhooks:${storeId}`;
 
 const claimLinksStream = (data: { claimId: string }): StreamRef => ({ streamId: claimLinksStreamOf(data.claimId), streamType: 'claim-links' });
 const claimNotificationsStream = (data: { claimId: string }): StreamRef => ({ streamId: claimNotificationsStreamOf(data.claimId), streamType: 'claim-notifications' });
@@ -233,6 +249,7 @@ const storePayoutsStream = (data: { storeId: string }): StreamRef => ({ streamId
 const orderPremiumStream = (data: { orderId: string }): StreamRef => ({ streamId: orderPremiumStreamOf(data.orderId), streamType: 'order-premium' });
 const storeBillingStream = (data: { storeId: string }): StreamRef => ({ streamId: storeBillingStreamOf(data.storeId), streamType: 'store-billing' });
 const storeSettingsStream = (data: { storeId: string }): StreamRef => ({ streamId: storeSettingsStreamOf(data.storeId), streamType: 'store-settings' });
+const storeWebhooksStream = (data: { storeId: string }): StreamRef => ({ streamId: storeWebhooksStreamOf(data.storeId), streamType: 'store-webhooks' });
 const storeCreditStream = (data: { storeId: string; customerKey: string }): StreamRef =>
   ({ streamId: storeCreditStreamOf(data.storeId, data.customerKey), streamType: 'store-credit' });
 
@@ -284,6 +301,7 @@ export const EVENT_REGISTRY = {
   PayoutMethodSet: defineEvent(paymentMethodSetData, storeBillingStream),
   StoreSettingsInitialized: defineEvent(storeSettingsInitializedData, storeSettingsStream),
   StoreSettingsChanged: defineEvent(storeSettingsChangedData, storeSettingsStream),
+  WebhookEndpointDisabled: defineEvent(webhookEndpointDisabledData, storeWebhooksStream),
 };
 
 type EventRegistry = typeof EVENT_REGISTRY;

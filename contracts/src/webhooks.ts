@@ -13,11 +13,20 @@ if (firstType === undefined) throw new Error('WEBHOOK_EVENT_TYPES is empty');
 export const WebhookEventType = z.enum([firstType, ...otherTypes]);
 export type WebhookEventType = z.infer<typeof WebhookEventType>;
 
+/** The type of the test delivery sent on request from the back-office: never an event of the store. */
+export const WEBHOOK_TEST_EVENT_TYPE = 'webhook.test';
+
+/** What a delivery carries: an event type, or the test delivery. */
+export const DeliveredEventType = z.enum([...WebhookEventType.options, WEBHOOK_TEST_EVENT_TYPE]);
+export type DeliveredEventType = z.infer<typeof DeliveredEventType>;
+
 export const CreateWebhookEndpointRequest = z.object({
   /** http or https; loopback, private and link-local hosts are refused (422) unless WEBHOOK_ALLOW_PRIVATE_URLS=true. */
   url: z.url({ protocol: /^https?$/ }).max(2000),
   /** The event types to deliver; omitted or null: every type. */
   eventTypes: z.array(WebhookEventType).min(1).max(50).nullable().optional(),
+  /** What the endpoint is for, for people reading the back-office. */
+  description: z.string().trim().max(500).nullable().optional(),
 });
 export type CreateWebhookEndpointRequest = z.infer<typeof CreateWebhookEndpointRequest>;
 
@@ -31,6 +40,7 @@ export const WebhookEndpoint = z.object({
   url: z.string(),
   /** null: every event type. */
   eventTypes: z.array(WebhookEventType).nullable(),
+  description: z.string().nullable(),
   createdAt: z.iso.datetime(),
   status: WebhookEndpointStatus,
   /** Why it is disabled (null while enabled). */
@@ -53,9 +63,14 @@ export const RotateWebhookSecretRequest = z.object({
   overlapSeconds: z.number().int().min(0).max(7 * 24 * 3_600).default(DEFAULT_SECRET_OVERLAP_SECONDS),
 }).default({ overlapSeconds: DEFAULT_SECRET_OVERLAP_SECONDS });
 export const RotateWebhookSecretResponse = z.object({ secret: z.string().regex(/^whsec_[A-Za-z0-9+/]+=*$/), previousSecretExpiresAt: z.iso.datetime() });
+export type RotateWebhookSecretResponse = z.infer<typeof RotateWebhookSecretResponse>;
 
 /** `PATCH /api/v1/webhook-endpoints/{id}`: turn deliveries back on (or off). */
 export const UpdateWebhookEndpointRequest = z.object({ status: WebhookEndpointStatus });
+export type UpdateWebhookEndpointRequest = z.infer<typeof UpdateWebhookEndpointRequest>;
+
+export const WebhookDeliveryStatus = z.enum(['pending', 'succeeded', 'failed', 'cancelled']);
+export type WebhookDeliveryStatus = z.infer<typeof WebhookDeliveryStatus>;
 
 /** One attempt to deliver one event to one endpoint. */
 export const WebhookDeliveryAttempt = z.object({
@@ -64,8 +79,9 @@ export const WebhookDeliveryAttempt = z.object({
   deliveryId: z.uuid(),
   /** The `webhook-id` header: the same on every attempt and replay of a delivery. */
   webhookId: z.string(),
+  /** The event delivered (a random id for a test delivery). */
   eventId: z.uuid(),
-  eventType: WebhookEventType,
+  eventType: DeliveredEventType,
   /** 1 for the first attempt of a delivery, counting on through retries and replays. */
   attempt: z.number().int().positive(),
   /** true when a replay asked for this attempt. */
@@ -77,6 +93,12 @@ export const WebhookDeliveryAttempt = z.object({
   error: z.string().nullable(),
   succeeded: z.boolean(),
   durationMs: z.number().int().nonnegative(),
+  /** The start of the receiver's answer body (up to 1,000 characters); null when none came. */
+  responseExcerpt: z.string().nullable(),
+  /** Where the delivery stands now (not only after this attempt). */
+  deliveryStatus: WebhookDeliveryStatus,
+  /** When the delivery is tried next: null once it succeeded, failed for good or was cancelled, or while an attempt is under way. */
+  nextAttemptAt: z.iso.datetime().nullable(),
 });
 export type WebhookDeliveryAttempt = z.infer<typeof WebhookDeliveryAttempt>;
 
@@ -91,9 +113,6 @@ export type WebhookDeliveryAttemptQuery = z.infer<typeof WebhookDeliveryAttemptQ
 export const WebhookDeliveryAttemptPage = z.object({ data: z.array(WebhookDeliveryAttempt), nextCursor: z.string().nullable() });
 export type WebhookDeliveryAttemptPage = z.infer<typeof WebhookDeliveryAttemptPage>;
 
-export const WebhookDeliveryStatus = z.enum(['pending', 'succeeded', 'failed', 'cancelled']);
-export type WebhookDeliveryStatus = z.infer<typeof WebhookDeliveryStatus>;
-
 /** Answer of a replay: the delivery is due again at once, with the same `webhook-id`. */
 export const WebhookReplayResponse = z.object({
   deliveryId: z.uuid(),
@@ -103,9 +122,20 @@ export const WebhookReplayResponse = z.object({
 });
 export type WebhookReplayResponse = z.infer<typeof WebhookReplayResponse>;
 
+/** Replays every delivery to the endpoint of an event that occurred in `[from, to)`, succeeded ones included. */
+export const ReplayWebhookRangeRequest = z.object({ from: z.iso.datetime({ offset: true }), to: z.iso.datetime({ offset: true }) })
+  .refine((range) => Date.parse(range.from) < Date.parse(range.to), { message: 'from must be before to', path: ['to'] });
+export type ReplayWebhookRangeRequest = z.infer<typeof ReplayWebhookRangeRequest>;
+export const ReplayWebhookRangeResponse = z.object({ replayed: z.number().int().nonnegative() });
+export type ReplayWebhookRangeResponse = z.infer<typeof ReplayWebhookRangeResponse>;
+
+/** Answer of a test delivery: due at once, like any delivery (see the endpoint's deliveries for its attempts). */
+export const WebhookTestResponse = z.object({ deliveryId: z.uuid(), webhookId: z.string() });
+export type WebhookTestResponse = z.infer<typeof WebhookTestResponse>;
+
 /** The JSON body of every delivery: `data` is the event's data (without secrets) plus claimId and storeId. */
 export const WebhookPayload = z.object({
-  type: WebhookEventType,
+  type: DeliveredEventType,
   timestamp: z.iso.datetime(),
   data: z.record(z.string(), z.unknown()),
 });

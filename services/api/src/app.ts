@@ -33,6 +33,7 @@ import { teamRoutes } from './team/teamRoutes.js';
 import { apiTokenRoutes } from './public-v1/apiTokenRoutes.js';
 import { v1Routes } from './public-v1/v1Routes.js';
 import { webhookRoutes } from './webhooks/webhookRoutes.js';
+import { webhookAdminRoutes } from './webhooks/webhookAdminRoutes.js';
 import { financeRoutes } from './finance/financeRoutes.js';
 import { payoutBatchRoutes } from './finance/payoutBatchRoutes.js';
 import { storeCreditRoutes } from './store-credit/storeCreditRoutes.js';
@@ -113,6 +114,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(apiTokenRoutes(ctx));
   await app.register(v1Routes(ctx));
   await app.register(webhookRoutes(ctx));
+  await app.register(webhookAdminRoutes(ctx));
   await app.register(financeRoutes(ctx));
   await app.register(payoutBatchRoutes(ctx));
   await app.register(storeCreditRoutes(ctx));

@@ -48,6 +48,10 @@ const Env = z.object({
   TRUST_PROXY: z.string().trim().default('false').transform(parseTrustProxy),
   DEMO_FIXTURE: z.string().default('fixtures/demo.json'),
   WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  // An endpoint whose every attempt failed for this long is turned off (docs/decisions.md "Webhooks"): 3 days.
+  WEBHOOK_DISABLE_AFTER_FAILING_SECONDS: z.coerce.number().int().positive().default(3 * 86_400),
+  // Attempts under way to one endpoint at most, across every worker: a slow receiver holds no more senders.
+  WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().positive().max(100).default(4),
   // Abuse limits of the customer lookup and filing (services/api/src/rate-limit); 0 turns one limit off.
   RATE_LIMIT_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
@@ -101,6 +105,10 @@ export type Config = {
   trustProxy: TrustProxy;
   demoFixture: string;
   webhookAllowPrivateUrls: boolean;
+  /** An endpoint whose every attempt has failed for this long is disabled. */
+  webhookDisableAfterFailingMs: number;
+  /** Attempts under way to one endpoint at once, across every delivery worker. */
+  webhookMaxInFlightPerEndpoint: number;
   rateLimit: {
     enabled: boolean;
     windowMs: number;
@@ -163,6 +171,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     demoFixture: path.resolve(e.DEMO_FIXTURE),
     webhookAllowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS,
+    webhookDisableAfterFailingMs: e.WEBHOOK_DISABLE_AFTER_FAILING_SECONDS * 1000,
+    webhookMaxInFlightPerEndpoint: e.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
     rateLimit: {
       enabled: e.RATE_LIMIT_ENABLED,
       windowMs: e.RATE_LIMIT_WINDOW_MS,

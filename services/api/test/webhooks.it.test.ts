@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CreateApiTokenResponse, CreateWebhookEndpointResponse, WEBHOOK_EVENT_TYPES, WebhookDeliveryAttemptPage, WebhookEndpointList, WebhookPayload, WebhookReplayResponse,
@@ -66,7 +67,20 @@ describe('webhook retry schedule (pure)', () => {
   });
 });
 
-interface Received { path: string; headers: http.IncomingHttpHeaders; body: string; at: number }
+interface Received { path: string; headers: http.IncomingHttpHeaders; body: string; at: number; verified: boolean }
+
+/** What an integrator's receiver does: the `standardwebhooks` package, with any of the endpoint's secrets. */
+function verifiedByStandardWebhooks(secrets: readonly string[], headers: http.IncomingHttpHeaders, body: string): boolean {
+  const wanted = { 'webhook-id': String(headers['webhook-id']), 'webhook-timestamp': String(headers['webhook-timestamp']), 'webhook-signature': String(headers['webhook-signature']) };
+  return secrets.some((secret) => {
+    try {
+      new Webhook(secret).verify(body, wanted);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
 
 /** The receiver's own check, written from the Standard Webhooks specification. */
 function verifyStandardWebhook(secret: string, headers: http.IncomingHttpHeaders, body: string): boolean {
@@ -92,6 +106,8 @@ describe('webhooks through the public API v1', () => {
   let receiver: http.Server;
   let base: string;
   const received: Received[] = [];
+  /** Each receiver path's secrets, for verifying every delivery it gets. */
+  const secretsOf = new Map<string, string[]>();
   let orderSeq = 8100;
   let gone = true;
 
@@ -107,7 +123,9 @@ describe('webhooks through the public API v1', () => {
   const createEndpoint = async (path: string, eventTypes?: string[], bearer = token) => {
     const response = await v1('POST', '/api/v1/webhook-endpoints', { url: `${base}${path}`, ...(eventTypes ? { eventTypes } : {}) }, bearer);
     expect(response.statusCode, response.body).toBe(201);
-    return CreateWebhookEndpointResponse.parse(json(response));
+    const created = CreateWebhookEndpointResponse.parse(json(response));
+    secretsOf.set(path, [...(secretsOf.get(path) ?? []), created.secret]);
+    return created;
   };
 
   /** Files a one-item claim on a fresh order of acme, through the customer API. */
@@ -131,7 +149,9 @@ describe('webhooks through the public API v1', () => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
-        const entry = { path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+        const path = request.url ?? '';
+        const body = Buffer.concat(chunks).toString('utf8');
+        const entry = { path, headers: request.headers, body, at: Date.now(), verified: verifiedByStandardWebhooks(secretsOf.get(path) ?? [], request.headers, body) };
         received.push(entry);
         // /flaky fails the first two attempts of every delivery, told apart by webhook-id.
         const tries = received.filter((r) => r.path === entry.path && r.headers['webhook-id'] === entry.headers['webhook-id']).length;
@@ -185,6 +205,7 @@ describe('webhooks through the public API v1', () => {
     const first = await v1('POST', '/api/v1/webhook-endpoints', { url: `${base}/idem` }, token, key);
     const again = await v1('POST', '/api/v1/webhook-endpoints', { url: `${base}/idem` }, token, key);
     expect(first.statusCode).toBe(201);
+    secretsOf.set('/idem', [json<{ secret: string }>(first).secret]);
     expect(again.statusCode).toBe(201);
     expect(json<{ id: string }>(again).id).toBe(json<{ id: string }>(first).id);
   });
@@ -195,6 +216,7 @@ describe('webhooks through the public API v1', () => {
     expect(rotated.statusCode, rotated.body).toBe(200);
     const { secret } = json<{ secret: string }>(rotated);
     expect(secret).not.toBe(created.secret);
+    secretsOf.get('/rotated')!.push(secret);
     const filed = await fileAcmeClaim();
     const delivery = await eventually(async () => {
       const found = at('/rotated').find((r) => payloadOf(r).data.claimId === filed.claimId);
@@ -207,6 +229,7 @@ describe('webhooks through the public API v1', () => {
     expect(verifyStandardWebhook(created.secret, { ...delivery.headers, 'webhook-signature': signatures[1] }, delivery.body)).toBe(true);
     // With no overlap the old secret is gone at once: one signature, the new one.
     const again = json<{ secret: string }>(await v1('POST', `/api/v1/webhook-endpoints/${created.id}/rotate-secret`, { overlapSeconds: 0 }));
+    secretsOf.get('/rotated')!.push(again.secret);
     const next = await fileAcmeClaim();
     const single = await eventually(async () => {
       const found = at('/rotated').find((r) => payloadOf(r).data.claimId === next.claimId);
@@ -224,6 +247,10 @@ describe('webhooks through the public API v1', () => {
       const endpoint = json<{ status: string; disabledReason: string | null }>(await v1('GET', `/api/v1/webhook-endpoints/${created.id}`));
       expect(endpoint).toMatchObject({ status: 'disabled', disabledReason: expect.stringContaining('410') });
     });
+    // Recorded once in the store's webhooks stream, though several attempts may have met the 410.
+    const { rows: disabled } = await sql<{ stream_id: string; data: { endpointId: string; reason: string } }>`
+      select stream_id, data from events where type = 'WebhookEndpointDisabled' and data ->> 'endpointId' = ${created.id}`.execute(h.runtime.ctx.database.db);
+    expect(disabled).toEqual([{ stream_id: `store-webhooks:${acme}`, data: expect.objectContaining({ endpointId: created.id, reason: 'receiver_gone' }) }]);
     const tried = at('/gone').length;
     const second = await fileAcmeClaim();
     await h.runtime.settle();
@@ -453,17 +480,23 @@ describe('webhooks through the public API v1', () => {
     const reclaimed = (await claimDueDeliveries(db, new Date(later + lease + SECOND), 100, lease)).find((d) => d.id === target.id);
     expect(reclaimed).toMatchObject({ webhookId: target.webhook_id });
     // The first worker, had it come back, records its attempt but no longer decides what comes next.
-    await recordAttempt(db, claimed!, { statusCode: 500, error: 'late', succeeded: false, durationMs: 1, retryAfterMs: null }, new Date(later + lease + 2 * SECOND));
-    await recordAttempt(db, reclaimed!, { statusCode: 200, error: null, succeeded: true, durationMs: 1, retryAfterMs: null }, new Date(later + lease + 3 * SECOND));
+    await recordAttempt(h.runtime.ctx, claimed!, { statusCode: 500, error: 'late', succeeded: false, durationMs: 1, retryAfterMs: null, responseExcerpt: null }, new Date(later + lease + 2 * SECOND));
+    await recordAttempt(h.runtime.ctx, reclaimed!, { statusCode: 200, error: null, succeeded: true, durationMs: 1, retryAfterMs: null, responseExcerpt: null }, new Date(later + lease + 3 * SECOND));
     const { rows: after } = await sql<{ status: string }>`select status from webhook_deliveries where id = ${target.id}::uuid`.execute(db);
     expect(after[0]!.status).toBe('succeeded');
+  });
+
+  it('signed every delivery any receiver got so that the standardwebhooks package accepts it', () => {
+    expect(received.length).toBeGreaterThan(20);
+    expect(received.filter((r) => !r.verified).map((r) => `${r.path} ${String(r.headers['webhook-id'])}`)).toEqual([]);
   });
 
   it('documents the endpoints in the OpenAPI document', async () => {
     const doc = json<{ paths: Record<string, unknown> }>(await h.call({ method: 'GET', url: '/api/openapi.json' }));
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining([
       '/api/v1/webhook-endpoints', '/api/v1/webhook-endpoints/{endpointId}', '/api/v1/webhook-endpoints/{endpointId}/deliveries',
-      '/api/v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/replay',
+      '/api/v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/replay', '/api/v1/webhook-endpoints/{endpointId}/replays',
+      '/api/v1/webhook-endpoints/{endpointId}/test',
     ]));
   });
 });

@@ -33,3 +33,4 @@ export * from './notification/claimMail.js';
 export * from './store-settings/settingsGroups.js';
 export * from './store-settings/decideStoreSettings.js';
 export * from './store-settings/settingsHistory.js';
+export * from './webhook/endpointHealth.js';

@@ -3,8 +3,11 @@ import {
   AcceptInvitationResponse, AdminClaimDetail, AnalyticsResponse, AdminClaimPage, ApiTokenList, BulkStatusResponse, ClaimNote, ClaimNoteList, ClaimTags, CreateApiTokenResponse,
   InviteMemberResponse, MacroList, MeResponse, Message, OperationsView, ParkedEventOutcome, RenderedMacro, SettingsHistoryResponse, StoreSettingsView,
   TeamMember, TeamMemberList, TimelineResponse,
+  CreateWebhookEndpointResponse, ReplayWebhookRangeResponse, RotateWebhookSecretResponse, WebhookDeliveryAttemptPage, WebhookEndpoint, WebhookEndpointList,
+  WebhookReplayResponse, WebhookTestResponse,
   type AcceptInvitationRequest, type AdminClaimListQuery, type AnalyticsQuery, type BulkStatusRequest, type ChangeStatusRequest, type CreateApiTokenRequest, type InviteMemberRequest,
-  type LoginRequest, type ResolveClaimRequest, type RoleName, type SendMessageRequest, type SettingsChange,
+  type LoginRequest, type ResolveClaimRequest, type RoleName, type SendMessageRequest, type SettingsChange, type CreateWebhookEndpointRequest, type ReplayWebhookRangeRequest,
+  type WebhookEndpointStatus,
 } from '@claims/contracts';
 import {
   CreditNoteView, InvoiceDraft, InvoiceList, InvoiceView, PaymentMethodsView, SetPaymentMethodRequest,
@@ -18,6 +21,8 @@ const claimPath = (claimId: string, rest = '') => `admin/claims/${encodeURICompo
 const storePath = (storeId: string, rest = '') => `admin/stores/${encodeURIComponent(storeId)}${rest}`;
 const memberPath = (storeId: string, userId: string, rest = '') => storePath(storeId, `/team-members/${encodeURIComponent(userId)}${rest}`);
 const tokenPath = (storeId: string, rest = '') => `stores/${encodeURIComponent(storeId)}/api-tokens${rest}`;
+const webhookPath = (storeId: string, endpointId?: string, rest = '') =>
+  storePath(storeId, `/webhook-endpoints${endpointId ? `/${encodeURIComponent(endpointId)}` : ''}${rest}`);
 
 const parkedPath = (projection: string, eventId: string, action: 'retry' | 'skip') =>
   `admin/operations/parked/${encodeURIComponent(projection)}/${encodeURIComponent(eventId)}/${action}`;
@@ -77,6 +82,23 @@ export const api = {
   apiTokens: (storeId: string) => request('GET', tokenPath(storeId), { schema: ApiTokenList }),
   createApiToken: (storeId: string, body: CreateApiTokenRequest) => request('POST', tokenPath(storeId), { body, schema: CreateApiTokenResponse }),
   revokeApiToken: (storeId: string, tokenId: string) => request('DELETE', tokenPath(storeId, `/${encodeURIComponent(tokenId)}`), { schema: z.null() }),
+
+  // Webhooks.
+  webhookEndpoints: (storeId: string) => request('GET', webhookPath(storeId), { schema: WebhookEndpointList }),
+  createWebhookEndpoint: (storeId: string, body: CreateWebhookEndpointRequest) =>
+    request('POST', webhookPath(storeId), { body, schema: CreateWebhookEndpointResponse }),
+  setWebhookStatus: (storeId: string, endpointId: string, status: WebhookEndpointStatus) =>
+    request('PATCH', webhookPath(storeId, endpointId), { body: { status }, schema: WebhookEndpoint }),
+  deleteWebhookEndpoint: (storeId: string, endpointId: string) => request('DELETE', webhookPath(storeId, endpointId), { schema: z.null() }),
+  rotateWebhookSecret: (storeId: string, endpointId: string) =>
+    request('POST', webhookPath(storeId, endpointId, '/rotate-secret'), { body: {}, schema: RotateWebhookSecretResponse }),
+  sendTestWebhook: (storeId: string, endpointId: string) => request('POST', webhookPath(storeId, endpointId, '/test'), { schema: WebhookTestResponse }),
+  webhookDeliveries: (storeId: string, endpointId: string, cursor?: string) =>
+    request('GET', webhookPath(storeId, endpointId, '/deliveries'), { query: { cursor, limit: '50' }, schema: WebhookDeliveryAttemptPage }),
+  replayWebhookDelivery: (storeId: string, endpointId: string, deliveryId: string) =>
+    request('POST', webhookPath(storeId, endpointId, `/deliveries/${encodeURIComponent(deliveryId)}/replay`), { schema: WebhookReplayResponse }),
+  replayWebhookRange: (storeId: string, endpointId: string, body: ReplayWebhookRangeRequest) =>
+    request('POST', webhookPath(storeId, endpointId, '/replays'), { body, schema: ReplayWebhookRangeResponse }),
 
   // Operations (Order Protection staff).
   operations: () => request('GET', 'admin/operations', { schema: OperationsView }),

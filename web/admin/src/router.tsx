@@ -13,6 +13,7 @@ import { StoreSearch, TeamPage } from './pages/TeamPage.js';
 import { ApiTokensPage } from './pages/ApiTokensPage.js';
 import { OperationsPage } from './pages/OperationsPage.js';
 import { SettingsPage } from './pages/SettingsPage.js';
+import { WebhooksPage, WebhooksSearch } from './pages/WebhooksPage.js';
 import { AnalyticsSearch } from './analytics/period.js';
 import { QueueSearch, parseSearch, stringifySearch } from './queue/search.js';
 import { InvoicesPage } from './pages/InvoicesPage.js';
@@ -126,6 +127,13 @@ export const settingsRoute = createRoute({
   component: SettingsPage,
 });
 
+export const webhooksRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/webhooks',
+  validateSearch: (raw) => WebhooksSearch.parse(raw),
+  component: WebhooksPage,
+});
+
 export const analyticsRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/analytics',
@@ -203,7 +211,7 @@ export const storeCreditRoute = createRoute({
 const financeTree = financeRoute.addChildren([financeIndexRoute, payoutsRoute, financeReplayRoute, financeChartsRoute]);
 
 const routeTree = rootRoute.addChildren([signInRoute, acceptInvitationRoute, appRoute.addChildren([
-  queueRoute, claimRoute, teamRoute, apiTokensRoute, settingsRoute, analyticsRoute, operationsRoute, financeTree, storeCreditRoute, ...billingRoutes,
+  queueRoute, claimRoute, teamRoute, apiTokensRoute, settingsRoute, webhooksRoute, analyticsRoute, operationsRoute, financeTree, storeCreditRoute, ...billingRoutes,
 ])]);
 
 export const router = createRouter({

@@ -83,6 +83,19 @@ export function formatDateTime(value: string | number | Date): string {
   return `${MONTHS[date.getMonth()]} ${date.getDate()} at ${h12}:${minutes} ${hours < 12 ? 'AM' : 'PM'}`;
 }
 
+/** A log line's time: the spec §9 date and time with seconds ('Mar 5 at 9:07:23 PM'), attempts being seconds apart. */
+export function formatLogTime(value: string | number | Date): string {
+  const date = toDate(value);
+  if (!date) return '';
+  const seconds = String(date.getSeconds()).padStart(2, '0');
+  return formatDateTime(date).replace(/ (AM|PM)$/, `:${seconds} $1`);
+}
+
+/** How long something took: milliseconds below a second ('240 ms'), else seconds with one decimal ('10.0 s'). */
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
 /** Spec §9 default date format DD/MM/YYYY. */
 export function formatDate(value: string | number | Date): string {
   const date = toDate(value);

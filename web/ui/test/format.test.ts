@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCreditBonus, formatDate, formatDateTime, formatMoney, pluralize, stripHtml } from '../src/index.js';
+import { formatCreditBonus, formatDate, formatDateTime, formatDuration, formatLogTime, formatMoney, pluralize, stripHtml } from '../src/index.js';
 
 describe('formatting (spec §9)', () => {
   it('formats money to the currency decimals', () => {
@@ -16,6 +16,13 @@ describe('formatting (spec §9)', () => {
     expect(formatDateTime(new Date(2026, 0, 1, 12, 30))).toBe('Jan 1 at 12:30 PM');
     expect(formatDate(new Date(2026, 2, 5))).toBe('05/03/2026');
     expect(formatDateTime('not a date')).toBe('');
+  });
+
+  it('formats log times with seconds and durations in ms or s', () => {
+    expect(formatLogTime(new Date(2026, 2, 5, 21, 7, 3))).toBe('Mar 5 at 9:07:03 PM');
+    expect(formatLogTime(new Date(2026, 0, 1, 0, 0, 59))).toBe('Jan 1 at 12:00:59 AM');
+    expect(formatLogTime('not a date')).toBe('');
+    expect([0, 12.4, 999, 1000, 10_049, 10_050].map(formatDuration)).toEqual(['0 ms', '12 ms', '999 ms', '1.0 s', '10.0 s', '10.1 s']);
   });
 
   it('pluralises', () => {

@@ -1,10 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Kysely } from 'kysely';
 import { claimDueDeliveries, recordDeliveryAttempt, releaseDelivery, type ClaimedDelivery } from '@claims/projections';
 import type { AppContext } from '../context.js';
 import { nextAttemptAfterFailure } from './retrySchedule.js';
 import { sendWebhook, DELIVERY_TIMEOUT_MS, type WebhookOutcome } from './sendWebhook.js';
-import { disableGoneEndpoint } from './endpointRepository.js';
+import { recordEndpointHealth } from './endpointHealth.js';
 
 export interface DeliveryWorker {
   wake(): void;
@@ -15,7 +14,10 @@ export interface DeliveryWorker {
 
 export interface DeliveryWorkerOptions {
   pollMs?: number;
-  batchSize?: number;
+  /** Attempts under way in this worker at once, over every endpoint. */
+  maxInFlight?: number;
+  /** Attempts under way to one endpoint at once, over every worker (default: the configuration's). */
+  perEndpoint?: number;
   /** A claimed delivery is not claimed again for this long: longer than any attempt can take. */
   leaseMs?: number;
   timeoutMs?: number;
@@ -23,33 +25,41 @@ export interface DeliveryWorkerOptions {
 
 /**
  * Records an attempt of a claimed delivery, retried on this worker's schedule when it failed, but never
- * sooner than a receiver's Retry-After (429 or 503) asked; a 410 Gone disables the endpoint at once.
+ * sooner than a receiver's Retry-After (429 or 503) asked; then the endpoint's health: a 410 Gone, or
+ * failures for the whole persistent-failure window, turn the endpoint off.
  */
-export async function recordAttempt<DB>(db: Kysely<DB>, delivery: ClaimedDelivery, outcome: WebhookOutcome, attemptedAt: Date): Promise<void> {
-  await recordDeliveryAttempt(db, delivery, outcome, attemptedAt, (input) => {
+export async function recordAttempt(ctx: AppContext, delivery: ClaimedDelivery, outcome: WebhookOutcome, attemptedAt: Date): Promise<void> {
+  await recordDeliveryAttempt(ctx.database.db, delivery, outcome, attemptedAt, (input) => {
     const scheduled = nextAttemptAfterFailure(input);
     const asked = outcome.retryAfterMs === null ? null : new Date(input.failedAt.getTime() + outcome.retryAfterMs);
     return scheduled && asked && asked > scheduled ? asked : scheduled;
   });
-  if (outcome.statusCode === 410) await disableGoneEndpoint(db, delivery.endpointId, attemptedAt);
+  await recordEndpointHealth(ctx, {
+    endpointId: delivery.endpointId, webhookId: delivery.webhookId, statusCode: outcome.statusCode, succeeded: outcome.succeeded, at: attemptedAt,
+  });
 }
 
 /**
- * The webhook sender: polls for due deliveries (they appear within a poll of the outbox
- * projection), sends each batch concurrently outside any transaction, records every attempt.
- * Any number of workers may run against one PostgreSQL; they never send the same claim twice.
+ * The webhook sender: keeps up to `maxInFlight` attempts under way, each sent outside any transaction
+ * and recorded when it ends, and claims more as soon as one ends (or at each poll: deliveries appear
+ * within a poll of the outbox projection). A claim never takes more than `perEndpoint` attempts under way
+ * for one endpoint, so a receiver that hangs until the timeout holds only those senders and delays no
+ * other endpoint. Any number of workers may run against one PostgreSQL; they never send the same claim twice.
  */
 export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOptions = {}): DeliveryWorker {
   const pollMs = options.pollMs ?? 250;
-  const batchSize = options.batchSize ?? 20;
+  const maxInFlight = options.maxInFlight ?? 32;
+  const perEndpoint = options.perEndpoint ?? ctx.config.webhookMaxInFlightPerEndpoint;
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const leaseMs = options.leaseMs ?? timeoutMs * 6;
   const db = ctx.database.db;
   const now = () => new Date(ctx.now());
   const aborter = new AbortController();
+  const inFlight = new Set<Promise<void>>();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
+  /** Claims run one after another, so two never both count the same free places. */
+  let claiming: Promise<number> = Promise.resolve(0);
 
   async function deliver(delivery: ClaimedDelivery): Promise<void> {
     const attemptedAt = now();
@@ -74,7 +84,7 @@ export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpti
     const giveUpAt = Date.now() + leaseMs / 2;
     for (let waitMs = 250; ; waitMs = Math.min(waitMs * 2, 2_000)) {
       try {
-        await recordAttempt(db, delivery, outcome, attemptedAt);
+        await recordAttempt(ctx, delivery, outcome, attemptedAt);
         return;
       } catch (error) {
         if (stopped || Date.now() + waitMs > giveUpAt) throw error;
@@ -84,34 +94,56 @@ export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpti
     }
   }
 
-  async function step(): Promise<void> {
-    while (!stopped) {
-      const claimed = await claimDueDeliveries(db, now(), batchSize, leaseMs);
-      if (claimed.length === 0) return;
-      await Promise.all(claimed.map((delivery) => deliver(delivery).catch((error: unknown) => {
+  function start(delivery: ClaimedDelivery): void {
+    const attempt: Promise<void> = deliver(delivery)
+      .catch((error: unknown) => {
         ctx.log.error({ err: error, webhookId: delivery.webhookId }, 'recording a webhook attempt failed; the lease will expire and it is retried');
-      })));
-    }
+      })
+      .finally(() => {
+        inFlight.delete(attempt);
+        // A place is free: the next due delivery (of this endpoint or another) need not wait for the poll.
+        if (!stopped) void claim();
+      });
+    inFlight.add(attempt);
   }
 
-  function tick(): Promise<void> {
-    running = running.then(step).catch((error: unknown) => ctx.log.error({ err: error }, 'webhook delivery step failed; retrying'));
-    return running;
+  /** Claims as many due deliveries as there are free places and starts them; how many it started. */
+  function claim(): Promise<number> {
+    claiming = claiming.then(async () => {
+      const free = maxInFlight - inFlight.size;
+      if (stopped || free <= 0) return 0;
+      const claimed = await claimDueDeliveries(db, now(), free, leaseMs, perEndpoint);
+      for (const delivery of claimed) start(delivery);
+      return claimed.length;
+    }).catch((error: unknown) => {
+      ctx.log.error({ err: error }, 'claiming webhook deliveries failed; retrying at the next poll');
+      return 0;
+    });
+    return claiming;
   }
+
   function schedule() {
     if (stopped) return;
-    timer = setTimeout(() => void tick().then(schedule), pollMs);
+    timer = setTimeout(() => void claim().then(schedule), pollMs);
   }
   schedule();
 
   return {
-    wake: () => void tick(),
-    catchUp: () => tick(),
+    wake: () => void claim(),
+    async catchUp() {
+      for (;;) {
+        const started = await claim();
+        if (started === 0 && inFlight.size === 0) return;
+        if (stopped) return;
+        if (inFlight.size > 0) await Promise.race(inFlight);
+      }
+    },
     async stop() {
       stopped = true;
       clearTimeout(timer);
       aborter.abort();
-      await running;
+      await claiming;
+      await Promise.all(inFlight);
     },
   };
 }

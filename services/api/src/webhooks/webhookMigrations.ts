@@ -3,7 +3,7 @@ import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
 
 /**
- * Webhook endpoints (0500). The deliveries and their attempts are the `webhook-outbox` projection's
+ * Webhook endpoints (0500, 0530, 1300). The deliveries and their attempts are the `webhook-outbox` projection's
  * tables (0510_webhook_deliveries and 0520_webhook_delivery_attempts, in @claims/projections).
  */
 export const webhookMigrations: Record<string, Migration> = {
@@ -30,5 +30,9 @@ export const webhookMigrations: Record<string, Migration> = {
       add column status text not null default 'enabled',
       add column disabled_reason text,
       add column disabled_at timestamptz`,
+  ),
+  // The back-office's description, and the first failure of the endpoint's current run of failures.
+  '1300_webhook_endpoint_health': sqlMigration(
+    sql`alter table webhook_endpoints add column description text, add column failing_since timestamptz`,
   ),
 };

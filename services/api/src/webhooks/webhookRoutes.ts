@@ -2,16 +2,17 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import {
-  ApiError, CreateWebhookEndpointRequest, CreateWebhookEndpointResponse, WebhookDeliveryAttemptPage, WebhookDeliveryAttemptQuery,
-  WebhookEndpoint, WebhookEndpointList, WebhookReplayResponse, RotateWebhookSecretRequest, RotateWebhookSecretResponse,
-  UpdateWebhookEndpointRequest, type Permission,
+  ApiError, CreateWebhookEndpointRequest, CreateWebhookEndpointResponse, ReplayWebhookRangeRequest, ReplayWebhookRangeResponse, WebhookDeliveryAttemptPage,
+  WebhookDeliveryAttemptQuery, WebhookEndpoint, WebhookEndpointList, WebhookReplayResponse, WebhookTestResponse, RotateWebhookSecretRequest,
+  RotateWebhookSecretResponse, UpdateWebhookEndpointRequest, type Permission,
 } from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
 import { installIdempotency } from '../http/idempotency.js';
-import { refusalOf } from './addressPolicy.js';
-import { listDeliveryAttempts, replayDelivery } from '@claims/projections';
-import { createEndpoint, deleteEndpoint, findEndpoint, listEndpoints, rotateSecret, setEndpointStatus } from './endpointRepository.js';
+import { listEndpoints } from './endpointRepository.js';
+import {
+  changeEndpointStatus, endpointAttempts, endpointOf, registerEndpoint, removeEndpoint, replayOne, replayRange, rotateEndpointSecret, sendTestDelivery,
+} from './endpointOperations.js';
 
 const EndpointParams = z.object({ endpointId: z.string().min(1).max(100) });
 const DeliveryParams = EndpointParams.extend({ deliveryId: z.string().min(1).max(100) });
@@ -19,8 +20,6 @@ const IdempotencyHeaders = z.object({ 'idempotency-key': z.string().min(1).max(2
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as const;
 const tags = ['webhooks'];
 const security = [{ bearer: [] }];
-
-const endpointNotFound = () => new AppError('not_found', 'No webhook endpoint of this store matches that reference.');
 
 /** The bearer token's store, once the token holds `permission` on it. */
 function tokenStore(request: FastifyRequest, permission: Permission): { storeId: string; tokenId: string } {
@@ -52,11 +51,9 @@ export const webhookRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
     },
   }, async (request, reply) => {
     const { storeId, tokenId } = tokenStore(request, 'webhook:create');
-    const refusal = await refusalOf(request.body.url, ctx.config.webhookAllowPrivateUrls);
-    if (refusal) throw new AppError('webhook_url_not_allowed', refusal);
-    const { endpoint, secret } = await createEndpoint(ctx, { storeId, url: request.body.url, eventTypes: request.body.eventTypes ?? null, tokenId });
-    request.log.info({ endpointId: endpoint.id, storeId }, 'webhook endpoint created');
-    return reply.code(201).header('cache-control', 'no-store').send({ ...endpoint, secret });
+    const created = await registerEndpoint(ctx, storeId, request.body, tokenId);
+    request.log.info({ endpointId: created.id, storeId }, 'webhook endpoint created');
+    return reply.code(201).header('cache-control', 'no-store').send(created);
   });
 
   app.get('/api/v1/webhook-endpoints', {
@@ -72,9 +69,7 @@ export const webhookRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
     schema: { tags, security, summary: 'One webhook endpoint (webhook:read)', params: EndpointParams, response: { 200: WebhookEndpoint, ...errors } },
   }, async (request) => {
     const { storeId } = tokenStore(request, 'webhook:read');
-    const endpoint = await findEndpoint(ctx.database.db, storeId, request.params.endpointId);
-    if (!endpoint) throw endpointNotFound();
-    return endpoint;
+    return endpointOf(ctx, storeId, request.params.endpointId);
   });
 
   app.patch('/api/v1/webhook-endpoints/:endpointId', {
@@ -85,8 +80,7 @@ export const webhookRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
     },
   }, async (request) => {
     const { storeId } = tokenStore(request, 'webhook:update');
-    const endpoint = await setEndpointStatus(ctx, storeId, request.params.endpointId, request.body.status);
-    if (!endpoint) throw endpointNotFound();
+    const endpoint = await changeEndpointStatus(ctx, storeId, request.params.endpointId, request.body.status, 'Turned off through the API.');
     request.log.info({ endpointId: endpoint.id, status: endpoint.status }, 'webhook endpoint status set');
     return endpoint;
   });
@@ -99,8 +93,7 @@ export const webhookRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
     },
   }, async (request, reply) => {
     const { storeId } = tokenStore(request, 'webhook:update');
-    const rotated = await rotateSecret(ctx, storeId, request.params.endpointId, request.body.overlapSeconds);
-    if (!rotated) throw endpointNotFound();
+    const rotated = await rotateEndpointSecret(ctx, storeId, request.params.endpointId, request.body.overlapSeconds);
     request.log.info({ endpointId: request.params.endpointId }, 'webhook secret rotated');
     return reply.header('cache-control', 'no-store').send(rotated);
   });
@@ -113,7 +106,7 @@ export const webhookRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
     },
   }, async (request, reply) => {
     const { storeId } = tokenStore(request, 'webhook:delete');
-    if (!(await deleteEndpoint(ctx, storeId, request.params.endpointId))) throw endpointNotFound();
+    await removeEndpoint(ctx, storeId, request.params.endpointId);
     request.log.info({ endpointId: request.params.endpointId }, 'webhook endpoint deleted');
     return reply.code(204).send(null);
   });
@@ -126,9 +119,7 @@ export const webhookRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
     },
   }, async (request) => {
     const { storeId } = tokenStore(request, 'webhook:read');
-    const endpoint = await findEndpoint(ctx.database.db, storeId, request.params.endpointId);
-    if (!endpoint) throw endpointNotFound();
-    return listDeliveryAttempts(ctx.database.db, endpoint.id, request.query);
+    return endpointAttempts(ctx, storeId, request.params.endpointId, request.query);
   });
 
   app.post('/api/v1/webhook-endpoints/:endpointId/deliveries/:deliveryId/replay', {
@@ -139,11 +130,34 @@ export const webhookRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
     },
   }, async (request, reply) => {
     const { storeId } = tokenStore(request, 'webhook:update');
-    const endpoint = await findEndpoint(ctx.database.db, storeId, request.params.endpointId);
-    if (!endpoint) throw endpointNotFound();
-    const replayed = await replayDelivery(ctx.database.db, endpoint.id, request.params.deliveryId, ctx.now());
-    if (!replayed) throw new AppError('not_found', 'No delivery of this endpoint matches that reference.');
-    request.log.info({ endpointId: endpoint.id, deliveryId: replayed.deliveryId }, 'webhook delivery replayed');
+    const replayed = await replayOne(ctx, storeId, request.params.endpointId, request.params.deliveryId);
+    request.log.info({ endpointId: request.params.endpointId, deliveryId: replayed.deliveryId }, 'webhook delivery replayed');
     return reply.code(202).send(replayed);
+  });
+
+  app.post('/api/v1/webhook-endpoints/:endpointId/replays', {
+    config: { auth: 'token' },
+    schema: {
+      tags, security, params: EndpointParams, headers: IdempotencyHeaders, body: ReplayWebhookRangeRequest, response: { 202: ReplayWebhookRangeResponse, ...errors },
+      summary: 'Replay every delivery of an event that occurred in [from, to) (webhook:update), succeeded ones too, each with its own webhook-id',
+    },
+  }, async (request, reply) => {
+    const { storeId } = tokenStore(request, 'webhook:update');
+    const replayed = await replayRange(ctx, storeId, request.params.endpointId, request.body);
+    request.log.info({ endpointId: request.params.endpointId, replayed: replayed.replayed }, 'webhook deliveries replayed');
+    return reply.code(202).send(replayed);
+  });
+
+  app.post('/api/v1/webhook-endpoints/:endpointId/test', {
+    config: { auth: 'token' },
+    schema: {
+      tags, security, params: EndpointParams, headers: IdempotencyHeaders, response: { 202: WebhookTestResponse, ...errors },
+      summary: 'Send a test delivery (webhook:update): type webhook.test, signed and retried like any delivery, listed among the attempts',
+    },
+  }, async (request, reply) => {
+    const { storeId } = tokenStore(request, 'webhook:update');
+    const sent = await sendTestDelivery(ctx, storeId, request.params.endpointId);
+    request.log.info({ endpointId: request.params.endpointId, deliveryId: sent.deliveryId }, 'webhook test delivery queued');
+    return reply.code(202).send(sent);
   });
 };

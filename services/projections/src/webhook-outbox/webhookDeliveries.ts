@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
 import {
-  DomainFailure, WebhookDeliveryAttempt, WebhookReplayResponse,
+  DomainFailure, WEBHOOK_TEST_EVENT_TYPE, WebhookDeliveryAttempt, WebhookReplayResponse,
   type WebhookDeliveryAttemptPage, type WebhookDeliveryAttemptQuery,
 } from '@claims/contracts';
 
@@ -24,7 +24,7 @@ export interface ClaimedDelivery {
 }
 
 /** What one attempt came to. */
-export type DeliveryOutcome = Pick<WebhookDeliveryAttempt, 'statusCode' | 'error' | 'succeeded' | 'durationMs'>;
+export type DeliveryOutcome = Pick<WebhookDeliveryAttempt, 'statusCode' | 'error' | 'succeeded' | 'durationMs' | 'responseExcerpt'>;
 
 /** The retry policy: when to try again after a failure of a schedule, or null to give up. */
 export type NextAttemptAfterFailure = (input: { failedAttempts: number; firstAttemptAt: Date; failedAt: Date }) => Date | null;
@@ -34,28 +34,59 @@ interface ClaimedRow { id: string; endpoint_id: string; webhook_id: string; payl
 const iso = (value: Date | string) => new Date(value).toISOString();
 
 /**
- * Claims due deliveries: one statement, `FOR UPDATE SKIP LOCKED` so concurrent workers (API
- * processes, `npm run worker`) take disjoint rows, and a lease (`next_attempt_at` moved ahead) so
- * nobody else takes them while they are sent outside any transaction. A worker that dies holding a
- * lease loses nothing: when the lease runs out, the delivery is due again, with the same webhook-id.
+ * Claims due deliveries, at most `perEndpoint` under way per endpoint (counting every worker's leases),
+ * so one slow or dead receiver holds at most that many senders and every other endpoint's deliveries go
+ * on. Claims are taken one worker at a time (a transaction-scoped advisory lock: the statement is short),
+ * so the count of leases each sees is exact; `FOR UPDATE SKIP LOCKED` keeps off rows a replay or a
+ * recording holds. A lease (`next_attempt_at` moved ahead, a `claim_token`) keeps a delivery sent outside
+ * any transaction from being taken again; a worker that dies holding one loses nothing: when the lease
+ * runs out, the delivery is due again, with the same webhook-id.
  */
-export async function claimDueDeliveries<DB>(db: Kysely<DB>, now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries<DB>(
+  db: Kysely<DB>, now: Date, limit: number, leaseMs: number, perEndpoint: number = Number.MAX_SAFE_INTEGER,
+): Promise<ClaimedDelivery[]> {
+  if (limit <= 0) return [];
   const token = randomUUID();
-  const { rows } = await sql<ClaimedRow>`
-    with due as (
-      select d.id, e.url, e.secret,
-             case when e.previous_secret_expires_at > ${now.toISOString()}::timestamptz then e.previous_secret end as previous_secret
-      from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id and e.deleted_at is null and e.status = 'enabled'
-      where d.status = 'pending' and d.next_attempt_at <= ${now.toISOString()}::timestamptz
-      order by d.next_attempt_at
-      limit ${limit}
-      for update of d skip locked
-    )
-    update webhook_deliveries d
-    set next_attempt_at = ${new Date(now.getTime() + leaseMs).toISOString()}::timestamptz, claim_token = ${token}::uuid
-    from due e
-    where d.id = e.id
-    returning d.id, d.endpoint_id, d.webhook_id, d.payload, e.url, e.secret, e.previous_secret, d.claim_token`.execute(db);
+  const at = now.toISOString();
+  const rows = await db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtextextended('webhook-delivery-claims', 0))`.execute(trx);
+    const { rows: claimed } = await sql<ClaimedRow>`
+      with in_flight as (
+        select endpoint_id, count(*)::int as n from webhook_deliveries
+        where status = 'pending' and claim_token is not null and next_attempt_at > ${at}::timestamptz
+        group by endpoint_id
+      ),
+      -- Per endpoint, its earliest due deliveries up to its free places: an index probe each, however long a dead one's
+      -- backlog (1.7 ms for 500 endpoints, one owed 100,000; ranking every due row with a window function took 350-680 ms).
+      candidates as (
+        select d.id, d.next_attempt_at
+        from webhook_endpoints e
+        left join in_flight f on f.endpoint_id = e.id
+        cross join lateral (
+          select d.id, d.next_attempt_at from webhook_deliveries d
+          where d.endpoint_id = e.id and d.status = 'pending' and d.next_attempt_at <= ${at}::timestamptz
+          order by d.next_attempt_at, d.id
+          limit greatest(${perEndpoint}::bigint - coalesce(f.n, 0), 0)
+        ) d
+        where e.deleted_at is null and e.status = 'enabled'
+      ),
+      chosen as (
+        select id from candidates order by next_attempt_at, id limit ${limit}
+      ),
+      due as (
+        select d.id, e.url, e.secret,
+               case when e.previous_secret_expires_at > ${at}::timestamptz then e.previous_secret end as previous_secret
+        from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+        where d.id in (select id from chosen) and d.status = 'pending' and d.next_attempt_at <= ${at}::timestamptz
+        for update of d skip locked
+      )
+      update webhook_deliveries d
+      set next_attempt_at = ${new Date(now.getTime() + leaseMs).toISOString()}::timestamptz, claim_token = ${token}::uuid
+      from due e
+      where d.id = e.id
+      returning d.id, d.endpoint_id, d.webhook_id, d.payload, e.url, e.secret, e.previous_secret, d.claim_token`.execute(trx);
+    return claimed;
+  });
   return rows.map((r) => ({
     id: r.id, endpointId: r.endpoint_id, webhookId: r.webhook_id, payload: r.payload, url: r.url,
     secrets: r.previous_secret ? [r.secret, r.previous_secret] : [r.secret], claimToken: r.claim_token,
@@ -83,9 +114,10 @@ export async function recordDeliveryAttempt<DB>(
     const attempt = row.attempts + 1;
     const holder = row.claim_token === delivery.claimToken;
     await sql`
-      insert into webhook_delivery_attempts (id, delivery_id, endpoint_id, attempt, replay, attempted_at, status_code, error, succeeded, duration_ms)
+      insert into webhook_delivery_attempts (id, delivery_id, endpoint_id, attempt, replay, attempted_at, status_code, error, succeeded, duration_ms, response_excerpt)
       values (${randomUUID()}::uuid, ${delivery.id}::uuid, ${delivery.endpointId}::uuid, ${attempt}, ${holder && row.replay_requested},
-              ${attemptedAt.toISOString()}::timestamptz, ${outcome.statusCode}, ${outcome.error}, ${outcome.succeeded}, ${outcome.durationMs})`.execute(trx);
+              ${attemptedAt.toISOString()}::timestamptz, ${outcome.statusCode}, ${outcome.error}, ${outcome.succeeded}, ${outcome.durationMs},
+              ${outcome.responseExcerpt})`.execute(trx);
     if (!holder) {
       await sql`update webhook_deliveries set attempts = ${attempt}, last_attempt_at = ${attemptedAt.toISOString()}::timestamptz where id = ${delivery.id}::uuid`.execute(trx);
       return;
@@ -123,6 +155,16 @@ export async function cancelPendingDeliveries(trx: QueryExecutorProvider, endpoi
 }
 
 /**
+ * An endpoint turned back on: what it is still owed is due at once, each on a fresh retry schedule
+ * (its failures while the receiver was broken do not count against the day it is retried for).
+ */
+export async function resumePendingDeliveries(trx: QueryExecutorProvider, endpointId: string, now: string): Promise<void> {
+  await sql`
+    update webhook_deliveries set next_attempt_at = ${now}::timestamptz, schedule_started_at = null, schedule_attempts = 0
+    where endpoint_id = ${endpointId}::uuid and status = 'pending' and claim_token is null`.execute(trx);
+}
+
+/**
  * Makes a delivery due now, whatever its state, with the same `webhook-id`; if that attempt fails
  * the retry schedule starts over. An attempt in flight at this moment no longer reschedules it.
  * Null when the endpoint has no such delivery.
@@ -141,9 +183,49 @@ export async function replayDelivery(db: QueryExecutorProvider, endpointId: stri
   });
 }
 
+/**
+ * Replays every delivery to the endpoint of an event that occurred in `[from, to)`, whatever its state
+ * (succeeded ones too: a receiver that lost what it stored asks for it again), each with its own
+ * `webhook-id`, as {@link replayDelivery} does one. Answers how many.
+ */
+export async function replayDeliveriesBetween(db: QueryExecutorProvider, endpointId: string, from: string, to: string, now: string): Promise<number> {
+  const { rows } = await sql<{ replayed: number }>`
+    with replayed as (
+      update webhook_deliveries
+      set status = 'pending', next_attempt_at = ${now}::timestamptz, schedule_started_at = null, schedule_attempts = 0,
+          replay_requested = true, claim_token = null
+      where endpoint_id = ${endpointId}::uuid and occurred_at >= ${from}::timestamptz and occurred_at < ${to}::timestamptz
+      returning 1
+    )
+    select count(*)::int as replayed from replayed`.execute(db);
+  return rows[0]?.replayed ?? 0;
+}
+
+/**
+ * A test delivery to one endpoint (`webhook.test`, asked for from the back-office): a delivery like any
+ * other (signed, retried, in the log), of no event of the store, so its event id is new.
+ */
+export async function enqueueTestDelivery(
+  db: QueryExecutorProvider, endpoint: { id: string; storeId: string }, now: string,
+): Promise<{ deliveryId: string; webhookId: string }> {
+  const deliveryId = randomUUID();
+  const eventId = randomUUID();
+  const webhookId = `msg_${createHash('sha256').update(`${endpoint.id}:${eventId}`).digest('hex').slice(0, 32)}`;
+  const body = JSON.stringify({
+    type: WEBHOOK_TEST_EVENT_TYPE, timestamp: now,
+    data: { endpointId: endpoint.id, storeId: endpoint.storeId, message: 'A test delivery from the back-office: no event happened.' },
+  });
+  await sql`
+    insert into webhook_deliveries (id, endpoint_id, store_id, event_id, event_type, webhook_id, payload, status, next_attempt_at, occurred_at)
+    values (${deliveryId}::uuid, ${endpoint.id}::uuid, ${endpoint.storeId}::uuid, ${eventId}::uuid, ${WEBHOOK_TEST_EVENT_TYPE}, ${webhookId},
+            ${body}, 'pending', ${now}::timestamptz, ${now}::timestamptz)`.execute(db);
+  return { deliveryId, webhookId };
+}
+
 interface AttemptRow {
   id: string; delivery_id: string; webhook_id: string; event_id: string; event_type: string; attempt: number; replay: boolean;
   attempted_at: Date | string; status_code: number | null; error: string | null; succeeded: boolean; duration_ms: number;
+  response_excerpt: string | null; delivery_status: string; next_attempt_at: Date | string | null;
 }
 
 const encodeCursor = (row: AttemptRow) => Buffer.from(`${iso(row.attempted_at)}|${row.id}`).toString('base64url');
@@ -161,7 +243,9 @@ export async function listDeliveryAttempts(db: QueryExecutorProvider, endpointId
   const after = query.cursor ? decodeCursor(query.cursor) : null;
   const { rows } = await sql<AttemptRow>`
     select a.id, a.delivery_id, d.webhook_id, d.event_id, d.event_type, a.attempt, a.replay, a.attempted_at,
-           a.status_code, a.error, a.succeeded, a.duration_ms
+           a.status_code, a.error, a.succeeded, a.duration_ms, a.response_excerpt, d.status as delivery_status,
+           -- While an attempt is under way next_attempt_at is its lease, not a retry.
+           case when d.status = 'pending' and d.claim_token is null then d.next_attempt_at end as next_attempt_at
     from webhook_delivery_attempts a join webhook_deliveries d on d.id = a.delivery_id
     where a.endpoint_id = ${endpointId}::uuid
       ${query.deliveryId ? sql`and a.delivery_id = ${query.deliveryId}::uuid` : sql``}
@@ -174,7 +258,8 @@ export async function listDeliveryAttempts(db: QueryExecutorProvider, endpointId
     data: page.map((row) => WebhookDeliveryAttempt.parse({
       id: row.id, deliveryId: row.delivery_id, webhookId: row.webhook_id, eventId: row.event_id, eventType: row.event_type,
       attempt: row.attempt, replay: row.replay, attemptedAt: iso(row.attempted_at), statusCode: row.status_code,
-      error: row.error, succeeded: row.succeeded, durationMs: row.duration_ms,
+      error: row.error, succeeded: row.succeeded, durationMs: row.duration_ms, responseExcerpt: row.response_excerpt,
+      deliveryStatus: row.delivery_status, nextAttemptAt: row.next_attempt_at ? iso(row.next_attempt_at) : null,
     })),
     nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null,
   };

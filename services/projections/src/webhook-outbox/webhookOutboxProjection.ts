@@ -55,6 +55,17 @@ const migrations: Record<string, Migration> = {
     sql`create index webhook_attempts_endpoint on webhook_delivery_attempts (endpoint_id, attempted_at desc, id desc)`,
     sql`create index webhook_attempts_delivery on webhook_delivery_attempts (delivery_id, attempt)`,
   ),
+  // The back-office's delivery log: when the event occurred (to replay a time range) and the start of each answer.
+  '1310_webhook_delivery_log': sqlMigration(
+    sql`alter table webhook_deliveries add column occurred_at timestamptz`,
+    sql`update webhook_deliveries set occurred_at = (payload::jsonb ->> 'timestamp')::timestamptz`,
+    sql`alter table webhook_deliveries alter column occurred_at set not null`,
+    sql`create index webhook_deliveries_endpoint_occurred on webhook_deliveries (endpoint_id, occurred_at)`,
+    // Attempts under way per endpoint, and each endpoint's due deliveries: what a claim reads to keep one endpoint from taking every sender.
+    sql`create index webhook_deliveries_in_flight on webhook_deliveries (endpoint_id) where status = 'pending' and claim_token is not null`,
+    sql`create index webhook_deliveries_endpoint_due on webhook_deliveries (endpoint_id, next_attempt_at, id) where status = 'pending'`,
+    sql`alter table webhook_delivery_attempts add column response_excerpt text`,
+  ),
 };
 
 type WebhookSourceEvent = ProjectedEvent<WebhookSourceType>;
@@ -97,10 +108,10 @@ export const webhookOutboxProjection = defineProjection({
     if (!event.storeId) return;
     const message = webhookBody(event, event.storeId);
     await sql`
-      insert into webhook_deliveries (id, endpoint_id, store_id, event_id, event_type, webhook_id, payload, status, next_attempt_at)
+      insert into webhook_deliveries (id, endpoint_id, store_id, event_id, event_type, webhook_id, payload, status, next_attempt_at, occurred_at)
       select gen_random_uuid(), e.id, e.store_id, ${event.eventId}::uuid, ${message.type},
              'msg_' || left(encode(sha256(convert_to(e.id::text || ':' || ${event.eventId}, 'UTF8')), 'hex'), 32),
-             ${message.body}, 'pending', ${event.occurredAt}::timestamptz
+             ${message.body}, 'pending', ${event.occurredAt}::timestamptz, ${event.occurredAt}::timestamptz
       from webhook_endpoints e
       where e.store_id = ${event.storeId}::uuid
         and e.deleted_at is null

@@ -39,6 +39,9 @@ export function AppLayout() {
             {SETTINGS_GROUPS.some((group) => storesWith(me, SETTINGS_GROUP_ACCESS[group].read).length > 0) ? (
               <li><Link to="/settings" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>Settings</Link></li>
             ) : null}
+            {storesWith(me, 'webhook:read').length > 0 ? (
+              <li><Link to="/webhooks" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>Webhooks</Link></li>
+            ) : null}
             {holdsInternally(me, 'admin-stores:read') ? (
               <li><Link to="/operations" activeProps={{ 'aria-current': 'page' }}>Operations</Link></li>
             ) : null}

@@ -1,0 +1,78 @@
+import type {
+  CreateWebhookEndpointRequest, CreateWebhookEndpointResponse, ReplayWebhookRangeRequest, ReplayWebhookRangeResponse, WebhookDeliveryAttemptPage,
+  WebhookDeliveryAttemptQuery, WebhookEndpoint, WebhookEndpointStatus, WebhookReplayResponse, WebhookTestResponse,
+} from '@claims/contracts';
+import { enqueueTestDelivery, listDeliveryAttempts, replayDeliveriesBetween, replayDelivery } from '@claims/projections';
+import type { AppContext } from '../context.js';
+import { AppError } from '../platform/errors.js';
+import { refusalOf } from './addressPolicy.js';
+import { createEndpoint, deleteEndpoint, findEndpoint, rotateSecret, setEndpointStatus } from './endpointRepository.js';
+
+/**
+ * What can be done to a store's webhook endpoints, the same through the public API v1 (a token's store)
+ * and the back-office (a signed-in user's chosen store): the routes only authenticate and authorise.
+ * Another store's endpoint is as unknown as a made-up id (404).
+ */
+
+const endpointNotFound = () => new AppError('not_found', 'No webhook endpoint of this store matches that reference.');
+
+export async function endpointOf(ctx: AppContext, storeId: string, endpointId: string): Promise<WebhookEndpoint> {
+  const endpoint = await findEndpoint(ctx.database.db, storeId, endpointId);
+  if (!endpoint) throw endpointNotFound();
+  return endpoint;
+}
+
+/** Registers an endpoint after checking its address (422 for a private one); the secret is in this answer only. */
+export async function registerEndpoint(
+  ctx: AppContext, storeId: string, body: CreateWebhookEndpointRequest, tokenId: string | null,
+): Promise<CreateWebhookEndpointResponse> {
+  const refusal = await refusalOf(body.url, ctx.config.webhookAllowPrivateUrls);
+  if (refusal) throw new AppError('webhook_url_not_allowed', refusal);
+  const { endpoint, secret } = await createEndpoint(ctx, {
+    storeId, url: body.url, eventTypes: body.eventTypes ?? null, description: body.description ?? null, tokenId,
+  });
+  return { ...endpoint, secret };
+}
+
+/** Pauses or resumes deliveries; `reason` is what the endpoint shows while paused. */
+export async function changeEndpointStatus(
+  ctx: AppContext, storeId: string, endpointId: string, status: WebhookEndpointStatus, reason: string,
+): Promise<WebhookEndpoint> {
+  const endpoint = await setEndpointStatus(ctx, storeId, endpointId, status, reason);
+  if (!endpoint) throw endpointNotFound();
+  return endpoint;
+}
+
+export async function rotateEndpointSecret(ctx: AppContext, storeId: string, endpointId: string, overlapSeconds: number) {
+  const rotated = await rotateSecret(ctx, storeId, endpointId, overlapSeconds);
+  if (!rotated) throw endpointNotFound();
+  return rotated;
+}
+
+export async function removeEndpoint(ctx: AppContext, storeId: string, endpointId: string): Promise<void> {
+  if (!(await deleteEndpoint(ctx, storeId, endpointId))) throw endpointNotFound();
+}
+
+/** Every attempt to the endpoint, newest first, with where each delivery stands now. */
+export async function endpointAttempts(ctx: AppContext, storeId: string, endpointId: string, query: WebhookDeliveryAttemptQuery): Promise<WebhookDeliveryAttemptPage> {
+  const endpoint = await endpointOf(ctx, storeId, endpointId);
+  return listDeliveryAttempts(ctx.database.db, endpoint.id, query);
+}
+
+export async function replayOne(ctx: AppContext, storeId: string, endpointId: string, deliveryId: string): Promise<WebhookReplayResponse> {
+  const endpoint = await endpointOf(ctx, storeId, endpointId);
+  const replayed = await replayDelivery(ctx.database.db, endpoint.id, deliveryId, ctx.now());
+  if (!replayed) throw new AppError('not_found', 'No delivery of this endpoint matches that reference.');
+  return replayed;
+}
+
+export async function replayRange(ctx: AppContext, storeId: string, endpointId: string, range: ReplayWebhookRangeRequest): Promise<ReplayWebhookRangeResponse> {
+  const endpoint = await endpointOf(ctx, storeId, endpointId);
+  return { replayed: await replayDeliveriesBetween(ctx.database.db, endpoint.id, range.from, range.to, ctx.now()) };
+}
+
+/** A `webhook.test` delivery, sent like any other (also to a paused endpoint once it is resumed). */
+export async function sendTestDelivery(ctx: AppContext, storeId: string, endpointId: string): Promise<WebhookTestResponse> {
+  const endpoint = await endpointOf(ctx, storeId, endpointId);
+  return enqueueTestDelivery(ctx.database.db, endpoint, ctx.now());
+}
