@@ -15,5 +15,6 @@ export * from './deskTools.js';
 export * from './backoffice.js';
 export * from './webhooks.js';
 export * from './finance.js';
+export * from './financeEvents.js';
 export * from './analytics.js';
 export * from './operations.js';

@@ -4,6 +4,8 @@ export * from './money/payouts.js';
 export * from './money/storePayouts.js';
 export * from './money/storeCredit.js';
 export * from './money/orderPremium.js';
+export * from './money/financeLedgers.js';
+export * from './money/monthlyFinance.js';
 export * from './decider.js';
 export * from './eligibility/validQuantity.js';
 export * from './eligibility/fulfillmentEligibility.js';
