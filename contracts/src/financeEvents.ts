@@ -8,13 +8,18 @@ export const FINANCE_EVENT_TYPES = [
 ] as const satisfies readonly EventType[];
 export type FinanceEventType = (typeof FINANCE_EVENT_TYPES)[number];
 
+/** Of a filing the ledgers need the claim's store and currency only (a ClaimFiled is the biggest event there is). */
+const claimFiledFacts = EVENT_REGISTRY.ClaimFiled.data.pick({ claimId: true, storeId: true, currency: true });
+
+/** The types of which a reader of the ledgers asks for some fields of `data` only, and those fields. */
+export const FINANCE_FIELDS: Readonly<Partial<Record<FinanceEventType, readonly string[]>>> = { ClaimFiled: Object.keys(claimFiledFacts.shape) };
+
 /**
- * A finance event as the replay parses it: each type's own schema, except that of a filing only the claim's
- * store and currency are read (a ClaimFiled is the biggest event there is, and the ledgers need nothing else of it).
+ * A finance event as the replay parses it: each type's own schema, of a filing only FINANCE_FIELDS.
  * A whole DomainEvent of these types is one too.
  */
 export const FinanceEvent = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('ClaimFiled'), data: EVENT_REGISTRY.ClaimFiled.data.pick({ claimId: true, storeId: true, currency: true }) }),
+  z.object({ type: z.literal('ClaimFiled'), data: claimFiledFacts }),
   z.object({ type: z.literal('ClaimResolved'), data: EVENT_REGISTRY.ClaimResolved.data }),
   z.object({ type: z.literal('PayoutBatchCreated'), data: EVENT_REGISTRY.PayoutBatchCreated.data }),
   z.object({ type: z.literal('PayoutBatchApproved'), data: EVENT_REGISTRY.PayoutBatchApproved.data }),

@@ -101,15 +101,14 @@ export interface PremiumEntryRow {
   at: string;
 }
 
-/** Each premium recorded or reversed in a period, for some stores or all, in time order. */
+/** Each premium recorded or reversed in a period, for some stores or all, in no particular order (a replay reads them all into a map). */
 export async function premiumEntries(db: QueryExecutorProvider, filter: PayoutFilter): Promise<PremiumEntryRow[]> {
   const storeIds = filter.storeIds ? [...filter.storeIds] : null;
   const { rows } = await sql<{ event_id: string; order_id: string; store_id: string; order_number: string; amount: string; currency: string; at: Date }>`
     select event_id, order_id, store_id, order_number, amount, currency, at from premium_entries
     where (${storeIds}::uuid[] is null or store_id = any(${storeIds}::uuid[]))
       and (${filter.from ?? null}::timestamptz is null or at >= ${filter.from ?? null}::timestamptz)
-      and (${filter.to ?? null}::timestamptz is null or at <= ${filter.to ?? null}::timestamptz)
-    order by at, event_id`.execute(db);
+      and (${filter.to ?? null}::timestamptz is null or at <= ${filter.to ?? null}::timestamptz)`.execute(db);
   return rows.map((r) => ({
     eventId: r.event_id, orderId: r.order_id, storeId: r.store_id, orderNumber: r.order_number, amount: Number(r.amount), currency: r.currency,
     at: new Date(r.at).toISOString(),

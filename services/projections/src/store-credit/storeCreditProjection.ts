@@ -110,15 +110,14 @@ export interface StoreCreditEntryRow {
   at: string;
 }
 
-/** Store credit entries of some stores (or all) made in a period, in time order. */
+/** Store credit entries of some stores (or all) made in a period, in no particular order (a replay reads them all into a map). */
 export async function storeCreditEntries(db: QueryExecutorProvider, filter: { storeIds?: readonly string[] | undefined; from?: string | undefined; to?: string | undefined }): Promise<StoreCreditEntryRow[]> {
   const storeIds = filter.storeIds ? [...filter.storeIds] : null;
   const { rows } = await sql<{ event_id: string; store_id: string; customer_key: string; kind: StoreCreditEntryRow['kind']; amount: string; currency: string; claim_id: string | null; resolution_id: string | null; at: Date }>`
     select event_id, store_id, customer_key, kind, amount, currency, claim_id, resolution_id, at from store_credit_entries
     where (${storeIds}::uuid[] is null or store_id = any(${storeIds}::uuid[]))
       and (${filter.from ?? null}::timestamptz is null or at >= ${filter.from ?? null}::timestamptz)
-      and (${filter.to ?? null}::timestamptz is null or at <= ${filter.to ?? null}::timestamptz)
-    order by at, event_id`.execute(db);
+      and (${filter.to ?? null}::timestamptz is null or at <= ${filter.to ?? null}::timestamptz)`.execute(db);
   return rows.map((r) => ({
     eventId: r.event_id, storeId: r.store_id, customerKey: r.customer_key, kind: r.kind, amount: Number(r.amount), currency: r.currency,
     claimId: r.claim_id, resolutionId: r.resolution_id, at: new Date(r.at).toISOString(),
