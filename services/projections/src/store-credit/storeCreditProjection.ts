@@ -40,7 +40,7 @@ const migrations: Record<string, Migration> = {
           select e.event_id, (e.data->>'storeId')::uuid, e.data->>'customerKey',
             case e.type when 'StoreCreditIssued' then 'issued' when 'StoreCreditRedeemed' then 'redeemed' else 'adjusted' end,
             case e.type when 'StoreCreditRedeemed' then -(e.data->>'amount')::bigint else (e.data->>'amount')::bigint end,
-            e.data->>'currency', (e.data->>'claimId')::uuid, (e.data->>'resolutionId')::uuid, e.occurred_at
+            e.data->>'currency', (e.data->>'claimId')::uuid, (e.data->>'resolutionId')::uuid, date_trunc('milliseconds', e.occurred_at)
           from events e
           join projection_offsets o on o.projection = 'store-credit' and o.stream_id = e.stream_id and e.stream_version <= o.version
           where e.type in ('StoreCreditIssued', 'StoreCreditRedeemed', 'StoreCreditAdjusted')
