@@ -11,7 +11,7 @@
  * or DATABASE_URL's server with database claims_bench), DB_POOL_SIZE (20), BENCH_SECONDS, BENCH_WARMUP_SECONDS,
  * BENCH_WRITERS (e.g. "1,8,32"), BENCH_BATCHES (e.g. "1,10"), BENCH_SECTIONS / BENCH_ONLY (comma-separated section
  * titles), BENCH_OUT; the claim-desk section's own BENCH_DESK_* (bench/claimDeskBench.ts); the fault-suite section's
- * CHAOS_MINUTES (5; `make chaos` runs that section alone).
+ * CHAOS_MINUTES (5; `make chaos` runs that section alone); the finance-replay section's BENCH_FINANCE_* (bench/financeReplayBench.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,6 +21,7 @@ import { benchPortal } from './portalBench.js';
 import { benchClaimDesk } from './claimDeskBench.js';
 import { benchFaultSuite } from './faultSuiteBench.js';
 import { benchCommands } from './commandsBench.js';
+import { benchFinanceReplay } from './financeReplayBench.js';
 import { machineInfo, machineMarkdown } from './machine.js';
 import { benchDatabaseUrl } from './postgres.js';
 
@@ -37,6 +38,7 @@ export const sections: BenchSection[] = [
   { title: 'claim-desk', heading: '## Claim desk', run: async ({ databaseUrl }) => (await benchClaimDesk({ url: databaseUrl })).markdown },
   { title: 'fault-suite', heading: '## Fault suite', run: benchFaultSuite },
   { title: 'commands', heading: '## Commands over HTTP', run: benchCommands },
+  { title: 'finance-replay', heading: '## Finance replay', run: async ({ databaseUrl }) => (await benchFinanceReplay({ url: databaseUrl })).markdown },
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -120,7 +122,7 @@ async function main(): Promise<void> {
   }
   const host = new URL(databaseUrl).host;
   const overrides = ['BENCH_DATABASE_URL', 'DB_POOL_SIZE', 'BENCH_SECONDS', 'BENCH_WARMUP_SECONDS', 'BENCH_WRITERS', 'BENCH_BATCHES', 'BENCH_SECTIONS', 'BENCH_ONLY', 'CHAOS_MINUTES']
-    .concat(Object.keys(process.env).filter((name) => name.startsWith('BENCH_DESK_')).sort())
+    .concat(Object.keys(process.env).filter((name) => name.startsWith('BENCH_DESK_') || name.startsWith('BENCH_FINANCE_')).sort())
     .filter((name) => process.env[name])
     .map((name) => `${name}=${name === 'BENCH_DATABASE_URL' ? '…' : process.env[name]}`);
   const command = `${overrides.length ? overrides.join(' ') + ' ' : ''}make bench`;

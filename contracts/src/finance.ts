@@ -22,6 +22,17 @@ export type Valuation = z.infer<typeof Valuation>;
 
 export const DEFAULT_MONEY_RULES: MoneyRules = { replacementCostPercent: 100 };
 
+/**
+ * Money rules a finance replay may try instead of those each decision recorded: every rule the payout
+ * valuation reads (the replacement-cost percentage and the store-credit bonus, amount or kind). The store's
+ * currency and the order's exchange rate are facts of the order, not rules, so they are never candidates.
+ * An unknown name is refused rather than silently ignored, so a typo never passes for "nothing changes".
+ */
+export const CandidateMoneyRules = MoneyRules.partial().extend({
+  credit: Valuation.shape.credit.partial().strict().optional(),
+}).strict();
+export type CandidateMoneyRules = z.infer<typeof CandidateMoneyRules>;
+
 export const PayoutStatus = z.enum(['pending', 'approved', 'paid', 'reversed']);
 export type PayoutStatus = z.infer<typeof PayoutStatus>;
 
@@ -51,18 +62,53 @@ export const FinanceReplayRequest = z.object({
   to: z.iso.datetime({ offset: true }),
   storeIds: z.array(z.uuid()).max(1_000).optional(),
   /** Candidate money rules to try instead of those recorded with each decision. */
-  rules: MoneyRules.partial().optional(),
+  rules: CandidateMoneyRules.optional(),
 }).refine((r) => Date.parse(r.from) <= Date.parse(r.to), { message: 'from must not be after to', path: ['to'] });
 export type FinanceReplayRequest = z.infer<typeof FinanceReplayRequest>;
 
 export const FinanceReplayStatus = z.enum(['running', 'done', 'failed']);
 
+/** Live beside replayed, per store and currency (decimals in that currency). */
+const ReplayTotals = z.array(z.object({ storeId: z.uuid(), currency: CurrencyCode, live: DecimalAmount, replayed: DecimalAmount }));
+
 export const FinanceReplayView = z.object({
   id: z.uuid(),
   status: FinanceReplayStatus,
   progress: z.number().min(0).max(1),
-  stores: z.array(z.object({ storeId: z.uuid(), currency: CurrencyCode, live: DecimalAmount, replayed: DecimalAmount })),
-  differences: z.array(z.object({ storeId: z.uuid(), claimId: z.uuid(), eventId: z.uuid(), live: DecimalAmount.nullable(), replayed: DecimalAmount.nullable() })),
+  /** Payouts owed per store and currency. */
+  stores: ReplayTotals,
+  /**
+   * Each payout line that differs (amount or status), with the ClaimResolved event that decided it; `change` is
+   * replayed minus live (a missing side counts as zero), so a candidate rule's effect reads line by line.
+   */
+  differences: z.array(z.object({
+    storeId: z.uuid(), claimId: z.uuid(), eventId: z.uuid(), live: DecimalAmount.nullable(), replayed: DecimalAmount.nullable(),
+    lineId: z.uuid(), resolutionType: ResolutionType, currency: CurrencyCode, change: DecimalAmount,
+    liveStatus: PayoutStatus.nullable(), replayedStatus: PayoutStatus.nullable(),
+  })),
+  /** Premiums collected less those reversed, per store and premium currency, and each premium event that differs. */
+  premiums: z.object({
+    stores: ReplayTotals,
+    differences: z.array(z.object({
+      storeId: z.uuid(), orderId: z.uuid(), orderNumber: z.string(), eventId: z.uuid(), currency: CurrencyCode,
+      live: DecimalAmount.nullable(), replayed: DecimalAmount.nullable(),
+    })),
+  }),
+  /**
+   * Store credit issued per store and currency, and each store-credit event that differs: an issue is revalued
+   * from the resolution line it was issued for (under the candidate rules), redemptions and adjustments are copied.
+   */
+  storeCredit: z.object({
+    stores: ReplayTotals,
+    differences: z.array(z.object({
+      storeId: z.uuid(), eventId: z.uuid(), kind: z.enum(['issued', 'redeemed', 'adjusted']), claimId: z.uuid().nullable(), currency: CurrencyCode,
+      live: DecimalAmount.nullable(), replayed: DecimalAmount.nullable(),
+    })),
+  }),
+  /** The candidate rules this replay tried (null: the rules each decision recorded). */
+  rules: CandidateMoneyRules.nullable(),
+  /** Finance events the replay folded, out of the whole history it read. */
+  eventsReplayed: z.number().int().nonnegative(),
   error: z.string().nullable(),
 });
 export type FinanceReplayView = z.infer<typeof FinanceReplayView>;

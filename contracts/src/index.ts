@@ -17,6 +17,7 @@ export * from './deskTools.js';
 export * from './backoffice.js';
 export * from './webhooks.js';
 export * from './finance.js';
+export * from './financeEvents.js';
 export * from './analytics.js';
 export * from './operations.js';
 export * from './invoices.js';

@@ -7,6 +7,8 @@ export * from './money/orderPremium.js';
 export * from './money/invoices.js';
 export * from './money/paymentMethods.js';
 export * from './money/storeBilling.js';
+export * from './money/financeLedgers.js';
+export * from './money/monthlyFinance.js';
 export * from './decider.js';
 export * from './eligibility/validQuantity.js';
 export * from './eligibility/fulfillmentEligibility.js';

@@ -4,6 +4,7 @@ export * from './migrations.js';
 export * from './appendToStream.js';
 export * from './readStream.js';
 export * from './readAll.js';
+export * from './readAllOfTypes.js';
 export * from './checkpoints.js';
 export * from './leadership.js';
 export * from './recordedEvent.js';

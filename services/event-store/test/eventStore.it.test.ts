@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
-  ANY, appendToStream, appendToStreams, eventStoreMigrations, migrate, NO_STREAM, openDatabase, readAll, readStream, START,
+  ANY, appendToStream, appendToStreams, countOfTypes, eventStoreMigrations, migrate, NO_STREAM, openDatabase, readAll, readAllOfTypes, readStream, START,
   type Database, type NewEvent,
 } from '../src/index.js';
 import { createTestDatabase, eventually } from '../../../test/support/testDatabase.js';
@@ -95,6 +95,28 @@ describe.each(modes)('event store on %s', (mode) => {
     const first = all[0]!;
     expect(first).toMatchObject({ streamVersion: 1, metadata: { actor: { type: 'system', id: 'test' }, schemaVersion: 1 } });
     expect(typeof first.globalPosition).toBe('number');
+  });
+
+  it('reads some types only, in the same order and at the same times as readAll, with only the fields asked of a type', async () => {
+    const stream = randomUUID();
+    const big = { ...event('Big'), data: { keep: 'k', also: 2, heavy: 'x'.repeat(1_000) } };
+    await append(database, stream, NO_STREAM, [event('Skipped'), big, event('Kept'), event('Skipped')]);
+    const everything = await eventually(async () => {
+      const read = await readEverything(database);
+      expect(read.map((e) => e.streamId)).toContain(stream);
+      return read.filter((e) => e.type === 'Big' || e.type === 'Kept');
+    });
+    const facts = [];
+    for (let position = START; ;) {
+      const page = await readAllOfTypes(database.db, position, ['Big', 'Kept'], { limit: 1, fields: { Big: ['keep', 'also'] } });
+      if (page.events.length === 0) break;
+      facts.push(...page.events);
+      position = page.next;
+    }
+    expect(facts.map((f) => [f.eventId, f.type, f.streamVersion, f.occurredAt])).toEqual(everything.map((e) => [e.eventId, e.type, e.streamVersion, e.occurredAt]));
+    expect(facts.find((f) => f.type === 'Big')!.data).toEqual({ keep: 'k', also: 2 });
+    expect(facts.find((f) => f.type === 'Kept')!.data).toEqual(everything.find((e) => e.type === 'Kept')!.data);
+    expect(await countOfTypes(database.db, ['Big', 'Kept'])).toBe(everything.length);
   });
 });
 

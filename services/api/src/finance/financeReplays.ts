@@ -1,7 +1,12 @@
 import { sql, type QueryExecutorProvider } from 'kysely';
 import type { FinanceReplayRequest, FinanceReplayView } from '@claims/contracts';
 
-type Result = Pick<FinanceReplayView, 'stores' | 'differences'>;
+type Result = Pick<FinanceReplayView, 'stores' | 'differences' | 'premiums' | 'storeCredit' | 'eventsReplayed'>;
+
+/** A result as stored; one written before premiums and store credit were replayed has neither (nor each line's detail). */
+type StoredResult = Result | Pick<Result, 'stores'>;
+
+const emptyResult: Result = { stores: [], differences: [], premiums: { stores: [], differences: [] }, storeCredit: { stores: [], differences: [] }, eventsReplayed: 0 };
 
 const STALLED_AFTER = '2 minutes';
 
@@ -24,13 +29,18 @@ export async function finishReplay(db: QueryExecutorProvider, id: string, outcom
 
 /** A replay's state for `GET /api/finance/replays/{id}`, or null for an unknown id. */
 export async function findReplay(db: QueryExecutorProvider, id: string): Promise<FinanceReplayView | null> {
-  const { rows } = await sql<{ id: string; status: FinanceReplayView['status']; progress: number; result: Result | null; error: string | null; stalled: boolean }>`
-    select id, status, progress, result, error, (status = 'running' and updated_at < now() - ${STALLED_AFTER}::interval) as stalled
+  const { rows } = await sql<{
+    id: string; status: FinanceReplayView['status']; progress: number; request: FinanceReplayRequest; result: StoredResult | null; error: string | null; stalled: boolean;
+  }>`
+    select id, status, progress, request, result, error, (status = 'running' and updated_at < now() - ${STALLED_AFTER}::interval) as stalled
     from finance_replays where id = ${id}::uuid`.execute(db);
   const row = rows[0];
   if (!row) return null;
+  const rules = row.request.rules ?? null;
+  const failed = (error: string): FinanceReplayView => ({ id: row.id, status: 'failed', progress: Number(row.progress), ...emptyResult, rules, error });
   // A process that stopped mid-replay leaves it running with no progress: say so instead of "running" forever.
-  if (row.stalled) return { id: row.id, status: 'failed', progress: Number(row.progress), stores: [], differences: [], error: 'The replay stopped making progress (the service restarted); start it again.' };
-  return { id: row.id, status: row.status, progress: Number(row.progress), stores: row.result?.stores ?? [], differences: row.result?.differences ?? [], error: row.error };
+  if (row.stalled) return failed('The replay stopped making progress (the service restarted); start it again.');
+  if (row.result && !('premiums' in row.result)) return failed('This replay was recorded by an earlier version, before premiums and store credit were compared; start it again.');
+  return { id: row.id, status: row.status, progress: Number(row.progress), ...emptyResult, ...row.result, rules, error: row.error };
 }
 

@@ -70,7 +70,7 @@ export const financeRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
   app.post('/api/finance/replays', {
     config: { auth: 'user' },
     schema: {
-      tags: ['finance'], summary: 'Replay payouts of a period from the events (optionally under candidate money rules); 202 with its id',
+      tags: ['finance'], summary: 'Replay payouts, premiums and store credit of a period from the events (optionally under candidate money rules); 202 with its id',
       body: FinanceReplayRequest, response: { 202: z.object({ id: z.uuid() }), ...errors },
     },
   }, async (request, reply) => {
@@ -87,7 +87,7 @@ export const financeRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
   app.get('/api/finance/replays/:id', {
     config: { auth: 'user' },
     schema: {
-      tags: ['finance'], summary: 'A replay\'s progress, its totals beside the live ledger, and every difference',
+      tags: ['finance'], summary: 'A replay\'s progress, its totals beside the live ledgers (payouts, premiums, store credit), and every difference',
       params: z.object({ id: z.uuid() }), response: { 200: FinanceReplayView, ...errors },
     },
   }, async (request) => {

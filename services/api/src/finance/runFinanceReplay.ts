@@ -1,102 +1,130 @@
-import { DomainEvent, toDecimal, type FinanceReplayRequest, type FinanceReplayView } from '@claims/contracts';
-import { payoutLinesOf, type PayoutLine } from '@claims/domain';
-import { countAfter, readAll, START } from '@claims/event-store';
-import { payoutEntries, type PayoutEntryRow } from '@claims/projections';
+import { FINANCE_EVENT_TYPES, FINANCE_FIELDS, FinanceEvent, type FinanceReplayRequest } from '@claims/contracts';
+import { financeReplay, type FinanceLedgers } from '@claims/domain';
+import { countOfTypes, readAllOfTypes, START, type Database, type Position } from '@claims/event-store';
+import {
+  appliedVersions, payoutEntries, payoutLedgerProjection, premiumEntries, storeCreditEntries, storeCreditProjection, type Projection,
+} from '@claims/projections';
 import type { AppContext } from '../context.js';
+import { compareLedgers, type LedgerComparison, type LiveLedgers } from './compareLedgers.js';
 import { finishReplay, recordProgress } from './financeReplays.js';
 
+/** Events per read: big enough that round trips are a small share, small enough that folding one blocks the loop for tens of ms. */
 const PAGE = 5_000;
-/** The live ledger may trail the events just read by a projection's lag; wait this long for it before comparing. */
-const LIVE_CATCH_UP_MS = 5_000;
+/** Progress is written at most this often (a few times a second), never per page. */
+const PROGRESS_EVERY_MS = 250;
+/** How long the live read models may trail the events the replay read before the comparison goes ahead without them. */
+const LIVE_CATCH_UP_MS = 10_000;
+/** How long a transaction open elsewhere may hold back events already counted (see readAll) before the replay gives up. */
+const HORIZON_WAIT_MS = 60_000;
 
-interface ReplayedLine extends PayoutLine {
-  storeId: string;
-  eventId: string;
-}
+/** The live read models the replay compares with, and the streams of each it read events of (stream id → last version). */
+const LIVE = [payoutLedgerProjection, storeCreditProjection] as const satisfies readonly Projection[];
+const projectionOf = new Map<string, number>(LIVE.flatMap((p, i) => p.handles.map((type) => [type, i] as const)));
 
-/** Every payout line the events decide in the period, recomputed from the whole history (under candidate rules when given). */
-async function replayLines(ctx: AppContext, id: string, request: FinanceReplayRequest): Promise<Map<string, ReplayedLine>> {
-  const db = ctx.database.db;
-  const from = Date.parse(request.from);
-  const to = Date.parse(request.to);
-  const stores = request.storeIds ? new Set(request.storeIds) : null;
-  const total = Math.max(1, await countAfter(db, START));
-  const claims = new Map<string, { storeId: string; currency: string }>();
-  const lines = new Map<string, ReplayedLine>();
-  let position = START;
-  let done = 0;
-  for (;;) {
-    const page = await readAll(db, position, PAGE);
-    if (page.events.length === 0) break;
-    for (const recorded of page.events) {
-      if (recorded.type !== 'ClaimFiled' && recorded.type !== 'ClaimResolved') continue;
-      const event = DomainEvent.parse({ type: recorded.type, data: recorded.data });
-      if (event.type === 'ClaimFiled') claims.set(event.data.claimId, { storeId: event.data.storeId, currency: event.data.currency });
-      if (event.type !== 'ClaimResolved') continue;
-      const at = Date.parse(recorded.occurredAt);
-      const claim = claims.get(event.data.claimId);
-      if (!claim || at < from || at > to || (stores && !stores.has(claim.storeId))) continue;
-      for (const line of payoutLinesOf(event.data, claim.currency, request.rules)) lines.set(line.id, { ...line, storeId: claim.storeId, eventId: recorded.eventId });
-    }
-    position = page.next;
-    done += page.events.length;
-    await recordProgress(db, id, Math.min(0.99, done / total));
-  }
-  return lines;
-}
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The live ledger's entries of the period, once it holds every line the replay found (or the wait is over). */
-async function liveEntries(ctx: AppContext, request: FinanceReplayRequest, replayed: Map<string, ReplayedLine>): Promise<PayoutEntryRow[]> {
-  const deadline = Date.now() + LIVE_CATCH_UP_MS;
-  for (;;) {
-    const live = await payoutEntries(ctx.database.db, { storeIds: request.storeIds, from: request.from, to: request.to });
-    const ids = new Set(live.map((e) => e.id));
-    if ([...replayed.keys()].every((lineId) => ids.has(lineId)) || Date.now() > deadline) return live;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-/** Replayed totals beside the live ones per store and currency, and every line that differs, to the cent. */
-function compare(live: readonly PayoutEntryRow[], replayed: Map<string, ReplayedLine>): Pick<FinanceReplayView, 'stores' | 'differences'> {
-  const totals = new Map<string, { storeId: string; currency: string; live: number; replayed: number }>();
-  const total = (storeId: string, currency: string) => {
-    const key = `${storeId}:${currency}`;
-    const entry = totals.get(key) ?? { storeId, currency, live: 0, replayed: 0 };
-    totals.set(key, entry);
-    return entry;
-  };
-  for (const entry of live) total(entry.storeId, entry.currency).live += entry.amount;
-  for (const line of replayed.values()) total(line.storeId, line.currency).replayed += line.amount;
-  const liveById = new Map(live.map((e) => [e.id, e]));
-  const differences: FinanceReplayView['differences'] = [];
-  for (const id of new Set([...liveById.keys(), ...replayed.keys()])) {
-    const a = liveById.get(id);
-    const b = replayed.get(id);
-    if (a && b && a.amount === b.amount && a.currency === b.currency) continue;
-    const currency = (b ?? a)!.currency;
-    differences.push({
-      storeId: (a ?? b)!.storeId, claimId: (a ?? b)!.claimId, eventId: (b ?? a)!.eventId,
-      live: a ? toDecimal(a.amount, a.currency) : null, replayed: b ? toDecimal(b.amount, currency) : null,
-    });
-  }
-  return {
-    stores: [...totals.values()].map((t) => ({ storeId: t.storeId, currency: t.currency, live: toDecimal(t.live, t.currency), replayed: toDecimal(t.replayed, t.currency) })),
-    differences,
-  };
+export interface ReplayedHistory {
+  ledgers: FinanceLedgers;
+  /** Finance events folded. */
+  events: number;
+  /** Per live projection (LIVE's order): each stream read and the last version of it read. */
+  streams: ReadonlyArray<ReadonlyMap<string, number>>;
 }
 
 /**
- * The finance replay: payouts of a period rebuilt from the events into memory beside the live ledger,
- * which keeps serving, then compared line by line. Runs after the request that started it.
+ * Folds every finance event of the store into the replayed ledgers. Only the finance types are read (the server
+ * skips the rest, and sends only a filing's store and currency: half the bytes of a realistic history) and parsed;
+ * the next page is already on its way while one folds; progress goes out a few times a second.
+ */
+export async function replayHistory(db: Database['db'], request: Pick<FinanceReplayRequest, 'rules'>, onProgress: (share: number) => Promise<void> = async () => undefined): Promise<ReplayedHistory> {
+  const replay = financeReplay(request.rules ?? {});
+  const streams = LIVE.map(() => new Map<string, number>());
+  const total = await countOfTypes(db, FINANCE_EVENT_TYPES);
+  let done = 0;
+  let reported = Date.now();
+  let waitingSince: number | null = null;
+  const read = (after: Position) => {
+    const page = readAllOfTypes(db, after, FINANCE_EVENT_TYPES, { limit: PAGE, fields: FINANCE_FIELDS });
+    // Read ahead: a fold that throws leaves this one unawaited, and its failure is not the replay's news.
+    page.catch(() => undefined);
+    return page;
+  };
+  let pending = read(START);
+  for (;;) {
+    const page = await pending;
+    if (page.events.length === 0) {
+      if (done >= total) break;
+      // Counted but below a transaction still open elsewhere: readAll's horizon; wait for it, as a rebuild does.
+      waitingSince ??= Date.now();
+      if (Date.now() - waitingSince > HORIZON_WAIT_MS) throw new Error(`a transaction open for over ${HORIZON_WAIT_MS / 1000} s holds back events the replay counted`);
+      await pause(50);
+      pending = read(page.next);
+      continue;
+    }
+    waitingSince = null;
+    pending = read(page.next);
+    for (const recorded of page.events) {
+      const event = FinanceEvent.parse({ type: recorded.type, data: recorded.data });
+      replay.add({ ...event, eventId: recorded.eventId, occurredAt: recorded.occurredAt });
+      const seen = streams[projectionOf.get(recorded.type)!]!;
+      if ((seen.get(recorded.streamId) ?? 0) < recorded.streamVersion) seen.set(recorded.streamId, recorded.streamVersion);
+    }
+    done += page.events.length;
+    if (Date.now() - reported >= PROGRESS_EVERY_MS) {
+      reported = Date.now();
+      await onProgress(Math.min(0.99, done / Math.max(total, done)));
+    }
+  }
+  return { ledgers: replay.ledgers, events: done, streams };
+}
+
+/**
+ * Waits until each live projection has applied every event the replay read of its streams (its per-stream
+ * offsets, so it holds for a store follower and for Kafka consumers alike), or the wait is over.
+ */
+async function awaitLive(db: Database['db'], streams: ReplayedHistory['streams']): Promise<void> {
+  const deadline = Date.now() + LIVE_CATCH_UP_MS;
+  let behind = await Promise.all(LIVE.map(async (projection, i) => {
+    const applied = await appliedVersions(db, projection.name);
+    return [...streams[i]!].filter(([id, version]) => (applied.get(id) ?? 0) < version);
+  }));
+  while (behind.some((b) => b.length > 0) && Date.now() < deadline) {
+    await pause(200);
+    behind = await Promise.all(LIVE.map(async (projection, i) => {
+      if (behind[i]!.length === 0) return [];
+      const applied = await appliedVersions(db, projection.name, behind[i]!.map(([id]) => id));
+      return behind[i]!.filter(([id, version]) => (applied.get(id) ?? 0) < version);
+    }));
+  }
+}
+
+/** The live ledgers of the replay's period and stores. */
+async function liveLedgers(db: Database['db'], request: FinanceReplayRequest): Promise<LiveLedgers> {
+  const filter = { storeIds: request.storeIds, from: request.from, to: request.to };
+  const [payouts, premiums, storeCredit] = await Promise.all([payoutEntries(db, filter), premiumEntries(db, filter), storeCreditEntries(db, filter)]);
+  return { payouts, premiums, storeCredit };
+}
+
+/** A replay from start to comparison: the whole history folded, the live read models caught up with it, then compared. */
+export async function replayAndCompare(db: Database['db'], request: FinanceReplayRequest, onProgress?: (share: number) => Promise<void>): Promise<LedgerComparison & { events: number }> {
+  const history = await replayHistory(db, request, onProgress);
+  await awaitLive(db, history.streams);
+  return { ...compareLedgers(request, await liveLedgers(db, request), history.ledgers), events: history.events };
+}
+
+/**
+ * The finance replay: payouts, premiums and store credit rebuilt from the events into memory beside the live
+ * ledgers, which keep serving, then compared entry by entry. Runs after the request that started it.
  */
 export async function runFinanceReplay(ctx: AppContext, id: string, request: FinanceReplayRequest): Promise<void> {
+  const db = ctx.database.db;
   try {
-    const replayed = await replayLines(ctx, id, request);
-    const live = await liveEntries(ctx, request, replayed);
-    await finishReplay(ctx.database.db, id, { result: compare(live, replayed) });
-    ctx.log.info({ replayId: id, lines: replayed.size }, 'finance replay done');
+    const started = Date.now();
+    const { events, ...result } = await replayAndCompare(db, request, (share) => recordProgress(db, id, share));
+    await finishReplay(db, id, { result: { ...result, eventsReplayed: events } });
+    ctx.log.info({ replayId: id, events, seconds: (Date.now() - started) / 1000, differences: result.differences.length }, 'finance replay done');
   } catch (error) {
     ctx.log.error({ err: error, replayId: id }, 'finance replay failed');
-    await finishReplay(ctx.database.db, id, { error: 'The replay failed; it has been logged. Start it again.' }).catch(() => undefined);
+    await finishReplay(db, id, { error: 'The replay failed; it has been logged. Start it again.' }).catch(() => undefined);
   }
 }

@@ -1,6 +1,6 @@
 import {
   DEFAULT_MONEY_RULES, currencyDecimals,
-  type ClaimResolution, type MoneyRules, type ResolutionType, type Valuation,
+  type CandidateMoneyRules, type ClaimResolution, type ResolutionType, type Valuation,
 } from '@claims/contracts';
 import { convertMinor, fractionOf, plus, roundHalfEven, times, whole, type Fraction } from './exactMoney.js';
 
@@ -25,7 +25,7 @@ const percent = (value: number): Fraction => ({ n: fractionOf(value).n, d: fract
  * shipping resolved; a reshipment its replacement cost (a percentage of the value); store credit the credit
  * issued with its bonus; flat rate and custom the amount decided; a denial nothing.
  */
-function owed(line: ClaimResolution, claimCurrency: string, valuation: Valuation, rules: MoneyRules): Fraction | null {
+function owed(line: ClaimResolution, claimCurrency: string, valuation: Valuation): Fraction | null {
   const inStore = (orderMinor: Fraction) => convertMinor(orderMinor, claimCurrency, valuation.storeCurrency, valuation.exchangeRate);
   switch (line.resolutionType) {
     case 'DENY':
@@ -33,7 +33,7 @@ function owed(line: ClaimResolution, claimCurrency: string, valuation: Valuation
     case 'REFUND':
       return inStore(whole(line.paidValue + line.shippingAmount));
     case 'RESHIP':
-      return inStore(times(whole(line.paidValue), percent(rules.replacementCostPercent)));
+      return inStore(times(whole(line.paidValue), percent(valuation.rules.replacementCostPercent)));
     case 'STORE_CREDIT': {
       const credit = inStore(whole(line.paidValue));
       if (valuation.credit.bonusType === 'percentage') return plus(credit, times(credit, percent(valuation.credit.bonus)));
@@ -50,16 +50,25 @@ function owed(line: ClaimResolution, claimCurrency: string, valuation: Valuation
   }
 }
 
+/** `value` with the candidate's defined entries over it (a key present but undefined changes nothing). */
+const over = <T extends object>(value: T, candidate: Partial<T> | undefined): T =>
+  candidate ? { ...value, ...Object.fromEntries(Object.entries(candidate).filter(([, v]) => v !== undefined)) } : value;
+
+/** The valuation a decision is replayed under: the one it recorded, with the candidate rules over it. */
+export function valuationUnder(recorded: Valuation, candidate: CandidateMoneyRules): Valuation {
+  const { credit, ...rules } = candidate;
+  return { ...recorded, rules: over(recorded.rules, rules), credit: over(recorded.credit, credit) };
+}
+
 /** The payout lines of one resolution event, under its recorded rules or candidate ones; lines that move no money are left out. */
 export function payoutLinesOf(
   resolved: { claimId: string; resolutions: readonly ClaimResolution[]; valuation?: Valuation | undefined },
   claimCurrency: string,
-  candidate: Partial<MoneyRules> = {},
+  candidate: CandidateMoneyRules = {},
 ): PayoutLine[] {
-  const valuation = resolved.valuation ?? unrecordedValuation(claimCurrency);
-  const rules = { ...valuation.rules, ...candidate };
+  const valuation = valuationUnder(resolved.valuation ?? unrecordedValuation(claimCurrency), candidate);
   return resolved.resolutions.flatMap((line) => {
-    const exact = owed(line, claimCurrency, valuation, rules);
+    const exact = owed(line, claimCurrency, valuation);
     const amount = exact && roundHalfEven(exact);
     return amount ? [{ id: line.id, claimId: resolved.claimId, resolutionType: line.resolutionType, amount, currency: valuation.storeCurrency }] : [];
   });
@@ -89,7 +98,7 @@ export function storeCreditOf(
   // The total is rounded, not the bonus, so in one currency the shopper's total is the ledger's to the cent.
   const claimTotal = roundHalfEven(plus(whole(line.paidValue), claimBonus));
   const storeCredit = roundHalfEven(convertMinor(whole(line.paidValue), claimCurrency, valuation.storeCurrency, valuation.exchangeRate));
-  const storeTotal = roundHalfEven(owed(line, claimCurrency, valuation, valuation.rules)!);
+  const storeTotal = roundHalfEven(owed(line, claimCurrency, valuation)!);
   return {
     claim: { credit: line.paidValue, bonus: claimTotal - line.paidValue, total: claimTotal, currency: claimCurrency },
     store: { credit: storeCredit, bonus: storeTotal - storeCredit, total: storeTotal, currency: valuation.storeCurrency },

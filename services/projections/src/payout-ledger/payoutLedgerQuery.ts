@@ -130,3 +130,28 @@ export async function monthlyFinanceTotals(db: QueryExecutorProvider, filter: Pa
     month: r.month, storeId: r.store_id, currency: r.currency, premiums: Number(r.premiums), orders: Number(r.orders), payouts: Number(r.payouts), entries: Number(r.entries),
   }));
 }
+
+export interface PremiumEntryRow {
+  eventId: string;
+  orderId: string;
+  storeId: string;
+  orderNumber: string;
+  /** Minor units of `currency`: positive recorded, negative reversed. */
+  amount: number;
+  currency: string;
+  at: string;
+}
+
+/** Each premium recorded or reversed in a period, for some stores or all, in no particular order (a replay reads them all into a map). */
+export async function premiumEntries(db: QueryExecutorProvider, filter: PayoutFilter): Promise<PremiumEntryRow[]> {
+  const storeIds = filter.storeIds ? [...filter.storeIds] : null;
+  const { rows } = await sql<{ event_id: string; order_id: string; store_id: string; order_number: string; amount: string; currency: string; at: Date }>`
+    select event_id, order_id, store_id, order_number, amount, currency, at from premium_entries
+    where (${storeIds}::uuid[] is null or store_id = any(${storeIds}::uuid[]))
+      and (${filter.from ?? null}::timestamptz is null or at >= ${filter.from ?? null}::timestamptz)
+      and (${filter.to ?? null}::timestamptz is null or at <= ${filter.to ?? null}::timestamptz)`.execute(db);
+  return rows.map((r) => ({
+    eventId: r.event_id, orderId: r.order_id, storeId: r.store_id, orderNumber: r.order_number, amount: Number(r.amount), currency: r.currency,
+    at: new Date(r.at).toISOString(),
+  }));
+}

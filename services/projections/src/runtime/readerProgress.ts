@@ -30,6 +30,18 @@ export async function checkpointLag(db: QueryExecutorProvider, checkpoint: strin
   return { position: at.globalPosition, lagEvents: behind, lagSeconds: behind === 0 ? 0 : Math.max(0, rows[0]?.age ?? 0) };
 }
 
+/**
+ * The last version of each stream a projection has applied (of every stream it has seen, or of those named):
+ * whether its read model holds an event, however it is fed (store follower or Kafka).
+ */
+export async function appliedVersions(db: QueryExecutorProvider, projection: string, streamIds?: readonly string[]): Promise<Map<string, number>> {
+  const ids = streamIds ? [...streamIds] : null;
+  const { rows } = await sql<{ stream_id: string; version: string }>`
+    select stream_id, version from projection_offsets
+    where projection = ${projection} and (${ids}::text[] is null or stream_id = any(${ids}::text[]))`.execute(db);
+  return new Map(rows.map((r) => [r.stream_id, Number(r.version)]));
+}
+
 /** A Kafka consumer group's committed offsets against the topic's end offsets. */
 export interface GroupLag {
   /** Committed offsets summed over the partitions. */

@@ -17,18 +17,58 @@ const migrations: Record<string, Migration> = {
         primary key (store_id, customer_key)
       )`,
   ),
+  '1500_store_credit_entries': sqlMigration(
+    // Each change to a balance, so a finance replay compares store credit event by event.
+    sql`
+      create table store_credit_entries (
+        event_id uuid primary key,
+        store_id uuid not null,
+        customer_key text not null,
+        kind text not null,
+        amount bigint not null,
+        currency text not null,
+        claim_id uuid,
+        resolution_id uuid,
+        at timestamptz not null
+      )`,
+    sql`create index store_credit_entries_store_at on store_credit_entries (store_id, at)`,
+    // The events the projection applied before this table existed (where the event store shares the database).
+    sql`
+      do $$ begin
+        if to_regclass('events') is not null then
+          insert into store_credit_entries (event_id, store_id, customer_key, kind, amount, currency, claim_id, resolution_id, at)
+          select e.event_id, (e.data->>'storeId')::uuid, e.data->>'customerKey',
+            case e.type when 'StoreCreditIssued' then 'issued' when 'StoreCreditRedeemed' then 'redeemed' else 'adjusted' end,
+            case e.type when 'StoreCreditRedeemed' then -(e.data->>'amount')::bigint else (e.data->>'amount')::bigint end,
+            e.data->>'currency', (e.data->>'claimId')::uuid, (e.data->>'resolutionId')::uuid, date_trunc('milliseconds', e.occurred_at)
+          from events e
+          join projection_offsets o on o.projection = 'store-credit' and o.stream_id = e.stream_id and e.stream_version <= o.version
+          where e.type in ('StoreCreditIssued', 'StoreCreditRedeemed', 'StoreCreditAdjusted')
+          on conflict (event_id) do nothing;
+        end if;
+      end $$`,
+  ),
 };
 
-/** Each customer's store credit per store: the balance and all credit ever issued (minor units of the store's currency). */
+/**
+ * Each customer's store credit per store: the balance and all credit ever issued, and every change to it as an
+ * entry (minor units of the store's currency).
+ */
 export const storeCreditProjection = defineProjection({
   name: 'store-credit',
   handles: ['StoreCreditIssued', 'StoreCreditRedeemed', 'StoreCreditAdjusted'],
   migrations,
-  tables: ['store_credit_balances'],
+  tables: ['store_credit_balances', 'store_credit_entries'],
   async apply(trx, event) {
     const d = event.data;
     const change = event.type === 'StoreCreditRedeemed' ? -d.amount : d.amount;
     const issued = event.type === 'StoreCreditIssued' ? d.amount : 0;
+    const kind = event.type === 'StoreCreditIssued' ? 'issued' : event.type === 'StoreCreditRedeemed' ? 'redeemed' : 'adjusted';
+    const issuedFor = event.type === 'StoreCreditIssued' ? event.data : null;
+    await sql`
+      insert into store_credit_entries (event_id, store_id, customer_key, kind, amount, currency, claim_id, resolution_id, at)
+      values (${event.eventId}, ${d.storeId}, ${d.customerKey}, ${kind}, ${change}, ${d.currency}, ${issuedFor?.claimId ?? null}, ${issuedFor?.resolutionId ?? null}, ${event.occurredAt})
+      on conflict (event_id) do nothing`.execute(trx);
     await sql`
       insert into store_credit_balances (store_id, customer_key, customer_email, currency, balance, issued, updated_at)
       values (${d.storeId}, ${d.customerKey}, ${d.customerEmail}, ${d.currency}, ${change}, ${issued}, ${event.occurredAt})
@@ -54,5 +94,32 @@ export async function storeCreditBalances(db: QueryExecutorProvider, storeId: st
   return rows.map((r) => ({
     customerKey: r.customer_key, customerEmail: r.customer_email, currency: r.currency, balance: Number(r.balance), issued: Number(r.issued),
     updatedAt: new Date(r.updated_at).toISOString(),
+  }));
+}
+
+export interface StoreCreditEntryRow {
+  eventId: string;
+  storeId: string;
+  customerKey: string;
+  kind: 'issued' | 'redeemed' | 'adjusted';
+  /** Signed: what the entry did to the balance. */
+  amount: number;
+  currency: string;
+  claimId: string | null;
+  resolutionId: string | null;
+  at: string;
+}
+
+/** Store credit entries of some stores (or all) made in a period, in no particular order (a replay reads them all into a map). */
+export async function storeCreditEntries(db: QueryExecutorProvider, filter: { storeIds?: readonly string[] | undefined; from?: string | undefined; to?: string | undefined }): Promise<StoreCreditEntryRow[]> {
+  const storeIds = filter.storeIds ? [...filter.storeIds] : null;
+  const { rows } = await sql<{ event_id: string; store_id: string; customer_key: string; kind: StoreCreditEntryRow['kind']; amount: string; currency: string; claim_id: string | null; resolution_id: string | null; at: Date }>`
+    select event_id, store_id, customer_key, kind, amount, currency, claim_id, resolution_id, at from store_credit_entries
+    where (${storeIds}::uuid[] is null or store_id = any(${storeIds}::uuid[]))
+      and (${filter.from ?? null}::timestamptz is null or at >= ${filter.from ?? null}::timestamptz)
+      and (${filter.to ?? null}::timestamptz is null or at <= ${filter.to ?? null}::timestamptz)`.execute(db);
+  return rows.map((r) => ({
+    eventId: r.event_id, storeId: r.store_id, customerKey: r.customer_key, kind: r.kind, amount: Number(r.amount), currency: r.currency,
+    claimId: r.claim_id, resolutionId: r.resolution_id, at: new Date(r.at).toISOString(),
   }));
 }
