@@ -508,7 +508,7 @@ export async function benchCommands({ databaseUrl }: { databaseUrl: string }): P
     const profileFile = fs.readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
     const top = profileFile ? topFunctions(JSON.parse(fs.readFileSync(path.join(profileDir, profileFile), 'utf8')) as CpuProfile, 10) : [];
 
-    return report({ machine: machineMarkdown(machine, new URL(url).host), kafka, perLevel, levels, lags, database, top, profiled, lagSeconds, pgbenchSeconds });
+    return report({ machine: machineMarkdown(machine, new URL(url).host), loadAverage: machine.loadAverage, cpus: machine.nproc, kafka, perLevel, levels, lags, database, top, profiled, lagSeconds, pgbenchSeconds });
   } finally {
     await watch.stop();
     await api.stop().catch(() => undefined);
@@ -519,7 +519,7 @@ export async function benchCommands({ databaseUrl }: { databaseUrl: string }): P
 }
 
 function report(r: {
-  machine: string; kafka: string; perLevel: number; levels: LevelRow[]; lags: LagResult[];
+  machine: string; loadAverage: number; cpus: number; kafka: string; perLevel: number; levels: LevelRow[]; lags: LagResult[];
   database: Record<number, { pgbench: number; node: number }>; top: ReturnType<typeof topFunctions>; profiled: LoopResult; lagSeconds: number; pgbenchSeconds: number;
 }): string {
   const rate = (row: LoopResult) => row.ok / row.seconds;
@@ -532,6 +532,7 @@ function report(r: {
     '',
     r.machine,
     '',
+    ...(r.loadAverage > r.cpus ? [`**The machine was busy** (load average ${r.loadAverage.toFixed(1)} on ${r.cpus} CPUs when the run started): other work shared the CPUs and this PostgreSQL server (its CPU share below includes other databases), so these figures understate the service alone; the ratios compare figures of the same run.`, ''] : []),
     `The API runs as \`npm start\` runs it: one process serving HTTP with the relay, the projections and webhook delivery in it, ${r.kafka ? `through Kafka at ${r.kafka}` : 'following the event store (no Kafka)'}, rate limits off. Each command kind runs ${fmtInt(r.perLevel)} times per level from closed-loop clients in the bench process (each sends its next request when its last answer came), on fresh orders created beforehand. The same run measures pgbench running the event store's own one-event append statement (\`appendStatementText('new', false)\`, a new stream per append, the payload of a real ClaimFiled event) for ${r.pgbenchSeconds} s, and the store's \`appendToStream\` from Node: the ratios are of the same clients' count.`,
     '',
     '| command | clients | per second | p50 ms | p99 ms | errors | ratio to pgbench | ratio to Node append | read models caught up after (list / webhook) | CPU: API | PostgreSQL | Kafka | bench | other |',
