@@ -3,7 +3,7 @@ import { ClaimItem, ClaimResolution, Message } from './claim.js';
 import { ClaimStatus, ClaimType, CustomerResolution, MIXED_RESOLUTION, ResolutionReason } from './enums.js';
 import { Actor } from './events.js';
 import { CurrencyCode, DecimalAmount } from './money.js';
-import { Address } from './order.js';
+import { Address, Fulfillment } from './order.js';
 import { Permission, RoleLevel, RoleName } from './permissions.js';
 import {
   Label, MacroFields, MacroKind, MacroResolutionPreset, MacroScope, MetadataKey, MetadataValue, NoteBody, SopInput, SopState,
@@ -171,6 +171,8 @@ export const AdminClaimDetail = ApiClaim.extend({
   labels: z.array(z.string()),
   metadata: z.record(z.string(), z.string()),
   noteCount: z.number().int(),
+  /** The order's shipments holding the claimed items, as the order has them now (tracking links: `trackingLinksOf`). */
+  shipments: z.array(Fulfillment),
 });
 export type AdminClaimDetail = z.infer<typeof AdminClaimDetail>;
 
@@ -184,7 +186,12 @@ export const ChangeStatusRequest = z.object({
 });
 export type ChangeStatusRequest = z.infer<typeof ChangeStatusRequest>;
 
+/** Where a history line comes from: the claim's own stream, or its mail (`claim-notifications:<id>`, merged by time). */
+export const TimelineSource = z.enum(['claim', 'notifications']);
+
 export const TimelineEntry = z.object({
+  source: TimelineSource,
+  /** The version in its source's stream: only a claim line's is a version of the claim. */
   version: z.number().int(),
   globalPosition: z.number().int(),
   eventType: z.string(),
@@ -193,6 +200,7 @@ export const TimelineEntry = z.object({
   summary: z.record(z.string(), z.unknown()),
   occurredAt: z.iso.datetime(),
 });
+export type TimelineEntry = z.infer<typeof TimelineEntry>;
 export const TimelineResponse = z.object({ data: z.array(TimelineEntry) });
 export type TimelineResponse = z.infer<typeof TimelineResponse>;
 

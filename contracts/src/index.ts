@@ -17,3 +17,4 @@ export * from './webhooks.js';
 export * from './finance.js';
 export * from './analytics.js';
 export * from './operations.js';
+export * from './notifications.js';

@@ -27,3 +27,6 @@ export * from './macro/decideMacro.js';
 export * from './sop/decideSop.js';
 export * from './team/teamRules.js';
 export * from './notification/claimMail.js';
+export * from './notification/memberPreferences.js';
+export * from './notification/claimLinksRequest.js';
+export * from './shipping/trackingLinks.js';
