@@ -37,6 +37,8 @@ import { financeRoutes } from './finance/financeRoutes.js';
 import { payoutBatchRoutes } from './finance/payoutBatchRoutes.js';
 import { storeCreditRoutes } from './store-credit/storeCreditRoutes.js';
 import { analyticsRoutes } from './analytics/analyticsRoutes.js';
+import { notificationPreferenceRoutes } from './notifications/notificationPreferenceRoutes.js';
+import { claimLinkRecoveryRoute } from './notifications/claimLinkRecoveryRoute.js';
 
 export interface AppOptions {
   /** Readiness of the components beside the database (Kafka, projectors), by name. */
@@ -97,6 +99,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(healthRoute(ctx, options.healthChecks));
   await app.register(operationsRoutes(ctx, operations));
   await app.register(orderLookupRoute(ctx));
+  await app.register(claimLinkRecoveryRoute(ctx));
   await app.register(claimRoutes(ctx));
   await app.register(sessionRoutes(ctx));
   await app.register(authRoutes(ctx));
@@ -113,6 +116,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(payoutBatchRoutes(ctx));
   await app.register(storeCreditRoutes(ctx));
   await app.register(analyticsRoutes(ctx));
+  await app.register(notificationPreferenceRoutes(ctx));
   await app.register(storeRoutes(ctx));
   await app.register(mediaRoutes(ctx));
   await app.register(adminRoutes(ctx));

@@ -25,7 +25,9 @@ import { startReaction, type Reaction, type ReactionLoop } from './eventsourcing
 import { closeDraftOnFiling } from './customer/draftSessions.js';
 import { financeMigrations } from './finance/financeMigrations.js';
 import { createMailer } from './notifications/mailer.js';
-import { notifyShopper, startNotificationRetries } from './notifications/notifyShopper.js';
+import { notifyShopper, notifyTeam } from './notifications/notifyReactions.js';
+import { sendClaimLinks } from './notifications/sendClaimLinks.js';
+import { startNotificationRetries } from './notifications/notificationRetryLoop.js';
 import { countDueRetries, notificationMigrations } from './notifications/notificationRetries.js';
 import { issueStoreCredit } from './store-credit/storeCreditLedger.js';
 import { startDeliveryWorker, type DeliveryWorker } from './webhooks/deliveryWorker.js';
@@ -207,7 +209,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       else for (const projection of PROJECTIONS) followers.push(followStore(database.db, projection, log, 250, faultPolicy));
     }
     // Everything the product does after a commit, each from its own checkpoint.
-    const afterCommit: readonly Reaction[] = [closeDraftOnFiling, notifyShopper(mailer), issueStoreCredit];
+    const afterCommit: readonly Reaction[] = [closeDraftOnFiling, notifyShopper(mailer), notifyTeam(mailer), sendClaimLinks(mailer), issueStoreCredit];
     if (workers.has('reactions')) {
       for (const reaction of afterCommit) {
         const loop = startReaction(ctx, reaction);

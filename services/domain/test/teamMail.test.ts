@@ -74,3 +74,13 @@ describe('claim-link requests', () => {
     given(claimLinksRequestDecider, [...failed, ...sent]).when(record({ sent: true, claimIds: [ana], subject: 'Your claims' })).then([]);
   });
 });
+
+describe('how often an order\'s links are mailed', () => {
+  const scope = { orderId: ana, storeId, requestId: ben };
+  const request = (at: string) => ({ type: 'RequestClaimLinks' as const, scope, now: at });
+  it('records a request, but not another within five minutes of it', () => {
+    const first = given(claimLinksRequestDecider).when(request(now)).then([{ type: 'ClaimLinksRequested', data: { ...scope, requestedAt: now } }]);
+    given(claimLinksRequestDecider, first).when(request('2025-03-01T10:04:59.000Z')).then([]);
+    given(claimLinksRequestDecider, first).when(request('2025-03-01T10:05:00.000Z')).thenMatches([{ type: 'ClaimLinksRequested' }]);
+  });
+});

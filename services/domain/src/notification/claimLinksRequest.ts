@@ -6,7 +6,11 @@ import { ok } from '../result.js';
 export interface ClaimLinksRequests {
   sent: ReadonlySet<string>;
   attempts: ReadonlyMap<string, number>;
+  lastRequestedAt: string | null;
 }
+
+/** At most one mail of links per order this often, however many ask (an inbox is not a target to flood). */
+export const CLAIM_LINKS_INTERVAL_MS = 5 * 60_000;
 
 interface RequestScope {
   orderId: string;
@@ -26,8 +30,10 @@ export type ClaimLinksCommand =
 
 const evolve = (state: ClaimLinksRequests, event: DomainEvent): ClaimLinksRequests => {
   switch (event.type) {
+    case 'ClaimLinksRequested':
+      return { ...state, lastRequestedAt: event.data.requestedAt };
     case 'ClaimLinksMailSent':
-      return { sent: new Set([...state.sent, event.data.requestId]), attempts: new Map([...state.attempts, [event.data.requestId, event.data.attempt]]) };
+      return { ...state, sent: new Set([...state.sent, event.data.requestId]), attempts: new Map([...state.attempts, [event.data.requestId, event.data.attempt]]) };
     case 'ClaimLinksMailFailed':
       return { ...state, attempts: new Map([...state.attempts, [event.data.requestId, event.data.attempt]]) };
     default:
@@ -35,14 +41,19 @@ const evolve = (state: ClaimLinksRequests, event: DomainEvent): ClaimLinksReques
   }
 };
 
-/** The stream `order-notifications:<order id>`: a request is recorded, and its mail once sent (a repeat records nothing). */
+/**
+ * The stream `order-notifications:<order id>`: a request is recorded unless one was within `CLAIM_LINKS_INTERVAL_MS`
+ * (that mail answers both), and its mail once sent (a repeat records nothing).
+ */
 export const claimLinksRequestDecider: Decider<ClaimLinksRequests, ClaimLinksCommand> = {
-  initialState: { sent: new Set(), attempts: new Map() },
+  initialState: { sent: new Set(), attempts: new Map(), lastRequestedAt: null },
   evolve,
   decide(command, state) {
     switch (command.type) {
-      case 'RequestClaimLinks':
-        return ok([{ type: 'ClaimLinksRequested', data: { ...command.scope, requestedAt: command.now } }]);
+      case 'RequestClaimLinks': {
+        const recent = state.lastRequestedAt !== null && Date.parse(command.now) - Date.parse(state.lastRequestedAt) < CLAIM_LINKS_INTERVAL_MS;
+        return ok(recent ? [] : [{ type: 'ClaimLinksRequested', data: { ...command.scope, requestedAt: command.now } }]);
+      }
       case 'RecordClaimLinksMail': {
         const { scope, outcome, to, now } = command;
         if (state.sent.has(scope.requestId)) return ok([]);
