@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import {
   AdminClaimDetail, AnalyticsResponse, AdminClaimPage, ApiTokenList, BulkStatusResponse, ClaimNote, ClaimNoteList, ClaimTags, CreateApiTokenResponse,
-  InviteMemberResponse, MacroList, MeResponse, Message, OperationsView, ParkedEventOutcome, RenderedMacro, TeamMember, TeamMemberList, TimelineResponse,
+  InviteMemberResponse, MacroList, MeResponse, NotificationSettingsList, StoreNotificationSettings, Message, OperationsView, ParkedEventOutcome, RenderedMacro, TeamMember, TeamMemberList, TimelineResponse,
   type AdminClaimListQuery, type AnalyticsQuery, type BulkStatusRequest, type ChangeStatusRequest, type CreateApiTokenRequest, type InviteMemberRequest,
-  type LoginRequest, type ResolveClaimRequest, type RoleName, type SendMessageRequest,
+  type LoginRequest, type ResolveClaimRequest, type RoleName, type SendMessageRequest, type SetNotificationPreferencesRequest,
 } from '@claims/contracts';
 import { API_BASE, request } from '@claims/ui/http';
 
@@ -50,6 +50,11 @@ export const api = {
   globalMacros: () => request('GET', 'admin/global-macros', { schema: MacroList }),
   renderMacro: (claimId: string, macroId: string) =>
     request('POST', claimPath(claimId, `/macros/${encodeURIComponent(macroId)}/render`), { schema: RenderedMacro }),
+
+  // The signed-in member's own mail settings, per store.
+  notificationSettings: () => request('GET', 'admin/notification-preferences', { schema: NotificationSettingsList }),
+  setNotificationSettings: (storeId: string, body: SetNotificationPreferencesRequest) =>
+    request('PUT', storePath(storeId, '/notification-preferences'), { body, schema: StoreNotificationSettings }),
 
   // Team.
   teamMembers: (storeId: string) => request('GET', storePath(storeId, '/team-members'), { schema: TeamMemberList }),

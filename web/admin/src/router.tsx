@@ -11,6 +11,7 @@ import { ErrorPage, NotFoundPage } from './pages/ErrorPages.js';
 import { StoreSearch, TeamPage } from './pages/TeamPage.js';
 import { ApiTokensPage } from './pages/ApiTokensPage.js';
 import { OperationsPage } from './pages/OperationsPage.js';
+import { ProfilePage } from './pages/ProfilePage.js';
 import { AnalyticsSearch } from './analytics/period.js';
 import { QueueSearch, parseSearch, stringifySearch } from './queue/search.js';
 
@@ -121,7 +122,15 @@ export const operationsRoute = createRoute({
   component: OperationsPage,
 });
 
-const routeTree = rootRoute.addChildren([signInRoute, appRoute.addChildren([queueRoute, claimRoute, teamRoute, apiTokensRoute, analyticsRoute, operationsRoute])]);
+export const profileRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/profile',
+  component: ProfilePage,
+});
+
+const routeTree = rootRoute.addChildren([
+  signInRoute, appRoute.addChildren([queueRoute, claimRoute, teamRoute, apiTokensRoute, analyticsRoute, operationsRoute, profileRoute]),
+]);
 
 export const router = createRouter({
   routeTree,

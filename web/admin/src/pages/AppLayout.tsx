@@ -34,6 +34,7 @@ export function AppLayout() {
             {storesWith(me, 'api-tokens:read').length > 0 ? (
               <li><Link to="/api-tokens" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>API tokens</Link></li>
             ) : null}
+            <li><Link to="/profile" activeProps={{ 'aria-current': 'page' }}>Profile</Link></li>
             {holdsInternally(me, 'admin-stores:read') ? (
               <li><Link to="/operations" activeProps={{ 'aria-current': 'page' }}>Operations</Link></li>
             ) : null}
