@@ -21,7 +21,7 @@ import { publicApiMigrations } from './public-v1/publicApiMigrations.js';
 import { teamMigrations } from './team/teamMigrations.js';
 import { startSlaScheduler, type SlaScheduler } from './sla/slaScheduler.js';
 import { webhookMigrations } from './webhooks/webhookMigrations.js';
-import { startReaction, type Reaction, type ReactionLoop } from './eventsourcing/reactions.js';
+import { prepareReaction, startReaction, type Reaction, type ReactionLoop } from './eventsourcing/reactions.js';
 import { closeDraftOnFiling } from './customer/draftSessions.js';
 import { financeMigrations } from './finance/financeMigrations.js';
 import { createMailer } from './notifications/mailer.js';
@@ -212,6 +212,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     const afterCommit: readonly Reaction[] = [closeDraftOnFiling, notifyShopper(mailer), notifyTeam(mailer), sendClaimLinks(mailer), issueStoreCredit];
     if (workers.has('reactions')) {
       for (const reaction of afterCommit) {
+        await prepareReaction(ctx, reaction);
         const loop = startReaction(ctx, reaction);
         reactionLoops.set(reaction.name, loop);
         reactions.push(loop);
@@ -258,9 +259,10 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       app,
       kafka,
       async settle() {
+        // Reactions first: what they append (mail records, links) is then relayed and projected in the same settle.
+        await Promise.all(reactions.map((r) => r.runNow()));
         await relay?.catchUp();
         await Promise.all(followers.map((f) => f.catchUp()));
-        await Promise.all(reactions.map((r) => r.runNow()));
         await deliveryWorker?.catchUp();
       },
       stop() {

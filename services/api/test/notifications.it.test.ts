@@ -142,6 +142,9 @@ describe('mail to the shopper, after the request and never inside it (contract Â
       expect(mailTo(smtp.received, DEMO_USERS.acmeOwner, newClaim)).toHaveLength(0);
       expect(mailTo(smtp.received, DEMO_USERS.acmeAgent, reply)).toHaveLength(0);
       expect(mailTo(smtp.received, DEMO_USERS.acmeViewer, /./)).toHaveLength(0);
+      // Team mail began when its reaction first ran: the demo's claim on order 1007, seeded before, mailed its shopper only.
+      expect(mailTo(smtp.received, 'gia@example.com', /^We received your claim/)).toHaveLength(1);
+      expect(mailTo(smtp.received, DEMO_USERS.acmeOwner, /\(order 1007\)$/)).toHaveLength(0);
 
       // Each mail is a record of the claim's notifications stream, and a line of its timeline; the claim's version is the agents' alone.
       const timeline = await eventually(async () => {

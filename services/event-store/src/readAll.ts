@@ -36,6 +36,20 @@ export async function readAll(db: Kysely<EventStoreTables>, after: Position, lim
   return { events, next: last ? { transactionId: last.transactionId, globalPosition: last.globalPosition } : after };
 }
 
+/**
+ * The position of the last committed event in `readAll`'s order (START when none): where a reader that skips the past
+ * begins. Not held back below the snapshot's xmin as `readAll` is (an open transaction elsewhere in the cluster would
+ * make the past look unread), so what a transaction still open now appends may be passed over.
+ */
+export async function lastCommittedPosition(db: Kysely<EventStoreTables>): Promise<Position> {
+  const result = await sql<{ transaction_id: string; global_position: number }>`
+    select transaction_id::text as transaction_id, global_position from events
+    order by transaction_id desc, global_position desc
+    limit 1`.execute(db);
+  const last = result.rows[0];
+  return last ? { transactionId: last.transaction_id, globalPosition: Number(last.global_position) } : START;
+}
+
 /** How many events lie beyond a position (for progress bars). */
 export async function countAfter(db: Kysely<EventStoreTables>, after: Position): Promise<number> {
   const result = await sql<{ count: number }>`

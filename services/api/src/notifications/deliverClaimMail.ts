@@ -10,7 +10,7 @@ import { claimMail } from './claimMails.js';
 import { teamMail } from './teamMails.js';
 import { issueClaimLink } from './claimLinkIssuer.js';
 import { clearRetry, scheduleRetry, type NotificationCause } from './notificationRetries.js';
-import { failureText, MAX_ATTEMPTS, nextAttemptAt, notificationMeta } from './retrySchedule.js';
+import { failureText, MAX_ATTEMPTS, nextAttemptAt, notificationMeta, RECORD_MAIL } from './retrySchedule.js';
 import { teamRecipients, type TeamRecipient } from './teamRecipients.js';
 
 /** Mail about a claim: the shopper's, or one team member's. */
@@ -80,7 +80,7 @@ export async function deliverClaimMail(ctx: AppContext, mailer: Mailer, cause: C
   }
   let subject: string | undefined;
   const record = (outcome: RecordNotification['outcome'], alongside: Parameters<typeof handleCommand>[1]['alongside']) => handleCommand(ctx, {
-    decider: claimMailDecider, streamId: stream, storeId: store.id, meta, alongside,
+    decider: claimMailDecider, streamId: stream, storeId: store.id, meta, alongside, onConflict: RECORD_MAIL,
     command: {
       type: 'RecordNotification', now: ctx.now(), outcome,
       scope: { claimId, notificationId, kind: plan.kind, causedBy: cause.eventId, to: plan.to, ...(plan.memberId ? { memberId: plan.memberId } : {}), ...(subject ? { subject } : {}) },

@@ -31,6 +31,8 @@ export function notifyTeam(mailer: Mailer): Reaction {
   return {
     name: 'notify-team',
     handles: new Set(['ClaimFiled', 'ClaimMessageSent']),
+    // Deployed beside claims filed long ago: their teams are not mailed about them now.
+    fromFirstRun: 'now',
     async react(ctx, event) {
       if (!teamNotificationKindOf(event) || !event.storeId) return;
       await notifyTeamOf(ctx, mailer, causeOf(event), event, event.storeId);

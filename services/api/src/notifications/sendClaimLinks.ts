@@ -10,7 +10,7 @@ import type { Mailer } from './mailer.js';
 import { claimLinksMail } from './claimLinksMail.js';
 import { issueClaimLink } from './claimLinkIssuer.js';
 import { clearRetry, scheduleRetry, type NotificationCause } from './notificationRetries.js';
-import { failureText, MAX_ATTEMPTS, nextAttemptAt, notificationMeta } from './retrySchedule.js';
+import { failureText, MAX_ATTEMPTS, nextAttemptAt, notificationMeta, RECORD_MAIL } from './retrySchedule.js';
 
 /**
  * Answers one request for an order's claim links: a fresh link to each of its claims (or how to file one), mailed
@@ -34,7 +34,7 @@ export async function deliverClaimLinks(ctx: AppContext, mailer: Mailer, cause: 
   const meta = notificationMeta(cause);
   const record = (outcome: Extract<ClaimLinksCommand, { type: 'RecordClaimLinksMail' }>['outcome'], alongside: Parameters<typeof handleCommand>[1]['alongside']) =>
     handleCommand(ctx, {
-      decider: claimLinksRequestDecider, streamId: cause.streamId, storeId: store.id, meta, alongside,
+      decider: claimLinksRequestDecider, streamId: cause.streamId, storeId: store.id, meta, alongside, onConflict: RECORD_MAIL,
       command: { type: 'RecordClaimLinksMail', scope, to: order.customerEmail, outcome, now: ctx.now() },
     });
   let mailed: { claimIds: string[]; subject: string };
