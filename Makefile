@@ -27,9 +27,10 @@ typecheck: install
 lint: install
 	npx eslint --max-warnings=0 .
 
-# Installs, builds, migrates and seeds on start, then serves portal, back-office and API on $PORT (3000).
+# Installs, builds, migrates and seeds on start, then serves portal, back-office and API on $PORT (3000); without
+# SMTP_URL a local mail catcher runs beside it (its address is logged: http://127.0.0.1:1080 unless that port is taken).
 dev: build
-	SEED_DEMO=true WEBHOOK_ALLOW_PRIVATE_URLS=true npm run start
+	SEED_DEMO=true WEBHOOK_ALLOW_PRIVATE_URLS=true npm run dev
 
 start: install
 	npm run start

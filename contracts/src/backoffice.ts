@@ -4,7 +4,7 @@ import { ClaimStoreCredit } from './finance.js';
 import { ClaimStatus, ClaimType, CustomerResolution, MIXED_RESOLUTION, ResolutionReason } from './enums.js';
 import { Actor } from './events.js';
 import { CurrencyCode, DecimalAmount } from './money.js';
-import { Address } from './order.js';
+import { Address, Fulfillment } from './order.js';
 import { Permission, RoleLevel, RoleName } from './permissions.js';
 import {
   Label, MacroFields, MacroKind, MacroResolutionPreset, MacroScope, MetadataKey, MetadataValue, NoteBody, SopInput, SopState,
@@ -174,6 +174,8 @@ export const AdminClaimDetail = ApiClaim.extend({
   noteCount: z.number().int(),
   /** The store credit its STORE_CREDIT resolutions give the shopper, bonus included (claim's currency). */
   storeCredits: z.array(ClaimStoreCredit),
+  /** The order's shipments holding the claimed items, as the order has them now (tracking links: `trackingLinksOf`). */
+  shipments: z.array(Fulfillment),
 });
 export type AdminClaimDetail = z.infer<typeof AdminClaimDetail>;
 
@@ -187,7 +189,12 @@ export const ChangeStatusRequest = z.object({
 });
 export type ChangeStatusRequest = z.infer<typeof ChangeStatusRequest>;
 
+/** Where a history line comes from: the claim's own stream, or its mail (`claim-notifications:<id>`, merged by time). */
+export const TimelineSource = z.enum(['claim', 'notifications']);
+
 export const TimelineEntry = z.object({
+  source: TimelineSource,
+  /** The version in its source's stream: only a claim line's is a version of the claim. */
   version: z.number().int(),
   globalPosition: z.number().int(),
   eventType: z.string(),
@@ -196,6 +203,7 @@ export const TimelineEntry = z.object({
   summary: z.record(z.string(), z.unknown()),
   occurredAt: z.iso.datetime(),
 });
+export type TimelineEntry = z.infer<typeof TimelineEntry>;
 export const TimelineResponse = z.object({ data: z.array(TimelineEntry) });
 export type TimelineResponse = z.infer<typeof TimelineResponse>;
 

@@ -29,7 +29,7 @@ export type EventMetadata = z.infer<typeof EventMetadata>;
 /** What each aggregate's stream holds; the stream id is the aggregate's uuid (or named after the aggregate it serves). */
 export const StreamType = z.enum([
   'claim', 'order-claims', 'claim-session', 'macro', 'sop', 'account-team', 'claim-links', 'claim-notifications', 'store-payouts', 'store-credit',
-  'order-premium', 'store-billing', 'store-settings', 'store-webhooks',
+  'order-premium', 'store-billing', 'store-settings', 'store-webhooks', 'notification-preferences', 'order-notifications',
 ]);
 export type StreamType = z.infer<typeof StreamType>;
 
@@ -120,13 +120,46 @@ const claimSessionDeletedData = z.object({ sessionId: z.uuid(), reason: z.enum([
  */
 const claimLinkIssuedData = z.object({ claimId: z.uuid(), tokenHash: z.string(), issuedAt: z.iso.datetime() });
 
-export const NotificationKind = z.enum(['claim_filed', 'store_reply', 'claim_resolved']);
+/** Mail a store's team members may choose to get (each member's preference, per store). */
+export const TeamNotificationKind = z.enum(['new_claim', 'customer_reply']);
+export type TeamNotificationKind = z.infer<typeof TeamNotificationKind>;
+
+/** Mail about a claim: to the shopper (filed, store reply, decision) or to a team member (new claim, customer reply). */
+export const NotificationKind = z.enum(['claim_filed', 'store_reply', 'claim_resolved', ...TeamNotificationKind.options]);
 export type NotificationKind = z.infer<typeof NotificationKind>;
 
-/** Mail to the shopper about a claim: one stream per claim, one id per event that caused it (so a repeat sends once). */
-const notificationScope = { claimId: z.uuid(), notificationId: z.uuid(), kind: NotificationKind, causedBy: z.uuid() };
+/**
+ * Mail about a claim: one stream per claim, one id per event and recipient that caused it (so a repeat sends once).
+ * `memberId` (the team member mailed; absent: the shopper), `to` and `subject` were added without a schema bump:
+ * older events lack them.
+ */
+const notificationScope = {
+  claimId: z.uuid(), notificationId: z.uuid(), kind: NotificationKind, causedBy: z.uuid(),
+  memberId: z.uuid().optional(), to: z.string().optional(), subject: z.string().optional(),
+};
 const claimNotificationSentData = z.object({ ...notificationScope, attempt: z.number().int().positive(), sentAt: z.iso.datetime() });
-const claimNotificationFailedData = z.object({ ...notificationScope, attempt: z.number().int().positive(), error: z.string(), failedAt: z.iso.datetime() });
+const claimNotificationFailedData = z.object({
+  ...notificationScope, attempt: z.number().int().positive(), error: z.string(), failedAt: z.iso.datetime(),
+  /** When it is tried again; null when it was given up (added without a schema bump). */
+  nextAttemptAt: z.iso.datetime().nullable().optional(),
+});
+
+/** A team member's choice of a mail they get about a store's claims: one stream per store, the member's latest choice per kind wins. */
+const notificationPreferenceSetData = z.object({ storeId: z.uuid(), userId: z.uuid(), kind: TeamNotificationKind, enabled: z.boolean(), setAt: z.iso.datetime() });
+
+/**
+ * A shopper asked for the links to their claims on an order (order number and email matched): one stream per order,
+ * beside its claims ledger, holding the request and how the mail that answers it went.
+ */
+const claimLinksRequestScope = { orderId: z.uuid(), storeId: z.uuid(), requestId: z.uuid() };
+const claimLinksRequestedData = z.object({ ...claimLinksRequestScope, requestedAt: z.iso.datetime() });
+const claimLinksMailSentData = z.object({
+  ...claimLinksRequestScope, claimIds: z.array(z.uuid()), to: z.string(), subject: z.string(), attempt: z.number().int().positive(), sentAt: z.iso.datetime(),
+});
+const claimLinksMailFailedData = z.object({
+  ...claimLinksRequestScope, to: z.string(), attempt: z.number().int().positive(), error: z.string(), failedAt: z.iso.datetime(),
+  nextAttemptAt: z.iso.datetime().nullable(),
+});
 
 /**
  * Payout batches of a store: one stream per store, so an entry joins one batch only and two finance users
@@ -242,6 +275,8 @@ export const orderPremiumStreamOf = (orderId: string): string => `order-premium:
 export const storeBillingStreamOf = (storeId: string): string => `store-billing:${storeId}`;
 export const storeSettingsStreamOf = (storeId: string): string => `store-settings:${storeId}`;
 export const storeWebhooksStreamOf = (storeId: string): string => `store-webhooks:${storeId}`;
+export const notificationPreferencesStreamOf = (storeId: string): string => `notification-preferences:${storeId}`;
+export const orderNotificationsStreamOf = (orderId: string): string => `order-notifications:${orderId}`;
 
 const claimLinksStream = (data: { claimId: string }): StreamRef => ({ streamId: claimLinksStreamOf(data.claimId), streamType: 'claim-links' });
 const claimNotificationsStream = (data: { claimId: string }): StreamRef => ({ streamId: claimNotificationsStreamOf(data.claimId), streamType: 'claim-notifications' });
@@ -250,6 +285,9 @@ const orderPremiumStream = (data: { orderId: string }): StreamRef => ({ streamId
 const storeBillingStream = (data: { storeId: string }): StreamRef => ({ streamId: storeBillingStreamOf(data.storeId), streamType: 'store-billing' });
 const storeSettingsStream = (data: { storeId: string }): StreamRef => ({ streamId: storeSettingsStreamOf(data.storeId), streamType: 'store-settings' });
 const storeWebhooksStream = (data: { storeId: string }): StreamRef => ({ streamId: storeWebhooksStreamOf(data.storeId), streamType: 'store-webhooks' });
+const notificationPreferencesStream = (data: { storeId: string }): StreamRef =>
+  ({ streamId: notificationPreferencesStreamOf(data.storeId), streamType: 'notification-preferences' });
+const orderNotificationsStream = (data: { orderId: string }): StreamRef => ({ streamId: orderNotificationsStreamOf(data.orderId), streamType: 'order-notifications' });
 const storeCreditStream = (data: { storeId: string; customerKey: string }): StreamRef =>
   ({ streamId: storeCreditStreamOf(data.storeId, data.customerKey), streamType: 'store-credit' });
 
@@ -302,6 +340,10 @@ export const EVENT_REGISTRY = {
   StoreSettingsInitialized: defineEvent(storeSettingsInitializedData, storeSettingsStream),
   StoreSettingsChanged: defineEvent(storeSettingsChangedData, storeSettingsStream),
   WebhookEndpointDisabled: defineEvent(webhookEndpointDisabledData, storeWebhooksStream),
+  NotificationPreferenceSet: defineEvent(notificationPreferenceSetData, notificationPreferencesStream),
+  ClaimLinksRequested: defineEvent(claimLinksRequestedData, orderNotificationsStream),
+  ClaimLinksMailSent: defineEvent(claimLinksMailSentData, orderNotificationsStream),
+  ClaimLinksMailFailed: defineEvent(claimLinksMailFailedData, orderNotificationsStream),
 };
 
 type EventRegistry = typeof EVENT_REGISTRY;

@@ -21,3 +21,4 @@ export * from './financeEvents.js';
 export * from './analytics.js';
 export * from './operations.js';
 export * from './invoices.js';
+export * from './notifications.js';

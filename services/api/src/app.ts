@@ -41,6 +41,8 @@ import { analyticsRoutes } from './analytics/analyticsRoutes.js';
 import { invoiceRoutes } from './invoices/invoiceRoutes.js';
 import { paymentMethodRoutes } from './invoices/paymentMethodRoutes.js';
 import { storeSettingsRoutes } from './store-settings/storeSettingsRoutes.js';
+import { notificationPreferenceRoutes } from './notifications/notificationPreferenceRoutes.js';
+import { claimLinkRecoveryRoute } from './notifications/claimLinkRecoveryRoute.js';
 
 export interface AppOptions {
   /** Readiness of the components beside the database (Kafka, projectors), by name. */
@@ -101,6 +103,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(healthRoute(ctx, options.healthChecks));
   await app.register(operationsRoutes(ctx, operations));
   await app.register(orderLookupRoute(ctx));
+  await app.register(claimLinkRecoveryRoute(ctx));
   await app.register(claimRoutes(ctx));
   await app.register(sessionRoutes(ctx));
   await app.register(authRoutes(ctx));
@@ -121,6 +124,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(analyticsRoutes(ctx));
   await app.register(invoiceRoutes(ctx));
   await app.register(paymentMethodRoutes(ctx));
+  await app.register(notificationPreferenceRoutes(ctx));
   await app.register(storeRoutes(ctx));
   await app.register(mediaRoutes(ctx));
   await app.register(adminRoutes(ctx));

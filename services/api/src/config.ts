@@ -70,6 +70,9 @@ const Env = z.object({
   LOGIN_MAX_FAILURES_PER_CLIENT: z.coerce.number().int().positive().default(30),
   LOGIN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().positive().default(100),
   RATE_LIMIT_UPLOAD_PER_IP: z.coerce.number().int().nonnegative().default(30),
+  // Claim-link requests (each mails the shopper): per client address and per order number.
+  RATE_LIMIT_RECOVERY_PER_IP: z.coerce.number().int().nonnegative().default(5),
+  RATE_LIMIT_RECOVERY_PER_ORDER: z.coerce.number().int().nonnegative().default(3),
   // Error reporting (services/api/src/observability): on only when both are set.
   SENTRY_DSN: z.string().url().optional().or(z.literal('').transform(() => undefined)),
   SENTRY_ENVIRONMENT: z.string().max(64).optional().or(z.literal('').transform(() => undefined)),
@@ -117,6 +120,8 @@ export type Config = {
     filingPerIp: number;
     filingPerOrder: number;
     uploadPerIp: number;
+    recoveryPerIp: number;
+    recoveryPerOrder: number;
   };
   loginLimits: LoginLimits;
   /** Both set, or error reporting is off. */
@@ -181,6 +186,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       filingPerIp: e.RATE_LIMIT_FILING_PER_IP,
       filingPerOrder: e.RATE_LIMIT_FILING_PER_ORDER,
       uploadPerIp: e.RATE_LIMIT_UPLOAD_PER_IP,
+      recoveryPerIp: e.RATE_LIMIT_RECOVERY_PER_IP,
+      recoveryPerOrder: e.RATE_LIMIT_RECOVERY_PER_ORDER,
     },
     loginLimits: {
       windowMinutes: e.LOGIN_WINDOW_MINUTES,

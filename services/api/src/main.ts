@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { loadConfig } from './config.js';
 import { startRuntime, type Runtime } from './runtime.js';
+import { serve, stopOnSignals } from './server.js';
 
 /**
  * `npm start`: the portal, the back-office and the API on one port. With API_PROCESSES above 1, this
@@ -10,21 +11,6 @@ import { startRuntime, type Runtime } from './runtime.js';
  */
 const config = loadConfig();
 const primary = config.apiProcesses > 1 && cluster.isPrimary;
-
-function onSignals(runtime: Runtime, beforeStop: () => Promise<void> = async () => undefined): void {
-  const { log } = runtime.ctx;
-  const shutdown = (signal: string) => {
-    log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 15_000);
-    force.unref();
-    beforeStop().then(() => runtime.stop()).then(() => process.exit(0), (error: unknown) => {
-      log.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    });
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
-}
 
 /** Forks the HTTP processes, wakes the workers when one of them appends, and replaces one that dies. */
 function superviseHttpProcesses(runtime: Runtime): () => Promise<void> {
@@ -66,19 +52,14 @@ function announceAppends(): () => void {
 }
 
 try {
-  const runtime = await startRuntime(config, primary ? { listen: false } : cluster.isWorker ? { onAppended: announceAppends() } : {});
-  const { log } = runtime.ctx;
   if (primary) {
-    onSignals(runtime, superviseHttpProcesses(runtime));
-    log.info({ port: config.port, processes: config.apiProcesses }, `ready on http://${config.host}:${config.port} with ${config.apiProcesses} HTTP processes`);
+    const runtime = await startRuntime(config, { listen: false });
+    stopOnSignals(runtime, superviseHttpProcesses(runtime));
+    runtime.ctx.log.info({ port: config.port, processes: config.apiProcesses }, `ready on http://${config.host}:${config.port} with ${config.apiProcesses} HTTP processes`);
+  } else if (cluster.isWorker) {
+    stopOnSignals(await startRuntime(config, { onAppended: announceAppends() }));
   } else {
-    onSignals(runtime);
-    if (!cluster.isWorker) {
-      log.info(
-        { port: config.port, database: runtime.ctx.database.kind, kafka: Boolean(config.kafkaBrokers) },
-        `ready on http://${config.host}:${config.port} (portal /, back-office /admin/, API docs /api/docs)`,
-      );
-    }
+    await serve(config);
   }
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);

@@ -21,11 +21,13 @@ import { publicApiMigrations } from './public-v1/publicApiMigrations.js';
 import { teamMigrations } from './team/teamMigrations.js';
 import { startSlaScheduler, type SlaScheduler } from './sla/slaScheduler.js';
 import { webhookMigrations } from './webhooks/webhookMigrations.js';
-import { startReaction, type Reaction, type ReactionLoop } from './eventsourcing/reactions.js';
+import { prepareReaction, startReaction, type Reaction, type ReactionLoop } from './eventsourcing/reactions.js';
 import { closeDraftOnFiling } from './customer/draftSessions.js';
 import { financeMigrations } from './finance/financeMigrations.js';
 import { createMailer } from './notifications/mailer.js';
-import { notifyShopper, startNotificationRetries } from './notifications/notifyShopper.js';
+import { notifyShopper, notifyTeam } from './notifications/notifyReactions.js';
+import { sendClaimLinks } from './notifications/sendClaimLinks.js';
+import { startNotificationRetries } from './notifications/notificationRetryLoop.js';
 import { countDueRetries, notificationMigrations } from './notifications/notificationRetries.js';
 import { issueStoreCredit } from './store-credit/storeCreditLedger.js';
 import { startDeliveryWorker, type DeliveryWorker } from './webhooks/deliveryWorker.js';
@@ -215,9 +217,10 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       else for (const projection of PROJECTIONS) followers.push(followStore(database.db, projection, log, 250, faultPolicy));
     }
     // Everything the product does after a commit, each from its own checkpoint.
-    const afterCommit: readonly Reaction[] = [closeDraftOnFiling, notifyShopper(mailer), issueStoreCredit];
+    const afterCommit: readonly Reaction[] = [closeDraftOnFiling, notifyShopper(mailer), notifyTeam(mailer), sendClaimLinks(mailer), issueStoreCredit];
     if (workers.has('reactions')) {
       for (const reaction of afterCommit) {
+        await prepareReaction(ctx, reaction);
         const loop = startReaction(ctx, reaction);
         reactionLoops.set(reaction.name, loop);
         reactions.push(loop);
@@ -264,9 +267,10 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       app,
       kafka,
       async settle() {
+        // Reactions first: what they append (mail records, links) is then relayed and projected in the same settle.
+        await Promise.all(reactions.map((r) => r.runNow()));
         await relay?.catchUp();
         await Promise.all(followers.map((f) => f.catchUp()));
-        await Promise.all(reactions.map((r) => r.runNow()));
         await deliveryWorker?.catchUp();
       },
       wake,

@@ -179,6 +179,8 @@ describe('the permission table on every back-office endpoint', () => {
       ['DELETE', `/api/stores/${acme}/api-tokens/${tokens.get('acme')}`],
       ['GET', `/api/admin/stores/${acme}/settings`],
       ['PUT', `/api/admin/stores/${acme}/settings/widget`, { value: { enabled: true, defaultProtected: false } }],
+      ['GET', '/api/admin/notification-preferences'],
+      ['PUT', `/api/admin/stores/${acme}/notification-preferences`, { settings: [{ kind: 'new_claim', enabled: false }] }],
     ];
     for (const [method, url, body] of endpoints) {
       const anonymous = await h.call({ method, url, body });
@@ -191,9 +193,12 @@ describe('the permission table on every back-office endpoint', () => {
   it('shows the timeline of a claim in order, with the user as actor', async () => {
     const claimId = claims.get('acmeAgent@acme')!;
     await h.runtime.settle();
-    const timeline = json<{ data: Array<{ eventType: string; actor: { type: string } }> }>(
+    const timeline = json<{ data: Array<{ source: string; eventType: string; actor: { type: string } }> }>(
       await h.call({ method: 'GET', url: `/api/admin/claims/${claimId}/timeline`, cookie: cookies.get('acmeAgent') }));
-    expect(timeline.data.map((e) => e.eventType)).toEqual(['ClaimFiled', 'ClaimStatusChanged', 'ClaimMessageSent', 'ClaimResolved']);
-    expect(timeline.data.slice(1).every((e) => e.actor.type === 'user')).toBe(true);
+    const claimLines = timeline.data.filter((e) => e.source === 'claim');
+    expect(claimLines.map((e) => e.eventType)).toEqual(['ClaimFiled', 'ClaimStatusChanged', 'ClaimMessageSent', 'ClaimResolved']);
+    expect(claimLines.slice(1).every((e) => e.actor.type === 'user')).toBe(true);
+    // The claim's mail is merged in, as the notifications worker's.
+    expect(timeline.data.filter((e) => e.source === 'notifications').every((e) => e.actor.type === 'system')).toBe(true);
   });
 });

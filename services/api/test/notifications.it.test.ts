@@ -2,10 +2,10 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import { claimNotificationsStreamOf } from '@claims/contracts';
+import { CLAIM_LINK_RECOVERY_ANSWER, claimNotificationsStreamOf, DomainEvent, NotificationSettingsList, orderNotificationsStreamOf, StoreNotificationSettings, TimelineResponse } from '@claims/contracts';
 import { readStream } from '@claims/event-store';
 import { eventually } from '../../../test/support/testDatabase.js';
-import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
+import { DEMO_USERS, json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
 
 /** A real SMTP server in this process, keeping what it receives; it can be stopped to play a dead one. */
 async function startSmtp(port = 0): Promise<{ port: number; received: ParsedMail[]; stop: () => Promise<void> }> {
@@ -40,6 +40,13 @@ async function startGate(): Promise<{ port: number; open: (target: number) => vo
 }
 
 const viewLink = (mail: ParsedMail) => /\/view\/([A-Za-z0-9_-]{43})/.exec(mail.text ?? '')?.[1];
+/** The shopper's mail among a claim's notifications (team members' carry a memberId). */
+const shoppers = (events: ReadonlyArray<{ type: string; data: unknown }>) => events
+  .map((e) => DomainEvent.parse({ type: e.type, data: e.data }))
+  .flatMap((e) => ((e.type === 'ClaimNotificationSent' || e.type === 'ClaimNotificationFailed') && !e.data.memberId ? [e] : []));
+const recipients = (mail: ParsedMail) => (mail.to && 'text' in mail.to ? mail.to.text : '');
+const mailTo = (received: ParsedMail[], email: string, subject: string | RegExp) =>
+  received.filter((m) => recipients(m).includes(email) && (typeof subject === 'string' ? m.subject === subject : subject.test(m.subject ?? '')));
 
 describe('mail to the shopper, after the request and never inside it (contract Â§Notifications)', () => {
   describe('with a working SMTP server', () => {
@@ -83,13 +90,110 @@ describe('mail to the shopper, after the request and never inside it (contract Â
       });
       expect(later.reply.text).toContain('We are sending a new one.');
       expect(later.decision.text).toMatch(/Reship/);
-      expect(smtp.received.filter((m) => m.text?.includes('Thanks!'))).toHaveLength(0);
+      expect(smtp.received.filter((m) => m.text?.includes('Thanks!') && recipients(m).includes('hugo@example.com'))).toHaveLength(0);
       // Every notification is an event of the claim's notifications stream, visible to the back-office.
       const recorded = await readStream(h.runtime.ctx.database.db, claimNotificationsStreamOf(filed.claimId));
-      expect(recorded.events.map((e) => [e.type, (e.data as { kind: string }).kind])).toEqual([
-        ['ClaimNotificationSent', 'claim_filed'], ['ClaimNotificationSent', 'store_reply'], ['ClaimNotificationSent', 'claim_resolved']]);
+      expect(shoppers(recorded.events).map((e) => [e.type, e.data.kind, e.data.to])).toEqual([
+        ['ClaimNotificationSent', 'claim_filed', 'hugo@example.com'], ['ClaimNotificationSent', 'store_reply', 'hugo@example.com'],
+        ['ClaimNotificationSent', 'claim_resolved', 'hugo@example.com']]);
       // Sending mail moved no version the agents work at: the claim is at filed + message + message + resolution.
       expect(json<{ version: number }>(await h.call({ method: 'GET', url: `/api/admin/claims/${filed.claimId}`, cookie: owner })).version).toBe(4);
+    });
+
+    it('mails each team member new claims and customer replies as they chose, and shows the mail in the claim\'s timeline', async () => {
+      const owner = await h.login('acmeOwner');
+      const agent = await h.login('acmeAgent');
+      const acme = await h.storeId('acme');
+      // Defaults: the account owner gets both, the support agent neither.
+      const before = NotificationSettingsList.parse(json(await h.call({ method: 'GET', url: '/api/admin/notification-preferences', cookie: agent })));
+      expect(before.data).toEqual([{ store: expect.objectContaining({ id: acme }), settings: [
+        { kind: 'new_claim', enabled: false, chosen: false }, { kind: 'customer_reply', enabled: false, chosen: false }] }]);
+      const setTo = async (cookie: string, settings: Array<{ kind: 'new_claim' | 'customer_reply'; enabled: boolean }>) => {
+        const response = await h.call({ method: 'PUT', url: `/api/admin/stores/${acme}/notification-preferences`, cookie, body: { settings } });
+        expect(response.statusCode, response.body).toBe(200);
+        return StoreNotificationSettings.parse(json(response));
+      };
+      expect((await setTo(agent, [{ kind: 'new_claim', enabled: true }])).settings[0]).toEqual({ kind: 'new_claim', enabled: true, chosen: true });
+      await setTo(owner, [{ kind: 'new_claim', enabled: false }]);
+      // Nobody chooses at a store they do not belong to.
+      const kumo = await h.storeId('kumo');
+      expect((await h.call({ method: 'PUT', url: `/api/admin/stores/${kumo}/notification-preferences`, cookie: agent, body: { settings: [{ kind: 'new_claim', enabled: true }] } })).statusCode).toBe(404);
+
+      const filed = await h.fileClaim('acme-5010', oneItemClaim('jon@example.com', 'f-1010-1', 'li-20'));
+      await h.call({ method: 'POST', url: `/api/claims/${filed.token}/messages`, body: { messageContent: 'Any news on the lamp?' } });
+      await h.runtime.settle();
+      const newClaim = `New claim #${filed.claimNumber} at Acme Outfitters (order 1010)`;
+      const reply = `Jon Park replied on claim #${filed.claimNumber}`;
+      const agentMail = await eventually(async () => {
+        const [found] = mailTo(smtp.received, DEMO_USERS.acmeAgent, newClaim);
+        expect(found).toBeDefined();
+        return found!;
+      });
+      expect(agentMail.text).toContain(`https://claims.example.test/admin/claims/view/${filed.claimId}`);
+      expect(agentMail.text).toContain('https://claims.example.test/admin/profile');
+      const ownerReply = await eventually(async () => {
+        const [found] = mailTo(smtp.received, DEMO_USERS.acmeOwner, reply);
+        expect(found).toBeDefined();
+        return found!;
+      });
+      expect(ownerReply.text).toContain('Any news on the lamp?');
+      // With the preference off, none: the owner chose no new-claim mail; the agent's replies are off by default.
+      await h.runtime.settle();
+      expect(mailTo(smtp.received, DEMO_USERS.acmeOwner, newClaim)).toHaveLength(0);
+      expect(mailTo(smtp.received, DEMO_USERS.acmeAgent, reply)).toHaveLength(0);
+      expect(mailTo(smtp.received, DEMO_USERS.acmeViewer, /./)).toHaveLength(0);
+      // Team mail began when its reaction first ran: the demo's claim on order 1007, seeded before, mailed its shopper only.
+      expect(mailTo(smtp.received, 'gia@example.com', /^We received your claim/)).toHaveLength(1);
+      expect(mailTo(smtp.received, DEMO_USERS.acmeOwner, /\(order 1007\)$/)).toHaveLength(0);
+
+      // Each mail is a record of the claim's notifications stream, and a line of its timeline; the claim's version is the agents' alone.
+      const timeline = await eventually(async () => {
+        const lines = TimelineResponse.parse(json(await h.call({ method: 'GET', url: `/api/admin/claims/${filed.claimId}/timeline`, cookie: owner }))).data;
+        expect(lines.filter((l) => l.source === 'notifications')).toHaveLength(3);
+        return lines;
+      });
+      expect(timeline.map((l) => [l.source, l.eventType])).toEqual(expect.arrayContaining([['claim', 'ClaimFiled'], ['claim', 'ClaimMessageSent']]));
+      expect(timeline.filter((l) => l.source === 'notifications').map((l) => l.summary)).toEqual(expect.arrayContaining([
+        expect.objectContaining({ kind: 'claim_filed', recipient: 'customer', to: 'jon@example.com', subject: `We received your claim #${filed.claimNumber}`, sent: true }),
+        expect.objectContaining({ kind: 'new_claim', recipient: 'team', to: DEMO_USERS.acmeAgent, subject: newClaim, sent: true }),
+        expect.objectContaining({ kind: 'customer_reply', recipient: 'team', to: DEMO_USERS.acmeOwner, subject: reply, sent: true }),
+      ]));
+      const positions = timeline.map((l) => l.globalPosition);
+      expect(positions).toEqual([...positions].sort((a, b) => a - b));
+      expect(json<{ version: number }>(await h.call({ method: 'GET', url: `/api/admin/claims/${filed.claimId}`, cookie: owner })).version).toBe(2);
+    });
+
+    it('mails a shopper who asks the links to their order\'s claims, and answers the same when nothing matches', async () => {
+      const filed = await h.fileClaim('acme-5001', oneItemClaim('ava@example.com', 'f-1001-1', 'li-1'));
+      const ask = (order: string, email: string) => h.call({ method: 'POST', url: '/api/claim-links', body: { order, email } });
+      const matched = await ask('#1001', ' AVA@example.com ');
+      const unmatched = await ask('1001', 'mallory@example.com');
+      const unknown = await ask('99999', 'ava@example.com');
+      for (const answer of [matched, unmatched, unknown]) {
+        expect(answer.statusCode).toBe(202);
+        expect(answer.body).toBe(matched.body);
+      }
+      expect(json(matched)).toEqual({ message: CLAIM_LINK_RECOVERY_ANSWER });
+      expect(matched.body).not.toContain('/view/');
+
+      const mail = await eventually(async () => {
+        const [found] = mailTo(smtp.received, 'ava@example.com', 'Your claim links for order 1001');
+        expect(found).toBeDefined();
+        return found!;
+      });
+      const tokens = [...(mail.text ?? '').matchAll(/https:\/\/claims\.example\.test\/view\/([A-Za-z0-9_-]{43})/g)].map((m) => m[1]!);
+      expect(tokens).toHaveLength(1);
+      expect(mail.text).toContain(`Claim #${filed.claimNumber} (New)`);
+      const opened = await h.call({ method: 'GET', url: `/api/claims/${tokens[0]}` });
+      expect(opened.statusCode).toBe(200);
+      expect(json<{ claimNumber: string }>(opened).claimNumber).toBe(filed.claimNumber);
+      // Nothing went to the address that did not match, and the request and its mail are events of the order's own stream.
+      await h.runtime.settle();
+      expect(mailTo(smtp.received, 'mallory@example.com', /./)).toHaveLength(0);
+      const order = await h.call({ method: 'GET', url: '/api/order-lookup?order=1001&email=ava@example.com' });
+      const { events } = await readStream(h.runtime.ctx.database.db, orderNotificationsStreamOf(json<{ systemOrderId: string }>(order).systemOrderId));
+      expect(events.map((e) => e.type)).toEqual(['ClaimLinksRequested', 'ClaimLinksMailSent']);
+      expect(events[1]!.data).toMatchObject({ claimIds: [filed.claimId], to: 'ava@example.com', attempt: 1 });
     });
   });
 
@@ -110,7 +214,7 @@ describe('mail to the shopper, after the request and never inside it (contract Â
       const stream = claimNotificationsStreamOf(filed.claimId);
       await eventually(async () => {
         const { events } = await readStream(h.runtime.ctx.database.db, stream);
-        expect(events[0]).toMatchObject({ type: 'ClaimNotificationFailed', data: { kind: 'claim_filed', attempt: 1 } });
+        expect(shoppers(events)[0]).toMatchObject({ type: 'ClaimNotificationFailed', data: { kind: 'claim_filed', attempt: 1, nextAttemptAt: expect.any(String) } });
       });
       const smtp = await startSmtp();
       gate.open(smtp.port);
@@ -124,10 +228,17 @@ describe('mail to the shopper, after the request and never inside it (contract Â
         // The server has the mail before the sender hears back and records it: wait for the record.
         const events = await eventually(async () => {
           const { events: recorded } = await readStream(h.runtime.ctx.database.db, stream);
-          expect(recorded.at(-1)).toMatchObject({ type: 'ClaimNotificationSent', data: { kind: 'claim_filed' } });
-          return recorded;
+          expect(shoppers(recorded).at(-1)).toMatchObject({ type: 'ClaimNotificationSent', data: { kind: 'claim_filed' } });
+          return shoppers(recorded);
         });
         expect(events.filter((e) => e.type === 'ClaimNotificationSent')).toHaveLength(1);
+        // The owner's new-claim mail failed and was retried on its own schedule, like the shopper's.
+        const ownerMail = await eventually(async () => {
+          const [found] = mailTo(smtp.received, DEMO_USERS.acmeOwner, `New claim #${filed.claimNumber} at Acme Outfitters (order 1008)`);
+          expect(found).toBeDefined();
+          return found!;
+        }, 60_000);
+        expect(ownerMail.text).toContain(`/admin/claims/view/${filed.claimId}`);
       } finally {
         await smtp.stop();
       }

@@ -261,6 +261,7 @@ describe('API tokens and the public API v1', () => {
       ['/api/admin/claims/{claimId}/resolve', 'post'], ['/api/admin/claims/{claimId}/status', 'post'], ['/api/admin/claims/{claimId}/messages', 'post'],
       ['/api/stores/{storeId}/api-tokens', 'post'], ['/api/stores/{storeId}/api-tokens', 'get'], ['/api/stores/{storeId}/api-tokens/{tokenId}', 'delete'],
       ['/api/v1/orders/{sourceOrderId}', 'put'], ['/api/v1/claims', 'get'], ['/api/v1/claims/{claimId}', 'get'], ['/api/v1/claims/{claimId}/resolve', 'post'],
+      ['/api/claim-links', 'post'], ['/api/admin/notification-preferences', 'get'], ['/api/admin/stores/{storeId}/notification-preferences', 'put'],
     ];
     for (const [path, method] of expectedRoutes) expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
   });

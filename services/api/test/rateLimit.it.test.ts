@@ -16,7 +16,8 @@ beforeAll(async () => {
   runtime = await startRuntime(loadConfig({
     ...process.env, DATA_DIR: dataDir, PORT: '0', SEED_DEMO: 'true', DATABASE_URL: '', KAFKA_BROKERS: '', LOG_LEVEL: 'silent',
     RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_WINDOW_MS: '60000', RATE_LIMIT_LOOKUP_PER_IP: '20', RATE_LIMIT_LOOKUP_PER_ORDER: '10',
-    RATE_LIMIT_FILING_PER_IP: '5', RATE_LIMIT_FILING_PER_ORDER: '5', SENTRY_DSN: '', SENTRY_ENVIRONMENT: '',
+    RATE_LIMIT_FILING_PER_IP: '5', RATE_LIMIT_FILING_PER_ORDER: '5', RATE_LIMIT_RECOVERY_PER_IP: '5', RATE_LIMIT_RECOVERY_PER_ORDER: '3',
+    SENTRY_DSN: '', SENTRY_ENVIRONMENT: '',
   }), { listen: false, workers: false });
 });
 
@@ -84,6 +85,20 @@ describe('rate limits of the customer lookup and filing', () => {
     expect((await runtime.app.inject({ method: 'GET', url: '/api/claims/AAAAAAAAAAAAAAAAAAAAAA', remoteAddress: ip })).statusCode).toBe(404);
   });
 
+  it('allows 3 claim-link requests a minute per order number and 5 per address, each answered alike, then 429', async () => {
+    const recover = (order: string, ip: string, email = 'nobody@example.com') =>
+      runtime.app.inject({ method: 'POST', url: '/api/claim-links', remoteAddress: ip, payload: { order, email } });
+    const answers = [await recover('1003', freshIp()), await recover('#1003', freshIp(), 'cara@example.com'), await recover(' 1003', freshIp())];
+    expect(answers.map((a) => a.statusCode)).toEqual([202, 202, 202]);
+    expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+    expectLimited(await recover('1003', freshIp()));
+
+    const ip = freshIp();
+    for (let i = 0; i < 5; i++) expect((await recover(`recovery-${i}`, ip)).statusCode).toBe(202);
+    expectLimited(await recover('recovery-5', ip));
+    expect((await recover('recovery-6', freshIp())).statusCode).toBe(202);
+  });
+
   it('tells the portal that error reporting is off without a DSN and an environment', async () => {
     const response = await runtime.app.inject({ method: 'GET', url: '/api/public-config' });
     expect(response.statusCode).toBe(200);
@@ -95,7 +110,7 @@ describe('rate limits of the customer lookup and filing', () => {
 describe('configuration', () => {
   it('reads the limits, turns them off, and turns error reporting on only with both variables', () => {
     const base = { DATA_DIR: dataDir };
-    expect(loadConfig(base).rateLimit).toEqual({ enabled: true, windowMs: 60_000, lookupPerIp: 20, lookupPerOrder: 10, filingPerIp: 5, filingPerOrder: 5, uploadPerIp: 30 });
+    expect(loadConfig(base).rateLimit).toEqual({ enabled: true, windowMs: 60_000, lookupPerIp: 20, lookupPerOrder: 10, filingPerIp: 5, filingPerOrder: 5, uploadPerIp: 30, recoveryPerIp: 5, recoveryPerOrder: 3 });
     expect(loadConfig({ ...base, RATE_LIMIT_ENABLED: 'false' }).rateLimit.enabled).toBe(false);
     expect(() => loadConfig({ ...base, RATE_LIMIT_ENABLED: 'false', NODE_ENV: 'production' })).toThrow(/refused when NODE_ENV=production/);
     expect(loadConfig({ ...base, RATE_LIMIT_LOOKUP_PER_IP: '1000' }).rateLimit.lookupPerIp).toBe(1000);

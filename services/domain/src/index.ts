@@ -36,3 +36,6 @@ export * from './store-settings/settingsGroups.js';
 export * from './store-settings/decideStoreSettings.js';
 export * from './store-settings/settingsHistory.js';
 export * from './webhook/endpointHealth.js';
+export * from './notification/memberPreferences.js';
+export * from './notification/claimLinksRequest.js';
+export * from './shipping/trackingLinks.js';

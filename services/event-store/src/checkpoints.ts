@@ -18,6 +18,13 @@ export async function storeCheckpoint(db: Executor, name: string, position: Posi
     on conflict (name) do update set transaction_id = excluded.transaction_id, global_position = excluded.global_position, updated_at = now()`.execute(db);
 }
 
+/** Sets a checkpoint only where there is none yet (a reader's first run); an existing one is kept. */
+export async function initCheckpoint(db: Executor, name: string, position: Position): Promise<void> {
+  await sql`
+    insert into checkpoints (name, transaction_id, global_position) values (${name}, ${position.transactionId}::xid8, ${position.globalPosition})
+    on conflict (name) do nothing`.execute(db);
+}
+
 export async function deleteCheckpoint(db: Executor, name: string): Promise<void> {
   await sql`delete from checkpoints where name = ${name}`.execute(db);
 }

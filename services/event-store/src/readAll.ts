@@ -37,16 +37,17 @@ export async function readAll(db: Kysely<EventStoreTables>, after: Position, lim
 }
 
 /**
- * The position of the last event committed when this runs, whether or not readAll may return it yet: an
- * older transaction still open anywhere on the server holds readAll's horizon back, and a reader that
- * must have seen everything committed so far waits until it has passed this.
+ * The position of the last committed event in `readAll`'s order (START when none): where a reader that skips the past
+ * begins. Not held back below the snapshot's xmin as `readAll` is (an open transaction elsewhere in the cluster would
+ * make the past look unread), so what a transaction still open now appends may be passed over.
  */
-export async function committedHead(db: Kysely<EventStoreTables>): Promise<Position | null> {
+export async function lastCommittedPosition(db: Kysely<EventStoreTables>): Promise<Position> {
   const result = await sql<{ transaction_id: string; global_position: number }>`
     select transaction_id::text as transaction_id, global_position from events
-    order by transaction_id desc, global_position desc limit 1`.execute(db);
-  const row = result.rows[0];
-  return row ? { transactionId: row.transaction_id, globalPosition: Number(row.global_position) } : null;
+    order by transaction_id desc, global_position desc
+    limit 1`.execute(db);
+  const last = result.rows[0];
+  return last ? { transactionId: last.transaction_id, globalPosition: Number(last.global_position) } : START;
 }
 
 /** Whether a reader at `position` has read up to and including `target`. */

@@ -27,6 +27,7 @@ describe('claim-timeline projection', () => {
     expect(await applyEvents(db, claimTimelineProjection, story.envelopes)).toBe(claimEvents.length);
     const entries = await claimTimeline(db, story.claimId);
 
+    expect(entries.every((e) => e.source === 'claim')).toBe(true);
     expect(entries.map((e) => [e.version, e.eventType, e.status])).toEqual([
       [1, 'ClaimFiled', 'NEW'],
       [2, 'ClaimStatusChanged', 'OPEN'],
@@ -55,6 +56,33 @@ describe('claim-timeline projection', () => {
       { rating: 5 },
     ]);
     expect(JSON.stringify(entries)).not.toContain('Repeat claimer');
+  });
+
+  it('merges the claim\'s mail, from its own stream, into the history in the order recorded', async () => {
+    const story = new ClaimStory().file();
+    const filedEvent = story.envelopes.find((e) => e.type === 'ClaimFiled')!.eventId;
+    const shopperMail = { notificationId: randomUUID(), kind: 'claim_filed' as const, causedBy: filedEvent, to: 'ava@example.com' };
+    const memberId = randomUUID();
+    story
+      .notify({ ...shopperMail, subject: 'We received your claim #10001' }, { sent: false, error: 'connection refused', nextAttemptAt: '2025-01-01T00:00:01.000Z' })
+      .do({ type: 'ChangeClaimStatus', to: 'OPEN', note: null })
+      .notify({ ...shopperMail, subject: 'We received your claim #10001' }, { sent: true })
+      .notify({ notificationId: randomUUID(), kind: 'new_claim', causedBy: filedEvent, memberId, to: 'agent@acme.test', subject: 'New claim #10001' }, { sent: true });
+    await applyEvents(db, claimTimelineProjection, story.envelopes);
+    const entries = await claimTimeline(db, story.claimId);
+    expect(entries.map((e) => [e.source, e.version, e.eventType])).toEqual([
+      ['claim', 1, 'ClaimFiled'],
+      ['notifications', 1, 'ClaimNotificationFailed'],
+      ['claim', 2, 'ClaimStatusChanged'],
+      ['notifications', 2, 'ClaimNotificationSent'],
+      ['notifications', 3, 'ClaimNotificationSent'],
+    ]);
+    expect(entries.filter((e) => e.source === 'notifications').map((e) => e.summary)).toEqual([
+      { kind: 'claim_filed', recipient: 'customer', to: 'ava@example.com', subject: 'We received your claim #10001', attempt: 1, sent: false,
+        error: 'connection refused', nextAttemptAt: '2025-01-01T00:00:01.000Z' },
+      { kind: 'claim_filed', recipient: 'customer', to: 'ava@example.com', subject: 'We received your claim #10001', attempt: 2, sent: true },
+      { kind: 'new_claim', recipient: 'team', to: 'agent@acme.test', subject: 'New claim #10001', attempt: 1, sent: true },
+    ]);
   });
 
   it('adds nothing when the same events come again', async () => {

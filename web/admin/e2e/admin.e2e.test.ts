@@ -211,7 +211,7 @@ describe('back-office claim desk', () => {
       await asOf.getByText(/needs the server's as-of view/).waitFor();
     }
     const history = TimelineResponse.parse(await (await agent.get(`/api/admin/claims/${ava.claimId}/timeline`)).json());
-    expect(history.data.map((e) => e.eventType)).toEqual(['ClaimFiled', 'ClaimResolved']);
+    expect(history.data.filter((e) => e.source === 'claim').map((e) => e.eventType)).toEqual(['ClaimFiled', 'ClaimResolved']);
     await expectAccessible(page);
 
     // Status moves are limited to the allowed ones; a message to the customer.

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import {
   AcceptInvitationResponse, AdminClaimDetail, AnalyticsResponse, AdminClaimPage, ApiTokenList, BulkStatusResponse, ClaimNote, ClaimNoteList, ClaimTags, CreateApiTokenResponse,
-  InviteMemberResponse, MacroList, MeResponse, Message, OperationsView, ParkedEventOutcome, RenderedMacro, SettingsHistoryResponse, StoreSettingsView,
+  InviteMemberResponse, MacroList, MeResponse, Message, OperationsView, ParkedEventOutcome, RenderedMacro, NotificationSettingsList, StoreNotificationSettings, SettingsHistoryResponse, StoreSettingsView,
   TeamMember, TeamMemberList, TimelineResponse,
   CreateWebhookEndpointResponse, ReplayWebhookRangeResponse, RotateWebhookSecretResponse, WebhookDeliveryAttemptPage, WebhookEndpoint, WebhookEndpointList,
   WebhookReplayResponse, WebhookTestResponse,
   type AcceptInvitationRequest, type AdminClaimListQuery, type AnalyticsQuery, type BulkStatusRequest, type ChangeStatusRequest, type CreateApiTokenRequest, type InviteMemberRequest,
-  type LoginRequest, type ResolveClaimRequest, type RoleName, type SendMessageRequest, type SettingsChange, type CreateWebhookEndpointRequest, type ReplayWebhookRangeRequest,
+  type LoginRequest, type ResolveClaimRequest, type RoleName, type SendMessageRequest, type SettingsChange, type SetNotificationPreferencesRequest, type CreateWebhookEndpointRequest, type ReplayWebhookRangeRequest,
   type WebhookEndpointStatus,
 } from '@claims/contracts';
 import {
@@ -61,6 +61,11 @@ export const api = {
   globalMacros: () => request('GET', 'admin/global-macros', { schema: MacroList }),
   renderMacro: (claimId: string, macroId: string) =>
     request('POST', claimPath(claimId, `/macros/${encodeURIComponent(macroId)}/render`), { schema: RenderedMacro }),
+
+  // The signed-in member's own mail settings, per store.
+  notificationSettings: () => request('GET', 'admin/notification-preferences', { schema: NotificationSettingsList }),
+  setNotificationSettings: (storeId: string, body: SetNotificationPreferencesRequest) =>
+    request('PUT', storePath(storeId, '/notification-preferences'), { body, schema: StoreNotificationSettings }),
 
   // Team.
   teamMembers: (storeId: string) => request('GET', storePath(storeId, '/team-members'), { schema: TeamMemberList }),

@@ -14,6 +14,7 @@ import { ApiTokensPage } from './pages/ApiTokensPage.js';
 import { OperationsPage } from './pages/OperationsPage.js';
 import { SettingsPage } from './pages/SettingsPage.js';
 import { WebhooksPage, WebhooksSearch } from './pages/WebhooksPage.js';
+import { ProfilePage } from './pages/ProfilePage.js';
 import { AnalyticsSearch } from './analytics/period.js';
 import { QueueSearch, parseSearch, stringifySearch } from './queue/search.js';
 import { InvoicesPage } from './pages/InvoicesPage.js';
@@ -208,10 +209,16 @@ export const storeCreditRoute = createRoute({
   component: StoreCreditPage,
 });
 
+export const profileRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/profile',
+  component: ProfilePage,
+});
+
 const financeTree = financeRoute.addChildren([financeIndexRoute, payoutsRoute, financeReplayRoute, financeChartsRoute]);
 
 const routeTree = rootRoute.addChildren([signInRoute, acceptInvitationRoute, appRoute.addChildren([
-  queueRoute, claimRoute, teamRoute, apiTokensRoute, settingsRoute, webhooksRoute, analyticsRoute, operationsRoute, financeTree, storeCreditRoute, ...billingRoutes,
+  queueRoute, claimRoute, teamRoute, apiTokensRoute, settingsRoute, webhooksRoute, analyticsRoute, operationsRoute, financeTree, storeCreditRoute, profileRoute, ...billingRoutes,
 ])]);
 
 export const router = createRouter({

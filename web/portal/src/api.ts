@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import {
-  ClaimSession, CustomerClaimView, CustomerOrder, FileClaimResponse, Message, PublicStore, Review,
+  ClaimLinkRecoveryResponse, ClaimSession, CustomerClaimView, CustomerOrder, FileClaimResponse, Message, PublicStore, Review,
   UploadUrlResponse, WhitelabelSettings,
-  type AddReviewRequest, type FileClaimRequest, type SendMessageRequest, type UpdateSessionRequest, type UploadUrlRequest,
+  type AddReviewRequest, type ClaimLinkRecoveryRequest, type FileClaimRequest, type SendMessageRequest, type UpdateSessionRequest, type UploadUrlRequest,
 } from '@claims/contracts';
 import { isHttpError, request, type HttpError } from '@claims/ui/http';
 
@@ -29,6 +29,8 @@ export const api = {
   /** `idempotencyKey`: the same for every retry of one submission, so a retry never files a second claim. */
   fileClaim: (sourceOrderId: string, body: FileClaimRequest, idempotencyKey: string) =>
     request('POST', `claims/${encodeURIComponent(sourceOrderId)}`, { body, schema: FileClaimResponse, headers: { 'Idempotency-Key': idempotencyKey } }),
+  /** The answer is the same whether anything matched: the links go to the order's email only. */
+  requestClaimLinks: (body: ClaimLinkRecoveryRequest) => request('POST', 'claim-links', { body, schema: ClaimLinkRecoveryResponse }),
   getClaim: (token: string) => request('GET', `claims/${encodeURIComponent(token)}`, { schema: CustomerClaimView }),
   listMessages: (token: string) => request('GET', `claims/${encodeURIComponent(token)}/messages`, { schema: z.array(Message) }),
   sendMessage: (token: string, body: z.input<typeof SendMessageRequest>) =>

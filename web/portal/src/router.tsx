@@ -1,6 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { Link, Outlet, createRootRoute, createRoute, createRouter, notFound, redirect, useMatches } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
+import { INVALID_ROUTE } from '@claims/ui';
 import { api } from './api.js';
 import { applyBranding } from './branding.js';
 import { lazyPage } from './chunkReload.js';
@@ -45,6 +46,7 @@ const viewPages = () => import('./pages/view.js');
 const ViewClaimPage = lazyPage(viewPages, (m) => m.ViewClaimPage);
 const ViewReviewPage = lazyPage(viewPages, (m) => m.ViewReviewPage);
 const PrintPage = lazyPage(viewPages, (m) => m.PrintPage);
+const ClaimLinksPage = lazyPage(() => import('./pages/claimLinks.js'), (m) => m.ClaimLinksPage);
 
 function useBrand() {
   const orderStore = usePortal((s) => (s.demo ? null : s.order?.storeId ?? null));
@@ -188,6 +190,8 @@ const page = (path: string, component: () => ReactNode) => createRoute({ getPare
 
 const home = page('/', HomePage);
 const start = createRoute({ getParentRoute: () => rootRoute, path: '/start', component: StartPage, beforeLoad: () => resetOrder() });
+// Like /start, an entry point needing no looked-up order: a shopper asks for the links to their claims by mail.
+const claimLinks = createRoute({ getParentRoute: () => rootRoute, path: '/claim-links', component: ClaimLinksPage });
 
 const issues = createRoute({ getParentRoute: () => guarded, path: '/issues' });
 const issuesIndex = createRoute({ getParentRoute: () => issues, path: '/', component: IssuesPage });
@@ -214,7 +218,7 @@ const returnIndex = createRoute({ getParentRoute: () => returnRoute, path: '/', 
 const returnStart = createRoute({ getParentRoute: () => returnRoute, path: 'start', component: ReturnPage });
 
 const validToken = ({ params }: { params: { token: string } }) => {
-  if (!TOKEN_PATTERN.test(params.token)) throw notFound();
+  if (!TOKEN_PATTERN.test(params.token)) throw notFound({ data: INVALID_ROUTE });
 };
 const print = createRoute({
   getParentRoute: () => rootRoute, path: '/print/$token', component: PrintPage, beforeLoad: validToken, staticData: { layout: 'app-spec' },
@@ -225,6 +229,7 @@ const viewReview = createRoute({ getParentRoute: () => view, path: 'review', com
 
 const routeTree = rootRoute.addChildren([
   start,
+  claimLinks,
   guarded.addChildren([
     home,
     issues.addChildren([issuesIndex, issuesItems, shipment.addChildren([shipmentIndex, shipmentDetails])]),

@@ -1,5 +1,11 @@
 import { HttpError, TIMEOUT_MESSAGE } from './httpClient.js';
 
+/** Spec §8: what a path no route matches raises (the 404 page names the path itself: 'Page Not Found: ' plus it). */
+export const NO_ROUTE_MATCHES = 'Page not found';
+
+/** A 404 thrown by a route's validate rule carries this, so the page tells it from a path no route matches. */
+export const INVALID_ROUTE = { reason: 'validation' } as const;
+
 /**
  * The text shown for a failed call: the API's own `message` when it answered with an error body
  * (`{error, message}`), spec §8's timeout text, otherwise the caller's words for the failure (a

@@ -3,6 +3,7 @@ import { isResolvable, protectionStatus, requestedResolution, RESOLVABLE_STATUSE
 import type { AppContext } from '../context.js';
 import { permissionsAt, type Principal } from '../auth/principal.js';
 import { storeRefs } from '../catalog/storeRepository.js';
+import { findOrderById } from '../catalog/orderRepository.js';
 import { toApiClaim } from '../http/apiClaim.js';
 import { claimNotFound } from '../http/authorizedClaim.js';
 import { messagesOf } from '../http/claimEvents.js';
@@ -19,7 +20,8 @@ export interface ClaimForDetail {
 export async function toAdminClaimDetail(ctx: AppContext, loaded: ClaimForDetail, principal: Principal): Promise<AdminClaimDetail> {
   const { state: claim, version, events } = loaded;
   const held = permissionsAt(principal, claim.storeId);
-  const [stores, storeCredits] = await Promise.all([storeRefs(ctx.database.db), claimStoreCredits(ctx, claim, events)]);
+  const [stores, storeCredits, order] = await Promise.all([storeRefs(ctx.database.db), claimStoreCredits(ctx, claim, events), findOrderById(ctx.database.db, claim.orderId)]);
+  const claimedShipments = new Set(claim.items.map((i) => i.sourceFulfillmentId));
   const policyMoney = (minor: number, currency: string) => toDecimal(minor, currency);
   return {
     ...toApiClaim(claim, version),
@@ -43,6 +45,7 @@ export async function toAdminClaimDetail(ctx: AppContext, loaded: ClaimForDetail
     metadata: claim.metadata,
     noteCount: claim.noteCount,
     storeCredits,
+    shipments: order?.fulfillments.filter((f) => claimedShipments.has(f.sourceFulfillmentId)) ?? [],
   };
 }
 

@@ -1,5 +1,5 @@
 import { DomainEvent, type EventType } from '@claims/contracts';
-import { loadCheckpoint, readAll, startPollingLoop, storeCheckpoint, type PollingLoop, type RecordedEvent } from '@claims/event-store';
+import { initCheckpoint, lastCommittedPosition, loadCheckpoint, readAll, startPollingLoop, storeCheckpoint, type PollingLoop, type RecordedEvent } from '@claims/event-store';
 import type { AppContext } from '../context.js';
 
 /** An event as a reaction receives it: where it was recorded, with its data typed by its type. */
@@ -12,12 +12,26 @@ export type ReactedEvent = Omit<RecordedEvent, 'type' | 'data'> & DomainEvent;
 export interface Reaction {
   readonly name: string;
   readonly handles: ReadonlySet<EventType>;
+  /**
+   * A reaction added to a product already running starts where the store is on its first run, instead of at the
+   * first event ever (a new kind of mail is not sent about years of old claims).
+   */
+  readonly fromFirstRun?: 'beginning' | 'now';
   react(ctx: AppContext, event: ReactedEvent): Promise<void>;
 }
 
 /** Where a reaction's checkpoint lives in `checkpoints`. */
 export const reactionCheckpointName = (reaction: Pick<Reaction, 'name'>) => `reaction:${reaction.name}`;
 const checkpointName = reactionCheckpointName;
+
+/**
+ * A reaction that starts `now` on its first run gets its checkpoint at the last committed event, before its loop and
+ * the server start (a no-op once it has one), so what is appended after start-up is its to handle.
+ */
+export async function prepareReaction(ctx: AppContext, reaction: Reaction): Promise<void> {
+  if (reaction.fromFirstRun !== 'now') return;
+  await initCheckpoint(ctx.database.db, checkpointName(reaction), await lastCommittedPosition(ctx.database.db));
+}
 
 /** After a failure the reaction waits this long before trying again, doubling up to a minute. */
 const FIRST_RETRY_MS = 500;

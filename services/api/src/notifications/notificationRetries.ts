@@ -16,25 +16,46 @@ export const notificationMigrations: Record<string, Migration> = {
       )`,
     sql`create index notification_retries_due on notification_retries (next_attempt_at)`,
   ),
+  // Mail to team members and answers to claim-link requests are retried too: a row names its job and the event's stream.
+  '1600_notification_retries_jobs': sqlMigration(
+    sql`alter table notification_retries add column job text not null default 'shopper'`,
+    sql`alter table notification_retries add column member_id uuid`,
+    sql`alter table notification_retries add column stream_id text`,
+    sql`update notification_retries set stream_id = claim_id::text`,
+    sql`alter table notification_retries alter column stream_id set not null`,
+    sql`alter table notification_retries drop column claim_id`,
+  ),
 };
 
-/** What a retry needs to find the event that caused the mail again. */
+/** Which mail a retry sends: the shopper's about a claim, a team member's about a claim, or the links an order's shopper asked for. */
+export type NotificationJob = { kind: 'shopper' } | { kind: 'member'; memberId: string } | { kind: 'claim-links' };
+
+/** What a retry needs to find the event that caused the mail again (for claim mail, the claim's stream). */
 export interface NotificationCause {
-  claimId: string;
+  job: NotificationJob;
+  streamId: string;
   eventId: string;
   streamVersion: number;
   correlationId: string;
 }
 
 export async function scheduleRetry(db: QueryExecutorProvider, notificationId: string, cause: NotificationCause, at: string): Promise<void> {
+  const memberId = cause.job.kind === 'member' ? cause.job.memberId : null;
   await sql`
-    insert into notification_retries (notification_id, claim_id, event_id, stream_version, correlation_id, next_attempt_at)
-    values (${notificationId}::uuid, ${cause.claimId}::uuid, ${cause.eventId}::uuid, ${cause.streamVersion}, ${cause.correlationId}, ${at}::timestamptz)
+    insert into notification_retries (notification_id, job, member_id, stream_id, event_id, stream_version, correlation_id, next_attempt_at)
+    values (${notificationId}::uuid, ${cause.job.kind}, ${memberId}::uuid, ${cause.streamId}, ${cause.eventId}::uuid, ${cause.streamVersion},
+            ${cause.correlationId}, ${at}::timestamptz)
     on conflict (notification_id) do update set next_attempt_at = excluded.next_attempt_at`.execute(db);
 }
 
 export async function clearRetry(db: QueryExecutorProvider, notificationId: string): Promise<void> {
   await sql`delete from notification_retries where notification_id = ${notificationId}::uuid`.execute(db);
+}
+
+function jobOf(row: { job: string; member_id: string | null }): NotificationJob | null {
+  if (row.job === 'shopper') return { kind: 'shopper' };
+  if (row.job === 'claim-links') return { kind: 'claim-links' };
+  return row.job === 'member' && row.member_id ? { kind: 'member', memberId: row.member_id } : null;
 }
 
 /**
@@ -43,16 +64,19 @@ export async function clearRetry(db: QueryExecutorProvider, notificationId: stri
  * mid-send leaves its lease to run out, after which the retry is due again.
  */
 export async function leaseDueRetries(db: QueryExecutorProvider, now: string, leaseUntil: string, limit: number): Promise<Array<NotificationCause & { notificationId: string }>> {
-  const { rows } = await sql<{ notification_id: string; claim_id: string; event_id: string; stream_version: number; correlation_id: string }>`
+  const { rows } = await sql<{ notification_id: string; job: string; member_id: string | null; stream_id: string; event_id: string; stream_version: number; correlation_id: string }>`
     update notification_retries set next_attempt_at = ${leaseUntil}::timestamptz
     where notification_id in (
       select notification_id from notification_retries where next_attempt_at <= ${now}::timestamptz
       order by next_attempt_at limit ${limit} for update skip locked)
-    returning notification_id, claim_id, event_id, stream_version, correlation_id`.execute(db);
-  return rows.map((r) => ({ notificationId: r.notification_id, claimId: r.claim_id, eventId: r.event_id, streamVersion: Number(r.stream_version), correlationId: r.correlation_id }));
+    returning notification_id, job, member_id, stream_id, event_id, stream_version, correlation_id`.execute(db);
+  return rows.flatMap((r) => {
+    const job = jobOf(r);
+    return job ? [{ notificationId: r.notification_id, job, streamId: r.stream_id, eventId: r.event_id, streamVersion: Number(r.stream_version), correlationId: r.correlation_id }] : [];
+  });
 }
 
-/** Retries of shopper mail due by `now` (a figure for metrics). */
+/** Retries of mail due by `now` (a figure for metrics). */
 export async function countDueRetries(db: QueryExecutorProvider, now: string): Promise<number> {
   const { rows } = await sql<{ due: number }>`select count(*)::int as due from notification_retries where next_attempt_at <= ${now}::timestamptz`.execute(db);
   return rows[0]?.due ?? 0;

@@ -21,6 +21,8 @@ interface Rule {
   name: string;
   max: number;
   key: KeyOf;
+  /** The key is in the JSON body: checked once it is parsed (still before validation and the handler). */
+  fromBody?: boolean;
 }
 
 /** An order number as the lookup matches it: trimmed, without a leading '#', case-folded. */
@@ -60,16 +62,21 @@ export const rateLimitPlugin = (ctx: AppContext, settings: RateLimitSettings = c
         limiter({ name: 'filing-ip', max: settings.filingPerIp, key: clientIp }),
         limiter({ name: 'filing-order', max: settings.filingPerOrder, key: (r) => orderKey(field(r.params, 'id')) }),
       ].filter((l) => l.max > 0)],
+      // Each answered request mails the shopper: per address, and per order number (from the body).
+      ['POST /api/claim-links', [
+        limiter({ name: 'recovery-ip', max: settings.recoveryPerIp, key: clientIp }),
+        limiter({ name: 'recovery-order', max: settings.recoveryPerOrder, key: (r) => orderKey(field(r.body, 'order')), fromBody: true }),
+      ].filter((l) => l.max > 0)],
       ['POST /api/media/upload-url', [
         limiter({ name: 'upload-ip', max: settings.uploadPerIp, key: clientIp }),
       ].filter((l) => l.max > 0)],
     ]);
 
-    // onRequest: before the body is read, so a refused request costs next to nothing.
-    app.addHook('onRequest', async (request) => {
+    const check = async (request: FastifyRequest, fromBody: boolean) => {
       const limiters = byRoute.get(`${request.method} ${request.routeOptions.url ?? ''}`);
       if (!limiters) return;
       for (const l of limiters) {
+        if (Boolean(l.fromBody) !== fromBody) continue;
         if (l.name.endsWith('-order') && l.key(request) === null) continue;
         const result = await l.check(request);
         if (!result.isAllowed && result.isExceeded) {
@@ -78,7 +85,10 @@ export const rateLimitPlugin = (ctx: AppContext, settings: RateLimitSettings = c
           throw new AppError('rate_limited', RATE_LIMITED_MESSAGE, undefined, { 'retry-after': String(Math.max(1, result.ttlInSeconds)) });
         }
       }
-    });
+    };
+    // onRequest: before the body is read, so a refused request costs next to nothing; keys in the body once it is parsed.
+    app.addHook('onRequest', async (request) => check(request, false));
+    app.addHook('preValidation', async (request) => check(request, true));
   };
   // Like fastify-plugin: the hook applies to the routes registered after this plugin, not only its own scope.
   Object.assign(plugin, { [Symbol.for('skip-override')]: true, [Symbol.for('fastify.display-name')]: 'claims-rate-limit' });

@@ -1,9 +1,9 @@
-import type { DomainEvent, EventOf, NotificationKind } from '@claims/contracts';
+import type { DomainEvent, EventOf, NotificationKind, TeamNotificationKind } from '@claims/contracts';
 import { ok, type Result } from '../result.js';
 import type { Decider } from '../decider.js';
 
 /** Which of a claim's events the shopper hears about by mail, and as what. */
-export function notificationKindOf(event: DomainEvent): NotificationKind | null {
+export function notificationKindOf(event: DomainEvent): Exclude<NotificationKind, TeamNotificationKind> | null {
   switch (event.type) {
     case 'ClaimFiled':
       return 'claim_filed';
@@ -12,6 +12,19 @@ export function notificationKindOf(event: DomainEvent): NotificationKind | null 
       return event.data.senderType === 'customer' ? null : 'store_reply';
     case 'ClaimResolved':
       return 'claim_resolved';
+    default:
+      return null;
+  }
+}
+
+/** Which of a claim's events its store's team may hear about by mail (each member as they chose), and as what. */
+export function teamNotificationKindOf(event: DomainEvent): TeamNotificationKind | null {
+  switch (event.type) {
+    case 'ClaimFiled':
+      return 'new_claim';
+    // The team writes the other messages itself.
+    case 'ClaimMessageSent':
+      return event.data.senderType === 'customer' ? 'customer_reply' : null;
     default:
       return null;
   }
@@ -26,7 +39,8 @@ export interface ClaimMailState {
 export interface RecordNotification {
   type: 'RecordNotification';
   scope: Omit<EventOf<'ClaimNotificationSent'>['data'], 'attempt' | 'sentAt'>;
-  outcome: { sent: true } | { sent: false; error: string };
+  /** A failure says when it is tried again (null: given up). */
+  outcome: { sent: true } | { sent: false; error: string; nextAttemptAt: string | null };
   now: string;
 }
 
@@ -51,7 +65,7 @@ export const claimMailDecider: Decider<ClaimMailState, RecordNotification> = {
     const attempt = (state.attempts.get(scope.notificationId) ?? 0) + 1;
     return ok([command.outcome.sent
       ? { type: 'ClaimNotificationSent', data: { ...scope, attempt, sentAt: now } }
-      : { type: 'ClaimNotificationFailed', data: { ...scope, attempt, error: command.outcome.error, failedAt: now } }]);
+      : { type: 'ClaimNotificationFailed', data: { ...scope, attempt, error: command.outcome.error, failedAt: now, nextAttemptAt: command.outcome.nextAttemptAt } }]);
   },
 };
 

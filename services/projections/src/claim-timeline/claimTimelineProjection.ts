@@ -18,15 +18,39 @@ const migrations: Record<string, Migration> = {
         primary key (claim_id, stream_version)
       )`,
   ),
+  // A claim's mail, from its own stream (`claim-notifications:<claim id>`): merged into the history by the query.
+  '1610_claim_timeline_notifications': sqlMigration(
+    sql`
+      create table claim_timeline_notifications (
+        claim_id uuid not null,
+        stream_version bigint not null,
+        global_position bigint not null,
+        event_type text not null,
+        actor jsonb not null,
+        summary jsonb not null,
+        occurred_at timestamptz not null,
+        primary key (claim_id, stream_version)
+      )`,
+  ),
 };
 
-const TIMELINE_EVENTS = [
+const CLAIM_EVENTS = [
   'ClaimFiled', 'ClaimStatusChanged', 'ClaimResolved', 'ClaimMessageSent', 'ClaimReviewed',
   'ClaimNoteAdded', 'ClaimLabelAdded', 'ClaimLabelRemoved', 'ClaimMetadataSet',
 ] as const;
+const MAIL_EVENTS = ['ClaimNotificationSent', 'ClaimNotificationFailed'] as const;
+
+/** What a mail line says: to whom, about what, which try, and (failed) why and what happens next. */
+function summariseMail(event: ProjectedEvent<(typeof MAIL_EVENTS)[number]>): Record<string, unknown> {
+  const { kind, to, subject, memberId, attempt } = event.data;
+  const base = { kind, recipient: memberId ? 'team' : 'customer', to: to ?? null, subject: subject ?? null, attempt };
+  return event.type === 'ClaimNotificationSent'
+    ? { ...base, sent: true }
+    : { ...base, sent: false, error: event.data.error, nextAttemptAt: event.data.nextAttemptAt ?? null };
+}
 
 /** What a history line says about an event, beyond who and when. */
-function summarise(event: ProjectedEvent<(typeof TIMELINE_EVENTS)[number]>): { status: string | null; summary: Record<string, unknown> } {
+function summarise(event: ProjectedEvent<(typeof CLAIM_EVENTS)[number]>): { status: string | null; summary: Record<string, unknown> } {
   switch (event.type) {
     case 'ClaimFiled':
       return { status: 'NEW', summary: { claimType: event.data.claimType, items: event.data.items.length, desiredMethod: event.data.desiredMethod } };
@@ -52,13 +76,21 @@ function summarise(event: ProjectedEvent<(typeof TIMELINE_EVENTS)[number]>): { s
   }
 }
 
-/** Every event of a claim as a history line: the status history with actor and time. */
+/** Every event of a claim as a history line, with actor and time, and every mail about it (sent or failed). */
 export const claimTimelineProjection = defineProjection({
   name: 'claim-timeline',
-  handles: TIMELINE_EVENTS,
+  handles: [...CLAIM_EVENTS, ...MAIL_EVENTS],
   migrations,
-  tables: ['claim_timeline'],
+  tables: ['claim_timeline', 'claim_timeline_notifications'],
   async apply(trx, event) {
+    if (event.type === 'ClaimNotificationSent' || event.type === 'ClaimNotificationFailed') {
+      await sql`
+        insert into claim_timeline_notifications (claim_id, stream_version, global_position, event_type, actor, summary, occurred_at)
+        values (${event.data.claimId}, ${event.streamVersion}, ${event.globalPosition}, ${event.type},
+                ${JSON.stringify(event.metadata.actor)}::jsonb, ${JSON.stringify(summariseMail(event))}::jsonb, ${event.occurredAt})
+        on conflict do nothing`.execute(trx);
+      return;
+    }
     const { status, summary } = summarise(event);
     await sql`
       insert into claim_timeline (claim_id, stream_version, global_position, event_type, status, actor, summary, occurred_at)

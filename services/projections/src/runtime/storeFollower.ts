@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { committedHead, hasReached, loadCheckpoint, readAll, startPollingLoop, type EventStoreTables, type RecordedEvent } from '@claims/event-store';
+import { lastCommittedPosition, hasReached, loadCheckpoint, readAll, startPollingLoop, type EventStoreTables, type RecordedEvent } from '@claims/event-store';
 import type { Logger } from 'pino';
 import type { Projection } from './projection.js';
 import { projectionCheckpointName } from './readerProgress.js';
@@ -49,10 +49,10 @@ export function followStore(db: Kysely<EventStoreTables>, projection: Projection
    * open elsewhere on the server holds its horizon back (another database's load does).
    */
   async function catchUp(): Promise<void> {
-    const target = await committedHead(db);
+    const target = await lastCommittedPosition(db);
     await loop.runNow();
     const behind = async () => guard.status().state !== 'ok'
-      || (target !== null && !hasReached(await loadCheckpoint(db, projectionCheckpointName(projection)), target));
+      || (!hasReached(await loadCheckpoint(db, projectionCheckpointName(projection)), target));
     while (!stopping && (await behind())) {
       await new Promise((resolve) => setTimeout(resolve, Math.max(retryAt - Date.now(), Math.min(pollMs, 50))));
       await loop.runNow();

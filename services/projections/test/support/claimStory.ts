@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { streamOf, type Actor, type ClaimCommand, type DomainEvent, type EventEnvelope, type FileClaim } from '@claims/contracts';
-import { claimDecider, foldEvents, orderClaimsDecider, type Decider } from '@claims/domain';
+import { claimDecider, claimMailDecider, foldEvents, orderClaimsDecider, type Decider, type RecordNotification } from '@claims/domain';
 import { fileClaim, NOW, order, settings, storeTerms } from '../../../domain/test/fixtures.js';
 
 export { NOW, order, storeTerms };
@@ -16,6 +16,7 @@ export class ClaimStory {
   readonly envelopes: EventEnvelope[] = [];
   private readonly versions = new Map<string, number>();
   private claim = claimDecider.initialState;
+  private mail = claimMailDecider.initialState;
   private clock: number;
 
   constructor(readonly claimId: string = randomUUID(), private readonly claimNumber = '10001', startsAt: string = NOW) {
@@ -30,6 +31,16 @@ export class ClaimStory {
   /** A claim command (the claim id is filled in), decided on the claim as the earlier events left it. */
   do(command: DistributiveOmit<ClaimCommand, 'claimId'>, actor: Actor = agent): this {
     return this.record(claimDecider, this.claim, { ...command, claimId: this.claimId }, actor);
+  }
+
+  /** A mail about the claim, recorded in its notifications stream as the notifications worker records it. */
+  notify(scope: Omit<RecordNotification['scope'], 'claimId'>, outcome: RecordNotification['outcome']): this {
+    const decided = claimMailDecider.decide({ type: 'RecordNotification', scope: { ...scope, claimId: this.claimId }, outcome, now: this.at() }, this.mail);
+    if (!decided.ok) throw new Error(`${decided.error.code}: ${decided.error.message}`);
+    for (const event of decided.value) this.append(event, { type: 'system', id: 'notifications', name: 'Notifications' });
+    this.mail = foldEvents(claimMailDecider, decided.value, this.mail);
+    this.clock += 60_000;
+    return this;
   }
 
   /** Now, on the story's clock. */

@@ -23,9 +23,26 @@ const Reviewed = z.object({ rating: z.number() });
 const NoteAdded = z.object({ author: z.string() });
 const LabelChanged = z.object({ label: z.string() });
 const MetadataSet = z.object({ key: z.string(), value: z.string(), previous: z.string().nullable().optional() });
+const Mail = z.object({
+  to: z.string().nullable(), subject: z.string().nullable(), attempt: z.number(), sent: z.boolean(),
+  error: z.string().optional(), nextAttemptAt: z.string().nullable().optional(),
+});
+
+/** A mail line: "Email sent to …: <subject>", or its failure with the next try (or that it was given up). */
+function describeMail(entry: Entry): { title: string; detail: string | null } {
+  const s = Mail.safeParse(entry.summary);
+  if (!s.success) return { title: entry.eventType === 'ClaimNotificationSent' ? 'Email sent' : 'Email failed', detail: null };
+  const { to, subject, attempt, sent } = s.data;
+  const recipient = to ?? 'the customer';
+  const about = subject ? `: ${subject}` : '';
+  if (sent) return { title: `Email sent to ${recipient}${about}`, detail: attempt > 1 ? `Sent on attempt ${attempt}.` : null };
+  const next = s.data.nextAttemptAt ? `Retrying at ${formatDateTime(s.data.nextAttemptAt)}.` : 'Given up.';
+  return { title: `Email to ${recipient} failed${about}`, detail: `Attempt ${attempt}: ${s.data.error ?? 'unknown error'}. ${next}` };
+}
 
 /** What a history line says, in words. */
 export function describeEntry(entry: Entry): { title: string; detail: string | null } {
+  if (entry.source === 'notifications') return describeMail(entry);
   switch (entry.eventType) {
     case 'ClaimFiled': {
       const s = Filed.safeParse(entry.summary);
@@ -86,7 +103,7 @@ export function actorName(actor: Actor): string {
 /** The status as of a version, from the history lines alone. */
 export function statusAsOf(entries: readonly Entry[], version: number): string | null {
   let status: string | null = null;
-  for (const entry of entries) if (entry.version <= version && entry.status) status = entry.status;
+  for (const entry of entries) if (entry.source === 'claim' && entry.version <= version && entry.status) status = entry.status;
   return status;
 }
 
@@ -134,9 +151,10 @@ export function Timeline({ claim, selected, onSelect }: { claim: AdminClaimDetai
     queryKey: ['timeline', claim.id],
     queryFn: () => api.timeline(claim.id),
     // The history is a read model: poll briefly until it has caught up with the claim's own stream.
-    refetchInterval: (query) => ((query.state.data?.data.at(-1)?.version ?? -1) < claim.version ? 500 : false),
+    refetchInterval: (query) => ((query.state.data?.data.findLast((e) => e.source === 'claim')?.version ?? -1) < claim.version ? 500 : false),
   });
   const entries = timeline.data?.data ?? [];
+  const claimEntries = entries.filter((e) => e.source === 'claim');
   return (
     <section className="card" aria-labelledby="timeline-title">
       <h2 id="timeline-title">Timeline</h2>
@@ -145,6 +163,16 @@ export function Timeline({ claim, selected, onSelect }: { claim: AdminClaimDetai
       <ol className="timeline">
         {entries.map((entry) => {
           const { title, detail } = describeEntry(entry);
+          // Mail is on a stream of its own: a line to read, not a version of the claim to look at.
+          if (entry.source === 'notifications') {
+            return (
+              <li key={`mail:${entry.version}`} className="timeline-entry timeline-mail">
+                <span className="timeline-title">{title}</span>
+                <span className="timeline-meta">{actorName(entry.actor)} · <time dateTime={entry.occurredAt}>{formatDateTime(entry.occurredAt)}</time></span>
+                {detail ? <span className="timeline-detail">{detail}</span> : null}
+              </li>
+            );
+          }
           const isSelected = entry.version === selected;
           return (
             <li key={entry.version} className={isSelected ? 'timeline-entry timeline-selected' : 'timeline-entry'}>
@@ -159,7 +187,7 @@ export function Timeline({ claim, selected, onSelect }: { claim: AdminClaimDetai
           );
         })}
       </ol>
-      {selected !== undefined && entries.some((e) => e.version === selected) ? <AsOf claim={claim} entries={entries} version={selected} /> : null}
+      {selected !== undefined && claimEntries.some((e) => e.version === selected) ? <AsOf claim={claim} entries={claimEntries} version={selected} /> : null}
     </section>
   );
 }

@@ -42,6 +42,7 @@ export function AppLayout() {
             {storesWith(me, 'webhook:read').length > 0 ? (
               <li><Link to="/webhooks" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>Webhooks</Link></li>
             ) : null}
+            <li><Link to="/profile" activeProps={{ 'aria-current': 'page' }}>Profile</Link></li>
             {holdsInternally(me, 'admin-stores:read') ? (
               <li><Link to="/operations" activeProps={{ 'aria-current': 'page' }}>Operations</Link></li>
             ) : null}

@@ -7,7 +7,7 @@ import { api, isHttpError } from '../api.js';
 import { can, useMe } from '../session.js';
 import { Alert, Page } from '@claims/ui/components';
 import { ProtectionBadge, StatusBadge } from '../components/ui.js';
-import { CustomerClaimSection, ItemIssuesSection, ResolutionSections } from '../claim/Sections.js';
+import { CustomerClaimSection, ItemIssuesSection, ResolutionSections, ShipmentsSection } from '../claim/Sections.js';
 import { StoreCreditSection } from '../claim/StoreCreditSection.js';
 import { Timeline } from '../claim/Timeline.js';
 import { Messages, ResolveForm, StatusForm } from '../claim/Actions.js';
@@ -100,6 +100,7 @@ function ClaimView({ claimId }: { claimId: string }) {
         <div className="stack">
           <CustomerClaimSection claim={data} />
           <ItemIssuesSection claim={data} />
+          <ShipmentsSection claim={data} />
           <ResolutionSections claim={data} />
           <StoreCreditSection claim={data} />
           <Messages key={`messages-${reply.seq}`} claim={data} canSend={maySend} initialText={reply.text} />

@@ -1,12 +1,14 @@
 import { Link, useLocation } from '@tanstack/react-router';
 import { ErrorView } from '@claims/ui/components';
+import { NO_ROUTE_MATCHES } from '@claims/ui';
 
-/** Spec §8: 'Page Not Found: ' plus the path. */
+/** Spec §8: 'Page Not Found: ' plus the path; a path no route matches says 'Page not found'. */
 export function NotFoundPage() {
-  const location = useLocation();
+  // The path as the browser shows it (the router's own drops its /admin basepath); read again on each navigation.
+  useLocation();
   return (
     <main id="main" className="narrow" tabIndex={-1}>
-      <ErrorView status={404} title="Page Not Found" message={`Page Not Found: ${location.pathname}`}>
+      <ErrorView status={404} title="Page Not Found" message={`Page Not Found: ${window.location.pathname}`} description={NO_ROUTE_MATCHES}>
         <Link to="/" search={{}} className="button button-secondary">Go to the claim queue</Link>
       </ErrorView>
     </main>

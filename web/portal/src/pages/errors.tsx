@@ -1,15 +1,17 @@
 import { useEffect } from 'react';
 import { Link, useLocation } from '@tanstack/react-router';
 import { ErrorView } from '@claims/ui/components';
+import { NO_ROUTE_MATCHES } from '@claims/ui';
 import { reportError } from '../sentry.js';
 
 const StartLink = () => <Link to="/start" className="button button-primary">Go to the start</Link>;
 
-/** Spec §2/§8: 'Page Not Found: ' plus the path. */
-export function NotFoundPage() {
+/** Spec §2/§8: 'Page Not Found: ' plus the path; a path no route matches says 'Page not found', a failed validate rule why. */
+export function NotFoundPage({ data }: { data?: unknown }) {
   const location = useLocation();
+  const description = data === undefined ? NO_ROUTE_MATCHES : "This link isn't valid. Check that you copied all of it from your email.";
   return (
-    <ErrorView status={404} title="Page Not Found" message={`Page Not Found: ${location.pathname}`} description="The page you're looking for doesn't exist.">
+    <ErrorView status={404} title="Page Not Found" message={`Page Not Found: ${location.pathname}`} description={description}>
       <StartLink />
     </ErrorView>
   );

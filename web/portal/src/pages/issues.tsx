@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { SHIPMENT_ISSUE_LABELS, ShipmentIssueType, type CustomerFulfillment, type CustomerOrder } from '@claims/contracts';
 import { formatDateTime, pluralize } from '@claims/ui';
-import { Alert, Modal, Page } from '@claims/ui/components';
+import { Alert, Modal, Page, TrackingLinks } from '@claims/ui/components';
 import { BackLink, StepFooter } from '../components.js';
 import { addIssues, claimableQuantity, fileableFulfillments, setState, shortId, usePortal } from '../claimFlowState.js';
 
@@ -87,7 +87,7 @@ function ShipmentSummary({ fulfillment, index }: { fulfillment: CustomerFulfillm
     <span className="shipment">
       <span className="choice-title">Shipment {index + 1} · {status}{when ? ` ${formatDateTime(when)}` : ''}</span>
       <span className="choice-help">
-        {fulfillment.trackingCompany ? `${fulfillment.trackingCompany} ` : ''}{fulfillment.trackingNumber.join(', ')}
+        <TrackingLinks shipment={{ trackingCompany: fulfillment.trackingCompany, trackingNumbers: fulfillment.trackingNumber, trackingUrls: fulfillment.trackingUrl }} />
       </span>
       <span className="choice-help">{fulfillment.items.map((l) => `${l.item.productName} × ${l.quantity}`).join(', ')}</span>
     </span>

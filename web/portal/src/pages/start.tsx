@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { useMutation } from '@tanstack/react-query';
 import { SESSION_STEP_PATHS, type CustomerOrder } from '@claims/contracts';
 import { api, HttpError, isRateLimited, rateLimitedText } from '../api.js';
@@ -98,6 +98,7 @@ export function StartPage() {
           {lookup.isPending ? 'Looking up your order…' : 'Continue'}
         </button>
       </form>
+      <p>Already filed a claim? <Link to="/claim-links">Get your claim links by email</Link></p>
     </Page>
   );
 }

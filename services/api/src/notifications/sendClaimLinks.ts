@@ -1,0 +1,72 @@
+import { DomainEvent } from '@claims/contracts';
+import { claimLinksRequestDecider, orderClaimsDecider, type ClaimLinksCommand } from '@claims/domain';
+import type { AppContext } from '../context.js';
+import { findOrderById } from '../catalog/orderRepository.js';
+import { findStore } from '../catalog/storeRepository.js';
+import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
+import type { Reaction } from '../eventsourcing/reactions.js';
+import { loadClaim } from '../http/authorizedClaim.js';
+import type { Mailer } from './mailer.js';
+import { claimLinksMail } from './claimLinksMail.js';
+import { issueClaimLink } from './claimLinkIssuer.js';
+import { clearRetry, scheduleRetry, type NotificationCause } from './notificationRetries.js';
+import { failureText, MAX_ATTEMPTS, nextAttemptAt, notificationMeta, RECORD_MAIL } from './retrySchedule.js';
+
+/**
+ * Answers one request for an order's claim links: a fresh link to each of its claims (or how to file one), mailed
+ * to the order's email only, unless it went out already; the outcome is recorded in the order's notifications
+ * stream and a failure schedules the next try in the same transaction.
+ */
+export async function deliverClaimLinks(ctx: AppContext, mailer: Mailer, cause: NotificationCause): Promise<void> {
+  const current = await loadAggregate(ctx, claimLinksRequestDecider, cause.streamId);
+  const recorded = current.events.find((e) => e.eventId === cause.eventId);
+  const requested = recorded && DomainEvent.parse({ type: recorded.type, data: recorded.data });
+  if (requested?.type !== 'ClaimLinksRequested') return;
+  const scope = { orderId: requested.data.orderId, storeId: requested.data.storeId, requestId: requested.data.requestId };
+  const notificationId = scope.requestId;
+  const attempts = current.state.attempts.get(notificationId) ?? 0;
+  const order = await findOrderById(ctx.database.db, scope.orderId);
+  const store = order && (await findStore(ctx.database.db, order.storeId));
+  if (current.state.sent.has(notificationId) || attempts >= MAX_ATTEMPTS || !order || !store) {
+    await clearRetry(ctx.database.db, notificationId);
+    return;
+  }
+  const meta = notificationMeta(cause);
+  const record = (outcome: Extract<ClaimLinksCommand, { type: 'RecordClaimLinksMail' }>['outcome'], alongside: Parameters<typeof handleCommand>[1]['alongside']) =>
+    handleCommand(ctx, {
+      decider: claimLinksRequestDecider, streamId: cause.streamId, storeId: store.id, meta, alongside, onConflict: RECORD_MAIL,
+      command: { type: 'RecordClaimLinksMail', scope, to: order.customerEmail, outcome, now: ctx.now() },
+    });
+  let mailed: { claimIds: string[]; subject: string };
+  try {
+    const ledger = await loadAggregate(ctx, orderClaimsDecider, order.id);
+    const claims = [];
+    for (const { claimId } of ledger.state.claims) {
+      const loaded = await loadClaim(ctx, claimId);
+      if (loaded) claims.push({ claim: loaded.state, link: await issueClaimLink(ctx, loaded.state, meta) });
+    }
+    const mail = claimLinksMail(order.customerEmail, order.orderNumber, store, claims, `${ctx.config.publicUrl}/start`);
+    await mailer.send(mail);
+    mailed = { claimIds: claims.map((c) => c.claim.id), subject: mail.subject };
+  } catch (error) {
+    const next = nextAttemptAt(ctx.now(), attempts + 1);
+    await record({ sent: false, error: failureText(error), nextAttemptAt: next },
+      (trx) => (next ? scheduleRetry(trx, notificationId, cause, next) : clearRetry(trx, notificationId)));
+    ctx.log.warn({ orderId: order.id, attempt: attempts + 1, next }, 'mail with claim links failed; it will be tried again unless given up');
+    return;
+  }
+  await record({ sent: true, ...mailed }, (trx) => clearRetry(trx, notificationId));
+}
+
+/** A shopper's request for their claim links is answered by mail after the request (contract §Notifications). */
+export function sendClaimLinks(mailer: Mailer): Reaction {
+  return {
+    name: 'send-claim-links',
+    handles: new Set(['ClaimLinksRequested']),
+    async react(ctx, event) {
+      await deliverClaimLinks(ctx, mailer, {
+        job: { kind: 'claim-links' }, streamId: event.streamId, eventId: event.eventId, streamVersion: event.streamVersion, correlationId: event.metadata.correlationId,
+      });
+    },
+  };
+}

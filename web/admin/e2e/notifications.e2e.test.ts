@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NotificationSettingsList, TimelineResponse } from '@claims/contracts';
+import { apiSession, expectAccessible, fileClaim, heading, signIn, startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+/** Order 1001 (Ava), shipped by UPS with no tracking URL of the store's. */
+let ava: { claimId: string; claimNumber: string };
+
+beforeAll(async () => {
+  h = await startHarness();
+  ava = await fileClaim(h.baseUrl, 'acme-5001', {
+    email: 'ava@example.com',
+    fulfillmentIssues: [{ sourceFulfillmentId: 'f-1001-1', issues: [{ sourceItemId: 'li-1', claimType: 'DAMAGED', quantity: 1, details: 'Torn.', images: [] }] }],
+    resolution: { desiredMethod: 'REFUND', customerSignature: 'Ava Stone' },
+  });
+});
+
+afterAll(async () => {
+  await h?.stop();
+});
+
+describe('mail and tracking on the claim desk', () => {
+  it('shows the claim\'s mail in its timeline and its shipment\'s tracking number as a link to the carrier', async () => {
+    const owner = await apiSession(h.baseUrl, 'owner@acme.test');
+    // The mail is sent after the filing: wait until the timeline has it.
+    await expect.poll(async () => TimelineResponse.parse(await (await owner.get(`/api/admin/claims/${ava.claimId}/timeline`)).json())
+      .data.filter((e) => e.source === 'notifications').length, { timeout: 20_000 }).toBe(2);
+
+    const { page, problems } = await h.newPage();
+    await signIn(page, 'owner@acme.test');
+    await page.goto(`/admin/claims/view/${ava.claimId}`);
+    await expect.poll(() => heading(page).textContent()).toContain(ava.claimNumber);
+    const timeline = page.getByRole('region', { name: 'Timeline' });
+    await timeline.getByText(`Email sent to ava@example.com: We received your claim #${ava.claimNumber}`).waitFor();
+    await timeline.getByText(`Email sent to owner@acme.test: New claim #${ava.claimNumber} at Acme Outfitters (order 1001)`).waitFor();
+    // Mail lines are not versions of the claim: only the claim's own lines select an as-of view.
+    expect(await timeline.getByRole('button', { name: /Email sent/ }).count()).toBe(0);
+
+    const shipments = page.getByRole('region', { name: 'Shipments' });
+    const tracking = shipments.getByRole('link', { name: /^1Z999AA10123456784/ });
+    expect(await tracking.getAttribute('href')).toBe('https://www.ups.com/track?tracknum=1Z999AA10123456784');
+    expect(await tracking.getAttribute('rel')).toBe('noopener noreferrer');
+    await expectAccessible(page);
+    expect(problems).toEqual([]);
+  });
+
+  it('lets a member choose the mail they get on their profile', async () => {
+    const { page, problems } = await h.newPage();
+    await signIn(page, 'agent@acme.test');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
+    await page.waitForURL('**/admin/profile');
+    await expect.poll(() => heading(page).textContent()).toBe('Your profile');
+    const acme = page.getByRole('form', { name: 'Acme Outfitters' });
+    // A support agent gets neither by default.
+    const newClaims = acme.getByRole('checkbox', { name: 'New claims' });
+    await newClaims.waitFor();
+    expect(await newClaims.isChecked()).toBe(false);
+    expect(await acme.getByRole('checkbox', { name: 'Customer replies' }).isChecked()).toBe(false);
+    await expectAccessible(page);
+
+    await newClaims.check();
+    await acme.getByRole('button', { name: /^Save/ }).click();
+    await acme.getByRole('status').getByText('Saved your email settings for Acme Outfitters.').waitFor();
+    await expectAccessible(page);
+    const agent = await apiSession(h.baseUrl, 'agent@acme.test');
+    const saved = NotificationSettingsList.parse(await (await agent.get('/api/admin/notification-preferences')).json());
+    expect(saved.data[0]?.settings).toEqual([
+      { kind: 'new_claim', enabled: true, chosen: true }, { kind: 'customer_reply', enabled: false, chosen: true }]);
+    await page.reload();
+    await page.getByRole('form', { name: 'Acme Outfitters' }).getByRole('checkbox', { name: 'New claims' }).waitFor();
+    expect(await page.getByRole('form', { name: 'Acme Outfitters' }).getByRole('checkbox', { name: 'New claims' }).isChecked()).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
+  it('says \'Page not found\' for a path no route matches', async () => {
+    const { page, problems } = await h.newPage();
+    await signIn(page, 'agent@acme.test');
+    await page.goto('/admin/no-such-page');
+    await page.getByText('Page Not Found: /admin/no-such-page').waitFor();
+    await page.getByText('Page not found', { exact: true }).waitFor();
+    await expect.poll(() => heading(page).textContent()).toBe('Page Not Found');
+    await expectAccessible(page);
+    expect(problems).toEqual([]);
+  });
+});
