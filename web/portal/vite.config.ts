@@ -15,6 +15,11 @@ export default defineConfig({
       // (the back-office and event schemas), which keeps the initial JavaScript small.
       treeshake: { moduleSideEffects: (id: string) => !/[\\/]contracts[\\/]src[\\/]/.test(id) },
     },
+    // zod and its setup share one chunk, which every chunk building schemas imports: zod is configured jitless before
+    // any schema exists. Apart, a shared chunk of schemas ran first and zod's eval probe broke the CSP.
+    rolldownOptions: {
+      output: { codeSplitting: { groups: [{ name: 'zod', test: /node_modules[\\/]zod[\\/]|zodSetup/, priority: 2 }] } },
+    },
   },
   server: { proxy: { '/api': 'http://127.0.0.1:3000' } },
 });
