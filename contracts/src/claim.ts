@@ -4,6 +4,7 @@ import { ClaimStatus, ClaimType, CustomerIssueType, CustomerResolution, Resoluti
 import { ImageRef, Media } from './media.js';
 import { CurrencyCode, DecimalAmount } from './money.js';
 import { Policy } from './order.js';
+import { ClaimAssignee } from './queue.js';
 
 export const Signature = z.object({
   kind: z.enum(['drawn', 'typed']),
@@ -173,6 +174,8 @@ export const Claim = z.object({
   labels: z.array(z.string()),
   metadata: z.record(z.string(), z.string()),
   noteCount: z.number().int(),
+  /** Back-office only: the teammate working it. */
+  assignee: ClaimAssignee.nullable(),
 });
 export type Claim = z.infer<typeof Claim>;
 

@@ -8,6 +8,7 @@ import { SessionMetadata } from './session.js';
 import { Policy } from './order.js';
 import { Valuation } from './finance.js';
 import { CurrencyCode } from './money.js';
+import { ClaimAssignee, QueueView, SavedViewTeam } from './queue.js';
 
 /** Who caused an event. */
 export const Actor = z.object({ type: ActorType, id: z.string(), name: z.string().optional() });
@@ -27,7 +28,7 @@ export type EventMetadata = z.infer<typeof EventMetadata>;
 /** What each aggregate's stream holds; the stream id is the aggregate's uuid (or named after the aggregate it serves). */
 export const StreamType = z.enum([
   'claim', 'order-claims', 'claim-session', 'macro', 'sop', 'account-team', 'claim-links', 'claim-notifications', 'store-payouts', 'store-credit',
-  'order-premium',
+  'order-premium', 'saved-views',
 ]);
 export type StreamType = z.infer<typeof StreamType>;
 
@@ -83,6 +84,15 @@ const claimNoteAddedData = z.object({
 const claimLabelAddedData = z.object({ claimId: z.uuid(), label: z.string() });
 const claimLabelRemovedData = z.object({ claimId: z.uuid(), label: z.string() });
 const claimMetadataSetData = z.object({ claimId: z.uuid(), key: z.string(), value: z.string(), previous: z.string().nullable() });
+/** Who works the claim now (null: nobody), and who did before: the back-office's, never the shopper's or a webhook's. */
+const claimAssignedData = z.object({ claimId: z.uuid(), assignee: ClaimAssignee.nullable(), previous: ClaimAssignee.nullable() });
+
+/** Saved views of the claim queue: one stream per team (an account, or Order Protection's staff), every member's views in it. */
+const savedViewScope = { team: SavedViewTeam, viewId: z.uuid() };
+const savedViewContent = { name: z.string(), filters: QueueView, shared: z.boolean() };
+const savedViewCreatedData = z.object({ ...savedViewScope, owner: ClaimAssignee, ...savedViewContent, createdAt: z.iso.datetime() });
+const savedViewUpdatedData = z.object({ ...savedViewScope, ...savedViewContent, updatedAt: z.iso.datetime() });
+const savedViewDeletedData = z.object({ ...savedViewScope, deletedAt: z.iso.datetime() });
 
 /** Macros: one stream per macro; `storeId` null is a global (Order Protection) macro. */
 const macroContent = { name: z.string(), kind: MacroKind, body: z.string(), resolution: MacroResolutionPreset.nullable() };
@@ -195,11 +205,13 @@ export const claimNotificationsStreamOf = (claimId: string): string => `claim-no
 export const storePayoutsStreamOf = (storeId: string): string => `store-payouts:${storeId}`;
 export const storeCreditStreamOf = (storeId: string, customerKey: string): string => `store-credit:${storeId}:${customerKey}`;
 export const orderPremiumStreamOf = (orderId: string): string => `order-premium:${orderId}`;
+export const savedViewsStreamOf = (team: string): string => `saved-views:${team}`;
 
 const claimLinksStream = (data: { claimId: string }): StreamRef => ({ streamId: claimLinksStreamOf(data.claimId), streamType: 'claim-links' });
 const claimNotificationsStream = (data: { claimId: string }): StreamRef => ({ streamId: claimNotificationsStreamOf(data.claimId), streamType: 'claim-notifications' });
 const storePayoutsStream = (data: { storeId: string }): StreamRef => ({ streamId: storePayoutsStreamOf(data.storeId), streamType: 'store-payouts' });
 const orderPremiumStream = (data: { orderId: string }): StreamRef => ({ streamId: orderPremiumStreamOf(data.orderId), streamType: 'order-premium' });
+const savedViewsStream = (data: { team: string }): StreamRef => ({ streamId: savedViewsStreamOf(data.team), streamType: 'saved-views' });
 const storeCreditStream = (data: { storeId: string; customerKey: string }): StreamRef =>
   ({ streamId: storeCreditStreamOf(data.storeId, data.customerKey), streamType: 'store-credit' });
 
@@ -222,6 +234,7 @@ export const EVENT_REGISTRY = {
   ClaimLabelAdded: defineEvent(claimLabelAddedData, claimStream),
   ClaimLabelRemoved: defineEvent(claimLabelRemovedData, claimStream),
   ClaimMetadataSet: defineEvent(claimMetadataSetData, claimStream),
+  ClaimAssigned: defineEvent(claimAssignedData, claimStream),
   MacroCreated: defineEvent(macroCreatedData, macroStream),
   MacroUpdated: defineEvent(macroUpdatedData, macroStream),
   MacroDeleted: defineEvent(macroDeletedData, macroStream),
@@ -245,6 +258,9 @@ export const EVENT_REGISTRY = {
   StoreCreditAdjusted: defineEvent(storeCreditAdjustedData, storeCreditStream),
   PremiumRecorded: defineEvent(premiumRecordedData, orderPremiumStream),
   PremiumReversed: defineEvent(premiumReversedData, orderPremiumStream),
+  SavedViewCreated: defineEvent(savedViewCreatedData, savedViewsStream),
+  SavedViewUpdated: defineEvent(savedViewUpdatedData, savedViewsStream),
+  SavedViewDeleted: defineEvent(savedViewDeletedData, savedViewsStream),
 };
 
 type EventRegistry = typeof EVENT_REGISTRY;

@@ -12,6 +12,7 @@ export * from './demo.js';
 export * from './text.js';
 export * from './permissions.js';
 export * from './deskTools.js';
+export * from './queue.js';
 export * from './backoffice.js';
 export * from './webhooks.js';
 export * from './finance.js';

@@ -27,3 +27,4 @@ export * from './macro/decideMacro.js';
 export * from './sop/decideSop.js';
 export * from './team/teamRules.js';
 export * from './notification/claimMail.js';
+export * from './saved-views/decideSavedViews.js';

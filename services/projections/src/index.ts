@@ -17,3 +17,6 @@ export * from './webhook-outbox/webhookDeliveries.js';
 export * from './claim-analytics/claimAnalyticsProjection.js';
 export * from './claim-analytics/claimAnalyticsQuery.js';
 export * from './runtime/readerProgress.js';
+export * from './claim-search/claimSearchProjection.js';
+export * from './claim-assignment/claimAssignmentProjection.js';
+export * from './claim-queue/claimQueueQuery.js';

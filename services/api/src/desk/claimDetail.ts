@@ -41,6 +41,7 @@ export async function toAdminClaimDetail(ctx: AppContext, loaded: ClaimForDetail
     labels: claim.labels,
     metadata: claim.metadata,
     noteCount: claim.noteCount,
+    assignee: claim.assignee,
   };
 }
 
