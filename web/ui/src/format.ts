@@ -99,6 +99,11 @@ export function formatLongDate(value: string | number | Date): string {
   return new Intl.DateTimeFormat(LOCALE, { month: 'long', day: 'numeric', year: 'numeric' }).format(date);
 }
 
+/** A count of things with grouping, `12,345`. */
+export function formatCount(count: number): string {
+  return new Intl.NumberFormat(LOCALE).format(count);
+}
+
 /** Spec §9: 'No {plural}' for zero, '1 {singular}' for one, '{n} {plural}' otherwise. */
 export function pluralize(count: number, singular: string, plural = `${singular}s`): string {
   if (count === 0) return `No ${plural}`;
