@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent as ReactKeyboardEvent } from 'react';
-import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTable, type SortingState } from '@tanstack/react-table';
 import { CLAIM_STATUS_LABELS, ClaimType, ProtectionStatus, type AdminClaimListItem, type SearchMatch } from '@claims/contracts';
