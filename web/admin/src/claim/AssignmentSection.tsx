@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AdminClaimDetail } from '@claims/contracts';
 import { errorText } from '@claims/ui';
@@ -15,6 +15,9 @@ export function AssignmentSection({ claim, me, canAssign }: { claim: AdminClaimD
   const teammates = useQuery({ queryKey: ['assignees', claim.id], queryFn: () => api.assignees(claim.id), enabled: canAssign });
   const [choice, setChoice] = useState<string>(claim.assignee?.id ?? '');
   const [note, setNote] = useState<string | null>(null);
+  // Someone else may hand the claim on meanwhile: a reloaded claim shows its assignee.
+  const current = claim.assignee?.id ?? '';
+  useEffect(() => setChoice(current), [current]);
   const assign = useMutation({
     mutationFn: (assigneeId: string | null) => api.assign(claim.id, assigneeId, claim.version),
     onSuccess: async (updated) => {

@@ -105,7 +105,7 @@ function ClaimView({ claimId }: { claimId: string }) {
           {mayReadNotes || mayAddNotes ? <NotesSection claim={data} canRead={mayReadNotes} canCreate={mayAddNotes} /> : null}
         </div>
         <div className="stack">
-          <AssignmentSection key={`assign-${data.version}`} claim={data} me={me.user} canAssign={can(me, 'claim:update', store)} />
+          <AssignmentSection claim={data} me={me.user} canAssign={can(me, 'claim:update', store)} />
           {offerMacros ? (
             <MacroPicker
               claim={data}
