@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AdminClaimDetail, AdminClaimPage, AssigneeList, OrderInput, SavedView, SavedViewList,
-  type AdminClaimListItem, type ClaimType, type FileClaimRequest,
+  type AdminClaimListItem, type ClaimType, type CustomerIssueType, type FileClaimRequest,
 } from '@claims/contracts';
 import { PROJECTIONS } from '@claims/projections';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
@@ -12,7 +12,7 @@ import { json, startHarness, type DemoUser, type Harness } from './support/backo
 const DAY = 86_400_000;
 const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
 
-interface Shopper { name: string; email: string; items: Array<{ name: string; sku: string; price: number; type: ClaimType }> }
+interface Shopper { name: string; email: string; items: Array<{ name: string; sku: string; price: number; type: CustomerIssueType }> }
 
 /**
  * The claim queue worked as a team, on PostgreSQL through the API: search that finds people, emails,
