@@ -44,14 +44,13 @@ export const claimSearchProjection = defineProjection({
     const document = [d.customer.name, d.customer.email, d.orderNumber, d.sourceOrderId, d.claimNumber, ...d.items.flatMap((i) => [i.name, i.sku])]
       .join(' ').toLowerCase();
     const words = [...new Set(searchWords(document))];
+    // One statement per claim: a rebuild applies hundreds of thousands.
     await sql`
-      insert into claim_search (claim_id, store_id, document, words, item_types, skus)
-      values (${d.claimId}, ${d.storeId}, ${document}, to_tsvector('simple', ${words.join(' ')}),
-        ${[...new Set(d.items.map((i) => i.claimType))]}::text[], ${[...new Set(d.items.map((i) => i.sku.toLowerCase()))]}::text[])
-      on conflict (claim_id) do nothing`.execute(trx);
-    const lexicon = words.filter(isLexiconWord);
-    if (lexicon.length > 0) {
-      await sql`insert into claim_search_lexicon (word) select unnest(${lexicon}::text[]) on conflict (word) do nothing`.execute(trx);
-    }
+      with searched as (
+        insert into claim_search (claim_id, store_id, document, words, item_types, skus)
+        values (${d.claimId}, ${d.storeId}, ${document}, to_tsvector('simple', ${words.join(' ')}),
+          ${[...new Set(d.items.map((i) => i.claimType))]}::text[], ${[...new Set(d.items.map((i) => i.sku.toLowerCase()))]}::text[])
+        on conflict (claim_id) do nothing)
+      insert into claim_search_lexicon (word) select unnest(${words.filter(isLexiconWord)}::text[]) on conflict (word) do nothing`.execute(trx);
   },
 });
