@@ -40,18 +40,20 @@ export function AssignmentSection({ claim, me, canAssign }: { claim: AdminClaimD
 
   const people = teammates.data?.data ?? [];
   return (
-    <section className="panel" aria-labelledby={`${id}-title`}>
+    <section className="card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Assignment</h2>
       <p>
         Assigned to{' '}
         <strong>{claim.assignee ? (claim.assignee.id === me.id ? `you (${claim.assignee.name})` : claim.assignee.name) : 'nobody'}</strong>
       </p>
       {canAssign ? (
-        <>
+        <div className="stack">
           {claim.assignee?.id !== me.id ? (
-            <button type="button" className="button button-secondary" disabled={assign.isPending} onClick={() => { setNote(null); assign.mutate(me.id); }}>
-              Assign to me
-            </button>
+            <div>
+              <button type="button" className="button button-secondary" disabled={assign.isPending} onClick={() => { setNote(null); assign.mutate(me.id); }}>
+                Assign to me
+              </button>
+            </div>
           ) : null}
           <form className="inline-form" onSubmit={onSubmit}>
             <div className="field">
@@ -67,7 +69,7 @@ export function AssignmentSection({ claim, me, canAssign }: { claim: AdminClaimD
           {assign.isError ? (
             <Alert>{isHttpError(assign.error, 409) ? 'This claim changed while you were working on it. Reload it and try again.' : errorText(assign.error)}</Alert>
           ) : null}
-        </>
+        </div>
       ) : null}
       <p role="status" className="muted">{note}</p>
     </section>
