@@ -6,6 +6,7 @@ import { Actor } from './events.js';
 import { CurrencyCode, DecimalAmount } from './money.js';
 import { Address, Fulfillment } from './order.js';
 import { Permission, RoleLevel, RoleName } from './permissions.js';
+import { AssigneeFilter, ClaimAssignee, MAX_SEARCH_LENGTH, ProtectionStatus, QueueCounts, QueueSort, SearchMatch, SortOrder } from './queue.js';
 import {
   Label, MacroFields, MacroKind, MacroResolutionPreset, MacroScope, MetadataKey, MetadataValue, NoteBody, SopInput, SopState,
   withMacroRules,
@@ -105,9 +106,6 @@ export const ApiClaimListQuery = z.object({
 });
 export type ApiClaimListQuery = z.infer<typeof ApiClaimListQuery>;
 
-export const ProtectionStatus = z.enum(['ota', 'removed', 'protected', 'unprotected']);
-export type ProtectionStatus = z.infer<typeof ProtectionStatus>;
-
 /** Query of `GET /api/admin/claims`. */
 export const AdminClaimListQuery = z.object({
   status: StatusListParam.optional(),
@@ -116,8 +114,14 @@ export const AdminClaimListQuery = z.object({
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
   protection: ProtectionStatus.optional(),
-  search: z.string().trim().max(320).optional(),
-  cursor: z.string().max(200).optional(),
+  search: z.string().trim().max(MAX_SEARCH_LENGTH).optional(),
+  /** `me`, `none` or a teammate's id. */
+  assignee: AssigneeFilter.optional(),
+  sort: QueueSort.default('filed'),
+  order: SortOrder.default('desc'),
+  /** `true`: the answer carries the status tabs' counts (ask on the first page only). */
+  counts: z.enum(['true', 'false']).optional().transform((v) => v === 'true'),
+  cursor: z.string().max(1_000).optional(),
   limit: Limit,
 });
 export type AdminClaimListQuery = z.infer<typeof AdminClaimListQuery>;
@@ -145,10 +149,22 @@ export const AdminClaimListItem = z.object({
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
   version: z.number().int(),
+  assignee: ClaimAssignee.nullable(),
+  /** When the customer last wrote: their latest message, or the filing (their first word). */
+  lastCustomerReplyAt: z.iso.datetime(),
+  /** The customer wrote after the store's (or staff's) last message: an answer is owed. */
+  customerReplied: z.boolean(),
 });
 export type AdminClaimListItem = z.infer<typeof AdminClaimListItem>;
 
-export const AdminClaimPage = z.object({ data: z.array(AdminClaimListItem), nextCursor: z.string().nullable() });
+export const AdminClaimPage = z.object({
+  data: z.array(AdminClaimListItem),
+  nextCursor: z.string().nullable(),
+  /** How the search matched (null without one). */
+  match: SearchMatch.nullable(),
+  /** With `counts=true`. */
+  counts: QueueCounts.optional(),
+});
 export type AdminClaimPage = z.infer<typeof AdminClaimPage>;
 
 /** `GET /api/admin/claims/{claimId}`: the claim from its event stream, always current. */
@@ -176,6 +192,7 @@ export const AdminClaimDetail = ApiClaim.extend({
   storeCredits: z.array(ClaimStoreCredit),
   /** The order's shipments holding the claimed items, as the order has them now (tracking links: `trackingLinksOf`). */
   shipments: z.array(Fulfillment),
+  assignee: ClaimAssignee.nullable(),
 });
 export type AdminClaimDetail = z.infer<typeof AdminClaimDetail>;
 

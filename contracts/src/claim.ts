@@ -5,6 +5,7 @@ import { ImageRef, Media } from './media.js';
 import { CurrencyCode, DecimalAmount } from './money.js';
 import { ClaimStoreCredit } from './finance.js';
 import { Policy } from './order.js';
+import { ClaimAssignee } from './queue.js';
 
 export const Signature = z.object({
   kind: z.enum(['drawn', 'typed']),
@@ -176,6 +177,8 @@ export const Claim = z.object({
   labels: z.array(z.string()),
   metadata: z.record(z.string(), z.string()),
   noteCount: z.number().int(),
+  /** Back-office only: the teammate working it. */
+  assignee: ClaimAssignee.nullable(),
 });
 export type Claim = z.infer<typeof Claim>;
 

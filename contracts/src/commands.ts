@@ -7,6 +7,7 @@ import { StoreCapabilities } from './order.js';
 import { Valuation } from './finance.js';
 import { SessionMetadata } from './session.js';
 import { SettingsChange, StoreSettings } from './storeSettings.js';
+import { ClaimAssignee, SavedViewInput, SavedViewTeam } from './queue.js';
 import { Label, MacroInput, MetadataKey, MetadataValue, NoteBody, SopInput, SopState } from './deskTools.js';
 
 /**
@@ -113,8 +114,12 @@ export type RemoveClaimLabel = z.infer<typeof RemoveClaimLabel>;
 export const SetClaimMetadata = z.object({ type: z.literal('SetClaimMetadata'), claimId: z.uuid(), key: MetadataKey, value: MetadataValue });
 export type SetClaimMetadata = z.infer<typeof SetClaimMetadata>;
 
+/** Gives the claim to a teammate (the edge has checked they may work it), or to nobody. */
+export const AssignClaim = z.object({ type: z.literal('AssignClaim'), claimId: z.uuid(), assignee: ClaimAssignee.nullable() });
+export type AssignClaim = z.infer<typeof AssignClaim>;
+
 export const ClaimCommand = z.discriminatedUnion('type', [
-  ResolveClaim, ChangeClaimStatus, SendMessage, AddReview, AddClaimNote, AddClaimLabel, RemoveClaimLabel, SetClaimMetadata,
+  ResolveClaim, ChangeClaimStatus, SendMessage, AddReview, AddClaimNote, AddClaimLabel, RemoveClaimLabel, SetClaimMetadata, AssignClaim,
 ]);
 export type ClaimCommand = z.infer<typeof ClaimCommand>;
 
@@ -168,3 +173,12 @@ export const ChangeStoreSettings = z.object({
 });
 export const StoreSettingsCommand = z.discriminatedUnion('type', [InitializeStoreSettings, ChangeStoreSettings]);
 export type StoreSettingsCommand = z.infer<typeof StoreSettingsCommand>;
+/** A team's saved views (one stream per team): `actorId` is who asks, since only a view's owner changes it. */
+const SavedViewFields = SavedViewInput.omit({ team: true });
+export const CreateSavedView = z.object({
+  type: z.literal('CreateSavedView'), team: SavedViewTeam, viewId: z.uuid(), owner: ClaimAssignee, view: SavedViewFields, now: z.iso.datetime(),
+});
+export const UpdateSavedView = z.object({ type: z.literal('UpdateSavedView'), viewId: z.uuid(), actorId: z.uuid(), view: SavedViewFields, now: z.iso.datetime() });
+export const DeleteSavedView = z.object({ type: z.literal('DeleteSavedView'), viewId: z.uuid(), actorId: z.uuid(), now: z.iso.datetime() });
+export const SavedViewCommand = z.discriminatedUnion('type', [CreateSavedView, UpdateSavedView, DeleteSavedView]);
+export type SavedViewCommand = z.infer<typeof SavedViewCommand>;

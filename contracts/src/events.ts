@@ -10,6 +10,7 @@ import { Valuation } from './finance.js';
 import { CurrencyCode } from './money.js';
 import { CreditNoteLine, InvoiceLine, InvoiceMonth, PaymentMethod } from './invoices.js';
 import { SettingsChange, StoreSettings } from './storeSettings.js';
+import { ClaimAssignee, QueueView, SavedViewTeam } from './queue.js';
 
 /** Who caused an event. */
 export const Actor = z.object({ type: ActorType, id: z.string(), name: z.string().optional() });
@@ -29,7 +30,7 @@ export type EventMetadata = z.infer<typeof EventMetadata>;
 /** What each aggregate's stream holds; the stream id is the aggregate's uuid (or named after the aggregate it serves). */
 export const StreamType = z.enum([
   'claim', 'order-claims', 'claim-session', 'macro', 'sop', 'account-team', 'claim-links', 'claim-notifications', 'store-payouts', 'store-credit',
-  'order-premium', 'store-billing', 'store-settings', 'store-webhooks', 'notification-preferences', 'order-notifications',
+  'order-premium', 'store-billing', 'store-settings', 'store-webhooks', 'notification-preferences', 'order-notifications', 'saved-views',
 ]);
 export type StreamType = z.infer<typeof StreamType>;
 
@@ -85,6 +86,15 @@ const claimNoteAddedData = z.object({
 const claimLabelAddedData = z.object({ claimId: z.uuid(), label: z.string() });
 const claimLabelRemovedData = z.object({ claimId: z.uuid(), label: z.string() });
 const claimMetadataSetData = z.object({ claimId: z.uuid(), key: z.string(), value: z.string(), previous: z.string().nullable() });
+/** Who works the claim now (null: nobody), and who did before: the back-office's, never the shopper's or a webhook's. */
+const claimAssignedData = z.object({ claimId: z.uuid(), assignee: ClaimAssignee.nullable(), previous: ClaimAssignee.nullable() });
+
+/** Saved views of the claim queue: one stream per team (an account, or Order Protection's staff), every member's views in it. */
+const savedViewScope = { team: SavedViewTeam, viewId: z.uuid() };
+const savedViewContent = { name: z.string(), filters: QueueView, shared: z.boolean() };
+const savedViewCreatedData = z.object({ ...savedViewScope, owner: ClaimAssignee, ...savedViewContent, createdAt: z.iso.datetime() });
+const savedViewUpdatedData = z.object({ ...savedViewScope, ...savedViewContent, updatedAt: z.iso.datetime() });
+const savedViewDeletedData = z.object({ ...savedViewScope, deletedAt: z.iso.datetime() });
 
 /** Macros: one stream per macro; `storeId` null is a global (Order Protection) macro. */
 const macroContent = { name: z.string(), kind: MacroKind, body: z.string(), resolution: MacroResolutionPreset.nullable() };
@@ -277,6 +287,7 @@ export const storeSettingsStreamOf = (storeId: string): string => `store-setting
 export const storeWebhooksStreamOf = (storeId: string): string => `store-webhooks:${storeId}`;
 export const notificationPreferencesStreamOf = (storeId: string): string => `notification-preferences:${storeId}`;
 export const orderNotificationsStreamOf = (orderId: string): string => `order-notifications:${orderId}`;
+export const savedViewsStreamOf = (team: string): string => `saved-views:${team}`;
 
 const claimLinksStream = (data: { claimId: string }): StreamRef => ({ streamId: claimLinksStreamOf(data.claimId), streamType: 'claim-links' });
 const claimNotificationsStream = (data: { claimId: string }): StreamRef => ({ streamId: claimNotificationsStreamOf(data.claimId), streamType: 'claim-notifications' });
@@ -288,6 +299,7 @@ const storeWebhooksStream = (data: { storeId: string }): StreamRef => ({ streamI
 const notificationPreferencesStream = (data: { storeId: string }): StreamRef =>
   ({ streamId: notificationPreferencesStreamOf(data.storeId), streamType: 'notification-preferences' });
 const orderNotificationsStream = (data: { orderId: string }): StreamRef => ({ streamId: orderNotificationsStreamOf(data.orderId), streamType: 'order-notifications' });
+const savedViewsStream = (data: { team: string }): StreamRef => ({ streamId: savedViewsStreamOf(data.team), streamType: 'saved-views' });
 const storeCreditStream = (data: { storeId: string; customerKey: string }): StreamRef =>
   ({ streamId: storeCreditStreamOf(data.storeId, data.customerKey), streamType: 'store-credit' });
 
@@ -310,6 +322,7 @@ export const EVENT_REGISTRY = {
   ClaimLabelAdded: defineEvent(claimLabelAddedData, claimStream),
   ClaimLabelRemoved: defineEvent(claimLabelRemovedData, claimStream),
   ClaimMetadataSet: defineEvent(claimMetadataSetData, claimStream),
+  ClaimAssigned: defineEvent(claimAssignedData, claimStream),
   MacroCreated: defineEvent(macroCreatedData, macroStream),
   MacroUpdated: defineEvent(macroUpdatedData, macroStream),
   MacroDeleted: defineEvent(macroDeletedData, macroStream),
@@ -344,6 +357,9 @@ export const EVENT_REGISTRY = {
   ClaimLinksRequested: defineEvent(claimLinksRequestedData, orderNotificationsStream),
   ClaimLinksMailSent: defineEvent(claimLinksMailSentData, orderNotificationsStream),
   ClaimLinksMailFailed: defineEvent(claimLinksMailFailedData, orderNotificationsStream),
+  SavedViewCreated: defineEvent(savedViewCreatedData, savedViewsStream),
+  SavedViewUpdated: defineEvent(savedViewUpdatedData, savedViewsStream),
+  SavedViewDeleted: defineEvent(savedViewDeletedData, savedViewsStream),
 };
 
 type EventRegistry = typeof EVENT_REGISTRY;

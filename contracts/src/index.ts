@@ -14,6 +14,7 @@ export * from './demo.js';
 export * from './text.js';
 export * from './permissions.js';
 export * from './deskTools.js';
+export * from './queue.js';
 export * from './backoffice.js';
 export * from './webhooks.js';
 export * from './finance.js';

@@ -28,6 +28,7 @@ import { adminClaimRoutes } from './desk/deskClaimRoutes.js';
 import { claimAnnotationRoutes } from './desk/claimAnnotationRoutes.js';
 import { bulkStatusRoutes } from './desk/bulkStatusRoutes.js';
 import { macroRoutes } from './desk/macroRoutes.js';
+import { savedViewRoutes } from './desk/savedViewRoutes.js';
 import { sopRoutes } from './desk/sopRoutes.js';
 import { teamRoutes } from './team/teamRoutes.js';
 import { apiTokenRoutes } from './public-v1/apiTokenRoutes.js';
@@ -111,6 +112,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(claimAnnotationRoutes(ctx));
   await app.register(bulkStatusRoutes(ctx));
   await app.register(macroRoutes(ctx));
+  await app.register(savedViewRoutes(ctx));
   await app.register(sopRoutes(ctx));
   await app.register(storeSettingsRoutes(ctx));
   await app.register(teamRoutes(ctx));

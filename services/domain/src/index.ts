@@ -39,3 +39,4 @@ export * from './webhook/endpointHealth.js';
 export * from './notification/memberPreferences.js';
 export * from './notification/claimLinksRequest.js';
 export * from './shipping/trackingLinks.js';
+export * from './saved-views/decideSavedViews.js';

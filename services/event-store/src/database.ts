@@ -70,6 +70,12 @@ function lockDataDir(dir: string): () => void {
   return () => fs.rmSync(lockFile, { force: true });
 }
 
+/** The contrib extensions migrations create, which PGlite must be given when it starts (pg_trgm: the claim queue's search). */
+export async function pgliteExtensions() {
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  return { pg_trgm };
+}
+
 const pools = new WeakMap<object, pg.Pool>();
 
 /**
@@ -104,7 +110,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   const unlock = lockDataDir(dir);
   try {
     const { PGlite } = await import('@electric-sql/pglite');
-    const pglite = await PGlite.create(dir);
+    const pglite = await PGlite.create(dir, { extensions: await pgliteExtensions() });
     const db = new Kysely<EventStoreTables>({ dialect: new PGliteDialect({ pglite }) });
     return {
       kind: 'pglite',

@@ -20,3 +20,6 @@ export * from './runtime/readerProgress.js';
 export * from './invoices/invoicesProjection.js';
 export * from './invoices/invoicesQuery.js';
 export * from './payout-ledger/periodLedgerQuery.js';
+export * from './claim-search/claimSearchProjection.js';
+export * from './claim-assignment/claimAssignmentProjection.js';
+export * from './claim-queue/claimQueueQuery.js';

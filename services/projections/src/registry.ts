@@ -7,13 +7,15 @@ import { payoutLedgerProjection } from './payout-ledger/payoutLedgerProjection.j
 import { storeCreditProjection } from './store-credit/storeCreditProjection.js';
 import { claimAnalyticsProjection } from './claim-analytics/claimAnalyticsProjection.js';
 import { invoicesProjection } from './invoices/invoicesProjection.js';
+import { claimSearchProjection } from './claim-search/claimSearchProjection.js';
+import { claimAssignmentProjection } from './claim-assignment/claimAssignmentProjection.js';
 import { projectionRuntimeMigrations } from './runtime/projectionMigrations.js';
 import { projectionFaultMigrations } from './runtime/projectionFaults.js';
 import type { Projection } from './runtime/projection.js';
 
 /** Every read model the product keeps, by name (the names `npm run replay -- --projection` takes). */
 export const PROJECTIONS: readonly Projection[] = [claimListProjection, claimTimelineProjection, webhookOutboxProjection, payoutLedgerProjection, storeCreditProjection,
-  claimAnalyticsProjection, invoicesProjection];
+  claimAnalyticsProjection, invoicesProjection, claimSearchProjection, claimAssignmentProjection];
 
 export const projectionMigrations: Record<string, Migration> = registerMigrations(
   projectionRuntimeMigrations,

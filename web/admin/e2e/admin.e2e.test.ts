@@ -64,17 +64,18 @@ describe('back-office claim desk', () => {
     await expect.poll(() => heading(page).textContent()).toBe('All claims');
     await page.getByText('Riley Agent').waitFor();
 
-    // The queue: the new claim with its lowercase badge; Kumo's claim is another tenant's.
+    // The queue: the new claim with its status once; Kumo's claim is another tenant's.
     const table = page.getByRole('table', { name: /Claims, newest first/ });
     const avaRow = table.getByRole('row').filter({ has: page.getByRole('link', { name: `#${ava.claimNumber}` }) });
     await avaRow.waitFor();
-    await avaRow.getByText('new', { exact: true }).waitFor();
+    await avaRow.getByText('New', { exact: true }).waitFor();
     expect(await table.getByRole('link', { name: `#${ivy.claimNumber}` }).count()).toBe(0);
-    expect(await page.getByRole('link', { name: 'New', exact: true }).count()).toBe(1);
+    const statusTabs = page.getByRole('navigation', { name: 'Queues by status' });
+    expect(await statusTabs.getByRole('link', { name: /^New\b/ }).count()).toBe(1);
     await expectAccessible(page);
 
     // Filters live in the URL and go to the server.
-    await page.getByRole('link', { name: 'New', exact: true }).click();
+    await statusTabs.getByRole('link', { name: /^New\b/ }).click();
     await page.waitForURL('**/admin/?status=NEW');
     await expect.poll(() => heading(page).textContent()).toBe('New claims');
     await page.getByLabel('Search claims').fill('ava@example.com');
@@ -102,7 +103,7 @@ describe('back-office claim desk', () => {
     await page.getByLabel('View name').fill('Ava damaged');
     await page.getByRole('button', { name: 'Save current filters' }).click();
     await page.getByText('Saved the view "Ava damaged".').waitFor();
-    await page.getByRole('link', { name: 'All', exact: true }).click();
+    await statusTabs.getByRole('link', { name: /^All\b/ }).click();
     await page.waitForURL((url) => url.pathname === '/admin/' && !url.search.includes('status'));
     await page.getByRole('link', { name: 'Ava damaged' }).click();
     await page.waitForURL(/status=NEW/);
@@ -256,11 +257,17 @@ describe('back-office claim desk', () => {
     expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
     expect(await bodyRows.locator('a.row-link').allTextContents()).toEqual(all.map((c) => `#${c.claimNumber}`));
 
-    // Oldest first; the header says so.
+    // Oldest first, sorted by the server over every claim; the header says so.
     await page.getByRole('button', { name: /^Filed/ }).click();
-    await page.waitForURL(/sort=oldest/);
+    await page.waitForURL(/order=asc/);
     expect(await page.getByRole('columnheader', { name: /Filed/ }).getAttribute('aria-sort')).toBe('ascending');
-    await expect.poll(() => bodyRows.locator('a.row-link').allTextContents()).toEqual([...all].reverse().map((c) => `#${c.claimNumber}`));
+    // A new order is a new list from its first page: the oldest claim of all, then each next one.
+    await expect.poll(() => bodyRows.locator('a.row-link').allTextContents()).toEqual([`#${all.at(-1)!.claimNumber}`]);
+    for (let loaded = 1; loaded < all.length; loaded++) {
+      await page.getByRole('button', { name: 'Load more' }).click();
+      await expect.poll(() => bodyRows.count()).toBe(loaded + 1);
+    }
+    expect(await bodyRows.locator('a.row-link').allTextContents()).toEqual([...all].reverse().map((c) => `#${c.claimNumber}`));
     await expectAccessible(page);
 
     // The export walks the cursor one page at a time here (size=1) and reports its progress.

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import {
   AcceptInvitationResponse, AdminClaimDetail, AnalyticsResponse, AdminClaimPage, ApiTokenList, BulkStatusResponse, ClaimNote, ClaimNoteList, ClaimTags, CreateApiTokenResponse,
-  InviteMemberResponse, MacroList, MeResponse, Message, OperationsView, ParkedEventOutcome, RenderedMacro, NotificationSettingsList, StoreNotificationSettings, SettingsHistoryResponse, StoreSettingsView,
+  AssigneeList, InviteMemberResponse, MacroList, SavedView, SavedViewList, MeResponse, Message, OperationsView, ParkedEventOutcome, RenderedMacro, NotificationSettingsList, StoreNotificationSettings, SettingsHistoryResponse, StoreSettingsView,
   TeamMember, TeamMemberList, TimelineResponse,
   CreateWebhookEndpointResponse, ReplayWebhookRangeResponse, RotateWebhookSecretResponse, WebhookDeliveryAttemptPage, WebhookEndpoint, WebhookEndpointList,
   WebhookReplayResponse, WebhookTestResponse,
   type AcceptInvitationRequest, type AdminClaimListQuery, type AnalyticsQuery, type BulkStatusRequest, type ChangeStatusRequest, type CreateApiTokenRequest, type InviteMemberRequest,
-  type LoginRequest, type ResolveClaimRequest, type RoleName, type SendMessageRequest, type SettingsChange, type SetNotificationPreferencesRequest, type CreateWebhookEndpointRequest, type ReplayWebhookRangeRequest,
+  type LoginRequest, type ResolveClaimRequest, type RoleName, type SavedViewInput, type SendMessageRequest, type SettingsChange, type SetNotificationPreferencesRequest, type CreateWebhookEndpointRequest, type ReplayWebhookRangeRequest,
   type WebhookEndpointStatus,
 } from '@claims/contracts';
 import {
@@ -46,6 +46,16 @@ export const api = {
   changeStatus: (claimId: string, body: ChangeStatusRequest) => request('POST', claimPath(claimId, '/status'), { body, schema: AdminClaimDetail }),
   sendMessage: (claimId: string, body: z.input<typeof SendMessageRequest>) =>
     request('POST', claimPath(claimId, '/messages'), { body, schema: Message }),
+
+  // Working the queue as a team: who works a claim, saved views.
+  assignees: (claimId: string) => request('GET', claimPath(claimId, '/assignees'), { schema: AssigneeList }),
+  assign: (claimId: string, assigneeId: string | null, expectedVersion?: number) =>
+    request('POST', claimPath(claimId, '/assignee'), { body: { assigneeId, expectedVersion }, schema: AdminClaimDetail }),
+  savedViews: () => request('GET', 'admin/saved-views', { schema: SavedViewList }),
+  createSavedView: (body: SavedViewInput) => request('POST', 'admin/saved-views', { body, schema: SavedView }),
+  updateSavedView: (viewId: string, body: Omit<SavedViewInput, 'team'>) =>
+    request('PUT', `admin/saved-views/${encodeURIComponent(viewId)}`, { body, schema: SavedView }),
+  deleteSavedView: (viewId: string) => request('DELETE', `admin/saved-views/${encodeURIComponent(viewId)}`, { schema: z.null() }),
 
   // Desk tools: bulk status, notes, labels, metadata, macros.
   bulkStatus: (body: BulkStatusRequest) => request('POST', 'admin/claims/bulk-status', { body, schema: BulkStatusResponse }),

@@ -119,6 +119,11 @@ export function formatMonth(month: string, style: 'short' | 'long' = 'short'): s
   return new Intl.DateTimeFormat(LOCALE, { month: style, year: 'numeric', timeZone: 'UTC' }).format(Date.UTC(Number(match[1]), Number(match[2]) - 1, 1));
 }
 
+/** A count of things with grouping, `12,345`. */
+export function formatCount(count: number): string {
+  return new Intl.NumberFormat(LOCALE).format(count);
+}
+
 /** Spec §9: 'No {plural}' for zero, '1 {singular}' for one, '{n} {plural}' otherwise. */
 export function pluralize(count: number, singular: string, plural = `${singular}s`): string {
   if (count === 0) return `No ${plural}`;

@@ -46,6 +46,7 @@ export async function toAdminClaimDetail(ctx: AppContext, loaded: ClaimForDetail
     noteCount: claim.noteCount,
     storeCredits,
     shipments: order?.fulfillments.filter((f) => claimedShipments.has(f.sourceFulfillmentId)) ?? [],
+    assignee: claim.assignee,
   };
 }
 

@@ -2,25 +2,33 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  AdminClaimDetail, AdminClaimListQuery, AdminClaimQuery, AdminClaimPage, ApiError, ChangeStatusRequest, CLAIM_STATUS_LABELS, Message,
-  ResolveClaimRequest, SendMessageRequest, TimelineResponse, toDecimal,
+  AdminClaimDetail, AdminClaimListQuery, AdminClaimQuery, AdminClaimPage, ApiError, AssignClaimRequest, AssigneeList, ChangeStatusRequest,
+  CLAIM_STATUS_LABELS, Message, ResolveClaimRequest, SendMessageRequest, TimelineResponse, toDecimal,
 } from '@claims/contracts';
-import { claimTimeline, listClaims } from '@claims/projections';
+import { claimTimeline, queueClaims, queueCounts, type AssigneeCondition } from '@claims/projections';
 import { claimDecider, statusChangePermission } from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { AppError } from '../platform/errors.js';
 import { actorOf, isInternal, storesWith } from '../auth/principal.js';
-import { storeRefs } from '../catalog/storeRepository.js';
+import { findStore, storeRefs } from '../catalog/storeRepository.js';
 import { authorizedClaim, loadClaim } from '../http/authorizedClaim.js';
 import { metaOf } from '../http/requestMeta.js';
 import { resolveCommand } from '../http/resolveCommand.js';
 import { afterCommand, toAdminClaimDetail } from './claimDetail.js';
 import { created, messagesOf } from '../http/claimEvents.js';
+import { assignableUsers } from './assignees.js';
 
 const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as const;
 const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
+
+/** `me` is whoever asks; `none` the claims nobody works. */
+function assigneeCondition(value: string | undefined, userId: string): AssigneeCondition | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'none') return { kind: 'none' };
+  return { kind: 'user', id: value === 'me' ? userId : value };
+}
 
 /**
  * The back-office's claim endpoints (signed-in users). Reads of the list come from the claim-list
@@ -31,7 +39,7 @@ export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
     config: { auth: 'user' },
     schema: {
       tags: ['back-office'],
-      summary: 'Claims of the stores the user may read, newest first, keyset-paginated',
+      summary: 'The claim queue of the stores the user may read: searched, filtered, sorted on the server, keyset-paginated; with counts=true the status tabs\' counts',
       querystring: AdminClaimListQuery,
       response: { 200: AdminClaimPage, ...errors },
     },
@@ -45,13 +53,18 @@ export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
       request.authorize('claim:read', q.store);
       storeIds = [q.store];
     }
-    const page = await listClaims(ctx.database.db, {
-      storeIds, status: q.status, claimType: q.type, protectionStatus: q.protection, createdFrom: q.from, createdTo: q.to,
-      search: q.search || undefined, cursor: q.cursor, limit: q.limit,
-    });
-    const stores = await storeRefs(ctx.database.db);
+    const filter = {
+      storeIds, claimType: q.type, protectionStatus: q.protection, createdFrom: q.from, createdTo: q.to, search: q.search || undefined,
+      assignee: assigneeCondition(q.assignee, actorOf(principal).id),
+    };
+    const db = ctx.database.db;
+    const page = await queueClaims(db, { ...filter, status: q.status, sort: q.sort, order: q.order, cursor: q.cursor, limit: q.limit });
+    const counts = q.counts ? await queueCounts(db, filter, page.match) : undefined;
+    const stores = await storeRefs(db);
     return {
       nextCursor: page.nextCursor,
+      match: page.match,
+      ...(counts ? { counts } : {}),
       data: page.rows.map((row) => ({
         id: row.claim_id,
         claimNumber: row.claim_number,
@@ -74,6 +87,9 @@ export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
         createdAt: iso(row.created_at)!,
         updatedAt: iso(row.updated_at)!,
         version: Number(row.version),
+        assignee: row.assignee_id ? { id: row.assignee_id, name: row.assignee_name ?? '' } : null,
+        lastCustomerReplyAt: iso(row.customer_activity_at)!,
+        customerReplied: row.customer_replied,
       })),
     };
   });
@@ -156,4 +172,44 @@ export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
     });
     return reply.code(201).send(created(messagesOf(decided), 'message'));
   });
+
+  app.get('/api/admin/claims/:claimId/assignees', {
+    config: { auth: 'user' },
+    schema: {
+      tags: ['back-office'], summary: 'The teammates the claim may be given to: those who can update claims of its store',
+      params: ClaimParams, response: { 200: AssigneeList, ...errors },
+    },
+  }, async (request) => {
+    const { state: claim } = await authorizedClaim(ctx, request, 'claim:update', request.params.claimId);
+    return { data: await assignableUsers(ctx.database.db, await storeOf(claim.storeId), isInternal(request.requirePrincipal())) };
+  });
+
+  app.post('/api/admin/claims/:claimId/assignee', {
+    config: { auth: 'user' },
+    schema: {
+      tags: ['back-office'], summary: 'Give the claim to a teammate (or to yourself), or to nobody with null; 409 when the version is stale',
+      params: ClaimParams, body: AssignClaimRequest, response: { 200: AdminClaimDetail, ...errors, 409: ApiError },
+    },
+  }, async (request) => {
+    const { state: claim } = await authorizedClaim(ctx, request, 'claim:update', request.params.claimId);
+    const principal = request.requirePrincipal();
+    const { assigneeId, expectedVersion } = request.body;
+    let assignee: { id: string; name: string } | null = null;
+    if (assigneeId) {
+      const found = (await assignableUsers(ctx.database.db, await storeOf(claim.storeId), isInternal(principal))).find((u) => u.id === assigneeId);
+      if (!found) throw new AppError('validation_failed', 'That person cannot work claims of this store.');
+      assignee = { id: found.id, name: found.name };
+    }
+    const handled = await handleCommand(ctx, {
+      decider: claimDecider, streamId: claim.id, storeId: claim.storeId, meta: metaOf(principal, request.id),
+      command: { type: 'AssignClaim', claimId: claim.id, assignee }, expectedVersion,
+    });
+    return toAdminClaimDetail(ctx, afterCommand(handled), principal);
+  });
+
+  async function storeOf(storeId: string) {
+    const store = await findStore(ctx.database.db, storeId);
+    if (!store) throw new AppError('not_found', 'The claim\'s store is gone.');
+    return store;
+  }
 };

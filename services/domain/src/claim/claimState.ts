@@ -30,6 +30,7 @@ export function evolveClaim(state: ClaimStateOrNone, event: DomainEvent): ClaimS
         labels: [],
         metadata: {},
         noteCount: 0,
+        assignee: null,
       };
     }
     case 'ClaimStatusChanged':
@@ -48,6 +49,8 @@ export function evolveClaim(state: ClaimStateOrNone, event: DomainEvent): ClaimS
       return state && { ...state, labels: state.labels.filter((l) => l !== event.data.label) };
     case 'ClaimMetadataSet':
       return state && { ...state, metadata: { ...state.metadata, [event.data.key]: event.data.value } };
+    case 'ClaimAssigned':
+      return state && { ...state, assignee: event.data.assignee };
     default:
       return state;
   }

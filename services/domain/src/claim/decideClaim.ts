@@ -120,6 +120,10 @@ export function decideClaim(command: ClaimCommand, claim: Claim | null): Result<
         type: 'ClaimReviewed',
         data: { id: command.reviewId, claimId: claim.id, rating: command.review.rating, text: stripHtml(command.review.text).trim(), createdAt: command.now },
       }]);
+    case 'AssignClaim':
+      // Giving it to whoever has it already changes nothing, so a repeated click is harmless.
+      if ((command.assignee?.id ?? null) === (claim.assignee?.id ?? null)) return ok([]);
+      return ok([{ type: 'ClaimAssigned', data: { claimId: claim.id, assignee: command.assignee, previous: claim.assignee } }]);
     case 'AddClaimNote':
     case 'AddClaimLabel':
     case 'RemoveClaimLabel':

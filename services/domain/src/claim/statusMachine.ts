@@ -40,6 +40,35 @@ export const CLOSING_STATUSES: readonly ClaimStatus[] = ['CLOSED', 'DISMISSED'];
 export const statusChangeTargets = (from: ClaimStatus): readonly ClaimStatus[] =>
   STATUS_TRANSITIONS[from].filter((to) => !DECIDED_BY_RESOLUTION.includes(to));
 
+/** Who sees a status's tab in the claim queue: everyone, or only Order Protection's staff. */
+export type StatusAudience = 'everyone' | 'internal';
+
+/**
+ * The queue's status tabs in the order a claim goes through them: new, worked, waiting on someone, set
+ * aside, decided, done. WAITING_FOR_OP is Order Protection's own queue, so merchants get no tab for it
+ * (their claims in it still count under All).
+ */
+export const QUEUE_STATUSES: ReadonlyArray<{ status: ClaimStatus; audience: StatusAudience }> = [
+  { status: 'NEW', audience: 'everyone' },
+  { status: 'OPEN', audience: 'everyone' },
+  { status: 'COMMUNICATING', audience: 'everyone' },
+  { status: 'WAITING_FOR_CUSTOMER', audience: 'everyone' },
+  { status: 'WAITING_FOR_BRAND', audience: 'everyone' },
+  { status: 'WAITING_FOR_OP', audience: 'internal' },
+  { status: 'TEMPORARILY_DISMISSED', audience: 'everyone' },
+  { status: 'APPROVED', audience: 'everyone' },
+  { status: 'RESOLVED', audience: 'everyone' },
+  { status: 'RESOLVED_BY_BRAND', audience: 'everyone' },
+  { status: 'DENIED', audience: 'everyone' },
+  { status: 'DISMISSED', audience: 'everyone' },
+  { status: 'CLOSED', audience: 'everyone' },
+  { status: 'ARCHIVED', audience: 'everyone' },
+];
+
+/** The status tabs someone sees: staff every one, merchants those not internal. */
+export const queueStatusesFor = (internal: boolean): ClaimStatus[] =>
+  QUEUE_STATUSES.filter((s) => internal || s.audience === 'everyone').map((s) => s.status);
+
 /** The permission a status change to `to` needs: closing (or any decision) settles a claim's fate, so it is the resolver's. */
 export const statusChangePermission = (to: ClaimStatus): Permission =>
   (CLOSING_STATUSES.includes(to) || DECIDED_BY_RESOLUTION.includes(to) ? 'claim:resolve' : 'claim:update');

@@ -43,12 +43,17 @@ const migrations: Record<string, Migration> = {
   '0210_claim_list_by_type': sqlMigration(
     sql`create index claim_list_type_created on claim_list (claim_type, created_at desc, claim_id desc)`,
   ),
+  // The queue sorted by claimed value, both ways (a backward scan serves ascending), keyset like the rest.
+  '1820_claim_list_by_value': sqlMigration(
+    sql`create index claim_list_store_value on claim_list (store_id, claimed_value desc, claim_id desc)`,
+    sql`create index claim_list_value on claim_list (claimed_value desc, claim_id desc)`,
+  ),
 };
 
 /** The claim desk's queue: one row per claim, kept current by the claim's events. */
 export const claimListProjection = defineProjection({
   name: 'claim-list',
-  handles: ['ClaimFiled', 'ClaimStatusChanged', 'ClaimResolved', 'ClaimMessageSent', 'ClaimNoteAdded', 'ClaimLabelAdded', 'ClaimLabelRemoved', 'ClaimMetadataSet'],
+  handles: ['ClaimFiled', 'ClaimStatusChanged', 'ClaimResolved', 'ClaimMessageSent', 'ClaimNoteAdded', 'ClaimLabelAdded', 'ClaimLabelRemoved', 'ClaimMetadataSet', 'ClaimAssigned'],
   migrations,
   tables: ['claim_list'],
   async apply(trx, event) {
@@ -89,6 +94,7 @@ export const claimListProjection = defineProjection({
       case 'ClaimLabelAdded':
       case 'ClaimLabelRemoved':
       case 'ClaimMetadataSet':
+      case 'ClaimAssigned':
         await sql`update claim_list set version = ${event.streamVersion} where claim_id = ${event.data.claimId}`.execute(trx);
         return;
     }

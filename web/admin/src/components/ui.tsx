@@ -20,6 +20,11 @@ export function StatusBadge({ status, withLabel = true }: { status: ClaimStatus;
   );
 }
 
+/** The status once, as its label in its state's colour: where a row has no room to say it twice. */
+export function StatusTag({ status }: { status: ClaimStatus }) {
+  return <Badge tone={CLAIM_STATE_BADGES[CLAIM_STATE_OF_STATUS[status]]}>{CLAIM_STATUS_LABELS[status]}</Badge>;
+}
+
 export const PROTECTION_LABELS: Record<ProtectionStatus, string> = {
   protected: 'Protected',
   ota: 'One-time appeasement (ota)',

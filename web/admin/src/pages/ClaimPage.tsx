@@ -12,6 +12,7 @@ import { StoreCreditSection } from '../claim/StoreCreditSection.js';
 import { Timeline } from '../claim/Timeline.js';
 import { Messages, ResolveForm, StatusForm } from '../claim/Actions.js';
 import { LabelsSection, MacroPicker, MetadataSection, NotesSection } from '../claim/DeskTools.js';
+import { AssignmentSection } from '../claim/AssignmentSection.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -107,6 +108,7 @@ function ClaimView({ claimId }: { claimId: string }) {
           {mayReadNotes || mayAddNotes ? <NotesSection claim={data} canRead={mayReadNotes} canCreate={mayAddNotes} /> : null}
         </div>
         <div className="stack">
+          <AssignmentSection claim={data} me={me.user} canAssign={can(me, 'claim:update', store)} />
           {offerMacros ? (
             <MacroPicker
               claim={data}

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent as ReactKeyboardEvent } from 'react';
-import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTable, type SortingState } from '@tanstack/react-table';
-import { CLAIM_STATUS_LABELS, ClaimStatus, ClaimType, ProtectionStatus, type AdminClaimListItem } from '@claims/contracts';
+import { CLAIM_STATUS_LABELS, ClaimType, ProtectionStatus, type AdminClaimListItem, type SearchMatch } from '@claims/contracts';
 import { errorText, pluralize } from '@claims/ui';
 import { api } from '../api.js';
 import { storesWith, useMe } from '../session.js';
@@ -11,35 +11,14 @@ import { Alert, Page } from '@claims/ui/components';
 import { PROTECTION_LABELS } from '../components/ui.js';
 import { HelpDialog } from '../components/HelpDialog.js';
 import { claimTypeLabel } from '../labels.js';
-import { DEFAULT_VISIBILITY, columns, features } from '../queue/columns.js';
+import { COLUMN_OF_SORT, DEFAULT_VISIBILITY, SORT_OF_COLUMN, SORT_WORDS, columns, features } from '../queue/columns.js';
 import { DEFAULT_PAGE_SIZE, FILTER_KEYS, PAGE_SIZES, compact, toListParams, type QueueSearch } from '../queue/search.js';
-import { loadColumns, loadViews, saveColumns, saveViews, type ColumnVisibility, type SavedView } from '../queue/storage.js';
+import { loadColumns, saveColumns, type ColumnVisibility } from '../queue/storage.js';
+import { AssigneeViews, StatusTabs } from '../queue/QueueTabs.js';
+import { SavedViews } from '../queue/SavedViews.js';
 import { EXPORT_PAGE_SIZE, download, exportClaimsCsv } from '../queue/exportCsv.js';
 
 const EMPTY: AdminClaimListItem[] = [];
-
-function StatusTabs({ search }: { search: QueueSearch }) {
-  const tabs: Array<{ status: ClaimStatus | undefined; label: string }> = [
-    { status: undefined, label: 'All' },
-    ...ClaimStatus.options.map((status) => ({ status, label: CLAIM_STATUS_LABELS[status] })),
-  ];
-  return (
-    <nav aria-label="Queues by status" className="tabs">
-      <ul>
-        {tabs.map((tab) => {
-          const current = search.status === tab.status;
-          return (
-            <li key={tab.label}>
-              <Link to="/" search={compact({ ...search, status: tab.status })} aria-current={current ? 'page' : undefined} className={current ? 'tab tab-current' : 'tab'}>
-                {tab.label}
-              </Link>
-            </li>
-          );
-        })}
-      </ul>
-    </nav>
-  );
-}
 
 function Filters({ search, onApply, searchInputRef }: {
   search: QueueSearch;
@@ -63,13 +42,13 @@ function Filters({ search, onApply, searchInputRef }: {
     onApply(compact({ ...search, ...draft, q: draft.q?.trim() || undefined }));
   }
 
-  const clear = () => onApply(compact({ status: search.status, sort: search.sort, size: search.size }));
+  const clear = () => onApply(compact({ status: search.status, assignee: search.assignee, sort: search.sort, order: search.order, size: search.size }));
   return (
     <form className="filters" onSubmit={onSubmit} aria-label="Filter claims" role="search">
       <div className="field field-wide">
         <label htmlFor={`${id}-q`}>Search claims</label>
         <input id={`${id}-q`} ref={searchInputRef} type="search" value={draft.q ?? ''} onChange={set('q')} aria-describedby={`${id}-q-hint`} />
-        <p id={`${id}-q-hint`} className="hint">Claim number, order number or customer email</p>
+        <p id={`${id}-q-hint`} className="hint">Customer name, part of an email, item, SKU, order or claim number; typos are forgiven</p>
       </div>
       <div className="field">
         <label htmlFor={`${id}-type`}>Claim type</label>
@@ -108,53 +87,6 @@ function Filters({ search, onApply, searchInputRef }: {
       </div>
       {problem ? <div className="field-wide"><Alert>{problem}</Alert></div> : null}
     </form>
-  );
-}
-
-function SavedViews({ search }: { search: QueueSearch }) {
-  const id = useId();
-  const [views, setViews] = useState<SavedView[]>(() => loadViews());
-  const [name, setName] = useState('');
-  const [note, setNote] = useState<string | null>(null);
-  const update = (next: SavedView[]) => {
-    setViews(next);
-    saveViews(next);
-  };
-  function onSave(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const trimmed = name.trim();
-    if (!trimmed) {
-      setNote('Name the view first.');
-      return;
-    }
-    update([...views.filter((v) => v.name !== trimmed), { name: trimmed, search: compact(search) }]);
-    setName('');
-    setNote(`Saved the view "${trimmed}".`);
-  }
-  return (
-    <section className="panel" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>Saved views</h2>
-      {views.length === 0 ? <p className="muted">No saved views yet.</p> : (
-        <ul className="saved-views">
-          {views.map((view) => (
-            <li key={view.name}>
-              <Link to="/" search={view.search}>{view.name}</Link>
-              <button type="button" className="button button-link" onClick={() => { update(views.filter((v) => v !== view)); setNote(`Deleted the view "${view.name}".`); }}>
-                Delete<span className="visually-hidden"> view {view.name}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-      <form className="inline-form" onSubmit={onSave}>
-        <div className="field">
-          <label htmlFor={`${id}-name`}>View name</label>
-          <input id={`${id}-name`} type="text" value={name} maxLength={80} onChange={(e) => setName(e.target.value)} />
-        </div>
-        <button type="submit" className="button button-secondary">Save current filters</button>
-      </form>
-      <p role="status" className="muted">{note}</p>
-    </section>
   );
 }
 
@@ -216,7 +148,17 @@ function ColumnChooser({ table }: { table: ReturnType<typeof useTable<typeof fea
 const isTyping = (target: EventTarget | null) =>
   target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 
-/** The claim queue: status tabs, server-side filters in the URL, keyset "Load more", columns, views, CSV, keys. */
+/** What the search found, said in words: the kind of match decides what the agent should read into the list. */
+const MATCH_WORDS: Record<SearchMatch, string> = {
+  exact: 'exact matches',
+  contains: 'claims containing every word',
+  close: 'no exact match: close matches (typos forgiven)',
+};
+
+/**
+ * The claim queue: whose claims, status tabs with counts, server-side search, filters and sorts in the
+ * URL, keyset "Load more", columns, saved views on the server, CSV, keys.
+ */
 export function QueuePage() {
   const search = useSearch({ from: '/app/' });
   const navigate = useNavigate();
@@ -228,6 +170,7 @@ export function QueuePage() {
   const [helpOpen, setHelpOpen] = useState(false);
   const [columnVisibility, setColumnVisibility] = useState<ColumnVisibility>(() => loadColumns(DEFAULT_VISIBILITY));
   const me = useMe();
+  const internal = me.grants.some((g) => g.level === 'internal');
   const mayBulk = storesWith(me, 'claim:update').length > 0;
   const [selection, setSelection] = useState<ReadonlySet<string>>(() => new Set());
   const searchKey = JSON.stringify(search);
@@ -236,11 +179,13 @@ export function QueuePage() {
 
   const claims = useInfiniteQuery({
     queryKey: ['claims', params, pageSize],
-    queryFn: ({ pageParam, signal }) => api.listClaims({ ...params, cursor: pageParam, limit: String(pageSize) }, signal),
+    // The first page also brings the status tabs' counts for these filters.
+    queryFn: ({ pageParam, signal }) => api.listClaims({ ...params, cursor: pageParam, limit: String(pageSize), counts: pageParam ? undefined : 'true' }, signal),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
   const rows = useMemo(() => claims.data?.pages.flatMap((p) => p.data) ?? EMPTY, [claims.data]);
+  const firstPage = claims.data?.pages[0];
   const selectedRows = useMemo(() => rows.filter((r) => selection.has(r.id)), [rows, selection]);
   const allSelected = rows.length > 0 && selectedRows.length === rows.length;
   const toggle = (claimId: string, on: boolean) => setSelection((previous) => {
@@ -249,19 +194,25 @@ export function QueuePage() {
     else next.delete(claimId);
     return next;
   });
-  const sorting = useMemo<SortingState>(() => [{ id: 'createdAt', desc: search.sort !== 'oldest' }], [search.sort]);
+  const sort = search.sort ?? 'filed';
+  const order = search.order ?? 'desc';
+  const sorting = useMemo<SortingState>(() => [{ id: COLUMN_OF_SORT[sort], desc: order === 'desc' }], [sort, order]);
 
   const table = useTable({
     features,
     columns,
     data: rows,
     getRowId: (row) => row.id,
+    manualSorting: true,
     enableSortingRemoval: false,
     state: { sorting, columnVisibility },
     onSortingChange: (updater) => {
-      const next = typeof updater === 'function' ? updater(sorting) : updater;
-      const oldest = next[0]?.desc === false;
-      void navigate({ to: '/', search: compact({ ...search, sort: oldest ? 'oldest' : undefined }), replace: true });
+      const next = (typeof updater === 'function' ? updater(sorting) : updater)[0];
+      const nextSort = next ? SORT_OF_COLUMN[next.id] : undefined;
+      if (!next || !nextSort) return;
+      const nextOrder = next.desc ? 'desc' : 'asc';
+      // The server sorts every claim: a new order is a new list from its first page.
+      void navigate({ to: '/', search: compact({ ...search, sort: nextSort === 'filed' ? undefined : nextSort, order: nextOrder === 'desc' ? undefined : nextOrder }), replace: true });
     },
     onColumnVisibilityChange: (updater) => {
       setColumnVisibility((previous) => {
@@ -315,12 +266,14 @@ export function QueuePage() {
   }
 
   const filtersActive = FILTER_KEYS.some((key) => search[key] !== undefined);
-  const title = search.status ? `${CLAIM_STATUS_LABELS[search.status]} claims` : 'All claims';
-  const oldestFirst = search.sort === 'oldest';
+  const claimsOf = search.status ? `${CLAIM_STATUS_LABELS[search.status]} claims` : 'All claims';
+  const title = search.assignee === 'me' ? `${claimsOf} assigned to me` : search.assignee === 'none' ? `${claimsOf}, unassigned` : claimsOf;
+  const match = firstPage?.match ?? null;
 
   return (
     <Page title={title} actions={<button type="button" className="button button-link" onClick={() => setHelpOpen(true)}>Keyboard shortcuts <kbd>?</kbd></button>}>
-      <StatusTabs search={search} />
+      <AssigneeViews search={search} />
+      <StatusTabs search={search} counts={firstPage?.counts} internal={internal} />
       <Filters key={JSON.stringify(search)} search={search} onApply={apply} searchInputRef={searchInputRef} />
       <div className="toolbar">
         <ColumnChooser table={table} />
@@ -340,12 +293,12 @@ export function QueuePage() {
       ) : null}
       <p role="status" className="muted">
         {claims.isPending ? 'Loading claims…' : `Showing ${pluralize(rows.length, 'claim')}${filtersActive ? ' matching the filters' : ''}${claims.hasNextPage ? '; more are available' : ''}.`}
-        {oldestFirst && claims.hasNextPage ? ' Oldest first among the loaded claims: load more to include older ones.' : ''}
+        {!claims.isPending && search.q && match ? ` Search: ${MATCH_WORDS[match]}.` : ''}
       </p>
       {mayBulk ? <BulkStatusBar selected={selectedRows} onClear={() => setSelection(new Set())} /> : null}
       <div className="table-wrap">
         <table ref={tableRef} className="claims-table" onKeyDown={onTableKey} aria-describedby="queue-keys">
-          <caption className="visually-hidden">Claims, {oldestFirst ? 'oldest' : 'newest'} first</caption>
+          <caption className="visually-hidden">Claims, {SORT_WORDS[sort][order]}</caption>
           <thead>
             {table.getHeaderGroups().map((group) => (
               <tr key={group.id}>
@@ -358,13 +311,16 @@ export function QueuePage() {
                 ) : null}
                 {group.headers.map((header) => {
                   const sorted = header.column.getIsSorted();
+                  const columnSort = SORT_OF_COLUMN[header.column.id];
                   return (
                     <th key={header.id} scope="col" aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}>
-                      {header.column.getCanSort() ? (
+                      {header.column.getCanSort() && columnSort ? (
                         <button type="button" className="sort-button" onClick={header.column.getToggleSortingHandler()}>
                           <table.FlexRender header={header} />
-                          <span aria-hidden="true">{sorted === 'asc' ? ' ▲' : ' ▼'}</span>
-                          <span className="visually-hidden">{sorted === 'asc' ? ', oldest first: show newest first' : ', newest first: show oldest first'}</span>
+                          <span aria-hidden="true">{sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ' ↕'}</span>
+                          <span className="visually-hidden">
+                            {sorted ? `, ${SORT_WORDS[columnSort][sorted]}: show ${SORT_WORDS[columnSort][sorted === 'asc' ? 'desc' : 'asc']}` : `: sort, ${SORT_WORDS[columnSort].desc}`}
+                          </span>
                         </button>
                       ) : <table.FlexRender header={header} />}
                     </th>

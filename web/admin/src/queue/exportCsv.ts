@@ -9,13 +9,14 @@ export const EXPORT_PAGE_SIZE = 100;
 const HEADER = [
   'Claim number', 'Status', 'State', 'Claim type', 'Store', 'Order number', 'Source order id', 'Customer name', 'Customer email',
   'Protection', 'Requested resolution', 'Currency', 'Claimed value', 'Items', 'Messages', 'Resolution', 'Resolved at', 'Filed at',
-  'Claim id',
+  'Claim id', 'Assignee', 'Last customer reply', 'Customer replied',
 ] as const;
 
 const row = (c: AdminClaimListItem) => [
   c.claimNumber, c.statusLabel, CLAIM_STATE_OF_STATUS[c.status], claimTypeLabel(c.claimType), c.store.name, c.orderNumber, c.sourceOrderId,
   c.customerName, c.customerEmail, c.protectionStatus, requestedResolutionLabel(c.requestedResolution), c.currency, c.claimedValue,
   c.itemCount, c.messageCount, resolutionTypeLabel(c.resolutionType), c.resolvedAt ?? '', c.createdAt, c.id,
+  c.assignee?.name ?? '', c.lastCustomerReplyAt, c.customerReplied ? 'yes' : 'no',
 ];
 
 /**

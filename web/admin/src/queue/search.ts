@@ -1,28 +1,26 @@
 import { z } from 'zod';
-import { ClaimStatus, ClaimType, ProtectionStatus } from '@claims/contracts';
+import { QueueView } from '@claims/contracts';
 import type { ClaimListParams } from '../api.js';
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const lenient = QueueView.shape;
 
 /**
- * The queue's filters as the URL holds them (`/admin/?status=NEW&type=DAMAGED&q=1001`): a link or
- * a reload shows the same list. Anything malformed is dropped rather than failing the page.
+ * The queue as the URL holds it (`/admin/?status=NEW&q=ortiz&sort=value&order=asc`), in the shape a
+ * saved view keeps: a link or a reload shows the same list. Anything malformed is dropped rather than
+ * failing the page.
  */
 export const QueueSearch = z.object({
-  status: ClaimStatus.optional().catch(undefined),
-  type: ClaimType.optional().catch(undefined),
-  store: z.uuid().optional().catch(undefined),
-  /** Filed on or after this local day (YYYY-MM-DD). */
-  from: day.optional().catch(undefined),
-  /** Filed on or before this local day. */
-  to: day.optional().catch(undefined),
-  protection: ProtectionStatus.optional().catch(undefined),
-  /** Claim number, order number or customer email. */
-  q: z.string().trim().max(320).optional().catch(undefined),
-  /** Filed date: newest first (the server's order) or oldest first. */
-  sort: z.enum(['newest', 'oldest']).optional().catch(undefined),
-  /** Claims per page (the "Rows per page" choice offers 10, 25, 50, 100). */
-  size: z.coerce.number().int().min(1).max(100).optional().catch(undefined),
+  status: lenient.status.catch(undefined),
+  type: lenient.type.catch(undefined),
+  store: lenient.store.catch(undefined),
+  from: lenient.from.catch(undefined),
+  to: lenient.to.catch(undefined),
+  protection: lenient.protection.catch(undefined),
+  q: lenient.q.catch(undefined),
+  assignee: lenient.assignee.catch(undefined),
+  sort: lenient.sort.catch(undefined),
+  order: lenient.order.catch(undefined),
+  size: lenient.size.catch(undefined),
 });
 export type QueueSearch = z.infer<typeof QueueSearch>;
 
@@ -47,6 +45,9 @@ export function toListParams(search: QueueSearch): ClaimListParams {
     to: search.to ? startOfDay(search.to, 1) : undefined,
     protection: search.protection,
     search: search.q || undefined,
+    assignee: search.assignee,
+    sort: search.sort,
+    order: search.order,
   };
 }
 

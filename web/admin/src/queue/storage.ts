@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { QueueSearch } from './search.js';
 
-/** Versioned keys: a later shape change starts clean instead of misreading old data. */
+/** A versioned key: a later shape change starts clean instead of misreading old data. */
 const COLUMNS_KEY = 'claims-admin:columns:v1';
-const VIEWS_KEY = 'claims-admin:views:v1';
 
 function read<T>(key: string, schema: z.ZodType<T>, fallback: T): T {
   try {
@@ -30,9 +28,3 @@ export type ColumnVisibility = z.infer<typeof ColumnVisibility>;
 
 export const loadColumns = (fallback: ColumnVisibility) => read(COLUMNS_KEY, ColumnVisibility, fallback);
 export const saveColumns = (value: ColumnVisibility) => write(COLUMNS_KEY, value);
-
-export const SavedView = z.object({ name: z.string().min(1).max(80), search: QueueSearch });
-export type SavedView = z.infer<typeof SavedView>;
-
-export const loadViews = (): SavedView[] => read(VIEWS_KEY, z.array(SavedView), []);
-export const saveViews = (views: SavedView[]) => write(VIEWS_KEY, views);
