@@ -1,18 +1,9 @@
 import { sql, type QueryExecutorProvider } from 'kysely';
 import type { PayoutBatchStatus, PayoutStatus, ResolutionType } from '@claims/contracts';
+import type { LedgerPayout } from '@claims/domain';
 
-export interface PayoutEntryRow {
-  id: string;
-  storeId: string;
-  claimId: string;
-  eventId: string;
-  resolutionType: ResolutionType;
-  /** Minor units of `currency`. */
-  amount: number;
-  currency: string;
-  status: PayoutStatus;
-  decidedAt: string;
-}
+/** A row of the live ledger: the same shape the finance replay's fold gives, so the two compare field by field. */
+export type PayoutEntryRow = LedgerPayout;
 
 export interface PayoutFilter {
   storeIds?: readonly string[] | undefined;
