@@ -89,7 +89,12 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
       info: { title: 'Order protection claims API', version: '1.0.0', description: 'Customer claims portal, back-office and public API v1.' },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, cookie: { type: 'apiKey', in: 'cookie', name: 'session' } } },
     },
-    transform: jsonSchemaTransform,
+    // Each operation says what it needs (`x-permission`): integrators read it, and the route-by-role test walks it.
+    transform: (input) => {
+      const transformed = jsonSchemaTransform(input);
+      const permission = input.route.config?.permission;
+      return permission ? { ...transformed, schema: { ...transformed.schema, 'x-permission': permission } } : transformed;
+    },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -1,10 +1,13 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { Permission } from '@claims/contracts';
+import { streamStoreId } from '@claims/event-store';
 import type { AppContext } from '../context.js';
+import { claimNotFound } from '../http/authorizedClaim.js';
+import { storeNotFound } from '../http/authorizedStore.js';
 import { AppError } from '../platform/errors.js';
 import { findTokenPrincipal } from '../public-v1/apiTokens.js';
 import { originMatches, SAFE_METHODS } from './origin.js';
-import { permissionsAt, type Principal } from './principal.js';
+import { permissionsAt, storesWith, type Principal } from './principal.js';
 import { clearedSessionCookie, cookieValue, findSessionPrincipal, sessionCookieName } from './loginSessions.js';
 
 /**
@@ -13,9 +16,18 @@ import { clearedSessionCookie, cookieValue, findSessionPrincipal, sessionCookieN
  */
 export type AuthMode = 'user' | 'optional-user' | 'token';
 
+/**
+ * What an authenticated route needs, declared once beside it and published as `x-permission` in the
+ * OpenAPI document: a permission of the table (checked here before the body is read), `signed-in`
+ * (anyone authenticated: their own profile, sessions, saved views), or `per-request` (the handler
+ * checks the permission of what is asked, e.g. the settings group named in the path).
+ */
+export type RouteAccess = Permission | 'signed-in' | 'per-request';
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthMode;
+    permission?: RouteAccess;
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -68,8 +80,43 @@ function authorize(this: FastifyRequest, permission: Permission, storeId: string
   const principal = this.requirePrincipal();
   const held = permissionsAt(principal, storeId);
   if (!held) throw notFound ? notFound() : new AppError('not_found', 'Nothing matches that reference.');
-  if (!held.has(permission)) throw new AppError('forbidden', `You need the ${permission} permission for this.`);
+  if (!held.has(permission)) throw forbidden(permission);
   return principal;
+}
+
+const forbidden = (permission: Permission) => new AppError('forbidden', `You need the ${permission} permission for this.`);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The declared permission, checked before validation so that a caller without it learns nothing
+ * of the route, not even its body's shape: on the store or claim the path names (another tenant's is
+ * a 404, as if missing), else on at least one store. Handlers still check the objects they load.
+ */
+async function enforceDeclaredPermission(ctx: AppContext, request: FastifyRequest): Promise<void> {
+  const permission = request.routeOptions.config?.permission;
+  if (!permission || permission === 'signed-in' || permission === 'per-request') return;
+  const principal = request.requirePrincipal();
+  const params = request.params as Partial<Record<string, string>>;
+  if (params.storeId && UUID.test(params.storeId)) {
+    request.authorize(permission, params.storeId, storeNotFound);
+    return;
+  }
+  if (params.claimId && UUID.test(params.claimId)) {
+    const storeId = await streamStoreId(ctx.database.db, params.claimId);
+    if (!storeId) throw claimNotFound();
+    request.authorize(permission, storeId, claimNotFound);
+    return;
+  }
+  const stores = storesWith(principal, permission);
+  if (stores !== 'all' && stores.length === 0) throw forbidden(permission);
+}
+
+/** An authenticated route must say what it needs: a route added without it fails at start-up, not in production. */
+function requireDeclaredPermission(route: RouteOptions): void {
+  const config = route.config as { auth?: AuthMode; permission?: RouteAccess } | undefined;
+  if (config?.auth && config.auth !== 'optional-user' && !config.permission) {
+    throw new Error(`${String(route.method)} ${route.url} is authenticated but declares no config.permission`);
+  }
 }
 
 function requirePrincipal(this: FastifyRequest): Principal {
@@ -91,6 +138,8 @@ export const authPlugin = (ctx: AppContext) => {
       if (!mode) return;
       request.principal = await authenticate(ctx, request, mode);
     });
+    app.addHook('preValidation', (request) => enforceDeclaredPermission(ctx, request));
+    app.addHook('onRoute', requireDeclaredPermission);
   };
   // Not encapsulated (what fastify-plugin does): the decorators and the hook reach every route.
   Object.assign(plugin, { [Symbol.for('skip-override')]: true });

@@ -63,7 +63,7 @@ export const authRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
   });
 
   app.get('/api/auth/me', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'signed-in' },
     schema: { tags: ['back-office'], summary: 'The signed-in user, their roles, permissions and stores', response: { 200: MeResponse, 401: ApiError } },
   }, async (request, reply) => {
     const principal = request.requirePrincipal();

@@ -38,7 +38,7 @@ const annotate = (ctx: AppContext, claim: Claim, meta: RequestMeta, command: Cla
  */
 export const claimAnnotationRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
   app.get('/api/admin/claims/:claimId/notes', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'claim-note:read' },
     schema: { tags: ['back-office'], summary: 'The claim\'s internal notes, oldest first', params: ClaimParams, response: { 200: ClaimNoteList, ...errors } },
   }, async (request) => {
     const { events } = await authorizedClaim(ctx, request, 'claim-note:read', request.params.claimId);
@@ -46,7 +46,7 @@ export const claimAnnotationRoutes = (ctx: AppContext): FastifyPluginAsyncZod =>
   });
 
   app.post('/api/admin/claims/:claimId/notes', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'claim-note:create' },
     schema: {
       tags: ['back-office'], summary: 'Add an internal note (never shown to the shopper)',
       params: ClaimParams, body: AddNoteRequest, response: { 201: ClaimNote, ...errors },
@@ -61,7 +61,7 @@ export const claimAnnotationRoutes = (ctx: AppContext): FastifyPluginAsyncZod =>
   });
 
   app.post('/api/admin/claims/:claimId/labels', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'label:add' },
     schema: {
       tags: ['back-office'], summary: 'Add a label (adding one the claim has changes nothing)',
       params: ClaimParams, body: AddLabelRequest, response: { 200: ClaimTags, ...errors },
@@ -74,7 +74,7 @@ export const claimAnnotationRoutes = (ctx: AppContext): FastifyPluginAsyncZod =>
   });
 
   app.delete('/api/admin/claims/:claimId/labels/:label', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'label:remove' },
     schema: {
       tags: ['back-office'], summary: 'Remove a label (removing one the claim lacks changes nothing)',
       params: ClaimParams.extend({ label: Label }), querystring: z.object({ expectedVersion: z.coerce.number().int().nonnegative().optional() }),
@@ -88,7 +88,7 @@ export const claimAnnotationRoutes = (ctx: AppContext): FastifyPluginAsyncZod =>
   });
 
   app.put('/api/admin/claims/:claimId/metadata/:key', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'per-request' },
     schema: {
       tags: ['back-office'], summary: 'Set one metadata value: metadata:create for a new key, metadata:update for an existing one',
       params: ClaimParams.extend({ key: MetadataKeyParam }), body: SetMetadataRequest, response: { 200: ClaimTags, ...errors },

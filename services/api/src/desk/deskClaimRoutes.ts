@@ -36,7 +36,7 @@ function assigneeCondition(value: string | undefined, userId: string): AssigneeC
  */
 export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
   app.get('/api/admin/claims', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'claim:read' },
     schema: {
       tags: ['back-office'],
       summary: 'The claim queue of the stores the user may read: searched, filtered, sorted on the server, keyset-paginated; with counts=true the status tabs\' counts',
@@ -47,7 +47,6 @@ export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
     const principal = request.requirePrincipal();
     const q = request.query;
     const readable = storesWith(principal, 'claim:read');
-    if (readable !== 'all' && readable.length === 0) throw new AppError('forbidden', 'You need the claim:read permission for this.');
     let storeIds: string[] | null = readable === 'all' ? null : readable;
     if (q.store) {
       request.authorize('claim:read', q.store);
@@ -95,7 +94,7 @@ export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
   });
 
   app.get('/api/admin/claims/:claimId', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'claim:read' },
     schema: {
       tags: ['back-office'], summary: 'One claim with items, resolutions, messages and its stream version; ?asOf=N folds only its first N events',
       params: ClaimParams, querystring: AdminClaimQuery, response: { 200: AdminClaimDetail, ...errors },
@@ -111,7 +110,7 @@ export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
   });
 
   app.get('/api/admin/claims/:claimId/timeline', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'claim:read' },
     schema: { tags: ['back-office'], summary: 'The claim\'s history, oldest first', params: ClaimParams, response: { 200: TimelineResponse, ...errors } },
   }, async (request) => {
     const { state: claim } = await authorizedClaim(ctx, request, 'claim:read', request.params.claimId);
@@ -119,7 +118,7 @@ export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
   });
 
   app.post('/api/admin/claims/:claimId/resolve', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'claim:resolve' },
     schema: {
       tags: ['back-office'], summary: 'Resolve (or deny) a claim; 409 when it already has a resolution or the version is stale',
       params: ClaimParams, body: ResolveClaimRequest, response: { 200: AdminClaimDetail, ...errors, 409: ApiError, 422: ApiError },
@@ -135,7 +134,7 @@ export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
   });
 
   app.post('/api/admin/claims/:claimId/status', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'per-request' },
     schema: {
       tags: ['back-office'], summary: 'Move a claim to another status (see docs/permissions.md for the allowed moves)',
       params: ClaimParams, body: ChangeStatusRequest, response: { 200: AdminClaimDetail, ...errors, 409: ApiError, 422: ApiError },
@@ -153,7 +152,7 @@ export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
   });
 
   app.post('/api/admin/claims/:claimId/messages', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'message:create' },
     schema: {
       tags: ['back-office'], summary: 'Send the shopper a message from the store (or from Order Protection staff)',
       params: ClaimParams, body: SendMessageRequest, response: { 201: Message, ...errors },
@@ -174,7 +173,7 @@ export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
   });
 
   app.get('/api/admin/claims/:claimId/assignees', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'claim:update' },
     schema: {
       tags: ['back-office'], summary: 'The teammates the claim may be given to: those who can update claims of its store',
       params: ClaimParams, response: { 200: AssigneeList, ...errors },
@@ -185,7 +184,7 @@ export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
   });
 
   app.post('/api/admin/claims/:claimId/assignee', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'claim:update' },
     schema: {
       tags: ['back-office'], summary: 'Give the claim to a teammate (or to yourself), or to nobody with null; 409 when the version is stale',
       params: ClaimParams, body: AssignClaimRequest, response: { 200: AdminClaimDetail, ...errors, 409: ApiError },

@@ -38,7 +38,7 @@ const macroOf = (ctx: AppContext, macroId: string, storeId: string | null) => li
 export const macroRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
   // ---- store macros
   app.get('/api/admin/stores/:storeId/macros', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'macro:read' },
     schema: { tags: ['back-office'], summary: 'The store\'s macros, oldest first', params: StoreParams, response: { 200: MacroList, ...errors } },
   }, async (request) => {
     const { store } = await authorizedStore(ctx, request, 'macro:read', request.params.storeId);
@@ -46,7 +46,7 @@ export const macroRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
   });
 
   app.post('/api/admin/stores/:storeId/macros', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'macro:create' },
     schema: { tags: ['back-office'], summary: 'Create a store macro', params: StoreParams, body: CreateMacroRequest, response: { 201: MacroView, ...errors } },
   }, async (request, reply) => {
     const { store, principal } = await authorizedStore(ctx, request, 'macro:create', request.params.storeId);
@@ -57,7 +57,7 @@ export const macroRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
   });
 
   app.put('/api/admin/stores/:storeId/macros/:macroId', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'macro:update' },
     schema: { tags: ['back-office'], summary: 'Replace a store macro', params: StoreParams.extend(MacroParams.shape), body: UpdateMacroRequest, response: { 200: MacroView, ...errors } },
   }, async (request) => {
     const { store, principal } = await authorizedStore(ctx, request, 'macro:update', request.params.storeId);
@@ -68,7 +68,7 @@ export const macroRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
   });
 
   app.delete('/api/admin/stores/:storeId/macros/:macroId', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'macro:delete' },
     schema: { tags: ['back-office'], summary: 'Delete a store macro', params: StoreParams.extend(MacroParams.shape), querystring: VersionedQuery, response: { 204: z.null(), ...errors } },
   }, async (request, reply) => {
     const { store, principal } = await authorizedStore(ctx, request, 'macro:delete', request.params.storeId);
@@ -80,7 +80,7 @@ export const macroRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
 
   // ---- global macros (no store: only roles holding the permission on every store)
   app.get('/api/admin/global-macros', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'global-macro:read' },
     schema: { tags: ['back-office'], summary: 'The global macros', response: { 200: MacroList, ...errors } },
   }, async (request) => {
     authorizeGlobal(request, 'global-macro:read');
@@ -88,7 +88,7 @@ export const macroRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
   });
 
   app.post('/api/admin/global-macros', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'global-macro:create' },
     schema: { tags: ['back-office'], summary: 'Create a global macro', body: CreateMacroRequest, response: { 201: MacroView, ...errors } },
   }, async (request, reply) => {
     const principal = authorizeGlobal(request, 'global-macro:create');
@@ -99,7 +99,7 @@ export const macroRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
   });
 
   app.put('/api/admin/global-macros/:macroId', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'global-macro:update' },
     schema: { tags: ['back-office'], summary: 'Replace a global macro', params: MacroParams, body: UpdateMacroRequest, response: { 200: MacroView, ...errors } },
   }, async (request) => {
     const principal = authorizeGlobal(request, 'global-macro:update');
@@ -110,7 +110,7 @@ export const macroRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
   });
 
   app.delete('/api/admin/global-macros/:macroId', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'global-macro:delete' },
     schema: { tags: ['back-office'], summary: 'Delete a global macro', params: MacroParams, querystring: VersionedQuery, response: { 204: z.null(), ...errors } },
   }, async (request, reply) => {
     const principal = authorizeGlobal(request, 'global-macro:delete');
@@ -122,7 +122,7 @@ export const macroRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
 
   // ---- rendering for one claim
   app.post('/api/admin/claims/:claimId/macros/:macroId/render', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'claim:read' },
     schema: {
       tags: ['back-office'], summary: 'A macro filled in for this claim: the reply text and, for a resolution macro, the resolve form\'s preset',
       params: z.object({ claimId: z.string().min(1).max(100), macroId: z.uuid() }), response: { 200: RenderedMacro, ...errors },

@@ -24,7 +24,7 @@ const sopOf = (ctx: AppContext, sopId: string, storeId: string) => liveDocument(
 /** A store's standard operating procedures (`sop:*`; publishing and archiving: `sop:set-state`), one stream each. */
 export const sopRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
   app.get('/api/admin/stores/:storeId/sops', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'sop:read' },
     schema: { tags: ['back-office'], summary: 'The store\'s SOPs, oldest first (?state= filters)', params: StoreParams, querystring: SopListQuery, response: { 200: SopList, ...errors } },
   }, async (request) => {
     const { store } = await authorizedStore(ctx, request, 'sop:read', request.params.storeId);
@@ -33,7 +33,7 @@ export const sopRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app)
   });
 
   app.post('/api/admin/stores/:storeId/sops', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'sop:create' },
     schema: { tags: ['back-office'], summary: 'Write an SOP (it starts as a draft)', params: StoreParams, body: CreateSopRequest, response: { 201: SopView, ...errors } },
   }, async (request, reply) => {
     const { store, principal } = await authorizedStore(ctx, request, 'sop:create', request.params.storeId);
@@ -44,7 +44,7 @@ export const sopRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app)
   });
 
   app.put('/api/admin/stores/:storeId/sops/:sopId', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'sop:update' },
     schema: { tags: ['back-office'], summary: 'Rewrite an SOP (not while archived)', params: SopParams, body: UpdateSopRequest, response: { 200: SopView, ...errors } },
   }, async (request) => {
     const { store, principal } = await authorizedStore(ctx, request, 'sop:update', request.params.storeId);
@@ -55,7 +55,7 @@ export const sopRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app)
   });
 
   app.post('/api/admin/stores/:storeId/sops/:sopId/state', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'sop:set-state' },
     schema: {
       tags: ['back-office'], summary: 'Publish, unpublish, archive or restore an SOP (draft ↔ active → archived → draft)',
       params: SopParams, body: SetSopStateRequest, response: { 200: SopView, ...errors },
@@ -68,7 +68,7 @@ export const sopRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app)
   });
 
   app.delete('/api/admin/stores/:storeId/sops/:sopId', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'sop:delete' },
     schema: { tags: ['back-office'], summary: 'Delete an SOP', params: SopParams, querystring: VersionedQuery, response: { 204: z.null(), ...errors } },
   }, async (request, reply) => {
     const { store, principal } = await authorizedStore(ctx, request, 'sop:delete', request.params.storeId);

@@ -20,7 +20,7 @@ const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as
  */
 export const financeRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
   app.get('/api/finance/payout-entries', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'payout:read' },
     schema: {
       tags: ['finance'], summary: 'Payout entries decided in a period, valued in each store\'s currency',
       querystring: PayoutEntriesQuery, response: { 200: PayoutEntriesResponse, ...errors },
@@ -39,7 +39,7 @@ export const financeRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
   });
 
   app.get('/api/finance/premiums', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'finance:read' },
     schema: {
       tags: ['finance'], summary: 'Premiums collected per store and currency in a period (a removed protection reverses its premium)',
       querystring: PayoutEntriesQuery, response: { 200: PremiumTotals, ...errors },
@@ -53,7 +53,7 @@ export const financeRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
   });
 
   app.get('/api/finance/monthly-totals', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'finance:read' },
     schema: {
       tags: ['finance'], summary: 'Premiums collected and payouts decided per UTC month, store and currency in a period',
       querystring: PayoutEntriesQuery, response: { 200: FinanceMonthlyTotals, ...errors },
@@ -68,7 +68,7 @@ export const financeRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
   });
 
   app.post('/api/finance/replays', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'finance:create' },
     schema: {
       tags: ['finance'], summary: 'Replay payouts, premiums and store credit of a period from the events (optionally under candidate money rules); 202 with its id',
       body: FinanceReplayRequest, response: { 202: z.object({ id: z.uuid() }), ...errors },
@@ -85,7 +85,7 @@ export const financeRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
   });
 
   app.get('/api/finance/replays/:id', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'finance:read' },
     schema: {
       tags: ['finance'], summary: 'A replay\'s progress, its totals beside the live ledgers (payouts, premiums, store credit), and every difference',
       params: z.object({ id: z.uuid() }), response: { 200: FinanceReplayView, ...errors },

@@ -57,7 +57,7 @@ async function batchStep(ctx: AppContext, request: FastifyRequest, principal: Pr
  */
 export const payoutBatchRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
   app.get('/api/finance/stores/:storeId/payout-batches', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'payout:read' },
     schema: { tags: ['finance'], summary: 'A store\'s payout batches, newest first', params: StoreParams, response: { 200: PayoutBatchList, ...errors } },
   }, async (request) => {
     const { store } = await financeStore(ctx, request, 'payout:read', request.params.storeId);
@@ -66,7 +66,7 @@ export const payoutBatchRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asy
   });
 
   app.post('/api/finance/stores/:storeId/payout-batches', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'payout:create' },
     schema: {
       tags: ['finance'], summary: 'Gather every pending payout entry of the store not yet in a batch into a new batch',
       params: StoreParams, querystring: PayoutEntriesQuery.pick({ to: true }), body: PayoutBatchActionRequest, response: { 201: PayoutBatch, ...errors },
@@ -83,7 +83,7 @@ export const payoutBatchRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asy
   });
 
   app.post('/api/finance/stores/:storeId/payout-batches/:batchId/approve', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'finance-admin:update' },
     schema: { tags: ['finance'], summary: 'Approve a batch (not its maker)', params: BatchParams, body: PayoutBatchActionRequest, response: { 200: PayoutBatch, ...errors } },
   }, async (request) => {
     const { store, principal } = await financeStore(ctx, request, 'finance-admin:update', request.params.storeId);
@@ -93,7 +93,7 @@ export const payoutBatchRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asy
   });
 
   app.post('/api/finance/stores/:storeId/payout-batches/:batchId/pay', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'payout:update' },
     schema: { tags: ['finance'], summary: 'Mark an approved batch paid, with the transfer\'s reference', params: BatchParams, body: PayPayoutBatchRequest, response: { 200: PayoutBatch, ...errors } },
   }, async (request) => {
     const { store, principal } = await financeStore(ctx, request, 'payout:update', request.params.storeId);

@@ -21,7 +21,7 @@ const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409
  */
 export const paymentMethodRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
   app.get('/api/finance/stores/:storeId/payment-methods', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'per-request' },
     schema: { tags: ['finance'], summary: 'A store\'s billing and payout methods (each as far as the caller may read it)', params: StoreParams, response: { 200: PaymentMethodsView, ...errors } },
   }, async (request) => {
     const principal = request.requirePrincipal();
@@ -37,7 +37,7 @@ export const paymentMethodRoutes = (ctx: AppContext): FastifyPluginAsyncZod => a
 
   for (const purpose of ['billing', 'payout'] as const) {
     app.put(`/api/finance/stores/:storeId/${purpose}-method`, {
-      config: { auth: 'user' },
+      config: { auth: 'user', permission: purpose === 'billing' ? 'billing-method:update' : 'payout-method:update' },
       schema: {
         tags: ['finance'], summary: purpose === 'billing' ? 'Set how the store pays Order Protection' : 'Set how Order Protection pays the store',
         params: StoreParams, body: SetPaymentMethodRequest, response: { 200: SetPaymentMethodRequest, ...errors },

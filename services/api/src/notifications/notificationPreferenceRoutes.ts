@@ -42,7 +42,7 @@ function settingsOf(store: Store, userId: string, roles: readonly RoleName[], pr
  */
 export const notificationPreferenceRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
   app.get('/api/admin/notification-preferences', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'signed-in' },
     schema: { tags: ['back-office'], summary: 'The signed-in member\'s mail settings, per store they belong to', response: { 200: NotificationSettingsList, ...errors } },
   }, async (request) => {
     const principal = request.requirePrincipal();
@@ -57,7 +57,7 @@ export const notificationPreferenceRoutes = (ctx: AppContext): FastifyPluginAsyn
   });
 
   app.put('/api/admin/stores/:storeId/notification-preferences', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'signed-in' },
     schema: {
       tags: ['back-office'], summary: 'Choose which mail the signed-in member gets about this store\'s claims',
       params: StoreParams, body: SetNotificationPreferencesRequest, response: { 200: StoreNotificationSettings, ...errors },

@@ -19,7 +19,7 @@ const notParked = () => new AppError('not_found', 'That event is not parked by t
  */
 export const operationsRoutes = (ctx: AppContext, reader: OperationsReader): FastifyPluginAsyncZod => async (app) => {
   app.get('/api/admin/operations', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'admin-stores:read' },
     schema: { tags: ['operations'], summary: 'Projectors, relay and reactions: positions, lag, parked and quarantined events, readiness', response: { 200: OperationsView, ...errors } },
   }, async (request) => {
     authorizeGlobal(request, 'admin-stores:read');
@@ -27,7 +27,7 @@ export const operationsRoutes = (ctx: AppContext, reader: OperationsReader): Fas
   });
 
   app.post('/api/admin/operations/parked/:projection/:eventId/retry', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'admin-stores:update' },
     schema: {
       tags: ['operations'], summary: 'Applies a parked event again and un-parks it; still failing, it stays parked with the new error',
       params: ParkedEventParams, response: { 200: ParkedEventOutcome, 422: ApiError, ...errors },
@@ -45,7 +45,7 @@ export const operationsRoutes = (ctx: AppContext, reader: OperationsReader): Fas
   });
 
   app.post('/api/admin/operations/parked/:projection/:eventId/skip', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'admin-stores:update' },
     schema: {
       tags: ['operations'], summary: 'Gives a parked event up: the read model stays without it',
       params: ParkedEventParams, response: { 200: ParkedEventOutcome, ...errors },

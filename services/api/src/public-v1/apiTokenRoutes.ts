@@ -14,7 +14,7 @@ const storeNotFound = () => new AppError('not_found', 'No store matches that ref
 /** API tokens are managed in the back-office by signed-in users; a token never mints tokens. */
 export const apiTokenRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
   app.post('/api/stores/:storeId/api-tokens', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'api-tokens:create' },
     schema: {
       tags: ['back-office'],
       summary: 'Create an API token for one store; the token is in this answer only',
@@ -44,7 +44,7 @@ export const apiTokenRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async 
   });
 
   app.get('/api/stores/:storeId/api-tokens', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'api-tokens:read' },
     schema: { tags: ['back-office'], summary: 'The store\'s API tokens (never the tokens themselves)', params: StoreParams, response: { 200: ApiTokenList, ...errors } },
   }, async (request) => {
     request.authorize('api-tokens:read', request.params.storeId, storeNotFound);
@@ -52,7 +52,7 @@ export const apiTokenRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async 
   });
 
   app.delete('/api/stores/:storeId/api-tokens/:tokenId', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'api-tokens:delete' },
     schema: { tags: ['back-office'], summary: 'Revoke an API token; it answers 401 from then on', params: TokenParams, response: { 204: z.null(), ...errors } },
   }, async (request, reply) => {
     request.authorize('api-tokens:delete', request.params.storeId, storeNotFound);

@@ -23,7 +23,7 @@ export const v1Routes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) 
   installIdempotency(ctx, app);
 
   app.put('/api/v1/orders/:sourceOrderId', {
-    config: { auth: 'token' },
+    config: { auth: 'token', permission: 'order:create' },
     schema: {
       tags: ['public API v1'], summary: 'Create or replace an order of the token\'s store (decimal money, ISO-8601 times)',
       security: [{ bearer: [] }], params: OrderParams, headers: IdempotencyHeaders, body: OrderInput,
@@ -40,7 +40,7 @@ export const v1Routes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) 
   });
 
   app.get('/api/v1/claims', {
-    config: { auth: 'token' },
+    config: { auth: 'token', permission: 'claim:read' },
     schema: {
       tags: ['public API v1'], summary: 'The store\'s claims, newest first; filter by status and creation time; cursor-paginated',
       security: [{ bearer: [] }], querystring: ApiClaimListQuery, response: { 200: ApiClaimPage, ...errors },
@@ -61,7 +61,7 @@ export const v1Routes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) 
   });
 
   app.get('/api/v1/claims/:claimId', {
-    config: { auth: 'token' },
+    config: { auth: 'token', permission: 'claim:read' },
     schema: { tags: ['public API v1'], summary: 'One claim with its items, resolutions and version', security: [{ bearer: [] }], params: ClaimParams, response: { 200: ApiClaim, ...errors } },
   }, async (request) => {
     const { state: claim, version } = await authorizedClaim(ctx, request, 'claim:read', request.params.claimId);
@@ -69,7 +69,7 @@ export const v1Routes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) 
   });
 
   app.post('/api/v1/claims/:claimId/resolve', {
-    config: { auth: 'token' },
+    config: { auth: 'token', permission: 'claim:resolve' },
     schema: {
       tags: ['public API v1'],
       summary: 'Resolve a claim: 409 already_resolved when it has a resolution, 409 version_conflict on a stale expectedVersion',

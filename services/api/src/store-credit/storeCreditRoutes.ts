@@ -20,7 +20,7 @@ type CreditScope = Pick<StoreCreditCommand, 'storeId' | 'customerEmail' | 'custo
 /** Spec §3 store credit, per customer and store: balances, each customer's ledger, redemptions and adjustments. */
 export const storeCreditRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
   app.get('/api/admin/stores/:storeId/store-credit', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'store-credit:read' },
     schema: { tags: ['back-office'], summary: 'The store\'s customers with store credit', params: StoreParams, response: { 200: StoreCreditBalanceList, ...errors } },
   }, async (request) => {
     const { store } = await authorizedStore(ctx, request, 'store-credit:read', request.params.storeId);
@@ -28,7 +28,7 @@ export const storeCreditRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asy
   });
 
   app.get('/api/admin/stores/:storeId/store-credit/ledger', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'store-credit:read' },
     schema: {
       tags: ['back-office'], summary: 'One customer\'s store credit, entry by entry', params: StoreParams,
       querystring: z.object({ email: z.email().max(320) }), response: { 200: StoreCreditLedger, ...errors },
@@ -50,7 +50,7 @@ export const storeCreditRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asy
   }
 
   app.post('/api/admin/stores/:storeId/store-credit/redeem', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'store-credit:update' },
     schema: { tags: ['back-office'], summary: 'Redeem store credit (never beyond the balance)', params: StoreParams, body: RedeemStoreCreditRequest, response: { 200: StoreCreditLedger, ...errors } },
   }, async (request) => {
     const { email, amount, reference, expectedVersion } = request.body;
@@ -58,7 +58,7 @@ export const storeCreditRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asy
   });
 
   app.post('/api/admin/stores/:storeId/store-credit/adjust', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'store-credit:update' },
     schema: { tags: ['back-office'], summary: 'Adjust store credit up or down (never below zero), with a reason', params: StoreParams, body: AdjustStoreCreditRequest, response: { 200: StoreCreditLedger, ...errors } },
   }, async (request) => {
     const { email, amount, reason, expectedVersion } = request.body;

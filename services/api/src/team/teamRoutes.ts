@@ -119,7 +119,7 @@ async function giveRole(ctx: AppContext, request: FastifyRequest, principal: Pri
  */
 export const teamRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
   app.get('/api/admin/stores/:storeId/team-members', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'team-member:read' },
     schema: { tags: ['back-office'], summary: 'The members whose roles reach this store', params: StoreParams, response: { 200: TeamMemberList, ...errors } },
   }, async (request) => {
     const { store } = await authorizedStore(ctx, request, 'team-member:read', request.params.storeId);
@@ -127,7 +127,7 @@ export const teamRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
   });
 
   app.post('/api/admin/stores/:storeId/team-members', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'team-member:invite' },
     schema: {
       tags: ['back-office'],
       summary: 'Invite a member: a new user gets a one-time token by mail (never in this answer); an existing user accepts the offer signed in',
@@ -169,7 +169,7 @@ export const teamRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
   });
 
   app.post('/api/admin/stores/:storeId/team-members/:userId/role', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'team-member:change-role' },
     schema: {
       tags: ['back-office'], summary: 'Change a member\'s role (owner roles need team-member:grant-ownership)',
       params: MemberParams, body: ChangeRoleRequest, response: { 200: TeamMember, ...errors },
@@ -180,7 +180,7 @@ export const teamRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
   });
 
   app.post('/api/admin/stores/:storeId/team-members/:userId/ownership', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'team-member:grant-ownership' },
     schema: {
       tags: ['back-office'], summary: 'Make a member an owner of this store (or of its account); owners only',
       params: MemberParams, body: GrantOwnershipRequest, response: { 200: TeamMember, ...errors },
@@ -192,7 +192,7 @@ export const teamRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
   });
 
   app.delete('/api/admin/stores/:storeId/team-members/:userId', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'team-member:remove' },
     schema: {
       tags: ['back-office'], summary: 'Remove a member from this store (an account member leaves the account)',
       params: MemberParams, response: { 204: z.null(), ...errors },
@@ -238,7 +238,7 @@ export const teamRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
   });
 
   app.get('/api/auth/memberships/pending', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'signed-in' },
     schema: { tags: ['back-office'], summary: 'Roles other stores have offered the signed-in user, waiting for them to accept', response: { 200: PendingMembershipList, 401: ApiError } },
   }, async (request, reply) => {
     const userId = callerId(request.requirePrincipal());
@@ -246,7 +246,7 @@ export const teamRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
   });
 
   app.post('/api/auth/memberships/:membershipId/accept', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'signed-in' },
     schema: {
       tags: ['back-office'], summary: 'Accept a role offered to the signed-in user: the grant takes effect now',
       params: z.object({ membershipId: z.uuid() }), response: { 204: z.null(), ...errors },

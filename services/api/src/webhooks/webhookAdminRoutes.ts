@@ -30,7 +30,7 @@ const pausedBy = (principal: Principal) =>
  */
 export const webhookAdminRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
   app.get(base, {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'webhook:read' },
     schema: { tags, summary: 'The store\'s webhook endpoints, never their secrets', params: StoreParams, response: { 200: WebhookEndpointList, ...errors } },
   }, async (request) => {
     const { store } = await authorizedStore(ctx, request, 'webhook:read', request.params.storeId);
@@ -38,7 +38,7 @@ export const webhookAdminRoutes = (ctx: AppContext): FastifyPluginAsyncZod => as
   });
 
   app.post(base, {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'webhook:create' },
     schema: {
       tags, summary: 'Add a webhook endpoint; its signing secret is in this answer only',
       params: StoreParams, body: CreateWebhookEndpointRequest, response: { 201: CreateWebhookEndpointResponse, ...errors, 422: ApiError },
@@ -51,7 +51,7 @@ export const webhookAdminRoutes = (ctx: AppContext): FastifyPluginAsyncZod => as
   });
 
   app.get(`${base}/:endpointId`, {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'webhook:read' },
     schema: { tags, summary: 'One webhook endpoint', params: EndpointParams, response: { 200: WebhookEndpoint, ...errors } },
   }, async (request) => {
     const { store } = await authorizedStore(ctx, request, 'webhook:read', request.params.storeId);
@@ -59,7 +59,7 @@ export const webhookAdminRoutes = (ctx: AppContext): FastifyPluginAsyncZod => as
   });
 
   app.patch(`${base}/:endpointId`, {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'webhook:update' },
     schema: {
       tags, summary: 'Pause or resume an endpoint; what it is owed while paused is sent once it is resumed',
       params: EndpointParams, body: UpdateWebhookEndpointRequest, response: { 200: WebhookEndpoint, ...errors },
@@ -72,7 +72,7 @@ export const webhookAdminRoutes = (ctx: AppContext): FastifyPluginAsyncZod => as
   });
 
   app.delete(`${base}/:endpointId`, {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'webhook:delete' },
     schema: { tags, summary: 'Delete an endpoint: nothing more is sent to it; pending retries are cancelled', params: EndpointParams, response: { 204: z.null(), ...errors } },
   }, async (request, reply) => {
     const { store } = await authorizedStore(ctx, request, 'webhook:delete', request.params.storeId);
@@ -82,7 +82,7 @@ export const webhookAdminRoutes = (ctx: AppContext): FastifyPluginAsyncZod => as
   });
 
   app.post(`${base}/:endpointId/rotate-secret`, {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'webhook:update' },
     schema: {
       tags, summary: 'A new signing secret, in this answer only; the old one keeps signing beside it until it expires',
       params: EndpointParams, body: RotateWebhookSecretRequest, response: { 200: RotateWebhookSecretResponse, ...errors },
@@ -95,7 +95,7 @@ export const webhookAdminRoutes = (ctx: AppContext): FastifyPluginAsyncZod => as
   });
 
   app.post(`${base}/:endpointId/test`, {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'webhook:update' },
     schema: { tags, summary: 'Send a test delivery (webhook.test)', params: EndpointParams, response: { 202: WebhookTestResponse, ...errors } },
   }, async (request, reply) => {
     const { store } = await authorizedStore(ctx, request, 'webhook:update', request.params.storeId);
@@ -105,7 +105,7 @@ export const webhookAdminRoutes = (ctx: AppContext): FastifyPluginAsyncZod => as
   });
 
   app.get(`${base}/:endpointId/deliveries`, {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'webhook:read' },
     schema: {
       tags, summary: 'The delivery log: every attempt, newest first, with where its delivery stands',
       params: EndpointParams, querystring: WebhookDeliveryAttemptQuery, response: { 200: WebhookDeliveryAttemptPage, ...errors },
@@ -116,7 +116,7 @@ export const webhookAdminRoutes = (ctx: AppContext): FastifyPluginAsyncZod => as
   });
 
   app.post(`${base}/:endpointId/deliveries/:deliveryId/replay`, {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'webhook:update' },
     schema: { tags, summary: 'Send a delivery again at once, with the same webhook-id', params: DeliveryParams, response: { 202: WebhookReplayResponse, ...errors } },
   }, async (request, reply) => {
     const { store } = await authorizedStore(ctx, request, 'webhook:update', request.params.storeId);
@@ -126,7 +126,7 @@ export const webhookAdminRoutes = (ctx: AppContext): FastifyPluginAsyncZod => as
   });
 
   app.post(`${base}/:endpointId/replays`, {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'webhook:update' },
     schema: {
       tags, summary: 'Send again every delivery of an event that occurred in [from, to)',
       params: EndpointParams, body: ReplayWebhookRangeRequest, response: { 202: ReplayWebhookRangeResponse, ...errors },

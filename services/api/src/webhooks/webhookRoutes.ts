@@ -37,7 +37,7 @@ export const webhookRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
   installIdempotency(ctx, app);
 
   app.post('/api/v1/webhook-endpoints', {
-    config: { auth: 'token' },
+    config: { auth: 'token', permission: 'webhook:create' },
     schema: {
       tags, security, headers: IdempotencyHeaders, body: CreateWebhookEndpointRequest,
       summary: 'Register a webhook endpoint (webhook:create); the signing secret is in this answer only',
@@ -57,7 +57,7 @@ export const webhookRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
   });
 
   app.get('/api/v1/webhook-endpoints', {
-    config: { auth: 'token' },
+    config: { auth: 'token', permission: 'webhook:read' },
     schema: { tags, security, summary: 'The store\'s webhook endpoints (webhook:read), never their secrets', response: { 200: WebhookEndpointList, ...errors } },
   }, async (request) => {
     const { storeId } = tokenStore(request, 'webhook:read');
@@ -65,7 +65,7 @@ export const webhookRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
   });
 
   app.get('/api/v1/webhook-endpoints/:endpointId', {
-    config: { auth: 'token' },
+    config: { auth: 'token', permission: 'webhook:read' },
     schema: { tags, security, summary: 'One webhook endpoint (webhook:read)', params: EndpointParams, response: { 200: WebhookEndpoint, ...errors } },
   }, async (request) => {
     const { storeId } = tokenStore(request, 'webhook:read');
@@ -73,7 +73,7 @@ export const webhookRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
   });
 
   app.patch('/api/v1/webhook-endpoints/:endpointId', {
-    config: { auth: 'token' },
+    config: { auth: 'token', permission: 'webhook:update' },
     schema: {
       tags, security, params: EndpointParams, headers: IdempotencyHeaders, body: UpdateWebhookEndpointRequest, response: { 200: WebhookEndpoint, ...errors },
       summary: 'Turn an endpoint\'s deliveries on or off (webhook:update); what it was owed while off is sent once it is on',
@@ -86,7 +86,7 @@ export const webhookRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
   });
 
   app.post('/api/v1/webhook-endpoints/:endpointId/rotate-secret', {
-    config: { auth: 'token' },
+    config: { auth: 'token', permission: 'webhook:update' },
     schema: {
       tags, security, params: EndpointParams, headers: IdempotencyHeaders, body: RotateWebhookSecretRequest, response: { 200: RotateWebhookSecretResponse, ...errors },
       summary: 'A new signing secret (webhook:update), in this answer only; until the old one expires (24 h, or overlapSeconds) every delivery carries both signatures, new first',
@@ -99,7 +99,7 @@ export const webhookRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
   });
 
   app.delete('/api/v1/webhook-endpoints/:endpointId', {
-    config: { auth: 'token' },
+    config: { auth: 'token', permission: 'webhook:delete' },
     schema: {
       tags, security, params: EndpointParams, headers: IdempotencyHeaders, response: { 204: z.null(), ...errors },
       summary: 'Delete a webhook endpoint (webhook:delete): nothing more is sent to it; pending retries are cancelled',
@@ -112,7 +112,7 @@ export const webhookRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
   });
 
   app.get('/api/v1/webhook-endpoints/:endpointId/deliveries', {
-    config: { auth: 'token' },
+    config: { auth: 'token', permission: 'webhook:read' },
     schema: {
       tags, security, params: EndpointParams, querystring: WebhookDeliveryAttemptQuery, response: { 200: WebhookDeliveryAttemptPage, ...errors },
       summary: 'Every delivery attempt to the endpoint (webhook:read), newest first: status code, error, time, attempt number, webhook-id',
@@ -123,7 +123,7 @@ export const webhookRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
   });
 
   app.post('/api/v1/webhook-endpoints/:endpointId/deliveries/:deliveryId/replay', {
-    config: { auth: 'token' },
+    config: { auth: 'token', permission: 'webhook:update' },
     schema: {
       tags, security, params: DeliveryParams, headers: IdempotencyHeaders, response: { 202: WebhookReplayResponse, ...errors },
       summary: 'Replay a delivery (webhook:update): sent again at once with the same webhook-id, retried on failure like a new one',
@@ -136,7 +136,7 @@ export const webhookRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
   });
 
   app.post('/api/v1/webhook-endpoints/:endpointId/replays', {
-    config: { auth: 'token' },
+    config: { auth: 'token', permission: 'webhook:update' },
     schema: {
       tags, security, params: EndpointParams, headers: IdempotencyHeaders, body: ReplayWebhookRangeRequest, response: { 202: ReplayWebhookRangeResponse, ...errors },
       summary: 'Replay every delivery of an event that occurred in [from, to) (webhook:update), succeeded ones too, each with its own webhook-id',
@@ -149,7 +149,7 @@ export const webhookRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
   });
 
   app.post('/api/v1/webhook-endpoints/:endpointId/test', {
-    config: { auth: 'token' },
+    config: { auth: 'token', permission: 'webhook:update' },
     schema: {
       tags, security, params: EndpointParams, headers: IdempotencyHeaders, response: { 202: WebhookTestResponse, ...errors },
       summary: 'Send a test delivery (webhook:update): type webhook.test, signed and retried like any delivery, listed among the attempts',

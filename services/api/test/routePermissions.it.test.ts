@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OrderInput, ROLE_NAMES, ROLES, isPermission, type Permission, type RoleName } from '@claims/contracts';
+import { seedDemoUsers } from '../src/auth/users.js';
+import { upsertOrder } from '../src/catalog/orderRepository.js';
+import { DEMO_PASSWORD, json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
+
+/**
+ * Every operation of the OpenAPI document that declares a permission (`x-permission`), walked with
+ * every role of the permission table and with another tenant's ids. The expectations come from the
+ * table (contracts' ROLES), not from a list here: a new route is covered the day it is added.
+ */
+
+type Slug = 'acme' | 'kumo';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** One user per role: where the role lives (its home store) decides which ids are its own. */
+const ROLE_USERS: Record<RoleName, { email: string; home: Slug; scope: { account?: string; store?: string } }> = {
+  account_owner: { email: 'owner@acme.test', home: 'acme', scope: {} },
+  account_admin: { email: 'route-account-admin@acme.test', home: 'acme', scope: { account: 'acme-group' } },
+  account_user: { email: 'route-account-user@acme.test', home: 'acme', scope: { account: 'acme-group' } },
+  store_owner: { email: 'owner@kumo.test', home: 'kumo', scope: {} },
+  store_admin: { email: 'route-store-admin@acme.test', home: 'acme', scope: { store: 'acme' } },
+  store_support: { email: 'agent@acme.test', home: 'acme', scope: {} },
+  store_user: { email: 'viewer@acme.test', home: 'acme', scope: {} },
+  orderprotection_admin: { email: 'admin@orderprotection.test', home: 'acme', scope: {} },
+  orderprotection_support: { email: 'support@orderprotection.test', home: 'acme', scope: {} },
+  orderprotection_support_admin: { email: 'route-support-admin@orderprotection.test', home: 'acme', scope: {} },
+  orderprotection_finance: { email: 'finance@orderprotection.test', home: 'acme', scope: {} },
+  orderprotection_implementation: { email: 'route-implementation@orderprotection.test', home: 'acme', scope: {} },
+};
+const OTHER: Record<Slug, Slug> = { acme: 'kumo', kumo: 'acme' };
+
+interface Operation { method: Method; path: string; permission: Permission; bearer: boolean }
+
+function operationsOf(document: { paths: Record<string, Record<string, { 'x-permission'?: string; security?: Array<Record<string, unknown>> }>> }): Operation[] {
+  const operations: Operation[] = [];
+  for (const [path, methods] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(methods)) {
+      const permission = operation['x-permission'];
+      if (!permission || !isPermission(permission)) continue;
+      const bearer = operation.security?.some((scheme) => 'bearer' in scheme) ?? false;
+      operations.push({ method: method.toUpperCase() as Method, path, permission, bearer });
+    }
+  }
+  return operations.sort((a, b) => `${a.path} ${a.method}`.localeCompare(`${b.path} ${b.method}`));
+}
+
+const scopedToTenant = (path: string) => path.includes('{storeId}') || path.includes('{claimId}');
+
+describe('every route answers as the permission table says', () => {
+  let h: Harness;
+  let operations: Operation[];
+  const cookies = new Map<RoleName, string>();
+  const storeIds = new Map<Slug, string>();
+  const claimIds = new Map<Slug, string>();
+
+  /** The path with the tenant's store and claim, and fresh ids for everything else (which then does not exist). */
+  const urlOf = (path: string, tenant: Slug) => path
+    .replaceAll('{storeId}', storeIds.get(tenant)!)
+    .replaceAll('{claimId}', claimIds.get(tenant)!)
+    .replace(/\{[^}]+\}/g, () => randomUUID());
+
+  const call = (operation: Operation, tenant: Slug, auth: { cookie?: string; token?: string }) =>
+    h.call({ method: operation.method, url: urlOf(operation.path, tenant), ...auth });
+
+  beforeAll(async () => {
+    h = await startHarness();
+    await seedDemoUsers(h.runtime.ctx, Object.entries(ROLE_USERS).filter(([, user]) => user.email.startsWith('route-')).map(([role, user]) => ({
+      email: user.email, name: `Route ${role}`, password: DEMO_PASSWORD, roles: [{ role, ...user.scope }],
+    })));
+    for (const role of ROLE_NAMES) {
+      const response = await h.call({ method: 'POST', url: '/api/auth/login', body: { email: ROLE_USERS[role].email, password: DEMO_PASSWORD } });
+      expect(response.statusCode, `login as ${role}`).toBe(200);
+      cookies.set(role, String(response.headers['set-cookie']).split(';')[0]!);
+    }
+    for (const slug of ['acme', 'kumo'] as const) {
+      storeIds.set(slug, await h.storeId(slug));
+      const number = `ROUTES-${slug.toUpperCase()}`;
+      const day = 86_400_000;
+      const ago = (days: number) => new Date(Date.now() - days * day).toISOString();
+      const input = OrderInput.parse({
+        orderNumber: number, customerEmail: `${number.toLowerCase()}@example.com`, currency: 'USD', createdAt: ago(12), protected: true,
+        policy: { insuredAmount: 100, premiumPaid: 2, premiumCurrency: 'USD' },
+        shippingAddress: { name: 'Pat Doe', address1: '1 Main St', city: 'Springfield', country: 'United States', countryCode: 'US' },
+        items: [{ sourceItemId: `${number}-li`, sourceProductId: 'p', sourceVariantId: 'v', sku: 'SKU', productName: 'Thing', price: 24.5, quantity: 1 }],
+        fulfillments: [{ sourceFulfillmentId: `${number}-f`, status: 'DELIVERED', shippedAt: ago(11), deliveredAt: ago(10), items: [{ sourceItemId: `${number}-li`, quantity: 1 }] }],
+      });
+      await upsertOrder(h.runtime.ctx.database.db, storeIds.get(slug)!, `src-${number}`, input);
+      claimIds.set(slug, (await h.fileClaim(`src-${number}`, oneItemClaim(input.customerEmail, `${number}-f`, `${number}-li`))).claimId);
+    }
+    operations = operationsOf(json(await h.call({ method: 'GET', url: '/api/openapi.json' })));
+  });
+  afterAll(() => h.stop());
+
+  it('finds the declared routes in the OpenAPI document', () => {
+    expect(operations.filter((o) => !o.bearer).length).toBeGreaterThan(60);
+    expect(operations.filter((o) => o.bearer).length).toBeGreaterThan(10);
+  });
+
+  it('answers 401 to a caller who sent no credentials, on every declared route', async () => {
+    const answers = await Promise.all(operations.map(async (o) => `${o.method} ${o.path} ${(await call(o, 'acme', {})).statusCode}`));
+    expect(answers).toEqual(operations.map((o) => `${o.method} ${o.path} 401`));
+  });
+
+  it.each(ROLE_NAMES)('%s: allowed where the table grants the permission, 403 where it does not, 404 for another tenant', async (role) => {
+    const user = ROLE_USERS[role];
+    const cookie = cookies.get(role)!;
+    const held = new Set<string>(ROLES[role].permissions);
+    const wrong: string[] = [];
+    for (const operation of operations.filter((o) => !o.bearer)) {
+      const own = (await call(operation, user.home, { cookie })).statusCode;
+      const ownOk = held.has(operation.permission) ? own !== 401 && own !== 403 : own === 403;
+      if (!ownOk) wrong.push(`${operation.method} ${operation.path} (${operation.permission}) on its own store answered ${own}`);
+      if (ROLES[role].level !== 'internal' && scopedToTenant(operation.path)) {
+        const other = (await call(operation, OTHER[user.home], { cookie })).statusCode;
+        if (other !== 404) wrong.push(`${operation.method} ${operation.path} on another tenant answered ${other}, not 404`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('API tokens: allowed with the permission, 403 without it, 404 on another store\'s objects', async () => {
+    const tokenFor = async (slug: Slug, permission: Permission) => {
+      const owner = slug === 'acme' ? 'account_owner' : 'store_owner';
+      const created = await h.call({
+        method: 'POST', url: `/api/stores/${storeIds.get(slug)}/api-tokens`, cookie: cookies.get(owner)!, body: { name: `routes ${permission}`, permissions: [permission] },
+      });
+      expect(created.statusCode, `token with ${permission} for ${slug}`).toBe(201);
+      return json<{ token: string }>(created).token;
+    };
+    const wrong: string[] = [];
+    for (const operation of operations.filter((o) => o.bearer)) {
+      const unrelated: Permission = operation.permission === 'claim:read' ? 'order:create' : 'claim:read';
+      const granted = (await call(operation, 'acme', { token: await tokenFor('acme', operation.permission) })).statusCode;
+      if (granted === 401 || granted === 403) wrong.push(`${operation.method} ${operation.path} with ${operation.permission} answered ${granted}`);
+      const denied = (await call(operation, 'acme', { token: await tokenFor('acme', unrelated) })).statusCode;
+      if (denied !== 403) wrong.push(`${operation.method} ${operation.path} without ${operation.permission} answered ${denied}, not 403`);
+      if (scopedToTenant(operation.path)) {
+        const other = (await call(operation, 'acme', { token: await tokenFor('kumo', operation.permission) })).statusCode;
+        if (other !== 404) wrong.push(`${operation.method} ${operation.path} with another store's token answered ${other}, not 404`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});
