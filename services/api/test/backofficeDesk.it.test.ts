@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import {
-  AdminClaimDetail, BulkStatusResponse, ClaimNoteList, MacroList, OrderInput, RenderedMacro, ROLES, SopList, TeamMemberList, TimelineResponse,
-  type Permission, type RoleName,
+  AdminClaimDetail, BulkStatusResponse, ClaimNoteList, MacroList, RenderedMacro, ROLES, SopList, TeamMemberList, TimelineResponse,
+  type OrderInput, type Permission, type RoleName,
 } from '@claims/contracts';
 import { readStream } from '@claims/event-store';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
 import { runSlaSweep } from '../src/sla/slaScheduler.js';
-import { DEMO_USERS, json, oneItemClaim, startHarness, type DemoUser, type Harness } from './support/backofficeHarness.js';
+import { DEMO_USERS, json, oneItemClaim, protectedOrder, startHarness, type DemoUser, type Harness } from './support/backofficeHarness.js';
 import { mailedInvitationToken } from './support/invitations.js';
 
 type Slug = 'acme' | 'kumo';
@@ -33,17 +33,7 @@ const DAY = 86_400_000;
 let orderCount = 0;
 function freshOrder(currency: 'USD' | 'JPY'): { number: string; input: OrderInput } {
   const number = `DESK-${++orderCount}`;
-  const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
-  return {
-    number,
-    input: OrderInput.parse({
-      orderNumber: number, customerEmail: `${number.toLowerCase()}@example.com`, currency, createdAt: ago(12), protected: true,
-      policy: { insuredAmount: 100, premiumPaid: 2, premiumCurrency: currency },
-      shippingAddress: { name: 'Pat Doe', address1: '1 Main St', city: 'Springfield', country: 'United States', countryCode: 'US' },
-      items: [{ sourceItemId: `${number}-li`, sourceProductId: 'p', sourceVariantId: 'v', sku: 'SKU', productName: 'Thing', price: currency === 'JPY' ? 2400 : 24.5, quantity: 1 }],
-      fulfillments: [{ sourceFulfillmentId: `${number}-f`, status: 'DELIVERED', shippedAt: ago(11), deliveredAt: ago(10), items: [{ sourceItemId: `${number}-li`, quantity: 1 }] }],
-    }),
-  };
+  return { number, input: protectedOrder(number, currency) };
 }
 
 describe('the agent desk: notes, labels, metadata, macros, SOPs, team, bulk status, SLA timers, claim as of a version', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClaimDetail, AdminClaimPage, OrderInput, ROLES, type Permission, type RoleName } from '@claims/contracts';
+import { AdminClaimDetail, AdminClaimPage, ROLES, type Permission, type RoleName } from '@claims/contracts';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
-import { DEMO_USERS, json, oneItemClaim, startHarness, type DemoUser, type Harness } from './support/backofficeHarness.js';
+import { DEMO_USERS, json, oneItemClaim, protectedOrder, startHarness, type DemoUser, type Harness } from './support/backofficeHarness.js';
 
 type Slug = 'acme' | 'kumo';
 const USERS = Object.keys(DEMO_USERS) as DemoUser[];
@@ -23,18 +23,6 @@ function expected(user: DemoUser, permission: Permission, store: Slug, allowed: 
   return ROLES[ROLE_OF[user]].permissions.includes(permission) ? allowed : 403;
 }
 
-const DAY = 86_400_000;
-function extraOrder(currency: 'USD' | 'JPY', orderNumber: string): OrderInput {
-  const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
-  return OrderInput.parse({
-    orderNumber, customerEmail: `${orderNumber.toLowerCase()}@example.com`, currency, createdAt: ago(12), protected: true,
-    policy: { insuredAmount: 100, premiumPaid: 2, premiumCurrency: currency },
-    shippingAddress: { name: 'Pat Doe', address1: '1 Main St', city: 'Springfield', country: 'United States', countryCode: 'US' },
-    items: [{ sourceItemId: `${orderNumber}-li`, sourceProductId: 'p', sourceVariantId: 'v', sku: 'SKU', productName: 'Thing', price: currency === 'JPY' ? 2400 : 24.5, quantity: 1 }],
-    fulfillments: [{ sourceFulfillmentId: `${orderNumber}-f`, status: 'DELIVERED', shippedAt: ago(11), deliveredAt: ago(10), items: [{ sourceItemId: `${orderNumber}-li`, quantity: 1 }] }],
-  });
-}
-
 describe('the permission table on every back-office endpoint', () => {
   let h: Harness;
   const cookies = new Map<DemoUser, string>();
@@ -51,7 +39,7 @@ describe('the permission table on every back-office endpoint', () => {
     for (const slug of STORES) {
       for (const user of USERS) {
         const number = `${slug.toUpperCase()}-${user.toUpperCase()}`;
-        const input = extraOrder(slug === 'kumo' ? 'JPY' : 'USD', number);
+        const input = protectedOrder(number, slug === 'kumo' ? 'JPY' : 'USD');
         await upsertOrder(h.runtime.ctx.database.db, storeIds.get(slug)!, `src-${number}`, input);
         const filed = await h.fileClaim(`src-${number}`, oneItemClaim(input.customerEmail, `${number}-f`, `${number}-li`));
         claims.set(`${user}@${slug}`, filed.claimId);

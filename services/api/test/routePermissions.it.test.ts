@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OrderInput, ROLE_NAMES, ROLES, isPermission, type Permission, type RoleName } from '@claims/contracts';
+import { ROLE_NAMES, ROLES, isPermission, type Permission, type RoleName } from '@claims/contracts';
 import { seedDemoUsers } from '../src/auth/users.js';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
-import { DEMO_PASSWORD, json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
+import { DEMO_PASSWORD, json, oneItemClaim, protectedOrder, startHarness, type Harness } from './support/backofficeHarness.js';
 
 /**
  * Every operation of the OpenAPI document that declares a permission (`x-permission`), walked with
@@ -77,15 +77,7 @@ describe('every route answers as the permission table says', () => {
     for (const slug of ['acme', 'kumo'] as const) {
       storeIds.set(slug, await h.storeId(slug));
       const number = `ROUTES-${slug.toUpperCase()}`;
-      const day = 86_400_000;
-      const ago = (days: number) => new Date(Date.now() - days * day).toISOString();
-      const input = OrderInput.parse({
-        orderNumber: number, customerEmail: `${number.toLowerCase()}@example.com`, currency: 'USD', createdAt: ago(12), protected: true,
-        policy: { insuredAmount: 100, premiumPaid: 2, premiumCurrency: 'USD' },
-        shippingAddress: { name: 'Pat Doe', address1: '1 Main St', city: 'Springfield', country: 'United States', countryCode: 'US' },
-        items: [{ sourceItemId: `${number}-li`, sourceProductId: 'p', sourceVariantId: 'v', sku: 'SKU', productName: 'Thing', price: 24.5, quantity: 1 }],
-        fulfillments: [{ sourceFulfillmentId: `${number}-f`, status: 'DELIVERED', shippedAt: ago(11), deliveredAt: ago(10), items: [{ sourceItemId: `${number}-li`, quantity: 1 }] }],
-      });
+      const input = protectedOrder(number);
       await upsertOrder(h.runtime.ctx.database.db, storeIds.get(slug)!, `src-${number}`, input);
       claimIds.set(slug, (await h.fileClaim(`src-${number}`, oneItemClaim(input.customerEmail, `${number}-f`, `${number}-li`))).claimId);
     }
