@@ -42,6 +42,8 @@ export default defineConfig({
           name: 'e2e',
           include: ['web/portal/e2e/**/*.e2e.test.ts', 'web/admin/e2e/**/*.e2e.test.ts'],
           testTimeout: 60_000,
+          // A page waited on by expect.poll may take seconds to render on a loaded two-core CI machine (the default is 1 s).
+          expect: { poll: { timeout: 15_000 } },
           hookTimeout: 120_000,
           fileParallelism: false,
         },

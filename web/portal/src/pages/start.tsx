@@ -1,9 +1,10 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useMutation } from '@tanstack/react-query';
 import { SESSION_STEP_PATHS, type CustomerOrder } from '@claims/contracts';
 import { api, HttpError, isRateLimited, rateLimitedText } from '../api.js';
 import { Alert, Page } from '@claims/ui/components';
+import { useOrderAndEmail } from '../orderAndEmail.js';
 import { destinationOf, emptyClaim, restoreFromSession, setState } from '../claimFlowState.js';
 
 /** Spec §2 start page no-match alert, word for word. */
@@ -12,11 +13,7 @@ export const NO_MATCH =
 
 export function StartPage() {
   const navigate = useNavigate();
-  const orderId = useId();
-  const emailId = useId();
-  const [orderNumber, setOrderNumber] = useState('');
-  const [email, setEmail] = useState('');
-  const [fieldErrors, setFieldErrors] = useState<{ order?: string; email?: string }>({});
+  const { fields, validated } = useOrderAndEmail();
   const [problem, setProblem] = useState<string | null>(null);
 
   const lookup = useMutation({
@@ -57,16 +54,9 @@ export function StartPage() {
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const order = orderNumber.trim();
-    const mail = email.trim();
-    const errors = {
-      ...(order ? {} : { order: 'Enter your order number.' }),
-      ...(mail ? {} : { email: 'Enter your email address.' }),
-    };
-    setFieldErrors(errors);
     setProblem(null);
-    if (errors.order || errors.email) return;
-    lookup.mutate({ order, email: mail });
+    const input = validated();
+    if (input) lookup.mutate(input);
   }
 
   return (
@@ -75,24 +65,7 @@ export function StartPage() {
       subtitle="We're sorry to hear you have a problem with your order. Let's get it resolved."
     >
       <form className="stack" onSubmit={onSubmit} noValidate>
-        <div className="field">
-          <label htmlFor={orderId}>Order number</label>
-          <input
-            id={orderId} name="order" type="text" autoComplete="off" inputMode="text" value={orderNumber}
-            onChange={(e) => setOrderNumber(e.target.value)} aria-invalid={Boolean(fieldErrors.order)}
-            aria-describedby={fieldErrors.order ? `${orderId}-error` : undefined} required
-          />
-          {fieldErrors.order ? <p id={`${orderId}-error`} className="field-error" role="alert">{fieldErrors.order}</p> : null}
-        </div>
-        <div className="field">
-          <label htmlFor={emailId}>Email address</label>
-          <input
-            id={emailId} name="email" type="email" autoComplete="email" value={email}
-            onChange={(e) => setEmail(e.target.value)} aria-invalid={Boolean(fieldErrors.email)}
-            aria-describedby={fieldErrors.email ? `${emailId}-error` : undefined} required
-          />
-          {fieldErrors.email ? <p id={`${emailId}-error`} className="field-error" role="alert">{fieldErrors.email}</p> : null}
-        </div>
+        {fields}
         {problem ? <Alert>{problem}</Alert> : null}
         <button type="submit" className="button button-primary" disabled={lookup.isPending}>
           {lookup.isPending ? 'Looking up your order…' : 'Continue'}
