@@ -6,6 +6,7 @@ import { Alert, TrackingLinks } from '@claims/ui/components';
 import { Fact } from '../components/ui.js';
 import { resolutionTypeLabel } from '../labels.js';
 import { claimFacts } from './claimFactsApi.js';
+import './decision.css';
 
 function AddressBlock({ address }: { address: Address }) {
   const lines = [

@@ -17,6 +17,7 @@ import {
 } from './decisionDraft.js';
 import { decisionText, lineSubject } from './decisionText.js';
 import { estimateLine } from './resolutionSummary.js';
+import './decision.css';
 
 type Claim = AdminClaimDetail;
 type Item = Claim['items'][number];
@@ -150,7 +151,7 @@ function Review({ claim, plan, pending, onBack, onConfirm }: { claim: Claim; pla
           ))}
         </tbody>
       </table>
-      <dl className="facts decision-totals" aria-label="Totals">
+      <dl className="facts decision-totals">
         {totals.refund ? <div className="fact"><dt>Refund</dt><dd>{money(totals.refund)}</dd></div> : null}
         {totals.credit ? (
           <div className="fact"><dt>Store credit</dt><dd>{money(totals.credit)} + {money(totals.creditBonus)} bonus = {money(totals.credit + totals.creditBonus)}</dd></div>
