@@ -101,7 +101,7 @@ export function ResolutionSections({ claim }: { claim: AdminClaimDetail }) {
             {/* "Reimbursed" only when money moved to the store: a reship or a denial reimburses nothing. */}
             {summary.reimbursed ? <Fact term="Reimbursed">Yes</Fact> : null}
             <Fact term="Actioned By">{summary.actionedBy}</Fact>
-            <Fact term="Reason for Denial">{summary.denialReason ? reasonLabel(summary.denialReason) : '—'}</Fact>
+            {summary.denialReason ? <Fact term="Reason for Denial">{reasonLabel(summary.denialReason)}</Fact> : null}
             {summary.money ? (
               <>
                 <Fact term="Shipping">{money(summary.money.shipping)}</Fact>
