@@ -1,7 +1,8 @@
 import type { ResolutionReason, ResolutionType } from './enums.js';
 
 /** Why an item was granted something: the approval's own code first, then the follow-ups that led to it. */
-const grantedBecause = (own: ResolutionReason): ResolutionReason[] => [own, 'INSUFFICIENT_SHIPPER', 'CUSTOMER_RESPONDED', 'FOLLOW_UP', 'ADDRESS_TYPO', 'CUSTOM', 'OTHER'];
+const grantedBecause = (own: ResolutionReason): ResolutionReason[] =>
+  [...new Set<ResolutionReason>([own, 'INSUFFICIENT_SHIPPER', 'CUSTOMER_RESPONDED', 'FOLLOW_UP', 'ADDRESS_TYPO', 'CUSTOM', 'OTHER'])];
 
 /**
  * The reasons the desk offers for each decision (decided: spec §9 lists the codes without saying which fit

@@ -7,7 +7,7 @@ let h: Harness;
 /** Ava's earlier claim, on another order: one sock, with a photo. */
 let first: { claimId: string; claimNumber: string };
 /** Her second: the jacket, two socks and the mug, the jacket's photo the same bytes as the first claim's. */
-let second: { claimId: string; claimNumber: string };
+let second: { claimId: string; claimNumber: string; token: string };
 
 const avasOrder = { orderNumber: '1001', email: 'ava@example.com' };
 const signedAt = new Date().toISOString();
@@ -156,6 +156,15 @@ describe('deciding a claim item by item', () => {
     expect(claim.resolutions.map((r) => [r.resolutionType, r.quantity, r.reason])).toEqual([
       ['REFUND', 1, null], ['RESHIP', 2, null], ['DENY', 0, 'NOT_COVERED'],
     ]);
+
+    // The shopper's claim view says what each item got, with the amounts issued.
+    await page.goto(`/view/${second.token}`);
+    const items = page.getByRole('region', { name: 'Items' });
+    await items.getByText('Decision: Refunded $139.32').waitFor();
+    await items.getByText('Decision: Reshipping 2').waitFor();
+    await items.getByText('Decision: Not covered: Claim Type Not Covered').waitFor();
+    await items.getByText('$129.000').first().waitFor();
+    await expectAccessible(page);
     expect(problems).toEqual([]);
     await context.close();
   });
