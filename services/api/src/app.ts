@@ -25,6 +25,7 @@ import { authPlugin } from './auth/authPlugin.js';
 import { authRoutes } from './auth/authRoutes.js';
 import { expirySweepPlugin } from './auth/expirySweep.js';
 import { adminClaimRoutes } from './desk/deskClaimRoutes.js';
+import { claimFactsRoutes } from './desk/claimFactsRoute.js';
 import { claimAnnotationRoutes } from './desk/claimAnnotationRoutes.js';
 import { bulkStatusRoutes } from './desk/bulkStatusRoutes.js';
 import { macroRoutes } from './desk/macroRoutes.js';
@@ -114,6 +115,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(sessionRoutes(ctx));
   await app.register(authRoutes(ctx));
   await app.register(adminClaimRoutes(ctx));
+  await app.register(claimFactsRoutes(ctx));
   await app.register(claimAnnotationRoutes(ctx));
   await app.register(bulkStatusRoutes(ctx));
   await app.register(macroRoutes(ctx));

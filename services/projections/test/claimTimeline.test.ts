@@ -52,7 +52,7 @@ describe('claim-timeline projection', () => {
       { label: 'vip' },
       { label: 'vip' },
       { key: 'carrier', value: 'UPS', previous: null },
-      { outcome: 'APPROVED', resolutionTypes: ['RESHIP'] },
+      { outcome: 'APPROVED', resolutionTypes: ['RESHIP'], resolutionIds: [expect.any(String)] },
       { rating: 5 },
     ]);
     expect(JSON.stringify(entries)).not.toContain('Repeat claimer');

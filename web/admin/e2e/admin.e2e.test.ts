@@ -133,7 +133,7 @@ describe('back-office claim desk', () => {
 
     // The claim view with the spec's sections.
     await expect.poll(() => heading(page).textContent()).toBe(`Claim #${ava.claimNumber}`);
-    for (const name of ['Customer Claim', 'Item Issue(s)', 'Resolution Details', 'Reshipment (Items)', 'Timeline', 'Resolve claim']) {
+    for (const name of ['Resolve claim', 'Customer Claim', 'Item Issue(s)', 'Order and shipping', 'Flags', 'Resolution Details', 'Reshipment (Items)', 'Timeline']) {
       await page.getByRole('heading', { level: 2, name, exact: true }).waitFor();
     }
     const customerClaim = page.getByRole('region', { name: 'Customer Claim' });
@@ -171,10 +171,14 @@ describe('back-office claim desk', () => {
 
     // Resolve: a refund of one of the two socks and the mug.
     const resolve = page.getByRole('region', { name: 'Resolve claim' });
-    expect(await resolve.getByLabel('Resolution type').inputValue()).toBe('REFUND');
-    await resolve.getByLabel('Quantity of Merino Socks').fill('1');
-    await resolve.getByLabel('Reason').selectOption('INSUFFICIENT_SHIPPER');
-    await resolve.getByRole('button', { name: 'Resolve claim' }).click();
+    await resolve.getByLabel('Set every undecided item to').selectOption('REFUND');
+    const socks = resolve.getByRole('group', { name: 'Merino Socks × 2' });
+    const mug = resolve.getByRole('group', { name: 'Enamel Camp Mug × 1' });
+    await socks.getByLabel('Quantity').fill('1');
+    await socks.getByLabel('Reason (optional)').selectOption('INSUFFICIENT_SHIPPER');
+    await mug.getByLabel('Reason (optional)').selectOption('INSUFFICIENT_SHIPPER');
+    await resolve.getByRole('button', { name: 'Review decision' }).click();
+    await resolve.getByRole('button', { name: 'Confirm and resolve claim' }).click();
     await page.getByRole('status').filter({ hasText: `Claim #${ava.claimNumber} was resolved.` }).waitFor();
     expect(await page.getByRole('region', { name: 'Resolve claim' }).count()).toBe(0);
     const details = page.getByRole('region', { name: 'Resolution Details' });
@@ -289,21 +293,27 @@ describe('back-office claim desk', () => {
     await page.goto(`/admin/claims/view/${jon.claimId}`);
     await expect.poll(() => heading(page).textContent()).toBe(`Claim #${jon.claimNumber}`);
     const resolve = page.getByRole('region', { name: 'Resolve claim' });
-    expect(await resolve.getByLabel('Resolution type').inputValue()).toBe('RESHIP');
-    await resolve.getByRole('columnheader', { name: 'Percentage' }).waitFor({ state: 'detached' });
+    const rope = resolve.getByRole('group', { name: 'Climbing Rope 30m × 1' });
+    await rope.getByLabel('Decision').selectOption('RESHIP');
+    // A reshipment takes a quantity, no share of the value.
+    await rope.getByLabel('Quantity').waitFor();
+    expect(await rope.getByLabel('Percentage').count()).toBe(0);
+    await resolve.getByRole('button', { name: 'Review decision' }).click();
 
     // Meanwhile another agent moves it on.
     const other = await apiSession(h.baseUrl, 'owner@acme.test');
     expect((await other.post(`/api/admin/claims/${jon.claimId}/status`, { status: 'OPEN' })).status).toBe(200);
 
-    await resolve.getByRole('button', { name: 'Resolve claim' }).click();
+    await resolve.getByRole('button', { name: 'Confirm and resolve claim' }).click();
     const conflict = page.getByRole('alert').filter({ hasText: 'This claim changed while you were working on it.' });
     await conflict.waitFor();
     await expectAccessible(page);
     await conflict.getByRole('button', { name: 'Reload claim' }).click();
     await conflict.waitFor({ state: 'hidden' });
     await page.getByText('Open', { exact: true }).first().waitFor();
-    await resolve.getByRole('button', { name: 'Resolve claim' }).click();
+    await resolve.getByRole('group', { name: 'Climbing Rope 30m × 1' }).getByLabel('Decision').selectOption('RESHIP');
+    await resolve.getByRole('button', { name: 'Review decision' }).click();
+    await resolve.getByRole('button', { name: 'Confirm and resolve claim' }).click();
     await page.getByRole('status').filter({ hasText: `Claim #${jon.claimNumber} was resolved.` }).waitFor();
     await page.getByRole('region', { name: 'Reshipment (Items)' }).getByText('Climbing Rope 30m × 1').waitFor();
     expect(problems).toEqual([]);

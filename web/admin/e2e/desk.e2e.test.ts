@@ -192,9 +192,11 @@ describe('claim desk tools', () => {
     await macros.getByLabel('Macro').selectOption({ label: 'Goodwill credit (resolution)' });
     await macros.getByRole('button', { name: 'Use macro' }).click();
     const resolve = page.getByRole('region', { name: 'Resolve claim' });
+    // A macro's amount is one for the whole claim.
     await expect.poll(() => resolve.getByLabel('Resolution type').inputValue()).toBe('FLAT_RATE');
+    expect(await resolve.getByLabel('One amount for the whole claim').isChecked()).toBe(true);
     expect(await resolve.getByLabel(/^Amount/).inputValue()).toBe('15');
-    expect(await resolve.getByLabel('Reason').inputValue()).toBe('INSUFFICIENT_SHIPPER');
+    expect(await resolve.getByLabel('Reason (optional)').inputValue()).toBe('INSUFFICIENT_SHIPPER');
     expect(await resolve.getByLabel('Note (optional)').inputValue()).toMatch(/^Goodwill for Ava/);
     // The reply typed from the first macro stays in the message box.
     expect(await page.getByLabel('Message to the customer').inputValue()).toContain('Hi Ava');

@@ -36,7 +36,7 @@ describe('mail and tracking on the claim desk', () => {
     // Mail lines are not versions of the claim: only the claim's own lines select an as-of view.
     expect(await timeline.getByRole('button', { name: /Email sent/ }).count()).toBe(0);
 
-    const shipments = page.getByRole('region', { name: 'Shipments' });
+    const shipments = page.getByRole('region', { name: 'Order and shipping' });
     const tracking = shipments.getByRole('link', { name: /^1Z999AA10123456784/ });
     expect(await tracking.getAttribute('href')).toBe('https://www.ups.com/track?tracknum=1Z999AA10123456784');
     expect(await tracking.getAttribute('rel')).toBe('noopener noreferrer');

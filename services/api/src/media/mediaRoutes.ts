@@ -170,7 +170,7 @@ export const mediaRoutes = (ctx: AppContext, options: MediaRoutesOptions = {}): 
           case 'taken': throw new AppError('upload_expired', 'This upload link has already been used.');
         }
       }
-      await recordStoredUpload(ctx.database.db, key, result.size, ctx.now());
+      await recordStoredUpload(ctx.database.db, key, result.size, result.sha256, ctx.now());
       request.log.info({ key, size: result.size }, 'media uploaded');
       return reply.code(201).send({ fileName: key, downloadLink: `${originOf(request)}/api/media/files/${key}`, size: result.size });
     });

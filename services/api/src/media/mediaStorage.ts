@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, promises as fs, type ReadStream } from 'node:fs';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
@@ -5,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 
 /** Why a streamed upload was not stored. */
 export type PutRefusal = 'too_large' | 'empty' | 'wrong_content' | 'taken';
-export type PutResult = { stored: true; size: number } | { stored: false; reason: PutRefusal };
+export type PutResult = { stored: true; size: number; sha256: string } | { stored: false; reason: PutRefusal };
 
 /** Where uploaded files live: on disk by default; an object store can implement the same calls. */
 export interface MediaStorage {
@@ -26,10 +27,11 @@ const HEAD_BYTES = 16;
 
 class TooLarge extends Error {}
 
-/** Passes bytes through until more than `max` have passed, then fails the pipeline. */
-const sizeCap = (max: number, counted: { size: number }) => new Transform({
+/** Passes bytes through until more than `max` have passed, then fails the pipeline; hashes what passes on the way. */
+const sizeCap = (max: number, counted: { size: number; hash: ReturnType<typeof createHash> }) => new Transform({
   transform(chunk: Buffer, _encoding, done) {
     counted.size += chunk.length;
+    counted.hash.update(chunk);
     if (counted.size > max) done(new TooLarge());
     else done(null, chunk);
   },
@@ -48,7 +50,7 @@ export class DiskMediaStorage implements MediaStorage {
     await fs.mkdir(this.dir, { recursive: true });
     const target = this.file(key);
     const partial = `${target}.${process.pid}.${Date.now()}.part`;
-    const counted = { size: 0 };
+    const counted = { size: 0, hash: createHash('sha256') };
     try {
       // The body is piped, not part of the pipeline: a body refused as too large is left unread, not
       // destroyed, so the caller can still answer on its connection (and then close it).
@@ -73,7 +75,7 @@ export class DiskMediaStorage implements MediaStorage {
       if (!headFits(head.subarray(0, Math.min(HEAD_BYTES, counted.size)))) return { stored: false, reason: 'wrong_content' };
       // link() fails when the target exists: the first complete upload wins, atomically.
       await fs.link(partial, target);
-      return { stored: true, size: counted.size };
+      return { stored: true, size: counted.size, sha256: counted.hash.digest('hex') };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') return { stored: false, reason: 'taken' };
       throw error;

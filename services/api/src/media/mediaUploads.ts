@@ -23,8 +23,19 @@ export async function bytesLeftFor(db: QueryExecutorProvider, key: string): Prom
   return rows[0] ? Math.max(0, UPLOAD_QUOTA.bytes - Number(rows[0].used)) : null;
 }
 
-export async function recordStoredUpload(db: QueryExecutorProvider, key: string, size: number, now: string): Promise<void> {
-  await sql`update media_uploads set size = ${size}, uploaded_at = ${now}::timestamptz where key = ${key}`.execute(db);
+export async function recordStoredUpload(db: QueryExecutorProvider, key: string, size: number, sha256: string, now: string): Promise<void> {
+  await sql`update media_uploads set size = ${size}, content_sha256 = ${sha256}, uploaded_at = ${now}::timestamptz where key = ${key}`.execute(db);
+}
+
+/** Other uploads whose bytes are identical to one of `keys` (same SHA-256), with who uploaded them. */
+export async function uploadsWithSameContent(db: QueryExecutorProvider, keys: readonly string[]): Promise<Array<{ key: string; sameAs: string; owner: UploadOwner }>> {
+  if (keys.length === 0) return [];
+  const { rows } = await sql<{ key: string; same_as: string; owner: UploadOwner }>`
+    select other.key, mine.key as same_as, other.owner
+    from media_uploads mine
+    join media_uploads other on other.content_sha256 = mine.content_sha256 and other.key <> mine.key
+    where mine.key = any(${[...keys]}::text[]) and mine.content_sha256 is not null and other.key <> all(${[...keys]}::text[])`.execute(db);
+  return rows.map((r) => ({ key: r.key, sameAs: r.same_as, owner: r.owner }));
 }
 
 /** How long an upload waits for a claim (or a draft) to reference it before it is an orphan. */

@@ -59,7 +59,11 @@ function summarise(event: ProjectedEvent<(typeof CLAIM_EVENTS)[number]>): { stat
     case 'ClaimResolved':
       return {
         status: event.data.status,
-        summary: { outcome: event.data.outcome, resolutionTypes: [...new Set(event.data.resolutions.map((r) => r.resolutionType))] },
+        // The lines' ids: the desk shows each line's amount (and a credit's bonus) from the claim it has loaded.
+        summary: {
+          outcome: event.data.outcome, resolutionTypes: [...new Set(event.data.resolutions.map((r) => r.resolutionType))],
+          resolutionIds: event.data.resolutions.map((r) => r.id),
+        },
       };
     case 'ClaimMessageSent':
       return { status: null, summary: { senderType: event.data.senderType, senderName: event.data.senderName } };

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { CUSTOMER_RESOLUTION_LABELS, type AdminClaimDetail, type Address } from '@claims/contracts';
-import { formatDateTime, formatItemMoney, formatMoney, formatSubtotal, humanizeCode, stripHtml } from '@claims/ui';
+import { formatDateTime, formatItemMoney, formatMoney, formatSubtotal, stripHtml } from '@claims/ui';
 import { Lightbox } from '@claims/ui/lightbox';
-import { TrackingLinks } from '@claims/ui/components';
 import { Fact } from '../components/ui.js';
 import { claimTypeLabel, reasonLabel, requestedResolutionLabel, resolutionTypeLabel } from '../labels.js';
 import { summarizeResolutions } from './resolutionSummary.js';
@@ -31,30 +30,6 @@ export function CustomerClaimSection({ claim }: { claim: AdminClaimDetail }) {
         <Fact term="Claim type">{claimTypeLabel(claim.claimType)}</Fact>
         {claim.policy ? <Fact term="Insured amount">{formatMoney(claim.policy.insuredAmount, claim.policy.premiumCurrency)}</Fact> : null}
       </dl>
-    </section>
-  );
-}
-
-/** The shipments holding the claimed items, each with its tracking links (spec §2). */
-export function ShipmentsSection({ claim }: { claim: AdminClaimDetail }) {
-  if (claim.shipments.length === 0) return null;
-  return (
-    <section className="card" aria-labelledby="shipments">
-      <h2 id="shipments">Shipments</h2>
-      <ul className="plain">
-        {claim.shipments.map((shipment) => (
-          <li key={shipment.sourceFulfillmentId}>
-            <dl className="facts facts-compact">
-              <Fact term="Shipment">{shipment.sourceFulfillmentId}</Fact>
-              <Fact term="Status">{humanizeCode(shipment.status)}</Fact>
-              {shipment.deliveredAt ? <Fact term="Delivered"><time dateTime={shipment.deliveredAt}>{formatDateTime(shipment.deliveredAt)}</time></Fact> : null}
-              <Fact term="Tracking">
-                {shipment.trackingNumbers.length + shipment.trackingUrls.length > 0 ? <TrackingLinks shipment={shipment} /> : 'None'}
-              </Fact>
-            </dl>
-          </li>
-        ))}
-      </ul>
     </section>
   );
 }
@@ -123,14 +98,15 @@ export function ResolutionSections({ claim }: { claim: AdminClaimDetail }) {
           <dl className="facts">
             <Fact term="Resolution Date"><time dateTime={summary.date}>{formatDateTime(summary.date)}</time></Fact>
             <Fact term="Provided Resolution">{summary.types.map(resolutionTypeLabel).join(', ')}</Fact>
-            <Fact term="Reimbursed">{summary.reimbursed ? 'Yes' : 'No'}</Fact>
+            {/* "Reimbursed" only when money moved to the store: a reship or a denial reimburses nothing. */}
+            {summary.reimbursed ? <Fact term="Reimbursed">Yes</Fact> : null}
             <Fact term="Actioned By">{summary.actionedBy}</Fact>
-            <Fact term="Reason for Denial">{summary.denialReason ? reasonLabel(summary.denialReason) : '—'}</Fact>
+            {summary.denialReason ? <Fact term="Reason for Denial">{reasonLabel(summary.denialReason)}</Fact> : null}
             {summary.money ? (
               <>
                 <Fact term="Shipping">{money(summary.money.shipping)}</Fact>
                 <Fact term="Total Value To Customer">{money(summary.money.totalValueToCustomer)}</Fact>
-                <Fact term="Total Reimbursed">{money(summary.money.totalReimbursed)}</Fact>
+                {summary.money.totalReimbursed > 0 ? <Fact term="Total Reimbursed">{money(summary.money.totalReimbursed)}</Fact> : null}
                 <Fact term="Items">{formatItemMoney(summary.money.items, claim.currency)}</Fact>
                 <Fact term="Taxes">{formatItemMoney(summary.money.taxes, claim.currency)}</Fact>
                 <Fact term="Subtotal">{formatSubtotal(summary.money.subtotal, claim.currency)}</Fact>

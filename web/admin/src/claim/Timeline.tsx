@@ -7,6 +7,7 @@ import { Alert } from '@claims/ui/components';
 import { Fact, StatusBadge } from '../components/ui.js';
 import { claimTypeLabel, requestedResolutionLabel, resolutionTypeLabel } from '../labels.js';
 import { summarizeResolutions } from './resolutionSummary.js';
+import { decisionText, lineSubject } from './decisionText.js';
 
 type Entry = TimelineResponse['data'][number];
 
@@ -17,7 +18,7 @@ const statusLabel = (value: unknown) => {
 
 const Filed = z.object({ claimType: z.string(), items: z.number(), desiredMethod: z.string() });
 const StatusChanged = z.object({ from: z.string(), to: z.string(), note: z.string().nullable().optional() });
-const Resolved = z.object({ outcome: z.string(), resolutionTypes: z.array(z.string()) });
+const Resolved = z.object({ outcome: z.string(), resolutionTypes: z.array(z.string()), resolutionIds: z.array(z.string()).optional() });
 const MessageSent = z.object({ senderName: z.string(), senderType: z.string() });
 const Reviewed = z.object({ rating: z.number() });
 const NoteAdded = z.object({ author: z.string() });
@@ -40,8 +41,15 @@ function describeMail(entry: Entry): { title: string; detail: string | null } {
   return { title: `Email to ${recipient} failed${about}`, detail: `Attempt ${attempt}: ${s.data.error ?? 'unknown error'}. ${next}` };
 }
 
-/** What a history line says, in words. */
-export function describeEntry(entry: Entry): { title: string; detail: string | null } {
+/** What a decision's lines issued ("Socks: Refund $9.00; Mug: Denied: …"), from the claim as loaded. */
+function decidedDetail(ids: readonly string[] | undefined, claim: AdminClaimDetail | undefined): string | null {
+  if (!ids || !claim) return null;
+  const lines = ids.flatMap((id) => claim.resolutions.filter((r) => r.id === id));
+  return lines.length ? lines.map((line) => `${lineSubject(line, claim)}: ${decisionText(line, claim)}`).join('; ') : null;
+}
+
+/** What a history line says, in words (a decision's amounts need the claim). */
+export function describeEntry(entry: Entry, claim?: AdminClaimDetail): { title: string; detail: string | null } {
   if (entry.source === 'notifications') return describeMail(entry);
   switch (entry.eventType) {
     case 'ClaimFiled': {
@@ -57,9 +65,13 @@ export function describeEntry(entry: Entry): { title: string; detail: string | n
     case 'ClaimResolved': {
       const s = Resolved.safeParse(entry.summary);
       if (!s.success) return { title: 'Claim resolved', detail: null };
-      return s.data.outcome === 'DENIED'
-        ? { title: 'Claim denied', detail: null }
-        : { title: `Claim resolved: ${s.data.resolutionTypes.map(resolutionTypeLabel).join(', ')}`, detail: null };
+      const detail = decidedDetail(s.data.resolutionIds, claim);
+      const types = s.data.resolutionTypes.map(resolutionTypeLabel).join(', ');
+      // A pass that leaves items undecided keeps the claim's status: it decided items, not the claim.
+      if (entry.status !== 'RESOLVED' && entry.status !== 'DENIED') return { title: `Items decided: ${types}`, detail };
+      return entry.status === 'DENIED'
+        ? { title: 'Claim denied', detail }
+        : { title: `Claim resolved: ${types}`, detail };
     }
     case 'ClaimMessageSent': {
       const s = MessageSent.safeParse(entry.summary);
@@ -162,7 +174,7 @@ export function Timeline({ claim, selected, onSelect }: { claim: AdminClaimDetai
       {timeline.isPending ? <p className="muted">Loading the timeline…</p> : null}
       <ol className="timeline">
         {entries.map((entry) => {
-          const { title, detail } = describeEntry(entry);
+          const { title, detail } = describeEntry(entry, claim);
           // Mail is on a stream of its own: a line to read, not a version of the claim to look at.
           if (entry.source === 'notifications') {
             return (

@@ -65,7 +65,8 @@ export function summarizeResolutions(claim: Pick<AdminClaimDetail, 'currency' | 
     types,
     reimbursed: reimbursed > 0,
     actionedBy: first.resolvedBy.name || first.resolvedBy.id,
-    denialReason: deny ? first.reason : null,
+    // Items are decided one by one: the denial's own line says why, not the first line of the claim.
+    denialReason: deny ? lines.find((l) => l.resolutionType === 'DENY')?.reason ?? null : null,
     money,
   };
 }

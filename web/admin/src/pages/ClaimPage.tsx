@@ -7,10 +7,12 @@ import { api, isHttpError } from '../api.js';
 import { can, useMe } from '../session.js';
 import { Alert, Page } from '@claims/ui/components';
 import { ProtectionBadge, StatusBadge } from '../components/ui.js';
-import { CustomerClaimSection, ItemIssuesSection, ResolutionSections, ShipmentsSection } from '../claim/Sections.js';
+import { CustomerClaimSection, ItemIssuesSection, ResolutionSections } from '../claim/Sections.js';
 import { StoreCreditSection } from '../claim/StoreCreditSection.js';
 import { Timeline } from '../claim/Timeline.js';
-import { Messages, ResolveForm, StatusForm } from '../claim/Actions.js';
+import { Messages, StatusForm } from '../claim/Actions.js';
+import { DecisionPanel } from '../claim/DecisionPanel.js';
+import { ClaimFactsPanels } from '../claim/ClaimFactsPanels.js';
 import { LabelsSection, MacroPicker, MetadataSection, NotesSection } from '../claim/DeskTools.js';
 import { AssignmentSection } from '../claim/AssignmentSection.js';
 
@@ -97,11 +99,12 @@ function ClaimView({ claimId }: { claimId: string }) {
         <span className="muted">Version {data.version}</span>
       </div>
       <div role="status">{notice ? <p className="alert alert-success">{notice}</p> : null}</div>
+      <DecisionPanel key={`decide-${preset.seq}`} claim={data} canResolve={mayResolve} preset={preset.value} onDone={setNotice} />
       <div className="claim-grid">
         <div className="stack">
           <CustomerClaimSection claim={data} />
           <ItemIssuesSection claim={data} />
-          <ShipmentsSection claim={data} />
+          <ClaimFactsPanels claim={data} />
           <ResolutionSections claim={data} />
           <StoreCreditSection claim={data} />
           <Messages key={`messages-${reply.seq}`} claim={data} canSend={maySend} initialText={reply.text} />
@@ -122,7 +125,6 @@ function ClaimView({ claimId }: { claimId: string }) {
               }}
             />
           ) : null}
-          {mayResolve ? <ResolveForm key={`resolve-${preset.seq}`} claim={data} onDone={setNotice} preset={preset.value} /> : null}
           {mayChangeStatus ? <StatusForm claim={data} /> : null}
           {can(me, 'label:read', store) || mayAddLabel || mayRemoveLabel
             ? <LabelsSection claim={data} canAdd={mayAddLabel} canRemove={mayRemoveLabel} /> : null}

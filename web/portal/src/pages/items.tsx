@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { ITEM_ISSUE_LABELS, ItemIssueType, type CustomerItem, type DraftIssue, type ImageRef, type UploadProof } from '@claims/contracts';
-import { formatMoney } from '@claims/ui';
+import { formatItemMoney } from '@claims/ui';
 import { Alert, Modal, Page } from '@claims/ui/components';
 import { BackLink, ItemThumb, PhotoUpload, issueLabel } from '../components.js';
 import { addIssues, claimableQuantity, removeIssue, shortId, usePortal } from '../claimFlowState.js';
@@ -172,7 +172,7 @@ export function ItemsPage() {
                 <span className="shipment">
                   <span className="choice-title">{item.productName}</span>
                   {options ? <span className="choice-help">{options}</span> : null}
-                  <span className="choice-help">{formatMoney(item.price, order.currency)} · Qty {item.quantity}</span>
+                  <span className="choice-help">{formatItemMoney(item.price, order.currency)} · Qty {item.quantity}</span>
                   {max === 0 ? <span className="choice-help">Already claimed</span> : null}
                   {issue?.claimType ? (
                     <span className="badge badge-info">Issue added: {issueLabel(issue.claimType)} × {issue.quantity}</span>

@@ -2,13 +2,14 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useParams } from '@tanstack/react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CUSTOMER_RESOLUTION_LABELS, type ImageRef, type Media } from '@claims/contracts';
-import { errorText, formatDateTime, formatMoney, stripHtml } from '@claims/ui';
+import { errorText, formatDateTime, formatItemMoney, formatMoney, stripHtml } from '@claims/ui';
 import { Lightbox, type LightboxImage } from '@claims/ui/lightbox';
 import { HttpError, api } from '../api.js';
 import { Alert, Page } from '@claims/ui/components';
 import { ItemThumb, PhotoUpload, issueLabel } from '../components.js';
 import { setState } from '../claimFlowState.js';
 import type { UploadedMedia } from '../upload.js';
+import { ItemDecision } from '../itemDecision.js';
 
 function useToken(): string {
   const params: { token?: string } = useParams({ strict: false });
@@ -127,7 +128,8 @@ export function ViewClaimPage() {
               <ItemThumb src={item.imageUrl} name={item.name} />
               <span className="shipment">
                 <span className="choice-title">{item.name} × {item.quantity}</span>
-                <span className="choice-help">{issueLabel(item.claimType)} · {formatMoney(item.price, c.currency)}</span>
+                <span className="choice-help">{issueLabel(item.claimType)} · {formatItemMoney(item.price, c.currency)}</span>
+                <ItemDecision claim={c} itemId={item.id} />
                 {item.details ? <span className="choice-help">{item.details}</span> : null}
                 {item.images.length > 0 ? (
                   <span className="photos">

@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdminClaimDetail, ClaimFacts, OrderInput } from '@claims/contracts';
+import { upsertOrder } from '../../../services/api/src/catalog/orderRepository.js';
+import { apiSession, expectAccessible, fileClaim, signIn, solidPng, startHarness, uploadPhoto, type Harness } from './harness.js';
+
+let h: Harness;
+/** Ava's earlier claim, on another order: one sock, with a photo. */
+let first: { claimId: string; claimNumber: string };
+/** Her second: the jacket, two socks and the mug, the jacket's photo the same bytes as the first claim's. */
+let second: { claimId: string; claimNumber: string; token: string };
+
+const avasOrder = { orderNumber: '1001', email: 'ava@example.com' };
+const signedAt = new Date().toISOString();
+
+beforeAll(async () => {
+  h = await startHarness();
+  // An earlier order of Ava's (each item is claimed once, so her earlier claim needs an order of its own).
+  const ago = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+  const storeId = (await (await fetch(`${h.baseUrl}/api/whitelabel/settings?store=acme`)).json() as { storeId: string }).storeId;
+  await upsertOrder(h.runtime.ctx.database.db, storeId, 'acme-e2e-earlier', OrderInput.parse({
+    orderNumber: '1099', customerEmail: 'ava@example.com', currency: 'USD', createdAt: ago(12), protected: true,
+    policy: { insuredAmount: 50, premiumPaid: 1, premiumCurrency: 'USD' },
+    shippingAddress: { name: 'Ava Stone', address1: '12 Harbor St', city: 'Portland', country: 'United States', countryCode: 'US' },
+    items: [{ sourceItemId: 'li-earlier', sourceProductId: 'p', sourceVariantId: 'v', sku: 'SOCK', productName: 'Merino Socks', price: 18, quantity: 1 }],
+    fulfillments: [{ sourceFulfillmentId: 'f-earlier', status: 'DELIVERED', shippedAt: ago(11), deliveredAt: ago(10), items: [{ sourceItemId: 'li-earlier', quantity: 1 }] }],
+  }));
+  const photo = solidPng(64, 64, [120, 40, 40]);
+  const once = await uploadPhoto(h.baseUrl, { orderNumber: '1099', email: 'ava@example.com' }, 'sock.png', photo);
+  // The same photo uploaded again under another name: identical bytes, another file.
+  const again = await uploadPhoto(h.baseUrl, avasOrder, 'jacket.png', photo);
+  first = await fileClaim(h.baseUrl, 'acme-e2e-earlier', {
+    email: 'ava@example.com',
+    fulfillmentIssues: [{ sourceFulfillmentId: 'f-earlier', issues: [{ sourceItemId: 'li-earlier', claimType: 'DAMAGED', quantity: 1, details: 'Torn.', images: [{ url: once }] }] }],
+    resolution: { desiredMethod: 'REFUND', customerSignature: 'Ava Stone' },
+  });
+  second = await fileClaim(h.baseUrl, 'acme-5001', {
+    email: 'ava@example.com',
+    fulfillmentIssues: [{
+      sourceFulfillmentId: 'f-1001-1',
+      issues: [
+        { sourceItemId: 'li-1', claimType: 'DAMAGED', quantity: 1, details: 'Seam split.', images: [{ url: again }] },
+        { sourceItemId: 'li-2', claimType: 'DAMAGED', quantity: 2, details: 'Holes.', images: [] },
+        { sourceItemId: 'li-3', claimType: 'DAMAGED', quantity: 1, details: 'Chipped.', images: [] },
+      ],
+    }],
+    resolution: {
+      desiredMethod: 'REFUND',
+      customerSignature: { kind: 'drawn', value: `data:image/png;base64,${solidPng(120, 40, [10, 10, 10]).toString('base64')}`, signedAt },
+      updatedShippingAddress: { name: 'Ava Stone', address1: '77 Bay Rd', city: 'Seattle', country: 'United States', countryCode: 'US' },
+    },
+  });
+  // The history and flags come from the claim list's read model: arrange until it has both claims.
+  await h.runtime.settle();
+  const agent = await apiSession(h.baseUrl, 'agent@acme.test');
+  expect(ClaimFacts.parse(await (await agent.get(`/api/admin/claims/${second.claimId}/facts`)).json()).flags.reusedPhotos).toHaveLength(1);
+});
+
+afterAll(async () => {
+  await h?.stop();
+});
+
+describe('deciding a claim item by item', () => {
+  it('shows the order with tracking links, the signature, the other claim and the flags', async () => {
+    const { page, context, problems } = await h.newPage();
+    await signIn(page, 'agent@acme.test');
+    await page.goto(`/admin/claims/view/${second.claimId}`);
+    await page.getByRole('heading', { level: 1, name: `Claim #${second.claimNumber}` }).waitFor();
+
+    const order = page.getByRole('region', { name: 'Order and shipping' });
+    const tracking = order.getByRole('link', { name: /^1Z999AA10123456784/ });
+    expect(await tracking.getAttribute('href')).toBe('https://www.ups.com/track?tracknum=1Z999AA10123456784');
+    await order.getByText('12 Harbor St').waitFor();
+    await order.getByText('77 Bay Rd').waitFor();
+    await order.getByRole('cell', { name: 'Delivered' }).waitFor();
+    await page.getByRole('region', { name: 'Signature' }).getByRole('img', { name: 'Signature drawn by Ava Stone' }).waitFor();
+
+    const flags = page.getByRole('region', { name: 'Flags' });
+    await flags.getByText('2 claims by this email in the last 90 days').waitFor();
+    await flags.getByRole('link', { name: `claim #${first.claimNumber}` }).waitFor();
+    const others = page.getByRole('region', { name: 'The customer\'s other claims' });
+    await others.getByRole('link', { name: `#${first.claimNumber}` }).waitFor();
+    await expectAccessible(page);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('decides a refund and a reship, then a denial, each pass reviewed in a summary first', async () => {
+    const { page, context, problems } = await h.newPage();
+    await signIn(page, 'agent@acme.test');
+    await page.goto(`/admin/claims/view/${second.claimId}`);
+    const panel = page.getByRole('region', { name: 'Resolve claim' });
+    const jacket = panel.getByRole('group', { name: 'Trail Jacket × 1' });
+    const socks = panel.getByRole('group', { name: 'Merino Socks × 2' });
+    const mug = panel.getByRole('group', { name: 'Enamel Camp Mug × 1' });
+    // Item prices to three decimals (spec §9).
+    await jacket.getByText('$129.000 each').waitFor();
+
+    // Pass one: the jacket refunded, the socks reshipped, the mug left for later.
+    await jacket.getByLabel('Decision').selectOption('REFUND');
+    await jacket.getByText('Worth $139.32').waitFor();
+    await socks.getByLabel('Decision').selectOption('RESHIP');
+    // A reship is never denied: no denial label, no denial grounds.
+    expect(await socks.getByLabel('Reason for denial').count()).toBe(0);
+    const reshipReasons = await socks.getByLabel('Reason (optional)').locator('option').allTextContents();
+    expect(reshipReasons).toContain('Reship');
+    expect(reshipReasons).not.toContain('Claim Type Not Covered');
+    await panel.getByRole('button', { name: 'Review decision' }).click();
+
+    const review = panel.getByRole('region', { name: 'Review before committing' });
+    const rows = review.getByRole('table', { name: 'Decisions to commit' }).getByRole('row');
+    await expect.poll(() => rows.allTextContents()).toEqual([
+      'ItemDecisionQuantityAmountReason',
+      'Trail JacketRefund1$139.32—',
+      'Merino SocksReship2——',
+    ]);
+    const totals = review.locator('dl.decision-totals');
+    await totals.getByText('$139.32', { exact: true }).first().waitFor();
+    await totals.getByText('2 units').waitFor();
+    await review.getByText('1 item will still be undecided: the claim stays open until every item is decided.').waitFor();
+    await expectAccessible(page);
+    await review.getByRole('button', { name: 'Confirm decisions' }).click();
+    await page.getByRole('status').filter({ hasText: `Decisions saved on claim #${second.claimNumber}: 1 item still to decide.` }).waitFor();
+
+    // Decided items show their decision and are not offered again.
+    const decided = panel.getByRole('table', { name: 'Decided' });
+    await decided.getByRole('row', { name: /Trail Jacket.*Refund \$139\.32/ }).waitFor();
+    await decided.getByRole('row', { name: /Merino Socks.*Reship × 2/ }).waitFor();
+    await mug.waitFor();
+    expect(await jacket.count()).toBe(0);
+    expect(await socks.count()).toBe(0);
+
+    // Pass two: the mug denied; a denial needs its reason.
+    await mug.getByLabel('Decision').selectOption('DENY');
+    await panel.getByRole('button', { name: 'Review decision' }).click();
+    await panel.getByRole('alert').filter({ hasText: 'Enamel Camp Mug: choose a reason for the denial.' }).waitFor();
+    await mug.getByLabel('Reason for denial').selectOption({ label: 'Claim Type Not Covered' });
+    await panel.getByRole('button', { name: 'Review decision' }).click();
+    await review.getByText('Every item will be decided: the claim will be resolved.').waitFor();
+    await review.getByRole('button', { name: 'Confirm and resolve claim' }).click();
+    await page.getByRole('status').filter({ hasText: `Claim #${second.claimNumber} was resolved.` }).waitFor();
+
+    const decisions = page.getByRole('region', { name: 'Decisions' });
+    await decisions.getByRole('row', { name: /Enamel Camp Mug.*Denied: Claim Type Not Covered/ }).waitFor();
+    expect(await page.getByRole('button', { name: 'Review decision' }).count()).toBe(0);
+    const timeline = page.getByRole('region', { name: 'Timeline' });
+    await timeline.getByRole('button', { name: /Items decided: Refund, Reship.*Trail Jacket: Refund \$139\.32; Merino Socks: Reship × 2/ }).waitFor();
+    await timeline.getByRole('button', { name: /Claim resolved: Deny.*Enamel Camp Mug: Denied: Claim Type Not Covered/ }).waitFor();
+    // A reship and a denial move no money to the store: "Reimbursed" is said only for the refund.
+    const details = page.getByRole('region', { name: 'Resolution Details' });
+    await details.getByText('Reimbursed', { exact: true }).waitFor();
+    await expectAccessible(page);
+
+    const agent = await apiSession(h.baseUrl, 'agent@acme.test');
+    const claim = AdminClaimDetail.parse(await (await agent.get(`/api/admin/claims/${second.claimId}`)).json());
+    expect(claim.status).toBe('RESOLVED');
+    expect(claim.resolutions.map((r) => [r.resolutionType, r.quantity, r.reason])).toEqual([
+      ['REFUND', 1, null], ['RESHIP', 2, null], ['DENY', 0, 'NOT_COVERED'],
+    ]);
+
+    // The shopper's claim view says what each item got, with the amounts issued.
+    await page.goto(`/view/${second.token}`);
+    const items = page.getByRole('region', { name: 'Items' });
+    await items.getByText('Decision: Refunded $139.32').waitFor();
+    await items.getByText('Decision: Reshipping 2').waitFor();
+    await items.getByText('Decision: Not covered: Claim Type Not Covered').waitFor();
+    await items.getByText('$129.000').first().waitFor();
+    await expectAccessible(page);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
