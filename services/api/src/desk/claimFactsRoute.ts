@@ -31,7 +31,7 @@ function signatureOf(events: ReadonlyArray<{ type: string; data: unknown }>): Si
  */
 export const claimFactsRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
   app.get('/api/admin/claims/:claimId/facts', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'claim:read' },
     schema: {
       tags: ['back-office'],
       summary: 'The facts to decide a claim: order, shipments and tracking, addresses, signature, the shopper\'s other claims, flags and the store\'s decision terms',
