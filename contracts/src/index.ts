@@ -23,3 +23,4 @@ export * from './analytics.js';
 export * from './operations.js';
 export * from './invoices.js';
 export * from './notifications.js';
+export * from './macroRendering.js';
