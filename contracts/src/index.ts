@@ -24,3 +24,4 @@ export * from './operations.js';
 export * from './invoices.js';
 export * from './notifications.js';
 export * from './macroRendering.js';
+export * from './adminOrder.js';
