@@ -10,7 +10,8 @@ import { ProtectionBadge, StatusBadge } from '../components/ui.js';
 import { CustomerClaimSection, ItemIssuesSection, ResolutionSections, ShipmentsSection } from '../claim/Sections.js';
 import { StoreCreditSection } from '../claim/StoreCreditSection.js';
 import { Timeline } from '../claim/Timeline.js';
-import { Messages, ResolveForm, StatusForm } from '../claim/Actions.js';
+import { ResolveForm, StatusForm } from '../claim/Actions.js';
+import { Messages } from '../claim/Messages.js';
 import { LabelsSection, MacroPicker, MetadataSection, NotesSection } from '../claim/DeskTools.js';
 import { AssignmentSection } from '../claim/AssignmentSection.js';
 
