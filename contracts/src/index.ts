@@ -25,3 +25,4 @@ export * from './invoices.js';
 export * from './notifications.js';
 export * from './macroRendering.js';
 export * from './adminOrder.js';
+export * from './reviews.js';

@@ -28,6 +28,8 @@ import { FinanceReplayPage, ReplaySearch } from './pages/FinanceReplayPage.js';
 import { StoreCreditPage, StoreCreditSearch } from './pages/StoreCreditPage.js';
 import { MacrosPage, MacrosSearch } from './pages/MacrosPage.js';
 import { SopsPage, SopsSearch } from './pages/SopsPage.js';
+import { OrderPage } from './pages/OrderPage.js';
+import { ReviewsPage, ReviewsSearch } from './pages/ReviewsPage.js';
 
 export const queryClient = new QueryClient({
   // A session that ended (expired, signed out in another tab) sends the user to sign in, then back here.
@@ -231,7 +233,16 @@ export const sopsRoute = createRoute({
   component: SopsPage,
 });
 
-const deskToolRoutes = [macrosRoute, sopsRoute];
+export const orderRoute = createRoute({ getParentRoute: () => appRoute, path: '/orders/$orderId', component: OrderPage });
+
+export const reviewsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/reviews',
+  validateSearch: (raw) => ReviewsSearch.parse(raw),
+  component: ReviewsPage,
+});
+
+const deskToolRoutes = [macrosRoute, sopsRoute, orderRoute, reviewsRoute];
 
 const financeTree = financeRoute.addChildren([financeIndexRoute, payoutsRoute, financeReplayRoute, financeChartsRoute]);
 

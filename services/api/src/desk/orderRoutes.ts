@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { sql } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  AddProtectionRequest, AdminOrderRefList, AdminOrderRefQuery, AdminOrderView, ApiError, FileClaimResponse, Order, RemoveProtectionQuery,
-  StaffFileClaimRequest, orderPremiumStreamOf, toDecimal, toMinor, type Permission,
+  AddProtectionRequest, AdminOrderRefList, AdminOrderRefQuery, AdminOrderView, ApiError, FileClaimResponse, RemoveProtectionQuery,
+  StaffFileClaimRequest, orderPremiumStreamOf, toDecimal, toMinor, type Order, type Permission,
 } from '@claims/contracts';
 import { initialOrderClaimsState, evolveOrderClaims, orderPremiumDecider } from '@claims/domain';
 import type { FastifyRequest } from 'fastify';

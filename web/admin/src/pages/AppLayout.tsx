@@ -64,6 +64,9 @@ export function AppLayout() {
             {storesWith(me, 'sop:read').length > 0 ? (
               <li><Link to="/sops" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>SOPs</Link></li>
             ) : null}
+            {storesWith(me, 'reviews:read').length > 0 ? (
+              <li><Link to="/reviews" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>Reviews</Link></li>
+            ) : null}
           </ul>
         </nav>
         <div className="user">
