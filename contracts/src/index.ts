@@ -25,3 +25,6 @@ export * from './invoices.js';
 export * from './notifications.js';
 export * from './claimFacts.js';
 export * from './resolutionReasons.js';
+export * from './macroRendering.js';
+export * from './adminOrder.js';
+export * from './reviews.js';

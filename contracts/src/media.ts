@@ -58,3 +58,10 @@ export const UploadUrlResponse = z.object({
   publicUrl: z.string(),
 });
 export type UploadUrlResponse = z.infer<typeof UploadUrlResponse>;
+
+/**
+ * `POST /api/admin/claims/{claimId}/upload-url`: an agent's attachment to a message on a claim (`message:create`
+ * on its store); the same types, size and per-claim quota as a shopper's upload.
+ */
+export const AgentUploadUrlRequest = UploadUrlRequest.pick({ contentType: true, filename: true });
+export type AgentUploadUrlRequest = z.infer<typeof AgentUploadUrlRequest>;

@@ -29,6 +29,8 @@ import { claimFactsRoutes } from './desk/claimFactsRoute.js';
 import { claimAnnotationRoutes } from './desk/claimAnnotationRoutes.js';
 import { bulkStatusRoutes } from './desk/bulkStatusRoutes.js';
 import { macroRoutes } from './desk/macroRoutes.js';
+import { orderRoutes } from './desk/orderRoutes.js';
+import { reviewRoutes } from './desk/reviewRoutes.js';
 import { savedViewRoutes } from './desk/savedViewRoutes.js';
 import { sopRoutes } from './desk/sopRoutes.js';
 import { teamRoutes } from './team/teamRoutes.js';
@@ -137,6 +139,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(storeRoutes(ctx));
   await app.register(mediaRoutes(ctx));
   await app.register(adminRoutes(ctx));
+  await app.register(orderRoutes(ctx));
+  await app.register(reviewRoutes(ctx));
   // Last: the portal's catch-all serves the single-page app for every other GET.
   await app.register(portalRoutes(ctx));
   return app;

@@ -27,7 +27,6 @@ export * from './session/sessionState.js';
 export * from './session/decideSession.js';
 export * from './claim/decideClaimAnnotation.js';
 export * from './sla/slaRules.js';
-export * from './macro/renderMacro.js';
 export * from './macro/decideMacro.js';
 export * from './sop/decideSop.js';
 export * from './team/teamRules.js';

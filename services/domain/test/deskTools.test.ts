@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  ClaimStatus, MACRO_PLACEHOLDERS, MacroInput, PLACEHOLDER_PATTERN, unknownPlaceholders, SLA_DEFAULTS,
+  ClaimStatus, MACRO_PLACEHOLDERS, MacroInput, PLACEHOLDER_PATTERN, unknownPlaceholders, SLA_DEFAULTS, macroValuesFor, renderMacro,
   type ClaimCommand, type DomainEvent, type MacroCommand, type MacroPlaceholder, type SlaSettings, type SopCommand, type SopState,
 } from '@claims/contracts';
 import {
-  canMove, claimDecider, statusChangeTargets, lastActivityAt, macroDecider, macroValuesFor, renderMacro, slaActionFor, slaSettingsOf, sopDecider, SOP_TRANSITIONS, STATUS_TRANSITIONS,
+  canMove, claimDecider, statusChangeTargets, lastActivityAt, macroDecider, slaActionFor, slaSettingsOf, sopDecider, SOP_TRANSITIONS, STATUS_TRANSITIONS,
 } from '../src/index.js';
 import { actor, claimId, filing, NOW, order, statusChanged } from './fixtures.js';
 import { inJsonbKeyOrder } from './support/jsonbKeyOrder.js';

@@ -24,3 +24,5 @@ export * from './claim-search/claimSearchProjection.js';
 export * from './claim-assignment/claimAssignmentProjection.js';
 export * from './claim-queue/claimQueueQuery.js';
 export * from './claim-list/customerClaimsQuery.js';
+export * from './claim-reviews/claimReviewsProjection.js';
+export * from './claim-reviews/claimReviewsQuery.js';

@@ -26,6 +26,10 @@ import { FinanceChartsSearch } from './finance/period.js';
 import { PayoutsPage, PayoutsSearch } from './pages/PayoutsPage.js';
 import { FinanceReplayPage, ReplaySearch } from './pages/FinanceReplayPage.js';
 import { StoreCreditPage, StoreCreditSearch } from './pages/StoreCreditPage.js';
+import { MacrosPage, MacrosSearch } from './pages/MacrosPage.js';
+import { SopsPage, SopsSearch } from './pages/SopsPage.js';
+import { OrderPage } from './pages/OrderPage.js';
+import { ReviewsPage, ReviewsSearch } from './pages/ReviewsPage.js';
 
 export const queryClient = new QueryClient({
   // A session that ended (expired, signed out in another tab) sends the user to sign in, then back here.
@@ -215,10 +219,35 @@ export const profileRoute = createRoute({
   component: ProfilePage,
 });
 
+export const macrosRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/macros',
+  validateSearch: (raw) => MacrosSearch.parse(raw),
+  component: MacrosPage,
+});
+
+export const sopsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/sops',
+  validateSearch: (raw) => SopsSearch.parse(raw),
+  component: SopsPage,
+});
+
+export const orderRoute = createRoute({ getParentRoute: () => appRoute, path: '/orders/$orderId', component: OrderPage });
+
+export const reviewsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/reviews',
+  validateSearch: (raw) => ReviewsSearch.parse(raw),
+  component: ReviewsPage,
+});
+
+const deskToolRoutes = [macrosRoute, sopsRoute, orderRoute, reviewsRoute];
+
 const financeTree = financeRoute.addChildren([financeIndexRoute, payoutsRoute, financeReplayRoute, financeChartsRoute]);
 
 const routeTree = rootRoute.addChildren([signInRoute, acceptInvitationRoute, appRoute.addChildren([
-  queueRoute, claimRoute, teamRoute, apiTokensRoute, settingsRoute, webhooksRoute, analyticsRoute, operationsRoute, financeTree, storeCreditRoute, profileRoute, ...billingRoutes,
+  queueRoute, claimRoute, teamRoute, apiTokensRoute, settingsRoute, webhooksRoute, analyticsRoute, operationsRoute, financeTree, storeCreditRoute, profileRoute, ...billingRoutes, ...deskToolRoutes,
 ])]);
 
 export const router = createRouter({

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  ApiError, CLAIM_STATUS_LABELS, CreateMacroRequest, MacroList, MacroView, RenderedMacro, UpdateMacroRequest, VersionedQuery,
+  ApiError, CLAIM_STATUS_LABELS, CreateMacroRequest, macroValuesFor, renderMacro, MacroList, MacroView, RenderedMacro, UpdateMacroRequest, VersionedQuery,
   type Permission,
 } from '@claims/contracts';
-import { macroDecider, macroValuesFor, renderMacro, type MacroState } from '@claims/domain';
+import { macroDecider, type MacroState } from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
 import { permissionsAt } from '../auth/principal.js';

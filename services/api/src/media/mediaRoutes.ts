@@ -5,10 +5,13 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
-import { ACCEPTED_MEDIA, ApiError, MAX_UPLOAD_BYTES, UPLOAD_QUOTA, UploadUrlRequest, UploadUrlResponse, type AcceptedExtension } from '@claims/contracts';
+import {
+  ACCEPTED_MEDIA, AgentUploadUrlRequest, ApiError, MAX_UPLOAD_BYTES, UPLOAD_QUOTA, UploadUrlRequest, UploadUrlResponse, type AcceptedExtension,
+} from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { findOrderById } from '../catalog/orderRepository.js';
 import { openClaimLink } from '../http/claimLinks.js';
+import { authorizedClaim } from '../http/authorizedClaim.js';
 import { AppError } from '../platform/errors.js';
 import { contentMatchesExtension } from './magicBytes.js';
 import { DiskMediaStorage, type MediaStorage } from './mediaStorage.js';
@@ -107,16 +110,11 @@ export const mediaRoutes = (ctx: AppContext, options: MediaRoutesOptions = {}): 
     return expected.length === actual.length && timingSafeEqual(expected, actual);
   };
 
-  app.post('/api/media/upload-url', {
-    schema: {
-      tags: ['customer'], summary: 'A signed URL to upload one claim photo or video to (proof of an order or a claim required)',
-      body: UploadUrlRequest, response: { 200: UploadUrlResponse, 400: ApiError, 404: ApiError, 415: ApiError, 422: ApiError, 429: ApiError },
-    },
-  }, async (request) => {
-    const owner = await uploadOwner(ctx, request.body);
-    const ext = extensionOf(request.body.filename);
+  /** A signed URL for one file of an accepted type, counted against its owner's quota. */
+  async function issueUpload(owner: UploadOwner, file: AgentUploadUrlRequest, origin: string): Promise<UploadUrlResponse> {
+    const ext = extensionOf(file.filename);
     if (!isAccepted(ext)) throw unsupported();
-    const announced = request.body.contentType.toLowerCase().split(';')[0]!.trim();
+    const announced = file.contentType.toLowerCase().split(';')[0]!.trim();
     const family = ACCEPTED_MEDIA[ext].split('/')[0];
     if (announced !== ACCEPTED_MEDIA[ext] && !(announced === 'image/jpg' && family === 'image') && announced !== 'application/octet-stream') {
       throw new AppError('unsupported_media_type', `A .${ext} file is sent as ${ACCEPTED_MEDIA[ext]}, not ${announced}.`);
@@ -124,7 +122,6 @@ export const mediaRoutes = (ctx: AppContext, options: MediaRoutesOptions = {}): 
     const key = `${randomUUID()}.${ext}`;
     if (!(await recordIssuedUpload(ctx.database.db, key, owner, ctx.now()))) throw quotaUsed();
     const expires = Math.floor(Date.parse(ctx.now()) / 1000) + UPLOAD_URL_TTL_SECONDS;
-    const origin = originOf(request);
     const fileUrl = `${origin}/api/media/files/${key}`;
     return {
       signedUrl: `${origin}/api/media/upload/${key}?expires=${expires}&signature=${sign(key, expires)}`,
@@ -132,6 +129,25 @@ export const mediaRoutes = (ctx: AppContext, options: MediaRoutesOptions = {}): 
       downloadLink: fileUrl,
       publicUrl: fileUrl,
     };
+  }
+
+  app.post('/api/media/upload-url', {
+    schema: {
+      tags: ['customer'], summary: 'A signed URL to upload one claim photo or video to (proof of an order or a claim required)',
+      body: UploadUrlRequest, response: { 200: UploadUrlResponse, 400: ApiError, 404: ApiError, 415: ApiError, 422: ApiError, 429: ApiError },
+    },
+  }, async (request) => issueUpload(await uploadOwner(ctx, request.body), request.body, originOf(request)));
+
+  app.post('/api/admin/claims/:claimId/upload-url', {
+    config: { auth: 'user', permission: 'message:create' },
+    schema: {
+      tags: ['back-office'], summary: 'A signed URL to upload one attachment of an agent\'s message on this claim (message:create)',
+      params: z.object({ claimId: z.uuid() }), body: AgentUploadUrlRequest,
+      response: { 200: UploadUrlResponse, 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 415: ApiError, 422: ApiError },
+    },
+  }, async (request) => {
+    const { state: claim } = await authorizedClaim(ctx, request, 'message:create', request.params.claimId);
+    return issueUpload(`claim:${claim.id}`, request.body, originOf(request));
   });
 
   await app.register(async (uploads) => {

@@ -58,6 +58,15 @@ export function AppLayout() {
             {storesWith(me, 'store-credit:read').length > 0 ? (
               <li><Link to="/store-credit" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>Store credit</Link></li>
             ) : null}
+            {storesWith(me, 'macro:read').length > 0 || holdsInternally(me, 'global-macro:read') ? (
+              <li><Link to="/macros" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>Macros</Link></li>
+            ) : null}
+            {storesWith(me, 'sop:read').length > 0 ? (
+              <li><Link to="/sops" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>SOPs</Link></li>
+            ) : null}
+            {storesWith(me, 'reviews:read').length > 0 ? (
+              <li><Link to="/reviews" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>Reviews</Link></li>
+            ) : null}
           </ul>
         </nav>
         <div className="user">

@@ -10,11 +10,14 @@ import { ProtectionBadge, StatusBadge } from '../components/ui.js';
 import { CustomerClaimSection, ItemIssuesSection, ResolutionSections } from '../claim/Sections.js';
 import { StoreCreditSection } from '../claim/StoreCreditSection.js';
 import { Timeline } from '../claim/Timeline.js';
-import { Messages, StatusForm } from '../claim/Actions.js';
+import { StatusForm } from '../claim/Actions.js';
+import { Messages } from '../claim/Messages.js';
 import { DecisionPanel } from '../claim/DecisionPanel.js';
 import { ClaimFactsPanels } from '../claim/ClaimFactsPanels.js';
 import { LabelsSection, MacroPicker, MetadataSection, NotesSection } from '../claim/DeskTools.js';
 import { AssignmentSection } from '../claim/AssignmentSection.js';
+import { OrderReference } from '../order/OrderReference.js';
+import { ReviewSection } from '../reviews/ReviewSection.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -25,7 +28,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function ClaimPage() {
   const { claimRef } = useParams({ from: '/app/claims/view/$claimRef' });
-  return UUID.test(claimRef) ? <ClaimView claimId={claimRef.toLowerCase()} /> : <OrderClaims reference={claimRef} />;
+  return UUID.test(claimRef)
+    ? <ClaimView key={claimRef} claimId={claimRef.toLowerCase()} />
+    : <OrderReference key={claimRef} reference={claimRef} fallback={<OrderClaims reference={claimRef} />} />;
 }
 
 function OrderClaims({ reference }: { reference: string }) {
@@ -67,12 +72,14 @@ function ClaimView({ claimId }: { claimId: string }) {
   if (claim.isPending) return <Page title="Loading the claim"><p role="status">Loading…</p></Page>;
   if (claim.isError) {
     const missing = isHttpError(claim.error, 404);
-    return (
+    const page = (
       <Page title={missing ? 'Claim not found' : 'Something went wrong'}>
         <Alert>{missing ? 'No claim you can see has that reference.' : claim.error.message}</Alert>
         <Link to="/" search={{}}>Back to the claims</Link>
       </Page>
     );
+    // No claim has this id: it may be an order's system id (spec §2's /claims/view/{orderId}).
+    return missing ? <OrderReference reference={claimId} fallback={page} /> : page;
   }
   const data: AdminClaimDetail = claim.data;
   const store = data.storeId;
@@ -91,7 +98,12 @@ function ClaimView({ claimId }: { claimId: string }) {
   return (
     <Page
       title={`Claim #${data.claimNumber}`}
-      actions={<Link to="/" search={{}} className="button button-link">Back to the claims</Link>}
+      actions={(
+        <>
+          <Link to="/claims/view/$claimRef" params={{ claimRef: data.sourceOrderId }} search={{}} className="button button-link">Order {data.orderNumber}</Link>
+          <Link to="/" search={{}} className="button button-link">Back to the claims</Link>
+        </>
+      )}
     >
       <div className="claim-badges">
         <StatusBadge status={data.status} />
@@ -108,6 +120,7 @@ function ClaimView({ claimId }: { claimId: string }) {
           <ResolutionSections claim={data} />
           <StoreCreditSection claim={data} />
           <Messages key={`messages-${reply.seq}`} claim={data} canSend={maySend} initialText={reply.text} />
+          {can(me, 'reviews:read', store) ? <ReviewSection claimId={data.id} /> : null}
           {mayReadNotes || mayAddNotes ? <NotesSection claim={data} canRead={mayReadNotes} canCreate={mayAddNotes} /> : null}
         </div>
         <div className="stack">

@@ -1,4 +1,4 @@
-import { MACRO_PLACEHOLDERS, PLACEHOLDER_PATTERN, type MacroPlaceholder } from '@claims/contracts';
+import { MACRO_PLACEHOLDERS, PLACEHOLDER_PATTERN, type MacroPlaceholder } from './deskTools.js';
 
 /** The values a macro is filled with; a missing value renders as the empty string. */
 export type MacroValues = Partial<Record<MacroPlaceholder, string>>;

@@ -1,0 +1,34 @@
+import { sql } from 'kysely';
+import type { Migration } from 'kysely/migration';
+import { sqlMigration } from '@claims/event-store';
+import { defineProjection } from '../runtime/projection.js';
+
+const migrations: Record<string, Migration> = {
+  '2200_claim_reviews': sqlMigration(
+    sql`
+      create table claim_reviews (
+        review_id uuid primary key,
+        claim_id uuid not null,
+        rating smallint not null,
+        text text not null,
+        created_at timestamptz not null
+      )`,
+    sql`create index claim_reviews_created on claim_reviews (created_at desc, review_id desc)`,
+    sql`create index claim_reviews_claim on claim_reviews (claim_id)`,
+  ),
+};
+
+/** Shoppers' reviews of how their claim was handled, for the desk's reviews list (store and claim from the claim list). */
+export const claimReviewsProjection = defineProjection({
+  name: 'claim-reviews',
+  handles: ['ClaimReviewed'],
+  migrations,
+  tables: ['claim_reviews'],
+  async apply(trx, event) {
+    const review = event.data;
+    await sql`
+      insert into claim_reviews (review_id, claim_id, rating, text, created_at)
+      values (${review.id}, ${review.claimId}, ${review.rating}, ${review.text}, ${review.createdAt})
+      on conflict (review_id) do nothing`.execute(trx);
+  },
+});

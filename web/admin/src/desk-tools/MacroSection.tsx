@@ -1,0 +1,123 @@
+import { useId, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { MacroInput, MacroView } from '@claims/contracts';
+import { errorText, formatDateTime } from '@claims/ui';
+import { Alert } from '@claims/ui/components';
+import { isHttpError } from '../api.js';
+import { ConfirmDialog } from '../components/ConfirmDialog.js';
+import { Badge } from '../components/ui.js';
+import { deskToolsApi, type MacroOwner } from './deskToolsApi.js';
+import { MacroForm } from './MacroForm.js';
+
+const failureText = (error: unknown) => (isHttpError(error, 409)
+  ? 'Someone changed this macro while you were editing it. Cancel, look at the new version and try again.'
+  : errorText(error));
+
+/** Which form is open: none, a new macro, or one macro's edit. */
+type Editing = null | 'new' | MacroView;
+
+/** One list of macros (a store's or the global ones) with what the user may do to them. */
+export function MacroSection({ owner, title, storeName, agentName, canCreate, canUpdate, canDelete }: {
+  owner: MacroOwner; title: string; storeName: string; agentName: string; canCreate: boolean; canUpdate: boolean; canDelete: boolean;
+}) {
+  const id = useId();
+  const client = useQueryClient();
+  const key = ['macros', owner.scope === 'global' ? 'global' : owner.storeId];
+  const macros = useQuery({ queryKey: key, queryFn: () => deskToolsApi.macros(owner) });
+  const [editing, setEditing] = useState<Editing>(null);
+  const [deleting, setDeleting] = useState<MacroView | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: (input: MacroInput) => (editing && editing !== 'new'
+      ? deskToolsApi.updateMacro(owner, editing.id, input, editing.version)
+      : deskToolsApi.createMacro(owner, input)),
+    onSuccess: async (saved) => {
+      setNotice(editing === 'new' ? `Macro "${saved.name}" created.` : `Macro "${saved.name}" saved.`);
+      setEditing(null);
+      await client.invalidateQueries({ queryKey: key });
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (macro: MacroView) => deskToolsApi.deleteMacro(owner, macro.id, macro.version),
+    onSuccess: async (_, macro) => {
+      setNotice(`Macro "${macro.name}" deleted.`);
+      setDeleting(null);
+      await client.invalidateQueries({ queryKey: key });
+      document.getElementById(`${id}-title`)?.focus();
+    },
+  });
+  const open = (next: Editing) => {
+    save.reset();
+    setNotice(null);
+    setEditing(next);
+  };
+  const list = macros.data?.data ?? [];
+  return (
+    <section className="stack" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} tabIndex={-1}>{title}</h2>
+      <div role="status">{notice ? <p className="alert alert-success">{notice}</p> : null}</div>
+      {macros.isPending ? <p className="muted">Loading the macros…</p> : null}
+      {macros.isError ? <Alert>The macros could not be loaded: {errorText(macros.error)}</Alert> : null}
+      {macros.isSuccess && list.length === 0 ? <p className="muted">No macros yet.</p> : null}
+      {list.length > 0 ? (
+        <div className="table-wrap">
+          <table className="claims-table">
+            <caption className="visually-hidden">{title}</caption>
+            <thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Text</th><th scope="col">Updated</th><th scope="col">Actions</th></tr></thead>
+            <tbody>
+              {list.map((macro) => (
+                <tr key={macro.id}>
+                  <th scope="row">{macro.name}</th>
+                  <td><Badge tone={macro.kind === 'reply' ? 'neutral' : 'info'}>{macro.kind}</Badge></td>
+                  <td className="macro-text">{macro.body}</td>
+                  <td><time dateTime={macro.updatedAt}>{formatDateTime(macro.updatedAt)}</time></td>
+                  <td>
+                    <div className="row-actions">
+                      {canUpdate ? (
+                        <button type="button" className="button button-secondary" onClick={() => open(macro)}>
+                          Edit<span className="visually-hidden"> {macro.name}</span>
+                        </button>
+                      ) : null}
+                      {canDelete ? (
+                        <button type="button" className="button button-link" onClick={() => { remove.reset(); setDeleting(macro); }}>
+                          Delete<span className="visually-hidden"> {macro.name}</span>
+                        </button>
+                      ) : null}
+                      {!canUpdate && !canDelete ? <span className="muted">—</span> : null}
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {canCreate && editing === null ? (
+        <div className="actions"><button type="button" className="button" onClick={() => open('new')}>New macro</button></div>
+      ) : null}
+      {editing !== null ? (
+        <MacroForm
+          key={editing === 'new' ? 'new' : `${editing.id}-${editing.version}`}
+          macro={editing === 'new' ? null : editing}
+          storeName={storeName}
+          agentName={agentName}
+          busy={save.isPending}
+          error={save.isError ? failureText(save.error) : null}
+          onSave={(input) => save.mutate(input)}
+          onCancel={() => setEditing(null)}
+        />
+      ) : null}
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete macro ${deleting?.name ?? ''}?`}
+        confirmLabel="Delete macro"
+        busy={remove.isPending}
+        onConfirm={() => { if (deleting) remove.mutate(deleting); }}
+        onClose={() => setDeleting(null)}
+      >
+        <p>Agents can no longer use it. Replies already sent with it stay as they are.</p>
+        {remove.isError ? <Alert>{failureText(remove.error)}</Alert> : null}
+      </ConfirmDialog>
+    </section>
+  );
+}
