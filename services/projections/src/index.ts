@@ -23,3 +23,5 @@ export * from './payout-ledger/periodLedgerQuery.js';
 export * from './claim-search/claimSearchProjection.js';
 export * from './claim-assignment/claimAssignmentProjection.js';
 export * from './claim-queue/claimQueueQuery.js';
+export * from './ab-tests/abTestsProjection.js';
+export * from './ab-tests/abTestsQuery.js';
