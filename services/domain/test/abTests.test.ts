@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { AB_MIN_CLAIMS_PER_VARIANT } from '@claims/contracts';
-import { abAssignmentsDecider, abTestsDecider, assignVariant, foldEvents, twoProportionTest } from '../src/index.js';
+import { abAssignmentsDecider, abTestsDecider, assignVariant, foldEvents, offeredVariant, twoProportionTest } from '../src/index.js';
 
 const storeId = 'a0cea1ca-8017-4455-8392-fa5be97b8803';
 const testId = '5b1f0a2e-8f6d-4c1e-9a37-2d6f1b0c9e44';
@@ -44,6 +44,19 @@ describe('A/B tests of a store', () => {
     const stop = abTestsDecider.decide({ type: 'StopAbTest', storeId, testId, now: NOW }, state);
     const stopped = foldEvents(abTestsDecider, stop.ok ? stop.value : [], state);
     expect(abTestsDecider.decide({ type: 'StartAbTest', storeId, testId: storeId, name: 'Another', variants, now: NOW }, stopped).ok).toBe(true);
+  });
+});
+
+describe('the offer a claim was made', () => {
+  it('is its session\'s variant in the test running when it was filed, even after the test stopped', () => {
+    const start = abTestsDecider.decide({ type: 'StartAbTest', storeId, testId, name: 'Bonus', variants, now: NOW }, abTestsDecider.initialState);
+    const running = foldEvents(abTestsDecider, start.ok ? start.value : []);
+    const stop = abTestsDecider.decide({ type: 'StopAbTest', storeId, testId, now: '2026-11-30T00:00:00.000Z' }, running);
+    const stopped = foldEvents(abTestsDecider, stop.ok ? stop.value : [], running);
+    const assigned = { [testId]: 'bonus-15' };
+    expect(offeredVariant(stopped, assigned, '2026-11-24T00:00:00.000Z')?.creditBonus).toBe(15);
+    expect(offeredVariant(stopped, assigned, '2026-12-01T00:00:00.000Z')).toBeNull();
+    expect(offeredVariant(stopped, {}, '2026-11-24T00:00:00.000Z')).toBeNull();
   });
 });
 

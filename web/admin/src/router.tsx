@@ -26,6 +26,8 @@ import { FinanceChartsSearch } from './finance/period.js';
 import { PayoutsPage, PayoutsSearch } from './pages/PayoutsPage.js';
 import { FinanceReplayPage, ReplaySearch } from './pages/FinanceReplayPage.js';
 import { StoreCreditPage, StoreCreditSearch } from './pages/StoreCreditPage.js';
+import { BrandingPage } from './pages/BrandingPage.js';
+import { AbTestsPage } from './pages/AbTestsPage.js';
 
 export const queryClient = new QueryClient({
   // A session that ended (expired, signed out in another tab) sends the user to sign in, then back here.
@@ -215,10 +217,24 @@ export const profileRoute = createRoute({
   component: ProfilePage,
 });
 
+export const brandingRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/branding',
+  validateSearch: (raw) => StoreSearch.parse(raw),
+  component: BrandingPage,
+});
+
+export const abTestsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/ab-tests',
+  validateSearch: (raw) => StoreSearch.parse(raw),
+  component: AbTestsPage,
+});
+
 const financeTree = financeRoute.addChildren([financeIndexRoute, payoutsRoute, financeReplayRoute, financeChartsRoute]);
 
 const routeTree = rootRoute.addChildren([signInRoute, acceptInvitationRoute, appRoute.addChildren([
-  queueRoute, claimRoute, teamRoute, apiTokensRoute, settingsRoute, webhooksRoute, analyticsRoute, operationsRoute, financeTree, storeCreditRoute, profileRoute, ...billingRoutes,
+  queueRoute, claimRoute, teamRoute, apiTokensRoute, settingsRoute, webhooksRoute, analyticsRoute, operationsRoute, financeTree, storeCreditRoute, profileRoute, ...billingRoutes, brandingRoute, abTestsRoute,
 ])]);
 
 export const router = createRouter({

@@ -64,3 +64,17 @@ export const abAssignmentsDecider: Decider<AbAssignmentsState, AssignAbVariant> 
     data: { storeId: command.storeId, testId: command.testId, variantId: command.variantId, sessionId: command.sessionId, orderId: command.orderId, assignedAt: command.now },
   }]),
 };
+
+/**
+ * The variant a claim was offered: the one its session was assigned in the test running when it was filed
+ * (a test's variant binds its claims even after the test stops); null outside any test.
+ */
+export function offeredVariant(tests: AbTestsState, assignments: AbAssignmentsState, filedAt: string): AbVariant | null {
+  const filed = Date.parse(filedAt);
+  for (const test of tests.tests) {
+    const variantId = assignments[test.testId];
+    const during = Date.parse(test.startedAt) <= filed && (test.stoppedAt === null || filed <= Date.parse(test.stoppedAt));
+    if (variantId !== undefined && during) return test.variants.find((v) => v.id === variantId) ?? null;
+  }
+  return null;
+}
