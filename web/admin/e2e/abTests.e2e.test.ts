@@ -4,6 +4,9 @@ import { expectAccessible, fileClaim, heading, signIn, startHarness, type Harnes
 
 let h: Harness;
 
+/** A computed style read through the frame can take seconds on a loaded machine: poll longer than the default second. */
+const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 20_000 });
+
 beforeAll(async () => {
   h = await startHarness();
 });
@@ -32,7 +35,7 @@ describe('A/B tests page', () => {
     await signIn(page, 'owner@acme.test');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'A/B tests' }).click();
     await page.waitForURL('**/admin/ab-tests');
-    await expect.poll(() => heading(page).textContent()).toBe('A/B tests of Acme Outfitters');
+    await eventually(() => heading(page).textContent()).toBe('A/B tests of Acme Outfitters');
     await page.getByText('No test yet.').waitFor();
     await expectAccessible(page);
 
@@ -77,7 +80,7 @@ describe('A/B tests page', () => {
     });
     const label = `${offer.credit.bonus}% bonus`;
     const row = test.getByRole('row', { name: new RegExp(`^${label}`) });
-    await expect.poll(async () => {
+    await eventually(async () => {
       await page.reload();
       return row.textContent();
     }).toContain('100.0% (1)');
@@ -94,7 +97,7 @@ describe('A/B tests page', () => {
     expect(await offerOf('1002', 'ben@example.com')).toEqual({ credit: { bonus: 10, bonusType: 'percentage' }, test: null });
     expect(problems).toEqual([]);
     await context.close();
-  });
+  }, 240_000);
 
   it('keeps the tests from store support', async () => {
     const { page, context, problems } = await h.newPage();
@@ -105,5 +108,5 @@ describe('A/B tests page', () => {
     await expectAccessible(page);
     expect(problems).toEqual([]);
     await context.close();
-  });
+  }, 120_000);
 });
