@@ -37,6 +37,9 @@ export const ERROR_CATALOGUE = {
   rate_limited: 429,
   unavailable: 503,
   internal_error: 500,
+  insufficient_contrast: 422,
+  domain_taken: 409,
+  ab_test_running: 409,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 

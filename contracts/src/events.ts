@@ -11,6 +11,8 @@ import { CurrencyCode } from './money.js';
 import { CreditNoteLine, InvoiceLine, InvoiceMonth, PaymentMethod } from './invoices.js';
 import { SettingsChange, StoreSettings } from './storeSettings.js';
 import { ClaimAssignee, QueueView, SavedViewTeam } from './queue.js';
+import { Branding } from './store.js';
+import { AbVariant } from './abTests.js';
 
 /** Who caused an event. */
 export const Actor = z.object({ type: ActorType, id: z.string(), name: z.string().optional() });
@@ -31,6 +33,7 @@ export type EventMetadata = z.infer<typeof EventMetadata>;
 export const StreamType = z.enum([
   'claim', 'order-claims', 'claim-session', 'macro', 'sop', 'account-team', 'claim-links', 'claim-notifications', 'store-payouts', 'store-credit',
   'order-premium', 'store-billing', 'store-settings', 'store-webhooks', 'notification-preferences', 'order-notifications', 'saved-views',
+  'store-branding', 'store-ab-tests', 'ab-assignments',
 ]);
 export type StreamType = z.infer<typeof StreamType>;
 
@@ -246,6 +249,22 @@ const webhookEndpointDisabledData = z.object({
   disabledAt: z.iso.datetime(),
 });
 
+/**
+ * A store's branding and white label, versioned: one stream per store (`store-branding:{storeId}`). Each
+ * change records the whole new value and the one it replaced, with who changed it in the metadata's actor.
+ */
+const storeBrandingChangedData = z.object({ storeId: z.uuid(), branding: Branding, previous: Branding, changedAt: z.iso.datetime() });
+const storePortalDomainSetData = z.object({ storeId: z.uuid(), domain: z.string().nullable(), previous: z.string().nullable(), setAt: z.iso.datetime() });
+/** docs/decisions.md "White label restart": the store's portal drops every cached copy of its branding. */
+const whitelabelRestartedData = z.object({ storeId: z.uuid(), domain: z.string().nullable(), restartedAt: z.iso.datetime() });
+
+/** A store's A/B tests of the resolution offer (`store-ab-tests:{storeId}`), and each claim session's variant (`ab-assignments:{sessionId}`). */
+const abTestStartedData = z.object({ storeId: z.uuid(), testId: z.uuid(), name: z.string(), variants: z.array(AbVariant).min(2), startedAt: z.iso.datetime() });
+const abTestStoppedData = z.object({ storeId: z.uuid(), testId: z.uuid(), stoppedAt: z.iso.datetime() });
+const abVariantAssignedData = z.object({
+  storeId: z.uuid(), testId: z.uuid(), variantId: z.string(), sessionId: z.uuid(), orderId: z.uuid(), assignedAt: z.iso.datetime(),
+});
+
 /** Where an event is appended: its aggregate's stream. */
 export interface StreamRef {
   streamId: string;
@@ -288,6 +307,9 @@ export const storeWebhooksStreamOf = (storeId: string): string => `store-webhook
 export const notificationPreferencesStreamOf = (storeId: string): string => `notification-preferences:${storeId}`;
 export const orderNotificationsStreamOf = (orderId: string): string => `order-notifications:${orderId}`;
 export const savedViewsStreamOf = (team: string): string => `saved-views:${team}`;
+export const storeBrandingStreamOf = (storeId: string): string => `store-branding:${storeId}`;
+export const storeAbTestsStreamOf = (storeId: string): string => `store-ab-tests:${storeId}`;
+export const abAssignmentsStreamOf = (sessionId: string): string => `ab-assignments:${sessionId}`;
 
 const claimLinksStream = (data: { claimId: string }): StreamRef => ({ streamId: claimLinksStreamOf(data.claimId), streamType: 'claim-links' });
 const claimNotificationsStream = (data: { claimId: string }): StreamRef => ({ streamId: claimNotificationsStreamOf(data.claimId), streamType: 'claim-notifications' });
@@ -300,6 +322,9 @@ const notificationPreferencesStream = (data: { storeId: string }): StreamRef =>
   ({ streamId: notificationPreferencesStreamOf(data.storeId), streamType: 'notification-preferences' });
 const orderNotificationsStream = (data: { orderId: string }): StreamRef => ({ streamId: orderNotificationsStreamOf(data.orderId), streamType: 'order-notifications' });
 const savedViewsStream = (data: { team: string }): StreamRef => ({ streamId: savedViewsStreamOf(data.team), streamType: 'saved-views' });
+const storeBrandingStream = (data: { storeId: string }): StreamRef => ({ streamId: storeBrandingStreamOf(data.storeId), streamType: 'store-branding' });
+const storeAbTestsStream = (data: { storeId: string }): StreamRef => ({ streamId: storeAbTestsStreamOf(data.storeId), streamType: 'store-ab-tests' });
+const abAssignmentsStream = (data: { sessionId: string }): StreamRef => ({ streamId: abAssignmentsStreamOf(data.sessionId), streamType: 'ab-assignments' });
 const storeCreditStream = (data: { storeId: string; customerKey: string }): StreamRef =>
   ({ streamId: storeCreditStreamOf(data.storeId, data.customerKey), streamType: 'store-credit' });
 
@@ -360,6 +385,12 @@ export const EVENT_REGISTRY = {
   SavedViewCreated: defineEvent(savedViewCreatedData, savedViewsStream),
   SavedViewUpdated: defineEvent(savedViewUpdatedData, savedViewsStream),
   SavedViewDeleted: defineEvent(savedViewDeletedData, savedViewsStream),
+  StoreBrandingChanged: defineEvent(storeBrandingChangedData, storeBrandingStream),
+  StorePortalDomainSet: defineEvent(storePortalDomainSetData, storeBrandingStream),
+  WhitelabelRestarted: defineEvent(whitelabelRestartedData, storeBrandingStream),
+  AbTestStarted: defineEvent(abTestStartedData, storeAbTestsStream),
+  AbTestStopped: defineEvent(abTestStoppedData, storeAbTestsStream),
+  AbVariantAssigned: defineEvent(abVariantAssignedData, abAssignmentsStream),
 };
 
 type EventRegistry = typeof EVENT_REGISTRY;

@@ -28,3 +28,5 @@ export * from './resolutionReasons.js';
 export * from './macroRendering.js';
 export * from './adminOrder.js';
 export * from './reviews.js';
+export * from './branding.js';
+export * from './abTests.js';

@@ -16,6 +16,8 @@ import { orderLookupRoute } from './customer/orderLookupRoute.js';
 import { claimRoutes } from './customer/claimRoutes.js';
 import { sessionRoutes } from './customer/draftSessionRoutes.js';
 import { storeRoutes } from './customer/storeRoutes.js';
+import { brandingRoutes } from './branding/brandingRoutes.js';
+import { abTestRoutes } from './ab-tests/abTestRoutes.js';
 import { mediaRoutes } from './media/mediaRoutes.js';
 import { portalRoutes } from './web/portalRoutes.js';
 import { adminRoutes } from './web/adminRoutes.js';
@@ -137,6 +139,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(paymentMethodRoutes(ctx));
   await app.register(notificationPreferenceRoutes(ctx));
   await app.register(storeRoutes(ctx));
+  await app.register(brandingRoutes(ctx));
+  await app.register(abTestRoutes(ctx));
   await app.register(mediaRoutes(ctx));
   await app.register(adminRoutes(ctx));
   await app.register(orderRoutes(ctx));

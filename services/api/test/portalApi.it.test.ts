@@ -60,6 +60,10 @@ describe('stores and whitelabel', () => {
     expect(byStore.json()).toMatchObject({ storeName: 'Acme Outfitters' });
     expect((await runtime.app.inject({ method: 'GET', url: '/api/whitelabel/settings' })).statusCode).toBe(404);
     expect((await runtime.app.inject({ method: 'GET', url: '/api/whitelabel/settings?domain=nowhere.test' })).statusCode).toBe(404);
+    // With neither, the Host the portal is served on: a store's custom domain.
+    const byHost = await runtime.app.inject({ method: 'GET', url: '/api/whitelabel/settings', headers: { host: 'help.kumo.test:3000' } });
+    expect(byHost.json()).toMatchObject({ storeName: 'Kumo Tea' });
+    expect((await runtime.app.inject({ method: 'GET', url: '/api/whitelabel/settings', headers: { host: 'nowhere.test' } })).statusCode).toBe(404);
   });
 });
 
@@ -156,7 +160,9 @@ describe('portal hosting', () => {
     const page = await runtime.app.inject({ method: 'GET', url: '/view/some-token' });
     expect([200, 503]).toContain(page.statusCode);
     expect(page.headers['content-security-policy']).toContain("default-src 'self'");
-    expect(page.headers['x-frame-options']).toBe('DENY');
+    // Framed by its own origin only: the back-office's branding editor previews it.
+    expect(page.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'self'");
     const api = await runtime.app.inject({ method: 'GET', url: '/api/unknown' });
     expect(api.statusCode).toBe(404);
     expect(api.json()).toMatchObject({ error: 'route_not_found' });

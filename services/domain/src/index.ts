@@ -39,3 +39,8 @@ export * from './notification/memberPreferences.js';
 export * from './notification/claimLinksRequest.js';
 export * from './shipping/trackingLinks.js';
 export * from './saved-views/decideSavedViews.js';
+export * from './branding/contrast.js';
+export * from './branding/decideBranding.js';
+export * from './ab-tests/assignVariant.js';
+export * from './ab-tests/significance.js';
+export * from './ab-tests/decideAbTests.js';

@@ -30,6 +30,8 @@ import { MacrosPage, MacrosSearch } from './pages/MacrosPage.js';
 import { SopsPage, SopsSearch } from './pages/SopsPage.js';
 import { OrderPage } from './pages/OrderPage.js';
 import { ReviewsPage, ReviewsSearch } from './pages/ReviewsPage.js';
+import { BrandingPage } from './pages/BrandingPage.js';
+import { AbTestsPage } from './pages/AbTestsPage.js';
 
 export const queryClient = new QueryClient({
   // A session that ended (expired, signed out in another tab) sends the user to sign in, then back here.
@@ -244,10 +246,24 @@ export const reviewsRoute = createRoute({
 
 const deskToolRoutes = [macrosRoute, sopsRoute, orderRoute, reviewsRoute];
 
+export const brandingRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/branding',
+  validateSearch: (raw) => StoreSearch.parse(raw),
+  component: BrandingPage,
+});
+
+export const abTestsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/ab-tests',
+  validateSearch: (raw) => StoreSearch.parse(raw),
+  component: AbTestsPage,
+});
+
 const financeTree = financeRoute.addChildren([financeIndexRoute, payoutsRoute, financeReplayRoute, financeChartsRoute]);
 
 const routeTree = rootRoute.addChildren([signInRoute, acceptInvitationRoute, appRoute.addChildren([
-  queueRoute, claimRoute, teamRoute, apiTokensRoute, settingsRoute, webhooksRoute, analyticsRoute, operationsRoute, financeTree, storeCreditRoute, profileRoute, ...billingRoutes, ...deskToolRoutes,
+  queueRoute, claimRoute, teamRoute, apiTokensRoute, settingsRoute, webhooksRoute, analyticsRoute, operationsRoute, financeTree, storeCreditRoute, profileRoute, ...billingRoutes, ...deskToolRoutes, brandingRoute, abTestsRoute,
 ])]);
 
 export const router = createRouter({

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import {
   ClaimLinkRecoveryResponse, ClaimSession, CustomerClaimView, CustomerOrder, FileClaimResponse, Message, PublicStore, Review,
-  UploadUrlResponse, WhitelabelSettings,
+  OfferResponse, UploadUrlResponse, WhitelabelSettings,
   type AddReviewRequest, type ClaimLinkRecoveryRequest, type FileClaimRequest, type SendMessageRequest, type UpdateSessionRequest, type UploadUrlRequest,
 } from '@claims/contracts';
 import { isHttpError, request, type HttpError } from '@claims/ui/http';
+import { isLocalHost } from './branding.js';
 
 export { HttpError, TIMEOUT_MESSAGE } from '@claims/ui/http';
 
@@ -42,9 +43,10 @@ export const api = {
   /** Spec §7: the domain is omitted on localhost. */
   whitelabel: (store: string | undefined) => {
     const host = window.location.hostname;
-    const local = host === 'localhost' || host === '127.0.0.1' || host === '[::1]';
-    return request('GET', 'whitelabel/settings', { query: { store, domain: local ? undefined : host }, schema: WhitelabelSettings });
+    return request('GET', 'whitelabel/settings', { query: { store, domain: isLocalHost(host) ? undefined : host }, schema: WhitelabelSettings });
   },
+  /** The resolution offer of the looked-up order: the store's, or the variant of an A/B test its session was assigned. */
+  offer: (orderId: string, email: string) => request('POST', 'sessions/offer', { body: { orderId, email }, schema: OfferResponse }),
   uploadUrl: (body: UploadUrlRequest) => request('POST', 'media/upload-url', { body, schema: UploadUrlResponse }),
   /** Public runtime configuration (spec §7: the error-reporting DSN and environment). */
   publicConfig: () => request('GET', 'public-config', { schema: PublicConfig, timeoutMs: 5_000 }),

@@ -13,13 +13,23 @@ export function headlineSize(value: string | undefined): string | null {
   return `${Math.min(MAX_FONT_PX, Math.max(MIN_FONT_PX, px))}px`;
 }
 
+/** Spec §7: the domain is omitted on localhost. */
+export const isLocalHost = (host: string): boolean => host === 'localhost' || host === '127.0.0.1' || host === '[::1]';
+
+/** Served on a host of its own (a store's custom domain, or the product's public one): the host may name the store. */
+export const servedOnCustomDomain = (): boolean => !isLocalHost(window.location.hostname);
+
+/** A background image the stylesheet can take: a same-origin path or an https address, quoted for `url()`. */
+const safeImage = (value: string | undefined) =>
+  (value && /^(\/(?!\/)|https:\/\/)[^\s"'()\\]+$/.test(value.trim()) ? `url("${value.trim()}")` : null);
+
 const safeFamily = (family: string) => family.replace(/[^\w\s-]/g, '').trim();
 const safeColor = (value: string | undefined) => (value && /^(#[0-9a-f]{3,8}|rgba?\([\d\s.,%]+\))$/i.test(value.trim()) ? value.trim() : undefined);
 const loadedFonts = new Set<string>();
 
 /**
  * Spec §3 branding applied as CSS custom properties (the stylesheet reads them; no inline style under the CSP):
- * brand colours, background, button radius, headline sizes, letter spacing, line heights, text transform,
+ * brand colours, background colour and image, button radius, headline sizes, letter spacing, line heights, text transform,
  * logo widths and the store's font files (same-origin, loaded through the FontFace API).
  */
 export function applyBranding(branding: Branding | undefined, root: HTMLElement = document.documentElement): void {
@@ -30,6 +40,7 @@ export function applyBranding(branding: Branding | undefined, root: HTMLElement 
   set('--brand-800', safeColor(branding?.brand800));
   set('--brand-900', safeColor(branding?.brand900));
   set('--page-bg', safeColor(branding?.backgroundColor));
+  set('--page-bg-image', safeImage(branding?.backgroundImage));
   set('--radius', branding?.buttonStyle ? BUTTON_RADIUS[branding.buttonStyle] : undefined);
   const sizes = branding?.headlineFontSizes ?? {};
   set('--h1-size', headlineSize(sizes.h1 ?? sizes.large ?? sizes.xl));

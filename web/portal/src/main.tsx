@@ -7,6 +7,7 @@ import { preloadFlow, router } from './router.js';
 import { installChunkReload } from './chunkReload.js';
 import { startErrorReporting } from './sentry.js';
 import { rememberLocale } from './localeCookie.js';
+import { installBrandingPreview } from './brandingPreview.js';
 import './styles.css';
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 10_000, refetchOnWindowFocus: false } } });
@@ -14,6 +15,7 @@ const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 10
 // Spec §8: a failed chunk load reloads the page once, at most every 10 seconds.
 installChunkReload();
 rememberLocale();
+installBrandingPreview();
 
 // The first render as a transition: React renders it in small slices instead of one long task (the page's boot
 // markup stays painted meanwhile), which keeps a slow phone's main thread responsive while the app starts.

@@ -3,7 +3,8 @@ import { Link, Outlet, createRootRoute, createRoute, createRouter, notFound, red
 import { useQuery } from '@tanstack/react-query';
 import { INVALID_ROUTE } from '@claims/ui';
 import { api } from './api.js';
-import { applyBranding } from './branding.js';
+import { applyBranding, servedOnCustomDomain } from './branding.js';
+import { useBrandingPreview } from './brandingPreview.js';
 import { lazyPage } from './chunkReload.js';
 import { emptyClaim, getState, resetOrder, setState, trackStep, usePortal } from './claimFlowState.js';
 import { StartPage } from './pages/start.js';
@@ -54,9 +55,14 @@ function useBrand() {
   const queryStore = usePortal((s) => s.queryStore);
   // Spec §2: the store query parameter first, else the order's (or the viewed claim's) store.
   const store = queryStore ?? orderStore ?? brandStore ?? undefined;
-  // Spec §8: a whitelabel failure is swallowed; the portal keeps its default look.
-  const whitelabel = useQuery({ queryKey: ['whitelabel', store], queryFn: () => api.whitelabel(store), enabled: Boolean(store), retry: false, staleTime: 300_000 });
-  const brand = whitelabel.data;
+  // Spec §8: a whitelabel failure is swallowed; the portal keeps its default look. On a store's custom domain the
+  // domain alone finds its branding.
+  const whitelabel = useQuery({
+    queryKey: ['whitelabel', store], queryFn: () => api.whitelabel(store), enabled: Boolean(store) || servedOnCustomDomain(), retry: false, staleTime: 300_000,
+  });
+  // The branding editor's unsaved draft, while the portal is its preview.
+  const preview = useBrandingPreview();
+  const brand = preview ? { storeId: whitelabel.data?.storeId ?? '', storeName: preview.storeName, branding: preview.branding } : whitelabel.data;
   useEffect(() => applyBranding(brand?.branding), [brand]);
   return brand;
 }

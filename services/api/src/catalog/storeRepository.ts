@@ -37,8 +37,8 @@ export async function upsertAccount(db: QueryExecutorProvider, slug: string, nam
 }
 
 /**
- * Creates a store with its first settings, or refreshes an existing store's facts and branding. An
- * existing store's settings are never touched here: they change through its settings stream only.
+ * Creates a store with its first settings, branding and domain, or refreshes an existing store's facts. An
+ * existing store's settings, branding and domain are never touched here: they change through their streams only.
  */
 export async function upsertStore(
   db: QueryExecutorProvider,
@@ -48,8 +48,7 @@ export async function upsertStore(
     insert into stores (id, account_id, slug, name, domain, currency, settings, branding)
     values (${randomUUID()}, ${store.accountId}, ${store.slug}, ${store.name}, ${store.domain?.toLowerCase() ?? null}, ${store.currency},
             ${JSON.stringify(store.settings)}::jsonb, ${JSON.stringify(store.branding)}::jsonb)
-    on conflict (slug) do update set account_id = excluded.account_id, name = excluded.name, domain = excluded.domain,
-      currency = excluded.currency, branding = excluded.branding
+    on conflict (slug) do update set account_id = excluded.account_id, name = excluded.name, currency = excluded.currency
     returning id`.execute(db);
   return rows[0]!.id;
 }

@@ -4,6 +4,7 @@ import { ApiError, PublicStore, WhitelabelSettings, type Store } from '@claims/c
 import type { AppContext } from '../context.js';
 import { findStore, findStoreBySlugOrDomain } from '../catalog/storeRepository.js';
 import { AppError } from '../platform/errors.js';
+import { readBrandingStream, withRevision } from '../branding/brandingStream.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -23,6 +24,9 @@ export function toPublicStore(store: Store): PublicStore {
 
 const noStore = () => new AppError('not_found', 'No store matches that link.');
 
+/** Spec §7: the portal omits the domain on localhost; so does the Host fallback. */
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+
 export const storeRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
   app.get('/api/stores/:id', {
     schema: {
@@ -38,7 +42,7 @@ export const storeRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
 
   app.get('/api/whitelabel/settings', {
     schema: {
-      tags: ['customer'], summary: 'Branding of the portal, by store (id or slug) or by the domain it is served on',
+      tags: ['customer'], summary: 'Branding of the portal, by store (id or slug), by the domain it is served on, else by the request\'s Host (a custom domain)',
       querystring: z.object({
         domain: z.string().trim().toLowerCase().max(253).optional(),
         store: z.string().trim().max(100).optional(),
@@ -46,8 +50,10 @@ export const storeRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
       response: { 200: WhitelabelSettings, 404: ApiError },
     },
   }, async (request) => {
-    const domain = request.query.domain || undefined;
+    // Without either, the Host the request came to (X-Forwarded-Host behind a trusted proxy): a store's custom domain.
+    const host = request.hostname.toLowerCase();
     const storeKey = request.query.store || undefined;
+    const domain = request.query.domain || (storeKey || LOCAL_HOSTS.has(host) ? undefined : host);
     if (!domain && !storeKey) throw new AppError('not_found', 'Give a store or a domain to find its branding.');
     let store: Store | null = null;
     if (storeKey) {
@@ -55,6 +61,7 @@ export const storeRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
     }
     if (!store && domain) store = await findStoreBySlugOrDomain(ctx.database.db, { domain });
     if (!store) throw noStore();
-    return { storeId: store.id, storeName: store.name, branding: store.branding };
+    const revision = (await readBrandingStream(ctx.database.db, store.id)).state?.revision ?? 0;
+    return { storeId: store.id, storeName: store.name, branding: withRevision(store.branding, revision) };
   });
 };

@@ -5,10 +5,13 @@ import { actorOf, type Principal } from '../auth/principal.js';
 import { findOrderById } from '../catalog/orderRepository.js';
 import { findStore } from '../catalog/storeRepository.js';
 import { AppError } from '../platform/errors.js';
+import { offeredCreditOf } from '../ab-tests/offeredCredit.js';
 
 /** What a resolution of this claim is decided with now: the store's capabilities and the money rules it is valued under. */
 export async function storeTermsOf(ctx: AppContext, claim: Claim): Promise<{ capabilities: StoreCapabilities; valuation: Valuation }> {
-  const [store, order] = await Promise.all([findStore(ctx.database.db, claim.storeId), findOrderById(ctx.database.db, claim.orderId)]);
+  const [store, order, offered] = await Promise.all([
+    findStore(ctx.database.db, claim.storeId), findOrderById(ctx.database.db, claim.orderId), offeredCreditOf(ctx, claim),
+  ]);
   if (!store) throw new AppError('claim_not_found', 'No claim matches that reference.');
   const { capabilities, credit, moneyRules } = store.settings;
   return {
@@ -17,7 +20,8 @@ export async function storeTermsOf(ctx: AppContext, claim: Claim): Promise<{ cap
       storeCurrency: store.currency,
       exchangeRate: order?.exchangeRate ?? 1,
       rules: { ...DEFAULT_MONEY_RULES, ...moneyRules },
-      credit: { bonus: credit.bonus, bonusType: credit.bonusType },
+      // An A/B test's variant is what the shopper was promised (docs/decisions.md "A/B tests").
+      credit: offered ?? { bonus: credit.bonus, bonusType: credit.bonusType },
     },
   };
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
-import { singlePageHandler } from './singlePageApp.js';
+import { APP_CSP, singlePageHandler } from './singlePageApp.js';
 
 /** The built customer portal (`npm run build -w web/portal`). */
 export const PORTAL_DIST = path.resolve(import.meta.dirname, '../../../../web/portal/dist');
@@ -11,11 +11,20 @@ export interface PortalRoutesOptions {
 }
 
 /**
+ * The portal may be framed by this origin only: the back-office's branding editor shows it beside the form
+ * (its preview); no other site can frame it.
+ */
+const PORTAL_FRAMING = {
+  'content-security-policy': APP_CSP.replace("frame-ancestors 'none'", "frame-ancestors 'self'"),
+  'x-frame-options': 'SAMEORIGIN',
+};
+
+/**
  * Serves the customer portal at `/` for every path no other route answers; `/api/...` paths keep
  * the API's JSON 404.
  */
 export const portalRoutes = (ctx: AppContext, options: PortalRoutesOptions = {}): FastifyPluginAsync => async (app) => {
-  const handler = await singlePageHandler(ctx, { name: 'customer portal', dist: options.distDir ?? PORTAL_DIST, base: '/', indexCache: 'no-cache' });
+  const handler = await singlePageHandler(ctx, { name: 'customer portal', dist: options.distDir ?? PORTAL_DIST, base: '/', indexCache: 'no-cache', headers: PORTAL_FRAMING });
   app.get('/*', { schema: { hide: true } }, async (request, reply) => {
     const urlPath = request.url.split('?')[0] ?? '/';
     if (urlPath === '/api' || urlPath.startsWith('/api/')) {

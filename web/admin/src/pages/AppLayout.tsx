@@ -67,6 +67,12 @@ export function AppLayout() {
             {storesWith(me, 'reviews:read').length > 0 ? (
               <li><Link to="/reviews" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>Reviews</Link></li>
             ) : null}
+            {storesWith(me, 'branding:read').length > 0 ? (
+              <li><Link to="/branding" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>Branding</Link></li>
+            ) : null}
+            {storesWith(me, 'ab-tests:read').length > 0 ? (
+              <li><Link to="/ab-tests" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>A/B tests</Link></li>
+            ) : null}
           </ul>
         </nav>
         <div className="user">

@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { CUSTOMER_RESOLUTION_LABELS, type CustomerOrder, type CustomerResolution, type FileClaimRequest } from '@claims/contracts';
 import { errorText, formatCreditBonus } from '@claims/ui';
 import { api, isRateLimited, rateLimitedText } from '../api.js';
@@ -19,9 +19,13 @@ interface Option {
   badge?: string;
 }
 
-/** Spec §2 resolution choices, filtered by what the store offers (spec §3 capabilities). */
-export function resolutionOptions(order: CustomerOrder): Option[] {
-  const { capabilities, credit } = order.settings;
+/**
+ * Spec §2 resolution choices, filtered by what the store offers (spec §3 capabilities); `credit` is the offer's
+ * store-credit bonus when an A/B test gave this session another one.
+ */
+export function resolutionOptions(order: CustomerOrder, offer: Pick<CustomerOrder['settings']['credit'], 'bonus' | 'bonusType'> | null = null): Option[] {
+  const { capabilities } = order.settings;
+  const credit = { ...order.settings.credit, ...(offer ?? {}) };
   const options: Option[] = [];
   if (capabilities.reship) options.push({ method: 'RESHIP', title: 'Reship them to me', badge: 'Fastest', help: 'Items will be shipped immediately' });
   if (capabilities.refund) options.push({ method: 'REFUND', title: 'I want a refund', help: 'Up to 5 business days' });
@@ -40,10 +44,16 @@ export function resolutionOptions(order: CustomerOrder): Option[] {
 export function ResolutionPage() {
   const order = usePortal((s) => s.order);
   const claim = usePortal((s) => s.claim);
+  const demo = usePortal((s) => s.demo);
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
+  // The offer of an A/B test (docs/decisions.md "A/B tests"): asked once per order; the store's own bonus until it answers or if it fails.
+  const offer = useQuery({
+    queryKey: ['offer', order?.systemOrderId], queryFn: () => api.offer(order!.systemOrderId, order!.customerEmail),
+    enabled: Boolean(order) && !demo && Boolean(order?.settings.capabilities.credit), retry: false, staleTime: Infinity,
+  });
   if (!order) return null;
-  const options = resolutionOptions(order);
+  const options = resolutionOptions(order, offer.data?.credit ?? null);
   // A draft's choice the store no longer offers (its settings changed since) is no choice.
   const chosen = options.find((o) => o.method === claim.resolution.desiredMethod)?.method ?? null;
 

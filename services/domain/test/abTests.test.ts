@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { AB_MIN_CLAIMS_PER_VARIANT } from '@claims/contracts';
+import { abAssignmentsDecider, abTestsDecider, assignVariant, foldEvents, offeredVariant, twoProportionTest } from '../src/index.js';
+
+const storeId = 'a0cea1ca-8017-4455-8392-fa5be97b8803';
+const testId = '5b1f0a2e-8f6d-4c1e-9a37-2d6f1b0c9e44';
+const NOW = '2026-11-23T09:00:00.000Z';
+const variants = [
+  { id: 'bonus-10', label: '10% bonus', creditBonus: 10, creditBonusType: 'percentage' as const },
+  { id: 'bonus-15', label: '15% bonus', creditBonus: 15, creditBonusType: 'percentage' as const },
+];
+
+describe('variant assignment', () => {
+  it('is deterministic: the same session always gets the same variant', () => {
+    fc.assert(fc.property(fc.uuid(), fc.uuid(), (test, session) => {
+      expect(assignVariant(test, session, variants)).toBe(assignVariant(test, session, [...variants]));
+      expect(variants).toContain(assignVariant(test, session, variants));
+    }));
+  });
+
+  it('splits sessions about evenly', () => {
+    const sessions = fc.sample(fc.uuid(), { numRuns: 4_000, seed: 42 });
+    const first = sessions.filter((session) => assignVariant(testId, session, variants).id === 'bonus-10').length;
+    expect(first / sessions.length).toBeGreaterThan(0.45);
+    expect(first / sessions.length).toBeLessThan(0.55);
+  });
+
+  it('is recorded once per test and session', () => {
+    const command = { type: 'AssignAbVariant' as const, storeId, testId, sessionId: testId, orderId: storeId, variantId: 'bonus-10', now: NOW };
+    const first = abAssignmentsDecider.decide(command, abAssignmentsDecider.initialState);
+    expect(first.ok && first.value).toHaveLength(1);
+    const state = foldEvents(abAssignmentsDecider, first.ok ? first.value : []);
+    expect(abAssignmentsDecider.decide({ ...command, variantId: 'bonus-15' }, state)).toEqual({ ok: true, value: [] });
+  });
+});
+
+describe('A/B tests of a store', () => {
+  it('runs one test at a time', () => {
+    const start = abTestsDecider.decide({ type: 'StartAbTest', storeId, testId, name: 'Bonus', variants, now: NOW }, abTestsDecider.initialState);
+    const state = foldEvents(abTestsDecider, start.ok ? start.value : []);
+    const again = abTestsDecider.decide({ type: 'StartAbTest', storeId, testId: storeId, name: 'Another', variants, now: NOW }, state);
+    expect(again).toMatchObject({ ok: false, error: { code: 'ab_test_running' } });
+    const stop = abTestsDecider.decide({ type: 'StopAbTest', storeId, testId, now: NOW }, state);
+    const stopped = foldEvents(abTestsDecider, stop.ok ? stop.value : [], state);
+    expect(abTestsDecider.decide({ type: 'StartAbTest', storeId, testId: storeId, name: 'Another', variants, now: NOW }, stopped).ok).toBe(true);
+  });
+});
+
+describe('the offer a claim was made', () => {
+  it('is its session\'s variant in the test running when it was filed, even after the test stopped', () => {
+    const start = abTestsDecider.decide({ type: 'StartAbTest', storeId, testId, name: 'Bonus', variants, now: NOW }, abTestsDecider.initialState);
+    const running = foldEvents(abTestsDecider, start.ok ? start.value : []);
+    const stop = abTestsDecider.decide({ type: 'StopAbTest', storeId, testId, now: '2026-11-30T00:00:00.000Z' }, running);
+    const stopped = foldEvents(abTestsDecider, stop.ok ? stop.value : [], running);
+    const assigned = { [testId]: 'bonus-15' };
+    expect(offeredVariant(stopped, assigned, '2026-11-24T00:00:00.000Z')?.creditBonus).toBe(15);
+    expect(offeredVariant(stopped, assigned, '2026-12-01T00:00:00.000Z')).toBeNull();
+    expect(offeredVariant(stopped, {}, '2026-11-24T00:00:00.000Z')).toBeNull();
+  });
+});
+
+describe('two-proportion z-test', () => {
+  const sample = (variantId: string, trials: number, successes: number) => ({ variantId, label: variantId, trials, successes });
+
+  it('matches a worked example: 40/100 vs 60/100 is z ≈ -2.83, p ≈ 0.0047', () => {
+    const result = twoProportionTest(sample('a', 100, 40), sample('b', 100, 60));
+    expect(result.z).toBeCloseTo(-2.828, 2);
+    expect(result.pValue).toBeCloseTo(0.0047, 3);
+    expect(result).toMatchObject({ significant: true, winner: 'b' });
+  });
+
+  it('names no winner for a small difference or too few claims', () => {
+    expect(twoProportionTest(sample('a', 100, 48), sample('b', 100, 52))).toMatchObject({ significant: false, winner: null });
+    expect(twoProportionTest(sample('a', AB_MIN_CLAIMS_PER_VARIANT - 1, 0), sample('b', 200, 200))).toMatchObject({ significant: false, winner: null, z: null });
+  });
+
+  it('never finds a winner between equal take rates, and is symmetric', () => {
+    fc.assert(fc.property(fc.integer({ min: AB_MIN_CLAIMS_PER_VARIANT, max: 500 }), fc.integer({ min: AB_MIN_CLAIMS_PER_VARIANT, max: 500 }), fc.double({ min: 0, max: 1, noNaN: true }), (n, m, rate) => {
+      const equal = twoProportionTest(sample('a', n, Math.round(n * rate)), sample('b', n, Math.round(n * rate)));
+      expect(equal.winner).toBeNull();
+      const a = sample('a', n, Math.round(n * rate));
+      const b = sample('b', m, Math.round(m * (1 - rate)));
+      const forward = twoProportionTest(a, b);
+      const backward = twoProportionTest(b, a);
+      expect(forward.significant).toBe(backward.significant);
+      expect(forward.winner).toBe(backward.winner);
+    }));
+  });
+});
