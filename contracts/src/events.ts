@@ -10,6 +10,7 @@ import { Valuation } from './finance.js';
 import { CurrencyCode } from './money.js';
 import { CreditNoteLine, InvoiceLine, InvoiceMonth, PaymentMethod } from './invoices.js';
 import { SettingsChange, StoreSettings } from './storeSettings.js';
+import { accountCreatedData, accountStreamOf, storeActivatedData, storeCreatedData, storeOnboardingAdvancedData, storeStreamOf } from './storeLifecycle.js';
 import { ClaimAssignee, QueueView, SavedViewTeam } from './queue.js';
 
 /** Who caused an event. */
@@ -31,6 +32,7 @@ export type EventMetadata = z.infer<typeof EventMetadata>;
 export const StreamType = z.enum([
   'claim', 'order-claims', 'claim-session', 'macro', 'sop', 'account-team', 'claim-links', 'claim-notifications', 'store-payouts', 'store-credit',
   'order-premium', 'store-billing', 'store-settings', 'store-webhooks', 'notification-preferences', 'order-notifications', 'saved-views',
+  'account', 'store',
 ]);
 export type StreamType = z.infer<typeof StreamType>;
 
@@ -302,6 +304,8 @@ const orderNotificationsStream = (data: { orderId: string }): StreamRef => ({ st
 const savedViewsStream = (data: { team: string }): StreamRef => ({ streamId: savedViewsStreamOf(data.team), streamType: 'saved-views' });
 const storeCreditStream = (data: { storeId: string; customerKey: string }): StreamRef =>
   ({ streamId: storeCreditStreamOf(data.storeId, data.customerKey), streamType: 'store-credit' });
+const accountStream = (data: { accountId: string }): StreamRef => ({ streamId: accountStreamOf(data.accountId), streamType: 'account' });
+const storeStream = (data: { storeId: string }): StreamRef => ({ streamId: storeStreamOf(data.storeId), streamType: 'store' });
 
 /**
  * Every event type, once. `DomainEvent`, `EventType`, `EVENT_SCHEMA_VERSIONS`, `streamOf` and
@@ -360,6 +364,10 @@ export const EVENT_REGISTRY = {
   SavedViewCreated: defineEvent(savedViewCreatedData, savedViewsStream),
   SavedViewUpdated: defineEvent(savedViewUpdatedData, savedViewsStream),
   SavedViewDeleted: defineEvent(savedViewDeletedData, savedViewsStream),
+  AccountCreated: defineEvent(accountCreatedData, accountStream),
+  StoreCreated: defineEvent(storeCreatedData, storeStream),
+  StoreOnboardingAdvanced: defineEvent(storeOnboardingAdvancedData, storeStream),
+  StoreActivated: defineEvent(storeActivatedData, storeStream),
 };
 
 type EventRegistry = typeof EVENT_REGISTRY;
