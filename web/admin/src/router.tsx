@@ -26,6 +26,7 @@ import { FinanceChartsSearch } from './finance/period.js';
 import { PayoutsPage, PayoutsSearch } from './pages/PayoutsPage.js';
 import { FinanceReplayPage, ReplaySearch } from './pages/FinanceReplayPage.js';
 import { StoreCreditPage, StoreCreditSearch } from './pages/StoreCreditPage.js';
+import { OnboardingPage } from './pages/OnboardingPage.js';
 
 export const queryClient = new QueryClient({
   // A session that ended (expired, signed out in another tab) sends the user to sign in, then back here.
@@ -143,6 +144,9 @@ export const analyticsRoute = createRoute({
   component: lazyRouteComponent(() => import('./pages/AnalyticsPage.js'), 'AnalyticsPage'),
 });
 
+/** Not lazy, for the reason the operations page gives. */
+const onboardingRoute = createRoute({ getParentRoute: () => appRoute, path: '/onboarding', component: OnboardingPage });
+
 export const operationsRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/operations',
@@ -218,7 +222,7 @@ export const profileRoute = createRoute({
 const financeTree = financeRoute.addChildren([financeIndexRoute, payoutsRoute, financeReplayRoute, financeChartsRoute]);
 
 const routeTree = rootRoute.addChildren([signInRoute, acceptInvitationRoute, appRoute.addChildren([
-  queueRoute, claimRoute, teamRoute, apiTokensRoute, settingsRoute, webhooksRoute, analyticsRoute, operationsRoute, financeTree, storeCreditRoute, profileRoute, ...billingRoutes,
+  queueRoute, claimRoute, teamRoute, apiTokensRoute, settingsRoute, webhooksRoute, analyticsRoute, operationsRoute, financeTree, storeCreditRoute, profileRoute, ...billingRoutes, onboardingRoute,
 ])]);
 
 export const router = createRouter({

@@ -58,6 +58,9 @@ export function AppLayout() {
             {storesWith(me, 'store-credit:read').length > 0 ? (
               <li><Link to="/store-credit" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>Store credit</Link></li>
             ) : null}
+            {holdsInternally(me, 'admin-stores:read') ? (
+              <li><Link to="/onboarding" activeProps={{ 'aria-current': 'page' }}>Onboarding</Link></li>
+            ) : null}
           </ul>
         </nav>
         <div className="user">
