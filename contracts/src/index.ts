@@ -25,3 +25,4 @@ export * from './invoices.js';
 export * from './notifications.js';
 export * from './storeLifecycle.js';
 export * from './storeLifecycleApi.js';
+export * from './profile.js';
