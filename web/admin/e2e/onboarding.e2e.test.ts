@@ -3,9 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrderInput } from '@claims/contracts';
 import { upsertOrder } from '../../../services/api/src/catalog/orderRepository.js';
 import { mailedInvitationToken } from '../../../services/api/test/support/invitations.js';
-import { expectAccessible, heading, signIn, startHarness, type Harness } from './harness.js';
+import { expectAccessible, heading, signIn, startHarness, type AdminPage, type Harness } from './harness.js';
 
 let h: Harness;
+/** The owner's signed-in page, from her setting up the store to her profile. */
+let ownerPage: AdminPage | undefined;
 
 beforeAll(async () => {
   h = await startHarness();
@@ -50,8 +52,9 @@ async function shopperAtResolution(page: Page, orderNumber: string): Promise<voi
 const NO_DRAFT = [{ status: 404, path: '/api/sessions' }];
 
 describe('store onboarding', () => {
-  it('takes a new store from creation to its shoppers, whose refund option its owner turns off', async () => {
-    // Order Protection's admin creates the account and the store, and invites its owner.
+  // One story in steps (each test continues where the one before left off): staff create a store and take it through
+  // onboarding, its owner sets it up, and its shopper no longer sees the refund option.
+  it('lets Order Protection\'s admin create an account and a store, and invite its owner', async () => {
     const staff = await h.newPage();
     await signIn(staff.page, 'admin@orderprotection.test');
     await staff.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Onboarding' }).click();
@@ -90,8 +93,9 @@ describe('store onboarding', () => {
     await staff.page.getByRole('dialog', { name: 'Invitation created' }).waitFor();
     expect(staff.problems).toEqual([]);
     await staff.context.close();
+  });
 
-    // Implementation takes it through its checklist, with one rejection.
+  it('lets implementation take the store through its checklist, with one rejection, and activate it', async () => {
     const impl = await h.newPage();
     await signIn(impl.page, 'implementation@orderprotection.test');
     await impl.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Onboarding' }).click();
@@ -116,8 +120,9 @@ describe('store onboarding', () => {
     await expectAccessible(impl.page);
     expect(impl.problems).toEqual([]);
     await impl.context.close();
+  });
 
-    // The store's platform sends an order; its shopper is offered a refund.
+  it('offers the shopper of the new store a refund while its settings say so', async () => {
     const { storeId } = await (await fetch(new URL('/api/whitelabel/settings?store=noord-linen', h.baseUrl))).json() as { storeId: string };
     // Two orders: the portal keeps a draft per order, and would bring a second visit back to where the first left off.
     for (const number of ['N7001', 'N7002']) await upsertOrder(h.runtime.ctx.database.db, storeId, `noord-${number}`, { ...noordOrder, orderNumber: number });
@@ -125,8 +130,9 @@ describe('store onboarding', () => {
     await shopperAtResolution(before.page, 'N7001');
     await before.page.getByRole('radio', { name: /I want a refund/ }).waitFor();
     await before.context.close();
+  });
 
-    // The owner accepts her invitation, invites a teammate, sets the capabilities and turns refunds off.
+  it('lets the store\'s owner accept her invitation, invite a teammate and turn refunds off', async () => {
     const token = await mailedInvitationToken(h.runtime, 'nora@noord.test');
     const owner = await h.newPage();
     await owner.page.goto(`/admin/accept-invitation#${token}`);
@@ -149,9 +155,31 @@ describe('store onboarding', () => {
     await capabilities.getByRole('button', { name: 'Save capabilities settings' }).click();
     await owner.page.getByRole('status').getByText('Capabilities settings saved.').waitFor();
     await capabilities.getByText('by Nora Noord').waitFor();
+    await owner.page.getByRole('region', { name: 'Contact' }).waitFor();
+    await expectAccessible(owner.page);
+    expect(owner.problems).toEqual([]);
+    ownerPage = owner;
+  });
+
+  it('lets the owner change her own name and password on her profile', async () => {
+    const owner = ownerPage!;
+    await owner.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
+    const details = owner.page.getByRole('form', { name: 'Your details' });
+    await details.getByLabel('Name').fill('Nora van Noord');
+    await details.getByRole('button', { name: 'Save name' }).click();
+    await details.getByText('Your name was saved.').waitFor();
+    const password = owner.page.getByRole('form', { name: 'Change password' });
+    await password.getByLabel('Current password').fill('noord-pass-1234');
+    await password.getByLabel('New password', { exact: true }).fill('noord-pass-5678');
+    await password.getByLabel('New password again').fill('noord-pass-5678');
+    await password.getByRole('button', { name: 'Change password' }).click();
+    await password.getByText('Your password was changed; your other sessions were signed out.').waitFor();
+    await expectAccessible(owner.page);
     expect(owner.problems).toEqual([]);
     await owner.context.close();
+  });
 
+  it('no longer offers that store\'s shopper a refund', async () => {
     const after = await h.newPage(NO_DRAFT);
     await shopperAtResolution(after.page, 'N7002');
     expect(await after.page.getByRole('radio', { name: /I want a refund/ }).count()).toBe(0);

@@ -17,6 +17,9 @@ const STAGE_TONES: Record<StoreOnboardingView['stage'], BadgeTone> = {
 /** The path every store takes, in order: the checklist's rows (a rejection sends it back to branding). */
 const CHECKLIST: readonly Exclude<OnboardingStep, 'reject'>[] = ['create', 'brand-create', 'review', 'approve', 'deploy'];
 
+/** The steps a rejection undoes. */
+const REVIEWED: readonly OnboardingStep[] = ['review', 'approve', 'deploy'];
+
 /** The button of each step, by the action it takes. */
 const STEP_BUTTONS: Record<Exclude<OnboardingStep, 'create' | 'reject'>, string> = {
   'brand-create': 'Mark branding created', review: 'Send for review', approve: 'Approve', deploy: 'Deploy',
@@ -148,9 +151,9 @@ function StoreChecklist({ store, onDone }: { store: StoreOnboardingView; onDone:
     onSuccess: (view) => refresh(view, `${view.storeName} is active: its shoppers can file claims.`),
   });
   const last = (step: OnboardingStep) => store.steps.findLast((s) => s.step === step);
-  // A rejection undoes what came after branding: only steps since the last rejection count as done.
+  // A rejection undoes the review: a review and what follows it count only when taken after the last rejection.
   const rejectedAt = store.steps.findLastIndex((s) => s.step === 'reject');
-  const doneSince = (step: OnboardingStep) => store.steps.some((s, i) => s.step === step && (i > rejectedAt || step === 'create'));
+  const doneSince = (step: OnboardingStep) => store.steps.some((s, i) => s.step === step && (i > rejectedAt || !REVIEWED.includes(step)));
   const may = (step: OnboardingStep) => me.permissions.includes(ONBOARDING_STEP_PERMISSION[step]);
   const offered = store.nextSteps.filter((s): s is Exclude<OnboardingStep, 'create' | 'reject'> => s !== 'reject' && s !== 'create' && may(s));
   const rejectable = store.nextSteps.includes('reject') && may('reject');
