@@ -6,6 +6,10 @@ import { mailedInvitationToken } from '../../../services/api/test/support/invita
 import { expectAccessible, heading, signIn, startHarness, type AdminPage, type Harness } from './harness.js';
 
 let h: Harness;
+/** The admin's signed-in page, from creating the account to inviting the store's owner. */
+let staffPage: AdminPage | undefined;
+/** Implementation's signed-in page, through the checklist. */
+let implPage: AdminPage | undefined;
 /** The owner's signed-in page, from her setting up the store to her profile. */
 let ownerPage: AdminPage | undefined;
 
@@ -48,13 +52,19 @@ async function shopperAtResolution(page: Page, orderNumber: string): Promise<voi
   await page.getByRole('radio', { name: /Reship them to me/ }).waitFor();
 }
 
+/** Presses a step's button on Noord Linen's checklist and waits for the page to say it was taken. */
+async function takeStep(page: Page, button: string, done: string): Promise<void> {
+  await page.getByRole('region', { name: 'Noord Linen' }).getByRole('button', { name: button }).click();
+  await page.getByRole('status').getByText(`Noord Linen: ${done}.`).waitFor();
+}
+
 /** The portal looks for a saved draft of the order first: none yet is its expected 404. */
 const NO_DRAFT = [{ status: 404, path: '/api/sessions' }];
 
 describe('store onboarding', () => {
   // One story in steps (each test continues where the one before left off): staff create a store and take it through
   // onboarding, its owner sets it up, and its shopper no longer sees the refund option.
-  it('lets Order Protection\'s admin create an account and a store', async () => {
+  it('lets Order Protection\'s admin create an account', async () => {
     const staff = await h.newPage();
     await signIn(staff.page, 'admin@orderprotection.test');
     await staff.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Onboarding' }).click();
@@ -70,6 +80,12 @@ describe('store onboarding', () => {
     await account.getByLabel('Account slug').fill('noord-group');
     await account.getByRole('button', { name: 'Create account' }).click();
     await staff.page.getByRole('status').getByText('The account Noord Group was created.').waitFor();
+    expect(staff.problems).toEqual([]);
+    staffPage = staff;
+  });
+
+  it('lets the admin create a store in it, which starts its onboarding', async () => {
+    const staff = staffPage!;
     const newStore = staff.page.getByRole('region', { name: 'New store' });
     await newStore.getByLabel('Account').selectOption({ label: 'Noord Group' });
     await newStore.getByLabel('Store name').fill('Noord Linen');
@@ -83,12 +99,10 @@ describe('store onboarding', () => {
     expect(await card.getByRole('button').count()).toBe(0);
     await expectAccessible(staff.page);
     expect(staff.problems).toEqual([]);
-    await staff.context.close();
   });
 
   it('lets the admin invite the new store\'s owner from its team', async () => {
-    const staff = await h.newPage();
-    await signIn(staff.page, 'admin@orderprotection.test');
+    const staff = staffPage!;
     await staff.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Team' }).click();
     await staff.page.getByLabel('Store').selectOption({ label: 'Noord Linen' });
     const invite = staff.page.getByRole('region', { name: 'Invite a member' });
@@ -101,21 +115,26 @@ describe('store onboarding', () => {
     await staff.context.close();
   });
 
-  it('lets implementation take the store through its checklist, with one rejection, and activate it', async () => {
+  it('lets implementation take the store through branding and review to a rejection', async () => {
     const impl = await h.newPage();
     await signIn(impl.page, 'implementation@orderprotection.test');
     await impl.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Onboarding' }).click();
     const checklist = impl.page.getByRole('region', { name: 'Noord Linen' });
-    const press = async (button: string, done: string) => {
-      await checklist.getByRole('button', { name: button }).click();
-      await impl.page.getByRole('status').getByText(`Noord Linen: ${done}.`).waitFor();
-    };
+    const press = (button: string, done: string) => takeStep(impl.page, button, done);
     await press('Mark branding created', 'branding created');
     await press('Send for review', 'sent for review');
     await checklist.getByLabel('Reason for rejecting').fill('The logo is blurry.');
     await checklist.getByRole('button', { name: 'Reject' }).click();
     await checklist.getByText(/Rejected .* by Ida Implementation: The logo is blurry\./).waitFor();
     await expectAccessible(impl.page);
+    expect(impl.problems).toEqual([]);
+    implPage = impl;
+  });
+
+  it('lets implementation send it for review again, approve, deploy and activate it', async () => {
+    const impl = implPage!;
+    const checklist = impl.page.getByRole('region', { name: 'Noord Linen' });
+    const press = (button: string, done: string) => takeStep(impl.page, button, done);
     await press('Send for review', 'sent for review');
     await press('Approve', 'approved');
     await press('Deploy', 'deployed');
@@ -138,7 +157,7 @@ describe('store onboarding', () => {
     await before.context.close();
   });
 
-  it('lets the store\'s owner accept her invitation, invite a teammate and turn refunds off', async () => {
+  it('lets the store\'s owner accept her invitation and invite a teammate', async () => {
     const token = await mailedInvitationToken(h.runtime, 'nora@noord.test');
     const owner = await h.newPage();
     await owner.page.goto(`/admin/accept-invitation#${token}`);
@@ -153,6 +172,12 @@ describe('store onboarding', () => {
     await teammate.getByLabel('Role').selectOption({ label: 'Store support' });
     await teammate.getByRole('button', { name: 'Send invitation' }).click();
     await owner.page.getByRole('dialog', { name: 'Invitation created' }).getByRole('button', { name: 'Done' }).click();
+    expect(owner.problems).toEqual([]);
+    ownerPage = owner;
+  });
+
+  it('lets the owner turn refunds off on her store\'s settings', async () => {
+    const owner = ownerPage!;
 
     await owner.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
     await expect.poll(() => heading(owner.page).textContent()).toBe('Settings of Noord Linen');
@@ -164,7 +189,6 @@ describe('store onboarding', () => {
     await owner.page.getByRole('region', { name: 'Contact' }).waitFor();
     await expectAccessible(owner.page);
     expect(owner.problems).toEqual([]);
-    ownerPage = owner;
   });
 
   it('lets the owner change her own name and password on her profile', async () => {
