@@ -6,7 +6,7 @@ const ROUTES_OF_ANOTHER_FEATURE = {
   message: 'A feature never imports another feature\'s routes: move what both need to http/ or to the owner of the table.',
 };
 const ANY_FEATURE = {
-  group: ['../customer/*', '../desk/*', '../finance/*', '../notifications/*', '../store-credit/*', '../store-settings/*', '../analytics/*', '../public-v1/*', '../team/*', '../webhooks/*', '../media/*', '../sla/*', '../seed/*', '../ops/*', '../invoices/*'],
+  group: ['../customer/*', '../desk/*', '../finance/*', '../notifications/*', '../store-credit/*', '../store-settings/*', '../analytics/*', '../public-v1/*', '../team/*', '../webhooks/*', '../media/*', '../sla/*', '../seed/*', '../ops/*', '../invoices/*', '../onboarding/*'],
   message: 'Shared modules (http/, platform/, eventsourcing/, catalog/) depend on no feature.',
 };
 

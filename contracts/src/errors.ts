@@ -40,6 +40,7 @@ export const ERROR_CATALOGUE = {
   insufficient_contrast: 422,
   domain_taken: 409,
   ab_test_running: 409,
+  already_exists: 409,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 

@@ -10,6 +10,7 @@ import { Valuation } from './finance.js';
 import { CurrencyCode } from './money.js';
 import { CreditNoteLine, InvoiceLine, InvoiceMonth, PaymentMethod } from './invoices.js';
 import { SettingsChange, StoreSettings } from './storeSettings.js';
+import { accountCreatedData, accountStreamOf, storeActivatedData, storeCreatedData, storeOnboardingAdvancedData, storeStreamOf } from './storeLifecycle.js';
 import { ClaimAssignee, QueueView, SavedViewTeam } from './queue.js';
 import { Branding } from './store.js';
 import { AbVariant } from './abTests.js';
@@ -34,6 +35,7 @@ export const StreamType = z.enum([
   'claim', 'order-claims', 'claim-session', 'macro', 'sop', 'account-team', 'claim-links', 'claim-notifications', 'store-payouts', 'store-credit',
   'order-premium', 'store-billing', 'store-settings', 'store-webhooks', 'notification-preferences', 'order-notifications', 'saved-views',
   'store-branding', 'store-ab-tests', 'ab-assignments',
+  'account', 'store',
 ]);
 export type StreamType = z.infer<typeof StreamType>;
 
@@ -327,6 +329,8 @@ const storeAbTestsStream = (data: { storeId: string }): StreamRef => ({ streamId
 const abAssignmentsStream = (data: { sessionId: string }): StreamRef => ({ streamId: abAssignmentsStreamOf(data.sessionId), streamType: 'ab-assignments' });
 const storeCreditStream = (data: { storeId: string; customerKey: string }): StreamRef =>
   ({ streamId: storeCreditStreamOf(data.storeId, data.customerKey), streamType: 'store-credit' });
+const accountStream = (data: { accountId: string }): StreamRef => ({ streamId: accountStreamOf(data.accountId), streamType: 'account' });
+const storeStream = (data: { storeId: string }): StreamRef => ({ streamId: storeStreamOf(data.storeId), streamType: 'store' });
 
 /**
  * Every event type, once. `DomainEvent`, `EventType`, `EVENT_SCHEMA_VERSIONS`, `streamOf` and
@@ -391,6 +395,10 @@ export const EVENT_REGISTRY = {
   AbTestStarted: defineEvent(abTestStartedData, storeAbTestsStream),
   AbTestStopped: defineEvent(abTestStoppedData, storeAbTestsStream),
   AbVariantAssigned: defineEvent(abVariantAssignedData, abAssignmentsStream),
+  AccountCreated: defineEvent(accountCreatedData, accountStream),
+  StoreCreated: defineEvent(storeCreatedData, storeStream),
+  StoreOnboardingAdvanced: defineEvent(storeOnboardingAdvancedData, storeStream),
+  StoreActivated: defineEvent(storeActivatedData, storeStream),
 };
 
 type EventRegistry = typeof EVENT_REGISTRY;

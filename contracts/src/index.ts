@@ -30,3 +30,6 @@ export * from './adminOrder.js';
 export * from './reviews.js';
 export * from './branding.js';
 export * from './abTests.js';
+export * from './storeLifecycle.js';
+export * from './storeLifecycleApi.js';
+export * from './profile.js';

@@ -49,6 +49,30 @@ export type MetadataSettings = z.infer<typeof MetadataSettings>;
 export const WidgetSettings = z.object({ enabled: z.boolean(), defaultProtected: z.boolean() });
 export type WidgetSettings = z.infer<typeof WidgetSettings>;
 
+/** Whether shoppers may file online, and whether a damaged, defective or wrong item needs a photo (the filing decider reads both). */
+export const ClaimFilingSettings = z.object({ acceptingClaims: z.boolean(), photosRequired: z.boolean() });
+export type ClaimFilingSettings = z.infer<typeof ClaimFilingSettings>;
+
+/** The store's policy pages, linked from what shoppers read (recorded; the portal does not link them yet). */
+export const PoliciesSettings = z.object({ termsUrl: z.string().nullable(), privacyUrl: z.string().nullable(), protectionTermsUrl: z.string().nullable() });
+export type PoliciesSettings = z.infer<typeof PoliciesSettings>;
+
+/** What Order Protection charges: the premium as a percentage of a protected order's value (internal; recorded). */
+export const PricingSettings = z.object({ premiumPercent: z.number().min(0).max(100) });
+export type PricingSettings = z.infer<typeof PricingSettings>;
+
+/** The rate the checkout widget quotes shoppers for protection (internal; recorded, served by the widget). */
+export const QuotePricingSettings = z.object({ quotePercent: z.number().min(0).max(100) });
+export type QuotePricingSettings = z.infer<typeof QuotePricingSettings>;
+
+/** Where replies to the store's mail to shoppers go (recorded; the mailer sends from MAIL_FROM). */
+export const NotificationsSettings = z.object({ replyToEmail: z.string().nullable() });
+export type NotificationsSettings = z.infer<typeof NotificationsSettings>;
+
+/** How shoppers reach the store's own support (recorded). */
+export const ContactSettings = z.object({ supportEmail: z.string().nullable(), supportPhone: z.string().nullable() });
+export type ContactSettings = z.infer<typeof ContactSettings>;
+
 /**
  * Everything a store has set, as the catalog keeps it and the deciders read it: the order settings,
  * the claim policy and the optional groups (absent: their defaults, {@link SETTINGS_DEFAULTS}).
@@ -61,6 +85,12 @@ export const StoreSettings = OrderSettings.extend(ClaimPolicySettings.shape).ext
   claimAcknowledgment: ClaimAcknowledgmentSettings.optional(),
   widget: WidgetSettings.optional(),
   metadata: MetadataSettings.shape.entries.optional(),
+  claimFiling: ClaimFilingSettings.optional(),
+  policies: PoliciesSettings.optional(),
+  pricing: PricingSettings.optional(),
+  quotePricing: QuotePricingSettings.optional(),
+  notifications: NotificationsSettings.optional(),
+  contact: ContactSettings.optional(),
 });
 export type StoreSettings = z.infer<typeof StoreSettings>;
 
@@ -69,7 +99,16 @@ export const SETTINGS_DEFAULTS = {
   revShare: { merchantSharePercent: 0 },
   claimAcknowledgment: { enabled: false, message: '' },
   widget: { enabled: false, defaultProtected: false },
-} as const satisfies { revShare: RevShareSettings; claimAcknowledgment: ClaimAcknowledgmentSettings; widget: WidgetSettings };
+  claimFiling: { acceptingClaims: true, photosRequired: false },
+  policies: { termsUrl: null, privacyUrl: null, protectionTermsUrl: null },
+  pricing: { premiumPercent: 0 },
+  quotePricing: { quotePercent: 0 },
+  notifications: { replyToEmail: null },
+  contact: { supportEmail: null, supportPhone: null },
+} as const satisfies {
+  revShare: RevShareSettings; claimAcknowledgment: ClaimAcknowledgmentSettings; widget: WidgetSettings; claimFiling: ClaimFilingSettings;
+  policies: PoliciesSettings; pricing: PricingSettings; quotePricing: QuotePricingSettings; notifications: NotificationsSettings; contact: ContactSettings;
+};
 
 // ---------------------------------------------------------------------------------------------
 // Groups
@@ -77,6 +116,7 @@ export const SETTINGS_DEFAULTS = {
 export const EDITABLE_SETTINGS_GROUPS = [
   'capabilities', 'fulfillment', 'one-time-appeasements', 'replacement-cost', 'rev-share', 'claim-acknowledgment',
   'customer-communication', 'metadata', 'widget',
+  'claim-filing', 'policies', 'pricing', 'quote-pricing', 'notifications', 'contact',
 ] as const;
 export const EditableSettingsGroup = z.enum(EDITABLE_SETTINGS_GROUPS);
 export type EditableSettingsGroup = z.infer<typeof EditableSettingsGroup>;
@@ -97,6 +137,12 @@ export const EditableSettingsValues = z.object({
   'customer-communication': CustomerCommunicationSettings,
   metadata: MetadataSettings,
   widget: WidgetSettings,
+  'claim-filing': ClaimFilingSettings,
+  policies: PoliciesSettings,
+  pricing: PricingSettings,
+  'quote-pricing': QuotePricingSettings,
+  notifications: NotificationsSettings,
+  contact: ContactSettings,
 });
 export type EditableSettingsValues = z.infer<typeof EditableSettingsValues>;
 
@@ -115,6 +161,12 @@ export const SETTINGS_GROUP_ACCESS: Readonly<Record<SettingsGroup, { read: Permi
   'customer-communication': { read: 'settings-customer-communication:read', update: 'settings-customer-communication:update' },
   metadata: { read: 'settings-metadata:read', update: 'settings-metadata:update' },
   widget: { read: 'settings-widget:read', update: 'settings-widget:update' },
+  'claim-filing': { read: 'claim-filing:read', update: 'claim-filing:update' },
+  policies: { read: 'policies:read', update: 'policies:update' },
+  pricing: { read: 'pricing:read', update: 'pricing:update' },
+  'quote-pricing': { read: 'quote-pricing:read', update: 'quote-pricing:update' },
+  notifications: { read: 'notifications:read', update: 'notifications:update' },
+  contact: { read: 'contact:read', update: 'contact:update' },
   branding: { read: 'branding:read', update: null },
 };
 
@@ -129,6 +181,12 @@ export const SETTINGS_GROUP_LABELS: Readonly<Record<SettingsGroup, string>> = {
   'customer-communication': 'Customer communication',
   metadata: 'Metadata',
   widget: 'Widget',
+  'claim-filing': 'Claim filing',
+  policies: 'Policies',
+  pricing: 'Pricing',
+  'quote-pricing': 'Quote pricing',
+  notifications: 'Notifications',
+  contact: 'Contact',
   branding: 'Branding',
 };
 
@@ -145,6 +203,12 @@ export const SettingsChange = z.discriminatedUnion('group', [
   z.object({ group: z.literal('customer-communication'), value: CustomerCommunicationSettings }),
   z.object({ group: z.literal('metadata'), value: MetadataSettings }),
   z.object({ group: z.literal('widget'), value: WidgetSettings }),
+  z.object({ group: z.literal('claim-filing'), value: ClaimFilingSettings }),
+  z.object({ group: z.literal('policies'), value: PoliciesSettings }),
+  z.object({ group: z.literal('pricing'), value: PricingSettings }),
+  z.object({ group: z.literal('quote-pricing'), value: QuotePricingSettings }),
+  z.object({ group: z.literal('notifications'), value: NotificationsSettings }),
+  z.object({ group: z.literal('contact'), value: ContactSettings }),
 ]);
 export type SettingsChange = z.infer<typeof SettingsChange>;
 
@@ -177,6 +241,15 @@ export const MetadataInput = MetadataSettings.refine((value) => Object.keys(valu
   message: 'At most 100 metadata keys.', path: ['entries'],
 });
 
+const OptionalEmail = z.email({ message: 'Enter an email address.' }).max(320).nullable();
+
+export const PoliciesInput = z.object({ termsUrl: HttpUrl.nullable(), privacyUrl: HttpUrl.nullable(), protectionTermsUrl: HttpUrl.nullable() });
+export const NotificationsInput = z.object({ replyToEmail: OptionalEmail });
+export const ContactInput = z.object({
+  supportEmail: OptionalEmail,
+  supportPhone: z.string().trim().regex(/^\+?[0-9 ()-]{5,30}$/, 'Enter a phone number: digits, spaces, brackets and hyphens, optionally after a +.').nullable(),
+});
+
 export const ClaimAcknowledgmentInput = ClaimAcknowledgmentSettings.extend({ message: z.string().trim().max(2_000) });
 
 /** A change as a person or program asks for it: the stored shape plus each group's rules. */
@@ -190,6 +263,12 @@ export const SettingsChangeInput = z.discriminatedUnion('group', [
   z.object({ group: z.literal('customer-communication'), value: CustomerCommunicationSettings }),
   z.object({ group: z.literal('metadata'), value: MetadataInput }),
   z.object({ group: z.literal('widget'), value: WidgetSettings }),
+  z.object({ group: z.literal('claim-filing'), value: ClaimFilingSettings }),
+  z.object({ group: z.literal('policies'), value: PoliciesInput }),
+  z.object({ group: z.literal('pricing'), value: PricingSettings }),
+  z.object({ group: z.literal('quote-pricing'), value: QuotePricingSettings }),
+  z.object({ group: z.literal('notifications'), value: NotificationsInput }),
+  z.object({ group: z.literal('contact'), value: ContactInput }),
 ]);
 export type SettingsChangeInput = z.infer<typeof SettingsChangeInput>;
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Actor } from './events.js';
 import { Branding, Store } from './store.js';
 import {
-  CapabilitiesSettings, ClaimAcknowledgmentSettings, CustomerCommunicationSettings, EditableSettingsGroup, FulfillmentSettings, MetadataSettings,
+  CapabilitiesSettings, ClaimAcknowledgmentSettings, ClaimFilingSettings, ContactSettings, NotificationsSettings, PoliciesSettings, PricingSettings, QuotePricingSettings, CustomerCommunicationSettings, EditableSettingsGroup, FulfillmentSettings, MetadataSettings,
   OneTimeAppeasementSettings, ReplacementCostSettings, RevShareSettings, SettingsFieldChange, WidgetSettings, type SettingsGroup,
 } from './storeSettings.js';
 
@@ -35,6 +35,12 @@ export const SettingsGroupView = z.discriminatedUnion('group', [
   groupView('customer-communication', CustomerCommunicationSettings),
   groupView('metadata', MetadataSettings),
   groupView('widget', WidgetSettings),
+  groupView('claim-filing', ClaimFilingSettings),
+  groupView('policies', PoliciesSettings),
+  groupView('pricing', PricingSettings),
+  groupView('quote-pricing', QuotePricingSettings),
+  groupView('notifications', NotificationsSettings),
+  groupView('contact', ContactSettings),
   groupView('branding', Branding),
 ]);
 export type SettingsGroupView = z.infer<typeof SettingsGroupView>;

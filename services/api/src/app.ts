@@ -48,6 +48,8 @@ import { invoiceRoutes } from './invoices/invoiceRoutes.js';
 import { paymentMethodRoutes } from './invoices/paymentMethodRoutes.js';
 import { storeSettingsRoutes } from './store-settings/storeSettingsRoutes.js';
 import { notificationPreferenceRoutes } from './notifications/notificationPreferenceRoutes.js';
+import { onboardingRoutes } from './onboarding/onboardingRoutes.js';
+import { profileRoutes } from './auth/profileRoutes.js';
 import { claimLinkRecoveryRoute } from './notifications/claimLinkRecoveryRoute.js';
 
 export interface AppOptions {
@@ -138,6 +140,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(invoiceRoutes(ctx));
   await app.register(paymentMethodRoutes(ctx));
   await app.register(notificationPreferenceRoutes(ctx));
+  await app.register(onboardingRoutes(ctx));
+  await app.register(profileRoutes(ctx));
   await app.register(storeRoutes(ctx));
   await app.register(brandingRoutes(ctx));
   await app.register(abTestRoutes(ctx));

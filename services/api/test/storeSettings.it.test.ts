@@ -41,7 +41,8 @@ describe('store settings', () => {
     expect(view.version).toBe(1);
     expect(view.groups.map((g) => [g.group, g.updatable])).toEqual([
       ['general', false], ['capabilities', true], ['fulfillment', true], ['one-time-appeasements', true], ['replacement-cost', true],
-      ['rev-share', true], ['claim-acknowledgment', true], ['customer-communication', true], ['metadata', true], ['widget', true], ['branding', false],
+      ['rev-share', true], ['claim-acknowledgment', true], ['customer-communication', true], ['metadata', true], ['widget', true],
+      ['claim-filing', true], ['policies', true], ['notifications', true], ['contact', true], ['branding', false],
     ]);
     const { group } = await capabilities();
     expect(group.value.capabilities).toEqual({ credit: true, refund: true, reship: true, returns: true });
@@ -142,7 +143,7 @@ describe('store settings', () => {
     // Finance changes the revenue share, not the capabilities.
     const finance = await h.login('finance');
     const financeView = StoreSettingsView.parse(json(await h.call({ method: 'GET', url: settingsUrl(), cookie: finance })));
-    expect(financeView.groups.map((g) => g.group)).toEqual(['general', 'replacement-cost', 'rev-share']);
+    expect(financeView.groups.map((g) => g.group)).toEqual(['general', 'replacement-cost', 'rev-share', 'pricing', 'quote-pricing']);
     expect((await put('rev-share', { merchantSharePercent: 12.5 }, finance)).statusCode).toBe(200);
     expect((await put('capabilities', (await capabilities()).group.value, finance)).statusCode).toBe(403);
     expect((await h.call({ method: 'GET', url: settingsUrl('/capabilities'), cookie: finance })).statusCode).toBe(403);

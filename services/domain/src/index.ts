@@ -44,3 +44,4 @@ export * from './branding/decideBranding.js';
 export * from './ab-tests/assignVariant.js';
 export * from './ab-tests/significance.js';
 export * from './ab-tests/decideAbTests.js';
+export * from './store-lifecycle/storeLifecycle.js';

@@ -85,6 +85,18 @@ describe('store settings as a versioned stream', () => {
     expect(orderClaimsDecider.decide(fileClaim({}, { settings: shorter }), orderClaimsDecider.initialState)).toMatchObject({ ok: false, error: { code: 'not_eligible' } });
   });
 
+  it('is what filing reads: claims closed online are refused, and a required photo is asked for a damaged item', () => {
+    const filingWith = (value: { acceptingClaims: boolean; photosRequired: boolean }, images: Array<{ url: string }> = []) => {
+      const events = [initialized, ...given(storeSettingsDecider, [initialized]).when(change({ group: 'claim-filing', value })).then([expect.anything()])];
+      const current = foldEvents(storeSettingsDecider, events)!.settings;
+      const request = { fulfillmentIssues: [{ sourceFulfillmentId: 'f-1', issues: [{ sourceItemId: 'li-2', claimType: 'DAMAGED' as const, quantity: 2, details: 'torn', images }] }] };
+      return orderClaimsDecider.decide(fileClaim(request, { settings: current }), orderClaimsDecider.initialState);
+    };
+    expect(filingWith({ acceptingClaims: false, photosRequired: false })).toMatchObject({ ok: false, error: { code: 'not_eligible', message: expect.stringContaining('not taking claims online') } });
+    expect(filingWith({ acceptingClaims: true, photosRequired: true })).toMatchObject({ ok: false, error: { code: 'validation_failed', message: expect.stringContaining('Add a photo') } });
+    expect(filingWith({ acceptingClaims: true, photosRequired: true }, [{ url: 'https://cdn.example.test/torn.jpg' }]).ok).toBe(true);
+  });
+
   it('lists each version with its actor and the fields it moved', () => {
     const actor = { type: 'user' as const, id: 'u-1', name: 'Alex Owner' };
     const seed = { type: 'system' as const, id: 'demo-seed', name: 'Demo data' };
@@ -127,6 +139,13 @@ const changeOf: { [G in EditableSettingsGroup]: fc.Arbitrary<Extract<SettingsCha
     .map((sla) => ({ group: 'customer-communication' as const, value: { sla } })),
   metadata: fc.dictionary(fc.constantFrom('erp-id', 'region', 'tier'), fc.constantFrom('a', 'b', 'EU')).map((entries) => ({ group: 'metadata' as const, value: { entries } })),
   widget: fc.record({ enabled: fc.boolean(), defaultProtected: fc.boolean() }).map((value) => ({ group: 'widget' as const, value })),
+  'claim-filing': fc.record({ acceptingClaims: fc.boolean(), photosRequired: fc.boolean() }).map((value) => ({ group: 'claim-filing' as const, value })),
+  policies: fc.record({ termsUrl: fc.option(url), privacyUrl: fc.option(url), protectionTermsUrl: fc.option(url) }).map((value) => ({ group: 'policies' as const, value })),
+  pricing: fc.integer({ min: 0, max: 100 }).map((premiumPercent) => ({ group: 'pricing' as const, value: { premiumPercent } })),
+  'quote-pricing': fc.integer({ min: 0, max: 100 }).map((quotePercent) => ({ group: 'quote-pricing' as const, value: { quotePercent } })),
+  notifications: fc.option(fc.constantFrom('care@noord.test', 'help@acme.test')).map((replyToEmail) => ({ group: 'notifications' as const, value: { replyToEmail } })),
+  contact: fc.record({ supportEmail: fc.option(fc.constantFrom('care@noord.test')), supportPhone: fc.option(fc.constantFrom('+31 20 555 0100', '(555) 010-0199')) })
+    .map((value) => ({ group: 'contact' as const, value })),
 };
 const anyChange: fc.Arbitrary<SettingsChange> = fc.oneof(...EDITABLE_SETTINGS_GROUPS.map((group) => changeOf[group]));
 

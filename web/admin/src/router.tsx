@@ -32,6 +32,7 @@ import { OrderPage } from './pages/OrderPage.js';
 import { ReviewsPage, ReviewsSearch } from './pages/ReviewsPage.js';
 import { BrandingPage } from './pages/BrandingPage.js';
 import { AbTestsPage } from './pages/AbTestsPage.js';
+import { OnboardingPage } from './pages/OnboardingPage.js';
 
 export const queryClient = new QueryClient({
   // A session that ended (expired, signed out in another tab) sends the user to sign in, then back here.
@@ -149,6 +150,9 @@ export const analyticsRoute = createRoute({
   component: lazyRouteComponent(() => import('./pages/AnalyticsPage.js'), 'AnalyticsPage'),
 });
 
+/** Not lazy, for the reason the operations page gives. */
+const onboardingRoute = createRoute({ getParentRoute: () => appRoute, path: '/onboarding', component: OnboardingPage });
+
 export const operationsRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/operations',
@@ -263,7 +267,7 @@ export const abTestsRoute = createRoute({
 const financeTree = financeRoute.addChildren([financeIndexRoute, payoutsRoute, financeReplayRoute, financeChartsRoute]);
 
 const routeTree = rootRoute.addChildren([signInRoute, acceptInvitationRoute, appRoute.addChildren([
-  queueRoute, claimRoute, teamRoute, apiTokensRoute, settingsRoute, webhooksRoute, analyticsRoute, operationsRoute, financeTree, storeCreditRoute, profileRoute, ...billingRoutes, ...deskToolRoutes, brandingRoute, abTestsRoute,
+  queueRoute, claimRoute, teamRoute, apiTokensRoute, settingsRoute, webhooksRoute, analyticsRoute, operationsRoute, financeTree, storeCreditRoute, profileRoute, ...billingRoutes, ...deskToolRoutes, brandingRoute, abTestsRoute, onboardingRoute,
 ])]);
 
 export const router = createRouter({

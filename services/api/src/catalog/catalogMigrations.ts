@@ -35,4 +35,10 @@ export const catalogMigrations: Record<string, Migration> = {
     sql`create index orders_source on orders (source_order_id)`,
     sql`create sequence claim_number_seq start 10001`,
   ),
+  // Stores created in the back-office start inactive (shoppers find none of their orders) until activated after onboarding.
+  '2400_store_lifecycle': sqlMigration(
+    sql`alter table stores add column active boolean not null default true`,
+    sql`alter table stores add column onboarded boolean not null default false`,
+    sql`alter table stores add column created_at timestamptz not null default now()`,
+  ),
 };

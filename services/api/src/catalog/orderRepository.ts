@@ -53,11 +53,13 @@ async function findOne(db: QueryExecutorProvider, query: ReturnType<typeof sql<{
 export const findOrderByNumberAndEmail = (db: QueryExecutorProvider, orderNumber: string, email: string) =>
   findOne(db, sql<{ doc: unknown }>`
     select doc from orders where order_number = ${normaliseOrderNumber(orderNumber)} and customer_email_lower = ${email.trim().toLowerCase()}
+      and store_id in (select id from stores where active)
     order by updated_at desc limit 1`);
 
 export const findOrderBySourceIdAndEmail = (db: QueryExecutorProvider, sourceOrderId: string, email: string) =>
   findOne(db, sql<{ doc: unknown }>`
-    select doc from orders where source_order_id = ${sourceOrderId} and customer_email_lower = ${email.trim().toLowerCase()} limit 1`);
+    select doc from orders where source_order_id = ${sourceOrderId} and customer_email_lower = ${email.trim().toLowerCase()}
+      and store_id in (select id from stores where active) limit 1`);
 
 export const findOrderById = (db: QueryExecutorProvider, id: string) =>
   findOne(db, sql<{ doc: unknown }>`select doc from orders where id = ${id}::uuid`);

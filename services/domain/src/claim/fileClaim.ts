@@ -1,6 +1,6 @@
 import {
-  Signature,
-  type ClaimItem, type DomainEvent, type FileClaim, type Fulfillment, type Order, type StoreSettings,
+  SETTINGS_DEFAULTS, Signature,
+  type ClaimItem, type ClaimType, type DomainEvent, type FileClaim, type Fulfillment, type Order, type StoreSettings,
 } from '@claims/contracts';
 import { fail, ok, type Result } from '../result.js';
 import { fulfillmentEligibility } from '../eligibility/fulfillmentEligibility.js';
@@ -16,6 +16,9 @@ export interface FileClaimContext {
   settings: StoreSettings;
   orderClaims: OrderClaimsState;
 }
+
+/** The item issues a photo shows (a missing item has none to photograph). */
+const PHOTOGRAPHABLE: readonly ClaimType[] = ['DAMAGED', 'DEFECTIVE_ITEM', 'WRONG_ITEM'];
 
 const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
@@ -34,6 +37,8 @@ export function decideFileClaim(command: FileClaim, context: FileClaimContext): 
   if (!sameEmail(request.email, order.customerEmail)) {
     return fail('order_not_found', 'No order matches that order number and email address.');
   }
+  const filing = settings.claimFiling ?? SETTINGS_DEFAULTS.claimFiling;
+  if (!filing.acceptingClaims) return fail('not_eligible', 'This store is not taking claims online right now: please contact the store.');
   const isOta = !order.protected;
   if (isOta && !oneTimeAppeasementAvailable(order, settings, orderClaims)) {
     return fail('not_eligible', 'This order is not protected, so a claim cannot be filed for it.');
@@ -65,6 +70,9 @@ export function decideFileClaim(command: FileClaim, context: FileClaimContext): 
       }
       const orderItem = order.items.find((i) => i.sourceItemId === issue.sourceItemId);
       if (!orderItem) return fail('unknown_item', `Item ${issue.sourceItemId} is not part of this order.`);
+      if (filing.photosRequired && PHOTOGRAPHABLE.includes(issue.claimType) && issue.images.length === 0) {
+        return fail('validation_failed', `Add a photo of ${orderItem.productName}: this store asks for one of each damaged, defective or wrong item.`);
+      }
       const quantity = validQuantity(orderItem, issue.quantity);
       if (quantity <= 0) return fail('invalid_quantity', `Nothing is left to claim of ${orderItem.productName}.`);
       const itemId = command.itemIds[idIndex++];

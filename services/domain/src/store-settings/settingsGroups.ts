@@ -14,6 +14,12 @@ export function settingsValuesOf(settings: StoreSettings): EditableSettingsValue
     'customer-communication': { sla: { ...SLA_DEFAULTS, ...settings.sla } },
     metadata: { entries: settings.metadata ?? {} },
     widget: settings.widget ?? SETTINGS_DEFAULTS.widget,
+    'claim-filing': settings.claimFiling ?? SETTINGS_DEFAULTS.claimFiling,
+    policies: settings.policies ?? SETTINGS_DEFAULTS.policies,
+    pricing: settings.pricing ?? SETTINGS_DEFAULTS.pricing,
+    'quote-pricing': settings.quotePricing ?? SETTINGS_DEFAULTS.quotePricing,
+    notifications: settings.notifications ?? SETTINGS_DEFAULTS.notifications,
+    contact: settings.contact ?? SETTINGS_DEFAULTS.contact,
   };
 }
 
@@ -38,6 +44,18 @@ export function withSettingsChange(settings: StoreSettings, change: SettingsChan
       return { ...settings, metadata: change.value.entries };
     case 'widget':
       return { ...settings, widget: change.value };
+    case 'claim-filing':
+      return { ...settings, claimFiling: change.value };
+    case 'policies':
+      return { ...settings, policies: change.value };
+    case 'pricing':
+      return { ...settings, pricing: change.value };
+    case 'quote-pricing':
+      return { ...settings, quotePricing: change.value };
+    case 'notifications':
+      return { ...settings, notifications: change.value };
+    case 'contact':
+      return { ...settings, contact: change.value };
     default: {
       const exhaustive: never = change;
       return exhaustive;

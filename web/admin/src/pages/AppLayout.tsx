@@ -73,6 +73,9 @@ export function AppLayout() {
             {storesWith(me, 'ab-tests:read').length > 0 ? (
               <li><Link to="/ab-tests" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>A/B tests</Link></li>
             ) : null}
+            {holdsInternally(me, 'admin-stores:read') ? (
+              <li><Link to="/onboarding" activeProps={{ 'aria-current': 'page' }}>Onboarding</Link></li>
+            ) : null}
           </ul>
         </nav>
         <div className="user">

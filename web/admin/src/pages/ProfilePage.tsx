@@ -5,6 +5,7 @@ import { errorText } from '@claims/ui';
 import { Alert, Page } from '@claims/ui/components';
 import { api } from '../api.js';
 import { useMe } from '../session.js';
+import { NameForm, PasswordForm } from '../profile/AccountForms.js';
 
 const HELP: Record<TeamNotificationKind, string> = {
   new_claim: 'An email for each claim filed at this store.',
@@ -63,6 +64,8 @@ export function ProfilePage() {
   const settings = useQuery({ queryKey: ['notification-settings'], queryFn: () => api.notificationSettings() });
   return (
     <Page title="Your profile" subtitle={`${me.user.name} · ${me.user.email}`}>
+      {me.permissions.includes('user:update') ? <NameForm name={me.user.name} /> : null}
+      <PasswordForm />
       <h2>Email notifications</h2>
       {settings.isPending ? <p role="status" className="muted">Loading your settings…</p> : null}
       {settings.isError ? <Alert>Your email settings could not be loaded: {errorText(settings.error)}</Alert> : null}

@@ -6,7 +6,7 @@ type FormGroup = Exclude<EditableSettingsGroup, 'metadata'>;
 type Problems = Record<string, string>;
 
 const pathOf = (field: SettingsField) => (field.kind === 'switch' ? field.paths[0]! : field.path);
-const typed = (field: SettingsField) => field.kind === 'number' || field.kind === 'url' || field.kind === 'text';
+const typed = (field: SettingsField) => field.kind === 'number' || field.kind === 'url' || field.kind === 'text' || field.kind === 'line';
 
 /** What the text inputs start with: the stored value as typed (an unset address is empty). */
 function textsOf(group: FormGroup, value: unknown): Record<string, string> {
@@ -25,7 +25,7 @@ function withTexts(group: FormGroup, value: unknown, texts: Record<string, strin
   for (const field of SETTINGS_FIELDS[group]) {
     const text = texts[pathOf(field)] ?? '';
     if (field.kind === 'number') next = withValueAt(next, field.path, text.trim() === '' ? Number.NaN : Number(text));
-    if (field.kind === 'url') next = withValueAt(next, field.path, text.trim() === '' ? null : text.trim());
+    if (field.kind === 'url' || field.kind === 'line') next = withValueAt(next, field.path, text.trim() === '' ? null : text.trim());
     if (field.kind === 'text') next = withValueAt(next, field.path, text);
   }
   return next;
@@ -102,6 +102,9 @@ export function SettingsGroupForm({ group, value, busy, onSave }: {
             {field.kind === 'text' ? (
               <textarea id={inputId} rows={3} maxLength={2_000} value={texts[path] ?? ''} aria-describedby={described} aria-invalid={Boolean(problems[path])}
                 onChange={(e) => setTexts({ ...texts, [path]: e.target.value })} />
+            ) : field.kind === 'line' ? (
+              <input id={inputId} type={field.inputType} value={texts[path] ?? ''} aria-describedby={described} aria-invalid={Boolean(problems[path])}
+                autoComplete="off" onChange={(e) => setTexts({ ...texts, [path]: e.target.value })} />
             ) : (
               <input id={inputId} type={field.kind === 'number' ? 'number' : 'url'} value={texts[path] ?? ''} aria-describedby={described} aria-invalid={Boolean(problems[path])}
                 {...(field.kind === 'number' ? { min: field.min, max: field.max, step: field.step, inputMode: 'decimal' as const } : { inputMode: 'url' as const, autoComplete: 'url' })}

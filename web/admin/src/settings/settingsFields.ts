@@ -10,7 +10,9 @@ export type SettingsField =
   | { kind: 'number'; path: string; label: string; min: number; max: number; step: number; hint?: string }
   | { kind: 'select'; path: string; label: string; options: ReadonlyArray<{ value: string; label: string }> }
   | { kind: 'url'; path: string; label: string; hint?: string }
-  | { kind: 'text'; path: string; label: string; hint?: string };
+  | { kind: 'text'; path: string; label: string; hint?: string }
+  /** One line that may be left empty (stored as none). */
+  | { kind: 'line'; path: string; label: string; inputType: 'email' | 'tel'; hint?: string };
 
 export const SETTINGS_FIELDS: Readonly<Record<Exclude<EditableSettingsGroup, 'metadata'>, readonly SettingsField[]>> = {
   capabilities: [
@@ -48,6 +50,28 @@ export const SETTINGS_FIELDS: Readonly<Record<Exclude<EditableSettingsGroup, 'me
   widget: [
     { kind: 'switch', paths: ['enabled'], label: 'Protection widget on' },
     { kind: 'switch', paths: ['defaultProtected'], label: 'Protection selected by default' },
+  ],
+  'claim-filing': [
+    { kind: 'switch', paths: ['acceptingClaims'], label: 'Shoppers may file claims online', hint: 'Off: the portal refuses new claims and asks shoppers to contact the store.' },
+    { kind: 'switch', paths: ['photosRequired'], label: 'Require a photo of damaged, defective or wrong items' },
+  ],
+  policies: [
+    { kind: 'url', path: 'termsUrl', label: 'Terms of service address' },
+    { kind: 'url', path: 'privacyUrl', label: 'Privacy policy address' },
+    { kind: 'url', path: 'protectionTermsUrl', label: 'Protection terms address' },
+  ],
+  pricing: [
+    { kind: 'number', path: 'premiumPercent', label: 'Premium (% of a protected order\'s value)', min: 0, max: 100, step: 0.01 },
+  ],
+  'quote-pricing': [
+    { kind: 'number', path: 'quotePercent', label: 'Quoted rate at checkout (%)', min: 0, max: 100, step: 0.01 },
+  ],
+  notifications: [
+    { kind: 'line', inputType: 'email', path: 'replyToEmail', label: 'Reply-to address for mail to shoppers', hint: 'Leave empty to receive replies in the claim desk only.' },
+  ],
+  contact: [
+    { kind: 'line', inputType: 'email', path: 'supportEmail', label: 'Support email' },
+    { kind: 'line', inputType: 'tel', path: 'supportPhone', label: 'Support phone' },
   ],
 };
 

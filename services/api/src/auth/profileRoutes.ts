@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { sql } from 'kysely';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ApiError, ChangePasswordRequest, MeResponse, UpdateProfileRequest } from '@claims/contracts';
+import type { AppContext } from '../context.js';
+import { AppError } from '../platform/errors.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+import { storesWith, type Principal, type UserPrincipal } from './principal.js';
+import { describeUser, setPassword } from './users.js';
+
+const errors = { 400: ApiError, 401: ApiError, 403: ApiError } as const;
+
+function signedInUser(principal: Principal): UserPrincipal {
+  if (principal.kind !== 'user') throw new AppError('forbidden', 'Only a signed-in user has a profile.');
+  return principal;
+}
+
+/**
+ * The signed-in user's own profile and password. The name needs `user:update` (spec §6); the password
+ * needs only the current one, so every user can replace a credential they fear is known (decision).
+ */
+export const profileRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
+  app.put('/api/auth/profile', {
+    config: { auth: 'user', permission: 'user:update' },
+    schema: { tags: ['back-office'], summary: 'Change your own name (user:update)', body: UpdateProfileRequest, response: { 200: MeResponse, ...errors } },
+  }, async (request) => {
+    const principal = signedInUser(request.requirePrincipal());
+    const reach = storesWith(principal, 'user:update');
+    if (reach !== 'all' && reach.length === 0) throw new AppError('forbidden', 'You need the user:update permission to change your profile.');
+    await sql`update users set name = ${request.body.name} where id = ${principal.user.id}::uuid`.execute(ctx.database.db);
+    request.log.info({ userId: principal.user.id }, 'profile changed');
+    return describeUser(ctx, { ...principal, user: { ...principal.user, name: request.body.name } });
+  });
+
+  app.post('/api/auth/password', {
+    config: { auth: 'user', permission: 'signed-in' },
+    schema: {
+      tags: ['back-office'], summary: 'Change your own password: the current one is asked; your other sessions end',
+      body: ChangePasswordRequest, response: { 204: z.null(), ...errors },
+    },
+  }, async (request, reply) => {
+    const principal = signedInUser(request.requirePrincipal());
+    const { rows } = await sql<{ password_hash: string }>`select password_hash from users where id = ${principal.user.id}::uuid`.execute(ctx.database.db);
+    if (!rows[0] || !(await verifyPassword(request.body.currentPassword, rows[0].password_hash))) {
+      throw new AppError('validation_failed', 'The current password is not right.', [{ path: 'currentPassword', message: 'The current password is not right.' }]);
+    }
+    const hash = await hashPassword(request.body.newPassword);
+    await ctx.database.db.transaction().execute(async (trx) => {
+      await setPassword(trx, principal.user.id, hash, null);
+      // Whoever else knew the old password is signed out everywhere but here.
+      await sql`delete from auth_sessions where user_id = ${principal.user.id}::uuid and token_hash <> ${principal.sessionHash}`.execute(trx);
+    });
+    request.log.info({ userId: principal.user.id }, 'password changed');
+    return reply.code(204).send(null);
+  });
+};
