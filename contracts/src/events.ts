@@ -11,6 +11,7 @@ import { CurrencyCode } from './money.js';
 import { CreditNoteLine, InvoiceLine, InvoiceMonth, PaymentMethod } from './invoices.js';
 import { SettingsChange, StoreSettings } from './storeSettings.js';
 import { ClaimAssignee, QueueView, SavedViewTeam } from './queue.js';
+import { ReturnStartedData, ReturnStatusChangedData } from './returns.js';
 
 /** Who caused an event. */
 export const Actor = z.object({ type: ActorType, id: z.string(), name: z.string().optional() });
@@ -360,6 +361,8 @@ export const EVENT_REGISTRY = {
   SavedViewCreated: defineEvent(savedViewCreatedData, savedViewsStream),
   SavedViewUpdated: defineEvent(savedViewUpdatedData, savedViewsStream),
   SavedViewDeleted: defineEvent(savedViewDeletedData, savedViewsStream),
+  ReturnStarted: defineEvent(ReturnStartedData, claimStream),
+  ReturnStatusChanged: defineEvent(ReturnStatusChangedData, claimStream),
 };
 
 type EventRegistry = typeof EVENT_REGISTRY;
