@@ -43,6 +43,7 @@ import { invoiceRoutes } from './invoices/invoiceRoutes.js';
 import { paymentMethodRoutes } from './invoices/paymentMethodRoutes.js';
 import { storeSettingsRoutes } from './store-settings/storeSettingsRoutes.js';
 import { notificationPreferenceRoutes } from './notifications/notificationPreferenceRoutes.js';
+import { returnRoutes } from './returns/returnRoutes.js';
 import { claimLinkRecoveryRoute } from './notifications/claimLinkRecoveryRoute.js';
 
 export interface AppOptions {
@@ -127,6 +128,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(invoiceRoutes(ctx));
   await app.register(paymentMethodRoutes(ctx));
   await app.register(notificationPreferenceRoutes(ctx));
+  await app.register(returnRoutes(ctx));
   await app.register(storeRoutes(ctx));
   await app.register(mediaRoutes(ctx));
   await app.register(adminRoutes(ctx));

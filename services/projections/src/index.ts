@@ -23,3 +23,5 @@ export * from './payout-ledger/periodLedgerQuery.js';
 export * from './claim-search/claimSearchProjection.js';
 export * from './claim-assignment/claimAssignmentProjection.js';
 export * from './claim-queue/claimQueueQuery.js';
+export * from './claim-returns/claimReturnsProjection.js';
+export * from './claim-returns/claimReturnsQuery.js';

@@ -9,13 +9,15 @@ import { claimAnalyticsProjection } from './claim-analytics/claimAnalyticsProjec
 import { invoicesProjection } from './invoices/invoicesProjection.js';
 import { claimSearchProjection } from './claim-search/claimSearchProjection.js';
 import { claimAssignmentProjection } from './claim-assignment/claimAssignmentProjection.js';
+import { claimReturnsProjection } from './claim-returns/claimReturnsProjection.js';
 import { projectionRuntimeMigrations } from './runtime/projectionMigrations.js';
 import { projectionFaultMigrations } from './runtime/projectionFaults.js';
 import type { Projection } from './runtime/projection.js';
 
 /** Every read model the product keeps, by name (the names `npm run replay -- --projection` takes). */
 export const PROJECTIONS: readonly Projection[] = [claimListProjection, claimTimelineProjection, webhookOutboxProjection, payoutLedgerProjection, storeCreditProjection,
-  claimAnalyticsProjection, invoicesProjection, claimSearchProjection, claimAssignmentProjection];
+  claimAnalyticsProjection, invoicesProjection, claimSearchProjection, claimAssignmentProjection,
+  claimReturnsProjection];
 
 export const projectionMigrations: Record<string, Migration> = registerMigrations(
   projectionRuntimeMigrations,
