@@ -26,6 +26,7 @@ import { FinanceChartsSearch } from './finance/period.js';
 import { PayoutsPage, PayoutsSearch } from './pages/PayoutsPage.js';
 import { FinanceReplayPage, ReplaySearch } from './pages/FinanceReplayPage.js';
 import { StoreCreditPage, StoreCreditSearch } from './pages/StoreCreditPage.js';
+import { ReturnsPage, ReturnsSearch } from './pages/ReturnsPage.js';
 
 export const queryClient = new QueryClient({
   // A session that ended (expired, signed out in another tab) sends the user to sign in, then back here.
@@ -209,6 +210,13 @@ export const storeCreditRoute = createRoute({
   component: StoreCreditPage,
 });
 
+export const returnsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/returns',
+  validateSearch: (raw) => ReturnsSearch.parse(raw),
+  component: ReturnsPage,
+});
+
 export const profileRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/profile',
@@ -219,6 +227,7 @@ const financeTree = financeRoute.addChildren([financeIndexRoute, payoutsRoute, f
 
 const routeTree = rootRoute.addChildren([signInRoute, acceptInvitationRoute, appRoute.addChildren([
   queueRoute, claimRoute, teamRoute, apiTokensRoute, settingsRoute, webhooksRoute, analyticsRoute, operationsRoute, financeTree, storeCreditRoute, profileRoute, ...billingRoutes,
+  returnsRoute,
 ])]);
 
 export const router = createRouter({

@@ -41,11 +41,11 @@ const ClaimReceivedPage = lazyPage(outcomePages, (m) => m.ClaimReceivedPage);
 const NotShippedPage = lazyPage(outcomePages, (m) => m.NotShippedPage);
 const TooLatePage = lazyPage(outcomePages, (m) => m.TooLatePage);
 const TooSoonPage = lazyPage(outcomePages, (m) => m.TooSoonPage);
-const ReturnPage = lazyPage(outcomePages, (m) => m.ReturnPage);
+const ReturnPage = lazyPage(() => import('./pages/returns.js'), (m) => m.ReturnStartPage);
 const viewPages = () => import('./pages/view.js');
 const ViewClaimPage = lazyPage(viewPages, (m) => m.ViewClaimPage);
 const ViewReviewPage = lazyPage(viewPages, (m) => m.ViewReviewPage);
-const PrintPage = lazyPage(viewPages, (m) => m.PrintPage);
+const PrintPage = lazyPage(() => import('./pages/returnLabel.js'), (m) => m.PrintPage);
 const ClaimLinksPage = lazyPage(() => import('./pages/claimLinks.js'), (m) => m.ClaimLinksPage);
 
 function useBrand() {

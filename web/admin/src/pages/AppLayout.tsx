@@ -58,6 +58,9 @@ export function AppLayout() {
             {storesWith(me, 'store-credit:read').length > 0 ? (
               <li><Link to="/store-credit" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>Store credit</Link></li>
             ) : null}
+            {storesWith(me, 'returns:read').length > 0 ? (
+              <li><Link to="/returns" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>Returns</Link></li>
+            ) : null}
           </ul>
         </nav>
         <div className="user">

@@ -13,6 +13,7 @@ import { Timeline } from '../claim/Timeline.js';
 import { Messages, ResolveForm, StatusForm } from '../claim/Actions.js';
 import { LabelsSection, MacroPicker, MetadataSection, NotesSection } from '../claim/DeskTools.js';
 import { AssignmentSection } from '../claim/AssignmentSection.js';
+import { ReturnsSection } from '../returns/ReturnsSection.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -128,6 +129,7 @@ function ClaimView({ claimId }: { claimId: string }) {
             ? <LabelsSection claim={data} canAdd={mayAddLabel} canRemove={mayRemoveLabel} /> : null}
           {can(me, 'metadata:read', store) || mayCreateMeta || mayUpdateMeta
             ? <MetadataSection claim={data} canCreate={mayCreateMeta} canUpdate={mayUpdateMeta} /> : null}
+          {can(me, 'returns:read', store) ? <ReturnsSection claimId={data.id} canUpdate={can(me, 'returns:update', store)} /> : null}
           <Timeline
             claim={data}
             selected={v}
