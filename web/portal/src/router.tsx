@@ -5,6 +5,7 @@ import { INVALID_ROUTE } from '@claims/ui';
 import { api } from './api.js';
 import { applyBranding } from './branding.js';
 import { lazyPage } from './chunkReload.js';
+import { queryClient } from './queryClient.js';
 import { emptyClaim, getState, resetOrder, setState, trackStep, usePortal } from './claimFlowState.js';
 import { StartPage } from './pages/start.js';
 import { AppErrorPage, NotFoundPage } from './pages/errors.js';
@@ -220,10 +221,19 @@ const returnStart = createRoute({ getParentRoute: () => returnRoute, path: 'star
 const validToken = ({ params }: { params: { token: string } }) => {
   if (!TOKEN_PATTERN.test(params.token)) throw notFound({ data: INVALID_ROUTE });
 };
+/**
+ * The claim a token opens is asked for as soon as the route matches, while the page's chunk is still on its way (not
+ * after it rendered): on a slow phone that is one round trip less before the claim shows. Not awaited, so nothing waits.
+ */
+const prefetchClaim = ({ params }: { params: { token: string } }) => {
+  void queryClient.prefetchQuery({ queryKey: ['claim', params.token], queryFn: () => api.getClaim(params.token) });
+};
 const print = createRoute({
-  getParentRoute: () => rootRoute, path: '/print/$token', component: PrintPage, beforeLoad: validToken, staticData: { layout: 'app-spec' },
+  getParentRoute: () => rootRoute, path: '/print/$token', component: PrintPage, beforeLoad: validToken, loader: prefetchClaim, staticData: { layout: 'app-spec' },
 });
-const view = createRoute({ getParentRoute: () => rootRoute, path: '/view/$token', beforeLoad: validToken, staticData: { layout: 'view-my-claim' } });
+const view = createRoute({
+  getParentRoute: () => rootRoute, path: '/view/$token', beforeLoad: validToken, loader: prefetchClaim, staticData: { layout: 'view-my-claim' },
+});
 const viewIndex = createRoute({ getParentRoute: () => view, path: '/', component: ViewClaimPage });
 const viewReview = createRoute({ getParentRoute: () => view, path: 'review', component: ViewReviewPage });
 

@@ -8,7 +8,7 @@ import { returnsApi } from './returnsApi.js';
 /** What the button that makes each move says. */
 const MOVE_VERBS: Readonly<Record<ReturnStatus, string>> = {
   REDIRECTED: 'Send to the store portal', REQUESTED: 'Reopen', APPROVED: 'Approve', RECEIVED: 'Mark received',
-  COMPLETED: 'Complete', REJECTED: 'Reject', CANCELLED: 'Cancel return',
+  COMPLETED: 'Complete', REJECTED: 'Reject', CANCELLED: 'Cancel',
 };
 
 function ReturnCard({ claimId, item, version, canUpdate }: { claimId: string; item: ClaimReturn; version: number; canUpdate: boolean }) {
