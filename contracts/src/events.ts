@@ -14,6 +14,7 @@ import { accountCreatedData, accountStreamOf, storeActivatedData, storeCreatedDa
 import { ClaimAssignee, QueueView, SavedViewTeam } from './queue.js';
 import { Branding } from './store.js';
 import { AbVariant } from './abTests.js';
+import { ReturnStartedData, ReturnStatusChangedData } from './returns.js';
 
 /** Who caused an event. */
 export const Actor = z.object({ type: ActorType, id: z.string(), name: z.string().optional() });
@@ -399,6 +400,8 @@ export const EVENT_REGISTRY = {
   StoreCreated: defineEvent(storeCreatedData, storeStream),
   StoreOnboardingAdvanced: defineEvent(storeOnboardingAdvancedData, storeStream),
   StoreActivated: defineEvent(storeActivatedData, storeStream),
+  ReturnStarted: defineEvent(ReturnStartedData, claimStream),
+  ReturnStatusChanged: defineEvent(ReturnStatusChangedData, claimStream),
 };
 
 type EventRegistry = typeof EVENT_REGISTRY;

@@ -33,3 +33,5 @@ export * from './abTests.js';
 export * from './storeLifecycle.js';
 export * from './storeLifecycleApi.js';
 export * from './profile.js';
+export * from './returns.js';
+export * from './returnCommands.js';

@@ -10,14 +10,13 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     assetsInlineLimit: 0,
-    rollupOptions: {
-      // The shared contracts only declare schemas and constants: a module the portal never reads is left out
-      // (the back-office and event schemas), which keeps the initial JavaScript small.
-      treeshake: { moduleSideEffects: (id: string) => !/[\\/]contracts[\\/]src[\\/]/.test(id) },
-    },
     // zod and its setup share one chunk, which every chunk building schemas imports: zod is configured jitless before
     // any schema exists. Apart, a shared chunk of schemas ran first and zod's eval probe broke the CSP.
     rolldownOptions: {
+      // The shared contracts and the domain only declare schemas, constants and pure functions: a module the portal
+      // never reads is left out (the back-office and event schemas), which keeps the initial JavaScript small. (Under
+      // `rollupOptions` beside `rolldownOptions` this was ignored.)
+      treeshake: { moduleSideEffects: (id: string) => !/[\\/](contracts|services[\\/]domain)[\\/]src[\\/]/.test(id) },
       output: { codeSplitting: { groups: [{ name: 'zod', test: /node_modules[\\/]zod[\\/]|zodSetup/, priority: 2 }] } },
     },
   },

@@ -50,6 +50,7 @@ import { storeSettingsRoutes } from './store-settings/storeSettingsRoutes.js';
 import { notificationPreferenceRoutes } from './notifications/notificationPreferenceRoutes.js';
 import { onboardingRoutes } from './onboarding/onboardingRoutes.js';
 import { profileRoutes } from './auth/profileRoutes.js';
+import { returnRoutes } from './returns/returnRoutes.js';
 import { claimLinkRecoveryRoute } from './notifications/claimLinkRecoveryRoute.js';
 
 export interface AppOptions {
@@ -142,6 +143,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(notificationPreferenceRoutes(ctx));
   await app.register(onboardingRoutes(ctx));
   await app.register(profileRoutes(ctx));
+  await app.register(returnRoutes(ctx));
   await app.register(storeRoutes(ctx));
   await app.register(brandingRoutes(ctx));
   await app.register(abTestRoutes(ctx));

@@ -45,3 +45,4 @@ export * from './ab-tests/assignVariant.js';
 export * from './ab-tests/significance.js';
 export * from './ab-tests/decideAbTests.js';
 export * from './store-lifecycle/storeLifecycle.js';
+export * from './returns/decideReturn.js';

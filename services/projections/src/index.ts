@@ -28,3 +28,5 @@ export * from './claim-reviews/claimReviewsProjection.js';
 export * from './claim-reviews/claimReviewsQuery.js';
 export * from './ab-tests/abTestsProjection.js';
 export * from './ab-tests/abTestsQuery.js';
+export * from './claim-returns/claimReturnsProjection.js';
+export * from './claim-returns/claimReturnsQuery.js';

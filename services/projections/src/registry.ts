@@ -11,13 +11,15 @@ import { claimSearchProjection } from './claim-search/claimSearchProjection.js';
 import { claimAssignmentProjection } from './claim-assignment/claimAssignmentProjection.js';
 import { claimReviewsProjection } from './claim-reviews/claimReviewsProjection.js';
 import { abTestsProjection } from './ab-tests/abTestsProjection.js';
+import { claimReturnsProjection } from './claim-returns/claimReturnsProjection.js';
 import { projectionRuntimeMigrations } from './runtime/projectionMigrations.js';
 import { projectionFaultMigrations } from './runtime/projectionFaults.js';
 import type { Projection } from './runtime/projection.js';
 
 /** Every read model the product keeps, by name (the names `npm run replay -- --projection` takes). */
 export const PROJECTIONS: readonly Projection[] = [claimListProjection, claimTimelineProjection, webhookOutboxProjection, payoutLedgerProjection, storeCreditProjection,
-  claimAnalyticsProjection, invoicesProjection, claimSearchProjection, claimAssignmentProjection, claimReviewsProjection, abTestsProjection];
+  claimAnalyticsProjection, invoicesProjection, claimSearchProjection, claimAssignmentProjection, claimReviewsProjection, abTestsProjection,
+  claimReturnsProjection];
 
 export const projectionMigrations: Record<string, Migration> = registerMigrations(
   projectionRuntimeMigrations,

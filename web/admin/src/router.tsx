@@ -33,6 +33,7 @@ import { ReviewsPage, ReviewsSearch } from './pages/ReviewsPage.js';
 import { BrandingPage } from './pages/BrandingPage.js';
 import { AbTestsPage } from './pages/AbTestsPage.js';
 import { OnboardingPage } from './pages/OnboardingPage.js';
+import { ReturnsPage, ReturnsSearch } from './pages/ReturnsPage.js';
 
 export const queryClient = new QueryClient({
   // A session that ended (expired, signed out in another tab) sends the user to sign in, then back here.
@@ -219,6 +220,13 @@ export const storeCreditRoute = createRoute({
   component: StoreCreditPage,
 });
 
+export const returnsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/returns',
+  validateSearch: (raw) => ReturnsSearch.parse(raw),
+  component: ReturnsPage,
+});
+
 export const profileRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/profile',
@@ -267,7 +275,7 @@ export const abTestsRoute = createRoute({
 const financeTree = financeRoute.addChildren([financeIndexRoute, payoutsRoute, financeReplayRoute, financeChartsRoute]);
 
 const routeTree = rootRoute.addChildren([signInRoute, acceptInvitationRoute, appRoute.addChildren([
-  queueRoute, claimRoute, teamRoute, apiTokensRoute, settingsRoute, webhooksRoute, analyticsRoute, operationsRoute, financeTree, storeCreditRoute, profileRoute, ...billingRoutes, ...deskToolRoutes, brandingRoute, abTestsRoute, onboardingRoute,
+  queueRoute, claimRoute, teamRoute, apiTokensRoute, settingsRoute, webhooksRoute, analyticsRoute, operationsRoute, financeTree, storeCreditRoute, profileRoute, ...billingRoutes, ...deskToolRoutes, brandingRoute, abTestsRoute, onboardingRoute, returnsRoute,
 ])]);
 
 export const router = createRouter({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  ClaimLinkRecoveryResponse, ClaimSession, CustomerClaimView, CustomerOrder, FileClaimResponse, Message, PublicStore, Review,
+  ClaimLinkRecoveryResponse, ClaimSession, CustomerClaimView, CustomerOrder, FileClaimResponse, Message, Review,
   OfferResponse, UploadUrlResponse, WhitelabelSettings,
   type AddReviewRequest, type ClaimLinkRecoveryRequest, type FileClaimRequest, type SendMessageRequest, type UpdateSessionRequest, type UploadUrlRequest,
 } from '@claims/contracts';
@@ -39,7 +39,7 @@ export const api = {
   listReviews: (token: string) => request('GET', `claims/${encodeURIComponent(token)}/reviews`, { schema: z.array(Review) }),
   addReview: (token: string, body: z.input<typeof AddReviewRequest>) =>
     request('POST', `claims/${encodeURIComponent(token)}/reviews`, { body, schema: Review }),
-  getStore: (id: string) => request('GET', `stores/${encodeURIComponent(id)}`, { schema: PublicStore }),
+  getStore: async (id: string) => request('GET', `stores/${encodeURIComponent(id)}`, { schema: (await import('./storeSchemas.js')).PublicStore }),
   /** Spec §7: the domain is omitted on localhost. */
   whitelabel: (store: string | undefined) => {
     const host = window.location.hostname;

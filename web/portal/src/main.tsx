@@ -1,16 +1,15 @@
 import '@claims/ui/zod-setup';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { preloadFlow, router } from './router.js';
 import { installChunkReload } from './chunkReload.js';
 import { startErrorReporting } from './sentry.js';
 import { rememberLocale } from './localeCookie.js';
 import { installBrandingPreview } from './brandingPreview.js';
+import { queryClient } from './queryClient.js';
 import './styles.css';
-
-const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 10_000, refetchOnWindowFocus: false } } });
 
 // Spec §8: a failed chunk load reloads the page once, at most every 10 seconds.
 installChunkReload();

@@ -36,7 +36,7 @@ const migrations: Record<string, Migration> = {
 
 const CLAIM_EVENTS = [
   'ClaimFiled', 'ClaimStatusChanged', 'ClaimResolved', 'ClaimMessageSent', 'ClaimReviewed',
-  'ClaimNoteAdded', 'ClaimLabelAdded', 'ClaimLabelRemoved', 'ClaimMetadataSet',
+  'ClaimNoteAdded', 'ClaimLabelAdded', 'ClaimLabelRemoved', 'ClaimMetadataSet', 'ReturnStarted', 'ReturnStatusChanged',
 ] as const;
 const MAIL_EVENTS = ['ClaimNotificationSent', 'ClaimNotificationFailed'] as const;
 
@@ -77,6 +77,13 @@ function summarise(event: ProjectedEvent<(typeof CLAIM_EVENTS)[number]>): { stat
       return { status: null, summary: { label: event.data.label } };
     case 'ClaimMetadataSet':
       return { status: null, summary: { key: event.data.key, value: event.data.value, previous: event.data.previous } };
+    case 'ReturnStarted':
+      return {
+        status: null,
+        summary: { returnId: event.data.returnId, code: event.data.code, handling: event.data.handling, returnStatus: event.data.status, reason: event.data.reason },
+      };
+    case 'ReturnStatusChanged':
+      return { status: null, summary: { returnId: event.data.returnId, from: event.data.from, to: event.data.to, note: event.data.note } };
   }
 }
 

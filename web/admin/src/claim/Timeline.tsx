@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import { CLAIM_STATUS_LABELS, ClaimStatus, type Actor, type AdminClaimDetail, type TimelineResponse } from '@claims/contracts';
+import { CLAIM_STATUS_LABELS, ClaimStatus, RETURN_STATUS_LABELS, ReturnStatus, type Actor, type AdminClaimDetail, type TimelineResponse } from '@claims/contracts';
 import { formatDateTime, pluralize } from '@claims/ui';
 import { api } from '../api.js';
 import { Alert } from '@claims/ui/components';
@@ -24,6 +24,8 @@ const Reviewed = z.object({ rating: z.number() });
 const NoteAdded = z.object({ author: z.string() });
 const LabelChanged = z.object({ label: z.string() });
 const MetadataSet = z.object({ key: z.string(), value: z.string(), previous: z.string().nullable().optional() });
+const ReturnStarted = z.object({ code: z.string(), handling: z.string() });
+const ReturnMoved = z.object({ from: ReturnStatus, to: ReturnStatus, note: z.string().nullable().optional() });
 const Mail = z.object({
   to: z.string().nullable(), subject: z.string().nullable(), attempt: z.number(), sent: z.boolean(),
   error: z.string().optional(), nextAttemptAt: z.string().nullable().optional(),
@@ -98,6 +100,17 @@ export function describeEntry(entry: Entry, claim?: AdminClaimDetail): { title: 
         title: `Metadata ${s.data.key} set`,
         detail: s.data.previous === null || s.data.previous === undefined ? `Value: ${s.data.value}` : `From ${s.data.previous} to ${s.data.value}`,
       };
+    }
+    case 'ReturnStarted': {
+      const s = ReturnStarted.safeParse(entry.summary);
+      if (!s.success) return { title: 'Return started', detail: null };
+      return { title: `Return ${s.data.code} started`, detail: s.data.handling === 'store_portal' ? 'Sent to the store\'s returns portal' : 'Handled here, with a return label' };
+    }
+    case 'ReturnStatusChanged': {
+      const s = ReturnMoved.safeParse(entry.summary);
+      return s.success
+        ? { title: `Return ${RETURN_STATUS_LABELS[s.data.to].toLowerCase()} (was ${RETURN_STATUS_LABELS[s.data.from].toLowerCase()})`, detail: s.data.note ?? null }
+        : { title: 'Return updated', detail: null };
     }
     default:
       return { title: entry.eventType, detail: null };

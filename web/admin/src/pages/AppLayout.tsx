@@ -76,6 +76,9 @@ export function AppLayout() {
             {holdsInternally(me, 'admin-stores:read') ? (
               <li><Link to="/onboarding" activeProps={{ 'aria-current': 'page' }}>Onboarding</Link></li>
             ) : null}
+            {storesWith(me, 'returns:read').length > 0 ? (
+              <li><Link to="/returns" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>Returns</Link></li>
+            ) : null}
           </ul>
         </nav>
         <div className="user">

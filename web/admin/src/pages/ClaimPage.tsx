@@ -18,6 +18,7 @@ import { LabelsSection, MacroPicker, MetadataSection, NotesSection } from '../cl
 import { AssignmentSection } from '../claim/AssignmentSection.js';
 import { OrderReference } from '../order/OrderReference.js';
 import { ReviewSection } from '../reviews/ReviewSection.js';
+import { ReturnsSection } from '../returns/ReturnsSection.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -143,6 +144,7 @@ function ClaimView({ claimId }: { claimId: string }) {
             ? <LabelsSection claim={data} canAdd={mayAddLabel} canRemove={mayRemoveLabel} /> : null}
           {can(me, 'metadata:read', store) || mayCreateMeta || mayUpdateMeta
             ? <MetadataSection claim={data} canCreate={mayCreateMeta} canUpdate={mayUpdateMeta} /> : null}
+          {can(me, 'returns:read', store) ? <ReturnsSection claimId={data.id} canUpdate={can(me, 'returns:update', store)} /> : null}
           <Timeline
             claim={data}
             selected={v}

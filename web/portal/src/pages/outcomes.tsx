@@ -65,17 +65,3 @@ export function NotShippedPage() {
     </Page>
   );
 }
-
-export function ReturnPage() {
-  const order = usePortal((s) => s.order);
-  const portalUrl = order?.settings.capabilities.returns ? order.settings.returns.portalUrl : null;
-  return (
-    <Page title="Start a return" subtitle="Returns are handled by the store.">
-      {portalUrl ? (
-        <a className="button button-primary" href={portalUrl} rel="noopener noreferrer">Go to the returns portal</a>
-      ) : (
-        <p>Look up your order first, then follow the store's return instructions. <Link to="/start">Look up your order</Link></p>
-      )}
-    </Page>
-  );
-}

@@ -10,6 +10,7 @@ import { ItemThumb, PhotoUpload, issueLabel } from '../components.js';
 import { setState } from '../claimFlowState.js';
 import type { UploadedMedia } from '../upload.js';
 import { ItemDecision } from '../itemDecision.js';
+import { ClaimReturnsCard } from './returns.js';
 
 function useToken(): string {
   const params: { token?: string } = useParams({ strict: false });
@@ -163,6 +164,7 @@ export function ViewClaimPage() {
           </ul>
         </section>
       ) : null}
+      <ClaimReturnsCard token={token} />
       <Messages token={token} />
       <p className="actions">
         {c.hasReview ? <span>Thank you for your review.</span> : <Link className="button button-secondary" to="/view/$token/review" params={{ token }}>Leave a review</Link>}

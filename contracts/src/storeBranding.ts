@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+/** Spec §3 branding settings (every field optional: a store brands what it wants). */
+export const Branding = z.object({
+  backgroundColor: z.string().optional(),
+  backgroundImage: z.string().optional(),
+  brand100: z.string().optional(),
+  brand700: z.string().optional(),
+  brand800: z.string().optional(),
+  brand900: z.string().optional(),
+  headlineFontSizes: z.record(z.string(), z.string()).optional(),
+  letterSpacing: z.string().optional(),
+  lineHeights: z.record(z.string(), z.string()).optional(),
+  textTransform: z.enum(['none', 'uppercase', 'lowercase', 'capitalize']).optional(),
+  logoWidths: z.record(z.string(), z.number()).optional(),
+  buttonStyle: z.enum(['ROUNDED', 'ROUNDED_FULL', 'SQUARE']).optional(),
+  logoUrl: z.string().optional(),
+  fontFiles: z.array(z.object({ family: z.string(), url: z.string(), weight: z.number().optional() })).optional(),
+});
+export type Branding = z.infer<typeof Branding>;
+
+/** Spec §9: button radius per button style. */
+export const BUTTON_RADIUS = { ROUNDED: '6px', ROUNDED_FULL: '9999px', SQUARE: '0px' } as const;
+
+export const WhitelabelSettings = z.object({ storeId: z.uuid(), storeName: z.string(), branding: Branding });
+export type WhitelabelSettings = z.infer<typeof WhitelabelSettings>;
