@@ -7,8 +7,10 @@
  *    redeemed, adjusted) — and every 2,000 orders a payout batch per store, all decided by the real deciders.
  * 2. Catches the live ledgers up from the first event with the projections' own `rebuild()` (payout-ledger, then
  *    store-credit): the speed of the live path over the same history.
- * 3. Replays the whole history as `POST /api/finance/replays` does (`runFinanceReplay`: read, fold, wait for the live
- *    ledgers, compare, store the result), with the recorded rules (must find no difference) and with candidate rules.
+ * 3. Issues each store's invoice for the month, as `POST /api/finance/invoices` does.
+ * 4. Replays the whole history as `POST /api/finance/replays` does (`runFinanceReplay`: read, fold, wait for the live
+ *    ledgers, compare invoices too, store the result), with the recorded rules (must find no difference) and with
+ *    candidate rules (replacement cost, store-credit bonus and revenue share).
  *
  * Own database `claims_bench_finance` on the benchmark server, dropped and recreated every run.
  * Env: BENCH_FINANCE_EVENTS (1000000), BENCH_FINANCE_CONCURRENCY (transactions in flight while generating, 8),
@@ -20,14 +22,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import type { FinanceReplayRequest, FinanceReplayView } from '@claims/contracts';
-import { appendToStream, appendToStreams, openDatabase } from '@claims/event-store';
-import { payoutLedgerProjection, rebuild, storeCreditProjection, type Projection } from '@claims/projections';
+import { FINANCE_EVENT_TYPES, storeBillingStreamOf, type FinanceReplayRequest, type FinanceReplayView } from '@claims/contracts';
+import { storeBillingDecider } from '@claims/domain';
+import { appendToStream, appendToStreams, openDatabase, readStream } from '@claims/event-store';
+import { applyEvents, invoicesProjection, payoutLedgerProjection, rebuild, storeCreditProjection, type Projection } from '@claims/projections';
 import { loadConfig, startRuntime, type Runtime } from '../services/api/src/index.js';
 import { findOrderBySourceIdAndEmail } from '../services/api/src/catalog/orderRepository.js';
 import { findStoreBySlugOrDomain } from '../services/api/src/catalog/storeRepository.js';
 import { findReplay, insertReplay } from '../services/api/src/finance/financeReplays.js';
 import { replayHistory, runFinanceReplay } from '../services/api/src/finance/runFinanceReplay.js';
+import { handleCommand } from '../services/api/src/eventsourcing/commandHandler.js';
+import { invoiceInputsOf } from '../services/api/src/invoices/invoiceInputs.js';
 import { startCpuSample, type CpuShare } from './cpuSampler.js';
 import { MIX, orderUnit, payoutBatch, rng, type OrderTemplate, type PendingLine, type StorePayoutsLedger, type StoreTerms } from './financeWorkload.js';
 import { benchDatabaseUrl, checkpoint, recreateDatabase, withDatabase } from './postgres.js';
@@ -35,7 +40,7 @@ import { fmtInt } from './stats.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const GOAL_EVENTS_PER_SECOND = 20_000;
-const CANDIDATE: NonNullable<FinanceReplayRequest['rules']> = { replacementCostPercent: 80, credit: { bonus: 5 } };
+const CANDIDATE: NonNullable<FinanceReplayRequest['rules']> = { replacementCostPercent: 80, credit: { bonus: 5 }, revShare: { merchantSharePercent: 20 } };
 
 const envNumber = (name: string): number | undefined => (process.env[name] ? Number(process.env[name]) : undefined);
 const log = (line: string) => process.stderr.write(`finance-replay: ${line}\n`);
@@ -148,13 +153,40 @@ async function historyStats(url: string): Promise<HistoryStats> {
   return withPool(url, async (pool) => {
     const { rows } = await pool.query<{ type: string; count: number }>('select type, count(*)::int as count from events group by type order by count(*) desc');
     const size = (await pool.query<{ bytes: string }>(`select pg_total_relation_size('events') as bytes`)).rows[0]!.bytes;
-    const finance = new Set<string>(['ClaimFiled', 'ClaimResolved', 'PayoutBatchCreated', 'PayoutBatchApproved', 'PayoutBatchPaid', 'PremiumRecorded', 'PremiumReversed',
-      'StoreCreditIssued', 'StoreCreditRedeemed', 'StoreCreditAdjusted']);
+    const finance = new Set<string>(FINANCE_EVENT_TYPES);
     return {
       events: rows.reduce((sum, r) => sum + r.count, 0), financeEvents: rows.filter((r) => finance.has(r.type)).reduce((sum, r) => sum + r.count, 0),
       eventsMiB: Number(size) / 2 ** 20, byType: rows,
     };
   });
+}
+
+/**
+ * Each demo store's invoice for the month the history was appended in, issued as `POST /api/finance/invoices` issues
+ * it (the live ledger's figures, the store's revenue share), with the clock an hour into the next month so the month
+ * has ended; then applied to the invoices read model (the runtime runs no projection workers). A month invoiced
+ * already (a reused database) is left as it is.
+ */
+async function issueInvoices(runtime: Runtime, month: string): Promise<string[]> {
+  const db = runtime.ctx.database.db;
+  const [year, monthNumber] = month.split('-').map(Number) as [number, number];
+  const now = new Date(Date.UTC(year, monthNumber, 1, 1)).toISOString();
+  const issued: string[] = [];
+  for (const slug of ['acme', 'kumo']) {
+    const store = (await findStoreBySlugOrDomain(db, { slug }))!;
+    const handled = await invoiceInputsOf(runtime.ctx, store, month).then((inputs) => handleCommand(runtime.ctx, {
+      decider: storeBillingDecider, streamId: storeBillingStreamOf(store.id), storeId: store.id,
+      meta: { actor: { type: 'system', id: 'bench' }, correlationId: `invoice-${slug}`, causationId: null },
+      command: { type: 'IssueInvoice' as const, storeId: store.id, invoiceId: randomUUID(), storeSlug: store.slug, month, inputs, actorId: 'bench', now },
+    })).catch((error: unknown) => {
+      // Invoiced already (a reused database), or premiums of generated orders the catalog does not hold (Acme's EUR ones).
+      log(`${slug}: ${error instanceof Error ? error.message : String(error)}`);
+      return null;
+    });
+    if (handled) issued.push(store.name);
+    await applyEvents(db, invoicesProjection, (await readStream(db, storeBillingStreamOf(store.id))).events);
+  }
+  return issued;
 }
 
 interface ReplayRun extends Timed {
@@ -203,6 +235,8 @@ export async function benchFinanceReplay(opts: { url?: string } = {}): Promise<F
       }
       await withPool(url, (pool) => pool.query('analyze'));
     }
+    const invoiced = await issueInvoices(runtime, new Date().toISOString().slice(0, 7));
+    log(`issued invoices of ${invoiced.join(', ') || 'no store'}`);
     const stats = await historyStats(url);
     await checkpoint(url);
 
@@ -213,7 +247,7 @@ export async function benchFinanceReplay(opts: { url?: string } = {}): Promise<F
     log(`replay, recorded rules: ${recorded.seconds.toFixed(1)} s, ${recorded.view.differences.length} differences`);
     const candidate = await replayOnce(runtime, { ...whole, rules: CANDIDATE });
     log(`replay, candidate rules: ${candidate.seconds.toFixed(1)} s, ${candidate.view.differences.length} payout differences`);
-    return { markdown: financeReplayMarkdown({ target, concurrency, loadAtStart, generated, catchUp, stats, fold: { seconds: fold.seconds, cpu: fold.cpu, events: fold.value.events }, recorded, candidate }) };
+    return { markdown: financeReplayMarkdown({ target, concurrency, loadAtStart, generated, catchUp, stats, fold: { seconds: fold.seconds, cpu: fold.cpu, events: fold.value.events }, recorded, candidate, invoiced }) };
   } finally {
     await runtime.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -222,7 +256,7 @@ export async function benchFinanceReplay(opts: { url?: string } = {}): Promise<F
 
 function financeReplayMarkdown(r: {
   target: number; concurrency: number; loadAtStart: number; generated: Generated | null; catchUp: Array<{ projection: string; events: number } & Timed>;
-  stats: HistoryStats; fold: Timed & { events: number }; recorded: ReplayRun; candidate: ReplayRun;
+  stats: HistoryStats; fold: Timed & { events: number }; recorded: ReplayRun; candidate: ReplayRun; invoiced: readonly string[];
 }): string {
   const pct = (x: number) => `${Math.round(x * 100)}%`;
   const cpu = (c: CpuShare | null) => (c ? `${pct(c.busy)} / ${pct(c.other)}` : 'n/a');
@@ -240,7 +274,10 @@ function financeReplayMarkdown(r: {
     `${pct(MIX.claimed)} get a claim with its draft session, filing, mail, up to four messages and a status change, ${pct(MIX.resolved)} of those a decision ` +
     '(refund, reshipment, store credit, flat rate, custom, denial; a fifth of multi-item claims with a denied line), valued under the store\'s rules of the day ' +
     `(Acme's replacement cost alternating 100% and 90%), store credit issued (${pct(MIX.redeemed)} partly redeemed, ${pct(MIX.adjusted)} adjusted), a review for some; ` +
-    `after every ${fmtInt(MIX.wave)} orders each store batches the previous wave's payouts (${g ? `${g.batches} batches, ` : ''}approved, 3 in 4 paid). ` +
+    `after every ${fmtInt(MIX.wave)} orders each store batches the previous wave's payouts (${g ? `${g.batches} batches, ` : ''}approved, 3 in 4 paid); ` +
+    `then the month is invoiced from the live ledger for ${r.invoiced.join(', ') || 'no store'} (the generated orders are events only, not catalog orders, so a ` +
+    'store with premiums in an order\'s own currency — Acme\'s EUR — cannot be invoiced: issuing needs the order\'s exchange rate), and the replay rebuilds that ' +
+    'invoice over the whole month\'s premiums and payouts. ' +
     'Everything is decided by the real deciders. Database `claims_bench_finance`, dropped and recreated every run; `analyze` after generation.',
   );
   lines.push('');
@@ -266,10 +303,12 @@ function financeReplayMarkdown(r: {
   }
   lines.push('');
   const diff = (v: FinanceReplayView) => `${fmtInt(v.differences.length)} payout lines, ${fmtInt(v.premiums.differences.length)} premiums, ` +
-    `${fmtInt(v.storeCredit.differences.length)} store-credit entries`;
-  const totals = (v: FinanceReplayView) => v.stores.map((s) => `${s.currency} ${s.live.toLocaleString('en-US')} live → ${s.replayed.toLocaleString('en-US')} replayed`).join('; ');
-  lines.push(`With the recorded rules the replay found ${diff(r.recorded.view)} different (payouts: ${totals(r.recorded.view)}). ` +
-    `With candidate rules \`${JSON.stringify(CANDIDATE)}\`: ${diff(r.candidate.view)} different (payouts: ${totals(r.candidate.view)}).`);
+    `${fmtInt(v.storeCredit.differences.length)} store-credit entries, ${fmtInt(v.invoices.differences.length)} invoice lines`;
+  const totals = (stores: FinanceReplayView['stores']) => stores.map((s) => `${s.currency} ${s.live.toLocaleString('en-US')} live → ${s.replayed.toLocaleString('en-US')} replayed`).join('; ');
+  lines.push(`With the recorded rules the replay found ${diff(r.recorded.view)} different (payouts: ${totals(r.recorded.view.stores)}; ` +
+    `invoice nets: ${totals(r.recorded.view.invoices.stores)}). ` +
+    `With candidate rules \`${JSON.stringify(CANDIDATE)}\`: ${diff(r.candidate.view)} different (payouts: ${totals(r.candidate.view.stores)}; ` +
+    `invoice nets: ${totals(r.candidate.view.invoices.stores)}).`);
   lines.push('');
   lines.push(`Load average (1 min) when the section started: ${r.loadAtStart.toFixed(2)} on ${os.availableParallelism()} CPUs.`);
   return lines.join('\n');

@@ -118,8 +118,20 @@ export type SetClaimMetadata = z.infer<typeof SetClaimMetadata>;
 export const AssignClaim = z.object({ type: z.literal('AssignClaim'), claimId: z.uuid(), assignee: ClaimAssignee.nullable() });
 export type AssignClaim = z.infer<typeof AssignClaim>;
 
+/** Takes a claim's resolution back (every line it decided); `clawbackEntryIds` are one fresh id per line, in order. */
+export const ReverseResolution = z.object({
+  type: z.literal('ReverseResolution'),
+  claimId: z.uuid(),
+  storeId: z.uuid(),
+  clawbackEntryIds: z.array(z.uuid()),
+  reason: z.string().trim().min(1).max(500),
+  actor: Actor,
+  now: z.iso.datetime(),
+});
+export type ReverseResolution = z.infer<typeof ReverseResolution>;
+
 export const ClaimCommand = z.discriminatedUnion('type', [
-  ResolveClaim, ChangeClaimStatus, SendMessage, AddReview, AddClaimNote, AddClaimLabel, RemoveClaimLabel, SetClaimMetadata, AssignClaim,
+  ResolveClaim, ChangeClaimStatus, SendMessage, AddReview, AddClaimNote, AddClaimLabel, RemoveClaimLabel, SetClaimMetadata, AssignClaim, ReverseResolution,
 ]);
 export type ClaimCommand = z.infer<typeof ClaimCommand>;
 

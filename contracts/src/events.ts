@@ -81,6 +81,20 @@ const claimResolvedData = z.object({
   valuation: Valuation.optional(),
 });
 
+/**
+ * A claim's resolution taken back: every line it decided is undone, so the claim may be decided again. Each line
+ * names the payout entry that takes its money back should the line have been batched already (docs/decisions.md
+ * "Reversed resolutions"); the ids are chosen here so the live ledger and a replay make the same entry.
+ */
+const claimResolutionReversedData = z.object({
+  claimId: z.uuid(),
+  storeId: z.uuid(),
+  lines: z.array(z.object({ resolutionId: z.uuid(), clawbackEntryId: z.uuid() })).min(1),
+  reason: z.string().trim().min(1).max(500),
+  reversedBy: z.string(),
+  reversedAt: z.iso.datetime(),
+});
+
 /** An internal note on a claim: the back-office's only; never in the shopper's view or a webhook. */
 const claimNoteAddedData = z.object({
   claimId: z.uuid(),
@@ -402,6 +416,7 @@ export const EVENT_REGISTRY = {
   StoreActivated: defineEvent(storeActivatedData, storeStream),
   ReturnStarted: defineEvent(ReturnStartedData, claimStream),
   ReturnStatusChanged: defineEvent(ReturnStatusChangedData, claimStream),
+  ClaimResolutionReversed: defineEvent(claimResolutionReversedData, claimStream),
 };
 
 type EventRegistry = typeof EVENT_REGISTRY;

@@ -24,12 +24,14 @@ export const DEFAULT_MONEY_RULES: MoneyRules = { replacementCostPercent: 100 };
 
 /**
  * Money rules a finance replay may try instead of those each decision recorded: every rule the payout
- * valuation reads (the replacement-cost percentage and the store-credit bonus, amount or kind). The store's
+ * valuation reads (the replacement-cost percentage and the store-credit bonus, amount or kind), and the
+ * merchant's revenue share each invoice recorded (the `rev-share` settings group's shape). The store's
  * currency and the order's exchange rate are facts of the order, not rules, so they are never candidates.
  * An unknown name is refused rather than silently ignored, so a typo never passes for "nothing changes".
  */
 export const CandidateMoneyRules = MoneyRules.partial().extend({
   credit: Valuation.shape.credit.partial().strict().optional(),
+  revShare: z.object({ merchantSharePercent: z.number().min(0).max(100) }).strict().optional(),
 }).strict();
 export type CandidateMoneyRules = z.infer<typeof CandidateMoneyRules>;
 
@@ -105,6 +107,24 @@ export const FinanceReplayView = z.object({
       live: DecimalAmount.nullable(), replayed: DecimalAmount.nullable(),
     })),
   }),
+  /**
+   * Each issued invoice of the period (its month starting in it) beside its figures rebuilt from the events as they
+   * stood when it was issued: net totals per store and currency, and each line that differs with the events behind
+   * the change (`causes`: the ClaimResolved of each payout a rule revalues, or the InvoiceIssued whose recorded
+   * revenue share a candidate replaces); with no candidate rules, none differs.
+   */
+  invoices: z.object({
+    stores: ReplayTotals,
+    differences: z.array(z.object({
+      storeId: z.uuid(), invoiceId: z.uuid(), number: z.string(), month: z.string(), currency: CurrencyCode,
+      /** The invoice line, or `total` for the net. */
+      line: z.enum(['premiums', 'rev_share', 'claims', 'total']),
+      /** The InvoiceIssued event (null for a live invoice the events do not hold). */
+      eventId: z.uuid().nullable(),
+      live: DecimalAmount.nullable(), replayed: DecimalAmount.nullable(), change: DecimalAmount,
+      causes: z.array(z.object({ eventId: z.uuid(), claimId: z.uuid().nullable(), change: DecimalAmount })),
+    })),
+  }),
   /** The candidate rules this replay tried (null: the rules each decision recorded). */
   rules: CandidateMoneyRules.nullable(),
   /** Finance events the replay folded, out of the whole history it read. */
@@ -150,6 +170,13 @@ export const StoreCreditBalance = z.object({
 });
 export const StoreCreditBalanceList = z.object({ data: z.array(StoreCreditBalance) });
 export type StoreCreditBalanceList = z.infer<typeof StoreCreditBalanceList>;
+
+/** Taking back a claim's resolution: why, for the claim's history. */
+export const ReverseResolutionRequest = z.object({
+  reason: z.string().trim().min(1).max(500),
+  expectedVersion: z.number().int().nonnegative().optional(),
+});
+export type ReverseResolutionRequest = z.infer<typeof ReverseResolutionRequest>;
 
 export const StoreCreditEntry = z.object({
   kind: z.enum(['issued', 'redeemed', 'adjusted']),

@@ -29,7 +29,7 @@ export type OneTimeAppeasementSettings = z.infer<typeof OneTimeAppeasementSettin
 export const ReplacementCostSettings = MoneyRules;
 export type ReplacementCostSettings = z.infer<typeof ReplacementCostSettings>;
 
-/** The merchant's share of the protection premiums its orders pay (recorded; finance does not use it yet). */
+/** The merchant's share of the protection premiums its orders pay: each invoice's revenue-share line (recorded with it). */
 export const RevShareSettings = z.object({ merchantSharePercent: z.number().min(0).max(100) });
 export type RevShareSettings = z.infer<typeof RevShareSettings>;
 

@@ -42,6 +42,7 @@ import { webhookRoutes } from './webhooks/webhookRoutes.js';
 import { webhookAdminRoutes } from './webhooks/webhookAdminRoutes.js';
 import { financeRoutes } from './finance/financeRoutes.js';
 import { payoutBatchRoutes } from './finance/payoutBatchRoutes.js';
+import { reverseResolutionRoute } from './finance/reverseResolutionRoute.js';
 import { storeCreditRoutes } from './store-credit/storeCreditRoutes.js';
 import { analyticsRoutes } from './analytics/analyticsRoutes.js';
 import { invoiceRoutes } from './invoices/invoiceRoutes.js';
@@ -136,6 +137,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(webhookAdminRoutes(ctx));
   await app.register(financeRoutes(ctx));
   await app.register(payoutBatchRoutes(ctx));
+  await app.register(reverseResolutionRoute(ctx));
   await app.register(storeCreditRoutes(ctx));
   await app.register(analyticsRoutes(ctx));
   await app.register(invoiceRoutes(ctx));

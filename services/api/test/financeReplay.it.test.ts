@@ -23,6 +23,8 @@ describe('the finance replay of the whole history equals the live ledgers fed th
   let finance: string;
   const whole = { from: '2000-01-01T00:00:00.000Z', to: '2100-01-01T00:00:00.000Z' };
   const credited = new Map<string, number>();
+  /** The claims by order number. */
+  const claimOf = new Map<string, string>();
 
   beforeAll(async () => {
     const suffix = randomBytes(4).toString('hex');
@@ -44,6 +46,7 @@ describe('the finance replay of the whole history equals the live ledgers fed th
     for (const [store, number, currency, rate, price, premium, request] of decisions) {
       await ingestOrder(h.runtime.ctx, stores[store], `src-${number}`, order(number, currency, rate, price, premium), meta);
       const filed = await h.fileClaim(`src-${number}`, oneItemClaim(`${number.toLowerCase()}@example.com`, `${number}-f`, `${number}-li`));
+      claimOf.set(number, filed.claimId);
       const resolved = await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/resolve`, cookie: owners[store], body: request });
       expect(resolved.statusCode, resolved.body).toBe(200);
       if (request.resolutionType === 'STORE_CREDIT') credited.set(filed.claimId, ApiClaim.parse(json(resolved)).resolutions[0]!.paidValue);
@@ -118,6 +121,34 @@ describe('the finance replay of the whole history equals the live ledgers fed th
     expect(byCurrency.USD).toMatchObject({ replayed: 19.95, live: 21.94 });
     expect(byCurrency.JPY).toMatchObject({ replayed: 2401, live: 2901 });
     expect([...credited.values()].sort((a, b) => a - b)).toEqual([18.35, 2401]);
+  });
+
+  it('reverses a resolution through the route: its paid entry becomes reversed with a pending clawback, and the replay still equals live', async () => {
+    const acme = await h.storeId('acme');
+    const owner = await h.login('acmeOwner');
+    const entries = async () => PayoutEntriesResponse.parse(json(await h.call({ method: 'GET', url: `/api/finance/payout-entries?storeId=${acme}`, cookie: finance }))).entries;
+    const paid = (await entries()).find((e) => e.claimId === claimOf.get('FR-2'))!;
+    expect(paid).toMatchObject({ status: 'paid', amount: 129 });
+
+    const refused = await h.call({ method: 'POST', url: `/api/admin/claims/${claimOf.get('FR-2')}/reverse-resolution`, cookie: finance, body: { reason: 'Charged back' } });
+    expect(refused.statusCode).toBe(403);
+    const empty = await h.call({ method: 'POST', url: `/api/admin/claims/${claimOf.get('FR-2')}/reverse-resolution`, cookie: owner, body: { reason: ' ' } });
+    expect(empty.statusCode).toBe(400);
+    const reversed = await h.call({ method: 'POST', url: `/api/admin/claims/${claimOf.get('FR-2')}/reverse-resolution`, cookie: owner, body: { reason: 'Charged back' } });
+    expect(reversed.statusCode, reversed.body).toBe(200);
+    expect(ApiClaim.parse(json(reversed))).toMatchObject({ resolutions: [] });
+    const again = await h.call({ method: 'POST', url: `/api/admin/claims/${claimOf.get('FR-2')}/reverse-resolution`, cookie: owner, body: { reason: 'Charged back' } });
+    expect(again.statusCode).toBe(422);
+
+    await h.runtime.settle();
+    await eventually(async () => {
+      const mine = (await entries()).filter((e) => e.claimId === claimOf.get('FR-2'));
+      expect(mine.map((e) => [e.status, e.amount]).sort()).toEqual([['pending', -129], ['reversed', 129]]);
+    }, 60_000);
+
+    const view = await replay(whole);
+    expect(view).toMatchObject({ status: 'done', differences: [], invoices: { differences: [] } });
+    for (const total of view.stores) expect(total.replayed).toBe(total.live);
   });
 
   it('refuses a candidate rule it does not know rather than ignoring it', async () => {

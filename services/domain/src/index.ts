@@ -9,6 +9,7 @@ export * from './money/paymentMethods.js';
 export * from './money/storeBilling.js';
 export * from './money/financeLedgers.js';
 export * from './money/monthlyFinance.js';
+export * from './money/replayedInvoices.js';
 export * from './decider.js';
 export * from './eligibility/validQuantity.js';
 export * from './eligibility/fulfillmentEligibility.js';

@@ -1,14 +1,16 @@
 import { toDecimal, type FinanceReplayRequest, type FinanceReplayView } from '@claims/contracts';
-import type { FinanceLedgers } from '@claims/domain';
-import type { PayoutEntryRow, PremiumEntryRow, StoreCreditEntryRow } from '@claims/projections';
+import { invoiceDifferences, monthPeriod, replayedInvoiceFigures, type FinanceLedgers, type OrderRate } from '@claims/domain';
+import type { InvoiceRow, PayoutEntryRow, PremiumEntryRow, StoreCreditEntryRow } from '@claims/projections';
 
-export type LedgerComparison = Pick<FinanceReplayView, 'stores' | 'differences' | 'premiums' | 'storeCredit'>;
+export type LedgerComparison = Pick<FinanceReplayView, 'stores' | 'differences' | 'premiums' | 'storeCredit' | 'invoices'>;
 
 /** The live read models' rows of the replay's period and stores. */
 export interface LiveLedgers {
   payouts: readonly PayoutEntryRow[];
   premiums: readonly PremiumEntryRow[];
   storeCredit: readonly StoreCreditEntryRow[];
+  /** Issued invoices of the stores (any month: the comparison keeps those of the period). */
+  invoices: readonly InvoiceRow[];
 }
 
 /** Sums per store and currency, live beside replayed, as decimals of the currency. */
@@ -49,10 +51,39 @@ function* pairs<L, R>(live: ReadonlyMap<string, L>, replayed: ReadonlyMap<string
 }
 
 /**
- * The replayed ledgers beside the live ones over the replay's period and stores: totals per store and currency
- * for payouts, premiums and store credit issued, and every entry that differs, down to the event that made it.
+ * Issued invoices beside their replays: an invoice is in the period when its month starts in it. Totals are the nets
+ * per store and currency; every line that differs is listed with the events behind the change.
  */
-export function compareLedgers(request: FinanceReplayRequest, live: LiveLedgers, replayed: FinanceLedgers): LedgerComparison {
+function compareInvoices(request: FinanceReplayRequest, live: readonly InvoiceRow[], replayed: FinanceLedgers, rateOf: OrderRate): FinanceReplayView['invoices'] {
+  const inScope = scopeOf(request);
+  const totals = new Totals();
+  const differences: FinanceReplayView['invoices']['differences'] = [];
+  const liveInvoices = new Map(live.filter((i) => inScope(i.storeId, monthPeriod(i.month).start)).map((i) => [i.id, i]));
+  const replayedInvoices = new Map([...replayed.invoices].filter(([, i]) => inScope(i.storeId, monthPeriod(i.month).start)));
+  for (const [id, l, r] of pairs(liveInvoices, replayedInvoices)) {
+    const figures = r ? replayedInvoiceFigures(r, rateOf) : null;
+    const computed = figures?.ok ? figures.value : null;
+    const either = (l ?? r)!;
+    if (l) totals.add('live', l.storeId, l.currency, l.total);
+    if (computed) totals.add('replayed', either.storeId, computed.currency, computed.total);
+    const eventId = r?.eventId ?? null;
+    for (const d of invoiceDifferences(l ?? null, r ?? null, computed)) {
+      differences.push({
+        storeId: either.storeId, invoiceId: id, number: either.number, month: either.month, currency: either.currency, line: d.line, eventId,
+        live: money(d.live ?? undefined, either.currency), replayed: money(d.replayed ?? undefined, either.currency),
+        change: toDecimal((d.replayed ?? 0) - (d.live ?? 0), either.currency),
+        causes: d.causes.map((c) => ({ eventId: c.eventId, claimId: c.claimId, change: toDecimal(c.change, either.currency) })),
+      });
+    }
+  }
+  return { stores: totals.view(), differences };
+}
+
+/**
+ * The replayed ledgers beside the live ones over the replay's period and stores: totals per store and currency
+ * for payouts, premiums, store credit issued and invoices, and every entry that differs, down to the event that made it.
+ */
+export function compareLedgers(request: FinanceReplayRequest, live: LiveLedgers, replayed: FinanceLedgers, rateOf: OrderRate): LedgerComparison {
   const inScope = scopeOf(request);
 
   const payoutTotals = new Totals();
@@ -103,5 +134,6 @@ export function compareLedgers(request: FinanceReplayRequest, live: LiveLedgers,
     differences,
     premiums: { stores: premiumTotals.view(), differences: premiumDifferences },
     storeCredit: { stores: creditTotals.view(), differences: creditDifferences },
+    invoices: compareInvoices(request, live.invoices, replayed, rateOf),
   };
 }

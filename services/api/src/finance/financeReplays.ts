@@ -1,12 +1,14 @@
 import { sql, type QueryExecutorProvider } from 'kysely';
 import type { FinanceReplayRequest, FinanceReplayView } from '@claims/contracts';
 
-type Result = Pick<FinanceReplayView, 'stores' | 'differences' | 'premiums' | 'storeCredit' | 'eventsReplayed'>;
+type Result = Pick<FinanceReplayView, 'stores' | 'differences' | 'premiums' | 'storeCredit' | 'invoices' | 'eventsReplayed'>;
 
-/** A result as stored; one written before premiums and store credit were replayed has neither (nor each line's detail). */
+/** A result as stored; one written before premiums, store credit and invoices were replayed lacks them (nor each line's detail). */
 type StoredResult = Result | Pick<Result, 'stores'>;
 
-const emptyResult: Result = { stores: [], differences: [], premiums: { stores: [], differences: [] }, storeCredit: { stores: [], differences: [] }, eventsReplayed: 0 };
+const emptyResult: Result = {
+  stores: [], differences: [], premiums: { stores: [], differences: [] }, storeCredit: { stores: [], differences: [] }, invoices: { stores: [], differences: [] }, eventsReplayed: 0,
+};
 
 const STALLED_AFTER = '2 minutes';
 
@@ -40,7 +42,7 @@ export async function findReplay(db: QueryExecutorProvider, id: string): Promise
   const failed = (error: string): FinanceReplayView => ({ id: row.id, status: 'failed', progress: Number(row.progress), ...emptyResult, rules, error });
   // A process that stopped mid-replay leaves it running with no progress: say so instead of "running" forever.
   if (row.stalled) return failed('The replay stopped making progress (the service restarted); start it again.');
-  if (row.result && !('premiums' in row.result)) return failed('This replay was recorded by an earlier version, before premiums and store credit were compared; start it again.');
+  if (row.result && !('invoices' in row.result)) return failed('This replay was recorded by an earlier version, before premiums, store credit and invoices were compared; start it again.');
   return { id: row.id, status: row.status, progress: Number(row.progress), ...emptyResult, ...row.result, rules, error: row.error };
 }
 

@@ -2,9 +2,11 @@ import { FINANCE_EVENT_TYPES, FINANCE_FIELDS, FinanceEvent, type FinanceReplayRe
 import { financeReplay, type FinanceLedgers } from '@claims/domain';
 import { countOfTypes, readAllOfTypes, START, type Database, type Position } from '@claims/event-store';
 import {
-  appliedVersions, payoutEntries, payoutLedgerProjection, premiumEntries, storeCreditEntries, storeCreditProjection, type Projection,
+  appliedVersions, invoiceRows, invoicesProjection, payoutEntries, payoutLedgerProjection, premiumEntries, storeCreditEntries, storeCreditProjection,
+  type Projection,
 } from '@claims/projections';
 import type { AppContext } from '../context.js';
+import { orderRates } from '../catalog/orderRates.js';
 import { compareLedgers, type LedgerComparison, type LiveLedgers } from './compareLedgers.js';
 import { finishReplay, recordProgress } from './financeReplays.js';
 
@@ -18,7 +20,7 @@ const LIVE_CATCH_UP_MS = 10_000;
 const HORIZON_WAIT_MS = 60_000;
 
 /** The live read models the replay compares with, and the streams of each it read events of (stream id → last version). */
-const LIVE = [payoutLedgerProjection, storeCreditProjection] as const satisfies readonly Projection[];
+const LIVE = [payoutLedgerProjection, storeCreditProjection, invoicesProjection] as const satisfies readonly Projection[];
 const projectionOf = new Map<string, number>(LIVE.flatMap((p, i) => p.handles.map((type) => [type, i] as const)));
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -101,19 +103,35 @@ async function awaitLive(db: Database['db'], streams: ReplayedHistory['streams']
 /** The live ledgers of the replay's period and stores. */
 async function liveLedgers(db: Database['db'], request: FinanceReplayRequest): Promise<LiveLedgers> {
   const filter = { storeIds: request.storeIds, from: request.from, to: request.to };
-  const [payouts, premiums, storeCredit] = await Promise.all([payoutEntries(db, filter), premiumEntries(db, filter), storeCreditEntries(db, filter)]);
-  return { payouts, premiums, storeCredit };
+  const [payouts, premiums, storeCredit, invoices] = await Promise.all([
+    payoutEntries(db, filter), premiumEntries(db, filter), storeCreditEntries(db, filter), invoiceRows(db, { storeIds: request.storeIds ?? null }),
+  ]);
+  return { payouts, premiums, storeCredit, invoices };
+}
+
+/**
+ * The exchange rate of each order whose premium an invoice converts (a fact of the order, kept by the catalog, as
+ * issuing reads it), for the replayed invoices.
+ */
+async function invoiceRates(db: Database['db'], ledgers: FinanceLedgers) {
+  const foreign = new Set<string>();
+  for (const invoice of ledgers.invoices.values()) {
+    for (const premium of invoice.premiums) if (premium.currency !== invoice.currency) foreign.add(premium.orderId);
+  }
+  const rates = await orderRates(db, [...foreign]);
+  return (orderId: string) => rates.get(orderId);
 }
 
 /** A replay from start to comparison: the whole history folded, the live read models caught up with it, then compared. */
 export async function replayAndCompare(db: Database['db'], request: FinanceReplayRequest, onProgress?: (share: number) => Promise<void>): Promise<LedgerComparison & { events: number }> {
   const history = await replayHistory(db, request, onProgress);
   await awaitLive(db, history.streams);
-  return { ...compareLedgers(request, await liveLedgers(db, request), history.ledgers), events: history.events };
+  const rateOf = await invoiceRates(db, history.ledgers);
+  return { ...compareLedgers(request, await liveLedgers(db, request), history.ledgers, rateOf), events: history.events };
 }
 
 /**
- * The finance replay: payouts, premiums and store credit rebuilt from the events into memory beside the live
+ * The finance replay: payouts, premiums, store credit and invoices rebuilt from the events into memory beside the live
  * ledgers, which keep serving, then compared entry by entry. Runs after the request that started it.
  */
 export async function runFinanceReplay(ctx: AppContext, id: string, request: FinanceReplayRequest): Promise<void> {

@@ -37,6 +37,10 @@ export function evolveClaim(state: ClaimStateOrNone, event: DomainEvent): ClaimS
       return state && { ...state, status: event.data.to };
     case 'ClaimResolved':
       return state && { ...state, status: event.data.status, resolutions: [...state.resolutions, ...event.data.resolutions] };
+    case 'ClaimResolutionReversed': {
+      const reversed = new Set(event.data.lines.map((l) => l.resolutionId));
+      return state && { ...state, resolutions: state.resolutions.filter((r) => !reversed.has(r.id)) };
+    }
     case 'ClaimMessageSent':
       return state && { ...state, messageCount: state.messageCount + 1 };
     case 'ClaimReviewed':

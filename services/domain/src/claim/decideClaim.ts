@@ -1,7 +1,7 @@
 import {
   toMinor, stripHtml,
   type Claim, type ClaimCommand, type ClaimResolution, type ClaimStatus, type DomainEvent, type ResolutionLineInput, type ResolutionType,
-  type ResolveClaim,
+  type ResolveClaim, type ReverseResolution,
 } from '@claims/contracts';
 import { fail, ok, type Result } from '../result.js';
 import type { Decider } from '../decider.js';
@@ -82,12 +82,31 @@ function decideResolve(command: ResolveClaim, claim: Claim): Result<DomainEvent[
   }]);
 }
 
+/**
+ * Takes the claim's resolution back: every line it decided, so each item is undecided again and the claim back
+ * in work (OPEN) when its status was an outcome. The payout ledgers reverse each line's entry.
+ */
+function decideReverse(command: ReverseResolution, claim: Claim): Result<DomainEvent[]> {
+  if (claim.resolutions.length === 0) return fail('invalid_transition', `Claim #${claim.claimNumber} has no resolution to reverse.`);
+  if (claim.status === 'ARCHIVED') return fail('invalid_transition', `Claim #${claim.claimNumber} is archived.`);
+  if (command.clawbackEntryIds.length < claim.resolutions.length) return fail('validation_failed', 'Not enough payout entry ids were supplied.');
+  const lines = claim.resolutions.map((r, i) => ({ resolutionId: r.id, clawbackEntryId: command.clawbackEntryIds[i]! }));
+  const reversed: DomainEvent = {
+    type: 'ClaimResolutionReversed',
+    data: { claimId: claim.id, storeId: claim.storeId, lines, reason: command.reason, reversedBy: command.actor.id, reversedAt: command.now },
+  };
+  if (RESOLVABLE_STATUSES.includes(claim.status)) return ok([reversed]);
+  return ok([reversed, { type: 'ClaimStatusChanged', data: { claimId: claim.id, from: claim.status, to: 'OPEN', note: `Resolution reversed: ${command.reason}` } }]);
+}
+
 /** Decides every command on an existing claim. */
 export function decideClaim(command: ClaimCommand, claim: Claim | null): Result<DomainEvent[]> {
   if (!claim) return notFound();
   switch (command.type) {
     case 'ResolveClaim':
       return decideResolve(command, claim);
+    case 'ReverseResolution':
+      return decideReverse(command, claim);
     case 'ChangeClaimStatus':
       if (command.to === claim.status) return ok([]);
       if (DECIDED_BY_RESOLUTION.includes(command.to)) {

@@ -60,6 +60,12 @@ const migrations: Record<string, Migration> = {
     // Who marked a batch paid (null for batches paid before the event recorded it).
     sql`alter table payout_batches add column paid_by text`,
   ),
+  '2000_payout_reversals': sqlMigration(
+    // The batch holding an entry (its reversal then needs a clawback), and of a clawback the entry it takes back.
+    sql`alter table payout_entries add column batch_id uuid, add column reversal_of uuid`,
+    sql`update payout_entries e set batch_id = b.id from payout_batches b where e.id = any(b.entry_ids)`,
+    sql`create index payout_entries_reversal_of on payout_entries (reversal_of) where reversal_of is not null`,
+  ),
 };
 
 /**
@@ -69,7 +75,9 @@ const migrations: Record<string, Migration> = {
  */
 export const payoutLedgerProjection = defineProjection({
   name: 'payout-ledger',
-  handles: ['ClaimFiled', 'ClaimResolved', 'PayoutBatchCreated', 'PayoutBatchApproved', 'PayoutBatchPaid', 'PremiumRecorded', 'PremiumReversed'],
+  handles: [
+    'ClaimFiled', 'ClaimResolved', 'PayoutBatchCreated', 'PayoutBatchApproved', 'PayoutBatchPaid', 'PremiumRecorded', 'PremiumReversed', 'ClaimResolutionReversed',
+  ],
   migrations,
   tables: ['payout_claims', 'payout_entries', 'payout_batches', 'premium_entries'],
   async apply(trx, event) {
@@ -90,25 +98,44 @@ export const payoutLedgerProjection = defineProjection({
         }
         return;
       }
-      // An entry's status follows its batch: approved with it, paid with it.
+      // An entry's status follows its batch: approved with it, paid with it (unless it was reversed meanwhile).
       case 'PayoutBatchCreated': {
         const d = event.data;
         await sql`
           insert into payout_batches (id, store_id, currency, total, entry_ids, status, created_at, created_by, version)
           values (${d.batchId}, ${d.storeId}, ${d.currency}, ${d.total}, ${d.entryIds}::uuid[], 'created', ${d.createdAt}, ${d.createdBy}, ${event.streamVersion})
           on conflict (id) do nothing`.execute(trx);
+        await sql`update payout_entries set batch_id = ${d.batchId} where id = any(${d.entryIds}::uuid[]) and batch_id is null`.execute(trx);
         return;
       }
+      // A reversed line's entry is reversed; one a batch holds already gets a clawback, a pending entry of minus its
+      // amount that the next batch nets, because the batch's total (and so the transfer) includes the entry.
+      case 'ClaimResolutionReversed':
+        for (const { resolutionId, clawbackEntryId } of event.data.lines) {
+          const { rows } = await sql<{ batch_id: string | null }>`
+            update payout_entries set status = 'reversed'
+            where id = ${resolutionId} and status <> 'reversed' and not exists (select 1 from payout_entries where id = ${clawbackEntryId})
+            returning batch_id`.execute(trx);
+          if (!rows[0]?.batch_id) continue;
+          await sql`
+            insert into payout_entries (id, store_id, claim_id, event_id, resolution_type, amount, currency, status, decided_at, reversal_of)
+            select ${clawbackEntryId}, store_id, claim_id, ${event.eventId}, resolution_type, -amount, currency, 'pending', ${event.occurredAt}, id
+            from payout_entries where id = ${resolutionId}
+            on conflict (id) do nothing`.execute(trx);
+        }
+        return;
       case 'PayoutBatchApproved':
         await sql`update payout_batches set status = 'approved', approved_at = ${event.data.approvedAt}, approved_by = ${event.data.approvedBy}, version = ${event.streamVersion}
           where id = ${event.data.batchId}`.execute(trx);
-        await sql`update payout_entries set status = 'approved' where id = any(select unnest(entry_ids) from payout_batches where id = ${event.data.batchId})`.execute(trx);
+        await sql`update payout_entries set status = 'approved'
+          where id = any(select unnest(entry_ids) from payout_batches where id = ${event.data.batchId}) and status <> 'reversed'`.execute(trx);
         return;
       case 'PayoutBatchPaid':
         await sql`update payout_batches set status = 'paid', paid_at = ${event.data.paidAt}, paid_by = ${event.data.paidBy ?? null}, reference = ${event.data.reference},
           version = ${event.streamVersion}
           where id = ${event.data.batchId}`.execute(trx);
-        await sql`update payout_entries set status = 'paid' where id = any(select unnest(entry_ids) from payout_batches where id = ${event.data.batchId})`.execute(trx);
+        await sql`update payout_entries set status = 'paid'
+          where id = any(select unnest(entry_ids) from payout_batches where id = ${event.data.batchId}) and status <> 'reversed'`.execute(trx);
         return;
       case 'PremiumRecorded':
       case 'PremiumReversed': {

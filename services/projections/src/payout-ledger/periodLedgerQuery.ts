@@ -4,7 +4,7 @@ import { sql, type QueryExecutorProvider } from 'kysely';
 export interface PeriodLedger {
   /** Premiums recorded (positive) and reversed (negative), minor units of each premium's currency. */
   premiums: Array<{ orderId: string; amount: number; currency: string }>;
-  /** Payout entries decided in the period and not reversed, minor units of their currency. */
+  /** Payout entries decided in the period that stand (`standsOnInvoice`: not reversed, or reversed with a clawback), minor units of their currency. */
   payouts: Array<{ id: string; claimId: string; amount: number; currency: string }>;
 }
 
@@ -14,8 +14,9 @@ export async function periodLedger(db: QueryExecutorProvider, storeId: string, f
       select order_id, amount, currency from premium_entries
       where store_id = ${storeId}::uuid and at >= ${from}::timestamptz and at < ${to}::timestamptz order by at, event_id`.execute(db),
     sql<{ id: string; claim_id: string; amount: string; currency: string }>`
-      select id, claim_id, amount, currency from payout_entries
-      where store_id = ${storeId}::uuid and decided_at >= ${from}::timestamptz and decided_at < ${to}::timestamptz and status <> 'reversed'
+      select id, claim_id, amount, currency from payout_entries e
+      where store_id = ${storeId}::uuid and decided_at >= ${from}::timestamptz and decided_at < ${to}::timestamptz
+        and (status <> 'reversed' or exists (select 1 from payout_entries c where c.reversal_of = e.id))
       order by decided_at, id`.execute(db),
   ]);
   return {

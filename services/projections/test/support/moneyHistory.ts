@@ -4,8 +4,9 @@ import {
   FINANCE_EVENT_TYPES, FinanceEvent, streamOf, type Actor, type DomainEvent, type EventEnvelope, type Order, type ResolutionType, type ResolveClaimRequest,
 } from '@claims/contracts';
 import {
-  claimDecider, foldEvents, isResolvable, orderClaimsDecider, orderPremiumDecider, payoutLinesOf, storeCreditDecider, storePayoutsDecider,
-  type ClaimStateOrNone, type FinanceFact, type OrderClaimsState, type OrderPremiumState, type StoreCreditState, type StorePayoutsState,
+  claimDecider, foldEvents, isResolvable, orderClaimsDecider, orderPremiumDecider, payoutLinesOf, storeBillingDecider, storeCreditDecider, storePayoutsDecider,
+  type ClaimStateOrNone, type FinanceFact, type InvoiceInputs, type OrderClaimsState, type OrderPremiumState, type StoreBillingState, type StoreCreditState,
+  type StorePayoutsState,
 } from '@claims/domain';
 import { NOW } from '../../../domain/test/fixtures.js';
 import { demoOrder, demoStore, type DemoStore } from '../../../domain/test/demoOrders.js';
@@ -24,6 +25,8 @@ export type MoneyStep = { minutes: number } & (
   | { kind: 'adjust'; customer: number; amount: number }
   | { kind: 'batch'; store: number; approve: boolean; pay: boolean }
   | { kind: 'settle'; store: number; batch: number; pay: boolean }
+  | { kind: 'reverse'; claim: number }
+  | { kind: 'invoice'; store: number }
 );
 
 const index = fc.nat({ max: 1_000 });
@@ -49,6 +52,8 @@ export const moneyStep: fc.Arbitrary<MoneyStep> = fc.tuple(
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('adjust' as const), customer: index, amount: fc.integer({ min: -5_000, max: 5_000 }) }) },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('batch' as const), store: fc.nat({ max: 1 }), approve: fc.boolean(), pay: fc.boolean() }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('settle' as const), store: fc.nat({ max: 1 }), batch: index, pay: fc.boolean() }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('reverse' as const), claim: index }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('invoice' as const), store: fc.nat({ max: 1 }) }) },
   ),
 ).map(([minutes, step]) => ({ minutes, ...step }));
 
@@ -75,6 +80,39 @@ export class MoneyHistory {
   private readonly claims: Array<{ state: ClaimStateOrNone; order: Order; store: DemoStore }> = [];
   private readonly customers: Array<{ store: DemoStore; email: string; key: string; state: StoreCreditState }> = [];
   private readonly payouts = STORES.map((store) => ({ store, state: storePayoutsDecider.initialState as StorePayoutsState, lines: [] as Array<{ id: string; amount: number }>, batches: [] as string[] }));
+  /** Every payout entry's amount, by id (a reversal of a batched one adds minus it). */
+  private readonly amounts = new Map<string, number>();
+  private readonly billing = STORES.map((store) => ({ store, state: storeBillingDecider.initialState as StoreBillingState }));
+
+  /** Each order's currency and exchange rate, as the catalog keeps them (what invoicing converts premiums with). */
+  rateOf = (orderId: string): { currency: string; exchangeRate: number } | undefined => {
+    const order = this.orders.find((o) => o.order.id === orderId)?.order;
+    return order && { currency: order.currency, exchangeRate: order.exchangeRate };
+  };
+
+  /**
+   * The month an `invoice` step bills (the one before the history's clock, so it has ended) and its store, for the
+   * caller to read the live ledger's inputs with (as issuing does) before `issueInvoice`.
+   */
+  invoiceDue(step: Extract<MoneyStep, { kind: 'invoice' }>): { storeId: string; currency: string; month: string } {
+    const now = new Date(this.clock);
+    const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
+    const { store } = this.billing[step.store]!;
+    return { storeId: store.id, currency: store.currency, month };
+  }
+
+  /** Issues the store's invoice for the month from the inputs the live ledger gave (skipped when the domain refuses: invoiced already). */
+  issueInvoice(step: Extract<MoneyStep, { kind: 'invoice' }>, month: string, inputs: InvoiceInputs): this {
+    this.clock += step.minutes * 60_000;
+    const entry = this.billing[step.store]!;
+    const decided = storeBillingDecider.decide({
+      type: 'IssueInvoice', storeId: entry.store.id, actorId: 'fay', now: new Date(this.clock).toISOString(), invoiceId: randomUUID(), storeSlug: entry.store.slug, month, inputs,
+    }, entry.state);
+    if (!decided.ok) return this;
+    entry.state = foldEvents(storeBillingDecider, decided.value, entry.state);
+    this.record(decided.value, entry.store.id, AGENT);
+    return this;
+  }
 
   play(step: MoneyStep): this {
     this.clock += step.minutes * 60_000;
@@ -149,6 +187,35 @@ export class MoneyHistory {
         if (step.approve && step.pay) this.payStep(ledger, { type: 'PayPayoutBatch', storeId: ledger.store.id, batchId, reference: 'WIRE', actorId: 'fay', now });
         return this;
       }
+      case 'reverse': {
+        const claim = at(this.claims.filter((c) => (c.state?.resolutions.length ?? 0) > 0), step.claim);
+        if (!claim?.state) return this;
+        const state = claim.state;
+        const decided = claimDecider.decide({
+          type: 'ReverseResolution', claimId: state.id, storeId: state.storeId, clawbackEntryIds: state.resolutions.map(() => randomUUID()), reason: 'Charged back', actor: AGENT, now,
+        }, state);
+        if (!decided.ok) return this;
+        claim.state = foldEvents(claimDecider, decided.value, state);
+        this.record(decided.value, claim.store.id, AGENT);
+        // As the ledger does: a pending line leaves the pending ones; a batched one gets a pending clawback.
+        const ledger = this.payouts.find((p) => p.store.id === claim.store.id)!;
+        for (const event of decided.value) {
+          if (event.type !== 'ClaimResolutionReversed') continue;
+          for (const { resolutionId, clawbackEntryId } of event.data.lines) {
+            const amount = this.amounts.get(resolutionId);
+            if (amount === undefined) continue;
+            ledger.lines = ledger.lines.filter((l) => l.id !== resolutionId);
+            if (ledger.state.batched.has(resolutionId)) {
+              ledger.lines.push({ id: clawbackEntryId, amount: -amount });
+              this.amounts.set(clawbackEntryId, -amount);
+            }
+          }
+        }
+        return this;
+      }
+      case 'invoice':
+        // Issued through invoiceDue and issueInvoice, with the live ledger's inputs.
+        return this;
       case 'settle': {
         const ledger = this.payouts[step.store]!;
         const batchId = at(ledger.batches, step.batch);
@@ -204,6 +271,7 @@ export class MoneyHistory {
     if (resolved.type !== 'ClaimResolved') return;
     const lines = payoutLinesOf(resolved.data, state.currency);
     this.payouts.find((p) => p.store.id === store.id)!.lines.push(...lines.map((l) => ({ id: l.id, amount: l.amount })));
+    for (const line of lines) this.amounts.set(line.id, line.amount);
     const email = state.customer.email.trim().toLowerCase();
     for (const line of lines.filter((l) => l.resolutionType === 'STORE_CREDIT')) {
       let customer = this.customers.find((c) => c.store.id === store.id && c.email === email);

@@ -25,6 +25,7 @@ function ReplayForm({ stores, busy, onStart }: { stores: readonly StoreRef[]; bu
   const [to, setTo] = useState(initial.toDay);
   const [chosen, setChosen] = useState<ReadonlySet<string>>(() => new Set());
   const [replacementCost, setReplacementCost] = useState('');
+  const [revShare, setRevShare] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -33,12 +34,19 @@ function ReplayForm({ stores, busy, onStart }: { stores: readonly StoreRef[]; bu
     if (wrongPeriod) return setProblem(wrongPeriod);
     const period = daysOf({ from, to });
     const percent = replacementCost.trim() === '' ? undefined : Number(replacementCost);
+    const share = revShare.trim() === '' ? undefined : Number(revShare);
+    const rules = {
+      ...(percent === undefined ? {} : { replacementCostPercent: percent }),
+      ...(share === undefined ? {} : { revShare: { merchantSharePercent: share } }),
+    };
     const parsed = FinanceReplayRequest.safeParse({
       from: period.from, to: period.to,
       ...(chosen.size > 0 ? { storeIds: stores.filter((s) => chosen.has(s.id)).map((s) => s.id) } : {}),
-      ...(percent === undefined ? {} : { rules: { replacementCostPercent: percent } }),
+      ...(Object.keys(rules).length === 0 ? {} : { rules }),
     });
-    if (!parsed.success) return setProblem('The replacement cost is a percentage from 0 to 1000, or empty to keep the recorded rules.');
+    if (!parsed.success) {
+      return setProblem('The replacement cost is a percentage from 0 to 1000 and the revenue share one from 0 to 100, or empty to keep the recorded rules.');
+    }
     setProblem(null);
     onStart(parsed.data);
   }
@@ -83,6 +91,12 @@ function ReplayForm({ stores, busy, onStart }: { stores: readonly StoreRef[]; bu
               value={replacementCost} onChange={(e) => setReplacementCost(e.target.value)} aria-describedby={`${id}-replacement-hint`} />
             <p className="hint" id={`${id}-replacement-hint`}>Empty: every decision is valued under the rules recorded with it, so the replay equals the live ledger.</p>
           </div>
+          <div className="field">
+            <label htmlFor={`${id}-rev-share`}>Merchant's revenue share of premiums (%)</label>
+            <input id={`${id}-rev-share`} className="small-input" type="number" inputMode="decimal" min={0} max={100} step="any"
+              value={revShare} onChange={(e) => setRevShare(e.target.value)} aria-describedby={`${id}-rev-share-hint`} />
+            <p className="hint" id={`${id}-rev-share-hint`}>Empty: every invoice keeps the share recorded when it was issued.</p>
+          </div>
         </fieldset>
         {problem ? <p className="field-error" role="alert">{problem}</p> : null}
         <div className="actions"><button type="submit" className="button button-primary" disabled={busy}>Start replay</button></div>
@@ -92,6 +106,70 @@ function ReplayForm({ stores, busy, onStart }: { stores: readonly StoreRef[]; bu
 }
 
 const money = (amount: number | null, currency: string | undefined) => (amount === null ? '—' : currency ? formatMoney(amount, currency) : String(amount));
+
+const LINE_NAMES: Record<FinanceReplayView['invoices']['differences'][number]['line'], string> = {
+  premiums: 'Premiums collected', rev_share: 'Revenue share', claims: 'Claims reimbursed', total: 'Total',
+};
+
+/** Issued invoices of the period beside their replays: nets per store and currency, and each line that differs with the events behind it. */
+function InvoiceComparison({ invoices, stores }: { invoices: FinanceReplayView['invoices']; stores: readonly StoreRef[] }) {
+  const { differences } = invoices;
+  return (
+    <>
+      {differences.length === 0
+        ? <Alert tone="success">Replayed invoices equal the issued ones.</Alert>
+        : <Alert tone="warning">{pluralize(differences.length, 'invoice line')} of the replay {differences.length === 1 ? 'differs' : 'differ'} from the issued invoices.</Alert>}
+      <div className="table-wrap">
+        <table className="claims-table">
+          <caption>Issued and replayed invoice totals per store and currency</caption>
+          <thead><tr><th scope="col">Store</th><th scope="col">Currency</th><th scope="col">Issued</th><th scope="col">Replayed</th><th scope="col">Difference</th></tr></thead>
+          <tbody>
+            {invoices.stores.map((s) => (
+              <tr key={`${s.storeId} ${s.currency}`}>
+                <th scope="row">{storeNameOf(stores, s.storeId)}</th>
+                <td>{s.currency}</td>
+                <td className="numeric">{formatMoney(s.live, s.currency)}</td>
+                <td className="numeric">{formatMoney(s.replayed, s.currency)}</td>
+                <td className="numeric">{formatMoney(difference(s.replayed, s.live, s.currency), s.currency)}</td>
+              </tr>
+            ))}
+            {invoices.stores.length === 0 ? <tr><td colSpan={5}>No invoice issued for a month of this period.</td></tr> : null}
+          </tbody>
+        </table>
+      </div>
+      {differences.length > 0 ? (
+        <div className="table-wrap">
+          <table className="claims-table">
+            <caption>Invoice lines that differ, by the events behind them</caption>
+            <thead><tr><th scope="col">Invoice</th><th scope="col">Line</th><th scope="col">Issued</th><th scope="col">Replayed</th><th scope="col">Difference</th><th scope="col">Events</th></tr></thead>
+            <tbody>
+              {differences.map((d) => (
+                <tr key={`${d.invoiceId} ${d.line}`}>
+                  <th scope="row"><Link to="/invoices/$invoiceId" params={{ invoiceId: d.invoiceId }}>{d.number}</Link></th>
+                  <td>{LINE_NAMES[d.line]}</td>
+                  <td className="numeric">{money(d.live, d.currency)}</td>
+                  <td className="numeric">{money(d.replayed, d.currency)}</td>
+                  <td className="numeric">{formatMoney(d.change, d.currency)}</td>
+                  <td>
+                    {d.causes.length === 0 ? <code>{d.eventId ?? '—'}</code> : (
+                      <ul className="plain">
+                        {d.causes.map((c) => (
+                          <li key={`${c.eventId} ${c.claimId ?? ''}`}>
+                            <code>{c.eventId}</code> {c.claimId ? `(claim ${shortId(c.claimId)})` : '(the invoice\'s recorded share)'}: {formatMoney(c.change, d.currency)}
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </>
+  );
+}
 
 function ReplayResult({ view, stores }: { view: FinanceReplayView; stores: readonly StoreRef[] }) {
   const currencyOf = new Map(view.stores.map((s) => [s.storeId, s.currency]));
@@ -141,8 +219,17 @@ function ReplayResult({ view, stores }: { view: FinanceReplayView; stores: reado
           </table>
         </div>
       ) : null}
+      <InvoiceComparison invoices={view.invoices} stores={stores} />
     </>
   );
+}
+
+function rulesText(rules: FinanceReplayRequest['rules']): string {
+  const tried = [
+    rules?.replacementCostPercent === undefined ? null : `replacement cost ${rules.replacementCostPercent}%`,
+    rules?.revShare === undefined ? null : `revenue share ${rules.revShare.merchantSharePercent}%`,
+  ].filter(Boolean);
+  return tried.length === 0 ? ' the recorded rules.' : ` ${tried.join(', ')}.`;
 }
 
 /**
@@ -174,7 +261,7 @@ export function FinanceReplayPage() {
 
   return (
     <Page title="Finance replay">
-      <p className="hint">Rebuilds the payouts of a period from the events, beside the live ledger (which keeps serving), and compares them line by line.</p>
+      <p className="hint">Rebuilds the payouts and invoices of a period from the events, beside the live ledger and the issued invoices (which keep serving), and compares them line by line.</p>
       {mayStart ? <ReplayForm stores={me.stores} busy={start.isPending} onStart={(request) => start.mutate(request)} /> : null}
       {start.isError ? <Alert>{errorText(start.error, 'The replay could not be started. Try again.')}</Alert> : null}
       {search.replay ? (
@@ -183,7 +270,7 @@ export function FinanceReplayPage() {
           {asked ? (
             <p className="hint">
               Decided {formatDay(asked.from)} to {formatDay(asked.to)} (UTC days) at {asked.storeIds ? asked.storeIds.map((s) => storeNameOf(me.stores, s)).join(', ') : 'every store'};
-              {asked.rules?.replacementCostPercent === undefined ? ' the recorded rules.' : ` replacement cost ${asked.rules.replacementCostPercent}%.`}
+              {rulesText(asked.rules)}
             </p>
           ) : null}
           {replay.isError ? <Alert>{errorText(replay.error, 'The replay could not be read. Try again.')}</Alert> : null}

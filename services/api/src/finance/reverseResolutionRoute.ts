@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AdminClaimDetail, ApiError, ReverseResolutionRequest } from '@claims/contracts';
+import { claimDecider } from '@claims/domain';
+import type { AppContext } from '../context.js';
+import { actorOf } from '../auth/principal.js';
+import { handleCommand } from '../eventsourcing/commandHandler.js';
+import { authorizedClaim } from '../http/authorizedClaim.js';
+import { metaOf } from '../http/requestMeta.js';
+import { afterCommand, toAdminClaimDetail } from '../desk/claimDetail.js';
+
+const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });
+const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError } as const;
+
+/**
+ * Taking a claim's resolution back (whoever may resolve the claim): its payout entries become `reversed`, with a
+ * clawback for each one a batch holds already (docs/decisions.md "Reversed resolutions"), and the claim is back in work.
+ */
+export const reverseResolutionRoute = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
+  app.post('/api/admin/claims/:claimId/reverse-resolution', {
+    config: { auth: 'user', permission: 'claim:resolve' },
+    schema: {
+      tags: ['back-office'], summary: 'Reverse the claim\'s resolution (every line it decided); 422 when it has none, 409 when the version is stale',
+      params: ClaimParams, body: ReverseResolutionRequest, response: { 200: AdminClaimDetail, ...errors },
+    },
+  }, async (request) => {
+    const { state: claim } = await authorizedClaim(ctx, request, 'claim:resolve', request.params.claimId);
+    const principal = request.requirePrincipal();
+    const handled = await handleCommand(ctx, {
+      decider: claimDecider, streamId: claim.id, storeId: claim.storeId, meta: metaOf(principal, request.id),
+      command: {
+        type: 'ReverseResolution', claimId: claim.id, storeId: claim.storeId, clawbackEntryIds: claim.resolutions.map(() => randomUUID()),
+        reason: request.body.reason, actor: actorOf(principal), now: ctx.now(),
+      },
+      expectedVersion: request.body.expectedVersion,
+    });
+    return toAdminClaimDetail(ctx, afterCommand(handled), principal);
+  });
+};
