@@ -27,9 +27,10 @@ function labelProjection(name: string): Projection<'ClaimLabelAdded'> {
         },
       },
     },
-    async apply(trx: QueryExecutorProvider, event) {
-      if (event.data.label === 'poison') throw new Error('cannot project a poisoned label');
-      await sql`insert into ${sql.table(table)} (stream_id, version, label) values (${event.streamId}, ${event.streamVersion}, ${event.data.label})`.execute(trx);
+    async applyBatch(trx: QueryExecutorProvider, events) {
+      if (events.some((event) => event.data.label === 'poison')) throw new Error('cannot project a poisoned label');
+      await sql`insert into ${sql.table(table)} (stream_id, version, label)
+        select * from unnest(${events.map((e) => e.streamId)}::text[], ${events.map((e) => e.streamVersion)}::bigint[], ${events.map((e) => e.data.label)}::text[])`.execute(trx);
     },
   };
 }
