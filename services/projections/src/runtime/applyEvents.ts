@@ -24,11 +24,11 @@ export class RebuildInProgress extends Error {
 export const rebuildLockKey = (name: string) => `projection-rebuild:${name}`;
 
 /**
- * Serialises every writer of one read model (followers, Kafka consumers, a rebuild) for the length
- * of its transaction, so offsets are read and moved by one writer at a time. A batch outside a
- * rebuild's session finds the rebuild's lock taken and gives up with RebuildInProgress: applied
- * between the rebuild's truncate and its replay, it would move a stream's offset past events the
- * replay has not reached yet, and the replay would skip them.
+ * Serialises every writer of one read model (followers, Kafka consumers, a rebuild's switch) for the
+ * length of its transaction, so offsets are read and moved by one writer at a time. A batch outside an
+ * in-place replay's session (rebuild.ts, the webhook outbox) finds the replay's lock taken and gives up
+ * with RebuildInProgress: applied after the replay reset the offsets, it would move a stream's offset
+ * past events the replay has not reached yet, and the replay would skip them.
  */
 export async function lockProjection(trx: QueryExecutorProvider, name: string): Promise<void> {
   const { rows } = await sql<{ free: boolean }>`select pg_try_advisory_xact_lock_shared(hashtextextended(${rebuildLockKey(name)}, 0)) as free`.execute(trx);
