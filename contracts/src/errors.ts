@@ -37,6 +37,7 @@ export const ERROR_CATALOGUE = {
   rate_limited: 429,
   unavailable: 503,
   internal_error: 500,
+  rebuild_running: 409,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
