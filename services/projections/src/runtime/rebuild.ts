@@ -12,6 +12,9 @@ export interface RebuildProgress {
   total: number;
 }
 
+/** Progress to the caller and, unless `record` is false, to `projection_rebuilds`. */
+type Report = (progress: RebuildProgress, record?: boolean) => Promise<void>;
+
 export interface RebuildOptions {
   /** Called once the new tables have caught up, just before they take over (tests read the live tables there). */
   beforeSwitch?: () => Promise<void>;
@@ -121,7 +124,7 @@ async function switchOver(db: Kysely<EventStoreTables>, projection: Projection, 
 }
 
 /** A rebuild beside the live tables: build, catch up, switch. Live workers and queries go on meanwhile. */
-async function buildBeside(db: Kysely<EventStoreTables>, projection: Projection, report: (progress: RebuildProgress) => Promise<void>, options: RebuildOptions): Promise<RebuildProgress> {
+async function buildBeside(db: Kysely<EventStoreTables>, projection: Projection, report: Report, options: RebuildOptions): Promise<RebuildProgress> {
   const schema = schemaOf(projection, 'rebuild');
   const build = { schema, live: await liveSchema(db) };
   const total = await countAfter(db, START, projection.handles);
@@ -129,6 +132,11 @@ async function buildBeside(db: Kysely<EventStoreTables>, projection: Projection,
   const onBatch = async (events: number) => {
     done += events;
     await report({ done, total: Math.max(total, done) });
+  };
+  // Inside the switch's transaction nothing else may use the database (PGlite has one connection): no record then.
+  const onSwitchBatch = async (events: number) => {
+    done += events;
+    await report({ done, total: Math.max(total, done) }, false);
   };
   try {
     await createBeside(db, projection, build);
@@ -141,7 +149,7 @@ async function buildBeside(db: Kysely<EventStoreTables>, projection: Projection,
       position = await catchUp(db, projection, build, position, onBatch);
     }
     await options.beforeSwitch?.();
-    await switchOver(db, projection, build, position, onBatch);
+    await switchOver(db, projection, build, position, onSwitchBatch);
     return { done, total: Math.max(total, done) };
   } catch (error) {
     await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db).catch(() => undefined);
@@ -154,7 +162,7 @@ async function buildBeside(db: Kysely<EventStoreTables>, projection: Projection,
  * in place: nothing is emptied, the offsets start over and what exists already is not inserted twice. The
  * projection's rebuild lock keeps live workers out meanwhile (RebuildInProgress).
  */
-async function replayInPlace(db: Kysely<EventStoreTables>, projection: Projection, report: (progress: RebuildProgress) => Promise<void>): Promise<RebuildProgress> {
+async function replayInPlace(db: Kysely<EventStoreTables>, projection: Projection, report: Report): Promise<RebuildProgress> {
   const name = projectionCheckpointName(projection);
   const total = await countAfter(db, START, projection.handles);
   await db.transaction().execute(async (trx) => {
@@ -248,10 +256,10 @@ export async function startRebuild(
     throw error;
   }
   let reported = 0;
-  const report = async (progress: RebuildProgress) => {
+  const report: Report = async (progress, record = true) => {
     onProgress(progress);
     // The record is a progress bar: every batch, not every event.
-    if (progress.done === 0 || progress.done - reported >= REBUILD_BATCH || progress.done === progress.total) {
+    if (record && (progress.done === 0 || progress.done - reported >= REBUILD_BATCH || progress.done === progress.total)) {
       reported = progress.done;
       await recordRebuildProgress(db, projection.name, progress);
     }
