@@ -3,8 +3,8 @@ import { sql, type RawBuilder } from 'kysely';
 /**
  * A batch's rows as one relation `r` with the given columns (`name type, …`): the rows go as one
  * jsonb parameter, whatever their count, so a batch of any size is one statement and one round trip.
- * Chosen over one `unnest` array per column for arrays and nulls in rows (jsonb carries both as they
- * are) and equal speed at the batch sizes the runtime uses (docs/benchmarks.md, "Projections").
+ * Chosen over one `unnest` array per column because rows hold arrays (SKUs, entry ids) and nulls, which
+ * jsonb carries as they are; the rates it gives are in docs/benchmarks.md, "Projections".
  */
 export const recordset = (rows: readonly object[], columns: string): RawBuilder<unknown> =>
   sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(${sql.raw(columns)})`;
