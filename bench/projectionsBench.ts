@@ -8,7 +8,8 @@
  *    the first event (reading only the types it handles), then switched in. Timed from start to switch.
  *
  * Own database `claims_bench_projections` on the benchmark server, dropped and recreated every run.
- * Env: BENCH_PROJECTIONS_EVENTS (1000000), BENCH_PROJECTIONS_CONCURRENCY (transactions in flight while generating, 8).
+ * Env: BENCH_PROJECTIONS_EVENTS (1000000), BENCH_PROJECTIONS_CONCURRENCY (transactions in flight while generating, 8),
+ * BENCH_PROJECTIONS_REUSE=1 (measure the history an earlier run left in that database, whatever its size).
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -50,7 +51,8 @@ export async function benchProjections(opts: { url?: string } = {}): Promise<{ m
   const target = envNumber('BENCH_PROJECTIONS_EVENTS') ?? 1_000_000;
   const concurrency = envNumber('BENCH_PROJECTIONS_CONCURRENCY') ?? 8;
   const loadAtStart = os.loadavg()[0]!;
-  await recreateDatabase(url);
+  const reuse = ['1', 'true'].includes(process.env.BENCH_PROJECTIONS_REUSE ?? '');
+  if (!reuse) await recreateDatabase(url);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'projections-bench-'));
   const config = loadConfig({
     ...process.env, DATABASE_URL: url, KAFKA_BROKERS: '', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'true',
@@ -59,14 +61,17 @@ export async function benchProjections(opts: { url?: string } = {}): Promise<{ m
   const runtime = await startRuntime(config, { listen: false, workers: false });
   try {
     const db = runtime.ctx.database.db;
-    const acme = await findStoreBySlugOrDomain(db, { slug: 'acme' });
-    if (!acme) throw new Error('demo store acme is missing');
-    await withPool(url, (pool) => pool.query(
-      `insert into webhook_endpoints (id, store_id, url, secret, event_types, created_at) values ($1, $2, 'https://bench.invalid/hook', 'whsec_bench', null, '2000-01-01')`,
-      [randomUUID(), acme.id],
-    ));
-    const generated = await generate(url, dataDir, await templatesOf(runtime), target, concurrency);
-    log(`appended ${fmtInt(generated.events)} events in ${generated.seconds.toFixed(0)} s`);
+    let generated: Generated | null = null;
+    if (!reuse) {
+      const acme = await findStoreBySlugOrDomain(db, { slug: 'acme' });
+      if (!acme) throw new Error('demo store acme is missing');
+      await withPool(url, (pool) => pool.query(
+        `insert into webhook_endpoints (id, store_id, url, secret, event_types, created_at) values ($1, $2, 'https://bench.invalid/hook', 'whsec_bench', null, '2000-01-01')`,
+        [randomUUID(), acme.id],
+      ));
+      generated = await generate(url, dataDir, await templatesOf(runtime), target, concurrency);
+      log(`appended ${fmtInt(generated.events)} events in ${generated.seconds.toFixed(0)} s`);
+    }
     await withPool(url, (pool) => pool.query('analyze events, streams'));
     const total = await withPool(url, async (pool) => Number((await pool.query<{ n: string }>('select count(*) as n from events')).rows[0]!.n));
     const runs: RebuildRun[] = [];
@@ -90,14 +95,15 @@ export async function benchProjections(opts: { url?: string } = {}): Promise<{ m
   }
 }
 
-function projectionsMarkdown(r: { target: number; concurrency: number; loadAtStart: number; generated: Generated; total: number; runs: RebuildRun[] }): string {
+function projectionsMarkdown(r: { target: number; concurrency: number; loadAtStart: number; generated: Generated | null; total: number; runs: RebuildRun[] }): string {
   const pct = (x: number) => `${Math.round(x * 100)}%`;
   const cpu = (c: CpuShare | null) => (c ? `${pct(c.busy)} / ${pct(c.other)}` : 'n/a');
   const lines: string[] = [];
   lines.push(`## Projections: rebuilds at ${fmtInt(r.total)} events`);
   lines.push('');
   lines.push(
-    `${fmtInt(r.generated.events)} events appended through the event store in ${r.generated.seconds.toFixed(0)} s by the finance replay's generator ` +
+    (r.generated ? `${fmtInt(r.generated.events)} events appended through the event store in ${r.generated.seconds.toFixed(0)} s by the finance replay's generator `
+      : `The history an earlier run's generator left (BENCH_PROJECTIONS_REUSE; it was stopped short of the ${fmtInt(r.target)} events asked), appended by the finance replay's generator `) +
     `(${r.concurrency} order transactions at a time, synchronous_commit=off for the generator only), beside the demo data's: orders with premiums, ` +
     'claims with their draft sessions, filing, mail, messages, decisions of every type, store credit, payout batches; and one webhook endpoint of Acme ' +
     'subscribed to every type (so the outbox writes a delivery per Acme claim event). Database `claims_bench_projections`, dropped and recreated every run.',
