@@ -59,7 +59,7 @@ export const operationsRoutes = (ctx: AppContext, reader: OperationsReader): Fas
   });
 
   app.post('/api/admin/operations/projections/:projection/rebuild', {
-    config: { auth: 'user' },
+    config: { auth: 'user', permission: 'admin-stores:update' },
     schema: {
       tags: ['operations'],
       summary: 'Rebuilds a read model beside the live one from every event, then switches to it in one step; queries read the old one until then',
