@@ -45,19 +45,19 @@ const CANDIDATE: NonNullable<FinanceReplayRequest['rules']> = { replacementCostP
 const envNumber = (name: string): number | undefined => (process.env[name] ? Number(process.env[name]) : undefined);
 const log = (line: string) => process.stderr.write(`finance-replay: ${line}\n`);
 
-interface Timed {
+export interface Timed {
   seconds: number;
   cpu: CpuShare | null;
 }
 
-async function timed<T>(run: () => Promise<T>): Promise<Timed & { value: T }> {
+export async function timed<T>(run: () => Promise<T>): Promise<Timed & { value: T }> {
   const cpu = startCpuSample();
   const t0 = performance.now();
   const value = await run();
   return { value, seconds: (performance.now() - t0) / 1000, cpu: cpu() };
 }
 
-async function templatesOf(runtime: Runtime): Promise<OrderTemplate[]> {
+export async function templatesOf(runtime: Runtime): Promise<OrderTemplate[]> {
   const db = runtime.ctx.database.db;
   const stores = new Map<string, StoreTerms>();
   for (const slug of ['acme', 'kumo']) {
@@ -77,14 +77,14 @@ async function templatesOf(runtime: Runtime): Promise<OrderTemplate[]> {
   return templates;
 }
 
-interface Generated extends Timed {
+export interface Generated extends Timed {
   orders: number;
   events: number;
   batches: number;
 }
 
 /** Appends orders until the store holds `target` events: `concurrency` order transactions at a time, a payout batch per store after each wave. */
-async function generate(url: string, dataDir: string, templates: readonly OrderTemplate[], target: number, concurrency: number): Promise<Generated> {
+export async function generate(url: string, dataDir: string, templates: readonly OrderTemplate[], target: number, concurrency: number): Promise<Generated> {
   // Generation is setup, not a measurement: its own pool, commits not waiting for the WAL flush.
   const fast = await openDatabase({ databaseUrl: `${url}?options=${encodeURIComponent('-c synchronous_commit=off')}`, dataDir });
   const random = rng(20261123);
@@ -133,7 +133,7 @@ async function generate(url: string, dataDir: string, templates: readonly OrderT
   }
 }
 
-async function withPool<T>(url: string, run: (pool: pg.Pool) => Promise<T>): Promise<T> {
+export async function withPool<T>(url: string, run: (pool: pg.Pool) => Promise<T>): Promise<T> {
   const pool = new pg.Pool({ connectionString: url, max: 1 });
   try {
     return await run(pool);

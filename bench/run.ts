@@ -11,7 +11,8 @@
  * or DATABASE_URL's server with database claims_bench), DB_POOL_SIZE (20), BENCH_SECONDS, BENCH_WARMUP_SECONDS,
  * BENCH_WRITERS (e.g. "1,8,32"), BENCH_BATCHES (e.g. "1,10"), BENCH_SECTIONS / BENCH_ONLY (comma-separated section
  * titles), BENCH_OUT; the claim-desk section's own BENCH_DESK_* (bench/claimDeskBench.ts); the fault-suite section's
- * CHAOS_MINUTES (5; `make chaos` runs that section alone); the finance-replay section's BENCH_FINANCE_* (bench/financeReplayBench.ts).
+ * CHAOS_MINUTES (5; `make chaos` runs that section alone); the finance-replay section's BENCH_FINANCE_* (bench/financeReplayBench.ts);
+ * the projections section's BENCH_PROJECTIONS_* (bench/projectionsBench.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,6 +23,7 @@ import { benchClaimDesk } from './claimDeskBench.js';
 import { benchFaultSuite } from './faultSuiteBench.js';
 import { benchCommands } from './commandsBench.js';
 import { benchFinanceReplay } from './financeReplayBench.js';
+import { benchProjections } from './projectionsBench.js';
 import { machineInfo, machineMarkdown } from './machine.js';
 import { benchDatabaseUrl } from './postgres.js';
 
@@ -39,6 +41,7 @@ export const sections: BenchSection[] = [
   { title: 'fault-suite', heading: '## Fault suite', run: benchFaultSuite },
   { title: 'commands', heading: '## Commands over HTTP', run: benchCommands },
   { title: 'finance-replay', heading: '## Finance replay', run: async ({ databaseUrl }) => (await benchFinanceReplay({ url: databaseUrl })).markdown },
+  { title: 'projections', heading: '## Projections', run: async ({ databaseUrl }) => (await benchProjections({ url: databaseUrl })).markdown },
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -105,7 +105,7 @@ describe('the runtime through database faults and stuck projectors', () => {
       handles: ['ClaimFiled'],
       migrations: {},
       tables: [],
-      async apply(_trx: QueryExecutorProvider) {
+      async applyBatch(_trx: QueryExecutorProvider) {
         throw new Error('this projection cannot apply a filing');
       },
     };

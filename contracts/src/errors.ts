@@ -41,6 +41,7 @@ export const ERROR_CATALOGUE = {
   domain_taken: 409,
   ab_test_running: 409,
   already_exists: 409,
+  rebuild_running: 409,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 

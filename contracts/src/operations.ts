@@ -53,11 +53,27 @@ export const QuarantinedEvent = z.object({
 });
 export type QuarantinedEvent = z.infer<typeof QuarantinedEvent>;
 
+/**
+ * A projection's last rebuild: its new version built beside the live one (which queries keep reading),
+ * caught up, and switched in; `done` of `total` events of the types it handles applied so far.
+ */
+export const ProjectionRebuild = z.object({
+  status: z.enum(['running', 'done', 'failed']),
+  done: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+  error: z.string().nullable(),
+  startedAt: z.iso.datetime(),
+  finishedAt: z.iso.datetime().nullable(),
+});
+export type ProjectionRebuild = z.infer<typeof ProjectionRebuild>;
+
 export const ProjectorOperations = ReaderProgress.extend({
   name: z.string(),
   /** Where it reads: the event store directly, or its Kafka consumer group. */
   source: z.enum(['store', 'kafka']),
   parked: z.array(ParkedEvent),
+  /** Its last rebuild (null: never rebuilt from the operations page or `make replay`). */
+  rebuild: ProjectionRebuild.nullable(),
 });
 export type ProjectorOperations = z.infer<typeof ProjectorOperations>;
 
@@ -103,3 +119,10 @@ export const ParkedEventOutcome = z.object({
   outcome: z.enum(['applied', 'skipped']),
 });
 export type ParkedEventOutcome = z.infer<typeof ParkedEventOutcome>;
+
+/** `POST /api/admin/operations/projections/{projection}/rebuild`: 202 with the rebuild just started; 409 `rebuild_running`. */
+export const ProjectionParams = z.object({ projection: z.string().min(1).max(100) });
+export type ProjectionParams = z.infer<typeof ProjectionParams>;
+
+export const RebuildStarted = z.object({ projection: z.string(), rebuild: ProjectionRebuild });
+export type RebuildStarted = z.infer<typeof RebuildStarted>;

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { pino } from 'pino';
 import type { Consumer } from 'kafkajs';
-import { OperationsView, ParkedEventOutcome } from '@claims/contracts';
-import { claimListProjection, consumeFromKafka, followStore, type Follower } from '@claims/projections';
+import { OperationsView, ParkedEventOutcome, RebuildStarted } from '@claims/contracts';
+import { poolOf } from '@claims/event-store';
+import { claimListProjection, claimTimelineProjection, consumeFromKafka, followStore, type Follower } from '@claims/projections';
 import { loadConfig, startRuntime, type Runtime } from '../src/index.js';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { testEnvironment, type TestEnvironment } from '../../../test/support/testRuntime.js';
@@ -189,6 +190,41 @@ describe('GET /api/metrics and the operations API, projectors following the stor
     expect(requests('/api/admin/operations/parked/:projection/:eventId/retry', '200')).toBe(1);
     expect(requests('/api/admin/operations/parked/:projection/:eventId/retry', '422')).toBe(1);
     expect(requests('/api/admin/operations/parked/:projection/:eventId/skip', '403')).toBe(1);
+  });
+
+  it('rebuilds a projection beside the live one on the admin\'s request: 202 with its progress, 409 while another runs, 403 for others', async () => {
+    const db = h.runtime.ctx.database.db;
+    const admin = await h.login('admin');
+    const url = (name: string) => `/api/admin/operations/projections/${name}/rebuild`;
+    const timeline = claimTimelineProjection.name;
+    expect((await h.call({ method: 'POST', url: url(timeline), cookie: await h.login('finance') })).statusCode).toBe(403);
+    expect((await h.call({ method: 'POST', url: url(timeline), cookie: await h.login('acmeOwner') })).statusCode).toBe(403);
+    expect((await h.call({ method: 'POST', url: url('no-such-projection'), cookie: admin })).statusCode).toBe(404);
+
+    // Another process's rebuild of the same projection holds its lock.
+    const other = await poolOf(db)!.connect();
+    try {
+      await other.query('select pg_advisory_lock(hashtextextended($1, 0))', [`projection-rebuild-running:${timeline}`]);
+      const refused = await h.call({ method: 'POST', url: url(timeline), cookie: admin });
+      expect(refused.statusCode).toBe(409);
+      expect(json(refused)).toMatchObject({ error: 'rebuild_running' });
+      await other.query('select pg_advisory_unlock(hashtextextended($1, 0))', [`projection-rebuild-running:${timeline}`]);
+    } finally {
+      other.release();
+    }
+
+    const started = await h.call({ method: 'POST', url: url(timeline), cookie: admin });
+    expect(started.statusCode).toBe(202);
+    expect(RebuildStarted.parse(json(started))).toMatchObject({ projection: timeline, rebuild: { status: 'running', error: null } });
+    const handled = await sql<{ count: number }>`select count(*)::int as count from events where type = any(${[...claimTimelineProjection.handles]}::text[])`.execute(db);
+    await eventually(async () => {
+      const view = OperationsView.parse(json(await h.call({ method: 'GET', url: '/api/admin/operations', cookie: admin })));
+      expect(view.projectors.find((p) => p.name === timeline)!.rebuild).toMatchObject({ status: 'done', done: handled.rows[0]!.count, error: null });
+    });
+    const rows = await sql<{ count: number }>`select (select count(*) from claim_timeline) + (select count(*) from claim_timeline_notifications) as count`.execute(db);
+    expect(Number(rows.rows[0]!.count)).toBe(handled.rows[0]!.count);
+    const doc = json<{ paths: Record<string, Record<string, unknown>> }>(await h.call({ method: 'GET', url: '/api/openapi.json' }));
+    expect(doc.paths['/api/admin/operations/projections/{projection}/rebuild']?.post).toBeDefined();
   });
 });
 

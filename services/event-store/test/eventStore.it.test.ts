@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
-  ANY, appendToStream, appendToStreams, countOfTypes, eventStoreMigrations, migrate, NO_STREAM, openDatabase, readAll, readAllOfTypes, readStream, START,
+  ANY, appendToStream, appendToStreams, countAfter, countOfTypes, eventStoreMigrations, migrate, NO_STREAM, openDatabase, readAll, readAllOfTypes, readStream, START,
   type Database, type NewEvent,
 } from '../src/index.js';
 import { createTestDatabase, eventually } from '../../../test/support/testDatabase.js';
@@ -95,6 +95,24 @@ describe.each(modes)('event store on %s', (mode) => {
     const first = all[0]!;
     expect(first).toMatchObject({ streamVersion: 1, metadata: { actor: { type: 'system', id: 'test' }, schemaVersion: 1 } });
     expect(typeof first.globalPosition).toBe('number');
+  });
+
+  it('reads the events of some types with readAll, and its position reaches the head past events of other types', async () => {
+    const stream = randomUUID();
+    await append(database, stream, ANY, [event('Wanted'), event('Other'), event('Wanted'), event('Other'), event('Other')]);
+    const everything = await readEverything(database);
+    const wanted = everything.filter((e) => e.type === 'Wanted');
+    const read = [];
+    let position = START;
+    for (;;) {
+      const page = await readAll(database.db, position, 1, ['Wanted']);
+      read.push(...page.events);
+      if (page.events.length === 0 && page.next.globalPosition === position.globalPosition) break;
+      position = page.next;
+    }
+    expect(read.map((e) => e.eventId)).toEqual(wanted.map((e) => e.eventId));
+    expect(position.globalPosition).toBe(everything.at(-1)!.globalPosition);
+    expect(await countAfter(database.db, START, ['Wanted'])).toBe(wanted.length);
   });
 
   it('reads some types only, in the same order and at the same times as readAll, with only the fields asked of a type', async () => {

@@ -4,6 +4,7 @@ export * from './runtime/applyEvents.js';
 export * from './runtime/storeFollower.js';
 export * from './runtime/kafkaConsumer.js';
 export * from './runtime/rebuild.js';
+export * from './runtime/rebuildRecords.js';
 export * from './runtime/projectionFaults.js';
 export * from './claim-list/claimListProjection.js';
 export * from './claim-list/claimListQuery.js';

@@ -6,7 +6,8 @@ import type { EventEnvelope } from '@claims/contracts';
 import { ANY, appendToStream, type Database, type EventStoreTables, type NewEvent } from '@claims/event-store';
 import { createKafka, ensureTopic } from '@claims/relay';
 import {
-  consumeFromKafka, followStore, parkedCounts, projectionFaultMigrations, projectionRuntimeMigrations, rebuild, type Projection,
+  consumeFromKafka, followStore, listRebuilds, parkedCounts, projectionFaultMigrations, projectionRuntimeMigrations, rebuild, RebuildRunning, startRebuild,
+  type Projection,
 } from '../src/index.js';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { migratedTestDatabase } from '../../../test/support/migratedDatabase.js';
@@ -27,9 +28,10 @@ function labelProjection(name: string): Projection<'ClaimLabelAdded'> {
         },
       },
     },
-    async apply(trx: QueryExecutorProvider, event) {
-      if (event.data.label === 'poison') throw new Error('cannot project a poisoned label');
-      await sql`insert into ${sql.table(table)} (stream_id, version, label) values (${event.streamId}, ${event.streamVersion}, ${event.data.label})`.execute(trx);
+    async applyBatch(trx: QueryExecutorProvider, events) {
+      if (events.some((event) => event.data.label === 'poison')) throw new Error('cannot project a poisoned label');
+      await sql`insert into ${sql.table(table)} (stream_id, version, label)
+        select * from unnest(${events.map((e) => e.streamId)}::text[], ${events.map((e) => e.streamVersion)}::bigint[], ${events.map((e) => e.data.label)}::text[])`.execute(trx);
     },
   };
 }
@@ -45,6 +47,7 @@ const rows = async (db: Kysely<EventStoreTables>, projection: Projection) =>
   (await sql<{ stream_id: string; version: number }>`select stream_id, version from ${sql.table(projection.tables[0]!)} order by stream_id, version`.execute(db)).rows;
 
 const rebuilt = labelProjection('rebuilt');
+const beside = labelProjection('beside');
 const poisoned = labelProjection('poisoned');
 const poisonedOnKafka = labelProjection('poisoned-kafka');
 
@@ -54,7 +57,7 @@ describe('projection runtime on PostgreSQL', () => {
 
   beforeAll(async () => {
     ({ database, dispose } = await migratedTestDatabase(
-      inject('databaseUrl'), projectionRuntimeMigrations, projectionFaultMigrations, rebuilt.migrations, poisoned.migrations, poisonedOnKafka.migrations,
+      inject('databaseUrl'), projectionRuntimeMigrations, projectionFaultMigrations, rebuilt.migrations, beside.migrations, poisoned.migrations, poisonedOnKafka.migrations,
     ));
   });
   afterAll(() => dispose());
@@ -83,6 +86,44 @@ describe('projection runtime on PostgreSQL', () => {
     expect(live).toEqual(events.map((e) => ({ stream_id: e.stream_id, version: e.stream_version })));
     await rebuild(database.db, rebuilt);
     expect(await rows(database.db, rebuilt)).toEqual(live);
+  });
+
+  it('builds a new version beside the live one while queries read the old rows and live workers go on, then switches in one step', async () => {
+    const stream = randomUUID();
+    for (let i = 0; i < 30; i++) await append(stream, `label ${i}`);
+    const follower = followStore(database.db, beside, log, 5);
+    await follower.catchUp();
+    // A row the events do not make: the old version's, gone once the rebuilt version takes over.
+    await sql`insert into beside_rows (stream_id, version, label) values ('stale', 1, 'from an old version')`.execute(database.db);
+    const expected = async () => (await sql<{ stream_id: string; version: number }>`
+      select stream_id, stream_version as version from events where type = 'ClaimLabelAdded' and stream_id = ${stream} order by stream_id, stream_version`.execute(database.db)).rows;
+    let duringRebuild: Awaited<ReturnType<typeof rows>> = [];
+    const progress: number[] = [];
+    await rebuild(database.db, beside, ({ done }) => progress.push(done), {
+      beforeSwitch: async () => {
+        // Queries still answer from the live tables, and the live follower still applies new events to them.
+        await append(stream, 'while rebuilding');
+        await follower.catchUp();
+        duringRebuild = (await rows(database.db, beside)).filter((r) => r.stream_id === stream || r.stream_id === 'stale');
+        expect((await listRebuilds(database.db)).find((r) => r.projection === 'beside')).toMatchObject({ status: 'running' });
+        await expect(startRebuild(database.db, beside)).rejects.toBeInstanceOf(RebuildRunning);
+      },
+    });
+    expect(duringRebuild.map((r) => r.stream_id)).toContain('stale');
+    expect(duringRebuild.filter((r) => r.stream_id === stream)).toHaveLength(31);
+    expect(progress.at(-1)).toBeGreaterThanOrEqual(30);
+
+    const after = (await rows(database.db, beside)).filter((r) => r.stream_id === stream || r.stream_id === 'stale');
+    expect(after.map((r) => ({ stream_id: r.stream_id, version: Number(r.version) }))).toEqual((await expected()).map((e) => ({ ...e, version: Number(e.version) })));
+    expect((await listRebuilds(database.db)).find((r) => r.projection === 'beside')).toMatchObject({ status: 'done', error: null });
+    const { rows: schemas } = await sql<{ name: string }>`select nspname as name from pg_namespace where nspname like 'projection_%'`.execute(database.db);
+    expect(schemas).toEqual([]);
+
+    // The follower goes on after the switch from the build's offsets: nothing twice, nothing missed.
+    await append(stream, 'after the switch');
+    await follower.catchUp();
+    await follower.stop();
+    expect((await rows(database.db, beside)).filter((r) => r.stream_id === stream)).toHaveLength(32);
   });
 
   it('parks an event whose apply keeps failing, after a few tries with backoff, and moves on', async () => {

@@ -61,6 +61,32 @@ describe('back-office operations page', () => {
     expect(problems).toEqual([]);
   });
 
+  it('rebuilds a projector from its row, showing the progress of a running rebuild and then the rebuilt count', async () => {
+    const { page, problems } = await h.newPage();
+    await signIn(page, 'admin@orderprotection.test');
+    await page.goto('/admin/operations');
+    const db = h.runtime.ctx.database.db;
+    // A rebuild running in another process, as the page reads it (projection_rebuilds).
+    await sql`insert into projection_rebuilds (projection, status, done, total) values ('invoices', 'running', 3, 12)
+      on conflict (projection) do update set status = 'running', done = 3, total = 12`.execute(db);
+    const invoices = projectorsTable(page).getByRole('row', { name: /^invoices / });
+    await invoices.getByRole('progressbar', { name: 'Rebuild of invoices' }).waitFor();
+    expect(await invoices.getByText('Rebuilding beside the live version: 3 of 12 events.').count()).toBe(1);
+    expect(await invoices.getByRole('button', { name: 'Rebuild invoices' }).isDisabled()).toBe(true);
+    await expectAccessible(page);
+    await sql`update projection_rebuilds set status = 'done', done = 12, finished_at = now() where projection = 'invoices'`.execute(db);
+
+    const { rows } = await sql<{ count: number }>`select count(*)::int as count from events where type = any(${['ClaimFiled', 'ClaimStatusChanged', 'ClaimResolved', 'ClaimMessageSent', 'ClaimNoteAdded', 'ClaimLabelAdded', 'ClaimLabelRemoved', 'ClaimMetadataSet', 'ClaimAssigned']}::text[])`.execute(db);
+    const claims = await sql<{ count: number }>`select count(*)::int as count from claim_list`.execute(db);
+    const claimList = projectorsTable(page).getByRole('row', { name: /^claim-list / });
+    await claimList.getByRole('button', { name: 'Rebuild claim-list' }).click();
+    await claimList.getByText(`from ${rows[0]!.count} events.`, { exact: false }).waitFor();
+    // The switched-in version holds the same claims.
+    expect((await sql<{ count: number }>`select count(*)::int as count from claim_list`.execute(db)).rows[0]!.count).toBe(claims.rows[0]!.count);
+    await expectAccessible(page);
+    expect(problems).toEqual([]);
+  });
+
   it('offers a merchant owner no operations link, and the API refuses them', async () => {
     const { page, problems } = await h.newPage([{ status: 403, path: '/api/admin/operations' }]);
     await signIn(page, 'owner@acme.test');

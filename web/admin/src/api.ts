@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   AcceptInvitationResponse, AdminClaimDetail, AnalyticsResponse, AdminClaimPage, ApiTokenList, BulkStatusResponse, ClaimNote, ClaimNoteList, ClaimTags, CreateApiTokenResponse,
-  AssigneeList, InviteMemberResponse, MacroList, SavedView, SavedViewList, MeResponse, Message, OperationsView, ParkedEventOutcome, RenderedMacro, NotificationSettingsList, StoreNotificationSettings, SettingsHistoryResponse, StoreSettingsView,
+  AssigneeList, InviteMemberResponse, MacroList, SavedView, SavedViewList, MeResponse, Message, OperationsView, ParkedEventOutcome, RebuildStarted, RenderedMacro, NotificationSettingsList, StoreNotificationSettings, SettingsHistoryResponse, StoreSettingsView,
   TeamMember, TeamMemberList, TimelineResponse,
   CreateWebhookEndpointResponse, ReplayWebhookRangeResponse, RotateWebhookSecretResponse, WebhookDeliveryAttemptPage, WebhookEndpoint, WebhookEndpointList,
   WebhookReplayResponse, WebhookTestResponse,
@@ -119,6 +119,8 @@ export const api = {
   operations: () => request('GET', 'admin/operations', { schema: OperationsView }),
   retryParked: (projection: string, eventId: string) => request('POST', parkedPath(projection, eventId, 'retry'), { schema: ParkedEventOutcome }),
   skipParked: (projection: string, eventId: string) => request('POST', parkedPath(projection, eventId, 'skip'), { schema: ParkedEventOutcome }),
+  rebuildProjection: (projection: string) =>
+    request('POST', `admin/operations/projections/${encodeURIComponent(projection)}/rebuild`, { schema: RebuildStarted }),
 
   // Analytics.
   analytics: (query: AnalyticsQuery) => request('GET', 'admin/analytics', { query: analyticsParams(query), schema: AnalyticsResponse }),

@@ -6,7 +6,8 @@ import { ALL_MIGRATIONS } from '../runtime.js';
 
 /**
  * `make replay` / `npm run replay -- --projection NAME`: rebuilds read models from the event store
- * with a progress bar. With PGlite, stop the server first: one process per data folder.
+ * with a progress bar, each beside its live version and switched in at the end, so on PostgreSQL the
+ * server keeps serving meanwhile. With PGlite, stop the server first: one process per data folder.
  */
 const { values } = parseArgs({ options: { projection: { type: 'string', multiple: true } } });
 const names = values.projection ?? PROJECTIONS.map((p) => p.name);

@@ -1,6 +1,6 @@
 import type { Admin } from 'kafkajs';
 import type { OperationsView, ProjectorOperations, ReaderProgress, WorkerState } from '@claims/contracts';
-import { checkpointLag, consumerGroupLag, listParked, projectionCheckpointName, storeHead, type CheckpointLag, type ProjectorStatus } from '@claims/projections';
+import { checkpointLag, consumerGroupLag, listParked, listRebuilds, projectionCheckpointName, storeHead, type CheckpointLag, type ProjectorStatus } from '@claims/projections';
 import { listQuarantined, RELAY_CHECKPOINT, type RelayStatus } from '@claims/relay';
 import type { AppContext } from '../context.js';
 import { reactionCheckpointName } from '../eventsourcing/reactions.js';
@@ -76,7 +76,7 @@ export function operationsReader(ctx: AppContext, sources: OperationsSources): O
     return { position: lag.position, lagEvents: lag.lagEvents, lagSeconds: lag.lagEvents === 0 ? 0 : (now - since) / 1000, hasMembers: lag.hasMembers };
   }
 
-  async function projector(handle: WorkerHandle<ProjectorStatus>): Promise<Omit<ProjectorOperations, 'parked'>> {
+  async function projector(handle: WorkerHandle<ProjectorStatus>): Promise<Omit<ProjectorOperations, 'parked' | 'rebuild'>> {
     const known = stateOf(handle.status());
     const { kafka } = sources;
     if (!kafka) return { name: handle.name, source: 'store', ...progressOf(await checkpointLag(ctx.database.db, projectionCheckpointName(handle))), ...known };
@@ -92,10 +92,11 @@ export function operationsReader(ctx: AppContext, sources: OperationsSources): O
   return {
     async read() {
       const db = ctx.database.db;
-      const [headPosition, projectors, parked, reactions, relay, pendingWebhookDeliveries, notificationRetriesDue, components] = await Promise.all([
+      const [headPosition, projectors, parked, rebuilds, reactions, relay, pendingWebhookDeliveries, notificationRetriesDue, components] = await Promise.all([
         storeHead(db),
         Promise.all(sources.projectors.map(projector)),
         listParked(db),
+        listRebuilds(db),
         Promise.all(sources.reactions.map(async (handle) => ({
           name: handle.name, ...progressOf(await checkpointLag(db, reactionCheckpointName(handle))), ...stateOf(handle.status()),
         }))),
@@ -110,7 +111,11 @@ export function operationsReader(ctx: AppContext, sources: OperationsSources): O
       return {
         at: new Date().toISOString(),
         headPosition,
-        projectors: projectors.map((p) => ({ ...p, parked: parked.filter((e) => e.projection === p.name) })),
+        projectors: projectors.map((p) => {
+          const last = rebuilds.find((r) => r.projection === p.name);
+          const rebuild = last ? { status: last.status, done: last.done, total: last.total, error: last.error, startedAt: last.startedAt, finishedAt: last.finishedAt } : null;
+          return { ...p, parked: parked.filter((e) => e.projection === p.name), rebuild };
+        }),
         relay,
         reactions,
         pendingWebhookDeliveries,

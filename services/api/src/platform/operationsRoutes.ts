@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ApiError, OperationsView, ParkedEventOutcome, ParkedEventParams } from '@claims/contracts';
-import { PROJECTIONS, retryParked, skipParked } from '@claims/projections';
+import { ApiError, OperationsView, ParkedEventOutcome, ParkedEventParams, ProjectionParams, RebuildStarted } from '@claims/contracts';
+import { listRebuilds, PROJECTIONS, RebuildRunning, retryParked, skipParked, startRebuild } from '@claims/projections';
 import type { AppContext } from '../context.js';
 import { authorizeGlobal } from '../http/authorizedStore.js';
 import type { Principal } from '../auth/principal.js';
@@ -56,5 +56,33 @@ export const operationsRoutes = (ctx: AppContext, reader: OperationsReader): Fas
     if (!(await skipParked(ctx.database.db, projection, eventId))) throw notParked();
     ctx.log.warn({ projection, eventId, by: operatorOf(principal) }, 'parked event skipped by an operator; the read model stays without it');
     return { projection, eventId, outcome: 'skipped' as const };
+  });
+
+  app.post('/api/admin/operations/projections/:projection/rebuild', {
+    config: { auth: 'user', permission: 'admin-stores:update' },
+    schema: {
+      tags: ['operations'],
+      summary: 'Rebuilds a read model beside the live one from every event, then switches to it in one step; queries read the old one until then',
+      params: ProjectionParams, response: { 202: RebuildStarted, 409: ApiError, ...errors },
+    },
+  }, async (request, reply) => {
+    const principal = authorizeGlobal(request, 'admin-stores:update');
+    const projection = PROJECTIONS.find((p) => p.name === request.params.projection);
+    if (!projection) throw new AppError('not_found', 'No projection has that name.');
+    try {
+      const started = await startRebuild(ctx.database.db, projection);
+      // The request answers once the rebuild holds its lock; the build itself goes on in this process.
+      started.finished.then(
+        (result) => ctx.log.info({ projection: projection.name, ...result, by: operatorOf(principal) }, 'projection rebuilt and switched in'),
+        (error: unknown) => ctx.log.error({ err: error, projection: projection.name }, 'projection rebuild failed; the live read model is unchanged'),
+      );
+    } catch (error) {
+      if (error instanceof RebuildRunning) throw new AppError('rebuild_running', `A rebuild of ${projection.name} is already running.`);
+      throw error;
+    }
+    ctx.log.info({ projection: projection.name, by: operatorOf(principal) }, 'projection rebuild started by an operator');
+    const record = (await listRebuilds(ctx.database.db)).find((r) => r.projection === projection.name)!;
+    const { projection: _name, ...rebuild } = record;
+    return reply.code(202).send({ projection: projection.name, rebuild });
   });
 };

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
 import { defineProjection } from '../runtime/projection.js';
+import { recordset } from '../runtime/bulkRows.js';
 
 const migrations: Record<string, Migration> = {
   '2500_ab_tests': sqlMigration(
@@ -36,24 +37,36 @@ export const abTestsProjection = defineProjection({
   handles: ['AbVariantAssigned', 'ClaimFiled'],
   migrations,
   tables: ['ab_test_assignments', 'ab_test_filed_claims'],
-  async apply(trx, event) {
-    switch (event.type) {
-      case 'AbVariantAssigned':
-        await sql`
-          insert into ab_test_assignments (test_id, session_id, store_id, order_id, variant_id)
-          values (${event.data.testId}, ${event.data.sessionId}, ${event.data.storeId}, ${event.data.orderId}, ${event.data.variantId})
-          on conflict do nothing`.execute(trx);
-        return;
-      case 'ClaimFiled':
-        await sql`
-          insert into ab_test_filed_claims (claim_id, store_id, order_id, resolution)
-          values (${event.data.claimId}, ${event.data.storeId}, ${event.data.orderId}, ${event.data.desiredMethod})
-          on conflict do nothing`.execute(trx);
-        return;
-      default: {
-        const exhaustive: never = event;
-        return exhaustive;
+  async applyBatch(trx, events) {
+    const assignments: object[] = [];
+    const filed: object[] = [];
+    for (const event of events) {
+      switch (event.type) {
+        case 'AbVariantAssigned': {
+          const d = event.data;
+          assignments.push({ test_id: d.testId, session_id: d.sessionId, store_id: d.storeId, order_id: d.orderId, variant_id: d.variantId });
+          break;
+        }
+        case 'ClaimFiled':
+          filed.push({ claim_id: event.data.claimId, store_id: event.data.storeId, order_id: event.data.orderId, resolution: event.data.desiredMethod });
+          break;
+        default: {
+          const exhaustive: never = event;
+          return exhaustive;
+        }
       }
+    }
+    if (assignments.length > 0) {
+      await sql`
+        insert into ab_test_assignments (test_id, session_id, store_id, order_id, variant_id)
+        select * from ${recordset(assignments, 'test_id uuid, session_id uuid, store_id uuid, order_id uuid, variant_id text')}
+        on conflict do nothing`.execute(trx);
+    }
+    if (filed.length > 0) {
+      await sql`
+        insert into ab_test_filed_claims (claim_id, store_id, order_id, resolution)
+        select * from ${recordset(filed, 'claim_id uuid, store_id uuid, order_id uuid, resolution text')}
+        on conflict do nothing`.execute(trx);
     }
   },
 });

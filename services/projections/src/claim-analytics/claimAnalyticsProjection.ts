@@ -1,8 +1,9 @@
-import { sql } from 'kysely';
+import { sql, type QueryExecutorProvider } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
 import { payoutLinesOf } from '@claims/domain';
-import { defineProjection } from '../runtime/projection.js';
+import { defineProjection, type ProjectedEvent } from '../runtime/projection.js';
+import { recordset } from '../runtime/bulkRows.js';
 
 const migrations: Record<string, Migration> = {
   '0900_claim_analytics': sqlMigration(
@@ -57,56 +58,105 @@ export const claimAnalyticsProjection = defineProjection({
   handles: ['ClaimFiled', 'ClaimMessageSent', 'ClaimResolved', 'ClaimReviewed', 'StoreCreditIssued'],
   migrations,
   tables: ['claim_analytics', 'claim_analytics_lines', 'claim_analytics_credits'],
-  async apply(trx, event) {
-    switch (event.type) {
-      case 'ClaimFiled': {
-        const d = event.data;
-        // Counted under the shipment of its first item (a claim over several shipments is still one claim).
-        const shipment = d.shipments?.[0] ?? null;
-        await sql`
-          insert into claim_analytics (claim_id, store_id, filed_at, claim_type, is_ota, currency, carrier, shipment_status)
-          values (${d.claimId}, ${d.storeId}, ${d.filedAt}, ${d.claimType}, ${d.isOta}, ${d.currency}, ${shipment?.carrier ?? null}, ${shipment?.status ?? null})
-          on conflict (claim_id) do nothing`.execute(trx);
-        return;
-      }
-      case 'ClaimMessageSent':
-        if (event.data.senderType !== 'merchant' && event.data.senderType !== 'staff') return;
-        await sql`update claim_analytics set first_response_at = coalesce(first_response_at, ${event.occurredAt}::timestamptz)
-          where claim_id = ${event.data.claimId}`.execute(trx);
-        return;
-      case 'ClaimResolved': {
-        const d = event.data;
-        const { rows } = await sql<{ currency: string }>`select currency from claim_analytics where claim_id = ${d.claimId}`.execute(trx);
-        const claim = rows[0];
-        if (!claim) return;
-        const owed = new Map(payoutLinesOf(d, claim.currency).map((line) => [line.id, line]));
-        const storeCurrency = d.valuation?.storeCurrency ?? claim.currency;
-        for (const line of d.resolutions) {
-          await sql`
-            insert into claim_analytics_lines (id, claim_id, resolution_type, reason, amount, currency)
-            values (${line.id}, ${d.claimId}, ${line.resolutionType}, ${line.reason}, ${owed.get(line.id)?.amount ?? 0}, ${owed.get(line.id)?.currency ?? storeCurrency})
-            on conflict (id) do nothing`.execute(trx);
+  async applyBatch(trx, events) {
+    const filed: object[] = [];
+    const credits: object[] = [];
+    const firstResponses = new Map<string, string>();
+    const ratings = new Map<string, number>();
+    const resolutions: ProjectedEvent<'ClaimResolved'>[] = [];
+    for (const event of events) {
+      switch (event.type) {
+        case 'ClaimFiled': {
+          const d = event.data;
+          // Counted under the shipment of its first item (a claim over several shipments is still one claim).
+          const shipment = d.shipments?.[0] ?? null;
+          filed.push({
+            claim_id: d.claimId, store_id: d.storeId, filed_at: d.filedAt, claim_type: d.claimType, is_ota: d.isOta, currency: d.currency,
+            carrier: shipment?.carrier ?? null, shipment_status: shipment?.status ?? null,
+          });
+          break;
         }
-        // The claim is decided by the first decision that leaves it Resolved (approved) or Denied.
-        if (d.status === 'RESOLVED' || d.status === 'DENIED') {
-          await sql`update claim_analytics set decided_at = ${event.occurredAt}, outcome = ${d.status === 'RESOLVED' ? 'APPROVED' : 'DENIED'}
-            where claim_id = ${d.claimId} and decided_at is null`.execute(trx);
+        case 'ClaimMessageSent':
+          if ((event.data.senderType === 'merchant' || event.data.senderType === 'staff') && !firstResponses.has(event.data.claimId)) {
+            firstResponses.set(event.data.claimId, event.occurredAt);
+          }
+          break;
+        case 'ClaimResolved':
+          resolutions.push(event);
+          break;
+        case 'ClaimReviewed':
+          ratings.set(event.data.claimId, event.data.rating);
+          break;
+        case 'StoreCreditIssued': {
+          const d = event.data;
+          credits.push({ resolution_id: d.resolutionId, claim_id: d.claimId, amount: d.amount, currency: d.currency });
+          break;
         }
-        return;
+        default: {
+          const exhaustive: never = event;
+          return exhaustive;
+        }
       }
-      case 'ClaimReviewed':
-        await sql`update claim_analytics set rating = ${event.data.rating} where claim_id = ${event.data.claimId}`.execute(trx);
-        return;
-      case 'StoreCreditIssued': {
-        const d = event.data;
-        await sql`insert into claim_analytics_credits (resolution_id, claim_id, amount, currency)
-          values (${d.resolutionId}, ${d.claimId}, ${d.amount}, ${d.currency}) on conflict (resolution_id) do nothing`.execute(trx);
-        return;
-      }
-      default: {
-        const exhaustive: never = event;
-        return exhaustive;
-      }
+    }
+    if (filed.length > 0) {
+      await sql`
+        insert into claim_analytics (claim_id, store_id, filed_at, claim_type, is_ota, currency, carrier, shipment_status)
+        select * from ${recordset(filed, 'claim_id uuid, store_id uuid, filed_at timestamptz, claim_type text, is_ota boolean, currency text, carrier text, shipment_status text')}
+        on conflict (claim_id) do nothing`.execute(trx);
+    }
+    if (firstResponses.size > 0) {
+      await sql`update claim_analytics c set first_response_at = coalesce(c.first_response_at, r.at)
+        from ${recordset([...firstResponses].map(([claimId, at]) => ({ claim_id: claimId, at })), 'claim_id uuid, at timestamptz')}
+        where c.claim_id = r.claim_id`.execute(trx);
+    }
+    if (resolutions.length > 0) await writeDecisions(trx, resolutions);
+    if (ratings.size > 0) {
+      await sql`update claim_analytics c set rating = r.rating
+        from ${recordset([...ratings].map(([claimId, rating]) => ({ claim_id: claimId, rating })), 'claim_id uuid, rating int')}
+        where c.claim_id = r.claim_id`.execute(trx);
+    }
+    if (credits.length > 0) {
+      await sql`insert into claim_analytics_credits (resolution_id, claim_id, amount, currency)
+        select * from ${recordset(credits, 'resolution_id uuid, claim_id uuid, amount bigint, currency text')}
+        on conflict (resolution_id) do nothing`.execute(trx);
     }
   },
 });
+
+/**
+ * Every decided line valued in the store's currency (from the claim's currency, so only for claims the
+ * table holds), and each claim's decision: the first decision that leaves it Resolved (approved) or Denied.
+ */
+async function writeDecisions(trx: QueryExecutorProvider, resolutions: readonly ProjectedEvent<'ClaimResolved'>[]): Promise<void> {
+  const claimIds = [...new Set(resolutions.map((e) => e.data.claimId))];
+  const { rows } = await sql<{ claim_id: string; currency: string }>`select claim_id, currency from claim_analytics where claim_id = any(${claimIds}::uuid[])`.execute(trx);
+  const currencies = new Map(rows.map((r) => [r.claim_id, r.currency]));
+  const lines: object[] = [];
+  const decisions = new Map<string, { claim_id: string; at: string; outcome: string }>();
+  for (const { data: d, occurredAt } of resolutions) {
+    const currency = currencies.get(d.claimId);
+    if (!currency) continue;
+    const owed = new Map(payoutLinesOf(d, currency).map((line) => [line.id, line]));
+    const storeCurrency = d.valuation?.storeCurrency ?? currency;
+    for (const line of d.resolutions) {
+      lines.push({
+        id: line.id, claim_id: d.claimId, resolution_type: line.resolutionType, reason: line.reason,
+        amount: owed.get(line.id)?.amount ?? 0, currency: owed.get(line.id)?.currency ?? storeCurrency,
+      });
+    }
+    if ((d.status === 'RESOLVED' || d.status === 'DENIED') && !decisions.has(d.claimId)) {
+      decisions.set(d.claimId, { claim_id: d.claimId, at: occurredAt, outcome: d.status === 'RESOLVED' ? 'APPROVED' : 'DENIED' });
+    }
+  }
+  if (lines.length > 0) {
+    await sql`
+      insert into claim_analytics_lines (id, claim_id, resolution_type, reason, amount, currency)
+      select * from ${recordset(lines, 'id uuid, claim_id uuid, resolution_type text, reason text, amount bigint, currency text')}
+      on conflict (id) do nothing`.execute(trx);
+  }
+  if (decisions.size > 0) {
+    await sql`update claim_analytics c set decided_at = r.at, outcome = r.outcome
+      from ${recordset([...decisions.values()], 'claim_id uuid, at timestamptz, outcome text')}
+      where c.claim_id = r.claim_id and c.decided_at is null`.execute(trx);
+  }
+}

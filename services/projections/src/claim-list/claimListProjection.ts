@@ -3,6 +3,7 @@ import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
 import { lineValue, protectionStatus, requestedResolution } from '@claims/domain';
 import { defineProjection } from '../runtime/projection.js';
+import { entryOf, recordset } from '../runtime/bulkRows.js';
 
 const migrations: Record<string, Migration> = {
   '0200_claim_list': sqlMigration(
@@ -50,53 +51,89 @@ const migrations: Record<string, Migration> = {
   ),
 };
 
+/** What a batch's later events do to a claim's row, folded in their order. */
+interface ClaimListChange {
+  claim_id: string;
+  status: string | null;
+  resolution_type: string | null;
+  resolved_at: string | null;
+  messages: number;
+  updated_at: string | null;
+  version: number;
+}
+
 /** The claim desk's queue: one row per claim, kept current by the claim's events. */
 export const claimListProjection = defineProjection({
   name: 'claim-list',
   handles: ['ClaimFiled', 'ClaimStatusChanged', 'ClaimResolved', 'ClaimMessageSent', 'ClaimNoteAdded', 'ClaimLabelAdded', 'ClaimLabelRemoved', 'ClaimMetadataSet', 'ClaimAssigned'],
   migrations,
   tables: ['claim_list'],
-  async apply(trx, event) {
-    switch (event.type) {
-      case 'ClaimFiled': {
+  async applyBatch(trx, events) {
+    const filed: object[] = [];
+    const changes = new Map<string, ClaimListChange>();
+    const changeOf = (claimId: string) => entryOf(changes, claimId, () => ({
+      claim_id: claimId, status: null, resolution_type: null, resolved_at: null, messages: 0, updated_at: null, version: 0,
+    }));
+    for (const event of events) {
+      if (event.type === 'ClaimFiled') {
         const d = event.data;
-        await sql`
-          insert into claim_list (claim_id, store_id, claim_number, status, claim_type, order_id, source_order_id, order_number,
-            customer_email, customer_name, protection_status, requested_resolution, currency, claimed_value, item_count,
-            created_at, updated_at, version)
-          values (${d.claimId}, ${d.storeId}, ${d.claimNumber}, 'NEW', ${d.claimType}, ${d.orderId}, ${d.sourceOrderId}, ${d.orderNumber},
-            ${d.customer.email}, ${d.customer.name}, ${protectionStatus({ isOta: d.isOta, policy: d.policy })},
-            ${requestedResolution(d.items)}, ${d.currency}, ${d.items.reduce((sum, i) => sum + lineValue(i, i.quantity), 0)},
-            ${d.items.length}, ${d.filedAt}, ${event.occurredAt}, ${event.streamVersion})
-          on conflict (claim_id) do nothing`.execute(trx);
-        return;
+        filed.push({
+          claim_id: d.claimId, store_id: d.storeId, claim_number: d.claimNumber, claim_type: d.claimType, order_id: d.orderId,
+          source_order_id: d.sourceOrderId, order_number: d.orderNumber, customer_email: d.customer.email, customer_name: d.customer.name,
+          protection_status: protectionStatus({ isOta: d.isOta, policy: d.policy }), requested_resolution: requestedResolution(d.items),
+          currency: d.currency, claimed_value: d.items.reduce((sum, i) => sum + lineValue(i, i.quantity), 0), item_count: d.items.length,
+          created_at: d.filedAt, updated_at: event.occurredAt, version: event.streamVersion,
+        });
+        continue;
       }
-      case 'ClaimStatusChanged':
-        await sql`update claim_list set status = ${event.data.to}, updated_at = ${event.occurredAt}, version = ${event.streamVersion}
-          where claim_id = ${event.data.claimId}`.execute(trx);
-        return;
-      // Items may be decided in several passes: the first decision names the row's resolution type, the
-      // last (the one that leaves the claim Resolved or Denied) its resolution time.
-      case 'ClaimResolved':
-        await sql`update claim_list set status = ${event.data.status},
-          resolution_type = coalesce(resolution_type, ${event.data.resolutions[0]!.resolutionType}),
-          resolved_at = case when ${event.data.status} in ('RESOLVED', 'DENIED') then ${event.occurredAt}::timestamptz else resolved_at end,
-          updated_at = ${event.occurredAt}, version = ${event.streamVersion}
-          where claim_id = ${event.data.claimId}`.execute(trx);
-        return;
-      case 'ClaimMessageSent':
-        await sql`update claim_list set message_count = message_count + 1, updated_at = ${event.occurredAt}, version = ${event.streamVersion}
-          where claim_id = ${event.data.claimId}`.execute(trx);
-        return;
-      // The back-office's own marks move the row's version (so a list's expectedVersion stays exact), not its
-      // updated_at: that is the claim's last activity, which the SLA timers count from (docs/decisions.md).
-      case 'ClaimNoteAdded':
-      case 'ClaimLabelAdded':
-      case 'ClaimLabelRemoved':
-      case 'ClaimMetadataSet':
-      case 'ClaimAssigned':
-        await sql`update claim_list set version = ${event.streamVersion} where claim_id = ${event.data.claimId}`.execute(trx);
-        return;
+      const change = changeOf(event.data.claimId);
+      change.version = event.streamVersion;
+      switch (event.type) {
+        case 'ClaimStatusChanged':
+          change.status = event.data.to;
+          change.updated_at = event.occurredAt;
+          break;
+        // Items may be decided in several passes: the first decision names the row's resolution type, the
+        // last (the one that leaves the claim Resolved or Denied) its resolution time.
+        case 'ClaimResolved':
+          change.status = event.data.status;
+          change.resolution_type ??= event.data.resolutions[0]!.resolutionType;
+          if (event.data.status === 'RESOLVED' || event.data.status === 'DENIED') change.resolved_at = event.occurredAt;
+          change.updated_at = event.occurredAt;
+          break;
+        case 'ClaimMessageSent':
+          change.messages++;
+          change.updated_at = event.occurredAt;
+          break;
+        // The back-office's own marks move the row's version (so a list's expectedVersion stays exact), not its
+        // updated_at: that is the claim's last activity, which the SLA timers count from (docs/decisions.md).
+        case 'ClaimNoteAdded':
+        case 'ClaimLabelAdded':
+        case 'ClaimLabelRemoved':
+        case 'ClaimMetadataSet':
+        case 'ClaimAssigned':
+          break;
+      }
+    }
+    if (filed.length > 0) {
+      await sql`
+        insert into claim_list (claim_id, store_id, claim_number, status, claim_type, order_id, source_order_id, order_number,
+          customer_email, customer_name, protection_status, requested_resolution, currency, claimed_value, item_count,
+          created_at, updated_at, version)
+        select claim_id, store_id, claim_number, 'NEW', claim_type, order_id, source_order_id, order_number, customer_email, customer_name,
+          protection_status, requested_resolution, currency, claimed_value, item_count, created_at, updated_at, version
+        from ${recordset(filed, `claim_id uuid, store_id uuid, claim_number text, claim_type text, order_id uuid, source_order_id text,
+          order_number text, customer_email text, customer_name text, protection_status text, requested_resolution text, currency text,
+          claimed_value bigint, item_count int, created_at timestamptz, updated_at timestamptz, version bigint`)}
+        on conflict (claim_id) do nothing`.execute(trx);
+    }
+    if (changes.size > 0) {
+      await sql`
+        update claim_list c set status = coalesce(r.status, c.status), resolution_type = coalesce(c.resolution_type, r.resolution_type),
+          resolved_at = coalesce(r.resolved_at, c.resolved_at), message_count = c.message_count + r.messages,
+          updated_at = coalesce(r.updated_at, c.updated_at), version = r.version
+        from ${recordset([...changes.values()], 'claim_id uuid, status text, resolution_type text, resolved_at timestamptz, messages int, updated_at timestamptz, version bigint')}
+        where c.claim_id = r.claim_id`.execute(trx);
     }
   },
 });

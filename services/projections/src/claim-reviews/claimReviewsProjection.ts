@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
 import { defineProjection } from '../runtime/projection.js';
+import { recordset } from '../runtime/bulkRows.js';
 
 const migrations: Record<string, Migration> = {
   '2200_claim_reviews': sqlMigration(
@@ -24,11 +25,11 @@ export const claimReviewsProjection = defineProjection({
   handles: ['ClaimReviewed'],
   migrations,
   tables: ['claim_reviews'],
-  async apply(trx, event) {
-    const review = event.data;
+  async applyBatch(trx, events) {
+    const rows = events.map(({ data: r }) => ({ review_id: r.id, claim_id: r.claimId, rating: r.rating, text: r.text, created_at: r.createdAt }));
     await sql`
       insert into claim_reviews (review_id, claim_id, rating, text, created_at)
-      values (${review.id}, ${review.claimId}, ${review.rating}, ${review.text}, ${review.createdAt})
+      select * from ${recordset(rows, 'review_id uuid, claim_id uuid, rating int, text text, created_at timestamptz')}
       on conflict (review_id) do nothing`.execute(trx);
   },
 });

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
 import { defineProjection } from '../runtime/projection.js';
+import { recordset } from '../runtime/bulkRows.js';
 import { isLexiconWord, searchWords } from './searchText.js';
 
 const migrations: Record<string, Migration> = {
@@ -39,18 +40,22 @@ export const claimSearchProjection = defineProjection({
   handles: ['ClaimFiled'],
   migrations,
   tables: ['claim_search', 'claim_search_lexicon'],
-  async apply(trx, event) {
-    const d = event.data;
-    const document = [d.customer.name, d.customer.email, d.orderNumber, d.sourceOrderId, d.claimNumber, ...d.items.flatMap((i) => [i.name, i.sku])]
-      .join(' ').toLowerCase();
-    const words = [...new Set(searchWords(document))];
-    // One statement per claim: a rebuild applies hundreds of thousands.
+  async applyBatch(trx, events) {
+    const claims = events.map(({ data: d }) => {
+      const document = [d.customer.name, d.customer.email, d.orderNumber, d.sourceOrderId, d.claimNumber, ...d.items.flatMap((i) => [i.name, i.sku])]
+        .join(' ').toLowerCase();
+      return {
+        claim_id: d.claimId, store_id: d.storeId, document, words: [...new Set(searchWords(document))],
+        item_types: [...new Set(d.items.map((i) => i.claimType))], skus: [...new Set(d.items.map((i) => i.sku.toLowerCase()))],
+      };
+    });
+    const lexicon = [...new Set(claims.flatMap((c) => c.words.filter(isLexiconWord)))];
     await sql`
       with searched as (
         insert into claim_search (claim_id, store_id, document, words, item_types, skus)
-        values (${d.claimId}, ${d.storeId}, ${document}, to_tsvector('simple', ${words.join(' ')}),
-          ${[...new Set(d.items.map((i) => i.claimType))]}::text[], ${[...new Set(d.items.map((i) => i.sku.toLowerCase()))]}::text[])
+        select claim_id, store_id, document, to_tsvector('simple', array_to_string(words, ' ')), item_types, skus
+        from ${recordset(claims, 'claim_id uuid, store_id uuid, document text, words text[], item_types text[], skus text[]')}
         on conflict (claim_id) do nothing)
-      insert into claim_search_lexicon (word) select unnest(${words.filter(isLexiconWord)}::text[]) on conflict (word) do nothing`.execute(trx);
+      insert into claim_search_lexicon (word) select unnest(${lexicon}::text[]) on conflict (word) do nothing`.execute(trx);
   },
 });

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
 import { defineProjection, type ProjectedEvent } from '../runtime/projection.js';
+import { recordset } from '../runtime/bulkRows.js';
 
 const migrations: Record<string, Migration> = {
   '0300_claim_timeline': sqlMigration(
@@ -93,20 +94,29 @@ export const claimTimelineProjection = defineProjection({
   handles: [...CLAIM_EVENTS, ...MAIL_EVENTS],
   migrations,
   tables: ['claim_timeline', 'claim_timeline_notifications'],
-  async apply(trx, event) {
-    if (event.type === 'ClaimNotificationSent' || event.type === 'ClaimNotificationFailed') {
+  async applyBatch(trx, events) {
+    const lines: object[] = [];
+    const mail: object[] = [];
+    for (const event of events) {
+      const line = { stream_version: event.streamVersion, global_position: event.globalPosition, event_type: event.type, actor: event.metadata.actor, occurred_at: event.occurredAt };
+      if (event.type === 'ClaimNotificationSent' || event.type === 'ClaimNotificationFailed') {
+        mail.push({ ...line, claim_id: event.data.claimId, summary: summariseMail(event) });
+      } else {
+        lines.push({ ...line, claim_id: event.streamId, ...summarise(event) });
+      }
+    }
+    const columns = 'claim_id uuid, stream_version bigint, global_position bigint, event_type text, actor jsonb, summary jsonb, occurred_at timestamptz';
+    if (mail.length > 0) {
       await sql`
         insert into claim_timeline_notifications (claim_id, stream_version, global_position, event_type, actor, summary, occurred_at)
-        values (${event.data.claimId}, ${event.streamVersion}, ${event.globalPosition}, ${event.type},
-                ${JSON.stringify(event.metadata.actor)}::jsonb, ${JSON.stringify(summariseMail(event))}::jsonb, ${event.occurredAt})
+        select claim_id, stream_version, global_position, event_type, actor, summary, occurred_at from ${recordset(mail, columns)}
         on conflict do nothing`.execute(trx);
-      return;
     }
-    const { status, summary } = summarise(event);
-    await sql`
-      insert into claim_timeline (claim_id, stream_version, global_position, event_type, status, actor, summary, occurred_at)
-      values (${event.streamId}, ${event.streamVersion}, ${event.globalPosition}, ${event.type}, ${status},
-              ${JSON.stringify(event.metadata.actor)}::jsonb, ${JSON.stringify(summary)}::jsonb, ${event.occurredAt})
-      on conflict do nothing`.execute(trx);
+    if (lines.length > 0) {
+      await sql`
+        insert into claim_timeline (claim_id, stream_version, global_position, event_type, status, actor, summary, occurred_at)
+        select claim_id, stream_version, global_position, event_type, status, actor, summary, occurred_at from ${recordset(lines, `${columns}, status text`)}
+        on conflict do nothing`.execute(trx);
+    }
   },
 });

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
 import { defineProjection } from '../runtime/projection.js';
+import { lastBy, recordset } from '../runtime/bulkRows.js';
 
 const migrations: Record<string, Migration> = {
   '1100_invoices': sqlMigration(
@@ -53,40 +54,58 @@ export const invoicesProjection = defineProjection({
   handles: ['InvoiceIssued', 'CreditNoteIssued', 'BillingMethodSet', 'PayoutMethodSet'],
   migrations,
   tables: ['invoices', 'invoice_credit_notes', 'store_payment_methods'],
-  async apply(trx, event) {
-    switch (event.type) {
-      case 'InvoiceIssued': {
-        const d = event.data;
-        await sql`
-          insert into invoices (id, store_id, number, month, currency, rev_share_percent, lines, total, issued_at, issued_by)
-          values (${d.invoiceId}, ${d.storeId}, ${d.number}, ${d.month}, ${d.currency}, ${d.revSharePercent}, ${JSON.stringify(d.lines)}::jsonb,
-                  ${d.total}, ${d.issuedAt}, ${d.issuedBy})
-          on conflict (id) do nothing`.execute(trx);
-        return;
+  async applyBatch(trx, events) {
+    const invoices: object[] = [];
+    const creditNotes: object[] = [];
+    const methods: { store_id: string; purpose: string; method: unknown; set_at: string; set_by: string }[] = [];
+    for (const event of events) {
+      switch (event.type) {
+        case 'InvoiceIssued': {
+          const d = event.data;
+          invoices.push({
+            id: d.invoiceId, store_id: d.storeId, number: d.number, month: d.month, currency: d.currency, rev_share_percent: d.revSharePercent,
+            lines: d.lines, total: d.total, issued_at: d.issuedAt, issued_by: d.issuedBy,
+          });
+          break;
+        }
+        case 'CreditNoteIssued': {
+          const d = event.data;
+          creditNotes.push({
+            id: d.creditNoteId, invoice_id: d.invoiceId, store_id: d.storeId, number: d.number, lines: d.lines, total: d.total, reason: d.reason,
+            issued_at: d.issuedAt, issued_by: d.issuedBy,
+          });
+          break;
+        }
+        case 'BillingMethodSet':
+        case 'PayoutMethodSet': {
+          const d = event.data;
+          methods.push({ store_id: d.storeId, purpose: event.type === 'BillingMethodSet' ? 'billing' : 'payout', method: d.method, set_at: d.setAt, set_by: d.setBy });
+          break;
+        }
+        default: {
+          const exhaustive: never = event;
+          return exhaustive;
+        }
       }
-      case 'CreditNoteIssued': {
-        const d = event.data;
-        await sql`
-          insert into invoice_credit_notes (id, invoice_id, store_id, number, lines, total, reason, issued_at, issued_by)
-          values (${d.creditNoteId}, ${d.invoiceId}, ${d.storeId}, ${d.number}, ${JSON.stringify(d.lines)}::jsonb, ${d.total}, ${d.reason},
-                  ${d.issuedAt}, ${d.issuedBy})
-          on conflict (id) do nothing`.execute(trx);
-        return;
-      }
-      case 'BillingMethodSet':
-      case 'PayoutMethodSet': {
-        const d = event.data;
-        const purpose = event.type === 'BillingMethodSet' ? 'billing' : 'payout';
-        await sql`
-          insert into store_payment_methods (store_id, purpose, method, set_at, set_by)
-          values (${d.storeId}, ${purpose}, ${JSON.stringify(d.method)}::jsonb, ${d.setAt}, ${d.setBy})
-          on conflict (store_id, purpose) do update set method = excluded.method, set_at = excluded.set_at, set_by = excluded.set_by`.execute(trx);
-        return;
-      }
-      default: {
-        const exhaustive: never = event;
-        return exhaustive;
-      }
+    }
+    if (invoices.length > 0) {
+      await sql`
+        insert into invoices (id, store_id, number, month, currency, rev_share_percent, lines, total, issued_at, issued_by)
+        select * from ${recordset(invoices, `id uuid, store_id uuid, number text, month text, currency text, rev_share_percent numeric, lines jsonb,
+          total bigint, issued_at timestamptz, issued_by text`)}
+        on conflict (id) do nothing`.execute(trx);
+    }
+    if (creditNotes.length > 0) {
+      await sql`
+        insert into invoice_credit_notes (id, invoice_id, store_id, number, lines, total, reason, issued_at, issued_by)
+        select * from ${recordset(creditNotes, 'id uuid, invoice_id uuid, store_id uuid, number text, lines jsonb, total bigint, reason text, issued_at timestamptz, issued_by text')}
+        on conflict (id) do nothing`.execute(trx);
+    }
+    if (methods.length > 0) {
+      await sql`
+        insert into store_payment_methods (store_id, purpose, method, set_at, set_by)
+        select * from ${recordset(lastBy(methods, (m) => `${m.store_id}|${m.purpose}`), 'store_id uuid, purpose text, method jsonb, set_at timestamptz, set_by text')}
+        on conflict (store_id, purpose) do update set method = excluded.method, set_at = excluded.set_at, set_by = excluded.set_by`.execute(trx);
     }
   },
 });

@@ -1,8 +1,9 @@
-import { sql } from 'kysely';
+import { sql, type QueryExecutorProvider } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
 import { payoutLinesOf } from '@claims/domain';
-import { defineProjection } from '../runtime/projection.js';
+import { defineProjection, type ProjectedEvent } from '../runtime/projection.js';
+import { entryOf, recordset } from '../runtime/bulkRows.js';
 
 const migrations: Record<string, Migration> = {
   '0800_payout_ledger': sqlMigration(
@@ -80,77 +81,153 @@ export const payoutLedgerProjection = defineProjection({
   ],
   migrations,
   tables: ['payout_claims', 'payout_entries', 'payout_batches', 'premium_entries'],
-  async apply(trx, event) {
-    switch (event.type) {
-      case 'ClaimFiled':
-        await sql`insert into payout_claims (claim_id, store_id, currency) values (${event.data.claimId}, ${event.data.storeId}, ${event.data.currency})
+  async applyBatch(trx, events) {
+    let claims: object[] = [];
+    let resolutions: ProjectedEvent<'ClaimResolved'>[] = [];
+    let batches: object[] = [];
+    let batchChanges = new Map<string, BatchChange>();
+    let premiums: object[] = [];
+    const flush = async () => {
+      if (claims.length > 0) {
+        await sql`insert into payout_claims (claim_id, store_id, currency) select * from ${recordset(claims, 'claim_id uuid, store_id uuid, currency text')}
           on conflict (claim_id) do nothing`.execute(trx);
-        return;
-      case 'ClaimResolved': {
-        const { rows } = await sql<{ store_id: string; currency: string }>`select store_id, currency from payout_claims where claim_id = ${event.data.claimId}`.execute(trx);
-        const claim = rows[0];
-        if (!claim) return;
-        for (const line of payoutLinesOf(event.data, claim.currency)) {
-          await sql`
-            insert into payout_entries (id, store_id, claim_id, event_id, resolution_type, amount, currency, decided_at)
-            values (${line.id}, ${claim.store_id}, ${line.claimId}, ${event.eventId}, ${line.resolutionType}, ${line.amount}, ${line.currency}, ${event.occurredAt})
-            on conflict (id) do nothing`.execute(trx);
-        }
-        return;
       }
-      // An entry's status follows its batch: approved with it, paid with it (unless it was reversed meanwhile).
-      case 'PayoutBatchCreated': {
-        const d = event.data;
+      if (resolutions.length > 0) await writeEntries(trx, resolutions);
+      if (batches.length > 0) {
         await sql`
           insert into payout_batches (id, store_id, currency, total, entry_ids, status, created_at, created_by, version)
-          values (${d.batchId}, ${d.storeId}, ${d.currency}, ${d.total}, ${d.entryIds}::uuid[], 'created', ${d.createdAt}, ${d.createdBy}, ${event.streamVersion})
+          select id, store_id, currency, total, entry_ids, 'created', created_at, created_by, version
+          from ${recordset(batches, 'id uuid, store_id uuid, currency text, total bigint, entry_ids uuid[], created_at timestamptz, created_by text, version bigint')}
           on conflict (id) do nothing`.execute(trx);
-        await sql`update payout_entries set batch_id = ${d.batchId} where id = any(${d.entryIds}::uuid[]) and batch_id is null`.execute(trx);
-        return;
+        await sql`
+          update payout_entries e set batch_id = r.id from ${recordset(batches, 'id uuid, entry_ids uuid[]')}
+          where e.id = any(r.entry_ids) and e.batch_id is null`.execute(trx);
       }
-      // A reversed line's entry is reversed; one a batch holds already gets a clawback, a pending entry of minus its
-      // amount that the next batch nets, because the batch's total (and so the transfer) includes the entry.
-      case 'ClaimResolutionReversed':
-        for (const { resolutionId, clawbackEntryId } of event.data.lines) {
-          const { rows } = await sql<{ batch_id: string | null }>`
-            update payout_entries set status = 'reversed'
-            where id = ${resolutionId} and status <> 'reversed' and not exists (select 1 from payout_entries where id = ${clawbackEntryId})
-            returning batch_id`.execute(trx);
-          if (!rows[0]?.batch_id) continue;
-          await sql`
-            insert into payout_entries (id, store_id, claim_id, event_id, resolution_type, amount, currency, status, decided_at, reversal_of)
-            select ${clawbackEntryId}, store_id, claim_id, ${event.eventId}, resolution_type, -amount, currency, 'pending', ${event.occurredAt}, id
-            from payout_entries where id = ${resolutionId}
-            on conflict (id) do nothing`.execute(trx);
-        }
-        return;
-      case 'PayoutBatchApproved':
-        await sql`update payout_batches set status = 'approved', approved_at = ${event.data.approvedAt}, approved_by = ${event.data.approvedBy}, version = ${event.streamVersion}
-          where id = ${event.data.batchId}`.execute(trx);
-        await sql`update payout_entries set status = 'approved'
-          where id = any(select unnest(entry_ids) from payout_batches where id = ${event.data.batchId}) and status <> 'reversed'`.execute(trx);
-        return;
-      case 'PayoutBatchPaid':
-        await sql`update payout_batches set status = 'paid', paid_at = ${event.data.paidAt}, paid_by = ${event.data.paidBy ?? null}, reference = ${event.data.reference},
-          version = ${event.streamVersion}
-          where id = ${event.data.batchId}`.execute(trx);
-        await sql`update payout_entries set status = 'paid'
-          where id = any(select unnest(entry_ids) from payout_batches where id = ${event.data.batchId}) and status <> 'reversed'`.execute(trx);
-        return;
-      case 'PremiumRecorded':
-      case 'PremiumReversed': {
-        const d = event.data;
-        const amount = event.type === 'PremiumRecorded' ? d.premiumPaid : -d.premiumPaid;
+      if (batchChanges.size > 0) {
+        // An entry's status follows its batch: approved with it, paid with it (unless it was reversed meanwhile).
+        await sql`
+          with moved as (
+            update payout_batches b set status = r.status,
+              approved_at = case when r.approved then r.approved_at else b.approved_at end, approved_by = case when r.approved then r.approved_by else b.approved_by end,
+              paid_at = case when r.paid then r.paid_at else b.paid_at end, paid_by = case when r.paid then r.paid_by else b.paid_by end,
+              reference = case when r.paid then r.reference else b.reference end, version = r.version
+            from ${recordset([...batchChanges.values()], `batch_id uuid, status text, approved boolean, approved_at timestamptz, approved_by text, paid boolean,
+              paid_at timestamptz, paid_by text, reference text, version bigint`)}
+            where b.id = r.batch_id
+            returning b.entry_ids, r.status)
+          update payout_entries e set status = moved.status from moved where e.id = any(moved.entry_ids) and e.status <> 'reversed'`.execute(trx);
+      }
+      if (premiums.length > 0) {
         await sql`
           insert into premium_entries (event_id, order_id, store_id, order_number, amount, currency, at)
-          values (${event.eventId}, ${d.orderId}, ${d.storeId}, ${d.orderNumber}, ${amount}, ${d.premiumCurrency}, ${event.occurredAt})
+          select * from ${recordset(premiums, 'event_id uuid, order_id uuid, store_id uuid, order_number text, amount bigint, currency text, at timestamptz')}
           on conflict (event_id) do nothing`.execute(trx);
-        return;
       }
-      default: {
-        const exhaustive: never = event;
-        return exhaustive;
+      claims = [];
+      resolutions = [];
+      batches = [];
+      batchChanges = new Map();
+      premiums = [];
+    };
+    for (const event of events) {
+      switch (event.type) {
+        case 'ClaimFiled':
+          claims.push({ claim_id: event.data.claimId, store_id: event.data.storeId, currency: event.data.currency });
+          break;
+        case 'ClaimResolved':
+          resolutions.push(event);
+          break;
+        case 'PayoutBatchCreated': {
+          const d = event.data;
+          batches.push({ id: d.batchId, store_id: d.storeId, currency: d.currency, total: d.total, entry_ids: d.entryIds, created_at: d.createdAt, created_by: d.createdBy, version: event.streamVersion });
+          break;
+        }
+        case 'PayoutBatchApproved':
+          Object.assign(batchChangeOf(batchChanges, event.data.batchId), {
+            status: 'approved', approved: true, approved_at: event.data.approvedAt, approved_by: event.data.approvedBy, version: event.streamVersion,
+          });
+          break;
+        case 'PayoutBatchPaid':
+          Object.assign(batchChangeOf(batchChanges, event.data.batchId), {
+            status: 'paid', paid: true, paid_at: event.data.paidAt, paid_by: event.data.paidBy ?? null, reference: event.data.reference, version: event.streamVersion,
+          });
+          break;
+        // Rare, and it depends on whether a batch already holds the entry: what came before it is written first.
+        case 'ClaimResolutionReversed':
+          await flush();
+          await reverseEntries(trx, event);
+          break;
+        case 'PremiumRecorded':
+        case 'PremiumReversed': {
+          const d = event.data;
+          const amount = event.type === 'PremiumRecorded' ? d.premiumPaid : -d.premiumPaid;
+          premiums.push({ event_id: event.eventId, order_id: d.orderId, store_id: d.storeId, order_number: d.orderNumber, amount, currency: d.premiumCurrency, at: event.occurredAt });
+          break;
+        }
+        default: {
+          const exhaustive: never = event;
+          return exhaustive;
+        }
       }
     }
+    await flush();
   },
 });
+
+/** What a batch's approvals and payments do to one payout batch, folded in their order. */
+interface BatchChange {
+  batch_id: string;
+  status: string;
+  approved: boolean;
+  approved_at: string | null;
+  approved_by: string | null;
+  paid: boolean;
+  paid_at: string | null;
+  paid_by: string | null;
+  reference: string | null;
+  version: number;
+}
+
+const batchChangeOf = (changes: Map<string, BatchChange>, batchId: string) => entryOf(changes, batchId, () => ({
+  batch_id: batchId, status: 'created', approved: false, approved_at: null, approved_by: null, paid: false, paid_at: null, paid_by: null, reference: null, version: 0,
+}));
+
+/** One entry per line of each decision that moves money, for claims the ledger knows (their currency values it). */
+async function writeEntries(trx: QueryExecutorProvider, resolutions: readonly ProjectedEvent<'ClaimResolved'>[]): Promise<void> {
+  const claimIds = [...new Set(resolutions.map((e) => e.data.claimId))];
+  const { rows } = await sql<{ claim_id: string; store_id: string; currency: string }>`
+    select claim_id, store_id, currency from payout_claims where claim_id = any(${claimIds}::uuid[])`.execute(trx);
+  const claims = new Map(rows.map((r) => [r.claim_id, r]));
+  const entries = resolutions.flatMap((event) => {
+    const claim = claims.get(event.data.claimId);
+    if (!claim) return [];
+    return payoutLinesOf(event.data, claim.currency).map((line) => ({
+      id: line.id, store_id: claim.store_id, claim_id: line.claimId, event_id: event.eventId, resolution_type: line.resolutionType,
+      amount: line.amount, currency: line.currency, decided_at: event.occurredAt,
+    }));
+  });
+  if (entries.length === 0) return;
+  await sql`
+    insert into payout_entries (id, store_id, claim_id, event_id, resolution_type, amount, currency, decided_at)
+    select * from ${recordset(entries, 'id uuid, store_id uuid, claim_id uuid, event_id uuid, resolution_type text, amount bigint, currency text, decided_at timestamptz')}
+    on conflict (id) do nothing`.execute(trx);
+}
+
+/**
+ * A reversed line's entry is reversed; one a batch holds already gets a clawback, a pending entry of minus its
+ * amount that the next batch nets, because the batch's total (and so the transfer) includes the entry.
+ */
+async function reverseEntries(trx: QueryExecutorProvider, event: ProjectedEvent<'ClaimResolutionReversed'>): Promise<void> {
+  for (const { resolutionId, clawbackEntryId } of event.data.lines) {
+    const { rows } = await sql<{ batch_id: string | null }>`
+      update payout_entries set status = 'reversed'
+      where id = ${resolutionId} and status <> 'reversed' and not exists (select 1 from payout_entries where id = ${clawbackEntryId})
+      returning batch_id`.execute(trx);
+    if (!rows[0]?.batch_id) continue;
+    await sql`
+      insert into payout_entries (id, store_id, claim_id, event_id, resolution_type, amount, currency, status, decided_at, reversal_of)
+      select ${clawbackEntryId}, store_id, claim_id, ${event.eventId}, resolution_type, -amount, currency, 'pending', ${event.occurredAt}, id
+      from payout_entries where id = ${resolutionId}
+      on conflict (id) do nothing`.execute(trx);
+  }
+}

@@ -24,11 +24,11 @@ export class RebuildInProgress extends Error {
 export const rebuildLockKey = (name: string) => `projection-rebuild:${name}`;
 
 /**
- * Serialises every writer of one read model (followers, Kafka consumers, a rebuild) for the length
- * of its transaction, so offsets are read and moved by one writer at a time. A batch outside a
- * rebuild's session finds the rebuild's lock taken and gives up with RebuildInProgress: applied
- * between the rebuild's truncate and its replay, it would move a stream's offset past events the
- * replay has not reached yet, and the replay would skip them.
+ * Serialises every writer of one read model (followers, Kafka consumers, a rebuild's switch) for the
+ * length of its transaction, so offsets are read and moved by one writer at a time. A batch outside an
+ * in-place replay's session (rebuild.ts, the webhook outbox) finds the replay's lock taken and gives up
+ * with RebuildInProgress: applied after the replay reset the offsets, it would move a stream's offset
+ * past events the replay has not reached yet, and the replay would skip them.
  */
 export async function lockProjection(trx: QueryExecutorProvider, name: string): Promise<void> {
   const { rows } = await sql<{ free: boolean }>`select pg_try_advisory_xact_lock_shared(hashtextextended(${rebuildLockKey(name)}, 0)) as free`.execute(trx);
@@ -47,7 +47,9 @@ async function loadOffsets(trx: QueryExecutorProvider, projection: string, strea
 /**
  * Applies a batch in one transaction together with the per-stream offsets (and the follower's
  * checkpoint when given): a crash leaves either all of it or none, and an event at or below a
- * stream's offset is skipped, so at-least-once delivery changes nothing twice.
+ * stream's offset is skipped, so at-least-once delivery changes nothing twice. The projection gets
+ * the new events in one `applyBatch` and the offsets move in one statement: a few round trips per
+ * batch instead of two per event (docs/benchmarks.md, "Projections").
  */
 export async function applyEvents<DB, T extends EventType>(
   db: Kysely<DB>,
@@ -55,25 +57,35 @@ export async function applyEvents<DB, T extends EventType>(
   events: readonly EventEnvelope[],
   checkpoint?: { name: string; position: Position },
 ): Promise<number> {
-  const relevant = events.filter((e) => handledBy(projection, e.type));
   return db.transaction().execute(async (trx) => {
     await lockProjection(trx, projection.name);
-    const offsets = await loadOffsets(trx, projection.name, [...new Set(relevant.map((e) => e.streamId))]);
-    let applied = 0;
-    for (const event of relevant) {
-      if (event.streamVersion <= (offsets.get(event.streamId) ?? 0)) continue;
-      await projection.apply(trx, toProjected(projection, event));
-      offsets.set(event.streamId, event.streamVersion);
-      applied++;
-    }
-    if (offsets.size > 0) {
-      const ids = [...offsets.keys()];
-      await sql`
-        insert into projection_offsets (projection, stream_id, version)
-        select ${projection.name}, s.id, s.v from unnest(${ids}::text[], ${ids.map((id) => offsets.get(id)!)}::bigint[]) as s(id, v)
-        on conflict (projection, stream_id) do update set version = greatest(projection_offsets.version, excluded.version)`.execute(trx);
-    }
-    if (checkpoint) await storeCheckpoint(trx, checkpoint.name, checkpoint.position);
-    return applied;
+    return applyInTransaction(trx, projection, events, checkpoint);
   });
+}
+
+/** applyEvents' work inside a transaction the caller holds, with the projection's lock already taken. */
+export async function applyInTransaction<T extends EventType>(
+  trx: QueryExecutorProvider,
+  projection: Projection<T>,
+  events: readonly EventEnvelope[],
+  checkpoint?: { name: string; position: Position },
+): Promise<number> {
+  const relevant = events.filter((e) => handledBy(projection, e.type));
+  const offsets = await loadOffsets(trx, projection.name, [...new Set(relevant.map((e) => e.streamId))]);
+  const fresh: ProjectedEvent<T>[] = [];
+  for (const event of relevant) {
+    if (event.streamVersion <= (offsets.get(event.streamId) ?? 0)) continue;
+    fresh.push(toProjected(projection, event));
+    offsets.set(event.streamId, event.streamVersion);
+  }
+  if (fresh.length > 0) await projection.applyBatch(trx, fresh);
+  if (offsets.size > 0) {
+    const ids = [...offsets.keys()];
+    await sql`
+      insert into projection_offsets (projection, stream_id, version)
+      select ${projection.name}, s.id, s.v from unnest(${ids}::text[], ${ids.map((id) => offsets.get(id)!)}::bigint[]) as s(id, v)
+      on conflict (projection, stream_id) do update set version = greatest(projection_offsets.version, excluded.version)`.execute(trx);
+  }
+  if (checkpoint) await storeCheckpoint(trx, checkpoint.name, checkpoint.position);
+  return fresh.length;
 }

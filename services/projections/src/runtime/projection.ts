@@ -10,18 +10,27 @@ export type EventsByType = { [K in EventType]: EventOf<K> };
  */
 export type ProjectedEvent<T extends EventType = EventType> = Omit<EventEnvelope, 'type' | 'data'> & EventsByType[T];
 
-/** A read model: its tables, the event types it handles, and how one of them changes the tables. */
+/** A read model: its tables, the event types it handles, and how a batch of them changes the tables. */
 export interface Projection<T extends EventType = EventType> {
   readonly name: string;
-  /** The only types `apply` is given; the runtime neither parses nor passes any other. */
+  /** The only types `applyBatch` is given; the runtime neither parses nor passes any other. */
   readonly handles: readonly T[];
   readonly migrations: Record<string, Migration>;
-  /** Tables emptied before a rebuild. */
+  /**
+   * Tables a rebuild builds beside the live ones (in a schema of its own) and then swaps in. Empty for a
+   * projection whose rows are history rather than a derived view (the webhook outbox): it is replayed in place.
+   */
   readonly tables: readonly string[];
-  apply(trx: QueryExecutorProvider, event: ProjectedEvent<T>): Promise<void>;
+  /**
+   * Applies events in their order (each stream's in its version order, none twice: the runtime has
+   * dropped what the offsets say is applied), folding them in memory and writing in a few bulk
+   * statements. The result must equal applying them one by one, in any split into batches
+   * (test/batchSplits.test.ts): one round trip per event is what made projections slow (docs/benchmarks.md).
+   */
+  applyBatch(trx: QueryExecutorProvider, events: readonly ProjectedEvent<T>[]): Promise<void>;
 }
 
-/** Infers a projection's handled types from its `handles`, so `apply` sees exactly those. */
+/** Infers a projection's handled types from its `handles`, so `applyBatch` sees exactly those. */
 export const defineProjection = <const T extends EventType>(projection: Projection<T>): Projection<T> => projection;
 
 /** Whether the projection handles an event type (a type it does not know, from a newer producer, included). */

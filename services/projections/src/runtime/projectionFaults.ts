@@ -89,7 +89,7 @@ export async function retryParked<DB>(db: Kysely<DB>, projection: Projection, ev
         from events where event_id = ${eventId}::uuid`.execute(trx);
       const row = rows[0];
       if (!row) throw new Error(`event ${eventId} is not in the event store`);
-      await projection.apply(trx, toProjected(projection, toRecordedEvent(row)));
+      await projection.applyBatch(trx, [toProjected(projection, toRecordedEvent(row))]);
       return { outcome: 'applied' as const };
     });
   } catch (error) {
@@ -137,22 +137,27 @@ export class ProjectorGuard<DB> {
   async apply(events: readonly EventEnvelope[], checkpoints?: readonly Position[]): Promise<void> {
     const name = projectionCheckpointName(this.projection);
     const at = (i: number) => (checkpoints ? { name, position: checkpoints[i]! } : undefined);
+    await this.applySlice(events, 0, events.length, at);
+    this.current = { state: 'ok' };
+  }
+
+  /**
+   * Applies events[from..to) as one batch; when that fails, halves it and applies each half in turn, down
+   * to the one event that fails alone (tried again, then parked). A poisoned event costs about 2·log2(n)
+   * failed batches instead of n single-event transactions, and every good event around it still goes in
+   * a batch; halves applied before a failure stay applied (their offsets skip them on the retry).
+   */
+  private async applySlice(events: readonly EventEnvelope[], from: number, to: number, at: (i: number) => { name: string; position: Position } | undefined): Promise<void> {
     try {
-      await applyEvents(this.db, this.projection, events, at(events.length - 1));
-      this.current = { state: 'ok' };
+      await applyEvents(this.db, this.projection, events.slice(from, to), at(to - 1));
       return;
     } catch (error) {
-      if (events.length === 1) return this.failed(events[0]!, error, at(0));
+      if (to - from === 1) return this.failed(events[from]!, error, at(from));
       if (error instanceof RebuildInProgress) return this.wait(error);
     }
-    for (const [i, event] of events.entries()) {
-      try {
-        await applyEvents(this.db, this.projection, [event], at(i));
-      } catch (error) {
-        await this.failed(event, error, at(i));
-      }
-    }
-    this.current = { state: 'ok' };
+    const middle = from + Math.ceil((to - from) / 2);
+    await this.applySlice(events, from, middle, at);
+    await this.applySlice(events, middle, to, at);
   }
 
   private wait(error: RebuildInProgress): never {
@@ -185,7 +190,7 @@ export class ProjectorGuard<DB> {
       values (${this.projection.name}, ${event.eventId}::uuid, ${event.streamId}, ${event.streamVersion}, ${event.type}, ${reason}, ${attempts})
       on conflict (projection, event_id) do update set error = excluded.error, attempts = excluded.attempts, parked_at = now()`.execute(this.db);
     // The same bookkeeping as a successful apply (offset, checkpoint), without the apply.
-    await applyEvents(this.db, { ...this.projection, apply: async () => undefined }, [event], checkpoint);
+    await applyEvents(this.db, { ...this.projection, applyBatch: async () => undefined }, [event], checkpoint);
     this.log.error({ projection: this.projection.name, eventId: event.eventId, streamId: event.streamId, type: event.type, attempts, reason, alert: 'projection_parked' },
       'projection parked an event it could not apply; it moves on without it');
   }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
+import { rebuildRecordMigrations } from './rebuildRecords.js';
 
 /** Per projection and stream, the last version applied: what makes redelivery harmless. */
 export const projectionRuntimeMigrations: Record<string, Migration> = {
@@ -13,4 +14,5 @@ export const projectionRuntimeMigrations: Record<string, Migration> = {
         primary key (projection, stream_id)
       )`,
   ),
+  ...rebuildRecordMigrations,
 };

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { lastCommittedPosition, hasReached, loadCheckpoint, readAll, startPollingLoop, type EventStoreTables, type RecordedEvent } from '@claims/event-store';
+import { lastCommittedPosition, hasReached, loadCheckpoint, readAll, startPollingLoop, storeCheckpoint, type EventStoreTables, type RecordedEvent } from '@claims/event-store';
 import type { Logger } from 'pino';
 import type { Projection } from './projection.js';
 import { projectionCheckpointName } from './readerProgress.js';
@@ -27,8 +27,13 @@ export function followStore(db: Kysely<EventStoreTables>, projection: Projection
     if (Date.now() < retryAt) return;
     let position = await loadCheckpoint(db, projectionCheckpointName(projection));
     for (;;) {
-      const page = await readAll(db, position, 1000);
-      if (page.events.length === 0) return;
+      // Only the types it handles: the rest would be parsed and dropped (docs/benchmarks.md, "Projections").
+      const page = await readAll(db, position, 1000, projection.handles);
+      if (page.events.length === 0) {
+        // Nothing of its own up to the head: the checkpoint still moves, so catchUp sees it there.
+        if (!hasReached(position, page.next)) await storeCheckpoint(db, projectionCheckpointName(projection), page.next);
+        return;
+      }
       try {
         await guard.apply(page.events, page.events.map(positionOf));
       } catch (error) {

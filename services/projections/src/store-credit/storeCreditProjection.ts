@@ -2,6 +2,7 @@ import { sql, type QueryExecutorProvider } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
 import { defineProjection } from '../runtime/projection.js';
+import { entryOf, recordset } from '../runtime/bulkRows.js';
 
 const migrations: Record<string, Migration> = {
   '0840_store_credit_balances': sqlMigration(
@@ -59,19 +60,33 @@ export const storeCreditProjection = defineProjection({
   handles: ['StoreCreditIssued', 'StoreCreditRedeemed', 'StoreCreditAdjusted'],
   migrations,
   tables: ['store_credit_balances', 'store_credit_entries'],
-  async apply(trx, event) {
-    const d = event.data;
-    const change = event.type === 'StoreCreditRedeemed' ? -d.amount : d.amount;
-    const issued = event.type === 'StoreCreditIssued' ? d.amount : 0;
-    const kind = event.type === 'StoreCreditIssued' ? 'issued' : event.type === 'StoreCreditRedeemed' ? 'redeemed' : 'adjusted';
-    const issuedFor = event.type === 'StoreCreditIssued' ? event.data : null;
+  async applyBatch(trx, events) {
+    const entries: object[] = [];
+    const balances = new Map<string, { store_id: string; customer_key: string; customer_email: string; currency: string; balance: number; issued: number; updated_at: string }>();
+    for (const event of events) {
+      const d = event.data;
+      const change = event.type === 'StoreCreditRedeemed' ? -d.amount : d.amount;
+      const kind = event.type === 'StoreCreditIssued' ? 'issued' : event.type === 'StoreCreditRedeemed' ? 'redeemed' : 'adjusted';
+      const issuedFor = event.type === 'StoreCreditIssued' ? event.data : null;
+      entries.push({
+        event_id: event.eventId, store_id: d.storeId, customer_key: d.customerKey, kind, amount: change, currency: d.currency,
+        claim_id: issuedFor?.claimId ?? null, resolution_id: issuedFor?.resolutionId ?? null, at: event.occurredAt,
+      });
+      // A balance keeps the email and currency it was opened with; the batch adds its changes up.
+      const balance = entryOf(balances, `${d.storeId}|${d.customerKey}`, () => ({
+        store_id: d.storeId, customer_key: d.customerKey, customer_email: d.customerEmail, currency: d.currency, balance: 0, issued: 0, updated_at: event.occurredAt,
+      }));
+      balance.balance += change;
+      if (issuedFor) balance.issued += d.amount;
+      balance.updated_at = event.occurredAt;
+    }
     await sql`
       insert into store_credit_entries (event_id, store_id, customer_key, kind, amount, currency, claim_id, resolution_id, at)
-      values (${event.eventId}, ${d.storeId}, ${d.customerKey}, ${kind}, ${change}, ${d.currency}, ${issuedFor?.claimId ?? null}, ${issuedFor?.resolutionId ?? null}, ${event.occurredAt})
+      select * from ${recordset(entries, 'event_id uuid, store_id uuid, customer_key text, kind text, amount bigint, currency text, claim_id uuid, resolution_id uuid, at timestamptz')}
       on conflict (event_id) do nothing`.execute(trx);
     await sql`
       insert into store_credit_balances (store_id, customer_key, customer_email, currency, balance, issued, updated_at)
-      values (${d.storeId}, ${d.customerKey}, ${d.customerEmail}, ${d.currency}, ${change}, ${issued}, ${event.occurredAt})
+      select * from ${recordset([...balances.values()], 'store_id uuid, customer_key text, customer_email text, currency text, balance bigint, issued bigint, updated_at timestamptz')}
       on conflict (store_id, customer_key) do update set balance = store_credit_balances.balance + excluded.balance,
         issued = store_credit_balances.issued + excluded.issued, updated_at = excluded.updated_at`.execute(trx);
   },

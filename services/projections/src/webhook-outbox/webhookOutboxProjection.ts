@@ -3,6 +3,7 @@ import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_SOURCE_TYPES, type WebhookSourceType } from '@claims/contracts';
 import { defineProjection, type ProjectedEvent } from '../runtime/projection.js';
+import { recordset } from '../runtime/bulkRows.js';
 
 export const WEBHOOK_OUTBOX = 'webhook-outbox';
 
@@ -104,19 +105,23 @@ export const webhookOutboxProjection = defineProjection({
   migrations,
   // Deliveries and their attempts are history, not a derived view: a rebuild must not empty them.
   tables: [],
-  async apply(trx, event) {
-    if (!event.storeId) return;
-    const message = webhookBody(event, event.storeId);
+  async applyBatch(trx, events) {
+    const messages = events.flatMap((event) => {
+      if (!event.storeId) return [];
+      const message = webhookBody(event, event.storeId);
+      return [{ event_id: event.eventId, event_key: event.eventId, store_id: event.storeId, type: message.type, body: message.body, occurred_at: event.occurredAt }];
+    });
+    if (messages.length === 0) return;
     await sql`
       insert into webhook_deliveries (id, endpoint_id, store_id, event_id, event_type, webhook_id, payload, status, next_attempt_at, occurred_at)
-      select gen_random_uuid(), e.id, e.store_id, ${event.eventId}::uuid, ${message.type},
-             'msg_' || left(encode(sha256(convert_to(e.id::text || ':' || ${event.eventId}, 'UTF8')), 'hex'), 32),
-             ${message.body}, 'pending', ${event.occurredAt}::timestamptz, ${event.occurredAt}::timestamptz
-      from webhook_endpoints e
-      where e.store_id = ${event.storeId}::uuid
+      select gen_random_uuid(), e.id, e.store_id, r.event_id, r.type,
+             'msg_' || left(encode(sha256(convert_to(e.id::text || ':' || r.event_key, 'UTF8')), 'hex'), 32),
+             r.body, 'pending', r.occurred_at, r.occurred_at
+      from ${recordset(messages, 'event_id uuid, event_key text, store_id uuid, type text, body text, occurred_at timestamptz')}
+      join webhook_endpoints e on e.store_id = r.store_id
         and e.deleted_at is null
-        and e.created_at <= ${event.occurredAt}::timestamptz
-        and (e.event_types is null or ${message.type} = any(e.event_types))
+        and e.created_at <= r.occurred_at
+        and (e.event_types is null or r.type = any(e.event_types))
       on conflict (endpoint_id, event_id) do nothing`.execute(trx);
   },
 });

@@ -7,9 +7,12 @@ import { holdsInternally, useMe } from '../session.js';
 import { Alert, Page } from '@claims/ui/components';
 import { Badge, Fact, type BadgeTone } from '../components/ui.js';
 import { ConfirmDialog } from '../components/ConfirmDialog.js';
+import { ProjectionRebuildCell } from './ProjectionRebuildCell.js';
 
 /** How often the figures are read again while the page is open (and not paused). */
 const REFRESH_MS = 5_000;
+/** While a rebuild runs, its progress bar moves this often. */
+const REBUILD_REFRESH_MS = 1_000;
 
 const errorText = (error: unknown) => (isHttpError(error) || error instanceof Error ? error.message : 'Something went wrong. Try again.');
 const time = (iso: string) => <time dateTime={iso}>{formatDateTime(iso)}</time>;
@@ -181,7 +184,8 @@ export function OperationsPage() {
     queryKey: ['operations'],
     queryFn: () => api.operations(),
     // A refusal will not change by asking again; a server or network failure may.
-    refetchInterval: (query) => (paused || isHttpError(query.state.error, 403) || isHttpError(query.state.error, 404) ? false : REFRESH_MS),
+    refetchInterval: (query) => (paused || isHttpError(query.state.error, 403) || isHttpError(query.state.error, 404) ? false
+      : query.state.data?.projectors.some((p) => p.rebuild?.status === 'running') ? REBUILD_REFRESH_MS : REFRESH_MS),
     staleTime: 0,
   });
   const mayAct = holdsInternally(me, 'admin-stores:update');
@@ -214,7 +218,7 @@ export function OperationsPage() {
             <div className="table-wrap">
               <table className="claims-table">
                 <caption className="visually-hidden">Projectors: position, lag and state</caption>
-                <thead><tr><th scope="col">Projector</th><th scope="col">Reads from</th>{PROGRESS_HEADS}<th scope="col">Parked</th></tr></thead>
+                <thead><tr><th scope="col">Projector</th><th scope="col">Reads from</th>{PROGRESS_HEADS}<th scope="col">Parked</th><th scope="col">Rebuild</th></tr></thead>
                 <tbody>
                   {view.projectors.map((p) => (
                     <tr key={p.name}>
@@ -223,6 +227,7 @@ export function OperationsPage() {
                       <ProgressCells progress={p} />
                       <StateCell progress={p} />
                       <td className="numeric">{p.parked.length}</td>
+                      <ProjectionRebuildCell name={p.name} rebuild={p.rebuild} mayAct={mayAct} />
                     </tr>
                   ))}
                 </tbody>
