@@ -118,8 +118,13 @@ export type SetClaimMetadata = z.infer<typeof SetClaimMetadata>;
 export const AssignClaim = z.object({ type: z.literal('AssignClaim'), claimId: z.uuid(), assignee: ClaimAssignee.nullable() });
 export type AssignClaim = z.infer<typeof AssignClaim>;
 
+/** Takes a closed claim back into work (the domain's REOPENABLE_STATUSES); the note says why. */
+export const ReopenClaim = z.object({ type: z.literal('ReopenClaim'), claimId: z.uuid(), note: z.string().max(2_000).nullable() });
+export type ReopenClaim = z.infer<typeof ReopenClaim>;
+
 export const ClaimCommand = z.discriminatedUnion('type', [
   ResolveClaim, ChangeClaimStatus, SendMessage, AddReview, AddClaimNote, AddClaimLabel, RemoveClaimLabel, SetClaimMetadata, AssignClaim,
+  ReopenClaim,
 ]);
 export type ClaimCommand = z.infer<typeof ClaimCommand>;
 

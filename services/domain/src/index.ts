@@ -40,3 +40,4 @@ export * from './notification/memberPreferences.js';
 export * from './notification/claimLinksRequest.js';
 export * from './shipping/trackingLinks.js';
 export * from './saved-views/decideSavedViews.js';
+export * from './claim/reopenClaim.js';
