@@ -23,3 +23,5 @@ export * from './analytics.js';
 export * from './operations.js';
 export * from './invoices.js';
 export * from './notifications.js';
+export * from './claimPresence.js';
+export * from './claimReopen.js';

@@ -44,6 +44,8 @@ import { paymentMethodRoutes } from './invoices/paymentMethodRoutes.js';
 import { storeSettingsRoutes } from './store-settings/storeSettingsRoutes.js';
 import { notificationPreferenceRoutes } from './notifications/notificationPreferenceRoutes.js';
 import { claimLinkRecoveryRoute } from './notifications/claimLinkRecoveryRoute.js';
+import { claimPresenceRoutes } from './desk/claimPresenceRoutes.js';
+import { claimReopenRoutes } from './desk/claimReopenRoutes.js';
 
 export interface AppOptions {
   /** Readiness of the components beside the database (Kafka, projectors), by name. */
@@ -130,6 +132,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(storeRoutes(ctx));
   await app.register(mediaRoutes(ctx));
   await app.register(adminRoutes(ctx));
+  await app.register(claimPresenceRoutes(ctx));
+  await app.register(claimReopenRoutes(ctx));
   // Last: the portal's catch-all serves the single-page app for every other GET.
   await app.register(portalRoutes(ctx));
   return app;
