@@ -13,6 +13,7 @@ import { Timeline } from '../claim/Timeline.js';
 import { Messages, ResolveForm, StatusForm } from '../claim/Actions.js';
 import { LabelsSection, MacroPicker, MetadataSection, NotesSection } from '../claim/DeskTools.js';
 import { AssignmentSection } from '../claim/AssignmentSection.js';
+import { ClaimDeskBar } from '../claim/ClaimDeskBar.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -96,6 +97,7 @@ function ClaimView({ claimId }: { claimId: string }) {
         <span>Protection: <ProtectionBadge status={data.protectionStatus} /></span>
         <span className="muted">Version {data.version}</span>
       </div>
+      <ClaimDeskBar claim={data} canReopen={can(me, 'claim:resolve', store)} onNotice={setNotice} />
       <div role="status">{notice ? <p className="alert alert-success">{notice}</p> : null}</div>
       <div className="claim-grid">
         <div className="stack">
