@@ -61,7 +61,7 @@ export const claimPresenceRoutes = (ctx: AppContext): FastifyPluginAsyncZod => a
     };
     open.add(end);
     raw.on('close', end);
-    leave = await hub.join(claim.id, { userId: actor.id, name: actor.name }, send);
+    leave = await hub.join(claim.id, { userId: actor.id, name: actor.name ?? actor.id }, send);
     // The page may have gone while joining.
     if (closed) void leave().catch((error: unknown) => ctx.log.warn({ err: error }, 'leaving claim presence failed'));
   });

@@ -81,7 +81,8 @@ export function SavedViews({ search }: { search: QueueSearch }) {
               <li key={view.id}>
                 <Link to="/" search={searchOf(view)}>{view.name}</Link>
                 {view.shared ? <span className="muted">(shared)</span> : null}
-                <Menu.Root>
+                {/* Not modal: a modal menu locks the page's scroll with an injected <style>, which the CSP refuses. */}
+                <Menu.Root modal={false}>
                   <Menu.Trigger className="button button-link" aria-label={`Actions for view ${view.name}`}>Actions ▾</Menu.Trigger>
                   <Menu.Portal>
                     <Menu.Content className="menu" align="start" sideOffset={4}>
