@@ -281,7 +281,7 @@ interface ListCase {
 async function runCase(db: Kysely<EventStoreTables>, c: Pick<ListCase, 'filter' | 'counts'>, storeIds: string[], cursor: string | undefined) {
   const { sort: _sort, order: _order, limit: _limit, status: _status, ...rest } = c.filter;
   const page = await queueClaims(db, { ...c.filter, storeIds, cursor });
-  if (c.counts && !cursor) await queueCounts(db, { ...rest, storeIds }, page.match);
+  if (c.counts && !cursor) await queueCounts(db, { ...rest, storeIds }, page.searched);
   return page;
 }
 

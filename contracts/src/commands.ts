@@ -130,8 +130,13 @@ export const ReverseResolution = z.object({
 });
 export type ReverseResolution = z.infer<typeof ReverseResolution>;
 
+/** Takes a closed claim back into work (the domain's REOPENABLE_STATUSES); the note says why. */
+export const ReopenClaim = z.object({ type: z.literal('ReopenClaim'), claimId: z.uuid(), note: z.string().max(2_000).nullable() });
+export type ReopenClaim = z.infer<typeof ReopenClaim>;
+
 export const ClaimCommand = z.discriminatedUnion('type', [
   ResolveClaim, ChangeClaimStatus, SendMessage, AddReview, AddClaimNote, AddClaimLabel, RemoveClaimLabel, SetClaimMetadata, AssignClaim, ReverseResolution,
+  ReopenClaim,
 ]);
 export type ClaimCommand = z.infer<typeof ClaimCommand>;
 

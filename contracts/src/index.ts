@@ -35,3 +35,5 @@ export * from './storeLifecycleApi.js';
 export * from './profile.js';
 export * from './returns.js';
 export * from './returnCommands.js';
+export * from './claimPresence.js';
+export * from './claimReopen.js';

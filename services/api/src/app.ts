@@ -53,6 +53,8 @@ import { onboardingRoutes } from './onboarding/onboardingRoutes.js';
 import { profileRoutes } from './auth/profileRoutes.js';
 import { returnRoutes } from './returns/returnRoutes.js';
 import { claimLinkRecoveryRoute } from './notifications/claimLinkRecoveryRoute.js';
+import { claimPresenceRoutes } from './desk/claimPresenceRoutes.js';
+import { claimReopenRoutes } from './desk/claimReopenRoutes.js';
 
 export interface AppOptions {
   /** Readiness of the components beside the database (Kafka, projectors), by name. */
@@ -153,6 +155,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(adminRoutes(ctx));
   await app.register(orderRoutes(ctx));
   await app.register(reviewRoutes(ctx));
+  await app.register(claimPresenceRoutes(ctx));
+  await app.register(claimReopenRoutes(ctx));
   // Last: the portal's catch-all serves the single-page app for every other GET.
   await app.register(portalRoutes(ctx));
   return app;

@@ -34,6 +34,7 @@ import { startDeliveryWorker, type DeliveryWorker } from './webhooks/deliveryWor
 import { startPeriodicTask, type PeriodicTask } from './platform/periodicTask.js';
 import { expireIdempotencyKeys } from './http/idempotency.js';
 import { mediaMigrations } from './media/mediaMigrations.js';
+import { presenceMigrations } from './desk/claimPresence.js';
 import { sweepOrphanedMedia } from './media/mediaRoutes.js';
 
 /** How often stored leftovers (expired idempotency keys, orphaned uploads) are swept. */
@@ -41,7 +42,7 @@ const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
 
 export const ALL_MIGRATIONS: Record<string, Migration> = registerMigrations(
   eventStoreMigrations, catalogMigrations, projectionMigrations, relayMigrations, identityMigrations, publicApiMigrations, webhookMigrations, teamMigrations,
-  financeMigrations, notificationMigrations, mediaMigrations,
+  financeMigrations, notificationMigrations, mediaMigrations, presenceMigrations,
 );
 
 export interface Runtime {

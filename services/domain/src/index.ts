@@ -47,3 +47,4 @@ export * from './ab-tests/significance.js';
 export * from './ab-tests/decideAbTests.js';
 export * from './store-lifecycle/storeLifecycle.js';
 export * from './returns/decideReturn.js';
+export * from './claim/reopenClaim.js';

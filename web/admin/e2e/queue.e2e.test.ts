@@ -162,7 +162,7 @@ describe('working the claim queue as a team', () => {
     const theirs = ownerTab.page.getByRole('region', { name: 'Saved views' });
     await theirs.getByRole('heading', { name: 'Shared by your team' }).waitFor();
     await theirs.getByText('by Riley Agent').waitFor();
-    expect(await theirs.getByRole('button', { name: /Delete/ }).count()).toBe(0);
+    expect(await theirs.getByRole('button', { name: /Actions for view/ }).count()).toBe(0);
     await expectAccessible(ownerTab.page);
     await theirs.getByRole('link', { name: 'Ortiz follow-up' }).click();
     await ownerTab.page.waitForURL((url) => url.searchParams.get('q') === 'Ortiz');
@@ -170,7 +170,8 @@ describe('working the claim queue as a team', () => {
     expect(await claimsTable(ownerTab.page).locator('tbody tr').count()).toBe(1);
 
     // Unshared by its owner, it leaves the teammate's list.
-    await saved.getByRole('button', { name: 'Stop sharing view Ortiz follow-up' }).click();
+    await saved.getByRole('button', { name: 'Actions for view Ortiz follow-up' }).click();
+    await agentTab.page.getByRole('menuitem', { name: 'Stop sharing' }).click();
     await agentTab.page.getByText('The view "Ortiz follow-up" is yours alone again.').waitFor();
     await ownerTab.page.reload();
     await theirs.getByText('No saved views yet.').waitFor();

@@ -7,7 +7,7 @@ import {
   WebhookReplayResponse, WebhookTestResponse,
   type AcceptInvitationRequest, type AdminClaimListQuery, type AnalyticsQuery, type BulkStatusRequest, type ChangeStatusRequest, type CreateApiTokenRequest, type InviteMemberRequest,
   type LoginRequest, type ResolveClaimRequest, type RoleName, type SavedViewInput, type SendMessageRequest, type SettingsChange, type SetNotificationPreferencesRequest, type CreateWebhookEndpointRequest, type ReplayWebhookRangeRequest,
-  type WebhookEndpointStatus,
+  type WebhookEndpointStatus, type ReopenClaimRequest,
 } from '@claims/contracts';
 import {
   CreditNoteView, InvoiceDraft, InvoiceList, InvoiceView, PaymentMethodsView, SetPaymentMethodRequest,
@@ -129,6 +129,9 @@ export const api = {
     const params = new URLSearchParams(Object.entries(analyticsParams(query)).filter((e): e is [string, string] => e[1] !== undefined));
     return `${API_BASE}/admin/analytics/export.csv?${params.toString()}`;
   },
+  reopen: (claimId: string, body: ReopenClaimRequest) => request('POST', claimPath(claimId, '/reopen'), { body, schema: AdminClaimDetail }),
+  /** Server-sent events of who else has the claim open (claim/useClaimPresence.ts). */
+  presenceUrl: (claimId: string) => `${API_BASE}/${claimPath(claimId, '/presence')}`,
 };
 
 const invoicePath = (invoiceId: string, rest = '') => `finance/invoices/${encodeURIComponent(invoiceId)}${rest}`;

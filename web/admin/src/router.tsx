@@ -8,7 +8,7 @@ import { SignInPage } from './pages/SignInPage.js';
 import { AcceptInvitationPage } from './pages/AcceptInvitationPage.js';
 import { QueuePage } from './pages/QueuePage.js';
 import { ClaimPage } from './pages/ClaimPage.js';
-import { ErrorPage, NotFoundPage } from './pages/ErrorPages.js';
+import { ErrorPage, NotFoundInFrame, NotFoundPage } from './pages/ErrorPages.js';
 import { StoreSearch, TeamPage } from './pages/TeamPage.js';
 import { ApiTokensPage } from './pages/ApiTokensPage.js';
 import { OperationsPage } from './pages/OperationsPage.js';
@@ -274,8 +274,11 @@ export const abTestsRoute = createRoute({
 
 const financeTree = financeRoute.addChildren([financeIndexRoute, payoutsRoute, financeReplayRoute, financeChartsRoute]);
 
+/** Any other path of a signed-in user: the 404 inside the app's frame, its navigation kept. */
+const notFoundInFrameRoute = createRoute({ getParentRoute: () => appRoute, path: '$', component: NotFoundInFrame });
+
 const routeTree = rootRoute.addChildren([signInRoute, acceptInvitationRoute, appRoute.addChildren([
-  queueRoute, claimRoute, teamRoute, apiTokensRoute, settingsRoute, webhooksRoute, analyticsRoute, operationsRoute, financeTree, storeCreditRoute, profileRoute, ...billingRoutes, ...deskToolRoutes, brandingRoute, abTestsRoute, onboardingRoute, returnsRoute,
+  queueRoute, claimRoute, teamRoute, apiTokensRoute, settingsRoute, webhooksRoute, analyticsRoute, operationsRoute, financeTree, storeCreditRoute, profileRoute, ...billingRoutes, ...deskToolRoutes, brandingRoute, abTestsRoute, onboardingRoute, returnsRoute, notFoundInFrameRoute,
 ])]);
 
 export const router = createRouter({

@@ -2,3 +2,4 @@ export * from './format.js';
 export * from './lightbox.js';
 export * from './countries.js';
 export * from './errorText.js';
+export * from './messageLinks.js';

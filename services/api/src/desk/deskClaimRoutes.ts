@@ -58,7 +58,7 @@ export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
     };
     const db = ctx.database.db;
     const page = await queueClaims(db, { ...filter, status: q.status, sort: q.sort, order: q.order, cursor: q.cursor, limit: q.limit });
-    const counts = q.counts ? await queueCounts(db, filter, page.match) : undefined;
+    const counts = q.counts ? await queueCounts(db, filter, page.searched) : undefined;
     const stores = await storeRefs(db);
     return {
       nextCursor: page.nextCursor,

@@ -10,6 +10,7 @@ import { decidedItemIds, isOffered, isResolvable } from './claimRules.js';
 import { canMove, CLOSING_STATUSES, DECIDED_BY_RESOLUTION, RESOLVABLE_STATUSES } from './statusMachine.js';
 import { lineValue, percentOf } from './resolutionValue.js';
 import { decideClaimAnnotation } from './decideClaimAnnotation.js';
+import { decideReopen } from './reopenClaim.js';
 
 const notFound = () => fail<DomainEvent[]>('claim_not_found', 'No claim matches that reference.');
 
@@ -143,6 +144,8 @@ export function decideClaim(command: ClaimCommand, claim: Claim | null): Result<
       // Giving it to whoever has it already changes nothing, so a repeated click is harmless.
       if ((command.assignee?.id ?? null) === (claim.assignee?.id ?? null)) return ok([]);
       return ok([{ type: 'ClaimAssigned', data: { claimId: claim.id, assignee: command.assignee, previous: claim.assignee } }]);
+    case 'ReopenClaim':
+      return decideReopen(command, claim);
     case 'AddClaimNote':
     case 'AddClaimLabel':
     case 'RemoveClaimLabel':

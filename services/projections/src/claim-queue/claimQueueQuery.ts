@@ -2,7 +2,7 @@ import { sql, type QueryExecutorProvider, type RawBuilder } from 'kysely';
 import type { ClaimStatus, ClaimType, QueueCounts, QueueSort, SearchMatch, SortOrder } from '@claims/contracts';
 import type { ClaimListRow } from '../claim-list/claimListQuery.js';
 import { decodeQueueCursor, encodeQueueCursor, type QueueCursor } from './queueCursor.js';
-import { SEARCH_ORDER, searchCondition } from './queueSearch.js';
+import { SEARCH_ORDER, searchClaims, searchedCondition, type SearchedClaims } from './queueSearch.js';
 
 /** A queue row: the claim list's row with who works it and what the customer last did. */
 export interface QueueRow extends ClaimListRow {
@@ -34,6 +34,8 @@ export interface QueuePage {
   rows: QueueRow[];
   nextCursor: string | null;
   match: SearchMatch | null;
+  /** What the search found (the tab counts count the same claims); null without a search or when it found nothing. */
+  searched: SearchedClaims | null;
 }
 
 /** The status tabs count at most this many claims when a filter the count table does not keep is on. */
@@ -66,11 +68,11 @@ function filterConditions(filter: Omit<QueueFilter, 'sort' | 'order' | 'limit'>)
   return conditions;
 }
 
-async function page(db: QueryExecutorProvider, filter: QueueFilter, match: SearchMatch | null, searched: RawBuilder<unknown> | null, after: QueueCursor | null): Promise<QueuePage> {
+async function page(db: QueryExecutorProvider, filter: QueueFilter, match: SearchMatch | null, searched: SearchedClaims | null, after: QueueCursor | null): Promise<QueuePage> {
   const key = SORT_KEY[filter.sort];
   const conditions = filterConditions(filter);
   if (filter.status?.length) conditions.push(sql`c.status = any(${[...filter.status]}::text[])`);
-  if (searched) conditions.push(searched);
+  if (searched) conditions.push(searchedCondition(searched));
   if (after) {
     const at = sql`(${after.key}::${key.type}, ${after.id}::uuid)`;
     conditions.push(filter.order === 'desc' ? sql`(${key.expression}, c.claim_id) < ${at}` : sql`(${key.expression}, c.claim_id) > ${at}`);
@@ -90,34 +92,36 @@ async function page(db: QueryExecutorProvider, filter: QueueFilter, match: Searc
   const nextCursor = rows.length > filter.limit && last
     ? encodeQueueCursor({ sort: filter.sort, order: filter.order, match, key: keyOf(last, filter.sort), id: last.claim_id })
     : null;
-  return { rows: shown, nextCursor, match };
+  return { rows: shown, nextCursor, match, searched };
 }
 
 /**
  * One page of the claim queue, sorted on the server by filing time, claimed value or the customer's
  * last word, either way, by keyset (fast at any depth). A search tries exact numbers and emails, then
  * words contained anywhere, then near words (typos), and answers with the first kind that finds
- * anything; later pages keep that kind (it rides in the cursor).
+ * anything; later pages keep that kind (it rides in the cursor). A search looks up the matching claim
+ * ids in the search index first and then reads only those rows of the list (see searchClaims).
  */
 export async function queueClaims(db: QueryExecutorProvider, filter: QueueFilter): Promise<QueuePage> {
   const after = filter.cursor ? decodeQueueCursor(filter.cursor, filter.sort, filter.order) : null;
   if (!filter.search) return page(db, filter, null, null, after);
   const tries = after ? (after.match ? [after.match] : []) : SEARCH_ORDER;
   for (const match of tries) {
-    const searched = await searchCondition(db, filter.search, match);
+    const searched = await searchClaims(db, filter.search, match, filter.storeIds);
     if (!searched) continue;
     const found = await page(db, filter, match, searched, after);
     if (found.rows.length > 0 || after) return found;
   }
-  return { rows: [], nextCursor: null, match: null };
+  return { rows: [], nextCursor: null, match: null, searched: null };
 }
 
 /**
  * The status tabs' counts for the queue's filters but status. With no filter beyond store and assignee
  * they come from the count table (exact, a few rows per store); otherwise claims are counted live, at
- * most LIVE_COUNT_CAP of them (then `capped`, each figure a lower bound).
+ * most LIVE_COUNT_CAP of them (then `capped`, each figure a lower bound). A search's counts are of the
+ * claims its page found (`searched`, the page's own), so the index is not read twice.
  */
-export async function queueCounts(db: QueryExecutorProvider, filter: Omit<QueueFilter, 'status' | 'sort' | 'order' | 'cursor' | 'limit'>, match: SearchMatch | null): Promise<QueueCounts> {
+export async function queueCounts(db: QueryExecutorProvider, filter: Omit<QueueFilter, 'status' | 'sort' | 'order' | 'cursor' | 'limit'>, searched: SearchedClaims | null): Promise<QueueCounts> {
   const plain = !filter.search && !filter.claimType && !filter.protectionStatus && !filter.createdFrom && !filter.createdTo;
   let rows: Array<{ status: ClaimStatus; n: number }>;
   let capped = false;
@@ -131,9 +135,8 @@ export async function queueCounts(db: QueryExecutorProvider, filter: Omit<QueueF
   } else {
     const conditions = filterConditions(filter);
     if (filter.search) {
-      const searched = match ? await searchCondition(db, filter.search, match) : null;
       if (!searched) return { byStatus: {}, total: 0, capped: false };
-      conditions.push(searched);
+      conditions.push(searchedCondition(searched));
     }
     ({ rows } = await sql<{ status: ClaimStatus; n: number }>`
       select status, count(*)::int as n from (

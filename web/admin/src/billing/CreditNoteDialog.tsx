@@ -2,7 +2,8 @@ import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { currencyDecimals, INVOICE_LINE_LABELS, toDecimal, toMinor, type InvoiceLineKind, type InvoiceView } from '@claims/contracts';
 import { errorText, formatMoney } from '@claims/ui';
-import { Alert, Modal } from '@claims/ui/components';
+import { Alert } from '@claims/ui/components';
+import { Dialog } from '../components/Dialog.js';
 import { billingApi } from '../api.js';
 import { untilShown } from './readModel.js';
 
@@ -94,8 +95,8 @@ function CreditNoteForm({ invoice, onIssued, onCancel }: { invoice: InvoiceView;
 /** A credit note for an issued invoice (`invoice:update`): per line an amount to take back, and why. */
 export function CreditNoteDialog({ invoice, onClose, onIssued }: { invoice: InvoiceView | null; onClose: () => void; onIssued: (text: string) => void }) {
   return (
-    <Modal open={invoice !== null} title={`Credit note for ${invoice?.number ?? 'invoice'}`} onClose={onClose}>
+    <Dialog open={invoice !== null} title={`Credit note for ${invoice?.number ?? 'invoice'}`} onClose={onClose}>
       {invoice ? <CreditNoteForm key={invoice.id} invoice={invoice} onIssued={onIssued} onCancel={onClose} /> : null}
-    </Modal>
+    </Dialog>
   );
 }

@@ -5,7 +5,8 @@ import { CreateApiTokenRequest, type ApiTokenSummary, type CreateApiTokenRespons
 import { errorText, formatDateTime, pluralize } from '@claims/ui';
 import { api } from '../api.js';
 import { can, storesWith, useMe } from '../session.js';
-import { Alert, Modal, Page } from '@claims/ui/components';
+import { Alert, Page } from '@claims/ui/components';
+import { Dialog } from '../components/Dialog.js';
 import { Badge } from '../components/ui.js';
 import { ConfirmDialog } from '../components/ConfirmDialog.js';
 import { SecretValue } from '../components/SecretValue.js';
@@ -164,11 +165,11 @@ export function ApiTokensPage() {
           </div>
         ) : null}
       </section>
-      <Modal open={created !== null} title="Token created" onClose={() => setCreated(null)}>
+      <Dialog open={created !== null} title="Token created" onClose={() => setCreated(null)}>
         <p>The token <strong>{created?.name}</strong> is ready. Send it as <code>Authorization: Bearer …</code>.</p>
         {created ? <SecretValue label="API token" value={created.token} /> : null}
         <div className="actions"><button type="button" className="button button-primary" onClick={() => setCreated(null)}>Done</button></div>
-      </Modal>
+      </Dialog>
       <ConfirmDialog
         open={revoking !== null}
         title={`Revoke "${revoking?.name ?? 'token'}"?`}

@@ -19,6 +19,7 @@ import { AssignmentSection } from '../claim/AssignmentSection.js';
 import { OrderReference } from '../order/OrderReference.js';
 import { ReviewSection } from '../reviews/ReviewSection.js';
 import { ReturnsSection } from '../returns/ReturnsSection.js';
+import { ClaimDeskBar } from '../claim/ClaimDeskBar.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -111,6 +112,7 @@ function ClaimView({ claimId }: { claimId: string }) {
         <span>Protection: <ProtectionBadge status={data.protectionStatus} /></span>
         <span className="muted">Version {data.version}</span>
       </div>
+      <ClaimDeskBar claim={data} canReopen={can(me, 'claim:resolve', store)} onNotice={setNotice} />
       <div role="status">{notice ? <p className="alert alert-success">{notice}</p> : null}</div>
       <DecisionPanel key={`decide-${preset.seq}`} claim={data} canResolve={mayResolve} preset={preset.value} onDone={setNotice} />
       <div className="claim-grid">

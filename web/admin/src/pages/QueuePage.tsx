@@ -17,6 +17,8 @@ import { loadColumns, saveColumns, type ColumnVisibility } from '../queue/storag
 import { AssigneeViews, StatusTabs } from '../queue/QueueTabs.js';
 import { SavedViews } from '../queue/SavedViews.js';
 import { EXPORT_PAGE_SIZE, download, exportClaimsCsv } from '../queue/exportCsv.js';
+import { rememberQueueOrder } from '../queue/queueOrder.js';
+import { ColumnChooser } from '../queue/ColumnChooser.js';
 
 const EMPTY: AdminClaimListItem[] = [];
 
@@ -128,23 +130,6 @@ function CsvExport({ search }: { search: QueueSearch }) {
   );
 }
 
-function ColumnChooser({ table }: { table: ReturnType<typeof useTable<typeof features, AdminClaimListItem>> }) {
-  return (
-    <details className="columns-menu">
-      <summary>Columns</summary>
-      <fieldset>
-        <legend className="visually-hidden">Columns to show</legend>
-        {table.getAllLeafColumns().filter((c) => c.getCanHide()).map((column) => (
-          <label key={column.id} className="checkbox">
-            <input type="checkbox" checked={column.getIsVisible()} onChange={(e) => column.toggleVisibility(e.target.checked)} />
-            {typeof column.columnDef.header === 'string' ? column.columnDef.header : column.id}
-          </label>
-        ))}
-      </fieldset>
-    </details>
-  );
-}
-
 const isTyping = (target: EventTarget | null) =>
   target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 
@@ -186,6 +171,8 @@ export function QueuePage() {
   });
   const rows = useMemo(() => claims.data?.pages.flatMap((p) => p.data) ?? EMPTY, [claims.data]);
   const firstPage = claims.data?.pages[0];
+  // The claim page's next and previous walk the list as loaded here.
+  useEffect(() => rememberQueueOrder(rows.map((r) => r.id)), [rows]);
   const selectedRows = useMemo(() => rows.filter((r) => selection.has(r.id)), [rows, selection]);
   const allSelected = rows.length > 0 && selectedRows.length === rows.length;
   const toggle = (claimId: string, on: boolean) => setSelection((previous) => {
@@ -238,7 +225,7 @@ export function QueuePage() {
   useEffect(() => {
     function onKey(event: KeyboardEvent) {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
-      if (document.querySelector('dialog[open]')) return;
+      if (document.querySelector('[role="dialog"]')) return;
       if (event.key === '?') {
         event.preventDefault();
         setHelpOpen(true);

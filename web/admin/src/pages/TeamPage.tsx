@@ -9,7 +9,8 @@ import {
 import { errorText } from '@claims/ui';
 import { api } from '../api.js';
 import { can, storesWith, useMe } from '../session.js';
-import { Alert, Modal, Page } from '@claims/ui/components';
+import { Alert, Page } from '@claims/ui/components';
+import { Dialog } from '../components/Dialog.js';
 import { Badge } from '../components/ui.js';
 import { ConfirmDialog } from '../components/ConfirmDialog.js';
 import { StorePicker } from '../components/StorePicker.js';
@@ -214,12 +215,12 @@ export function TeamPage() {
           </table>
         </div>
       ) : null}
-      <Modal open={invited !== null} title="Invitation created" onClose={() => setInvited(null)}>
+      <Dialog open={invited !== null} title="Invitation created" onClose={() => setInvited(null)}>
         {invited ? (invited.pending
           ? <p><strong>{invited.email}</strong> already has an account: the role takes effect once they accept it, signed in, before {formatLongDate(invited.expiresAt)}.</p>
           : <p><strong>{invited.email}</strong> gets a one-time invitation to set their password, good until {formatLongDate(invited.expiresAt)}. Only they receive it.</p>) : null}
         <div className="actions"><button type="button" className="button button-primary" onClick={() => setInvited(null)}>Done</button></div>
-      </Modal>
+      </Dialog>
       <ConfirmDialog
         open={removing !== null}
         title={`Remove ${removing?.name ?? 'member'}?`}

@@ -4,7 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import type { CreateWebhookEndpointResponse, WebhookEndpoint } from '@claims/contracts';
 import { errorText, formatDateTime } from '@claims/ui';
-import { Alert, Modal, Page } from '@claims/ui/components';
+import { Alert, Page } from '@claims/ui/components';
+import { Dialog } from '../components/Dialog.js';
 import { api } from '../api.js';
 import { can, storesWith, useMe } from '../session.js';
 import { Badge } from '../components/ui.js';
@@ -92,11 +93,11 @@ export function WebhooksPage() {
           onDeleted={(endpoint) => { setNotice(`The endpoint ${endpoint.url} was deleted; nothing more is sent to it.`); show(undefined); }}
         />
       ) : null}
-      <Modal open={created !== null} title="Endpoint added" onClose={() => setCreated(null)}>
+      <Dialog open={created !== null} title="Endpoint added" onClose={() => setCreated(null)}>
         <p>Events are sent to <code>{created?.url}</code>. Verify each delivery&apos;s <code>webhook-signature</code> with this secret.</p>
         {created ? <SecretValue label="Signing secret" value={created.secret} /> : null}
         <div className="actions"><button type="button" className="button button-primary" onClick={() => setCreated(null)}>Done</button></div>
-      </Modal>
+      </Dialog>
     </Page>
   );
 }

@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import * as Menu from '@radix-ui/react-dropdown-menu';
 import { Link } from '@tanstack/react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SavedView } from '@claims/contracts';
@@ -13,7 +14,7 @@ const VIEWS_KEY = ['saved-views'] as const;
 const searchOf = (view: SavedView) => compact(QueueSearch.parse(view.filters));
 
 /**
- * Saved views, kept on the server: yours (which you may share with your team, stop sharing or delete)
+ * Saved views, kept on the server (each of yours with a Radix menu of what you may do with it): yours (which you may share with your team, stop sharing or delete)
  * and those your teammates share with you (which you open, not change).
  */
 export function SavedViews({ search }: { search: QueueSearch }) {
@@ -80,12 +81,18 @@ export function SavedViews({ search }: { search: QueueSearch }) {
               <li key={view.id}>
                 <Link to="/" search={searchOf(view)}>{view.name}</Link>
                 {view.shared ? <span className="muted">(shared)</span> : null}
-                <button type="button" className="button button-link" disabled={share.isPending} onClick={() => share.mutate(view)}>
-                  {view.shared ? 'Stop sharing' : 'Share with team'}<span className="visually-hidden"> view {view.name}</span>
-                </button>
-                <button type="button" className="button button-link" disabled={remove.isPending} onClick={() => remove.mutate(view)}>
-                  Delete<span className="visually-hidden"> view {view.name}</span>
-                </button>
+                {/* Not modal: a modal menu locks the page's scroll with an injected <style>, which the CSP refuses. */}
+                <Menu.Root modal={false}>
+                  <Menu.Trigger className="button button-link" aria-label={`Actions for view ${view.name}`}>Actions ▾</Menu.Trigger>
+                  <Menu.Portal>
+                    <Menu.Content className="menu" align="start" sideOffset={4}>
+                      <Menu.Item className="menu-item" disabled={share.isPending} onSelect={() => share.mutate(view)}>
+                        {view.shared ? 'Stop sharing' : 'Share with team'}
+                      </Menu.Item>
+                      <Menu.Item className="menu-item" disabled={remove.isPending} onSelect={() => remove.mutate(view)}>Delete</Menu.Item>
+                    </Menu.Content>
+                  </Menu.Portal>
+                </Menu.Root>
               </li>
             ))}
           </ul>

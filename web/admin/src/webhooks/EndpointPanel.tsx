@@ -2,7 +2,8 @@ import { useId, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RotateWebhookSecretResponse, WebhookEndpoint } from '@claims/contracts';
 import { errorText, formatDateTime } from '@claims/ui';
-import { Alert, Modal } from '@claims/ui/components';
+import { Alert } from '@claims/ui/components';
+import { Dialog } from '../components/Dialog.js';
 import { api } from '../api.js';
 import { ConfirmDialog } from '../components/ConfirmDialog.js';
 import { SecretValue } from '../components/SecretValue.js';
@@ -87,7 +88,7 @@ export function EndpointPanel({ storeId, endpoint, rights, onDeleted }: {
       <div role="status">{notice ? <p className="alert alert-success">{notice}</p> : null}</div>
       {failed ? <Alert>{errorText(failed.error)}</Alert> : null}
       <DeliveryLog storeId={storeId} endpoint={endpoint} mayReplay={rights.update} />
-      <Modal open={rotated !== null} title="New signing secret" onClose={() => setRotated(null)}>
+      <Dialog open={rotated !== null} title="New signing secret" onClose={() => setRotated(null)}>
         <p>Deliveries are signed with this secret from now on.</p>
         {rotated ? (
           <>
@@ -96,7 +97,7 @@ export function EndpointPanel({ storeId, endpoint, rights, onDeleted }: {
           </>
         ) : null}
         <div className="actions"><button type="button" className="button button-primary" onClick={() => { setRotated(null); void refresh(); }}>Done</button></div>
-      </Modal>
+      </Dialog>
       <ConfirmDialog
         open={deleting}
         title="Delete this endpoint?"
