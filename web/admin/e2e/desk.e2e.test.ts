@@ -278,7 +278,7 @@ describe('claim desk tools', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
     for (const key of ['Tab', 'Tab', 'Tab', 'Shift+Tab']) {
       await page.keyboard.press(key);
-      expect(await page.evaluate(() => document.querySelector('dialog[open]')?.contains(document.activeElement) === true
+      expect(await page.evaluate(() => document.querySelector('[role="dialog"]')?.contains(document.activeElement) === true
         && document.activeElement?.tagName === 'BUTTON')).toBe(true);
     }
     await page.keyboard.press('Escape');

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import * as RadixDialog from '@radix-ui/react-dialog';
 
 /**
@@ -11,11 +11,26 @@ import * as RadixDialog from '@radix-ui/react-dialog';
 export function Dialog({ open, title, onClose, eyebrow, children }: {
   open: boolean; title: string; onClose: () => void; eyebrow?: ReactNode; children: ReactNode;
 }) {
+  // Radix hands focus back to its Trigger; these dialogs are opened by the owner's own buttons, so the
+  // element that had focus when the dialog opened is remembered (read while rendering, before any autoFocus moves it).
+  const opener = useRef<Element | null>(null);
+  const [wasOpen, setWasOpen] = useState(false);
+  if (open !== wasOpen) {
+    setWasOpen(open);
+    if (open) opener.current = document.activeElement;
+  }
   return (
     <RadixDialog.Root open={open} onOpenChange={(next) => { if (!next) onClose(); }}>
       <RadixDialog.Portal>
         {/* The dialogs say what they are about in their title and body: no separate description. */}
-        <RadixDialog.Content className="modal dialog" aria-describedby={undefined}>
+        <RadixDialog.Content
+          className="modal dialog"
+          aria-describedby={undefined}
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            if (opener.current instanceof HTMLElement && opener.current.isConnected) opener.current.focus({ preventScroll: true });
+          }}
+        >
           <div className="modal-body">
             {eyebrow}
             <RadixDialog.Title asChild><h2>{title}</h2></RadixDialog.Title>
