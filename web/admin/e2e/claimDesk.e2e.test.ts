@@ -146,6 +146,10 @@ describe('the claim desk: presence, reopening, layout and keys', () => {
     await page.getByText(word, { exact: false }).waitFor();
     await expectNoHorizontalScroll(page);
     await expectAccessible(page);
+    // The address in the message is a link that opens apart from the back-office.
+    const link = page.getByRole('link', { name: url });
+    expect(await link.getAttribute('href')).toBe(url);
+    expect(await link.getAttribute('rel')).toContain('noopener');
 
     // The 404 of a signed-in user keeps the app's frame (its navigation), and it too fits.
     await page.goto('/admin/no-such-page');

@@ -7,6 +7,7 @@ import { Lightbox } from '@claims/ui/lightbox';
 import { api } from '../api.js';
 import { useClaimUpdated } from './Actions.js';
 import { ACCEPT_ATTRIBUTE, MAX_ATTACHMENTS, attachmentProblem, isImage, uploadAttachment } from './attachments.js';
+import { MessageText } from './MessageText.js';
 
 const attachmentName = (message: Message, media: Media, index: number) =>
   `Attachment ${index + 1} from ${message.senderName}: ${media.filename}`;
@@ -76,7 +77,7 @@ export function Messages({ claim, canSend, initialText = '' }: { claim: AdminCla
           {claim.messages.map((m) => (
             <li key={m.id} className={`message message-${m.senderType}`}>
               <p className="message-meta"><strong>{m.senderName}</strong> ({m.senderType}) · <time dateTime={m.createdAt}>{formatDateTime(m.createdAt)}</time></p>
-              {m.messageContent ? <p>{stripHtml(m.messageContent)}</p> : null}
+              {m.messageContent ? <MessageText text={stripHtml(m.messageContent)} /> : null}
               {m.medias.length > 0 ? <Attachments message={m} onOpen={(index) => setViewing({ messageId: m.id, index })} /> : null}
             </li>
           ))}
