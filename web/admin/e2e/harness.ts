@@ -46,6 +46,9 @@ export async function startHarness(options: Pick<RuntimeOptions, 'now'> = {}): P
   const dataDir = mkdtempSync(path.join(tmpdir(), 'admin-e2e-'));
   const runtime = await startRuntime(loadConfig({
     ...process.env, DATA_DIR: dataDir, PORT: '0', SEED_DEMO: 'true', DATABASE_URL: '', KAFKA_BROKERS: '', LOG_LEVEL: 'warn',
+    // Every shopper of these tests is 127.0.0.1: the per-address limits would stop the setup; the per-order ones stay.
+    RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_LOOKUP_PER_IP: '1000', RATE_LIMIT_FILING_PER_IP: '1000', RATE_LIMIT_UPLOAD_PER_IP: '1000',
+    RATE_LIMIT_RECOVERY_PER_IP: '1000',
   }), options);
   const { port } = runtime.app.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
