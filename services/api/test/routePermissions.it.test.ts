@@ -46,7 +46,7 @@ function operationsOf(document: { paths: Record<string, Record<string, { 'x-perm
   return operations.sort((a, b) => `${a.path} ${a.method}`.localeCompare(`${b.path} ${b.method}`));
 }
 
-const scopedToTenant = (path: string) => path.includes('{storeId}') || path.includes('{claimId}');
+const scopedToTenant = (path: string) => ['{storeId}', '{claimId}', '{orderId}'].some((param) => path.includes(param));
 
 describe('every route answers as the permission table says', () => {
   let h: Harness;
@@ -54,11 +54,13 @@ describe('every route answers as the permission table says', () => {
   const cookies = new Map<RoleName, string>();
   const storeIds = new Map<Slug, string>();
   const claimIds = new Map<Slug, string>();
+  const orderIds = new Map<Slug, string>();
 
-  /** The path with the tenant's store and claim, and fresh ids for everything else (which then does not exist). */
+  /** The path with the tenant's store, claim and order, and fresh ids for everything else (which then does not exist). */
   const urlOf = (path: string, tenant: Slug) => path
     .replaceAll('{storeId}', storeIds.get(tenant)!)
     .replaceAll('{claimId}', claimIds.get(tenant)!)
+    .replaceAll('{orderId}', orderIds.get(tenant)!)
     .replace(/\{[^}]+\}/g, () => randomUUID());
 
   const call = (operation: Operation, tenant: Slug, auth: { cookie?: string; token?: string }) =>
@@ -78,7 +80,7 @@ describe('every route answers as the permission table says', () => {
       storeIds.set(slug, await h.storeId(slug));
       const number = `ROUTES-${slug.toUpperCase()}`;
       const input = protectedOrder(number);
-      await upsertOrder(h.runtime.ctx.database.db, storeIds.get(slug)!, `src-${number}`, input);
+      orderIds.set(slug, (await upsertOrder(h.runtime.ctx.database.db, storeIds.get(slug)!, `src-${number}`, input)).id);
       claimIds.set(slug, (await h.fileClaim(`src-${number}`, oneItemClaim(input.customerEmail, `${number}-f`, `${number}-li`))).claimId);
     }
     operations = operationsOf(json(await h.call({ method: 'GET', url: '/api/openapi.json' })));

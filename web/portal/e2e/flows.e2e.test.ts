@@ -141,7 +141,7 @@ describe('portal flows', () => {
     await page.waitForURL('**/issues');
     await page.getByRole('button', { name: /Issues with my items/ }).click();
     await page.waitForURL('**/issues/items');
-    await page.getByText('€44.00 · Qty 2').waitFor();
+    await page.getByText('€44.000 · Qty 2').waitFor();
     await page.getByRole('link', { name: 'Go Back' }).click();
     await page.waitForURL('**/issues');
     await addItemIssue(page, 'DEFECTIVE_ITEM', 2);

@@ -2,7 +2,9 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { Permission } from '@claims/contracts';
 import { streamStoreId } from '@claims/event-store';
 import type { AppContext } from '../context.js';
+import { findOrderById } from '../catalog/orderRepository.js';
 import { claimNotFound } from '../http/authorizedClaim.js';
+import { orderNotFound } from '../http/authorizedOrder.js';
 import { storeNotFound } from '../http/authorizedStore.js';
 import { AppError } from '../platform/errors.js';
 import { findTokenPrincipal } from '../public-v1/apiTokens.js';
@@ -89,7 +91,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The declared permission, checked before validation so that a caller without it learns nothing
- * of the route, not even its body's shape: on the store or claim the path names (another tenant's is
+ * of the route, not even its body's shape: on the store, claim or order the path names (another tenant's is
  * a 404, as if missing), else on at least one store. Handlers still check the objects they load.
  */
 async function enforceDeclaredPermission(ctx: AppContext, request: FastifyRequest): Promise<void> {
@@ -105,6 +107,12 @@ async function enforceDeclaredPermission(ctx: AppContext, request: FastifyReques
     const storeId = await streamStoreId(ctx.database.db, params.claimId);
     if (!storeId) throw claimNotFound();
     request.authorize(permission, storeId, claimNotFound);
+    return;
+  }
+  if (params.orderId && UUID.test(params.orderId)) {
+    const order = await findOrderById(ctx.database.db, params.orderId);
+    if (!order) throw orderNotFound();
+    request.authorize(permission, order.storeId, orderNotFound);
     return;
   }
   const stores = storesWith(principal, permission);

@@ -3,35 +3,22 @@ import { sql } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AddProtectionRequest, AdminOrderRefList, AdminOrderRefQuery, AdminOrderView, ApiError, FileClaimResponse, RemoveProtectionQuery,
-  StaffFileClaimRequest, orderPremiumStreamOf, toDecimal, toMinor, type Order, type Permission,
+  StaffFileClaimRequest, orderPremiumStreamOf, toDecimal, toMinor, type Order,
 } from '@claims/contracts';
 import { initialOrderClaimsState, evolveOrderClaims, orderPremiumDecider } from '@claims/domain';
-import type { FastifyRequest } from 'fastify';
 import type { AppContext, RequestMeta } from '../context.js';
 import { AppError } from '../platform/errors.js';
-import { findOrderById } from '../catalog/orderRepository.js';
 import { findStore } from '../catalog/storeRepository.js';
 import { storesWith } from '../auth/principal.js';
 import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
 import { loadClaim } from '../http/authorizedClaim.js';
+import { authorizedOrder, orderNotFound } from '../http/authorizedOrder.js';
 import { metaOf } from '../http/requestMeta.js';
 import { fileClaim } from '../customer/fileClaim.js';
 
 const OrderParams = z.object({ orderId: z.uuid() });
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError } as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const orderNotFound = () => new AppError('order_not_found', 'No order matches that reference.');
-
-/** An order of a store where the caller may do `permission`: a missing order and another tenant's are the same 404. */
-async function authorizedOrder(ctx: AppContext, request: FastifyRequest, permission: Permission, orderId: string): Promise<Order> {
-  const order = await findOrderById(ctx.database.db, orderId);
-  if (!order) {
-    request.requirePrincipal();
-    throw orderNotFound();
-  }
-  request.authorize(permission, order.storeId, orderNotFound);
-  return order;
-}
 
 const orderClaimsReader = { initialState: initialOrderClaimsState(), evolve: evolveOrderClaims };
 
