@@ -46,11 +46,13 @@ export async function accountExists(db: QueryExecutorProvider, accountId: string
   return rows[0] ?? null;
 }
 
-/** Every account with its number of stores, by name. */
-export async function listAccounts(db: QueryExecutorProvider): Promise<AccountView[]> {
+/** The accounts (every one, or those of the given stores) with their number of stores, by name. */
+export async function listAccounts(db: QueryExecutorProvider, storeIds: readonly string[] | null = null): Promise<AccountView[]> {
   const { rows } = await sql<{ id: string; slug: string; name: string; store_count: string }>`
     select a.id, a.slug, a.name, count(s.id)::text as store_count
-    from accounts a left join stores s on s.account_id = a.id group by a.id order by a.name, a.id`.execute(db);
+    from accounts a left join stores s on s.account_id = a.id
+    where ${storeIds}::uuid[] is null or a.id in (select account_id from stores where id = any(${storeIds}::uuid[]))
+    group by a.id order by a.name, a.id`.execute(db);
   return rows.map((r) => ({ id: r.id, slug: r.slug, name: r.name, storeCount: Number(r.store_count) }));
 }
 

@@ -27,6 +27,8 @@ export const claimPresenceRoutes = (ctx: AppContext): FastifyPluginAsyncZod => a
     schema: {
       tags: ['back-office'],
       summary: 'Server-sent events: who else has this claim open (event `presence`, data {claimId, viewers}), at once and on every change',
+      // A stream that stays open: clients (and the route-permission test) know not to wait for its end.
+      'x-event-stream': true,
       params: ClaimParams,
       response: { 400: ApiError, 401: ApiError, 404: ApiError },
     },

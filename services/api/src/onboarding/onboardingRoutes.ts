@@ -51,10 +51,11 @@ async function onStore(ctx: AppContext, storeId: string, meta: RequestMeta, comm
 export const onboardingRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
   app.get('/api/admin/accounts', {
     config: { auth: 'user', permission: 'account:read' },
-    schema: { tags: ['back-office'], summary: 'Every account, with its number of stores (account:read on every store)', response: { 200: AccountList, ...errors } },
+    schema: { tags: ['back-office'], summary: 'The accounts the caller may read (every account for internal staff), with their number of stores', response: { 200: AccountList, ...errors } },
   }, async (request) => {
-    authorizeGlobal(request, 'account:read');
-    return { data: await listAccounts(ctx.database.db) };
+    // Internal staff read every account; a merchant reads the accounts of their own stores.
+    const stores = storesWith(request.requirePrincipal(), 'account:read');
+    return { data: await listAccounts(ctx.database.db, stores === 'all' ? null : stores) };
   });
 
   app.post('/api/admin/accounts', {
