@@ -1,6 +1,6 @@
 import { sql, type QueryExecutorProvider, type RawBuilder } from 'kysely';
-import type { ClaimStatus, ClaimType, QueueCounts, QueueSort, SearchMatch, SortOrder } from '@claims/contracts';
-import type { ClaimListRow } from '../claim-list/claimListQuery.js';
+import type { ClaimStatus, QueueCounts, QueueSort, SearchMatch, SortOrder } from '@claims/contracts';
+import type { ClaimListFilter, ClaimListRow } from '../claim-list/claimListQuery.js';
 import { decodeQueueCursor, encodeQueueCursor, type QueueCursor } from './queueCursor.js';
 import { SEARCH_ORDER, searchClaims, searchedCondition, type SearchedClaims } from './queueSearch.js';
 
@@ -14,20 +14,11 @@ export interface QueueRow extends ClaimListRow {
 
 export type AssigneeCondition = { kind: 'user'; id: string } | { kind: 'none' };
 
-export interface QueueFilter {
-  /** The stores the caller may see; null means every store (internal staff). */
-  storeIds: readonly string[] | null;
-  status?: readonly ClaimStatus[] | undefined;
-  claimType?: ClaimType | undefined;
-  protectionStatus?: string | undefined;
-  createdFrom?: string | undefined;
-  createdTo?: string | undefined;
-  search?: string | undefined;
+/** The claim list's filter, with who works the claim and the queue's server-side sorts. */
+export interface QueueFilter extends ClaimListFilter {
   assignee?: AssigneeCondition | undefined;
   sort: QueueSort;
   order: SortOrder;
-  cursor?: string | undefined;
-  limit: number;
 }
 
 export interface QueuePage {
