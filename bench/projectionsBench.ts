@@ -103,7 +103,9 @@ function projectionsMarkdown(r: { target: number; concurrency: number; loadAtSta
   lines.push('');
   lines.push(
     (r.generated ? `${fmtInt(r.generated.events)} events appended through the event store in ${r.generated.seconds.toFixed(0)} s by the finance replay's generator `
-      : `The history an earlier run's generator left (BENCH_PROJECTIONS_REUSE; it was stopped short of the ${fmtInt(r.target)} events asked), appended by the finance replay's generator `) +
+      : r.total >= r.target
+        ? `The ${fmtInt(r.total)} events an earlier run of this section appended (BENCH_PROJECTIONS_REUSE: measured again without generating), by the finance replay's generator `
+        : `The history an earlier run's generator left (BENCH_PROJECTIONS_REUSE; it was stopped short of the ${fmtInt(r.target)} events asked), appended by the finance replay's generator `) +
     `(${r.concurrency} order transactions at a time, synchronous_commit=off for the generator only), beside the demo data's: orders with premiums, ` +
     'claims with their draft sessions, filing, mail, messages, decisions of every type, store credit, payout batches; and one webhook endpoint of Acme ' +
     'subscribed to every type (so the outbox writes a delivery per Acme claim event). Database `claims_bench_projections`, dropped and recreated every run.',

@@ -125,7 +125,7 @@ async function main(): Promise<void> {
   }
   const host = new URL(databaseUrl).host;
   const overrides = ['BENCH_DATABASE_URL', 'DB_POOL_SIZE', 'BENCH_SECONDS', 'BENCH_WARMUP_SECONDS', 'BENCH_WRITERS', 'BENCH_BATCHES', 'BENCH_SECTIONS', 'BENCH_ONLY', 'CHAOS_MINUTES']
-    .concat(Object.keys(process.env).filter((name) => name.startsWith('BENCH_DESK_') || name.startsWith('BENCH_FINANCE_')).sort())
+    .concat(Object.keys(process.env).filter((name) => name.startsWith('BENCH_DESK_') || name.startsWith('BENCH_FINANCE_') || name.startsWith('BENCH_PROJECTIONS_')).sort())
     .filter((name) => process.env[name])
     .map((name) => `${name}=${name === 'BENCH_DATABASE_URL' ? '…' : process.env[name]}`);
   const command = `${overrides.length ? overrides.join(' ') + ' ' : ''}make bench`;
