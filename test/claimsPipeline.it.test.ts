@@ -178,7 +178,12 @@ describe.each(MODES)('claims from lookup to read models on %s', (mode) => {
       expect(snapshot.timeline).toHaveLength(rows[0]!.n);
       return snapshot;
     });
+    const indexes = async () => (await sql<{ name: string; definition: string }>`
+      select indexname as name, indexdef as definition from pg_indexes where schemaname = current_schema() order by indexname`.execute(db)).rows;
+    const indexesBefore = await indexes();
     for (const projection of PROJECTIONS) await rebuild(db, projection);
     expect(await readModelSnapshot(db)).toEqual(live);
+    // The indexes a rebuild builds after loading are back, as the migrations made them.
+    expect(await indexes()).toEqual(indexesBefore);
   });
 });

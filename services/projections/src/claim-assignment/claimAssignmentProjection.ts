@@ -92,6 +92,8 @@ export const claimAssignmentProjection = defineProjection({
   handles: ['ClaimFiled', 'ClaimStatusChanged', 'ClaimResolved', 'ClaimMessageSent', 'ClaimAssigned'],
   migrations,
   tables: ['claim_assignment', 'claim_queue_counts'],
+  // applyBatch writes by primary key only: the rest are built once a rebuild has loaded the rows.
+  indexedAfterLoad: ['claim_assignment_assignee', 'claim_assignment_store_activity', 'claim_assignment_activity'],
   async applyBatch(trx, events) {
     const rows = await loadRows(trx, [...new Set(events.map((e) => e.data.claimId))]);
     const changed = new Set<string>();

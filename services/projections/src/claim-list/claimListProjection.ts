@@ -68,6 +68,8 @@ export const claimListProjection = defineProjection({
   handles: ['ClaimFiled', 'ClaimStatusChanged', 'ClaimResolved', 'ClaimMessageSent', 'ClaimNoteAdded', 'ClaimLabelAdded', 'ClaimLabelRemoved', 'ClaimMetadataSet', 'ClaimAssigned'],
   migrations,
   tables: ['claim_list'],
+  // applyBatch writes by primary key only: the rest are built once a rebuild has loaded the rows.
+  indexedAfterLoad: ['claim_list_store_created', 'claim_list_store_status_created', 'claim_list_created', 'claim_list_number', 'claim_list_order_number', 'claim_list_email', 'claim_list_type_created', 'claim_list_store_value', 'claim_list_value'],
   async applyBatch(trx, events) {
     const filed: object[] = [];
     const changes = new Map<string, ClaimListChange>();

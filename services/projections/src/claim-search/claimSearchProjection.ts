@@ -40,6 +40,8 @@ export const claimSearchProjection = defineProjection({
   handles: ['ClaimFiled'],
   migrations,
   tables: ['claim_search', 'claim_search_lexicon'],
+  // applyBatch writes by primary key only: the rest are built once a rebuild has loaded the rows.
+  indexedAfterLoad: ['claim_search_document', 'claim_search_words', 'claim_search_item_types', 'claim_search_skus', 'claim_search_lexicon_trgm'],
   async applyBatch(trx, events) {
     const claims = events.map(({ data: d }) => {
       const document = [d.customer.name, d.customer.email, d.orderNumber, d.sourceOrderId, d.claimNumber, ...d.items.flatMap((i) => [i.name, i.sku])]

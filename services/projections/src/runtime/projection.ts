@@ -22,6 +22,11 @@ export interface Projection<T extends EventType = EventType> {
    */
   readonly tables: readonly string[];
   /**
+   * Secondary indexes a rebuild creates once its rows are loaded, instead of updating them row by row (a
+   * trigram GIN index held a million-claim rebuild of the claim search to ~185 events/s). Only indexes `applyBatch` never reads through.
+   */
+  readonly indexedAfterLoad?: readonly string[];
+  /**
    * Applies events in their order (each stream's in its version order, none twice: the runtime has
    * dropped what the offsets say is applied), folding them in memory and writing in a few bulk
    * statements. The result must equal applying them one by one, in any split into batches

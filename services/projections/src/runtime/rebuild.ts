@@ -37,8 +37,11 @@ const REBUILD_BATCH = 5_000;
 
 const schemaOf = (projection: Projection, role: 'rebuild' | 'retired') => `projection_${role}_${projection.name.replace(/[^a-z0-9]/gi, '_').toLowerCase()}`;
 
-/** The projection's tables and offsets, created by its own migrations in a schema of its own. */
-async function createBeside(db: Kysely<EventStoreTables>, projection: Projection, build: Build): Promise<void> {
+/**
+ * The projection's tables and offsets, created by its own migrations in a schema of its own, without the
+ * indexes it builds after loading: their definitions are returned for `indexAfterLoad`.
+ */
+async function createBeside(db: Kysely<EventStoreTables>, projection: Projection, build: Build): Promise<string[]> {
   await sql`drop schema if exists ${sql.id(build.schema)} cascade`.execute(db);
   await sql`create schema ${sql.id(build.schema)}`.execute(db);
   await db.transaction().execute(async (trx) => {
@@ -50,6 +53,20 @@ async function createBeside(db: Kysely<EventStoreTables>, projection: Projection
       await migrations[key]!.up(trx);
     }
   });
+  const deferred = projection.indexedAfterLoad ?? [];
+  if (deferred.length === 0) return [];
+  const { rows } = await sql<{ name: string; definition: string }>`
+    select indexname as name, indexdef as definition from pg_indexes
+    where schemaname = ${build.schema} and indexname = any(${[...deferred]}::text[])`.execute(db);
+  const missing = deferred.filter((name) => !rows.some((r) => r.name === name));
+  if (missing.length > 0) throw new Error(`${projection.name} names indexes its migrations do not create: ${missing.join(', ')}`);
+  for (const { name } of rows) await sql`drop index ${sql.id(build.schema, name)}`.execute(db);
+  return rows.map((r) => r.definition);
+}
+
+/** The indexes left out while loading, each built once over the loaded rows (`indexdef` names the build's schema). */
+async function indexAfterLoad(db: Kysely<EventStoreTables>, definitions: readonly string[]): Promise<void> {
+  for (const definition of definitions) await sql.raw(definition).execute(db);
 }
 
 /**
@@ -141,13 +158,18 @@ async function buildBeside(db: Kysely<EventStoreTables>, projection: Projection,
     await report({ done, total: Math.max(total, done) }, false);
   };
   try {
-    await createBeside(db, projection, build);
+    const deferredIndexes = await createBeside(db, projection, build);
     await report({ done, total });
     let position = await catchUp(db, projection, build, START, onBatch);
     // A transaction open elsewhere in the cluster holds the visible head back; the events counted at the
     // start are committed, so wait for them rather than switch short of them.
     while (done < total) {
       await new Promise((resolve) => setTimeout(resolve, 50));
+      position = await catchUp(db, projection, build, position, onBatch);
+    }
+    if (deferredIndexes.length > 0) {
+      await indexAfterLoad(db, deferredIndexes);
+      // What arrived while the indexes were built, so the switch (which holds live writers back) has little left.
       position = await catchUp(db, projection, build, position, onBatch);
     }
     await options.beforeSwitch?.();
