@@ -39,7 +39,7 @@ describe('store credit per customer and store: issued by resolutions, redeemed a
     expect(after).toMatchObject({ currency: 'USD', balance: expected, entries: [{ kind: 'issued', amount: expected, bonus, claimId: filed.claimId }] });
     // The claim shows the shopper the credit in the order's currency (EUR) with the bonus, once issued.
     const credit = paid.resolutions[0]!.paidValue;
-    const shown = { currency: 'EUR', credit, bonus: Math.round(credit * 10) / 100, total: Math.round(credit * 110) / 100, issuedAt: after.entries[0]!.at };
+    const shown = { currency: 'EUR', credit, bonus: Math.round(credit * 10) / 100, total: Math.round(credit * 110) / 100, issuedAt: after.entries[0]!.at, reclaimed: null };
     const detail = json<{ storeCredits: unknown[] }>(await h.call({ method: 'GET', url: `/api/admin/claims/${filed.claimId}`, cookie: owner }));
     expect(detail.storeCredits).toEqual([{ resolutionId: expect.any(String), ...shown }]);
     const view = json<{ storeCredits: unknown[] }>(await h.call({ method: 'GET', url: `/api/claims/${encodeURIComponent(filed.token)}` }));
@@ -61,6 +61,49 @@ describe('store credit per customer and store: issued by resolutions, redeemed a
     const up = StoreCreditLedger.parse(json(await h.call({ method: 'POST', url: `/api/admin/stores/${acme}/store-credit/adjust`, cookie: owner, body: { email: 'hugo@example.com', amount: 5, reason: 'Goodwill' } })));
     expect(up.entries.map((e) => e.kind)).toEqual(['issued', 'redeemed', 'adjusted']);
     expect(up.balance).toBeCloseTo(before.balance - 5, 2);
+  });
+
+  it('reclaims the unredeemed part of a reversed resolution\'s credit and states what was redeemed, through the route', async () => {
+    const filed = await h.fileClaim('acme-5004', oneItemClaim('dan@example.com', 'f-1004-1', 'li-7', 'STORE_CREDIT'));
+    const resolved = await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/resolve`, cookie: owner, body: { resolutionType: 'STORE_CREDIT' } });
+    expect(resolved.statusCode, resolved.body).toBe(200);
+    const issued = (await eventually(async () => {
+      const found = await ledger(acme, 'dan@example.com');
+      expect(found.entries).toHaveLength(1);
+      return found;
+    })).balance;
+    // Dan's 129.00 USD item with Acme's 10% bonus.
+    expect(issued).toBe(141.9);
+    const redeem = await h.call({ method: 'POST', url: `/api/admin/stores/${acme}/store-credit/redeem`, cookie: owner, body: { email: 'dan@example.com', amount: 40, reference: 'order 3003' } });
+    expect(redeem.statusCode, redeem.body).toBe(200);
+
+    const reversed = await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/reverse-resolution`, cookie: owner, body: { reason: 'Charged back' } });
+    expect(reversed.statusCode, reversed.body).toBe(200);
+    const after = await eventually(async () => {
+      const found = await ledger(acme, 'dan@example.com');
+      expect(found.entries.map((e) => e.kind)).toEqual(['issued', 'redeemed', 'reclaimed']);
+      return found;
+    });
+    // What was redeemed stays redeemed; the rest is taken back: issued - redeemed - reclaimed = 0.
+    expect(after.entries[2]).toMatchObject({ amount: -101.9, claimId: filed.claimId, note: 'Charged back (40.00 USD already redeemed, kept)' });
+    expect(after.balance).toBe(0);
+    const detail = json<{ storeCredits: Array<{ reclaimed: unknown }> }>(await h.call({ method: 'GET', url: `/api/admin/claims/${filed.claimId}`, cookie: owner }));
+    expect(detail.storeCredits.map((c) => c.reclaimed)).toEqual([{ currency: 'USD', amount: 101.9, redeemed: 40, at: after.entries[2]!.at }]);
+
+    // Decided again and reversed again, the new credit goes back whole; the old reversal reclaims nothing twice.
+    const again = await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/resolve`, cookie: owner, body: { resolutionType: 'STORE_CREDIT' } });
+    expect(again.statusCode, again.body).toBe(200);
+    await eventually(async () => expect((await ledger(acme, 'dan@example.com')).balance).toBe(141.9));
+    expect((await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/reverse-resolution`, cookie: owner, body: { reason: 'Fraud' } })).statusCode).toBe(200);
+    const twice = await eventually(async () => {
+      const found = await ledger(acme, 'dan@example.com');
+      expect(found.entries.map((e) => e.kind)).toEqual(['issued', 'redeemed', 'reclaimed', 'issued', 'reclaimed']);
+      return found;
+    });
+    expect([twice.balance, twice.entries[4]!.amount]).toEqual([0, -141.9]);
+    await h.runtime.settle();
+    const list = StoreCreditBalanceList.parse(json(await h.call({ method: 'GET', url: `/api/admin/stores/${acme}/store-credit`, cookie: owner })));
+    expect(list.data).toContainEqual(expect.objectContaining({ customerEmail: 'dan@example.com', balance: 0, issued: 283.8 }));
   });
 
   it('keeps each store\'s credit to its own team', async () => {

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import { FinanceReplayRequest, type FinanceReplayView, type StoreRef } from '@claims/contracts';
+import { FinanceReplayRequest, type FinanceReplayView, type StoreCreditKind, type StoreRef } from '@claims/contracts';
 import { errorText } from '@claims/ui';
 import { formatMoney, pluralize } from '@claims/ui/format';
 import { Alert, Page } from '@claims/ui/components';
@@ -140,6 +140,41 @@ function TotalsTable({ caption, live, totals, stores, none }: {
   );
 }
 
+const CREDIT_KINDS: Record<StoreCreditKind, string> = { issued: 'Issued', redeemed: 'Redeemed', adjusted: 'Adjusted', reclaimed: 'Reclaimed by a reversal' };
+
+/**
+ * Store credit the claims gave (issued, less what reversals reclaimed: the part already redeemed stays counted) beside
+ * its replay, and each store-credit entry that differs.
+ */
+function StoreCreditComparison({ storeCredit, stores }: { storeCredit: FinanceReplayView['storeCredit']; stores: readonly StoreRef[] }) {
+  const { differences } = storeCredit;
+  return (
+    <>
+      <DifferencesAlert count={differences.length} equal="Replayed store credit equals the live ledger." noun={['store-credit entry', 'store-credit entries']} against="the live ledger" />
+      <TotalsTable caption="Store credit issued less reclaimed, live and replayed, per store and currency" live="Live" totals={storeCredit.stores} stores={stores} none="No store credit in this period." />
+      {differences.length > 0 ? (
+        <div className="table-wrap">
+          <table className="claims-table">
+            <caption>Store-credit entries that differ</caption>
+            <thead><tr><th scope="col">Event</th><th scope="col">Store</th><th scope="col">Entry</th><th scope="col">Live</th><th scope="col">Replayed</th></tr></thead>
+            <tbody>
+              {differences.map((d) => (
+                <tr key={d.eventId}>
+                  <th scope="row"><code>{d.eventId}</code></th>
+                  <td>{storeNameOf(stores, d.storeId)}</td>
+                  <td>{CREDIT_KINDS[d.kind]}{d.claimId ? <> (<Link to="/claims/view/$claimRef" params={{ claimRef: d.claimId }} search={{}}>claim {shortId(d.claimId)}</Link>)</> : null}</td>
+                  <td className="numeric">{money(d.live, d.currency)}</td>
+                  <td className="numeric">{money(d.replayed, d.currency)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
 const LINE_NAMES: Record<FinanceReplayView['invoices']['differences'][number]['line'], string> = {
   premiums: 'Premiums collected', rev_share: 'Revenue share', claims: 'Claims reimbursed', total: 'Total',
 };
@@ -215,6 +250,7 @@ function ReplayResult({ view, stores }: { view: FinanceReplayView; stores: reado
         </div>
       ) : null}
       <InvoiceComparison invoices={view.invoices} stores={stores} />
+      <StoreCreditComparison storeCredit={view.storeCredit} stores={stores} />
     </>
   );
 }
