@@ -52,6 +52,7 @@ import { startCpuSample, type CpuShare } from './cpuSampler.js';
 import { machineInfo, machineMarkdown } from './machine.js';
 import { benchDatabaseUrl, checkpoint, databaseName, recreateDatabase, withDatabase } from './postgres.js';
 import { fmtInt, fmtMs, percentile } from './stats.js';
+import { pick, rng } from './seededRandom.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DAY_MS = 86_400_000;
@@ -81,27 +82,6 @@ export interface ClaimDeskOptions {
 }
 
 const envNumber = (name: string): number | undefined => (process.env[name] ? Number(process.env[name]) : undefined);
-
-/** Deterministic PRNG (mulberry32), so every run generates the same mix. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function pick<T>(random: () => number, weighted: ReadonlyArray<readonly [T, number]>): T {
-  let r = random() * weighted.reduce((sum, [, w]) => sum + w, 0);
-  for (const [value, weight] of weighted) {
-    r -= weight;
-    if (r < 0) return value;
-  }
-  return weighted.at(-1)![0];
-}
 
 /** The mix of the generated claims (weights). */
 const CLAIM_TYPES: ReadonlyArray<readonly [ClaimType, number]> = [

@@ -26,6 +26,7 @@ import { CreateApiTokenResponse, FileClaimResponse, type EventMetadata, type Fil
 import { appendStatementText, appendToStream, eventStoreMigrations, migrate, NO_STREAM, openDatabase } from '@claims/event-store';
 import { orderBody } from '../test/support/orderBody.js';
 import { machineInfo, machineMarkdown } from './machine.js';
+import { readProcTicks } from './cpuSampler.js';
 import { databaseName, recreateDatabase, withDatabase } from './postgres.js';
 import { fmtInt, fmtMs, percentile, sortedCopy } from './stats.js';
 
@@ -40,31 +41,26 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type CpuGroup = 'api' | 'postgres' | 'kafka' | 'bench';
 
-function processTicks(apiPid: number | undefined): { total: number; idle: number; groups: Map<string, { group: CpuGroup; ticks: number }> } {
-  const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const groups = new Map<string, { group: CpuGroup; ticks: number }>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    let cmdline: string;
-    try {
-      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-    } catch {
-      continue;
-    }
-    const close = stat.lastIndexOf(')');
-    const comm = stat.slice(stat.indexOf('(') + 1, close);
-    const fields = stat.slice(close + 2).split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    const parent = Number(fields[1]);
-    const group: CpuGroup | null = Number(entry) === apiPid || parent === apiPid ? 'api'
-      : comm === 'postgres' ? 'postgres'
-        : comm === 'java' && cmdline.includes('kafka') ? 'kafka'
-          : Number(entry) === process.pid || comm === 'pgbench' ? 'bench' : null;
-    if (group) groups.set(entry, { group, ticks });
+const commandLineOf = (pid: string): string => {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
   }
-  return { total: cpu.slice(0, 8).reduce((a, b) => a + b, 0), idle: cpu[3]! + cpu[4]!, groups };
+};
+
+function processTicks(apiPid: number | undefined): { total: number; idle: number; groups: Map<string, { group: CpuGroup; ticks: number }> } {
+  const { total, idle, processes } = readProcTicks();
+  const groups = new Map<string, { group: CpuGroup; ticks: number }>();
+  for (const { pid, parent, comm, ticks } of processes) {
+    // Only a JVM is asked for its command line: whether it is Kafka's.
+    const group: CpuGroup | null = Number(pid) === apiPid || parent === apiPid ? 'api'
+      : comm === 'postgres' ? 'postgres'
+        : comm === 'java' && commandLineOf(pid).includes('kafka') ? 'kafka'
+          : Number(pid) === process.pid || comm === 'pgbench' ? 'bench' : null;
+    if (group) groups.set(pid, { group, ticks });
+  }
+  return { total, idle, groups };
 }
 
 type CpuSplit = Record<CpuGroup | 'other', number>;

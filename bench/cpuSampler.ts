@@ -9,28 +9,38 @@ interface Snapshot {
   self: number;
 }
 
+/** One process's CPU time so far (user + system clock ticks), with what tells who it is. */
+export interface ProcessTicks {
+  pid: string;
+  parent: number;
+  comm: string;
+  ticks: number;
+}
+
+/** The machine's CPU ticks so far (all and idle) and every live process's, from /proc (Linux). */
+export function readProcTicks(): { total: number; idle: number; processes: ProcessTicks[] } {
+  const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const processes: ProcessTicks[] = [];
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const close = stat.lastIndexOf(')');
+    const fields = stat.slice(close + 2).split(' ');
+    processes.push({ pid, parent: Number(fields[1]), comm: stat.slice(stat.indexOf('(') + 1, close), ticks: Number(fields[11]) + Number(fields[12]) });
+  }
+  return { total: cpu.slice(0, 8).reduce((a, b) => a + b, 0), idle: cpu[3]! + cpu[4]!, processes };
+}
+
 function readSnapshot(): Snapshot | null {
   try {
-    const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-    const total = cpu.slice(0, 8).reduce((a, b) => a + b, 0);
-    const idle = cpu[3]! + cpu[4]!;
-    const postgres = new Map<string, number>();
-    let self = 0;
-    for (const entry of fs.readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      let stat: string;
-      try {
-        stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      } catch {
-        continue;
-      }
-      const close = stat.lastIndexOf(')');
-      const comm = stat.slice(stat.indexOf('(') + 1, close);
-      const fields = stat.slice(close + 2).split(' ');
-      const ticks = Number(fields[11]) + Number(fields[12]);
-      if (comm === 'postgres') postgres.set(entry, ticks);
-      if (Number(entry) === process.pid) self += ticks;
-    }
+    const { total, idle, processes } = readProcTicks();
+    const postgres = new Map(processes.filter((p) => p.comm === 'postgres').map((p) => [p.pid, p.ticks]));
+    const self = processes.find((p) => Number(p.pid) === process.pid)?.ticks ?? 0;
     return { total, idle, postgres, self };
   } catch {
     return null;

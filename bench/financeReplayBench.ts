@@ -34,7 +34,8 @@ import { replayHistory, runFinanceReplay } from '../services/api/src/finance/run
 import { handleCommand } from '../services/api/src/eventsourcing/commandHandler.js';
 import { invoiceInputsOf } from '../services/api/src/invoices/invoiceInputs.js';
 import { startCpuSample, type CpuShare } from './cpuSampler.js';
-import { MIX, orderUnit, payoutBatch, rng, type OrderTemplate, type PendingLine, type StorePayoutsLedger, type StoreTerms } from './financeWorkload.js';
+import { rng } from './seededRandom.js';
+import { MIX, orderUnit, payoutBatch, type OrderTemplate, type PendingLine, type StorePayoutsLedger, type StoreTerms } from './financeWorkload.js';
 import { benchDatabaseUrl, checkpoint, recreateDatabase, withDatabase } from './postgres.js';
 import { fmtInt } from './stats.js';
 

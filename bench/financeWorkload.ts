@@ -8,6 +8,7 @@ import {
   type StorePayoutsState,
 } from '@claims/domain';
 import { NO_STREAM, type NewEvent, type StreamAppend } from '@claims/event-store';
+import { pick } from './seededRandom.js';
 
 /** A store as the generator decides for it. */
 export interface StoreTerms {
@@ -49,27 +50,6 @@ const SENTENCES = [
   'The tracking says delivered but nothing was at the door.', 'We have shipped a replacement; it should arrive in three to five days.',
   'I checked with the neighbours and the building office.', 'Sorry for the trouble, and thank you for your patience.',
 ];
-
-/** Deterministic PRNG (mulberry32), so every run generates the same mix. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function pick<T>(random: () => number, weighted: ReadonlyArray<readonly [T, number]>): T {
-  let r = random() * weighted.reduce((sum, [, w]) => sum + w, 0);
-  for (const [value, weight] of weighted) {
-    r -= weight;
-    if (r < 0) return value;
-  }
-  return weighted.at(-1)![0];
-}
 
 const must = <T>(result: { ok: true; value: T } | { ok: false; error: { message: string } }): T => {
   if (!result.ok) throw new Error(`the generator decided something the domain refuses: ${result.error.message}`);

@@ -219,6 +219,14 @@ const creditScope = {
 const storeCreditIssuedData = z.object({ ...creditScope, amount: z.number().int().positive(), claimId: z.uuid(), resolutionId: z.uuid(), issuedAt: z.iso.datetime() });
 const storeCreditRedeemedData = z.object({ ...creditScope, amount: z.number().int().positive(), reference: z.string().max(200), redeemedAt: z.iso.datetime() });
 const storeCreditAdjustedData = z.object({ ...creditScope, amount: z.number().int(), reason: z.string().max(500), adjustedAt: z.iso.datetime() });
+/**
+ * The credit a reversed resolution issued, taken back: `amount` is its unredeemed part (what leaves the balance),
+ * `redeemed` the part the customer spent already and keeps (docs/decisions.md "Reversed store credit").
+ */
+const storeCreditReclaimedData = z.object({
+  ...creditScope, claimId: z.uuid(), resolutionId: z.uuid(), amount: z.number().int().nonnegative(), redeemed: z.number().int().nonnegative(),
+  reason: z.string().max(500), reclaimedAt: z.iso.datetime(),
+});
 
 /**
  * The premium a protected order paid (minor units of its premium currency), recorded when the order is
@@ -388,6 +396,7 @@ export const EVENT_REGISTRY = {
   StoreCreditIssued: defineEvent(storeCreditIssuedData, storeCreditStream),
   StoreCreditRedeemed: defineEvent(storeCreditRedeemedData, storeCreditStream),
   StoreCreditAdjusted: defineEvent(storeCreditAdjustedData, storeCreditStream),
+  StoreCreditReclaimed: defineEvent(storeCreditReclaimedData, storeCreditStream),
   PremiumRecorded: defineEvent(premiumRecordedData, orderPremiumStream),
   PremiumReversed: defineEvent(premiumReversedData, orderPremiumStream),
   InvoiceIssued: defineEvent(invoiceIssuedData, storeBillingStream),

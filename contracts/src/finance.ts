@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { ResolutionType } from './enums.js';
 import { CurrencyCode, DecimalAmount } from './money.js';
 
+/** What a store-credit entry did: issued for a resolution, redeemed, adjusted by the store, or reclaimed by a reversal. */
+export const StoreCreditKind = z.enum(['issued', 'redeemed', 'adjusted', 'reclaimed']);
+export type StoreCreditKind = z.infer<typeof StoreCreditKind>;
+
 /**
  * The money rules a decision was valued under, recorded with it: the store's currency and the order's
  * exchange rate (order currency per unit of store currency, spec §9), the replacement cost of a reshipment
@@ -97,13 +101,14 @@ export const FinanceReplayView = z.object({
     })),
   }),
   /**
-   * Store credit issued per store and currency, and each store-credit event that differs: an issue is revalued
-   * from the resolution line it was issued for (under the candidate rules), redemptions and adjustments are copied.
+   * Store credit issued (less what reversals reclaimed) per store and currency, and each store-credit event that
+   * differs: an issue is revalued from the resolution line it was issued for (under the candidate rules), a
+   * reclamation takes back that value less what its event says was redeemed, redemptions and adjustments are copied.
    */
   storeCredit: z.object({
     stores: ReplayTotals,
     differences: z.array(z.object({
-      storeId: z.uuid(), eventId: z.uuid(), kind: z.enum(['issued', 'redeemed', 'adjusted']), claimId: z.uuid().nullable(), currency: CurrencyCode,
+      storeId: z.uuid(), eventId: z.uuid(), kind: StoreCreditKind, claimId: z.uuid().nullable(), currency: CurrencyCode,
       live: DecimalAmount.nullable(), replayed: DecimalAmount.nullable(),
     })),
   }),
@@ -179,7 +184,7 @@ export const ReverseResolutionRequest = z.object({
 export type ReverseResolutionRequest = z.infer<typeof ReverseResolutionRequest>;
 
 export const StoreCreditEntry = z.object({
-  kind: z.enum(['issued', 'redeemed', 'adjusted']),
+  kind: StoreCreditKind,
   /** Signed: what the entry did to the balance. */
   amount: DecimalAmount,
   /** Of an issued amount, the part that is the store's bonus (null for other entries). */
@@ -208,7 +213,8 @@ export type AdjustStoreCreditRequest = z.infer<typeof AdjustStoreCreditRequest>;
 
 /**
  * A STORE_CREDIT resolution line's credit as the shopper is given it, in the claim's currency: the credit,
- * the store's bonus on it and their sum; `issuedAt` once the store-credit ledger holds it.
+ * the store's bonus on it and their sum; `issuedAt` once the store-credit ledger holds it; `reclaimed` once a
+ * reversal took it back: the unredeemed part taken and the part already redeemed (kept), in the store's currency.
  */
 export const ClaimStoreCredit = z.object({
   resolutionId: z.uuid(),
@@ -217,6 +223,7 @@ export const ClaimStoreCredit = z.object({
   bonus: DecimalAmount,
   total: DecimalAmount,
   issuedAt: z.iso.datetime().nullable(),
+  reclaimed: z.object({ currency: CurrencyCode, amount: DecimalAmount, redeemed: DecimalAmount, at: z.iso.datetime() }).nullable(),
 });
 export type ClaimStoreCredit = z.infer<typeof ClaimStoreCredit>;
 

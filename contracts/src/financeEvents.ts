@@ -4,7 +4,8 @@ import { EVENT_REGISTRY, type EventType } from './events.js';
 /** The event types the money ledgers are made of: what the finance replay reads, and nothing else. */
 export const FINANCE_EVENT_TYPES = [
   'ClaimFiled', 'ClaimResolved', 'PayoutBatchCreated', 'PayoutBatchApproved', 'PayoutBatchPaid',
-  'PremiumRecorded', 'PremiumReversed', 'StoreCreditIssued', 'StoreCreditRedeemed', 'StoreCreditAdjusted', 'ClaimResolutionReversed', 'InvoiceIssued',
+  'PremiumRecorded', 'PremiumReversed', 'StoreCreditIssued', 'StoreCreditRedeemed', 'StoreCreditAdjusted', 'StoreCreditReclaimed',
+  'ClaimResolutionReversed', 'InvoiceIssued',
 ] as const satisfies readonly EventType[];
 export type FinanceEventType = (typeof FINANCE_EVENT_TYPES)[number];
 
@@ -29,6 +30,7 @@ export const FinanceEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('StoreCreditIssued'), data: EVENT_REGISTRY.StoreCreditIssued.data }),
   z.object({ type: z.literal('StoreCreditRedeemed'), data: EVENT_REGISTRY.StoreCreditRedeemed.data }),
   z.object({ type: z.literal('StoreCreditAdjusted'), data: EVENT_REGISTRY.StoreCreditAdjusted.data }),
+  z.object({ type: z.literal('StoreCreditReclaimed'), data: EVENT_REGISTRY.StoreCreditReclaimed.data }),
   z.object({ type: z.literal('ClaimResolutionReversed'), data: EVENT_REGISTRY.ClaimResolutionReversed.data }),
   z.object({ type: z.literal('InvoiceIssued'), data: EVENT_REGISTRY.InvoiceIssued.data }),
 ]);

@@ -70,11 +70,10 @@ export const CreditNoteView = z.object({
 });
 export type CreditNoteView = z.infer<typeof CreditNoteView>;
 
-export const InvoiceView = z.object({
-  id: z.uuid(),
+/** A month's invoice figures, whether issued (an InvoiceView) or only computed (an InvoiceDraft). */
+const InvoiceFigures = z.object({
   storeId: z.uuid(),
   storeName: z.string(),
-  number: z.string(),
   month: InvoiceMonth,
   /** The month as a half-open UTC period. */
   periodStart: z.iso.datetime(),
@@ -84,6 +83,11 @@ export const InvoiceView = z.object({
   lines: z.array(InvoiceLineView),
   total: DecimalAmount,
   direction: InvoiceDirection,
+});
+
+export const InvoiceView = InvoiceFigures.extend({
+  id: z.uuid(),
+  number: z.string(),
   creditNotes: z.array(CreditNoteView),
   /** The total with every credit note applied, and who owes whom after them. */
   balance: DecimalAmount,
@@ -99,17 +103,7 @@ export const InvoiceListQuery = z.object({ storeId: z.uuid().optional(), month: 
 export const InvoiceDraftQuery = z.object({ storeId: z.uuid(), month: InvoiceMonth });
 
 /** What the month's invoice would say if issued now, computed from the ledger. */
-export const InvoiceDraft = z.object({
-  storeId: z.uuid(),
-  storeName: z.string(),
-  month: InvoiceMonth,
-  periodStart: z.iso.datetime(),
-  periodEnd: z.iso.datetime(),
-  currency: CurrencyCode,
-  revSharePercent: z.number(),
-  lines: z.array(InvoiceLineView),
-  total: DecimalAmount,
-  direction: InvoiceDirection,
+export const InvoiceDraft = InvoiceFigures.extend({
   /** An invoice is issued once the month has ended. */
   monthEnded: z.boolean(),
   /** The month's invoice, when it is issued already. */

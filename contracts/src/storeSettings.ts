@@ -193,23 +193,19 @@ export const SETTINGS_GROUP_LABELS: Readonly<Record<SettingsGroup, string>> = {
 // ---------------------------------------------------------------------------------------------
 // Changes: one group's new value. The event keeps the stored shape; a request must also pass the rules.
 
-export const SettingsChange = z.discriminatedUnion('group', [
-  z.object({ group: z.literal('capabilities'), value: CapabilitiesSettings }),
-  z.object({ group: z.literal('fulfillment'), value: FulfillmentSettings }),
-  z.object({ group: z.literal('one-time-appeasements'), value: OneTimeAppeasementSettings }),
-  z.object({ group: z.literal('replacement-cost'), value: ReplacementCostSettings }),
-  z.object({ group: z.literal('rev-share'), value: RevShareSettings }),
-  z.object({ group: z.literal('claim-acknowledgment'), value: ClaimAcknowledgmentSettings }),
-  z.object({ group: z.literal('customer-communication'), value: CustomerCommunicationSettings }),
-  z.object({ group: z.literal('metadata'), value: MetadataSettings }),
-  z.object({ group: z.literal('widget'), value: WidgetSettings }),
-  z.object({ group: z.literal('claim-filing'), value: ClaimFilingSettings }),
-  z.object({ group: z.literal('policies'), value: PoliciesSettings }),
-  z.object({ group: z.literal('pricing'), value: PricingSettings }),
-  z.object({ group: z.literal('quote-pricing'), value: QuotePricingSettings }),
-  z.object({ group: z.literal('notifications'), value: NotificationsSettings }),
-  z.object({ group: z.literal('contact'), value: ContactSettings }),
-]);
+/** One group's change, `{ group, value }`, of each group's value schema. */
+type GroupChange<Groups extends Record<EditableSettingsGroup, z.ZodType>, G extends EditableSettingsGroup> =
+  G extends EditableSettingsGroup ? z.ZodObject<{ group: z.ZodLiteral<G>; value: Groups[G] }> : never;
+
+/** The union of changes to each group, one value schema per group (the stored shapes, or the rules a request must pass). */
+function groupChanges<Groups extends Record<EditableSettingsGroup, z.ZodType>>(groups: Groups) {
+  // Each object pairs a group with its own schema, which this generic map cannot see through.
+  const [first, ...others] = EDITABLE_SETTINGS_GROUPS.map((group) => z.object({ group: z.literal(group), value: groups[group] }) as GroupChange<Groups, EditableSettingsGroup>);
+  if (first === undefined) throw new Error('EDITABLE_SETTINGS_GROUPS is empty');
+  return z.discriminatedUnion('group', [first, ...others]);
+}
+
+export const SettingsChange = groupChanges(EditableSettingsValues.shape);
 export type SettingsChange = z.infer<typeof SettingsChange>;
 
 const HttpUrl = z.url({ protocol: /^https?$/, message: 'Enter a full http(s) address.' }).max(2_000);
@@ -253,23 +249,16 @@ export const ContactInput = z.object({
 export const ClaimAcknowledgmentInput = ClaimAcknowledgmentSettings.extend({ message: z.string().trim().max(2_000) });
 
 /** A change as a person or program asks for it: the stored shape plus each group's rules. */
-export const SettingsChangeInput = z.discriminatedUnion('group', [
-  z.object({ group: z.literal('capabilities'), value: CapabilitiesInput }),
-  z.object({ group: z.literal('fulfillment'), value: FulfillmentInput }),
-  z.object({ group: z.literal('one-time-appeasements'), value: OneTimeAppeasementSettings }),
-  z.object({ group: z.literal('replacement-cost'), value: ReplacementCostSettings }),
-  z.object({ group: z.literal('rev-share'), value: RevShareSettings }),
-  z.object({ group: z.literal('claim-acknowledgment'), value: ClaimAcknowledgmentInput }),
-  z.object({ group: z.literal('customer-communication'), value: CustomerCommunicationSettings }),
-  z.object({ group: z.literal('metadata'), value: MetadataInput }),
-  z.object({ group: z.literal('widget'), value: WidgetSettings }),
-  z.object({ group: z.literal('claim-filing'), value: ClaimFilingSettings }),
-  z.object({ group: z.literal('policies'), value: PoliciesInput }),
-  z.object({ group: z.literal('pricing'), value: PricingSettings }),
-  z.object({ group: z.literal('quote-pricing'), value: QuotePricingSettings }),
-  z.object({ group: z.literal('notifications'), value: NotificationsInput }),
-  z.object({ group: z.literal('contact'), value: ContactInput }),
-]);
+export const SettingsChangeInput = groupChanges({
+  ...EditableSettingsValues.shape,
+  capabilities: CapabilitiesInput,
+  fulfillment: FulfillmentInput,
+  'claim-acknowledgment': ClaimAcknowledgmentInput,
+  metadata: MetadataInput,
+  policies: PoliciesInput,
+  notifications: NotificationsInput,
+  contact: ContactInput,
+});
 export type SettingsChangeInput = z.infer<typeof SettingsChangeInput>;
 
 /** One field a change moved, named by its path in the group's value (`capabilities.refund`, `entries.erp-id`). */

@@ -29,7 +29,7 @@ import { notifyShopper, notifyTeam } from './notifications/notifyReactions.js';
 import { sendClaimLinks } from './notifications/sendClaimLinks.js';
 import { startNotificationRetries } from './notifications/notificationRetryLoop.js';
 import { countDueRetries, notificationMigrations } from './notifications/notificationRetries.js';
-import { issueStoreCredit } from './store-credit/storeCreditLedger.js';
+import { storeCreditOfDecisions } from './store-credit/storeCreditLedger.js';
 import { startDeliveryWorker, type DeliveryWorker } from './webhooks/deliveryWorker.js';
 import { startPeriodicTask, type PeriodicTask } from './platform/periodicTask.js';
 import { expireIdempotencyKeys } from './http/idempotency.js';
@@ -218,7 +218,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       else for (const projection of PROJECTIONS) followers.push(followStore(database.db, projection, log, 250, faultPolicy));
     }
     // Everything the product does after a commit, each from its own checkpoint.
-    const afterCommit: readonly Reaction[] = [closeDraftOnFiling, notifyShopper(mailer), notifyTeam(mailer), sendClaimLinks(mailer), issueStoreCredit];
+    const afterCommit: readonly Reaction[] = [closeDraftOnFiling, notifyShopper(mailer), notifyTeam(mailer), sendClaimLinks(mailer), storeCreditOfDecisions];
     if (workers.has('reactions')) {
       for (const reaction of afterCommit) {
         await prepareReaction(ctx, reaction);

@@ -7,24 +7,17 @@ import {
 import { readStream } from '@claims/event-store';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
 import { runSlaSweep } from '../src/sla/slaScheduler.js';
-import { DEMO_USERS, json, oneItemClaim, protectedOrder, startHarness, type DemoUser, type Harness } from './support/backofficeHarness.js';
+import { DEMO_ROLES, DEMO_SCOPES, DEMO_USERS, json, oneItemClaim, protectedOrder, startHarness, type DemoUser, type Harness } from './support/backofficeHarness.js';
 import { mailedInvitationToken } from './support/invitations.js';
 
 type Slug = 'acme' | 'kumo';
 const USERS = Object.keys(DEMO_USERS) as DemoUser[];
 const STORES: readonly Slug[] = ['acme', 'kumo'];
-const ROLE_OF: Record<DemoUser, RoleName> = {
-  admin: 'orderprotection_admin', support: 'orderprotection_support', finance: 'orderprotection_finance',
-  acmeOwner: 'account_owner', acmeAgent: 'store_support', acmeViewer: 'store_user', kumoOwner: 'store_owner',
-};
-const SCOPE_OF: Record<DemoUser, 'all' | Slug> = {
-  admin: 'all', support: 'all', finance: 'all', acmeOwner: 'acme', acmeAgent: 'acme', acmeViewer: 'acme', kumoOwner: 'kumo',
-};
-const holds = (user: DemoUser, permission: Permission) => ROLES[ROLE_OF[user]].permissions.includes(permission);
+const holds = (user: DemoUser, permission: Permission) => ROLES[DEMO_ROLES[user]].permissions.includes(permission);
 
 /** The permission table: invisible store 404, visible without every needed right 403, else `allowed`. */
 function expected(user: DemoUser, needs: Permission | Permission[], store: Slug, allowed: number): number {
-  const scope = SCOPE_OF[user];
+  const scope = DEMO_SCOPES[user];
   if (scope !== 'all' && scope !== store) return 404;
   return [needs].flat().every((p) => holds(user, p)) ? allowed : 403;
 }

@@ -1,26 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClaimDetail, AdminClaimPage, ROLES, type Permission, type RoleName } from '@claims/contracts';
+import { AdminClaimDetail, AdminClaimPage, ROLES, type Permission } from '@claims/contracts';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
-import { DEMO_USERS, json, oneItemClaim, protectedOrder, startHarness, type DemoUser, type Harness } from './support/backofficeHarness.js';
+import { DEMO_ROLES, DEMO_SCOPES, DEMO_USERS, json, oneItemClaim, protectedOrder, startHarness, type DemoUser, type Harness } from './support/backofficeHarness.js';
 
 type Slug = 'acme' | 'kumo';
 const USERS = Object.keys(DEMO_USERS) as DemoUser[];
 const STORES: readonly Slug[] = ['acme', 'kumo'];
 
-/** The demo users' grants as demo.json gives them (independent of the server's answer). */
-const ROLE_OF: Record<DemoUser, RoleName> = {
-  admin: 'orderprotection_admin', support: 'orderprotection_support', finance: 'orderprotection_finance',
-  acmeOwner: 'account_owner', acmeAgent: 'store_support', acmeViewer: 'store_user', kumoOwner: 'store_owner',
-};
-const SCOPE_OF: Record<DemoUser, 'all' | Slug> = {
-  admin: 'all', support: 'all', finance: 'all', acmeOwner: 'acme', acmeAgent: 'acme', acmeViewer: 'acme', kumoOwner: 'kumo',
-};
 
 /** What the permission table says: the store is invisible (404), visible without the right (403), or allowed. */
 function expected(user: DemoUser, permission: Permission, store: Slug, allowed: number): number {
-  const scope = SCOPE_OF[user];
+  const scope = DEMO_SCOPES[user];
   if (scope !== 'all' && scope !== store) return 404;
-  return ROLES[ROLE_OF[user]].permissions.includes(permission) ? allowed : 403;
+  return ROLES[DEMO_ROLES[user]].permissions.includes(permission) ? allowed : 403;
 }
 
 describe('the permission table on every back-office endpoint', () => {

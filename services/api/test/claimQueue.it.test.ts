@@ -1,5 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AdminClaimDetail, AdminClaimPage, AssigneeList, OrderInput, SavedView, SavedViewList,
@@ -7,7 +5,7 @@ import {
 } from '@claims/contracts';
 import { PROJECTIONS } from '@claims/projections';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
-import { json, startHarness, type DemoUser, type Harness } from './support/backofficeHarness.js';
+import { json, projectionsCaughtUp, startHarness, type DemoUser, type Harness } from './support/backofficeHarness.js';
 
 const DAY = 86_400_000;
 const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
@@ -63,27 +61,7 @@ describe('the claim queue as a team works it', () => {
   }
   const claimOf = (key: string) => filed.get(key)!;
 
-  /**
-   * Until every read model has applied every event it handles: on a PostgreSQL server others use too, a
-   * transaction open elsewhere holds the store's readers back (they read below its horizon), so one
-   * settle may end before the last events are readable.
-   */
-  async function caughtUp(): Promise<void> {
-    for (;;) {
-      await h.runtime.settle();
-      let behind = 0;
-      for (const projection of PROJECTIONS) {
-        const { rows } = await sql<{ n: number }>`
-          select count(*)::int as n
-          from (select stream_id, max(stream_version) as v from events where type = any(${[...projection.handles]}::text[]) group by stream_id) e
-          left join projection_offsets o on o.projection = ${projection.name} and o.stream_id = e.stream_id
-          where coalesce(o.version, 0) < e.v`.execute(h.runtime.ctx.database.db);
-        behind += rows[0]!.n;
-      }
-      if (behind === 0) return;
-      await sleep(50);
-    }
-  }
+  const caughtUp = () => projectionsCaughtUp(h, PROJECTIONS);
 
   beforeAll(async () => {
     h = await startHarness();

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
 import { AdminReviewList, ClaimReviewList } from '@claims/contracts';
 import { claimListProjection, claimReviewsProjection } from '@claims/projections';
-import { json, oneItemClaim, startHarness, type DemoUser, type Harness } from './support/backofficeHarness.js';
+import { json, projectionsCaughtUp, oneItemClaim, startHarness, type DemoUser, type Harness } from './support/backofficeHarness.js';
 
 describe('shoppers\' reviews on the desk', () => {
   let h: Harness;
@@ -11,22 +10,7 @@ describe('shoppers\' reviews on the desk', () => {
   let kumoClaim: { claimId: string; token: string };
   const get = (user: DemoUser, url: string) => h.call({ method: 'GET', url, cookie: cookies.get(user) });
 
-  /** Until the claim list and the reviews have applied every event they handle (a settle may end before the last are readable). */
-  async function caughtUp(): Promise<void> {
-    for (;;) {
-      await h.runtime.settle();
-      let behind = 0;
-      for (const projection of [claimListProjection, claimReviewsProjection]) {
-        const { rows } = await sql<{ n: number }>`
-          select count(*)::int as n
-          from (select stream_id, max(stream_version) as v from events where type = any(${[...projection.handles]}::text[]) group by stream_id) e
-          left join projection_offsets o on o.projection = ${projection.name} and o.stream_id = e.stream_id
-          where coalesce(o.version, 0) < e.v`.execute(h.runtime.ctx.database.db);
-        behind += rows[0]!.n;
-      }
-      if (behind === 0) return;
-    }
-  }
+  const caughtUp = () => projectionsCaughtUp(h, [claimListProjection, claimReviewsProjection]);
   const review = async (token: string, rating: number, text: string) => {
     const response = await h.call({ method: 'POST', url: `/api/claims/${token}/reviews`, body: { rating, text } });
     expect(response.statusCode, response.body).toBe(201);

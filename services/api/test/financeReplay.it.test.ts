@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ApiClaim, FinanceReplayView, OrderInput, PayoutBatch, PayoutEntriesResponse, type ResolveClaimRequest } from '@claims/contracts';
+import { ApiClaim, FinanceReplayView, OrderInput, PayoutBatch, PayoutEntriesResponse, StoreCreditBalanceList, type ResolveClaimRequest } from '@claims/contracts';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { ingestOrder } from '../src/catalog/ingestOrder.js';
 import { DEMO_PASSWORD, json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
@@ -149,6 +149,24 @@ describe('the finance replay of the whole history equals the live ledgers fed th
     const view = await replay(whole);
     expect(view).toMatchObject({ status: 'done', differences: [], invoices: { differences: [] } });
     for (const total of view.stores) expect(total.replayed).toBe(total.live);
+  });
+
+  it('reverses a store-credit resolution: its unredeemed credit is reclaimed, the redeemed part stays, and the replay still equals live', async () => {
+    const acme = await h.storeId('acme');
+    const owner = await h.login('acmeOwner');
+    const reversed = await h.call({ method: 'POST', url: `/api/admin/claims/${claimOf.get('FR-3')}/reverse-resolution`, cookie: owner, body: { reason: 'Charged back' } });
+    expect(reversed.statusCode, reversed.body).toBe(200);
+    await h.runtime.settle();
+    // The live balance (a Kafka consumer) is the 5.00 redeemed off 21.94 issued, all reclaimed but what was spent.
+    await eventually(async () => {
+      const balances = StoreCreditBalanceList.parse(json(await h.call({ method: 'GET', url: `/api/admin/stores/${acme}/store-credit`, cookie: owner }))).data;
+      expect(balances.find((b) => b.customerEmail === 'fr-3@example.com')).toMatchObject({ balance: 0, issued: 21.94 });
+    }, 60_000);
+
+    const view = await replay(whole);
+    expect(view).toMatchObject({ status: 'done', differences: [], storeCredit: { differences: [] } });
+    // The store-credit figures: issued less reclaimed, so Acme's credit is what its customer had redeemed.
+    expect(view.storeCredit.stores.find((t) => t.storeId === acme)).toMatchObject({ currency: 'USD', live: 5, replayed: 5 });
   });
 
   it('refuses a candidate rule it does not know rather than ignoring it', async () => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreCreditBalanceList, StoreCreditLedger } from '@claims/contracts';
 import { eventually } from '../../../test/support/testDatabase.js';
-import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
+import { upsertOrder } from '../src/catalog/orderRepository.js';
+import { json, oneItemClaim, protectedOrder, startHarness, type Harness } from './support/backofficeHarness.js';
 
 describe('store credit per customer and store: issued by resolutions, redeemed and adjusted, never negative', () => {
   let h: Harness;
@@ -39,7 +40,7 @@ describe('store credit per customer and store: issued by resolutions, redeemed a
     expect(after).toMatchObject({ currency: 'USD', balance: expected, entries: [{ kind: 'issued', amount: expected, bonus, claimId: filed.claimId }] });
     // The claim shows the shopper the credit in the order's currency (EUR) with the bonus, once issued.
     const credit = paid.resolutions[0]!.paidValue;
-    const shown = { currency: 'EUR', credit, bonus: Math.round(credit * 10) / 100, total: Math.round(credit * 110) / 100, issuedAt: after.entries[0]!.at };
+    const shown = { currency: 'EUR', credit, bonus: Math.round(credit * 10) / 100, total: Math.round(credit * 110) / 100, issuedAt: after.entries[0]!.at, reclaimed: null };
     const detail = json<{ storeCredits: unknown[] }>(await h.call({ method: 'GET', url: `/api/admin/claims/${filed.claimId}`, cookie: owner }));
     expect(detail.storeCredits).toEqual([{ resolutionId: expect.any(String), ...shown }]);
     const view = json<{ storeCredits: unknown[] }>(await h.call({ method: 'GET', url: `/api/claims/${encodeURIComponent(filed.token)}` }));
@@ -61,6 +62,51 @@ describe('store credit per customer and store: issued by resolutions, redeemed a
     const up = StoreCreditLedger.parse(json(await h.call({ method: 'POST', url: `/api/admin/stores/${acme}/store-credit/adjust`, cookie: owner, body: { email: 'hugo@example.com', amount: 5, reason: 'Goodwill' } })));
     expect(up.entries.map((e) => e.kind)).toEqual(['issued', 'redeemed', 'adjusted']);
     expect(up.balance).toBeCloseTo(before.balance - 5, 2);
+  });
+
+  it('reclaims the unredeemed part of a reversed resolution\'s credit and states what was redeemed, through the route', async () => {
+    await upsertOrder(h.runtime.ctx.database.db, acme, 'src-SC-1', protectedOrder('SC-1'));
+    const email = 'sc-1@example.com';
+    const filed = await h.fileClaim('src-SC-1', oneItemClaim(email, 'SC-1-f', 'SC-1-li', 'STORE_CREDIT'));
+    const resolved = await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/resolve`, cookie: owner, body: { resolutionType: 'STORE_CREDIT' } });
+    expect(resolved.statusCode, resolved.body).toBe(200);
+    const issued = (await eventually(async () => {
+      const found = await ledger(acme, email);
+      expect(found.entries).toHaveLength(1);
+      return found;
+    })).balance;
+    // The 24.50 USD item with Acme's 10% bonus.
+    expect(issued).toBe(26.95);
+    const redeem = await h.call({ method: 'POST', url: `/api/admin/stores/${acme}/store-credit/redeem`, cookie: owner, body: { email, amount: 10, reference: 'order 3003' } });
+    expect(redeem.statusCode, redeem.body).toBe(200);
+
+    const reversed = await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/reverse-resolution`, cookie: owner, body: { reason: 'Charged back' } });
+    expect(reversed.statusCode, reversed.body).toBe(200);
+    const after = await eventually(async () => {
+      const found = await ledger(acme, email);
+      expect(found.entries.map((e) => e.kind)).toEqual(['issued', 'redeemed', 'reclaimed']);
+      return found;
+    });
+    // What was redeemed stays redeemed; the rest is taken back: issued - redeemed - reclaimed = 0.
+    expect(after.entries[2]).toMatchObject({ amount: -16.95, claimId: filed.claimId, note: 'Charged back (10.00 USD already redeemed, kept)' });
+    expect(after.balance).toBe(0);
+    const detail = json<{ storeCredits: Array<{ reclaimed: unknown }> }>(await h.call({ method: 'GET', url: `/api/admin/claims/${filed.claimId}`, cookie: owner }));
+    expect(detail.storeCredits.map((c) => c.reclaimed)).toEqual([{ currency: 'USD', amount: 16.95, redeemed: 10, at: after.entries[2]!.at }]);
+
+    // Decided again and reversed again, the new credit goes back whole; the old reversal reclaims nothing twice.
+    const again = await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/resolve`, cookie: owner, body: { resolutionType: 'STORE_CREDIT' } });
+    expect(again.statusCode, again.body).toBe(200);
+    await eventually(async () => expect((await ledger(acme, email)).balance).toBe(26.95));
+    expect((await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/reverse-resolution`, cookie: owner, body: { reason: 'Fraud' } })).statusCode).toBe(200);
+    const twice = await eventually(async () => {
+      const found = await ledger(acme, email);
+      expect(found.entries.map((e) => e.kind)).toEqual(['issued', 'redeemed', 'reclaimed', 'issued', 'reclaimed']);
+      return found;
+    });
+    expect([twice.balance, twice.entries[4]!.amount]).toEqual([0, -26.95]);
+    await h.runtime.settle();
+    const list = StoreCreditBalanceList.parse(json(await h.call({ method: 'GET', url: `/api/admin/stores/${acme}/store-credit`, cookie: owner })));
+    expect(list.data).toContainEqual(expect.objectContaining({ customerEmail: email, balance: 0, issued: 53.9 }));
   });
 
   it('keeps each store\'s credit to its own team', async () => {

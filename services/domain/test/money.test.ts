@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { ClaimResolution, Valuation } from '@claims/contracts';
+import type { ClaimResolution, DomainEvent, Valuation } from '@claims/contracts';
 import {
   convertMinor, fractionOf, orderPremiumDecider, payoutLinesOf, roundHalfEven, storeCreditDecider, storeCreditOf, storePayoutsDecider, whole,
   type StoreCreditCommand, type StorePayoutsCommand, type StorePayoutsState,
@@ -130,26 +130,82 @@ describe('store credit', () => {
     fc.record({ type: fc.constant('IssueStoreCredit' as const), amount: fc.integer({ min: 0, max: 5_000 }), resolutionId: fc.constantFrom('r1', 'r2', 'r3') }),
     fc.record({ type: fc.constant('RedeemStoreCredit' as const), amount: fc.integer({ min: -10, max: 5_000 }) }),
     fc.record({ type: fc.constant('AdjustStoreCredit' as const), amount: fc.integer({ min: -5_000, max: 5_000 }) }),
+    fc.record({ type: fc.constant('ReclaimStoreCredit' as const), resolutionId: fc.constantFrom('r1', 'r2', 'r3') }),
   );
+  const claimId = '61111111-1111-4111-8111-111111111111';
+  type Op = typeof op extends fc.Arbitrary<infer T> ? T : never;
+  const commandOf = (o: Op): StoreCreditCommand => {
+    switch (o.type) {
+      case 'IssueStoreCredit': return { ...scope, ...o, claimId };
+      case 'RedeemStoreCredit': return { ...scope, ...o, reference: 'x' };
+      case 'AdjustStoreCredit': return { ...scope, ...o, reason: 'x' };
+      case 'ReclaimStoreCredit': return { ...scope, ...o, claimId, reason: 'Charged back' };
+    }
+  };
+  /** Runs the commands the domain accepts, returning the state and every event they made. */
+  const run = (commands: readonly StoreCreditCommand[]) => {
+    let state = storeCreditDecider.initialState;
+    const events: DomainEvent[] = [];
+    for (const command of commands) {
+      const result = storeCreditDecider.decide(command, state);
+      if (!result.ok) continue;
+      events.push(...result.value);
+      state = result.value.reduce(storeCreditDecider.evolve, state);
+      expect(state.balance).toBeGreaterThanOrEqual(0);
+    }
+    return { state, events };
+  };
+  /** What the events did to the balance, by kind. */
+  const total = (events: readonly DomainEvent[], type: 'StoreCreditIssued' | 'StoreCreditRedeemed' | 'StoreCreditAdjusted' | 'StoreCreditReclaimed') =>
+    events.reduce((n, e) => {
+      switch (e.type) {
+        case 'StoreCreditIssued': case 'StoreCreditRedeemed': case 'StoreCreditAdjusted': case 'StoreCreditReclaimed':
+          return e.type === type ? n + e.data.amount : n;
+        default:
+          return n;
+      }
+    }, 0);
 
   it('never goes below zero, issues once per resolution, and equals the sum of what it recorded', () => {
     fc.assert(fc.property(fc.array(op, { maxLength: 40 }), (ops) => {
-      let state = storeCreditDecider.initialState;
-      const events = [];
-      for (const o of ops) {
-        const command: StoreCreditCommand = o.type === 'IssueStoreCredit'
-          ? { ...scope, ...o, claimId: '61111111-1111-4111-8111-111111111111' }
-          : o.type === 'RedeemStoreCredit' ? { ...scope, ...o, reference: 'x' } : { ...scope, ...o, reason: 'x' };
-        const result = storeCreditDecider.decide(command, state);
-        if (!result.ok) continue;
-        events.push(...result.value);
-        state = result.value.reduce(storeCreditDecider.evolve, state);
-        if (state.balance < 0) return false;
-      }
+      const { state, events } = run(ops.map(commandOf));
       const issued = events.filter((e) => e.type === 'StoreCreditIssued');
-      const sum = events.reduce((n, e) => n + (e.type === 'StoreCreditRedeemed' ? -e.data.amount : e.type === 'StoreCreditIssued' || e.type === 'StoreCreditAdjusted' ? e.data.amount : 0), 0);
+      const sum = total(events, 'StoreCreditIssued') + total(events, 'StoreCreditAdjusted') - total(events, 'StoreCreditRedeemed') - total(events, 'StoreCreditReclaimed');
       return new Set(issued.map((e) => e.type === 'StoreCreditIssued' && e.data.resolutionId)).size === issued.length && sum === state.balance;
     }));
+  });
+
+  it('reversed, takes back the unredeemed part of the credit and states the rest redeemed: balance = issued - redeemed - taken back >= 0', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 5_000 }), fc.array(op, { maxLength: 30 }), (amount, ops) => {
+      const reclaim = commandOf({ type: 'ReclaimStoreCredit', resolutionId: 'r1' });
+      const { state, events } = run([commandOf({ type: 'IssueStoreCredit', amount, resolutionId: 'r1' }), ...ops.map(commandOf).filter((c) => c.type !== 'ReclaimStoreCredit' || c.resolutionId !== 'r1'), reclaim]);
+      const reclaimed = events.filter((e) => e.type === 'StoreCreditReclaimed' && e.data.resolutionId === 'r1');
+      expect(reclaimed).toHaveLength(1);
+      const taken = reclaimed[0]!;
+      if (taken.type !== 'StoreCreditReclaimed') return;
+      // Of this credit: what the customer spent stays spent, the rest goes back.
+      expect(taken.data.amount + taken.data.redeemed).toBe(amount);
+      expect(Math.min(taken.data.amount, taken.data.redeemed)).toBeGreaterThanOrEqual(0);
+      // Of the whole balance: issued (and goodwill) less redeemed less taken back, never negative.
+      const issued = total(events, 'StoreCreditIssued') + total(events, 'StoreCreditAdjusted');
+      expect(state.balance).toBe(issued - total(events, 'StoreCreditRedeemed') - total(events, 'StoreCreditReclaimed'));
+      expect(state.balance).toBeGreaterThanOrEqual(0);
+      // Reversed again, nothing more is taken.
+      expect(storeCreditDecider.decide(reclaim, state)).toEqual({ ok: true, value: [] });
+    }));
+  });
+
+  it('spends the oldest credit first, so a reversal takes back what is left of its own', () => {
+    const { state, events } = run([
+      commandOf({ type: 'IssueStoreCredit', amount: 1_000, resolutionId: 'r1' }),
+      commandOf({ type: 'IssueStoreCredit', amount: 500, resolutionId: 'r2' }),
+      commandOf({ type: 'RedeemStoreCredit', amount: 1_200 }),
+      commandOf({ type: 'ReclaimStoreCredit', resolutionId: 'r2' }),
+      commandOf({ type: 'ReclaimStoreCredit', resolutionId: 'r1' }),
+    ]);
+    expect(events.filter((e) => e.type === 'StoreCreditReclaimed').map((e) => e.type === 'StoreCreditReclaimed' && [e.data.resolutionId, e.data.amount, e.data.redeemed]))
+      .toEqual([['r2', 300, 200], ['r1', 0, 1_000]]);
+    expect(state.balance).toBe(0);
   });
 });
 

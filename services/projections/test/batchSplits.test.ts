@@ -1,26 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import type { Migration } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { ClaimStatus, EventEnvelope } from '@claims/contracts';
 import { applyEvents, PROJECTIONS } from '../src/index.js';
 import { projectionDatabase } from './support/projectionDatabase.js';
+import { webhookEndpointsTable } from './support/webhookEndpointsTable.js';
 import { agent, ClaimStory, NOW, order, storeTerms } from './support/claimStory.js';
 import { MoneyHistory, moneyStep } from './support/moneyHistory.js';
-
-/** The API's `webhook_endpoints`, as far as the outbox reads it (as in webhookOutbox.test.ts). */
-const endpointsTable: Record<string, Migration> = {
-  '0500_webhook_endpoints': {
-    async up(db: Kysely<unknown>) {
-      await sql`
-        create table webhook_endpoints (
-          id uuid primary key, store_id uuid not null, url text not null, secret text not null, event_types text[],
-          created_at timestamptz not null, deleted_at timestamptz
-        )`.execute(db);
-    },
-  },
-};
 
 type ClaimStep =
   | { kind: 'status'; to: ClaimStatus }
@@ -114,8 +101,8 @@ describe('every projection applied in batches equals it applied event by event',
   let oneByOne: Kysely<unknown>;
   let batched: Kysely<unknown>;
   beforeAll(async () => {
-    oneByOne = await projectionDatabase(PROJECTIONS, endpointsTable);
-    batched = await projectionDatabase(PROJECTIONS, endpointsTable);
+    oneByOne = await projectionDatabase(PROJECTIONS, webhookEndpointsTable);
+    batched = await projectionDatabase(PROJECTIONS, webhookEndpointsTable);
     const endpointId = randomUUID();
     for (const db of [oneByOne, batched]) {
       await sql`insert into webhook_endpoints (id, store_id, url, secret, event_types, created_at)

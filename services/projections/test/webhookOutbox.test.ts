@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import type { Migration } from 'kysely/migration';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DomainFailure, WebhookPayload } from '@claims/contracts';
 import {
@@ -8,21 +7,8 @@ import {
   replayDeliveriesBetween, webhookOutboxProjection, type NextAttemptAfterFailure,
 } from '../src/index.js';
 import { projectionDatabase } from './support/projectionDatabase.js';
+import { webhookEndpointsTable } from './support/webhookEndpointsTable.js';
 import { agent, ClaimStory, NOW, order, storeTerms } from './support/claimStory.js';
-
-/** The API's `webhook_endpoints` (its migrations 0500 and 0530; 0500 also ties it to `stores`), as far as the outbox reads it. */
-const endpointsTable: Record<string, Migration> = {
-  '0500_webhook_endpoints': {
-    async up(db: Kysely<unknown>) {
-      await sql`
-        create table webhook_endpoints (
-          id uuid primary key, store_id uuid not null, url text not null, secret text not null, event_types text[],
-          created_at timestamptz not null, deleted_at timestamptz,
-          previous_secret text, previous_secret_expires_at timestamptz, status text not null default 'enabled'
-        )`.execute(db);
-    },
-  },
-};
 
 const hoursAgo = (hours: number) => new Date(Date.parse(NOW) - hours * 3_600_000).toISOString();
 const FIVE_SECONDS_LATER: NextAttemptAfterFailure = ({ failedAt }) => new Date(failedAt.getTime() + 5_000);
@@ -51,7 +37,7 @@ describe('webhook-outbox projection', () => {
   const deliveries = async () => (await sql<{ id: string; endpoint_id: string; event_type: string; webhook_id: string; payload: string; status: string }>`
     select id, endpoint_id, event_type, webhook_id, payload, status from webhook_deliveries order by created_at, event_type`.execute(db)).rows;
 
-  beforeAll(async () => { db = await projectionDatabase([webhookOutboxProjection], endpointsTable); });
+  beforeAll(async () => { db = await projectionDatabase([webhookOutboxProjection], webhookEndpointsTable); });
   beforeEach(async () => { await sql`truncate webhook_deliveries, webhook_delivery_attempts, webhook_endpoints, projection_offsets`.execute(db); });
   afterAll(async () => { await db.destroy(); });
 

@@ -1,19 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CustomerOrder, OfferResponse } from '@claims/contracts';
-import { expectAccessible, fileClaim, heading, signIn, startHarness, type Harness } from './harness.js';
+import { eventually, expectAccessible, fileClaim, heading, signIn, fileHarness } from './harness.js';
 
-let h: Harness;
-
-/** A computed style read through the frame can take seconds on a loaded machine: poll longer than the default second. */
-const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 20_000 });
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-
-afterAll(async () => {
-  await h?.stop();
-});
+const h = fileHarness();
 
 /** The portal looks for a saved draft of the order first: none yet is its expected 404. */
 const NO_DRAFT = [{ status: 404, path: '/api/sessions' }];

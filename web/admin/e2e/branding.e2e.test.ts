@@ -1,20 +1,9 @@
 import { chromium, type FrameLocator, type Locator } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BrandingView, WhitelabelSettings } from '@claims/contracts';
-import { CHROMIUM, PASSWORD, expectAccessible, heading, signIn, startHarness, type Harness } from './harness.js';
+import { CHROMIUM, PASSWORD, eventually, expectAccessible, heading, signIn, fileHarness } from './harness.js';
 
-let h: Harness;
-
-/** A computed style read through the frame can take seconds on a loaded machine: poll longer than the default second. */
-const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 20_000 });
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-
-afterAll(async () => {
-  await h?.stop();
-});
+const h = fileHarness();
 
 const CUSTOM_DOMAIN = 'help.acme-outfitters.test';
 

@@ -1,16 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { expectAccessible, heading, signIn, startHarness, type Harness } from './harness.js';
+import { expectAccessible, heading, signIn, fileHarness } from './harness.js';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-
-afterAll(async () => {
-  await h?.stop();
-});
+const h = fileHarness();
 
 /** Waits for the page whose main heading is `name` (a screen may take a while on a busy machine). */
 const title = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name, exact: typeof name === 'string' }).waitFor();

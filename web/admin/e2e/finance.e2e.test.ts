@@ -201,4 +201,24 @@ describe('finance pages of the back-office', () => {
     await expectAccessible(shopper.page);
     expect(shopper.problems).toEqual([]);
   });
+
+  it('shows on the claim page what reversing the resolution reclaimed of its store credit and what the customer had redeemed', async () => {
+    const owner = await apiSession(h.baseUrl, 'owner@acme.test');
+    const reversed = await owner.post(`/api/admin/claims/${gia.claimId}/reverse-resolution`, { reason: 'Charged back' });
+    expect(reversed.status).toBe(200);
+    const { page, problems } = await h.newPage();
+    await signIn(page, 'finance@orderprotection.test');
+    await page.goto(`/admin/claims/view/${gia.claimId}`);
+    const credit = page.getByRole('region', { name: 'Store Credit' });
+    const fact = (term: string) => credit.getByRole('term').filter({ hasText: new RegExp(`^${term}$`) }).locator('xpath=following-sibling::dd');
+    // The reclaiming reaction runs after the reversal: the page shows it once reloaded after it ran.
+    await expect.poll(async () => {
+      await page.reload();
+      return fact('Reclaimed on reversal').count();
+    }, { timeout: 20_000 }).toBe(1);
+    expect(await fact('Reclaimed on reversal').textContent()).toMatch(/^\$20\.00 \(/);
+    expect(await fact('Already redeemed, kept by the customer').textContent()).toBe('$8.51');
+    await expectAccessible(page);
+    expect(problems).toEqual([]);
+  });
 });

@@ -1,15 +1,14 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { crc32, deflateSync } from 'node:zlib';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
+import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { CustomerOrder, FileClaimResponse, MeResponse, UploadUrlResponse, type FileClaimRequest } from '@claims/contracts';
-import { loadConfig, startRuntime, type Runtime, type RuntimeOptions } from '@claims/api';
+import type { RuntimeOptions } from '@claims/api';
+import { CHROMIUM, collectProblems, expectAccessible, startBrowserHarness, startedForFile, type BrowserHarness } from '../../../test/support/browserHarness.js';
+import { addItemIssue, lookUp } from '../../portal/e2e/harness.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
+export { CHROMIUM, expectAccessible };
 const ADMIN_DIST = path.resolve(import.meta.dirname, '../dist/index.html');
 const PORTAL_DIST = path.resolve(import.meta.dirname, '../../portal/dist/index.html');
 
@@ -26,43 +25,28 @@ export interface AdminPage {
   problems: string[];
 }
 
-export interface Harness {
-  runtime: Runtime;
-  browser: Browser;
-  baseUrl: string;
+export interface Harness extends BrowserHarness {
   /** `expected`: failed requests the test provokes, besides the signed-out GET /api/auth/me. */
   newPage(expected?: ExpectedFailure[]): Promise<AdminPage>;
-  stop(): Promise<void>;
 }
 
 /** Before signing in, the app asks who is signed in: that 401 is the expected answer. */
 const SIGNED_OUT: ExpectedFailure[] = [{ status: 401, path: '/api/auth/me' }];
 
-/** The real server in-process (PGlite in a temp folder, demo data seeded) and Debian's Chromium; `options` e.g. the server's clock. */
+/** The back-office's browser harness; `options` e.g. the server's clock. */
 export async function startHarness(options: Pick<RuntimeOptions, 'now'> = {}): Promise<Harness> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run infra/scripts/chromium.sh`);
   if (!existsSync(ADMIN_DIST)) throw new Error('The back-office is not built: run `npm run build -w web/admin`');
   if (!existsSync(PORTAL_DIST)) throw new Error('The portal is not built (it serves the demo product images): run `npm run build -w web/portal`');
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'admin-e2e-'));
-  const runtime = await startRuntime(loadConfig({
-    ...process.env, DATA_DIR: dataDir, PORT: '0', SEED_DEMO: 'true', DATABASE_URL: '', KAFKA_BROKERS: '', LOG_LEVEL: 'warn',
+  const harness = await startBrowserHarness('admin', {
     // Every shopper of these tests is 127.0.0.1: the per-address limits would stop the setup; the per-order ones stay.
-    RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_LOOKUP_PER_IP: '1000', RATE_LIMIT_FILING_PER_IP: '1000', RATE_LIMIT_UPLOAD_PER_IP: '1000',
-    RATE_LIMIT_RECOVERY_PER_IP: '1000',
-  }), options);
-  const { port } = runtime.app.server.address() as AddressInfo;
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-  });
+    RATE_LIMIT_LOOKUP_PER_IP: '1000', RATE_LIMIT_FILING_PER_IP: '1000', RATE_LIMIT_UPLOAD_PER_IP: '1000', RATE_LIMIT_RECOVERY_PER_IP: '1000',
+  }, options);
   return {
-    runtime,
-    browser,
-    baseUrl,
+    ...harness,
     async newPage(extra: ExpectedFailure[] = []) {
       const expected = [...SIGNED_OUT, ...extra];
-      const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+      const context = await harness.browser.newContext({ baseURL: harness.baseUrl, viewport: { width: 1280, height: 900 }, acceptDownloads: true });
       // Report every CSP violation as a console error (Chromium logs most, this catches the rest).
       await context.addInitScript(() => {
         document.addEventListener('securitypolicyviolation', (event) => {
@@ -70,31 +54,30 @@ export async function startHarness(options: Pick<RuntimeOptions, 'now'> = {}): P
         });
       });
       const page = await context.newPage();
-      const problems: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() !== 'error') return;
-        const text = message.text();
-        const where = message.location().url;
+      const problems = collectProblems(page, (text, where) => {
         const status = /status of (\d{3})/.exec(text)?.[1];
-        const allowed = status !== undefined && expected.some((e) => String(e.status) === status && where.includes(e.path));
-        if (!allowed) problems.push(`${text} (${where})`);
+        return status !== undefined && expected.some((e) => String(e.status) === status && where.includes(e.path));
       });
-      page.on('pageerror', (error) => problems.push(error.message));
       return { page, context, problems };
-    },
-    async stop() {
-      await browser.close();
-      await runtime.stop();
-      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
 
-/** Fails on any WCAG 2.x A or AA violation on the page as it is now. */
-export async function expectAccessible(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-  expect(summary).toEqual([]);
+/** The back-office's harness for one test file: started before its tests (with `options`), stopped after them. */
+export const fileHarness = (options: Pick<RuntimeOptions, 'now'> = {}): Harness => startedForFile(() => startHarness(options));
+
+/** A computed style read through a frame can take seconds on a loaded machine: polls longer than the default second. */
+export const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 20_000 });
+
+/**
+ * A shopper on the portal, from the order lookup to the resolution choice, with one damaged item. Each visit takes an
+ * order of its own: the portal keeps a draft per order and would bring a second visit back to where the first left off.
+ */
+export async function shopperAtResolution(page: Page, order: string, email: string): Promise<void> {
+  await lookUp(page, order, email);
+  await page.waitForURL('**/issues');
+  await addItemIssue(page, 'DAMAGED');
+  await page.getByRole('radio', { name: /Reship them to me/ }).waitFor();
 }
 
 export const PASSWORD = 'demo-pass-1234';

@@ -1,25 +1,17 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OrderInput } from '@claims/contracts';
 import { upsertOrder } from '../../../services/api/src/catalog/orderRepository.js';
 import { mailedInvitationToken } from '../../../services/api/test/support/invitations.js';
-import { expectAccessible, heading, signIn, startHarness, type AdminPage, type Harness } from './harness.js';
+import { expectAccessible, heading, shopperAtResolution, signIn, fileHarness, type AdminPage } from './harness.js';
 
-let h: Harness;
+const h = fileHarness();
 /** The admin's signed-in page, from creating the account to inviting the store's owner. */
 let staffPage: AdminPage | undefined;
 /** Implementation's signed-in page, through the checklist. */
 let implPage: AdminPage | undefined;
 /** The owner's signed-in page, from her setting up the store to her profile. */
 let ownerPage: AdminPage | undefined;
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-
-afterAll(async () => {
-  await h?.stop();
-});
 
 const DAY = 86_400_000;
 const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
@@ -32,25 +24,6 @@ const noordOrder = OrderInput.parse({
   items: [{ sourceItemId: 'li-n1', sourceProductId: 'p', sourceVariantId: 'v', sku: 'NS-1', productName: 'Linen shirt', price: 40, quantity: 1 }],
   fulfillments: [{ sourceFulfillmentId: 'f-n1', status: 'DELIVERED', shippedAt: ago(11), deliveredAt: ago(10), items: [{ sourceItemId: 'li-n1', quantity: 1 }] }],
 });
-
-/** The shopper on the portal, from the order lookup to the resolution choice. */
-async function shopperAtResolution(page: Page, orderNumber: string): Promise<void> {
-  await page.goto('/start');
-  await page.getByLabel('Order number').fill(orderNumber);
-  await page.getByLabel('Email address').fill('noor@example.com');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.waitForURL('**/issues');
-  await page.getByRole('button', { name: /Issues with my items/ }).click();
-  await page.waitForURL('**/issues/items');
-  await page.getByRole('checkbox').first().check();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Tell us about your issue' });
-  await dialog.waitFor();
-  await dialog.getByLabel("What's the issue with this item?").selectOption('DAMAGED');
-  await dialog.getByRole('button', { name: 'Add issue to claim' }).click();
-  await page.waitForURL('**/resolution');
-  await page.getByRole('radio', { name: /Reship them to me/ }).waitFor();
-}
 
 /** Presses a step's button on Noord Linen's checklist and waits for the page to say it was taken. */
 async function takeStep(page: Page, button: string, done: string): Promise<void> {
@@ -152,7 +125,7 @@ describe('store onboarding', () => {
     // Two orders: the portal keeps a draft per order, and would bring a second visit back to where the first left off.
     for (const number of ['N7001', 'N7002']) await upsertOrder(h.runtime.ctx.database.db, storeId, `noord-${number}`, { ...noordOrder, orderNumber: number });
     const before = await h.newPage(NO_DRAFT);
-    await shopperAtResolution(before.page, 'N7001');
+    await shopperAtResolution(before.page, 'N7001', 'noor@example.com');
     await before.page.getByRole('radio', { name: /I want a refund/ }).waitFor();
     await before.context.close();
   });
@@ -211,7 +184,7 @@ describe('store onboarding', () => {
 
   it('no longer offers that store\'s shopper a refund', async () => {
     const after = await h.newPage(NO_DRAFT);
-    await shopperAtResolution(after.page, 'N7002');
+    await shopperAtResolution(after.page, 'N7002', 'noor@example.com');
     expect(await after.page.getByRole('radio', { name: /I want a refund/ }).count()).toBe(0);
     expect(after.problems).toEqual([]);
     await after.context.close();

@@ -1,41 +1,8 @@
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ClaimSession, CustomerOrder } from '@claims/contracts';
-import { expectAccessible, heading, signIn, startHarness, type Harness } from './harness.js';
+import { expectAccessible, heading, shopperAtResolution, signIn, fileHarness } from './harness.js';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-
-afterAll(async () => {
-  await h?.stop();
-});
-
-/**
- * A shopper of an Acme order on the portal, up to the resolution choice. Each visit takes an order of its
- * own: the portal keeps a draft per order and would bring a second visit back to where the first left off.
- */
-async function shopperAtResolution(page: Page, order: string, email: string): Promise<void> {
-  await page.goto('/start');
-  await page.getByLabel('Order number').fill(order);
-  await page.getByLabel('Email address').fill(email);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.waitForURL('**/issues');
-  await page.getByRole('button', { name: /Issues with my items/ }).click();
-  await page.waitForURL('**/issues/items');
-  await page.getByRole('checkbox').first().check();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Tell us about your issue' });
-  await dialog.waitFor();
-  const same = dialog.getByRole('button', { name: 'Yes, they do' });
-  if (await same.isVisible()) await same.click();
-  await dialog.getByLabel("What's the issue with this item?").selectOption('DAMAGED');
-  await dialog.getByRole('button', { name: 'Add issue to claim' }).click();
-  await page.waitForURL('**/resolution');
-  await page.getByRole('radio', { name: /Reship them to me/ }).waitFor();
-}
+const h = fileHarness();
 
 /** The resolution the portal saved in the order's draft, once the draft has reached the review step. */
 async function savedChoice(order: string, email: string): Promise<() => Promise<string | null>> {

@@ -1,20 +1,11 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CustomerClaimView } from '@claims/contracts';
-import { PNG_1PX, expectAccessible, lookUp, startHarness, type Harness } from './harness.js';
+import { expectAccessible, lookUp, fileHarness, heading, addItemIssue } from './harness.js';
 
 // A server of its own (fresh demo data): these flows file claims on orders portal.e2e.test.ts also uses.
-let h: Harness;
+const h = fileHarness();
 
-beforeAll(async () => {
-  h = await startHarness();
-});
-
-afterAll(async () => {
-  await h?.stop();
-});
-
-const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 const expectHeading = (page: Page, text: string) => expect.poll(() => heading(page).textContent()).toBe(text);
 
 async function claimOf(token: string) {
@@ -31,25 +22,6 @@ async function confirmAndSubmit(page: Page, name: string): Promise<string> {
   await page.getByRole('link', { name: 'View my claim' }).click();
   await page.waitForURL('**/view/**');
   return decodeURIComponent(new URL(page.url()).pathname.split('/')[2]!);
-}
-
-/** Issues with my items → the first item → the given issue (all of a multiple), optionally with photos. */
-async function addItemIssue(page: Page, issue: string, photos = 0) {
-  await page.getByRole('button', { name: /Issues with my items/ }).click();
-  await page.waitForURL('**/issues/items');
-  await page.getByRole('checkbox').first().check();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Tell us about your issue' });
-  await dialog.waitFor();
-  const same = dialog.getByRole('button', { name: 'Yes, they do' });
-  if (await same.isVisible()) await same.click();
-  await dialog.getByLabel("What's the issue with this item?").selectOption(issue);
-  for (let i = 1; i <= photos; i++) {
-    await dialog.getByLabel('Upload photos').setInputFiles({ name: `photo-${i}.png`, mimeType: 'image/png', buffer: PNG_1PX });
-    await dialog.getByRole('img', { name: `Uploaded photo ${i}` }).waitFor();
-  }
-  await dialog.getByRole('button', { name: 'Add issue to claim' }).click();
-  await page.waitForURL('**/resolution');
 }
 
 let flaskToken = '';

@@ -1,22 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CLAIM_LINK_RECOVERY_ANSWER } from '@claims/contracts';
-import { expectAccessible, lookUp, startHarness, type Harness } from './harness.js';
+import { expectAccessible, lookUp, fileHarness, heading } from './harness.js';
 
 // A server of its own: the links mailed here come from its own mail folder (no SMTP_URL: .eml files).
-let h: Harness;
+const h = fileHarness();
 
-beforeAll(async () => {
-  h = await startHarness();
-});
-
-afterAll(async () => {
-  await h?.stop();
-});
-
-const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 
 /** The mail the server wrote to its DATA_DIR/mail folder, by subject. */
 function mailed(subject: string): string[] {

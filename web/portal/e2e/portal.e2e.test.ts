@@ -1,19 +1,9 @@
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CustomerClaimView, Message } from '@claims/contracts';
-import { PNG_1PX, expectAccessible, lookUp, startHarness, type Harness } from './harness.js';
+import { PNG_1PX, expectAccessible, lookUp, fileHarness, heading } from './harness.js';
 
-let h: Harness;
+const h = fileHarness();
 
-beforeAll(async () => {
-  h = await startHarness();
-});
-
-afterAll(async () => {
-  await h?.stop();
-});
-
-const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 
 describe('customer claims portal', () => {
   it('files a refund claim for two of the three socks of order 1001 with a photo, then messages the store', async () => {

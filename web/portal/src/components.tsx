@@ -1,5 +1,5 @@
-import { useId, useRef, useState, type ReactNode } from 'react';
-import { Alert } from '@claims/ui/components';
+import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { Alert, Page } from '@claims/ui/components';
 import { Link } from '@tanstack/react-router';
 import { CLAIM_TYPE_FLAGS, ITEM_ISSUE_LABELS, SHIPMENT_ISSUE_LABELS, type ClaimType, type ImageRef, type UploadProof } from '@claims/contracts';
 import { ACCEPT_ATTRIBUTE, checkFile, uploadMedia, type UploadedMedia } from './upload.js';
@@ -18,6 +18,30 @@ export function StepFooter({ error, back }: { error: string | null; back: string
         <button type="submit" className="button button-primary">Continue</button>
       </div>
     </>
+  );
+}
+
+/**
+ * A flow step's form: Continue shows `problem` (what is still missing, null when nothing is) or goes on to `next`;
+ * the error is cleared by the next try only.
+ */
+export function useStepForm(problem: string | null, next: () => void) {
+  const [error, setError] = useState<string | null>(null);
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setError(problem);
+    if (!problem) next();
+  }
+  return { error, onSubmit };
+}
+
+/** A flow step opened before the one it needs: what is missing, and the way back to where it is given. */
+export function StepNeeds({ title, subtitle, missing, back }: { title: string; subtitle?: string; missing: string; back: string }) {
+  return (
+    <Page title={title} subtitle={subtitle}>
+      <Alert>{missing}</Alert>
+      <BackLink to={back} />
+    </Page>
   );
 }
 

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AddLabelRequest, AddNoteRequest, ApiError, ClaimNote, ClaimNoteList, ClaimTags, DomainEvent, Label, MetadataKeyParam, SetMetadataRequest,
-  type Claim, type ClaimCommand,
+  type Claim, type ClaimCommand, type Permission,
 } from '@claims/contracts';
 import { claimDecider } from '@claims/domain';
 import type { AppContext, RequestMeta } from '../context.js';
@@ -37,6 +38,14 @@ const annotate = (ctx: AppContext, claim: Claim, meta: RequestMeta, command: Cla
  * in the shopper's view), labels and metadata. Each change may carry `expectedVersion`.
  */
 export const claimAnnotationRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
+  /** Adds or removes a label once `permission` on the claim is authorized; answers the claim's labels and metadata. */
+  const retag = async (
+    request: FastifyRequest, permission: Permission, claimId: string, commandOf: (claimId: string) => ClaimCommand, expectedVersion: number | undefined,
+  ) => {
+    const { state: claim } = await authorizedClaim(ctx, request, permission, claimId);
+    return tagsOf(await annotate(ctx, claim, metaOf(request.requirePrincipal(), request.id), commandOf(claim.id), expectedVersion));
+  };
+
   app.get('/api/admin/claims/:claimId/notes', {
     config: { auth: 'user', permission: 'claim-note:read' },
     schema: { tags: ['back-office'], summary: 'The claim\'s internal notes, oldest first', params: ClaimParams, response: { 200: ClaimNoteList, ...errors } },
@@ -66,12 +75,7 @@ export const claimAnnotationRoutes = (ctx: AppContext): FastifyPluginAsyncZod =>
       tags: ['back-office'], summary: 'Add a label (adding one the claim has changes nothing)',
       params: ClaimParams, body: AddLabelRequest, response: { 200: ClaimTags, ...errors },
     },
-  }, async (request) => {
-    const { state: claim } = await authorizedClaim(ctx, request, 'label:add', request.params.claimId);
-    const principal = request.requirePrincipal();
-    return tagsOf(await annotate(ctx, claim, metaOf(principal, request.id), { type: 'AddClaimLabel', claimId: claim.id, label: request.body.label },
-      request.body.expectedVersion));
-  });
+  }, async (request) => retag(request, 'label:add', request.params.claimId, (claimId) => ({ type: 'AddClaimLabel', claimId, label: request.body.label }), request.body.expectedVersion));
 
   app.delete('/api/admin/claims/:claimId/labels/:label', {
     config: { auth: 'user', permission: 'label:remove' },
@@ -80,12 +84,7 @@ export const claimAnnotationRoutes = (ctx: AppContext): FastifyPluginAsyncZod =>
       params: ClaimParams.extend({ label: Label }), querystring: z.object({ expectedVersion: z.coerce.number().int().nonnegative().optional() }),
       response: { 200: ClaimTags, ...errors },
     },
-  }, async (request) => {
-    const { state: claim } = await authorizedClaim(ctx, request, 'label:remove', request.params.claimId);
-    const principal = request.requirePrincipal();
-    return tagsOf(await annotate(ctx, claim, metaOf(principal, request.id), { type: 'RemoveClaimLabel', claimId: claim.id, label: request.params.label },
-      request.query.expectedVersion));
-  });
+  }, async (request) => retag(request, 'label:remove', request.params.claimId, (claimId) => ({ type: 'RemoveClaimLabel', claimId, label: request.params.label }), request.query.expectedVersion));
 
   app.put('/api/admin/claims/:claimId/metadata/:key', {
     config: { auth: 'user', permission: 'per-request' },

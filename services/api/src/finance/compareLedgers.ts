@@ -1,6 +1,9 @@
-import { toDecimal, type FinanceReplayRequest, type FinanceReplayView } from '@claims/contracts';
+import { toDecimal, type FinanceReplayRequest, type FinanceReplayView, type StoreCreditKind } from '@claims/contracts';
 import { invoiceDifferences, monthPeriod, replayedInvoiceFigures, type FinanceLedgers, type OrderRate } from '@claims/domain';
 import type { InvoiceRow, PayoutEntryRow, PremiumEntryRow, StoreCreditEntryRow } from '@claims/projections';
+
+/** The store-credit entries a claim's decisions make: what the replay's store-credit totals add up. */
+const CLAIM_CREDIT: ReadonlySet<StoreCreditKind> = new Set(['issued', 'reclaimed']);
 
 export type LedgerComparison = Pick<FinanceReplayView, 'stores' | 'differences' | 'premiums' | 'storeCredit' | 'invoices'>;
 
@@ -119,8 +122,9 @@ export function compareLedgers(request: FinanceReplayRequest, live: LiveLedgers,
   const creditDifferences: FinanceReplayView['storeCredit']['differences'] = [];
   const replayedCredit = new Map([...replayed.storeCredit].filter(([, c]) => inScope(c.storeId, c.at)));
   for (const [eventId, l, r] of pairs(new Map(live.storeCredit.map((c) => [c.eventId, c])), replayedCredit)) {
-    if (l?.kind === 'issued') creditTotals.add('live', l.storeId, l.currency, l.amount);
-    if (r?.kind === 'issued') creditTotals.add('replayed', r.storeId, r.currency, r.amount);
+    // Credit issued, less what reversals took back (redemptions and adjustments are the store's, not the claims').
+    if (l && CLAIM_CREDIT.has(l.kind)) creditTotals.add('live', l.storeId, l.currency, l.amount);
+    if (r && CLAIM_CREDIT.has(r.kind)) creditTotals.add('replayed', r.storeId, r.currency, r.amount);
     if (l && r && l.amount === r.amount && l.currency === r.currency && l.kind === r.kind) continue;
     const either = (r ?? l)!;
     creditDifferences.push({

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { DomainEvent, storeCreditStreamOf, toDecimal, type StoreCreditEntry, type StoreCreditLedger } from '@claims/contracts';
-import { payoutLinesOf, storeCreditDecider } from '@claims/domain';
+import { currencyDecimals, DomainEvent, storeCreditStreamOf, toDecimal, type StoreCreditEntry, type StoreCreditLedger } from '@claims/contracts';
+import { payoutLinesOf, storeCreditDecider, type StoreCreditCommand } from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { findStore } from '../catalog/storeRepository.js';
 import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
@@ -43,6 +43,11 @@ export async function storeCreditLedger(ctx: AppContext, storeId: string, email:
         return [{ kind: 'redeemed', amount: money(-event.data.amount), bonus: null, claimId: null, note: event.data.reference, at: event.data.redeemedAt, version: recorded.streamVersion }];
       case 'StoreCreditAdjusted':
         return [{ kind: 'adjusted', amount: money(event.data.amount), bonus: null, claimId: null, note: event.data.reason, at: event.data.adjustedAt, version: recorded.streamVersion }];
+      case 'StoreCreditReclaimed':
+        return [{
+          kind: 'reclaimed', amount: money(-event.data.amount), bonus: null, claimId: event.data.claimId,
+          note: `${event.data.reason} (${toDecimal(event.data.redeemed, currency).toFixed(currencyDecimals(currency))} ${currency} already redeemed, kept)`, at: event.data.reclaimedAt, version: recorded.streamVersion,
+        }];
       default:
         return [];
     }
@@ -51,27 +56,34 @@ export async function storeCreditLedger(ctx: AppContext, storeId: string, email:
 }
 
 /**
- * A STORE_CREDIT resolution issues the credit it decided (with the store's bonus, in the store's currency,
- * valued as the payout ledger values it) to the customer's credit at that store, once per resolution line.
+ * Keeps a customer's credit in step with the claim's decisions, in the order they were made (one checkpoint, so a
+ * reversal is never handled before the issue it takes back). A STORE_CREDIT resolution issues the credit it decided
+ * (with the store's bonus, in the store's currency, valued as the payout ledger values it) once per resolution line,
+ * unless the line was reversed since; a reversal reclaims what of each line's credit is unredeemed.
  */
-export const issueStoreCredit: Reaction = {
-  name: 'issue-store-credit',
-  handles: new Set(['ClaimResolved']),
+export const storeCreditOfDecisions: Reaction = {
+  name: 'store-credit',
+  handles: new Set(['ClaimResolved', 'ClaimResolutionReversed']),
   async react(ctx, event) {
-    if (event.type !== 'ClaimResolved' || !event.data.resolutions.some((r) => r.resolutionType === 'STORE_CREDIT')) return;
+    if (event.type === 'ClaimResolved' && !event.data.resolutions.some((r) => r.resolutionType === 'STORE_CREDIT')) return;
+    if (event.type !== 'ClaimResolved' && event.type !== 'ClaimResolutionReversed') return;
     const loaded = await loadClaim(ctx, event.data.claimId);
     const store = loaded && (await findStore(ctx.database.db, loaded.state.storeId));
     if (!loaded || !store) return;
     const email = loaded.state.customer.email;
     const meta = { actor: { type: 'system', id: 'store-credit', name: 'Store credit' }, correlationId: event.metadata.correlationId, causationId: event.eventId } as const;
-    for (const line of payoutLinesOf(event.data, loaded.state.currency).filter((l) => l.resolutionType === 'STORE_CREDIT')) {
-      await handleCommand(ctx, {
-        decider: storeCreditDecider, streamId: creditStreamOf(store.id, email), storeId: store.id, meta,
-        command: {
-          type: 'IssueStoreCredit', storeId: store.id, customerEmail: email, customerKey: customerKeyOf(email), currency: line.currency,
-          amount: line.amount, claimId: loaded.state.id, resolutionId: line.id, now: ctx.now(),
-        },
-      });
+    const scope = { storeId: store.id, customerEmail: email, customerKey: customerKeyOf(email), now: ctx.now() };
+    const decide = (command: StoreCreditCommand) => handleCommand(ctx, { decider: storeCreditDecider, streamId: creditStreamOf(store.id, email), storeId: store.id, meta, command });
+    if (event.type === 'ClaimResolutionReversed') {
+      const credited = new Set(storeCreditLinesOf(loaded.state.currency, loaded.events).map((l) => l.resolutionId));
+      for (const line of event.data.lines.filter((l) => credited.has(l.resolutionId))) {
+        await decide({ ...scope, type: 'ReclaimStoreCredit', currency: store.currency, claimId: loaded.state.id, resolutionId: line.resolutionId, reason: event.data.reason });
+      }
+      return;
+    }
+    const standing = new Set(loaded.state.resolutions.map((r) => r.id));
+    for (const line of payoutLinesOf(event.data, loaded.state.currency).filter((l) => l.resolutionType === 'STORE_CREDIT' && standing.has(l.id))) {
+      await decide({ ...scope, type: 'IssueStoreCredit', currency: line.currency, amount: line.amount, claimId: loaded.state.id, resolutionId: line.id });
     }
   },
 };

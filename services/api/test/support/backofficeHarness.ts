@@ -1,10 +1,13 @@
 import fs from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
 import os from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { z } from 'zod';
-import { FileClaimResponse, OrderInput, type FileClaimRequest } from '@claims/contracts';
+import { FileClaimResponse, OrderInput, type FileClaimRequest, type RoleName } from '@claims/contracts';
+import type { Projection } from '@claims/projections';
 import { loadConfig, startRuntime, type Runtime, type RuntimeOptions } from '../../src/index.js';
 import { createTestDatabase } from '../../../../test/support/testDatabase.js';
 
@@ -23,6 +26,15 @@ export const DEMO_USERS = {
   kumoOwner: 'owner@kumo.test',
 } as const;
 export type DemoUser = keyof typeof DEMO_USERS;
+
+/** The demo users' grants as demo.json gives them (independent of the server's answer): role, and the stores it holds. */
+export const DEMO_ROLES: Record<DemoUser, RoleName> = {
+  admin: 'orderprotection_admin', support: 'orderprotection_support', finance: 'orderprotection_finance',
+  acmeOwner: 'account_owner', acmeAgent: 'store_support', acmeViewer: 'store_user', kumoOwner: 'store_owner',
+};
+export const DEMO_SCOPES: Record<DemoUser, 'all' | 'acme' | 'kumo'> = {
+  admin: 'all', support: 'all', finance: 'all', acmeOwner: 'acme', acmeAgent: 'acme', acmeViewer: 'acme', kumoOwner: 'kumo',
+};
 
 export interface Harness {
   runtime: Runtime;
@@ -132,3 +144,26 @@ export function protectedOrder(orderNumber: string, currency: 'USD' | 'JPY' = 'U
     fulfillments: [{ sourceFulfillmentId: `${orderNumber}-f`, status: 'DELIVERED', shippedAt: ago(11), deliveredAt: ago(10), items: [{ sourceItemId: `${orderNumber}-li`, quantity: 1 }] }],
   });
 }
+
+/**
+ * Until each of `projections` has applied every event it handles: on a PostgreSQL server others use too, a transaction
+ * open elsewhere holds the store's readers back (they read below its horizon), so one settle may end before the last
+ * events are readable.
+ */
+export async function projectionsCaughtUp(h: Harness, projections: readonly Projection[]): Promise<void> {
+  for (;;) {
+    await h.runtime.settle();
+    let behind = 0;
+    for (const projection of projections) {
+      const { rows } = await sql<{ n: number }>`
+        select count(*)::int as n
+        from (select stream_id, max(stream_version) as v from events where type = any(${[...projection.handles]}::text[]) group by stream_id) e
+        left join projection_offsets o on o.projection = ${projection.name} and o.stream_id = e.stream_id
+        where coalesce(o.version, 0) < e.v`.execute(h.runtime.ctx.database.db);
+      behind += rows[0]!.n;
+    }
+    if (behind === 0) return;
+    await sleep(50);
+  }
+}
+

@@ -85,7 +85,8 @@ function decideResolve(command: ResolveClaim, claim: Claim): Result<DomainEvent[
 
 /**
  * Takes the claim's resolution back: every line it decided, so each item is undecided again and the claim back
- * in work (OPEN) when its status was an outcome. The payout ledgers reverse each line's entry.
+ * in work (OPEN) when its status was an outcome. The payout ledgers reverse each line's entry; the store-credit
+ * ledger reclaims what is unredeemed of each line's credit.
  */
 function decideReverse(command: ReverseResolution, claim: Claim): Result<DomainEvent[]> {
   if (claim.resolutions.length === 0) return fail('invalid_transition', `Claim #${claim.claimNumber} has no resolution to reverse.`);

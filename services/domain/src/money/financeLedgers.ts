@@ -1,4 +1,4 @@
-import type { CandidateMoneyRules, FinanceEvent, PayoutStatus, ResolutionType } from '@claims/contracts';
+import type { CandidateMoneyRules, FinanceEvent, PayoutStatus, ResolutionType, StoreCreditKind } from '@claims/contracts';
 import { payoutLinesOf } from './payouts.js';
 
 /** A finance event with what the ledgers keep of its envelope. */
@@ -30,8 +30,6 @@ export interface LedgerPremium {
   currency: string;
   at: string;
 }
-
-export type StoreCreditKind = 'issued' | 'redeemed' | 'adjusted';
 
 /** One change to a customer's store credit, signed as it moved the balance (minor units of the store's currency). */
 export interface LedgerStoreCredit {
@@ -154,7 +152,10 @@ export function financeReplay(candidate: CandidateMoneyRules = {}): FinanceRepla
     }
   };
 
-  const credit = (fact: FinanceFact & { type: 'StoreCreditIssued' | 'StoreCreditRedeemed' | 'StoreCreditAdjusted' }, entry: Omit<LedgerStoreCredit, 'eventId' | 'storeId' | 'customerKey' | 'currency' | 'at'>) => {
+  /** The credit the replay issued for each resolution, what a reversal's reclamation is measured against. */
+  const issuedCredit = new Map<string, number>();
+
+  const credit = (fact: FinanceFact & { type: 'StoreCreditIssued' | 'StoreCreditRedeemed' | 'StoreCreditAdjusted' | 'StoreCreditReclaimed' }, entry: Omit<LedgerStoreCredit, 'eventId' | 'storeId' | 'customerKey' | 'currency' | 'at'>) => {
     if (storeCredit.has(fact.eventId)) return;
     const { storeId, customerKey, currency } = fact.data;
     storeCredit.set(fact.eventId, { eventId: fact.eventId, storeId, customerKey, currency, at: fact.occurredAt, ...entry });
@@ -162,6 +163,7 @@ export function financeReplay(candidate: CandidateMoneyRules = {}): FinanceRepla
     const balance = balances.get(key) ?? { storeId, customerKey, currency, balance: 0, issued: 0 };
     balance.balance += entry.amount;
     if (entry.kind === 'issued') balance.issued += entry.amount;
+    if (entry.kind === 'issued' && entry.resolutionId) issuedCredit.set(entry.resolutionId, entry.amount);
     balances.set(key, balance);
   };
 
@@ -246,6 +248,12 @@ export function financeReplay(candidate: CandidateMoneyRules = {}): FinanceRepla
         return credit(fact, { kind: 'redeemed', amount: -fact.data.amount, claimId: null, resolutionId: null });
       case 'StoreCreditAdjusted':
         return credit(fact, { kind: 'adjusted', amount: fact.data.amount, claimId: null, resolutionId: null });
+      case 'StoreCreditReclaimed': {
+        // What was redeemed stays redeemed; the rest of the credit as the replay issued it is taken back.
+        const { claimId, resolutionId, amount, redeemed } = fact.data;
+        const issued = issuedCredit.get(resolutionId);
+        return credit(fact, { kind: 'reclaimed', amount: -(issued === undefined ? amount : Math.max(0, issued - redeemed)), claimId, resolutionId });
+      }
       default: {
         const exhaustive: never = fact;
         return exhaustive;

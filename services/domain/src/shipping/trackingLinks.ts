@@ -4,19 +4,23 @@
  * carrier has a template (docs/decisions.md, "Tracking links"). Keys are carrier names as shops write them,
  * lower-cased without spaces or punctuation (see `carrierKey`).
  */
+/** Carriers that share a tracking page: DHL's express tracker serves plain "DHL"; La Poste's serves Colissimo. */
+const DHL_EXPRESS_TRACKING = 'https://www.dhl.com/global-en/home/tracking/tracking-express.html?submit=1&tracking-id={number}';
+const LA_POSTE_TRACKING = 'https://www.laposte.fr/outils/suivre-vos-envois?code={number}';
+
 export const CARRIER_TRACKING_URLS: Readonly<Record<string, { name: string; template: string }>> = {
   ups: { name: 'UPS', template: 'https://www.ups.com/track?tracknum={number}' },
   usps: { name: 'USPS', template: 'https://tools.usps.com/go/TrackConfirmAction?tLabels={number}' },
   fedex: { name: 'FedEx', template: 'https://www.fedex.com/fedextrack/?trknbr={number}' },
-  dhl: { name: 'DHL', template: 'https://www.dhl.com/global-en/home/tracking/tracking-express.html?submit=1&tracking-id={number}' },
-  dhlexpress: { name: 'DHL Express', template: 'https://www.dhl.com/global-en/home/tracking/tracking-express.html?submit=1&tracking-id={number}' },
+  dhl: { name: 'DHL', template: DHL_EXPRESS_TRACKING },
+  dhlexpress: { name: 'DHL Express', template: DHL_EXPRESS_TRACKING },
   canadapost: { name: 'Canada Post', template: 'https://www.canadapost-postescanada.ca/track-reperage/en#/search?searchFor={number}' },
   royalmail: { name: 'Royal Mail', template: 'https://www.royalmail.com/track-your-item#/tracking-results/{number}' },
   japanpost: { name: 'Japan Post', template: 'https://trackings.post.japanpost.jp/services/srv/search/direct?reqCodeNo1={number}&locale=en' },
   australiapost: { name: 'Australia Post', template: 'https://auspost.com.au/mypost/track/details/{number}' },
   purolator: { name: 'Purolator', template: 'https://www.purolator.com/en/shipping/tracker?pin={number}' },
-  laposte: { name: 'La Poste', template: 'https://www.laposte.fr/outils/suivre-vos-envois?code={number}' },
-  colissimo: { name: 'Colissimo', template: 'https://www.laposte.fr/outils/suivre-vos-envois?code={number}' },
+  laposte: { name: 'La Poste', template: LA_POSTE_TRACKING },
+  colissimo: { name: 'Colissimo', template: LA_POSTE_TRACKING },
   ontrac: { name: 'OnTrac', template: 'https://www.ontrac.com/tracking/?number={number}' },
 };
 

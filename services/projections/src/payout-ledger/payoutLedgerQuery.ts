@@ -1,6 +1,6 @@
 import { sql, type QueryExecutorProvider } from 'kysely';
 import type { PayoutBatchStatus, PayoutStatus, ResolutionType } from '@claims/contracts';
-import type { LedgerPayout } from '@claims/domain';
+import type { LedgerPayout, LedgerPremium, PayoutBatchState } from '@claims/domain';
 
 /** A row of the live ledger: the same shape the finance replay's fold gives, so the two compare field by field. */
 export type PayoutEntryRow = LedgerPayout;
@@ -30,21 +30,8 @@ export async function payoutEntries(db: QueryExecutorProvider, filter: PayoutFil
   }));
 }
 
-export interface PayoutBatchRow {
-  id: string;
-  storeId: string;
-  currency: string;
-  /** Minor units of `currency`. */
-  total: number;
-  entryIds: string[];
-  status: PayoutBatchStatus;
-  createdAt: string;
-  createdBy: string;
-  approvedAt: string | null;
-  approvedBy: string | null;
-  paidAt: string | null;
-  paidBy: string | null;
-  reference: string | null;
+/** A batch as its events make it, with its stream's version. */
+export interface PayoutBatchRow extends PayoutBatchState {
   version: number;
 }
 
@@ -122,16 +109,8 @@ export async function monthlyFinanceTotals(db: QueryExecutorProvider, filter: Pa
   }));
 }
 
-export interface PremiumEntryRow {
-  eventId: string;
-  orderId: string;
-  storeId: string;
-  orderNumber: string;
-  /** Minor units of `currency`: positive recorded, negative reversed. */
-  amount: number;
-  currency: string;
-  at: string;
-}
+/** A premium recorded (positive) or reversed (negative): the replay's fold gives the same shape. */
+export type PremiumEntryRow = LedgerPremium;
 
 /** Each premium recorded or reversed in a period, for some stores or all, in no particular order (a replay reads them all into a map). */
 export async function premiumEntries(db: QueryExecutorProvider, filter: PayoutFilter): Promise<PremiumEntryRow[]> {

@@ -1,4 +1,6 @@
 import { sql, type QueryExecutorProvider } from 'kysely';
+import type { EventOf, StoreCreditKind } from '@claims/contracts';
+import type { LedgerStoreCredit } from '@claims/domain';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
 import { defineProjection } from '../runtime/projection.js';
@@ -51,13 +53,31 @@ const migrations: Record<string, Migration> = {
   ),
 };
 
+/** What a store-credit event did to the balance, signed. */
+function changeOf(event: EventOf<'StoreCreditIssued' | 'StoreCreditRedeemed' | 'StoreCreditAdjusted' | 'StoreCreditReclaimed'>): { kind: StoreCreditKind; change: number } {
+  switch (event.type) {
+    case 'StoreCreditIssued':
+      return { kind: 'issued', change: event.data.amount };
+    case 'StoreCreditRedeemed':
+      return { kind: 'redeemed', change: -event.data.amount };
+    case 'StoreCreditAdjusted':
+      return { kind: 'adjusted', change: event.data.amount };
+    case 'StoreCreditReclaimed':
+      return { kind: 'reclaimed', change: -event.data.amount };
+    default: {
+      const exhaustive: never = event;
+      return exhaustive;
+    }
+  }
+}
+
 /**
  * Each customer's store credit per store: the balance and all credit ever issued, and every change to it as an
  * entry (minor units of the store's currency).
  */
 export const storeCreditProjection = defineProjection({
   name: 'store-credit',
-  handles: ['StoreCreditIssued', 'StoreCreditRedeemed', 'StoreCreditAdjusted'],
+  handles: ['StoreCreditIssued', 'StoreCreditRedeemed', 'StoreCreditAdjusted', 'StoreCreditReclaimed'],
   migrations,
   tables: ['store_credit_balances', 'store_credit_entries'],
   async applyBatch(trx, events) {
@@ -65,19 +85,18 @@ export const storeCreditProjection = defineProjection({
     const balances = new Map<string, { store_id: string; customer_key: string; customer_email: string; currency: string; balance: number; issued: number; updated_at: string }>();
     for (const event of events) {
       const d = event.data;
-      const change = event.type === 'StoreCreditRedeemed' ? -d.amount : d.amount;
-      const kind = event.type === 'StoreCreditIssued' ? 'issued' : event.type === 'StoreCreditRedeemed' ? 'redeemed' : 'adjusted';
-      const issuedFor = event.type === 'StoreCreditIssued' ? event.data : null;
+      const { kind, change } = changeOf(event);
+      const forClaim = event.type === 'StoreCreditIssued' || event.type === 'StoreCreditReclaimed' ? event.data : null;
       entries.push({
         event_id: event.eventId, store_id: d.storeId, customer_key: d.customerKey, kind, amount: change, currency: d.currency,
-        claim_id: issuedFor?.claimId ?? null, resolution_id: issuedFor?.resolutionId ?? null, at: event.occurredAt,
+        claim_id: forClaim?.claimId ?? null, resolution_id: forClaim?.resolutionId ?? null, at: event.occurredAt,
       });
       // A balance keeps the email and currency it was opened with; the batch adds its changes up.
       const balance = entryOf(balances, `${d.storeId}|${d.customerKey}`, () => ({
         store_id: d.storeId, customer_key: d.customerKey, customer_email: d.customerEmail, currency: d.currency, balance: 0, issued: 0, updated_at: event.occurredAt,
       }));
       balance.balance += change;
-      if (issuedFor) balance.issued += d.amount;
+      if (kind === 'issued') balance.issued += d.amount;
       balance.updated_at = event.occurredAt;
     }
     await sql`
@@ -112,18 +131,8 @@ export async function storeCreditBalances(db: QueryExecutorProvider, storeId: st
   }));
 }
 
-export interface StoreCreditEntryRow {
-  eventId: string;
-  storeId: string;
-  customerKey: string;
-  kind: 'issued' | 'redeemed' | 'adjusted';
-  /** Signed: what the entry did to the balance. */
-  amount: number;
-  currency: string;
-  claimId: string | null;
-  resolutionId: string | null;
-  at: string;
-}
+/** An entry of the live credit ledger: the same shape the finance replay's fold gives, so the two compare field by field. */
+export type StoreCreditEntryRow = LedgerStoreCredit;
 
 /** Store credit entries of some stores (or all) made in a period, in no particular order (a replay reads them all into a map). */
 export async function storeCreditEntries(db: QueryExecutorProvider, filter: { storeIds?: readonly string[] | undefined; from?: string | undefined; to?: string | undefined }): Promise<StoreCreditEntryRow[]> {

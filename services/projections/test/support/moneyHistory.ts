@@ -70,7 +70,7 @@ const at = <T>(list: readonly T[], i: number): T | undefined => list[i % Math.ma
 /**
  * A money history told through the real deciders and wrapped in envelopes as the store numbers them (each event a
  * version of its stream, a global position, a time): what the live projections and the replay are both given.
- * Store credit is issued for each STORE_CREDIT line as the issue-store-credit reaction does.
+ * Store credit is issued for each STORE_CREDIT line, and reclaimed when it is reversed, as the store-credit reaction does.
  */
 export class MoneyHistory {
   readonly envelopes: EventEnvelope[] = [];
@@ -210,6 +210,9 @@ export class MoneyHistory {
               this.amounts.set(clawbackEntryId, -amount);
             }
           }
+          const customer = this.customers.find((c) => c.store.id === claim.store.id && c.email === state.customer.email.trim().toLowerCase());
+          if (!customer) continue;
+          for (const { resolutionId } of event.data.lines) this.credit(customer, { type: 'ReclaimStoreCredit', claimId: state.id, resolutionId, reason: 'Charged back' }, now);
         }
         return this;
       }
@@ -285,7 +288,9 @@ export class MoneyHistory {
 
   private credit(
     customer: (typeof this.customers)[number],
-    command: { type: 'IssueStoreCredit'; amount: number; claimId: string; resolutionId: string } | { type: 'RedeemStoreCredit'; amount: number; reference: string } | { type: 'AdjustStoreCredit'; amount: number; reason: string },
+    command:
+      | { type: 'IssueStoreCredit'; amount: number; claimId: string; resolutionId: string } | { type: 'RedeemStoreCredit'; amount: number; reference: string }
+      | { type: 'AdjustStoreCredit'; amount: number; reason: string } | { type: 'ReclaimStoreCredit'; claimId: string; resolutionId: string; reason: string },
     now: string,
   ): void {
     const scope = { storeId: customer.store.id, customerEmail: customer.email, customerKey: customer.key, currency: customer.store.currency, now };

@@ -1,5 +1,5 @@
-import { useId, useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { MacroInput, MacroView } from '@claims/contracts';
 import { errorText, formatDateTime } from '@claims/ui';
 import { Alert } from '@claims/ui/components';
@@ -7,50 +7,29 @@ import { isHttpError } from '../api.js';
 import { ConfirmDialog } from '../components/ConfirmDialog.js';
 import { Badge } from '../components/ui.js';
 import { deskToolsApi, type MacroOwner } from './deskToolsApi.js';
+import { EditDeleteButtons } from './EditDeleteButtons.js';
 import { MacroForm } from './MacroForm.js';
+import { useListEditing } from './useListEditing.js';
 
 const failureText = (error: unknown) => (isHttpError(error, 409)
   ? 'Someone changed this macro while you were editing it. Cancel, look at the new version and try again.'
   : errorText(error));
-
-/** Which form is open: none, a new macro, or one macro's edit. */
-type Editing = null | 'new' | MacroView;
 
 /** One list of macros (a store's or the global ones) with what the user may do to them. */
 export function MacroSection({ owner, title, storeName, agentName, canCreate, canUpdate, canDelete }: {
   owner: MacroOwner; title: string; storeName: string; agentName: string; canCreate: boolean; canUpdate: boolean; canDelete: boolean;
 }) {
   const id = useId();
-  const client = useQueryClient();
   const key = ['macros', owner.scope === 'global' ? 'global' : owner.storeId];
   const macros = useQuery({ queryKey: key, queryFn: () => deskToolsApi.macros(owner) });
-  const [editing, setEditing] = useState<Editing>(null);
-  const [deleting, setDeleting] = useState<MacroView | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const save = useMutation({
-    mutationFn: (input: MacroInput) => (editing && editing !== 'new'
-      ? deskToolsApi.updateMacro(owner, editing.id, input, editing.version)
-      : deskToolsApi.createMacro(owner, input)),
-    onSuccess: async (saved) => {
-      setNotice(editing === 'new' ? `Macro "${saved.name}" created.` : `Macro "${saved.name}" saved.`);
-      setEditing(null);
-      await client.invalidateQueries({ queryKey: key });
-    },
+  const { editing, deleting, notice, save, remove, open, close, askDelete, cancelDelete } = useListEditing<MacroView, MacroInput>({
+    queryKey: key,
+    save: (input, macro) => (macro ? deskToolsApi.updateMacro(owner, macro.id, input, macro.version) : deskToolsApi.createMacro(owner, input)),
+    remove: (macro) => deskToolsApi.deleteMacro(owner, macro.id, macro.version),
+    savedNotice: (saved, created) => `Macro "${saved.name}" ${created ? 'created' : 'saved'}.`,
+    deletedNotice: (macro) => `Macro "${macro.name}" deleted.`,
+    focusAfterDelete: () => document.getElementById(`${id}-title`)?.focus(),
   });
-  const remove = useMutation({
-    mutationFn: (macro: MacroView) => deskToolsApi.deleteMacro(owner, macro.id, macro.version),
-    onSuccess: async (_, macro) => {
-      setNotice(`Macro "${macro.name}" deleted.`);
-      setDeleting(null);
-      await client.invalidateQueries({ queryKey: key });
-      document.getElementById(`${id}-title`)?.focus();
-    },
-  });
-  const open = (next: Editing) => {
-    save.reset();
-    setNotice(null);
-    setEditing(next);
-  };
   const list = macros.data?.data ?? [];
   return (
     <section className="stack" aria-labelledby={`${id}-title`}>
@@ -73,16 +52,7 @@ export function MacroSection({ owner, title, storeName, agentName, canCreate, ca
                   <td><time dateTime={macro.updatedAt}>{formatDateTime(macro.updatedAt)}</time></td>
                   <td>
                     <div className="row-actions">
-                      {canUpdate ? (
-                        <button type="button" className="button button-secondary" onClick={() => open(macro)}>
-                          Edit<span className="visually-hidden"> {macro.name}</span>
-                        </button>
-                      ) : null}
-                      {canDelete ? (
-                        <button type="button" className="button button-link" onClick={() => { remove.reset(); setDeleting(macro); }}>
-                          Delete<span className="visually-hidden"> {macro.name}</span>
-                        </button>
-                      ) : null}
+                      <EditDeleteButtons name={macro.name} onEdit={canUpdate ? () => open(macro) : null} onDelete={canDelete ? () => askDelete(macro) : null} />
                       {!canUpdate && !canDelete ? <span className="muted">—</span> : null}
                     </div>
                   </td>
@@ -104,7 +74,7 @@ export function MacroSection({ owner, title, storeName, agentName, canCreate, ca
           busy={save.isPending}
           error={save.isError ? failureText(save.error) : null}
           onSave={(input) => save.mutate(input)}
-          onCancel={() => setEditing(null)}
+          onCancel={close}
         />
       ) : null}
       <ConfirmDialog
@@ -113,7 +83,7 @@ export function MacroSection({ owner, title, storeName, agentName, canCreate, ca
         confirmLabel="Delete macro"
         busy={remove.isPending}
         onConfirm={() => { if (deleting) remove.mutate(deleting); }}
-        onClose={() => setDeleting(null)}
+        onClose={cancelDelete}
       >
         <p>Agents can no longer use it. Replies already sent with it stay as they are.</p>
         {remove.isError ? <Alert>{failureText(remove.error)}</Alert> : null}

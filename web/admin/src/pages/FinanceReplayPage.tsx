@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import { FinanceReplayRequest, type FinanceReplayView, type StoreRef } from '@claims/contracts';
+import { FinanceReplayRequest, type FinanceReplayView, type StoreCreditKind, type StoreRef } from '@claims/contracts';
 import { errorText } from '@claims/ui';
 import { formatMoney, pluralize } from '@claims/ui/format';
 import { Alert, Page } from '@claims/ui/components';
@@ -107,6 +107,74 @@ function ReplayForm({ stores, busy, onStart }: { stores: readonly StoreRef[]; bu
 
 const money = (amount: number | null, currency: string | undefined) => (amount === null ? '—' : currency ? formatMoney(amount, currency) : String(amount));
 
+/** That the replay equals what it is compared with, or how many of its `noun` (singular, plural) differ. */
+function DifferencesAlert({ count, equal, noun: [one, many], against }: { count: number; equal: string; noun: readonly [string, string]; against: string }) {
+  return count === 0
+    ? <Alert tone="success">{equal}</Alert>
+    : <Alert tone="warning">{pluralize(count, one, many)} of the replay {count === 1 ? 'differs' : 'differ'} from {against}.</Alert>;
+}
+
+/** Live (or issued) and replayed totals per store and currency, side by side with their difference. */
+function TotalsTable({ caption, live, totals, stores, none }: {
+  caption: string; live: string; totals: FinanceReplayView['stores']; stores: readonly StoreRef[]; none: string;
+}) {
+  return (
+    <div className="table-wrap">
+      <table className="claims-table">
+        <caption>{caption}</caption>
+        <thead><tr><th scope="col">Store</th><th scope="col">Currency</th><th scope="col">{live}</th><th scope="col">Replayed</th><th scope="col">Difference</th></tr></thead>
+        <tbody>
+          {totals.map((s) => (
+            <tr key={`${s.storeId} ${s.currency}`}>
+              <th scope="row">{storeNameOf(stores, s.storeId)}</th>
+              <td>{s.currency}</td>
+              <td className="numeric">{formatMoney(s.live, s.currency)}</td>
+              <td className="numeric">{formatMoney(s.replayed, s.currency)}</td>
+              <td className="numeric">{formatMoney(difference(s.replayed, s.live, s.currency), s.currency)}</td>
+            </tr>
+          ))}
+          {totals.length === 0 ? <tr><td colSpan={5}>{none}</td></tr> : null}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+const CREDIT_KINDS: Record<StoreCreditKind, string> = { issued: 'Issued', redeemed: 'Redeemed', adjusted: 'Adjusted', reclaimed: 'Reclaimed by a reversal' };
+
+/**
+ * Store credit the claims gave (issued, less what reversals reclaimed: the part already redeemed stays counted) beside
+ * its replay, and each store-credit entry that differs.
+ */
+function StoreCreditComparison({ storeCredit, stores }: { storeCredit: FinanceReplayView['storeCredit']; stores: readonly StoreRef[] }) {
+  const { differences } = storeCredit;
+  return (
+    <>
+      <DifferencesAlert count={differences.length} equal="Replayed store credit equals the live ledger." noun={['store-credit entry', 'store-credit entries']} against="the live ledger" />
+      <TotalsTable caption="Store credit issued less reclaimed, live and replayed, per store and currency" live="Live" totals={storeCredit.stores} stores={stores} none="No store credit in this period." />
+      {differences.length > 0 ? (
+        <div className="table-wrap">
+          <table className="claims-table">
+            <caption>Store-credit entries that differ</caption>
+            <thead><tr><th scope="col">Event</th><th scope="col">Store</th><th scope="col">Entry</th><th scope="col">Live</th><th scope="col">Replayed</th></tr></thead>
+            <tbody>
+              {differences.map((d) => (
+                <tr key={d.eventId}>
+                  <th scope="row"><code>{d.eventId}</code></th>
+                  <td>{storeNameOf(stores, d.storeId)}</td>
+                  <td>{CREDIT_KINDS[d.kind]}{d.claimId ? <> (<Link to="/claims/view/$claimRef" params={{ claimRef: d.claimId }} search={{}}>claim {shortId(d.claimId)}</Link>)</> : null}</td>
+                  <td className="numeric">{money(d.live, d.currency)}</td>
+                  <td className="numeric">{money(d.replayed, d.currency)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
 const LINE_NAMES: Record<FinanceReplayView['invoices']['differences'][number]['line'], string> = {
   premiums: 'Premiums collected', rev_share: 'Revenue share', claims: 'Claims reimbursed', total: 'Total',
 };
@@ -116,27 +184,8 @@ function InvoiceComparison({ invoices, stores }: { invoices: FinanceReplayView['
   const { differences } = invoices;
   return (
     <>
-      {differences.length === 0
-        ? <Alert tone="success">Replayed invoices equal the issued ones.</Alert>
-        : <Alert tone="warning">{pluralize(differences.length, 'invoice line')} of the replay {differences.length === 1 ? 'differs' : 'differ'} from the issued invoices.</Alert>}
-      <div className="table-wrap">
-        <table className="claims-table">
-          <caption>Issued and replayed invoice totals per store and currency</caption>
-          <thead><tr><th scope="col">Store</th><th scope="col">Currency</th><th scope="col">Issued</th><th scope="col">Replayed</th><th scope="col">Difference</th></tr></thead>
-          <tbody>
-            {invoices.stores.map((s) => (
-              <tr key={`${s.storeId} ${s.currency}`}>
-                <th scope="row">{storeNameOf(stores, s.storeId)}</th>
-                <td>{s.currency}</td>
-                <td className="numeric">{formatMoney(s.live, s.currency)}</td>
-                <td className="numeric">{formatMoney(s.replayed, s.currency)}</td>
-                <td className="numeric">{formatMoney(difference(s.replayed, s.live, s.currency), s.currency)}</td>
-              </tr>
-            ))}
-            {invoices.stores.length === 0 ? <tr><td colSpan={5}>No invoice issued for a month of this period.</td></tr> : null}
-          </tbody>
-        </table>
-      </div>
+      <DifferencesAlert count={differences.length} equal="Replayed invoices equal the issued ones." noun={['invoice line', 'invoice lines']} against="the issued invoices" />
+      <TotalsTable caption="Issued and replayed invoice totals per store and currency" live="Issued" totals={invoices.stores} stores={stores} none="No invoice issued for a month of this period." />
       {differences.length > 0 ? (
         <div className="table-wrap">
           <table className="claims-table">
@@ -175,27 +224,8 @@ function ReplayResult({ view, stores }: { view: FinanceReplayView; stores: reado
   const currencyOf = new Map(view.stores.map((s) => [s.storeId, s.currency]));
   return (
     <>
-      {view.differences.length === 0
-        ? <Alert tone="success">Replay equals the live ledger.</Alert>
-        : <Alert tone="warning">{pluralize(view.differences.length, 'payout')} of the replay {view.differences.length === 1 ? 'differs' : 'differ'} from the live ledger.</Alert>}
-      <div className="table-wrap">
-        <table className="claims-table">
-          <caption>Live and replayed totals per store and currency</caption>
-          <thead><tr><th scope="col">Store</th><th scope="col">Currency</th><th scope="col">Live</th><th scope="col">Replayed</th><th scope="col">Difference</th></tr></thead>
-          <tbody>
-            {view.stores.map((s) => (
-              <tr key={`${s.storeId} ${s.currency}`}>
-                <th scope="row">{storeNameOf(stores, s.storeId)}</th>
-                <td>{s.currency}</td>
-                <td className="numeric">{formatMoney(s.live, s.currency)}</td>
-                <td className="numeric">{formatMoney(s.replayed, s.currency)}</td>
-                <td className="numeric">{formatMoney(difference(s.replayed, s.live, s.currency), s.currency)}</td>
-              </tr>
-            ))}
-            {view.stores.length === 0 ? <tr><td colSpan={5}>No payouts in this period.</td></tr> : null}
-          </tbody>
-        </table>
-      </div>
+      <DifferencesAlert count={view.differences.length} equal="Replay equals the live ledger." noun={['payout', 'payouts']} against="the live ledger" />
+      <TotalsTable caption="Live and replayed totals per store and currency" live="Live" totals={view.stores} stores={stores} none="No payouts in this period." />
       {view.differences.length > 0 ? (
         <div className="table-wrap">
           <table className="claims-table">
@@ -220,6 +250,7 @@ function ReplayResult({ view, stores }: { view: FinanceReplayView; stores: reado
         </div>
       ) : null}
       <InvoiceComparison invoices={view.invoices} stores={stores} />
+      <StoreCreditComparison storeCredit={view.storeCredit} stores={stores} />
     </>
   );
 }

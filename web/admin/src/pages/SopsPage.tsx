@@ -1,6 +1,6 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { useNavigate, useSearch } from '@tanstack/react-router';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import type { SopInput, SopState, SopView } from '@claims/contracts';
 import { errorText, formatDateTime } from '@claims/ui';
@@ -11,7 +11,9 @@ import { StorePicker } from '../components/StorePicker.js';
 import { ConfirmDialog } from '../components/ConfirmDialog.js';
 import { Badge, type BadgeTone } from '../components/ui.js';
 import { deskToolsApi } from '../desk-tools/deskToolsApi.js';
+import { EditDeleteButtons } from '../desk-tools/EditDeleteButtons.js';
 import { SopForm } from '../desk-tools/SopForm.js';
+import { useListEditing } from '../desk-tools/useListEditing.js';
 
 export const SopsSearch = z.object({ store: z.uuid().optional().catch(undefined) });
 
@@ -32,26 +34,19 @@ export function SopsPage() {
   const me = useMe();
   const id = useId();
   const navigate = useNavigate();
-  const client = useQueryClient();
   const search = useSearch({ from: '/app/sops' });
   const stores = storesWith(me, 'sop:read');
   const store = stores.find((s) => s.id === search.store) ?? stores[0];
   const storeId = store?.id ?? '';
   const key = ['sops', storeId];
   const sops = useQuery({ queryKey: key, queryFn: () => deskToolsApi.sops(storeId), enabled: Boolean(store) });
-  const [editing, setEditing] = useState<null | 'new' | SopView>(null);
-  const [deleting, setDeleting] = useState<SopView | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const refresh = () => client.invalidateQueries({ queryKey: key });
-  const save = useMutation({
-    mutationFn: (input: SopInput) => (editing && editing !== 'new'
-      ? deskToolsApi.updateSop(storeId, editing.id, input, editing.version)
-      : deskToolsApi.createSop(storeId, input)),
-    onSuccess: async (saved) => {
-      setNotice(editing === 'new' ? `SOP "${saved.title}" created as a draft.` : `SOP "${saved.title}" saved.`);
-      setEditing(null);
-      await refresh();
-    },
+  const { editing, deleting, notice, setNotice, refresh, save, remove, open, close, askDelete, cancelDelete } = useListEditing<SopView, SopInput>({
+    queryKey: key,
+    save: (input, sop) => (sop ? deskToolsApi.updateSop(storeId, sop.id, input, sop.version) : deskToolsApi.createSop(storeId, input)),
+    remove: (sop) => deskToolsApi.deleteSop(storeId, sop.id, sop.version),
+    savedNotice: (saved, created) => `SOP "${saved.title}" ${created ? 'created as a draft' : 'saved'}.`,
+    deletedNotice: (sop) => `SOP "${sop.title}" deleted.`,
+    focusAfterDelete: () => document.getElementById(`${id}-list`)?.focus(),
   });
   const move = useMutation({
     mutationFn: ({ sop, to }: { sop: SopView; to: SopState }) => deskToolsApi.setSopState(storeId, sop.id, to, sop.version),
@@ -60,25 +55,11 @@ export function SopsPage() {
       await refresh();
     },
   });
-  const remove = useMutation({
-    mutationFn: (sop: SopView) => deskToolsApi.deleteSop(storeId, sop.id, sop.version),
-    onSuccess: async (_, sop) => {
-      setNotice(`SOP "${sop.title}" deleted.`);
-      setDeleting(null);
-      await refresh();
-      document.getElementById(`${id}-list`)?.focus();
-    },
-  });
   if (!store) return <Page title="SOPs"><Alert tone="info">You have no store whose SOPs you may see.</Alert></Page>;
   const mayCreate = can(me, 'sop:create', storeId);
   const mayUpdate = can(me, 'sop:update', storeId);
   const mayMove = can(me, 'sop:set-state', storeId);
   const mayDelete = can(me, 'sop:delete', storeId);
-  const open = (next: null | 'new' | SopView) => {
-    save.reset();
-    setNotice(null);
-    setEditing(next);
-  };
   const list = sops.data?.data ?? [];
   return (
     <Page title={`SOPs of ${store.name}`}>
@@ -103,16 +84,7 @@ export function SopsPage() {
                   {m.label}<span className="visually-hidden"> {sop.title}</span>
                 </button>
               )) : null}
-              {mayUpdate && sop.state !== 'archived' ? (
-                <button type="button" className="button button-secondary" onClick={() => open(sop)}>
-                  Edit<span className="visually-hidden"> {sop.title}</span>
-                </button>
-              ) : null}
-              {mayDelete ? (
-                <button type="button" className="button button-link" onClick={() => { remove.reset(); setDeleting(sop); }}>
-                  Delete<span className="visually-hidden"> {sop.title}</span>
-                </button>
-              ) : null}
+              <EditDeleteButtons name={sop.title} onEdit={mayUpdate && sop.state !== 'archived' ? () => open(sop) : null} onDelete={mayDelete ? () => askDelete(sop) : null} />
             </div>
           </article>
         ))}
@@ -125,7 +97,7 @@ export function SopsPage() {
           busy={save.isPending}
           error={save.isError ? failureText(save.error) : null}
           onSave={(input) => save.mutate(input)}
-          onCancel={() => setEditing(null)}
+          onCancel={close}
         />
       ) : null}
       <ConfirmDialog
@@ -134,7 +106,7 @@ export function SopsPage() {
         confirmLabel="Delete SOP"
         busy={remove.isPending}
         onConfirm={() => { if (deleting) remove.mutate(deleting); }}
-        onClose={() => setDeleting(null)}
+        onClose={cancelDelete}
       >
         <p>The procedure is removed for everyone on the team.</p>
         {remove.isError ? <Alert>{failureText(remove.error)}</Alert> : null}

@@ -45,7 +45,7 @@ function CustomerLookup({ onOpen }: { onOpen: (email: string) => void }) {
   );
 }
 
-const ENTRY_LABELS: Record<StoreCreditEntry['kind'], string> = { issued: 'Issued', redeemed: 'Redeemed', adjusted: 'Adjusted' };
+const ENTRY_LABELS: Record<StoreCreditEntry['kind'], string> = { issued: 'Issued', redeemed: 'Redeemed', adjusted: 'Adjusted', reclaimed: 'Reclaimed (reversal)' };
 
 function Ledger({ storeId, email, mayChange }: { storeId: string; email: string; mayChange: boolean }) {
   const client = useQueryClient();

@@ -1,9 +1,9 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { SHIPMENT_ISSUE_LABELS, ShipmentIssueType, type CustomerFulfillment, type CustomerOrder } from '@claims/contracts';
 import { formatDateTime, pluralize } from '@claims/ui';
 import { Alert, Modal, Page, TrackingLinks } from '@claims/ui/components';
-import { BackLink, StepFooter } from '../components.js';
+import { StepFooter, StepNeeds, useStepForm } from '../components.js';
 import { addIssues, claimableQuantity, fileableFulfillments, setState, shortId, usePortal } from '../claimFlowState.js';
 
 function useOrder(): CustomerOrder {
@@ -94,42 +94,22 @@ function ShipmentSummary({ fulfillment, index }: { fulfillment: CustomerFulfillm
   );
 }
 
-function deliveriesText(n: number) {
-  return `There are ${n} different deliveries for this order.`;
-}
-
-/** /issues/shipment: which shipments never arrived (several may be picked). */
-export function ShipmentListPage() {
+/** A step that picks among the order's fileable shipments, each with the input `input` gives it. */
+function ShipmentPicker({ input, problem, next, children }: {
+  input: (fulfillment: CustomerFulfillment) => ReactNode; problem: string | null; next: () => void; children?: ReactNode;
+}) {
   const order = useOrder();
-  const navigate = useNavigate();
-  const selected = usePortal((s) => s.selectedShipments);
-  const [error, setError] = useState<string | null>(null);
-  const fileable = fileableFulfillments(order);
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (selected.length === 0) {
-      setError('Select at least one shipment.');
-      return;
-    }
-    void navigate({ to: '/issues/shipment/details' });
-  }
-
+  const { error, onSubmit } = useStepForm(problem, next);
   return (
-    <Page title="Select the shipment(s) you're having issues with." subtitle={deliveriesText(order.fulfillments.length)}>
+    <Page title="Select the shipment(s) you're having issues with." subtitle={`There are ${order.fulfillments.length} different deliveries for this order.`}>
       <form className="stack" onSubmit={onSubmit} noValidate>
         <fieldset>
           <legend className="visually-hidden">Shipments</legend>
           <ul className="choices">
-            {fileable.map((f, index) => (
+            {fileableFulfillments(order).map((f, index) => (
               <li key={f.id}>
                 <label className="choice">
-                  <input
-                    type="checkbox" checked={selected.includes(f.id)}
-                    onChange={(e) => setState((s) => ({
-                      selectedShipments: e.target.checked ? [...s.selectedShipments, f.id] : s.selectedShipments.filter((x) => x !== f.id),
-                    }))}
-                  />
+                  {input(f)}
                   <ShipmentSummary fulfillment={f} index={index} />
                 </label>
               </li>
@@ -138,7 +118,28 @@ export function ShipmentListPage() {
         </fieldset>
         <StepFooter error={error} back="/issues" />
       </form>
+      {children}
     </Page>
+  );
+}
+
+/** /issues/shipment: which shipments never arrived (several may be picked). */
+export function ShipmentListPage() {
+  const navigate = useNavigate();
+  const selected = usePortal((s) => s.selectedShipments);
+  return (
+    <ShipmentPicker
+      problem={selected.length === 0 ? 'Select at least one shipment.' : null}
+      next={() => void navigate({ to: '/issues/shipment/details' })}
+      input={(f) => (
+        <input
+          type="checkbox" checked={selected.includes(f.id)}
+          onChange={(e) => setState((s) => ({
+            selectedShipments: e.target.checked ? [...s.selectedShipments, f.id] : s.selectedShipments.filter((x) => x !== f.id),
+          }))}
+        />
+      )}
+    />
   );
 }
 
@@ -151,24 +152,9 @@ export function ShipmentDetailsPage() {
   const first = selected[0] ? claim.fulfillments[selected[0]] : undefined;
   const [type, setType] = useState<ShipmentIssueType | ''>(first?.shipmentIssue && ShipmentIssueType.safeParse(first.shipmentIssue).success ? ShipmentIssueType.parse(first.shipmentIssue) : '');
   const [details, setDetails] = useState(first?.details ?? '');
-  const [error, setError] = useState<string | null>(null);
   const detailsId = useId();
-
-  if (selected.length === 0) {
-    return (
-      <Page title="What happened to your shipment?">
-        <Alert>Select a shipment first.</Alert>
-        <BackLink to="/issues" />
-      </Page>
-    );
-  }
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!type) {
-      setError('Tell us what happened to your shipment.');
-      return;
-    }
+  const { error, onSubmit } = useStepForm(type ? null : 'Tell us what happened to your shipment.', () => {
+    if (!type) return;
     for (const fid of selected) {
       const fulfillment = order.fulfillments.find((f) => f.id === fid);
       if (!fulfillment) continue;
@@ -180,7 +166,9 @@ export function ShipmentDetailsPage() {
     }
     setState({ currentShipmentId: selected[0] ?? null });
     void navigate({ to: '/resolution' });
-  }
+  });
+
+  if (selected.length === 0) return <StepNeeds title="What happened to your shipment?" missing="Select a shipment first." back="/issues" />;
 
   return (
     <Page title="What happened to your shipment?" subtitle="Haven't received my order">
@@ -211,42 +199,19 @@ export function ShipmentDetailsPage() {
 
 /** /multiple-shipments: which shipment the item issues are about. */
 export function MultipleShipmentsPage() {
-  const order = useOrder();
   const navigate = useNavigate();
   const current = usePortal((s) => s.currentShipmentId);
   const [choice, setChoice] = useState<string | null>(current);
-  const [error, setError] = useState<string | null>(null);
-  const fileable = fileableFulfillments(order);
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!choice) {
-      setError('Select a shipment.');
-      return;
-    }
-    setState({ currentShipmentId: choice });
-    void navigate({ to: '/issues/items' });
-  }
-
   return (
-    <Page title="Select the shipment(s) you're having issues with." subtitle={deliveriesText(order.fulfillments.length)}>
-      <form className="stack" onSubmit={onSubmit} noValidate>
-        <fieldset>
-          <legend className="visually-hidden">Shipments</legend>
-          <ul className="choices">
-            {fileable.map((f, index) => (
-              <li key={f.id}>
-                <label className="choice">
-                  <input type="radio" name="shipment" checked={choice === f.id} onChange={() => setChoice(f.id)} />
-                  <ShipmentSummary fulfillment={f} index={index} />
-                </label>
-              </li>
-            ))}
-          </ul>
-        </fieldset>
-        <StepFooter error={error} back="/issues" />
-      </form>
+    <ShipmentPicker
+      problem={choice ? null : 'Select a shipment.'}
+      next={() => {
+        setState({ currentShipmentId: choice });
+        void navigate({ to: '/issues/items' });
+      }}
+      input={(f) => <input type="radio" name="shipment" checked={choice === f.id} onChange={() => setChoice(f.id)} />}
+    >
       <p><Link to="/issues">Choose another kind of issue</Link></p>
-    </Page>
+    </ShipmentPicker>
   );
 }

@@ -6,7 +6,7 @@ import { errorText, formatCreditBonus } from '@claims/ui';
 import { api, isRateLimited, rateLimitedText } from '../api.js';
 import { AddressModal } from '../address.js';
 import { Alert, Page } from '@claims/ui/components';
-import { BackLink, StepFooter, issueLabel } from '../components.js';
+import { BackLink, StepFooter, StepNeeds, issueLabel, useStepForm } from '../components.js';
 import { SignatureField, type SignatureHandle } from '../signature.js';
 import {
   emptyClaim, finishedFulfillments, flushSessionSave, getState, removeIssue, setState, settleSubmission, submissionKey, usePortal,
@@ -46,34 +46,17 @@ export function ResolutionPage() {
   const claim = usePortal((s) => s.claim);
   const demo = usePortal((s) => s.demo);
   const navigate = useNavigate();
-  const [error, setError] = useState<string | null>(null);
   // The offer of an A/B test (docs/decisions.md "A/B tests"): asked once per order; the store's own bonus until it answers or if it fails.
   const offer = useQuery({
     queryKey: ['offer', order?.systemOrderId], queryFn: () => api.offer(order!.systemOrderId, order!.customerEmail),
     enabled: Boolean(order) && !demo && Boolean(order?.settings.capabilities.credit), retry: false, staleTime: Infinity,
   });
-  if (!order) return null;
-  const options = resolutionOptions(order, offer.data?.credit ?? null);
+  const options = order ? resolutionOptions(order, offer.data?.credit ?? null) : [];
   // A draft's choice the store no longer offers (its settings changed since) is no choice.
   const chosen = options.find((o) => o.method === claim.resolution.desiredMethod)?.method ?? null;
-
-  if (finishedFulfillments(claim).length === 0) {
-    return (
-      <Page title="How can we fix this for you?">
-        <Alert>Add an issue to your claim first.</Alert>
-        <BackLink to="/issues" />
-      </Page>
-    );
-  }
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!chosen) {
-      setError('Choose how we can fix this for you.');
-      return;
-    }
-    void navigate({ to: '/resolution/review' });
-  }
+  const { error, onSubmit } = useStepForm(chosen ? null : 'Choose how we can fix this for you.', () => void navigate({ to: '/resolution/review' }));
+  if (!order) return null;
+  if (finishedFulfillments(claim).length === 0) return <StepNeeds title="How can we fix this for you?" missing="Add an issue to your claim first." back="/issues" />;
 
   return (
     <Page title="How can we fix this for you?">
@@ -175,12 +158,7 @@ export function ReviewPage() {
   }
 
   if (!method) {
-    return (
-      <Page title="Review and complete your claim." subtitle={`Order #${order.orderNumber}`}>
-        <Alert>Choose how we can fix this for you first.</Alert>
-        <BackLink to="/resolution" />
-      </Page>
-    );
+    return <StepNeeds title="Review and complete your claim." subtitle={`Order #${order.orderNumber}`} missing="Choose how we can fix this for you first." back="/resolution" />;
   }
 
   return (
