@@ -1,4 +1,5 @@
-import { DomainEvent, toDecimal, type Claim, type ClaimStoreCredit } from '@claims/contracts';
+import { toDecimal, type Claim, type ClaimStoreCredit } from '@claims/contracts';
+import { storedDomainEvent } from '@claims/event-store';
 import { storeCreditDecider } from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { loadAggregate } from '../eventsourcing/commandHandler.js';
@@ -15,7 +16,7 @@ export async function claimStoreCredits(ctx: AppContext, claim: Claim, events: r
   const ledger = await loadAggregate(ctx, storeCreditDecider, creditStreamOf(claim.storeId, claim.customer.email));
   const issuedAt = new Map(ledger.events.flatMap((recorded) => {
     if (recorded.type !== 'StoreCreditIssued') return [];
-    const event = DomainEvent.parse({ type: recorded.type, data: recorded.data });
+    const event = storedDomainEvent(recorded);
     return event.type === 'StoreCreditIssued' ? [[event.data.resolutionId, event.data.issuedAt] as const] : [];
   }));
   return lines.map(({ resolutionId, claim: value }) => ({
