@@ -1,5 +1,6 @@
-import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import { poolOf } from './database.js';
+import type { Kysely, Transaction } from 'kysely';
+import type pg from 'pg';
+import { poolOf, queryNamed } from './database.js';
 import type { EventMetadata } from '@claims/contracts';
 import type { EventStoreTables } from './tables.js';
 import { assertEventsFit } from './eventSize.js';
@@ -82,30 +83,58 @@ interface AppendedRow {
   stream_version: number;
 }
 
-async function runAppend(db: Executor, append: StreamAppend): Promise<AppendedRow[]> {
+/** Sends one statement of an append: named where the connection allows it (see queryNamed). */
+type Statement = <Row extends object>(name: string, text: string, values: readonly unknown[]) => Promise<Row[]>;
+
+const through = (db: Executor): Statement => (name, text, values) => queryNamed(db, name, text, values);
+
+async function appendOne(run: Statement, append: StreamAppend): Promise<AppendResult> {
   const mode = modeOf(append.expectedVersion);
   const many = append.events.length > 1;
-  const text = appendStatementText(mode, many);
-  const values = statementValues(append);
-  const pool = poolOf(db);
-  if (pool) {
-    // A named statement is parsed and planned once per connection: planning cost as much as the
-    // append itself (measured: +47–75% appends/s, bench/experiments/README.md).
-    const result = await pool.query<AppendedRow>({ name: `event_store_append_${mode}_${many ? 'many' : 'one'}`, text, values });
-    return result.rows;
-  }
-  const result = await db.executeQuery<AppendedRow>(CompiledQuery.raw(text, values));
-  return result.rows;
-}
-
-async function appendOne(db: Executor, append: StreamAppend): Promise<AppendResult> {
-  const rows = await runAppend(db, append);
+  // A named statement is parsed and planned once per connection: planning cost as much as the
+  // append itself (measured: +47–75% appends/s, bench/experiments/README.md).
+  const rows = await run<AppendedRow>(`event_store_append_${mode}_${many ? 'many' : 'one'}`, appendStatementText(mode, many), statementValues(append));
   if (rows.length !== append.events.length) {
-    const actual = await db.selectFrom('streams').select('version').where('stream_id', '=', append.streamId).executeTakeFirst();
+    const [actual] = await run<{ version: number }>('event_store_stream_version', 'select version from streams where stream_id = $1', [append.streamId]);
     return { ok: false, conflict: { streamId: append.streamId, expectedVersion: append.expectedVersion, actualVersion: actual?.version ?? null } };
   }
   const sorted = [...rows].sort((a, b) => a.stream_version - b.stream_version);
   return { ok: true, nextVersion: Number(sorted.at(-1)!.stream_version), globalPositions: sorted.map((r) => Number(r.global_position)) };
+}
+
+async function appendAll(run: Statement, appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+  const done: AppendResult[] = [];
+  for (const append of appends) {
+    const result = await appendOne(run, append);
+    if (!result.ok) throw new ConcurrencyConflict(result.conflict);
+    done.push(result);
+  }
+  return done;
+}
+
+/**
+ * The transaction on one pooled connection of its own, so its appends go as named statements too (Kysely
+ * sends every statement unnamed, planned again each time): a filing appends to two streams this way.
+ */
+async function inPooledTransaction(pool: pg.Pool, appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('begin');
+    try {
+      const done = await appendAll(async (name, text, values) => (await client.query({ name, text, values: [...values] })).rows, appends);
+      await client.query('commit');
+      return done;
+    } catch (error) {
+      await client.query('rollback').catch((rollbackError: Error) => {
+        broken = rollbackError;
+      });
+      throw error;
+    }
+  } finally {
+    // A connection whose rollback failed is in an unknown state: the pool drops it instead of lending it again.
+    client.release(broken);
+  }
 }
 
 export class ConcurrencyConflict extends Error {
@@ -135,7 +164,7 @@ function appended(db: Kysely<EventStoreTables>): void {
 export async function appendToStream(db: Kysely<EventStoreTables>, append: StreamAppend): Promise<AppendResult> {
   if (append.events.length === 0) throw new Error('appendToStream needs at least one event');
   assertEventsFit(append.streamId, append.events);
-  const result = await appendOne(db, append);
+  const result = await appendOne(through(db), append);
   if (result.ok) appended(db);
   return result;
 }
@@ -150,13 +179,9 @@ export type Alongside = (trx: Transaction<EventStoreTables>) => Promise<void>;
 export async function appendToStreams(db: Kysely<EventStoreTables>, appends: readonly StreamAppend[], alongside?: Alongside): Promise<AppendResult[]> {
   for (const append of appends) assertEventsFit(append.streamId, append.events);
   try {
-    const results = await db.transaction().execute(async (trx) => {
-      const done: AppendResult[] = [];
-      for (const append of appends) {
-        const result = await appendOne(trx, append);
-        if (!result.ok) throw new ConcurrencyConflict(result.conflict);
-        done.push(result);
-      }
+    const pool = alongside ? null : poolOf(db);
+    const results = pool ? await inPooledTransaction(pool, appends) : await db.transaction().execute(async (trx) => {
+      const done = await appendAll(through(trx), appends);
       if (alongside) await alongside(trx);
       return done;
     });

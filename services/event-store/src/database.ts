@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
+import { CompiledQuery, Kysely, PGliteDialect, PostgresDialect, sql, type QueryExecutorProvider, type RawBuilder } from 'kysely';
 import pg from 'pg';
 import type { EventStoreTables } from './tables.js';
 
@@ -83,6 +84,26 @@ const pools = new WeakMap<object, pg.Pool>();
  * sent as named (prepared) statements; null for a transaction or PGlite.
  */
 export const poolOf = (db: object): pg.Pool | null => pools.get(db) ?? null;
+
+/**
+ * Runs a hot statement as a named (server-side prepared) one when `db` is a pooled PostgreSQL root, so
+ * PostgreSQL parses and plans it once per connection instead of on every call; in a transaction or on
+ * PGlite it runs unnamed through Kysely. `name` must be unique per `text` (PostgreSQL keeps one per name).
+ */
+export async function queryNamed<Row>(db: QueryExecutorProvider, name: string, text: string, values: readonly unknown[]): Promise<Row[]> {
+  const pool = poolOf(db);
+  if (pool) return (await pool.query<Row & pg.QueryResultRow>({ name, text, values: [...values] })).rows;
+  return (await db.getExecutor().executeQuery<Row>(CompiledQuery.raw(text, [...values]))).rows;
+}
+
+/**
+ * A hot query built with sql`` whose text varies with its filters (a list page): one named statement per
+ * distinct text, named by the text's hash, so each filter shape is planned once per connection.
+ */
+export function queryNamedSql<Row>(db: QueryExecutorProvider, prefix: string, query: RawBuilder<Row>): Promise<Row[]> {
+  const compiled = query.compile(db);
+  return queryNamed<Row>(db, `${prefix}_${createHash('sha1').update(compiled.sql).digest('hex').slice(0, 16)}`, compiled.sql, compiled.parameters);
+}
 
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   if (config.databaseUrl) {

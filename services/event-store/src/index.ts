@@ -3,7 +3,6 @@ export * from './tables.js';
 export * from './migrations.js';
 export * from './appendToStream.js';
 export * from './readStream.js';
-export * from './streamStore.js';
 export * from './readAll.js';
 export * from './readAllOfTypes.js';
 export * from './checkpoints.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { Permission } from '@claims/contracts';
-import { streamStoreId } from '@claims/event-store';
+import { readStream, type StreamRead } from '@claims/event-store';
 import type { AppContext } from '../context.js';
 import { findOrderById } from '../catalog/orderRepository.js';
 import { claimNotFound } from '../http/authorizedClaim.js';
@@ -41,6 +41,8 @@ declare module 'fastify' {
     authorize(permission: Permission, storeId: string, notFound?: () => AppError): Principal;
     /** The caller, or 401 when the route resolved none. */
     requirePrincipal(): Principal;
+    /** The stream of the path's :claimId as the permission check read it, for the handler's first load (authorizedClaim). */
+    claimStream: { streamId: string; read: StreamRead } | null;
   }
 }
 
@@ -104,9 +106,12 @@ async function enforceDeclaredPermission(ctx: AppContext, request: FastifyReques
     return;
   }
   if (params.claimId && UUID.test(params.claimId)) {
-    const storeId = await streamStoreId(ctx.database.db, params.claimId);
+    // The handler loads this claim anyway: its stream is read once, here, and handed on (authorizedClaim).
+    const read = await readStream(ctx.database.db, params.claimId);
+    const storeId = read.events[0]?.storeId;
     if (!storeId) throw claimNotFound();
     request.authorize(permission, storeId, claimNotFound);
+    request.claimStream = { streamId: params.claimId, read };
     return;
   }
   if (params.orderId && UUID.test(params.orderId)) {
@@ -139,6 +144,7 @@ function requirePrincipal(this: FastifyRequest): Principal {
 export const authPlugin = (ctx: AppContext) => {
   const plugin = async (app: FastifyInstance) => {
     app.decorateRequest('principal', null);
+    app.decorateRequest('claimStream', null);
     app.decorateRequest('authorize', authorize);
     app.decorateRequest('requirePrincipal', requirePrincipal);
     app.addHook('onRequest', async (request) => {

@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import type { FastifyRequest } from 'fastify';
+import { queryNamed } from '@claims/event-store';
 import type { AppContext } from '../context.js';
 import { randomSecret, sha256 } from './passwords.js';
-import { loadGrants, type UserPrincipal } from './principal.js';
+import { grantsOf, rolesJsonOf, type RoleRow, type UserPrincipal } from './principal.js';
 
 /**
  * Over HTTPS (or in production) the cookie is `__Host-session` with `Secure`: the browser keeps it to
@@ -64,14 +65,20 @@ export async function deleteSession(ctx: AppContext, sessionHash: string): Promi
 }
 
 /** The signed-in user of a session cookie, or null when it is unknown, expired or the user disabled. */
+const SESSION_PRINCIPAL = `
+  select u.id, u.email, u.name, ${rolesJsonOf('u.id')} as roles
+  from auth_sessions s join users u on u.id = s.user_id
+  where s.token_hash = $1 and s.expires_at > $2::timestamptz and u.disabled_at is null`;
+
 export async function findSessionPrincipal(ctx: AppContext, token: string): Promise<UserPrincipal | null> {
   const sessionHash = sha256(token);
-  const { rows } = await sql<{ id: string; email: string; name: string }>`
-    select u.id, u.email, u.name from auth_sessions s join users u on u.id = s.user_id
-    where s.token_hash = ${sessionHash} and s.expires_at > ${ctx.now()}::timestamptz and u.disabled_at is null`.execute(ctx.database.db);
-  const user = rows[0];
-  if (!user) return null;
-  return { kind: 'user', user, sessionHash, grants: await loadGrants(ctx.database.db, user.id) };
+  // Every back-office request: the user and their grants in one named statement (one round trip, planned once per connection).
+  const [row] = await queryNamed<{ id: string; email: string; name: string; roles: RoleRow[] }>(
+    ctx.database.db, 'session_principal', SESSION_PRINCIPAL, [sessionHash, ctx.now()],
+  );
+  if (!row) return null;
+  const { roles, ...user } = row;
+  return { kind: 'user', user, sessionHash, grants: grantsOf(roles) };
 }
 
 /** Drops every expired session (the sweep). */

@@ -75,14 +75,21 @@ export function actorOf(principal: Principal): Actor {
     : { type: 'api-token', id: principal.token.id, name: principal.token.name };
 }
 
-interface RoleRow { role: string; account_id: string | null; store_id: string | null; account_stores: string[] | null }
+export interface RoleRow { role: string; account_id: string | null; store_id: string | null; account_stores: string[] | null }
 
-/** A user's role rows, with account roles expanded to the account's stores as they are now. */
-export async function loadGrants(db: QueryExecutorProvider, userId: string): Promise<Grant[]> {
-  const { rows } = await sql<RoleRow>`
-    select r.role, r.account_id, r.store_id,
-           (select coalesce(array_agg(s.id::text order by s.slug), '{}') from stores s where s.account_id = r.account_id) as account_stores
-    from user_roles r where r.user_id = ${userId}::uuid order by r.created_at, r.id`.execute(db);
+/**
+ * A user's role rows as one json array, for a statement that reads the caller and their grants in one round
+ * trip: `userId` is the SQL expression of the user's id (e.g. a column of the outer query).
+ */
+export const rolesJsonOf = (userId: string) => `
+  (select coalesce(json_agg(json_build_object(
+     'role', r.role, 'account_id', r.account_id, 'store_id', r.store_id,
+     'account_stores', (select coalesce(array_agg(s.id::text order by s.slug), '{}') from stores s where s.account_id = r.account_id)
+   ) order by r.created_at, r.id), '[]'::json)
+   from user_roles r where r.user_id = ${userId})`;
+
+/** The grants role rows give, with account roles expanded to the account's stores; unknown roles are skipped. */
+export function grantsOf(rows: readonly RoleRow[]): Grant[] {
   const grants: Grant[] = [];
   for (const row of rows) {
     const role = RoleName.safeParse(row.role);
@@ -94,4 +101,13 @@ export async function loadGrants(db: QueryExecutorProvider, userId: string): Pro
     grants.push({ role: role.data, level, accountId: row.account_id, storeId: row.store_id, stores });
   }
   return grants;
+}
+
+/** A user's role rows, with account roles expanded to the account's stores as they are now. */
+export async function loadGrants(db: QueryExecutorProvider, userId: string): Promise<Grant[]> {
+  const { rows } = await sql<RoleRow>`
+    select r.role, r.account_id, r.store_id,
+           (select coalesce(array_agg(s.id::text order by s.slug), '{}') from stores s where s.account_id = r.account_id) as account_stores
+    from user_roles r where r.user_id = ${userId}::uuid order by r.created_at, r.id`.execute(db);
+  return grantsOf(rows);
 }

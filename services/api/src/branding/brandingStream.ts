@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import { DomainEvent, storeBrandingStreamOf, type Actor, type Branding, type BrandingCommand, type Store } from '@claims/contracts';
+import { type DomainEvent, storeBrandingStreamOf, type Actor, type Branding, type BrandingCommand, type Store } from '@claims/contracts';
 import { brandingDecider, type BrandingState } from '@claims/domain';
-import { readStream, type Alongside } from '@claims/event-store';
+import { storedDomainEvent, readStream, type Alongside } from '@claims/event-store';
 import type { AppContext, RequestMeta } from '../context.js';
 import { foldRecorded, handleCommand, type Handled } from '../eventsourcing/commandHandler.js';
 
@@ -14,7 +14,7 @@ export interface BrandingStream {
 /** A store's branding stream, read and folded (small: one event per change). */
 export async function readBrandingStream(db: Parameters<typeof readStream>[0], storeId: string): Promise<BrandingStream> {
   const { version, events } = await readStream(db, storeBrandingStreamOf(storeId));
-  const records = events.map((e) => ({ version: e.streamVersion, event: DomainEvent.parse({ type: e.type, data: e.data }), actor: e.metadata.actor }));
+  const records = events.map((e) => ({ version: e.streamVersion, event: storedDomainEvent(e), actor: e.metadata.actor }));
   return { version, records, state: foldRecorded(brandingDecider, events) };
 }
 

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type QueryExecutorProvider } from 'kysely';
-import { Order, toMinor, type OrderInput } from '@claims/contracts';
+import { Order, toMinor, type OrderInput, type Store } from '@claims/contracts';
+import { queryNamed } from '@claims/event-store';
+import { toStore, type StoreRow } from './storeRepository.js';
 
 /** The order number as typed by a shopper: trimmed, without a leading '#'. */
 export const normaliseOrderNumber = (value: string): string => value.trim().replace(/^#+/, '').trim();
@@ -60,6 +62,23 @@ export const findOrderBySourceIdAndEmail = (db: QueryExecutorProvider, sourceOrd
   findOne(db, sql<{ doc: unknown }>`
     select doc from orders where source_order_id = ${sourceOrderId} and customer_email_lower = ${email.trim().toLowerCase()}
       and store_id in (select id from stores where active) limit 1`);
+
+const FILING_TARGET = `
+  select o.doc, s.id, s.account_id, s.slug, s.name, s.domain, s.currency, s.settings, s.branding
+  from orders o join stores s on s.id = o.store_id
+  where o.source_order_id = $1 and o.customer_email_lower = $2 and s.active
+  limit 1`;
+
+/**
+ * The order a shopper files on (by its source id and their email, in an active store) with its store:
+ * one named statement, as every filing starts with it.
+ */
+export async function findFilingTarget(db: QueryExecutorProvider, sourceOrderId: string, email: string): Promise<{ order: Order; store: Store } | null> {
+  const [row] = await queryNamed<StoreRow & { doc: unknown }>(db, 'filing_target', FILING_TARGET, [sourceOrderId, email.trim().toLowerCase()]);
+  if (!row) return null;
+  const { doc, ...store } = row;
+  return { order: Order.parse(doc), store: toStore(store) };
+}
 
 export const findOrderById = (db: QueryExecutorProvider, id: string) =>
   findOne(db, sql<{ doc: unknown }>`select doc from orders where id = ${id}::uuid`);

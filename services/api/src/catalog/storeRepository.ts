@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type QueryExecutorProvider } from 'kysely';
 import { Store, type Branding, type StoreRef, type StoreSettings } from '@claims/contracts';
 
-interface StoreRow {
+export interface StoreRow {
   id: string;
   account_id: string;
   slug: string;
@@ -13,7 +13,7 @@ interface StoreRow {
   branding: unknown;
 }
 
-const toStore = (row: StoreRow): Store =>
+export const toStore = (row: StoreRow): Store =>
   Store.parse({ id: row.id, accountId: row.account_id, slug: row.slug, name: row.name, domain: row.domain, currency: row.currency, settings: row.settings, branding: row.branding });
 
 export async function findStore(db: QueryExecutorProvider, id: string): Promise<Store | null> {

@@ -3,12 +3,11 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AddReviewRequest, ApiError, CustomerClaimView, FileClaimRequest, FilingIdempotencyKey, FileClaimResponse, Message, Review, SendMessageRequest,
-  type Claim, type ClaimCommand,
+  type ClaimCommand,
 } from '@claims/contracts';
 import { claimDecider } from '@claims/domain';
 import type { AppContext } from '../context.js';
-import { findOrderBySourceIdAndEmail } from '../catalog/orderRepository.js';
-import { findStore } from '../catalog/storeRepository.js';
+import { findFilingTarget } from '../catalog/orderRepository.js';
 import { handleCommand } from '../eventsourcing/commandHandler.js';
 import type { LoadedClaim } from '../http/authorizedClaim.js';
 import { created, messagesOf, reviewsOf } from '../http/claimEvents.js';
@@ -29,9 +28,9 @@ async function claimByToken(ctx: AppContext, token: string): Promise<LoadedClaim
   return loaded;
 }
 
-/** The shopper's own command on their claim, stamped with the claim as its subject. */
-const shopperCommand = (ctx: AppContext, claim: Claim, correlationId: string, command: ClaimCommand) =>
-  handleCommand(ctx, { decider: claimDecider, streamId: claim.id, storeId: claim.storeId, meta: customerMeta(correlationId, claim.id), command });
+/** The shopper's own command on their claim (as its link just loaded it), stamped with the claim as its subject. */
+const shopperCommand = (ctx: AppContext, loaded: LoadedClaim, correlationId: string, command: ClaimCommand) =>
+  handleCommand(ctx, { decider: claimDecider, streamId: loaded.state.id, storeId: loaded.state.storeId, meta: customerMeta(correlationId, loaded.state.id), command, loaded });
 
 export const claimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
   app.post('/api/claims/:id', {
@@ -44,9 +43,9 @@ export const claimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
       response: { 201: FileClaimResponse, 400: ApiError, 404: ApiError, 409: ApiError, 422: ApiError },
     },
   }, async (request, reply) => {
-    const order = await findOrderBySourceIdAndEmail(ctx.database.db, request.params.id, request.body.email);
-    const store = order && (await findStore(ctx.database.db, order.storeId));
-    if (!order || !store) throw new AppError('order_not_found', 'We could not find an order with that number and email address.');
+    const target = await findFilingTarget(ctx.database.db, request.params.id, request.body.email);
+    if (!target) throw new AppError('order_not_found', 'We could not find an order with that number and email address.');
+    const { order, store } = target;
     const filed = await fileClaim(ctx, order, store, request.body, customerMeta(request.id, order.id), { idempotencyKey: request.headers['idempotency-key'] });
     request.log.info({ claimId: filed.claimId, claimNumber: filed.claimNumber }, 'claim filed');
     return reply.code(201).send(filed);
@@ -71,8 +70,9 @@ export const claimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
       response: { 201: Message, 404: ApiError, 400: ApiError },
     },
   }, async (request, reply) => {
-    const { state: claim } = await claimByToken(ctx, request.params.id);
-    const { decided } = await shopperCommand(ctx, claim, request.id, {
+    const loaded = await claimByToken(ctx, request.params.id);
+    const claim = loaded.state;
+    const { decided } = await shopperCommand(ctx, loaded, request.id, {
       type: 'SendMessage', claimId: claim.id, messageId: randomUUID(), actor: { type: 'customer', id: claim.id },
       senderType: 'customer', senderName: request.body.senderName || claim.customer.name,
       messageContent: request.body.messageContent, medias: request.body.medias, now: ctx.now(),
@@ -92,8 +92,8 @@ export const claimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
       response: { 201: Review, 404: ApiError, 422: ApiError },
     },
   }, async (request, reply) => {
-    const { state: claim } = await claimByToken(ctx, request.params.id);
-    const { decided } = await shopperCommand(ctx, claim, request.id, { type: 'AddReview', claimId: claim.id, reviewId: randomUUID(), now: ctx.now(), review: request.body });
+    const loaded = await claimByToken(ctx, request.params.id);
+    const { decided } = await shopperCommand(ctx, loaded, request.id, { type: 'AddReview', claimId: loaded.state.id, reviewId: randomUUID(), now: ctx.now(), review: request.body });
     return reply.code(201).send(created(reviewsOf(decided), 'review'));
   });
 };

@@ -3,9 +3,10 @@ import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  AddLabelRequest, AddNoteRequest, ApiError, ClaimNote, ClaimNoteList, ClaimTags, DomainEvent, Label, MetadataKeyParam, SetMetadataRequest,
+  AddLabelRequest, AddNoteRequest, ApiError, ClaimNote, ClaimNoteList, ClaimTags, Label, MetadataKeyParam, SetMetadataRequest,
   type Claim, type ClaimCommand, type Permission,
 } from '@claims/contracts';
+import { storedDomainEvent } from '@claims/event-store';
 import { claimDecider } from '@claims/domain';
 import type { AppContext, RequestMeta } from '../context.js';
 import { handleCommand } from '../eventsourcing/commandHandler.js';
@@ -23,7 +24,7 @@ const tagsOf = ({ state, version }: { state: Claim | null; version: number }): C
 /** The notes among a claim's events, each with the stream version it was recorded at, oldest first. */
 const notesOf = (events: ReadonlyArray<{ type: string; data: unknown; streamVersion: number }>): ClaimNote[] =>
   events.flatMap((e) => {
-    const event = DomainEvent.parse({ type: e.type, data: e.data });
+    const event = storedDomainEvent(e);
     if (event.type !== 'ClaimNoteAdded') return [];
     const { noteId, body, author, createdAt } = event.data;
     return [{ id: noteId, body, author, createdAt, version: e.streamVersion }];

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  ApiError, CLAIM_STATUS_LABELS, ClaimFacts, DomainEvent, RECENT_CLAIMS_DAYS, ResolutionType, toDecimal, type Signature,
+  ApiError, CLAIM_STATUS_LABELS, ClaimFacts, RECENT_CLAIMS_DAYS, ResolutionType, toDecimal, type Signature,
 } from '@claims/contracts';
+import { storedDomainEvent } from '@claims/event-store';
 import { isOffered } from '@claims/domain';
 import { customerClaimHistory } from '@claims/projections';
 import type { AppContext } from '../context.js';
@@ -20,7 +21,7 @@ const DAY_MS = 86_400_000;
 function signatureOf(events: ReadonlyArray<{ type: string; data: unknown }>): Signature | null {
   const filed = events.find((e) => e.type === 'ClaimFiled');
   if (!filed) return null;
-  const event = DomainEvent.parse({ type: filed.type, data: filed.data });
+  const event = storedDomainEvent(filed);
   return event.type === 'ClaimFiled' ? event.data.signature : null;
 }
 

@@ -25,10 +25,11 @@ export const claimReopenRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asy
       response: { 200: AdminClaimDetail, 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError },
     },
   }, async (request) => {
-    const { state: claim } = await authorizedClaim(ctx, request, 'claim:resolve', request.params.claimId);
+    const loaded = await authorizedClaim(ctx, request, 'claim:resolve', request.params.claimId);
+    const { state: claim } = loaded;
     const principal = request.requirePrincipal();
     const handled = await handleCommand(ctx, {
-      decider: claimDecider, streamId: claim.id, storeId: claim.storeId, meta: metaOf(principal, request.id),
+      decider: claimDecider, streamId: claim.id, storeId: claim.storeId, loaded, meta: metaOf(principal, request.id),
       command: { type: 'ReopenClaim', claimId: claim.id, note: request.body.note || null },
       expectedVersion: request.body.expectedVersion,
     });

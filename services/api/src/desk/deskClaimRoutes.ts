@@ -124,10 +124,11 @@ export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
       params: ClaimParams, body: ResolveClaimRequest, response: { 200: AdminClaimDetail, ...errors, 409: ApiError, 422: ApiError },
     },
   }, async (request) => {
-    const { state: claim } = await authorizedClaim(ctx, request, 'claim:resolve', request.params.claimId);
+    const loaded = await authorizedClaim(ctx, request, 'claim:resolve', request.params.claimId);
+    const { state: claim } = loaded;
     const principal = request.requirePrincipal();
     const handled = await handleCommand(ctx, {
-      decider: claimDecider, streamId: claim.id, storeId: claim.storeId, meta: metaOf(principal, request.id),
+      decider: claimDecider, streamId: claim.id, storeId: claim.storeId, loaded, meta: metaOf(principal, request.id),
       command: await resolveCommand(ctx, claim, principal, request.body), expectedVersion: request.body.expectedVersion,
     });
     return toAdminClaimDetail(ctx, afterCommand(handled), principal);
@@ -141,10 +142,11 @@ export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
     },
   }, async (request) => {
     // Closing decides a claim's fate: it takes the resolver's permission, not only claim:update.
-    const { state: claim } = await authorizedClaim(ctx, request, statusChangePermission(request.body.status), request.params.claimId);
+    const loaded = await authorizedClaim(ctx, request, statusChangePermission(request.body.status), request.params.claimId);
+    const { state: claim } = loaded;
     const principal = request.requirePrincipal();
     const handled = await handleCommand(ctx, {
-      decider: claimDecider, streamId: claim.id, storeId: claim.storeId, meta: metaOf(principal, request.id),
+      decider: claimDecider, streamId: claim.id, storeId: claim.storeId, loaded, meta: metaOf(principal, request.id),
       command: { type: 'ChangeClaimStatus', claimId: claim.id, to: request.body.status, note: request.body.note || null, reason: request.body.reason ?? null },
       expectedVersion: request.body.expectedVersion,
     });
@@ -158,11 +160,12 @@ export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
       params: ClaimParams, body: SendMessageRequest, response: { 201: Message, ...errors },
     },
   }, async (request, reply) => {
-    const { state: claim } = await authorizedClaim(ctx, request, 'message:create', request.params.claimId);
+    const loaded = await authorizedClaim(ctx, request, 'message:create', request.params.claimId);
+    const { state: claim } = loaded;
     const principal = request.requirePrincipal();
     const senderName = request.body.senderName || (principal.kind === 'user' ? principal.user.name : principal.token.name);
     const { decided } = await handleCommand(ctx, {
-      decider: claimDecider, streamId: claim.id, storeId: claim.storeId, meta: metaOf(principal, request.id),
+      decider: claimDecider, streamId: claim.id, storeId: claim.storeId, loaded, meta: metaOf(principal, request.id),
       command: {
         type: 'SendMessage', claimId: claim.id, messageId: randomUUID(), actor: actorOf(principal),
         senderType: isInternal(principal) ? 'staff' : 'merchant', senderName,
@@ -190,7 +193,8 @@ export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
       params: ClaimParams, body: AssignClaimRequest, response: { 200: AdminClaimDetail, ...errors, 409: ApiError },
     },
   }, async (request) => {
-    const { state: claim } = await authorizedClaim(ctx, request, 'claim:update', request.params.claimId);
+    const loaded = await authorizedClaim(ctx, request, 'claim:update', request.params.claimId);
+    const { state: claim } = loaded;
     const principal = request.requirePrincipal();
     const { assigneeId, expectedVersion } = request.body;
     let assignee: { id: string; name: string } | null = null;
@@ -200,7 +204,7 @@ export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
       assignee = { id: found.id, name: found.name };
     }
     const handled = await handleCommand(ctx, {
-      decider: claimDecider, streamId: claim.id, storeId: claim.storeId, meta: metaOf(principal, request.id),
+      decider: claimDecider, streamId: claim.id, storeId: claim.storeId, loaded, meta: metaOf(principal, request.id),
       command: { type: 'AssignClaim', claimId: claim.id, assignee }, expectedVersion,
     });
     return toAdminClaimDetail(ctx, afterCommand(handled), principal);

@@ -1,6 +1,6 @@
-import { DomainEvent } from '@claims/contracts';
+import type { DomainEvent } from '@claims/contracts';
 import type { Decider } from '@claims/domain';
-import { appendToStream, appendToStreams, NO_STREAM, readStream, type Alongside, type RecordedEvent, type StreamAppend } from '@claims/event-store';
+import { storedDomainEvent, appendToStream, appendToStreams, NO_STREAM, readStream, type Alongside, type RecordedEvent, type StreamAppend, type StreamRead } from '@claims/event-store';
 import type { AppContext, RequestMeta } from '../context.js';
 import { AppError } from '../platform/errors.js';
 import { groupByStream } from './newEvents.js';
@@ -29,6 +29,11 @@ export interface CommandRequest<State, Command> {
   onConflict?: ConflictPolicy;
   /** Rows of the caller's own tables that must commit with the events. */
   alongside?: Alongside;
+  /**
+   * The stream as the caller read it for this request (to authorize, or to build the command): the first
+   * attempt decides on it instead of reading it again; a stale one is a conflict like any other.
+   */
+  loaded?: Loaded<State>;
 }
 
 export interface Loaded<State> {
@@ -50,16 +55,19 @@ export function foldRecorded<State>(
   decider: Pick<Decider<State, unknown>, 'initialState' | 'evolve'>, events: ReadonlyArray<{ type: string; data: unknown }>,
 ): State {
   let state = decider.initialState;
-  for (const event of events) state = decider.evolve(state, DomainEvent.parse({ type: event.type, data: event.data }));
+  for (const event of events) state = decider.evolve(state, storedDomainEvent(event));
   return state;
 }
+
+/** A stream already read, folded. */
+export const foldStream = <State>(decider: Pick<Decider<State, unknown>, 'initialState' | 'evolve'>, { version, events }: StreamRead): Loaded<State> =>
+  ({ state: foldRecorded(decider, events), version, events });
 
 /** Reads one stream and folds it (optionally only up to a version, for an "as of" view). */
 export async function loadAggregate<State>(
   ctx: AppContext, decider: Pick<Decider<State, unknown>, 'initialState' | 'evolve'>, streamId: string, untilVersion?: number,
 ): Promise<Loaded<State>> {
-  const { version, events } = await readStream(ctx.database.db, streamId, untilVersion);
-  return { state: foldRecorded(decider, events), version, events };
+  return foldStream(decider, await readStream(ctx.database.db, streamId, untilVersion));
 }
 
 /**
@@ -72,7 +80,7 @@ export async function handleCommand<State, Command>(ctx: AppContext, request: Co
   const { decider, streamId, expectedVersion } = request;
   const policy = request.onConflict ?? (expectedVersion === undefined ? DECIDE_AGAIN : REFUSE);
   for (let attempt = 1; ; attempt++) {
-    const loaded = await loadAggregate(ctx, decider, streamId);
+    const loaded = attempt === 1 && request.loaded ? request.loaded : await loadAggregate(ctx, decider, streamId);
     if (expectedVersion !== undefined && expectedVersion !== loaded.version) throw conflict(loaded.version);
     const command = typeof request.command === 'function'
       ? await (request.command as (loaded: Loaded<State>) => Command | Promise<Command>)(loaded)

@@ -1,5 +1,5 @@
-import { DomainEvent, type EventType } from '@claims/contracts';
-import { initCheckpoint, lastCommittedPosition, loadCheckpoint, readAll, startPollingLoop, storeCheckpoint, type PollingLoop, type RecordedEvent } from '@claims/event-store';
+import { type DomainEvent, type EventType } from '@claims/contracts';
+import { storedDomainEvent, initCheckpoint, lastCommittedPosition, loadCheckpoint, readAll, startPollingLoop, storeCheckpoint, type PollingLoop, type RecordedEvent } from '@claims/event-store';
 import type { AppContext } from '../context.js';
 
 /** An event as a reaction receives it: where it was recorded, with its data typed by its type. */
@@ -71,7 +71,7 @@ export function startReaction(ctx: AppContext, reaction: Reaction, pollMs = 250)
       if (page.events.length === 0) return;
       for (const event of page.events) {
         if (!reaction.handles.has(event.type as EventType)) continue;
-        await reaction.react(ctx, { ...event, ...DomainEvent.parse({ type: event.type, data: event.data }) });
+        await reaction.react(ctx, { ...event, ...storedDomainEvent(event) });
         await storeCheckpoint(db, checkpointName(reaction), { transactionId: event.transactionId, globalPosition: event.globalPosition });
       }
       await storeCheckpoint(db, checkpointName(reaction), page.next);

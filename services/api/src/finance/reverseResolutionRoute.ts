@@ -25,10 +25,11 @@ export const reverseResolutionRoute = (ctx: AppContext): FastifyPluginAsyncZod =
       params: ClaimParams, body: ReverseResolutionRequest, response: { 200: AdminClaimDetail, ...errors },
     },
   }, async (request) => {
-    const { state: claim } = await authorizedClaim(ctx, request, 'claim:resolve', request.params.claimId);
+    const loaded = await authorizedClaim(ctx, request, 'claim:resolve', request.params.claimId);
+    const { state: claim } = loaded;
     const principal = request.requirePrincipal();
     const handled = await handleCommand(ctx, {
-      decider: claimDecider, streamId: claim.id, storeId: claim.storeId, meta: metaOf(principal, request.id),
+      decider: claimDecider, streamId: claim.id, storeId: claim.storeId, loaded, meta: metaOf(principal, request.id),
       command: {
         type: 'ReverseResolution', claimId: claim.id, storeId: claim.storeId, clawbackEntryIds: claim.resolutions.map(() => randomUUID()),
         reason: request.body.reason, actor: actorOf(principal), now: ctx.now(),

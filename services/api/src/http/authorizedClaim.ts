@@ -2,7 +2,8 @@ import type { Claim, Permission } from '@claims/contracts';
 import { claimDecider } from '@claims/domain';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { loadAggregate, type Loaded } from '../eventsourcing/commandHandler.js';
+import type { StreamRead } from '@claims/event-store';
+import { foldStream, loadAggregate, type Loaded } from '../eventsourcing/commandHandler.js';
 import { AppError } from '../platform/errors.js';
 
 export const claimNotFound = () => new AppError('claim_not_found', 'No claim matches that reference.');
@@ -11,8 +12,20 @@ export type LoadedClaim = Loaded<Claim>;
 
 /** A claim from its stream, or null when there is none (optionally as it stood at a version). */
 export async function loadClaim(ctx: AppContext, claimId: string, untilVersion?: number): Promise<LoadedClaim | null> {
-  const loaded = await loadAggregate(ctx, claimDecider, claimId, untilVersion);
-  return loaded.state ? { ...loaded, state: loaded.state } : null;
+  return claimOf(await loadAggregate(ctx, claimDecider, claimId, untilVersion));
+}
+
+const claimOf = (loaded: Loaded<Claim | null>): LoadedClaim | null => (loaded.state ? { ...loaded, state: loaded.state } : null);
+
+/**
+ * The claim's stream as the permission hook read it for this request (authPlugin.ts), handed over once:
+ * a later load in the same request (after a command) reads it again.
+ */
+function takeClaimStream(request: FastifyRequest, claimId: string): StreamRead | null {
+  const held = request.claimStream;
+  if (held?.streamId !== claimId) return null;
+  request.claimStream = null;
+  return held.read;
 }
 
 /**
@@ -20,7 +33,8 @@ export async function loadClaim(ctx: AppContext, claimId: string, untilVersion?:
  * unknown claim and another tenant's claim are the same 404.
  */
 export async function authorizedClaim(ctx: AppContext, request: FastifyRequest, permission: Permission, claimId: string): Promise<LoadedClaim> {
-  const loaded = await loadClaim(ctx, claimId);
+  const read = takeClaimStream(request, claimId);
+  const loaded = read ? claimOf(foldStream(claimDecider, read)) : await loadClaim(ctx, claimId);
   if (!loaded) throw claimNotFound();
   request.authorize(permission, loaded.state.storeId, claimNotFound);
   return loaded;

@@ -1,4 +1,5 @@
-import { claimNotificationsStreamOf, DomainEvent, Message, type Claim, type NotificationKind, type Store } from '@claims/contracts';
+import { claimNotificationsStreamOf, type DomainEvent, Message, type Claim, type NotificationKind, type Store } from '@claims/contracts';
+import { storedDomainEvent } from '@claims/event-store';
 import { claimMailDecider, notificationKindOf, teamNotificationKindOf, type RecordNotification } from '@claims/domain';
 import type { AppContext, RequestMeta } from '../context.js';
 import { findStore } from '../catalog/storeRepository.js';
@@ -69,7 +70,7 @@ export async function deliverClaimMail(ctx: AppContext, mailer: Mailer, cause: C
   const recorded = loaded?.events.find((e) => e.eventId === cause.eventId);
   const store = loaded && (await findStore(ctx.database.db, loaded.state.storeId));
   if (!loaded || !recorded || !store) return;
-  const event = DomainEvent.parse({ type: recorded.type, data: recorded.data });
+  const event = storedDomainEvent(recorded);
   const meta = notificationMeta(cause);
 
   const plan = await planFor(ctx, cause, loaded.state, store, event, member);

@@ -1,4 +1,4 @@
-import { DomainEvent } from '@claims/contracts';
+import { storedDomainEvent } from '@claims/event-store';
 import { claimLinksRequestDecider, orderClaimsDecider, type ClaimLinksCommand } from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { findOrderById } from '../catalog/orderRepository.js';
@@ -20,7 +20,7 @@ import { failureText, MAX_ATTEMPTS, nextAttemptAt, notificationMeta, RECORD_MAIL
 export async function deliverClaimLinks(ctx: AppContext, mailer: Mailer, cause: NotificationCause): Promise<void> {
   const current = await loadAggregate(ctx, claimLinksRequestDecider, cause.streamId);
   const recorded = current.events.find((e) => e.eventId === cause.eventId);
-  const requested = recorded && DomainEvent.parse({ type: recorded.type, data: recorded.data });
+  const requested = recorded && storedDomainEvent(recorded);
   if (requested?.type !== 'ClaimLinksRequested') return;
   const scope = { orderId: requested.data.orderId, storeId: requested.data.storeId, requestId: requested.data.requestId };
   const notificationId = scope.requestId;

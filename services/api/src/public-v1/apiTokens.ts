@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type QueryExecutorProvider } from 'kysely';
+import { queryNamed } from '@claims/event-store';
 import { ApiTokenSummary, isPermission, type Permission } from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { randomSecret, sha256 } from '../auth/passwords.js';
-import { grantedAt, loadGrants, type TokenPrincipal } from '../auth/principal.js';
+import { grantedAt, grantsOf, rolesJsonOf, type RoleRow, type TokenPrincipal } from '../auth/principal.js';
 
 /** Tokens read `opk_` + 256 random bits, so a leaked one is recognisable in logs and secret scanners. */
 const TOKEN_PREFIX = 'opk_';
@@ -74,6 +75,17 @@ export async function revokeApiToken(ctx: AppContext, storeId: string, id: strin
   return rows.length > 0;
 }
 
+// "Last used" is written at most once a minute: one write per API call was a row update per request under load.
+const TOKEN_PRINCIPAL = `
+  with found as (
+    select id, name, store_id, permissions, created_by, last_used_at from api_tokens
+    where token_hash = $1 and revoked_at is null and (expires_at is null or expires_at > $2::timestamptz)
+  ), touched as (
+    update api_tokens set last_used_at = $2::timestamptz
+    where id in (select id from found where last_used_at is null or last_used_at < $2::timestamptz - interval '1 minute')
+  )
+  select id, name, store_id, permissions, ${rolesJsonOf('found.created_by')} as creator_roles from found`;
+
 /**
  * The principal of a bearer token, or null when it is unknown, revoked or expired. A token never
  * holds more than its creator does now: its permissions are cut to the creator's current grants on
@@ -81,19 +93,12 @@ export async function revokeApiToken(ctx: AppContext, storeId: string, id: strin
  */
 export async function findTokenPrincipal(ctx: AppContext, token: string): Promise<TokenPrincipal | null> {
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
-  // "Last used" is written at most once a minute: one write per API call was a row update per request under load.
-  const { rows } = await sql<{ id: string; name: string; store_id: string; permissions: Permission[]; created_by: string }>`
-    with found as (
-      select id, name, store_id, permissions, created_by, last_used_at from api_tokens
-      where token_hash = ${sha256(token)} and revoked_at is null and (expires_at is null or expires_at > ${ctx.now()}::timestamptz)
-    ), touched as (
-      update api_tokens set last_used_at = ${ctx.now()}::timestamptz
-      where id in (select id from found where last_used_at is null or last_used_at < ${ctx.now()}::timestamptz - interval '1 minute')
-    )
-    select id, name, store_id, permissions, created_by from found`.execute(ctx.database.db);
-  const row = rows[0];
+  // Every API call: the token, its "last used" and its creator's grants in one named statement (one round trip).
+  const [row] = await queryNamed<{ id: string; name: string; store_id: string; permissions: Permission[]; creator_roles: RoleRow[] }>(
+    ctx.database.db, 'api_token_principal', TOKEN_PRINCIPAL, [sha256(token), ctx.now()],
+  );
   if (!row) return null;
-  const creatorHolds = grantedAt(await loadGrants(ctx.database.db, row.created_by), row.store_id);
+  const creatorHolds = grantedAt(grantsOf(row.creator_roles), row.store_id);
   if (!creatorHolds) return null;
   const permissions = row.permissions.filter(isPermission).filter((p) => creatorHolds.has(p));
   return { kind: 'token', token: { id: row.id, name: row.name, storeId: row.store_id }, permissions };

@@ -77,10 +77,11 @@ export const v1Routes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) 
       response: { 200: ApiClaim, ...errors, 409: ApiError },
     },
   }, async (request) => {
-    const { state: claim } = await authorizedClaim(ctx, request, 'claim:resolve', request.params.claimId);
+    const loaded = await authorizedClaim(ctx, request, 'claim:resolve', request.params.claimId);
+    const { state: claim } = loaded;
     const principal = request.requirePrincipal();
     const { state, version } = await handleCommand(ctx, {
-      decider: claimDecider, streamId: claim.id, storeId: claim.storeId, meta: metaOf(principal, request.id),
+      decider: claimDecider, streamId: claim.id, storeId: claim.storeId, meta: metaOf(principal, request.id), loaded,
       command: await resolveCommand(ctx, claim, principal, request.body), expectedVersion: request.body.expectedVersion,
     });
     if (!state) throw claimNotFound();

@@ -1,4 +1,5 @@
-import { DomainEvent, toDecimal, type Claim, type ClaimStoreCredit } from '@claims/contracts';
+import { toDecimal, type Claim, type ClaimStoreCredit } from '@claims/contracts';
+import { storedDomainEvent } from '@claims/event-store';
 import { storeCreditDecider } from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { loadAggregate } from '../eventsourcing/commandHandler.js';
@@ -18,7 +19,7 @@ export async function claimStoreCredits(ctx: AppContext, claim: Claim, events: r
   const reclaimed = new Map<string, NonNullable<ClaimStoreCredit['reclaimed']>>();
   for (const recorded of ledger.events) {
     if (recorded.type !== 'StoreCreditIssued' && recorded.type !== 'StoreCreditReclaimed') continue;
-    const event = DomainEvent.parse({ type: recorded.type, data: recorded.data });
+    const event = storedDomainEvent(recorded);
     if (event.type === 'StoreCreditIssued') issuedAt.set(event.data.resolutionId, event.data.issuedAt);
     if (event.type === 'StoreCreditReclaimed') {
       const { currency } = event.data;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { currencyDecimals, DomainEvent, storeCreditStreamOf, toDecimal, type StoreCreditEntry, type StoreCreditLedger } from '@claims/contracts';
+import { currencyDecimals, storeCreditStreamOf, toDecimal, type StoreCreditEntry, type StoreCreditLedger } from '@claims/contracts';
+import { storedDomainEvent } from '@claims/event-store';
 import { payoutLinesOf, storeCreditDecider, type StoreCreditCommand } from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { findStore } from '../catalog/storeRepository.js';
@@ -27,7 +28,7 @@ async function bonusesOf(ctx: AppContext, claimIds: ReadonlySet<string>): Promis
 /** A customer's credit at a store, entry by entry, as its stream records it (each issued amount with its bonus). */
 export async function storeCreditLedger(ctx: AppContext, storeId: string, email: string, currency: string): Promise<StoreCreditLedger> {
   const loaded = await loadAggregate(ctx, storeCreditDecider, creditStreamOf(storeId, email));
-  const events = loaded.events.map((recorded) => ({ recorded, event: DomainEvent.parse({ type: recorded.type, data: recorded.data }) }));
+  const events = loaded.events.map((recorded) => ({ recorded, event: storedDomainEvent(recorded) }));
   const bonuses = await bonusesOf(ctx, new Set(events.flatMap(({ event }) => (event.type === 'StoreCreditIssued' ? [event.data.claimId] : []))));
   const entries = events.flatMap(({ recorded, event }): StoreCreditEntry[] => {
     const money = (minor: number) => toDecimal(minor, currency);

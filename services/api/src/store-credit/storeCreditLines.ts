@@ -1,4 +1,4 @@
-import { DomainEvent } from '@claims/contracts';
+import { storedDomainEvent } from '@claims/event-store';
 import { storeCreditOf, type StoreCreditValue } from '@claims/domain';
 
 export type StoredEvent = { type: string; data: unknown };
@@ -7,7 +7,7 @@ export type StoredEvent = { type: string; data: unknown };
 export function storeCreditLinesOf(claimCurrency: string, events: readonly StoredEvent[]): Array<{ resolutionId: string; claim: StoreCreditValue; store: StoreCreditValue }> {
   return events.flatMap((recorded) => {
     if (recorded.type !== 'ClaimResolved') return [];
-    const event = DomainEvent.parse({ type: recorded.type, data: recorded.data });
+    const event = storedDomainEvent(recorded);
     if (event.type !== 'ClaimResolved') return [];
     return event.data.resolutions.flatMap((line) => {
       const value = storeCreditOf(line, claimCurrency, event.data.valuation);

@@ -1,6 +1,6 @@
-import { DomainEvent, storeSettingsStreamOf, type SettingsChange, type Store } from '@claims/contracts';
+import { storeSettingsStreamOf, type SettingsChange, type Store } from '@claims/contracts';
 import { storeSettingsDecider, type SettingsRecord, type StoreSettingsState } from '@claims/domain';
-import { readStream, type Alongside } from '@claims/event-store';
+import { storedDomainEvent, readStream, type Alongside } from '@claims/event-store';
 import type { AppContext, RequestMeta } from '../context.js';
 import { writeStoreSettings } from '../catalog/storeRepository.js';
 import { foldRecorded, handleCommand, type Handled } from '../eventsourcing/commandHandler.js';
@@ -16,7 +16,7 @@ export interface SettingsStream {
 /** A store's settings stream, read and folded (small: one event per change). */
 export async function readSettingsStream(ctx: AppContext, storeId: string): Promise<SettingsStream> {
   const { version, events } = await readStream(ctx.database.db, storeSettingsStreamOf(storeId));
-  const records = events.map((e) => ({ version: e.streamVersion, event: DomainEvent.parse({ type: e.type, data: e.data }), actor: e.metadata.actor }));
+  const records = events.map((e) => ({ version: e.streamVersion, event: storedDomainEvent(e), actor: e.metadata.actor }));
   return { version, records, state: foldRecorded(storeSettingsDecider, events) };
 }
 

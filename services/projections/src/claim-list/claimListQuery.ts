@@ -1,5 +1,6 @@
 import { sql, type QueryExecutorProvider } from 'kysely';
 import { DomainFailure, type ClaimStatus, type ClaimType } from '@claims/contracts';
+import { queryNamedSql } from '@claims/event-store';
 
 export interface ClaimListRow {
   claim_id: string;
@@ -64,13 +65,14 @@ export async function listClaims(db: QueryExecutorProvider, filter: ClaimListFil
     conditions.push(sql`(claim_number = ${term} or order_number = ${term} or lower(customer_email) = lower(${term}))`);
   }
   if (after) conditions.push(sql`(created_at, claim_id) < (${after.createdAt}::timestamptz, ${after.claimId}::uuid)`);
-  const result = await sql<ClaimListRow>`
+  // Each filter shape is its own named statement: the list's first page is read on every visit and poll.
+  const found = await queryNamedSql(db, 'claim_list_page', sql<ClaimListRow>`
     select * from claim_list where ${sql.join(conditions, sql` and `)}
     order by created_at desc, claim_id desc
-    limit ${filter.limit + 1}`.execute(db);
-  const rows = result.rows.slice(0, filter.limit);
+    limit ${filter.limit + 1}`);
+  const rows = found.slice(0, filter.limit);
   const last = rows.at(-1);
-  return { rows, nextCursor: result.rows.length > filter.limit && last ? encodeCursor(last) : null };
+  return { rows, nextCursor: found.length > filter.limit && last ? encodeCursor(last) : null };
 }
 
 export interface IdleCutoff {

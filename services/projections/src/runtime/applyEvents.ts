@@ -1,11 +1,17 @@
 import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
 import { DomainEvent, type EventEnvelope, type EventType } from '@claims/contracts';
-import { storeCheckpoint, type Position } from '@claims/event-store';
+import { storeCheckpoint, storedDomainEvent, type Position } from '@claims/event-store';
 import { handledBy, type EventsByType, type Projection, type ProjectedEvent } from './projection.js';
 
+/** How an envelope's data becomes a domain event: read from our own store it is typed as is, from outside it is parsed. */
+export type EventTyping = (event: EventEnvelope) => DomainEvent;
+
+/** For envelopes from outside the store (Kafka messages): validated, so a malformed one fails (and is parked). */
+export const parsedDomainEvent: EventTyping = (event) => DomainEvent.parse({ type: event.type, data: event.data });
+
 /** The event typed for the projection; throws when it is not one the projection handles. */
-export function toProjected<T extends EventType>(projection: Projection<T>, event: EventEnvelope): ProjectedEvent<T> {
-  const typed = DomainEvent.parse({ type: event.type, data: event.data });
+export function toProjected<T extends EventType>(projection: Projection<T>, event: EventEnvelope, typing: EventTyping = storedDomainEvent): ProjectedEvent<T> {
+  const typed = typing(event);
   if (!isHandled(projection, typed)) throw new Error(`${projection.name} was given a ${typed.type} event, which it does not handle`);
   return { ...event, ...typed };
 }
@@ -56,10 +62,11 @@ export async function applyEvents<DB, T extends EventType>(
   projection: Projection<T>,
   events: readonly EventEnvelope[],
   checkpoint?: { name: string; position: Position },
+  typing: EventTyping = storedDomainEvent,
 ): Promise<number> {
   return db.transaction().execute(async (trx) => {
     await lockProjection(trx, projection.name);
-    return applyInTransaction(trx, projection, events, checkpoint);
+    return applyInTransaction(trx, projection, events, checkpoint, typing);
   });
 }
 
@@ -69,13 +76,14 @@ export async function applyInTransaction<T extends EventType>(
   projection: Projection<T>,
   events: readonly EventEnvelope[],
   checkpoint?: { name: string; position: Position },
+  typing: EventTyping = storedDomainEvent,
 ): Promise<number> {
   const relevant = events.filter((e) => handledBy(projection, e.type));
   const offsets = await loadOffsets(trx, projection.name, [...new Set(relevant.map((e) => e.streamId))]);
   const fresh: ProjectedEvent<T>[] = [];
   for (const event of relevant) {
     if (event.streamVersion <= (offsets.get(event.streamId) ?? 0)) continue;
-    fresh.push(toProjected(projection, event));
+    fresh.push(toProjected(projection, event, typing));
     offsets.set(event.streamId, event.streamVersion);
   }
   if (fresh.length > 0) await projection.applyBatch(trx, fresh);

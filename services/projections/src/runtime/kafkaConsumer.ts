@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Consumer, Kafka } from 'kafkajs';
 import { CLAIM_EVENTS_TOPIC, EventEnvelope } from '@claims/contracts';
 import type { Logger } from 'pino';
+import { parsedDomainEvent } from './applyEvents.js';
 import type { Projection } from './projection.js';
 import { DEFAULT_FAULT_POLICY, ProjectorGuard, RetryLater, type FaultPolicy, type ProjectorStatus } from './projectionFaults.js';
 
@@ -34,7 +35,8 @@ export async function consumeFromKafka<DB>(
   subscription: KafkaSubscription = DEFAULT_SUBSCRIPTION,
   policy: FaultPolicy = DEFAULT_FAULT_POLICY,
 ): Promise<KafkaProjector> {
-  const guard = new ProjectorGuard(db, projection, log, policy);
+  // Messages come from outside the process: their data is parsed, as the store's own reads need not be.
+  const guard = new ProjectorGuard(db, projection, log, policy, parsedDomainEvent);
   const consumer = kafka.consumer({ groupId: `${subscription.groupPrefix}.${projection.name}`, allowAutoTopicCreation: false });
   await consumer.connect();
   await consumer.subscribe({ topic: subscription.topic, fromBeginning: true });

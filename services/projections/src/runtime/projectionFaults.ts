@@ -2,8 +2,8 @@ import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { Logger } from 'pino';
 import type { EventEnvelope, ParkedEvent } from '@claims/contracts';
-import { sqlMigration, toRecordedEvent, type Position, type StoredEventRow } from '@claims/event-store';
-import { applyEvents, lockProjection, RebuildInProgress, toProjected } from './applyEvents.js';
+import { sqlMigration, storedDomainEvent, toRecordedEvent, type Position, type StoredEventRow } from '@claims/event-store';
+import { applyEvents, lockProjection, RebuildInProgress, toProjected, type EventTyping } from './applyEvents.js';
 import { projectionCheckpointName } from './readerProgress.js';
 import type { Projection } from './projection.js';
 
@@ -124,6 +124,8 @@ export class ProjectorGuard<DB> {
     readonly projection: Projection,
     private readonly log: Logger,
     private readonly policy: FaultPolicy = DEFAULT_FAULT_POLICY,
+    /** How the events' data is typed: as stored (a follower of our store) or parsed (Kafka messages). */
+    private readonly typing: EventTyping = storedDomainEvent,
   ) {}
 
   status(): ProjectorStatus {
@@ -149,7 +151,7 @@ export class ProjectorGuard<DB> {
    */
   private async applySlice(events: readonly EventEnvelope[], from: number, to: number, at: (i: number) => { name: string; position: Position } | undefined): Promise<void> {
     try {
-      await applyEvents(this.db, this.projection, events.slice(from, to), at(to - 1));
+      await applyEvents(this.db, this.projection, events.slice(from, to), at(to - 1), this.typing);
       return;
     } catch (error) {
       if (to - from === 1) return this.failed(events[from]!, error, at(from));
