@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { claimDueDeliveries, recordDeliveryAttempt, releaseDelivery, type ClaimedDelivery } from '@claims/projections';
+import { claimDueDeliveries, recordDeliveryAttempts, releaseDelivery, type ClaimedDelivery } from '@claims/projections';
 import type { AppContext } from '../context.js';
 import { nextAttemptAfterFailure } from './retrySchedule.js';
 import { sendWebhook, DELIVERY_TIMEOUT_MS, type WebhookOutcome } from './sendWebhook.js';
@@ -23,20 +23,43 @@ export interface DeliveryWorkerOptions {
   timeoutMs?: number;
 }
 
+/** An attempt that ended, with what its receiver answered. */
+export interface EndedWebhookAttempt { delivery: ClaimedDelivery; outcome: WebhookOutcome; attemptedAt: Date }
+
 /**
- * Records an attempt of a claimed delivery, retried on this worker's schedule when it failed, but never
- * sooner than a receiver's Retry-After (429 or 503) asked; then the endpoint's health: a 410 Gone, or
- * failures for the whole persistent-failure window, turn the endpoint off.
+ * Records attempts of claimed deliveries (each at most once here) in one statement, each failure
+ * retried on this worker's schedule, but never sooner than a receiver's Retry-After (429 or 503) asked.
+ * An endpoint whose attempts all succeeded ends its run of failures in that statement; one with a
+ * failure then has its health noted attempt by attempt, in order: a 410 Gone, or failures for the
+ * whole persistent-failure window, turn the endpoint off.
  */
-export async function recordAttempt(ctx: AppContext, delivery: ClaimedDelivery, outcome: WebhookOutcome, attemptedAt: Date): Promise<void> {
-  await recordDeliveryAttempt(ctx.database.db, delivery, outcome, attemptedAt, (input) => {
+export async function recordAttempts(ctx: AppContext, ended: readonly EndedWebhookAttempt[]): Promise<void> {
+  await recordOutcomes(ctx, ended);
+  await noteFailingEndpoints(ctx, ended);
+}
+
+async function recordOutcomes(ctx: AppContext, ended: readonly EndedWebhookAttempt[]): Promise<void> {
+  await recordDeliveryAttempts(ctx.database.db, ended, (input, { outcome }) => {
     const scheduled = nextAttemptAfterFailure(input);
     const asked = outcome.retryAfterMs === null ? null : new Date(input.failedAt.getTime() + outcome.retryAfterMs);
     return scheduled && asked && asked > scheduled ? asked : scheduled;
-  });
-  await recordEndpointHealth(ctx, {
-    endpointId: delivery.endpointId, webhookId: delivery.webhookId, statusCode: outcome.statusCode, succeeded: outcome.succeeded, at: attemptedAt,
-  });
+  }, true);
+}
+
+/** The health of each endpoint with a failure among `ended`, noted attempt by attempt. */
+async function noteFailingEndpoints(ctx: AppContext, ended: readonly EndedWebhookAttempt[]): Promise<void> {
+  const failing = new Set(ended.filter((a) => !a.outcome.succeeded).map((a) => a.delivery.endpointId));
+  for (const { delivery, outcome, attemptedAt } of ended) {
+    if (!failing.has(delivery.endpointId)) continue;
+    await recordEndpointHealth(ctx, {
+      endpointId: delivery.endpointId, webhookId: delivery.webhookId, statusCode: outcome.statusCode, succeeded: outcome.succeeded, at: attemptedAt,
+    });
+  }
+}
+
+/** Records one attempt: {@link recordAttempts} of one. */
+export async function recordAttempt(ctx: AppContext, delivery: ClaimedDelivery, outcome: WebhookOutcome, attemptedAt: Date): Promise<void> {
+  await recordAttempts(ctx, [{ delivery, outcome, attemptedAt }]);
 }
 
 /**
@@ -58,8 +81,12 @@ export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpti
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
-  /** Claims run one after another, so two never both count the same free places. */
-  let claiming: Promise<number> = Promise.resolve(0);
+  let claiming: Promise<number> | null = null;
+  let nextClaim: Promise<number> | null = null;
+
+  /** Attempts that ended and wait to be recorded, each with what its sender waits on. */
+  const ended: Array<EndedWebhookAttempt & { done: (error?: unknown) => void }> = [];
+  let recording = false;
 
   async function deliver(delivery: ClaimedDelivery): Promise<void> {
     const attemptedAt = now();
@@ -71,24 +98,65 @@ export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpti
       await releaseDelivery(db, delivery, now());
       return;
     }
-    await recordSurvivingRestarts(delivery, outcome, attemptedAt);
+    // The place stays taken (as its lease counts in claims) until the attempt is recorded.
+    await new Promise<void>((resolve, reject) => {
+      ended.push({ delivery, outcome, attemptedAt, done: (error) => (error === undefined ? resolve() : reject(error)) });
+      if (!recording) void recordEnded();
+    });
     ctx.log.debug({ webhookId: delivery.webhookId, statusCode: outcome.statusCode, error: outcome.error }, 'webhook attempt');
   }
 
   /**
-   * The receiver has had its attempt: an attempt left unrecorded is sent again once the lease runs
+   * Records what ended, one batch at a time: whatever ends while a batch is being written goes in the
+   * next, so under load one commit records many attempts (rather than each sender waiting on its own).
+   */
+  async function recordEnded(): Promise<void> {
+    recording = true;
+    while (ended.length > 0) {
+      const batch = takeBatch();
+      try {
+        await recordSurvivingRestarts(batch);
+        for (const attempt of batch) attempt.done();
+      } catch (error) {
+        for (const attempt of batch) attempt.done(error);
+        continue;
+      }
+      await noteFailingEndpoints(ctx, batch).catch((error: unknown) => ctx.log.error({ err: error }, 'noting a failing webhook endpoint failed'));
+    }
+    recording = false;
+  }
+
+  /** The ended attempts to record together: each delivery once (a repeat, after an expired lease, waits for the next batch). */
+  function takeBatch(): typeof ended {
+    const ids = new Set<string>();
+    const batch: typeof ended = [];
+    for (let i = 0; i < ended.length; ) {
+      const attempt = ended[i]!;
+      if (ids.has(attempt.delivery.id)) {
+        i++;
+        continue;
+      }
+      ids.add(attempt.delivery.id);
+      batch.push(attempt);
+      ended.splice(i, 1);
+    }
+    return batch;
+  }
+
+  /**
+   * The receivers have had their attempts: an attempt left unrecorded is sent again once the lease runs
    * out, a repeated webhook-id. So a database that is restarting (or a dropped connection) is waited
    * for, within half the lease, before giving up to that repeat.
    */
-  async function recordSurvivingRestarts(delivery: ClaimedDelivery, outcome: WebhookOutcome, attemptedAt: Date): Promise<void> {
+  async function recordSurvivingRestarts(batch: readonly EndedWebhookAttempt[]): Promise<void> {
     const giveUpAt = Date.now() + leaseMs / 2;
     for (let waitMs = 250; ; waitMs = Math.min(waitMs * 2, 2_000)) {
       try {
-        await recordAttempt(ctx, delivery, outcome, attemptedAt);
+        await recordOutcomes(ctx, batch);
         return;
       } catch (error) {
         if (stopped || Date.now() + waitMs > giveUpAt) throw error;
-        ctx.log.warn({ err: error, webhookId: delivery.webhookId }, 'recording a webhook attempt failed; trying again');
+        ctx.log.warn({ err: error, webhookIds: batch.map((a) => a.delivery.webhookId) }, 'recording webhook attempts failed; trying again');
         await sleep(waitMs, undefined, { signal: aborter.signal }).catch(() => undefined);
       }
     }
@@ -107,19 +175,37 @@ export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpti
     inFlight.add(attempt);
   }
 
-  /** Claims as many due deliveries as there are free places and starts them; how many it started. */
+  /**
+   * Claims as many due deliveries as there are free places and starts them; how many it started.
+   * Claims run one after another, so two never both count the same free places; asked for while one
+   * runs, one more runs after it, however many asked (a batch recorded frees many places at once).
+   */
   function claim(): Promise<number> {
-    claiming = claiming.then(async () => {
+    if (nextClaim) return nextClaim;
+    if (!claiming) {
+      claiming = claimFreePlaces().finally(() => {
+        claiming = null;
+      });
+      return claiming;
+    }
+    nextClaim = claiming.then(() => {
+      nextClaim = null;
+      return claim();
+    });
+    return nextClaim;
+  }
+
+  async function claimFreePlaces(): Promise<number> {
+    try {
       const free = maxInFlight - inFlight.size;
       if (stopped || free <= 0) return 0;
       const claimed = await claimDueDeliveries(db, now(), free, leaseMs, perEndpoint);
       for (const delivery of claimed) start(delivery);
       return claimed.length;
-    }).catch((error: unknown) => {
+    } catch (error) {
       ctx.log.error({ err: error }, 'claiming webhook deliveries failed; retrying at the next poll');
       return 0;
-    });
-    return claiming;
+    }
   }
 
   function schedule() {
@@ -142,6 +228,7 @@ export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpti
       stopped = true;
       clearTimeout(timer);
       aborter.abort();
+      await nextClaim;
       await claiming;
       await Promise.all(inFlight);
     },

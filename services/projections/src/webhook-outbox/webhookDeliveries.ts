@@ -21,6 +21,9 @@ export interface ClaimedDelivery {
   /** The endpoint's secret, and a rotated-out one still within its overlap: each signs the delivery, new first. */
   secrets: string[];
   claimToken: string;
+  /** The retry schedule as claimed: only the claim's holder changes it, so it is still current when the attempt is recorded. */
+  scheduleAttempts: number;
+  scheduleStartedAt: Date | null;
 }
 
 /** What one attempt came to. */
@@ -29,7 +32,10 @@ export type DeliveryOutcome = Pick<WebhookDeliveryAttempt, 'statusCode' | 'error
 /** The retry policy: when to try again after a failure of a schedule, or null to give up. */
 export type NextAttemptAfterFailure = (input: { failedAttempts: number; firstAttemptAt: Date; failedAt: Date }) => Date | null;
 
-interface ClaimedRow { id: string; endpoint_id: string; webhook_id: string; payload: string; url: string; secret: string; previous_secret: string | null; claim_token: string }
+interface ClaimedRow {
+  id: string; endpoint_id: string; webhook_id: string; payload: string; url: string; secret: string; previous_secret: string | null; claim_token: string;
+  schedule_attempts: number; schedule_started_at: Date | string | null;
+}
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
@@ -49,7 +55,8 @@ export async function claimDueDeliveries<DB>(
   const token = randomUUID();
   const at = now.toISOString();
   const rows = await db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(hashtextextended('webhook-delivery-claims', 0))`.execute(trx);
+    // Plain index scans, which mark the dead entries they pass (bitmap scans do not): without vacuum, updates leave many.
+    await sql`select pg_advisory_xact_lock(hashtextextended('webhook-delivery-claims', 0)), set_config('enable_bitmapscan', 'off', true)`.execute(trx);
     const { rows: claimed } = await sql<ClaimedRow>`
       with in_flight as (
         select endpoint_id, count(*)::int as n from webhook_deliveries
@@ -84,57 +91,96 @@ export async function claimDueDeliveries<DB>(
       set next_attempt_at = ${new Date(now.getTime() + leaseMs).toISOString()}::timestamptz, claim_token = ${token}::uuid
       from due e
       where d.id = e.id
-      returning d.id, d.endpoint_id, d.webhook_id, d.payload, e.url, e.secret, e.previous_secret, d.claim_token`.execute(trx);
+      returning d.id, d.endpoint_id, d.webhook_id, d.payload, e.url, e.secret, e.previous_secret, d.claim_token, d.schedule_attempts, d.schedule_started_at`.execute(trx);
     return claimed;
   });
   return rows.map((r) => ({
     id: r.id, endpointId: r.endpoint_id, webhookId: r.webhook_id, payload: r.payload, url: r.url,
     secrets: r.previous_secret ? [r.secret, r.previous_secret] : [r.secret], claimToken: r.claim_token,
+    scheduleAttempts: r.schedule_attempts, scheduleStartedAt: r.schedule_started_at ? new Date(r.schedule_started_at) : null,
   }));
 }
 
+/** One attempt that ended, to record. */
+export interface EndedAttempt { delivery: ClaimedDelivery; outcome: DeliveryOutcome; attemptedAt: Date }
+
 /**
- * Records one attempt and decides what comes next: done on a 2xx, else the retry policy's next
+ * Records attempts and decides what comes next for each: done on a 2xx, else the retry policy's next
  * attempt, or `failed` once it gives up. Only the holder of the claim reschedules: an attempt that
- * outlived its lease (or was overtaken by a replay) is recorded and changes nothing else.
+ * outlived its lease (or was overtaken by a replay) is recorded and changes nothing else. One statement
+ * for any number of attempts (one commit), so a worker records together what ended meanwhile. With
+ * `clearFailing`, an endpoint whose attempts here all succeeded ends its run of failures in the same
+ * statement (one with a failure here is left to the caller: the order of its outcomes matters).
+ * Each delivery at most once per call.
  */
-export async function recordDeliveryAttempt<DB>(
-  db: Kysely<DB>,
+export async function recordDeliveryAttempts<A extends EndedAttempt>(
+  db: QueryExecutorProvider,
+  attempts: readonly A[],
+  nextAttemptAfterFailure: (input: Parameters<NextAttemptAfterFailure>[0], attempt: A) => Date | null,
+  clearFailing = false,
+): Promise<void> {
+  if (attempts.length === 0) return;
+  const rows = attempts.map((ended) => {
+    const { delivery, outcome, attemptedAt } = ended;
+    // What the holder writes; computed from the claimed schedule, which only the holder changes.
+    const firstAttemptAt = delivery.scheduleStartedAt ?? attemptedAt;
+    const scheduleAttempts = delivery.scheduleAttempts + 1;
+    // Delays count from when the attempt ended, so a 10 s timeout does not eat into a 5 s delay.
+    const failedAt = new Date(attemptedAt.getTime() + outcome.durationMs);
+    const next = outcome.succeeded ? null : nextAttemptAfterFailure({ failedAttempts: scheduleAttempts, firstAttemptAt, failedAt }, ended);
+    return {
+      id: delivery.id, endpoint_id: delivery.endpointId, claim_token: delivery.claimToken, attempt_id: randomUUID(),
+      attempted_at: attemptedAt.toISOString(), status_code: outcome.statusCode, error: outcome.error, succeeded: outcome.succeeded,
+      duration_ms: outcome.durationMs, response_excerpt: outcome.responseExcerpt,
+      schedule_attempts: scheduleAttempts, schedule_started_at: firstAttemptAt.toISOString(),
+      status: outcome.succeeded ? 'succeeded' : next ? 'pending' : 'failed', next_attempt_at: next ? next.toISOString() : null,
+    };
+  });
+  await sql`
+    with input as (
+      select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as i(
+        id uuid, endpoint_id uuid, claim_token uuid, attempt_id uuid, attempted_at timestamptz, status_code int, error text, succeeded boolean,
+        duration_ms int, response_excerpt text, schedule_attempts int, schedule_started_at timestamptz, status text, next_attempt_at timestamptz)
+    ),
+    -- Locked in id order, so two batches never wait on each other in a circle.
+    locked as (
+      select d.id, d.attempts + 1 as attempt, d.claim_token is not distinct from i.claim_token as holder, d.replay_requested
+      from webhook_deliveries d join input i on i.id = d.id
+      order by d.id
+      for update of d
+    ),
+    recorded as (
+      insert into webhook_delivery_attempts (id, delivery_id, endpoint_id, attempt, replay, attempted_at, status_code, error, succeeded, duration_ms, response_excerpt)
+      select i.attempt_id, i.id, i.endpoint_id, l.attempt, l.holder and l.replay_requested, i.attempted_at, i.status_code, i.error, i.succeeded,
+             i.duration_ms, i.response_excerpt
+      from locked l join input i on i.id = l.id
+    ),
+    rescheduled as (
+      update webhook_deliveries d
+      set attempts = l.attempt, last_attempt_at = i.attempted_at,
+          schedule_attempts = case when l.holder then i.schedule_attempts else d.schedule_attempts end,
+          schedule_started_at = case when l.holder then i.schedule_started_at else d.schedule_started_at end,
+          status = case when l.holder then i.status else d.status end,
+          next_attempt_at = case when l.holder then i.next_attempt_at else d.next_attempt_at end,
+          claim_token = case when l.holder then null else d.claim_token end,
+          replay_requested = case when l.holder then false else d.replay_requested end
+      from locked l join input i on i.id = l.id
+      where d.id = l.id
+    )
+    ${clearFailing ? sql`
+      update webhook_endpoints set failing_since = null
+      where failing_since is not null and id in (select endpoint_id from input group by endpoint_id having bool_and(succeeded))` : sql`select 1`}`.execute(db);
+}
+
+/** Records one attempt: {@link recordDeliveryAttempts} of one. */
+export async function recordDeliveryAttempt(
+  db: QueryExecutorProvider,
   delivery: ClaimedDelivery,
   outcome: DeliveryOutcome,
   attemptedAt: Date,
   nextAttemptAfterFailure: NextAttemptAfterFailure,
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const { rows } = await sql<{ attempts: number; schedule_attempts: number; schedule_started_at: Date | string | null; claim_token: string | null; replay_requested: boolean }>`
-      select attempts, schedule_attempts, schedule_started_at, claim_token, replay_requested
-      from webhook_deliveries where id = ${delivery.id}::uuid for update`.execute(trx);
-    const row = rows[0];
-    if (!row) return;
-    const attempt = row.attempts + 1;
-    const holder = row.claim_token === delivery.claimToken;
-    await sql`
-      insert into webhook_delivery_attempts (id, delivery_id, endpoint_id, attempt, replay, attempted_at, status_code, error, succeeded, duration_ms, response_excerpt)
-      values (${randomUUID()}::uuid, ${delivery.id}::uuid, ${delivery.endpointId}::uuid, ${attempt}, ${holder && row.replay_requested},
-              ${attemptedAt.toISOString()}::timestamptz, ${outcome.statusCode}, ${outcome.error}, ${outcome.succeeded}, ${outcome.durationMs},
-              ${outcome.responseExcerpt})`.execute(trx);
-    if (!holder) {
-      await sql`update webhook_deliveries set attempts = ${attempt}, last_attempt_at = ${attemptedAt.toISOString()}::timestamptz where id = ${delivery.id}::uuid`.execute(trx);
-      return;
-    }
-    const firstAttemptAt = row.schedule_started_at ? new Date(row.schedule_started_at) : attemptedAt;
-    const scheduleAttempts = row.schedule_attempts + 1;
-    // Delays count from when the attempt ended, so a 10 s timeout does not eat into a 5 s delay.
-    const failedAt = new Date(attemptedAt.getTime() + outcome.durationMs);
-    const next = outcome.succeeded ? null : nextAttemptAfterFailure({ failedAttempts: scheduleAttempts, firstAttemptAt, failedAt });
-    const status = outcome.succeeded ? 'succeeded' : next ? 'pending' : 'failed';
-    await sql`
-      update webhook_deliveries
-      set attempts = ${attempt}, schedule_attempts = ${scheduleAttempts}, schedule_started_at = ${firstAttemptAt.toISOString()}::timestamptz,
-          last_attempt_at = ${attemptedAt.toISOString()}::timestamptz, status = ${status},
-          next_attempt_at = ${next ? next.toISOString() : null}::timestamptz, claim_token = null, replay_requested = false
-      where id = ${delivery.id}::uuid`.execute(trx);
-  });
+  await recordDeliveryAttempts(db, [{ delivery, outcome, attemptedAt }], nextAttemptAfterFailure);
 }
 
 /** Hands an unsent claim back (its worker is stopping): due again at once rather than after the lease. */
