@@ -65,8 +65,9 @@ async function once<T>(method: Method, path: string, options: RequestOptions<T> 
     throw error;
   }
   if (response.status >= 400) {
-    const [body, ApiError] = await Promise.all([response.json().catch(() => null), errorSchema()]);
-    const parsed = ApiError.safeParse(body);
+    // Without its schema (its chunk failed to load) the answer is still an HttpError with its status, as with an unknown body.
+    const [body, ApiError] = await Promise.all([response.json().catch(() => null), errorSchema().catch(() => null)]);
+    const parsed = ApiError?.safeParse(body) ?? { success: false as const };
     const retryAfter = Number(response.headers.get('retry-after'));
     throw new HttpError(response.status, parsed.success ? parsed.data.error : 'http_error',
       parsed.success ? parsed.data.message : `Request failed with status ${response.status}`,
