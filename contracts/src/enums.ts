@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SESSION_STEP_PATHS } from './sessionSteps.js';
 
 /** Spec §4: claim status codes and their labels. */
 export const CLAIM_STATUS_LABELS = {
@@ -170,18 +171,8 @@ export const SHIPPED_STATUSES: readonly ShipmentStatus[] = [
 export const EligibilityCode = z.enum(['too_soon', 'expired', 'not_shipped', 'already_claimed', 'unprotected']);
 export type EligibilityCode = z.infer<typeof EligibilityCode>;
 
-/** Claim session statuses: the step of the shopper's flow (spec §2 leaves the table open; see docs/decisions.md). */
-export const SESSION_STEP_PATHS = {
-  ORDER_FOUND: '/issues',
-  SELECTING_ITEMS: '/issues/items',
-  SELECTING_SHIPMENT: '/issues/shipment',
-  SHIPMENT_DETAILS: '/issues/shipment/details',
-  MULTIPLE_SHIPMENTS: '/multiple-shipments',
-  PROCESSING: '/process',
-  CHOOSING_RESOLUTION: '/resolution',
-  REVIEWING: '/resolution/review',
-  SUBMITTED: '/claim-received',
-} as const;
+/** Claim session statuses: the steps of the shopper's flow (sessionSteps.ts). */
+export { SESSION_STEP_PATHS };
 export const SessionStatus = z.enum(Object.keys(SESSION_STEP_PATHS) as [keyof typeof SESSION_STEP_PATHS]);
 export type SessionStatus = z.infer<typeof SessionStatus>;
 

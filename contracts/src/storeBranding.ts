@@ -19,8 +19,7 @@ export const Branding = z.object({
 });
 export type Branding = z.infer<typeof Branding>;
 
-/** Spec §9: button radius per button style. */
-export const BUTTON_RADIUS = { ROUNDED: '6px', ROUNDED_FULL: '9999px', SQUARE: '0px' } as const;
+export { BUTTON_RADIUS } from './buttonRadius.js';
 
 export const WhitelabelSettings = z.object({ storeId: z.uuid(), storeName: z.string(), branding: Branding });
 export type WhitelabelSettings = z.infer<typeof WhitelabelSettings>;

@@ -16,7 +16,14 @@ export default defineConfig({
       // The shared contracts and the domain only declare schemas, constants and pure functions: a module the portal
       // never reads is left out (the back-office and event schemas), which keeps the initial JavaScript small. (Under
       // `rollupOptions` beside `rolldownOptions` this was ignored.)
-      treeshake: { moduleSideEffects: (id: string) => !/[\\/](contracts|services[\\/]domain)[\\/]src[\\/]/.test(id) },
+      treeshake: {
+        // The shared UI's modules too, but for zod's setup (its one side effect) and stylesheets.
+        moduleSideEffects: (id: string) =>
+          !/[\\/](contracts|services[\\/]domain)[\\/]src[\\/]/.test(id) && !/[\\/]web[\\/]ui[\\/]src[\\/](?!zodSetup\.)\w+\.tsx?$/.test(id),
+        // A module kept for one constant (a label table beside its enum) kept every schema it declares, built at start-up;
+        // `z.…` calls only declare schemas, so an unused one is dropped (zod's setup calls `config` by name: it stays).
+        manualPureFunctions: ['z', 'Object.keys'],
+      },
       output: { codeSplitting: { groups: [{ name: 'zod', test: /node_modules[\\/]zod[\\/]|zodSetup/, priority: 2 }] } },
     },
   },

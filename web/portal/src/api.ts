@@ -1,8 +1,6 @@
-import { z } from 'zod';
-import {
-  ClaimLinkRecoveryResponse, ClaimSession, CustomerClaimView, CustomerOrder, FileClaimResponse, Message, Review,
-  OfferResponse, UploadUrlResponse, WhitelabelSettings,
-  type AddReviewRequest, type ClaimLinkRecoveryRequest, type FileClaimRequest, type SendMessageRequest, type UpdateSessionRequest, type UploadUrlRequest,
+import type { z } from 'zod';
+import type {
+  AddReviewRequest, ClaimLinkRecoveryRequest, FileClaimRequest, SendMessageRequest, UpdateSessionRequest, UploadUrlRequest,
 } from '@claims/contracts';
 import { isHttpError, request, type HttpError } from '@claims/ui/http';
 import { isLocalHost } from './branding.js';
@@ -18,36 +16,37 @@ export function rateLimitedText(error: HttpError): string {
 
 export const isRateLimited = (error: unknown): error is HttpError => isHttpError(error, 429);
 
-export const PublicConfig = z.object({
-  sentry: z.object({ dsn: z.string(), environment: z.string(), tunnel: z.string() }).nullable(),
-});
+/** The portal's schemas, loaded once on first use (see schemas.ts); each call asks for its schema while its request is out. */
+export const loadSchemas = () => import('./schemas.js');
+type Schemas = Awaited<ReturnType<typeof loadSchemas>>;
+const schemaOf = <K extends keyof Schemas>(name: K): Promise<Schemas[K]> => loadSchemas().then((schemas) => schemas[name]);
 
 export const api = {
   lookupOrder: (order: string, email: string) =>
-    request('GET', 'order-lookup', { query: { order: order.trim(), email: email.trim() }, schema: CustomerOrder }),
-  getSession: (orderId: string, email: string) => request('GET', 'sessions', { query: { orderId, email }, schema: ClaimSession, retry: 0 }),
-  saveSession: (body: UpdateSessionRequest) => request('PUT', 'sessions', { body, schema: ClaimSession }),
+    request('GET', 'order-lookup', { query: { order: order.trim(), email: email.trim() }, schema: schemaOf('CustomerOrder') }),
+  getSession: (orderId: string, email: string) => request('GET', 'sessions', { query: { orderId, email }, schema: schemaOf('ClaimSession'), retry: 0 }),
+  saveSession: (body: UpdateSessionRequest) => request('PUT', 'sessions', { body, schema: schemaOf('ClaimSession') }),
   /** `idempotencyKey`: the same for every retry of one submission, so a retry never files a second claim. */
   fileClaim: (sourceOrderId: string, body: FileClaimRequest, idempotencyKey: string) =>
-    request('POST', `claims/${encodeURIComponent(sourceOrderId)}`, { body, schema: FileClaimResponse, headers: { 'Idempotency-Key': idempotencyKey } }),
+    request('POST', `claims/${encodeURIComponent(sourceOrderId)}`, { body, schema: schemaOf('FileClaimResponse'), headers: { 'Idempotency-Key': idempotencyKey } }),
   /** The answer is the same whether anything matched: the links go to the order's email only. */
-  requestClaimLinks: (body: ClaimLinkRecoveryRequest) => request('POST', 'claim-links', { body, schema: ClaimLinkRecoveryResponse }),
-  getClaim: (token: string) => request('GET', `claims/${encodeURIComponent(token)}`, { schema: CustomerClaimView }),
-  listMessages: (token: string) => request('GET', `claims/${encodeURIComponent(token)}/messages`, { schema: z.array(Message) }),
+  requestClaimLinks: (body: ClaimLinkRecoveryRequest) => request('POST', 'claim-links', { body, schema: schemaOf('ClaimLinkRecoveryResponse') }),
+  getClaim: (token: string) => request('GET', `claims/${encodeURIComponent(token)}`, { schema: schemaOf('CustomerClaimView') }),
+  listMessages: (token: string) => request('GET', `claims/${encodeURIComponent(token)}/messages`, { schema: schemaOf('MessageList') }),
   sendMessage: (token: string, body: z.input<typeof SendMessageRequest>) =>
-    request('POST', `claims/${encodeURIComponent(token)}/messages`, { body, schema: Message }),
-  listReviews: (token: string) => request('GET', `claims/${encodeURIComponent(token)}/reviews`, { schema: z.array(Review) }),
+    request('POST', `claims/${encodeURIComponent(token)}/messages`, { body, schema: schemaOf('Message') }),
+  listReviews: (token: string) => request('GET', `claims/${encodeURIComponent(token)}/reviews`, { schema: schemaOf('ReviewList') }),
   addReview: (token: string, body: z.input<typeof AddReviewRequest>) =>
-    request('POST', `claims/${encodeURIComponent(token)}/reviews`, { body, schema: Review }),
-  getStore: async (id: string) => request('GET', `stores/${encodeURIComponent(id)}`, { schema: (await import('./storeSchemas.js')).PublicStore }),
+    request('POST', `claims/${encodeURIComponent(token)}/reviews`, { body, schema: schemaOf('Review') }),
+  getStore: (id: string) => request('GET', `stores/${encodeURIComponent(id)}`, { schema: import('./storeSchemas.js').then((m) => m.PublicStore) }),
   /** Spec §7: the domain is omitted on localhost. */
   whitelabel: (store: string | undefined) => {
     const host = window.location.hostname;
-    return request('GET', 'whitelabel/settings', { query: { store, domain: isLocalHost(host) ? undefined : host }, schema: WhitelabelSettings });
+    return request('GET', 'whitelabel/settings', { query: { store, domain: isLocalHost(host) ? undefined : host }, schema: schemaOf('WhitelabelSettings') });
   },
   /** The resolution offer of the looked-up order: the store's, or the variant of an A/B test its session was assigned. */
-  offer: (orderId: string, email: string) => request('POST', 'sessions/offer', { body: { orderId, email }, schema: OfferResponse }),
-  uploadUrl: (body: UploadUrlRequest) => request('POST', 'media/upload-url', { body, schema: UploadUrlResponse }),
+  offer: (orderId: string, email: string) => request('POST', 'sessions/offer', { body: { orderId, email }, schema: schemaOf('OfferResponse') }),
+  uploadUrl: (body: UploadUrlRequest) => request('POST', 'media/upload-url', { body, schema: schemaOf('UploadUrlResponse') }),
   /** Public runtime configuration (spec §7: the error-reporting DSN and environment). */
-  publicConfig: () => request('GET', 'public-config', { schema: PublicConfig, timeoutMs: 5_000 }),
+  publicConfig: () => request('GET', 'public-config', { schema: schemaOf('PublicConfig'), timeoutMs: 5_000 }),
 };

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
-import { BRANDING_PREVIEW_MESSAGE, BrandingPreviewMessage } from '@claims/contracts';
+import type { BrandingPreviewMessage } from '@claims/contracts';
+import { loadSchemas } from './api.js';
 
 /**
  * The branding editor's live preview: the back-office frames the portal with `?preview=branding` and posts
@@ -11,8 +12,10 @@ const listeners = new Set<() => void>();
 const framedForPreview = () =>
   typeof window !== 'undefined' && window.parent !== window && new URLSearchParams(window.location.search).get('preview') === 'branding';
 
-export function installBrandingPreview(): void {
+/** Only a framed preview loads the message's schema: a shopper's page never does. */
+export async function installBrandingPreview(): Promise<void> {
   if (!framedForPreview()) return;
+  const { BRANDING_PREVIEW_MESSAGE, BrandingPreviewMessage } = await loadSchemas();
   window.addEventListener('message', (event: MessageEvent<unknown>) => {
     if (event.origin !== window.location.origin || event.source !== window.parent) return;
     const parsed = BrandingPreviewMessage.safeParse(event.data);

@@ -1,37 +1,13 @@
 import { useSyncExternalStore } from 'react';
-import { z } from 'zod';
 import {
-  ClaimCategory, CustomerOrder, DraftClaim, SESSION_STEP_PATHS, SessionStatus,
-  type ClaimSession, type CustomerFulfillment, type DraftFulfillment, type DraftIssue, type FileClaimRequest,
+  SESSION_STEP_PATHS, type ClaimSession, type CustomerFulfillment, type CustomerOrder, type DraftClaim, type DraftFulfillment,
+  type DraftIssue, type FileClaimRequest, type SessionStatus,
 } from '@claims/contracts';
 import { fulfillmentFileable, isOffered, latestIssuePerItem } from '@claims/domain';
-import { api, HttpError } from './api.js';
+import { api, HttpError, loadSchemas } from './api.js';
+import type { PortalState } from './schemas.js';
 
-/** What the portal remembers between screens (kept in sessionStorage so a reload keeps the flow). */
-const PortalState = z.object({
-  order: CustomerOrder.nullable(),
-  claim: DraftClaim,
-  currentShipmentId: z.string().nullable(),
-  category: ClaimCategory.nullable(),
-  sessionStatus: SessionStatus.nullable(),
-  restored: z.boolean(),
-  submitted: z.object({ claimNumber: z.string(), token: z.string() }).nullable(),
-  selectedShipments: z.array(z.string()),
-  sessionId: z.string().nullable(),
-  brandStoreId: z.string().nullable(),
-  /** Spec §2: a `store` query parameter picks the branding (kept while the shopper moves through the flow). */
-  queryStore: z.string().nullable().default(null),
-  /** Spec §2: the built-in sample order of `?fake` (nothing is saved or submitted). */
-  demo: z.boolean().default(false),
-  /** The shopper has read the one-time-appeasement explanation for this order. */
-  otaAcknowledged: z.boolean().default(false),
-  /**
-   * The `Idempotency-Key` of the claim being submitted and the body it was sent with: a retry (or a
-   * reload and a retry) of that body sends the same key, so a filing whose answer was lost is not repeated.
-   */
-  submission: z.object({ key: z.string(), body: z.string() }).nullable().default(null),
-});
-export type PortalState = z.infer<typeof PortalState>;
+export type { PortalState };
 
 const STORAGE_KEY = 'claims-portal:v1';
 
@@ -50,18 +26,38 @@ const initial: PortalState = {
   selectedShipments: [], sessionId: null, brandStoreId: null, queryStore: null, demo: false, otaAcknowledged: false, submission: null,
 };
 
-function load(): PortalState {
+function saved(): string | null {
   try {
-    const raw = window.sessionStorage.getItem(STORAGE_KEY);
-    const parsed = raw ? PortalState.safeParse(JSON.parse(raw)) : null;
-    return parsed?.success ? parsed.data : initial;
+    return window.sessionStorage.getItem(STORAGE_KEY);
   } catch {
-    return initial;
+    return null;
   }
 }
 
-let state: PortalState = load();
+let state: PortalState = initial;
 const listeners = new Set<() => void>();
+/** The saved flow, checked against its schema before anything reads it; none on a first visit, so nothing to load. */
+let unrestored: string | null = saved();
+
+/**
+ * Restores the flow saved in this tab (a reload keeps it). The router awaits it before any route runs, so nothing
+ * reads or writes the state before it; with nothing saved it is done at once and the schemas stay unloaded.
+ */
+export async function restoreSavedState(): Promise<void> {
+  const raw = unrestored;
+  if (raw === null) return;
+  const { PortalState } = await loadSchemas();
+  if (unrestored === null) return;
+  unrestored = null;
+  try {
+    const parsed = PortalState.safeParse(JSON.parse(raw));
+    if (parsed.success) state = parsed.data;
+  } catch {
+    // Unreadable saved state: a fresh flow.
+  }
+  for (const listener of listeners) listener();
+}
+
 
 export function getState(): PortalState {
   return state;
@@ -69,6 +65,8 @@ export function getState(): PortalState {
 
 export function setState(update: Partial<PortalState> | ((s: PortalState) => Partial<PortalState>)): void {
   const previous = state;
+  // A write supersedes whatever was saved before it.
+  unrestored = null;
   state = { ...state, ...(typeof update === 'function' ? update(state) : update) };
   try {
     window.sessionStorage.setItem(STORAGE_KEY, JSON.stringify(state));

@@ -1,4 +1,3 @@
-import '@claims/ui/zod-setup';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -14,7 +13,7 @@ import './styles.css';
 // Spec §8: a failed chunk load reloads the page once, at most every 10 seconds.
 installChunkReload();
 rememberLocale();
-installBrandingPreview();
+void installBrandingPreview();
 
 // The first render as a transition: React renders it in small slices instead of one long task (the page's boot
 // markup stays painted meanwhile), which keeps a slow phone's main thread responsive while the app starts.

@@ -7,7 +7,7 @@ import { applyBranding, servedOnCustomDomain } from './branding.js';
 import { useBrandingPreview } from './brandingPreview.js';
 import { lazyPage } from './chunkReload.js';
 import { queryClient } from './queryClient.js';
-import { emptyClaim, getState, resetOrder, setState, trackStep, usePortal } from './claimFlowState.js';
+import { emptyClaim, getState, resetOrder, restoreSavedState, setState, trackStep, usePortal } from './claimFlowState.js';
 import { StartPage } from './pages/start.js';
 import { AppErrorPage, NotFoundPage } from './pages/errors.js';
 
@@ -162,6 +162,7 @@ const rootRoute = createRootRoute({
   notFoundComponent: NotFoundPage,
   errorComponent: AppErrorPage,
   beforeLoad: async ({ location }) => {
+    await restoreSavedState();
     // Spec §2: a `.spec` duplicate of a route is the same screen.
     if (location.pathname.length > 5 && location.pathname.endsWith('.spec')) {
       throw redirect({ href: `${location.pathname.slice(0, -'.spec'.length)}${location.searchStr}`, replace: true });

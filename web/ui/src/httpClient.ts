@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import { ApiError } from '@claims/contracts';
 
 /**
  * Spec §7's HTTP client, shared by the portal and the back-office: a base path, query and JSON
@@ -28,7 +27,8 @@ export interface RequestOptions<T> {
   body?: unknown;
   /** Extra request headers (e.g. `Idempotency-Key`); the same on every retry of the call. */
   headers?: Record<string, string>;
-  schema: z.ZodType<T>;
+  /** The answer's schema, or its module still loading (the portal builds no schema before its first paint): fetched alongside. */
+  schema: z.ZodType<T> | Promise<z.ZodType<T>>;
   timeoutMs?: number;
   /** Default: one retry for GET on a network or 5xx failure, none for mutating methods. */
   retry?: number;
@@ -42,7 +42,10 @@ function urlOf(path: string, query?: Query): string {
   return `${API_BASE}/${path.replace(/^\//, '')}${qs ? `?${qs}` : ''}`;
 }
 
-async function once<T>(method: Method, path: string, options: RequestOptions<T>): Promise<T> {
+/** The error body's schema is built on the first failed call only: a page that never fails builds none. */
+const errorSchema = () => import('./apiErrorSchema.js').then((m) => m.ApiError);
+
+async function once<T>(method: Method, path: string, options: RequestOptions<T> & { schema: Promise<z.ZodType<T>> }): Promise<T> {
   let response: Response;
   const timeout = AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   try {
@@ -62,21 +65,26 @@ async function once<T>(method: Method, path: string, options: RequestOptions<T>)
     throw error;
   }
   if (response.status >= 400) {
-    const parsed = ApiError.safeParse(await response.json().catch(() => null));
+    // Without its schema (its chunk failed to load) the answer is still an HttpError with its status, as with an unknown body.
+    const [body, ApiError] = await Promise.all([response.json().catch(() => null), errorSchema().catch(() => null)]);
+    const parsed = ApiError?.safeParse(body) ?? { success: false as const };
     const retryAfter = Number(response.headers.get('retry-after'));
     throw new HttpError(response.status, parsed.success ? parsed.data.error : 'http_error',
       parsed.success ? parsed.data.message : `Request failed with status ${response.status}`,
       Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
   }
-  if (response.status === 204) return options.schema.parse(null);
-  return options.schema.parse(await response.json());
+  const body: unknown = response.status === 204 ? null : await response.json();
+  return (await options.schema).parse(body);
 }
 
 export async function request<T>(method: Method, path: string, options: RequestOptions<T>): Promise<T> {
   const retries = options.retry ?? (method === 'GET' ? 1 : 0);
+  const schema = Promise.resolve(options.schema);
+  // A call failing before its answer is parsed never awaits the schema: its failure to load is not an unhandled rejection.
+  schema.catch(() => undefined);
   for (let attempt = 0; ; attempt++) {
     try {
-      return await once(method, path, options);
+      return await once(method, path, { ...options, schema });
     } catch (error) {
       const final = (error instanceof HttpError && error.status < 500) || (error instanceof DOMException && error.name === 'AbortError');
       if (final || attempt >= retries) throw error;

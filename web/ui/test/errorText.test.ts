@@ -35,3 +35,15 @@ describe('error text shown for a failed call', () => {
     expect(errorText(undefined)).toBe('Something went wrong. Try again.');
   });
 });
+
+describe('an answer parsed with a schema still loading', () => {
+  it('parses the answer once the schema has loaded, and raises the HTTP error without waiting for it', async () => {
+    answer(200, { claimNumber: 'C-1' });
+    const schema = z.object({ claimNumber: z.string() });
+    await expect(request('GET', 'claims/t', { schema: Promise.resolve(schema) })).resolves.toEqual({ claimNumber: 'C-1' });
+
+    answer(404, { error: 'not_found', message: 'No claim for that link.' });
+    const neverLoads = new Promise<typeof schema>(() => undefined);
+    await expect(request('GET', 'claims/t', { schema: neverLoads })).rejects.toMatchObject({ status: 404, message: 'No claim for that link.' });
+  });
+});

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { Suspense, lazy, useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useParams } from '@tanstack/react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CUSTOMER_RESOLUTION_LABELS, type ImageRef, type Media } from '@claims/contracts';
@@ -10,7 +10,9 @@ import { ItemThumb, PhotoUpload, issueLabel } from '../components.js';
 import { setState } from '../claimFlowState.js';
 import type { UploadedMedia } from '../upload.js';
 import { ItemDecision } from '../itemDecision.js';
-import { ClaimReturnsCard } from './returns.js';
+
+// Below the claim's first screen: the returns card (its schemas and styles) is a chunk of its own, fetched once the claim shows.
+const ClaimReturnsCard = lazy(() => import('./returns.js').then((m) => ({ default: m.ClaimReturnsCard })));
 
 function useToken(): string {
   const params: { token?: string } = useParams({ strict: false });
@@ -164,7 +166,7 @@ export function ViewClaimPage() {
           </ul>
         </section>
       ) : null}
-      <ClaimReturnsCard token={token} />
+      <Suspense fallback={null}><ClaimReturnsCard token={token} /></Suspense>
       <Messages token={token} />
       <p className="actions">
         {c.hasReview ? <span>Thank you for your review.</span> : <Link className="button button-secondary" to="/view/$token/review" params={{ token }}>Leave a review</Link>}
