@@ -29,6 +29,7 @@ export const ERROR_CATALOGUE = {
   already_member: 409,
   cannot_change_self: 422,
   last_owner: 409,
+  last_support_admin: 409,
   invitation_not_found: 404,
   apply_failed: 422,
   already_invoiced: 409,

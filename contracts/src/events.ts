@@ -36,7 +36,7 @@ export const StreamType = z.enum([
   'claim', 'order-claims', 'claim-session', 'macro', 'sop', 'account-team', 'claim-links', 'claim-notifications', 'store-payouts', 'store-credit',
   'order-premium', 'store-billing', 'store-settings', 'store-webhooks', 'notification-preferences', 'order-notifications', 'saved-views',
   'store-branding', 'store-ab-tests', 'ab-assignments',
-  'account', 'store',
+  'account', 'store', 'support-team',
 ]);
 export type StreamType = z.infer<typeof StreamType>;
 
@@ -138,6 +138,17 @@ const teamInvitationAcceptedData = z.object(teamScope);
 const teamMemberRoleChangedData = z.object({ ...teamScope, from: z.array(RoleName), to: RoleName });
 const teamMemberRemovedData = z.object({ ...teamScope, roles: z.array(RoleName) });
 const teamOwnershipGrantedData = z.object({ ...teamScope, from: z.array(RoleName), role: RoleName });
+
+/**
+ * Order Protection's support team (its two internal roles): one stream, its users and grants rows as a
+ * store team's are, every change recorded here with its actor. Roles are a support role each (RoleName keeps
+ * this module free of the request schemas).
+ */
+const supportScope = { userId: z.uuid(), email: z.string() };
+const supportUserInvitedData = z.object({ ...supportScope, role: RoleName });
+const supportInvitationAcceptedData = z.object(supportScope);
+const supportUserRoleChangedData = z.object({ ...supportScope, from: z.array(RoleName), to: RoleName });
+const supportUserRemovedData = z.object({ ...supportScope, roles: z.array(RoleName) });
 
 const claimSessionStartedData = z.object({ sessionId: z.uuid(), orderId: z.uuid(), email: z.string() });
 const claimSessionStatusChangedData = z.object({ sessionId: z.uuid(), status: SessionStatus });
@@ -335,6 +346,8 @@ export const savedViewsStreamOf = (team: string): string => `saved-views:${team}
 export const storeBrandingStreamOf = (storeId: string): string => `store-branding:${storeId}`;
 export const storeAbTestsStreamOf = (storeId: string): string => `store-ab-tests:${storeId}`;
 export const abAssignmentsStreamOf = (sessionId: string): string => `ab-assignments:${sessionId}`;
+/** Support staff are one team: one stream for all of it. */
+export const SUPPORT_TEAM_STREAM = 'support-team';
 
 const claimLinksStream = (data: { claimId: string }): StreamRef => ({ streamId: claimLinksStreamOf(data.claimId), streamType: 'claim-links' });
 const claimNotificationsStream = (data: { claimId: string }): StreamRef => ({ streamId: claimNotificationsStreamOf(data.claimId), streamType: 'claim-notifications' });
@@ -354,6 +367,7 @@ const storeCreditStream = (data: { storeId: string; customerKey: string }): Stre
   ({ streamId: storeCreditStreamOf(data.storeId, data.customerKey), streamType: 'store-credit' });
 const accountStream = (data: { accountId: string }): StreamRef => ({ streamId: accountStreamOf(data.accountId), streamType: 'account' });
 const storeStream = (data: { storeId: string }): StreamRef => ({ streamId: storeStreamOf(data.storeId), streamType: 'store' });
+const supportTeamStream = (): StreamRef => ({ streamId: SUPPORT_TEAM_STREAM, streamType: 'support-team' });
 
 /**
  * Every event type, once. `DomainEvent`, `EventType`, `EVENT_SCHEMA_VERSIONS`, `streamOf` and
@@ -387,6 +401,10 @@ export const EVENT_REGISTRY = {
   TeamMemberRoleChanged: defineEvent(teamMemberRoleChangedData, teamStream),
   TeamMemberRemoved: defineEvent(teamMemberRemovedData, teamStream),
   TeamOwnershipGranted: defineEvent(teamOwnershipGrantedData, teamStream),
+  SupportUserInvited: defineEvent(supportUserInvitedData, supportTeamStream),
+  SupportInvitationAccepted: defineEvent(supportInvitationAcceptedData, supportTeamStream),
+  SupportUserRoleChanged: defineEvent(supportUserRoleChangedData, supportTeamStream),
+  SupportUserRemoved: defineEvent(supportUserRemovedData, supportTeamStream),
   ClaimLinkIssued: defineEvent(claimLinkIssuedData, claimLinksStream),
   ClaimNotificationSent: defineEvent(claimNotificationSentData, claimNotificationsStream),
   ClaimNotificationFailed: defineEvent(claimNotificationFailedData, claimNotificationsStream),

@@ -16,6 +16,7 @@ export * from './permissions.js';
 export * from './deskTools.js';
 export * from './queue.js';
 export * from './backoffice.js';
+export * from './supportUsers.js';
 export * from './webhooks.js';
 export * from './finance.js';
 export * from './financeEvents.js';

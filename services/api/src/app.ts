@@ -36,6 +36,7 @@ import { reviewRoutes } from './desk/reviewRoutes.js';
 import { savedViewRoutes } from './desk/savedViewRoutes.js';
 import { sopRoutes } from './desk/sopRoutes.js';
 import { teamRoutes } from './team/teamRoutes.js';
+import { supportUserRoutes } from './team/supportUserRoutes.js';
 import { apiTokenRoutes } from './public-v1/apiTokenRoutes.js';
 import { v1Routes } from './public-v1/v1Routes.js';
 import { webhookRoutes } from './webhooks/webhookRoutes.js';
@@ -133,6 +134,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(sopRoutes(ctx));
   await app.register(storeSettingsRoutes(ctx));
   await app.register(teamRoutes(ctx));
+  await app.register(supportUserRoutes(ctx));
   await app.register(apiTokenRoutes(ctx));
   await app.register(v1Routes(ctx));
   await app.register(webhookRoutes(ctx));

@@ -31,6 +31,7 @@ export * from './sla/slaRules.js';
 export * from './macro/decideMacro.js';
 export * from './sop/decideSop.js';
 export * from './team/teamRules.js';
+export * from './team/supportTeamRules.js';
 export * from './notification/claimMail.js';
 export * from './store-settings/settingsGroups.js';
 export * from './store-settings/decideStoreSettings.js';

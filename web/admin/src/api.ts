@@ -7,7 +7,7 @@ import {
   WebhookReplayResponse, WebhookTestResponse,
   type AcceptInvitationRequest, type AdminClaimListQuery, type AnalyticsQuery, type BulkStatusRequest, type ChangeStatusRequest, type CreateApiTokenRequest, type InviteMemberRequest,
   type LoginRequest, type ResolveClaimRequest, type RoleName, type SavedViewInput, type SendMessageRequest, type SettingsChange, type SetNotificationPreferencesRequest, type CreateWebhookEndpointRequest, type ReplayWebhookRangeRequest,
-  type WebhookEndpointStatus, type ReopenClaimRequest,
+  type WebhookEndpointStatus, type ReopenClaimRequest, type InviteSupportUserRequest, type SupportRole,
 } from '@claims/contracts';
 import {
   CreditNoteView, InvoiceDraft, InvoiceList, InvoiceView, PaymentMethodsView, SetPaymentMethodRequest,
@@ -20,6 +20,7 @@ export { HttpError, isHttpError, TIMEOUT_MESSAGE } from '@claims/ui/http';
 const claimPath = (claimId: string, rest = '') => `admin/claims/${encodeURIComponent(claimId)}${rest}`;
 const storePath = (storeId: string, rest = '') => `admin/stores/${encodeURIComponent(storeId)}${rest}`;
 const memberPath = (storeId: string, userId: string, rest = '') => storePath(storeId, `/team-members/${encodeURIComponent(userId)}${rest}`);
+const supportUserPath = (userId: string, rest = '') => `admin/support-users/${encodeURIComponent(userId)}${rest}`;
 const tokenPath = (storeId: string, rest = '') => `stores/${encodeURIComponent(storeId)}/api-tokens${rest}`;
 const webhookPath = (storeId: string, endpointId?: string, rest = '') =>
   storePath(storeId, `/webhook-endpoints${endpointId ? `/${encodeURIComponent(endpointId)}` : ''}${rest}`);
@@ -86,6 +87,12 @@ export const api = {
   grantOwnership: (storeId: string, userId: string, level: 'store' | 'account') =>
     request('POST', memberPath(storeId, userId, '/ownership'), { body: { level }, schema: TeamMember }),
   removeMember: (storeId: string, userId: string) => request('DELETE', memberPath(storeId, userId), { schema: z.null() }),
+
+  // Order Protection's support staff.
+  supportUsers: () => request('GET', 'admin/support-users', { schema: TeamMemberList }),
+  inviteSupportUser: (body: InviteSupportUserRequest) => request('POST', 'admin/support-users', { body, schema: InviteMemberResponse }),
+  changeSupportRole: (userId: string, role: SupportRole) => request('POST', supportUserPath(userId, '/role'), { body: { role }, schema: TeamMember }),
+  removeSupportUser: (userId: string) => request('DELETE', supportUserPath(userId), { schema: z.null() }),
 
   // Store settings: every group the user may read, their history, one group's new value.
   settings: (storeId: string) => request('GET', storePath(storeId, '/settings'), { schema: StoreSettingsView }),

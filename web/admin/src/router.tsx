@@ -10,6 +10,7 @@ import { QueuePage } from './pages/QueuePage.js';
 import { ClaimPage } from './pages/ClaimPage.js';
 import { ErrorPage, NotFoundInFrame, NotFoundPage } from './pages/ErrorPages.js';
 import { StoreSearch, TeamPage } from './pages/TeamPage.js';
+import { SupportUsersPage } from './pages/SupportUsersPage.js';
 import { ApiTokensPage } from './pages/ApiTokensPage.js';
 import { OperationsPage } from './pages/OperationsPage.js';
 import { SettingsPage } from './pages/SettingsPage.js';
@@ -121,6 +122,8 @@ export const teamRoute = createRoute({
   validateSearch: (raw) => StoreSearch.parse(raw),
   component: TeamPage,
 });
+
+export const supportUsersRoute = createRoute({ getParentRoute: () => appRoute, path: '/support-users', component: SupportUsersPage });
 
 export const apiTokensRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -278,7 +281,7 @@ const financeTree = financeRoute.addChildren([financeIndexRoute, payoutsRoute, f
 const notFoundInFrameRoute = createRoute({ getParentRoute: () => appRoute, path: '$', component: NotFoundInFrame });
 
 const routeTree = rootRoute.addChildren([signInRoute, acceptInvitationRoute, appRoute.addChildren([
-  queueRoute, claimRoute, teamRoute, apiTokensRoute, settingsRoute, webhooksRoute, analyticsRoute, operationsRoute, financeTree, storeCreditRoute, profileRoute, ...billingRoutes, ...deskToolRoutes, brandingRoute, abTestsRoute, onboardingRoute, returnsRoute, notFoundInFrameRoute,
+  queueRoute, claimRoute, teamRoute, supportUsersRoute, apiTokensRoute, settingsRoute, webhooksRoute, analyticsRoute, operationsRoute, financeTree, storeCreditRoute, profileRoute, ...billingRoutes, ...deskToolRoutes, brandingRoute, abTestsRoute, onboardingRoute, returnsRoute, notFoundInFrameRoute,
 ])]);
 
 export const router = createRouter({

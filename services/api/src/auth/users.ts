@@ -94,6 +94,12 @@ export async function findOrCreateInvitee(db: QueryExecutorProvider, email: stri
   return { ...rows[0]!, created: false };
 }
 
+/** The user was invited and never set a password (accepted no invitation): nobody has ever signed in as them. */
+export async function awaitsFirstPassword(db: QueryExecutorProvider, userId: string): Promise<boolean> {
+  const { rows } = await sql<{ id: string }>`select id from users where id = ${userId}::uuid and starts_with(password_hash, 'invited$')`.execute(db);
+  return rows.length > 0;
+}
+
 /** Sets a user's password (and name, when given): accepting an invitation. */
 export async function setPassword(db: QueryExecutorProvider, userId: string, passwordHash: string, name: string | null): Promise<void> {
   await sql`update users set password_hash = ${passwordHash}, name = coalesce(${name}, name) where id = ${userId}::uuid`.execute(db);

@@ -5,6 +5,7 @@ import { sqlMigration } from '@claims/event-store';
 /**
  * Invitations of team members: the user row exists from the invitation on (with a password hash no
  * password matches); only the SHA-256 of the one-time token is kept, and accepting sets the password.
+ * A store team's invitation names its account (and store); the support team's names neither.
  */
 export const teamMigrations: Record<string, Migration> = {
   '0710_team_invitations': sqlMigration(
@@ -35,5 +36,10 @@ export const teamMigrations: Record<string, Migration> = {
         unique (user_id, store_id)
       )`,
     sql`create index team_pending_grants_expiry on team_pending_grants (expires_at)`,
+  ),
+  // An invitation to Order Protection's support team names no account or store (its grant is internal).
+  '2500_supportusers_internal_invitations': sqlMigration(
+    sql`alter table team_invitations alter column account_id drop not null`,
+    sql`alter table team_invitations add constraint team_invitations_scope check (account_id is not null or store_id is null)`,
   ),
 };

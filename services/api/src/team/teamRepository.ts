@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type QueryExecutorProvider } from 'kysely';
 import { ROLES, RoleName, type PendingMembership, type RoleGrant, type TeamMember } from '@claims/contracts';
 
-interface MemberRow {
+export interface MemberRow {
   user_id: string; email: string; name: string; role: string; account_id: string | null; store_id: string | null; invited: boolean;
 }
 
@@ -17,6 +17,11 @@ export async function listMembers(db: QueryExecutorProvider, store: { id: string
     where (r.store_id = ${store.id}::uuid or r.account_id = ${store.accountId}::uuid) and u.disabled_at is null
       and (${userId ?? null}::uuid is null or u.id = ${userId ?? null}::uuid)
     order by u.email_lower, r.created_at, r.id`.execute(db);
+  return membersOf(rows);
+}
+
+/** One member per user, with their grants in the rows' order; a role the product no longer knows is left out. */
+export function membersOf(rows: readonly MemberRow[]): TeamMember[] {
   const members = new Map<string, TeamMember>();
   for (const row of rows) {
     const role = RoleName.safeParse(row.role);
@@ -84,20 +89,24 @@ export async function insertGrant(db: QueryExecutorProvider, userId: string, rol
   await sql`insert into user_roles (id, user_id, role, account_id, store_id) values (${randomUUID()}::uuid, ${userId}::uuid, ${role}, ${accountId}::uuid, ${storeId}::uuid)`.execute(db);
 }
 
+/** `accountId` and `storeId` null: an invitation to the support team. */
 export interface NewInvitation {
-  userId: string; tokenHash: string; accountId: string; storeId: string; invitedBy: string; createdAt: string; expiresAt: string;
+  userId: string; tokenHash: string; accountId: string | null; storeId: string | null; invitedBy: string; createdAt: string; expiresAt: string;
 }
 
+/** A user's invitation; one who never set a password may be invited again, the new invitation replacing the old. */
 export async function insertInvitation(db: QueryExecutorProvider, i: NewInvitation): Promise<void> {
   await sql`insert into team_invitations (user_id, token_hash, account_id, store_id, invited_by, created_at, expires_at)
-    values (${i.userId}::uuid, ${i.tokenHash}, ${i.accountId}::uuid, ${i.storeId}::uuid, ${i.invitedBy}::uuid, ${i.createdAt}, ${i.expiresAt})`.execute(db);
+    values (${i.userId}::uuid, ${i.tokenHash}, ${i.accountId}::uuid, ${i.storeId}::uuid, ${i.invitedBy}::uuid, ${i.createdAt}, ${i.expiresAt})
+    on conflict (user_id) do update set token_hash = excluded.token_hash, account_id = excluded.account_id, store_id = excluded.store_id,
+      invited_by = excluded.invited_by, created_at = excluded.created_at, expires_at = excluded.expires_at, accepted_at = null`.execute(db);
 }
 
-export interface OpenInvitation { userId: string; email: string; accountId: string; storeId: string | null }
+export interface OpenInvitation { userId: string; email: string; accountId: string | null; storeId: string | null }
 
 /** The invitation a token opens, while unused and unexpired. */
 export async function findOpenInvitation(db: QueryExecutorProvider, tokenHash: string, now: string): Promise<OpenInvitation | null> {
-  const { rows } = await sql<{ user_id: string; email: string; account_id: string; store_id: string | null }>`
+  const { rows } = await sql<{ user_id: string; email: string; account_id: string | null; store_id: string | null }>`
     select i.user_id, u.email, i.account_id, i.store_id from team_invitations i join users u on u.id = i.user_id
     where i.token_hash = ${tokenHash} and i.accepted_at is null and i.expires_at > ${now}::timestamptz`.execute(db);
   const row = rows[0];

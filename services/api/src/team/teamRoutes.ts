@@ -3,9 +3,9 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AcceptInvitationRequest, AcceptInvitationResponse, ApiError, PendingMembershipList, ChangeRoleRequest, GrantOwnershipRequest, InviteMemberRequest, InviteMemberResponse, OWNER_ROLES, ROLES,
-  TeamMember, TeamMemberList, type Permission, type RoleName, type Store,
+  SUPPORT_TEAM_STREAM, TeamMember, TeamMemberList, type Permission, type RoleName, type Store,
 } from '@claims/contracts';
-import { checkTeamChange, teamDecider, type RecordTeamChange, type TeamChange, type TeamChangeInput } from '@claims/domain';
+import { checkTeamChange, supportTeamDecider, teamDecider, type RecordTeamChange, type TeamChange, type TeamChangeInput } from '@claims/domain';
 import type { Alongside } from '@claims/event-store';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext, RequestMeta } from '../context.js';
@@ -226,14 +226,21 @@ export const teamRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
     const invitation = await findOpenInvitation(ctx.database.db, tokenHash, ctx.now());
     if (!invitation) throw unknown();
     const { userId, email, accountId, storeId } = invitation;
-    await handleCommand(ctx, {
-      decider: teamDecider, streamId: accountId, storeId, meta: { actor: { type: 'user', id: userId }, correlationId: request.id, causationId: null },
-      command: { type: 'RecordTeamChange', rules: null, change: { type: 'TeamInvitationAccepted', data: { accountId, storeId, userId, email } } },
-      alongside: async (trx) => {
-        if (!(await markInvitationAccepted(trx, tokenHash, ctx.now()))) throw unknown();
-        await setPassword(trx, userId, hash, request.body.name ?? null);
-      },
-    });
+    const meta: RequestMeta = { actor: { type: 'user', id: userId }, correlationId: request.id, causationId: null };
+    const alongside: Alongside = async (trx) => {
+      if (!(await markInvitationAccepted(trx, tokenHash, ctx.now()))) throw unknown();
+      await setPassword(trx, userId, hash, request.body.name ?? null);
+    };
+    // An invitation naming no account is the support team's (its grant, internal, was given with it).
+    await (accountId === null
+      ? handleCommand(ctx, {
+        decider: supportTeamDecider, streamId: SUPPORT_TEAM_STREAM, storeId: null, meta, alongside,
+        command: { type: 'RecordSupportChange', rules: null, change: { type: 'SupportInvitationAccepted', data: { userId, email } } },
+      })
+      : handleCommand(ctx, {
+        decider: teamDecider, streamId: accountId, storeId, meta, alongside,
+        command: { type: 'RecordTeamChange', rules: null, change: { type: 'TeamInvitationAccepted', data: { accountId, storeId, userId, email } } },
+      }));
     return { userId, email };
   });
 

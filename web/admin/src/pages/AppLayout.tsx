@@ -33,6 +33,9 @@ export function AppLayout() {
             {storesWith(me, 'team-member:read').length > 0 ? (
               <li><Link to="/team" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>Team</Link></li>
             ) : null}
+            {holdsInternally(me, 'support-user:read') ? (
+              <li><Link to="/support-users" activeProps={{ 'aria-current': 'page' }}>Support users</Link></li>
+            ) : null}
             {storesWith(me, 'api-tokens:read').length > 0 ? (
               <li><Link to="/api-tokens" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>API tokens</Link></li>
             ) : null}

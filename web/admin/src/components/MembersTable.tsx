@@ -1,0 +1,30 @@
+import type { ReactNode } from 'react';
+import type { TeamMember } from '@claims/contracts';
+import { Badge } from './ui.js';
+
+/** A team's members, one row each (name, email, status, roles, actions); `caption` names the team for screen readers. */
+export function MembersTable({ caption, children }: { caption: string; children: ReactNode }) {
+  return (
+    <div className="table-wrap">
+      <table className="claims-table">
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Status</th><th scope="col">Roles</th><th scope="col">Actions</th></tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The first four cells of a member's row; the row adds its actions. */
+export function MemberCells({ member, self, roles }: { member: TeamMember; self: boolean; roles: string }) {
+  return (
+    <>
+      <th scope="row">{member.name}{self ? <span className="muted"> (you)</span> : null}</th>
+      <td>{member.email}</td>
+      <td><Badge tone={member.status === 'active' ? 'success' : 'info'}>{member.status}</Badge></td>
+      <td>{roles}</td>
+    </>
+  );
+}
