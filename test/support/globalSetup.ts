@@ -1,11 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { ALL_MIGRATIONS } from '../../services/api/src/runtime.js';
+import { migratedTemplateDatabase } from './migratedDatabase.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     databaseUrl: string;
     kafkaBrokers: string;
+    /** A database of the server at databaseUrl with every migration applied: the product's test databases are copies of it. */
+    migratedTemplate: string;
   }
 }
 
@@ -76,7 +80,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
     ? { databaseUrl: process.env.DATABASE_URL, kafkaBrokers: process.env.KAFKA_BROKERS, teardown: async () => undefined }
     : null;
   const endpoints = given ?? (await fromContainers()) ?? fromLocalInfra();
+  // Every file's database is a copy of one migrated here once, rather than each running every migration anew.
+  const template = await migratedTemplateDatabase(endpoints.databaseUrl, ALL_MIGRATIONS);
   project.provide('databaseUrl', endpoints.databaseUrl);
   project.provide('kafkaBrokers', endpoints.kafkaBrokers);
-  return endpoints.teardown;
+  project.provide('migratedTemplate', template.name);
+  return async () => {
+    await template.drop();
+    await endpoints.teardown();
+  };
 }

@@ -15,3 +15,15 @@ export async function migratedTestDatabase(serverUrl: string, ...migrations: Rea
     },
   };
 }
+
+/** A database migrated once and closed, for test files to copy (createTestDatabase's `template`) rather than each migrate anew. */
+export async function migratedTemplateDatabase(serverUrl: string, migrations: Record<string, Migration>): Promise<{ name: string; drop: () => Promise<void> }> {
+  const created = await createTestDatabase(serverUrl);
+  const database = await openDatabase({ databaseUrl: created.url, dataDir: '' });
+  try {
+    await migrate(database, migrations);
+  } finally {
+    await database.close();
+  }
+  return created;
+}

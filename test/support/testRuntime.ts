@@ -17,7 +17,7 @@ export interface TestEnvironment {
 /** The variables a runtime of the given mode needs: its own database, data folder and topic. */
 export async function testEnvironment(mode: Mode): Promise<TestEnvironment> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-test-'));
-  const database = mode === 'pglite' ? null : await createTestDatabase(inject('databaseUrl'));
+  const database = mode === 'pglite' ? null : await createTestDatabase(inject('databaseUrl'), inject('migratedTemplate'));
   const suffix = randomBytes(4).toString('hex');
   return {
     env: {

@@ -59,7 +59,7 @@ export interface CallOptions {
 
 /** Starts the whole product in-process on a fresh PostgreSQL database, demo data seeded; `env` adds settings, `options` e.g. a clock. */
 export async function startHarness(env: NodeJS.ProcessEnv = {}, options: RuntimeOptions = {}): Promise<Harness> {
-  const database = await createTestDatabase(inject('databaseUrl'));
+  const database = await createTestDatabase(inject('databaseUrl'), inject('migratedTemplate'));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-backoffice-'));
   const runtime = await startRuntime(loadConfig({
     ...process.env,
