@@ -407,7 +407,7 @@ function topFunctions(profile: CpuProfile, count: number): { name: string; where
 // ---------------------------------------------------------------------------------------------------------------
 
 interface LevelRow {
-  kind: 'FileClaim' | 'FileClaim, API_PROCESSES=2' | 'SendMessage' | 'ResolveClaim';
+  kind: 'FileClaim' | 'FileClaim, API_PROCESSES=2' | 'FileClaim, WORKERS=none' | 'SendMessage' | 'ResolveClaim';
   clients: number;
   result: LoopResult;
   catchUp: { listMs: number; deliveryMs: number } | null;
@@ -442,7 +442,8 @@ export async function benchCommands({ databaseUrl }: { databaseUrl: string }): P
     const endpoint = await call(api.base, 'POST', '/api/v1/webhook-endpoints', { token, body: { url: receiver.url, eventTypes: ['claim.filed'] } });
     if (endpoint.status !== 201) throw new Error(`creating the webhook endpoint answered ${endpoint.status}: ${endpoint.body}`);
     const lagCounts = rates.map((r) => Math.round(r * lagSeconds));
-    const total = perLevel * (LEVELS.length + 2) + lagCounts.reduce((a, b) => a + b, 0);
+    // FileClaim per level, API_PROCESSES=2, the profile and WORKERS=none.
+    const total = perLevel * (LEVELS.length + 3) + lagCounts.reduce((a, b) => a + b, 0);
     const numbers = Array.from({ length: total }, (_, i) => `${runId}${String(i).padStart(7, '0')}`);
     log(`creating ${fmtInt(total)} orders (untimed)`);
     await createOrders(api.base, token, numbers);
@@ -450,14 +451,14 @@ export async function benchCommands({ databaseUrl }: { databaseUrl: string }): P
     const take = (n: number) => numbers.slice(used, (used += n));
 
     /** A burst of filings, then the wait until every one is listed and delivered. */
-    const fileClaims = async (kind: LevelRow['kind'], clients: number) => {
+    const fileClaims = async (kind: LevelRow['kind'], clients: number, readModels = true) => {
       log(`${kind} at ${clients} clients`);
       const cpu = startCpuSplit(api.pid);
       const result = await closedLoop(take(perLevel), clients, (n) => call(api.base, 'POST', `/api/claims/bench-${n}`, { body: filingBody(n) }), (status) => status === 201);
       const split = cpu();
       const claims = result.answers.filter(Boolean).map((body) => FileClaimResponse.parse(JSON.parse(body)));
-      for (const c of claims) watch.expect(c.claimId);
-      const catchUp = await caughtUp(watch, claims.map((c) => c.claimId), performance.now());
+      if (readModels) for (const c of claims) watch.expect(c.claimId);
+      const catchUp = readModels ? await caughtUp(watch, claims.map((c) => c.claimId), performance.now()) : null;
       levels.push({ kind, clients, result, catchUp, cpu: split });
       return claims;
     };
@@ -504,6 +505,11 @@ export async function benchCommands({ databaseUrl }: { databaseUrl: string }): P
     const profileFile = fs.readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
     const top = profileFile ? topFunctions(JSON.parse(fs.readFileSync(path.join(profileDir, profileFile), 'utf8')) as CpuProfile, 10) : [];
 
+    // The command path alone (no relay, projections, reactions or delivery anywhere): what filing costs without the
+    // work that follows each commit on the same two cores. Last, since nothing catches these claims up.
+    api = await startApi({ ...env, WORKERS: 'none' }, { seed: false });
+    await fileClaims('FileClaim, WORKERS=none', 32, false);
+
     return report({ machine: machineMarkdown(machine, new URL(url).host), loadAverage: machine.loadAverage, cpus: machine.nproc, kafka, perLevel, levels, lags, database, top, profiled, lagSeconds, pgbenchSeconds });
   } finally {
     await watch.stop();
@@ -529,7 +535,7 @@ function report(r: {
     r.machine,
     '',
     ...(r.loadAverage > r.cpus ? [`**The machine was busy** (load average ${r.loadAverage.toFixed(1)} on ${r.cpus} CPUs when the run started): other work shared the CPUs and this PostgreSQL server (its CPU share below includes other databases), so these figures understate the service alone; the ratios compare figures of the same run.`, ''] : []),
-    `The API runs as \`npm start\` runs it: one process serving HTTP with the relay, the projections and webhook delivery in it, ${r.kafka ? `through Kafka at ${r.kafka}` : 'following the event store (no Kafka)'}, rate limits off. Each command kind runs ${fmtInt(r.perLevel)} times per level from closed-loop clients in the bench process (each sends its next request when its last answer came), on fresh orders created beforehand. The same run measures pgbench running the event store's own one-event append statement (\`appendStatementText('new', false)\`, a new stream per append, the payload of a real ClaimFiled event) for ${r.pgbenchSeconds} s, and the store's \`appendToStream\` from Node: the ratios are of the same clients' count.`,
+    `The API runs as \`npm start\` runs it: one process serving HTTP with the relay, the projections and webhook delivery in it, ${r.kafka ? `through Kafka at ${r.kafka}` : 'following the event store (no Kafka)'}, rate limits off. Each command kind runs ${fmtInt(r.perLevel)} times per level from closed-loop clients in the bench process (each sends its next request when its last answer came), on fresh orders created beforehand. The same run measures pgbench running the event store's own one-event append statement (\`appendStatementText('new', false)\`, a new stream per append, the payload of a real ClaimFiled event) for ${r.pgbenchSeconds} s, and the store's \`appendToStream\` from Node: the ratios are of the same clients' count. The \`WORKERS=none\` row runs the API with no background worker at all (nothing relays, projects, mails or delivers those claims): the command path's own cost, against the row with everything that follows a commit sharing the same cores.`,
     '',
     '| command | clients | per second | p50 ms | p99 ms | errors | ratio to pgbench | ratio to Node append | read models caught up after (list / webhook) | CPU: API | PostgreSQL | Kafka | bench | other |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
