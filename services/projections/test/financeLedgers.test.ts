@@ -169,9 +169,18 @@ describe('the finance replay against the live ledgers (payout-ledger and store-c
       if (rules.replacementCostPercent === undefined) expect([...changed.keys()].every((id) => expected.get(id)!.type === 'STORE_CREDIT')).toBe(true);
 
       // Credit issued for a line moves with it; redemptions, adjustments and premiums are facts no rule revalues.
+      // A reclaim takes back what of its credit was unspent: the part spent stays spent, the rest moves with the credit as replayed.
+      const issuedFor = (entries: Iterable<{ kind: string; resolutionId: string | null; amount: number }>, resolutionId: string | null) =>
+        [...entries].find((e) => e.kind === 'issued' && e.resolutionId === resolutionId)?.amount;
       for (const entry of live.storeCredit) {
         const again = replayed.storeCredit.get(entry.eventId)!;
-        expect(again.amount - entry.amount).toBe(entry.kind === 'issued' ? (expected.get(entry.resolutionId!)?.change ?? 0) : 0);
+        if (entry.kind !== 'reclaimed') {
+          expect(again.amount - entry.amount).toBe(entry.kind === 'issued' ? (expected.get(entry.resolutionId!)?.change ?? 0) : 0);
+          continue;
+        }
+        const [issuedLive, issuedAgain] = [issuedFor(live.storeCredit, entry.resolutionId), issuedFor(replayed.storeCredit.values(), entry.resolutionId)];
+        const spent = issuedLive === undefined ? null : issuedLive + entry.amount;
+        expect(again.amount + 0).toBe(spent === null || issuedAgain === undefined ? entry.amount : -Math.max(0, issuedAgain - spent) + 0);
       }
       expect(byKey(replayed.premiums.values(), (p) => p.eventId)).toEqual(live.premiums);
 

@@ -252,7 +252,8 @@ export function financeReplay(candidate: CandidateMoneyRules = {}): FinanceRepla
         // What was redeemed stays redeemed; the rest of the credit as the replay issued it is taken back.
         const { claimId, resolutionId, amount, redeemed } = fact.data;
         const issued = issuedCredit.get(resolutionId);
-        return credit(fact, { kind: 'reclaimed', amount: -(issued === undefined ? amount : Math.max(0, issued - redeemed)), claimId, resolutionId });
+        // `0 -`, not unary minus: a credit spent to the last cent reclaims 0, not -0 (which the ledgers' equality tells apart).
+        return credit(fact, { kind: 'reclaimed', amount: 0 - (issued === undefined ? amount : Math.max(0, issued - redeemed)), claimId, resolutionId });
       }
       default: {
         const exhaustive: never = fact;
