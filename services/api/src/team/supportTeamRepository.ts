@@ -1,21 +1,12 @@
 import { sql, type QueryExecutorProvider } from 'kysely';
 import { SUPPORT_ADMIN_ROLE, SUPPORT_ROLES, type SupportRole, type TeamMember } from '@claims/contracts';
-import { insertGrant, membersOf, type MemberRow } from './teamRepository.js';
+import { insertGrant, membersWithGrants } from './teamRepository.js';
 
 const supportRoles: readonly string[] = SUPPORT_ROLES;
 
 /** Order Protection's support staff: every user holding a support role (only those grants), or the one user asked for. */
-export async function listSupportUsers(db: QueryExecutorProvider, userId?: string): Promise<TeamMember[]> {
-  const { rows } = await sql<MemberRow>`
-    select u.id as user_id, u.email, u.name, r.role, r.account_id, r.store_id,
-           (i.user_id is not null and i.accepted_at is null) as invited
-    from user_roles r
-      join users u on u.id = r.user_id
-      left join team_invitations i on i.user_id = u.id
-    where r.role = any(${supportRoles}::text[]) and u.disabled_at is null
-      and (${userId ?? null}::uuid is null or u.id = ${userId ?? null}::uuid)
-    order by u.email_lower, r.created_at, r.id`.execute(db);
-  return membersOf(rows);
+export function listSupportUsers(db: QueryExecutorProvider, userId?: string): Promise<TeamMember[]> {
+  return membersWithGrants(db, sql`r.role = any(${supportRoles}::text[])`, userId);
 }
 
 /** Support admins other than `userId` who can act: signed up (invitation accepted) and not disabled. */

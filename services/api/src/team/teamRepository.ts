@@ -1,27 +1,32 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type QueryExecutorProvider } from 'kysely';
+import { sql, type QueryExecutorProvider, type RawBuilder } from 'kysely';
 import { ROLES, RoleName, type PendingMembership, type RoleGrant, type TeamMember } from '@claims/contracts';
 
-export interface MemberRow {
+interface MemberRow {
   user_id: string; email: string; name: string; role: string; account_id: string | null; store_id: string | null; invited: boolean;
 }
 
 /** The members whose grants reach this store: account roles of its account and store roles on it. */
-export async function listMembers(db: QueryExecutorProvider, store: { id: string; accountId: string }, userId?: string): Promise<TeamMember[]> {
+export function listMembers(db: QueryExecutorProvider, store: { id: string; accountId: string }, userId?: string): Promise<TeamMember[]> {
+  return membersWithGrants(db, sql`(r.store_id = ${store.id}::uuid or r.account_id = ${store.accountId}::uuid)`, userId);
+}
+
+/** Active users with the grants `which` selects (only those grants), or the one user asked for, with their open invitation. */
+export async function membersWithGrants(db: QueryExecutorProvider, which: RawBuilder<unknown>, userId?: string): Promise<TeamMember[]> {
   const { rows } = await sql<MemberRow>`
     select u.id as user_id, u.email, u.name, r.role, r.account_id, r.store_id,
            (i.user_id is not null and i.accepted_at is null) as invited
     from user_roles r
       join users u on u.id = r.user_id
       left join team_invitations i on i.user_id = u.id
-    where (r.store_id = ${store.id}::uuid or r.account_id = ${store.accountId}::uuid) and u.disabled_at is null
+    where ${which} and u.disabled_at is null
       and (${userId ?? null}::uuid is null or u.id = ${userId ?? null}::uuid)
     order by u.email_lower, r.created_at, r.id`.execute(db);
   return membersOf(rows);
 }
 
 /** One member per user, with their grants in the rows' order; a role the product no longer knows is left out. */
-export function membersOf(rows: readonly MemberRow[]): TeamMember[] {
+function membersOf(rows: readonly MemberRow[]): TeamMember[] {
   const members = new Map<string, TeamMember>();
   for (const row of rows) {
     const role = RoleName.safeParse(row.role);
