@@ -67,7 +67,13 @@ describe('projection runtime on PostgreSQL', () => {
 
   it('loses no row when a rebuild runs beside a live follower while events are appended', async () => {
     const streams = Array.from({ length: 40 }, () => randomUUID());
-    for (let i = 0; i < 2000; i++) await append(streams[i % streams.length]!, `before ${i}`);
+    // History in one append per stream (50 events each): the race under test is the one with the appender below.
+    for (const [s, streamId] of streams.entries()) {
+      await appendToStream(database.db, {
+        streamId, streamType: 'test', storeId: null, expectedVersion: ANY,
+        events: Array.from({ length: 50 }, (_, i) => labelled(`before ${s}.${i}`)),
+      });
+    }
     const follower = followStore(database.db, rebuilt, log, 5);
     await follower.catchUp();
     let appending = true;

@@ -90,7 +90,7 @@ async function liveSchema(db: QueryExecutorProvider): Promise<string> {
 
 const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-/** Reads the projection's events after `from` into the build's tables, a batch per transaction, until the visible head. */
+/** Reads the projection's events after `from` into the build's tables, a batch per transaction, until the head visible when it gets there. */
 async function catchUp(
   db: Kysely<EventStoreTables>,
   projection: Projection,
@@ -111,8 +111,10 @@ async function catchUp(
       else await db.transaction().execute(apply);
     }
     position = page.next;
-    if (page.events.length === 0) return position;
-    await onBatch(page.events.length);
+    if (page.events.length > 0) await onBatch(page.events.length);
+    // A page that is not full read everything visible: stop there rather than chase a busy writer page by page
+    // (the switch holds live batches back meanwhile); what comes later is the live follower's, from `position`.
+    if (page.events.length < REBUILD_BATCH) return position;
   }
 }
 
