@@ -41,6 +41,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['web/portal/e2e/**/*.e2e.test.ts', 'web/admin/e2e/**/*.e2e.test.ts'],
+          globalSetup: ['test/support/browserGlobalSetup.ts'],
           testTimeout: 60_000,
           // A page waited on by expect.poll may take seconds to render on a loaded two-core CI machine (the default is 1 s).
           expect: { poll: { timeout: 15_000 } },

@@ -1,11 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { loadConfig, startRuntime, type Runtime, type RuntimeOptions } from '@claims/api';
+import { newDataDir } from './seededDemo.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -17,13 +16,13 @@ export interface BrowserHarness {
 }
 
 /**
- * The real server in-process (PGlite in a temp folder, demo data seeded, rate limits on with `env`'s lifts) and
+ * The real server in-process (PGlite in a temp folder holding the demo data, rate limits on with `env`'s lifts) and
  * Debian's Chromium: what the back-office's and the portal's browser tests stand on.
  */
 export async function startBrowserHarness(name: string, env: Record<string, string>, options: Pick<RuntimeOptions, 'now'> = {}): Promise<BrowserHarness> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), `${name}-e2e-`));
+  const { dataDir, seeded } = newDataDir(`${name}-e2e`, options.now !== undefined);
   const runtime = await startRuntime(loadConfig({
-    ...process.env, DATA_DIR: dataDir, PORT: '0', SEED_DEMO: 'true', DATABASE_URL: '', KAFKA_BROKERS: '', LOG_LEVEL: 'warn', RATE_LIMIT_ENABLED: 'true', ...env,
+    ...process.env, DATA_DIR: dataDir, PORT: '0', SEED_DEMO: String(!seeded), DATABASE_URL: '', KAFKA_BROKERS: '', LOG_LEVEL: 'warn', RATE_LIMIT_ENABLED: 'true', ...env,
   }), options);
   const { port } = runtime.app.server.address() as AddressInfo;
   const browser = await chromium.launch({

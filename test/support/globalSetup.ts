@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { ALL_MIGRATIONS } from '../../services/api/src/runtime.js';
 import { migratedTemplateDatabase } from './migratedDatabase.js';
+import { seedDataDirOnce, seedTemplateOnce } from './seededDemo.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -10,6 +11,8 @@ declare module 'vitest' {
     kafkaBrokers: string;
     /** A database of the server at databaseUrl with every migration applied: the product's test databases are copies of it. */
     migratedTemplate: string;
+    /** migratedTemplate with the demo data seeded: runtimes that seed the demo start from a copy of it. */
+    seededTemplate: string;
   }
 }
 
@@ -82,10 +85,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const endpoints = given ?? (await fromContainers()) ?? fromLocalInfra();
   // Every file's database is a copy of one migrated here once, rather than each running every migration anew.
   const template = await migratedTemplateDatabase(endpoints.databaseUrl, ALL_MIGRATIONS);
+  const [seededTemplate, seededDataDir] = await Promise.all([seedTemplateOnce(endpoints.databaseUrl, template.name), seedDataDirOnce()]);
   project.provide('databaseUrl', endpoints.databaseUrl);
   project.provide('kafkaBrokers', endpoints.kafkaBrokers);
   project.provide('migratedTemplate', template.name);
+  project.provide('seededTemplate', seededTemplate.name);
+  project.provide('seededDataDir', seededDataDir.dir);
   return async () => {
+    seededDataDir.remove();
+    await seededTemplate.drop();
     await template.drop();
     await endpoints.teardown();
   };

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { loadConfig, startRuntime, type Runtime, type RuntimeOptions } from '../../services/api/src/index.js';
+import { newDataDir } from './seededDemo.js';
 import { createTestDatabase } from './testDatabase.js';
 
 export type Mode = 'pglite' | 'postgres' | 'postgres+kafka';
@@ -14,10 +15,10 @@ export interface TestEnvironment {
   dispose: () => Promise<void>;
 }
 
-/** The variables a runtime of the given mode needs: its own database, data folder and topic. */
+/** The variables a runtime of the given mode needs: its own database (the demo data in it), data folder and topic. */
 export async function testEnvironment(mode: Mode): Promise<TestEnvironment> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-test-'));
-  const database = mode === 'pglite' ? null : await createTestDatabase(inject('databaseUrl'), inject('migratedTemplate'));
+  const { dataDir } = mode === 'pglite' ? newDataDir('claims-test', false) : { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'claims-test-')) };
+  const database = mode === 'pglite' ? null : await createTestDatabase(inject('databaseUrl'), inject('seededTemplate'));
   const suffix = randomBytes(4).toString('hex');
   return {
     env: {
@@ -28,7 +29,8 @@ export async function testEnvironment(mode: Mode): Promise<TestEnvironment> {
       KAFKA_TOPIC: `claims.events.test.${suffix}`,
       KAFKA_GROUP_PREFIX: `test.${suffix}`,
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-      SEED_DEMO: 'true',
+      // Both kinds of database hold the demo data already (seededDemo.ts).
+      SEED_DEMO: 'false',
       PORT: '0',
     },
     dispose: async () => {

@@ -57,19 +57,22 @@ export interface CallOptions {
   remoteAddress?: string;
 }
 
-/** Starts the whole product in-process on a fresh PostgreSQL database, demo data seeded; `env` adds settings, `options` e.g. a clock. */
+/** Starts the whole product in-process on a fresh PostgreSQL database holding the demo data; `env` adds settings, `options` e.g. a clock. */
 export async function startHarness(env: NodeJS.ProcessEnv = {}, options: RuntimeOptions = {}): Promise<Harness> {
-  const database = await createTestDatabase(inject('databaseUrl'), inject('migratedTemplate'));
+  // The demo's dates are relative to the clock: a test with a clock of its own seeds itself, one without any seed stays empty.
+  const seed = env.SEED_DEMO !== 'false';
+  const seeded = seed && options.now === undefined;
+  const database = await createTestDatabase(inject('databaseUrl'), inject(seeded ? 'seededTemplate' : 'migratedTemplate'));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-backoffice-'));
   const runtime = await startRuntime(loadConfig({
     ...process.env,
     DATABASE_URL: database.url,
     KAFKA_BROKERS: '',
     DATA_DIR: dataDir,
-    SEED_DEMO: 'true',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DEMO_FIXTURE: path.resolve(import.meta.dirname, '../../../../fixtures/demo.json'),
     ...env,
+    SEED_DEMO: String(seed && !seeded),
   }), { listen: false, ...options });
   const stores = new Map<string, string>();
 

@@ -1,7 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { loadConfig, startRuntime, type Runtime, type RuntimeOptions } from '../../src/index.js';
+import { newDataDir } from '../../../../test/support/seededDemo.js';
 
 export interface PgliteRuntime {
   runtime: Runtime;
@@ -9,11 +8,11 @@ export interface PgliteRuntime {
   stop(): Promise<void>;
 }
 
-/** The whole product in-process on a fresh PGlite folder, demo data seeded, no workers unless asked. */
+/** The whole product in-process on a PGlite folder of its own holding the demo data, no workers unless asked. */
 export async function startPgliteRuntime(name: string, env: Record<string, string> = {}, options: RuntimeOptions = {}): Promise<PgliteRuntime> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), `${name}-`));
+  const { dataDir, seeded } = newDataDir(name, options.now !== undefined);
   const runtime = await startRuntime(
-    loadConfig({ ...process.env, DATA_DIR: dataDir, PORT: '0', SEED_DEMO: 'true', DATABASE_URL: '', KAFKA_BROKERS: '', LOG_LEVEL: 'silent', ...env }),
+    loadConfig({ ...process.env, DATA_DIR: dataDir, PORT: '0', SEED_DEMO: String(!seeded), DATABASE_URL: '', KAFKA_BROKERS: '', LOG_LEVEL: 'silent', ...env }),
     { listen: false, workers: false, ...options },
   );
   return {

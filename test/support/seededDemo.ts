@@ -1,0 +1,58 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { inject } from 'vitest';
+import { loadConfig, startRuntime } from '../../services/api/src/index.js';
+import { createTestDatabase } from './testDatabase.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A DATA_DIR whose PGlite database is migrated and holds the demo data: runtimes start from copies of it. */
+    seededDataDir: string;
+  }
+}
+
+const DEMO_FIXTURE = path.resolve(import.meta.dirname, '../../fixtures/demo.json');
+
+/**
+ * The demo seed, run once for a whole test run rather than by every runtime a test starts: on PGlite it takes
+ * 10–45 s on the two-core CI machine, a copy of its folder a fraction of a second. No workers: each copy's
+ * own start projects the seed and sets its reactions' checkpoints, as after a seed of its own.
+ */
+async function seed(env: Record<string, string>): Promise<void> {
+  const runtime = await startRuntime(loadConfig({
+    ...process.env, PORT: '0', KAFKA_BROKERS: '', LOG_LEVEL: 'silent', SEED_DEMO: 'true', DEMO_FIXTURE, ...env,
+  }), { listen: false, workers: false });
+  await runtime.stop();
+}
+
+/** The seeded PGlite folder (globalSetup); `remove` deletes it. */
+export async function seedDataDirOnce(): Promise<{ dir: string; remove: () => void }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'claims-seeded-'));
+  await seed({ DATA_DIR: dir, DATABASE_URL: '' });
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A copy of the migrated template with the demo seeded into it (globalSetup), for PostgreSQL runtimes to copy in turn. */
+export async function seedTemplateOnce(serverUrl: string, migratedTemplate: string): Promise<{ name: string; drop: () => Promise<void> }> {
+  const database = await createTestDatabase(serverUrl, migratedTemplate);
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'claims-seeding-'));
+  try {
+    await seed({ DATA_DIR: dataDir, DATABASE_URL: database.url });
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  return database;
+}
+
+/**
+ * A fresh DATA_DIR for a runtime: with the seeded PGlite database in it, or empty when the test keeps a clock of
+ * its own (the demo's dates are relative to the clock, so such a runtime seeds itself). `seeded` says which:
+ * the runtime's SEED_DEMO is its negation.
+ */
+export function newDataDir(prefix: string, ownClock: boolean): { dataDir: string; seeded: boolean } {
+  const dataDir = mkdtempSync(path.join(tmpdir(), `${prefix}-`));
+  if (ownClock) return { dataDir, seeded: false };
+  cpSync(inject('seededDataDir'), dataDir, { recursive: true });
+  return { dataDir, seeded: true };
+}
