@@ -96,17 +96,18 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-interface Api {
+export interface Api {
   base: string;
   pid: number;
   stop(): Promise<void>;
 }
 
-async function startApi(env: NodeJS.ProcessEnv, options: { seed: boolean; cpuProfileDir?: string }): Promise<Api> {
+/** `checkout`: the working tree whose API runs (default this one), so an experiment can run another branch's code. */
+export async function startApi(env: NodeJS.ProcessEnv, options: { seed: boolean; cpuProfileDir?: string; checkout?: string }): Promise<Api> {
   const port = await freePort();
   const args = [...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []), '--import', 'tsx', 'services/api/src/main.ts'];
   const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: root, env: { ...env, PORT: String(port), SEED_DEMO: String(options.seed) }, stdio: ['ignore', 'ignore', 'inherit'],
+    cwd: options.checkout ?? root, env: { ...env, PORT: String(port), SEED_DEMO: String(options.seed) }, stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -126,7 +127,7 @@ async function startApi(env: NodeJS.ProcessEnv, options: { seed: boolean; cpuPro
   };
 }
 
-async function call(base: string, method: string, url: string, options: { body?: unknown; token?: string; cookie?: string } = {}) {
+export async function call(base: string, method: string, url: string, options: { body?: unknown; token?: string; cookie?: string } = {}) {
   const headers: Record<string, string> = {};
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -135,7 +136,7 @@ async function call(base: string, method: string, url: string, options: { body?:
   return { status: response.status, body: await response.text(), headers: response.headers };
 }
 
-async function setUp(base: string): Promise<{ token: string }> {
+export async function setUp(base: string): Promise<{ token: string }> {
   const login = await call(base, 'POST', '/api/auth/login', { body: { email: 'owner@acme.test', password: 'demo-pass-1234' } });
   if (login.status !== 200) throw new Error(`sign-in answered ${login.status}`);
   const cookie = String(login.headers.get('set-cookie')).split(';')[0]!;
@@ -180,14 +181,14 @@ async function closedLoop<J>(jobs: readonly J[], clients: number, send: (job: J)
   return { latencies: sortedCopy(latencies), seconds: (performance.now() - started) / 1000, ok: jobs.length - errors, errors, firstError, answers };
 }
 
-const filingBody = (orderNumber: string): FileClaimRequest => ({
+export const filingBody = (orderNumber: string): FileClaimRequest => ({
   email: `buyer-${orderNumber}@example.com`,
   fulfillmentIssues: [{ sourceFulfillmentId: `${orderNumber}-f`, issues: [{ sourceItemId: `${orderNumber}-li-0`, claimType: 'DAMAGED', quantity: 1, details: 'Arrived broken.', images: [] }] }],
   resolution: { desiredMethod: 'REFUND', customerSignature: 'Lee Buyer', updatedShippingAddress: null },
 });
 
 /** Orders the merchant's platform sends before the run (untimed): each filing needs a fresh one. */
-async function createOrders(base: string, token: string, numbers: readonly string[]): Promise<void> {
+export async function createOrders(base: string, token: string, numbers: readonly string[]): Promise<void> {
   const result = await closedLoop(numbers, 16, (n) => call(base, 'PUT', `/api/v1/orders/bench-${n}`, { body: orderBody(n), token }), (status) => status === 200 || status === 201);
   if (result.errors > 0) throw new Error(`creating orders failed ${result.errors} times: ${result.firstError}`);
 }
@@ -195,7 +196,7 @@ async function createOrders(base: string, token: string, numbers: readonly strin
 // ---------------------------------------------------------------------------------------------------------------
 // The read models' side: when each claim shows in the claim list, and when its webhook arrives.
 
-interface Watch {
+export interface Watch {
   /** When each claim id was first seen in the claim list (ms, performance.now()). */
   listed: Map<string, number>;
   delivered: Map<string, number>;
@@ -203,7 +204,7 @@ interface Watch {
   stop(): Promise<void>;
 }
 
-async function startWatch(databaseUrl: string, receiverDeliveries: Map<string, number>): Promise<Watch> {
+export async function startWatch(databaseUrl: string, receiverDeliveries: Map<string, number>): Promise<Watch> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
   const listed = new Map<string, number>();
   const pending = new Set<string>();
@@ -233,7 +234,7 @@ async function startWatch(databaseUrl: string, receiverDeliveries: Map<string, n
   };
 }
 
-async function startReceiver(): Promise<{ url: string; deliveries: Map<string, number>; close(): Promise<void> }> {
+export async function startReceiver(): Promise<{ url: string; deliveries: Map<string, number>; close(): Promise<void> }> {
   const deliveries = new Map<string, number>();
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -265,7 +266,7 @@ async function caughtUp(watch: Watch, claimIds: readonly string[], since: number
   return { listMs: Math.max(0, last(watch.listed) - since), deliveryMs: Math.max(0, last(watch.delivered) - since) };
 }
 
-interface LagResult {
+export interface LagResult {
   rate: number;
   achieved: number;
   filed: number;
@@ -277,7 +278,7 @@ interface LagResult {
 }
 
 /** Filings sent at a steady rate (open loop, at most 512 in flight), each one's lag measured from its 201. */
-async function lagAt(base: string, rate: number, seconds: number, numbers: readonly string[], watch: Watch, apiPid: number): Promise<LagResult> {
+export async function lagAt(base: string, rate: number, seconds: number, numbers: readonly string[], watch: Watch, apiPid: number): Promise<LagResult> {
   const answered = new Map<string, number>();
   const count = Math.min(numbers.length, Math.round(rate * seconds));
   const cpu = startCpuSplit(apiPid);

@@ -52,6 +52,8 @@ const Env = z.object({
   WEBHOOK_DISABLE_AFTER_FAILING_SECONDS: z.coerce.number().int().positive().default(3 * 86_400),
   // Attempts under way to one endpoint at most, across every worker: a slow receiver holds no more senders.
   WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().positive().max(100).default(4),
+  // The delivery worker's poll, for retries coming due: new deliveries wake it at once (LISTEN/NOTIFY).
+  WEBHOOK_POLL_MS: z.coerce.number().int().positive().default(250),
   // Abuse limits of the customer lookup and filing (services/api/src/rate-limit); 0 turns one limit off.
   RATE_LIMIT_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
@@ -112,6 +114,7 @@ export type Config = {
   webhookDisableAfterFailingMs: number;
   /** Attempts under way to one endpoint at once, across every delivery worker. */
   webhookMaxInFlightPerEndpoint: number;
+  webhookPollMs: number;
   rateLimit: {
     enabled: boolean;
     windowMs: number;
@@ -178,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS,
     webhookDisableAfterFailingMs: e.WEBHOOK_DISABLE_AFTER_FAILING_SECONDS * 1000,
     webhookMaxInFlightPerEndpoint: e.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
+    webhookPollMs: e.WEBHOOK_POLL_MS,
     rateLimit: {
       enabled: e.RATE_LIMIT_ENABLED,
       windowMs: e.RATE_LIMIT_WINDOW_MS,

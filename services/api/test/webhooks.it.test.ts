@@ -15,6 +15,8 @@ import { nextAttemptAfterFailure, RETRY_FOR_MS, retryDelayMs } from '../src/webh
 import { signWebhook } from '../src/webhooks/signature.js';
 import { isPrivateAddress } from '../src/webhooks/addressPolicy.js';
 import { recordAttempt } from '../src/webhooks/deliveryWorker.js';
+import { loadConfig, startRuntime, type Runtime } from '../src/index.js';
+import { StandardWebhookReceiver } from '../../../test/support/standardWebhookReceiver.js';
 
 const SECOND = 1000;
 const HOUR = 3_600_000;
@@ -498,5 +500,71 @@ describe('webhooks through the public API v1', () => {
       '/api/v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/replay', '/api/v1/webhook-endpoints/{endpointId}/replays',
       '/api/v1/webhook-endpoints/{endpointId}/test',
     ]));
+  });
+});
+
+/**
+ * New deliveries wake the delivery worker (the outbox projection's notification at its commit): with a poll of an
+ * hour, a filing's webhook still arrives, whether the worker runs beside the projector or in a process of its own.
+ */
+describe('webhook delivery woken by new deliveries', () => {
+  const HOURLY = { WEBHOOK_POLL_MS: String(HOUR), WEBHOOK_ALLOW_PRIVATE_URLS: 'true' };
+  let h: Harness;
+  let deliveryProcess: Runtime | null = null;
+  const receiver = new StandardWebhookReceiver();
+  let orderSeq = 8900;
+  let receiverUrl: string;
+
+  beforeAll(async () => {
+    receiverUrl = await receiver.start();
+  });
+  afterAll(async () => {
+    await deliveryProcess?.stop();
+    await h?.stop();
+    await receiver.stop();
+  });
+
+  /** Files a claim on a fresh acme order; answers its id. */
+  async function fileClaim(token: string): Promise<string> {
+    const number = String(orderSeq++);
+    const put = await h.call({ method: 'PUT', url: `/api/v1/orders/wk-${number}`, body: orderBody(number), token });
+    expect(put.statusCode, put.body).toBe(201);
+    return (await h.fileClaim(`wk-${number}`, oneItemClaim(`buyer-${number}@example.com`, `${number}-f`, `${number}-li-0`, 'REFUND'))).claimId;
+  }
+
+  async function endpointToken(): Promise<string> {
+    const acme = await h.storeId('acme');
+    const created = await h.call({
+      method: 'POST', url: `/api/stores/${acme}/api-tokens`, cookie: await h.login('acmeOwner'),
+      body: { name: 'wake-up', permissions: ['webhook:create', 'order:create'] },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const token = CreateApiTokenResponse.parse(json(created)).token;
+    const endpoint = await h.call({ method: 'POST', url: '/api/v1/webhook-endpoints', token, body: { url: receiverUrl, eventTypes: ['claim.filed'] } });
+    expect(endpoint.statusCode, endpoint.body).toBe(201);
+    receiver.secrets.push(CreateWebhookEndpointResponse.parse(json(endpoint)).secret);
+    return token;
+  }
+
+  const arrived = (claimId: string) => eventually(async () => {
+    expect(receiver.deliveries.filter((d) => d.verified).map((d) => d.payload.data.claimId)).toContain(claimId);
+  }, 15_000, 50);
+
+  it('delivers at once from the process that projects the outbox', async () => {
+    h = await startHarness(HOURLY);
+    const token = await endpointToken();
+    await arrived(await fileClaim(token));
+  });
+
+  it('delivers at once from a delivery process of its own, the projector in another', async () => {
+    await h.stop();
+    h = await startHarness({ ...HOURLY, WORKERS: 'relay,projectors,reactions,timers' });
+    const config = h.runtime.ctx.config;
+    deliveryProcess = await startRuntime(loadConfig({
+      ...process.env, ...HOURLY, DATABASE_URL: config.databaseUrl, KAFKA_BROKERS: '', DATA_DIR: config.dataDir, SEED_DEMO: 'false', WORKERS: 'delivery',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    }), { listen: false });
+    const token = await endpointToken();
+    await arrived(await fileClaim(token));
   });
 });

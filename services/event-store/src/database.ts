@@ -4,6 +4,7 @@ import path from 'node:path';
 import { CompiledQuery, Kysely, PGliteDialect, PostgresDialect, sql, type QueryExecutorProvider, type RawBuilder } from 'kysely';
 import pg from 'pg';
 import type { EventStoreTables } from './tables.js';
+import { listenOnPostgres, type Subscription } from './notifications.js';
 
 export type DatabaseKind = 'postgres' | 'pglite';
 
@@ -12,6 +13,11 @@ export interface Database {
   readonly db: Kysely<EventStoreTables>;
   /** Connection string for a dedicated session (advisory locks); null on PGlite. */
   readonly url: string | null;
+  /**
+   * Calls `listener` on each NOTIFY on `channel` (sent at its transaction's commit, by any process on the
+   * database); on PostgreSQL from a connection of its own, reopened after a failure (`onError` says why).
+   */
+  listen(channel: string, listener: () => void, onError: (error: unknown) => void): Subscription;
   close(): Promise<void>;
 }
 
@@ -125,7 +131,8 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
     const db = new Kysely<EventStoreTables>({ dialect: new PostgresDialect({ pool }) });
     pools.set(db, pool);
     await sql`select 1`.execute(db);
-    return { kind: 'postgres', db, url: config.databaseUrl, close: () => db.destroy() };
+    const url = config.databaseUrl;
+    return { kind: 'postgres', db, url, listen: (channel, listener, onError) => listenOnPostgres(url, channel, listener, onError), close: () => db.destroy() };
   }
   const dir = path.resolve(config.dataDir, 'pglite');
   const unlock = lockDataDir(dir);
@@ -137,6 +144,10 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
       kind: 'pglite',
       db,
       url: null,
+      listen(channel, listener) {
+        const unlisten = pglite.listen(channel, () => listener());
+        return { stop: async () => (await unlisten)() };
+      },
       close: async () => {
         await db.destroy();
         unlock();

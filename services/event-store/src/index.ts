@@ -11,3 +11,4 @@ export * from './recordedEvent.js';
 export * from './migrate.js';
 export * from './pollingLoop.js';
 export * from './eventSize.js';
+export type { Subscription } from './notifications.js';

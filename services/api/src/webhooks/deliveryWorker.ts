@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { claimDueDeliveries, recordDeliveryAttempts, releaseDelivery, type ClaimedDelivery } from '@claims/projections';
+import { claimDueDeliveries, DELIVERIES_DUE_CHANNEL, recordDeliveryAttempts, releaseDelivery, type ClaimedDelivery } from '@claims/projections';
 import type { AppContext } from '../context.js';
 import { nextAttemptAfterFailure } from './retrySchedule.js';
 import { sendWebhook, DELIVERY_TIMEOUT_MS, type WebhookOutcome } from './sendWebhook.js';
@@ -13,6 +13,7 @@ export interface DeliveryWorker {
 }
 
 export interface DeliveryWorkerOptions {
+  /** How often due deliveries are looked for besides the wake-ups (default: the configuration's). */
   pollMs?: number;
   /** Attempts under way in this worker at once, over every endpoint. */
   maxInFlight?: number;
@@ -64,13 +65,13 @@ export async function recordAttempt(ctx: AppContext, delivery: ClaimedDelivery, 
 
 /**
  * The webhook sender: keeps up to `maxInFlight` attempts under way, each sent outside any transaction
- * and recorded when it ends, and claims more as soon as one ends (or at each poll: deliveries appear
- * within a poll of the outbox projection). A claim never takes more than `perEndpoint` attempts under way
+ * and recorded when it ends, and claims more as soon as one ends, as soon as the outbox projection commits
+ * new deliveries (its notification, from whichever process projects), and at each poll (retries coming due). A claim never takes more than `perEndpoint` attempts under way
  * for one endpoint, so a receiver that hangs until the timeout holds only those senders and delays no
  * other endpoint. Any number of workers may run against one PostgreSQL; they never send the same claim twice.
  */
 export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOptions = {}): DeliveryWorker {
-  const pollMs = options.pollMs ?? 250;
+  const pollMs = options.pollMs ?? ctx.config.webhookPollMs;
   const maxInFlight = options.maxInFlight ?? 32;
   const perEndpoint = options.perEndpoint ?? ctx.config.webhookMaxInFlightPerEndpoint;
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
@@ -213,6 +214,9 @@ export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpti
     timer = setTimeout(() => void claim().then(schedule), pollMs);
   }
   schedule();
+  const wakeUps = ctx.database.listen(DELIVERIES_DUE_CHANNEL, () => {
+    if (!stopped) void claim();
+  }, (error) => ctx.log.warn({ err: error }, 'listening for new webhook deliveries failed; polling until it listens again'));
 
   return {
     wake: () => void claim(),
@@ -227,6 +231,7 @@ export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpti
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      await wakeUps.stop();
       aborter.abort();
       await nextClaim;
       await claiming;

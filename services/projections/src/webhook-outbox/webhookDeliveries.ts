@@ -11,6 +11,9 @@ import {
  * routes go through it.
  */
 
+/** Notified when a commit adds deliveries due at once, so delivery workers claim them without waiting for their poll. */
+export const DELIVERIES_DUE_CHANNEL = 'webhook_deliveries_due';
+
 /** A delivery claimed by a worker, with what it takes to send it. */
 export interface ClaimedDelivery {
   id: string;

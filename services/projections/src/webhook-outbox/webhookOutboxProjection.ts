@@ -4,6 +4,7 @@ import { sqlMigration } from '@claims/event-store';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_SOURCE_TYPES, type WebhookSourceType } from '@claims/contracts';
 import { defineProjection, type ProjectedEvent } from '../runtime/projection.js';
 import { recordset } from '../runtime/bulkRows.js';
+import { DELIVERIES_DUE_CHANNEL } from './webhookDeliveries.js';
 
 export const WEBHOOK_OUTBOX = 'webhook-outbox';
 
@@ -112,16 +113,21 @@ export const webhookOutboxProjection = defineProjection({
       return [{ event_id: event.eventId, event_key: event.eventId, store_id: event.storeId, type: message.type, body: message.body, occurred_at: event.occurredAt }];
     });
     if (messages.length === 0) return;
+    // The notification goes out at the batch's commit, and only when it added a delivery: the workers' wake-up.
     await sql`
-      insert into webhook_deliveries (id, endpoint_id, store_id, event_id, event_type, webhook_id, payload, status, next_attempt_at, occurred_at)
-      select gen_random_uuid(), e.id, e.store_id, r.event_id, r.type,
-             'msg_' || left(encode(sha256(convert_to(e.id::text || ':' || r.event_key, 'UTF8')), 'hex'), 32),
-             r.body, 'pending', r.occurred_at, r.occurred_at
-      from ${recordset(messages, 'event_id uuid, event_key text, store_id uuid, type text, body text, occurred_at timestamptz')}
-      join webhook_endpoints e on e.store_id = r.store_id
-        and e.deleted_at is null
-        and e.created_at <= r.occurred_at
-        and (e.event_types is null or r.type = any(e.event_types))
-      on conflict (endpoint_id, event_id) do nothing`.execute(trx);
+      with inserted as (
+        insert into webhook_deliveries (id, endpoint_id, store_id, event_id, event_type, webhook_id, payload, status, next_attempt_at, occurred_at)
+        select gen_random_uuid(), e.id, e.store_id, r.event_id, r.type,
+               'msg_' || left(encode(sha256(convert_to(e.id::text || ':' || r.event_key, 'UTF8')), 'hex'), 32),
+               r.body, 'pending', r.occurred_at, r.occurred_at
+        from ${recordset(messages, 'event_id uuid, event_key text, store_id uuid, type text, body text, occurred_at timestamptz')}
+        join webhook_endpoints e on e.store_id = r.store_id
+          and e.deleted_at is null
+          and e.created_at <= r.occurred_at
+          and (e.event_types is null or r.type = any(e.event_types))
+        on conflict (endpoint_id, event_id) do nothing
+        returning 1
+      )
+      select pg_notify(${DELIVERIES_DUE_CHANNEL}, '') where exists (select 1 from inserted)`.execute(trx);
   },
 });
