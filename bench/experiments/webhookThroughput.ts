@@ -1,6 +1,6 @@
 /**
  * Sustained webhook delivery to one local receiver: the real delivery worker on real PostgreSQL, with
- * deliveries enqueued (as the outbox projection writes them) at a steady rate. Reports the rate the
+ * deliveries enqueued (as the outbox projection writes them, notifying the worker) at a steady rate. Reports the rate the
  * receiver saw and the lag from each delivery's commit to its arrival.
  * Usage: WH_RATES=100,150,300 WH_SECONDS=10 npx tsx bench/experiments/webhookThroughput.ts
  * Env: WH_PER_ENDPOINT (the per-endpoint limit, else the configuration's), WH_POLL_MS (the worker's poll, default its own).
@@ -12,6 +12,7 @@ import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { openDatabase, migrate } from '@claims/event-store';
+import { DELIVERIES_DUE_CHANNEL } from '@claims/projections';
 import { ALL_MIGRATIONS } from '../../services/api/src/runtime.js';
 import { loadConfig } from '../../services/api/src/config.js';
 import { createLogger } from '../../services/api/src/platform/logger.js';
@@ -70,8 +71,12 @@ async function enqueue(): Promise<void> {
   const webhookId = `msg_${randomUUID().replaceAll('-', '')}`;
   const now = new Date().toISOString();
   const payload = JSON.stringify({ type: 'claim.filed', timestamp: now, data: { claimId: randomUUID() } });
-  await sql`insert into webhook_deliveries (id, endpoint_id, store_id, event_id, event_type, webhook_id, payload, status, next_attempt_at, occurred_at)
-    values (${deliveryId}::uuid, ${endpointId}::uuid, ${storeId}::uuid, ${randomUUID()}::uuid, 'claim.filed', ${webhookId}, ${payload}, 'pending', ${now}::timestamptz, ${now}::timestamptz)`.execute(db);
+  // With the notification the outbox projection sends at its commit.
+  await sql`with inserted as (
+      insert into webhook_deliveries (id, endpoint_id, store_id, event_id, event_type, webhook_id, payload, status, next_attempt_at, occurred_at)
+      values (${deliveryId}::uuid, ${endpointId}::uuid, ${storeId}::uuid, ${randomUUID()}::uuid, 'claim.filed', ${webhookId}, ${payload}, 'pending', ${now}::timestamptz, ${now}::timestamptz)
+      returning 1)
+    select pg_notify(${DELIVERIES_DUE_CHANNEL}, '') from inserted`.execute(db);
   enqueuedAt.set(webhookId, performance.now());
 }
 

@@ -50,8 +50,9 @@ const Env = z.object({
   WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   // An endpoint whose every attempt failed for this long is turned off (docs/decisions.md "Webhooks"): 3 days.
   WEBHOOK_DISABLE_AFTER_FAILING_SECONDS: z.coerce.number().int().positive().default(3 * 86_400),
-  // Attempts under way to one endpoint at most, across every worker: a slow receiver holds no more senders.
-  WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().positive().max(100).default(4),
+  // Attempts under way to one endpoint at most, across every worker: a slow receiver holds no more senders. Each place
+  // turns over once per claim, send and record; at 4, one endpoint's deliveries fell behind 100 filings/s (bench/experiments/README.md).
+  WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().positive().max(100).default(16),
   // The delivery worker's poll, for retries coming due: new deliveries wake it at once (LISTEN/NOTIFY).
   WEBHOOK_POLL_MS: z.coerce.number().int().positive().default(250),
   // Abuse limits of the customer lookup and filing (services/api/src/rate-limit); 0 turns one limit off.

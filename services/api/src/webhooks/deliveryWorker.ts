@@ -72,7 +72,8 @@ export async function recordAttempt(ctx: AppContext, delivery: ClaimedDelivery, 
  */
 export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOptions = {}): DeliveryWorker {
   const pollMs = options.pollMs ?? ctx.config.webhookPollMs;
-  const maxInFlight = options.maxInFlight ?? 32;
+  // Eight endpoints' worth: one receiver hanging until the timeout holds an eighth of the senders.
+  const maxInFlight = options.maxInFlight ?? 128;
   const perEndpoint = options.perEndpoint ?? ctx.config.webhookMaxInFlightPerEndpoint;
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const leaseMs = options.leaseMs ?? timeoutMs * 6;
