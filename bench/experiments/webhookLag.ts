@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { call, createOrders, lagAt, setUp, startApi, startReceiver, startWatch } from '../commandsBench.js';
 import { benchDatabaseUrl, recreateDatabase, withDatabase } from '../postgres.js';
 import { fmtMs, percentile } from '../stats.js';
@@ -26,6 +27,22 @@ const url = withDatabase(benchDatabaseUrl(), 'claims_webhook_lag');
 const runId = Date.now().toString(36);
 
 await recreateDatabase(url);
+
+/** The delivery side alone: from the outbox row's transaction (its `created_at`) to the first attempt, same host clock. */
+async function outboxToAttempt(since: Date): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ p50: number; p99: number }>(`
+      select percentile_cont(0.5) within group (order by ms) as p50, percentile_cont(0.99) within group (order by ms) as p99
+      from (select extract(epoch from a.attempted_at - d.created_at) * 1000 as ms
+            from webhook_deliveries d join webhook_delivery_attempts a on a.delivery_id = d.id and a.attempt = 1
+            where d.created_at >= $1) lags`, [since]);
+    return `${fmtMs(Number(rows[0]!.p50))} / ${fmtMs(Number(rows[0]!.p99))}`;
+  } finally {
+    await client.end();
+  }
+}
 const dataDir = fs.mkdtempSync(path.join(tmpdir(), 'webhook-lag-'));
 const env: NodeJS.ProcessEnv = {
   ...process.env, DATABASE_URL: url, KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '', KAFKA_TOPIC: `bench.webhooklag.${runId}`, KAFKA_GROUP_PREFIX: `whl-${runId}`,
@@ -48,11 +65,12 @@ try {
   await createOrders(api.base, token, numbers);
   if (warmup > 0) await lagAt(api.base, rate, warmupSeconds, numbers.slice(0, warmup), watch, api.pid);
   console.log(`checkout ${checkout}${split ? ', delivery in its own process' : ''}, Kafka ${env.KAFKA_BROKERS || 'off'}`);
-  console.log('| round | achieved/s | filed | list p50 | list p99 | webhook p50 | webhook p99 | webhook max | caught up (list / webhook) ms | errors | load avg |');
+  console.log('| round | achieved/s | filed | list p50 | list p99 | webhook p50 | webhook p99 | webhook max | outbox commit → first attempt p50 / p99 | caught up (list / webhook) ms | errors | load avg |');
   for (let r = 0; r < rounds; r++) {
+    const since = new Date();
     const result = await lagAt(api.base, rate, seconds, numbers.slice(warmup + r * perRound, warmup + (r + 1) * perRound), watch, api.pid);
     console.log(`| ${r + 1} | ${result.achieved.toFixed(0)} | ${result.filed} | ${fmtMs(percentile(result.list, 50))} | ${fmtMs(percentile(result.list, 99))} | `
-      + `${fmtMs(percentile(result.delivery, 50))} | ${fmtMs(percentile(result.delivery, 99))} | ${fmtMs(result.delivery.at(-1) ?? 0)} | `
+      + `${fmtMs(percentile(result.delivery, 50))} | ${fmtMs(percentile(result.delivery, 99))} | ${fmtMs(result.delivery.at(-1) ?? 0)} | ${await outboxToAttempt(since)} | `
       + `${result.catchUp.listMs.toFixed(0)} / ${result.catchUp.deliveryMs.toFixed(0)} | ${result.errors} | ${loadavg()[0]!.toFixed(1)} |`);
   }
 } finally {
