@@ -17,7 +17,6 @@ export function listenOnPostgres(url: string, channel: string, listener: () => v
   let stopped = false;
   let failures = 0;
   let current: pg.Client | null = null;
-  let opening: Promise<void> = Promise.resolve();
   let retry: NodeJS.Timeout | undefined;
 
   function open(): void {
@@ -38,7 +37,7 @@ export function listenOnPostgres(url: string, channel: string, listener: () => v
     client.on('error', lose);
     client.on('end', () => lose());
     current = client;
-    opening = client.connect()
+    void client.connect()
       .then(() => client.query(`listen ${channel}`))
       .then(() => {
         failures = 0;
@@ -51,7 +50,7 @@ export function listenOnPostgres(url: string, channel: string, listener: () => v
     async stop() {
       stopped = true;
       clearTimeout(retry);
-      await opening;
+      // Ends a connection still being opened too (an unreachable server must not hold a shutdown up).
       await current?.end().catch(() => undefined);
     },
   };
