@@ -168,14 +168,14 @@ describe('projection runtime on PostgreSQL', () => {
     await producer.connect();
     await producer.send({ topic, messages: envelopes.map((e) => ({ key: e.streamId, value: JSON.stringify(e) })) });
     await producer.disconnect();
-    const projector = await consumeFromKafka(kafka, database.db, poisonedOnKafka, log, { topic, groupPrefix: `test.${randomUUID()}` }, { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 100 });
+    const projector = await consumeFromKafka(kafka, database.db, [poisonedOnKafka], log, { topic, groupPrefix: `test.${randomUUID()}` }, { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 100 });
     try {
       await eventually(async () => {
         expect((await rows(database.db, poisonedOnKafka)).map((r) => Number(r.version))).toEqual([1, 3]);
       }, 30_000);
       expect(await parkedCounts(database.db)).toContainEqual({ projection: 'poisoned-kafka', parked: 1 });
     } finally {
-      await projector.consumer.disconnect();
+      await projector.stop();
     }
   });
 });
