@@ -119,14 +119,26 @@ async function main(): Promise<void> {
     const cpuBefore = { api: cpuMs(api.child.pid!), worker: cpuMs(worker.child.pid!) };
     const started = performance.now();
     const sends: Promise<void>[] = [];
+    let inFlight = 0;
+    let errors = 0;
     for (const [i, n] of numbers.entries()) {
       const wait = started + (i * 1000) / rate - performance.now();
       if (wait > 1) await sleep(wait);
+      // As the commands bench: an API slower than the rate is not sent more than 512 filings at once.
+      while (inFlight >= 512) await sleep(1);
+      inFlight++;
       sends.push(call(base, 'POST', `/api/claims/bench-${n}`, { body: filing(n) }).then((answer) => {
-        if (answer.status !== 201) return;
+        if (answer.status !== 201) {
+          errors++;
+          return;
+        }
         const { claimId } = FileClaimResponse.parse(JSON.parse(answer.body));
         answered.set(claimId, performance.now());
         pending.add(claimId);
+      }, () => {
+        errors++;
+      }).finally(() => {
+        inFlight--;
       }));
     }
     await Promise.all(sends);
@@ -140,7 +152,7 @@ async function main(): Promise<void> {
     const lags = [...answered.entries()].map(([id, at]) => Math.max(0, seen.get(id)! - at)).sort((a, b) => a - b);
     const filed = answered.size;
     console.log(JSON.stringify({
-      apiRoot, rate, seconds, filed, achieved: +(filed / sentSeconds).toFixed(1),
+      apiRoot, rate, seconds, filed, errors, achieved: +(filed / sentSeconds).toFixed(1),
       listP50: Math.round(percentile(lags, 50)), listP99: Math.round(percentile(lags, 99)),
       projectorCpuMsPerFiling: +((cpuAfter.worker - cpuBefore.worker) / filed).toFixed(2),
       apiCpuMsPerFiling: +((cpuAfter.api - cpuBefore.api) / filed).toFixed(2),
