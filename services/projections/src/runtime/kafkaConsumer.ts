@@ -156,6 +156,7 @@ export async function consumeFromKafka<DB>(
       for (const lane of lanes) lane.offer(batch.partition, messages, next);
       scheduleCommit();
       // A lane far behind (backing off, held by a replay) holds the consumer back rather than queue without end.
+      if (lanes.every((lane) => lane.hasRoom())) return;
       for (;;) {
         const full = await Promise.race([Promise.all(lanes.map((lane) => lane.room())).then(() => false), pause(MAX_SILENT_MS).then(() => true)]);
         await heartbeat();

@@ -88,9 +88,13 @@ export class ProjectorLane {
     });
   }
 
+  hasRoom(): boolean {
+    return this.backlog < MAX_LANE_BACKLOG || this.stopping;
+  }
+
   /** Resolves once the lane holds fewer than MAX_LANE_BACKLOG unapplied events. */
   room(): Promise<void> {
-    if (this.backlog < MAX_LANE_BACKLOG || this.stopping) return Promise.resolve();
+    if (this.hasRoom()) return Promise.resolve();
     return new Promise((resolve) => this.roomWaiters.push(resolve));
   }
 
