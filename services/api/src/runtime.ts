@@ -6,7 +6,7 @@ import type { Migration } from 'kysely/migration';
 import { eventStoreMigrations, migrate, onAppended, openDatabase, registerMigrations, type Database, type PollingLoop } from '@claims/event-store';
 import {
   consumeFromKafka, countPendingDeliveries, DEFAULT_FAULT_POLICY, followStore, parkedCounts, PROJECTIONS, projectionMigrations,
-  type FaultPolicy, type Follower, type KafkaProjector, type ProjectorStatus,
+  type FaultPolicy, type Follower, type KafkaProjectors, type ProjectorStatus,
 } from '@claims/projections';
 import { createKafka, DEFAULT_TOPIC_SETTINGS, ensureTopic, relayMigrations, startRelay, TopicSettingsError, type Relay, type TopicSettings } from '@claims/relay';
 import type { Config, WorkerKind } from './config.js';
@@ -143,7 +143,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   const followers: Follower[] = [];
   const reactions: PollingLoop[] = [];
   const reactionLoops = new Map<string, ReactionLoop>();
-  const projectors: KafkaProjector[] = [];
+  let projectors: KafkaProjectors | null = null;
   let relay: Relay | null = null;
   let operationsAdmin: ReturnType<typeof kafkaAdmin> | null = null;
   let sla: SlaScheduler | null = null;
@@ -179,7 +179,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     await Promise.all(followers.map((f) => f.stop()));
     await Promise.all(reactions.map((r) => r.stop()));
     await kafkaSetup;
-    await Promise.all(projectors.map((p) => p.consumer.disconnect()));
+    await projectors?.stop();
     await deliveryWorker?.stop();
     await relay?.stop();
     await operationsAdmin?.close();
@@ -194,10 +194,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       try {
         await ensureTopic(kafka, config.kafkaTopic, settings);
         topicRefused = null;
-        for (const projection of PROJECTIONS.slice(projectors.length)) {
-          if (stopped) return;
-          projectors.push(await consumeFromKafka(kafka, database.db, projection, log, subscription, faultPolicy));
-        }
+        if (!stopped) projectors = await consumeFromKafka(kafka, database.db, PROJECTIONS, log, subscription, faultPolicy);
         return;
       } catch (error) {
         if (error instanceof TopicSettingsError) topicRefused = error.message;
@@ -239,14 +236,14 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     if (kafka) healthChecks.kafka = kafkaHealth(config, log, relay, () => topicRefused);
     for (const [i, follower] of followers.entries()) healthChecks[`projector:${PROJECTIONS[i]!.name}`] = projectorHealth(follower.status);
     for (const projection of workers.has('projectors') && kafka ? PROJECTIONS : []) {
-      healthChecks[`projector:${projection.name}`] = projectorHealth(() => projectors.find((p) => p.name === projection.name)?.status() ?? { state: 'waiting', reason: 'not connected to Kafka yet' });
+      healthChecks[`projector:${projection.name}`] = projectorHealth(() => projectors?.status(projection.name) ?? { state: 'waiting', reason: 'not connected to Kafka yet' });
     }
     operationsAdmin = kafka ? kafkaAdmin(kafka) : null;
     /** Null when another process runs the projectors. */
     const projectorStatus = (name: string): ProjectorStatus | null => {
       if (!workers.has('projectors')) return null;
       if (!kafka) return followers[PROJECTIONS.findIndex((p) => p.name === name)]?.status() ?? null;
-      return projectors.find((p) => p.name === name)?.status() ?? { state: 'waiting', reason: 'not connected to Kafka yet' };
+      return projectors?.status(name) ?? { state: 'waiting', reason: 'not connected to Kafka yet' };
     };
     const operations: AppOptions['operations'] = {
       projectors: PROJECTIONS.map(({ name }) => ({ name, status: () => projectorStatus(name) })),

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { pino } from 'pino';
-import type { Consumer } from 'kafkajs';
 import { OperationsView, ParkedEventOutcome, RebuildStarted } from '@claims/contracts';
 import { poolOf } from '@claims/event-store';
-import { claimListProjection, claimTimelineProjection, consumeFromKafka, followStore, type Follower } from '@claims/projections';
+import { claimListProjection, claimTimelineProjection, consumeFromKafka, followStore, type Follower, type KafkaProjectors } from '@claims/projections';
 import { loadConfig, startRuntime, type Runtime } from '../src/index.js';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { testEnvironment, type TestEnvironment } from '../../../test/support/testRuntime.js';
@@ -231,7 +230,7 @@ describe('GET /api/metrics and the operations API, projectors following the stor
 describe('GET /api/metrics with Kafka: consumer groups against the topic, and the relay', () => {
   let environment: TestEnvironment;
   let runtime: Runtime;
-  let consumer: Consumer | null = null;
+  let consumer: KafkaProjectors | null = null;
   const scrape = async () => {
     const response = await runtime.app.inject({ method: 'GET', url: '/api/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(response.statusCode).toBe(200);
@@ -239,7 +238,7 @@ describe('GET /api/metrics with Kafka: consumer groups against the topic, and th
   };
   const consume = async () => {
     const subscription = { topic: runtime.ctx.config.kafkaTopic, groupPrefix: runtime.ctx.config.kafkaGroupPrefix };
-    consumer = (await consumeFromKafka(runtime.kafka!, runtime.ctx.database.db, claimListProjection, silent, subscription)).consumer;
+    consumer = await consumeFromKafka(runtime.kafka!, runtime.ctx.database.db, [claimListProjection], silent, subscription);
   };
   const caughtUp = () => eventually(async () => {
     const metrics = await scrape();
@@ -256,7 +255,7 @@ describe('GET /api/metrics with Kafka: consumer groups against the topic, and th
     }, 30_000, 200);
   });
   afterAll(async () => {
-    await consumer?.disconnect();
+    await consumer?.stop();
     await runtime?.stop();
     await environment?.dispose();
   });
@@ -270,7 +269,7 @@ describe('GET /api/metrics with Kafka: consumer groups against the topic, and th
     expect(metrics.value('claims_relay_position')).toBe(head);
     expect(metrics.value('claims_relay_quarantined_events')).toBe(0);
 
-    await consumer!.disconnect();
+    await consumer!.stop();
     consumer = null;
     const filed = await runtime.app.inject({ method: 'POST', url: '/api/claims/acme-5001', payload: oneItemClaim('ava@example.com', 'f-1001-1', 'li-1') });
     expect(filed.statusCode).toBe(201);

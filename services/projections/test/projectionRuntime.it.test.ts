@@ -50,6 +50,8 @@ const rebuilt = labelProjection('rebuilt');
 const beside = labelProjection('beside');
 const poisoned = labelProjection('poisoned');
 const poisonedOnKafka = labelProjection('poisoned-kafka');
+const firstOnKafka = labelProjection('first-kafka');
+const joinedOnKafka = labelProjection('joined-kafka');
 
 describe('projection runtime on PostgreSQL', () => {
   let database: Database;
@@ -58,6 +60,7 @@ describe('projection runtime on PostgreSQL', () => {
   beforeAll(async () => {
     ({ database, dispose } = await migratedTestDatabase(
       inject('databaseUrl'), projectionRuntimeMigrations, projectionFaultMigrations, rebuilt.migrations, beside.migrations, poisoned.migrations, poisonedOnKafka.migrations,
+      firstOnKafka.migrations, joinedOnKafka.migrations,
     ));
   });
   afterAll(() => dispose());
@@ -168,14 +171,53 @@ describe('projection runtime on PostgreSQL', () => {
     await producer.connect();
     await producer.send({ topic, messages: envelopes.map((e) => ({ key: e.streamId, value: JSON.stringify(e) })) });
     await producer.disconnect();
-    const projector = await consumeFromKafka(kafka, database.db, poisonedOnKafka, log, { topic, groupPrefix: `test.${randomUUID()}` }, { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 100 });
+    const projector = await consumeFromKafka(kafka, database.db, [poisonedOnKafka], log, { topic, groupPrefix: `test.${randomUUID()}` }, { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 100 });
     try {
       await eventually(async () => {
         expect((await rows(database.db, poisonedOnKafka)).map((r) => Number(r.version))).toEqual([1, 3]);
       }, 30_000);
       expect(await parkedCounts(database.db)).toContainEqual({ projection: 'poisoned-kafka', parked: 1 });
     } finally {
-      await projector.consumer.disconnect();
+      await projector.stop();
+    }
+  });
+
+  it('reads the topic from its beginning for a projection new to the shared consumer group, while the others go on from where they stood', async () => {
+    const kafka = createKafka(inject('kafkaBrokers'), log);
+    const topic = `claims.events.test.joining.${randomUUID().slice(0, 8)}`;
+    const subscription = { topic, groupPrefix: `test.${randomUUID()}` };
+    await ensureTopic(kafka, topic);
+    const stream = randomUUID();
+    const producer = kafka.producer();
+    await producer.connect();
+    const publish = (labels: string[], from: number) => producer.send({
+      topic,
+      messages: labels.map((label, i) => {
+        const event: EventEnvelope = { ...labelled(label), streamId: stream, streamVersion: from + i, globalPosition: from + i, storeId: null, occurredAt: new Date().toISOString() };
+        return { key: stream, value: JSON.stringify(event) };
+      }),
+    });
+    const versions = async (projection: Projection) => (await rows(database.db, projection)).map((r) => Number(r.version));
+    try {
+      await publish(['a', 'b', 'c'], 1);
+      const first = await consumeFromKafka(kafka, database.db, [firstOnKafka], log, subscription);
+      try {
+        await eventually(async () => expect(await versions(firstOnKafka)).toEqual([1, 2, 3]), 30_000);
+      } finally {
+        await first.stop();
+      }
+      await publish(['d', 'e'], 4);
+      const both = await consumeFromKafka(kafka, database.db, [firstOnKafka, joinedOnKafka], log, subscription);
+      try {
+        await eventually(async () => {
+          expect(await versions(firstOnKafka)).toEqual([1, 2, 3, 4, 5]);
+          expect(await versions(joinedOnKafka)).toEqual([1, 2, 3, 4, 5]);
+        }, 30_000);
+      } finally {
+        await both.stop();
+      }
+    } finally {
+      await producer.disconnect();
     }
   });
 });

@@ -1,6 +1,6 @@
 import type { Admin } from 'kafkajs';
 import type { OperationsView, ProjectorOperations, ReaderProgress, WorkerState } from '@claims/contracts';
-import { checkpointLag, consumerGroupLag, listParked, listRebuilds, projectionCheckpointName, storeHead, type CheckpointLag, type ProjectorStatus } from '@claims/projections';
+import { checkpointLag, consumerGroupLag, listParked, projectorsGroupId, listRebuilds, projectionCheckpointName, storeHead, type CheckpointLag, type ProjectorStatus } from '@claims/projections';
 import { listQuarantined, RELAY_CHECKPOINT, type RelayStatus } from '@claims/relay';
 import type { AppContext } from '../context.js';
 import { reactionCheckpointName } from '../eventsourcing/reactions.js';
@@ -69,7 +69,7 @@ export function operationsReader(ctx: AppContext, sources: OperationsSources): O
   const startedAt = Date.now();
 
   async function kafkaProgress(kafka: NonNullable<OperationsSources['kafka']>, name: string): Promise<Progress & { hasMembers: boolean }> {
-    const lag = await consumerGroupLag(await kafka.admin(), `${kafka.groupPrefix}.${name}`, kafka.topic);
+    const lag = await consumerGroupLag(await kafka.admin(), projectorsGroupId(kafka.groupPrefix), kafka.topic, name);
     const now = Date.now();
     if (lag.lagEvents === 0) caughtUpAt.set(name, now);
     const since = caughtUpAt.get(name) ?? startedAt;

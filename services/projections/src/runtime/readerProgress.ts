@@ -42,6 +42,24 @@ export async function appliedVersions(db: QueryExecutorProvider, projection: str
   return new Map(rows.map((r) => [r.stream_id, Number(r.version)]));
 }
 
+/** The consumer group of a process's projections (kafkaConsumer.ts). */
+export const projectorsGroupId = (groupPrefix: string) => `${groupPrefix}.projectors`;
+
+/** The group a projection consumed in on its own before the projections shared one: where it resumes the first time. */
+export const legacyProjectorGroupId = (groupPrefix: string, projection: string) => `${groupPrefix}.${projection}`;
+
+/** The per-projection offsets a commit of the projectors' group carries in its metadata (empty when it carries none). */
+export function laneOffsets(metadata: string | null): Record<string, string> {
+  if (!metadata) return {};
+  try {
+    const parsed: unknown = JSON.parse(metadata);
+    if (typeof parsed !== 'object' || parsed === null) return {};
+    return Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  } catch {
+    return {};
+  }
+}
+
 /** A Kafka consumer group's committed offsets against the topic's end offsets. */
 export interface GroupLag {
   /** Committed offsets summed over the partitions. */
@@ -51,13 +69,18 @@ export interface GroupLag {
   hasMembers: boolean;
 }
 
-export async function consumerGroupLag(admin: Admin, groupId: string, topic: string): Promise<GroupLag> {
+/**
+ * With `projection`, that projection's own offsets from the commit's metadata (the projectors' group commits
+ * the lowest of its projections' offsets): a projection the commit does not name has consumed nothing.
+ */
+export async function consumerGroupLag(admin: Admin, groupId: string, topic: string, projection?: string): Promise<GroupLag> {
   const [ends, committed, described] = await Promise.all([
     admin.fetchTopicOffsets(topic),
     admin.fetchOffsets({ groupId, topics: [topic] }),
     admin.describeGroups([groupId]),
   ]);
-  const committedBy = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
+  const offsetOf = (p: { offset: string; metadata: string | null }) => Number(projection === undefined ? p.offset : laneOffsets(p.metadata)[projection] ?? -1);
+  const committedBy = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, offsetOf(p)]));
   let position = 0;
   let lagEvents = 0;
   for (const end of ends) {

@@ -1,0 +1,173 @@
+/**
+ * What the projectors cost per filing and how long a filing takes to reach the claim list, with the projectors
+ * in a process of their own (`WORKERS=projectors`, services/api/src/ops/workerMain.ts) beside the API (every other
+ * worker), so their CPU time is counted apart from the command path's. Filings go at a steady rate (open loop).
+ *
+ *   EXP_API_ROOT=/work/main EXP_RATE=100 EXP_SECONDS=30 npx tsx bench/experiments/projectorLag.ts
+ *
+ * EXP_API_ROOT picks the checkout whose API and worker run (an A/B against another branch uses the same harness).
+ * Needs DATABASE_URL's server and KAFKA_BROKERS; drops and recreates the database claims_exp_projector_lag.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { CreateApiTokenResponse, FileClaimResponse, type FileClaimRequest } from '@claims/contracts';
+import { orderBody } from '../../test/support/orderBody.js';
+import { recreateDatabase, withDatabase } from '../postgres.js';
+
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const rate = env('EXP_RATE', 100);
+const seconds = env('EXP_SECONDS', 30);
+const apiRoot = path.resolve(process.env.EXP_API_ROOT ?? path.resolve(import.meta.dirname, '../..'));
+const databaseUrl = withDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'claims_exp_projector_lag');
+const ticksPerMs = 100 / 1000;
+
+/** User + system CPU time of a process so far, in ms (Linux clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / ticksPerMs;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function start(script: string, childEnv: NodeJS.ProcessEnv): { child: ChildProcess; exited: Promise<void> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: apiRoot, env: childEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+  return { child, exited: new Promise((resolve) => child.once('exit', () => resolve())) };
+}
+
+async function call(base: string, method: string, url: string, options: { body?: unknown; token?: string; cookie?: string } = {}) {
+  const headers: Record<string, string> = {};
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.cookie) Object.assign(headers, { cookie: options.cookie, origin: base });
+  const response = await fetch(`${base}${url}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+  return { status: response.status, body: await response.text(), headers: response.headers };
+}
+
+const filing = (n: string): FileClaimRequest => ({
+  email: `buyer-${n}@example.com`,
+  fulfillmentIssues: [{ sourceFulfillmentId: `${n}-f`, issues: [{ sourceItemId: `${n}-li-0`, claimType: 'DAMAGED', quantity: 1, details: 'Arrived broken.', images: [] }] }],
+  resolution: { desiredMethod: 'REFUND', customerSignature: 'Lee Buyer', updatedShippingAddress: null },
+});
+
+const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+async function main(): Promise<void> {
+  await recreateDatabase(databaseUrl);
+  const runId = Date.now().toString(36);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'projector-lag-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const shared: NodeJS.ProcessEnv = {
+    ...process.env, DATABASE_URL: databaseUrl, KAFKA_TOPIC: `exp.projector.${runId}`, KAFKA_GROUP_PREFIX: `exp-${runId}`, DATA_DIR: dataDir,
+    HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_ENABLED: 'false', SENTRY_DSN: '', SMTP_URL: '', METRICS_TOKEN: '',
+    DEMO_FIXTURE: path.join(apiRoot, 'fixtures/demo.json'),
+  };
+  const api = start('services/api/src/main.ts', { ...shared, SEED_DEMO: 'true', WORKERS: 'relay,reactions,delivery,timers' });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  let worker: ReturnType<typeof start> | null = null;
+  try {
+    for (const deadline = Date.now() + 120_000; !(await fetch(`${base}/api/health`).then((r) => r.status === 200, () => false));) {
+      if (Date.now() > deadline || api.child.exitCode !== null) throw new Error('the API did not start');
+      await sleep(250);
+    }
+    worker = start('services/api/src/ops/workerMain.ts', { ...shared, WORKERS: 'projectors' });
+    const login = await call(base, 'POST', '/api/auth/login', { body: { email: 'owner@acme.test', password: 'demo-pass-1234' } });
+    const cookie = String(login.headers.get('set-cookie')).split(';')[0]!;
+    const storeId = (JSON.parse((await call(base, 'GET', '/api/whitelabel/settings?store=acme')).body) as { storeId: string }).storeId;
+    const created = await call(base, 'POST', `/api/stores/${storeId}/api-tokens`, { cookie, body: { name: 'experiment', permissions: ['order:create'] } });
+    const { token } = CreateApiTokenResponse.parse(JSON.parse(created.body));
+    const count = Math.round(rate * seconds);
+    const numbers = Array.from({ length: count }, (_, i) => `${runId}${String(i).padStart(6, '0')}`);
+    for (let i = 0; i < numbers.length; i += 16) {
+      await Promise.all(numbers.slice(i, i + 16).map((n) => call(base, 'PUT', `/api/v1/orders/bench-${n}`, { body: orderBody(n), token })));
+    }
+    // Everything so far (the seed, the orders) projected before the clock starts.
+    const listed = async (ids: readonly string[]) => (await pool.query<{ claim_id: string }>('select claim_id from claim_list where claim_id = any($1::uuid[])', [ids])).rows;
+    const seedClaims = (await pool.query<{ n: number }>(`select count(*)::int as n from events where type = 'ClaimFiled'`)).rows[0]!.n;
+    while ((await pool.query<{ n: number }>('select count(*)::int as n from claim_list')).rows[0]!.n < seedClaims) await sleep(100);
+    await sleep(3_000);
+
+    const answered = new Map<string, number>();
+    const seen = new Map<string, number>();
+    const pending = new Set<string>();
+    let watching = true;
+    const watch = (async () => {
+      while (watching) {
+        if (pending.size > 0) {
+          const rows = await listed([...pending]);
+          const at = performance.now();
+          for (const { claim_id } of rows) {
+            seen.set(claim_id, at);
+            pending.delete(claim_id);
+          }
+        }
+        await sleep(5);
+      }
+    })();
+    const cpuBefore = { api: cpuMs(api.child.pid!), worker: cpuMs(worker.child.pid!) };
+    const started = performance.now();
+    const sends: Promise<void>[] = [];
+    let inFlight = 0;
+    let errors = 0;
+    for (const [i, n] of numbers.entries()) {
+      const wait = started + (i * 1000) / rate - performance.now();
+      if (wait > 1) await sleep(wait);
+      // As the commands bench: an API slower than the rate is not sent more than 512 filings at once.
+      while (inFlight >= 512) await sleep(1);
+      inFlight++;
+      sends.push(call(base, 'POST', `/api/claims/bench-${n}`, { body: filing(n) }).then((answer) => {
+        if (answer.status !== 201) {
+          errors++;
+          return;
+        }
+        const { claimId } = FileClaimResponse.parse(JSON.parse(answer.body));
+        answered.set(claimId, performance.now());
+        pending.add(claimId);
+      }, () => {
+        errors++;
+      }).finally(() => {
+        inFlight--;
+      }));
+    }
+    await Promise.all(sends);
+    const sentSeconds = (performance.now() - started) / 1000;
+    while (pending.size > 0) await sleep(20);
+    // What follows each filing (mail records, their projection) settles a little after the last row shows.
+    await sleep(2_000);
+    const cpuAfter = { api: cpuMs(api.child.pid!), worker: cpuMs(worker.child.pid!) };
+    watching = false;
+    await watch;
+    const lags = [...answered.entries()].map(([id, at]) => Math.max(0, seen.get(id)! - at)).sort((a, b) => a - b);
+    const filed = answered.size;
+    console.log(JSON.stringify({
+      apiRoot, rate, seconds, filed, errors, achieved: +(filed / sentSeconds).toFixed(1),
+      listP50: Math.round(percentile(lags, 50)), listP99: Math.round(percentile(lags, 99)),
+      projectorCpuMsPerFiling: +((cpuAfter.worker - cpuBefore.worker) / filed).toFixed(2),
+      apiCpuMsPerFiling: +((cpuAfter.api - cpuBefore.api) / filed).toFixed(2),
+      loadAverage: os.loadavg()[0]!.toFixed(1),
+    }));
+  } finally {
+    if (worker) {
+      worker.child.kill('SIGTERM');
+      await worker.exited;
+    }
+    api.child.kill('SIGTERM');
+    await api.exited;
+    await pool.end();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
