@@ -3,7 +3,7 @@ import { Link, useParams } from '@tanstack/react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CUSTOMER_RESOLUTION_LABELS, type ImageRef, type Media } from '@claims/contracts';
 import { errorText, formatDateTime, formatItemMoney, formatMoney, stripHtml } from '@claims/ui';
-import { Lightbox, type LightboxImage } from '@claims/ui/lightbox';
+import type { LightboxImage } from '@claims/ui/lightbox';
 import { HttpError, api } from '../api.js';
 import { Alert, Page } from '@claims/ui/components';
 import { ItemThumb, PhotoUpload, issueLabel } from '../components.js';
@@ -13,6 +13,8 @@ import { ItemDecision } from '../itemDecision.js';
 
 // Below the claim's first screen: the returns card (its schemas and styles) is a chunk of its own, fetched once the claim shows.
 const ClaimReturnsCard = lazy(() => import('./returns.js').then((m) => ({ default: m.ClaimReturnsCard })));
+// Only once a photo is opened: the lightbox is a chunk of its own, not part of what the claim's first screen runs.
+const Lightbox = lazy(() => import('@claims/ui/lightbox').then((m) => ({ default: m.Lightbox })));
 
 function useToken(): string {
   const params: { token?: string } = useParams({ strict: false });
@@ -117,6 +119,8 @@ export function ViewClaimPage() {
   const token = useToken();
   const claim = useClaim(token);
   const [viewer, setViewer] = useState<{ images: LightboxImage[]; index: number; title: string } | null>(null);
+  // Mounted from the first photo opened on, so a close is the dialog's own (focus goes back to the photo's button).
+  const [lightboxShown, setLightboxShown] = useState(false);
   if (claim.isPending) return <Page title="Loading your claim…" />;
   if (claim.isError) return <ClaimMissing error={claim.error} />;
   const c = claim.data;
@@ -137,9 +141,10 @@ export function ViewClaimPage() {
                 {item.images.length > 0 ? (
                   <span className="photos">
                     {item.images.map((image, index) => (
-                      <button key={image.url} type="button" className="photo-button" onClick={() => setViewer({
-                        images: item.images.map((x, i) => ({ url: x.url, alt: `Photo ${i + 1} of ${item.name}` })), index, title: `Photos of ${item.name}`,
-                      })}>
+                      <button key={image.url} type="button" className="photo-button" onClick={() => {
+                        setLightboxShown(true);
+                        setViewer({ images: item.images.map((x, i) => ({ url: x.url, alt: `Photo ${i + 1} of ${item.name}` })), index, title: `Photos of ${item.name}` });
+                      }}>
                         <img src={image.url} alt={`Photo ${index + 1} of ${item.name}`} width={56} height={56} />
                         <span className="visually-hidden"> (open larger)</span>
                       </button>
@@ -172,7 +177,11 @@ export function ViewClaimPage() {
         {c.hasReview ? <span>Thank you for your review.</span> : <Link className="button button-secondary" to="/view/$token/review" params={{ token }}>Leave a review</Link>}
         <Link className="button button-link" to="/print/$token" params={{ token }}>Print</Link>
       </p>
-      <Lightbox images={viewer?.images ?? []} startIndex={viewer ? viewer.index : null} title={viewer?.title} onClose={() => setViewer(null)} />
+      {lightboxShown ? (
+        <Suspense fallback={null}>
+          <Lightbox images={viewer?.images ?? []} startIndex={viewer ? viewer.index : null} title={viewer?.title} onClose={() => setViewer(null)} />
+        </Suspense>
+      ) : null}
     </Page>
   );
 }
