@@ -1,7 +1,7 @@
-import { Suspense, lazy, useEffect, useId, useState, type FormEvent } from 'react';
+import { Suspense, lazy, useDeferredValue, useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useParams } from '@tanstack/react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CUSTOMER_RESOLUTION_LABELS, type ImageRef, type Media } from '@claims/contracts';
+import { CUSTOMER_RESOLUTION_LABELS, type CustomerClaimView, type ImageRef, type Media } from '@claims/contracts';
 import { errorText, formatDateTime, formatItemMoney, formatMoney, stripHtml } from '@claims/ui';
 import type { LightboxImage } from '@claims/ui/lightbox';
 import { HttpError, api } from '../api.js';
@@ -118,12 +118,18 @@ function Messages({ token }: { token: string }) {
 export function ViewClaimPage() {
   const token = useToken();
   const claim = useClaim(token);
+  if (claim.isPending) return <Page title="Loading your claim…" />;
+  if (claim.isError) return <ClaimMissing error={claim.error} />;
+  return <ClaimDetails token={token} c={claim.data} />;
+}
+
+function ClaimDetails({ token, c }: { token: string; c: CustomerClaimView }) {
   const [viewer, setViewer] = useState<{ images: LightboxImage[]; index: number; title: string } | null>(null);
   // Mounted from the first photo opened on, so a close is the dialog's own (focus goes back to the photo's button).
   const [lightboxShown, setLightboxShown] = useState(false);
-  if (claim.isPending) return <Page title="Loading your claim…" />;
-  if (claim.isError) return <ClaimMissing error={claim.error} />;
-  const c = claim.data;
+  // The claim's arrival renders its first screen only (a render nothing can interrupt); what lies below it comes in a
+  // second render React slices, so a slow phone's main thread is not blocked for the whole page at once.
+  const belowTheFold = useDeferredValue(true, false);
   return (
     <Page title={`My Claim #${c.claimNumber}`} subtitle={`Order #${c.orderNumber} · Filed ${formatDateTime(c.createdAt)}`}>
       <p>Status: <span className="badge badge-info">{c.statusLabel}</span></p>
@@ -157,26 +163,30 @@ export function ViewClaimPage() {
         </ul>
         <p>Preferred resolution: {CUSTOMER_RESOLUTION_LABELS[c.desiredMethod]}</p>
       </section>
-      {c.storeCredits.length > 0 ? (
-        <section className="card" aria-labelledby="credit-title">
-          <h2 id="credit-title">Your store credit</h2>
-          <ul className="plain">
-            {c.storeCredits.map((credit) => (
-              <li key={credit.resolutionId}>
-                <strong>{formatMoney(credit.total, credit.currency)}</strong> in store credit
-                {credit.bonus > 0 ? `: ${formatMoney(credit.credit, credit.currency)} plus a ${formatMoney(credit.bonus, credit.currency)} bonus` : ''}.
-                {' '}{credit.issuedAt ? `Issued ${formatDateTime(credit.issuedAt)}.` : 'It is being issued.'}
-              </li>
-            ))}
-          </ul>
-        </section>
+      {belowTheFold ? (
+        <>
+          {c.storeCredits.length > 0 ? (
+            <section className="card" aria-labelledby="credit-title">
+              <h2 id="credit-title">Your store credit</h2>
+              <ul className="plain">
+                {c.storeCredits.map((credit) => (
+                  <li key={credit.resolutionId}>
+                    <strong>{formatMoney(credit.total, credit.currency)}</strong> in store credit
+                    {credit.bonus > 0 ? `: ${formatMoney(credit.credit, credit.currency)} plus a ${formatMoney(credit.bonus, credit.currency)} bonus` : ''}.
+                    {' '}{credit.issuedAt ? `Issued ${formatDateTime(credit.issuedAt)}.` : 'It is being issued.'}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+          <Suspense fallback={null}><ClaimReturnsCard token={token} /></Suspense>
+          <Messages token={token} />
+          <p className="actions">
+            {c.hasReview ? <span>Thank you for your review.</span> : <Link className="button button-secondary" to="/view/$token/review" params={{ token }}>Leave a review</Link>}
+            <Link className="button button-link" to="/print/$token" params={{ token }}>Print</Link>
+          </p>
+        </>
       ) : null}
-      <Suspense fallback={null}><ClaimReturnsCard token={token} /></Suspense>
-      <Messages token={token} />
-      <p className="actions">
-        {c.hasReview ? <span>Thank you for your review.</span> : <Link className="button button-secondary" to="/view/$token/review" params={{ token }}>Leave a review</Link>}
-        <Link className="button button-link" to="/print/$token" params={{ token }}>Print</Link>
-      </p>
       {lightboxShown ? (
         <Suspense fallback={null}>
           <Lightbox images={viewer?.images ?? []} startIndex={viewer ? viewer.index : null} title={viewer?.title} onClose={() => setViewer(null)} />
