@@ -3,6 +3,7 @@ export * from './money.js';
 export * from './order.js';
 export * from './media.js';
 export * from './claim.js';
+export * from './claimToken.js';
 export * from './session.js';
 export * from './events.js';
 export * from './commands.js';

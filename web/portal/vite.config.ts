@@ -10,6 +10,8 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     assetsInlineLimit: 0,
+    // The API reads it to preload a claim page's chunks from that page's HTML (services/api/src/web/claimPagePreload.ts).
+    manifest: true,
     // zod and its setup share one chunk, which every chunk building schemas imports: zod is configured jitless before
     // any schema exists. Apart, a shared chunk of schemas ran first and zod's eval probe broke the CSP.
     rolldownOptions: {

@@ -1,6 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { Link, Outlet, createRootRoute, createRoute, createRouter, notFound, redirect, useMatches } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
+import { CLAIM_TOKEN_PATTERN } from '@claims/contracts';
 import { INVALID_ROUTE } from '@claims/ui';
 import { api } from './api.js';
 import { applyBranding, servedOnCustomDomain } from './branding.js';
@@ -24,7 +25,7 @@ declare module '@tanstack/react-router' {
 export const isOpenPath = (path: string) => path.includes('return') || path.includes('/view') || path.includes('/print');
 
 /** Spec §2 validate rule of the token routes: a URL-safe token, else the 404 page. */
-export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,200}$/;
+export const TOKEN_PATTERN = CLAIM_TOKEN_PATTERN;
 
 // Every screen but the start page (the usual landing) is its own chunk.
 const issuesPages = () => import('./pages/issues.js');

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
 import { APP_CSP, singlePageHandler } from './singlePageApp.js';
+import { withClaimPagePreloads } from './claimPagePreload.js';
 
 /** The built customer portal (`npm run build -w web/portal`). */
 export const PORTAL_DIST = path.resolve(import.meta.dirname, '../../../../web/portal/dist');
@@ -24,7 +25,11 @@ const PORTAL_FRAMING = {
  * the API's JSON 404.
  */
 export const portalRoutes = (ctx: AppContext, options: PortalRoutesOptions = {}): FastifyPluginAsync => async (app) => {
-  const handler = await singlePageHandler(ctx, { name: 'customer portal', dist: options.distDir ?? PORTAL_DIST, base: '/', indexCache: 'no-cache', headers: PORTAL_FRAMING });
+  const dist = options.distDir ?? PORTAL_DIST;
+  const handler = await singlePageHandler(ctx, {
+    name: 'customer portal', dist, base: '/', indexCache: 'no-cache', headers: PORTAL_FRAMING,
+    indexFor: (urlPath, index) => withClaimPagePreloads(dist, urlPath, index),
+  });
   app.get('/*', { schema: { hide: true } }, async (request, reply) => {
     const urlPath = request.url.split('?')[0] ?? '/';
     if (urlPath === '/api' || urlPath.startsWith('/api/')) {

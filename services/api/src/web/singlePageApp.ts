@@ -66,6 +66,8 @@ export interface SinglePageApp {
   headers?: Record<string, string>;
   /** Cache-Control of index.html. */
   indexCache: string;
+  /** index.html as a path gets it (e.g. with what that page will fetch preloaded); as built otherwise. */
+  indexFor?: (urlPath: string, index: Buffer) => Promise<Buffer>;
 }
 
 /**
@@ -103,6 +105,6 @@ export async function singlePageHandler(ctx: AppContext, spa: SinglePageApp) {
     }
     const index = await readIfFile(indexFile);
     if (!index) return send(reply, 503, `The ${spa.name} has not been built yet.`, 'text/plain; charset=utf-8', 'no-store');
-    return send(reply, 200, index, CONTENT_TYPES['.html']!, spa.indexCache);
+    return send(reply, 200, spa.indexFor ? await spa.indexFor(urlPath, index) : index, CONTENT_TYPES['.html']!, spa.indexCache);
   };
 }

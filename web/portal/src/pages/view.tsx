@@ -1,9 +1,9 @@
-import { Suspense, lazy, useEffect, useId, useState, type FormEvent } from 'react';
+import { Suspense, lazy, useDeferredValue, useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useParams } from '@tanstack/react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CUSTOMER_RESOLUTION_LABELS, type ImageRef, type Media } from '@claims/contracts';
+import { CUSTOMER_RESOLUTION_LABELS, type CustomerClaimView, type ImageRef, type Media } from '@claims/contracts';
 import { errorText, formatDateTime, formatItemMoney, formatMoney, stripHtml } from '@claims/ui';
-import { Lightbox, type LightboxImage } from '@claims/ui/lightbox';
+import type { LightboxImage } from '@claims/ui/lightbox';
 import { HttpError, api } from '../api.js';
 import { Alert, Page } from '@claims/ui/components';
 import { ItemThumb, PhotoUpload, issueLabel } from '../components.js';
@@ -13,6 +13,8 @@ import { ItemDecision } from '../itemDecision.js';
 
 // Below the claim's first screen: the returns card (its schemas and styles) is a chunk of its own, fetched once the claim shows.
 const ClaimReturnsCard = lazy(() => import('./returns.js').then((m) => ({ default: m.ClaimReturnsCard })));
+// Only once a photo is opened: the lightbox is a chunk of its own, not part of what the claim's first screen runs.
+const Lightbox = lazy(() => import('@claims/ui/lightbox').then((m) => ({ default: m.Lightbox })));
 
 function useToken(): string {
   const params: { token?: string } = useParams({ strict: false });
@@ -116,10 +118,18 @@ function Messages({ token }: { token: string }) {
 export function ViewClaimPage() {
   const token = useToken();
   const claim = useClaim(token);
-  const [viewer, setViewer] = useState<{ images: LightboxImage[]; index: number; title: string } | null>(null);
   if (claim.isPending) return <Page title="Loading your claim…" />;
   if (claim.isError) return <ClaimMissing error={claim.error} />;
-  const c = claim.data;
+  return <ClaimDetails token={token} c={claim.data} />;
+}
+
+function ClaimDetails({ token, c }: { token: string; c: CustomerClaimView }) {
+  const [viewer, setViewer] = useState<{ images: LightboxImage[]; index: number; title: string } | null>(null);
+  // Mounted from the first photo opened on, so a close is the dialog's own (focus goes back to the photo's button).
+  const [lightboxShown, setLightboxShown] = useState(false);
+  // The claim's arrival renders its first screen only (a render nothing can interrupt); what lies below it comes in a
+  // second render React slices, so a slow phone's main thread is not blocked for the whole page at once.
+  const belowTheFold = useDeferredValue(true, false);
   return (
     <Page title={`My Claim #${c.claimNumber}`} subtitle={`Order #${c.orderNumber} · Filed ${formatDateTime(c.createdAt)}`}>
       <p>Status: <span className="badge badge-info">{c.statusLabel}</span></p>
@@ -137,9 +147,10 @@ export function ViewClaimPage() {
                 {item.images.length > 0 ? (
                   <span className="photos">
                     {item.images.map((image, index) => (
-                      <button key={image.url} type="button" className="photo-button" onClick={() => setViewer({
-                        images: item.images.map((x, i) => ({ url: x.url, alt: `Photo ${i + 1} of ${item.name}` })), index, title: `Photos of ${item.name}`,
-                      })}>
+                      <button key={image.url} type="button" className="photo-button" onClick={() => {
+                        setLightboxShown(true);
+                        setViewer({ images: item.images.map((x, i) => ({ url: x.url, alt: `Photo ${i + 1} of ${item.name}` })), index, title: `Photos of ${item.name}` });
+                      }}>
                         <img src={image.url} alt={`Photo ${index + 1} of ${item.name}`} width={56} height={56} />
                         <span className="visually-hidden"> (open larger)</span>
                       </button>
@@ -152,27 +163,35 @@ export function ViewClaimPage() {
         </ul>
         <p>Preferred resolution: {CUSTOMER_RESOLUTION_LABELS[c.desiredMethod]}</p>
       </section>
-      {c.storeCredits.length > 0 ? (
-        <section className="card" aria-labelledby="credit-title">
-          <h2 id="credit-title">Your store credit</h2>
-          <ul className="plain">
-            {c.storeCredits.map((credit) => (
-              <li key={credit.resolutionId}>
-                <strong>{formatMoney(credit.total, credit.currency)}</strong> in store credit
-                {credit.bonus > 0 ? `: ${formatMoney(credit.credit, credit.currency)} plus a ${formatMoney(credit.bonus, credit.currency)} bonus` : ''}.
-                {' '}{credit.issuedAt ? `Issued ${formatDateTime(credit.issuedAt)}.` : 'It is being issued.'}
-              </li>
-            ))}
-          </ul>
-        </section>
+      {belowTheFold ? (
+        <>
+          {c.storeCredits.length > 0 ? (
+            <section className="card" aria-labelledby="credit-title">
+              <h2 id="credit-title">Your store credit</h2>
+              <ul className="plain">
+                {c.storeCredits.map((credit) => (
+                  <li key={credit.resolutionId}>
+                    <strong>{formatMoney(credit.total, credit.currency)}</strong> in store credit
+                    {credit.bonus > 0 ? `: ${formatMoney(credit.credit, credit.currency)} plus a ${formatMoney(credit.bonus, credit.currency)} bonus` : ''}.
+                    {' '}{credit.issuedAt ? `Issued ${formatDateTime(credit.issuedAt)}.` : 'It is being issued.'}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+          <Suspense fallback={null}><ClaimReturnsCard token={token} /></Suspense>
+          <Messages token={token} />
+          <p className="actions">
+            {c.hasReview ? <span>Thank you for your review.</span> : <Link className="button button-secondary" to="/view/$token/review" params={{ token }}>Leave a review</Link>}
+            <Link className="button button-link" to="/print/$token" params={{ token }}>Print</Link>
+          </p>
+        </>
       ) : null}
-      <Suspense fallback={null}><ClaimReturnsCard token={token} /></Suspense>
-      <Messages token={token} />
-      <p className="actions">
-        {c.hasReview ? <span>Thank you for your review.</span> : <Link className="button button-secondary" to="/view/$token/review" params={{ token }}>Leave a review</Link>}
-        <Link className="button button-link" to="/print/$token" params={{ token }}>Print</Link>
-      </p>
-      <Lightbox images={viewer?.images ?? []} startIndex={viewer ? viewer.index : null} title={viewer?.title} onClose={() => setViewer(null)} />
+      {lightboxShown ? (
+        <Suspense fallback={null}>
+          <Lightbox images={viewer?.images ?? []} startIndex={viewer ? viewer.index : null} title={viewer?.title} onClose={() => setViewer(null)} />
+        </Suspense>
+      ) : null}
     </Page>
   );
 }
