@@ -88,7 +88,7 @@ const cpuCells = (split: CpuSplit) => `${pct(split.api)} | ${pct(split.postgres)
 // ---------------------------------------------------------------------------------------------------------------
 // The API under test, as `npm start` runs it.
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

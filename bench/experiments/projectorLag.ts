@@ -10,13 +10,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { CreateApiTokenResponse, FileClaimResponse, type FileClaimRequest } from '@claims/contracts';
+import { CreateApiTokenResponse, FileClaimResponse } from '@claims/contracts';
 import { orderBody } from '../../test/support/orderBody.js';
+import { call, filingBody, freePort } from '../commandsBench.js';
 import { recreateDatabase, withDatabase } from '../postgres.js';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -33,33 +33,10 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / ticksPerMs;
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 function start(script: string, childEnv: NodeJS.ProcessEnv): { child: ChildProcess; exited: Promise<void> } {
   const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: apiRoot, env: childEnv, stdio: ['ignore', 'ignore', 'inherit'] });
   return { child, exited: new Promise((resolve) => child.once('exit', () => resolve())) };
 }
-
-async function call(base: string, method: string, url: string, options: { body?: unknown; token?: string; cookie?: string } = {}) {
-  const headers: Record<string, string> = {};
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  if (options.cookie) Object.assign(headers, { cookie: options.cookie, origin: base });
-  const response = await fetch(`${base}${url}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
-  return { status: response.status, body: await response.text(), headers: response.headers };
-}
-
-const filing = (n: string): FileClaimRequest => ({
-  email: `buyer-${n}@example.com`,
-  fulfillmentIssues: [{ sourceFulfillmentId: `${n}-f`, issues: [{ sourceItemId: `${n}-li-0`, claimType: 'DAMAGED', quantity: 1, details: 'Arrived broken.', images: [] }] }],
-  resolution: { desiredMethod: 'REFUND', customerSignature: 'Lee Buyer', updatedShippingAddress: null },
-});
 
 const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
@@ -127,7 +104,7 @@ async function main(): Promise<void> {
       // As the commands bench: an API slower than the rate is not sent more than 512 filings at once.
       while (inFlight >= 512) await sleep(1);
       inFlight++;
-      sends.push(call(base, 'POST', `/api/claims/bench-${n}`, { body: filing(n) }).then((answer) => {
+      sends.push(call(base, 'POST', `/api/claims/bench-${n}`, { body: filingBody(n) }).then((answer) => {
         if (answer.status !== 201) {
           errors++;
           return;
