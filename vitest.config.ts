@@ -1,12 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * The integration and browser files share one queue, two files at a time: most of a file's time is spent waiting
- * (on Kafka, on polls, on the browser), and one at a time left the second core idle for 35 minutes. Every file
- * has its own database, data folder, topic and ports; the files that touch the whole server (the read horizon)
- * wait for it rather than assert at once.
+ * The browser files run two at a time after the integration files, which run one at a time: most of a browser
+ * file's time is waiting (on polls, on the browser) and each has a PGlite database of its own, while the
+ * integration files share one PostgreSQL server, whose read horizon (the oldest open transaction) is the
+ * whole cluster's: one file's open transaction holds another's reads back.
  */
-const TWO_AT_A_TIME = { maxWorkers: 2, sequence: { groupOrder: 1 } } as const;
+const BROWSER_FILES = { maxWorkers: 2, sequence: { groupOrder: 2 } } as const;
+const SERVER_FILES = { maxWorkers: 1, sequence: { groupOrder: 1 } } as const;
 
 /** A test's timeout catches a hang, not slowness (benchmarks measure that): the longest flows take ~50 s on a loaded two-core machine. */
 const HANG_GUARD_MS = 120_000;
@@ -33,7 +34,7 @@ export default defineConfig({
           env: { RATE_LIMIT_ENABLED: 'false' },
           testTimeout: HANG_GUARD_MS,
           hookTimeout: 120_000,
-          ...TWO_AT_A_TIME,
+          ...SERVER_FILES,
         },
       },
       {
@@ -44,7 +45,7 @@ export default defineConfig({
           include: ['test/faults.it.test.ts'],
           testTimeout: 600_000,
           hookTimeout: 240_000,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
         },
       },
       {
@@ -56,7 +57,7 @@ export default defineConfig({
           // A page waited on by expect.poll may take seconds to render on a loaded two-core CI machine (the default is 1 s).
           expect: { poll: { timeout: 15_000 } },
           hookTimeout: 120_000,
-          ...TWO_AT_A_TIME,
+          ...BROWSER_FILES,
         },
       },
     ],
