@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { LoginLimits } from './auth/loginThrottle.js';
+import { OWASP_SCRYPT_N, scryptCost, type ScryptCost } from './auth/passwords.js';
 
 /** `false`/`true`, a hop count, or addresses and CIDR ranges of the proxies (what Fastify's `trustProxy` takes). */
 export type TrustProxy = boolean | number | string[];
@@ -72,6 +73,8 @@ const Env = z.object({
   LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(5),
   LOGIN_MAX_FAILURES_PER_CLIENT: z.coerce.number().int().positive().default(30),
   LOGIN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().positive().default(100),
+  // scrypt's cost for new password hashes (auth/passwords.ts); below OWASP's 2^17 only outside production (the tests sign in hundreds of times).
+  PASSWORD_SCRYPT_N: z.coerce.number().int().min(2 ** 14).max(2 ** 20).refine((n) => (n & (n - 1)) === 0, 'a power of two').default(OWASP_SCRYPT_N),
   RATE_LIMIT_UPLOAD_PER_IP: z.coerce.number().int().nonnegative().default(30),
   // Claim-link requests (each mails the shopper): per client address and per order number.
   RATE_LIMIT_RECOVERY_PER_IP: z.coerce.number().int().nonnegative().default(5),
@@ -128,6 +131,8 @@ export type Config = {
     recoveryPerOrder: number;
   };
   loginLimits: LoginLimits;
+  /** New password hashes are made at this cost; a stored hash of another is made again at its next sign-in. */
+  passwordCost: ScryptCost;
   /** Both set, or error reporting is off. */
   sentry: { dsn: string; environment: string } | null;
   mail: { smtpUrl: string | undefined; from: string };
@@ -166,6 +171,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (production && !e.RATE_LIMIT_ENABLED) {
     throw new Error('Invalid configuration: RATE_LIMIT_ENABLED=false is refused when NODE_ENV=production (it is for load tests only).');
   }
+  if (production && e.PASSWORD_SCRYPT_N < OWASP_SCRYPT_N) {
+    throw new Error(`Invalid configuration: PASSWORD_SCRYPT_N below ${OWASP_SCRYPT_N} (OWASP's least for scrypt) is refused when NODE_ENV=production.`);
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -194,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       recoveryPerIp: e.RATE_LIMIT_RECOVERY_PER_IP,
       recoveryPerOrder: e.RATE_LIMIT_RECOVERY_PER_ORDER,
     },
+    passwordCost: scryptCost(e.PASSWORD_SCRYPT_N),
     loginLimits: {
       windowMinutes: e.LOGIN_WINDOW_MINUTES,
       perEmailAndClient: e.LOGIN_MAX_FAILURES,

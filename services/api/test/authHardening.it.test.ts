@@ -21,6 +21,14 @@ describe('demo data is opt-in and never resets a user', () => {
     expect(loadConfig({ ...base, NODE_ENV: 'production' }).production).toBe(true);
   });
 
+  it('hashes at the OWASP scrypt cost unless told otherwise, and never below it in production', () => {
+    const base = { DATA_DIR: '/tmp/x' };
+    expect(loadConfig(base).passwordCost).toEqual({ N: 2 ** 17, r: 8, p: 1 });
+    expect(loadConfig({ ...base, PASSWORD_SCRYPT_N: String(2 ** 14) }).passwordCost.N).toBe(2 ** 14);
+    expect(() => loadConfig({ ...base, PASSWORD_SCRYPT_N: '20000' })).toThrow(/power of two/);
+    expect(() => loadConfig({ ...base, NODE_ENV: 'production', PASSWORD_SCRYPT_N: String(2 ** 14) })).toThrow(/PASSWORD_SCRYPT_N.*production/);
+  });
+
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness();
@@ -92,11 +100,13 @@ describe('sign-in throttling', () => {
   it('re-hashes a password stored with an older scrypt cost at the next sign-in', async () => {
     const db = h.runtime.ctx.database.db;
     const salt = randomBytes(16);
-    const old = `scrypt$16384$8$1$${salt.toString('base64url')}$${scryptSync(DEMO_PASSWORD, salt, 64, { N: 16_384, r: 8, p: 1 }).toString('base64url')}`;
+    const { N } = h.runtime.ctx.config.passwordCost;
+    const older = N / 2;
+    const old = `scrypt$${older}$8$1$${salt.toString('base64url')}$${scryptSync(DEMO_PASSWORD, salt, 64, { N: older, r: 8, p: 1 }).toString('base64url')}`;
     await sql`update users set password_hash = ${old} where email_lower = ${DEMO_USERS.acmeOwner}`.execute(db);
     expect((await login(DEMO_USERS.acmeOwner, DEMO_PASSWORD, '203.0.113.10')).statusCode).toBe(200);
     const { rows } = await sql<{ password_hash: string }>`select password_hash from users where email_lower = ${DEMO_USERS.acmeOwner}`.execute(db);
-    expect(rows[0]!.password_hash).toMatch(/^scrypt\$131072\$8\$1\$/);
+    expect(rows[0]!.password_hash.startsWith(`scrypt$${N}$8$1$`)).toBe(true);
     expect((await login(DEMO_USERS.acmeOwner, DEMO_PASSWORD, '203.0.113.10')).statusCode).toBe(200);
   });
 
@@ -165,7 +175,7 @@ describe('behind a TLS proxy', () => {
 describe('in production', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ NODE_ENV: 'production', SEED_DEMO: 'false', RATE_LIMIT_ENABLED: 'true' });
+    h = await startHarness({ NODE_ENV: 'production', SEED_DEMO: 'false', RATE_LIMIT_ENABLED: 'true', PASSWORD_SCRYPT_N: String(2 ** 17) });
     const { users } = DemoData.parse(JSON.parse((await import('node:fs')).readFileSync(FIXTURE, 'utf8')));
     await seedDemoUsers(h.runtime.ctx, users.filter((u) => u.email === DEMO_USERS.acmeOwner).map((u) => ({ ...u, roles: [] })));
   });

@@ -5,7 +5,7 @@ import { ApiError, LoginRequest, MeResponse } from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
 import { originMatches } from './origin.js';
-import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from './passwords.js';
+import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import { clientOf, countAttempt, forgetAttempt } from './loginThrottle.js';
 import { clearedSessionCookie, createSession, deleteSession, findSessionPrincipal, sessionCookie } from './loginSessions.js';
 import { describeUser, findUserByEmail, rehashPassword } from './users.js';
@@ -21,6 +21,7 @@ const tooMany = (until: string, now: string) => new AppError(
 );
 
 export const authRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
+  const unknownUserHash = dummyHash(ctx.config.passwordCost);
   app.post('/api/auth/login', {
     schema: {
       tags: ['back-office'],
@@ -38,7 +39,7 @@ export const authRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
     const attempt = await countAttempt(ctx, emailLower, client);
     if (attempt.refusedUntil) throw tooMany(attempt.refusedUntil, ctx.now());
     const user = await findUserByEmail(ctx, emailLower);
-    const matches = await verifyPassword(request.body.password, user?.password_hash ?? DUMMY_HASH);
+    const matches = await verifyPassword(request.body.password, user?.password_hash ?? unknownUserHash);
     if (!user || !matches) {
       request.log.info({ attempts: attempt.pairAttempts }, 'sign-in failed');
       await sleep(failureDelayMs(attempt.pairAttempts));
@@ -46,7 +47,9 @@ export const authRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
       throw new AppError('unauthenticated', 'The email or password is not right.');
     }
     await forgetAttempt(ctx, emailLower, client);
-    if (needsRehash(user.password_hash)) await rehashPassword(ctx.database.db, user.id, user.password_hash, await hashPassword(request.body.password));
+    if (needsRehash(user.password_hash, ctx.config.passwordCost)) {
+      await rehashPassword(ctx.database.db, user.id, user.password_hash, await hashPassword(request.body.password, ctx.config.passwordCost));
+    }
     const token = await createSession(ctx, user.id, request.headers['user-agent']);
     const principal = await findSessionPrincipal(ctx, token);
     request.log.info({ userId: user.id }, 'signed in');

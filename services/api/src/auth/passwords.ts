@@ -1,7 +1,11 @@
 import { randomBytes, scrypt, timingSafeEqual, createHash, type ScryptOptions } from 'node:crypto';
 
-/** OWASP's scrypt advice (Password Storage Cheat Sheet): N=2^17, r=8, p=1, about 128 MiB per hash. */
-export const SCRYPT_PARAMS = { N: 2 ** 17, r: 8, p: 1 } as const;
+/** OWASP's scrypt advice (Password Storage Cheat Sheet): N=2^17, r=8, p=1, about 128 MiB per hash; production's least. */
+export const OWASP_SCRYPT_N = 2 ** 17;
+
+/** The scrypt cost new hashes are made with (config `PASSWORD_SCRYPT_N`); r and p stay OWASP's. */
+export interface ScryptCost { N: number; r: number; p: number }
+export const scryptCost = (N: number): ScryptCost => ({ N, r: 8, p: 1 });
 const KEY_LENGTH = 64;
 /** The most a stored hash may ask for: its cost is read from the row, so it is bounded here. */
 const MAX_N = 2 ** 20;
@@ -15,10 +19,10 @@ function derive(password: string, salt: Buffer, options: Required<Pick<ScryptOpt
 }
 
 /** `scrypt$N$r$p$salt$hash` (base64url): the parameters travel with the hash so they can be raised later. */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, cost: ScryptCost): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, SCRYPT_PARAMS, KEY_LENGTH);
-  return ['scrypt', SCRYPT_PARAMS.N, SCRYPT_PARAMS.r, SCRYPT_PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const key = await derive(password, salt, cost, KEY_LENGTH);
+  return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 interface StoredHash { N: number; r: number; p: number; salt: Buffer; hash: Buffer }
@@ -40,13 +44,14 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /** True when a stored hash was made with other parameters than today's: rehash it at the next sign-in. */
-export function needsRehash(stored: string): boolean {
+export function needsRehash(stored: string, cost: ScryptCost): boolean {
   const parsed = parseHash(stored);
-  return !parsed || parsed.N !== SCRYPT_PARAMS.N || parsed.r !== SCRYPT_PARAMS.r || parsed.p !== SCRYPT_PARAMS.p || parsed.hash.length !== KEY_LENGTH;
+  return !parsed || parsed.N !== cost.N || parsed.r !== cost.r || parsed.p !== cost.p || parsed.hash.length !== KEY_LENGTH;
 }
 
 /** A hash no password matches, verified against when the email is unknown so both cases take as long. */
-export const DUMMY_HASH = `scrypt$${SCRYPT_PARAMS.N}$${SCRYPT_PARAMS.r}$${SCRYPT_PARAMS.p}$${randomBytes(16).toString('base64url')}$${randomBytes(KEY_LENGTH).toString('base64url')}`;
+export const dummyHash = (cost: ScryptCost): string =>
+  `scrypt$${cost.N}$${cost.r}$${cost.p}$${randomBytes(16).toString('base64url')}$${randomBytes(KEY_LENGTH).toString('base64url')}`;
 
 /** Secrets with 256 random bits (session cookies, API tokens) are stored as their SHA-256. */
 export const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');

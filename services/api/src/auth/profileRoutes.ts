@@ -44,7 +44,7 @@ export const profileRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
     if (!rows[0] || !(await verifyPassword(request.body.currentPassword, rows[0].password_hash))) {
       throw new AppError('validation_failed', 'The current password is not right.', [{ path: 'currentPassword', message: 'The current password is not right.' }]);
     }
-    const hash = await hashPassword(request.body.newPassword);
+    const hash = await hashPassword(request.body.newPassword, ctx.config.passwordCost);
     await ctx.database.db.transaction().execute(async (trx) => {
       await setPassword(trx, principal.user.id, hash, null);
       // Whoever else knew the old password is signed out everywhere but here.

@@ -44,7 +44,7 @@ export async function seedDemoUsers(ctx: AppContext, users: DemoData['users']): 
     const emailLower = user.email.trim().toLowerCase();
     const { rows: existing } = await sql<{ id: string }>`select id from users where email_lower = ${emailLower}`.execute(ctx.database.db);
     if (existing.length > 0) continue;
-    if (!hashes.has(user.password)) hashes.set(user.password, hashPassword(user.password));
+    if (!hashes.has(user.password)) hashes.set(user.password, hashPassword(user.password, ctx.config.passwordCost));
     const hash = await hashes.get(user.password)!;
     await ctx.database.db.transaction().execute(async (trx) => {
       const { rows } = await sql<{ id: string }>`

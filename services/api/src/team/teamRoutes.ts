@@ -220,7 +220,7 @@ export const teamRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
       body: AcceptInvitationRequest, response: { 200: AcceptInvitationResponse, 400: ApiError, 404: ApiError },
     },
   }, async (request) => {
-    const hash = await hashPassword(request.body.password);
+    const hash = await hashPassword(request.body.password, ctx.config.passwordCost);
     const tokenHash = sha256(request.body.token);
     const unknown = () => new AppError('invitation_not_found', 'This invitation is unknown, used or expired; ask for a new one.');
     const invitation = await findOpenInvitation(ctx.database.db, tokenHash, ctx.now());
