@@ -1,13 +1,15 @@
 import { defineConfig } from 'vitest/config';
+import { installedPostgresBin } from './test/support/faultInfra.js';
 
 /**
- * The browser files run two at a time after the integration files, which run one at a time: most of a browser
- * file's time is waiting (on polls, on the browser) and each has a PGlite database of its own, while the
- * integration files share one PostgreSQL server, whose read horizon (the oldest open transaction) is the
- * whole cluster's: one file's open transaction holds another's reads back.
+ * Integration files run two at a time, each worker on a PostgreSQL cluster of its own (globalSetup.ts starts the
+ * second from the installed server's programs; without them, one at a time on the one server): a cluster's read
+ * horizon (its oldest open transaction) is shared by all its databases, so one file's open transaction would hold
+ * another's reads back. The browser files follow, two at a time: most of their time is waiting (on polls, on the
+ * browser) and each has a PGlite database of its own.
  */
 const BROWSER_FILES = { maxWorkers: 2, sequence: { groupOrder: 2 } } as const;
-const SERVER_FILES = { maxWorkers: 1, sequence: { groupOrder: 1 } } as const;
+const SERVER_FILES = { maxWorkers: installedPostgresBin() ? 2 : 1, sequence: { groupOrder: 1 } } as const;
 
 /** A test's timeout catches a hang, not slowness (benchmarks measure that): the longest flows take ~50 s on a loaded two-core machine. */
 const HANG_GUARD_MS = 120_000;

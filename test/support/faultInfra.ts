@@ -24,12 +24,18 @@ export async function freePort(): Promise<number> {
 const script = (name: string, args: string[], env: NodeJS.ProcessEnv) =>
   run(path.join(root, 'infra/scripts', name), args, { env: { ...process.env, ...env }, maxBuffer: 1 << 20 });
 
-/** The newest installed PostgreSQL server's programs, as infra/scripts/postgres.sh picks them. */
-function postgresBin(): string {
+/** The newest installed PostgreSQL server's programs, as infra/scripts/postgres.sh picks them; null when none is installed. */
+export function installedPostgresBin(): string | null {
+  if (!fs.existsSync('/usr/lib/postgresql')) return null;
   const versions = fs.readdirSync('/usr/lib/postgresql').filter((v) => fs.existsSync(`/usr/lib/postgresql/${v}/bin/pg_ctl`));
   const newest = versions.sort((a, b) => Number(a) - Number(b)).at(-1);
-  if (!newest) throw new Error('no PostgreSQL server under /usr/lib/postgresql');
-  return `/usr/lib/postgresql/${newest}/bin`;
+  return newest ? `/usr/lib/postgresql/${newest}/bin` : null;
+}
+
+function postgresBin(): string {
+  const bin = installedPostgresBin();
+  if (!bin) throw new Error('no PostgreSQL server under /usr/lib/postgresql');
+  return bin;
 }
 
 /** pg_ctl refuses root; postgres.sh runs it as the postgres user the same way. */

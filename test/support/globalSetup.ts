@@ -1,20 +1,13 @@
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { ALL_MIGRATIONS } from '../../services/api/src/runtime.js';
+import { installedPostgresBin, ownPostgres } from './faultInfra.js';
 import { migratedTemplateDatabase } from './migratedDatabase.js';
+import type { PostgresServer } from './postgresServers.js';
 import { seedDataDirOnce, seedTemplateOnce } from './seededDemo.js';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    databaseUrl: string;
-    kafkaBrokers: string;
-    /** A database of the server at databaseUrl with every migration applied: the product's test databases are copies of it. */
-    migratedTemplate: string;
-    /** migratedTemplate with the demo data seeded: runtimes that seed the demo start from a copy of it. */
-    seededTemplate: string;
-  }
-}
 
 const root = path.resolve(import.meta.dirname, '../..');
 const infra = (script: string, ...args: string[]) =>
@@ -78,23 +71,57 @@ function fromLocalInfra(): Endpoints {
   };
 }
 
+/** The server's template databases: every migration applied, then a copy of that with the demo seeded. */
+async function templatesOn(databaseUrl: string): Promise<{ server: PostgresServer; drop: () => Promise<void> }> {
+  // Every file's database is a copy of one migrated here once, rather than each running every migration anew.
+  const migrated = await migratedTemplateDatabase(databaseUrl, ALL_MIGRATIONS);
+  const seeded = await seedTemplateOnce(databaseUrl, migrated.name);
+  return {
+    server: { databaseUrl, migratedTemplate: migrated.name, seededTemplate: seeded.name },
+    drop: async () => {
+      await seeded.drop();
+      await migrated.drop();
+    },
+  };
+}
+
+/**
+ * Clusters of the tests' own beside the given server, one per further worker: a cluster's read horizon (its oldest
+ * open transaction) is shared by all its databases, so files running side by side on one cluster hold back each
+ * other's reads (a metrics test saw it). Started with the packages' own programs, as `make infra` would.
+ */
+async function ownClusters(count: number): Promise<{ urls: string[]; stop: () => Promise<void> }> {
+  const clusters = await Promise.all(Array.from({ length: count }, async () => {
+    const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-test-pg-'));
+    const cluster = await ownPostgres(runDir);
+    await cluster.start();
+    return { cluster, runDir };
+  }));
+  return {
+    urls: clusters.map((c) => c.cluster.url),
+    stop: async () => {
+      await Promise.all(clusters.map(async ({ cluster, runDir }) => {
+        await cluster.dispose();
+        fs.rmSync(runDir, { recursive: true, force: true });
+      }));
+    },
+  };
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const given = process.env.DATABASE_URL && process.env.KAFKA_BROKERS
     ? { databaseUrl: process.env.DATABASE_URL, kafkaBrokers: process.env.KAFKA_BROKERS, teardown: async () => undefined }
     : null;
   const endpoints = given ?? (await fromContainers()) ?? fromLocalInfra();
-  // Every file's database is a copy of one migrated here once, rather than each running every migration anew.
-  const template = await migratedTemplateDatabase(endpoints.databaseUrl, ALL_MIGRATIONS);
-  const [seededTemplate, seededDataDir] = await Promise.all([seedTemplateOnce(endpoints.databaseUrl, template.name), seedDataDirOnce()]);
-  project.provide('databaseUrl', endpoints.databaseUrl);
+  const extra = installedPostgresBin() ? await ownClusters(project.config.maxWorkers - 1) : { urls: [], stop: async () => undefined };
+  const [seededDataDir, ...servers] = await Promise.all([seedDataDirOnce(), ...[endpoints.databaseUrl, ...extra.urls].map(templatesOn)]);
+  project.provide('postgresServers', servers.map((s) => s.server));
   project.provide('kafkaBrokers', endpoints.kafkaBrokers);
-  project.provide('migratedTemplate', template.name);
-  project.provide('seededTemplate', seededTemplate.name);
   project.provide('seededDataDir', seededDataDir.dir);
   return async () => {
     seededDataDir.remove();
-    await seededTemplate.drop();
-    await template.drop();
+    await Promise.all(servers.map((s) => s.drop()));
+    await extra.stop();
     await endpoints.teardown();
   };
 }

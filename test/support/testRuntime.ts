@@ -5,6 +5,7 @@ import path from 'node:path';
 import { inject } from 'vitest';
 import { loadConfig, startRuntime, type Runtime, type RuntimeOptions } from '../../services/api/src/index.js';
 import { newDataDir } from './seededDemo.js';
+import { postgresServer } from './postgresServers.js';
 import { createTestDatabase } from './testDatabase.js';
 
 export type Mode = 'pglite' | 'postgres' | 'postgres+kafka';
@@ -18,7 +19,8 @@ export interface TestEnvironment {
 /** The variables a runtime of the given mode needs: its own database (the demo data in it), data folder and topic. */
 export async function testEnvironment(mode: Mode): Promise<TestEnvironment> {
   const { dataDir } = mode === 'pglite' ? newDataDir('claims-test', false) : { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'claims-test-')) };
-  const database = mode === 'pglite' ? null : await createTestDatabase(inject('databaseUrl'), inject('seededTemplate'));
+  const server = mode === 'pglite' ? null : postgresServer();
+  const database = server ? await createTestDatabase(server.databaseUrl, server.seededTemplate) : null;
   const suffix = randomBytes(4).toString('hex');
   return {
     env: {

@@ -4,12 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ANY, appendToStream, appendToStreams, countAfter, countOfTypes, eventStoreMigrations, migrate, NO_STREAM, openDatabase, readAll, readAllOfTypes, readStream, START,
   type Database, type NewEvent,
 } from '../src/index.js';
 import { createTestDatabase, eventually } from '../../../test/support/testDatabase.js';
+import { postgresServer } from '../../../test/support/postgresServers.js';
 
 const event = (type = 'Happened'): NewEvent => ({
   eventId: randomUUID(), type, data: { at: Date.now() },
@@ -38,7 +39,7 @@ describe.each(modes)('event store on %s', (mode) => {
 
   beforeAll(async () => {
     if (mode === 'postgres') {
-      const created = await createTestDatabase(inject('databaseUrl'));
+      const created = await createTestDatabase(postgresServer().databaseUrl);
       url = created.url;
       drop = created.drop;
     }
@@ -143,7 +144,7 @@ describe('reading the whole store on a real PostgreSQL', () => {
   let drop: () => Promise<void> = async () => undefined;
   let url: string;
   beforeAll(async () => {
-    const created = await createTestDatabase(inject('databaseUrl'));
+    const created = await createTestDatabase(postgresServer().databaseUrl);
     url = created.url;
     drop = created.drop;
     database = await openDatabase({ databaseUrl: url, dataDir: os.tmpdir() });
@@ -189,7 +190,7 @@ describe('reading the whole store on a real PostgreSQL', () => {
 
 describe('ordering by transaction id on a real PostgreSQL', () => {
   it('orders transaction ids as numbers, not as text (9 before 10)', async () => {
-    const created = await createTestDatabase(inject('databaseUrl'));
+    const created = await createTestDatabase(postgresServer().databaseUrl);
     const database = await openDatabase({ databaseUrl: created.url, dataDir: os.tmpdir() });
     try {
       await migrate(database, eventStoreMigrations);

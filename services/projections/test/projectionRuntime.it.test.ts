@@ -11,6 +11,7 @@ import {
 } from '../src/index.js';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { migratedTestDatabase } from '../../../test/support/migratedDatabase.js';
+import { postgresServer } from '../../../test/support/postgresServers.js';
 
 const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
@@ -59,7 +60,7 @@ describe('projection runtime on PostgreSQL', () => {
 
   beforeAll(async () => {
     ({ database, dispose } = await migratedTestDatabase(
-      inject('databaseUrl'), projectionRuntimeMigrations, projectionFaultMigrations, rebuilt.migrations, beside.migrations, poisoned.migrations, poisonedOnKafka.migrations,
+      postgresServer().databaseUrl, projectionRuntimeMigrations, projectionFaultMigrations, rebuilt.migrations, beside.migrations, poisoned.migrations, poisonedOnKafka.migrations,
       firstOnKafka.migrations, joinedOnKafka.migrations,
     ));
   });

@@ -6,6 +6,7 @@ import { ANY, appendToStream, EventTooLargeError, MAX_EVENT_BYTES, type Database
 import { createKafka, DEFAULT_TOPIC_SETTINGS, ensureTopic, relayMigrations, startRelay, TopicSettingsError } from '../src/index.js';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { migratedTestDatabase } from '../../../test/support/migratedDatabase.js';
+import { postgresServer } from '../../../test/support/postgresServers.js';
 
 const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 const kafka = () => createKafka(inject('kafkaBrokers'), log);
@@ -48,7 +49,7 @@ describe('relay and topic against a real broker', () => {
   let dispose: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ database, dispose } = await migratedTestDatabase(inject('databaseUrl'), relayMigrations));
+    ({ database, dispose } = await migratedTestDatabase(postgresServer().databaseUrl, relayMigrations));
   });
   afterAll(() => dispose());
 

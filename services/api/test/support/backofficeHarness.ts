@@ -3,13 +3,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import os from 'node:os';
 import path from 'node:path';
-import { inject } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { z } from 'zod';
 import { FileClaimResponse, OrderInput, type FileClaimRequest, type RoleName } from '@claims/contracts';
 import type { Projection } from '@claims/projections';
 import { loadConfig, startRuntime, type Runtime, type RuntimeOptions } from '../../src/index.js';
 import { createTestDatabase } from '../../../../test/support/testDatabase.js';
+import { postgresServer } from '../../../../test/support/postgresServers.js';
 
 /** What the back-office's own pages send as Origin when served by the app (inject's Host is localhost:80). */
 export const OWN_ORIGIN = 'http://localhost';
@@ -62,7 +62,8 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}, options: Runtime
   // The demo's dates are relative to the clock: a test with a clock of its own seeds itself, one without any seed stays empty.
   const seed = env.SEED_DEMO !== 'false';
   const seeded = seed && options.now === undefined;
-  const database = await createTestDatabase(inject('databaseUrl'), inject(seeded ? 'seededTemplate' : 'migratedTemplate'));
+  const server = postgresServer();
+  const database = await createTestDatabase(server.databaseUrl, seeded ? server.seededTemplate : server.migratedTemplate);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-backoffice-'));
   const runtime = await startRuntime(loadConfig({
     ...process.env,
