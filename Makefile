@@ -10,15 +10,19 @@ export npm_config_update_notifier := false
 export npm_config_fund := false
 export npm_config_audit := false
 
-.PHONY: dev start install build typecheck lint test test-unit chaos infra infra-down replay bench clean
+.PHONY: dev start install build build-portal build-admin typecheck lint test test-unit chaos infra infra-down replay bench clean
 
 install: node_modules/.installed
 node_modules/.installed: package.json package-lock.json $(wildcard */package.json services/*/package.json web/*/package.json)
 	npm ci --loglevel=error
 	@touch $@
 
-build: install typecheck
+build: typecheck build-portal build-admin
+
+build-portal: install
 	npm run build -w web/portal
+
+build-admin: install
 	npm run build -w web/admin
 
 typecheck: install
@@ -39,7 +43,9 @@ start: install
 # PostgreSQL and on the real Kafka broker (started here through `make infra` when not given).
 # Passwords are hashed at scrypt's N=2^14 rather than OWASP's 2^17 here: the suite signs in a few hundred times, at
 # about 0.4 s of a core each at 2^17 (production refuses it; authHardening.it.test.ts checks the cost itself).
-test: build lint
+# The checks and both builds run side by side (-j): each is mostly one busy process, and the machine has two cores.
+test: install
+	$(MAKE) --no-print-directory --output-sync=target -j4 build lint
 	infra/scripts/chromium.sh
 	WEBHOOK_ALLOW_PRIVATE_URLS=true PASSWORD_SCRYPT_N=16384 npx vitest run
 
