@@ -5,7 +5,7 @@ import type { DestinationStream } from 'pino';
 import type { Migration } from 'kysely/migration';
 import { eventStoreMigrations, migrate, onAppended, openDatabase, registerMigrations, type Database, type PollingLoop } from '@claims/event-store';
 import {
-  consumeFromKafka, countPendingDeliveries, DEFAULT_FAULT_POLICY, followStore, parkedCounts, PROJECTIONS, projectionMigrations,
+  consumeFromKafka, countPendingDeliveries, DEFAULT_FAULT_POLICY, followStore, parkedCounts, PROJECTIONS, projectionMigrations, storeHead,
   type FaultPolicy, type Follower, type KafkaProjectors, type ProjectorStatus,
 } from '@claims/projections';
 import { createKafka, DEFAULT_TOPIC_SETTINGS, ensureTopic, relayMigrations, startRelay, TopicSettingsError, type Relay, type TopicSettings } from '@claims/relay';
@@ -265,8 +265,13 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       app,
       kafka,
       async settle() {
-        // Reactions first: what they append (mail records, links) is then relayed and projected in the same settle.
-        await Promise.all(reactions.map((r) => r.runNow()));
+        // Reactions first, round after round until none appends: what one appends (a claim link) may be another's to
+        // react to (the mail carrying it); what they append is then relayed and projected in the same settle.
+        let head: number;
+        do {
+          head = await storeHead(database.db);
+          await Promise.all(reactions.map((r) => r.runNow()));
+        } while ((await storeHead(database.db)) !== head);
         await relay?.catchUp();
         await Promise.all(followers.map((f) => f.catchUp()));
         await deliveryWorker?.catchUp();
