@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  WebhookTestResponse,
   CreateApiTokenResponse, CreateWebhookEndpointResponse, WEBHOOK_EVENT_TYPES, WebhookDeliveryAttemptPage, WebhookEndpointList, WebhookPayload, WebhookReplayResponse,
 } from '@claims/contracts';
 import { claimDueDeliveries, rebuild, webhookOutboxProjection } from '@claims/projections';
@@ -566,5 +567,40 @@ describe('webhook delivery woken by new deliveries', () => {
     }), { listen: false });
     const token = await endpointToken();
     await arrived(await fileClaim(token));
+  });
+
+  it('sends a test delivery, a replay and what a paused endpoint was owed at once, from the delivery process', async () => {
+    // A receiver of its own: the endpoints of the tests above also get every filing.
+    const own = new StandardWebhookReceiver();
+    const acme = await h.storeId('acme');
+    const created = await h.call({
+      method: 'POST', url: `/api/stores/${acme}/api-tokens`, cookie: await h.login('acmeOwner'),
+      body: { name: 'asked-for', permissions: ['webhook:create', 'webhook:update', 'order:create'] },
+    });
+    const token = CreateApiTokenResponse.parse(json(created)).token;
+    const endpoint = CreateWebhookEndpointResponse.parse(json(await h.call({
+      method: 'POST', url: '/api/v1/webhook-endpoints', token, body: { url: await own.start(), eventTypes: ['claim.filed'] },
+    })));
+    own.secrets.push(endpoint.secret);
+    const received = (webhookId: string) => own.deliveries.filter((d) => d.verified && d.webhookId === webhookId).length;
+    const endpointUrl = `/api/v1/webhook-endpoints/${endpoint.id}`;
+    try {
+      const test = WebhookTestResponse.parse(json(await h.call({ method: 'POST', url: `${endpointUrl}/test`, token })));
+      await eventually(async () => expect(received(test.webhookId)).toBe(1), 15_000, 50);
+
+      const replay = await h.call({ method: 'POST', url: `${endpointUrl}/deliveries/${test.deliveryId}/replay`, token });
+      expect(replay.statusCode, replay.body).toBe(202);
+      await eventually(async () => expect(received(test.webhookId)).toBe(2), 15_000, 50);
+
+      expect((await h.call({ method: 'PATCH', url: endpointUrl, token, body: { status: 'disabled' } })).statusCode).toBe(200);
+      const owed = await fileClaim(token);
+      await h.runtime.settle();
+      const owedArrived = () => own.deliveries.some((d) => d.verified && d.payload.data.claimId === owed);
+      expect(owedArrived()).toBe(false);
+      expect((await h.call({ method: 'PATCH', url: endpointUrl, token, body: { status: 'enabled' } })).statusCode).toBe(200);
+      await eventually(async () => expect(owedArrived()).toBe(true), 15_000, 50);
+    } finally {
+      await own.stop();
+    }
   });
 });

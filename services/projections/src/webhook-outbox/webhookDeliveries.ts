@@ -14,6 +14,11 @@ import {
 /** Notified when a commit adds deliveries due at once, so delivery workers claim them without waiting for their poll. */
 export const DELIVERIES_DUE_CHANNEL = 'webhook_deliveries_due';
 
+/** Wakes the listening delivery workers (inside a transaction, at its commit): a delivery asked for by a person is due now. */
+async function notifyDeliveriesDue(db: QueryExecutorProvider): Promise<void> {
+  await sql`select pg_notify(${DELIVERIES_DUE_CHANNEL}, '')`.execute(db);
+}
+
 /** A delivery claimed by a worker, with what it takes to send it. */
 export interface ClaimedDelivery {
   id: string;
@@ -211,6 +216,7 @@ export async function resumePendingDeliveries(trx: QueryExecutorProvider, endpoi
   await sql`
     update webhook_deliveries set next_attempt_at = ${now}::timestamptz, schedule_started_at = null, schedule_attempts = 0
     where endpoint_id = ${endpointId}::uuid and status = 'pending' and claim_token is null`.execute(trx);
+  await notifyDeliveriesDue(trx);
 }
 
 /**
@@ -227,6 +233,7 @@ export async function replayDelivery(db: QueryExecutorProvider, endpointId: stri
     returning id, webhook_id, status, next_attempt_at`.execute(db);
   const row = rows[0];
   if (!row) return null;
+  await notifyDeliveriesDue(db);
   return WebhookReplayResponse.parse({
     deliveryId: row.id, webhookId: row.webhook_id, status: row.status, nextAttemptAt: row.next_attempt_at ? iso(row.next_attempt_at) : null,
   });
@@ -247,7 +254,9 @@ export async function replayDeliveriesBetween(db: QueryExecutorProvider, endpoin
       returning 1
     )
     select count(*)::int as replayed from replayed`.execute(db);
-  return rows[0]?.replayed ?? 0;
+  const replayed = rows[0]?.replayed ?? 0;
+  if (replayed > 0) await notifyDeliveriesDue(db);
+  return replayed;
 }
 
 /**
@@ -268,6 +277,7 @@ export async function enqueueTestDelivery(
     insert into webhook_deliveries (id, endpoint_id, store_id, event_id, event_type, webhook_id, payload, status, next_attempt_at, occurred_at)
     values (${deliveryId}::uuid, ${endpoint.id}::uuid, ${endpoint.storeId}::uuid, ${eventId}::uuid, ${WEBHOOK_TEST_EVENT_TYPE}, ${webhookId},
             ${body}, 'pending', ${now}::timestamptz, ${now}::timestamptz)`.execute(db);
+  await notifyDeliveriesDue(db);
   return { deliveryId, webhookId };
 }
 
