@@ -150,12 +150,30 @@ interface Window {
   ticks: Map<string, number>;
 }
 
+/**
+ * CPU ticks per role while `run` runs. Snapshots every half second keep each process's last figure, so a pooled
+ * connection closed during the window (idle for 10 s) still counts up to its last half second.
+ */
 async function measure<T>(meter: pg.Client, database: string, children: () => readonly Child[], run: () => Promise<T>): Promise<{ result: T; window: Window }> {
   const start = await snapshot(meter, database, children());
+  const last: Ticks = new Map(start);
+  const keep = (ticks: Ticks) => {
+    for (const [pid, entry] of ticks) last.set(pid, entry);
+  };
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      await sleep(500);
+      keep(await snapshot(meter, database, children()));
+    }
+  })();
   const t0 = performance.now();
   const result = await run();
   const seconds = (performance.now() - t0) / 1000;
-  return { result, window: { seconds, ticks: between(start, await snapshot(meter, database, children())) } };
+  sampling = false;
+  await sampler;
+  keep(await snapshot(meter, database, children()));
+  return { result, window: { seconds, ticks: between(start, last) } };
 }
 
 /** µs of CPU per claim per role: the window's ticks less what the role uses idle over as long. */
