@@ -20,7 +20,8 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/claims KAFKA_BROKERS=127.0.0.1:9092 \
  *     EXP_RATE=40 EXP_SECONDS=30 npx tsx bench/experiments/commandCeiling.ts
  *
- * EXP_BURST (1000 filings per closed-loop run), EXP_DATABASE (claims_exp_command_ceiling: dropped and recreated),
+ * EXP_CHECKOUT runs another working tree's API and workers (an A/B against another branch in the same harness; the
+ * floor is this file's). EXP_BURST (1000 filings per closed-loop run), EXP_DATABASE (claims_exp_command_ceiling: dropped and recreated),
  * EXP_PROFILE=1 (each process under `--cpu-prof`, the steady phase only, then the top functions of each: the
  * profiler's own cost inflates the CPU figures of that run, so profile in a run of its own).
  */
@@ -97,9 +98,9 @@ interface Child {
   stop(): Promise<void>;
 }
 
-function startChild(role: string, args: readonly string[], childEnv: NodeJS.ProcessEnv, profileDir: string | null): Child {
+function startChild(role: string, args: readonly string[], childEnv: NodeJS.ProcessEnv, profileDir: string | null, cwd = root): Child {
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profileDir, role)}`] : [];
-  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', ...args], { cwd: root, env: childEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', ...args], { cwd, env: childEnv, stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     role, pid: child.pid!,
@@ -186,16 +187,19 @@ function perClaim(load: Window, idle: Window, claims: number): Map<string, numbe
   return out;
 }
 
-/** Waits until the workers' processes are quiet (under a tenth of a core together for 2 s): whatever came before is handled. */
+/**
+ * Waits until each process of the run is quiet (under 5% of a core over 2 s: their polls alone stay below that),
+ * so whatever came before is handled; at most 30 s (a profiled process may never get that quiet).
+ */
 async function quiet(children: readonly Child[]): Promise<void> {
   const ticksOf = () => {
     const pids = new Set(children.map((c) => String(c.pid)));
-    return readProcTicks().processes.filter((p) => pids.has(p.pid)).reduce((sum, p) => sum + p.ticks, 0);
+    return new Map(readProcTicks().processes.filter((p) => pids.has(p.pid)).map((p) => [p.pid, p.ticks]));
   };
-  for (let before = ticksOf(); ;) {
+  for (let before = ticksOf(), deadline = Date.now() + 30_000; Date.now() < deadline;) {
     await sleep(2_000);
     const now = ticksOf();
-    if (now - before < 20) return;
+    if ([...now].every(([pid, ticks]) => ticks - (before.get(pid) ?? 0) < 10)) return;
     before = now;
   }
 }
@@ -257,6 +261,7 @@ async function main(): Promise<void> {
   const seconds = env('EXP_SECONDS', 30);
   const burst = env('EXP_BURST', 1000);
   const profiling = process.env.EXP_PROFILE === '1';
+  const checkout = path.resolve(process.env.EXP_CHECKOUT ?? root);
   const databaseName = process.env.EXP_DATABASE ?? 'claims_exp_command_ceiling';
   const databaseUrl = withDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', databaseName);
   const as = (name: string) => {
@@ -271,7 +276,7 @@ async function main(): Promise<void> {
   const shared: NodeJS.ProcessEnv = {
     ...process.env, KAFKA_TOPIC: `exp.ceiling.${runId}`, KAFKA_GROUP_PREFIX: `exp-ceiling-${runId}`, DATA_DIR: dataDir, HOST: '127.0.0.1',
     LOG_LEVEL: 'warn', RATE_LIMIT_ENABLED: 'false', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', SENTRY_DSN: '', SMTP_URL: '', METRICS_TOKEN: '',
-    DEMO_FIXTURE: path.join(root, 'fixtures/demo.json'),
+    DEMO_FIXTURE: path.join(checkout, 'fixtures/demo.json'),
   };
   const meter = new pg.Client({ connectionString: as('meter') });
   await meter.connect();
@@ -282,19 +287,22 @@ async function main(): Promise<void> {
     await Promise.all(children.map((c) => c.stop()));
     children.length = 0;
   };
-  const report: string[] = [`load average at the start ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}`];
+  const report: string[] = [`${checkout}, load average at the start ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}`];
   try {
-    const api = await startApi({ ...shared, DATABASE_URL: as('api'), WORKERS: 'none' }, { seed: true, ...(profileDir ? { cpuProfileDir: path.join(profileDir, 'api') } : {}) });
+    const api = await startApi({ ...shared, DATABASE_URL: as('api'), WORKERS: 'none' }, { seed: true, checkout, ...(profileDir ? { cpuProfileDir: path.join(profileDir, 'api') } : {}) });
     children.push({ role: 'API (WORKERS=none)', pid: api.pid, stop: () => api.stop() });
+    // The workers run as in production (React's production build renders the mail): they neither seed nor serve
+    // HTTP, the two things the bench's settings need development for.
+    const workerEnv = { ...shared, NODE_ENV: 'production', RATE_LIMIT_ENABLED: 'true', SEED_DEMO: 'false' };
     for (const [role, workers] of Object.entries(WORKER_ROLES)) {
-      children.push(startChild(`worker: ${role}`, ['services/api/src/ops/workerMain.ts'], { ...shared, DATABASE_URL: as(role), WORKERS: workers }, profileDir));
+      children.push(startChild(`worker: ${role}`, ['services/api/src/ops/workerMain.ts'], { ...workerEnv, DATABASE_URL: as(role), WORKERS: workers }, profileDir, checkout));
     }
     const { token } = await setUp(api.base);
     const endpoint = await call(api.base, 'POST', '/api/v1/webhook-endpoints', { token, body: { url: receiver.url, eventTypes: ['claim.filed'] } });
     if (endpoint.status !== 201) throw new Error(`creating the webhook endpoint answered ${endpoint.status}: ${endpoint.body}`);
     const warm = 100;
     const steady = Math.round(rate * seconds);
-    const numbers = Array.from({ length: 2 * (warm + steady) + 3 * burst }, (_, i) => `${runId}${String(i).padStart(7, '0')}`);
+    const numbers = Array.from({ length: profiling ? warm + steady : 2 * (warm + steady) + 3 * burst }, (_, i) => `${runId}${String(i).padStart(7, '0')}`);
     let used = 0;
     const take = (n: number) => numbers.slice(used, (used += n));
     process.stderr.write(`ceiling: creating ${numbers.length} orders\n`);
