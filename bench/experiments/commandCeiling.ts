@@ -335,17 +335,19 @@ async function main(): Promise<void> {
       return;
     }
 
-    process.stderr.write('ceiling: bursts at 32 clients\n');
-    const send = (n: string) => call(api.base, 'POST', `/api/claims/bench-${n}`, { body: filingBody(n) });
-    const full = await measure(meter, databaseName, () => children, () => closedLoop(take(burst), 32, send, (s) => s === 201));
-    report.push('', `${loopLine('FileClaim at 32 clients, API and the four workers', full.result)}; machine: ${shares(full.window)}`);
-    const filed = full.result.answers.filter(Boolean).map((body) => (JSON.parse(body) as { claimId: string }).claimId);
-    for (const id of filed) watch.expect(id);
-    await caughtUp(watch, filed, performance.now());
-    await Promise.all(children.filter((c) => c.role.startsWith('worker')).map((c) => c.stop()));
-    children.splice(0, children.length, ...children.filter((c) => !c.role.startsWith('worker')));
-    const alone = await measure(meter, databaseName, () => children, () => closedLoop(take(burst), 32, send, (s) => s === 201));
-    report.push(`${loopLine('FileClaim at 32 clients, WORKERS=none alone', alone.result)}; machine: ${shares(alone.window)}`);
+    if (burst > 0) {
+      process.stderr.write('ceiling: bursts at 32 clients\n');
+      const send = (n: string) => call(api.base, 'POST', `/api/claims/bench-${n}`, { body: filingBody(n) });
+      const full = await measure(meter, databaseName, () => children, () => closedLoop(take(burst), 32, send, (s) => s === 201));
+      report.push('', `${loopLine('FileClaim at 32 clients, API and the four workers', full.result)}; machine: ${shares(full.window)}`);
+      const filed = full.result.answers.filter(Boolean).map((body) => (JSON.parse(body) as { claimId: string }).claimId);
+      for (const id of filed) watch.expect(id);
+      await caughtUp(watch, filed, performance.now());
+      await Promise.all(children.filter((c) => c.role.startsWith('worker')).map((c) => c.stop()));
+      children.splice(0, children.length, ...children.filter((c) => !c.role.startsWith('worker')));
+      const alone = await measure(meter, databaseName, () => children, () => closedLoop(take(burst), 32, send, (s) => s === 201));
+      report.push(`${loopLine('FileClaim at 32 clients, WORKERS=none alone', alone.result)}; machine: ${shares(alone.window)}`);
+    }
 
     // The floor, with the payloads of the last real filing; nothing follows its appends (the workers are stopped).
     const { rows } = await meter.query<{ stream_type: string; type: string; data: unknown; metadata: EventMetadata }>(`
@@ -369,8 +371,11 @@ async function main(): Promise<void> {
     const floorCosts = table(`floor role (${floorSteady.ok} at ${rate}/s, ${floorSteady.errors} errors)`, perClaim(floorLoad, floorIdle, floorSteady.ok));
     report.push('', ...floorCosts.lines, '',
       `floor ceiling: ${((os.cpus().length * 1_000_000) / floorCosts.service).toFixed(0)} claims/s for the service alone, ${((os.cpus().length * 1_000_000) / floorCosts.all).toFixed(0)}/s with the load generator`);
-    const floorBurst = await measure(meter, databaseName, () => children, () => closedLoop(take(burst), 32, (n) => call(floorBase, 'POST', `/api/claims/bench-${n}`, { body: filingBody(n) }), (s) => s === 201));
-    report.push(`${loopLine('floor at 32 clients', floorBurst.result)}; machine: ${shares(floorBurst.window)}`, `load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}`);
+    if (burst > 0) {
+      const floorBurst = await measure(meter, databaseName, () => children, () => closedLoop(take(burst), 32, (n) => call(floorBase, 'POST', `/api/claims/bench-${n}`, { body: filingBody(n) }), (s) => s === 201));
+      report.push(`${loopLine('floor at 32 clients', floorBurst.result)}; machine: ${shares(floorBurst.window)}`);
+    }
+    report.push(`load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}`);
   } finally {
     await stopAll();
     await watch.stop();
