@@ -75,12 +75,13 @@ export function startReaction(ctx: AppContext, reaction: Reaction, pollMs = 250)
     for (;;) {
       const page = await readAll(db, position, PAGE, types);
       if (page.events.length === 0 && !movedPast(page.next, position)) return;
-      for (const event of page.events) {
+      for (const [i, event] of page.events.entries()) {
         await reaction.react(ctx, { ...event, ...storedDomainEvent(event) });
-        await storeCheckpoint(db, checkpointName(reaction), { transactionId: event.transactionId, globalPosition: event.globalPosition });
+        // The last event's own checkpoint would be overwritten at once by the page's below.
+        if (i < page.events.length - 1) await storeCheckpoint(db, checkpointName(reaction), { transactionId: event.transactionId, globalPosition: event.globalPosition });
       }
       // Past the events of other types too, so the next read starts at the head.
-      if (movedPast(page.next, page.events.at(-1) ?? position)) await storeCheckpoint(db, checkpointName(reaction), page.next);
+      await storeCheckpoint(db, checkpointName(reaction), page.next);
       position = page.next;
       // A page that is not full read everything visible (readAll).
       if (page.events.length < PAGE) return;
