@@ -22,7 +22,7 @@
  *
  * EXP_CHECKOUT runs another working tree's API and workers (an A/B against another branch in the same harness; the
  * floor is this file's). EXP_BURST (1000 filings per closed-loop run), EXP_DATABASE (claims_exp_command_ceiling: dropped and recreated),
- * EXP_PROFILE=1 (each process under `--cpu-prof`, the steady phase only, then the top functions of each: the
+ * EXP_COUNT=1 (each worker's statements per claim, by statementCounter.ts), EXP_PROFILE=1 (each process under `--cpu-prof`, the steady phase only, then the top functions of each: the
  * profiler's own cost inflates the CPU figures of that run, so profile in a run of its own).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -95,15 +95,20 @@ async function serveFloor(): Promise<void> {
 interface Child {
   role: string;
   pid: number;
+  /** Where its statement counts go (EXP_COUNT=1). */
+  countFile?: string;
   stop(): Promise<void>;
 }
 
-function startChild(role: string, args: readonly string[], childEnv: NodeJS.ProcessEnv, profileDir: string | null, cwd = root): Child {
+function startChild(role: string, args: readonly string[], childEnv: NodeJS.ProcessEnv, profileDir: string | null, cwd = root, countFile?: string): Child {
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profileDir, role)}`] : [];
-  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', ...args], { cwd, env: childEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+  const counter = countFile ? ['--import', path.join(import.meta.dirname, 'statementCounter.ts')] : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', ...counter, ...args], {
+    cwd, env: { ...childEnv, EXP_COUNT_FILE: countFile }, stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
-    role, pid: child.pid!,
+    role, pid: child.pid!, ...(countFile ? { countFile } : {}),
     async stop() {
       child.kill('SIGTERM');
       await exited;
@@ -204,6 +209,14 @@ async function quiet(children: readonly Child[]): Promise<void> {
   }
 }
 
+/** Each counted process's statement counts so far, by role (statementCounter.ts writes them on SIGUSR2). */
+async function statementCounts(children: readonly Child[]): Promise<Map<string, Map<string, number>>> {
+  const counted = children.filter((c) => c.countFile);
+  for (const c of counted) process.kill(c.pid, 'SIGUSR2');
+  await sleep(500);
+  return new Map(counted.map((c) => [c.role, new Map(Object.entries(JSON.parse(fs.readFileSync(c.countFile!, 'utf8')) as Record<string, number>))]));
+}
+
 /** Filings sent at a steady rate (open loop, at most 512 in flight) to a route answering FileClaim's 201. */
 async function openLoop(base: string, rate: number, numbers: readonly string[]): Promise<{ ok: number; errors: number; seconds: number; latencies: number[] }> {
   const started = performance.now();
@@ -262,6 +275,7 @@ async function main(): Promise<void> {
   const burst = env('EXP_BURST', 1000);
   const profiling = process.env.EXP_PROFILE === '1';
   const checkout = path.resolve(process.env.EXP_CHECKOUT ?? root);
+  const counting = process.env.EXP_COUNT === '1';
   const databaseName = process.env.EXP_DATABASE ?? 'claims_exp_command_ceiling';
   const databaseUrl = withDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', databaseName);
   const as = (name: string) => {
@@ -295,7 +309,8 @@ async function main(): Promise<void> {
     // HTTP, the two things the bench's settings need development for.
     const workerEnv = { ...shared, NODE_ENV: 'production', RATE_LIMIT_ENABLED: 'true', SEED_DEMO: 'false' };
     for (const [role, workers] of Object.entries(WORKER_ROLES)) {
-      children.push(startChild(`worker: ${role}`, ['services/api/src/ops/workerMain.ts'], { ...workerEnv, DATABASE_URL: as(role), WORKERS: workers }, profileDir, checkout));
+      const countFile = counting ? path.join(dataDir, `${role}.counts.json`) : undefined;
+      children.push(startChild(`worker: ${role}`, ['services/api/src/ops/workerMain.ts'], { ...workerEnv, DATABASE_URL: as(role), WORKERS: workers }, profileDir, checkout, countFile));
     }
     const { token } = await setUp(api.base);
     const endpoint = await call(api.base, 'POST', '/api/v1/webhook-endpoints', { token, body: { url: receiver.url, eventTypes: ['claim.filed'] } });
@@ -313,6 +328,7 @@ async function main(): Promise<void> {
     await quiet(children);
     const idle = (await measure(meter, databaseName, () => children, () => sleep(10_000))).window;
     process.stderr.write(`ceiling: ${steady} filings at ${rate}/s\n`);
+    const countsBefore = await statementCounts(children);
     const { result: lag, window: load } = await measure(meter, databaseName, () => children, async () => {
       const result = await lagAt(api.base, rate, seconds, take(steady), watch, api.pid);
       // The mails and what they append settle a little after the last webhook.
@@ -323,6 +339,12 @@ async function main(): Promise<void> {
     report.push('', ...costs.lines, '',
       `ceiling on ${os.cpus().length} cores: ${((os.cpus().length * 1_000_000) / costs.service).toFixed(0)} claims/s for the service alone, ${((os.cpus().length * 1_000_000) / costs.all).toFixed(0)}/s with the load generator beside it`,
       `lag at ${rate}/s: list p50 ${percentile(lag.list, 50).toFixed(0)} / p99 ${percentile(lag.list, 99).toFixed(0)} ms, webhook p50 ${percentile(lag.delivery, 50).toFixed(0)} / p99 ${percentile(lag.delivery, 99).toFixed(0)} ms; load average ${os.loadavg()[0]!.toFixed(1)}`);
+
+    for (const [role, after] of await statementCounts(children)) {
+      const before = countsBefore.get(role) ?? new Map<string, number>();
+      const per = [...after].map(([label, n]) => [label, (n - (before.get(label) ?? 0)) / lag.filed] as const).filter(([, n]) => n >= 0.05).sort((a, b) => b[1] - a[1]);
+      report.push('', `${role}: ${per.reduce((sum, [, n]) => sum + n, 0).toFixed(1)} statements per claim: ${per.slice(0, 14).map(([label, n]) => `${n.toFixed(2)} × ${label}`).join('; ')}`);
+    }
 
     if (profileDir) {
       await stopAll();
