@@ -245,7 +245,8 @@ async function openLoop(base: string, rate: number, numbers: readonly string[]):
 
 // ---------------------------------------------------------------------------------------------------------------
 
-const isService = (role: string) => role !== 'load generator (this process)' && role !== 'PostgreSQL: meter';
+/** The load generator's own: this process, and the backend its claim-list watch polls through. */
+const isService = (role: string) => role !== 'load generator (this process)' && role !== 'PostgreSQL: watch' && role !== 'PostgreSQL: meter';
 
 function table(title: string, costs: Map<string, number>): { lines: string[]; service: number; all: number } {
   const service = [...costs].filter(([role]) => isService(role)).reduce((sum, [, us]) => sum + us, 0);
