@@ -202,21 +202,25 @@ export class ConcurrencyConflict extends Error {
   }
 }
 
-const appendListeners = new WeakMap<object, Set<() => void>>();
+const appendListeners = new WeakMap<object, Set<(types: ReadonlySet<string>) => void>>();
 
 /**
- * Calls `listener` after every append through this database commits, so the process's followers
- * and relay pick new events up at once without any caller having to remember to tell them.
+ * Calls `listener` after every append through this database commits, with the types it appended, so the
+ * process's followers and relay pick new events up at once without any caller having to remember to tell them
+ * (and a reaction is not woken for types it never handles).
  */
-export function onAppended(db: Kysely<EventStoreTables>, listener: () => void): () => void {
+export function onAppended(db: Kysely<EventStoreTables>, listener: (types: ReadonlySet<string>) => void): () => void {
   const listeners = appendListeners.get(db) ?? new Set();
   listeners.add(listener);
   appendListeners.set(db, listeners);
   return () => listeners.delete(listener);
 }
 
-function appended(db: Kysely<EventStoreTables>): void {
-  for (const listener of appendListeners.get(db) ?? []) listener();
+function appended(db: Kysely<EventStoreTables>, appends: readonly StreamAppend[]): void {
+  const listeners = appendListeners.get(db);
+  if (!listeners?.size) return;
+  const types = new Set(appends.flatMap((a) => a.events.map((e) => e.type)));
+  for (const listener of listeners) listener(types);
 }
 
 /** Appends to one stream with optimistic concurrency. */
@@ -224,7 +228,7 @@ export async function appendToStream(db: Kysely<EventStoreTables>, append: Strea
   if (append.events.length === 0) throw new Error('appendToStream needs at least one event');
   assertEventsFit(append.streamId, append.events);
   const result = await appendOne(through(db), append);
-  if (result.ok) appended(db);
+  if (result.ok) appended(db, [append]);
   return result;
 }
 
@@ -245,7 +249,7 @@ export async function appendToStreams(db: Kysely<EventStoreTables>, appends: rea
       if (alongside) await alongside(trx);
       return done;
     });
-    appended(db);
+    appended(db, appends);
     return results;
   } catch (error) {
     if (error instanceof ConcurrencyConflict) return [{ ok: false, conflict: error.conflict }];
