@@ -121,7 +121,10 @@ type Ticks = Map<string, { role: string; ticks: number }>;
 const POSTGRES_SHARED = 'PostgreSQL: shared (postmaster, WAL writer, checkpointer…)';
 const APP_PREFIX = 'ceiling_';
 
-/** Every process of interest with its role and CPU ticks so far; other databases' backends and other programs are left out. */
+/**
+ * Every process of interest with its role and CPU ticks so far; other databases' backends (autovacuum workers
+ * included) and other programs are left out.
+ */
 async function snapshot(meter: pg.Client, database: string, children: readonly Child[]): Promise<Ticks> {
   const { rows } = await meter.query<{ pid: number; datname: string | null; application_name: string; backend_type: string }>(
     'select pid, datname, application_name, backend_type from pg_stat_activity');
@@ -129,7 +132,7 @@ async function snapshot(meter: pg.Client, database: string, children: readonly C
   for (const row of rows) {
     if (row.datname === database) {
       backends.set(row.pid, row.application_name.startsWith(APP_PREFIX) ? `PostgreSQL: ${row.application_name.slice(APP_PREFIX.length)}` : 'PostgreSQL: other (this database)');
-    } else backends.set(row.pid, row.backend_type === 'client backend' ? null : POSTGRES_SHARED);
+    } else backends.set(row.pid, row.datname === null && row.backend_type !== 'client backend' ? POSTGRES_SHARED : null);
   }
   const byPid = new Map(children.map((c) => [c.pid, c.role]));
   const ticks: Ticks = new Map();
