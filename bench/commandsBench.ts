@@ -41,7 +41,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type CpuGroup = 'api' | 'postgres' | 'kafka' | 'bench';
 
-const commandLineOf = (pid: string): string => {
+export const commandLineOf = (pid: string): string => {
   try {
     return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
   } catch {
@@ -151,7 +151,7 @@ export async function setUp(base: string): Promise<{ token: string }> {
 // ---------------------------------------------------------------------------------------------------------------
 // Closed-loop clients: each takes the next job as soon as its last answer came.
 
-interface LoopResult {
+export interface LoopResult {
   latencies: Float64Array;
   seconds: number;
   ok: number;
@@ -159,7 +159,7 @@ interface LoopResult {
   firstError: string | null;
 }
 
-async function closedLoop<J>(jobs: readonly J[], clients: number, send: (job: J) => Promise<{ status: number; body: string }>, ok: (status: number) => boolean): Promise<LoopResult & { answers: string[] }> {
+export async function closedLoop<J>(jobs: readonly J[], clients: number, send: (job: J) => Promise<{ status: number; body: string }>, ok: (status: number) => boolean): Promise<LoopResult & { answers: string[] }> {
   const latencies: number[] = [];
   const answers: string[] = new Array<string>(jobs.length);
   let next = 0;
@@ -256,7 +256,7 @@ export async function startReceiver(): Promise<{ url: string; deliveries: Map<st
 }
 
 /** Waits until every claim is listed and delivered; answers how long that took after `since` (ms). */
-async function caughtUp(watch: Watch, claimIds: readonly string[], since: number): Promise<{ listMs: number; deliveryMs: number }> {
+export async function caughtUp(watch: Watch, claimIds: readonly string[], since: number): Promise<{ listMs: number; deliveryMs: number }> {
   const deadline = Date.now() + 300_000;
   while (!claimIds.every((id) => watch.listed.has(id) && watch.delivered.has(id))) {
     if (Date.now() > deadline) throw new Error('the read models did not catch up within 5 minutes');
@@ -381,13 +381,13 @@ async function nodeAppendRate(url: string, event: RealisticEvent, clients: numbe
 // ---------------------------------------------------------------------------------------------------------------
 // The CPU profile: self time per function, from a V8 .cpuprofile.
 
-interface CpuProfile {
+export interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; }[];
   samples: number[];
   timeDeltas: number[];
 }
 
-function topFunctions(profile: CpuProfile, count: number): { name: string; where: string; share: number }[] {
+export function topFunctions(profile: CpuProfile, count: number): { name: string; where: string; share: number }[] {
   const byId = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
   const self = new Map<string, { name: string; where: string; us: number }>();
   let busy = 0;

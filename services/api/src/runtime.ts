@@ -161,14 +161,18 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     log,
     now: options.now ?? (() => new Date().toISOString()),
   };
-  // Every append in this process wakes its followers, reactions and relay at once.
-  const wake = () => {
+  /** What each reaction handles: an append of none of those types leaves it asleep (its next poll passes them). */
+  const reactionTypes = new Map<PollingLoop, ReadonlySet<string>>();
+  // Every append in this process wakes its followers, relay and the reactions handling a type it appended at once
+  // (`types` unknown: another process appended, every reaction wakes). A filing's own reactions append its mail
+  // records and link, which no reaction handles: waking all five for each cost three statements per reaction.
+  const wake = (types?: ReadonlySet<string>) => {
     for (const follower of followers) follower.wake();
-    for (const reaction of reactions) reaction.wake();
+    for (const [reaction, handles] of reactionTypes) if (!types || [...types].some((t) => handles.has(t))) reaction.wake();
     relay?.wake();
   };
-  const stopWaking = onAppended(database.db, () => {
-    wake();
+  const stopWaking = onAppended(database.db, (types) => {
+    wake(types);
     options.onAppended?.();
   });
   const stopWorkers = async () => {
@@ -221,8 +225,10 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
         await prepareReaction(ctx, reaction);
         const loop = startReaction(ctx, reaction);
         reactionLoops.set(reaction.name, loop);
+        reactionTypes.set(loop, reaction.handles);
         reactions.push(loop);
       }
+      // Not woken by appends: a retry comes due by its time, never by an event.
       reactions.push(startNotificationRetries(ctx, mailer));
     }
     if (workers.has('delivery')) deliveryWorker = startDeliveryWorker(ctx);

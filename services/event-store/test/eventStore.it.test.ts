@@ -76,6 +76,26 @@ describe.each(modes)('event store on %s', (mode) => {
     expect((await readStream(database.db, a)).events).toHaveLength(0);
   });
 
+  it('appends a stream at its version and new streams beside it all or nothing, naming the stream that conflicted', async () => {
+    const [ledger, taken, fresh] = [randomUUID(), randomUUID(), randomUUID()];
+    await append(database, ledger, NO_STREAM);
+    await append(database, taken, NO_STREAM, [event('A'), event('B')]);
+    const filing = (expectedVersion: number, beside: string) => appendToStreams(database.db, [
+      { streamId: ledger, streamType: 'test', storeId: null, expectedVersion, events: [event('Claimed'), event('Claimed')] },
+      { streamId: beside, streamType: 'test', storeId: null, expectedVersion: NO_STREAM, events: [event('Filed')] },
+    ]);
+    expect(await filing(1, taken)).toEqual([{ ok: false, conflict: { streamId: taken, expectedVersion: NO_STREAM, actualVersion: 2 } }]);
+    expect(await filing(0, fresh)).toEqual([{ ok: false, conflict: { streamId: ledger, expectedVersion: 0, actualVersion: 1 } }]);
+    expect((await readStream(database.db, ledger)).version).toBe(1);
+    expect((await readStream(database.db, fresh)).version).toBe(0);
+    const [own, beside] = await filing(1, fresh);
+    expect(own).toMatchObject({ ok: true, nextVersion: 3 });
+    expect(beside).toMatchObject({ ok: true, nextVersion: 1 });
+    expect((await readStream(database.db, ledger)).events.map((e) => [e.type, e.streamVersion])).toEqual([['Happened', 1], ['Claimed', 2], ['Claimed', 3]]);
+    expect((await readStream(database.db, fresh)).events.map((e) => e.type)).toEqual(['Filed']);
+    if (own?.ok && beside?.ok) expect(Math.max(...own.globalPositions)).toBeLessThan(beside.globalPositions[0]!);
+  });
+
   it('lets exactly one of many concurrent writers at the same version win', async () => {
     const stream = randomUUID();
     await append(database, stream, NO_STREAM);

@@ -63,7 +63,8 @@ export const findOrderBySourceIdAndEmail = (db: QueryExecutorProvider, sourceOrd
     select doc from orders where source_order_id = ${sourceOrderId} and customer_email_lower = ${email.trim().toLowerCase()}
       and store_id in (select id from stores where active) limit 1`);
 
-const FILING_TARGET = `
+/** Exported so the command-ceiling experiment's bare route sends the very statement a filing does. */
+export const FILING_TARGET = `
   select o.doc, s.id, s.account_id, s.slug, s.name, s.domain, s.currency, s.settings, s.branding
   from orders o join stores s on s.id = o.store_id
   where o.source_order_id = $1 and o.customer_email_lower = $2 and s.active

@@ -1,5 +1,5 @@
-import { type DomainEvent, type EventType } from '@claims/contracts';
-import { storedDomainEvent, initCheckpoint, lastCommittedPosition, loadCheckpoint, readAll, startPollingLoop, storeCheckpoint, type PollingLoop, type RecordedEvent } from '@claims/event-store';
+import type { DomainEvent, EventType } from '@claims/contracts';
+import { storedDomainEvent, initCheckpoint, lastCommittedPosition, loadCheckpoint, readAll, startPollingLoop, storeCheckpoint, type PollingLoop, type Position, type RecordedEvent } from '@claims/event-store';
 import type { AppContext } from '../context.js';
 
 /** An event as a reaction receives it: where it was recorded, with its data typed by its type. */
@@ -33,6 +33,10 @@ export async function prepareReaction(ctx: AppContext, reaction: Reaction): Prom
   await initCheckpoint(ctx.database.db, checkpointName(reaction), await lastCommittedPosition(ctx.database.db));
 }
 
+const PAGE = 500;
+
+const movedPast = (next: Position, from: Position) => next.transactionId !== from.transactionId || next.globalPosition !== from.globalPosition;
+
 /** After a failure the reaction waits this long before trying again, doubling up to a minute. */
 const FIRST_RETRY_MS = 500;
 const LONGEST_RETRY_MS = 60_000;
@@ -64,18 +68,23 @@ export function startReaction(ctx: AppContext, reaction: Reaction, pollMs = 250)
       throw error;
     }
   }
+  // Only the types it handles come over the wire (five reactions each read and parsed every event before).
+  const types = [...reaction.handles];
   async function drainFromCheckpoint(): Promise<void> {
     let position = await loadCheckpoint(db, checkpointName(reaction));
     for (;;) {
-      const page = await readAll(db, position, 500);
-      if (page.events.length === 0) return;
-      for (const event of page.events) {
-        if (!reaction.handles.has(event.type as EventType)) continue;
+      const page = await readAll(db, position, PAGE, types);
+      if (page.events.length === 0 && !movedPast(page.next, position)) return;
+      for (const [i, event] of page.events.entries()) {
         await reaction.react(ctx, { ...event, ...storedDomainEvent(event) });
-        await storeCheckpoint(db, checkpointName(reaction), { transactionId: event.transactionId, globalPosition: event.globalPosition });
+        // The last event's own checkpoint would be overwritten at once by the page's below.
+        if (i < page.events.length - 1) await storeCheckpoint(db, checkpointName(reaction), { transactionId: event.transactionId, globalPosition: event.globalPosition });
       }
+      // Past the events of other types too, so the next read starts at the head.
       await storeCheckpoint(db, checkpointName(reaction), page.next);
       position = page.next;
+      // A page that is not full read everything visible (readAll).
+      if (page.events.length < PAGE) return;
     }
   }
   const loop = startPollingLoop(drain, pollMs, (error) => ctx.log.error({ err: error, reaction: reaction.name }, 'reaction failed; retrying'));

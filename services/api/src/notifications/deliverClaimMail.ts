@@ -81,7 +81,8 @@ export async function deliverClaimMail(ctx: AppContext, mailer: Mailer, cause: C
   }
   let subject: string | undefined;
   const record = (outcome: RecordNotification['outcome'], alongside: Parameters<typeof handleCommand>[1]['alongside']) => handleCommand(ctx, {
-    decider: claimMailDecider, streamId: stream, storeId: store.id, meta, alongside, onConflict: RECORD_MAIL,
+    // Decided on the stream as read above (a stale read is a conflict like any other): no second read per mail.
+    decider: claimMailDecider, streamId: stream, storeId: store.id, meta, alongside, onConflict: RECORD_MAIL, loaded: mail,
     command: {
       type: 'RecordNotification', now: ctx.now(), outcome,
       scope: { claimId, notificationId, kind: plan.kind, causedBy: cause.eventId, to: plan.to, ...(plan.memberId ? { memberId: plan.memberId } : {}), ...(subject ? { subject } : {}) },
