@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { statementLabel } from './statementLabel.js';
 import { FileClaimResponse, type FileClaimRequest } from '@claims/contracts';
 import { loadConfig, startRuntime } from '../../services/api/src/index.js';
 import { orderBody } from '../../test/support/orderBody.js';
@@ -30,16 +31,7 @@ interface Tally {
 const newTally = (): Tally => ({ calls: 0, byStatement: new Map() });
 let counting = newTally();
 
-/** A statement's label: its name when it has one, else its first words. */
-function labelOf(config: unknown): string {
-  if (typeof config === 'string') return config.replace(/\s+/g, ' ').trim().slice(0, 60);
-  if (config && typeof config === 'object') {
-    const { name, text } = config as { name?: string; text?: string };
-    if (name) return `[named] ${name}`;
-    if (typeof text === 'string') return text.replace(/\s+/g, ' ').trim().slice(0, 60);
-  }
-  return '(other)';
-}
+const labelOf = (config: unknown) => statementLabel(config, 60);
 
 const originalQuery = pg.Client.prototype.query;
 // Wrapped once for the process: every pool's clients (the app's and the workers') go through it.

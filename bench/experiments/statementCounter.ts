@@ -5,18 +5,11 @@
  */
 import fs from 'node:fs';
 import pg from 'pg';
+import { statementLabel } from './statementLabel.js';
 
 const counts = new Map<string, number>();
 
-function labelOf(config: unknown): string {
-  if (typeof config === 'string') return config.replace(/\s+/g, ' ').trim().slice(0, 80);
-  if (config && typeof config === 'object') {
-    const { name, text } = config as { name?: string; text?: string };
-    if (name) return `[named] ${name}`;
-    if (typeof text === 'string') return text.replace(/\s+/g, ' ').trim().slice(0, 80);
-  }
-  return '(other)';
-}
+const labelOf = (config: unknown) => statementLabel(config, 80);
 
 const originalQuery = pg.Client.prototype.query;
 pg.Client.prototype.query = function countedQuery(this: pg.Client, ...args: unknown[]) {
