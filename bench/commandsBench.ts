@@ -278,38 +278,49 @@ export interface LagResult {
 }
 
 /** Filings sent at a steady rate (open loop, at most 512 in flight), each one's lag measured from its 201. */
-export async function lagAt(base: string, rate: number, seconds: number, numbers: readonly string[], watch: Watch, apiPid: number): Promise<LagResult> {
-  const answered = new Map<string, number>();
-  const count = Math.min(numbers.length, Math.round(rate * seconds));
-  const cpu = startCpuSplit(apiPid);
+/**
+ * Files a claim on each of the orders at a steady rate (open loop: an API slower than the rate is not sent more than 512
+ * filings at once); `filed` hears each 201's claim id, when it came and how long it took. Answers the errors and the
+ * seconds the sending took.
+ */
+export async function fileAtRate(
+  base: string, rate: number, numbers: readonly string[], filed: (claimId: string, at: number, latencyMs: number) => void,
+): Promise<{ errors: number; seconds: number }> {
   const started = performance.now();
   let inFlight = 0;
   let errors = 0;
   const sends: Promise<void>[] = [];
-  for (let i = 0; i < count; i++) {
-    const due = started + (i * 1000) / rate;
-    const wait = due - performance.now();
+  for (const [i, n] of numbers.entries()) {
+    const wait = started + (i * 1000) / rate - performance.now();
     if (wait > 1) await sleep(wait);
     while (inFlight >= 512) await sleep(1);
     inFlight++;
-    sends.push(call(base, 'POST', `/api/claims/bench-${numbers[i]}`, { body: filingBody(numbers[i]!) }).then((answer) => {
+    const sent = performance.now();
+    sends.push(call(base, 'POST', `/api/claims/bench-${n}`, { body: filingBody(n) }).then((answer) => {
       const at = performance.now();
+      if (answer.status === 201) filed(FileClaimResponse.parse(JSON.parse(answer.body)).claimId, at, at - sent);
+      else errors++;
+    }, () => {
+      errors++;
+    }).finally(() => {
       inFlight--;
-      if (answer.status !== 201) {
-        errors++;
-        return;
-      }
-      const { claimId } = FileClaimResponse.parse(JSON.parse(answer.body));
-      answered.set(claimId, at);
-      watch.expect(claimId);
     }));
   }
   await Promise.all(sends);
-  const sentSeconds = (performance.now() - started) / 1000;
+  return { errors, seconds: (performance.now() - started) / 1000 };
+}
+
+export async function lagAt(base: string, rate: number, seconds: number, numbers: readonly string[], watch: Watch, apiPid: number): Promise<LagResult> {
+  const answered = new Map<string, number>();
+  const cpu = startCpuSplit(apiPid);
+  const sent = await fileAtRate(base, rate, numbers.slice(0, Math.round(rate * seconds)), (claimId, at) => {
+    answered.set(claimId, at);
+    watch.expect(claimId);
+  });
   const ids = [...answered.keys()];
   const catchUp = await caughtUp(watch, ids, performance.now());
   const lags = (map: Map<string, number>) => sortedCopy(ids.map((id) => Math.max(0, map.get(id)! - answered.get(id)!)));
-  return { rate, achieved: ids.length / sentSeconds, filed: ids.length, list: lags(watch.listed), delivery: lags(watch.delivered), catchUp, cpu: cpu(), errors };
+  return { rate, achieved: ids.length / sent.seconds, filed: ids.length, list: lags(watch.listed), delivery: lags(watch.delivered), catchUp, cpu: cpu(), errors: sent.errors };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

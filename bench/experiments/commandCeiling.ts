@@ -40,6 +40,7 @@ import { readProcTicks } from '../cpuSampler.js';
 import {
   call, caughtUp, closedLoop, commandLineOf, createOrders, filingBody, freePort, lagAt, setUp, startApi, startReceiver, startWatch,
   topFunctions, type CpuProfile, type LoopResult,
+  fileAtRate,
 } from '../commandsBench.js';
 import { recreateDatabase, withDatabase } from '../postgres.js';
 import { percentile } from '../stats.js';
@@ -222,28 +223,9 @@ async function statementCounts(children: readonly Child[]): Promise<Map<string, 
 
 /** Filings sent at a steady rate (open loop, at most 512 in flight) to a route answering FileClaim's 201. */
 async function openLoop(base: string, rate: number, numbers: readonly string[]): Promise<{ ok: number; errors: number; seconds: number; latencies: number[] }> {
-  const started = performance.now();
-  const sends: Promise<void>[] = [];
   const latencies: number[] = [];
-  let errors = 0;
-  let inFlight = 0;
-  for (const [i, n] of numbers.entries()) {
-    const wait = started + (i * 1000) / rate - performance.now();
-    if (wait > 1) await sleep(wait);
-    while (inFlight >= 512) await sleep(1);
-    inFlight++;
-    const t0 = performance.now();
-    sends.push(call(base, 'POST', `/api/claims/bench-${n}`, { body: filingBody(n) }).then((answer) => {
-      if (answer.status === 201) latencies.push(performance.now() - t0);
-      else errors++;
-    }, () => {
-      errors++;
-    }).finally(() => {
-      inFlight--;
-    }));
-  }
-  await Promise.all(sends);
-  return { ok: latencies.length, errors, seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b) };
+  const { errors, seconds } = await fileAtRate(base, rate, numbers, (_claimId, _at, latencyMs) => latencies.push(latencyMs));
+  return { ok: latencies.length, errors, seconds, latencies: latencies.sort((a, b) => a - b) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -14,9 +14,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { CreateApiTokenResponse, FileClaimResponse } from '@claims/contracts';
+import { CreateApiTokenResponse } from '@claims/contracts';
 import { orderBody } from '../../test/support/orderBody.js';
-import { call, filingBody, freePort } from '../commandsBench.js';
+import { call, fileAtRate, freePort } from '../commandsBench.js';
 import { recreateDatabase, withDatabase } from '../postgres.js';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -94,32 +94,11 @@ async function main(): Promise<void> {
       }
     })();
     const cpuBefore = { api: cpuMs(api.child.pid!), worker: cpuMs(worker.child.pid!) };
-    const started = performance.now();
-    const sends: Promise<void>[] = [];
-    let inFlight = 0;
-    let errors = 0;
-    for (const [i, n] of numbers.entries()) {
-      const wait = started + (i * 1000) / rate - performance.now();
-      if (wait > 1) await sleep(wait);
-      // As the commands bench: an API slower than the rate is not sent more than 512 filings at once.
-      while (inFlight >= 512) await sleep(1);
-      inFlight++;
-      sends.push(call(base, 'POST', `/api/claims/bench-${n}`, { body: filingBody(n) }).then((answer) => {
-        if (answer.status !== 201) {
-          errors++;
-          return;
-        }
-        const { claimId } = FileClaimResponse.parse(JSON.parse(answer.body));
-        answered.set(claimId, performance.now());
-        pending.add(claimId);
-      }, () => {
-        errors++;
-      }).finally(() => {
-        inFlight--;
-      }));
-    }
-    await Promise.all(sends);
-    const sentSeconds = (performance.now() - started) / 1000;
+    // As the commands bench: an API slower than the rate is not sent more than 512 filings at once.
+    const { errors, seconds: sentSeconds } = await fileAtRate(base, rate, numbers, (claimId, at) => {
+      answered.set(claimId, at);
+      pending.add(claimId);
+    });
     while (pending.size > 0) await sleep(20);
     // What follows each filing (mail records, their projection) settles a little after the last row shows.
     await sleep(2_000);
