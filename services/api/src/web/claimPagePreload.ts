@@ -15,7 +15,7 @@ type Manifest = Record<string, ManifestChunk>;
  * and the API reads it starts with.
  */
 const CLAIM_PAGES: Array<{ path: RegExp; modules: string[]; reads: (token: string) => string[] }> = [
-  { path: /^\/view\/([^/]+)\/?$/, modules: ['src/pages/view.tsx', 'src/claimViewSchemas.ts'], reads: (t) => [`/api/claims/${t}`, `/api/claims/${t}/messages`] },
+  { path: /^\/view\/([^/]+)\/?$/, modules: ['src/pages/view.tsx', 'src/pages/claimMessages.tsx', 'src/claimViewSchemas.ts'], reads: (t) => [`/api/claims/${t}`, `/api/claims/${t}/messages`] },
   { path: /^\/view\/([^/]+)\/review\/?$/, modules: ['src/pages/view.tsx', 'src/claimViewSchemas.ts'], reads: (t) => [`/api/claims/${t}`] },
 ];
 
