@@ -2,10 +2,11 @@
  * The claim view's start-up under Lighthouse, task by task: which main-thread tasks count towards Total Blocking Time
  * and which functions they spend their time in (the V8 sampling profiler, added to Lighthouse's trace).
  * Usage: npx tsx bench/experiments/claimViewTrace.ts [runs] [page...]   (pages: view, start; default 3 runs of view)
+ *    or: npx tsx bench/experiments/claimViewTrace.ts saved.trace.json   (a saved trace's tasks again)
  * Env: CHROME_PATH (default /usr/bin/chromium), TRACE_OUT (a folder: each run's trace and report are written there).
  * Serves this checkout's web/portal/dist, so build it first; see README.md "Claim view start-up".
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -34,13 +35,13 @@ interface ProfileData {
   startTime?: number;
 }
 
-/** The renderer's main thread: the CrRendererMain thread that ran the most script. */
+/** The page's main thread: the CrRendererMain thread that evaluated the most modules (not Lighthouse's blank page). */
 function mainThread(events: TraceEvent[]): { pid: number; tid: number } {
   const names = events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
-  let best = { pid: 0, tid: 0, busy: -1 };
+  let best = { pid: 0, tid: 0, modules: -1 };
   for (const t of names) {
-    const busy = events.filter((e) => e.pid === t.pid && e.tid === t.tid && e.name === 'RunTask').reduce((n, e) => n + (e.dur ?? 0), 0);
-    if (busy > best.busy) best = { pid: t.pid, tid: t.tid, busy };
+    const modules = events.filter((e) => e.pid === t.pid && e.tid === t.tid && e.name === 'v8.evaluateModule').length;
+    if (modules > best.modules) best = { pid: t.pid, tid: t.tid, modules };
   }
   return best;
 }
@@ -94,6 +95,13 @@ function analyse(events: TraceEvent[]): string[] {
     if (top.length) lines.push(`      ${top.join(' | ')}`);
   }
   return lines;
+}
+
+if (process.argv[2]?.endsWith('.json')) {
+  // A trace written by an earlier run (TRACE_OUT): its tasks again, without running Lighthouse.
+  const saved = JSON.parse(readFileSync(process.argv[2], 'utf8')) as { traceEvents: TraceEvent[] };
+  for (const line of analyse(saved.traceEvents)) console.log(line);
+  process.exit(0);
 }
 
 const runs = Math.max(1, Number(process.argv[2] ?? 3));

@@ -53,5 +53,5 @@ export const api = {
   offer: (orderId: string, email: string) => request('POST', 'sessions/offer', { body: { orderId, email }, schema: schemaOf('OfferResponse') }),
   uploadUrl: (body: UploadUrlRequest) => request('POST', 'media/upload-url', { body, schema: schemaOf('UploadUrlResponse') }),
   /** Public runtime configuration (spec §7: the error-reporting DSN and environment). */
-  publicConfig: () => request('GET', 'public-config', { schema: claimViewSchemaOf('PublicConfig'), timeoutMs: 5_000 }),
+  publicConfig: () => request('GET', 'public-config', { schema: import('./publicConfigSchema.js').then((m) => m.PublicConfig), timeoutMs: 5_000 }),
 };

@@ -10,7 +10,7 @@ export {
   BRANDING_PREVIEW_MESSAGE, BrandingPreviewMessage, ClaimLinkRecoveryResponse, ClaimSession, CustomerOrder, FileClaimResponse, OfferResponse,
   Review, UploadUrlResponse,
 } from '@claims/contracts';
-export { CustomerClaimView, Message, MessageList, PublicConfig, WhitelabelSettings } from './claimViewSchemas.js';
+export { CustomerClaimView, Message, MessageList, WhitelabelSettings } from './claimViewSchemas.js';
 
 export const ReviewList = z.array(Review);
 
