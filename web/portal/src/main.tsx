@@ -37,8 +37,9 @@ const idle = window.requestIdleCallback ?? ((callback: () => void) => window.set
 idle(() => void startErrorReporting());
 
 // The claim flow's chunks are fetched ahead once the shopper starts using the page (typing an order number takes
-// longer than fetching them), not while the first screen is still loading.
-const INTERACTIONS = ['pointerdown', 'keydown', 'focusin', 'touchstart'] as const;
+// longer than fetching them), not while the first screen is still loading. Not on focus: each page focuses its own
+// heading as it renders, which started the preload during start-up (a Tab into the page is a keydown).
+const INTERACTIONS = ['pointerdown', 'keydown', 'touchstart'] as const;
 const preloadOnce = () => {
   for (const type of INTERACTIONS) window.removeEventListener(type, preloadOnce, true);
   idle(() => preloadFlow());
