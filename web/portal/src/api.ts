@@ -20,6 +20,11 @@ export const isRateLimited = (error: unknown): error is HttpError => isHttpError
 export const loadSchemas = () => import('./schemas.js');
 type Schemas = Awaited<ReturnType<typeof loadSchemas>>;
 const schemaOf = <K extends keyof Schemas>(name: K): Promise<Schemas[K]> => loadSchemas().then((schemas) => schemas[name]);
+/** The claim view's schemas only (claimViewSchemas.ts): a claim link's page never builds the flow's. */
+const loadClaimViewSchemas = () => import('./claimViewSchemas.js');
+type ClaimViewSchemas = Awaited<ReturnType<typeof loadClaimViewSchemas>>;
+const claimViewSchemaOf = <K extends keyof ClaimViewSchemas>(name: K): Promise<ClaimViewSchemas[K]> =>
+  loadClaimViewSchemas().then((schemas) => schemas[name]);
 
 export const api = {
   lookupOrder: (order: string, email: string) =>
@@ -31,10 +36,10 @@ export const api = {
     request('POST', `claims/${encodeURIComponent(sourceOrderId)}`, { body, schema: schemaOf('FileClaimResponse'), headers: { 'Idempotency-Key': idempotencyKey } }),
   /** The answer is the same whether anything matched: the links go to the order's email only. */
   requestClaimLinks: (body: ClaimLinkRecoveryRequest) => request('POST', 'claim-links', { body, schema: schemaOf('ClaimLinkRecoveryResponse') }),
-  getClaim: (token: string) => request('GET', `claims/${encodeURIComponent(token)}`, { schema: schemaOf('CustomerClaimView') }),
-  listMessages: (token: string) => request('GET', `claims/${encodeURIComponent(token)}/messages`, { schema: schemaOf('MessageList') }),
+  getClaim: (token: string) => request('GET', `claims/${encodeURIComponent(token)}`, { schema: claimViewSchemaOf('CustomerClaimView') }),
+  listMessages: (token: string) => request('GET', `claims/${encodeURIComponent(token)}/messages`, { schema: claimViewSchemaOf('MessageList') }),
   sendMessage: (token: string, body: z.input<typeof SendMessageRequest>) =>
-    request('POST', `claims/${encodeURIComponent(token)}/messages`, { body, schema: schemaOf('Message') }),
+    request('POST', `claims/${encodeURIComponent(token)}/messages`, { body, schema: claimViewSchemaOf('Message') }),
   listReviews: (token: string) => request('GET', `claims/${encodeURIComponent(token)}/reviews`, { schema: schemaOf('ReviewList') }),
   addReview: (token: string, body: z.input<typeof AddReviewRequest>) =>
     request('POST', `claims/${encodeURIComponent(token)}/reviews`, { body, schema: schemaOf('Review') }),
@@ -42,11 +47,11 @@ export const api = {
   /** Spec §7: the domain is omitted on localhost. */
   whitelabel: (store: string | undefined) => {
     const host = window.location.hostname;
-    return request('GET', 'whitelabel/settings', { query: { store, domain: isLocalHost(host) ? undefined : host }, schema: schemaOf('WhitelabelSettings') });
+    return request('GET', 'whitelabel/settings', { query: { store, domain: isLocalHost(host) ? undefined : host }, schema: claimViewSchemaOf('WhitelabelSettings') });
   },
   /** The resolution offer of the looked-up order: the store's, or the variant of an A/B test its session was assigned. */
   offer: (orderId: string, email: string) => request('POST', 'sessions/offer', { body: { orderId, email }, schema: schemaOf('OfferResponse') }),
   uploadUrl: (body: UploadUrlRequest) => request('POST', 'media/upload-url', { body, schema: schemaOf('UploadUrlResponse') }),
   /** Public runtime configuration (spec §7: the error-reporting DSN and environment). */
-  publicConfig: () => request('GET', 'public-config', { schema: schemaOf('PublicConfig'), timeoutMs: 5_000 }),
+  publicConfig: () => request('GET', 'public-config', { schema: import('./publicConfigSchema.js').then((m) => m.PublicConfig), timeoutMs: 5_000 }),
 };

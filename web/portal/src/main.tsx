@@ -2,7 +2,7 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
-import { preloadFlow, router } from './router.js';
+import { createPortalRouter, preloadFlow } from './router.js';
 import { installChunkReload } from './chunkReload.js';
 import { startErrorReporting } from './sentry.js';
 import { rememberLocale } from './localeCookie.js';
@@ -15,26 +15,31 @@ installChunkReload();
 rememberLocale();
 void installBrandingPreview();
 
-// The first render as a transition: React renders it in small slices instead of one long task (the page's boot
-// markup stays painted meanwhile), which keeps a slow phone's main thread responsive while the app starts.
+// The router is made in a task after the one evaluating the modules, each short enough not to block a slow phone's
+// main thread for long (together they were one long task). The first render is a transition: React renders it in small
+// slices instead of one long task (the page's boot markup stays painted meanwhile).
 const root = createRoot(document.getElementById('root')!);
-startTransition(() => {
-  root.render(
-    <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </StrictMode>,
-  );
-});
+window.setTimeout(() => {
+  const router = createPortalRouter();
+  startTransition(() => {
+    root.render(
+      <StrictMode>
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </StrictMode>,
+    );
+  });
+}, 0);
 
 // Error reporting starts once the page is up (it loads nothing unless a DSN and an environment are configured).
 const idle = window.requestIdleCallback ?? ((callback: () => void) => window.setTimeout(callback, 1));
 idle(() => void startErrorReporting());
 
 // The claim flow's chunks are fetched ahead once the shopper starts using the page (typing an order number takes
-// longer than fetching them), not while the first screen is still loading.
-const INTERACTIONS = ['pointerdown', 'keydown', 'focusin', 'touchstart'] as const;
+// longer than fetching them), not while the first screen is still loading. Not on focus: each page focuses its own
+// heading as it renders, which started the preload during start-up (a Tab into the page is a keydown).
+const INTERACTIONS = ['pointerdown', 'keydown', 'touchstart'] as const;
 const preloadOnce = () => {
   for (const type of INTERACTIONS) window.removeEventListener(type, preloadOnce, true);
   idle(() => preloadFlow());

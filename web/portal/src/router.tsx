@@ -267,7 +267,8 @@ export function preloadFlow(pathname: string = window.location.pathname): void {
   for (const page of [IssuesPage, ItemsPage, ResolutionPage, HomePage]) void page.preload();
 }
 
-export const router = createRouter({
+/** The portal's router, made once at start-up (main.tsx makes it in a task apart from the modules' evaluation). */
+export const createPortalRouter = () => createRouter({
   routeTree,
   defaultNotFoundComponent: NotFoundPage,
   defaultErrorComponent: AppErrorPage,

@@ -1,22 +1,18 @@
 import '@claims/ui/zod-setup';
 import { z } from 'zod';
-import { ClaimCategory, CustomerOrder, DraftClaim, Message, Review, SessionStatus } from '@claims/contracts';
+import { ClaimCategory, CustomerOrder, DraftClaim, Review, SessionStatus } from '@claims/contracts';
 
 /**
  * Every schema the portal parses with, in one module loaded on first use (`loadSchemas`): building zod schemas is the
  * costliest part of a slow phone's start-up, and neither the start page nor the claim view needs one before it paints.
  */
 export {
-  BRANDING_PREVIEW_MESSAGE, BrandingPreviewMessage, ClaimLinkRecoveryResponse, ClaimSession, CustomerClaimView, CustomerOrder,
-  FileClaimResponse, Message, OfferResponse, Review, UploadUrlResponse, WhitelabelSettings,
+  BRANDING_PREVIEW_MESSAGE, BrandingPreviewMessage, ClaimLinkRecoveryResponse, ClaimSession, CustomerOrder, FileClaimResponse, OfferResponse,
+  Review, UploadUrlResponse,
 } from '@claims/contracts';
+export { CustomerClaimView, Message, MessageList, WhitelabelSettings } from './claimViewSchemas.js';
 
-export const MessageList = z.array(Message);
 export const ReviewList = z.array(Review);
-
-export const PublicConfig = z.object({
-  sentry: z.object({ dsn: z.string(), environment: z.string(), tunnel: z.string() }).nullable(),
-});
 
 /** What the portal remembers between screens (kept in sessionStorage so a reload keeps the flow). */
 export const PortalState = z.object({

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { currencyDecimals } from '@claims/contracts';
 import { formatCreditBonus, formatDate, formatDateTime, formatDuration, formatLogTime, formatMoney, pluralize, stripHtml } from '../src/index.js';
 
 describe('formatting (spec §9)', () => {
@@ -8,6 +9,19 @@ describe('formatting (spec §9)', () => {
     expect(formatMoney(1.5, 'KWD')).toMatch(/1\.500/);
     expect(formatMoney(10.32, 'USD', { digits: 3 })).toBe('$10.320');
     expect(formatMoney(5, 'nope')).toBe('$5.00');
+  });
+
+  it('writes the usual currencies as Intl does, without building a formatter', () => {
+    const amounts = [0, 0.005, 0.015, 1, 1.005, 1.0049, 1.995, 2.675, 9.9995, 10.32, 18.5, 99.999, 999.995, 1000, 1234.5678, 999999.995,
+      12345678.9, 0.1 + 0.2, 1e-7, 5e20, 2 ** 53, -1, -0, -0.001, Number.NaN, Number.POSITIVE_INFINITY];
+    for (const currency of ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'JPY']) {
+      const own = new Intl.NumberFormat('en-US', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits;
+      expect(currencyDecimals(currency)).toBe(own);
+      for (const digits of [0, 1, 2, 3]) {
+        const intl = new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits });
+        for (const amount of amounts) expect(formatMoney(amount, currency, { digits }), `${amount} ${currency} ${digits}`).toBe(intl.format(amount));
+      }
+    }
   });
 
   it('formats dates as MMM D at h:mm A and DD/MM/YYYY', () => {

@@ -15,8 +15,8 @@ type Manifest = Record<string, ManifestChunk>;
  * and the API reads it starts with.
  */
 const CLAIM_PAGES: Array<{ path: RegExp; modules: string[]; reads: (token: string) => string[] }> = [
-  { path: /^\/view\/([^/]+)\/?$/, modules: ['src/pages/view.tsx', 'src/schemas.ts'], reads: (t) => [`/api/claims/${t}`, `/api/claims/${t}/messages`] },
-  { path: /^\/view\/([^/]+)\/review\/?$/, modules: ['src/pages/view.tsx', 'src/schemas.ts'], reads: (t) => [`/api/claims/${t}`] },
+  { path: /^\/view\/([^/]+)\/?$/, modules: ['src/pages/view.tsx', 'src/pages/claimMessages.tsx', 'src/claimViewSchemas.ts'], reads: (t) => [`/api/claims/${t}`, `/api/claims/${t}/messages`] },
+  { path: /^\/view\/([^/]+)\/review\/?$/, modules: ['src/pages/view.tsx', 'src/claimViewSchemas.ts'], reads: (t) => [`/api/claims/${t}`] },
 ];
 
 function chunkFiles(manifest: Manifest, key: string, seen: Set<string>): string[] {

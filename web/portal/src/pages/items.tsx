@@ -3,7 +3,8 @@ import { useNavigate } from '@tanstack/react-router';
 import { ITEM_ISSUE_LABELS, ItemIssueType, type CustomerItem, type DraftIssue, type ImageRef, type UploadProof } from '@claims/contracts';
 import { formatItemMoney } from '@claims/ui';
 import { Alert, Modal, Page } from '@claims/ui/components';
-import { BackLink, ItemThumb, PhotoUpload, issueLabel } from '../components.js';
+import { BackLink, ItemThumb, issueLabel } from '../components.js';
+import { PhotoUpload } from '../photoUpload.js';
 import { addIssues, claimableQuantity, removeIssue, shortId, usePortal } from '../claimFlowState.js';
 
 interface Candidate {

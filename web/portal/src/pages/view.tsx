@@ -1,18 +1,19 @@
-import { Suspense, lazy, useDeferredValue, useEffect, useId, useState, type FormEvent } from 'react';
+import { Suspense, lazy, useDeferredValue, useEffect, useId, useState } from 'react';
 import { Link, useParams } from '@tanstack/react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CUSTOMER_RESOLUTION_LABELS, type CustomerClaimView, type ImageRef, type Media } from '@claims/contracts';
-import { errorText, formatDateTime, formatItemMoney, formatMoney, stripHtml } from '@claims/ui';
+import { CUSTOMER_RESOLUTION_LABELS, type CustomerClaimView } from '@claims/contracts';
+import { errorText, formatDateTime, formatItemMoney, formatMoney } from '@claims/ui';
 import type { LightboxImage } from '@claims/ui/lightbox';
 import { HttpError, api } from '../api.js';
 import { Alert, Page } from '@claims/ui/components';
-import { ItemThumb, PhotoUpload, issueLabel } from '../components.js';
+import { ItemThumb, issueLabel } from '../components.js';
 import { setState } from '../claimFlowState.js';
-import type { UploadedMedia } from '../upload.js';
 import { ItemDecision } from '../itemDecision.js';
 
 // Below the claim's first screen: the returns card (its schemas and styles) is a chunk of its own, fetched once the claim shows.
 const ClaimReturnsCard = lazy(() => import('./returns.js').then((m) => ({ default: m.ClaimReturnsCard })));
+// Below the claim's first screen too: the messages and their form (its upload's schemas) are a chunk of their own.
+const Messages = lazy(() => import('./claimMessages.js').then((m) => ({ default: m.ClaimMessages })));
 // Only once a photo is opened: the lightbox is a chunk of its own, not part of what the claim's first screen runs.
 const Lightbox = lazy(() => import('@claims/ui/lightbox').then((m) => ({ default: m.Lightbox })));
 
@@ -36,82 +37,6 @@ function ClaimMissing({ error }: { error: unknown }) {
     <Page title={notFound ? 'Claim not found' : 'Something went wrong'}>
       <Alert>{notFound ? "We couldn't find a claim for that link. Check the link in your email." : 'Your claim could not be loaded. Please try again.'}</Alert>
     </Page>
-  );
-}
-
-function Messages({ token }: { token: string }) {
-  const client = useQueryClient();
-  const messageId = useId();
-  const [text, setText] = useState('');
-  const [medias, setMedias] = useState<UploadedMedia[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const messages = useQuery({ queryKey: ['messages', token], queryFn: () => api.listMessages(token) });
-  const send = useMutation({
-    mutationFn: () => api.sendMessage(token, {
-      messageContent: text.trim(),
-      medias: medias.map((m): Media => ({
-        caption: formatDateTime(new Date()), downloadLink: m.downloadLink, fileKey: m.fileName, fileType: m.contentType, filename: m.originalName,
-      })),
-    }),
-    onSuccess: async () => {
-      setText('');
-      setMedias([]);
-      await client.invalidateQueries({ queryKey: ['messages', token] });
-    },
-    onError: (e) => setError(errorText(e, 'Your message could not be sent. Please try again.')),
-  });
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setError(null);
-    if (!text.trim() && medias.length === 0) {
-      setError('Write a message or add a photo.');
-      return;
-    }
-    send.mutate();
-  }
-
-  const images: ImageRef[] = medias.map((m) => ({ url: m.url }));
-  return (
-    <section className="card" aria-labelledby="messages-title">
-      <h2 id="messages-title">Messages</h2>
-      {messages.isError ? <Alert>Messages could not be loaded.</Alert> : null}
-      <ol className="thread" aria-live="polite">
-        {(messages.data ?? []).map((m) => (
-          <li key={m.id} className={`message message-${m.senderType}`}>
-            <p className="message-meta"><strong>{m.senderName}</strong> · <time dateTime={m.createdAt}>{formatDateTime(m.createdAt)}</time></p>
-            {m.messageContent ? <p>{stripHtml(m.messageContent)}</p> : null}
-            {m.medias.length > 0 ? (
-              <ul className="photos">
-                {m.medias.map((media) => (
-                  <li key={media.fileKey}>
-                    <a href={media.downloadLink}>
-                      {media.fileType.startsWith('image/') ? <img src={media.downloadLink} alt={media.caption ?? media.filename} width={72} height={72} /> : media.filename}
-                    </a>
-                  </li>
-                ))}
-              </ul>
-            ) : null}
-          </li>
-        ))}
-        {messages.data?.length === 0 ? <li className="hint">No messages yet.</li> : null}
-      </ol>
-      <form className="stack" onSubmit={onSubmit} noValidate>
-        <div className="field">
-          <label htmlFor={messageId}>Your message</label>
-          <textarea id={messageId} rows={3} maxLength={10000} value={text} onChange={(e) => setText(e.target.value)} />
-        </div>
-        <PhotoUpload
-          label="Add photos"
-          proof={{ claimToken: token }}
-          value={images}
-          onUploaded={(m) => setMedias((all) => [...all, m])}
-          onChange={(next) => setMedias((all) => all.filter((m) => next.some((i) => i.url === m.url)))}
-        />
-        {error ? <Alert>{error}</Alert> : null}
-        <button type="submit" className="button button-primary" disabled={send.isPending}>{send.isPending ? 'Sending…' : 'Send message'}</button>
-      </form>
-    </section>
   );
 }
 
@@ -180,7 +105,7 @@ function ClaimDetails({ token, c }: { token: string; c: CustomerClaimView }) {
             </section>
           ) : null}
           <Suspense fallback={null}><ClaimReturnsCard token={token} /></Suspense>
-          <Messages token={token} />
+          <Suspense fallback={null}><Messages token={token} /></Suspense>
           <p className="actions">
             {c.hasReview ? <span>Thank you for your review.</span> : <Link className="button button-secondary" to="/view/$token/review" params={{ token }}>Leave a review</Link>}
             <Link className="button button-link" to="/print/$token" params={{ token }}>Print</Link>
