@@ -17,6 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { FileClaimResponse, type FileClaimRequest } from '@claims/contracts';
 import { loadConfig, startRuntime } from '../services/api/src/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -72,9 +73,17 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
 
-/** The bench section: markdown for docs/benchmarks.md. */
-export async function benchPortal(): Promise<{ markdown: string; initial: InitialJs; pages: Array<{ name: string; scores: Scores }> }> {
-  const initial = initialJs();
+/** What Lighthouse runs against: the API serving the built portal with the demo, Chromium, and a filed claim's link. */
+export interface PortalStage {
+  base: string;
+  /** The filed claim's link token: its view is `${base}/view/${token}`. */
+  token: string;
+  chromePort: number;
+  stop(): Promise<void>;
+}
+
+/** Starts the server (PGlite, the demo seeded) and headless Chromium, and files one claim as a shopper would. */
+export async function startPortalStage(): Promise<PortalStage> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-bench-'));
   const runtime = await startRuntime(loadConfig({
     ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'true', DATABASE_URL: '', KAFKA_BROKERS: '', LOG_LEVEL: 'warn',
@@ -84,20 +93,34 @@ export async function benchPortal(): Promise<{ markdown: string; initial: Initia
     chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
     chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
   });
+  const stop = async () => {
+    chrome.kill();
+    await runtime.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
   try {
     const { port } = runtime.app.server.address() as AddressInfo;
     const base = `http://127.0.0.1:${port}`;
-    const filed = await fetch(`${base}/api/claims/acme-5001`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        email: 'ava@example.com',
-        fulfillmentIssues: [{ sourceFulfillmentId: 'f-1001-1', issues: [{ sourceItemId: 'li-1', claimType: 'DAMAGED', quantity: 1, details: 'Torn sleeve.', images: [] }] }],
-        resolution: { desiredMethod: 'REFUND', customerSignature: 'Ava Stone', updatedShippingAddress: null },
-      }),
-    });
+    const filing: FileClaimRequest = {
+      email: 'ava@example.com',
+      fulfillmentIssues: [{ sourceFulfillmentId: 'f-1001-1', issues: [{ sourceItemId: 'li-1', claimType: 'DAMAGED', quantity: 1, details: 'Torn sleeve.', images: [] }] }],
+      resolution: { desiredMethod: 'REFUND', customerSignature: 'Ava Stone', updatedShippingAddress: null },
+    };
+    const filed = await fetch(`${base}/api/claims/acme-5001`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(filing) });
     if (filed.status !== 201) throw new Error(`filing the bench claim answered ${filed.status}: ${await filed.text()}`);
-    const { token } = (await filed.json()) as { token: string };
+    const { token } = FileClaimResponse.parse(await filed.json());
+    return { base, token, chromePort: chrome.port, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** The bench section: markdown for docs/benchmarks.md. */
+export async function benchPortal(): Promise<{ markdown: string; initial: InitialJs; pages: Array<{ name: string; scores: Scores }> }> {
+  const initial = initialJs();
+  const { base, token, chromePort, stop } = await startPortalStage();
+  try {
     const runs = Math.max(1, Number(process.env.PORTAL_BENCH_RUNS ?? 3));
     const pages: Array<{ name: string; url: string }> = [
       { name: '/start', url: `${base}/start` },
@@ -107,7 +130,7 @@ export async function benchPortal(): Promise<{ markdown: string; initial: Initia
     for (const page of pages) {
       const all: Scores[] = [];
       for (let i = 0; i < runs; i++) {
-        all.push(await audit(page.url, chrome.port));
+        all.push(await audit(page.url, chromePort));
         console.log(`  ${page.name} run ${i + 1}/${runs}: performance ${all.at(-1)!.performance}, accessibility ${all.at(-1)!.accessibility}`);
       }
       const pick = (key: keyof Scores) => median(all.map((s) => s[key]));
@@ -142,9 +165,7 @@ export async function benchPortal(): Promise<{ markdown: string; initial: Initia
     ].join('\n');
     return { markdown, initial, pages: results };
   } finally {
-    chrome.kill();
-    await runtime.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await stop();
   }
 }
 

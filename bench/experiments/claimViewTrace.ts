@@ -6,13 +6,11 @@
  * Env: CHROME_PATH (default /usr/bin/chromium), TRACE_OUT (a folder: each run's trace and report are written there).
  * Serves this checkout's web/portal/dist, so build it first; see README.md "Claim view start-up".
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { loadConfig, startRuntime } from '../../services/api/src/index.js';
+import { startPortalStage } from '../portalBench.js';
 
 interface TraceEvent {
   name: string;
@@ -109,35 +107,14 @@ const pages = process.argv.slice(3).length ? process.argv.slice(3) : ['view'];
 const out = process.env.TRACE_OUT;
 if (out) mkdirSync(out, { recursive: true });
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'claim-view-trace-'));
-const runtime = await startRuntime(loadConfig({
-  ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'true', DATABASE_URL: '', KAFKA_BROKERS: '', LOG_LEVEL: 'warn',
-  SENTRY_DSN: '', SENTRY_ENVIRONMENT: '',
-}));
-const chrome = await chromeLauncher.launch({
-  chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-  chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-});
+const { base, token, chromePort, stop } = await startPortalStage();
 try {
-  const { port } = runtime.app.server.address() as AddressInfo;
-  const base = `http://127.0.0.1:${port}`;
-  const filed = await fetch(`${base}/api/claims/acme-5001`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      email: 'ava@example.com',
-      fulfillmentIssues: [{ sourceFulfillmentId: 'f-1001-1', issues: [{ sourceItemId: 'li-1', claimType: 'DAMAGED', quantity: 1, details: 'Torn sleeve.', images: [] }] }],
-      resolution: { desiredMethod: 'REFUND', customerSignature: 'Ava Stone', updatedShippingAddress: null },
-    }),
-  });
-  if (filed.status !== 201) throw new Error(`filing the claim answered ${filed.status}`);
-  const { token } = (await filed.json()) as { token: string };
   for (const page of pages) {
     const url = page === 'start' ? `${base}/start` : `${base}/view/${token}`;
     for (let i = 0; i < runs; i++) {
       const load = loadavg()[0]!.toFixed(2);
       const result = await lighthouse(url, {
-        port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'],
+        port: chromePort, output: 'json', logLevel: 'error', onlyCategories: ['performance'],
         additionalTraceCategories: 'disabled-by-default-v8.cpu_profiler',
       });
       if (!result) throw new Error('Lighthouse returned nothing');
@@ -155,7 +132,5 @@ try {
     }
   }
 } finally {
-  chrome.kill();
-  await runtime.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await stop();
 }
