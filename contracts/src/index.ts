@@ -39,3 +39,4 @@ export * from './returns.js';
 export * from './returnCommands.js';
 export * from './claimPresence.js';
 export * from './claimReopen.js';
+export * from './publicConfig.js';

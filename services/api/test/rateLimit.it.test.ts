@@ -2,10 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '@claims/contracts';
+import { ApiError, PublicConfig } from '@claims/contracts';
 import { loadConfig, startRuntime, type Runtime } from '../src/index.js';
 import { orderKey } from '../src/platform/rateLimitPlugin.js';
-import { PublicConfig } from '../src/platform/sentryPlugin.js';
 
 let runtime: Runtime;
 let dataDir: string;

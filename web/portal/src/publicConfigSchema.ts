@@ -1,10 +1,7 @@
 import '@claims/ui/zod-setup';
-import { z } from 'zod';
 
 /**
  * Spec §7's public runtime configuration, in a module of its own: every page asks for it once idle, and with the
  * pages' schemas beside it the start page built the claim view's too.
  */
-export const PublicConfig = z.object({
-  sentry: z.object({ dsn: z.string(), environment: z.string(), tunnel: z.string() }).nullable(),
-});
+export { PublicConfig } from '@claims/contracts';

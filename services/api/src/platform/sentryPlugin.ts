@@ -1,17 +1,13 @@
 import { z } from 'zod';
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { PublicConfig } from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { AppError } from './errors.js';
 import { loggableUrl, maskEmails } from './logger.js';
 
 /** Where the portal's browser SDK posts its envelopes: same origin, so the strict CSP (connect-src 'self') holds. */
 export const SENTRY_TUNNEL_PATH = '/api/monitoring';
-
-export const PublicConfig = z.object({
-  sentry: z.object({ dsn: z.string(), environment: z.string(), tunnel: z.string() }).nullable(),
-});
-export type PublicConfig = z.infer<typeof PublicConfig>;
 
 interface SentryNode {
   captureException(error: unknown): string;

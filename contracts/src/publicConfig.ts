@@ -1,0 +1,7 @@
+import { z } from 'zod';
+
+/** Spec §7: the portal's public runtime configuration (`GET /api/public-config`), the error-reporting DSN and environment. */
+export const PublicConfig = z.object({
+  sentry: z.object({ dsn: z.string(), environment: z.string(), tunnel: z.string() }).nullable(),
+});
+export type PublicConfig = z.infer<typeof PublicConfig>;
