@@ -16,14 +16,25 @@ export function rateLimitedText(error: HttpError): string {
 
 export const isRateLimited = (error: unknown): error is HttpError => isHttpError(error, 429);
 
-/** The portal's schemas, loaded once on first use (see schemas.ts); each call asks for its schema while its request is out. */
-export const loadSchemas = () => import('./schemas.js');
-type Schemas = Awaited<ReturnType<typeof loadSchemas>>;
-const schemaOf = <K extends keyof Schemas>(name: K): Promise<Schemas[K]> => loadSchemas().then((schemas) => schemas[name]);
+/**
+ * A schema module loaded once, on first use. Its first load ends a task after the chunk was evaluated: building its
+ * schemas and parsing the answer that asked for them would otherwise be one long task on a slow phone's main thread.
+ */
+function schemaModule<M>(load: () => Promise<M>): () => Promise<M> {
+  let loaded: Promise<M> | null = null;
+  return () => (loaded ??= load().then(async (module) => {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    return module;
+  }));
+}
+
+/** The portal's schemas (see schemas.ts); each call asks for its schema while its request is out. */
+export const loadSchemas = schemaModule(() => import('./schemas.js'));
 /** The claim view's schemas only (claimViewSchemas.ts): a claim link's page never builds the flow's. */
-const loadClaimViewSchemas = () => import('./claimViewSchemas.js');
-type ClaimViewSchemas = Awaited<ReturnType<typeof loadClaimViewSchemas>>;
-const claimViewSchemaOf = <K extends keyof ClaimViewSchemas>(name: K): Promise<ClaimViewSchemas[K]> =>
+const loadClaimViewSchemas = schemaModule(() => import('./claimViewSchemas.js'));
+const loadPublicConfigSchema = schemaModule(() => import('./publicConfigSchema.js'));
+const schemaOf = <K extends keyof Awaited<ReturnType<typeof loadSchemas>>>(name: K) => loadSchemas().then((schemas) => schemas[name]);
+const claimViewSchemaOf = <K extends keyof Awaited<ReturnType<typeof loadClaimViewSchemas>>>(name: K) =>
   loadClaimViewSchemas().then((schemas) => schemas[name]);
 
 export const api = {
@@ -53,5 +64,5 @@ export const api = {
   offer: (orderId: string, email: string) => request('POST', 'sessions/offer', { body: { orderId, email }, schema: schemaOf('OfferResponse') }),
   uploadUrl: (body: UploadUrlRequest) => request('POST', 'media/upload-url', { body, schema: schemaOf('UploadUrlResponse') }),
   /** Public runtime configuration (spec §7: the error-reporting DSN and environment). */
-  publicConfig: () => request('GET', 'public-config', { schema: import('./publicConfigSchema.js').then((m) => m.PublicConfig), timeoutMs: 5_000 }),
+  publicConfig: () => request('GET', 'public-config', { schema: loadPublicConfigSchema().then((m) => m.PublicConfig), timeoutMs: 5_000 }),
 };

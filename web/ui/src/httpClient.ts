@@ -74,11 +74,7 @@ async function once<T>(method: Method, path: string, options: RequestOptions<T> 
       Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
   }
   const body: unknown = response.status === 204 ? null : await response.json();
-  const schema = await options.schema;
-  // A schema's chunk loaded for this answer was built in the task that awaited it: the parse goes in a task of its own,
-  // so a slow phone's main thread is not held for both at once.
-  await new Promise((resolve) => setTimeout(resolve, 0));
-  return schema.parse(body);
+  return (await options.schema).parse(body);
 }
 
 export async function request<T>(method: Method, path: string, options: RequestOptions<T>): Promise<T> {
