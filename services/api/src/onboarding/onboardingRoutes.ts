@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import {
-  AccountList, AccountView, ApiError, CreateAccountRequest, CreateStoreRequest, ONBOARDING_STEP_PERMISSION, OnboardingList, OnboardingStepRequest,
+  AccountList, AccountStores, AccountView, ApiError, CreateAccountRequest, CreateStoreRequest, ONBOARDING_STEP_PERMISSION, OnboardingList, OnboardingStepRequest,
   StoreOnboardingView, accountStreamOf, storeStreamOf, type Permission, type StoreLifecycleCommand,
 } from '@claims/contracts';
 import { accountDecider, storeLifecycleDecider } from '@claims/domain';
@@ -13,10 +13,11 @@ import { authorizeGlobal, authorizedStore, storeNotFound } from '../http/authori
 import { metaOf } from '../http/requestMeta.js';
 import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { storesWith, type Principal } from '../auth/principal.js';
-import { accountExists, insertAccount, insertOnboardingStore, listAccounts, markStoreActive } from '../catalog/storeLifecycleRows.js';
+import { accountExists, insertAccount, insertOnboardingStore, listAccountStores, listAccounts, markStoreActive } from '../catalog/storeLifecycleRows.js';
 import { onboardingViews } from './storeLifecycleView.js';
 
 const StoreParams = z.object({ storeId: z.uuid() });
+const AccountParams = z.object({ accountId: z.uuid() });
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError } as const;
 
 /** One of several permissions held on every store (only internal roles are). */
@@ -56,6 +57,22 @@ export const onboardingRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
     // Internal staff read every account; a merchant reads the accounts of their own stores.
     const stores = storesWith(request.requirePrincipal(), 'account:read');
     return { data: await listAccounts(ctx.database.db, stores === 'all' ? null : stores) };
+  });
+
+  app.get('/api/admin/accounts/:accountId/stores', {
+    config: { auth: 'user', permission: 'account-stores:read' },
+    schema: {
+      tags: ['back-office'], summary: 'The stores of an account the caller sees (account-stores:read; every store for internal staff)',
+      params: AccountParams, response: { 200: AccountStores, ...errors },
+    },
+  }, async (request) => {
+    const { accountId } = request.params;
+    const held = storesWith(request.requirePrincipal(), 'account-stores:read');
+    const within = held === 'all' ? null : held;
+    // An account none of whose stores the caller reads is as unknown as one that does not exist.
+    const [account] = await listAccounts(ctx.database.db, within, accountId);
+    if (!account) throw new AppError('not_found', 'No account matches that reference.');
+    return { account, data: await listAccountStores(ctx.database.db, accountId, within) };
   });
 
   app.post('/api/admin/accounts', {
