@@ -18,6 +18,8 @@ import { onboardingViews } from './storeLifecycleView.js';
 
 const StoreParams = z.object({ storeId: z.uuid() });
 const AccountParams = z.object({ accountId: z.uuid() });
+/** Creating a store is the admin's (`admin-stores`) or implementation's onboarding step. */
+const STORE_CREATORS: readonly Permission[] = ['admin-stores:create', 'implementation:create'];
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError } as const;
 
 /** One of several permissions held on every store (only internal roles are). */
@@ -92,13 +94,13 @@ export const onboardingRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
   });
 
   app.post('/api/admin/stores', {
-    config: { auth: 'user', permission: 'per-request' },
+    config: { auth: 'user', permission: { anyOf: STORE_CREATORS } },
     schema: {
       tags: ['back-office'], summary: 'Create a store in an account: the onboarding\'s first step (admin-stores:create or implementation:create); inactive until activated',
       body: CreateStoreRequest, response: { 201: StoreOnboardingView, ...errors },
     },
   }, async (request, reply) => {
-    const principal = authorizeGlobalAny(request, ['admin-stores:create', 'implementation:create']);
+    const principal = authorizeGlobalAny(request, STORE_CREATORS);
     const { accountId, name, slug, currency, domain } = request.body;
     if (!(await accountExists(ctx.database.db, accountId))) throw new AppError('not_found', 'No account matches that reference.');
     const storeId = randomUUID();
@@ -121,7 +123,7 @@ export const onboardingRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
   });
 
   app.post('/api/admin/stores/:storeId/onboarding/steps', {
-    config: { auth: 'user', permission: 'per-request' },
+    config: { auth: 'user', permission: { anyOf: OnboardingStepRequest.shape.step.options.map((step) => ONBOARDING_STEP_PERMISSION[step]) } },
     schema: {
       tags: ['back-office'], summary: 'Take the store\'s next onboarding step (brand-create, review, approve, reject, deploy: implementation:<step>)',
       params: StoreParams, body: OnboardingStepRequest.and(z.object({ expectedVersion: z.number().int().positive().optional() })),
