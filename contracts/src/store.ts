@@ -23,5 +23,7 @@ export const PublicStore = Store.pick({ id: true, slug: true, name: true, curren
   capabilities: StoreSettings.shape.capabilities,
   credit: StoreSettings.shape.credit,
   returns: StoreSettings.shape.returns,
+  /** The store's claim acknowledgment, shown once a claim is received; null when it has none turned on. */
+  claimAcknowledgment: z.string().nullable(),
 });
 export type PublicStore = z.infer<typeof PublicStore>;

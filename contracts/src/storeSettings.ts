@@ -33,7 +33,7 @@ export type ReplacementCostSettings = z.infer<typeof ReplacementCostSettings>;
 export const RevShareSettings = z.object({ merchantSharePercent: z.number().min(0).max(100) });
 export type RevShareSettings = z.infer<typeof RevShareSettings>;
 
-/** A message the store wants shoppers to read once a claim is received (recorded; no screen shows it yet). */
+/** A message the store wants shoppers to read once a claim is received (the portal's claim-received page shows it while on). */
 export const ClaimAcknowledgmentSettings = z.object({ enabled: z.boolean(), message: z.string().max(2_000) });
 export type ClaimAcknowledgmentSettings = z.infer<typeof ClaimAcknowledgmentSettings>;
 

@@ -101,11 +101,13 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
       info: { title: 'Order protection claims API', version: '1.0.0', description: 'Customer claims portal, back-office and public API v1.' },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, cookie: { type: 'apiKey', in: 'cookie', name: 'session' } } },
     },
-    // Each operation says what it needs (`x-permission`): integrators read it, and the route-by-role test walks it.
+    // Each operation says what it needs (`x-permission`, or `x-permission-any-of` when what is asked picks one): integrators read it, and the route-by-role test walks it.
     transform: (input) => {
       const transformed = jsonSchemaTransform(input);
-      const permission = input.route.config?.permission;
-      return permission ? { ...transformed, schema: { ...transformed.schema, 'x-permission': permission } } : transformed;
+      const access = input.route.config?.permission;
+      if (!access) return transformed;
+      const declared = typeof access === 'string' ? { 'x-permission': access } : { 'x-permission-any-of': access.anyOf };
+      return { ...transformed, schema: { ...transformed.schema, ...declared } };
     },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });

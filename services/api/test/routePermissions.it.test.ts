@@ -6,9 +6,9 @@ import { upsertOrder } from '../src/catalog/orderRepository.js';
 import { DEMO_PASSWORD, json, oneItemClaim, protectedOrder, startHarness, type Harness } from './support/backofficeHarness.js';
 
 /**
- * Every operation of the OpenAPI document that declares a permission (`x-permission`), walked with
- * every role of the permission table and with another tenant's ids. The expectations come from the
- * table (contracts' ROLES), not from a list here: a new route is covered the day it is added.
+ * Every operation of the OpenAPI document that declares a permission (`x-permission`, or `x-permission-any-of`
+ * when what is asked picks one), walked with every role of the permission table and with another tenant's ids.
+ * The expectations come from the table (contracts' ROLES), not from a list here: a new route is covered the day it is added.
  */
 
 type Slug = 'acme' | 'kumo';
@@ -31,16 +31,21 @@ const ROLE_USERS: Record<RoleName, { email: string; home: Slug; scope: { account
 };
 const OTHER: Record<Slug, Slug> = { acme: 'kumo', kumo: 'acme' };
 
-interface Operation { method: Method; path: string; permission: Permission; bearer: boolean; stream: boolean }
+/** `permissions`: the operation is allowed to a caller holding any of them (none: to nobody). */
+interface Operation { method: Method; path: string; permissions: Permission[]; bearer: boolean; stream: boolean }
+type DeclaredOperation = { 'x-permission'?: string; 'x-permission-any-of'?: string[]; 'x-event-stream'?: boolean; security?: Array<Record<string, unknown>> };
 
-function operationsOf(document: { paths: Record<string, Record<string, { 'x-permission'?: string; 'x-event-stream'?: boolean; security?: Array<Record<string, unknown>> }>> }): Operation[] {
+function operationsOf(document: { paths: Record<string, Record<string, DeclaredOperation>> }): Operation[] {
   const operations: Operation[] = [];
   for (const [path, methods] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(methods)) {
-      const permission = operation['x-permission'];
-      if (!permission || !isPermission(permission)) continue;
+      const single = operation['x-permission'];
+      const declared = operation['x-permission-any-of'] ?? (single && isPermission(single) ? [single] : null);
+      if (!declared) continue;
+      const permissions = declared.filter(isPermission);
+      expect(permissions, `${method} ${path} declares permissions of the table`).toEqual(declared);
       const bearer = operation.security?.some((scheme) => 'bearer' in scheme) ?? false;
-      operations.push({ method: method.toUpperCase() as Method, path, permission, bearer, stream: operation['x-event-stream'] === true });
+      operations.push({ method: method.toUpperCase() as Method, path, permissions, bearer, stream: operation['x-event-stream'] === true });
     }
   }
   return operations.sort((a, b) => `${a.path} ${a.method}`.localeCompare(`${b.path} ${b.method}`));
@@ -90,6 +95,11 @@ describe('every route answers as the permission table says', () => {
   it('finds the declared routes in the OpenAPI document', () => {
     expect(operations.filter((o) => !o.bearer).length).toBeGreaterThan(60);
     expect(operations.filter((o) => o.bearer).length).toBeGreaterThan(10);
+    // Routes whose permission depends on what is asked are walked too (settings groups, status moves, onboarding steps).
+    expect(operations.filter((o) => o.permissions.length !== 1).map((o) => `${o.method} ${o.path}`)).toEqual(expect.arrayContaining([
+      'POST /api/admin/stores', 'POST /api/admin/stores/{storeId}/onboarding/steps', 'GET /api/admin/stores/{storeId}/settings',
+      'PUT /api/admin/stores/{storeId}/settings/general', 'POST /api/admin/claims/{claimId}/status',
+    ]));
   });
 
   it('answers 401 to a caller who sent no credentials, on every declared route', async () => {
@@ -103,11 +113,12 @@ describe('every route answers as the permission table says', () => {
     const held = new Set<string>(ROLES[role].permissions);
     const wrong: string[] = [];
     for (const operation of operations.filter((o) => !o.bearer)) {
+      const allowed = operation.permissions.some((permission) => held.has(permission));
       // An event stream that is allowed never ends: only its refusals are walked (they come before it opens).
-      if (!(operation.stream && held.has(operation.permission))) {
+      if (!(operation.stream && allowed)) {
         const own = (await call(operation, user.home, { cookie })).statusCode;
-        const ownOk = held.has(operation.permission) ? own !== 401 && own !== 403 : own === 403;
-        if (!ownOk) wrong.push(`${operation.method} ${operation.path} (${operation.permission}) on its own store answered ${own}`);
+        const ownOk = allowed ? own !== 401 && own !== 403 : own === 403;
+        if (!ownOk) wrong.push(`${operation.method} ${operation.path} (${operation.permissions.join(' or ')}) on its own store answered ${own}`);
       }
       if (ROLES[role].level !== 'internal' && scopedToTenant(operation.path)) {
         const other = (await call(operation, OTHER[user.home], { cookie })).statusCode;
@@ -128,13 +139,15 @@ describe('every route answers as the permission table says', () => {
     };
     const wrong: string[] = [];
     for (const operation of operations.filter((o) => o.bearer)) {
-      const unrelated: Permission = operation.permission === 'claim:read' ? 'order:create' : 'claim:read';
-      const granted = (await call(operation, 'acme', { token: await tokenFor('acme', operation.permission) })).statusCode;
-      if (granted === 401 || granted === 403) wrong.push(`${operation.method} ${operation.path} with ${operation.permission} answered ${granted}`);
+      const [permission] = operation.permissions;
+      expect(permission, `${operation.method} ${operation.path} is open to some token`).toBeDefined();
+      const unrelated: Permission = operation.permissions.includes('claim:read') ? 'order:create' : 'claim:read';
+      const granted = (await call(operation, 'acme', { token: await tokenFor('acme', permission!) })).statusCode;
+      if (granted === 401 || granted === 403) wrong.push(`${operation.method} ${operation.path} with ${permission} answered ${granted}`);
       const denied = (await call(operation, 'acme', { token: await tokenFor('acme', unrelated) })).statusCode;
-      if (denied !== 403) wrong.push(`${operation.method} ${operation.path} without ${operation.permission} answered ${denied}, not 403`);
+      if (denied !== 403) wrong.push(`${operation.method} ${operation.path} without ${permission} answered ${denied}, not 403`);
       if (scopedToTenant(operation.path)) {
-        const other = (await call(operation, 'acme', { token: await tokenFor('kumo', operation.permission) })).statusCode;
+        const other = (await call(operation, 'acme', { token: await tokenFor('kumo', permission!) })).statusCode;
         if (other !== 404) wrong.push(`${operation.method} ${operation.path} with another store's token answered ${other}, not 404`);
       }
     }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  AccountView, CustomerOrder, MeResponse, OnboardingList, OrderInput, StoreOnboardingView, StoreSettingsView, type CapabilitiesSettings,
+  AccountStores, AccountView, CustomerOrder, MeResponse, OnboardingList, OrderInput, StoreOnboardingView, StoreSettingsView, type CapabilitiesSettings,
 } from '@claims/contracts';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
 import { mailedInvitationToken } from './support/invitations.js';
@@ -90,6 +90,18 @@ describe('accounts, stores and onboarding', () => {
     // Shoppers find none of its orders before it is activated.
     await upsertOrder(h.runtime.ctx.database.db, storeId, 'noord-7001', order('N7001', 'noor@example.com'));
     expect((await lookUp('N7001', 'noor@example.com')).statusCode).toBe(404);
+  });
+
+  it('lists an account\'s stores to whoever reads them (account-stores:read), and hides another tenant\'s account', async () => {
+    const storesOf = (cookie: string, id: string) => h.call({ method: 'GET', url: `/api/admin/accounts/${id}/stores`, cookie });
+    const noord = AccountStores.parse(json(await storesOf(implementation, accountId)));
+    expect(noord.account).toMatchObject({ id: accountId, name: 'Noord Group', storeCount: 1 });
+    expect(noord.data).toEqual([{ id: storeId, slug: 'noord-linen', name: 'Noord Linen', domain: 'claims.noord.test', currency: 'EUR', active: false }]);
+    expect((await storesOf(acmeOwner, accountId)).statusCode).toBe(404);
+    expect((await storesOf(admin, storeId)).statusCode).toBe(404);
+    const acmeGroup = json<{ data: AccountView[] }>(await h.call({ method: 'GET', url: '/api/admin/accounts', cookie: acmeOwner })).data[0]!;
+    const acme = AccountStores.parse(json(await storesOf(acmeAgent, acmeGroup.id)));
+    expect(acme.data.map((s) => [s.slug, s.active])).toEqual([['acme', true]]);
   });
 
   it('moves the store through onboarding with each step\'s implementation permission', async () => {

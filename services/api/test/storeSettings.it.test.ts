@@ -157,4 +157,14 @@ describe('store settings', () => {
     expect((await put('capabilities', (await capabilities()).group.value, kumoOwner)).statusCode).toBe(404);
     expect((await h.call({ method: 'GET', url: settingsUrl() })).statusCode).toBe(401);
   });
+
+  it('gives the portal the claim acknowledgment at once while it is on, and none once it is off', async () => {
+    const acknowledgment = async () => PublicStore.parse(json(await h.call({ method: 'GET', url: `/api/stores/${acme}` }))).claimAcknowledgment;
+    expect(await acknowledgment()).toBeNull();
+    const message = 'Thanks! Our team answers every claim within one working day.';
+    expect((await put('claim-acknowledgment', { enabled: true, message })).statusCode).toBe(200);
+    expect(await acknowledgment()).toBe(message);
+    expect((await put('claim-acknowledgment', { enabled: false, message })).statusCode).toBe(200);
+    expect(await acknowledgment()).toBeNull();
+  });
 });

@@ -45,6 +45,7 @@ export * from './branding/contrast.js';
 export * from './branding/decideBranding.js';
 export * from './ab-tests/assignVariant.js';
 export * from './ab-tests/significance.js';
+export * from './ab-tests/abResults.js';
 export * from './ab-tests/decideAbTests.js';
 export * from './store-lifecycle/storeLifecycle.js';
 export * from './returns/decideReturn.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { AB_MIN_CLAIMS_PER_VARIANT } from '@claims/contracts';
-import { abAssignmentsDecider, abTestsDecider, assignVariant, foldEvents, offeredVariant, twoProportionTest } from '../src/index.js';
+import { abAssignmentsDecider, abTestResults, abTestsDecider, assignVariant, foldEvents, offeredVariant, twoProportionTest } from '../src/index.js';
 
 const storeId = 'a0cea1ca-8017-4455-8392-fa5be97b8803';
 const testId = '5b1f0a2e-8f6d-4c1e-9a37-2d6f1b0c9e44';
@@ -86,5 +86,27 @@ describe('two-proportion z-test', () => {
       expect(forward.significant).toBe(backward.significant);
       expect(forward.winner).toBe(backward.winner);
     }));
+  });
+});
+
+describe('a test\'s results from the counted events', () => {
+  const three = [...variants, { id: 'bonus-20', label: '20% bonus', creditBonus: 20, creditBonusType: 'percentage' as const }];
+  const tally = (sessions: number, credit: number, refund: number) => ({ sessions, claimsByResolution: { STORE_CREDIT: credit, REFUND: refund } });
+
+  it('names the variant whose store-credit take rate is significantly higher, between the two with the most claims (not sessions)', () => {
+    const results = abTestResults(three, new Map([['bonus-10', tally(150, 40, 60)], ['bonus-15', tally(140, 60, 40)], ['bonus-20', tally(300, 10, 0)]]));
+    expect(results.significance).toMatchObject({ variants: ['bonus-10', 'bonus-15'], significant: true, winner: 'bonus-15' });
+    expect(results.significance?.verdict).toMatch(/^15% bonus wins/);
+    const fifteen = results.variants.find((v) => v.variantId === 'bonus-15')!;
+    expect(fifteen).toMatchObject({ sessions: 140, claimsFiled: 100 });
+    expect(fifteen.resolutions.find((r) => r.resolution === 'STORE_CREDIT')?.takeRate).toBe(0.6);
+  });
+
+  it('names none while the difference is within chance, and counts a variant nobody reached as zero', () => {
+    const close = abTestResults(variants, new Map([['bonus-10', tally(120, 48, 52)], ['bonus-15', tally(110, 52, 48)]]));
+    expect(close.significance).toMatchObject({ significant: false, winner: null });
+    const unreached = abTestResults(variants, new Map([['bonus-10', tally(3, 1, 0)]]));
+    expect(unreached.variants[1]).toMatchObject({ variantId: 'bonus-15', sessions: 0, claimsFiled: 0 });
+    expect(unreached.significance).toMatchObject({ winner: null, z: null });
   });
 });

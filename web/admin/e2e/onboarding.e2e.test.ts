@@ -1,17 +1,19 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { OrderInput } from '@claims/contracts';
 import { upsertOrder } from '../../../services/api/src/catalog/orderRepository.js';
 import { mailedInvitationToken } from '../../../services/api/test/support/invitations.js';
-import { expectAccessible, heading, shopperAtResolution, signIn, fileHarness, type AdminPage } from './harness.js';
+import { eventually, expectAccessible, heading, shopperAtResolution, signIn, fileHarness, type AdminPage } from './harness.js';
 
 const h = fileHarness();
 /** The admin's signed-in page, from creating the account to inviting the store's owner. */
 let staffPage: AdminPage | undefined;
 /** Implementation's signed-in page, through the checklist. */
 let implPage: AdminPage | undefined;
-/** The owner's signed-in page, from her setting up the store to her profile. */
+/** The owner's signed-in page, from her setting up the store (settings, branding) to her profile. */
 let ownerPage: AdminPage | undefined;
+
+const css = (locator: Locator, property: string) => locator.evaluate((element, name) => getComputedStyle(element).getPropertyValue(name), property);
 
 const DAY = 86_400_000;
 const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
@@ -164,6 +166,22 @@ describe('store onboarding', () => {
     expect(owner.problems).toEqual([]);
   });
 
+  it('lets the owner brand her store, the preview of her portal following each change', async () => {
+    const owner = ownerPage!;
+    await owner.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Branding' }).click();
+    await eventually(() => heading(owner.page).textContent()).toBe('Branding of Noord Linen');
+    const button = owner.page.frameLocator('iframe[title="Portal preview"]').getByRole('button', { name: 'Continue' });
+    await owner.page.getByLabel('Primary colour').fill('#0b3d91');
+    await eventually(() => css(button, 'background-color')).toBe('rgb(11, 61, 145)');
+    await owner.page.getByLabel('Button style').selectOption('SQUARE');
+    await eventually(() => css(button, 'border-top-left-radius')).toBe('0px');
+    await owner.page.getByRole('button', { name: 'Save branding' }).click();
+    await owner.page.getByRole('status').getByText('Branding saved.').waitFor();
+    await owner.page.getByRole('region', { name: /Versions/ }).getByText('Nora Noord').waitFor();
+    await expectAccessible(owner.page);
+    expect(owner.problems).toEqual([]);
+  });
+
   it('lets the owner change her own name and password on her profile', async () => {
     const owner = ownerPage!;
     await owner.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
@@ -182,10 +200,11 @@ describe('store onboarding', () => {
     await owner.context.close();
   });
 
-  it('no longer offers that store\'s shopper a refund', async () => {
+  it('no longer offers that store\'s shopper a refund, and shows her its brand', async () => {
     const after = await h.newPage(NO_DRAFT);
     await shopperAtResolution(after.page, 'N7002', 'noor@example.com');
     expect(await after.page.getByRole('radio', { name: /I want a refund/ }).count()).toBe(0);
+    await eventually(() => css(after.page.getByRole('button', { name: 'Continue' }), 'background-color')).toBe('rgb(11, 61, 145)');
     expect(after.problems).toEqual([]);
     await after.context.close();
   });

@@ -12,12 +12,13 @@ async function claimOf(token: string) {
   return CustomerClaimView.parse(await (await fetch(`${h.baseUrl}/api/claims/${token}`)).json());
 }
 
-/** The review step's confirmation and a typed signature, then submit; answers the new claim's token. */
-async function confirmAndSubmit(page: Page, name: string): Promise<string> {
+/** The review step's confirmation and a typed signature, then submit (and the store's acknowledgment, if given, shown); answers the new claim's token. */
+async function confirmAndSubmit(page: Page, name: string, acknowledgment?: string): Promise<string> {
   await page.getByLabel('I confirm this address is accurate and understand items cannot be reshipped multiple times if incorrect.').check();
   await page.getByLabel('Type your full name to sign').fill(name);
   await page.getByRole('button', { name: 'Submit your claim' }).click();
   await page.waitForURL('**/claim-received');
+  if (acknowledgment) await page.getByText(acknowledgment).waitFor();
   await expectAccessible(page);
   await page.getByRole('link', { name: 'View my claim' }).click();
   await page.waitForURL('**/view/**');
@@ -27,7 +28,20 @@ async function confirmAndSubmit(page: Page, name: string): Promise<string> {
 let flaskToken = '';
 
 describe('portal flows', () => {
-  it('files a not-received claim on one of the two shipments of order 1002', async () => {
+  it('files a not-received claim on one of the two shipments of order 1002, and reads the store\'s acknowledgment', async () => {
+    // The owner turns the claim acknowledgment on: the shopper reads it once her claim is received.
+    const origin = h.baseUrl;
+    const login = await fetch(`${origin}/api/auth/login`, {
+      method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify({ email: 'owner@acme.test', password: 'demo-pass-1234' }),
+    });
+    const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const acme = (await (await fetch(`${origin}/api/stores/acme`)).json() as { id: string }).id;
+    const acknowledgment = 'Thanks! Our team answers every claim within one working day.';
+    const saved = await fetch(`${origin}/api/admin/stores/${acme}/settings/claim-acknowledgment`, {
+      method: 'PUT', headers: { 'content-type': 'application/json', origin, cookie }, body: JSON.stringify({ value: { enabled: true, message: acknowledgment } }),
+    });
+    expect(saved.status).toBe(200);
+
     const { page, context, problems } = await h.newPage();
     await lookUp(page, '1002', 'ben@example.com');
     await page.waitForURL('**/issues');
@@ -50,7 +64,7 @@ describe('portal flows', () => {
     await page.waitForURL('**/resolution/review');
     await page.getByText('Headlamp 400 × 1').waitFor();
     expect(await page.getByText('Ridge Tent 2P').count()).toBe(0);
-    const token = await confirmAndSubmit(page, 'Ben Ortiz');
+    const token = await confirmAndSubmit(page, 'Ben Ortiz', acknowledgment);
 
     const claim = await claimOf(token);
     expect(claim.desiredMethod).toBe('RESHIP');

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  AbTestsResponse, ApiError, CustomerResolution, OfferRequest, OfferResponse, StartAbTestRequest, storeAbTestsStreamOf, abAssignmentsStreamOf,
-  type AbTestView, type AbVariantResult, type Store,
+  AbTestsResponse, ApiError, OfferRequest, OfferResponse, StartAbTestRequest, storeAbTestsStreamOf, abAssignmentsStreamOf,
+  type AbTestView, type Store,
 } from '@claims/contracts';
-import { abAssignmentsDecider, abTestsDecider, assignVariant, runningTest, twoProportionTest, type AbTestDefinition, type AbTestsState } from '@claims/domain';
+import { abAssignmentsDecider, abTestResults, abTestsDecider, assignVariant, runningTest, type AbTestDefinition, type AbTestsState } from '@claims/domain';
 import { abTestCounts } from '@claims/projections';
 import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
@@ -23,26 +23,10 @@ const loadTests = async (ctx: AppContext, storeId: string): Promise<AbTestsState
 
 /** One test with its results: the projection's counts per variant, take rates, and the z-test of the two busiest variants. */
 async function resultsOf(ctx: AppContext, store: Store, test: AbTestDefinition): Promise<AbTestView> {
-  const counts = await abTestCounts(ctx.database.db, test.testId);
-  const variants: AbVariantResult[] = test.variants.map((variant) => {
-    const found = counts.get(variant.id);
-    const byResolution = found?.claimsByResolution ?? {};
-    const claimsFiled = Object.values(byResolution).reduce((sum, n) => sum + n, 0);
-    return {
-      variantId: variant.id, label: variant.label, creditBonus: variant.creditBonus, sessions: found?.sessions ?? 0, claimsFiled,
-      resolutions: CustomerResolution.options.map((resolution) => {
-        const claims = byResolution[resolution] ?? 0;
-        return { resolution, claims, takeRate: claimsFiled === 0 ? 0 : claims / claimsFiled };
-      }),
-    };
-  });
-  const [a, b] = [...variants].sort((x, y) => y.claimsFiled - x.claimsFiled);
-  const sample = (v: AbVariantResult) => ({
-    variantId: v.variantId, label: v.label, trials: v.claimsFiled, successes: v.resolutions.find((r) => r.resolution === 'STORE_CREDIT')?.claims ?? 0,
-  });
+  const { variants, significance } = abTestResults(test.variants, await abTestCounts(ctx.database.db, test.testId));
   return {
     testId: test.testId, storeId: store.id, name: test.name, status: test.stoppedAt === null ? 'running' : 'stopped', startedAt: test.startedAt,
-    stoppedAt: test.stoppedAt, variants, significance: a && b ? twoProportionTest(sample(a), sample(b)) : null,
+    stoppedAt: test.stoppedAt, variants, significance,
   };
 }
 

@@ -21,10 +21,10 @@ export type AuthMode = 'user' | 'optional-user' | 'token';
 /**
  * What an authenticated route needs, declared once beside it and published as `x-permission` in the
  * OpenAPI document: a permission of the table (checked here before the body is read), `signed-in`
- * (anyone authenticated: their own profile, sessions, saved views), or `per-request` (the handler
- * checks the permission of what is asked, e.g. the settings group named in the path).
+ * (anyone authenticated: their own profile, sessions, saved views), or `anyOf` the permissions the handler
+ * picks one of by what is asked (a settings group, a status move): holding none is refused here too.
  */
-export type RouteAccess = Permission | 'signed-in' | 'per-request';
+export type RouteAccess = Permission | 'signed-in' | { readonly anyOf: readonly Permission[] };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -84,11 +84,18 @@ function authorize(this: FastifyRequest, permission: Permission, storeId: string
   const principal = this.requirePrincipal();
   const held = permissionsAt(principal, storeId);
   if (!held) throw notFound ? notFound() : new AppError('not_found', 'Nothing matches that reference.');
-  if (!held.has(permission)) throw forbidden(permission);
+  if (!held.has(permission)) throw forbidden([permission]);
   return principal;
 }
 
-const forbidden = (permission: Permission) => new AppError('forbidden', `You need the ${permission} permission for this.`);
+const forbidden = (needed: readonly Permission[]) => new AppError('forbidden', `You need the ${needed.join(' or ')} permission for this.`);
+
+/** The caller holds one of `needed` on the store; an empty list leaves the refusal, and its reason, to the handler. */
+function authorizeAny(request: FastifyRequest, needed: readonly Permission[], storeId: string, notFound: () => AppError): void {
+  const held = permissionsAt(request.requirePrincipal(), storeId);
+  if (!held) throw notFound();
+  if (needed.length > 0 && !needed.some((permission) => held.has(permission))) throw forbidden(needed);
+}
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -97,12 +104,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * a 404, as if missing), else on at least one store. Handlers still check the objects they load.
  */
 async function enforceDeclaredPermission(ctx: AppContext, request: FastifyRequest): Promise<void> {
-  const permission = request.routeOptions.config?.permission;
-  if (!permission || permission === 'signed-in' || permission === 'per-request') return;
+  const access = request.routeOptions.config?.permission;
+  if (!access || access === 'signed-in') return;
+  const needed = typeof access === 'string' ? [access] : access.anyOf;
   const principal = request.requirePrincipal();
   const params = request.params as Partial<Record<string, string>>;
   if (params.storeId && UUID.test(params.storeId)) {
-    request.authorize(permission, params.storeId, storeNotFound);
+    authorizeAny(request, needed, params.storeId, storeNotFound);
     return;
   }
   if (params.claimId && UUID.test(params.claimId)) {
@@ -110,18 +118,21 @@ async function enforceDeclaredPermission(ctx: AppContext, request: FastifyReques
     const read = await readStream(ctx.database.db, params.claimId);
     const storeId = read.events[0]?.storeId;
     if (!storeId) throw claimNotFound();
-    request.authorize(permission, storeId, claimNotFound);
+    authorizeAny(request, needed, storeId, claimNotFound);
     request.claimStream = { streamId: params.claimId, read };
     return;
   }
   if (params.orderId && UUID.test(params.orderId)) {
     const order = await findOrderById(ctx.database.db, params.orderId);
     if (!order) throw orderNotFound();
-    request.authorize(permission, order.storeId, orderNotFound);
+    authorizeAny(request, needed, order.storeId, orderNotFound);
     return;
   }
-  const stores = storesWith(principal, permission);
-  if (stores !== 'all' && stores.length === 0) throw forbidden(permission);
+  const heldSomewhere = (permission: Permission) => {
+    const stores = storesWith(principal, permission);
+    return stores === 'all' || stores.length > 0;
+  };
+  if (needed.length > 0 && !needed.some(heldSomewhere)) throw forbidden(needed);
 }
 
 /** An authenticated route must say what it needs: a route added without it fails at start-up, not in production. */

@@ -1,5 +1,5 @@
 import { sql, type QueryExecutorProvider } from 'kysely';
-import { NEW_STORE_SETTINGS, type AccountView } from '@claims/contracts';
+import { NEW_STORE_SETTINGS, type AccountStore, type AccountView } from '@claims/contracts';
 import { AppError } from '../platform/errors.js';
 
 /** PostgreSQL's unique violation: a slug or domain another account or store holds. */
@@ -46,14 +46,24 @@ export async function accountExists(db: QueryExecutorProvider, accountId: string
   return rows[0] ?? null;
 }
 
-/** The accounts (every one, or those of the given stores) with their number of stores, by name. */
-export async function listAccounts(db: QueryExecutorProvider, storeIds: readonly string[] | null = null): Promise<AccountView[]> {
+/** The accounts (every one, or those of the given stores; or only the one asked) with their number of stores, by name. */
+export async function listAccounts(db: QueryExecutorProvider, storeIds: readonly string[] | null, accountId: string | null = null): Promise<AccountView[]> {
   const { rows } = await sql<{ id: string; slug: string; name: string; store_count: string }>`
     select a.id, a.slug, a.name, count(s.id)::text as store_count
     from accounts a left join stores s on s.account_id = a.id
-    where ${storeIds}::uuid[] is null or a.id in (select account_id from stores where id = any(${storeIds}::uuid[]))
+    where (${storeIds}::uuid[] is null or a.id in (select account_id from stores where id = any(${storeIds}::uuid[])))
+      and (${accountId}::uuid is null or a.id = ${accountId}::uuid)
     group by a.id order by a.name, a.id`.execute(db);
   return rows.map((r) => ({ id: r.id, slug: r.slug, name: r.name, storeCount: Number(r.store_count) }));
+}
+
+/** The account's stores (every one, or those among the given stores), by name. */
+export async function listAccountStores(db: QueryExecutorProvider, accountId: string, storeIds: readonly string[] | null): Promise<AccountStore[]> {
+  const { rows } = await sql<{ id: string; slug: string; name: string; domain: string | null; currency: string; active: boolean }>`
+    select id, slug, name, domain, currency, active from stores
+    where account_id = ${accountId}::uuid and (${storeIds}::uuid[] is null or id = any(${storeIds}::uuid[]))
+    order by name, id`.execute(db);
+  return rows.map((r) => ({ id: r.id, slug: r.slug, name: r.name, domain: r.domain, currency: r.currency, active: r.active }));
 }
 
 /** The stores created in the back-office (newest first), with their account's name, or one of them. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ApiError, PublicStore, WhitelabelSettings, type Store } from '@claims/contracts';
+import { ApiError, PublicStore, SETTINGS_DEFAULTS, WhitelabelSettings, type Store } from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { findStore, findStoreBySlugOrDomain } from '../catalog/storeRepository.js';
 import { AppError } from '../platform/errors.js';
@@ -10,6 +10,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** `GET /api/stores/{id}`: the facts the portal needs about a store, nothing of its account. */
 export function toPublicStore(store: Store): PublicStore {
+  const acknowledgment = store.settings.claimAcknowledgment ?? SETTINGS_DEFAULTS.claimAcknowledgment;
   return {
     id: store.id,
     slug: store.slug,
@@ -19,6 +20,7 @@ export function toPublicStore(store: Store): PublicStore {
     capabilities: store.settings.capabilities,
     credit: store.settings.credit,
     returns: store.settings.returns,
+    claimAcknowledgment: acknowledgment.enabled && acknowledgment.message.trim() !== '' ? acknowledgment.message : null,
   };
 }
 

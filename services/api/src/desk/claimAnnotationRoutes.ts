@@ -88,7 +88,7 @@ export const claimAnnotationRoutes = (ctx: AppContext): FastifyPluginAsyncZod =>
   }, async (request) => retag(request, 'label:remove', request.params.claimId, (claimId) => ({ type: 'RemoveClaimLabel', claimId, label: request.params.label }), request.query.expectedVersion));
 
   app.put('/api/admin/claims/:claimId/metadata/:key', {
-    config: { auth: 'user', permission: 'per-request' },
+    config: { auth: 'user', permission: { anyOf: ['metadata:create', 'metadata:update'] } },
     schema: {
       tags: ['back-office'], summary: 'Set one metadata value: metadata:create for a new key, metadata:update for an existing one',
       params: ClaimParams.extend({ key: MetadataKeyParam }), body: SetMetadataRequest, response: { 200: ClaimTags, ...errors },

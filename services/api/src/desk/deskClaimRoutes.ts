@@ -135,7 +135,7 @@ export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
   });
 
   app.post('/api/admin/claims/:claimId/status', {
-    config: { auth: 'user', permission: 'per-request' },
+    config: { auth: 'user', permission: { anyOf: ['claim:update', 'claim:resolve'] } },
     schema: {
       tags: ['back-office'], summary: 'Move a claim to another status (see docs/permissions.md for the allowed moves)',
       params: ClaimParams, body: ChangeStatusRequest, response: { 200: AdminClaimDetail, ...errors, 409: ApiError, 422: ApiError },

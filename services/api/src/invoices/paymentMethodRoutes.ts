@@ -21,7 +21,7 @@ const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409
  */
 export const paymentMethodRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
   app.get('/api/finance/stores/:storeId/payment-methods', {
-    config: { auth: 'user', permission: 'per-request' },
+    config: { auth: 'user', permission: { anyOf: ['billing-method:read', 'payment-method:read', 'payout-method:read'] } },
     schema: { tags: ['finance'], summary: 'A store\'s billing and payout methods (each as far as the caller may read it)', params: StoreParams, response: { 200: PaymentMethodsView, ...errors } },
   }, async (request) => {
     const principal = request.requirePrincipal();

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import {
-  AccountList, AccountView, ApiError, CreateAccountRequest, CreateStoreRequest, ONBOARDING_STEP_PERMISSION, OnboardingList, OnboardingStepRequest,
+  AccountList, AccountStores, AccountView, ApiError, CreateAccountRequest, CreateStoreRequest, ONBOARDING_STEP_PERMISSION, OnboardingList, OnboardingStepRequest,
   StoreOnboardingView, accountStreamOf, storeStreamOf, type Permission, type StoreLifecycleCommand,
 } from '@claims/contracts';
 import { accountDecider, storeLifecycleDecider } from '@claims/domain';
@@ -13,10 +13,13 @@ import { authorizeGlobal, authorizedStore, storeNotFound } from '../http/authori
 import { metaOf } from '../http/requestMeta.js';
 import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { storesWith, type Principal } from '../auth/principal.js';
-import { accountExists, insertAccount, insertOnboardingStore, listAccounts, markStoreActive } from '../catalog/storeLifecycleRows.js';
+import { accountExists, insertAccount, insertOnboardingStore, listAccountStores, listAccounts, markStoreActive } from '../catalog/storeLifecycleRows.js';
 import { onboardingViews } from './storeLifecycleView.js';
 
 const StoreParams = z.object({ storeId: z.uuid() });
+const AccountParams = z.object({ accountId: z.uuid() });
+/** Creating a store is the admin's (`admin-stores`) or implementation's onboarding step. */
+const STORE_CREATORS: readonly Permission[] = ['admin-stores:create', 'implementation:create'];
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError } as const;
 
 /** One of several permissions held on every store (only internal roles are). */
@@ -58,6 +61,22 @@ export const onboardingRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
     return { data: await listAccounts(ctx.database.db, stores === 'all' ? null : stores) };
   });
 
+  app.get('/api/admin/accounts/:accountId/stores', {
+    config: { auth: 'user', permission: 'account-stores:read' },
+    schema: {
+      tags: ['back-office'], summary: 'The stores of an account the caller sees (account-stores:read; every store for internal staff)',
+      params: AccountParams, response: { 200: AccountStores, ...errors },
+    },
+  }, async (request) => {
+    const { accountId } = request.params;
+    const held = storesWith(request.requirePrincipal(), 'account-stores:read');
+    const within = held === 'all' ? null : held;
+    // An account none of whose stores the caller reads is as unknown as one that does not exist.
+    const [account] = await listAccounts(ctx.database.db, within, accountId);
+    if (!account) throw new AppError('not_found', 'No account matches that reference.');
+    return { account, data: await listAccountStores(ctx.database.db, accountId, within) };
+  });
+
   app.post('/api/admin/accounts', {
     config: { auth: 'user', permission: 'account:create' },
     schema: { tags: ['back-office'], summary: 'Create an account (account:create on every store: Order Protection staff)', body: CreateAccountRequest, response: { 201: AccountView, ...errors } },
@@ -75,13 +94,13 @@ export const onboardingRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
   });
 
   app.post('/api/admin/stores', {
-    config: { auth: 'user', permission: 'per-request' },
+    config: { auth: 'user', permission: { anyOf: STORE_CREATORS } },
     schema: {
       tags: ['back-office'], summary: 'Create a store in an account: the onboarding\'s first step (admin-stores:create or implementation:create); inactive until activated',
       body: CreateStoreRequest, response: { 201: StoreOnboardingView, ...errors },
     },
   }, async (request, reply) => {
-    const principal = authorizeGlobalAny(request, ['admin-stores:create', 'implementation:create']);
+    const principal = authorizeGlobalAny(request, STORE_CREATORS);
     const { accountId, name, slug, currency, domain } = request.body;
     if (!(await accountExists(ctx.database.db, accountId))) throw new AppError('not_found', 'No account matches that reference.');
     const storeId = randomUUID();
@@ -104,7 +123,7 @@ export const onboardingRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
   });
 
   app.post('/api/admin/stores/:storeId/onboarding/steps', {
-    config: { auth: 'user', permission: 'per-request' },
+    config: { auth: 'user', permission: { anyOf: OnboardingStepRequest.shape.step.options.map((step) => ONBOARDING_STEP_PERMISSION[step]) } },
     schema: {
       tags: ['back-office'], summary: 'Take the store\'s next onboarding step (brand-create, review, approve, reject, deploy: implementation:<step>)',
       params: StoreParams, body: OnboardingStepRequest.and(z.object({ expectedVersion: z.number().int().positive().optional() })),

@@ -52,6 +52,8 @@ function viewOf(store: Store, stream: SettingsStream, held: ReadonlySet<Permissi
 }
 
 const readable = (held: ReadonlySet<Permission>) => SETTINGS_GROUPS.filter((group) => held.has(SETTINGS_GROUP_ACCESS[group].read));
+/** Any group's read permission lets a caller in; which groups they then see is the handler's. */
+const readsOf = (groups: readonly SettingsGroup[]) => ({ anyOf: [...new Set(groups.map((group) => SETTINGS_GROUP_ACCESS[group].read))] });
 
 /**
  * A store's settings (spec §6 settings groups): each group read and changed with its own permission;
@@ -59,7 +61,7 @@ const readable = (held: ReadonlySet<Permission>) => SETTINGS_GROUPS.filter((grou
  */
 export const storeSettingsRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
   app.get('/api/admin/stores/:storeId/settings', {
-    config: { auth: 'user', permission: 'per-request' },
+    config: { auth: 'user', permission: readsOf(SETTINGS_GROUPS) },
     schema: {
       tags: ['back-office'], summary: 'Every settings group the caller may read (as of a time with asOf)',
       params: StoreParams, querystring: StoreSettingsQuery, response: { 200: StoreSettingsView, ...errors },
@@ -72,7 +74,7 @@ export const storeSettingsRoutes = (ctx: AppContext): FastifyPluginAsyncZod => a
   });
 
   app.get('/api/admin/stores/:storeId/settings/history', {
-    config: { auth: 'user', permission: 'per-request' },
+    config: { auth: 'user', permission: readsOf(EDITABLE_SETTINGS_GROUPS) },
     schema: {
       tags: ['back-office'], summary: 'Every version of the settings groups the caller may read: who, when, which fields (newest first)',
       params: StoreParams, querystring: SettingsHistoryQuery, response: { 200: SettingsHistoryResponse, ...errors },
@@ -89,7 +91,7 @@ export const storeSettingsRoutes = (ctx: AppContext): FastifyPluginAsyncZod => a
   });
 
   app.get('/api/admin/stores/:storeId/settings/:group', {
-    config: { auth: 'user', permission: 'per-request' },
+    config: { auth: 'user', permission: readsOf(SETTINGS_GROUPS) },
     schema: {
       tags: ['back-office'], summary: 'One settings group (as of a time with asOf)',
       params: StoreParams.extend({ group: SettingsGroup }), querystring: StoreSettingsQuery, response: { 200: StoreSettingsView, ...errors },
@@ -105,7 +107,7 @@ export const storeSettingsRoutes = (ctx: AppContext): FastifyPluginAsyncZod => a
   });
 
   app.put('/api/admin/stores/:storeId/settings/general', {
-    config: { auth: 'user', permission: 'per-request' },
+    config: { auth: 'user', permission: { anyOf: [] } },
     schema: { tags: ['back-office'], summary: 'Settings general are read-only (always 403 for a store the caller sees)', params: StoreParams, response: errors },
   }, async (request) => {
     await visibleStore(ctx, request, request.params.storeId);
@@ -116,7 +118,7 @@ export const storeSettingsRoutes = (ctx: AppContext): FastifyPluginAsyncZod => a
     const group = option.shape.group.value;
     const permission = SETTINGS_GROUP_ACCESS[group].update;
     app.put(`/api/admin/stores/:storeId/settings/${group}`, {
-      config: { auth: 'user', permission: permission ?? 'per-request' },
+      config: { auth: 'user', permission: permission ?? { anyOf: [] } },
       schema: {
         tags: ['back-office'],
         summary: `Change the ${SETTINGS_GROUP_LABELS[group].toLowerCase()} settings (${permission}); a new version of the store's settings`,

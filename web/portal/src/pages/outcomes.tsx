@@ -1,6 +1,8 @@
 import { Link, Navigate } from '@tanstack/react-router';
+import { useQuery } from '@tanstack/react-query';
 import { formatDateTime } from '@claims/ui';
 import { Page } from '@claims/ui/components';
+import { api } from '../api.js';
 import { usePortal } from '../claimFlowState.js';
 
 export function HomePage() {
@@ -15,8 +17,12 @@ export function ProcessPage() {
 export function ClaimReceivedPage() {
   const submitted = usePortal((s) => s.submitted);
   const order = usePortal((s) => s.order);
+  // Read when the page shows, not with the order: the store's acknowledgment as it is now.
+  const store = useQuery({ queryKey: ['store', order?.storeId], queryFn: () => api.getStore(order!.storeId), enabled: Boolean(order) });
+  const acknowledgment = store.data?.claimAcknowledgment;
   return (
     <Page title="We've received your claim" subtitle={submitted ? `Claim #${submitted.claimNumber}` : undefined}>
+      {acknowledgment ? <p className="card">{acknowledgment}</p> : null}
       <p>We'll email {order?.customerEmail ?? 'you'} with updates. You can follow your claim and message the store at any time.</p>
       {submitted ? <Link className="button button-primary" to="/view/$token" params={{ token: submitted.token }}>View my claim</Link> : null}
       <p><Link to="/start">File a claim for another order</Link></p>
