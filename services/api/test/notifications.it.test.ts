@@ -73,6 +73,10 @@ describe('mail to the shopper, after the request and never inside it (contract Â
       expect(filedMail.to && 'text' in filedMail.to ? filedMail.to.text : '').toContain('hugo@example.com');
       expect(filedMail.text).toContain('https://claims.example.test/view/');
       expect(filedMail.html).toContain('View your claim');
+      // In the store's branding (its colour, its logo at an address a mail program can load), with a plain-text part beside it.
+      expect(filedMail.html).toContain('background-color:#1F4E79');
+      expect(filedMail.html).toContain('src="https://claims.example.test/demo/acme-logo.svg"');
+      expect(filedMail.text).toContain('View your claim: https://claims.example.test/view/');
       // The mailed link opens the claim, like the one shown after filing.
       const token = viewLink(filedMail)!;
       expect((await h.call({ method: 'GET', url: `/api/claims/${token}` })).statusCode).toBe(200);
