@@ -254,6 +254,14 @@ describe('mail to the shopper, after the request and never inside it (contract Â
         await deliverClaimMail(h.runtime.ctx, mailer, { streamId: filing!.streamId, eventId: filing!.eventId, streamVersion: filing!.streamVersion, correlationId: filing!.metadata.correlationId, job: { kind: 'shopper' } });
         mailer.close();
         expect(smtp.received.filter((m) => m.subject === `We received your claim #${filed.claimNumber}`)).toHaveLength(1);
+        // Each failure and the retry that went out are lines of the claim's timeline.
+        expect(events[0]!.type).toBe('ClaimNotificationFailed');
+        const owner = await h.login('acmeOwner');
+        await eventually(async () => {
+          const lines = TimelineResponse.parse(json(await h.call({ method: 'GET', url: `/api/admin/claims/${filed.claimId}/timeline`, cookie: owner }))).data;
+          expect(lines.filter((l) => l.source === 'notifications' && l.summary['recipient'] === 'customer').map((l) => [l.summary['sent'], l.summary['attempt']]))
+            .toEqual(events.map((e) => [e.type === 'ClaimNotificationSent', e.data.attempt]));
+        });
         // The owner's new-claim mail failed and was retried on its own schedule, like the shopper's.
         const ownerMail = await eventually(async () => {
           const [found] = mailTo(smtp.received, DEMO_USERS.acmeOwner, `New claim #${filed.claimNumber} at Acme Outfitters (order 1008)`);
