@@ -91,7 +91,7 @@ describe('mail to the shopper, after the request and never inside it (contract Â
         const moved = await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/status`, cookie: owner, body: { status } });
         expect(moved.statusCode, moved.body).toBe(200);
       }
-      const resolved = await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/resolve`, cookie: owner, body: { resolutionType: 'RESHIP' } });
+      const resolved = await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/resolve`, cookie: owner, body: { resolutionType: 'REFUND' } });
       expect(resolved.statusCode, resolved.body).toBe(200);
       const later = await eventually(async () => {
         const reply = smtp.received.find((m) => m.subject?.includes(`wrote about your claim #${filed.claimNumber}`));
@@ -102,7 +102,9 @@ describe('mail to the shopper, after the request and never inside it (contract Â
       });
       expect(viewLink(later.waiting)).toBeDefined();
       expect(later.reply.text).toContain('We are sending a new one.');
-      expect(later.decision.text).toMatch(/Reship/);
+      // What was decided, how much and when.
+      expect(later.decision.text).toMatch(/decided on your claim on \w+ \d{1,2}, \d{4}:/);
+      expect(later.decision.text).toMatch(/- Vacuum Flask 1L Ã— 1: Refund, â‚¬\d+\.\d{2}/);
       expect(smtp.received.filter((m) => m.text?.includes('Thanks!') && recipients(m).includes('hugo@example.com'))).toHaveLength(0);
       // Every notification is an event of the claim's notifications stream, visible to the back-office.
       const recorded = await readStream(h.runtime.ctx.database.db, claimNotificationsStreamOf(filed.claimId));
