@@ -124,6 +124,10 @@ export const AddReviewRequest = z.object({
 const EdgeMoney = DecimalAmount;
 
 /** The claim as the shopper sees it through `GET /api/claims/{token}`. */
+/** One status a shopper's claim reached, and when (only the statuses shoppers see, SHOPPER_VISIBLE_STATUSES). */
+export const ShopperStatusChange = z.object({ status: ClaimStatus, statusLabel: z.string(), at: z.iso.datetime() });
+export type ShopperStatusChange = z.infer<typeof ShopperStatusChange>;
+
 export const CustomerClaimView = z.object({
   id: z.uuid(),
   claimNumber: z.string(),
@@ -142,6 +146,8 @@ export const CustomerClaimView = z.object({
   hasReview: z.boolean(),
   /** The store credit its STORE_CREDIT resolutions give the shopper, bonus included. */
   storeCredits: z.array(ClaimStoreCredit),
+  /** Oldest first. */
+  statusHistory: z.array(ShopperStatusChange),
 });
 export type CustomerClaimView = z.infer<typeof CustomerClaimView>;
 

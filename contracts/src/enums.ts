@@ -21,6 +21,11 @@ export const CLAIM_STATUS_LABELS = {
 export const ClaimStatus = z.enum(Object.keys(CLAIM_STATUS_LABELS) as [keyof typeof CLAIM_STATUS_LABELS]);
 export type ClaimStatus = z.infer<typeof ClaimStatus>;
 
+/** The statuses a shopper sees in their claim's history: all but the desk's internal routing and filing. */
+export const SHOPPER_VISIBLE_STATUSES: readonly ClaimStatus[] = ClaimStatus.options.filter((s) => !['WAITING_FOR_OP', 'WAITING_FOR_BRAND', 'ARCHIVED'].includes(s));
+/** A status change to one of these is mailed to the shopper: the store waits on them, or dismissed their claim. */
+export const SHOPPER_MAILED_STATUSES: readonly ClaimStatus[] = ['WAITING_FOR_CUSTOMER', 'DISMISSED'];
+
 /** Spec §4: the lowercase claim states with their badge colours. */
 export const CLAIM_STATE_BADGES = {
   new: 'info',

@@ -165,8 +165,8 @@ const claimLinkIssuedData = z.object({ claimId: z.uuid(), tokenHash: z.string(),
 export const TeamNotificationKind = z.enum(['new_claim', 'customer_reply']);
 export type TeamNotificationKind = z.infer<typeof TeamNotificationKind>;
 
-/** Mail about a claim: to the shopper (filed, store reply, decision) or to a team member (new claim, customer reply). */
-export const NotificationKind = z.enum(['claim_filed', 'store_reply', 'claim_resolved', ...TeamNotificationKind.options]);
+/** Mail about a claim: to the shopper (filed, store reply, a status that needs them, decision) or to a team member (new claim, customer reply). */
+export const NotificationKind = z.enum(['claim_filed', 'store_reply', 'status_changed', 'claim_resolved', ...TeamNotificationKind.options]);
 export type NotificationKind = z.infer<typeof NotificationKind>;
 
 /**

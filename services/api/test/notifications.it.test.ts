@@ -2,9 +2,11 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import { CLAIM_LINK_RECOVERY_ANSWER, claimNotificationsStreamOf, DomainEvent, NotificationSettingsList, orderNotificationsStreamOf, StoreNotificationSettings, TimelineResponse } from '@claims/contracts';
+import { CLAIM_LINK_RECOVERY_ANSWER, claimNotificationsStreamOf, CustomerClaimView, DomainEvent, NotificationSettingsList, orderNotificationsStreamOf, StoreNotificationSettings, TimelineResponse } from '@claims/contracts';
 import { readStream } from '@claims/event-store';
 import { eventually } from '../../../test/support/testDatabase.js';
+import { createMailer } from '../src/notifications/mailer.js';
+import { deliverClaimMail } from '../src/notifications/deliverClaimMail.js';
 import { DEMO_USERS, json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
 
 /** A real SMTP server in this process, keeping what it receives; it can be stopped to play a dead one. */
@@ -71,6 +73,10 @@ describe('mail to the shopper, after the request and never inside it (contract Â
       expect(filedMail.to && 'text' in filedMail.to ? filedMail.to.text : '').toContain('hugo@example.com');
       expect(filedMail.text).toContain('https://claims.example.test/view/');
       expect(filedMail.html).toContain('View your claim');
+      // In the store's branding (its colour, its logo at an address a mail program can load), with a plain-text part beside it.
+      expect(filedMail.html).toContain('background-color:#1F4E79');
+      expect(filedMail.html).toContain('src="https://claims.example.test/demo/acme-logo.svg"');
+      expect(filedMail.text).toContain('View your claim: https://claims.example.test/view/');
       // The mailed link opens the claim, like the one shown after filing.
       const token = viewLink(filedMail)!;
       expect((await h.call({ method: 'GET', url: `/api/claims/${token}` })).statusCode).toBe(200);
@@ -80,24 +86,36 @@ describe('mail to the shopper, after the request and never inside it (contract Â
       await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/messages`, cookie: owner, body: { messageContent: 'We are sending a new one.' } });
       // The shopper's own message is not mailed back to them.
       await h.call({ method: 'POST', url: `/api/claims/${filed.token}/messages`, body: { messageContent: 'Thanks!' } });
-      const resolved = await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/resolve`, cookie: owner, body: { resolutionType: 'RESHIP' } });
+      // Of the status changes, only one that needs the shopper is mailed to them.
+      for (const status of ['OPEN', 'WAITING_FOR_CUSTOMER']) {
+        const moved = await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/status`, cookie: owner, body: { status } });
+        expect(moved.statusCode, moved.body).toBe(200);
+      }
+      const resolved = await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/resolve`, cookie: owner, body: { resolutionType: 'REFUND' } });
       expect(resolved.statusCode, resolved.body).toBe(200);
       const later = await eventually(async () => {
         const reply = smtp.received.find((m) => m.subject?.includes(`wrote about your claim #${filed.claimNumber}`));
         const decision = smtp.received.find((m) => m.subject === `Your claim #${filed.claimNumber} has a decision`);
-        expect(reply && decision).toBeTruthy();
-        return { reply: reply!, decision: decision! };
+        const waiting = smtp.received.find((m) => m.subject === `Acme Outfitters needs your reply on claim #${filed.claimNumber}`);
+        expect(reply && decision && waiting).toBeTruthy();
+        return { reply: reply!, decision: decision!, waiting: waiting! };
       });
+      expect(viewLink(later.waiting)).toBeDefined();
       expect(later.reply.text).toContain('We are sending a new one.');
-      expect(later.decision.text).toMatch(/Reship/);
+      // What was decided, how much and when.
+      expect(later.decision.text).toMatch(/decided on your claim on \w+ \d{1,2}, \d{4}:/);
+      expect(later.decision.text).toMatch(/- Vacuum Flask 1L Ã— 1: Refund, â‚¬\d+\.\d{2}/);
       expect(smtp.received.filter((m) => m.text?.includes('Thanks!') && recipients(m).includes('hugo@example.com'))).toHaveLength(0);
       // Every notification is an event of the claim's notifications stream, visible to the back-office.
       const recorded = await readStream(h.runtime.ctx.database.db, claimNotificationsStreamOf(filed.claimId));
       expect(shoppers(recorded.events).map((e) => [e.type, e.data.kind, e.data.to])).toEqual([
         ['ClaimNotificationSent', 'claim_filed', 'hugo@example.com'], ['ClaimNotificationSent', 'store_reply', 'hugo@example.com'],
-        ['ClaimNotificationSent', 'claim_resolved', 'hugo@example.com']]);
-      // Sending mail moved no version the agents work at: the claim is at filed + message + message + resolution.
-      expect(json<{ version: number }>(await h.call({ method: 'GET', url: `/api/admin/claims/${filed.claimId}`, cookie: owner })).version).toBe(4);
+        ['ClaimNotificationSent', 'status_changed', 'hugo@example.com'], ['ClaimNotificationSent', 'claim_resolved', 'hugo@example.com']]);
+      // Sending mail moved no version the agents work at: the claim is at filed + two messages + two moves + resolution.
+      expect(json<{ version: number }>(await h.call({ method: 'GET', url: `/api/admin/claims/${filed.claimId}`, cookie: owner })).version).toBe(6);
+      // The shopper's view lists the statuses the claim went through, oldest first.
+      const view = CustomerClaimView.parse(json(await h.call({ method: 'GET', url: `/api/claims/${token}` })));
+      expect(view.statusHistory.map((s) => s.statusLabel)).toEqual(['New', 'Open', 'Waiting for Customer', 'Resolved']);
     });
 
     it('mails each team member new claims and customer replies as they chose, and shows the mail in the claim\'s timeline', async () => {
@@ -232,6 +250,20 @@ describe('mail to the shopper, after the request and never inside it (contract Â
           return shoppers(recorded);
         });
         expect(events.filter((e) => e.type === 'ClaimNotificationSent')).toHaveLength(1);
+        // The filing event handled again (a replayed reaction, a stale retry) finds its notification sent by its event id: nothing goes twice.
+        const [filing] = (await readStream(h.runtime.ctx.database.db, filed.claimId)).events;
+        const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${smtp.port}`, from: 'claims@example.test', dataDir: h.runtime.ctx.config.dataDir }, h.runtime.ctx.log);
+        await deliverClaimMail(h.runtime.ctx, mailer, { streamId: filing!.streamId, eventId: filing!.eventId, streamVersion: filing!.streamVersion, correlationId: filing!.metadata.correlationId, job: { kind: 'shopper' } });
+        mailer.close();
+        expect(smtp.received.filter((m) => m.subject === `We received your claim #${filed.claimNumber}`)).toHaveLength(1);
+        // Each failure and the retry that went out are lines of the claim's timeline.
+        expect(events[0]!.type).toBe('ClaimNotificationFailed');
+        const owner = await h.login('acmeOwner');
+        await eventually(async () => {
+          const lines = TimelineResponse.parse(json(await h.call({ method: 'GET', url: `/api/admin/claims/${filed.claimId}/timeline`, cookie: owner }))).data;
+          expect(lines.filter((l) => l.source === 'notifications' && l.summary['recipient'] === 'customer').map((l) => [l.summary['sent'], l.summary['attempt']]))
+            .toEqual(events.map((e) => [e.type === 'ClaimNotificationSent', e.data.attempt]));
+        });
         // The owner's new-claim mail failed and was retried on its own schedule, like the shopper's.
         const ownerMail = await eventually(async () => {
           const [found] = mailTo(smtp.received, DEMO_USERS.acmeOwner, `New claim #${filed.claimNumber} at Acme Outfitters (order 1008)`);

@@ -17,6 +17,7 @@ export * from './eligibility/itemEligibility.js';
 export * from './eligibility/fileable.js';
 export * from './order-claims/orderClaimsState.js';
 export * from './claim/claimState.js';
+export * from './claim/shopperStatusHistory.js';
 export * from './claim/claimRules.js';
 export * from './claim/statusMachine.js';
 export * from './claim/resolutionValue.js';

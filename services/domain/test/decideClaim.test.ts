@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { ClaimCommand, DomainEvent, ResolutionType, ResolveClaim } from '@claims/contracts';
-import { claimDecider, orderClaimsDecider } from '../src/index.js';
+import { claimDecider, orderClaimsDecider, shopperStatusHistory } from '../src/index.js';
 import { actor, changeStatus, filing, fileClaim, NOW, settings, statusChanged, storeTerms } from './fixtures.js';
 import { given, refused } from './support/givenWhenThen.js';
 
@@ -63,6 +63,15 @@ describe('status changes and messages', () => {
 
   it('answers not found for a claim that does not exist', () => {
     given(claimDecider).when({ type: 'ChangeClaimStatus', claimId: RES[0]!, to: 'OPEN', note: null }).then(refused('claim_not_found'));
+  });
+  it('shows the shopper each status the claim reached and when, leaving out the desk\'s internal ones', () => {
+    const events = [...filing, statusChanged('NEW', 'OPEN'), statusChanged('OPEN', 'WAITING_FOR_OP'), statusChanged('WAITING_FOR_OP', 'WAITING_FOR_CUSTOMER'),
+      statusChanged('WAITING_FOR_CUSTOMER', 'CLOSED'), statusChanged('CLOSED', 'ARCHIVED')];
+    const at = (i: number) => new Date(Date.UTC(2025, 2, 1, 10, 0, i)).toISOString();
+    const history = shopperStatusHistory(events.map((event, i) => ({ event, at: at(i) })));
+    expect(history.map((h) => h.statusLabel)).toEqual(['New', 'Open', 'Waiting for Customer', 'Closed']);
+    expect(history[1]!.at).toBe(at(filing.length));
+    expect(history[0]!.at).toBe(at(filing.findIndex((e) => e.type === 'ClaimFiled')));
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ROLE_NAMES, ROLES, TeamNotificationKind, type DomainEvent, type RoleName } from '@claims/contracts';
+import { ClaimStatus, ROLE_NAMES, ROLES, TeamNotificationKind, type DomainEvent, type RoleName } from '@claims/contracts';
 import {
   claimLinksRequestDecider, foldEvents, mailedByDefault, memberGetsMail, memberPreferencesDecider, notificationKindOf, teamNotificationKindOf,
   type SetNotificationPreferences,
@@ -57,6 +57,11 @@ describe('which claim events are mailed to whom', () => {
   it('tells the team of the shopper\'s messages and the shopper of the store\'s, never anyone of their own', () => {
     expect([teamNotificationKindOf(message('customer')), notificationKindOf(message('customer'))]).toEqual(['customer_reply', null]);
     expect([teamNotificationKindOf(message('merchant')), notificationKindOf(message('merchant'))]).toEqual([null, 'store_reply']);
+  });
+  it('tells the shopper of a status change only when the store waits on them or dismissed their claim', () => {
+    const moved = (to: ClaimStatus): DomainEvent => ({ type: 'ClaimStatusChanged', data: { claimId: ben, from: 'NEW', to, note: null } });
+    expect(ClaimStatus.options.filter((to) => notificationKindOf(moved(to)) === 'status_changed')).toEqual(['DISMISSED', 'WAITING_FOR_CUSTOMER']);
+    expect(teamNotificationKindOf(moved('WAITING_FOR_CUSTOMER'))).toBeNull();
   });
 });
 

@@ -164,6 +164,9 @@ describe('deciding a claim item by item', () => {
     await items.getByText('Decision: Reshipping 2').waitFor();
     await items.getByText('Decision: Not covered: Claim Type Not Covered').waitFor();
     await items.getByText('$129.000').first().waitFor();
+    // And which statuses the claim went through, oldest first.
+    const history = page.getByRole('region', { name: 'Status history' }).getByRole('listitem');
+    await expect.poll(() => history.allTextContents()).toEqual([expect.stringMatching(/^New · /), expect.stringMatching(/^Resolved · /)]);
     await expectAccessible(page);
     expect(problems).toEqual([]);
     await context.close();

@@ -34,13 +34,14 @@ export interface Harness extends BrowserHarness {
 const SIGNED_OUT: ExpectedFailure[] = [{ status: 401, path: '/api/auth/me' }];
 
 /** The back-office's browser harness; `options` e.g. the server's clock. */
-export async function startHarness(options: Pick<RuntimeOptions, 'now'> = {}): Promise<Harness> {
+/** `env`: settings of the test's own (an SMTP_URL), over the harness's. */
+export async function startHarness({ env = {}, ...options }: Pick<RuntimeOptions, 'now'> & { env?: Record<string, string> } = {}): Promise<Harness> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run infra/scripts/chromium.sh`);
   if (!existsSync(ADMIN_DIST)) throw new Error('The back-office is not built: run `npm run build -w web/admin`');
   if (!existsSync(PORTAL_DIST)) throw new Error('The portal is not built (it serves the demo product images): run `npm run build -w web/portal`');
   const harness = await startBrowserHarness('admin', {
     // Every shopper of these tests is 127.0.0.1: the per-address limits would stop the setup; the per-order ones stay.
-    RATE_LIMIT_LOOKUP_PER_IP: '1000', RATE_LIMIT_FILING_PER_IP: '1000', RATE_LIMIT_UPLOAD_PER_IP: '1000', RATE_LIMIT_RECOVERY_PER_IP: '1000',
+    RATE_LIMIT_LOOKUP_PER_IP: '1000', RATE_LIMIT_FILING_PER_IP: '1000', RATE_LIMIT_UPLOAD_PER_IP: '1000', RATE_LIMIT_RECOVERY_PER_IP: '1000', ...env,
   }, options);
   return {
     ...harness,

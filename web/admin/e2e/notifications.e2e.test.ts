@@ -1,13 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NotificationSettingsList, TimelineResponse } from '@claims/contracts';
-import { apiSession, expectAccessible, fileClaim, heading, signIn, startHarness, type Harness } from './harness.js';
+import { CustomerClaimView, NotificationSettingsList, TimelineResponse } from '@claims/contracts';
+import { startMailCatcher, type CaughtMail, type MailCatcher } from '../../../services/api/src/ops/mailCatcher.js';
+import { apiSession, expectAccessible, fileClaim, heading, shopperAtResolution, signIn, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
+/** A real SMTP server in this process: the server's mail arrives here and is read as the shopper would. */
+let smtp: MailCatcher;
 /** Order 1001 (Ava), shipped by UPS with no tracking URL of the store's. */
 let ava: { claimId: string; claimNumber: string };
 
 beforeAll(async () => {
-  h = await startHarness();
+  smtp = await startMailCatcher({ smtpPort: 0, viewerPort: 0 });
+  h = await startHarness({ env: { SMTP_URL: smtp.smtpUrl } });
   ava = await fileClaim(h.baseUrl, 'acme-5001', {
     email: 'ava@example.com',
     fulfillmentIssues: [{ sourceFulfillmentId: 'f-1001-1', issues: [{ sourceItemId: 'li-1', claimType: 'DAMAGED', quantity: 1, details: 'Torn.', images: [] }] }],
@@ -17,14 +21,23 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await h?.stop();
+  await smtp?.stop();
 });
+
+/** The one mail to `to` whose subject matches, once it has arrived. */
+async function mailTo(to: string, subject: RegExp): Promise<CaughtMail> {
+  const find = () => smtp.messages().filter((m) => m.to.includes(to) && subject.test(m.subject));
+  await expect.poll(() => find().length, { timeout: 20_000 }).toBe(1);
+  return find()[0]!;
+}
+const viewPath = (mail: CaughtMail) => /\/view\/[A-Za-z0-9_-]{43}/.exec(mail.text)?.[0];
 
 describe('mail and tracking on the claim desk', () => {
   it('shows the claim\'s mail in its timeline and its shipment\'s tracking number as a link to the carrier', async () => {
     const owner = await apiSession(h.baseUrl, 'owner@acme.test');
-    // The mail is sent after the filing: wait until the timeline has it.
+    // The mail is sent after the filing (a try the SMTP server timed out is retried): wait until the timeline has it sent.
     await expect.poll(async () => TimelineResponse.parse(await (await owner.get(`/api/admin/claims/${ava.claimId}/timeline`)).json())
-      .data.filter((e) => e.source === 'notifications').length, { timeout: 20_000 }).toBe(2);
+      .data.filter((e) => e.source === 'notifications' && e.summary['sent'] === true).length, { timeout: 20_000 }).toBe(2);
 
     const { page, problems } = await h.newPage();
     await signIn(page, 'owner@acme.test');
@@ -42,6 +55,43 @@ describe('mail and tracking on the claim desk', () => {
     expect(await tracking.getAttribute('rel')).toBe('noopener noreferrer');
     await expectAccessible(page);
     expect(problems).toEqual([]);
+  });
+
+  it('mails the shopper who filed in the browser a link that opens the claim, and the desk\'s reply', async () => {
+    const shopper = await h.newPage();
+    await shopperAtResolution(shopper.page, '1008', 'hugo@example.com');
+    await shopper.page.getByRole('radio', { name: /Reship them to me/ }).check();
+    await shopper.page.getByRole('button', { name: 'Continue' }).click();
+    await shopper.page.waitForURL('**/resolution/review');
+    await shopper.page.getByLabel('I confirm this address is accurate and understand items cannot be reshipped multiple times if incorrect.').check();
+    await shopper.page.getByLabel('Type your full name to sign').fill('Hugo Weber');
+    await shopper.page.getByRole('button', { name: 'Submit your claim' }).click();
+    await shopper.page.waitForURL('**/claim-received');
+    await shopper.context.close();
+
+    // The link in the mail opens the claim in a browser that never saw the filing.
+    const filed = await mailTo('hugo@example.com', /^We received your claim #\d+$/);
+    const claimNumber = /#(\d+)$/.exec(filed.subject)![1]!;
+    expect(filed.html).toContain('View your claim');
+    const link = viewPath(filed);
+    expect(link).toBeDefined();
+    const reader = await h.newPage();
+    await reader.page.goto(link!);
+    await expect.poll(() => heading(reader.page).textContent()).toBe(`My Claim #${claimNumber}`);
+    const claim = CustomerClaimView.parse(await (await fetch(`${h.baseUrl}/api${link!.replace('/view/', '/claims/')}`)).json());
+
+    // The store answers from the desk; the answer reaches the shopper by mail, and its link shows it on the claim.
+    const { page, problems } = await h.newPage();
+    await signIn(page, 'owner@acme.test');
+    await page.goto(`/admin/claims/view/${claim.id}`);
+    await page.getByLabel('Message to the customer').fill('A new flask ships tomorrow.');
+    await page.getByRole('button', { name: 'Send message' }).click();
+    const reply = await mailTo('hugo@example.com', new RegExp(`^Acme Outfitters wrote about your claim #${claimNumber}$`));
+    expect(reply.text).toContain('A new flask ships tomorrow.');
+    await reader.page.goto(viewPath(reply)!);
+    await reader.page.getByText('A new flask ships tomorrow.').waitFor();
+    expect([...problems, ...reader.problems]).toEqual([]);
+    await reader.context.close();
   });
 
   it('lets a member choose the mail they get on their profile', async () => {

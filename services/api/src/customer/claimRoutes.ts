@@ -5,7 +5,8 @@ import {
   AddReviewRequest, ApiError, CustomerClaimView, FileClaimRequest, FilingIdempotencyKey, FileClaimResponse, Message, Review, SendMessageRequest,
   type ClaimCommand,
 } from '@claims/contracts';
-import { claimDecider } from '@claims/domain';
+import { claimDecider, shopperStatusHistory } from '@claims/domain';
+import { storedDomainEvent } from '@claims/event-store';
 import type { AppContext } from '../context.js';
 import { findFilingTarget } from '../catalog/orderRepository.js';
 import { handleCommand } from '../eventsourcing/commandHandler.js';
@@ -55,7 +56,8 @@ export const claimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
     schema: { tags: ['customer'], summary: 'A claim as the shopper sees it, by its token', params: TokenParams, response: { 200: CustomerClaimView, 404: ApiError } },
   }, async (request) => {
     const { state, events } = await claimByToken(ctx, request.params.id);
-    return toCustomerClaimView(state, await claimStoreCredits(ctx, state, events));
+    const history = shopperStatusHistory(events.map((e) => ({ event: storedDomainEvent(e), at: e.occurredAt })));
+    return toCustomerClaimView(state, await claimStoreCredits(ctx, state, events), history);
   });
 
   app.get('/api/claims/:id/messages', {

@@ -1,8 +1,8 @@
-import type { Claim, ClaimStoreCredit, CustomerClaimView } from '@claims/contracts';
+import type { Claim, ClaimStoreCredit, CustomerClaimView, ShopperStatusChange } from '@claims/contracts';
 import { toApiClaim } from '../http/apiClaim.js';
 
 /** The claim as the shopper sees it: the API's claim without versions or who resolved it. */
-export function toCustomerClaimView(claim: Claim, storeCredits: ClaimStoreCredit[]): CustomerClaimView {
+export function toCustomerClaimView(claim: Claim, storeCredits: ClaimStoreCredit[], statusHistory: ShopperStatusChange[]): CustomerClaimView {
   const { version: _version, resolutions, ...rest } = toApiClaim(claim, 0);
   return {
     ...rest,
@@ -11,5 +11,6 @@ export function toCustomerClaimView(claim: Claim, storeCredits: ClaimStoreCredit
     updatedShippingAddress: claim.updatedShippingAddress,
     hasReview: claim.reviewed,
     storeCredits,
+    statusHistory,
   };
 }

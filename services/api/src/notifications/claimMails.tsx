@@ -1,4 +1,4 @@
-import { RESOLUTION_REASON_LABELS, toDecimal, type Claim, type Message, type Store } from '@claims/contracts';
+import { CLAIM_STATUS_LABELS, RESOLUTION_REASON_LABELS, toDecimal, type Claim, type Message, type Store } from '@claims/contracts';
 import type { notificationKindOf } from '@claims/domain';
 import { formatLongDate, formatMoney, humanizeCode } from '@claims/ui/format';
 import type { Mail } from './mailer.js';
@@ -24,6 +24,16 @@ function contentFor(kind: ShopperNotificationKind, claim: Claim, store: Store, l
         subject: `${store.name} wrote about your claim #${claim.claimNumber}`,
         heading: `A message about claim #${claim.claimNumber}`,
         paragraphs: [hello, `${message?.senderName ?? store.name} wrote:`, message?.messageContent ?? ''],
+        lines: [],
+        action,
+      };
+    case 'status_changed':
+      return {
+        subject: claim.status === 'WAITING_FOR_CUSTOMER' ? `${store.name} needs your reply on claim #${claim.claimNumber}` : `Your claim #${claim.claimNumber} is now ${CLAIM_STATUS_LABELS[claim.status]}`,
+        heading: `Claim #${claim.claimNumber}: ${CLAIM_STATUS_LABELS[claim.status]}`,
+        paragraphs: [hello, claim.status === 'WAITING_FOR_CUSTOMER'
+          ? `${store.name} is waiting for your answer before it can go on with your claim. Open it to read their messages and reply.`
+          : `${store.name} changed your claim's status to ${CLAIM_STATUS_LABELS[claim.status]}.`],
         lines: [],
         action,
       };

@@ -8,6 +8,7 @@ import { nameBasedId } from '../eventsourcing/nameBasedId.js';
 import { loadClaim } from '../http/authorizedClaim.js';
 import type { Mail, Mailer } from './mailer.js';
 import { claimMail } from './claimMails.js';
+import { mailStore } from './mailLayout.js';
 import { teamMail } from './teamMails.js';
 import { issueClaimLink } from './claimLinkIssuer.js';
 import { clearRetry, scheduleRetry, type NotificationCause } from './notificationRetries.js';
@@ -68,8 +69,9 @@ export async function deliverClaimMail(ctx: AppContext, mailer: Mailer, cause: C
   // The claim as it stood just after its event: a later reply or decision gets a mail of its own.
   const loaded = await loadClaim(ctx, claimId, cause.streamVersion);
   const recorded = loaded?.events.find((e) => e.eventId === cause.eventId);
-  const store = loaded && (await findStore(ctx.database.db, loaded.state.storeId));
-  if (!loaded || !recorded || !store) return;
+  const found = loaded && (await findStore(ctx.database.db, loaded.state.storeId));
+  if (!loaded || !recorded || !found) return;
+  const store = mailStore(found, ctx.config.publicUrl);
   const event = storedDomainEvent(recorded);
   const meta = notificationMeta(cause);
 

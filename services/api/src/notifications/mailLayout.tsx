@@ -61,6 +61,12 @@ function Layout({ store, content }: { store: Store; content: MailContent }): Rea
   );
 }
 
+/** The store as its mail shows it: a logo served here (`/demo/…`, `/media/…`) needs this server's address in a mail program. */
+export function mailStore(store: Store, publicUrl: string): Store {
+  const { logoUrl } = store.branding;
+  return logoUrl ? { ...store, branding: { ...store.branding, logoUrl: new URL(logoUrl, `${publicUrl}/`).href } } : store;
+}
+
 /** A mail in the store's colours and logo, with a plain-text part carrying the same facts and links. */
 export function renderMail(to: string, store: Store, content: MailContent): Mail {
   const text = [

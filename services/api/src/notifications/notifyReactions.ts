@@ -8,14 +8,14 @@ const causeOf = (event: ReactedEvent): Omit<NotificationCause, 'job'> =>
   ({ streamId: event.streamId, eventId: event.eventId, streamVersion: event.streamVersion, correlationId: event.metadata.correlationId });
 
 /**
- * Mail to the shopper when their claim is filed, when the store writes and when it is decided: a reaction
+ * Mail to the shopper when their claim is filed, when the store writes, when its status needs them and when it is decided: a reaction
  * with its own checkpoint, never inside a request. A failed send never holds back other claims' mail:
  * it is recorded and retried on its own schedule (`startNotificationRetries`).
  */
 export function notifyShopper(mailer: Mailer): Reaction {
   return {
     name: 'notify-shopper',
-    handles: new Set(['ClaimFiled', 'ClaimMessageSent', 'ClaimResolved']),
+    handles: new Set(['ClaimFiled', 'ClaimMessageSent', 'ClaimStatusChanged', 'ClaimResolved']),
     async react(ctx, event) {
       if (!notificationKindOf(event)) return;
       await deliverClaimMail(ctx, mailer, { ...causeOf(event), job: { kind: 'shopper' } });

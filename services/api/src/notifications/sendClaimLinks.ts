@@ -8,6 +8,7 @@ import type { Reaction } from '../eventsourcing/reactions.js';
 import { loadClaim } from '../http/authorizedClaim.js';
 import type { Mailer } from './mailer.js';
 import { claimLinksMail } from './claimLinksMail.js';
+import { mailStore } from './mailLayout.js';
 import { issueClaimLink } from './claimLinkIssuer.js';
 import { clearRetry, scheduleRetry, type NotificationCause } from './notificationRetries.js';
 import { failureText, MAX_ATTEMPTS, nextAttemptAt, notificationMeta, RECORD_MAIL } from './retrySchedule.js';
@@ -45,7 +46,7 @@ export async function deliverClaimLinks(ctx: AppContext, mailer: Mailer, cause: 
       const loaded = await loadClaim(ctx, claimId);
       if (loaded) claims.push({ claim: loaded.state, link: await issueClaimLink(ctx, loaded.state, meta) });
     }
-    const mail = claimLinksMail(order.customerEmail, order.orderNumber, store, claims, `${ctx.config.publicUrl}/start`);
+    const mail = claimLinksMail(order.customerEmail, order.orderNumber, mailStore(store, ctx.config.publicUrl), claims, `${ctx.config.publicUrl}/start`);
     await mailer.send(mail);
     mailed = { claimIds: claims.map((c) => c.claim.id), subject: mail.subject };
   } catch (error) {

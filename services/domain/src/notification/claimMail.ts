@@ -1,4 +1,4 @@
-import type { DomainEvent, EventOf, NotificationKind, TeamNotificationKind } from '@claims/contracts';
+import { SHOPPER_MAILED_STATUSES, type DomainEvent, type EventOf, type NotificationKind, type TeamNotificationKind } from '@claims/contracts';
 import { ok, type Result } from '../result.js';
 import type { Decider } from '../decider.js';
 
@@ -10,6 +10,8 @@ export function notificationKindOf(event: DomainEvent): Exclude<NotificationKind
     // Their own messages are not mailed back to them.
     case 'ClaimMessageSent':
       return event.data.senderType === 'customer' ? null : 'store_reply';
+    case 'ClaimStatusChanged':
+      return SHOPPER_MAILED_STATUSES.includes(event.data.to) ? 'status_changed' : null;
     case 'ClaimResolved':
       return 'claim_resolved';
     default:

@@ -104,6 +104,14 @@ function ClaimDetails({ token, c }: { token: string; c: CustomerClaimView }) {
               </ul>
             </section>
           ) : null}
+          <section className="card" aria-labelledby="history-title">
+            <h2 id="history-title">Status history</h2>
+            <ol className="plain">
+              {c.statusHistory.map((change) => (
+                <li key={`${change.status}-${change.at}`}>{change.statusLabel} · <time dateTime={change.at}>{formatDateTime(change.at)}</time></li>
+              ))}
+            </ol>
+          </section>
           <Suspense fallback={null}><ClaimReturnsCard token={token} /></Suspense>
           <Suspense fallback={null}><Messages token={token} /></Suspense>
           <p className="actions">
