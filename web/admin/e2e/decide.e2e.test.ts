@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminClaimDetail, ClaimFacts, OrderInput } from '@claims/contracts';
+import { formatDate } from '@claims/ui/format';
 import { upsertOrder } from '../../../services/api/src/catalog/orderRepository.js';
 import { apiSession, expectAccessible, fileClaim, signIn, solidPng, startHarness, uploadPhoto, type Harness } from './harness.js';
 
@@ -72,6 +73,13 @@ describe('deciding a claim item by item', () => {
     await order.getByText('12 Harbor St').waitFor();
     await order.getByText('77 Bay Rd').waitFor();
     await order.getByRole('cell', { name: 'Delivered' }).waitFor();
+    // The shipment's carrier with its tracking, and the day it was delivered.
+    const agent = await apiSession(h.baseUrl, 'agent@acme.test');
+    const facts = ClaimFacts.parse(await (await agent.get(`/api/admin/claims/${second.claimId}/facts`)).json());
+    const deliveredAt = facts.order!.fulfillments.find((f) => f.sourceFulfillmentId === 'f-1001-1')!.deliveredAt!;
+    const shipment = order.getByRole('row', { name: /^f-1001-1/ }).getByRole('cell');
+    expect(await shipment.nth(1).textContent()).toMatch(/^UPS 1Z999AA10123456784/);
+    expect(await shipment.nth(3).textContent()).toBe(formatDate(deliveredAt));
     await page.getByRole('region', { name: 'Signature' }).getByRole('img', { name: 'Signature drawn by Ava Stone' }).waitFor();
 
     const flags = page.getByRole('region', { name: 'Flags' });
@@ -79,6 +87,8 @@ describe('deciding a claim item by item', () => {
     await flags.getByRole('link', { name: `claim #${first.claimNumber}` }).waitFor();
     const others = page.getByRole('region', { name: 'The customer\'s other claims' });
     await others.getByRole('link', { name: `#${first.claimNumber}` }).waitFor();
+    // With how it stands (still new: nothing decided yet).
+    expect(await others.getByRole('row', { name: new RegExp(`#${first.claimNumber}`) }).getByRole('cell').last().textContent()).toBe('New');
     await expectAccessible(page);
     expect(problems).toEqual([]);
     await context.close();

@@ -42,7 +42,7 @@ async function searchFor(page: Page, term: string): Promise<void> {
 }
 
 describe('working the claim queue as a team', () => {
-  it('finds claims by surname, part of an email, item name and through a typo', async () => {
+  it('finds claims by surname, part of an email (also with a typo), item name, SKU and through a typo', async () => {
     const { page, context, problems } = await h.newPage();
     await signIn(page, 'agent@acme.test');
     await rowOf(page, ben.claimNumber).waitFor();
@@ -60,6 +60,15 @@ describe('working the claim queue as a team', () => {
     await searchFor(page, 'Trail');
     await rowOf(page, ava.claimNumber).waitFor();
     expect(await rowOf(page, ben.claimNumber).count()).toBe(0);
+
+    // A SKU, whole; part of an email with a typo in it.
+    await searchFor(page, 'TENT-2P');
+    await rowOf(page, ben.claimNumber).waitFor();
+    expect(await claimsTable(page).locator('tbody tr').count()).toBe(1);
+    await searchFor(page, 'ben@exampel');
+    await page.getByText('Search: no exact match: close matches (typos forgiven).').waitFor();
+    await rowOf(page, ben.claimNumber).waitFor();
+    expect(await claimsTable(page).locator('tbody tr').count()).toBe(1);
 
     await searchFor(page, 'Ortzi');
     await page.getByText('Search: no exact match: close matches (typos forgiven).').waitFor();
