@@ -90,6 +90,13 @@ describe('deciding a claim item by item', () => {
     // With how it stands (still new: nothing decided yet).
     expect(await others.getByRole('row', { name: new RegExp(`#${first.claimNumber}`) }).getByRole('cell').last().textContent()).toBe('New');
     await expectAccessible(page);
+
+    // A denial moves no money: its claim never says "Reimbursed".
+    expect((await agent.post(`/api/admin/claims/${first.claimId}/resolve`, { resolutionType: 'DENY', reason: 'NOT_COVERED' })).status).toBe(200);
+    await page.goto(`/admin/claims/view/${first.claimId}`);
+    const details = page.getByRole('region', { name: 'Resolution Details' });
+    await details.getByText('Reason for Denial', { exact: true }).waitFor();
+    expect(await details.getByText('Reimbursed', { exact: true }).count()).toBe(0);
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -155,7 +162,7 @@ describe('deciding a claim item by item', () => {
     const timeline = page.getByRole('region', { name: 'Timeline' });
     await timeline.getByRole('button', { name: /Items decided: Refund, Reship.*Trail Jacket: Refund \$139\.32; Merino Socks: Reship × 2/ }).waitFor();
     await timeline.getByRole('button', { name: /Claim resolved: Deny.*Enamel Camp Mug: Denied: Claim Type Not Covered/ }).waitFor();
-    // A reship and a denial move no money to the store: "Reimbursed" is said only for the refund.
+    // Protection pays the store back for the refund and the reship: "Reimbursed" (a denied claim never says it, above).
     const details = page.getByRole('region', { name: 'Resolution Details' });
     await details.getByText('Reimbursed', { exact: true }).waitFor();
     await expectAccessible(page);
