@@ -1,4 +1,4 @@
-import type { ResolutionReason, ResolutionType } from './enums.js';
+import { ResolutionReason, type ResolutionType } from './enums.js';
 
 /** Why an item was granted something: the approval's own code first, then the follow-ups that led to it. */
 const grantedBecause = (own: ResolutionReason): ResolutionReason[] =>
@@ -20,3 +20,11 @@ export const REASONS_FOR_DECISION: Readonly<Record<ResolutionType, readonly Reso
     'ALREADY_REPLACED', 'RETURN_TO_SENDER', 'ADDRESS_TYPO', 'NO_RESPONSE', 'POTENTIAL_FRAUD', 'OTHER',
   ],
 };
+
+/** The reasons offered for a decision; one already chosen (e.g. a macro's) stays offered. */
+export function reasonsFor(type: ResolutionType, chosen: string): ResolutionReason[] {
+  const offered = [...REASONS_FOR_DECISION[type]];
+  const parsed = ResolutionReason.safeParse(chosen);
+  if (parsed.success && !offered.includes(parsed.data)) offered.push(parsed.data);
+  return offered;
+}

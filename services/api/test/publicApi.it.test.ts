@@ -161,6 +161,32 @@ describe('API tokens and the public API v1', () => {
     expect([nothingLeft.statusCode, json<{ error: string }>(nothingLeft).error]).toEqual([409, 'already_resolved']);
   });
 
+  it('answers 422 for a resolution type the store does not offer, for the whole claim or one item, and records nothing', async () => {
+    // Kumo has refunds turned off: a token of its own store.
+    const kumoOwner = await h.login('kumoOwner');
+    const created = await h.call({ method: 'POST', url: `/api/stores/${kumo}/api-tokens`, cookie: kumoOwner, body: { name: 'kumo', permissions: ['order:create', 'claim:read', 'claim:resolve'] } });
+    expect(created.statusCode, created.body).toBe(201);
+    const kumoToken = CreateApiTokenResponse.parse(json(created)).token;
+    expect((await v1('PUT', '/api/v1/orders/ext-kumo', orderBody('7020', 2), undefined, kumoToken)).statusCode).toBe(201);
+    const filed = await h.fileClaim('ext-kumo', {
+      email: 'buyer-7020@example.com',
+      fulfillmentIssues: [{ sourceFulfillmentId: '7020-f', issues: [0, 1].map((i) => ({ sourceItemId: `7020-li-${i}`, claimType: 'DAMAGED' as const, quantity: 1, details: '', images: [] })) }],
+      resolution: { desiredMethod: 'RESHIP', customerSignature: 'Lee Buyer' },
+    });
+    const resolve = (body: object) => v1('POST', `/api/v1/claims/${filed.claimId}/resolve`, body, undefined, kumoToken);
+    const items = ApiClaim.parse(json(await v1('GET', `/api/v1/claims/${filed.claimId}`, undefined, undefined, kumoToken))).items.map((i) => i.id);
+
+    const whole = await resolve({ resolutionType: 'REFUND' });
+    expect([whole.statusCode, json<{ error: string }>(whole).error]).toEqual([422, 'unsupported_resolution']);
+    const oneItem = await resolve({ resolutionType: 'RESHIP', items: [{ claimItemId: items[0] }, { claimItemId: items[1], resolutionType: 'REFUND' }] });
+    expect([oneItem.statusCode, json<{ error: string }>(oneItem).error]).toEqual([422, 'unsupported_resolution']);
+    // Neither refusal decided anything: the offered type still decides both items.
+    expect(ApiClaim.parse(json(await v1('GET', `/api/v1/claims/${filed.claimId}`, undefined, undefined, kumoToken)))).toMatchObject({ version: 1, resolutions: [] });
+    const reshipped = await resolve({ resolutionType: 'RESHIP' });
+    expect(reshipped.statusCode, reshipped.body).toBe(200);
+    expect(ApiClaim.parse(json(reshipped))).toMatchObject({ status: 'RESOLVED', version: 2 });
+  });
+
   it('holds a token to its permissions, and a revoked token gets 401', async () => {
     const reader = await newToken(['claim:read'], 'reader');
     expect((await v1('GET', '/api/v1/claims', undefined, undefined, reader.token)).statusCode).toBe(200);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminClaimDetail, AdminClaimPage, TimelineResponse } from '@claims/contracts';
-import { PASSWORD, apiSession, expectAccessible, heading, fileClaim, signIn, solidPng, startHarness, uploadPhoto, type Harness } from './harness.js';
+import { PASSWORD, apiSession, expectAccessible, heading, fileClaim, openTool, signIn, solidPng, startHarness, uploadPhoto, type Harness } from './harness.js';
 
 let h: Harness;
 /** Order 1001 (Ava, USD): two of three socks and the mug damaged, two photos of the socks. */
@@ -220,7 +220,7 @@ describe('back-office claim desk', () => {
     await expectAccessible(page);
 
     // Status moves are limited to the allowed ones; a message to the customer.
-    const status = page.getByRole('region', { name: 'Change status' });
+    const status = await openTool(page, 'Change status');
     const options = await status.getByLabel('New status').locator('option').allTextContents();
     expect(options).toEqual(['Choose a status', 'Closed', 'Archived']);
     await page.getByLabel('Message to the customer').fill('We have refunded one pair of socks and the mug.');
@@ -331,7 +331,7 @@ describe('back-office claim desk', () => {
     expect(await page.getByRole('heading', { name: 'Resolve claim' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Send message' }).count()).toBe(0);
     // store_user may update claims, but closing, denying or resolving decides a claim's fate (claim:resolve).
-    const status = page.getByRole('region', { name: 'Change status' });
+    const status = await openTool(page, 'Change status');
     const offered = (await status.getByLabel('New status').locator('option').allTextContents()).filter((o) => o !== 'Choose a status');
     expect(offered.filter((o) => ['Closed', 'Denied', 'Resolved', 'Approved', 'Dismissed'].includes(o))).toEqual([]);
     const move = offered[0]!;

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { AdminClaimPage } from '@claims/contracts';
-import { apiSession, expectAccessible, fileClaim, heading, signIn, startHarness, type Harness } from './harness.js';
+import { apiSession, expectAccessible, fileClaim, heading, openTool, signIn, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 /** The claims filed for these tests, newest last (the queue lists newest first). */
@@ -145,6 +145,14 @@ describe('the claim desk: presence, reopening, layout and keys', () => {
     await page.goto(claimUrl(claim.claimId));
     await page.getByText(word, { exact: false }).waitFor();
     await expectNoHorizontalScroll(page);
+    // The decision leads the page; the other tools are folded under their headings until opened.
+    const decision = await page.getByRole('region', { name: 'Resolve claim' }).boundingBox();
+    const facts = await page.getByRole('region', { name: 'Order and shipping' }).boundingBox();
+    expect(decision!.y).toBeLessThan(facts!.y);
+    expect(await page.getByLabel('New status').isVisible()).toBe(false);
+    await openTool(page, 'Change status');
+    expect(await page.getByLabel('New status').isVisible()).toBe(true);
+    await expectNoHorizontalScroll(page);
     await expectAccessible(page);
     // The address in the message is a link that opens apart from the back-office.
     const link = page.getByRole('link', { name: url });
@@ -196,7 +204,12 @@ describe('the claim desk: presence, reopening, layout and keys', () => {
     const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
     await help.waitFor();
     expect(await help.getByRole('tab', { name: 'Claim page' }).getAttribute('aria-selected')).toBe('true');
-    await help.getByText('Open the next claim of the queue').waitFor();
+    // Every key of the claim page is listed: next, previous, reply, resolve.
+    const keys = help.getByRole('table', { name: 'Keys of the claim page' }).getByRole('row');
+    expect(await keys.allTextContents()).toEqual([
+      'KeyAction', 'jOpen the next claim of the queue', 'kOpen the previous claim of the queue', 'rReply to the customer',
+      'dDecide: go to the resolution', '?Show these shortcuts', 'EscClose this dialog',
+    ]);
     await expectAccessible(page);
     await page.keyboard.press('Escape');
     await help.waitFor({ state: 'hidden' });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminClaimDetail, ClaimFacts, OrderInput } from '@claims/contracts';
+import { formatDate } from '@claims/ui/format';
 import { upsertOrder } from '../../../services/api/src/catalog/orderRepository.js';
 import { apiSession, expectAccessible, fileClaim, signIn, solidPng, startHarness, uploadPhoto, type Harness } from './harness.js';
 
@@ -72,6 +73,13 @@ describe('deciding a claim item by item', () => {
     await order.getByText('12 Harbor St').waitFor();
     await order.getByText('77 Bay Rd').waitFor();
     await order.getByRole('cell', { name: 'Delivered' }).waitFor();
+    // The shipment's carrier with its tracking, and the day it was delivered.
+    const agent = await apiSession(h.baseUrl, 'agent@acme.test');
+    const facts = ClaimFacts.parse(await (await agent.get(`/api/admin/claims/${second.claimId}/facts`)).json());
+    const deliveredAt = facts.order!.fulfillments.find((f) => f.sourceFulfillmentId === 'f-1001-1')!.deliveredAt!;
+    const shipment = order.getByRole('row', { name: /^f-1001-1/ }).getByRole('cell');
+    expect(await shipment.nth(1).textContent()).toMatch(/^UPS 1Z999AA10123456784/);
+    expect(await shipment.nth(3).textContent()).toBe(formatDate(deliveredAt));
     await page.getByRole('region', { name: 'Signature' }).getByRole('img', { name: 'Signature drawn by Ava Stone' }).waitFor();
 
     const flags = page.getByRole('region', { name: 'Flags' });
@@ -79,7 +87,16 @@ describe('deciding a claim item by item', () => {
     await flags.getByRole('link', { name: `claim #${first.claimNumber}` }).waitFor();
     const others = page.getByRole('region', { name: 'The customer\'s other claims' });
     await others.getByRole('link', { name: `#${first.claimNumber}` }).waitFor();
+    // With how it stands (still new: nothing decided yet).
+    expect(await others.getByRole('row', { name: new RegExp(`#${first.claimNumber}`) }).getByRole('cell').last().textContent()).toBe('New');
     await expectAccessible(page);
+
+    // A denial moves no money: its claim never says "Reimbursed".
+    expect((await agent.post(`/api/admin/claims/${first.claimId}/resolve`, { resolutionType: 'DENY', reason: 'NOT_COVERED' })).status).toBe(200);
+    await page.goto(`/admin/claims/view/${first.claimId}`);
+    const details = page.getByRole('region', { name: 'Resolution Details' });
+    await details.getByText('Reason for Denial', { exact: true }).waitFor();
+    expect(await details.getByText('Reimbursed', { exact: true }).count()).toBe(0);
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -145,7 +162,7 @@ describe('deciding a claim item by item', () => {
     const timeline = page.getByRole('region', { name: 'Timeline' });
     await timeline.getByRole('button', { name: /Items decided: Refund, Reship.*Trail Jacket: Refund \$139\.32; Merino Socks: Reship × 2/ }).waitFor();
     await timeline.getByRole('button', { name: /Claim resolved: Deny.*Enamel Camp Mug: Denied: Claim Type Not Covered/ }).waitFor();
-    // A reship and a denial move no money to the store: "Reimbursed" is said only for the refund.
+    // Protection pays the store back for the refund and the reship: "Reimbursed" (a denied claim never says it, above).
     const details = page.getByRole('region', { name: 'Resolution Details' });
     await details.getByText('Reimbursed', { exact: true }).waitFor();
     await expectAccessible(page);

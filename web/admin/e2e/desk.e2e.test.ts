@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminClaimDetail, CLAIM_STATUS_LABELS, ClaimNoteList, ClaimStatus, MacroView, TeamMemberList } from '@claims/contracts';
 import { statusChangeTargets } from '@claims/domain';
 import { mailedInvitationToken } from '../../../services/api/test/support/invitations.js';
-import { apiSession, expectAccessible, heading, fileClaim, signIn, startHarness, type Harness } from './harness.js';
+import { apiSession, expectAccessible, heading, fileClaim, openTool, signIn, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 /** Order 1001 (Ava): the socks arrived damaged. */
@@ -161,7 +161,7 @@ describe('claim desk tools', () => {
     await timeline.getByRole('button', { name: /Internal note added by Riley Agent/ }).waitFor();
 
     // Label: add, see the chip and the history line; remove it again.
-    const labels = page.getByRole('region', { name: 'Labels' });
+    const labels = await openTool(page, 'Labels');
     await labels.getByLabel('New label').fill('carrier-issue');
     await labels.getByRole('button', { name: 'Add label' }).click();
     await labels.getByRole('list', { name: 'Labels of this claim' }).getByText('carrier-issue').waitFor();
@@ -173,7 +173,7 @@ describe('claim desk tools', () => {
     expect(await labels.getByRole('button', { name: 'Remove label vip' }).count()).toBe(0);
 
     // Metadata.
-    const metadata = page.getByRole('region', { name: 'Metadata' });
+    const metadata = await openTool(page, 'Metadata');
     await metadata.getByLabel('Key', { exact: true }).fill('carrier');
     await metadata.getByLabel('Value', { exact: true }).fill('UPS');
     await metadata.getByRole('button', { name: 'Set value' }).click();
@@ -183,7 +183,7 @@ describe('claim desk tools', () => {
     await expectAccessible(page);
 
     // Macros: a reply fills the message box, a resolution presets the resolve form.
-    const macros = page.getByRole('region', { name: 'Use macro' });
+    const macros = await openTool(page, 'Use macro');
     await macros.getByLabel('Macro').selectOption({ label: 'Apology (reply)' });
     await macros.getByRole('button', { name: 'Use macro' }).click();
     await macros.getByText('"Apology" was put in the message box; review it before sending.').waitFor();
@@ -369,7 +369,7 @@ describe('claim desk tools', () => {
     }
     await page.goto(`/admin/claims/view/${jon.claimId}`);
     await expect.poll(() => heading(page).textContent()).toBe(`Claim #${jon.claimNumber}`);
-    await page.getByRole('region', { name: 'Labels' }).waitFor();
+    await openTool(page, 'Labels');
     expect(await page.getByLabel('New label').count()).toBe(0);
     expect(await page.getByRole('region', { name: 'Use macro' }).count()).toBe(0);
     expect(await page.getByLabel('New internal note').count() > 0).toBe(acme.permissions.includes('claim-note:create'));

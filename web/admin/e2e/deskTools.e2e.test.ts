@@ -42,6 +42,15 @@ describe('the desk\'s macro and SOP pages', () => {
     await page.getByRole('heading', { name: 'Edit macro Photo request' }).waitFor();
     await page.getByLabel('Name').fill('Photo request (resolution)');
     await page.getByRole('radio', { name: /Resolution/ }).check();
+    // The preset's reasons fit its decision, as on the claim page: denial grounds for a denial only.
+    const reasons = page.getByLabel('Reason (optional)');
+    await page.getByLabel('Resolution', { exact: true }).selectOption('DENY');
+    await reasons.selectOption({ label: 'Claim Type Not Covered' });
+    await page.getByLabel('Resolution', { exact: true }).selectOption('RESHIP');
+    expect(await reasons.inputValue()).toBe('');
+    const reshipReasons = await reasons.locator('option').allTextContents();
+    expect(reshipReasons).toContain('Reship');
+    expect(reshipReasons).not.toContain('Claim Type Not Covered');
     await page.getByLabel('Resolution', { exact: true }).selectOption('REFUND');
     await page.getByLabel('Description (optional, placeholders allowed)').fill('Refund for order {{order.number}}');
     await expect.poll(() => page.getByTestId('macro-preview-description').textContent(), { timeout: 15_000 }).toBe('Refund for order 1001');

@@ -180,6 +180,11 @@ describe('finance pages of the back-office', () => {
     // The store's owner redeems: more than the balance is refused with the server's words, then some is redeemed.
     const owner = await h.newPage([{ status: 400, path: '/store-credit/redeem' }]);
     await signIn(owner.page, 'owner@acme.test');
+    // The claim page says what the resolution issued: the credit with the store's bonus, decided and in the timeline.
+    await owner.page.goto(`/admin/claims/view/${gia.claimId}`);
+    const credited = /Store credit \$25\.92 \+ \$2\.59 bonus = \$28\.51/;
+    await owner.page.getByRole('region', { name: 'Decisions' }).getByRole('row', { name: credited }).waitFor();
+    await owner.page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: credited }).waitFor();
     await owner.page.goto(`/admin/store-credit?customer=${encodeURIComponent('gia@example.com')}`);
     const redeem = owner.page.getByRole('form', { name: 'Redeem credit' });
     await redeem.getByLabel('Amount to redeem (USD)').fill('500');

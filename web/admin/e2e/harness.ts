@@ -140,6 +140,14 @@ export async function fileClaim(baseUrl: string, sourceOrderId: string, body: Fi
 
 export const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 
+/** A claim-page tool, folded under its heading until opened: opens it and answers its region. */
+export async function openTool(page: Page, name: string) {
+  const tool = page.getByRole('region', { name });
+  await tool.locator('summary').click();
+  await tool.locator('details[open]').waitFor();
+  return tool;
+}
+
 /** A signed-in API session for arranging and checking state behind the page's back (cookie + our own Origin). */
 export async function apiSession(baseUrl: string, email: string) {
   const login = await fetch(`${baseUrl}/api/auth/login`, {

@@ -8,7 +8,7 @@ let h: Harness;
 /** Order 1002 (Ben Ortiz, ben@example.com): the tent arrived damaged. */
 let ben: { claimId: string; claimNumber: string };
 /** Order 1001 (Ava Stone): the Trail Jacket never came. */
-let ava: { claimId: string; claimNumber: string };
+let ava: { claimId: string; claimNumber: string; token: string };
 
 beforeAll(async () => {
   h = await startHarness();
@@ -42,7 +42,7 @@ async function searchFor(page: Page, term: string): Promise<void> {
 }
 
 describe('working the claim queue as a team', () => {
-  it('finds claims by surname, part of an email, item name and through a typo', async () => {
+  it('finds claims by surname, part of an email (also with a typo), item name, SKU and through a typo', async () => {
     const { page, context, problems } = await h.newPage();
     await signIn(page, 'agent@acme.test');
     await rowOf(page, ben.claimNumber).waitFor();
@@ -60,6 +60,15 @@ describe('working the claim queue as a team', () => {
     await searchFor(page, 'Trail');
     await rowOf(page, ava.claimNumber).waitFor();
     expect(await rowOf(page, ben.claimNumber).count()).toBe(0);
+
+    // A SKU, whole; part of an email with a typo in it.
+    await searchFor(page, 'TENT-2P');
+    await rowOf(page, ben.claimNumber).waitFor();
+    expect(await claimsTable(page).locator('tbody tr').count()).toBe(1);
+    await searchFor(page, 'ben@exampel');
+    await page.getByText('Search: no exact match: close matches (typos forgiven).').waitFor();
+    await rowOf(page, ben.claimNumber).waitFor();
+    expect(await claimsTable(page).locator('tbody tr').count()).toBe(1);
 
     await searchFor(page, 'Ortzi');
     await page.getByText('Search: no exact match: close matches (typos forgiven).').waitFor();
@@ -124,7 +133,7 @@ describe('working the claim queue as a team', () => {
     await context.close();
   });
 
-  it('sorts on the server by claimed value, both ways', async () => {
+  it('sorts on the server by claimed value, both ways, and by the latest customer reply, marking the rows a customer answered', async () => {
     const { page, context, problems } = await h.newPage();
     await signIn(page, 'agent@acme.test');
     await claimsTable(page).waitFor();
@@ -139,6 +148,19 @@ describe('working the claim queue as a team', () => {
     await page.waitForURL(/order=asc/);
     await expect.poll(() => claimsTable(page).locator('a.row-link').allTextContents()).toEqual(await expected('asc'));
     await page.getByRole('table', { name: 'Claims, lowest value first' }).waitFor();
+
+    // A word from the shopper marks the row, and puts the claim first when sorted by the latest customer reply.
+    const wrote = await fetch(`${h.baseUrl}/api/claims/${ava.token}/messages`, {
+      method: 'POST', headers: { 'content-type': 'application/json', origin: h.baseUrl }, body: JSON.stringify({ messageContent: 'Any news on my jacket?' }),
+    });
+    expect(wrote.status).toBe(201);
+    await page.goto('/admin/?sort=reply&order=desc');
+    await expect.poll(async () => {
+      await page.reload();
+      return claimsTable(page).locator('a.row-link').first().textContent();
+    }, { timeout: 10_000 }).toBe(`#${ava.claimNumber}`);
+    await rowOf(page, ava.claimNumber).getByText('Customer replied').waitFor();
+    expect(await rowOf(page, ben.claimNumber).getByText('Customer replied').count()).toBe(0);
     await expectAccessible(page);
     expect(problems).toEqual([]);
     await context.close();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, fileClaim, signIn, startHarness, type Harness } from './harness.js';
+import { expectAccessible, fileClaim, openTool, signIn, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 let kumo: { token: string; claimNumber: string; claimId: string };
@@ -96,7 +96,7 @@ describe('returns in Chromium', () => {
     await expectAccessible(page);
 
     await row.getByRole('link', { name: `Claim #${kumo.claimNumber}` }).click();
-    const card = page.getByRole('region', { name: 'Returns' });
+    const card = await openTool(page, 'Returns');
     await card.getByText(`Return ${code}`, { exact: true }).waitFor();
     await card.getByLabel(`Note for return ${code} (optional)`).fill('Pickup booked.');
     await card.getByRole('button', { name: `Approve return ${code}` }).click();
@@ -116,7 +116,7 @@ describe('returns in Chromium', () => {
     const { page, context, problems } = await h.newPage();
     await signIn(page, 'agent@acme.test');
     await page.goto(`/admin/claims/view/${acme.claimId}`);
-    const card = page.getByRole('region', { name: 'Returns' });
+    const card = await openTool(page, 'Returns');
     await card.getByText(`Return R${acme.claimNumber}-1`, { exact: true }).waitFor();
     await card.getByText('Sent to the store\'s returns portal').waitFor();
     expect(await card.getByRole('button').count()).toBe(0);

@@ -72,7 +72,7 @@ export const v1Routes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) 
     config: { auth: 'token', permission: 'claim:resolve' },
     schema: {
       tags: ['public API v1'],
-      summary: 'Resolve a claim: 409 already_resolved when it has a resolution, 409 version_conflict on a stale expectedVersion',
+      summary: 'Resolve a claim, whole or item by item: 409 already_resolved for an item already decided, 409 version_conflict on a stale expectedVersion, 422 for a type the store does not offer',
       security: [{ bearer: [] }], params: ClaimParams, headers: IdempotencyHeaders, body: ResolveClaimRequest,
       response: { 200: ApiClaim, ...errors, 409: ApiError },
     },

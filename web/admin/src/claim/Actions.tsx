@@ -4,6 +4,7 @@ import { CLAIM_STATUS_LABELS, ClaimStatus, RESOLUTION_REASON_LABELS, ResolutionR
 import { CLOSING_STATUSES } from '@claims/domain';
 import { api, isHttpError } from '../api.js';
 import { Alert } from '@claims/ui/components';
+import { ToolCard } from '../components/ui.js';
 import { errorText } from '@claims/ui';
 
 /** After a change: the answer is the new claim; the history and the lists follow. */
@@ -68,8 +69,7 @@ export function StatusForm({ claim }: { claim: AdminClaimDetail }) {
   }
   const conflict = isHttpError(change.error, 409, 'version_conflict');
   return (
-    <section className="card" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>Change status</h2>
+    <ToolCard title="Change status">
       <form className="stack" onSubmit={onSubmit} noValidate>
         <div className="field">
           <label htmlFor={`${id}-status`}>New status</label>
@@ -97,6 +97,6 @@ export function StatusForm({ claim }: { claim: AdminClaimDetail }) {
         {done ? <Alert tone="success">{done}</Alert> : null}
         <div className="actions"><button type="submit" className="button button-secondary" disabled={change.isPending}>Change status</button></div>
       </form>
-    </section>
+    </ToolCard>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
-  RESOLUTION_REASON_LABELS, ResolutionReason, ResolutionType, currencyDecimals, toDecimal, toMinor,
+  RESOLUTION_REASON_LABELS, ResolutionReason, ResolutionType, currencyDecimals, reasonsFor, toDecimal, toMinor,
   type AdminClaimDetail, type MacroResolutionPreset, type ResolveClaimRequest,
 } from '@claims/contracts';
 import { decidedItemIds } from '@claims/domain';
@@ -12,7 +12,7 @@ import { RESOLUTION_TYPE_LABELS, reasonLabel } from '../labels.js';
 import { ConflictAlert, useClaimUpdated } from './Actions.js';
 import { claimFacts } from './claimFactsApi.js';
 import {
-  creditBonus, emptyDraft, planLines, reasonsFor, requestOf, totalsOf, usesAmount, usesPercentage, usesQuantity,
+  creditBonus, emptyDraft, planLines, requestOf, totalsOf, usesAmount, usesPercentage, usesQuantity,
   type DecisionTerms, type ItemDraft,
 } from './decisionDraft.js';
 import { decisionText, lineSubject } from './decisionText.js';

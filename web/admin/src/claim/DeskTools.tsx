@@ -6,6 +6,7 @@ import {
 } from '@claims/contracts';
 import { errorText, formatDateTime, pluralize } from '@claims/ui';
 import { api, isHttpError } from '../api.js';
+import { ToolCard } from '../components/ui.js';
 import { Alert } from '@claims/ui/components';
 
 const failureText = (error: unknown): string => (isHttpError(error, 409)
@@ -125,8 +126,7 @@ export function LabelsSection({ claim, canAdd, canRemove }: { claim: AdminClaimD
   }
   const error = add.error ?? remove.error;
   return (
-    <section className="card" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`} tabIndex={-1}>Labels</h2>
+    <ToolCard title="Labels" titleId={`${id}-title`}>
       {claim.labels.length === 0 ? <p className="muted">No labels.</p> : (
         <ul className="chips" aria-label="Labels of this claim">
           {claim.labels.map((label) => (
@@ -154,7 +154,7 @@ export function LabelsSection({ claim, canAdd, canRemove }: { claim: AdminClaimD
       {problem ? <Alert>{problem}</Alert> : null}
       {error ? <Alert>{failureText(error)}</Alert> : null}
       <p role="status" className="muted">{done}</p>
-    </section>
+    </ToolCard>
   );
 }
 
@@ -202,8 +202,7 @@ export function MetadataSection({ claim, canCreate, canUpdate }: { claim: AdminC
     set.mutate({ k: k.data, v: v.data });
   }
   return (
-    <section className="card" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>Metadata</h2>
+    <ToolCard title="Metadata">
       {entries.length === 0 ? <p className="muted">No metadata.</p> : (
         <dl className="facts metadata">
           {entries.map(([k, v]) => (
@@ -231,7 +230,7 @@ export function MetadataSection({ claim, canCreate, canUpdate }: { claim: AdminC
       {problem ? <Alert>{problem}</Alert> : null}
       {set.isError ? <Alert>{failureText(set.error)}</Alert> : null}
       <p role="status" className="muted">{done}</p>
-    </section>
+    </ToolCard>
   );
 }
 
@@ -279,8 +278,7 @@ export function MacroPicker({ claim, canStore, canGlobal, allowReply, allowResol
   const loading = (canStore && storeMacros.isPending) || (canGlobal && globalMacros.isPending);
   const loadError = storeMacros.error ?? globalMacros.error;
   return (
-    <section className="card" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>Use macro</h2>
+    <ToolCard title="Use macro">
       {loading ? <p className="muted">Loading the macros…</p> : null}
       {loadError ? <Alert>The macros could not be loaded: {loadError.message}</Alert> : null}
       {!loading && !loadError && all.length === 0 ? <p className="muted">No macros you can use on this claim.</p> : null}
@@ -303,6 +301,6 @@ export function MacroPicker({ claim, canStore, canGlobal, allowReply, allowResol
       {problem ? <Alert>{problem}</Alert> : null}
       {render.isError ? <Alert>{failureText(render.error)}</Alert> : null}
       <p role="status" className="muted">{done}</p>
-    </section>
+    </ToolCard>
   );
 }

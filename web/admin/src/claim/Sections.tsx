@@ -98,7 +98,7 @@ export function ResolutionSections({ claim }: { claim: AdminClaimDetail }) {
           <dl className="facts">
             <Fact term="Resolution Date"><time dateTime={summary.date}>{formatDateTime(summary.date)}</time></Fact>
             <Fact term="Provided Resolution">{summary.types.map(resolutionTypeLabel).join(', ')}</Fact>
-            {/* "Reimbursed" only when money moved to the store: a reship or a denial reimburses nothing. */}
+            {/* "Reimbursed" only when protection pays the store back (a line marked creditStore): a denial moves no money. */}
             {summary.reimbursed ? <Fact term="Reimbursed">Yes</Fact> : null}
             <Fact term="Actioned By">{summary.actionedBy}</Fact>
             {summary.denialReason ? <Fact term="Reason for Denial">{reasonLabel(summary.denialReason)}</Fact> : null}

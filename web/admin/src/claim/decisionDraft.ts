@@ -1,5 +1,5 @@
 import {
-  DEFAULT_MONEY_RULES, REASONS_FOR_DECISION, ResolutionReason, toDecimal, toMinor,
+  DEFAULT_MONEY_RULES, ResolutionReason, toDecimal, toMinor,
   type AdminClaimDetail, type ClaimFacts, type ResolutionLineInput, type ResolutionType, type ResolveClaimRequest,
 } from '@claims/contracts';
 import { storeCreditOf } from '@claims/domain';
@@ -21,14 +21,6 @@ export interface ItemDraft {
 export const usesQuantity = (type: ResolutionType | '') => type === 'REFUND' || type === 'RESHIP' || type === 'STORE_CREDIT';
 export const usesPercentage = (type: ResolutionType | '') => type === 'REFUND' || type === 'STORE_CREDIT';
 export const usesAmount = (type: ResolutionType | '') => type === 'FLAT_RATE' || type === 'CUSTOM';
-
-/** The reasons a decision offers (the one already chosen stays offered, e.g. from a macro). */
-export function reasonsFor(type: ResolutionType, chosen: string): ResolutionReason[] {
-  const offered = [...REASONS_FOR_DECISION[type]];
-  const parsed = ResolutionReason.safeParse(chosen);
-  if (parsed.success && !offered.includes(parsed.data)) offered.push(parsed.data);
-  return offered;
-}
 
 export const emptyDraft = (item: Item, type: ResolutionType | '' = '', reason = ''): ItemDraft =>
   ({ type, quantity: String(item.quantity), percentage: '100', amount: '', reason });

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import {
   CLAIM_STATE_BADGES, CLAIM_STATE_OF_STATUS, CLAIM_STATUS_LABELS, type ClaimStatus, type ProtectionStatus,
 } from '@claims/contracts';
@@ -46,5 +46,23 @@ export function Fact({ term, children }: { term: string; children: ReactNode }) 
       <dt>{term}</dt>
       <dd>{children}</dd>
     </div>
+  );
+}
+
+/**
+ * A claim-page tool folded under its heading until the agent opens it, so the decision and the facts lead
+ * the page (a native disclosure: the keyboard and screen readers know it without a library).
+ */
+export function ToolCard({ title, titleId, children }: { title: string; titleId?: string; children: ReactNode }) {
+  const ownId = useId();
+  const id = titleId ?? ownId;
+  return (
+    <section className="card tool-card" aria-labelledby={id}>
+      <details>
+        {/* A title given from outside is one its tool moves the focus to (tabIndex -1). */}
+        <summary><h2 id={id} tabIndex={titleId ? -1 : undefined}>{title}</h2></summary>
+        <div className="stack tool-body">{children}</div>
+      </details>
+    </section>
   );
 }

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import {
-  CreateMacroRequest, MACRO_PLACEHOLDERS, RESOLUTION_REASON_LABELS, ResolutionReason, ResolutionType, macroValuesFor, renderMacro,
+  CreateMacroRequest, MACRO_PLACEHOLDERS, RESOLUTION_REASON_LABELS, reasonsFor, ResolutionReason, ResolutionType, macroValuesFor, renderMacro,
   type MacroInput, type MacroKind, type MacroView,
 } from '@claims/contracts';
 import { Alert } from '@claims/ui/components';
@@ -29,6 +29,12 @@ const draftOf = (macro: MacroView | null): Draft => ({
   resolutionType: macro?.resolution?.resolutionType ?? 'REFUND', reason: macro?.resolution?.reason ?? '',
   amount: macro?.resolution?.amount === undefined ? '' : String(macro.resolution.amount), description: macro?.resolution?.description ?? '',
 });
+
+/** The reasons the claim page offers for the preset's decision (a saved macro's own reason stays offered). */
+function reasonsOf(type: string, chosen: string): ResolutionReason[] {
+  const decision = ResolutionType.safeParse(type);
+  return decision.success ? reasonsFor(decision.data, chosen) : [];
+}
 
 /** The request for a draft, or the problems to show (in the words of the field they concern). */
 function requestOf(draft: Draft): { ok: true; value: MacroInput } | { ok: false; problems: string[] } {
@@ -96,7 +102,11 @@ export function MacroForm({ macro, storeName, agentName, busy, error, onSave, on
           <legend>Resolution preset</legend>
           <div className="field">
             <label htmlFor={`${id}-type`}>Resolution</label>
-            <select id={`${id}-type`} value={draft.resolutionType} onChange={(e) => set('resolutionType', e.target.value)}>
+            <select id={`${id}-type`} value={draft.resolutionType} onChange={(e) => {
+              const type = e.target.value;
+              // A reason chosen for another decision rarely fits this one (a denial's grounds on a reship).
+              setDraft((d) => ({ ...d, resolutionType: type, reason: reasonsOf(type, '').some((r) => r === d.reason) ? d.reason : '' }));
+            }}>
               {ResolutionType.options.map((t) => <option key={t} value={t}>{RESOLUTION_TYPE_LABELS[t]}</option>)}
             </select>
           </div>
@@ -104,7 +114,7 @@ export function MacroForm({ macro, storeName, agentName, busy, error, onSave, on
             <label htmlFor={`${id}-reason`}>Reason (optional)</label>
             <select id={`${id}-reason`} value={draft.reason} onChange={(e) => set('reason', e.target.value)}>
               <option value="">No reason</option>
-              {ResolutionReason.options.map((r) => <option key={r} value={r}>{RESOLUTION_REASON_LABELS[r]}</option>)}
+              {reasonsOf(draft.resolutionType, draft.reason).map((r) => <option key={r} value={r}>{RESOLUTION_REASON_LABELS[r]}</option>)}
             </select>
           </div>
           <div className="field">

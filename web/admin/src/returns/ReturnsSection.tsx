@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { RETURN_METHOD_LABELS, RETURN_REASON_LABELS, RETURN_STATUS_LABELS, RETURN_STATUS_MOVES, type ClaimReturn, type ReturnStatus } from '@claims/contracts';
 import { errorText, formatDateTime } from '@claims/ui';
 import { Alert } from '@claims/ui/components';
+import { ToolCard } from '../components/ui.js';
 import { returnsApi } from './returnsApi.js';
 
 /** What the button that makes each move says. */
@@ -61,8 +62,7 @@ function ReturnCard({ claimId, item, version, canUpdate }: { claimId: string; it
 export function ReturnsSection({ claimId, canUpdate }: { claimId: string; canUpdate: boolean }) {
   const returns = useQuery({ queryKey: ['claim-returns', claimId], queryFn: () => returnsApi.ofClaim(claimId) });
   return (
-    <section className="card stack" aria-labelledby="claim-returns-title">
-      <h2 id="claim-returns-title">Returns</h2>
+    <ToolCard title="Returns">
       {returns.isError ? <Alert>{errorText(returns.error, 'The returns could not be loaded. Try again.')}</Alert> : null}
       {returns.data && returns.data.data.length === 0 ? <p className="muted">The customer has started no return.</p> : null}
       {returns.data && returns.data.data.length > 0 ? (
@@ -70,6 +70,6 @@ export function ReturnsSection({ claimId, canUpdate }: { claimId: string; canUpd
           {returns.data.data.map((r) => <ReturnCard key={r.id} claimId={claimId} item={r} version={returns.data.version} canUpdate={canUpdate} />)}
         </ul>
       ) : null}
-    </section>
+    </ToolCard>
   );
 }
