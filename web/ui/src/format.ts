@@ -127,23 +127,41 @@ export function formatDate(value: string | number | Date): string {
   return `${dd}/${mm}/${date.getFullYear()}`;
 }
 
+/**
+ * An Intl formatter built on first use and kept: building one costs far more than formatting with it (each mail the
+ * server sends writes a long date), and the first one starts ICU, which a page that never needs it should not pay.
+ */
+function kept<T>(build: () => T): () => T {
+  let built: T | undefined;
+  return () => (built ??= build());
+}
+
+const longDateFormat = kept(() => new Intl.DateTimeFormat(LOCALE, { month: 'long', day: 'numeric', year: 'numeric' }));
+
 /** A long calendar date for sentences ('March 5, 2026'). */
 export function formatLongDate(value: string | number | Date): string {
   const date = toDate(value);
   if (!date) return '';
-  return new Intl.DateTimeFormat(LOCALE, { month: 'long', day: 'numeric', year: 'numeric' }).format(date);
+  return longDateFormat().format(date);
 }
+
+const monthFormats = {
+  short: kept(() => new Intl.DateTimeFormat(LOCALE, { month: 'short', year: 'numeric', timeZone: 'UTC' })),
+  long: kept(() => new Intl.DateTimeFormat(LOCALE, { month: 'long', year: 'numeric', timeZone: 'UTC' })),
+};
 
 /** A calendar month 'YYYY-MM' as 'Mar 2026', or 'March 2026' for an invoice's period: figures of a month, not an instant, so no time zone moves it. */
 export function formatMonth(month: string, style: 'short' | 'long' = 'short'): string {
   const match = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(month);
   if (!match) return month;
-  return new Intl.DateTimeFormat(LOCALE, { month: style, year: 'numeric', timeZone: 'UTC' }).format(Date.UTC(Number(match[1]), Number(match[2]) - 1, 1));
+  return monthFormats[style]().format(Date.UTC(Number(match[1]), Number(match[2]) - 1, 1));
 }
+
+const countFormat = kept(() => new Intl.NumberFormat(LOCALE));
 
 /** A count of things with grouping, `12,345`. */
 export function formatCount(count: number): string {
-  return new Intl.NumberFormat(LOCALE).format(count);
+  return countFormat().format(count);
 }
 
 /** Spec §9: 'No {plural}' for zero, '1 {singular}' for one, '{n} {plural}' otherwise. */

@@ -75,4 +75,12 @@ describe('invoice formatting', () => {
     expect(formatMonth('2026-06', 'long')).toBe('June 2026');
     expect(formatMonth('2027-01', 'long')).toBe('January 2027');
   });
+
+  it('keeps each kept formatter to its own style: short and long months, long dates and counts interleaved', async () => {
+    const { formatCount, formatLongDate, formatMonth } = await import('../src/index.js');
+    const written = () => [formatMonth('2026-03'), formatMonth('2026-03', 'long'), formatLongDate(new Date(2026, 2, 5, 12)), formatCount(12345), formatLongDate('not a date')];
+    expect(written()).toEqual(['Mar 2026', 'March 2026', 'March 5, 2026', '12,345', '']);
+    expect(formatLongDate(new Date(2025, 11, 31, 12))).toBe('December 31, 2025');
+    expect(written()).toEqual(['Mar 2026', 'March 2026', 'March 5, 2026', '12,345', '']);
+  });
 });

@@ -1,9 +1,9 @@
 import { claimNotificationsStreamOf, type DomainEvent, Message, type Claim, type NotificationKind, type Store } from '@claims/contracts';
 import { storedDomainEvent } from '@claims/event-store';
-import { claimMailDecider, notificationKindOf, teamNotificationKindOf, type RecordNotification } from '@claims/domain';
+import { claimDecider, claimMailDecider, notificationKindOf, teamNotificationKindOf, type RecordNotification } from '@claims/domain';
 import type { AppContext, RequestMeta } from '../context.js';
 import { findStore } from '../catalog/storeRepository.js';
-import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
+import { foldRecorded, handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
 import { nameBasedId } from '../eventsourcing/nameBasedId.js';
 import { loadClaim } from '../http/authorizedClaim.js';
 import type { Mail, Mailer } from './mailer.js';
@@ -51,12 +51,33 @@ async function planFor(ctx: AppContext, cause: ClaimMailCause, claim: Claim, sto
 }
 
 /**
+ * What the caller already holds and need not be read again: the event itself (the claim's first event alone makes the
+ * claim), the store, and the member who wants the mail (read just before).
+ */
+export interface HeldFacts {
+  event?: DomainEvent;
+  store?: Store;
+  member?: TeamRecipient;
+}
+
+/** The claim as it stood just after its event, and that event: a later reply or decision gets a mail of its own. */
+async function claimAfter(ctx: AppContext, cause: ClaimMailCause, held: DomainEvent | undefined): Promise<{ claim: Claim; event: DomainEvent } | null> {
+  if (held && cause.streamVersion === 1) {
+    const claim = foldRecorded(claimDecider, [held]);
+    return claim && { claim, event: held };
+  }
+  const loaded = await loadClaim(ctx, cause.streamId, cause.streamVersion);
+  const recorded = loaded?.events.find((e) => e.eventId === cause.eventId);
+  return loaded && recorded ? { claim: loaded.state, event: storedDomainEvent(recorded) } : null;
+}
+
+/**
  * Sends the mail one event of a claim causes to one recipient, unless it went out already, and records the outcome
  * in the claim's notifications stream (never the claim's, whose version agents work at); a failure also schedules
  * the next try in the same transaction, so neither the failure nor the retry can be lost. A member is mailed only
- * while they still want it (`member`, when the caller has just read that; else it is read again).
+ * while they still want it (`held.member`, when the caller has just read that; else it is read again).
  */
-export async function deliverClaimMail(ctx: AppContext, mailer: Mailer, cause: ClaimMailCause, member?: TeamRecipient): Promise<void> {
+export async function deliverClaimMail(ctx: AppContext, mailer: Mailer, cause: ClaimMailCause, held: HeldFacts = {}): Promise<void> {
   const notificationId = claimNotificationId(cause);
   const claimId = cause.streamId;
   const stream = claimNotificationsStreamOf(claimId);
@@ -66,16 +87,13 @@ export async function deliverClaimMail(ctx: AppContext, mailer: Mailer, cause: C
     await clearRetry(ctx.database.db, notificationId);
     return;
   }
-  // The claim as it stood just after its event: a later reply or decision gets a mail of its own.
-  const loaded = await loadClaim(ctx, claimId, cause.streamVersion);
-  const recorded = loaded?.events.find((e) => e.eventId === cause.eventId);
-  const found = loaded && (await findStore(ctx.database.db, loaded.state.storeId));
-  if (!loaded || !recorded || !found) return;
+  const after = await claimAfter(ctx, cause, held.event);
+  const found = after && (held.store?.id === after.claim.storeId ? held.store : await findStore(ctx.database.db, after.claim.storeId));
+  if (!after || !found) return;
   const store = mailStore(found, ctx.config.publicUrl);
-  const event = storedDomainEvent(recorded);
   const meta = notificationMeta(cause);
 
-  const plan = await planFor(ctx, cause, loaded.state, store, event, member);
+  const plan = await planFor(ctx, cause, after.claim, store, after.event, held.member);
   if (!plan) {
     // Nothing to mail (no longer a member, or no longer wanting it): nothing to retry either.
     await clearRetry(ctx.database.db, notificationId);
@@ -101,7 +119,8 @@ export async function deliverClaimMail(ctx: AppContext, mailer: Mailer, cause: C
     ctx.log.warn({ claimId, kind: plan.kind, attempt: attempts + 1, next }, 'mail about a claim failed; it will be tried again unless given up');
     return;
   }
-  await record({ sent: true }, (trx) => clearRetry(trx, notificationId));
+  // A retry row exists only beside a recorded failure: after none, the record is one append, no transaction.
+  await record({ sent: true }, attempts === 0 ? undefined : (trx) => clearRetry(trx, notificationId));
 }
 
 /** Every team member who wants the mail this claim event causes gets it, each on their own (one failing holds no other back). */
@@ -110,6 +129,6 @@ export async function notifyTeamOf(ctx: AppContext, mailer: Mailer, cause: Omit<
   const store = kind && (await findStore(ctx.database.db, storeId));
   if (!kind || !store) return;
   for (const member of await teamRecipients(ctx, store, kind)) {
-    await deliverClaimMail(ctx, mailer, { ...cause, job: { kind: 'member', memberId: member.userId } }, member);
+    await deliverClaimMail(ctx, mailer, { ...cause, job: { kind: 'member', memberId: member.userId } }, { event, store, member });
   }
 }

@@ -1,5 +1,6 @@
+/** @jsxImportSource ./reactProduction */
 import type { ReactNode } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
+import { renderToStaticMarkup } from './reactProduction/server.js';
 import { BUTTON_RADIUS, type Store } from '@claims/contracts';
 import type { Mail } from './mailer.js';
 

@@ -48,8 +48,13 @@ export function createMailer(config: MailerConfig, log: Logger): Mailer {
   return {
     async send(mail) {
       const { message } = await transport.sendMail({ from: config.from, ...mail });
-      await fs.mkdir(folder, { recursive: true });
-      await fs.writeFile(path.join(folder, `${new Date().toISOString().replace(/[:.]/g, '-')}-${mail.subject.replace(/[^\w-]+/g, '_').slice(0, 60)}.eml`), message as Buffer);
+      const file = path.join(folder, `${new Date().toISOString().replace(/[:.]/g, '-')}-${mail.subject.replace(/[^\w-]+/g, '_').slice(0, 60)}.eml`);
+      // The folder is made when missing (first mail, or cleared meanwhile), not before every mail.
+      await fs.writeFile(file, message as Buffer).catch(async (error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        await fs.mkdir(folder, { recursive: true });
+        await fs.writeFile(file, message as Buffer);
+      });
     },
     close: () => transport.close(),
   };

@@ -18,7 +18,7 @@ export function notifyShopper(mailer: Mailer): Reaction {
     handles: new Set(['ClaimFiled', 'ClaimMessageSent', 'ClaimStatusChanged', 'ClaimResolved']),
     async react(ctx, event) {
       if (!notificationKindOf(event)) return;
-      await deliverClaimMail(ctx, mailer, { ...causeOf(event), job: { kind: 'shopper' } });
+      await deliverClaimMail(ctx, mailer, { ...causeOf(event), job: { kind: 'shopper' } }, { event });
     },
   };
 }
