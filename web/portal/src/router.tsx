@@ -93,8 +93,8 @@ function SiteFooter() {
   const store = useWhitelabel().data;
   if (!store) return null;
   const { supportEmail, supportPhone } = store.contact;
-  const policies = [['Terms of service', store.policies.termsUrl], ['Privacy policy', store.policies.privacyUrl], ['Protection terms', store.policies.protectionTermsUrl]] as const;
-  const links = policies.filter((p): p is readonly [string, string] => isWebLink(p[1]));
+  const policies: Array<[string, string | null]> = [['Terms of service', store.policies.termsUrl], ['Privacy policy', store.policies.privacyUrl], ['Protection terms', store.policies.protectionTermsUrl]];
+  const links = policies.flatMap(([label, url]) => (isWebLink(url) ? [{ label, url }] : []));
   if (!supportEmail && !supportPhone && links.length === 0) return null;
   return (
     <footer className="site-footer">
@@ -106,7 +106,7 @@ function SiteFooter() {
         </p>
       ) : null}
       {links.length > 0 ? (
-        <nav aria-label="Store policies">{links.map(([label, url]) => <a key={label} href={url} rel="noopener noreferrer" target="_blank">{label}</a>)}</nav>
+        <nav aria-label="Store policies">{links.map(({ label, url }) => <a key={label} href={url} rel="noopener noreferrer" target="_blank">{label}</a>)}</nav>
       ) : null}
     </footer>
   );
