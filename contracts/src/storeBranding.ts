@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ContactSettings, PoliciesSettings } from './storeHelp.js';
 
 /** Spec §3 branding settings (every field optional: a store brands what it wants). */
 export const Branding = z.object({
@@ -21,5 +22,6 @@ export type Branding = z.infer<typeof Branding>;
 
 export { BUTTON_RADIUS } from './buttonRadius.js';
 
-export const WhitelabelSettings = z.object({ storeId: z.uuid(), storeName: z.string(), branding: Branding });
+/** The portal's chrome: the store's look, and its help and policy links for the footer (as set now). */
+export const WhitelabelSettings = z.object({ storeId: z.uuid(), storeName: z.string(), branding: Branding, contact: ContactSettings, policies: PoliciesSettings });
 export type WhitelabelSettings = z.infer<typeof WhitelabelSettings>;

@@ -3,6 +3,9 @@ import { MoneyRules } from './finance.js';
 import { ClaimPolicySettings, OrderSettings, SlaSettings } from './order.js';
 import { MetadataKey, MetadataValue } from './deskTools.js';
 import type { Permission } from './permissions.js';
+import { ContactSettings, PoliciesSettings } from './storeHelp.js';
+
+export { ContactSettings, PoliciesSettings } from './storeHelp.js';
 
 /**
  * A store's settings, spec §6's settings groups. The editable groups are events of the store's
@@ -53,10 +56,6 @@ export type WidgetSettings = z.infer<typeof WidgetSettings>;
 export const ClaimFilingSettings = z.object({ acceptingClaims: z.boolean(), photosRequired: z.boolean() });
 export type ClaimFilingSettings = z.infer<typeof ClaimFilingSettings>;
 
-/** The store's policy pages, linked from what shoppers read (recorded; the portal does not link them yet). */
-export const PoliciesSettings = z.object({ termsUrl: z.string().nullable(), privacyUrl: z.string().nullable(), protectionTermsUrl: z.string().nullable() });
-export type PoliciesSettings = z.infer<typeof PoliciesSettings>;
-
 /** What Order Protection charges: the premium as a percentage of a protected order's value (internal; recorded). */
 export const PricingSettings = z.object({ premiumPercent: z.number().min(0).max(100) });
 export type PricingSettings = z.infer<typeof PricingSettings>;
@@ -65,13 +64,10 @@ export type PricingSettings = z.infer<typeof PricingSettings>;
 export const QuotePricingSettings = z.object({ quotePercent: z.number().min(0).max(100) });
 export type QuotePricingSettings = z.infer<typeof QuotePricingSettings>;
 
-/** Where replies to the store's mail to shoppers go (recorded; the mailer sends from MAIL_FROM). */
+/** Where replies to the store's mail to shoppers go (the mailer sends from MAIL_FROM with this as Reply-To). */
 export const NotificationsSettings = z.object({ replyToEmail: z.string().nullable() });
 export type NotificationsSettings = z.infer<typeof NotificationsSettings>;
 
-/** How shoppers reach the store's own support (recorded). */
-export const ContactSettings = z.object({ supportEmail: z.string().nullable(), supportPhone: z.string().nullable() });
-export type ContactSettings = z.infer<typeof ContactSettings>;
 
 /**
  * Everything a store has set, as the catalog keeps it and the deciders read it: the order settings,

@@ -118,6 +118,31 @@ describe('mail to the shopper, after the request and never inside it (contract Â
       expect(view.statusHistory.map((s) => s.statusLabel)).toEqual(['New', 'Open', 'Waiting for Customer', 'Resolved']);
     });
 
+    it('has the shopper\'s reply go to the store\'s reply-to address once the store sets one', async () => {
+      const owner = await h.login('acmeOwner');
+      const acme = json<{ id: string }>(await h.call({ method: 'GET', url: '/api/stores/acme' })).id;
+      const setReplyTo = (replyToEmail: string | null) =>
+        h.call({ method: 'PUT', url: `/api/admin/stores/${acme}/settings/notifications`, cookie: owner, body: { value: { replyToEmail } } });
+      expect((await setReplyTo('care@acme.test')).statusCode).toBe(200);
+      // Hugo (whose claim the first test filed) asks his claim links, then the store writes to him: both mails answer to the store.
+      expect((await h.call({ method: 'POST', url: '/api/claim-links', body: { order: '1008', email: 'hugo@example.com' } })).statusCode).toBe(202);
+      const links = await eventually(async () => {
+        const [found] = mailTo(smtp.received, 'hugo@example.com', 'Your claim links for order 1008');
+        expect(found).toBeDefined();
+        return found!;
+      });
+      expect(links.replyTo?.text).toBe('care@acme.test');
+      const claimId = json<{ id: string }>(await h.call({ method: 'GET', url: `/api/claims/${viewLink(links)}` })).id;
+      await h.call({ method: 'POST', url: `/api/admin/claims/${claimId}/messages`, cookie: owner, body: { messageContent: 'Reply here if anything is missing.' } });
+      const reply = await eventually(async () => {
+        const found = smtp.received.find((m) => m.text?.includes('Reply here if anything is missing.'));
+        expect(found).toBeDefined();
+        return found!;
+      });
+      expect(reply.replyTo?.text).toBe('care@acme.test');
+      expect((await setReplyTo(null)).statusCode).toBe(200);
+    });
+
     it('mails each team member new claims and customer replies as they chose, and shows the mail in the claim\'s timeline', async () => {
       const owner = await h.login('acmeOwner');
       const agent = await h.login('acmeAgent');

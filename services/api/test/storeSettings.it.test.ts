@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CustomerOrder, PublicStore, SettingsHistoryResponse, StoreSettingsView, type CapabilitiesSettings } from '@claims/contracts';
+import { CustomerOrder, PublicStore, WhitelabelSettings, SettingsHistoryResponse, StoreSettingsView, type CapabilitiesSettings } from '@claims/contracts';
 import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
 
 /** Store settings as versions of the store's settings stream, read by the portal and the deciders at once (PostgreSQL). */
@@ -166,5 +166,17 @@ describe('store settings', () => {
     expect(await acknowledgment()).toBe(message);
     expect((await put('claim-acknowledgment', { enabled: false, message })).statusCode).toBe(200);
     expect(await acknowledgment()).toBeNull();
+  });
+
+  it('gives the portal\'s footer the store\'s contact and policy links at once after a change', async () => {
+    const chrome = async () => WhitelabelSettings.parse(json(await h.call({ method: 'GET', url: '/api/whitelabel/settings?store=acme' })));
+    expect(await chrome()).toMatchObject({ contact: { supportEmail: null, supportPhone: null }, policies: { termsUrl: null, privacyUrl: null, protectionTermsUrl: null } });
+    const contact = { supportEmail: 'help@acme.test', supportPhone: '+1 555 0100' };
+    const policies = { termsUrl: 'https://acme.test/terms', privacyUrl: 'https://acme.test/privacy', protectionTermsUrl: null };
+    expect((await put('contact', contact)).statusCode).toBe(200);
+    expect((await put('policies', policies)).statusCode).toBe(200);
+    expect(await chrome()).toMatchObject({ contact, policies });
+    expect((await put('contact', { supportEmail: null, supportPhone: null })).statusCode).toBe(200);
+    expect((await chrome()).contact).toEqual({ supportEmail: null, supportPhone: null });
   });
 });

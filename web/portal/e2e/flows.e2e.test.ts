@@ -28,8 +28,8 @@ async function confirmAndSubmit(page: Page, name: string, acknowledgment?: strin
 let flaskToken = '';
 
 describe('portal flows', () => {
-  it('files a not-received claim on one of the two shipments of order 1002, and reads the store\'s acknowledgment', async () => {
-    // The owner turns the claim acknowledgment on: the shopper reads it once her claim is received.
+  it('files a not-received claim on one of the two shipments of order 1002, and reads the store\'s acknowledgment, contact and policies', async () => {
+    // The owner turns the claim acknowledgment on and sets the store's contact and policies: the shopper reads them in the portal.
     const origin = h.baseUrl;
     const login = await fetch(`${origin}/api/auth/login`, {
       method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify({ email: 'owner@acme.test', password: 'demo-pass-1234' }),
@@ -41,6 +41,11 @@ describe('portal flows', () => {
       method: 'PUT', headers: { 'content-type': 'application/json', origin, cookie }, body: JSON.stringify({ value: { enabled: true, message: acknowledgment } }),
     });
     expect(saved.status).toBe(200);
+    const setGroup = (group: string, value: unknown) => fetch(`${origin}/api/admin/stores/${acme}/settings/${group}`, {
+      method: 'PUT', headers: { 'content-type': 'application/json', origin, cookie }, body: JSON.stringify({ value }),
+    });
+    expect((await setGroup('contact', { supportEmail: 'help@acme.test', supportPhone: null })).status).toBe(200);
+    expect((await setGroup('policies', { termsUrl: 'https://acme.test/terms', privacyUrl: null, protectionTermsUrl: null })).status).toBe(200);
 
     const { page, context, problems } = await h.newPage();
     await lookUp(page, '1002', 'ben@example.com');
@@ -65,6 +70,15 @@ describe('portal flows', () => {
     await page.getByText('Headlamp 400 × 1').waitFor();
     expect(await page.getByText('Ridge Tent 2P').count()).toBe(0);
     const token = await confirmAndSubmit(page, 'Ben Ortiz', acknowledgment);
+    const footer = page.getByRole('contentinfo');
+    await footer.getByRole('link', { name: 'help@acme.test' }).waitFor();
+    expect(await footer.getByRole('link', { name: 'Terms of service' }).getAttribute('href')).toBe('https://acme.test/terms');
+    // A change shows on the shopper's next page load.
+    expect((await setGroup('contact', { supportEmail: 'help@acme.test', supportPhone: '+1 555 0100' })).status).toBe(200);
+    await page.reload();
+    await footer.getByRole('link', { name: '+1 555 0100' }).waitFor();
+    expect((await setGroup('contact', { supportEmail: null, supportPhone: null })).status).toBe(200);
+    expect((await setGroup('policies', { termsUrl: null, privacyUrl: null, protectionTermsUrl: null })).status).toBe(200);
 
     const claim = await claimOf(token);
     expect(claim.desiredMethod).toBe('RESHIP');

@@ -51,7 +51,8 @@ const ViewReviewPage = lazyPage(viewPages, (m) => m.ViewReviewPage);
 const PrintPage = lazyPage(() => import('./pages/returnLabel.js'), (m) => m.PrintPage);
 const ClaimLinksPage = lazyPage(() => import('./pages/claimLinks.js'), (m) => m.ClaimLinksPage);
 
-function useBrand() {
+/** The store's whitelabel answer: its look, its contact and its policy links. */
+function useWhitelabel() {
   const orderStore = usePortal((s) => (s.demo ? null : s.order?.storeId ?? null));
   const brandStore = usePortal((s) => s.brandStoreId);
   const queryStore = usePortal((s) => s.queryStore);
@@ -59,9 +60,13 @@ function useBrand() {
   const store = queryStore ?? orderStore ?? brandStore ?? undefined;
   // Spec §8: a whitelabel failure is swallowed; the portal keeps its default look. On a store's custom domain the
   // domain alone finds its branding.
-  const whitelabel = useQuery({
+  return useQuery({
     queryKey: ['whitelabel', store], queryFn: () => api.whitelabel(store), enabled: Boolean(store) || servedOnCustomDomain(), retry: false, staleTime: 300_000,
   });
+}
+
+function useBrand() {
+  const whitelabel = useWhitelabel();
   // The branding editor's unsaved draft, while the portal is its preview.
   const preview = useBrandingPreview();
   const brand = preview ? { storeId: whitelabel.data?.storeId ?? '', storeName: preview.storeName, branding: preview.branding } : whitelabel.data;
@@ -81,13 +86,39 @@ function Header({ children }: { children?: ReactNode }) {
   );
 }
 
+const isWebLink = (url: string | null): url is string => url !== null && /^https?:\/\//i.test(url);
+
+/** Where a shopper finds the store's own help and its policies, as the store has set them (nothing when it has none). */
+function SiteFooter() {
+  const store = useWhitelabel().data;
+  if (!store) return null;
+  const { supportEmail, supportPhone } = store.contact;
+  const policies: Array<[string, string | null]> = [['Terms of service', store.policies.termsUrl], ['Privacy policy', store.policies.privacyUrl], ['Protection terms', store.policies.protectionTermsUrl]];
+  const links = policies.flatMap(([label, url]) => (isWebLink(url) ? [{ label, url }] : []));
+  if (!supportEmail && !supportPhone && links.length === 0) return null;
+  return (
+    <footer className="site-footer">
+      {supportEmail || supportPhone ? (
+        <p>Need help from {store.storeName}?{' '}
+          {supportEmail ? <a href={`mailto:${supportEmail}`}>{supportEmail}</a> : null}
+          {supportEmail && supportPhone ? ' · ' : null}
+          {supportPhone ? <a href={`tel:${supportPhone.replace(/[^\d+]/g, '')}`}>{supportPhone}</a> : null}
+        </p>
+      ) : null}
+      {links.length > 0 ? (
+        <nav aria-label="Store policies">{links.map(({ label, url }) => <a key={label} href={url} rel="noopener noreferrer" target="_blank">{label}</a>)}</nav>
+      ) : null}
+    </footer>
+  );
+}
+
 function Main({ children, wide = false }: { children: ReactNode; wide?: boolean }) {
   return <main id="main" tabIndex={-1} className={wide ? 'main-wide' : undefined}>{children}</main>;
 }
 
 /** Default: the start page, returns and error pages. */
 function DefaultLayout() {
-  return <><a className="skip-link" href="#main">Skip to content</a><Header /><Main><Outlet /></Main></>;
+  return <><a className="skip-link" href="#main">Skip to content</a><Header /><Main><Outlet /></Main><SiteFooter /></>;
 }
 
 /** app: the claim flow, with the order it is about and a way to start over. */
@@ -106,6 +137,7 @@ function AppLayout() {
         ) : null}
       </Header>
       <Main><Outlet /></Main>
+      <SiteFooter />
     </>
   );
 }
@@ -131,6 +163,7 @@ function ViewMyClaimLayout() {
         ) : null}
       </Header>
       <Main><Outlet /></Main>
+      <SiteFooter />
     </>
   );
 }

@@ -64,6 +64,9 @@ export const storeRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
     if (!store && domain) store = await findStoreBySlugOrDomain(ctx.database.db, { domain });
     if (!store) throw noStore();
     const revision = (await readBrandingStream(ctx.database.db, store.id)).state?.revision ?? 0;
-    return { storeId: store.id, storeName: store.name, branding: withRevision(store.branding, revision) };
+    return {
+      storeId: store.id, storeName: store.name, branding: withRevision(store.branding, revision),
+      contact: store.settings.contact ?? SETTINGS_DEFAULTS.contact, policies: store.settings.policies ?? SETTINGS_DEFAULTS.policies,
+    };
   });
 };

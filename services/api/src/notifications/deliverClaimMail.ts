@@ -6,7 +6,7 @@ import { findStore } from '../catalog/storeRepository.js';
 import { foldRecorded, handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
 import { nameBasedId } from '../eventsourcing/nameBasedId.js';
 import { loadClaim } from '../http/authorizedClaim.js';
-import type { Mail, Mailer } from './mailer.js';
+import { withStoreReplyTo, type Mail, type Mailer } from './mailer.js';
 import { claimMail } from './claimMails.js';
 import { mailStore } from './mailLayout.js';
 import { teamMail } from './teamMails.js';
@@ -36,7 +36,7 @@ async function planFor(ctx: AppContext, cause: ClaimMailCause, claim: Claim, sto
     const kind = notificationKindOf(event);
     return kind && {
       kind, to: claim.customer.email,
-      compose: async (meta) => claimMail(kind, claim, store, await issueClaimLink(ctx, claim, meta), message),
+      compose: async (meta) => withStoreReplyTo(claimMail(kind, claim, store, await issueClaimLink(ctx, claim, meta), message), store),
     };
   }
   const kind = teamNotificationKindOf(event);

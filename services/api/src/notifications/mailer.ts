@@ -2,12 +2,21 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
+import { SETTINGS_DEFAULTS, type Store } from '@claims/contracts';
 
 export interface Mail {
   to: string;
   subject: string;
   text: string;
   html: string;
+  /** Where the recipient's reply goes, when not to the sender (MAIL_FROM). */
+  replyTo?: string;
+}
+
+/** Mail to a shopper carries the store's reply-to (its notifications settings) as it is when the mail is written. */
+export function withStoreReplyTo(mail: Mail, store: Store): Mail {
+  const replyTo = (store.settings.notifications ?? SETTINGS_DEFAULTS.notifications).replyToEmail;
+  return replyTo ? { ...mail, replyTo } : mail;
 }
 
 export interface Mailer {

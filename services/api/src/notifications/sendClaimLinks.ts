@@ -6,7 +6,7 @@ import { findStore } from '../catalog/storeRepository.js';
 import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
 import type { Reaction } from '../eventsourcing/reactions.js';
 import { loadClaim } from '../http/authorizedClaim.js';
-import type { Mailer } from './mailer.js';
+import { withStoreReplyTo, type Mailer } from './mailer.js';
 import { claimLinksMail } from './claimLinksMail.js';
 import { mailStore } from './mailLayout.js';
 import { issueClaimLink } from './claimLinkIssuer.js';
@@ -46,7 +46,7 @@ export async function deliverClaimLinks(ctx: AppContext, mailer: Mailer, cause: 
       const loaded = await loadClaim(ctx, claimId);
       if (loaded) claims.push({ claim: loaded.state, link: await issueClaimLink(ctx, loaded.state, meta) });
     }
-    const mail = claimLinksMail(order.customerEmail, order.orderNumber, mailStore(store, ctx.config.publicUrl), claims, `${ctx.config.publicUrl}/start`);
+    const mail = withStoreReplyTo(claimLinksMail(order.customerEmail, order.orderNumber, mailStore(store, ctx.config.publicUrl), claims, `${ctx.config.publicUrl}/start`), store);
     await mailer.send(mail);
     mailed = { claimIds: claims.map((c) => c.claim.id), subject: mail.subject };
   } catch (error) {
