@@ -104,12 +104,15 @@ function ClaimDetails({ token, c }: { token: string; c: CustomerClaimView }) {
               </ul>
             </section>
           ) : null}
-          <Suspense fallback={null}><ClaimReturnsCard token={token} /></Suspense>
-          <Suspense fallback={null}><Messages token={token} /></Suspense>
-          <p className="actions">
-            {c.hasReview ? <span>Thank you for your review.</span> : <Link className="button button-secondary" to="/view/$token/review" params={{ token }}>Leave a review</Link>}
-            <Link className="button button-link" to="/print/$token" params={{ token }}>Print</Link>
-          </p>
+          {/* One boundary: the actions below the two cards show with them, not first and then pushed down (a layout shift). */}
+          <Suspense fallback={null}>
+            <ClaimReturnsCard token={token} />
+            <Messages token={token} />
+            <p className="actions">
+              {c.hasReview ? <span>Thank you for your review.</span> : <Link className="button button-secondary" to="/view/$token/review" params={{ token }}>Leave a review</Link>}
+              <Link className="button button-link" to="/print/$token" params={{ token }}>Print</Link>
+            </p>
+          </Suspense>
         </>
       ) : null}
       {lightboxShown ? (
