@@ -1,23 +1,13 @@
 import { z } from 'zod';
 import { SESSION_STEP_PATHS } from './sessionSteps.js';
+import {
+  CLAIM_STATUS_LABELS, CLAIM_TYPE_FLAGS, CUSTOMER_RESOLUTION_LABELS, ITEM_ISSUE_LABELS, RESOLUTION_REASON_LABELS, SHIPMENT_ISSUE_LABELS,
+} from './enumTables.js';
 
-/** Spec §4: claim status codes and their labels. */
-export const CLAIM_STATUS_LABELS = {
-  APPROVED: 'Approved',
-  ARCHIVED: 'Archived',
-  CLOSED: 'Closed',
-  COMMUNICATING: 'Communicating',
-  DENIED: 'Denied',
-  DISMISSED: 'Dismissed',
-  NEW: 'New',
-  OPEN: 'Open',
-  RESOLVED: 'Resolved',
-  RESOLVED_BY_BRAND: 'Resolved by Brand',
-  TEMPORARILY_DISMISSED: 'Temporarily Dismissed',
-  WAITING_FOR_BRAND: 'Waiting for Brand',
-  WAITING_FOR_CUSTOMER: 'Waiting for Customer',
-  WAITING_FOR_OP: 'Waiting for OP',
-} as const;
+export {
+  CLAIM_STATUS_LABELS, CLAIM_TYPE_FLAGS, CUSTOMER_RESOLUTION_LABELS, ITEM_ISSUE_LABELS, RESOLUTION_REASON_LABELS, SHIPMENT_ISSUE_LABELS,
+};
+
 export const ClaimStatus = z.enum(Object.keys(CLAIM_STATUS_LABELS) as [keyof typeof CLAIM_STATUS_LABELS]);
 export type ClaimStatus = z.infer<typeof ClaimStatus>;
 
@@ -64,46 +54,12 @@ export const ORDER_STATE_BADGES = {
   unfulfilled: 'neutral',
 } as const;
 
-/** Spec §9: claim types with their flag; true marks carrier/shipment-caused loss covered by protection. */
-export const CLAIM_TYPE_FLAGS = {
-  CARRIER_DID_NOT_RECEIVE: false,
-  DAMAGED: true,
-  DEFECTIVE_ITEM: false,
-  LATE_SHIPPING: false,
-  LOST: true,
-  MISSING_ITEM: false,
-  ORDER_DELIVERED_NOT_RECEIVED: true,
-  TRACKING_NOT_MOVING: true,
-  PRODUCT_NOT_AS_DESCRIBED: false,
-  RETURNED_TO_SENDER: false,
-  STOLEN: true,
-  WRONG_ADDRESS_CARRIER: true,
-  WRONG_ADDRESS_CUSTOMER: false,
-  WRONG_ITEM: true,
-  WRONG_ADDRESS: false,
-  MULTIPLE: false,
-} as const;
 export const ClaimType = z.enum(Object.keys(CLAIM_TYPE_FLAGS) as [keyof typeof CLAIM_TYPE_FLAGS]);
 export type ClaimType = z.infer<typeof ClaimType>;
 
-/** Spec §9: what a shopper may pick for a whole shipment that never arrived. */
-export const SHIPMENT_ISSUE_LABELS = {
-  ORDER_DELIVERED_NOT_RECEIVED: 'Marked as delivered but not received',
-  STOLEN: 'Stolen',
-  RETURNED_TO_SENDER: 'Returned to sender',
-  TRACKING_NOT_MOVING: 'Stuck in transit',
-  WRONG_ADDRESS: 'Sent to the wrong address',
-} as const;
 export const ShipmentIssueType = z.enum(Object.keys(SHIPMENT_ISSUE_LABELS) as [keyof typeof SHIPMENT_ISSUE_LABELS]);
 export type ShipmentIssueType = z.infer<typeof ShipmentIssueType>;
 
-/** Spec §9: item-level issue types with their labels. */
-export const ITEM_ISSUE_LABELS = {
-  DAMAGED: 'Damaged',
-  DEFECTIVE_ITEM: 'Defective',
-  MISSING_ITEM: 'Missing',
-  WRONG_ITEM: 'Wrong item',
-} as const;
 export const ItemIssueType = z.enum(Object.keys(ITEM_ISSUE_LABELS) as [keyof typeof ITEM_ISSUE_LABELS]);
 export type ItemIssueType = z.infer<typeof ItemIssueType>;
 
@@ -113,29 +69,6 @@ export type CustomerIssueType = z.infer<typeof CustomerIssueType>;
 export const ClaimCategory = z.enum(['notReceived', 'issuesWithItems']);
 export type ClaimCategory = z.infer<typeof ClaimCategory>;
 
-/** Spec §9: resolution reasons; a reason without a label in the spec shows its humanised code. */
-export const RESOLUTION_REASON_LABELS = {
-  ADDRESS_TYPO: 'Customer Shipping Address Typo',
-  CUSTOM: 'Custom',
-  CUSTOMER_RESPONDED: 'Customer Responded',
-  EXPIRED30: 'Claim Timeframe Expired',
-  FOLLOW_UP: 'Follow Up',
-  INSUFFICIENT_SHIPPER: 'Insufficient Shipper Packaging',
-  NOT_COVERED: 'Claim Type Not Covered',
-  NO_RESPONSE: 'No Response',
-  OTHER: 'Other',
-  PACKAGE_ARRIVED: 'Package Arrived',
-  PHOTO_VERIFIED: 'Delivery Photo Verified',
-  REFUND: 'Refund',
-  RESHIP: 'Reship',
-  STORE_CREDIT: 'Store Credit',
-  RETURN_TO_SENDER: 'Return to Sender',
-  THRESHOLD_REACHED: 'Excessive Claim Threshold Reached',
-  ALREADY_REFUNDED: 'Already Refunded',
-  ALREADY_REPLACED: 'Already Replaced',
-  POTENTIAL_FRAUD: 'Not Covered',
-  FLAT_RATE: 'Flat Rate',
-} as const;
 export const ResolutionReason = z.enum(Object.keys(RESOLUTION_REASON_LABELS) as [keyof typeof RESOLUTION_REASON_LABELS]);
 export type ResolutionReason = z.infer<typeof ResolutionReason>;
 
@@ -143,11 +76,6 @@ export type ResolutionReason = z.infer<typeof ResolutionReason>;
 export const ResolutionType = z.enum(['REFUND', 'RESHIP', 'STORE_CREDIT', 'FLAT_RATE', 'CUSTOM', 'DENY']);
 export type ResolutionType = z.infer<typeof ResolutionType>;
 
-export const CUSTOMER_RESOLUTION_LABELS = {
-  REFUND: 'Refund',
-  RESHIP: 'Reshipment',
-  STORE_CREDIT: 'Store Credit',
-} as const;
 export const CustomerResolution = z.enum(['REFUND', 'RESHIP', 'STORE_CREDIT']);
 export type CustomerResolution = z.infer<typeof CustomerResolution>;
 

@@ -78,6 +78,11 @@ describe('customer claims portal', () => {
     await page.getByRole('img', { name: 'Photo 1 of Merino Socks' }).waitFor();
     await expectAccessible(page);
 
+    // The link's HTML shows the page's loading screen (heading and nav) before any script runs.
+    const html = await (await fetch(`${h.baseUrl}/view/${token}`)).text();
+    expect(html).toContain('<h1 id="page-title" tabindex="-1">Loading your claim…</h1>');
+    expect(html).toContain(`<a href="/print/${token}">Print</a>`);
+
     // The claim as the API keeps it.
     const claim = CustomerClaimView.parse(await (await fetch(`${h.baseUrl}/api/claims/${token}`)).json());
     expect(claim.desiredMethod).toBe('REFUND');

@@ -16,14 +16,19 @@ export function rateLimitedText(error: HttpError): string {
 
 export const isRateLimited = (error: unknown): error is HttpError => isHttpError(error, 429);
 
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+/** zod itself (its chunk), evaluated once, before and in a task apart from the first schema module's. */
+let zodLoaded: Promise<unknown> | null = null;
+const loadZod = () => (zodLoaded ??= import('@claims/ui/zod-setup').then(nextTask));
+
 /**
- * A schema module loaded once, on first use. Its first load ends a task after the chunk was evaluated: building its
- * schemas and parsing the answer that asked for them would otherwise be one long task on a slow phone's main thread.
+ * A schema module loaded once, on first use. zod's evaluation, building the module's schemas, and parsing the answer
+ * that asked for them each end a task: together they would be one long task on a slow phone's main thread.
  */
 function schemaModule<M>(load: () => Promise<M>): () => Promise<M> {
   let loaded: Promise<M> | null = null;
-  return () => (loaded ??= load().then(async (module) => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
+  return () => (loaded ??= loadZod().then(load).then(async (module) => {
+    await nextTask();
     return module;
   }));
 }

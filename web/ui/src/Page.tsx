@@ -15,7 +15,9 @@ export function Page({ title, subtitle, actions, children }: {
   const text = typeof title === 'string' ? title : null;
   useEffect(() => {
     if (text) document.title = documentTitle(text);
-    headingRef.current?.focus({ preventScroll: true });
+    // In the next frame, whose layout the focus needs anyway: focused here, it forced that layout inside the render's task.
+    const frame = requestAnimationFrame(() => headingRef.current?.focus({ preventScroll: true }));
+    return () => cancelAnimationFrame(frame);
   }, [text, documentTitle]);
   return (
     <section className="page" aria-labelledby="page-title">

@@ -43,18 +43,19 @@ function ClaimMissing({ error }: { error: unknown }) {
 export function ViewClaimPage() {
   const token = useToken();
   const claim = useClaim(token);
-  if (claim.isPending) return <Page title="Loading your claim…" />;
   if (claim.isError) return <ClaimMissing error={claim.error} />;
   return <ClaimDetails token={token} c={claim.data} />;
 }
 
-function ClaimDetails({ token, c }: { token: string; c: CustomerClaimView }) {
+/** The claim, or its loading screen while it is on its way: the same Page, so its arrival updates the heading in place. */
+function ClaimDetails({ token, c }: { token: string; c: CustomerClaimView | undefined }) {
   const [viewer, setViewer] = useState<{ images: LightboxImage[]; index: number; title: string } | null>(null);
   // Mounted from the first photo opened on, so a close is the dialog's own (focus goes back to the photo's button).
   const [lightboxShown, setLightboxShown] = useState(false);
   // The claim's arrival renders its first screen only (a render nothing can interrupt); what lies below it comes in a
   // second render React slices, so a slow phone's main thread is not blocked for the whole page at once.
-  const belowTheFold = useDeferredValue(true, false);
+  const belowTheFold = useDeferredValue(c !== undefined, false);
+  if (!c) return <Page title="Loading your claim…" />;
   return (
     <Page title={`My Claim #${c.claimNumber}`} subtitle={`Order #${c.orderNumber} · Filed ${formatDateTime(c.createdAt)}`}>
       <p>Status: <span className="badge badge-info">{c.statusLabel}</span></p>
@@ -112,12 +113,15 @@ function ClaimDetails({ token, c }: { token: string; c: CustomerClaimView }) {
               ))}
             </ol>
           </section>
-          <Suspense fallback={null}><ClaimReturnsCard token={token} /></Suspense>
-          <Suspense fallback={null}><Messages token={token} /></Suspense>
-          <p className="actions">
-            {c.hasReview ? <span>Thank you for your review.</span> : <Link className="button button-secondary" to="/view/$token/review" params={{ token }}>Leave a review</Link>}
-            <Link className="button button-link" to="/print/$token" params={{ token }}>Print</Link>
-          </p>
+          {/* One boundary: the actions below the two cards show with them, not first and then pushed down (a layout shift). */}
+          <Suspense fallback={null}>
+            <ClaimReturnsCard token={token} />
+            <Messages token={token} />
+            <p className="actions">
+              {c.hasReview ? <span>Thank you for your review.</span> : <Link className="button button-secondary" to="/view/$token/review" params={{ token }}>Leave a review</Link>}
+              <Link className="button button-link" to="/print/$token" params={{ token }}>Print</Link>
+            </p>
+          </Suspense>
         </>
       ) : null}
       {lightboxShown ? (
