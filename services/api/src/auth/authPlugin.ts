@@ -80,12 +80,11 @@ async function authenticate(ctx: AppContext, request: FastifyRequest, mode: Auth
   return principal;
 }
 
-function authorize(this: FastifyRequest, permission: Permission, storeId: string, notFound?: () => AppError): Principal {
-  const principal = this.requirePrincipal();
-  const held = permissionsAt(principal, storeId);
-  if (!held) throw notFound ? notFound() : new AppError('not_found', 'Nothing matches that reference.');
-  if (!held.has(permission)) throw forbidden([permission]);
-  return principal;
+const nothingMatches = () => new AppError('not_found', 'Nothing matches that reference.');
+
+function authorize(this: FastifyRequest, permission: Permission, storeId: string, notFound: () => AppError = nothingMatches): Principal {
+  authorizeAny(this, [permission], storeId, notFound);
+  return this.requirePrincipal();
 }
 
 const forbidden = (needed: readonly Permission[]) => new AppError('forbidden', `You need the ${needed.join(' or ')} permission for this.`);
