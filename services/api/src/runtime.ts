@@ -143,6 +143,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   const followers: Follower[] = [];
   const reactions: PollingLoop[] = [];
   const reactionLoops = new Map<string, ReactionLoop>();
+  let notificationRetries: PollingLoop | null = null;
   let projectors: KafkaProjectors | null = null;
   let relay: Relay | null = null;
   let operationsAdmin: ReturnType<typeof kafkaAdmin> | null = null;
@@ -229,7 +230,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
         reactions.push(loop);
       }
       // Not woken by appends: a retry comes due by its time, never by an event.
-      reactions.push(startNotificationRetries(ctx, mailer));
+      notificationRetries = startNotificationRetries(ctx, mailer);
+      reactions.push(notificationRetries);
     }
     if (workers.has('delivery')) deliveryWorker = startDeliveryWorker(ctx);
     if (workers.has('timers')) {
@@ -276,7 +278,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
         let head: number;
         do {
           head = await storeHead(database.db);
-          await Promise.all(reactions.map((r) => r.runNow()));
+          await Promise.all([...[...reactionLoops.values()].map((r) => r.catchUp()), notificationRetries?.runNow()]);
         } while ((await storeHead(database.db)) !== head);
         await relay?.catchUp();
         await Promise.all(followers.map((f) => f.catchUp()));

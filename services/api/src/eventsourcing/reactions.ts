@@ -1,5 +1,5 @@
 import type { DomainEvent, EventType } from '@claims/contracts';
-import { storedDomainEvent, initCheckpoint, lastCommittedPosition, loadCheckpoint, readAll, startPollingLoop, storeCheckpoint, type PollingLoop, type Position, type RecordedEvent } from '@claims/event-store';
+import { storedDomainEvent, hasReached, initCheckpoint, lastCommittedPosition, loadCheckpoint, readAll, startPollingLoop, storeCheckpoint, type PollingLoop, type Position, type RecordedEvent } from '@claims/event-store';
 import type { AppContext } from '../context.js';
 
 /** An event as a reaction receives it: where it was recorded, with its data typed by its type. */
@@ -43,6 +43,12 @@ const LONGEST_RETRY_MS = 60_000;
 
 /** A running reaction: its loop, and whether its last try failed (and why). */
 export interface ReactionLoop extends PollingLoop {
+  /**
+   * Resolves once every event committed before the call has been handled, or once the reaction is failing (it retries
+   * on its own, up to a minute apart). One run is not enough: events committed behind a transaction still open
+   * elsewhere are not readable yet (readAll), and a run inside a retry's pause does nothing.
+   */
+  catchUp(): Promise<void>;
   status(): { state: 'ok' } | { state: 'failing'; reason: string };
 }
 
@@ -88,5 +94,22 @@ export function startReaction(ctx: AppContext, reaction: Reaction, pollMs = 250)
     }
   }
   const loop = startPollingLoop(drain, pollMs, (error) => ctx.log.error({ err: error, reaction: reaction.name }, 'reaction failed; retrying'));
-  return { ...loop, status: () => (failures === 0 ? { state: 'ok' } : { state: 'failing', reason: `${failures} failed tries; last: ${lastError}` }) };
+  let stopping = false;
+  async function catchUp(): Promise<void> {
+    const target = await lastCommittedPosition(db);
+    await loop.runNow();
+    while (!stopping && failures === 0 && !hasReached(await loadCheckpoint(db, checkpointName(reaction)), target)) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, 50)));
+      await loop.runNow();
+    }
+  }
+  return {
+    ...loop,
+    catchUp,
+    stop: () => {
+      stopping = true;
+      return loop.stop();
+    },
+    status: () => (failures === 0 ? { state: 'ok' } : { state: 'failing', reason: `${failures} failed tries; last: ${lastError}` }),
+  };
 }
