@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { CLAIM_LINK_RECOVERY_ANSWER, claimNotificationsStreamOf, CustomerClaimView, DomainEvent, NotificationSettingsList, orderNotificationsStreamOf, StoreNotificationSettings, TimelineResponse } from '@claims/contracts';
+import { sql } from 'kysely';
 import { readStream } from '@claims/event-store';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { createMailer } from '../src/notifications/mailer.js';
@@ -237,6 +238,44 @@ describe('mail to the shopper, after the request and never inside it (contract Â
       const { events } = await readStream(h.runtime.ctx.database.db, orderNotificationsStreamOf(json<{ systemOrderId: string }>(order).systemOrderId));
       expect(events.map((e) => e.type)).toEqual(['ClaimLinksRequested', 'ClaimLinksMailSent']);
       expect(events[1]!.data).toMatchObject({ claimIds: [filed.claimId], to: 'ava@example.com', attempt: 1 });
+    });
+  });
+
+  describe('with the reactions alone in the process (no projector whose catching up would hide theirs)', () => {
+    let r: Harness;
+    let smtp: Awaited<ReturnType<typeof startSmtp>>;
+    beforeAll(async () => {
+      smtp = await startSmtp();
+      r = await startHarness({ SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, WORKERS: 'reactions' });
+    });
+    afterAll(async () => {
+      await r.stop();
+      await smtp.stop();
+    });
+
+    it('has settle wait for the mail of a filing that a transaction open elsewhere hides at first, and record it once that ends', async () => {
+      // A transaction holding an id keeps the cluster's read horizon (readAll's) before the filing's events.
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => { release = resolve; });
+      let holding!: () => void;
+      const held = new Promise<void>((resolve) => { holding = resolve; });
+      const open = r.runtime.ctx.database.db.transaction().execute(async (trx) => {
+        await sql`select pg_current_xact_id()`.execute(trx);
+        holding();
+        await released;
+      });
+      await held;
+      const filed = await r.fileClaim('acme-5001', oneItemClaim('ava@example.com', 'f-1001-1', 'li-2'));
+      let settled = false;
+      const settling = r.runtime.settle().then(() => { settled = true; });
+      // Whatever the wait, the mail cannot be recorded while the horizon is held: settle has not ended.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(settled).toBe(false);
+      release();
+      await open;
+      await settling;
+      const recorded = await readStream(r.runtime.ctx.database.db, claimNotificationsStreamOf(filed.claimId));
+      expect(shoppers(recorded.events).map((e) => [e.type, e.data.kind])).toEqual([['ClaimNotificationSent', 'claim_filed']]);
     });
   });
 
