@@ -53,8 +53,9 @@ export const AnalyticsFigures = z.object({
   firstResponse: DurationFigures,
   /** From filing to the decision that made the claim Resolved or Denied. */
   resolution: DurationFigures,
-  /** What the stores are owed for the decisions, by resolution type, in each store's currency. */
+  /** What the stores are owed for the decisions standing (a reversed one is left out), by resolution type, in each store's currency. */
   reimbursed: z.array(z.object({ resolutionType: ResolutionType, currency: CurrencyCode, amount: DecimalAmount, lines: z.number().int().nonnegative() })),
+  /** Store credit issued for the period's claims, less what reversals reclaimed of it (the part already redeemed stays). */
   storeCreditIssued: z.array(CurrencyTotal),
   reviews: z.object({
     count: z.number().int().nonnegative(),

@@ -4,6 +4,7 @@ import {
   AnalyticsResponse, OrderInput, previousPeriod, ratio, toDecimal,
   type AnalyticsFigures, type AnalyticsPeriod, type CustomerIssueType, type ResolutionReason, type ResolutionType,
 } from '@claims/contracts';
+import { claimAnalyticsProjection } from '@claims/projections';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { json, startHarness, type Harness } from './support/backofficeHarness.js';
@@ -21,6 +22,8 @@ interface Case {
   decision?: { resolutionType: ResolutionType; reason?: ResolutionReason };
   storeMessage?: boolean;
   rating?: number;
+  /** The decision is reversed afterwards (finance takes it back). */
+  reversed?: boolean;
 }
 
 const CASES: Case[] = [
@@ -32,6 +35,9 @@ const CASES: Case[] = [
   { number: 'AN-6', store: 'acme', carrier: 'DHL', shipment: 'DELIVERED', issue: 'DAMAGED', decision: { resolutionType: 'DENY', reason: 'POTENTIAL_FRAUD' } },
   { number: 'AN-7', store: 'acme', carrier: 'DHL', shipment: 'DELIVERED', issue: 'DAMAGED', storeMessage: true },
   { number: 'AN-8', store: 'acme', carrier: 'UPS', shipment: 'DELIVERED', issue: 'DAMAGED', protectedOrder: false },
+  { number: 'AN-9', store: 'acme', carrier: 'UPS', shipment: 'DELIVERED', issue: 'DAMAGED', decision: { resolutionType: 'REFUND' }, reversed: true },
+  { number: 'AN-10', store: 'acme', carrier: 'UPS', shipment: 'DELIVERED', issue: 'WRONG_ITEM', decision: { resolutionType: 'STORE_CREDIT' }, reversed: true },
+  { number: 'AN-11', store: 'acme', carrier: 'DHL', shipment: 'DELIVERED', issue: 'DAMAGED', decision: { resolutionType: 'DENY', reason: 'POTENTIAL_FRAUD' }, reversed: true },
   { number: 'KU-1', store: 'kumo', carrier: 'Japan Post', shipment: 'DELIVERED', issue: 'DAMAGED', decision: { resolutionType: 'RESHIP' }, storeMessage: true, rating: 3 },
 ];
 
@@ -75,7 +81,7 @@ function claimsFromEvents(storeIds: readonly string[] | null, period: AnalyticsP
   )`;
 }
 
-/** Every decided line of those claims with what the store is owed for it, rounded half-even as money is. */
+/** Every decided line of those claims still standing (not reversed) with what the store is owed for it, rounded half-even as money is. */
 function linesFromEvents(claims: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`(
     with line as (
@@ -84,6 +90,7 @@ function linesFromEvents(claims: RawBuilder<unknown>): RawBuilder<unknown> {
         (l->>'shippingAmount')::numeric / (e.data->'valuation'->>'exchangeRate')::numeric as shipping
       from events e cross join jsonb_array_elements(e.data->'resolutions') l
       where e.type = 'ClaimResolved' and e.data->>'claimId' in (select claim_id from ${claims} c)
+        and l->>'id' not in (select jsonb_array_elements(data->'lines')->>'resolutionId' from events where type = 'ClaimResolutionReversed')
     ), owed as (
       select claim_id, resolution_type, reason, v->>'storeCurrency' as currency,
         case resolution_type
@@ -130,8 +137,10 @@ async function expectedFigures(h: Harness, storeIds: readonly string[] | null, p
   const byStatus = await all(sql`select shipment_status, count(*) as n from ${claims} c group by 1`);
   const reimbursed = await all(sql`select resolution_type, currency, sum(amount) as amount, count(*) as n from ${lines} l where resolution_type <> 'DENY' group by 1, 2`);
   const reasons = await all(sql`select reason, count(*) as n from ${lines} l where resolution_type = 'DENY' group by 1`);
-  const credit = await all(sql`select data->>'currency' as currency, sum((data->>'amount')::bigint) as amount from events
-    where type = 'StoreCreditIssued' and data->>'claimId' in (select claim_id from ${claims} c) group by 1`);
+  // Issued less reclaimed: a reclaim's amount is what it took from the balance.
+  const credit = await all(sql`select data->>'currency' as currency,
+      sum(case type when 'StoreCreditIssued' then 1 else -1 end * (data->>'amount')::bigint) as amount from events
+    where type in ('StoreCreditIssued', 'StoreCreditReclaimed') and data->>'claimId' in (select claim_id from ${claims} c) group by 1`);
 
   const n = (value: unknown) => Number(value);
   const orNull = (value: unknown) => (value === null ? null : Number(value));
@@ -208,15 +217,19 @@ describe('claim analytics: every figure equals a direct SQL over the events', ()
         const resolved = await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/resolve`, cookie, body: c.decision });
         expect(resolved.statusCode, resolved.body).toBe(200);
       }
+      if (c.reversed) {
+        const reversed = await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/reverse-resolution`, cookie: admin, body: { reason: 'Paid twice.' } });
+        expect(reversed.statusCode, reversed.body).toBe(200);
+      }
       if (c.rating) {
         const reviewed = await h.call({ method: 'POST', url: `/api/claims/${filed.token}/reviews`, body: { rating: c.rating, text: '' } });
         expect(reviewed.statusCode, reviewed.body).toBe(201);
       }
     }
-    // Store credit is issued by a reaction to the decision.
+    // Store credit is issued by a reaction to the decision, and reclaimed by one to its reversal.
     await eventually(async () => {
-      const { rows } = await sql<{ n: string }>`select count(*) as n from events where type = 'StoreCreditIssued'`.execute(h.runtime.ctx.database.db);
-      expect(Number(rows[0]!.n)).toBe(1);
+      const { rows } = await sql<{ type: string; n: string }>`select type, count(*) as n from events where type like 'StoreCredit%' group by 1 order by 1`.execute(h.runtime.ctx.database.db);
+      expect(rows.map((r) => [r.type, Number(r.n)])).toEqual([['StoreCreditIssued', 2], ['StoreCreditReclaimed', 1]]);
     });
     await h.runtime.settle();
   }, 180_000);
@@ -232,10 +245,13 @@ describe('claim analytics: every figure equals a direct SQL over the events', ()
     const answer = await analytics(owner);
     const expected = await expectedFigures(h, [acme], period);
     // The cases above and the demo claim of order 1007, so the comparison below is over figures that say something.
-    expect(expected).toMatchObject({ claimsFiled: 9, protectedClaims: 8, approved: 4, denied: 3, decided: 7, reviews: { count: 3 } });
+    // A reversed claim still counts as decided as it first was; its lines and credit no longer count.
+    expect(expected).toMatchObject({ claimsFiled: 12, protectedClaims: 11, approved: 6, denied: 4, decided: 10, reviews: { count: 3 } });
     expect(expected.topDenialReasons).toEqual(expect.arrayContaining([{ reason: 'PACKAGE_ARRIVED', count: 2 }, { reason: 'POTENTIAL_FRAUD', count: 1 }]));
     expect(expected.firstResponse.count).toBe(3);
-    expect(expected.storeCreditIssued).toHaveLength(1);
+    const credited = answer.figures.reimbursed.filter((r) => r.resolutionType === 'STORE_CREDIT');
+    expect(credited.map((r) => r.lines)).toEqual([1]);
+    expect(answer.figures.storeCreditIssued).toEqual([{ currency: 'USD', amount: credited[0]!.amount }]);
     expect(comparable(answer.figures)).toEqual(comparable(expected));
     expect(answer.previous?.period).toEqual(previousPeriod(period));
     expect(comparable(answer.previous!.figures)).toEqual(comparable(await expectedFigures(h, [acme], previousPeriod(period))));
@@ -276,5 +292,15 @@ describe('claim analytics: every figure equals a direct SQL over the events', ()
     expect(value('current', 'decisions', 'denied')).toBe(String(expected.denied));
     for (const r of expected.reimbursed) expect(value('current', 'reimbursed', r.resolutionType, r.currency)).toBe(String(r.amount));
     expect(value('previous', 'claims', 'filed')).toBe('0');
+  });
+
+  it('has the upgrade that taught the read model reversals count those recorded before it', async () => {
+    const db = h.runtime.ctx.database.db;
+    const before = comparable((await analytics(admin)).figures);
+    // The read model as the release before kept it: the reversals passed over, the columns not there yet.
+    await sql`alter table claim_analytics_lines drop column reversed`.execute(db);
+    await sql`alter table claim_analytics_credits drop column reclaimed`.execute(db);
+    await claimAnalyticsProjection.migrations['2600_claim_analytics_reversals']!.up(db);
+    expect(comparable((await analytics(admin)).figures)).toEqual(before);
   });
 });

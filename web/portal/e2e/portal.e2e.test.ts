@@ -82,6 +82,25 @@ describe('customer claims portal', () => {
     const html = await (await fetch(`${h.baseUrl}/view/${token}`)).text();
     expect(html).toContain('<h1 id="page-title" tabindex="-1">Loading your claim…</h1>');
     expect(html).toContain(`<a href="/print/${token}">Print</a>`);
+    // That screen is written by hand beside the server (claimPagePreload.ts): it must be the app's own loading screen,
+    // node for node, or the first render moves the page. The claim is held back so the app stays on it.
+    const booting = await context.newPage();
+    let releaseClaim!: () => void;
+    const claimHeld = new Promise<void>((resolve) => { releaseClaim = resolve; });
+    await booting.route(`**/api/claims/${token}**`, async (route) => {
+      await claimHeld;
+      await route.continue();
+    });
+    await booting.goto(`/view/${token}`);
+    const sameAsBoot = () => booting.evaluate((bootHtml) => {
+      const live = document.getElementById('root')!;
+      const rendered = Object.keys(live).some((key) => key.startsWith('__reactContainer'));
+      const boot = new DOMParser().parseFromString(bootHtml, 'text/html').getElementById('root')!;
+      return rendered && boot.isEqualNode(live) ? 'same' : `${rendered ? 'rendered' : 'not rendered yet'}:\n${live.outerHTML}\nvs the HTML's\n${boot.outerHTML}`;
+    }, html);
+    await expect.poll(sameAsBoot).toBe('same');
+    releaseClaim();
+    await booting.close();
 
     // The claim as the API keeps it.
     const claim = CustomerClaimView.parse(await (await fetch(`${h.baseUrl}/api/claims/${token}`)).json());

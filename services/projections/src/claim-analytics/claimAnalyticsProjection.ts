@@ -46,16 +46,34 @@ const migrations: Record<string, Migration> = {
       )`,
     sql`create index claim_analytics_credits_claim on claim_analytics_credits (claim_id)`,
   ),
+  // A reversed resolution is no longer owed, and its credit's unredeemed part was taken back: both leave the figures.
+  '2600_claim_analytics_reversals': sqlMigration(
+    sql`alter table claim_analytics_lines add column reversed boolean not null default false`,
+    sql`alter table claim_analytics_credits add column reclaimed bigint not null default 0`,
+    // The reversals and reclaims recorded before the projection handled them (where the event store shares the
+    // database); both are idempotent, so one applied again afterwards changes nothing.
+    sql`
+      do $$ begin
+        if to_regclass('events') is not null then
+          update claim_analytics_lines l set reversed = true
+          from (select (jsonb_array_elements(data->'lines')->>'resolutionId')::uuid as id from events where type = 'ClaimResolutionReversed') r
+          where l.id = r.id;
+          update claim_analytics_credits c set reclaimed = (e.data->>'amount')::bigint
+          from events e where e.type = 'StoreCreditReclaimed' and c.resolution_id = (e.data->>'resolutionId')::uuid;
+        end if;
+      end $$`,
+  ),
 };
 
 /**
  * Claim analytics: the facts of each claim the dashboards count (when and where it was filed, its type,
  * carrier and shipment status, its first response from the store, its decision, the value of each decided
- * line, the credit issued and the shopper's rating), kept from the events alone.
+ * line and whether it was reversed since, the credit issued and what a reversal reclaimed of it, and the shopper's
+ * rating), kept from the events alone.
  */
 export const claimAnalyticsProjection = defineProjection({
   name: 'claim-analytics',
-  handles: ['ClaimFiled', 'ClaimMessageSent', 'ClaimResolved', 'ClaimReviewed', 'StoreCreditIssued'],
+  handles: ['ClaimFiled', 'ClaimMessageSent', 'ClaimResolved', 'ClaimResolutionReversed', 'ClaimReviewed', 'StoreCreditIssued', 'StoreCreditReclaimed'],
   migrations,
   tables: ['claim_analytics', 'claim_analytics_lines', 'claim_analytics_credits'],
   async applyBatch(trx, events) {
@@ -64,6 +82,8 @@ export const claimAnalyticsProjection = defineProjection({
     const firstResponses = new Map<string, string>();
     const ratings = new Map<string, number>();
     const resolutions: ProjectedEvent<'ClaimResolved'>[] = [];
+    const reversedLines: string[] = [];
+    const reclaims = new Map<string, number>();
     for (const event of events) {
       switch (event.type) {
         case 'ClaimFiled': {
@@ -84,8 +104,14 @@ export const claimAnalyticsProjection = defineProjection({
         case 'ClaimResolved':
           resolutions.push(event);
           break;
+        case 'ClaimResolutionReversed':
+          reversedLines.push(...event.data.lines.map((line) => line.resolutionId));
+          break;
         case 'ClaimReviewed':
           ratings.set(event.data.claimId, event.data.rating);
+          break;
+        case 'StoreCreditReclaimed':
+          reclaims.set(event.data.resolutionId, event.data.amount);
           break;
         case 'StoreCreditIssued': {
           const d = event.data;
@@ -119,6 +145,15 @@ export const claimAnalyticsProjection = defineProjection({
       await sql`insert into claim_analytics_credits (resolution_id, claim_id, amount, currency)
         select * from ${recordset(credits, 'resolution_id uuid, claim_id uuid, amount bigint, currency text')}
         on conflict (resolution_id) do nothing`.execute(trx);
+    }
+    // After the inserts: a line (or credit) and its reversal may come in one batch, the reversal always after it.
+    if (reversedLines.length > 0) {
+      await sql`update claim_analytics_lines set reversed = true where id = any(${reversedLines}::uuid[])`.execute(trx);
+    }
+    if (reclaims.size > 0) {
+      await sql`update claim_analytics_credits c set reclaimed = r.amount
+        from ${recordset([...reclaims].map(([resolutionId, amount]) => ({ resolution_id: resolutionId, amount })), 'resolution_id uuid, amount bigint')}
+        where c.resolution_id = r.resolution_id`.execute(trx);
     }
   },
 });

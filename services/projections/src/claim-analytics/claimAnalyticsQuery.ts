@@ -68,13 +68,13 @@ export async function claimAnalytics(db: QueryExecutorProvider, filter: ClaimAna
   const { rows: reimbursed } = await sql<{ resolution_type: ResolutionType; currency: string; amount: string; lines: string }>`
     select l.resolution_type, l.currency, sum(l.amount) as amount, count(*) as lines
     from claim_analytics_lines l join ${claims} c on c.claim_id = l.claim_id
-    where l.resolution_type <> 'DENY' group by 1, 2 order by 1, 2`.execute(db);
+    where l.resolution_type <> 'DENY' and not l.reversed group by 1, 2 order by 1, 2`.execute(db);
   const { rows: reasons } = await sql<{ reason: ResolutionReason | null; count: string }>`
     select l.reason, count(*) as count
     from claim_analytics_lines l join ${claims} c on c.claim_id = l.claim_id
-    where l.resolution_type = 'DENY' group by l.reason order by count(*) desc, l.reason nulls last limit ${DENIAL_REASONS_SHOWN}`.execute(db);
+    where l.resolution_type = 'DENY' and not l.reversed group by l.reason order by count(*) desc, l.reason nulls last limit ${DENIAL_REASONS_SHOWN}`.execute(db);
   const { rows: credit } = await sql<{ currency: string; amount: string }>`
-    select s.currency, sum(s.amount) as amount
+    select s.currency, sum(s.amount - s.reclaimed) as amount
     from claim_analytics_credits s join ${claims} c on c.claim_id = s.claim_id group by 1 order by 1`.execute(db);
 
   const t = totals!;
