@@ -265,14 +265,20 @@ describe('mail to the shopper, after the request and never inside it (contract Â
         await released;
       });
       await held;
-      const filed = await r.fileClaim('acme-5001', oneItemClaim('ava@example.com', 'f-1001-1', 'li-2'));
       let settled = false;
-      const settling = r.runtime.settle().then(() => { settled = true; });
-      // Whatever the wait, the mail cannot be recorded while the horizon is held: settle has not ended.
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      expect(settled).toBe(false);
-      release();
-      await open;
+      // The transaction ends whatever happens here: left open, it would hold the harness's stop.
+      const { filed, settling, settledWhileHeld } = await r.fileClaim('acme-5001', oneItemClaim('ava@example.com', 'f-1001-1', 'li-2'))
+        .then(async (claim) => {
+          const settlingNow = r.runtime.settle().then(() => { settled = true; });
+          // Whatever the wait, the mail cannot be recorded while the horizon is held: settle has not ended.
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+          return { filed: claim, settling: settlingNow, settledWhileHeld: settled };
+        })
+        .finally(async () => {
+          release();
+          await open;
+        });
+      expect(settledWhileHeld).toBe(false);
       await settling;
       const recorded = await readStream(r.runtime.ctx.database.db, claimNotificationsStreamOf(filed.claimId));
       expect(shoppers(recorded.events).map((e) => [e.type, e.data.kind])).toEqual([['ClaimNotificationSent', 'claim_filed']]);

@@ -77,12 +77,13 @@ async function readAllOfTypesInOrder(db: Kysely<EventStoreTables>, after: Positi
 /**
  * The position of the last committed event in `readAll`'s order (START when none): where a reader that skips the past
  * begins. Not held back below the snapshot's xmin as `readAll` is (an open transaction elsewhere in the cluster would
- * make the past look unread), so what a transaction still open now appends may be passed over.
+ * make the past look unread), so what a transaction still open now appends may be passed over. Ordered by the qualified
+ * xid8 column, as readAll is: the bare name is the text alias, where '999' sorts after '1000'.
  */
 export async function lastCommittedPosition(db: Kysely<EventStoreTables>): Promise<Position> {
   const result = await sql<{ transaction_id: string; global_position: number }>`
     select transaction_id::text as transaction_id, global_position from events
-    order by transaction_id desc, global_position desc
+    order by events.transaction_id desc, events.global_position desc
     limit 1`.execute(db);
   const last = result.rows[0];
   return last ? { transactionId: last.transaction_id, globalPosition: Number(last.global_position) } : START;

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ANY, appendToStream, appendToStreams, countAfter, countOfTypes, eventStoreMigrations, migrate, NO_STREAM, openDatabase, readAll, readAllOfTypes, readStream, START,
+  ANY, appendToStream, appendToStreams, countAfter, countOfTypes, eventStoreMigrations, lastCommittedPosition, migrate, NO_STREAM, openDatabase, readAll, readAllOfTypes, readStream, START,
   type Database, type NewEvent,
 } from '../src/index.js';
 import { createTestDatabase, eventually } from '../../../test/support/testDatabase.js';
@@ -209,7 +209,7 @@ describe('reading the whole store on a real PostgreSQL', () => {
 });
 
 describe('ordering by transaction id on a real PostgreSQL', () => {
-  it('orders transaction ids as numbers, not as text (9 before 10)', async () => {
+  it('orders transaction ids as numbers, not as text (9 before 10), reading and finding the last', async () => {
     const created = await createTestDatabase(postgresServer().databaseUrl);
     const database = await openDatabase({ databaseUrl: created.url, dataDir: os.tmpdir() });
     try {
@@ -221,6 +221,8 @@ describe('ordering by transaction id on a real PostgreSQL', () => {
       await insert(9, randomUUID());
       const page = await readAll(database.db, START);
       expect(page.events.map((e) => e.type)).toEqual(['tx9', 'tx10']);
+      // The last committed event too (where a reader that skips the past begins, and what catching up waits for).
+      expect(await lastCommittedPosition(database.db)).toEqual({ transactionId: '10', globalPosition: page.events[1]!.globalPosition });
     } finally {
       await database.close();
       await created.drop();

@@ -99,6 +99,7 @@ describe('customer claims portal', () => {
       return rendered && boot.isEqualNode(live) ? 'same' : `${rendered ? 'rendered' : 'not rendered yet'}:\n${live.outerHTML}\nvs the HTML's\n${boot.outerHTML}`;
     }, html);
     await expect.poll(sameAsBoot).toBe('same');
+    await booting.unrouteAll({ behavior: 'ignoreErrors' });
     releaseClaim();
     await booting.close();
 
