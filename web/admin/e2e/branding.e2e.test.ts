@@ -103,9 +103,14 @@ describe('branding editor', () => {
     await eventually(() => heading(page).textContent()).toBe('Branding of Acme Outfitters');
     const versions = page.getByRole('region', { name: /Versions/ });
     const storeId = (await (await fetch(`${h.baseUrl}/api/stores/acme`)).json() as { id: string }).id;
-    await page.getByLabel('Custom portal domain').fill(CUSTOM_DOMAIN);
+    const domainField = page.getByLabel('Custom portal domain');
+    await domainField.fill(CUSTOM_DOMAIN);
+    expect(await domainField.inputValue()).toBe(CUSTOM_DOMAIN);
     await page.getByRole('button', { name: 'Save domain' }).click();
-    await page.getByRole('status').getByText(`The portal is served on ${CUSTOM_DOMAIN}.`).waitFor();
+    // The confirmation, or the alert saying why not (so a failure names its cause).
+    const outcome = page.getByRole('status').getByText(/^The portal is served on /).or(page.getByRole('alert'));
+    await outcome.waitFor();
+    expect(await outcome.textContent()).toBe(`The portal is served on ${CUSTOM_DOMAIN}.`);
     await versions.getByText(`Custom domain ${CUSTOM_DOMAIN}`).waitFor();
     expect(problems).toEqual([]);
     await context.close();
