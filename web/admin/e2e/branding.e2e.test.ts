@@ -51,10 +51,15 @@ describe('branding editor', () => {
     await eventually(() => css(preview.getByRole('img', { name: 'Acme Outfitters' }), 'width')).toBe('120px');
 
     // The preview shows another portal page with the same draft.
-    await page.getByLabel('Portal page').selectOption('/issues?fake');
+    const pagePicker = page.getByLabel('Portal page');
+    await pagePicker.focus();
+    await pagePicker.selectOption('/issues?fake');
     const flowTitle = preview.getByRole('heading', { level: 1 });
     await flowTitle.waitFor();
     await eventually(() => css(flowTitle, 'text-transform')).toBe('uppercase');
+    // The framed page never takes the focus from the editor (its heading would, a frame after it renders).
+    await flowTitle.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe(await pagePicker.getAttribute('id'));
     await page.getByLabel('Portal page').selectOption('/start');
     await button.waitFor();
 

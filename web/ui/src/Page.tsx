@@ -5,7 +5,7 @@ export const DocumentTitle = createContext<(title: string) => string>((title) =>
 
 /**
  * A screen: a region labelled by its heading. The title becomes the document title and the heading
- * takes focus, so a screen reader announces the new screen after each navigation.
+ * takes focus (unless the page is framed), so a screen reader announces the new screen after each navigation.
  */
 export function Page({ title, subtitle, actions, children }: {
   title: ReactNode; subtitle?: ReactNode; actions?: ReactNode; children?: ReactNode;
@@ -15,6 +15,9 @@ export function Page({ title, subtitle, actions, children }: {
   const text = typeof title === 'string' ? title : null;
   useEffect(() => {
     if (text) document.title = documentTitle(text);
+    // Inside a frame (the back-office's branding preview) the heading would pull focus out of the page around it, from
+    // the field being typed in; the frame's own screen is announced by nothing there.
+    if (window.self !== window.top) return;
     // In the next frame, whose layout the focus needs anyway: focused here, it forced that layout inside the render's task.
     const frame = requestAnimationFrame(() => headingRef.current?.focus({ preventScroll: true }));
     return () => cancelAnimationFrame(frame);
