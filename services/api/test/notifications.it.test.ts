@@ -108,6 +108,8 @@ describe('mail to the shopper, after the request and never inside it (contract �
       expect(later.decision.text).toMatch(/- Vacuum Flask 1L × 1: Refund, €\d+\.\d{2}/);
       expect(smtp.received.filter((m) => m.text?.includes('Thanks!') && recipients(m).includes('hugo@example.com'))).toHaveLength(0);
       // Every notification is an event of the claim's notifications stream, visible to the back-office.
+      // A mail arrives before the reaction that sent it records it: the reactions finish first.
+      await h.runtime.settle();
       const recorded = await readStream(h.runtime.ctx.database.db, claimNotificationsStreamOf(filed.claimId));
       expect(shoppers(recorded.events).map((e) => [e.type, e.data.kind, e.data.to])).toEqual([
         ['ClaimNotificationSent', 'claim_filed', 'hugo@example.com'], ['ClaimNotificationSent', 'store_reply', 'hugo@example.com'],
