@@ -123,11 +123,11 @@ export const AddReviewRequest = z.object({
 /** Decimal money at the edge of the API. */
 const EdgeMoney = DecimalAmount;
 
-/** The claim as the shopper sees it through `GET /api/claims/{token}`. */
 /** One status a shopper's claim reached, and when (only the statuses shoppers see, SHOPPER_VISIBLE_STATUSES). */
 export const ShopperStatusChange = z.object({ status: ClaimStatus, statusLabel: z.string(), at: z.iso.datetime() });
 export type ShopperStatusChange = z.infer<typeof ShopperStatusChange>;
 
+/** The claim as the shopper sees it through `GET /api/claims/{token}`. */
 export const CustomerClaimView = z.object({
   id: z.uuid(),
   claimNumber: z.string(),

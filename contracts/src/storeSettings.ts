@@ -68,7 +68,6 @@ export type QuotePricingSettings = z.infer<typeof QuotePricingSettings>;
 export const NotificationsSettings = z.object({ replyToEmail: z.string().nullable() });
 export type NotificationsSettings = z.infer<typeof NotificationsSettings>;
 
-
 /**
  * Everything a store has set, as the catalog keeps it and the deciders read it: the order settings,
  * the claim policy and the optional groups (absent: their defaults, {@link SETTINGS_DEFAULTS}).

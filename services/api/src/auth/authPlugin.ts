@@ -83,17 +83,18 @@ async function authenticate(ctx: AppContext, request: FastifyRequest, mode: Auth
 const nothingMatches = () => new AppError('not_found', 'Nothing matches that reference.');
 
 function authorize(this: FastifyRequest, permission: Permission, storeId: string, notFound: () => AppError = nothingMatches): Principal {
-  authorizeAny(this, [permission], storeId, notFound);
-  return this.requirePrincipal();
+  return authorizeAny(this, [permission], storeId, notFound);
 }
 
 const forbidden = (needed: readonly Permission[]) => new AppError('forbidden', `You need the ${needed.join(' or ')} permission for this.`);
 
 /** The caller holds one of `needed` on the store; an empty list leaves the refusal, and its reason, to the handler. */
-function authorizeAny(request: FastifyRequest, needed: readonly Permission[], storeId: string, notFound: () => AppError): void {
-  const held = permissionsAt(request.requirePrincipal(), storeId);
+function authorizeAny(request: FastifyRequest, needed: readonly Permission[], storeId: string, notFound: () => AppError): Principal {
+  const principal = request.requirePrincipal();
+  const held = permissionsAt(principal, storeId);
   if (!held) throw notFound();
   if (needed.length > 0 && !needed.some((permission) => held.has(permission))) throw forbidden(needed);
+  return principal;
 }
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
