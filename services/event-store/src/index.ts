@@ -10,5 +10,6 @@ export * from './leadership.js';
 export * from './recordedEvent.js';
 export * from './migrate.js';
 export * from './pollingLoop.js';
+export * from './catchUp.js';
 export * from './eventSize.js';
 export type { Subscription } from './notifications.js';

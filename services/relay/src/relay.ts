@@ -3,7 +3,7 @@ import type { Kafka, Message, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import { CLAIM_EVENTS_TOPIC } from '@claims/contracts';
 import {
-  lastCommittedPosition, hasReached, loadCheckpoint, readAll, startPollingLoop, storeCheckpoint, toEnvelope, tryLead,
+  catchUpCheckpoint, loadCheckpoint, readAll, startPollingLoop, storeCheckpoint, toEnvelope, tryLead,
   type Database, type EventStoreTables, type Leadership, type RecordedEvent,
 } from '@claims/event-store';
 import { DEFAULT_TOPIC_SETTINGS, ensureTopic, TopicSettingsError, type TopicSettings } from './ensureTopic.js';
@@ -168,13 +168,10 @@ export function startRelay(database: Database, kafka: Kafka, log: Logger, option
     wake: loop.wake,
     /** Until everything committed before the call is published: readAll's horizon may trail a transaction open elsewhere. */
     async catchUp() {
-      const target = await lastCommittedPosition(database.db);
       const giveUpAt = Date.now() + 30_000;
-      await loop.runNow();
-      while (!stopped && status.state === 'publishing' && Date.now() < giveUpAt && !hasReached(await loadCheckpoint(database.db, RELAY_CHECKPOINT), target)) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        await loop.runNow();
-      }
+      await catchUpCheckpoint(database.db, loop, RELAY_CHECKPOINT, {
+        givenUp: () => stopped || status.state !== 'publishing' || Date.now() >= giveUpAt, pauseMs: () => 50,
+      });
     },
     status: () => status,
     async stop() {

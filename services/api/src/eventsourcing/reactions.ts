@@ -1,5 +1,5 @@
 import type { DomainEvent, EventType } from '@claims/contracts';
-import { storedDomainEvent, hasReached, initCheckpoint, lastCommittedPosition, loadCheckpoint, readAll, startPollingLoop, storeCheckpoint, type PollingLoop, type Position, type RecordedEvent } from '@claims/event-store';
+import { catchUpCheckpoint, storedDomainEvent, initCheckpoint, lastCommittedPosition, loadCheckpoint, readAll, startPollingLoop, storeCheckpoint, type PollingLoop, type Position, type RecordedEvent } from '@claims/event-store';
 import type { AppContext } from '../context.js';
 
 /** An event as a reaction receives it: where it was recorded, with its data typed by its type. */
@@ -95,17 +95,9 @@ export function startReaction(ctx: AppContext, reaction: Reaction, pollMs = 250)
   }
   const loop = startPollingLoop(drain, pollMs, (error) => ctx.log.error({ err: error, reaction: reaction.name }, 'reaction failed; retrying'));
   let stopping = false;
-  async function catchUp(): Promise<void> {
-    const target = await lastCommittedPosition(db);
-    await loop.runNow();
-    while (!stopping && failures === 0 && !hasReached(await loadCheckpoint(db, checkpointName(reaction)), target)) {
-      await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, 50)));
-      await loop.runNow();
-    }
-  }
   return {
     ...loop,
-    catchUp,
+    catchUp: () => catchUpCheckpoint(db, loop, checkpointName(reaction), { givenUp: () => stopping || failures > 0, pauseMs: () => Math.min(pollMs, 50) }),
     stop: () => {
       stopping = true;
       return loop.stop();

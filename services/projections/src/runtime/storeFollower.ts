@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { lastCommittedPosition, hasReached, loadCheckpoint, readAll, startPollingLoop, storeCheckpoint, type EventStoreTables, type RecordedEvent } from '@claims/event-store';
+import { catchUpCheckpoint, hasReached, loadCheckpoint, readAll, startPollingLoop, storeCheckpoint, type EventStoreTables, type RecordedEvent } from '@claims/event-store';
 import type { Logger } from 'pino';
 import type { Projection } from './projection.js';
 import { projectionCheckpointName } from './readerProgress.js';
@@ -53,16 +53,11 @@ export function followStore(db: Kysely<EventStoreTables>, projection: Projection
    * And waits for the events committed before the call that readAll cannot return yet, because a transaction
    * open elsewhere on the server holds its horizon back (another database's load does).
    */
-  async function catchUp(): Promise<void> {
-    const target = await lastCommittedPosition(db);
-    await loop.runNow();
-    const behind = async () => guard.status().state !== 'ok'
-      || (!hasReached(await loadCheckpoint(db, projectionCheckpointName(projection)), target));
-    while (!stopping && (await behind())) {
-      await new Promise((resolve) => setTimeout(resolve, Math.max(retryAt - Date.now(), Math.min(pollMs, 50))));
-      await loop.runNow();
-    }
-  }
+  const catchUp = () => catchUpCheckpoint(db, loop, projectionCheckpointName(projection), {
+    givenUp: () => stopping,
+    pending: () => guard.status().state !== 'ok',
+    pauseMs: () => Math.max(retryAt - Date.now(), Math.min(pollMs, 50)),
+  });
 
   return {
     catchUp,
