@@ -102,6 +102,8 @@ describe('the runtime through database faults and stuck projectors', () => {
   it('answers 503 naming the projector while an event is parked', async () => {
     const stuck: Projection<'ClaimFiled'> = {
       name: 'stuck-on-filing',
+      streams: ['claim'],
+      decisions: { ClaimFiled: 'handle' },
       handles: ['ClaimFiled'],
       migrations: {},
       tables: [],

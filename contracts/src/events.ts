@@ -307,29 +307,50 @@ export interface StreamRef {
   streamType: StreamType;
 }
 
-/** One event type: its data's schema and version, the stream it belongs to and its webhook name, if integrators get it. */
-interface EventDefinition<Data extends z.ZodType, Webhook extends string | undefined> {
+/** A kind of stream: its type, known to the type checker (readers decide per stream type), and how an event's data names it. */
+interface StreamKind<S extends StreamType, Data> {
+  readonly type: S;
+  readonly idOf: (data: Data) => string;
+}
+
+const streamKind = <S extends StreamType, Data>(type: S, idOf: (data: Data) => string): StreamKind<S, Data> => ({ type, idOf });
+
+/** One event type: its data's schema and version, its stream and its webhook name, if integrators get it. */
+interface EventDefinition<Data extends z.ZodType, S extends StreamType, Webhook extends string | null> {
   readonly data: Data;
   readonly schemaVersion: number;
+  readonly streamType: S;
   readonly stream: (data: z.output<Data>) => StreamRef;
   readonly webhook: Webhook;
 }
 
-function defineEvent<Data extends z.ZodType, Webhook extends string | undefined = undefined>(
+/**
+ * Integrators read the claim's stream only, so every claim event says what they receive of it: its webhook name, or
+ * null (the webhook mapping's decision on it, docs/decisions.md "Every reader decides").
+ */
+type EventOptions<S extends StreamType, Webhook> = S extends 'claim'
+  ? [options: { webhook: Webhook; schemaVersion?: number }]
+  : [options?: { schemaVersion?: number }];
+
+function defineEvent<Data extends z.ZodType, S extends StreamType, Webhook extends string | null = null>(
   data: Data,
-  stream: (data: z.output<Data>) => StreamRef,
-  options: { schemaVersion?: number; webhook?: Webhook } = {},
-): EventDefinition<Data, Webhook> {
-  // Absent, `Webhook` is its default, undefined; present, it is the literal given.
-  return { data, stream, schemaVersion: options.schemaVersion ?? 1, webhook: options.webhook as Webhook };
+  stream: StreamKind<S, z.output<Data>>,
+  ...[options]: EventOptions<S, Webhook>
+): EventDefinition<Data, S, Webhook> {
+  const webhook = options && 'webhook' in options ? options.webhook : null;
+  // Absent, `Webhook` is its default, null; present, it is the literal given.
+  return {
+    data, streamType: stream.type, stream: (d) => ({ streamId: stream.idOf(d), streamType: stream.type }),
+    schemaVersion: options?.schemaVersion ?? 1, webhook: webhook as Webhook,
+  };
 }
 
-const claimStream = (data: { claimId: string }): StreamRef => ({ streamId: data.claimId, streamType: 'claim' });
-const orderClaimsStream = (data: { orderId: string }): StreamRef => ({ streamId: data.orderId, streamType: 'order-claims' });
-const sessionStream = (data: { sessionId: string }): StreamRef => ({ streamId: data.sessionId, streamType: 'claim-session' });
-const macroStream = (data: { macroId: string }): StreamRef => ({ streamId: data.macroId, streamType: 'macro' });
-const sopStream = (data: { sopId: string }): StreamRef => ({ streamId: data.sopId, streamType: 'sop' });
-const teamStream = (data: { accountId: string }): StreamRef => ({ streamId: data.accountId, streamType: 'account-team' });
+const claimStream = streamKind('claim', (data: { claimId: string }) => data.claimId);
+const orderClaimsStream = streamKind('order-claims', (data: { orderId: string }) => data.orderId);
+const sessionStream = streamKind('claim-session', (data: { sessionId: string }) => data.sessionId);
+const macroStream = streamKind('macro', (data: { macroId: string }) => data.macroId);
+const sopStream = streamKind('sop', (data: { sopId: string }) => data.sopId);
+const teamStream = streamKind('account-team', (data: { accountId: string }) => data.accountId);
 
 /** The streams named after the aggregate they serve, so no lookup finds them. */
 export const claimLinksStreamOf = (claimId: string): string => `claim-links:${claimId}`;
@@ -349,25 +370,23 @@ export const abAssignmentsStreamOf = (sessionId: string): string => `ab-assignme
 /** Support staff are one team: one stream for all of it. */
 export const SUPPORT_TEAM_STREAM = 'support-team';
 
-const claimLinksStream = (data: { claimId: string }): StreamRef => ({ streamId: claimLinksStreamOf(data.claimId), streamType: 'claim-links' });
-const claimNotificationsStream = (data: { claimId: string }): StreamRef => ({ streamId: claimNotificationsStreamOf(data.claimId), streamType: 'claim-notifications' });
-const storePayoutsStream = (data: { storeId: string }): StreamRef => ({ streamId: storePayoutsStreamOf(data.storeId), streamType: 'store-payouts' });
-const orderPremiumStream = (data: { orderId: string }): StreamRef => ({ streamId: orderPremiumStreamOf(data.orderId), streamType: 'order-premium' });
-const storeBillingStream = (data: { storeId: string }): StreamRef => ({ streamId: storeBillingStreamOf(data.storeId), streamType: 'store-billing' });
-const storeSettingsStream = (data: { storeId: string }): StreamRef => ({ streamId: storeSettingsStreamOf(data.storeId), streamType: 'store-settings' });
-const storeWebhooksStream = (data: { storeId: string }): StreamRef => ({ streamId: storeWebhooksStreamOf(data.storeId), streamType: 'store-webhooks' });
-const notificationPreferencesStream = (data: { storeId: string }): StreamRef =>
-  ({ streamId: notificationPreferencesStreamOf(data.storeId), streamType: 'notification-preferences' });
-const orderNotificationsStream = (data: { orderId: string }): StreamRef => ({ streamId: orderNotificationsStreamOf(data.orderId), streamType: 'order-notifications' });
-const savedViewsStream = (data: { team: string }): StreamRef => ({ streamId: savedViewsStreamOf(data.team), streamType: 'saved-views' });
-const storeBrandingStream = (data: { storeId: string }): StreamRef => ({ streamId: storeBrandingStreamOf(data.storeId), streamType: 'store-branding' });
-const storeAbTestsStream = (data: { storeId: string }): StreamRef => ({ streamId: storeAbTestsStreamOf(data.storeId), streamType: 'store-ab-tests' });
-const abAssignmentsStream = (data: { sessionId: string }): StreamRef => ({ streamId: abAssignmentsStreamOf(data.sessionId), streamType: 'ab-assignments' });
-const storeCreditStream = (data: { storeId: string; customerKey: string }): StreamRef =>
-  ({ streamId: storeCreditStreamOf(data.storeId, data.customerKey), streamType: 'store-credit' });
-const accountStream = (data: { accountId: string }): StreamRef => ({ streamId: accountStreamOf(data.accountId), streamType: 'account' });
-const storeStream = (data: { storeId: string }): StreamRef => ({ streamId: storeStreamOf(data.storeId), streamType: 'store' });
-const supportTeamStream = (): StreamRef => ({ streamId: SUPPORT_TEAM_STREAM, streamType: 'support-team' });
+const claimLinksStream = streamKind('claim-links', (data: { claimId: string }) => claimLinksStreamOf(data.claimId));
+const claimNotificationsStream = streamKind('claim-notifications', (data: { claimId: string }) => claimNotificationsStreamOf(data.claimId));
+const storePayoutsStream = streamKind('store-payouts', (data: { storeId: string }) => storePayoutsStreamOf(data.storeId));
+const orderPremiumStream = streamKind('order-premium', (data: { orderId: string }) => orderPremiumStreamOf(data.orderId));
+const storeBillingStream = streamKind('store-billing', (data: { storeId: string }) => storeBillingStreamOf(data.storeId));
+const storeSettingsStream = streamKind('store-settings', (data: { storeId: string }) => storeSettingsStreamOf(data.storeId));
+const storeWebhooksStream = streamKind('store-webhooks', (data: { storeId: string }) => storeWebhooksStreamOf(data.storeId));
+const notificationPreferencesStream = streamKind('notification-preferences', (data: { storeId: string }) => notificationPreferencesStreamOf(data.storeId));
+const orderNotificationsStream = streamKind('order-notifications', (data: { orderId: string }) => orderNotificationsStreamOf(data.orderId));
+const savedViewsStream = streamKind('saved-views', (data: { team: string }) => savedViewsStreamOf(data.team));
+const storeBrandingStream = streamKind('store-branding', (data: { storeId: string }) => storeBrandingStreamOf(data.storeId));
+const storeAbTestsStream = streamKind('store-ab-tests', (data: { storeId: string }) => storeAbTestsStreamOf(data.storeId));
+const abAssignmentsStream = streamKind('ab-assignments', (data: { sessionId: string }) => abAssignmentsStreamOf(data.sessionId));
+const storeCreditStream = streamKind('store-credit', (data: { storeId: string; customerKey: string }) => storeCreditStreamOf(data.storeId, data.customerKey));
+const accountStream = streamKind('account', (data: { accountId: string }) => accountStreamOf(data.accountId));
+const storeStream = streamKind('store', (data: { storeId: string }) => storeStreamOf(data.storeId));
+const supportTeamStream = streamKind('support-team', () => SUPPORT_TEAM_STREAM);
 
 /**
  * Every event type, once. `DomainEvent`, `EventType`, `EVENT_SCHEMA_VERSIONS`, `streamOf` and
@@ -384,11 +403,11 @@ export const EVENT_REGISTRY = {
   ClaimSessionStatusChanged: defineEvent(claimSessionStatusChangedData, sessionStream),
   ClaimSessionMetadataSaved: defineEvent(claimSessionMetadataSavedData, sessionStream),
   ClaimSessionDeleted: defineEvent(claimSessionDeletedData, sessionStream),
-  ClaimNoteAdded: defineEvent(claimNoteAddedData, claimStream),
-  ClaimLabelAdded: defineEvent(claimLabelAddedData, claimStream),
-  ClaimLabelRemoved: defineEvent(claimLabelRemovedData, claimStream),
-  ClaimMetadataSet: defineEvent(claimMetadataSetData, claimStream),
-  ClaimAssigned: defineEvent(claimAssignedData, claimStream),
+  ClaimNoteAdded: defineEvent(claimNoteAddedData, claimStream, { webhook: null }),
+  ClaimLabelAdded: defineEvent(claimLabelAddedData, claimStream, { webhook: null }),
+  ClaimLabelRemoved: defineEvent(claimLabelRemovedData, claimStream, { webhook: null }),
+  ClaimMetadataSet: defineEvent(claimMetadataSetData, claimStream, { webhook: null }),
+  ClaimAssigned: defineEvent(claimAssignedData, claimStream, { webhook: null }),
   MacroCreated: defineEvent(macroCreatedData, macroStream),
   MacroUpdated: defineEvent(macroUpdatedData, macroStream),
   MacroDeleted: defineEvent(macroDeletedData, macroStream),
@@ -441,9 +460,9 @@ export const EVENT_REGISTRY = {
   StoreCreated: defineEvent(storeCreatedData, storeStream),
   StoreOnboardingAdvanced: defineEvent(storeOnboardingAdvancedData, storeStream),
   StoreActivated: defineEvent(storeActivatedData, storeStream),
-  ReturnStarted: defineEvent(ReturnStartedData, claimStream),
-  ReturnStatusChanged: defineEvent(ReturnStatusChangedData, claimStream),
-  ClaimResolutionReversed: defineEvent(claimResolutionReversedData, claimStream),
+  ReturnStarted: defineEvent(ReturnStartedData, claimStream, { webhook: null }),
+  ReturnStatusChanged: defineEvent(ReturnStatusChangedData, claimStream, { webhook: null }),
+  ClaimResolutionReversed: defineEvent(claimResolutionReversedData, claimStream, { webhook: 'claim.resolution_reversed' }),
 };
 
 type EventRegistry = typeof EVENT_REGISTRY;
@@ -485,7 +504,7 @@ export function streamOf(event: DomainEvent): StreamRef {
 export type WebhookSourceType = { [T in EventType]: EventRegistry[T]['webhook'] extends string ? T : never }[EventType];
 
 export const WEBHOOK_SOURCE_TYPES: readonly WebhookSourceType[] = EVENT_TYPES.filter(
-  (type): type is WebhookSourceType => EVENT_REGISTRY[type].webhook !== undefined,
+  (type): type is WebhookSourceType => EVENT_REGISTRY[type].webhook !== null,
 );
 
 /** Contract §Events: the envelope published to Kafka topic `claims.events.v1`. */

@@ -15,23 +15,20 @@ const claimFiledFacts = EVENT_REGISTRY.ClaimFiled.data.pick({ claimId: true, sto
 /** The types of which a reader of the ledgers asks for some fields of `data` only, and those fields. */
 export const FINANCE_FIELDS: Readonly<Partial<Record<FinanceEventType, readonly string[]>>> = { ClaimFiled: Object.keys(claimFiledFacts.shape) };
 
+type FinanceEventSchema<T extends FinanceEventType> = T extends FinanceEventType
+  ? z.ZodObject<{ type: z.ZodLiteral<T>; data: T extends 'ClaimFiled' ? typeof claimFiledFacts : (typeof EVENT_REGISTRY)[T]['data'] }>
+  : never;
+
+// The registry pairs each type with its data schema, which this generic signature cannot see through.
+const financeEventSchema = <T extends FinanceEventType>(type: T): FinanceEventSchema<T> =>
+  z.object({ type: z.literal(type), data: type === 'ClaimFiled' ? claimFiledFacts : EVENT_REGISTRY[type].data }) as FinanceEventSchema<T>;
+
+const [firstSchema, ...otherSchemas] = FINANCE_EVENT_TYPES.map(financeEventSchema);
+if (firstSchema === undefined) throw new Error('FINANCE_EVENT_TYPES is empty');
+
 /**
- * A finance event as the replay parses it: each type's own schema, of a filing only FINANCE_FIELDS.
+ * A finance event as the replay parses it: each type's own schema from the registry, of a filing only FINANCE_FIELDS.
  * A whole DomainEvent of these types is one too.
  */
-export const FinanceEvent = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('ClaimFiled'), data: claimFiledFacts }),
-  z.object({ type: z.literal('ClaimResolved'), data: EVENT_REGISTRY.ClaimResolved.data }),
-  z.object({ type: z.literal('PayoutBatchCreated'), data: EVENT_REGISTRY.PayoutBatchCreated.data }),
-  z.object({ type: z.literal('PayoutBatchApproved'), data: EVENT_REGISTRY.PayoutBatchApproved.data }),
-  z.object({ type: z.literal('PayoutBatchPaid'), data: EVENT_REGISTRY.PayoutBatchPaid.data }),
-  z.object({ type: z.literal('PremiumRecorded'), data: EVENT_REGISTRY.PremiumRecorded.data }),
-  z.object({ type: z.literal('PremiumReversed'), data: EVENT_REGISTRY.PremiumReversed.data }),
-  z.object({ type: z.literal('StoreCreditIssued'), data: EVENT_REGISTRY.StoreCreditIssued.data }),
-  z.object({ type: z.literal('StoreCreditRedeemed'), data: EVENT_REGISTRY.StoreCreditRedeemed.data }),
-  z.object({ type: z.literal('StoreCreditAdjusted'), data: EVENT_REGISTRY.StoreCreditAdjusted.data }),
-  z.object({ type: z.literal('StoreCreditReclaimed'), data: EVENT_REGISTRY.StoreCreditReclaimed.data }),
-  z.object({ type: z.literal('ClaimResolutionReversed'), data: EVENT_REGISTRY.ClaimResolutionReversed.data }),
-  z.object({ type: z.literal('InvoiceIssued'), data: EVENT_REGISTRY.InvoiceIssued.data }),
-]);
+export const FinanceEvent = z.discriminatedUnion('type', [firstSchema, ...otherSchemas]);
 export type FinanceEvent = z.infer<typeof FinanceEvent>;

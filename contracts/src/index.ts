@@ -6,6 +6,7 @@ export * from './claim.js';
 export * from './claimToken.js';
 export * from './session.js';
 export * from './events.js';
+export * from './eventReaders.js';
 export * from './commands.js';
 export * from './errors.js';
 export * from './store.js';

@@ -24,7 +24,7 @@ import { webhookMigrations } from './webhooks/webhookMigrations.js';
 import { prepareReaction, startReaction, type Reaction, type ReactionLoop } from './eventsourcing/reactions.js';
 import { closeDraftOnFiling } from './customer/draftSessions.js';
 import { financeMigrations } from './finance/financeMigrations.js';
-import { createMailer } from './notifications/mailer.js';
+import { createMailer, type Mailer } from './notifications/mailer.js';
 import { notifyShopper, notifyTeam } from './notifications/notifyReactions.js';
 import { sendClaimLinks } from './notifications/sendClaimLinks.js';
 import { startNotificationRetries } from './notifications/notificationRetryLoop.js';
@@ -39,6 +39,10 @@ import { sweepOrphanedMedia } from './media/mediaRoutes.js';
 
 /** How often stored leftovers (expired idempotency keys, orphaned uploads) are swept. */
 const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
+
+/** Everything the product does after a commit, each from its own checkpoint. */
+export const afterCommitReactions = (mailer: Mailer): readonly Reaction[] =>
+  [closeDraftOnFiling, notifyShopper(mailer), notifyTeam(mailer), sendClaimLinks(mailer), storeCreditOfDecisions];
 
 export const ALL_MIGRATIONS: Record<string, Migration> = registerMigrations(
   eventStoreMigrations, catalogMigrations, projectionMigrations, relayMigrations, identityMigrations, publicApiMigrations, webhookMigrations, teamMigrations,
@@ -219,14 +223,13 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       if (kafka) kafkaSetup = startKafkaProjectors(kafka, settings);
       else for (const projection of PROJECTIONS) followers.push(followStore(database.db, projection, log, 250, faultPolicy));
     }
-    // Everything the product does after a commit, each from its own checkpoint.
-    const afterCommit: readonly Reaction[] = [closeDraftOnFiling, notifyShopper(mailer), notifyTeam(mailer), sendClaimLinks(mailer), storeCreditOfDecisions];
+    const afterCommit = afterCommitReactions(mailer);
     if (workers.has('reactions')) {
       for (const reaction of afterCommit) {
         await prepareReaction(ctx, reaction);
         const loop = startReaction(ctx, reaction);
         reactionLoops.set(reaction.name, loop);
-        reactionTypes.set(loop, reaction.handles);
+        reactionTypes.set(loop, new Set(reaction.handles));
         reactions.push(loop);
       }
       // Not woken by appends: a retry comes due by its time, never by an event.

@@ -20,6 +20,8 @@ function labelProjection(name: string): Projection<'ClaimLabelAdded'> {
   const table = `${name.replace(/-/g, '_')}_rows`;
   return {
     name,
+    streams: ['claim'],
+    decisions: { ClaimLabelAdded: 'handle' },
     handles: ['ClaimLabelAdded'],
     tables: [table],
     migrations: {

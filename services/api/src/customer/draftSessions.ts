@@ -1,4 +1,4 @@
-import type { ClaimSession } from '@claims/contracts';
+import { readerOf, type ClaimSession } from '@claims/contracts';
 import { sessionDecider, type SessionState } from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { handleCommand, loadAggregate, type Handled, type Loaded } from '../eventsourcing/commandHandler.js';
@@ -21,7 +21,12 @@ export function toSessionView(loaded: Loaded<SessionState> | Handled<SessionStat
 /** Spec §4: the draft is deleted once its claim is submitted; after the claim commits, never inside its request. */
 export const closeDraftOnFiling: Reaction = {
   name: 'close-draft-on-filing',
-  handles: new Set(['ClaimFiled']),
+  ...readerOf(['claim'], {
+    ClaimFiled: 'handle', ClaimStatusChanged: 'ignore', ClaimResolved: 'ignore', ClaimMessageSent: 'ignore',
+    ClaimReviewed: 'ignore', ClaimNoteAdded: 'ignore', ClaimLabelAdded: 'ignore', ClaimLabelRemoved: 'ignore',
+    ClaimMetadataSet: 'ignore', ClaimAssigned: 'ignore', ReturnStarted: 'ignore', ReturnStatusChanged: 'ignore',
+    ClaimResolutionReversed: 'ignore',
+  }),
   async react(ctx, event) {
     if (event.type !== 'ClaimFiled') return;
     const sessionId = sessionIdOf(event.data.orderId);

@@ -1,4 +1,4 @@
-import type { DomainEvent, EventType } from '@claims/contracts';
+import type { DomainEvent, EventReader } from '@claims/contracts';
 import { catchUpCheckpoint, storedDomainEvent, initCheckpoint, lastCommittedPosition, loadCheckpoint, readAll, startPollingLoop, storeCheckpoint, type PollingLoop, type Position, type RecordedEvent } from '@claims/event-store';
 import type { AppContext } from '../context.js';
 
@@ -7,11 +7,11 @@ export type ReactedEvent = Omit<RecordedEvent, 'type' | 'data'> & DomainEvent;
 
 /**
  * What the product does after a commit, outside the request that caused it (closing a draft once its
- * claim is filed, and the like). Delivery is at least once, so `react` must be safe to repeat.
+ * claim is filed, and the like), with its decision on every event type of the streams it reads (`readerOf`).
+ * Delivery is at least once, so `react` must be safe to repeat.
  */
-export interface Reaction {
+export interface Reaction extends EventReader {
   readonly name: string;
-  readonly handles: ReadonlySet<EventType>;
   /**
    * A reaction added to a product already running starts where the store is on its first run, instead of at the
    * first event ever (a new kind of mail is not sent about years of old claims).

@@ -1,4 +1,4 @@
-import { notificationKindOf, teamNotificationKindOf } from '@claims/domain';
+import { notificationKindOf, SHOPPER_MAIL_READER, TEAM_MAIL_READER, teamNotificationKindOf } from '@claims/domain';
 import type { Reaction, ReactedEvent } from '../eventsourcing/reactions.js';
 import type { Mailer } from './mailer.js';
 import { deliverClaimMail, notifyTeamOf } from './deliverClaimMail.js';
@@ -15,7 +15,7 @@ const causeOf = (event: ReactedEvent): Omit<NotificationCause, 'job'> =>
 export function notifyShopper(mailer: Mailer): Reaction {
   return {
     name: 'notify-shopper',
-    handles: new Set(['ClaimFiled', 'ClaimMessageSent', 'ClaimStatusChanged', 'ClaimResolved']),
+    ...SHOPPER_MAIL_READER,
     async react(ctx, event) {
       if (!notificationKindOf(event)) return;
       await deliverClaimMail(ctx, mailer, { ...causeOf(event), job: { kind: 'shopper' } }, { event });
@@ -30,7 +30,7 @@ export function notifyShopper(mailer: Mailer): Reaction {
 export function notifyTeam(mailer: Mailer): Reaction {
   return {
     name: 'notify-team',
-    handles: new Set(['ClaimFiled', 'ClaimMessageSent']),
+    ...TEAM_MAIL_READER,
     // Deployed beside claims filed long ago: their teams are not mailed about them now.
     fromFirstRun: 'now',
     async react(ctx, event) {

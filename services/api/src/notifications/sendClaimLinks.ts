@@ -1,3 +1,4 @@
+import { readerOf } from '@claims/contracts';
 import { storedDomainEvent } from '@claims/event-store';
 import { claimLinksRequestDecider, orderClaimsDecider, type ClaimLinksCommand } from '@claims/domain';
 import type { AppContext } from '../context.js';
@@ -63,7 +64,7 @@ export async function deliverClaimLinks(ctx: AppContext, mailer: Mailer, cause: 
 export function sendClaimLinks(mailer: Mailer): Reaction {
   return {
     name: 'send-claim-links',
-    handles: new Set(['ClaimLinksRequested']),
+    ...readerOf(['order-notifications'], { ClaimLinksRequested: 'handle', ClaimLinksMailSent: 'ignore', ClaimLinksMailFailed: 'ignore' }),
     async react(ctx, event) {
       await deliverClaimLinks(ctx, mailer, {
         job: { kind: 'claim-links' }, streamId: event.streamId, eventId: event.eventId, streamVersion: event.streamVersion, correlationId: event.metadata.correlationId,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { currencyDecimals, storeCreditStreamOf, toDecimal, type StoreCreditEntry, type StoreCreditLedger } from '@claims/contracts';
+import { currencyDecimals, readerOf, storeCreditStreamOf, toDecimal, type StoreCreditEntry, type StoreCreditLedger } from '@claims/contracts';
 import { storedDomainEvent } from '@claims/event-store';
 import { payoutLinesOf, storeCreditDecider, type StoreCreditCommand } from '@claims/domain';
 import type { AppContext } from '../context.js';
@@ -64,7 +64,12 @@ export async function storeCreditLedger(ctx: AppContext, storeId: string, email:
  */
 export const storeCreditOfDecisions: Reaction = {
   name: 'store-credit',
-  handles: new Set(['ClaimResolved', 'ClaimResolutionReversed']),
+  ...readerOf(['claim'], {
+    ClaimFiled: 'ignore', ClaimStatusChanged: 'ignore', ClaimResolved: 'handle', ClaimMessageSent: 'ignore',
+    ClaimReviewed: 'ignore', ClaimNoteAdded: 'ignore', ClaimLabelAdded: 'ignore', ClaimLabelRemoved: 'ignore',
+    ClaimMetadataSet: 'ignore', ClaimAssigned: 'ignore', ReturnStarted: 'ignore', ReturnStatusChanged: 'ignore',
+    ClaimResolutionReversed: 'handle',
+  }),
   async react(ctx, event) {
     if (event.type === 'ClaimResolved' && !event.data.resolutions.some((r) => r.resolutionType === 'STORE_CREDIT')) return;
     if (event.type !== 'ClaimResolved' && event.type !== 'ClaimResolutionReversed') return;

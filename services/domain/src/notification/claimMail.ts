@@ -1,36 +1,62 @@
-import { SHOPPER_MAILED_STATUSES, type DomainEvent, type EventOf, type NotificationKind, type TeamNotificationKind } from '@claims/contracts';
+import {
+  decideBy, readerOfTable, SHOPPER_MAILED_STATUSES,
+  type DecisionTable, type DomainEvent, type EventOf, type EventReader, type EventTypeIn, type NotificationKind, type TeamNotificationKind,
+} from '@claims/contracts';
 import { ok, type Result } from '../result.js';
 import type { Decider } from '../decider.js';
 
-/** Which of a claim's events the shopper hears about by mail, and as what. */
-export function notificationKindOf(event: DomainEvent): Exclude<NotificationKind, TeamNotificationKind> | null {
-  switch (event.type) {
-    case 'ClaimFiled':
-      return 'claim_filed';
-    // Their own messages are not mailed back to them.
-    case 'ClaimMessageSent':
-      return event.data.senderType === 'customer' ? null : 'store_reply';
-    case 'ClaimStatusChanged':
-      return SHOPPER_MAILED_STATUSES.includes(event.data.to) ? 'status_changed' : null;
-    case 'ClaimResolved':
-      return 'claim_resolved';
-    default:
-      return null;
-  }
-}
+type ShopperNotificationKind = Exclude<NotificationKind, TeamNotificationKind>;
+
+/** Which of a claim's events the shopper hears about by mail, and as what: a decision on every claim event. */
+const SHOPPER_MAIL: DecisionTable<'claim', ShopperNotificationKind | null> = {
+  ClaimFiled: () => 'claim_filed',
+  // Their own messages are not mailed back to them.
+  ClaimMessageSent: (event) => (event.data.senderType === 'customer' ? null : 'store_reply'),
+  ClaimStatusChanged: (event) => (SHOPPER_MAILED_STATUSES.includes(event.data.to) ? 'status_changed' : null),
+  ClaimResolved: () => 'claim_resolved',
+  // What they did themselves, or the back-office's own.
+  ClaimReviewed: 'ignore',
+  ClaimNoteAdded: 'ignore',
+  ClaimLabelAdded: 'ignore',
+  ClaimLabelRemoved: 'ignore',
+  ClaimMetadataSet: 'ignore',
+  ClaimAssigned: 'ignore',
+  // The shopper starts a return on the claim page, which shows its label and status.
+  ReturnStarted: 'ignore',
+  ReturnStatusChanged: 'ignore',
+  // The claim goes back to work: the shopper hears of the new decision when it is made.
+  ClaimResolutionReversed: 'ignore',
+};
 
 /** Which of a claim's events its store's team may hear about by mail (each member as they chose), and as what. */
-export function teamNotificationKindOf(event: DomainEvent): TeamNotificationKind | null {
-  switch (event.type) {
-    case 'ClaimFiled':
-      return 'new_claim';
-    // The team writes the other messages itself.
-    case 'ClaimMessageSent':
-      return event.data.senderType === 'customer' ? 'customer_reply' : null;
-    default:
-      return null;
-  }
-}
+const TEAM_MAIL: DecisionTable<'claim', TeamNotificationKind | null> = {
+  ClaimFiled: () => 'new_claim',
+  // The team writes the other messages itself.
+  ClaimMessageSent: (event) => (event.data.senderType === 'customer' ? 'customer_reply' : null),
+  // The rest is the team's own work, which it sees on the desk.
+  ClaimStatusChanged: 'ignore',
+  ClaimResolved: 'ignore',
+  ClaimReviewed: 'ignore',
+  ClaimNoteAdded: 'ignore',
+  ClaimLabelAdded: 'ignore',
+  ClaimLabelRemoved: 'ignore',
+  ClaimMetadataSet: 'ignore',
+  ClaimAssigned: 'ignore',
+  ReturnStarted: 'ignore',
+  ReturnStatusChanged: 'ignore',
+  ClaimResolutionReversed: 'ignore',
+};
+
+/** What the shopper's mail reads: the claim events it may mail about. */
+export const SHOPPER_MAIL_READER: EventReader<EventTypeIn<'claim'>> = readerOfTable(['claim'], SHOPPER_MAIL);
+/** What the team's mail reads. */
+export const TEAM_MAIL_READER: EventReader<EventTypeIn<'claim'>> = readerOfTable(['claim'], TEAM_MAIL);
+
+/** Which of a claim's events the shopper hears about by mail, and as what. */
+export const notificationKindOf = (event: DomainEvent): ShopperNotificationKind | null => decideBy(SHOPPER_MAIL, event);
+
+/** Which of a claim's events its store's team may hear about by mail, and as what. */
+export const teamNotificationKindOf = (event: DomainEvent): TeamNotificationKind | null => decideBy(TEAM_MAIL, event);
 
 /** A claim's mail: which notifications went out and how many attempts each took. */
 export interface ClaimMailState {

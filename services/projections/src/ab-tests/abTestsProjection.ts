@@ -1,3 +1,4 @@
+import { readerOf } from '@claims/contracts';
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
@@ -34,7 +35,12 @@ const migrations: Record<string, Migration> = {
  */
 export const abTestsProjection = defineProjection({
   name: 'ab-tests',
-  handles: ['AbVariantAssigned', 'ClaimFiled'],
+  ...readerOf(['ab-assignments', 'claim'], {
+    AbVariantAssigned: 'handle', ClaimFiled: 'handle', ClaimStatusChanged: 'ignore', ClaimResolved: 'ignore',
+    ClaimMessageSent: 'ignore', ClaimReviewed: 'ignore', ClaimNoteAdded: 'ignore', ClaimLabelAdded: 'ignore',
+    ClaimLabelRemoved: 'ignore', ClaimMetadataSet: 'ignore', ClaimAssigned: 'ignore', ReturnStarted: 'ignore',
+    ReturnStatusChanged: 'ignore', ClaimResolutionReversed: 'ignore',
+  }),
   migrations,
   tables: ['ab_test_assignments', 'ab_test_filed_claims'],
   async applyBatch(trx, events) {

@@ -1,3 +1,4 @@
+import { readerOf } from '@claims/contracts';
 import { sql, type QueryExecutorProvider } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
@@ -73,7 +74,13 @@ const migrations: Record<string, Migration> = {
  */
 export const claimAnalyticsProjection = defineProjection({
   name: 'claim-analytics',
-  handles: ['ClaimFiled', 'ClaimMessageSent', 'ClaimResolved', 'ClaimResolutionReversed', 'ClaimReviewed', 'StoreCreditIssued', 'StoreCreditReclaimed'],
+  ...readerOf(['claim', 'store-credit'], {
+    ClaimFiled: 'handle', ClaimStatusChanged: 'ignore', ClaimResolved: 'handle', ClaimMessageSent: 'handle',
+    ClaimReviewed: 'handle', ClaimNoteAdded: 'ignore', ClaimLabelAdded: 'ignore', ClaimLabelRemoved: 'ignore',
+    ClaimMetadataSet: 'ignore', ClaimAssigned: 'ignore', ReturnStarted: 'ignore', ReturnStatusChanged: 'ignore',
+    ClaimResolutionReversed: 'handle', StoreCreditIssued: 'handle', StoreCreditRedeemed: 'ignore', StoreCreditAdjusted: 'ignore',
+    StoreCreditReclaimed: 'handle',
+  }),
   migrations,
   tables: ['claim_analytics', 'claim_analytics_lines', 'claim_analytics_credits'],
   async applyBatch(trx, events) {

@@ -1,3 +1,4 @@
+import { readerOf } from '@claims/contracts';
 import { sql, type QueryExecutorProvider } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
@@ -89,7 +90,12 @@ class CountMoves {
  */
 export const claimAssignmentProjection = defineProjection({
   name: 'claim-assignment',
-  handles: ['ClaimFiled', 'ClaimStatusChanged', 'ClaimResolved', 'ClaimMessageSent', 'ClaimAssigned'],
+  ...readerOf(['claim'], {
+    ClaimFiled: 'handle', ClaimStatusChanged: 'handle', ClaimResolved: 'handle', ClaimMessageSent: 'handle',
+    ClaimReviewed: 'ignore', ClaimNoteAdded: 'ignore', ClaimLabelAdded: 'ignore', ClaimLabelRemoved: 'ignore',
+    ClaimMetadataSet: 'ignore', ClaimAssigned: 'handle', ReturnStarted: 'ignore', ReturnStatusChanged: 'ignore',
+    ClaimResolutionReversed: 'ignore',
+  }),
   migrations,
   tables: ['claim_assignment', 'claim_queue_counts'],
   // applyBatch writes by primary key only: the rest are built once a rebuild has loaded the rows.

@@ -1,3 +1,4 @@
+import { readerOf } from '@claims/contracts';
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
@@ -65,7 +66,12 @@ interface ClaimListChange {
 /** The claim desk's queue: one row per claim, kept current by the claim's events. */
 export const claimListProjection = defineProjection({
   name: 'claim-list',
-  handles: ['ClaimFiled', 'ClaimStatusChanged', 'ClaimResolved', 'ClaimMessageSent', 'ClaimNoteAdded', 'ClaimLabelAdded', 'ClaimLabelRemoved', 'ClaimMetadataSet', 'ClaimAssigned'],
+  ...readerOf(['claim'], {
+    ClaimFiled: 'handle', ClaimStatusChanged: 'handle', ClaimResolved: 'handle', ClaimMessageSent: 'handle',
+    ClaimReviewed: 'handle', ClaimNoteAdded: 'handle', ClaimLabelAdded: 'handle', ClaimLabelRemoved: 'handle',
+    ClaimMetadataSet: 'handle', ClaimAssigned: 'handle', ReturnStarted: 'handle', ReturnStatusChanged: 'handle',
+    ClaimResolutionReversed: 'ignore',
+  }),
   migrations,
   tables: ['claim_list'],
   // applyBatch writes by primary key only: the rest are built once a rebuild has loaded the rows.
@@ -107,13 +113,16 @@ export const claimListProjection = defineProjection({
           change.messages++;
           change.updated_at = event.occurredAt;
           break;
-        // The back-office's own marks move the row's version (so a list's expectedVersion stays exact), not its
-        // updated_at: that is the claim's last activity, which the SLA timers count from (docs/decisions.md).
+        // The back-office's own marks, a review and a return move the row's version (so a list's expectedVersion stays
+        // exact), not its updated_at: that is the claim's last activity, which the SLA timers count from (docs/decisions.md).
         case 'ClaimNoteAdded':
         case 'ClaimLabelAdded':
         case 'ClaimLabelRemoved':
         case 'ClaimMetadataSet':
         case 'ClaimAssigned':
+        case 'ClaimReviewed':
+        case 'ReturnStarted':
+        case 'ReturnStatusChanged':
           break;
       }
     }

@@ -1,3 +1,4 @@
+import { readerOf } from '@claims/contracts';
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
@@ -29,7 +30,12 @@ const migrations: Record<string, Migration> = {
 /** The desk's returns list: one row per return of every claim, in its current status. */
 export const claimReturnsProjection = defineProjection({
   name: 'claim-returns',
-  handles: ['ReturnStarted', 'ReturnStatusChanged'],
+  ...readerOf(['claim'], {
+    ClaimFiled: 'ignore', ClaimStatusChanged: 'ignore', ClaimResolved: 'ignore', ClaimMessageSent: 'ignore',
+    ClaimReviewed: 'ignore', ClaimNoteAdded: 'ignore', ClaimLabelAdded: 'ignore', ClaimLabelRemoved: 'ignore',
+    ClaimMetadataSet: 'ignore', ClaimAssigned: 'ignore', ReturnStarted: 'handle', ReturnStatusChanged: 'handle',
+    ClaimResolutionReversed: 'ignore',
+  }),
   migrations,
   tables: ['claim_returns'],
   async applyBatch(trx, events) {

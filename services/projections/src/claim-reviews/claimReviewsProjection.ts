@@ -1,3 +1,4 @@
+import { readerOf } from '@claims/contracts';
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
@@ -22,7 +23,12 @@ const migrations: Record<string, Migration> = {
 /** Shoppers' reviews of how their claim was handled, for the desk's reviews list (store and claim from the claim list). */
 export const claimReviewsProjection = defineProjection({
   name: 'claim-reviews',
-  handles: ['ClaimReviewed'],
+  ...readerOf(['claim'], {
+    ClaimFiled: 'ignore', ClaimStatusChanged: 'ignore', ClaimResolved: 'ignore', ClaimMessageSent: 'ignore',
+    ClaimReviewed: 'handle', ClaimNoteAdded: 'ignore', ClaimLabelAdded: 'ignore', ClaimLabelRemoved: 'ignore',
+    ClaimMetadataSet: 'ignore', ClaimAssigned: 'ignore', ReturnStarted: 'ignore', ReturnStatusChanged: 'ignore',
+    ClaimResolutionReversed: 'ignore',
+  }),
   migrations,
   tables: ['claim_reviews'],
   async applyBatch(trx, events) {

@@ -1,3 +1,4 @@
+import { readerOf } from '@claims/contracts';
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
@@ -37,7 +38,12 @@ const migrations: Record<string, Migration> = {
  */
 export const claimSearchProjection = defineProjection({
   name: 'claim-search',
-  handles: ['ClaimFiled'],
+  ...readerOf(['claim'], {
+    ClaimFiled: 'handle', ClaimStatusChanged: 'ignore', ClaimResolved: 'ignore', ClaimMessageSent: 'ignore',
+    ClaimReviewed: 'ignore', ClaimNoteAdded: 'ignore', ClaimLabelAdded: 'ignore', ClaimLabelRemoved: 'ignore',
+    ClaimMetadataSet: 'ignore', ClaimAssigned: 'ignore', ReturnStarted: 'ignore', ReturnStatusChanged: 'ignore',
+    ClaimResolutionReversed: 'ignore',
+  }),
   migrations,
   tables: ['claim_search', 'claim_search_lexicon'],
   // applyBatch writes by primary key only: the rest are built once a rebuild has loaded the rows.

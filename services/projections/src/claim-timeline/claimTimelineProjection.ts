@@ -1,3 +1,4 @@
+import { readerOf } from '@claims/contracts';
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
@@ -35,14 +36,10 @@ const migrations: Record<string, Migration> = {
   ),
 };
 
-const CLAIM_EVENTS = [
-  'ClaimFiled', 'ClaimStatusChanged', 'ClaimResolved', 'ClaimMessageSent', 'ClaimReviewed',
-  'ClaimNoteAdded', 'ClaimLabelAdded', 'ClaimLabelRemoved', 'ClaimMetadataSet', 'ReturnStarted', 'ReturnStatusChanged',
-] as const;
-const MAIL_EVENTS = ['ClaimNotificationSent', 'ClaimNotificationFailed'] as const;
+type MailEvent = ProjectedEvent<'ClaimNotificationSent' | 'ClaimNotificationFailed'>;
 
 /** What a mail line says: to whom, about what, which try, and (failed) why and what happens next. */
-function summariseMail(event: ProjectedEvent<(typeof MAIL_EVENTS)[number]>): Record<string, unknown> {
+function summariseMail(event: MailEvent): Record<string, unknown> {
   const { kind, to, subject, memberId, attempt } = event.data;
   const base = { kind, recipient: memberId ? 'team' : 'customer', to: to ?? null, subject: subject ?? null, attempt };
   return event.type === 'ClaimNotificationSent'
@@ -51,7 +48,7 @@ function summariseMail(event: ProjectedEvent<(typeof MAIL_EVENTS)[number]>): Rec
 }
 
 /** What a history line says about an event, beyond who and when. */
-function summarise(event: ProjectedEvent<(typeof CLAIM_EVENTS)[number]>): { status: string | null; summary: Record<string, unknown> } {
+function summarise(event: Exclude<ProjectedEvent<(typeof claimTimelineProjection.handles)[number]>, MailEvent>): { status: string | null; summary: Record<string, unknown> } {
   switch (event.type) {
     case 'ClaimFiled':
       return { status: 'NEW', summary: { claimType: event.data.claimType, items: event.data.items.length, desiredMethod: event.data.desiredMethod } };
@@ -91,7 +88,12 @@ function summarise(event: ProjectedEvent<(typeof CLAIM_EVENTS)[number]>): { stat
 /** Every event of a claim as a history line, with actor and time, and every mail about it (sent or failed). */
 export const claimTimelineProjection = defineProjection({
   name: 'claim-timeline',
-  handles: [...CLAIM_EVENTS, ...MAIL_EVENTS],
+  ...readerOf(['claim', 'claim-notifications'], {
+    ClaimFiled: 'handle', ClaimStatusChanged: 'handle', ClaimResolved: 'handle', ClaimMessageSent: 'handle',
+    ClaimReviewed: 'handle', ClaimNoteAdded: 'handle', ClaimLabelAdded: 'handle', ClaimLabelRemoved: 'handle',
+    ClaimMetadataSet: 'handle', ClaimAssigned: 'ignore', ReturnStarted: 'handle', ReturnStatusChanged: 'handle',
+    ClaimResolutionReversed: 'ignore', ClaimNotificationSent: 'handle', ClaimNotificationFailed: 'handle',
+  }),
   migrations,
   tables: ['claim_timeline', 'claim_timeline_notifications'],
   async applyBatch(trx, events) {

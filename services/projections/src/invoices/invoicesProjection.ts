@@ -1,3 +1,4 @@
+import { readerOf } from '@claims/contracts';
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
@@ -51,7 +52,9 @@ const migrations: Record<string, Migration> = {
 /** Each store's issued invoices with their credit notes, and its billing and payout methods. */
 export const invoicesProjection = defineProjection({
   name: 'invoices',
-  handles: ['InvoiceIssued', 'CreditNoteIssued', 'BillingMethodSet', 'PayoutMethodSet'],
+  ...readerOf(['store-billing'], {
+    InvoiceIssued: 'handle', CreditNoteIssued: 'handle', BillingMethodSet: 'handle', PayoutMethodSet: 'handle',
+  }),
   migrations,
   tables: ['invoices', 'invoice_credit_notes', 'store_payment_methods'],
   async applyBatch(trx, events) {

@@ -1,3 +1,4 @@
+import { readerOf } from '@claims/contracts';
 import { sql, type QueryExecutorProvider } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
@@ -76,9 +77,13 @@ const migrations: Record<string, Migration> = {
  */
 export const payoutLedgerProjection = defineProjection({
   name: 'payout-ledger',
-  handles: [
-    'ClaimFiled', 'ClaimResolved', 'PayoutBatchCreated', 'PayoutBatchApproved', 'PayoutBatchPaid', 'PremiumRecorded', 'PremiumReversed', 'ClaimResolutionReversed',
-  ],
+  ...readerOf(['claim', 'store-payouts', 'order-premium'], {
+    ClaimFiled: 'handle', ClaimStatusChanged: 'ignore', ClaimResolved: 'handle', ClaimMessageSent: 'ignore',
+    ClaimReviewed: 'ignore', ClaimNoteAdded: 'ignore', ClaimLabelAdded: 'ignore', ClaimLabelRemoved: 'ignore',
+    ClaimMetadataSet: 'ignore', ClaimAssigned: 'ignore', ReturnStarted: 'ignore', ReturnStatusChanged: 'ignore',
+    ClaimResolutionReversed: 'handle', PayoutBatchCreated: 'handle', PayoutBatchApproved: 'handle', PayoutBatchPaid: 'handle',
+    PremiumRecorded: 'handle', PremiumReversed: 'handle',
+  }),
   migrations,
   tables: ['payout_claims', 'payout_entries', 'payout_batches', 'premium_entries'],
   async applyBatch(trx, events) {

@@ -1,6 +1,6 @@
 import type { QueryExecutorProvider } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import type { EventEnvelope, EventOf, EventType } from '@claims/contracts';
+import type { EventEnvelope, EventOf, EventReader, EventType } from '@claims/contracts';
 
 export type EventsByType = { [K in EventType]: EventOf<K> };
 
@@ -10,11 +10,13 @@ export type EventsByType = { [K in EventType]: EventOf<K> };
  */
 export type ProjectedEvent<T extends EventType = EventType> = Omit<EventEnvelope, 'type' | 'data'> & EventsByType[T];
 
-/** A read model: its tables, the event types it handles, and how a batch of them changes the tables. */
-export interface Projection<T extends EventType = EventType> {
+/**
+ * A read model: its tables, its decision on every event type of the streams it reads (`readerOf`: the types it handles
+ * are the only ones `applyBatch` is given; the runtime neither parses nor passes any other), and how a batch of them
+ * changes the tables.
+ */
+export interface Projection<T extends EventType = EventType> extends EventReader<T> {
   readonly name: string;
-  /** The only types `applyBatch` is given; the runtime neither parses nor passes any other. */
-  readonly handles: readonly T[];
   readonly migrations: Record<string, Migration>;
   /**
    * Tables a rebuild builds beside the live ones (in a schema of its own) and then swaps in. Empty for a
@@ -35,7 +37,7 @@ export interface Projection<T extends EventType = EventType> {
   applyBatch(trx: QueryExecutorProvider, events: readonly ProjectedEvent<T>[]): Promise<void>;
 }
 
-/** Infers a projection's handled types from its `handles`, so `applyBatch` sees exactly those. */
+/** Infers a projection's handled types from its decisions, so `applyBatch` sees exactly those. */
 export const defineProjection = <const T extends EventType>(projection: Projection<T>): Projection<T> => projection;
 
 /** Whether the projection handles an event type (a type it does not know, from a newer producer, included). */

@@ -1,5 +1,5 @@
 import { sql, type QueryExecutorProvider } from 'kysely';
-import type { EventOf, StoreCreditKind } from '@claims/contracts';
+import { readerOf, type EventOf, type StoreCreditKind } from '@claims/contracts';
 import type { LedgerStoreCredit } from '@claims/domain';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
@@ -77,7 +77,9 @@ function changeOf(event: EventOf<'StoreCreditIssued' | 'StoreCreditRedeemed' | '
  */
 export const storeCreditProjection = defineProjection({
   name: 'store-credit',
-  handles: ['StoreCreditIssued', 'StoreCreditRedeemed', 'StoreCreditAdjusted', 'StoreCreditReclaimed'],
+  ...readerOf(['store-credit'], {
+    StoreCreditIssued: 'handle', StoreCreditRedeemed: 'handle', StoreCreditAdjusted: 'handle', StoreCreditReclaimed: 'handle',
+  }),
   migrations,
   tables: ['store_credit_balances', 'store_credit_entries'],
   async applyBatch(trx, events) {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_SOURCE_TYPES, type WebhookSourceType } from '@claims/contracts';
+import { EVENT_REGISTRY, eventTypesIn, WEBHOOK_EVENT_TYPES, WEBHOOK_SOURCE_TYPES, type EventReader, type WebhookSourceType } from '@claims/contracts';
 import { defineProjection, type ProjectedEvent } from '../runtime/projection.js';
 import { recordset } from '../runtime/bulkRows.js';
 import { DELIVERIES_DUE_CHANNEL } from './webhookDeliveries.js';
@@ -79,6 +79,9 @@ function publicData(event: WebhookSourceEvent): Record<string, unknown> {
       const { tokenHash: _secret, ...data } = event.data;
       return data;
     }
+    // Who reversed it and the payout entries that take the money back are the back-office's.
+    case 'ClaimResolutionReversed':
+      return { resolutionIds: event.data.lines.map((l) => l.resolutionId), reason: event.data.reason, reversedAt: event.data.reversedAt };
     case 'ClaimStatusChanged':
     case 'ClaimResolved':
     case 'ClaimMessageSent':
@@ -86,6 +89,13 @@ function publicData(event: WebhookSourceEvent): Record<string, unknown> {
       return { ...event.data };
   }
 }
+
+/** Integrators read claim events: each says in the registry what they receive of it (its webhook name or null). */
+const webhookReader: EventReader<WebhookSourceType> = {
+  streams: ['claim'],
+  decisions: Object.fromEntries(eventTypesIn(['claim']).map((type) => [type, EVENT_REGISTRY[type].webhook === null ? 'ignore' : 'handle'])),
+  handles: WEBHOOK_SOURCE_TYPES,
+};
 
 /** The exact bytes every attempt of the event's deliveries sends (and signs). */
 function webhookBody(event: WebhookSourceEvent, storeId: string): { type: string; body: string } {
@@ -102,7 +112,7 @@ function webhookBody(event: WebhookSourceEvent, storeId: string): { type: string
  */
 export const webhookOutboxProjection = defineProjection({
   name: WEBHOOK_OUTBOX,
-  handles: WEBHOOK_SOURCE_TYPES,
+  ...webhookReader,
   migrations,
   // Deliveries and their attempts are history, not a derived view: a rebuild must not empty them.
   tables: [],
