@@ -33,10 +33,26 @@ const migrations: Record<string, Migration> = {
         primary key (claim_id, stream_version)
       )`,
   ),
+  // The reversals recorded before the projection handled them (where the event store shares the database), each a line
+  // as applyBatch writes it; applying the event afterwards adds nothing (same key).
+  '2620_claim_timeline_reversals': sqlMigration(
+    sql`
+      do $$ begin
+        if to_regclass('events') is not null then
+          insert into claim_timeline (claim_id, stream_version, global_position, event_type, status, actor, summary, occurred_at)
+          select stream_id::uuid, stream_version, global_position, type, null, metadata->'actor',
+            jsonb_build_object('reason', data->'reason', 'resolutionIds', (
+              select jsonb_agg(l.value->'resolutionId' order by l.n) from jsonb_array_elements(data->'lines') with ordinality l(value, n))),
+            occurred_at
+          from events where type = 'ClaimResolutionReversed'
+          on conflict do nothing;
+        end if;
+      end $$`,
+  ),
 };
 
 const CLAIM_EVENTS = [
-  'ClaimFiled', 'ClaimStatusChanged', 'ClaimResolved', 'ClaimMessageSent', 'ClaimReviewed',
+  'ClaimFiled', 'ClaimStatusChanged', 'ClaimResolved', 'ClaimResolutionReversed', 'ClaimMessageSent', 'ClaimReviewed',
   'ClaimNoteAdded', 'ClaimLabelAdded', 'ClaimLabelRemoved', 'ClaimMetadataSet', 'ReturnStarted', 'ReturnStatusChanged',
 ] as const;
 const MAIL_EVENTS = ['ClaimNotificationSent', 'ClaimNotificationFailed'] as const;
@@ -66,6 +82,10 @@ function summarise(event: ProjectedEvent<(typeof CLAIM_EVENTS)[number]>): { stat
           resolutionIds: event.data.resolutions.map((r) => r.id),
         },
       };
+    // Its own line even when the claim keeps its status (a decision on some items taken back); a claim that was decided
+    // also gets the ClaimStatusChanged back to OPEN that follows it.
+    case 'ClaimResolutionReversed':
+      return { status: null, summary: { reason: event.data.reason, resolutionIds: event.data.lines.map((l) => l.resolutionId) } };
     case 'ClaimMessageSent':
       return { status: null, summary: { senderType: event.data.senderType, senderName: event.data.senderName } };
     case 'ClaimReviewed':
