@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { AdminClaimDetail, AdminClaimPage, OrderInput, TimelineResponse, type FileClaimRequest } from '@claims/contracts';
-import { claimAssignmentProjection, claimListProjection, claimTimelineProjection } from '@claims/projections';
+import { claimAssignmentProjection, claimListProjection, claimTimelineProjection, rebuild } from '@claims/projections';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
 import { json, projectionsCaughtUp, protectedOrder, startHarness, type Harness } from './support/backofficeHarness.js';
 
@@ -108,6 +108,14 @@ describe('a reversed resolution in the desk\'s queue and history', () => {
 
     await claimListProjection.migrations['2610_claim_list_reversals']!.up(db);
     await claimTimelineProjection.migrations['2620_claim_timeline_reversals']!.up(db);
+    expect({ rows: [await rowOf('RV-1'), await rowOf('RV-2')], history: [await historyOf('RV-1'), await historyOf('RV-2')] }).toEqual(before);
+  });
+
+  it('gives the same rows and lines when both read models are rebuilt from the events (their migrations run in the new schema)', async () => {
+    const db = h.runtime.ctx.database.db;
+    const before = { rows: [await rowOf('RV-1'), await rowOf('RV-2')], history: [await historyOf('RV-1'), await historyOf('RV-2')] };
+    await rebuild(db, claimListProjection);
+    await rebuild(db, claimTimelineProjection);
     expect({ rows: [await rowOf('RV-1'), await rowOf('RV-2')], history: [await historyOf('RV-1'), await historyOf('RV-2')] }).toEqual(before);
   });
 });
