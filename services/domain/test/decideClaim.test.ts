@@ -73,6 +73,15 @@ describe('status changes and messages', () => {
     expect(history[1]!.at).toBe(at(filing.length));
     expect(history[0]!.at).toBe(at(filing.findIndex((e) => e.type === 'ClaimFiled')));
   });
+
+  it('shows the shopper a reversal only as the status it sends a decided claim back to, never its reason (docs/decisions.md)', () => {
+    const reverse: ClaimCommand = { type: 'ReverseResolution', claimId: claim.id, storeId: claim.storeId, clawbackEntryIds: RES, reason: 'Charged back', actor, now: NOW };
+    const refunded = filed.when(resolve({ resolutionType: 'REFUND' })).thenMatches([{ type: 'ClaimResolved' }]);
+    const reversed = given(claimDecider, [...filing, ...refunded]).when(reverse).thenMatches([{ type: 'ClaimResolutionReversed' }, { type: 'ClaimStatusChanged' }]);
+    const history = shopperStatusHistory([...filing, ...refunded, ...reversed].map((event) => ({ event, at: NOW })));
+    expect(history.map((h) => h.status)).toEqual(['NEW', 'RESOLVED', 'OPEN']);
+    expect(JSON.stringify(history)).not.toContain('Charged back');
+  });
 });
 
 describe('rules the server holds, not the page', () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DomainFailure } from '@claims/contracts';
 import { applyEvents, claimListProjection, idleClaims, listClaims } from '../src/index.js';
 import { projectionDatabase } from './support/projectionDatabase.js';
-import { agent, ClaimStory, order, storeTerms } from './support/claimStory.js';
+import { agent, ClaimStory, order, storeTerms, twoItems } from './support/claimStory.js';
 
 const everyStore = { storeIds: null, limit: 50 };
 
@@ -17,6 +17,10 @@ function refundedClaim(claimNumber = '10001', startsAt?: string): ClaimStory {
     .do({ type: 'AddClaimLabel', label: 'vip' })
     .do({ type: 'ResolveClaim', resolutionIds: [randomUUID()], actor: agent, now: story.at(), ...storeTerms, request: { resolutionType: 'REFUND' } });
 }
+
+const reverse = (story: ClaimStory, reason = 'Charged back') => story.do({
+  type: 'ReverseResolution', storeId: order.storeId, clawbackEntryIds: [randomUUID(), randomUUID(), randomUUID()], reason, actor: agent, now: story.at(),
+});
 
 describe('claim-list projection', () => {
   let db: Kysely<unknown>;
@@ -92,5 +96,58 @@ describe('claim-list projection', () => {
     expect((await listClaims(db, { ...everyStore, storeIds: [randomUUID()] })).rows).toEqual([]);
     await expect(listClaims(db, { ...everyStore, cursor: 'bogus' })).rejects.toMatchObject({ code: 'validation_failed' });
     await expect(listClaims(db, { ...everyStore, cursor: 'bogus' })).rejects.toBeInstanceOf(DomainFailure);
+  });
+
+  describe('a reversed resolution', () => {
+    const rowOf = async (claimId: string) => (await listClaims(db, everyStore)).rows.find((r) => r.claim_id === claimId)!;
+
+    it('leaves a decided claim open with no resolution, until the next decision names it again', async () => {
+      const story = refundedClaim();
+      await applyEvents(db, claimListProjection, story.envelopes);
+      expect(await rowOf(story.claimId)).toMatchObject({ status: 'RESOLVED', resolution_type: 'REFUND' });
+
+      reverse(story);
+      const reversal = story.envelopes.at(-1)!;
+      expect(reversal.type).toBe('ClaimStatusChanged');
+      await applyEvents(db, claimListProjection, story.envelopes.slice(-2));
+      const reversed = await rowOf(story.claimId);
+      expect(reversed).toMatchObject({ status: 'OPEN', resolution_type: null, resolved_at: null });
+      expect(Number(reversed.version)).toBe(reversal.streamVersion);
+
+      story.do({ type: 'ResolveClaim', resolutionIds: [randomUUID()], actor: agent, now: story.at(), ...storeTerms, request: { resolutionType: 'RESHIP' } });
+      await applyEvents(db, claimListProjection, story.envelopes.slice(-1));
+      const decidedAgain = await rowOf(story.claimId);
+      expect(decidedAgain).toMatchObject({ status: 'RESOLVED', resolution_type: 'RESHIP' });
+      expect(new Date(decidedAgain.resolved_at!).toISOString()).toBe(story.envelopes.at(-1)!.occurredAt);
+    });
+
+    it('takes back a decision on some items while the claim keeps its status, and moves the version and last activity', async () => {
+      const story = new ClaimStory().file(twoItems.request).do({ type: 'ChangeClaimStatus', to: 'OPEN', note: null });
+      story.do({
+        type: 'ResolveClaim', resolutionIds: [randomUUID()], actor: agent, now: story.at(), ...storeTerms,
+        request: { resolutionType: 'STORE_CREDIT', items: [{ claimItemId: twoItems.itemIds[0] }] },
+      });
+      await applyEvents(db, claimListProjection, story.envelopes);
+      expect(await rowOf(story.claimId)).toMatchObject({ status: 'OPEN', resolution_type: 'STORE_CREDIT', resolved_at: null });
+
+      reverse(story, 'Decided the wrong item');
+      const reversal = story.envelopes.at(-1)!;
+      expect(reversal.type).toBe('ClaimResolutionReversed');
+      await applyEvents(db, claimListProjection, [reversal]);
+      const row = await rowOf(story.claimId);
+      expect(row).toMatchObject({ status: 'OPEN', resolution_type: null, resolved_at: null });
+      expect(Number(row.version)).toBe(reversal.streamVersion);
+      expect(new Date(row.updated_at).toISOString()).toBe(reversal.occurredAt);
+    });
+
+    it('ends as event by event when the decision, its reversal and the next decision come in one batch', async () => {
+      const story = refundedClaim();
+      reverse(story);
+      story.do({ type: 'ResolveClaim', resolutionIds: [randomUUID()], actor: agent, now: story.at(), ...storeTerms, request: { resolutionType: 'DENY', reason: 'PACKAGE_ARRIVED' } });
+      await applyEvents(db, claimListProjection, story.envelopes);
+      const row = await rowOf(story.claimId);
+      expect(row).toMatchObject({ status: 'DENIED', resolution_type: 'DENY' });
+      expect(new Date(row.resolved_at!).toISOString()).toBe(story.envelopes.at(-1)!.occurredAt);
+    });
   });
 });

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyEvents, claimTimeline, claimTimelineProjection } from '../src/index.js';
 import { projectionDatabase } from './support/projectionDatabase.js';
-import { agent, ClaimStory, storeTerms } from './support/claimStory.js';
+import { agent, ClaimStory, order, storeTerms, twoItems } from './support/claimStory.js';
 
 describe('claim-timeline projection', () => {
   let db: Kysely<unknown>;
@@ -90,5 +90,44 @@ describe('claim-timeline projection', () => {
     await applyEvents(db, claimTimelineProjection, story.envelopes);
     expect(await applyEvents(db, claimTimelineProjection, story.envelopes)).toBe(0);
     expect(await claimTimeline(db, story.claimId)).toHaveLength(2);
+  });
+
+  describe('a reversed resolution', () => {
+    const reverse = (story: ClaimStory, reason: string) => story.do({
+      type: 'ReverseResolution', storeId: order.storeId, clawbackEntryIds: [randomUUID(), randomUUID()], reason, actor: agent, now: story.at(),
+    });
+
+    it('is a line with its reason and who, before the status going back to open', async () => {
+      const resolutionId = randomUUID();
+      const story = new ClaimStory().file();
+      story.do({ type: 'ResolveClaim', resolutionIds: [resolutionId], actor: agent, now: story.at(), ...storeTerms, request: { resolutionType: 'REFUND' } });
+      reverse(story, 'Charged back');
+      await applyEvents(db, claimTimelineProjection, story.envelopes);
+      const entries = await claimTimeline(db, story.claimId);
+      expect(entries.map((e) => [e.version, e.eventType, e.status])).toEqual([
+        [1, 'ClaimFiled', 'NEW'],
+        [2, 'ClaimResolved', 'RESOLVED'],
+        [3, 'ClaimResolutionReversed', null],
+        [4, 'ClaimStatusChanged', 'OPEN'],
+      ]);
+      expect(entries[2]).toMatchObject({ actor: agent, summary: { reason: 'Charged back', resolutionIds: [resolutionId] } });
+      expect(entries[2]!.occurredAt).toBe(story.envelopes.find((e) => e.type === 'ClaimResolutionReversed')!.occurredAt);
+    });
+
+    it('is a line even when the claim keeps its status (a decision on some items taken back)', async () => {
+      const resolutionId = randomUUID();
+      const story = new ClaimStory().file(twoItems.request).do({ type: 'ChangeClaimStatus', to: 'OPEN', note: null });
+      story.do({
+        type: 'ResolveClaim', resolutionIds: [resolutionId], actor: agent, now: story.at(), ...storeTerms,
+        request: { resolutionType: 'RESHIP', items: [{ claimItemId: twoItems.itemIds[1] }] },
+      });
+      reverse(story, 'Wrong item');
+      await applyEvents(db, claimTimelineProjection, story.envelopes);
+      const entries = await claimTimeline(db, story.claimId);
+      expect(entries.map((e) => [e.eventType, e.status])).toEqual([
+        ['ClaimFiled', 'NEW'], ['ClaimStatusChanged', 'OPEN'], ['ClaimResolved', 'OPEN'], ['ClaimResolutionReversed', null],
+      ]);
+      expect(entries.at(-1)).toMatchObject({ actor: agent, summary: { reason: 'Wrong item', resolutionIds: [resolutionId] } });
+    });
   });
 });

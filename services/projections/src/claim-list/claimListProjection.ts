@@ -50,11 +50,39 @@ const migrations: Record<string, Migration> = {
     sql`create index claim_list_store_value on claim_list (store_id, claimed_value desc, claim_id desc)`,
     sql`create index claim_list_value on claim_list (claimed_value desc, claim_id desc)`,
   ),
+  // The rows of claims whose resolution was reversed before the projection handled it (where the event store shares
+  // the database): folded again from the claim's events, as applyBatch would have; applying the reversal afterwards
+  // changes nothing.
+  '2610_claim_list_reversals': sqlMigration(
+    sql`
+      do $$ begin
+        if to_regclass('events') is not null then
+          with reversal as (
+            select distinct on (stream_id) stream_id, stream_version, occurred_at from events
+            where type = 'ClaimResolutionReversed' order by stream_id, stream_version desc),
+          since as (
+            select r.stream_id,
+              (select e.data->'resolutions'->0->>'resolutionType' from events e
+                where e.stream_id = r.stream_id and e.type = 'ClaimResolved' and e.stream_version > r.stream_version
+                order by e.stream_version limit 1) as resolution_type,
+              (select max(e.occurred_at) from events e
+                where e.stream_id = r.stream_id and e.type = 'ClaimResolved' and e.stream_version > r.stream_version
+                  and e.data->>'status' in ('RESOLVED', 'DENIED')) as resolved_at,
+              r.stream_version, r.occurred_at
+            from reversal r)
+          update claim_list c set resolution_type = s.resolution_type, resolved_at = s.resolved_at,
+            updated_at = greatest(c.updated_at, s.occurred_at), version = greatest(c.version, s.stream_version)
+          from since s where c.claim_id = s.stream_id::uuid;
+        end if;
+      end $$`,
+  ),
 };
 
 /** What a batch's later events do to a claim's row, folded in their order. */
 interface ClaimListChange {
   claim_id: string;
+  /** A reversal took back every decision the row held before: its resolution is what came after, if anything. */
+  reversed: boolean;
   status: string | null;
   resolution_type: string | null;
   resolved_at: string | null;
@@ -70,7 +98,7 @@ export const claimListProjection = defineProjection({
     ClaimFiled: 'handle', ClaimStatusChanged: 'handle', ClaimResolved: 'handle', ClaimMessageSent: 'handle',
     ClaimReviewed: 'handle', ClaimNoteAdded: 'handle', ClaimLabelAdded: 'handle', ClaimLabelRemoved: 'handle',
     ClaimMetadataSet: 'handle', ClaimAssigned: 'handle', ReturnStarted: 'handle', ReturnStatusChanged: 'handle',
-    ClaimResolutionReversed: 'ignore',
+    ClaimResolutionReversed: 'handle',
   }),
   migrations,
   tables: ['claim_list'],
@@ -80,7 +108,7 @@ export const claimListProjection = defineProjection({
     const filed: object[] = [];
     const changes = new Map<string, ClaimListChange>();
     const changeOf = (claimId: string) => entryOf(changes, claimId, () => ({
-      claim_id: claimId, status: null, resolution_type: null, resolved_at: null, messages: 0, updated_at: null, version: 0,
+      claim_id: claimId, reversed: false, status: null, resolution_type: null, resolved_at: null, messages: 0, updated_at: null, version: 0,
     }));
     for (const event of events) {
       if (event.type === 'ClaimFiled') {
@@ -107,6 +135,13 @@ export const claimListProjection = defineProjection({
           change.status = event.data.status;
           change.resolution_type ??= event.data.resolutions[0]!.resolutionType;
           if (event.data.status === 'RESOLVED' || event.data.status === 'DENIED') change.resolved_at = event.occurredAt;
+          change.updated_at = event.occurredAt;
+          break;
+        // A reversal takes back every standing line (decideReverse), so the claim is undecided until the next decision.
+        case 'ClaimResolutionReversed':
+          change.reversed = true;
+          change.resolution_type = null;
+          change.resolved_at = null;
           change.updated_at = event.occurredAt;
           break;
         case 'ClaimMessageSent':
@@ -140,10 +175,11 @@ export const claimListProjection = defineProjection({
     }
     if (changes.size > 0) {
       await sql`
-        update claim_list c set status = coalesce(r.status, c.status), resolution_type = coalesce(c.resolution_type, r.resolution_type),
-          resolved_at = coalesce(r.resolved_at, c.resolved_at), message_count = c.message_count + r.messages,
+        update claim_list c set status = coalesce(r.status, c.status),
+          resolution_type = case when r.reversed then r.resolution_type else coalesce(c.resolution_type, r.resolution_type) end,
+          resolved_at = case when r.reversed then r.resolved_at else coalesce(r.resolved_at, c.resolved_at) end, message_count = c.message_count + r.messages,
           updated_at = coalesce(r.updated_at, c.updated_at), version = r.version
-        from ${recordset([...changes.values()], 'claim_id uuid, status text, resolution_type text, resolved_at timestamptz, messages int, updated_at timestamptz, version bigint')}
+        from ${recordset([...changes.values()], 'claim_id uuid, reversed boolean, status text, resolution_type text, resolved_at timestamptz, messages int, updated_at timestamptz, version bigint')}
         where c.claim_id = r.claim_id`.execute(trx);
     }
   },

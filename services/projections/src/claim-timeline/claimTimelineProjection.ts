@@ -34,6 +34,22 @@ const migrations: Record<string, Migration> = {
         primary key (claim_id, stream_version)
       )`,
   ),
+  // The reversals recorded before the projection handled them (where the event store shares the database), each a line
+  // as applyBatch writes it; applying the event afterwards adds nothing (same key).
+  '2620_claim_timeline_reversals': sqlMigration(
+    sql`
+      do $$ begin
+        if to_regclass('events') is not null then
+          insert into claim_timeline (claim_id, stream_version, global_position, event_type, status, actor, summary, occurred_at)
+          select stream_id::uuid, stream_version, global_position, type, null, metadata->'actor',
+            jsonb_build_object('reason', data->'reason', 'resolutionIds', (
+              select jsonb_agg(l.value->'resolutionId' order by l.n) from jsonb_array_elements(data->'lines') with ordinality l(value, n))),
+            occurred_at
+          from events where type = 'ClaimResolutionReversed'
+          on conflict do nothing;
+        end if;
+      end $$`,
+  ),
 };
 
 type MailEvent = ProjectedEvent<'ClaimNotificationSent' | 'ClaimNotificationFailed'>;
@@ -63,6 +79,10 @@ function summarise(event: Exclude<ProjectedEvent<(typeof claimTimelineProjection
           resolutionIds: event.data.resolutions.map((r) => r.id),
         },
       };
+    // Its own line even when the claim keeps its status (a decision on some items taken back); a claim that was decided
+    // also gets the ClaimStatusChanged back to OPEN that follows it.
+    case 'ClaimResolutionReversed':
+      return { status: null, summary: { reason: event.data.reason, resolutionIds: event.data.lines.map((l) => l.resolutionId) } };
     case 'ClaimMessageSent':
       return { status: null, summary: { senderType: event.data.senderType, senderName: event.data.senderName } };
     case 'ClaimReviewed':
@@ -92,7 +112,7 @@ export const claimTimelineProjection = defineProjection({
     ClaimFiled: 'handle', ClaimStatusChanged: 'handle', ClaimResolved: 'handle', ClaimMessageSent: 'handle',
     ClaimReviewed: 'handle', ClaimNoteAdded: 'handle', ClaimLabelAdded: 'handle', ClaimLabelRemoved: 'handle',
     ClaimMetadataSet: 'handle', ClaimAssigned: 'ignore', ReturnStarted: 'handle', ReturnStatusChanged: 'handle',
-    ClaimResolutionReversed: 'ignore', ClaimNotificationSent: 'handle', ClaimNotificationFailed: 'handle',
+    ClaimResolutionReversed: 'handle', ClaimNotificationSent: 'handle', ClaimNotificationFailed: 'handle',
   }),
   migrations,
   tables: ['claim_timeline', 'claim_timeline_notifications'],

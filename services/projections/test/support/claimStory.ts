@@ -5,6 +5,15 @@ import { fileClaim, NOW, order, settings, storeTerms } from '../../../domain/tes
 
 export { NOW, order, storeTerms };
 
+/** A claim of two of order 1001's lines (the jacket and the mug), and the ids its items are filed with: for decisions on some items. */
+export const twoItems = (() => {
+  const request: Partial<FileClaim['request']> = {
+    fulfillmentIssues: [{ sourceFulfillmentId: 'f-1', issues: ['li-1', 'li-3'].map((sourceItemId) => ({ sourceItemId, claimType: 'DAMAGED' as const, quantity: 1, details: '', images: [] })) }],
+  };
+  const [first, second] = fileClaim().itemIds;
+  return { request, itemIds: [first!, second!] as const };
+})();
+
 export const agent: Actor = { type: 'user', id: 'c2d9a1f0-5a7e-4a43-9b1f-2f3c4d5e6f70', name: 'Ana Agent' };
 const shopper: Actor = { type: 'customer', id: 'ava@example.com', name: 'Ava Stone' };
 

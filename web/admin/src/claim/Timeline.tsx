@@ -19,6 +19,7 @@ const statusLabel = (value: unknown) => {
 const Filed = z.object({ claimType: z.string(), items: z.number(), desiredMethod: z.string() });
 const StatusChanged = z.object({ from: z.string(), to: z.string(), note: z.string().nullable().optional() });
 const Resolved = z.object({ outcome: z.string(), resolutionTypes: z.array(z.string()), resolutionIds: z.array(z.string()).optional() });
+const Reversed = z.object({ reason: z.string() });
 const MessageSent = z.object({ senderName: z.string(), senderType: z.string() });
 const Reviewed = z.object({ rating: z.number() });
 const NoteAdded = z.object({ author: z.string() });
@@ -74,6 +75,10 @@ export function describeEntry(entry: Entry, claim?: AdminClaimDetail): { title: 
       return entry.status === 'DENIED'
         ? { title: 'Claim denied', detail }
         : { title: `Claim resolved: ${types}`, detail };
+    }
+    case 'ClaimResolutionReversed': {
+      const s = Reversed.safeParse(entry.summary);
+      return { title: 'Resolution reversed', detail: s.success ? `Reason: ${s.data.reason}` : null };
     }
     case 'ClaimMessageSent': {
       const s = MessageSent.safeParse(entry.summary);
