@@ -1,6 +1,7 @@
 import { SHOPPER_MAILED_STATUSES, type DomainEvent, type EventOf, type NotificationKind, type TeamNotificationKind } from '@claims/contracts';
 import { ok, type Result } from '../result.js';
 import type { Decider } from '../decider.js';
+import { decidesWholeClaim } from '../claim/wholeDecision.js';
 
 /** Which of a claim's events the shopper hears about by mail, and as what. */
 export function notificationKindOf(event: DomainEvent): Exclude<NotificationKind, TeamNotificationKind> | null {
@@ -12,8 +13,9 @@ export function notificationKindOf(event: DomainEvent): Exclude<NotificationKind
       return event.data.senderType === 'customer' ? null : 'store_reply';
     case 'ClaimStatusChanged':
       return SHOPPER_MAILED_STATUSES.includes(event.data.to) ? 'status_changed' : null;
+    // One decision mail, once the claim as a whole is decided (contract §Notifications): not one per item decided.
     case 'ClaimResolved':
-      return 'claim_resolved';
+      return decidesWholeClaim(event.data) ? 'claim_resolved' : null;
     default:
       return null;
   }
