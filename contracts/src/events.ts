@@ -79,6 +79,12 @@ const claimResolvedData = z.object({
   status: ClaimStatus,
   /** The money rules the decision was valued under (added without a schema bump: older events lack it). */
   valuation: Valuation.optional(),
+  /**
+   * When this decision leaves every item decided: the claim's standing resolutions after it (the earlier ones still in
+   * force, then this decision's), so a reader knows the whole decision from this event alone. Absent on a decision of
+   * some items only, and on events older than it (added without a schema bump).
+   */
+  claimResolutions: z.array(ClaimResolution).min(1).optional(),
 });
 
 /**
@@ -527,3 +533,9 @@ export const CLAIM_EVENTS_TOPIC = 'claims.events.v1';
 export const WEBHOOK_EVENT_TYPES: Readonly<Record<WebhookSourceType, string>> = Object.fromEntries(
   WEBHOOK_SOURCE_TYPES.map((type) => [type, EVENT_REGISTRY[type].webhook]),
 ) as Record<WebhookSourceType, string>;
+
+/**
+ * Contract §Webhooks: a decision on some of a claim's items only. A ClaimResolved is `claim.resolved` (its registry
+ * name) when it decides the claim as a whole, and this when items are left undecided: the webhook mapping chooses.
+ */
+export const ITEMS_RESOLVED_WEBHOOK = 'claim.items_resolved';

@@ -1,15 +1,17 @@
 import { z } from 'zod';
-import { WEBHOOK_EVENT_TYPES } from './events.js';
+import { ITEMS_RESOLVED_WEBHOOK, WEBHOOK_EVENT_TYPES } from './events.js';
 
 /**
  * Contract §Webhooks: endpoints a store registers through the public API, the deliveries made to
  * them (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`) and every attempt.
  */
 
-const [firstType, ...otherTypes] = Object.values(WEBHOOK_EVENT_TYPES);
+// A decision on some items only comes beside the whole claim's: both are ClaimResolved events.
+const [firstType, ...otherTypes] = Object.values(WEBHOOK_EVENT_TYPES)
+  .flatMap((type) => (type === WEBHOOK_EVENT_TYPES.ClaimResolved ? [type, ITEMS_RESOLVED_WEBHOOK] : [type]));
 if (firstType === undefined) throw new Error('WEBHOOK_EVENT_TYPES is empty');
 
-/** A dotted event type a webhook endpoint can subscribe to (`claim.filed`, `claim.resolved`, …). */
+/** A dotted event type a webhook endpoint can subscribe to (`claim.filed`, `claim.resolved`, `claim.items_resolved`, …). */
 export const WebhookEventType = z.enum([firstType, ...otherTypes]);
 export type WebhookEventType = z.infer<typeof WebhookEventType>;
 

@@ -105,7 +105,7 @@ describe('mail to the shopper, after the request and never inside it (contract �
       expect(later.reply.text).toContain('We are sending a new one.');
       // What was decided, how much and when.
       expect(later.decision.text).toMatch(/decided on your claim on \w+ \d{1,2}, \d{4}:/);
-      expect(later.decision.text).toMatch(/- Vacuum Flask 1L × 1: Refund, €\d+\.\d{2}/);
+      expect(later.decision.text).toMatch(/- Vacuum Flask 1L × 1: Refunded €\d+\.\d{2}/);
       expect(smtp.received.filter((m) => m.text?.includes('Thanks!') && recipients(m).includes('hugo@example.com'))).toHaveLength(0);
       // Every notification is an event of the claim's notifications stream, visible to the back-office.
       // A mail arrives before the reaction that sent it records it: the reactions finish first.
@@ -119,6 +119,47 @@ describe('mail to the shopper, after the request and never inside it (contract �
       // The shopper's view lists the statuses the claim went through, oldest first.
       const view = CustomerClaimView.parse(json(await h.call({ method: 'GET', url: `/api/claims/${token}` })));
       expect(view.statusHistory.map((s) => s.statusLabel)).toEqual(['New', 'Open', 'Waiting for Customer', 'Resolved']);
+    });
+
+    it('mails the decision once the claim as a whole is decided, each item with the amounts the claim page shows', async () => {
+      const filed = await h.fileClaim('acme-5010', {
+        email: 'jon@example.com',
+        fulfillmentIssues: [{ sourceFulfillmentId: 'f-1010-2', issues: ['li-22', 'li-23'].map((sourceItemId) => ({ sourceItemId, claimType: 'DAMAGED' as const, quantity: sourceItemId === 'li-22' ? 2 : 1, details: 'Torn.', images: [] })) }],
+        resolution: { desiredMethod: 'STORE_CREDIT', customerSignature: 'Jon Park', updatedShippingAddress: null },
+      });
+      const owner = await h.login('acmeOwner');
+      const { items } = json<{ items: Array<{ id: string; name: string }> }>(await h.call({ method: 'GET', url: `/api/admin/claims/${filed.claimId}`, cookie: owner }));
+      const [chalk, harness] = ['Chalk Bag', 'Harness'].map((name) => items.find((i) => i.name === name)!.id);
+      const decide = async (body: object) => {
+        const response = await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/resolve`, cookie: owner, body });
+        expect(response.statusCode, response.body).toBe(200);
+      };
+      const decisionMails = () => mailTo(smtp.received, 'jon@example.com', `Your claim #${filed.claimNumber} has a decision`);
+      const mailed = async () => shoppers((await readStream(h.runtime.ctx.database.db, claimNotificationsStreamOf(filed.claimId))).events).map((e) => e.data.kind);
+
+      // One item of two decided: the claim is not decided yet, so no decision mail.
+      await decide({ resolutionType: 'STORE_CREDIT', items: [{ claimItemId: chalk }] });
+      await h.runtime.settle();
+      expect(decisionMails()).toHaveLength(0);
+      expect(await mailed()).toEqual(['claim_filed']);
+
+      await decide({ resolutionType: 'REFUND', items: [{ claimItemId: harness }] });
+      const decision = await eventually(async () => {
+        const [found] = decisionMails();
+        expect(found).toBeDefined();
+        return found!;
+      });
+      await h.runtime.settle();
+      expect(decisionMails()).toHaveLength(1);
+      expect(await mailed()).toEqual(['claim_filed', 'claim_resolved']);
+      // The amounts of the shopper's claim page: the credit with the store's 10% bonus, the refund, in both parts of the mail.
+      const view = CustomerClaimView.parse(json(await h.call({ method: 'GET', url: `/api/claims/${filed.token}` })));
+      expect(view.storeCredits).toEqual([expect.objectContaining({ credit: 47.52, bonus: 4.75, total: 52.27 })]);
+      expect(view.resolutions.find((r) => r.relatedClaimItemId === harness)?.paidValue).toBe(125.28);
+      for (const part of [decision.text, decision.html]) {
+        expect(part).toContain('Chalk Bag × 2: Store credit $52.27 ($47.52 plus a $4.75 bonus)');
+        expect(part).toContain('Harness × 1: Refunded $125.28');
+      }
     });
 
     it('has the shopper\'s reply go to the store\'s reply-to address once the store sets one', async () => {

@@ -348,6 +348,36 @@ describe('webhooks through the public API v1', () => {
     expect((await attempts(all.id)).every((a) => a.succeeded)).toBe(true);
   });
 
+  it('sends a decision on one of two items as claim.items_resolved only, and claim.resolved once, with both items, when the claim is decided', async () => {
+    await createEndpoint('/decisions', ['claim.resolved', 'claim.items_resolved']);
+    await createEndpoint('/whole-only', ['claim.resolved']);
+    const number = String(orderSeq++);
+    expect((await v1('PUT', `/api/v1/orders/wh-${number}`, orderBody(number, 2))).statusCode).toBe(201);
+    const filed = await h.fileClaim(`wh-${number}`, {
+      email: `buyer-${number}@example.com`,
+      fulfillmentIssues: [{ sourceFulfillmentId: `${number}-f`, issues: [0, 1].map((i) => ({ sourceItemId: `${number}-li-${i}`, claimType: 'DAMAGED' as const, quantity: 1, details: 'Broken.', images: [] })) }],
+      resolution: { desiredMethod: 'REFUND', customerSignature: 'Lee Buyer', updatedShippingAddress: null },
+    });
+    const items = json<{ items: Array<{ id: string; name: string }> }>(await v1('GET', `/api/v1/claims/${filed.claimId}`)).items;
+    expect(items).toHaveLength(2);
+    const ours = (path: string) => at(path).map(payloadOf).filter((p) => p.data.claimId === filed.claimId);
+
+    const first = await v1('POST', `/api/v1/claims/${filed.claimId}/resolve`, { resolutionType: 'REFUND', items: [{ claimItemId: items[0]!.id }] });
+    expect(first.statusCode, first.body).toBe(200);
+    await eventually(async () => expect(ours('/decisions').map((p) => p.type)).toEqual(['claim.items_resolved']), 10_000, 50);
+    expect(ours('/decisions')[0]!.data).toMatchObject({ status: 'NEW', outcome: 'APPROVED', resolutions: [{ relatedClaimItemId: items[0]!.id, resolutionType: 'REFUND' }] });
+
+    const second = await v1('POST', `/api/v1/claims/${filed.claimId}/resolve`, { resolutionType: 'DENY', reason: 'NOT_COVERED', items: [{ claimItemId: items[1]!.id }] });
+    expect(second.statusCode, second.body).toBe(200);
+    await eventually(async () => expect(ours('/whole-only')).toHaveLength(1), 10_000, 50);
+    await h.runtime.settle();
+    expect(ours('/decisions').map((p) => p.type)).toEqual(['claim.items_resolved', 'claim.resolved']);
+    const [resolved] = ours('/whole-only');
+    expect(resolved).toMatchObject({ type: 'claim.resolved', data: { claimId: filed.claimId, storeId: acme, status: 'RESOLVED', outcome: 'APPROVED' } });
+    expect((resolved!.data['resolutions'] as Array<{ relatedClaimItemId: string; resolutionType: string }>).map((r) => [r.relatedClaimItemId, r.resolutionType]))
+      .toEqual([[items[0]!.id, 'REFUND'], [items[1]!.id, 'DENY']]);
+  });
+
   it('never follows a receiver\'s redirect (to a private address or anywhere): the attempt fails and is retried', async () => {
     const created = await createEndpoint('/moved', ['claim.filed']);
     const filed = await fileAcmeClaim();
@@ -496,6 +526,8 @@ describe('webhooks through the public API v1', () => {
 
   it('documents the endpoints in the OpenAPI document', async () => {
     const doc = json<{ paths: Record<string, unknown> }>(await h.call({ method: 'GET', url: '/api/openapi.json' }));
+    // Every type an endpoint may subscribe to, the partial decision's too.
+    expect(JSON.stringify(doc.paths['/api/v1/webhook-endpoints'])).toContain('"claim.items_resolved"');
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining([
       '/api/v1/webhook-endpoints', '/api/v1/webhook-endpoints/{endpointId}', '/api/v1/webhook-endpoints/{endpointId}/deliveries',
       '/api/v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/replay', '/api/v1/webhook-endpoints/{endpointId}/replays',

@@ -25,6 +25,7 @@ export * from './claim/resolutionDraft.js';
 export * from './claim/latestIssuePerItem.js';
 export * from './claim/fileClaim.js';
 export * from './claim/decideClaim.js';
+export * from './claim/wholeDecision.js';
 export * from './session/sessionState.js';
 export * from './session/decideSession.js';
 export * from './claim/decideClaimAnnotation.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { ClaimCommand, DomainEvent, ResolutionType, ResolveClaim } from '@claims/contracts';
-import { claimDecider, orderClaimsDecider, shopperStatusHistory } from '../src/index.js';
-import { actor, changeStatus, filing, fileClaim, NOW, settings, statusChanged, storeTerms } from './fixtures.js';
+import type { ClaimCommand, DomainEvent, EventOf, ResolutionType, ResolveClaim } from '@claims/contracts';
+import { claimDecider, decidesWholeClaim, notificationKindOf, orderClaimsDecider, shopperStatusHistory, wholeDecisionOf } from '../src/index.js';
+import { actor, changeStatus, filing, fileClaim, NOW, order, settings, statusChanged, storeTerms } from './fixtures.js';
 import { given, refused } from './support/givenWhenThen.js';
 
 const RES = ['51111111-1111-4111-8111-111111111111', '61111111-1111-4111-8111-111111111111'];
@@ -145,5 +145,64 @@ describe('per-item decisions', () => {
   it('refuses an item type the store does not offer, even when the request\'s type is offered', () => {
     given(claimDecider, threeItems).when(resolveItems({ resolutionType: 'REFUND', items: [{ claimItemId: itemIds[0]!, resolutionType: 'STORE_CREDIT' }] },
       { ...storeTerms, capabilities: { ...settings.capabilities, credit: false } })).then(refused('unsupported_resolution'));
+  });
+});
+
+describe('the decision of a claim as a whole', () => {
+  /** The jacket and the mug of order 1001 on one claim. */
+  const twoItems: readonly DomainEvent[] = (() => {
+    const decided = orderClaimsDecider.decide({
+      ...fileClaim({ fulfillmentIssues: [{ sourceFulfillmentId: 'f-1', issues: ['li-1', 'li-3'].map((sourceItemId) => ({ sourceItemId, claimType: 'DAMAGED' as const, quantity: 1, details: '', images: [] })) }] }),
+      itemIds: ['a1111111-1111-4111-8111-111111111111', 'a3333333-3333-4333-8333-333333333333'],
+    }, orderClaimsDecider.initialState);
+    if (!decided.ok) throw new Error(decided.error.message);
+    return decided.value;
+  })();
+  const [jacket, mug] = given(claimDecider, twoItems).state!.items.map((i) => i.id);
+  let next = 0;
+  const lineId = () => `c${String(next++).padStart(7, '0')}-1111-4111-8111-111111111111`;
+  const decide = (history: readonly DomainEvent[], request: ResolveClaim['request']) => {
+    const [event] = given(claimDecider, history)
+      .when({ type: 'ResolveClaim', claimId: 'a1111111-1111-4111-8111-111111111111', resolutionIds: [lineId(), lineId()], actor, now: NOW, request, ...storeTerms })
+      .thenMatches([{ type: 'ClaimResolved' }]);
+    return event as EventOf<'ClaimResolved'>;
+  };
+
+  it('leaves a decision on some items a partial one: no whole decision, no decision mail', () => {
+    const first = decide(twoItems, { resolutionType: 'STORE_CREDIT', items: [{ claimItemId: jacket! }] });
+    expect(first.data).toMatchObject({ status: 'NEW', outcome: 'APPROVED' });
+    expect(first.data.claimResolutions).toBeUndefined();
+    expect([decidesWholeClaim(first.data), wholeDecisionOf(first.data), notificationKindOf(first)]).toEqual([false, null, null]);
+  });
+
+  it('carries every standing line once the last item is decided, with the outcome of them all', () => {
+    const first = decide(twoItems, { resolutionType: 'STORE_CREDIT', items: [{ claimItemId: jacket! }] });
+    const last = decide([...twoItems, first], { resolutionType: 'DENY', reason: 'NOT_COVERED', items: [{ claimItemId: mug! }] });
+    // This decision denies; the claim's, with the jacket's credit standing, approves.
+    expect(last.data).toMatchObject({ status: 'RESOLVED', outcome: 'DENIED' });
+    expect(last.data.claimResolutions).toEqual([...first.data.resolutions, ...last.data.resolutions]);
+    expect(wholeDecisionOf(last.data)).toEqual({ outcome: 'APPROVED', resolutions: [...first.data.resolutions, ...last.data.resolutions] });
+    expect(notificationKindOf(last)).toBe('claim_resolved');
+    // Denying both is a denied claim.
+    const denied = decide(twoItems, { resolutionType: 'DENY', reason: 'NOT_COVERED' });
+    expect(wholeDecisionOf(denied.data)).toMatchObject({ outcome: 'DENIED', resolutions: [{ relatedClaimItemId: jacket }, { relatedClaimItemId: mug }] });
+  });
+
+  it('decides the claim anew after a reversal, with only the lines standing after it', () => {
+    const first = decide(twoItems, { resolutionType: 'REFUND', items: [{ claimItemId: jacket! }] });
+    const whole = decide([...twoItems, first], { resolutionType: 'RESHIP', items: [{ claimItemId: mug! }] });
+    const history = [...twoItems, first, whole];
+    const reversed = given(claimDecider, history).when({
+      type: 'ReverseResolution', claimId: 'a1111111-1111-4111-8111-111111111111', storeId: order.storeId, clawbackEntryIds: [lineId(), lineId()], reason: 'Charged back', actor, now: NOW,
+    }).thenMatches([{ type: 'ClaimResolutionReversed' }, { type: 'ClaimStatusChanged', data: { to: 'OPEN' } }]);
+    const again = decide([...history, ...reversed], { resolutionType: 'DENY', reason: 'NOT_COVERED' });
+    expect(wholeDecisionOf(again.data)).toEqual({ outcome: 'DENIED', resolutions: again.data.resolutions });
+    expect(notificationKindOf(again)).toBe('claim_resolved');
+  });
+
+  it('takes an older event, recorded without the standing lines, for the whole decision by its own lines', () => {
+    const { claimResolutions: _absent, ...older } = decide(twoItems, { resolutionType: 'REFUND' }).data;
+    expect(wholeDecisionOf(older)).toEqual({ outcome: 'APPROVED', resolutions: older.resolutions });
+    expect(wholeDecisionOf({ ...older, status: 'OPEN' })).toBeNull();
   });
 });

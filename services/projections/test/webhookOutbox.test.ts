@@ -67,6 +67,48 @@ describe('webhook-outbox projection', () => {
     }
   });
 
+  it('sends a decision on some items as claim.items_resolved with its lines, and claim.resolved once the claim as a whole is decided', async () => {
+    const everything = await endpoint({});
+    const resolvedOnly = await endpoint({ eventTypes: ['claim.resolved'] });
+    const itemsOnly = await endpoint({ eventTypes: ['claim.items_resolved'] });
+    const story = new ClaimStory().file({
+      fulfillmentIssues: [{ sourceFulfillmentId: 'f-1', issues: ['li-1', 'li-3'].map((sourceItemId) => ({ sourceItemId, claimType: 'DAMAGED' as const, quantity: 1, details: '', images: [] })) }],
+    });
+    const itemIds = story.envelopes.flatMap((e) => (e.type === 'ClaimFiled' ? (e.data as { items: Array<{ id: string }> }).items.map((i) => i.id) : []));
+    const decide = (claimItemId: string, resolutionType: 'STORE_CREDIT' | 'DENY' | 'REFUND') => story.do({
+      type: 'ResolveClaim', resolutionIds: [randomUUID()], actor: agent, now: story.at(), ...storeTerms, request: { resolutionType, reason: 'NOT_COVERED', items: [{ claimItemId }] },
+    });
+    decide(itemIds[0]!, 'STORE_CREDIT');
+    await applyEvents(db, webhookOutboxProjection, story.envelopes);
+    const payloads = async (endpointId: string) => (await deliveries()).filter((r) => r.endpoint_id === endpointId)
+      .map((r) => WebhookPayload.parse(JSON.parse(r.payload))).filter((p) => p.type !== 'claim.filed');
+    const first = await payloads(everything);
+    expect(first).toEqual([{ type: 'claim.items_resolved', timestamp: expect.any(String), data: expect.objectContaining({
+      claimId: story.claimId, storeId: order.storeId, status: 'NEW', outcome: 'APPROVED', resolutions: [expect.objectContaining({ relatedClaimItemId: itemIds[0], resolutionType: 'STORE_CREDIT' })],
+    }) }]);
+    expect(await payloads(resolvedOnly)).toEqual([]);
+
+    decide(itemIds[1]!, 'DENY');
+    await applyEvents(db, webhookOutboxProjection, story.envelopes);
+    const whole = (await payloads(everything)).filter((p) => p.type === 'claim.resolved');
+    expect(whole).toHaveLength(1);
+    // Both items, and the claim's outcome: the jacket's credit stands, so the claim is approved though this decision denies.
+    expect(whole[0]!.data).toMatchObject({ status: 'RESOLVED', outcome: 'APPROVED', resolutions: [
+      { relatedClaimItemId: itemIds[0], resolutionType: 'STORE_CREDIT' }, { relatedClaimItemId: itemIds[1], resolutionType: 'DENY' }] });
+    expect(whole[0]!.data).not.toHaveProperty('claimResolutions');
+    expect((await payloads(resolvedOnly)).map((p) => p.type)).toEqual(['claim.resolved']);
+    expect((await payloads(itemsOnly)).map((p) => p.type)).toEqual(['claim.items_resolved']);
+
+    // Taken back and decided again: a new whole decision, a claim.resolved of its own with the lines standing now.
+    story.do({ type: 'ReverseResolution', storeId: order.storeId, clawbackEntryIds: [randomUUID(), randomUUID()], reason: 'Charged back', actor: agent, now: story.at() })
+      .do({ type: 'ResolveClaim', resolutionIds: [randomUUID(), randomUUID()], actor: agent, now: story.at(), ...storeTerms, request: { resolutionType: 'REFUND' } });
+    await applyEvents(db, webhookOutboxProjection, story.envelopes);
+    const resolved = (await payloads(resolvedOnly)).map((p) => p.data);
+    expect(resolved).toHaveLength(2);
+    expect(resolved[1]).toMatchObject({ status: 'RESOLVED', outcome: 'APPROVED', resolutions: [{ resolutionType: 'REFUND' }, { resolutionType: 'REFUND' }] });
+    expect(resolved[1]!['resolutions']).toHaveLength(2);
+  });
+
   it('owes nothing twice when the events come again, even with the offsets forgotten (a rebuild)', async () => {
     await endpoint({});
     const story = busyClaim();

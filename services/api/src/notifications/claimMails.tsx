@@ -1,13 +1,47 @@
-import { CLAIM_STATUS_LABELS, RESOLUTION_REASON_LABELS, toDecimal, type Claim, type Message, type Store } from '@claims/contracts';
+import { CLAIM_STATUS_LABELS, RESOLUTION_REASON_LABELS, toDecimal, type Claim, type DomainEvent, type Message, type Store } from '@claims/contracts';
 import type { notificationKindOf } from '@claims/domain';
 import { formatLongDate, formatMoney, humanizeCode } from '@claims/ui/format';
+import { storeCreditLinesOf, type StoredEvent } from '../store-credit/storeCreditLines.js';
 import type { Mail } from './mailer.js';
 import { renderMail, type MailContent } from './mailLayout.js';
 
 /** The mail a shopper gets about their claim. */
 export type ShopperNotificationKind = NonNullable<ReturnType<typeof notificationKindOf>>;
 
-function contentFor(kind: ShopperNotificationKind, claim: Claim, store: Store, link: string, message: Message | null): MailContent {
+/** The claim as it stood just after the event a mail is about: that event, and the claim's events up to it. */
+export interface ClaimAfter {
+  claim: Claim;
+  event: DomainEvent;
+  events: readonly StoredEvent[];
+}
+
+/**
+ * Each item's decision in the claim page's words and amounts (web/portal itemDecision.tsx): store credit with its
+ * bonus, valued as the page values it (storeCreditLinesOf), refunds and payments with their amount, a reship without
+ * one, a denial with its reason. A line not tied to an item (a flat amount) is the claim's.
+ */
+function decisionLines({ claim, events }: ClaimAfter): string[] {
+  const money = (minor: number, currency = claim.currency) => formatMoney(toDecimal(minor, currency), currency);
+  const credits = new Map(storeCreditLinesOf(claim.currency, events).map((line) => [line.resolutionId, line.claim]));
+  return claim.resolutions.map((r) => {
+    const item = claim.items.find((i) => i.id === r.relatedClaimItemId);
+    const what = item ? `${item.name} × ${r.quantity || item.quantity}` : 'Your claim';
+    const credit = credits.get(r.id);
+    switch (r.resolutionType) {
+      case 'REFUND': return `${what}: Refunded ${money(r.paidValue)}`;
+      case 'RESHIP': return `${what}: Reshipping ${r.quantity}`;
+      case 'STORE_CREDIT': return credit && credit.bonus > 0
+        ? `${what}: Store credit ${money(credit.total, credit.currency)} (${money(credit.credit, credit.currency)} plus a ${money(credit.bonus, credit.currency)} bonus)`
+        : `${what}: Store credit ${money(r.paidValue)}`;
+      case 'FLAT_RATE':
+      case 'CUSTOM': return `${what}: Paid ${money(r.paidValue)}`;
+      case 'DENY': return `${what}: Not covered${r.reason ? `: ${RESOLUTION_REASON_LABELS[r.reason]}` : ''}`;
+    }
+  });
+}
+
+function contentFor(kind: ShopperNotificationKind, after: ClaimAfter, store: Store, link: string, message: Message | null): MailContent {
+  const { claim } = after;
   const hello = `Hi ${claim.customer.name},`;
   const action = { label: 'View your claim', href: link };
   switch (kind) {
@@ -43,12 +77,7 @@ function contentFor(kind: ShopperNotificationKind, claim: Claim, store: Store, l
         subject: `Your claim #${claim.claimNumber} has a decision`,
         heading: `Claim #${claim.claimNumber}: the decision`,
         paragraphs: [hello, `${store.name} decided on your claim on ${formatLongDate(latest)}:`],
-        lines: claim.resolutions.map((r) => {
-          const item = claim.items.find((i) => i.id === r.relatedClaimItemId);
-          const what = item ? `${item.name} × ${r.quantity || item.quantity}` : 'Your claim';
-          if (r.resolutionType === 'DENY') return `${what}: not covered${r.reason ? ` (${RESOLUTION_REASON_LABELS[r.reason]})` : ''}`;
-          return `${what}: ${humanizeCode(r.resolutionType)}${r.paidValue ? `, ${formatMoney(toDecimal(r.paidValue, claim.currency), claim.currency)}` : ''}`;
-        }),
+        lines: decisionLines(after),
         action,
       };
     }
@@ -60,6 +89,6 @@ function contentFor(kind: ShopperNotificationKind, claim: Claim, store: Store, l
 }
 
 /** The shopper's mail for one notification, with the store's branding and a plain-text part carrying the same link. */
-export function claimMail(kind: ShopperNotificationKind, claim: Claim, store: Store, link: string, message: Message | null): Mail {
-  return renderMail(claim.customer.email, store, contentFor(kind, claim, store, link, message));
+export function claimMail(kind: ShopperNotificationKind, after: ClaimAfter, store: Store, link: string, message: Message | null): Mail {
+  return renderMail(after.claim.customer.email, store, contentFor(kind, after, store, link, message));
 }

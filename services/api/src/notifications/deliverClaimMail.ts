@@ -1,4 +1,4 @@
-import { claimNotificationsStreamOf, type DomainEvent, Message, type Claim, type NotificationKind, type Store } from '@claims/contracts';
+import { claimNotificationsStreamOf, type DomainEvent, Message, type NotificationKind, type Store } from '@claims/contracts';
 import { storedDomainEvent } from '@claims/event-store';
 import { claimDecider, claimMailDecider, notificationKindOf, teamNotificationKindOf, type RecordNotification } from '@claims/domain';
 import type { AppContext, RequestMeta } from '../context.js';
@@ -7,7 +7,7 @@ import { foldRecorded, handleCommand, loadAggregate } from '../eventsourcing/com
 import { nameBasedId } from '../eventsourcing/nameBasedId.js';
 import { loadClaim } from '../http/authorizedClaim.js';
 import { withStoreReplyTo, type Mail, type Mailer } from './mailer.js';
-import { claimMail } from './claimMails.js';
+import { claimMail, type ClaimAfter } from './claimMails.js';
 import { mailStore } from './mailLayout.js';
 import { teamMail } from './teamMails.js';
 import { issueClaimLink } from './claimLinkIssuer.js';
@@ -30,13 +30,14 @@ interface MailPlan {
   compose(meta: RequestMeta): Promise<Mail>;
 }
 
-async function planFor(ctx: AppContext, cause: ClaimMailCause, claim: Claim, store: Store, event: DomainEvent, member: TeamRecipient | undefined): Promise<MailPlan | null> {
+async function planFor(ctx: AppContext, cause: ClaimMailCause, after: ClaimAfter, store: Store, member: TeamRecipient | undefined): Promise<MailPlan | null> {
+  const { claim, event } = after;
   const message = event.type === 'ClaimMessageSent' ? Message.parse(event.data) : null;
   if (cause.job.kind === 'shopper') {
     const kind = notificationKindOf(event);
     return kind && {
       kind, to: claim.customer.email,
-      compose: async (meta) => withStoreReplyTo(claimMail(kind, claim, store, await issueClaimLink(ctx, claim, meta), message), store),
+      compose: async (meta) => withStoreReplyTo(claimMail(kind, after, store, await issueClaimLink(ctx, claim, meta), message), store),
     };
   }
   const kind = teamNotificationKindOf(event);
@@ -61,14 +62,14 @@ export interface HeldFacts {
 }
 
 /** The claim as it stood just after its event, and that event: a later reply or decision gets a mail of its own. */
-async function claimAfter(ctx: AppContext, cause: ClaimMailCause, held: DomainEvent | undefined): Promise<{ claim: Claim; event: DomainEvent } | null> {
+async function claimAfter(ctx: AppContext, cause: ClaimMailCause, held: DomainEvent | undefined): Promise<ClaimAfter | null> {
   if (held && cause.streamVersion === 1) {
     const claim = foldRecorded(claimDecider, [held]);
-    return claim && { claim, event: held };
+    return claim && { claim, event: held, events: [held] };
   }
   const loaded = await loadClaim(ctx, cause.streamId, cause.streamVersion);
   const recorded = loaded?.events.find((e) => e.eventId === cause.eventId);
-  return loaded && recorded ? { claim: loaded.state, event: storedDomainEvent(recorded) } : null;
+  return loaded && recorded ? { claim: loaded.state, event: storedDomainEvent(recorded), events: loaded.events } : null;
 }
 
 /**
@@ -93,7 +94,7 @@ export async function deliverClaimMail(ctx: AppContext, mailer: Mailer, cause: C
   const store = mailStore(found, ctx.config.publicUrl);
   const meta = notificationMeta(cause);
 
-  const plan = await planFor(ctx, cause, after.claim, store, after.event, held.member);
+  const plan = await planFor(ctx, cause, after, store, held.member);
   if (!plan) {
     // Nothing to mail (no longer a member, or no longer wanting it): nothing to retry either.
     await clearRetry(ctx.database.db, notificationId);

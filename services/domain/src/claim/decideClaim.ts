@@ -11,6 +11,7 @@ import { canMove, CLOSING_STATUSES, DECIDED_BY_RESOLUTION, RESOLVABLE_STATUSES }
 import { lineValue, percentOf } from './resolutionValue.js';
 import { decideClaimAnnotation } from './decideClaimAnnotation.js';
 import { decideReopen } from './reopenClaim.js';
+import { decidesWholeClaim, decisionOutcome } from './wholeDecision.js';
 
 const notFound = () => fail<DomainEvent[]>('claim_not_found', 'No claim matches that reference.');
 
@@ -76,10 +77,12 @@ function decideResolve(command: ResolveClaim, claim: Claim): Result<DomainEvent[
         paidValue: deny ? 0 : value, creditStore: !deny && item.creditStore, final: line.final ?? true });
     }
   }
-  const approved = resolutions.some((r) => r.resolutionType !== 'DENY');
+  const status = statusAfter(claim, resolutions);
+  // Deciding the last items decides the claim: the event then carries the whole decision for its readers.
+  const whole = decidesWholeClaim({ status }) ? { claimResolutions: [...claim.resolutions, ...resolutions] } : {};
   return ok([{
     type: 'ClaimResolved',
-    data: { claimId: claim.id, outcome: approved ? 'APPROVED' : 'DENIED', resolutions, status: statusAfter(claim, resolutions), valuation: command.valuation },
+    data: { claimId: claim.id, outcome: decisionOutcome(resolutions), resolutions, status, valuation: command.valuation, ...whole },
   }]);
 }
 

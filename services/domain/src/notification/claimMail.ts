@@ -4,6 +4,7 @@ import {
 } from '@claims/contracts';
 import { ok, type Result } from '../result.js';
 import type { Decider } from '../decider.js';
+import { decidesWholeClaim } from '../claim/wholeDecision.js';
 
 type ShopperNotificationKind = Exclude<NotificationKind, TeamNotificationKind>;
 
@@ -13,7 +14,8 @@ const SHOPPER_MAIL: DecisionTable<'claim', ShopperNotificationKind | null> = {
   // Their own messages are not mailed back to them.
   ClaimMessageSent: (event) => (event.data.senderType === 'customer' ? null : 'store_reply'),
   ClaimStatusChanged: (event) => (SHOPPER_MAILED_STATUSES.includes(event.data.to) ? 'status_changed' : null),
-  ClaimResolved: () => 'claim_resolved',
+  // One decision mail, once the claim as a whole is decided (contract §Notifications): not one per item decided.
+  ClaimResolved: (event) => (decidesWholeClaim(event.data) ? 'claim_resolved' : null),
   // What they did themselves, or the back-office's own.
   ClaimReviewed: 'ignore',
   ClaimNoteAdded: 'ignore',

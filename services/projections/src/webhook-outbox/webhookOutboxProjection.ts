@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
-import { EVENT_REGISTRY, eventTypesIn, WEBHOOK_EVENT_TYPES, WEBHOOK_SOURCE_TYPES, type EventReader, type WebhookSourceType } from '@claims/contracts';
+import { EVENT_REGISTRY, eventTypesIn, ITEMS_RESOLVED_WEBHOOK, WEBHOOK_EVENT_TYPES, WEBHOOK_SOURCE_TYPES, type EventReader, type WebhookSourceType } from '@claims/contracts';
+import { wholeDecisionOf } from '@claims/domain';
 import { defineProjection, type ProjectedEvent } from '../runtime/projection.js';
 import { recordset } from '../runtime/bulkRows.js';
 import { DELIVERIES_DUE_CHANNEL } from './webhookDeliveries.js';
@@ -72,21 +73,34 @@ const migrations: Record<string, Migration> = {
 
 type WebhookSourceEvent = ProjectedEvent<WebhookSourceType>;
 
-/** The event's data as a receiver sees it: nothing secret (the claim token's hash stays home). */
-function publicData(event: WebhookSourceEvent): Record<string, unknown> {
+/**
+ * The event as a receiver sees it: its webhook type and data, nothing secret (the claim token's hash stays home). A
+ * decision is `claim.resolved` once it decides the claim as a whole, with every standing resolution and their outcome,
+ * and `claim.items_resolved` with its own lines while items are left undecided (contract §Webhooks).
+ */
+function publicMessage(event: WebhookSourceEvent): { type: string; data: Record<string, unknown> } {
   switch (event.type) {
     case 'ClaimFiled': {
       const { tokenHash: _secret, ...data } = event.data;
-      return data;
+      return { type: WEBHOOK_EVENT_TYPES.ClaimFiled, data };
+    }
+    case 'ClaimResolved': {
+      const { claimResolutions: _whole, ...data } = event.data;
+      const whole = wholeDecisionOf(event.data);
+      return whole
+        ? { type: WEBHOOK_EVENT_TYPES.ClaimResolved, data: { ...data, outcome: whole.outcome, resolutions: whole.resolutions } }
+        : { type: ITEMS_RESOLVED_WEBHOOK, data };
     }
     // Who reversed it and the payout entries that take the money back are the back-office's.
     case 'ClaimResolutionReversed':
-      return { resolutionIds: event.data.lines.map((l) => l.resolutionId), reason: event.data.reason, reversedAt: event.data.reversedAt };
+      return {
+        type: WEBHOOK_EVENT_TYPES.ClaimResolutionReversed,
+        data: { resolutionIds: event.data.lines.map((l) => l.resolutionId), reason: event.data.reason, reversedAt: event.data.reversedAt },
+      };
     case 'ClaimStatusChanged':
-    case 'ClaimResolved':
     case 'ClaimMessageSent':
     case 'ClaimReviewed':
-      return { ...event.data };
+      return { type: WEBHOOK_EVENT_TYPES[event.type], data: { ...event.data } };
   }
 }
 
@@ -99,9 +113,9 @@ const webhookReader: EventReader<WebhookSourceType> = {
 
 /** The exact bytes every attempt of the event's deliveries sends (and signs). */
 function webhookBody(event: WebhookSourceEvent, storeId: string): { type: string; body: string } {
-  const type = WEBHOOK_EVENT_TYPES[event.type];
-  const data = { ...publicData(event), claimId: event.data.claimId, storeId };
-  return { type, body: JSON.stringify({ type, timestamp: event.occurredAt, data }) };
+  const message = publicMessage(event);
+  const data = { ...message.data, claimId: event.data.claimId, storeId };
+  return { type: message.type, body: JSON.stringify({ type: message.type, timestamp: event.occurredAt, data }) };
 }
 
 /**
