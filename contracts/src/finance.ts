@@ -56,16 +56,23 @@ export const PayoutEntry = z.object({
 });
 export type PayoutEntry = z.infer<typeof PayoutEntry>;
 
+/**
+ * Contract §Finance: a period's bound is a date (a whole day in UTC, `to` included: what finance staff type) or an
+ * ISO-8601 date-time; a date becomes the first or the last millisecond of its day (events are timed to the millisecond).
+ */
+const periodBound = (edge: 'start' | 'end') => z.union([z.iso.date(), z.iso.datetime({ offset: true })])
+  .transform((value) => (value.length === 10 ? `${value}T${edge === 'start' ? '00:00:00.000' : '23:59:59.999'}Z` : value));
+
 export const PayoutEntriesQuery = z.object({
   storeId: z.uuid().optional(),
-  from: z.iso.datetime({ offset: true }).optional(),
-  to: z.iso.datetime({ offset: true }).optional(),
+  from: periodBound('start').optional(),
+  to: periodBound('end').optional(),
 });
 export const PayoutEntriesResponse = z.object({ entries: z.array(PayoutEntry) });
 
 export const FinanceReplayRequest = z.object({
-  from: z.iso.datetime({ offset: true }),
-  to: z.iso.datetime({ offset: true }),
+  from: periodBound('start'),
+  to: periodBound('end'),
   storeIds: z.array(z.uuid()).max(1_000).optional(),
   /** Candidate money rules to try instead of those recorded with each decision. */
   rules: CandidateMoneyRules.optional(),

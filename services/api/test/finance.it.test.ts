@@ -107,6 +107,30 @@ describe('finance: the payout ledger and its replay from the events (contract §
     throw new Error('The replay did not finish');
   }
 
+  it('takes periods as dates, whole days in UTC with `to` included, as finance staff type them', async () => {
+    const listed = async (query: string) => {
+      const response = await entries(`storeId=${acme}&${query}`);
+      expect(response.statusCode, response.body).toBe(200);
+      return PayoutEntriesResponse.parse(json(response)).entries;
+    };
+    const ids = async (query: string) => new Set((await listed(query)).map((e) => e.claimId));
+    const refund = claims.get('FIN-1')!.claimId;
+    // The day it was decided, rather than today's: a run at midnight UTC decides on one day and asks on the next.
+    const decidedAt = (await listed(`from=${encodeURIComponent(start)}`)).find((e) => e.claimId === refund)!.decidedAt;
+    const today = decidedAt.slice(0, 10);
+    const yesterday = new Date(Date.parse(today) - 86_400_000).toISOString().slice(0, 10);
+    expect(await ids(`from=${today}&to=${today}`)).toContain(refund);
+    expect(await ids(`from=${yesterday}&to=${yesterday}`)).not.toContain(refund);
+    expect(await ids(`to=${yesterday}`)).not.toContain(refund);
+
+    const view = await replay({ from: today, to: today, storeIds: [acme] });
+    expect(view).toMatchObject({ status: 'done', differences: [] });
+    expect(view.stores[0]!.live).toBeGreaterThan(0);
+
+    const refused = await entries(`storeId=${acme}&from=01/11/2026`);
+    expect(refused.statusCode).toBe(400);
+  });
+
   it('replays the period from the events to exactly the live ledger', async () => {
     const view = await replay({ from: start, to: new Date().toISOString(), storeIds: [acme] });
     expect(view).toMatchObject({ status: 'done', progress: 1, differences: [] });
