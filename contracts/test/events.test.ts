@@ -23,16 +23,18 @@ describe('the event registry', () => {
     expect(DomainEvent.safeParse({ type: 'ClaimExploded', data: { claimId } }).success).toBe(false);
   });
 
-  it('names the webhooks of the contract, and only those', () => {
+  it('names the webhooks of the contract, and a reversal', () => {
     expect(WEBHOOK_EVENT_TYPES).toEqual({
       ClaimFiled: 'claim.filed',
       ClaimStatusChanged: 'claim.status_changed',
       ClaimResolved: 'claim.resolved',
       ClaimMessageSent: 'claim.message_created',
       ClaimReviewed: 'claim.reviewed',
+      // Not named by the contract: integrators learn that a decision's money was taken back (docs/decisions/every-reader-decides.md).
+      ClaimResolutionReversed: 'claim.resolution_reversed',
     });
     expect([...WEBHOOK_SOURCE_TYPES].sort()).toEqual(Object.keys(WEBHOOK_EVENT_TYPES).sort());
     // A decision on some items only is a ClaimResolved too, delivered under its own type.
-    expect(WebhookEventType.options).toEqual(['claim.filed', 'claim.status_changed', 'claim.resolved', 'claim.items_resolved', 'claim.message_created', 'claim.reviewed']);
+    expect(WebhookEventType.options).toEqual(['claim.filed', 'claim.status_changed', 'claim.resolved', 'claim.items_resolved', 'claim.message_created', 'claim.reviewed', 'claim.resolution_reversed']);
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { DomainFailure, WebhookPayload } from '@claims/contracts';
 import {
   applyEvents, cancelPendingDeliveries, claimDueDeliveries, enqueueTestDelivery, listDeliveryAttempts, recordDeliveryAttempt, replayDelivery,
@@ -107,6 +108,13 @@ describe('webhook-outbox projection', () => {
     expect(resolved).toHaveLength(2);
     expect(resolved[1]).toMatchObject({ status: 'RESOLVED', outcome: 'APPROVED', resolutions: [{ resolutionType: 'REFUND' }, { resolutionType: 'REFUND' }] });
     expect(resolved[1]!['resolutions']).toHaveLength(2);
+    // The reversal itself is told, with the lines it took back and why, never who in the back-office or its payout entries.
+    const reversals = (await payloads(everything)).filter((p) => p.type === 'claim.resolution_reversed');
+    expect(reversals).toHaveLength(1);
+    expect(reversals[0]!.data).toEqual({
+      claimId: story.claimId, storeId: order.storeId, reason: 'Charged back', reversedAt: expect.any(String),
+      resolutionIds: z.array(z.object({ id: z.string() })).parse(whole[0]!.data['resolutions']).map((r) => r.id),
+    });
   });
 
   it('owes nothing twice when the events come again, even with the offsets forgotten (a rebuild)', async () => {
