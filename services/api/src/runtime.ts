@@ -27,6 +27,7 @@ import { financeMigrations } from './finance/financeMigrations.js';
 import { createMailer } from './notifications/mailer.js';
 import { notifyShopper, notifyTeam } from './notifications/notifyReactions.js';
 import { sendClaimLinks } from './notifications/sendClaimLinks.js';
+import { mailInvitations } from './notifications/deliverInvitationMail.js';
 import { startNotificationRetries } from './notifications/notificationRetryLoop.js';
 import { countDueRetries, notificationMigrations } from './notifications/notificationRetries.js';
 import { storeCreditOfDecisions } from './store-credit/storeCreditLedger.js';
@@ -220,7 +221,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       else for (const projection of PROJECTIONS) followers.push(followStore(database.db, projection, log, 250, faultPolicy));
     }
     // Everything the product does after a commit, each from its own checkpoint.
-    const afterCommit: readonly Reaction[] = [closeDraftOnFiling, notifyShopper(mailer), notifyTeam(mailer), sendClaimLinks(mailer), storeCreditOfDecisions];
+    const afterCommit: readonly Reaction[] = [closeDraftOnFiling, notifyShopper(mailer), notifyTeam(mailer), sendClaimLinks(mailer), mailInvitations(mailer), storeCreditOfDecisions];
     if (workers.has('reactions')) {
       for (const reaction of afterCommit) {
         await prepareReaction(ctx, reaction);

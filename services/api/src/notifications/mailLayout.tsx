@@ -24,9 +24,12 @@ export interface MailContent {
   footer?: string;
 }
 
+/** Who a mail comes from, as it shows: a store (its name and branding), or Order Protection itself. */
+export type MailSender = Pick<Store, 'name' | 'branding'>;
+
 const SAFE_COLOR = /^#[0-9a-fA-F]{3,8}$/;
 
-function Layout({ store, content }: { store: Store; content: MailContent }): ReactNode {
+function Layout({ store, content }: { store: MailSender; content: MailContent }): ReactNode {
   const accent = store.branding.brand700 && SAFE_COLOR.test(store.branding.brand700) ? store.branding.brand700 : '#1f2937';
   const radius = BUTTON_RADIUS[store.branding.buttonStyle ?? 'ROUNDED'];
   const { action } = content;
@@ -69,7 +72,7 @@ export function mailStore(store: Store, publicUrl: string): Store {
 }
 
 /** A mail in the store's colours and logo, with a plain-text part carrying the same facts and links. */
-export function renderMail(to: string, store: Store, content: MailContent): Mail {
+export function renderMail(to: string, store: MailSender, content: MailContent): Mail {
   const text = [
     content.heading, '', ...content.paragraphs,
     ...(content.lines.length ? ['', ...content.lines.map((l) => `- ${l}`)] : []),
