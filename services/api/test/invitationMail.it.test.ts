@@ -84,6 +84,9 @@ describe('invitations are mailed to the invitee, with their link, in every envir
       expect(await mailEvents(h, userId)).toEqual([
         { type: 'InvitationMailSent', data: expect.objectContaining({ to: 'ines@acme.test', attempt: 1, storeId: acme, subject: mail.subject }) },
       ]);
+      // The team's page shows the owner the mail went out.
+      const listed = TeamMemberList.parse(json(await h.call({ method: 'GET', url: `/api/admin/stores/${acme}/team-members`, cookie: owner }))).data;
+      expect(listed.find((m) => m.userId === userId)).toMatchObject({ status: 'invited', invitationMail: { sent: true, to: 'ines@acme.test', attempt: 1, nextAttemptAt: null } });
       // Nothing but its hash is kept: no event holds the token.
       const { rows } = await sql<{ n: number }>`select count(*)::int as n from events where data::text like ${`%${token}%`}`.execute(h.runtime.ctx.database.db);
       expect(rows[0]!.n).toBe(0);
@@ -122,6 +125,8 @@ describe('invitations are mailed to the invitee, with their link, in every envir
       });
       await h.runtime.settle();
       expect(mailTo(smtp.received, 'sol@orderprotection.test')).toHaveLength(2);
+      const staff = TeamMemberList.parse(json(await h.call({ method: 'GET', url: '/api/admin/support-users', cookie: admin }))).data;
+      expect(staff.find((m) => m.userId === userId)).toMatchObject({ status: 'invited', invitationMail: { sent: true, to: 'sol@orderprotection.test' } });
       expect((await mailEvents(h, userId)).map((e) => e.type)).toEqual(['InvitationMailSent', 'InvitationMailSent']);
       expect((await accept(h, invitationToken(firstMail)!)).statusCode).toBe(404);
       expect((await accept(h, invitationToken(secondMail)!)).statusCode).toBe(200);
@@ -183,6 +188,9 @@ describe('invitations are mailed to the invitee, with their link, in every envir
           expect((await mailEvents(h, userId))[0]).toMatchObject({ type: 'InvitationMailFailed', data: { attempt: 1, nextAttemptAt: expect.any(String), error: expect.any(String) } });
         });
       }
+      // The team's page shows the owner the failure and when it is tried again.
+      const listed = TeamMemberList.parse(json(await h.call({ method: 'GET', url: `/api/admin/stores/${acme}/team-members`, cookie: owner }))).data;
+      expect(listed.find((m) => m.userId === waiting)?.invitationMail).toMatchObject({ sent: false, to: 'wes@acme.test', error: expect.any(String), nextAttemptAt: expect.any(String) });
       // Eve got her link another way (a test's stand-in for her mailbox) and accepted before the server came back.
       expect((await accept(h, await mailedInvitationToken(h.runtime, 'eve@acme.test'))).statusCode).toBe(200);
       const smtp = await startSmtp();

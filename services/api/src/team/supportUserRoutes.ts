@@ -18,6 +18,7 @@ import { metaOf } from '../http/requestMeta.js';
 import { insertInvitation } from './teamRepository.js';
 import { countOtherActiveSupportAdmins, listSupportUsers, removeSupportRoles, replaceSupportRole } from './supportTeamRepository.js';
 import { INVITATION_TTL_MS } from './teamRoutes.js';
+import { withInvitationMail } from '../notifications/invitationMailStatus.js';
 
 const MemberParams = z.object({ userId: z.uuid() });
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError } as const;
@@ -70,7 +71,7 @@ export const supportUserRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asy
     schema: { tags: ['back-office'], summary: 'Order Protection\'s support staff: everyone holding a support role', response: { 200: TeamMemberList, ...errors } },
   }, async (request) => {
     staffCaller(request, 'support-user:read');
-    return { data: await listSupportUsers(ctx.database.db) };
+    return { data: await withInvitationMail(ctx, await listSupportUsers(ctx.database.db)) };
   });
 
   app.post('/api/admin/support-users', {

@@ -20,6 +20,7 @@ import {
   findOpenInvitation, insertGrant, insertInvitation, listMembers, listPendingGrants, markInvitationAccepted, removeGrants, replaceGrant, rolesInAccount,
   storesWithOwner, takePendingGrant, upsertPendingGrant,
 } from './teamRepository.js';
+import { withInvitationMail } from '../notifications/invitationMailStatus.js';
 
 const StoreParams = z.object({ storeId: z.uuid() });
 const MemberParams = StoreParams.extend({ userId: z.uuid() });
@@ -122,7 +123,7 @@ export const teamRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
     schema: { tags: ['back-office'], summary: 'The members whose roles reach this store', params: StoreParams, response: { 200: TeamMemberList, ...errors } },
   }, async (request) => {
     const { store } = await authorizedStore(ctx, request, 'team-member:read', request.params.storeId);
-    return { data: await listMembers(ctx.database.db, store) };
+    return { data: await withInvitationMail(ctx, await listMembers(ctx.database.db, store)) };
   });
 
   app.post('/api/admin/stores/:storeId/team-members', {

@@ -1,4 +1,4 @@
-import type { DomainEvent, EventOf } from '@claims/contracts';
+import type { DomainEvent, EventOf, InvitationMailStatus } from '@claims/contracts';
 import type { Decider } from '../decider.js';
 import { ok } from '../result.js';
 
@@ -40,3 +40,15 @@ export const invitationMailDecider: Decider<InvitationMailState, RecordInvitatio
       : { type: 'InvitationMailFailed', data: { ...scope, attempt, error: outcome.error, failedAt: now, nextAttemptAt: outcome.nextAttemptAt } }]);
   },
 };
+
+/** How the latest try of an invitee's invitation mail went (null: none yet), for the team's page. */
+export function latestInvitationMail(events: readonly DomainEvent[]): InvitationMailStatus | null {
+  const last = events.findLast((e) => e.type === 'InvitationMailSent' || e.type === 'InvitationMailFailed');
+  if (last?.type === 'InvitationMailSent') {
+    return { to: last.data.to, sent: true, attempt: last.data.attempt, at: last.data.sentAt, error: null, nextAttemptAt: null };
+  }
+  if (last?.type === 'InvitationMailFailed') {
+    return { to: last.data.to, sent: false, attempt: last.data.attempt, at: last.data.failedAt, error: last.data.error, nextAttemptAt: last.data.nextAttemptAt };
+  }
+  return null;
+}
