@@ -17,7 +17,8 @@ async function startSmtp(): Promise<{ port: number; received: ParsedMail[]; stop
   const server = new SMTPServer({
     authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
     onData(stream, _session, callback) {
-      simpleParser(stream).then((mail) => { received.push(mail); callback(); }, callback);
+      // The HTML as sent: `cid:` references left as they are, not turned into data: URLs.
+      simpleParser(stream, { skipImageLinks: true }).then((mail) => { received.push(mail); callback(); }, callback);
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -76,6 +77,9 @@ describe('invitations are mailed to the invitee, with their link, in every envir
       });
       expect(mail.subject).toBe('You are invited to Acme Outfitters\'s team');
       expect(mail.text).toContain('Store support');
+      // In the store's branding: its SVG logo as an inline PNG part.
+      expect(mail.attachments).toMatchObject([{ contentType: 'image/png', related: true }]);
+      expect(mail.html).toContain(`src="cid:${mail.attachments[0]!.cid}"`);
       const token = invitationToken(mail)!;
       expect(token).toBeDefined();
       expect(invited.body).not.toContain(token);
@@ -116,6 +120,8 @@ describe('invitations are mailed to the invitee, with their link, in every envir
         return found!;
       });
       expect(firstMail.subject).toBe('You are invited to the Order Protection support team');
+      expect(firstMail.attachments).toEqual([]);
+      expect(firstMail.html).toContain('Order Protection');
       expect((await h.call({ method: 'DELETE', url: `/api/admin/support-users/${userId}`, cookie: admin })).statusCode).toBe(204);
       expect((await invite()).statusCode).toBe(201);
       const secondMail = await eventually(async () => {

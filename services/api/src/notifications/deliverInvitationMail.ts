@@ -71,7 +71,7 @@ export async function deliverInvitationMail(ctx: AppContext, mailer: Mailer, cau
       return;
     }
     const composed = invitationMail({
-      to: email, name: open.name, role, store: store && mailStore(store, ctx.config.publicUrl), inviterName: open.inviterName, expiresAt: open.expiresAt,
+      to: email, name: open.name, role, store: store && (await mailStore(ctx, store)), inviterName: open.inviterName, expiresAt: open.expiresAt,
       link: `${ctx.config.publicUrl}/admin/accept-invitation#${token}`,
     });
     subject = composed.subject;
