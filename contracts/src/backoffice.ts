@@ -395,6 +395,19 @@ export const VersionedQuery = z.object({ expectedVersion: z.coerce.number().int(
 // ---------------------------------------------------------------------------------------------
 // Team members
 
+/** How an invited member's invitation mail went, as of its latest try (its `InvitationMailSent`/`InvitationMailFailed`). */
+export const InvitationMailStatus = z.object({
+  to: z.string(),
+  sent: z.boolean(),
+  attempt: z.number().int().positive(),
+  at: z.iso.datetime(),
+  /** Why the latest try failed; null once sent. */
+  error: z.string().nullable(),
+  /** When a failed mail is tried again; null once sent or given up. */
+  nextAttemptAt: z.iso.datetime().nullable(),
+});
+export type InvitationMailStatus = z.infer<typeof InvitationMailStatus>;
+
 export const TeamMember = z.object({
   userId: z.uuid(),
   email: z.string(),
@@ -403,6 +416,8 @@ export const TeamMember = z.object({
   status: z.enum(['invited', 'active']),
   /** The member's grants that reach this store (account grants of its account, store grants on it). */
   grants: z.array(RoleGrant),
+  /** An invited member's invitation mail (lists only; null: none tried yet). */
+  invitationMail: InvitationMailStatus.nullable().optional(),
 });
 export type TeamMember = z.infer<typeof TeamMember>;
 export const TeamMemberList = z.object({ data: z.array(TeamMember) });

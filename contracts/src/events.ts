@@ -36,7 +36,7 @@ export const StreamType = z.enum([
   'claim', 'order-claims', 'claim-session', 'macro', 'sop', 'account-team', 'claim-links', 'claim-notifications', 'store-payouts', 'store-credit',
   'order-premium', 'store-billing', 'store-settings', 'store-webhooks', 'notification-preferences', 'order-notifications', 'saved-views',
   'store-branding', 'store-ab-tests', 'ab-assignments',
-  'account', 'store', 'support-team',
+  'account', 'store', 'support-team', 'invitation-mail',
 ]);
 export type StreamType = z.infer<typeof StreamType>;
 
@@ -139,7 +139,11 @@ const sopDeletedData = z.object({ sopId: z.uuid(), deletedAt: z.iso.datetime() }
  * every change to them is also recorded here, with who made it in the metadata's actor.
  */
 const teamScope = { accountId: z.uuid(), storeId: z.uuid().nullable(), userId: z.uuid(), email: z.string() };
-const teamMemberInvitedData = z.object({ ...teamScope, role: RoleName, newUser: z.boolean() });
+/**
+ * `invitationId` names the invitation a new user's mail carries the link of (a later invitation of the same user
+ * replaces it); added without a schema bump, older events lack it.
+ */
+const teamMemberInvitedData = z.object({ ...teamScope, role: RoleName, newUser: z.boolean(), invitationId: z.uuid().optional() });
 const teamInvitationAcceptedData = z.object(teamScope);
 const teamMemberRoleChangedData = z.object({ ...teamScope, from: z.array(RoleName), to: RoleName });
 const teamMemberRemovedData = z.object({ ...teamScope, roles: z.array(RoleName) });
@@ -151,7 +155,7 @@ const teamOwnershipGrantedData = z.object({ ...teamScope, from: z.array(RoleName
  * this module free of the request schemas).
  */
 const supportScope = { userId: z.uuid(), email: z.string() };
-const supportUserInvitedData = z.object({ ...supportScope, role: RoleName });
+const supportUserInvitedData = z.object({ ...supportScope, role: RoleName, invitationId: z.uuid().optional() });
 const supportInvitationAcceptedData = z.object(supportScope);
 const supportUserRoleChangedData = z.object({ ...supportScope, from: z.array(RoleName), to: RoleName });
 const supportUserRemovedData = z.object({ ...supportScope, roles: z.array(RoleName) });
@@ -189,6 +193,21 @@ const claimNotificationFailedData = z.object({
   ...notificationScope, attempt: z.number().int().positive(), error: z.string(), failedAt: z.iso.datetime(),
   /** When it is tried again; null when it was given up (added without a schema bump). */
   nextAttemptAt: z.iso.datetime().nullable().optional(),
+});
+
+/**
+ * The mail that hands a new user their invitation (a store team's or the support team's): one stream per invitee,
+ * one id per invitation event, each try recorded. The link it carried is never recorded: each try issues a fresh
+ * token, of which only the hash is kept (beside the invitation, not in an event).
+ */
+const invitationMailScope = {
+  userId: z.uuid(), notificationId: z.uuid(), causedBy: z.uuid(), accountId: z.uuid().nullable(), storeId: z.uuid().nullable(), to: z.string(),
+};
+const invitationMailSentData = z.object({ ...invitationMailScope, subject: z.string(), attempt: z.number().int().positive(), sentAt: z.iso.datetime() });
+const invitationMailFailedData = z.object({
+  ...invitationMailScope, attempt: z.number().int().positive(), error: z.string(), failedAt: z.iso.datetime(),
+  /** When it is tried again; null once given up. */
+  nextAttemptAt: z.iso.datetime().nullable(),
 });
 
 /** A team member's choice of a mail they get about a store's claims: one stream per store, the member's latest choice per kind wins. */
@@ -373,6 +392,7 @@ export const savedViewsStreamOf = (team: string): string => `saved-views:${team}
 export const storeBrandingStreamOf = (storeId: string): string => `store-branding:${storeId}`;
 export const storeAbTestsStreamOf = (storeId: string): string => `store-ab-tests:${storeId}`;
 export const abAssignmentsStreamOf = (sessionId: string): string => `ab-assignments:${sessionId}`;
+export const invitationMailStreamOf = (userId: string): string => `invitation-mail:${userId}`;
 /** Support staff are one team: one stream for all of it. */
 export const SUPPORT_TEAM_STREAM = 'support-team';
 
@@ -392,6 +412,7 @@ const abAssignmentsStream = streamKind('ab-assignments', (data: { sessionId: str
 const storeCreditStream = streamKind('store-credit', (data: { storeId: string; customerKey: string }) => storeCreditStreamOf(data.storeId, data.customerKey));
 const accountStream = streamKind('account', (data: { accountId: string }) => accountStreamOf(data.accountId));
 const storeStream = streamKind('store', (data: { storeId: string }) => storeStreamOf(data.storeId));
+const invitationMailStream = streamKind('invitation-mail', (data: { userId: string }) => invitationMailStreamOf(data.userId));
 const supportTeamStream = streamKind('support-team', () => SUPPORT_TEAM_STREAM);
 
 /**
@@ -430,6 +451,8 @@ export const EVENT_REGISTRY = {
   SupportInvitationAccepted: defineEvent(supportInvitationAcceptedData, supportTeamStream),
   SupportUserRoleChanged: defineEvent(supportUserRoleChangedData, supportTeamStream),
   SupportUserRemoved: defineEvent(supportUserRemovedData, supportTeamStream),
+  InvitationMailSent: defineEvent(invitationMailSentData, invitationMailStream),
+  InvitationMailFailed: defineEvent(invitationMailFailedData, invitationMailStream),
   ClaimLinkIssued: defineEvent(claimLinkIssuedData, claimLinksStream),
   ClaimNotificationSent: defineEvent(claimNotificationSentData, claimNotificationsStream),
   ClaimNotificationFailed: defineEvent(claimNotificationFailedData, claimNotificationsStream),

@@ -27,6 +27,7 @@ import { financeMigrations } from './finance/financeMigrations.js';
 import { createMailer, type Mailer } from './notifications/mailer.js';
 import { notifyShopper, notifyTeam } from './notifications/notifyReactions.js';
 import { sendClaimLinks } from './notifications/sendClaimLinks.js';
+import { mailInvitations } from './notifications/deliverInvitationMail.js';
 import { startNotificationRetries } from './notifications/notificationRetryLoop.js';
 import { countDueRetries, notificationMigrations } from './notifications/notificationRetries.js';
 import { storeCreditOfDecisions } from './store-credit/storeCreditLedger.js';
@@ -42,7 +43,7 @@ const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
 
 /** Everything the product does after a commit, each from its own checkpoint. */
 export const afterCommitReactions = (mailer: Mailer): readonly Reaction[] =>
-  [closeDraftOnFiling, notifyShopper(mailer), notifyTeam(mailer), sendClaimLinks(mailer), storeCreditOfDecisions];
+  [closeDraftOnFiling, notifyShopper(mailer), notifyTeam(mailer), sendClaimLinks(mailer), mailInvitations(mailer), storeCreditOfDecisions];
 
 export const ALL_MIGRATIONS: Record<string, Migration> = registerMigrations(
   eventStoreMigrations, catalogMigrations, projectionMigrations, relayMigrations, identityMigrations, publicApiMigrations, webhookMigrations, teamMigrations,

@@ -119,7 +119,7 @@ describe('GET /api/metrics and the operations API, projectors following the stor
     expect(metrics.value('claims_projector_position', { ...claimList, source: 'store' })).toBe(head);
     expect(metrics.value('claims_projector_state', { ...claimList, state: 'elsewhere' })).toBe(1);
     // The reactions run in this process and have handled the filing.
-    for (const reaction of ['close-draft-on-filing', 'notify-shopper', 'notify-team', 'send-claim-links', 'store-credit']) {
+    for (const reaction of ['close-draft-on-filing', 'notify-shopper', 'notify-team', 'send-claim-links', 'mail-invitations', 'store-credit']) {
       expect(metrics.value('claims_reaction_lag_events', { reaction })).toBe(0);
     }
 

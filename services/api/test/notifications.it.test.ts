@@ -16,7 +16,8 @@ async function startSmtp(port = 0): Promise<{ port: number; received: ParsedMail
   const server = new SMTPServer({
     authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
     onData(stream, _session, callback) {
-      simpleParser(stream).then((mail) => { received.push(mail); callback(); }, callback);
+      // The HTML as sent: `cid:` references left as they are, not turned into data: URLs.
+      simpleParser(stream, { skipImageLinks: true }).then((mail) => { received.push(mail); callback(); }, callback);
     },
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
@@ -74,9 +75,15 @@ describe('mail to the shopper, after the request and never inside it (contract Â
       expect(filedMail.to && 'text' in filedMail.to ? filedMail.to.text : '').toContain('hugo@example.com');
       expect(filedMail.text).toContain('https://claims.example.test/view/');
       expect(filedMail.html).toContain('View your claim');
-      // In the store's branding (its colour, its logo at an address a mail program can load), with a plain-text part beside it.
+      // In the store's branding (its colour, its SVG logo drawn to a PNG part of the mail itself, which no mail client
+      // must fetch from a server answering `Cross-Origin-Resource-Policy: same-origin`), with a plain-text part beside it.
       expect(filedMail.html).toContain('background-color:#1F4E79');
-      expect(filedMail.html).toContain('src="https://claims.example.test/demo/acme-logo.svg"');
+      const [logo] = filedMail.attachments;
+      expect(logo).toMatchObject({ contentType: 'image/png', related: true });
+      expect(filedMail.html).toContain(`src="cid:${logo!.cid}"`);
+      expect(logo!.content.subarray(1, 4).toString('latin1')).toBe('PNG');
+      // Drawn at twice the width the mail shows it (120 px), sharp on dense screens.
+      expect(logo!.content.readUInt32BE(16)).toBe(240);
       expect(filedMail.text).toContain('View your claim: https://claims.example.test/view/');
       // The mailed link opens the claim, like the one shown after filing.
       const token = viewLink(filedMail)!;

@@ -41,6 +41,7 @@ export * from './store-settings/settingsHistory.js';
 export * from './webhook/endpointHealth.js';
 export * from './notification/memberPreferences.js';
 export * from './notification/claimLinksRequest.js';
+export * from './notification/invitationMail.js';
 export * from './shipping/trackingLinks.js';
 export * from './saved-views/decideSavedViews.js';
 export * from './branding/contrast.js';

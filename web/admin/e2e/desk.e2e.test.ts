@@ -234,7 +234,7 @@ describe('claim desk tools', () => {
     const dialog = page.getByRole('dialog', { name: 'Invitation created' });
     await dialog.waitFor();
     // The inviter never sees the token: only the invitee receives it.
-    await dialog.getByText(/nia@acme\.test gets a one-time invitation to set their password/).waitFor();
+    await dialog.getByText(/nia@acme\.test is mailed a one-time link to set their password/).waitFor();
     expect(await dialog.getByLabel('Invitation token').count()).toBe(0);
     await expectAccessible(page);
     await dialog.getByRole('button', { name: 'Done' }).click();

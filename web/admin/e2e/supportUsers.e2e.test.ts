@@ -37,7 +37,7 @@ describe('support users', () => {
     await invite.getByLabel('Role').selectOption({ label: 'Order Protection support' });
     await invite.getByRole('button', { name: 'Send invitation' }).click();
     const dialog = page.getByRole('dialog', { name: 'Invitation created' });
-    await dialog.getByText(/nova@orderprotection\.test gets a one-time invitation to set their password/).waitFor();
+    await dialog.getByText(/nova@orderprotection\.test is mailed a one-time link to set their password/).waitFor();
     await expectAccessible(page);
     await dialog.getByRole('button', { name: 'Done' }).click();
     await dialog.waitFor({ state: 'hidden' });

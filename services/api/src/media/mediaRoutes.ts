@@ -14,7 +14,7 @@ import { openClaimLink } from '../http/claimLinks.js';
 import { authorizedClaim } from '../http/authorizedClaim.js';
 import { AppError } from '../platform/errors.js';
 import { contentMatchesExtension } from './magicBytes.js';
-import { DiskMediaStorage, type MediaStorage } from './mediaStorage.js';
+import { DiskMediaStorage, mediaDirOf, type MediaStorage } from './mediaStorage.js';
 import { bytesLeftFor, forgetUpload, orphanedUploads, recordIssuedUpload, recordStoredUpload, type UploadOwner } from './mediaUploads.js';
 
 /** How long a signed upload URL stays valid. */
@@ -84,7 +84,7 @@ export async function sweepOrphanedMedia(ctx: AppContext, now: string, storage: 
   return orphans.length + partials;
 }
 
-const mediaDir = (ctx: AppContext) => path.join(ctx.config.dataDir, 'media');
+const mediaDir = (ctx: AppContext) => mediaDirOf(ctx.config.dataDir);
 const diskStorage = (ctx: AppContext) => new DiskMediaStorage(mediaDir(ctx));
 
 export interface MediaRoutesOptions {

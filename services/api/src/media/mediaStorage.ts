@@ -4,6 +4,9 @@ import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
+/** Where uploaded files are kept on disk: beside the embedded database, under DATA_DIR. */
+export const mediaDirOf = (dataDir: string): string => path.join(dataDir, 'media');
+
 /** Why a streamed upload was not stored. */
 export type PutRefusal = 'too_large' | 'empty' | 'wrong_content' | 'taken';
 export type PutResult = { stored: true; size: number; sha256: string } | { stored: false; reason: PutRefusal };

@@ -91,7 +91,7 @@ export async function deliverClaimMail(ctx: AppContext, mailer: Mailer, cause: C
   const after = await claimAfter(ctx, cause, held.event);
   const found = after && (held.store?.id === after.claim.storeId ? held.store : await findStore(ctx.database.db, after.claim.storeId));
   if (!after || !found) return;
-  const store = mailStore(found, ctx.config.publicUrl);
+  const store = await mailStore(ctx, found);
   const meta = notificationMeta(cause);
 
   const plan = await planFor(ctx, cause, after, store, held.member);

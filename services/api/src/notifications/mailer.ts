@@ -3,6 +3,7 @@ import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 import { SETTINGS_DEFAULTS, type Store } from '@claims/contracts';
+import type { InlineImage } from './mailLogo.js';
 
 export interface Mail {
   to: string;
@@ -11,6 +12,8 @@ export interface Mail {
   html: string;
   /** Where the recipient's reply goes, when not to the sender (MAIL_FROM). */
   replyTo?: string;
+  /** Parts the HTML shows by `cid:` (the store's logo). */
+  attachments?: InlineImage[];
 }
 
 /** Mail to a shopper carries the store's reply-to (its notifications settings) as it is when the mail is written. */

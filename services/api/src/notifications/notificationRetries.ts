@@ -27,8 +27,11 @@ export const notificationMigrations: Record<string, Migration> = {
   ),
 };
 
-/** Which mail a retry sends: the shopper's about a claim, a team member's about a claim, or the links an order's shopper asked for. */
-export type NotificationJob = { kind: 'shopper' } | { kind: 'member'; memberId: string } | { kind: 'claim-links' };
+/**
+ * Which mail a retry sends: the shopper's about a claim, a team member's about a claim, the links an order's shopper
+ * asked for, or an invitation (its stream the team's, its event the invitation).
+ */
+export type NotificationJob = { kind: 'shopper' } | { kind: 'member'; memberId: string } | { kind: 'claim-links' } | { kind: 'invitation' };
 
 /** What a retry needs to find the event that caused the mail again (for claim mail, the claim's stream). */
 export interface NotificationCause {
@@ -55,6 +58,7 @@ export async function clearRetry(db: QueryExecutorProvider, notificationId: stri
 function jobOf(row: { job: string; member_id: string | null }): NotificationJob | null {
   if (row.job === 'shopper') return { kind: 'shopper' };
   if (row.job === 'claim-links') return { kind: 'claim-links' };
+  if (row.job === 'invitation') return { kind: 'invitation' };
   return row.job === 'member' && row.member_id ? { kind: 'member', memberId: row.member_id } : null;
 }
 

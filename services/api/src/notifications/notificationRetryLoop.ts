@@ -5,8 +5,9 @@ import { deliverClaimMail } from './deliverClaimMail.js';
 import { leaseDueRetries } from './notificationRetries.js';
 import { LEASE_MS } from './retrySchedule.js';
 import { deliverClaimLinks } from './sendClaimLinks.js';
+import { deliverInvitationMail } from './deliverInvitationMail.js';
 
-/** Sends the mail whose retry is due, every `pollMs`: claim mail to shoppers and team members, and claim-link answers. */
+/** Sends the mail whose retry is due, every `pollMs`: claim mail to shoppers and team members, claim-link answers and invitations. */
 export function startNotificationRetries(ctx: AppContext, mailer: Mailer, pollMs = 1_000): PollingLoop {
   return startPollingLoop(async () => {
     const now = ctx.now();
@@ -14,6 +15,7 @@ export function startNotificationRetries(ctx: AppContext, mailer: Mailer, pollMs
     for (const cause of due) {
       const { job } = cause;
       if (job.kind === 'claim-links') await deliverClaimLinks(ctx, mailer, cause);
+      else if (job.kind === 'invitation') await deliverInvitationMail(ctx, mailer, cause);
       else await deliverClaimMail(ctx, mailer, { ...cause, job });
     }
   }, pollMs, (error) => ctx.log.error({ err: error }, 'notification retries failed; trying again'));

@@ -47,7 +47,7 @@ export async function deliverClaimLinks(ctx: AppContext, mailer: Mailer, cause: 
       const loaded = await loadClaim(ctx, claimId);
       if (loaded) claims.push({ claim: loaded.state, link: await issueClaimLink(ctx, loaded.state, meta) });
     }
-    const mail = withStoreReplyTo(claimLinksMail(order.customerEmail, order.orderNumber, mailStore(store, ctx.config.publicUrl), claims, `${ctx.config.publicUrl}/start`), store);
+    const mail = withStoreReplyTo(claimLinksMail(order.customerEmail, order.orderNumber, await mailStore(ctx, store), claims, `${ctx.config.publicUrl}/start`), store);
     await mailer.send(mail);
     mailed = { claimIds: claims.map((c) => c.claim.id), subject: mail.subject };
   } catch (error) {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -12,13 +13,12 @@ import { AppError } from '../platform/errors.js';
 import { authorizeGlobal } from '../http/authorizedStore.js';
 import { awaitsFirstPassword, findOrCreateInvitee } from '../auth/users.js';
 import { loadGrants } from '../auth/principal.js';
-import { randomSecret, sha256 } from '../auth/passwords.js';
 import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { metaOf } from '../http/requestMeta.js';
 import { insertInvitation } from './teamRepository.js';
 import { countOtherActiveSupportAdmins, listSupportUsers, removeSupportRoles, replaceSupportRole } from './supportTeamRepository.js';
-import { deliverInvitation } from './invitationDelivery.js';
 import { INVITATION_TTL_MS } from './teamRoutes.js';
+import { withInvitationMail } from '../notifications/invitationMailStatus.js';
 
 const MemberParams = z.object({ userId: z.uuid() });
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError } as const;
@@ -71,7 +71,7 @@ export const supportUserRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asy
     schema: { tags: ['back-office'], summary: 'Order Protection\'s support staff: everyone holding a support role', response: { 200: TeamMemberList, ...errors } },
   }, async (request) => {
     staffCaller(request, 'support-user:read');
-    return { data: await listSupportUsers(ctx.database.db) };
+    return { data: await withInvitationMail(ctx, await listSupportUsers(ctx.database.db)) };
   });
 
   app.post('/api/admin/support-users', {
@@ -89,18 +89,18 @@ export const supportUserRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asy
       if ((await listSupportUsers(ctx.database.db, invitee.id)).length > 0) throw new AppError('already_member', `${email} is already a support member.`);
       throw new AppError('already_exists', `${email} already has an account: support roles go to a staff address that has none yet.`);
     }
-    const token = randomSecret();
     const now = ctx.now();
     const expiresAt = new Date(Date.parse(now) + INVITATION_TTL_MS).toISOString();
     const userId = invitee.id;
+    // Mailed after this request by the `mail-invitations` reaction, with a token only the mail carries.
+    const invitationId = randomUUID();
     await recordSupportChange(ctx, metaOf(principal, request.id), async () => ({
-      type: 'RecordSupportChange', rules: null, change: { type: 'SupportUserInvited', data: { userId, email: invitee.email, role } },
+      type: 'RecordSupportChange', rules: null, change: { type: 'SupportUserInvited', data: { userId, email: invitee.email, role, invitationId } },
     }), async (trx) => {
       // Nobody can sign in as the invitee before they set a password with the token only they receive.
       await replaceSupportRole(trx, userId, role);
-      await insertInvitation(trx, { userId, tokenHash: sha256(token), accountId: null, storeId: null, invitedBy: principal.user.id, createdAt: now, expiresAt });
+      await insertInvitation(trx, { userId, invitationId, accountId: null, storeId: null, invitedBy: principal.user.id, createdAt: now, expiresAt });
     });
-    deliverInvitation(ctx, request.log, { token, expiresAt });
     request.log.info({ userId, role }, 'support member invited');
     return reply.code(201).header('cache-control', 'no-store').send({ member: await supportMember(ctx, userId), pending: false, expiresAt });
   });

@@ -42,4 +42,18 @@ export const teamMigrations: Record<string, Migration> = {
     sql`alter table team_invitations alter column account_id drop not null`,
     sql`alter table team_invitations add constraint team_invitations_scope check (account_id is not null or store_id is null)`,
   ),
+  // Invitations are mailed by a reaction after the request, each mail with a fresh link: the row names the invitation
+  // its event names and holds no token; each link's hash is a row of its own, good while its invitation is open.
+  '2600_team_invitations_mailed': sqlMigration(
+    sql`alter table team_invitations add column invitation_id uuid`,
+    sql`alter table team_invitations alter column token_hash drop not null`,
+    sql`
+      create table team_invitation_links (
+        token_hash text primary key,
+        user_id uuid not null references team_invitations(user_id) on delete cascade,
+        invitation_id uuid,
+        issued_at timestamptz not null
+      )`,
+    sql`create index team_invitation_links_user on team_invitation_links (user_id)`,
+  ),
 };

@@ -96,24 +96,60 @@ export async function insertGrant(db: QueryExecutorProvider, userId: string, rol
 
 /** `accountId` and `storeId` null: an invitation to the support team. */
 export interface NewInvitation {
-  userId: string; tokenHash: string; accountId: string | null; storeId: string | null; invitedBy: string; createdAt: string; expiresAt: string;
+  userId: string; invitationId: string; accountId: string | null; storeId: string | null; invitedBy: string; createdAt: string; expiresAt: string;
 }
 
-/** A user's invitation; one who never set a password may be invited again, the new invitation replacing the old. */
+/**
+ * A user's invitation, with no link yet: each of its mails issues one (`issueInvitationLink`). One who never set a
+ * password may be invited again, the new invitation replacing the old, whose links then open nothing.
+ */
 export async function insertInvitation(db: QueryExecutorProvider, i: NewInvitation): Promise<void> {
-  await sql`insert into team_invitations (user_id, token_hash, account_id, store_id, invited_by, created_at, expires_at)
-    values (${i.userId}::uuid, ${i.tokenHash}, ${i.accountId}::uuid, ${i.storeId}::uuid, ${i.invitedBy}::uuid, ${i.createdAt}, ${i.expiresAt})
-    on conflict (user_id) do update set token_hash = excluded.token_hash, account_id = excluded.account_id, store_id = excluded.store_id,
-      invited_by = excluded.invited_by, created_at = excluded.created_at, expires_at = excluded.expires_at, accepted_at = null`.execute(db);
+  await sql`insert into team_invitations (user_id, invitation_id, token_hash, account_id, store_id, invited_by, created_at, expires_at)
+    values (${i.userId}::uuid, ${i.invitationId}::uuid, null, ${i.accountId}::uuid, ${i.storeId}::uuid, ${i.invitedBy}::uuid, ${i.createdAt}, ${i.expiresAt})
+    on conflict (user_id) do update set invitation_id = excluded.invitation_id, token_hash = null, account_id = excluded.account_id,
+      store_id = excluded.store_id, invited_by = excluded.invited_by, created_at = excluded.created_at, expires_at = excluded.expires_at, accepted_at = null`.execute(db);
+}
+
+/** What an invitation's mail says: to whom, from whom, until when. */
+export interface MailedInvitation {
+  email: string; name: string; inviterName: string | null; expiresAt: string;
+}
+
+/**
+ * Adds a link (its token's hash) to the invitation while it is open: unaccepted, unexpired and still the one named
+ * (`invitationId`; undefined for an invitation made before they were named: the user's open one). Every link issued
+ * works until the invitation is accepted, so a second mail never breaks the first. Null: nothing to mail.
+ */
+export async function issueInvitationLink(
+  db: QueryExecutorProvider, invitation: { userId: string; invitationId: string | undefined }, tokenHash: string, now: string,
+): Promise<MailedInvitation | null> {
+  const invitationId = invitation.invitationId ?? null;
+  const { rows } = await sql<{ email: string; name: string; inviter_name: string | null; expires_at: Date }>`
+    with open as (
+      select i.user_id, i.invitation_id, u.email, u.name, inviter.name as inviter_name, i.expires_at
+      from team_invitations i join users u on u.id = i.user_id left join users inviter on inviter.id = i.invited_by
+      where i.user_id = ${invitation.userId}::uuid and i.accepted_at is null and i.expires_at > ${now}::timestamptz
+        and (${invitationId}::uuid is null or i.invitation_id = ${invitationId}::uuid)
+    ), issued as (
+      insert into team_invitation_links (token_hash, user_id, invitation_id, issued_at)
+      select ${tokenHash}, user_id, invitation_id, ${now}::timestamptz from open returning user_id
+    )
+    select open.email, open.name, open.inviter_name, open.expires_at from open join issued using (user_id)`.execute(db);
+  const row = rows[0];
+  return row ? { email: row.email, name: row.name, inviterName: row.inviter_name, expiresAt: new Date(row.expires_at).toISOString() } : null;
 }
 
 export interface OpenInvitation { userId: string; email: string; accountId: string | null; storeId: string | null }
+
+/** A token opens its invitation through one of the links mailed for it (or the token an older invitation was made with). */
+const OPENED_BY = (tokenHash: string) => sql`(i.token_hash = ${tokenHash} or exists (
+  select 1 from team_invitation_links l where l.token_hash = ${tokenHash} and l.user_id = i.user_id and l.invitation_id is not distinct from i.invitation_id))`;
 
 /** The invitation a token opens, while unused and unexpired. */
 export async function findOpenInvitation(db: QueryExecutorProvider, tokenHash: string, now: string): Promise<OpenInvitation | null> {
   const { rows } = await sql<{ user_id: string; email: string; account_id: string | null; store_id: string | null }>`
     select i.user_id, u.email, i.account_id, i.store_id from team_invitations i join users u on u.id = i.user_id
-    where i.token_hash = ${tokenHash} and i.accepted_at is null and i.expires_at > ${now}::timestamptz`.execute(db);
+    where ${OPENED_BY(tokenHash)} and i.accepted_at is null and i.expires_at > ${now}::timestamptz`.execute(db);
   const row = rows[0];
   return row ? { userId: row.user_id, email: row.email, accountId: row.account_id, storeId: row.store_id } : null;
 }
@@ -121,7 +157,7 @@ export async function findOpenInvitation(db: QueryExecutorProvider, tokenHash: s
 /** Marks the invitation used; false when another request used it first. */
 export async function markInvitationAccepted(db: QueryExecutorProvider, tokenHash: string, now: string): Promise<boolean> {
   const { rows } = await sql<{ user_id: string }>`
-    update team_invitations set accepted_at = ${now} where token_hash = ${tokenHash} and accepted_at is null returning user_id`.execute(db);
+    update team_invitations i set accepted_at = ${now} where ${OPENED_BY(tokenHash)} and i.accepted_at is null returning user_id`.execute(db);
   return rows.length > 0;
 }
 

@@ -14,13 +14,13 @@ import { permissionsAt, type Principal } from '../auth/principal.js';
 import { findOrCreateInvitee, setPassword } from '../auth/users.js';
 import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { metaOf } from '../http/requestMeta.js';
-import { hashPassword, randomSecret, sha256 } from '../auth/passwords.js';
+import { hashPassword, sha256 } from '../auth/passwords.js';
 import { authorizedStore } from '../http/authorizedStore.js';
 import {
   findOpenInvitation, insertGrant, insertInvitation, listMembers, listPendingGrants, markInvitationAccepted, removeGrants, replaceGrant, rolesInAccount,
   storesWithOwner, takePendingGrant, upsertPendingGrant,
 } from './teamRepository.js';
-import { deliverInvitation } from './invitationDelivery.js';
+import { withInvitationMail } from '../notifications/invitationMailStatus.js';
 
 const StoreParams = z.object({ storeId: z.uuid() });
 const MemberParams = StoreParams.extend({ userId: z.uuid() });
@@ -123,7 +123,7 @@ export const teamRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
     schema: { tags: ['back-office'], summary: 'The members whose roles reach this store', params: StoreParams, response: { 200: TeamMemberList, ...errors } },
   }, async (request) => {
     const { store } = await authorizedStore(ctx, request, 'team-member:read', request.params.storeId);
-    return { data: await listMembers(ctx.database.db, store) };
+    return { data: await withInvitationMail(ctx, await listMembers(ctx.database.db, store)) };
   });
 
   app.post('/api/admin/stores/:storeId/team-members', {
@@ -139,7 +139,6 @@ export const teamRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
     const verdict = checkTeamChange(await rulesFor(ctx, principal, store, 'invite', null, [], role));
     if (!verdict.ok) throw AppError.from(verdict.error);
     const level = ROLES[role].level;
-    const token = randomSecret();
     const now = ctx.now();
     const expiresAt = new Date(Date.parse(now) + INVITATION_TTL_MS).toISOString();
     const invitee = await findOrCreateInvitee(ctx.database.db, email, name);
@@ -147,20 +146,21 @@ export const teamRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
     const userId = invitee.id;
     const newUser = invitee.created;
     const grant = { accountId: level === 'account' ? store.accountId : null, storeId: level === 'account' ? null : store.id };
+    // A new user's invitation is mailed after this request by the `mail-invitations` reaction, with a token only the mail carries.
+    const invitationId = randomUUID();
     await recordTeamChange(ctx, store, metaOf(principal, request.id), async () => ({
       type: 'RecordTeamChange', rules: null,
-      change: { type: 'TeamMemberInvited', data: { accountId: store.accountId, storeId: store.id, userId, email, role, newUser } },
+      change: { type: 'TeamMemberInvited', data: { accountId: store.accountId, storeId: store.id, userId, email, role, newUser, ...(newUser ? { invitationId } : {}) } },
     }), async (trx) => {
       if (newUser) {
         // Nobody can sign in as a new invitee before they set a password with the token only they receive.
         await insertGrant(trx, userId, role, grant.accountId, grant.storeId);
-        await insertInvitation(trx, { userId, tokenHash: sha256(token), accountId: store.accountId, storeId: store.id, invitedBy: callerId(principal), createdAt: now, expiresAt });
+        await insertInvitation(trx, { userId, invitationId, accountId: store.accountId, storeId: store.id, invitedBy: callerId(principal), createdAt: now, expiresAt });
       } else {
         // Users are global: a grant to someone who already has an account waits for them to accept it.
         await upsertPendingGrant(trx, { id: randomUUID(), userId, accountId: store.accountId, storeId: store.id, role, invitedBy: callerId(principal), createdAt: now, expiresAt });
       }
     });
-    if (newUser) deliverInvitation(ctx, request.log, { token, expiresAt });
     request.log.info({ userId, storeId: store.id, role, pending: !newUser }, 'team member invited');
     const member: TeamMember = newUser
       ? await memberOf(ctx, store, userId)

@@ -1,11 +1,9 @@
-import path from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
 import { APP_CSP, singlePageHandler } from './singlePageApp.js';
 import { withClaimPagePreloads } from './claimPagePreload.js';
+import { PORTAL_DIST } from './portalFiles.js';
 
-/** The built customer portal (`npm run build -w web/portal`). */
-export const PORTAL_DIST = path.resolve(import.meta.dirname, '../../../../web/portal/dist');
 
 export interface PortalRoutesOptions {
   distDir?: string;

@@ -4,12 +4,13 @@ import type { Runtime } from '../../src/index.js';
 import { sha256 } from '../../src/auth/passwords.js';
 
 /**
- * The invitee's mailbox, until invitations are mailed: the token only the invitee would receive. The
- * inviter never sees it, so the test sets the one the mail would carry.
+ * The invitee's mailbox, for tests that do not read the mail itself (invitationMail.it.test.ts does): a link to
+ * the user's open invitation, issued as its mail issues one.
  */
 export async function mailedInvitationToken(runtime: Runtime, email: string): Promise<string> {
   const token = randomBytes(32).toString('base64url');
-  await sql`update team_invitations set token_hash = ${sha256(token)}
-    where user_id = (select id from users where email_lower = ${email.toLowerCase()})`.execute(runtime.ctx.database.db);
+  await sql`insert into team_invitation_links (token_hash, user_id, invitation_id, issued_at)
+    select ${sha256(token)}, i.user_id, i.invitation_id, now() from team_invitations i join users u on u.id = i.user_id
+    where u.email_lower = ${email.toLowerCase()}`.execute(runtime.ctx.database.db);
   return token;
 }

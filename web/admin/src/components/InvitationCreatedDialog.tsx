@@ -10,7 +10,7 @@ export function InvitationCreatedDialog({ invited, onClose }: { invited: Invited
     <Dialog open={invited !== null} title="Invitation created" onClose={onClose}>
       {invited ? (invited.pending
         ? <p><strong>{invited.email}</strong> already has an account: the role takes effect once they accept it, signed in, before {formatLongDate(invited.expiresAt)}.</p>
-        : <p><strong>{invited.email}</strong> gets a one-time invitation to set their password, good until {formatLongDate(invited.expiresAt)}. Only they receive it.</p>) : null}
+        : <p><strong>{invited.email}</strong> is mailed a one-time link to set their password, good until {formatLongDate(invited.expiresAt)}. Only they receive it; the member list shows when it was mailed.</p>) : null}
       <div className="actions"><button type="button" className="button button-primary" onClick={onClose}>Done</button></div>
     </Dialog>
   );
