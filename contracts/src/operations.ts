@@ -80,7 +80,23 @@ export type ProjectorOperations = z.infer<typeof ProjectorOperations>;
 export const RelayOperations = ReaderProgress.extend({ quarantined: z.array(QuarantinedEvent) });
 export type RelayOperations = z.infer<typeof RelayOperations>;
 
-export const ReactionOperations = ReaderProgress.extend({ name: z.string() });
+/**
+ * An event a reaction could not handle after every try, set aside in `reaction_parked` (the reaction moved on past
+ * it) until a person retries it (the reaction runs on it again) or skips it.
+ */
+export const ParkedReactionEvent = z.object({
+  reaction: z.string(),
+  eventId: z.uuid(),
+  streamId: z.string(),
+  streamVersion: z.number().int().positive(),
+  type: z.string(),
+  error: z.string(),
+  attempts: z.number().int().nonnegative(),
+  parkedAt: z.iso.datetime(),
+});
+export type ParkedReactionEvent = z.infer<typeof ParkedReactionEvent>;
+
+export const ReactionOperations = ReaderProgress.extend({ name: z.string(), parked: z.array(ParkedReactionEvent) });
 export type ReactionOperations = z.infer<typeof ReactionOperations>;
 
 /** One component of `GET /api/health`'s readiness. */
@@ -119,6 +135,18 @@ export const ParkedEventOutcome = z.object({
   outcome: z.enum(['applied', 'skipped']),
 });
 export type ParkedEventOutcome = z.infer<typeof ParkedEventOutcome>;
+
+/** `POST /api/admin/operations/reactions/{reaction}/parked/{eventId}/retry` and `…/skip`. */
+export const ParkedReactionParams = z.object({ reaction: z.string().min(1).max(100), eventId: z.uuid() });
+export type ParkedReactionParams = z.infer<typeof ParkedReactionParams>;
+
+/** What retrying or skipping a reaction's parked event came to: handled now, or given up; either way no longer parked. */
+export const ParkedReactionOutcome = z.object({
+  reaction: z.string(),
+  eventId: z.uuid(),
+  outcome: z.enum(['handled', 'skipped']),
+});
+export type ParkedReactionOutcome = z.infer<typeof ParkedReactionOutcome>;
 
 /** `POST /api/admin/operations/projections/{projection}/rebuild`: 202 with the rebuild just started; 409 `rebuild_running`. */
 export const ProjectionParams = z.object({ projection: z.string().min(1).max(100) });

@@ -38,6 +38,8 @@ function operationsGauges(registry: Registry) {
     position: gauge('claims_reaction_position', 'The global position of the reaction\'s checkpoint', ['reaction']),
     lagEvents: gauge('claims_reaction_lag_events', 'Events beyond the reaction\'s checkpoint', ['reaction']),
     lagSeconds: gauge('claims_reaction_lag_seconds', 'Age of the oldest event beyond the reaction\'s checkpoint; 0 when caught up', ['reaction']),
+    parked: gauge('claims_reaction_parked_events', 'Events the reaction set aside after failing every try, not yet retried or skipped (reaction_parked)', ['reaction']),
+    state: gauge('claims_reaction_state', '1 for the state of the reaction as this process knows it', ['reaction', 'state']),
   };
   const webhooks = gauge('claims_webhook_deliveries_pending', 'Webhook deliveries of the outbox still to be sent');
   const retries = gauge('claims_notification_retries_due', 'Shopper mail due to be tried again');
@@ -64,6 +66,8 @@ function operationsGauges(registry: Registry) {
       reaction.position.set({ reaction: r.name }, r.position);
       reaction.lagEvents.set({ reaction: r.name }, r.lagEvents);
       reaction.lagSeconds.set({ reaction: r.name }, r.lagSeconds);
+      reaction.parked.set({ reaction: r.name }, r.parked.length);
+      reaction.state.set({ reaction: r.name, state: r.state }, 1);
     }
     webhooks.set(view.pendingWebhookDeliveries);
     retries.set(view.notificationRetriesDue);

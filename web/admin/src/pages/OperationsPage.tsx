@@ -87,9 +87,29 @@ function ReadinessTable({ view }: { view: OperationsView }) {
   );
 }
 
-function ParkedEvents({ parked, mayAct }: { parked: readonly ParkedEvent[]; mayAct: boolean }) {
+/** A parked event of a projector or of a reaction: both are listed, retried and skipped the same way. */
+type Parked = Omit<ParkedEvent, 'projection'> & { reader: 'projector' | 'reaction'; name: string };
+
+function parkedOf(view: OperationsView): Parked[] {
+  return [
+    ...view.projectors.flatMap((p) => p.parked.map(({ projection, ...event }) => ({ ...event, reader: 'projector' as const, name: projection }))),
+    ...view.reactions.flatMap((r) => r.parked.map(({ reaction, ...event }) => ({ ...event, reader: 'reaction' as const, name: reaction }))),
+  ];
+}
+
+async function retryParked(event: Parked): Promise<void> {
+  if (event.reader === 'projector') await api.retryParked(event.name, event.eventId);
+  else await api.retryParkedReaction(event.name, event.eventId);
+}
+
+async function skipParked(event: Parked): Promise<void> {
+  if (event.reader === 'projector') await api.skipParked(event.name, event.eventId);
+  else await api.skipParkedReaction(event.name, event.eventId);
+}
+
+function ParkedEvents({ parked, mayAct }: { parked: readonly Parked[]; mayAct: boolean }) {
   const client = useQueryClient();
-  const [skipping, setSkipping] = useState<ParkedEvent | null>(null);
+  const [skipping, setSkipping] = useState<Parked | null>(null);
   const [outcome, setOutcome] = useState<{ tone: 'success' | 'danger'; text: string } | null>(null);
   const done = async (text: string) => {
     setOutcome({ tone: 'success', text });
@@ -97,13 +117,14 @@ function ParkedEvents({ parked, mayAct }: { parked: readonly ParkedEvent[]; mayA
     await client.invalidateQueries({ queryKey: ['operations'] });
   };
   const retry = useMutation({
-    mutationFn: (event: ParkedEvent) => api.retryParked(event.projection, event.eventId),
-    onSuccess: (_result, event) => done(`${event.projection} applied the ${event.type} event of ${event.streamId}; it is no longer parked.`),
+    mutationFn: retryParked,
+    onSuccess: (_result, event) =>
+      done(`${event.name} ${event.reader === 'projector' ? 'applied' : 'handled'} the ${event.type} event of ${event.streamId}; it is no longer parked.`),
     onError: (error) => setOutcome({ tone: 'danger', text: errorText(error) }),
   });
   const skip = useMutation({
-    mutationFn: (event: ParkedEvent) => api.skipParked(event.projection, event.eventId),
-    onSuccess: (_result, event) => done(`${event.projection} skipped the ${event.type} event of ${event.streamId} for good.`),
+    mutationFn: skipParked,
+    onSuccess: (_result, event) => done(`${event.name} skipped the ${event.type} event of ${event.streamId} for good.`),
     onError: (error) => {
       setSkipping(null);
       setOutcome({ tone: 'danger', text: errorText(error) });
@@ -113,8 +134,8 @@ function ParkedEvents({ parked, mayAct }: { parked: readonly ParkedEvent[]; mayA
     <section className="card stack" aria-labelledby="parked-title">
       <h2 id="parked-title">Parked events</h2>
       <p className="muted">
-        Events a projector could not apply after every try. It moved on without them, so its read model lacks them until they are retried
-        (once the fault is fixed) or skipped.
+        Events a projector or a reaction could not handle after every try. It moved on without them, so a read model lacks them (or a
+        mail, claim link or store credit did not happen) until they are retried (once the fault is fixed) or skipped.
       </p>
       {outcome ? <Alert tone={outcome.tone}>{outcome.text}</Alert> : null}
       {parked.length === 0 ? <p>No parked events.</p> : (
@@ -123,14 +144,14 @@ function ParkedEvents({ parked, mayAct }: { parked: readonly ParkedEvent[]; mayA
             <caption className="visually-hidden">Parked events</caption>
             <thead>
               <tr>
-                <th scope="col">Projector</th><th scope="col">Event</th><th scope="col">Stream</th><th scope="col">Error</th>
+                <th scope="col">Parked by</th><th scope="col">Event</th><th scope="col">Stream</th><th scope="col">Error</th>
                 <th scope="col">Tries</th><th scope="col">Parked</th>{mayAct ? <th scope="col">Actions</th> : null}
               </tr>
             </thead>
             <tbody>
               {parked.map((event) => (
-                <tr key={`${event.projection}/${event.eventId}`}>
-                  <td>{event.projection}</td>
+                <tr key={`${event.reader}/${event.name}/${event.eventId}`}>
+                  <td>{event.name}<p className="hint">{event.reader}</p></td>
                   <th scope="row"><code>{event.type}</code><p className="hint"><code>{event.eventId}</code></p></th>
                   <td><code>{event.streamId}</code> v{event.streamVersion}</td>
                   <td>{event.error}</td>
@@ -141,12 +162,12 @@ function ParkedEvents({ parked, mayAct }: { parked: readonly ParkedEvent[]; mayA
                       <div className="actions">
                         <button
                           type="button" className="button button-secondary" disabled={retry.isPending}
-                          aria-label={`Retry ${event.type} of ${event.streamId} in ${event.projection}`}
+                          aria-label={`Retry ${event.type} of ${event.streamId} in ${event.name}`}
                           onClick={() => retry.mutate(event)}
                         >Retry</button>
                         <button
                           type="button" className="button button-secondary"
-                          aria-label={`Skip ${event.type} of ${event.streamId} in ${event.projection}`}
+                          aria-label={`Skip ${event.type} of ${event.streamId} in ${event.name}`}
                           onClick={() => setSkipping(event)}
                         >Skip</button>
                       </div>
@@ -166,7 +187,9 @@ function ParkedEvents({ parked, mayAct }: { parked: readonly ParkedEvent[]; mayA
         onConfirm={() => { if (skipping) skip.mutate(skipping); }}
         onClose={() => setSkipping(null)}
       >
-        <p>{skipping?.projection} will never show this {skipping?.type} event of {skipping?.streamId}. Rebuilding the read model is the way back.</p>
+        {skipping?.reader === 'reaction'
+          ? <p>{skipping.name} will never handle this {skipping.type} event of {skipping.streamId}: what it would have done (mail, a claim link, store credit) does not happen.</p>
+          : <p>{skipping?.name} will never show this {skipping?.type} event of {skipping?.streamId}. Rebuilding the read model is the way back.</p>}
       </ConfirmDialog>
     </section>
   );
@@ -191,7 +214,7 @@ export function OperationsPage() {
   const mayAct = holdsInternally(me, 'admin-stores:update');
   const view = operations.data;
   const failing = view?.readiness.filter((c) => c.status === 'failing').length ?? 0;
-  const parked = view?.projectors.flatMap((p) => p.parked) ?? [];
+  const parked = view ? parkedOf(view) : [];
 
   return (
     <Page
@@ -235,6 +258,30 @@ export function OperationsPage() {
             </div>
           </section>
 
+          <section className="card stack" aria-labelledby="reactions-title">
+            <h2 id="reactions-title">Reactions</h2>
+            <div className="table-wrap">
+              <table className="claims-table">
+                <caption className="visually-hidden">Reactions: position, lag and state</caption>
+                <thead><tr><th scope="col">Reaction</th>{PROGRESS_HEADS}<th scope="col">Parked</th></tr></thead>
+                <tbody>
+                  {view.reactions.map((r) => (
+                    <tr key={r.name}>
+                      <th scope="row">{r.name}</th>
+                      <ProgressCells progress={r} />
+                      <StateCell progress={r} />
+                      <td className="numeric">{r.parked.length}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <dl className="facts">
+              <Fact term="Webhook deliveries pending">{view.pendingWebhookDeliveries}</Fact>
+              <Fact term="Shopper mail due for a retry">{view.notificationRetriesDue}</Fact>
+            </dl>
+          </section>
+
           <ParkedEvents parked={parked} mayAct={mayAct} />
 
           <section className="card stack" aria-labelledby="relay-title">
@@ -275,29 +322,6 @@ export function OperationsPage() {
                 )}
               </>
             )}
-          </section>
-
-          <section className="card stack" aria-labelledby="reactions-title">
-            <h2 id="reactions-title">Reactions</h2>
-            <div className="table-wrap">
-              <table className="claims-table">
-                <caption className="visually-hidden">Reactions: position, lag and state</caption>
-                <thead><tr><th scope="col">Reaction</th>{PROGRESS_HEADS}</tr></thead>
-                <tbody>
-                  {view.reactions.map((r) => (
-                    <tr key={r.name}>
-                      <th scope="row">{r.name}</th>
-                      <ProgressCells progress={r} />
-                      <StateCell progress={r} />
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <dl className="facts">
-              <Fact term="Webhook deliveries pending">{view.pendingWebhookDeliveries}</Fact>
-              <Fact term="Shopper mail due for a retry">{view.notificationRetriesDue}</Fact>
-            </dl>
           </section>
 
           <ReadinessTable view={view} />
