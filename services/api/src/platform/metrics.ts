@@ -77,8 +77,9 @@ function operationsGauges(registry: Registry) {
 /**
  * Contract §Operations `GET /api/metrics`: Prometheus text format 0.0.4 — the operations figures,
  * HTTP requests by route and status (a histogram of their duration, whose `_count` is the count) and
- * the process's own metrics. It tells a competitor how many claims flow, so it answers only the
- * bearer of METRICS_TOKEN and is off without one (docs/decisions.md "Operations").
+ * the process's own metrics. It tells a competitor how many claims flow, so with METRICS_TOKEN it answers only its
+ * bearer; without one (never in production: config.ts refuses to start) it answers anyone, as `make dev` needs
+ * (docs/decisions.md "Operations").
  * Installed on the root instance: its onResponse hook must see every route.
  */
 export function installMetrics(app: FastifyInstance, ctx: AppContext, reader: OperationsReader): void {
@@ -103,10 +104,9 @@ export function installMetrics(app: FastifyInstance, ctx: AppContext, reader: Op
     requests.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
 
-  app.get('/api/metrics', { schema: { tags: ['operations'], summary: 'Prometheus metrics (Authorization: Bearer METRICS_TOKEN)', security: [{ bearer: [] }] } }, async (request, reply) => {
+  app.get('/api/metrics', { schema: { tags: ['operations'], summary: 'Prometheus metrics (Authorization: Bearer METRICS_TOKEN when it is set)', security: [{ bearer: [] }] } }, async (request, reply) => {
     const token = ctx.config.metricsToken;
-    if (!token) throw new AppError('not_found', 'Metrics are off: set METRICS_TOKEN to serve them.');
-    if (!holdsToken(request, token)) {
+    if (token && !holdsToken(request, token)) {
       throw new AppError('unauthenticated', 'Send Authorization: Bearer with the METRICS_TOKEN.', undefined, { 'www-authenticate': 'Bearer realm="metrics"' });
     }
     setOperations(await reader.read());
