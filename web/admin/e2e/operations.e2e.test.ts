@@ -61,6 +61,44 @@ describe('back-office operations page', () => {
     expect(problems).toEqual([]);
   });
 
+  it('lists a reaction\'s parked event beside the projectors and retries it from the keyboard', async () => {
+    const { page, problems } = await h.newPage();
+    await signIn(page, 'admin@orderprotection.test');
+    await page.goto('/admin/operations');
+    await page.getByRole('status').filter({ hasText: 'Every component is ready.' }).waitFor();
+
+    // A filing notify-shopper gave up on after its tries (as startReaction parks one), its mail record refused.
+    const db = h.runtime.ctx.database.db;
+    const { rows } = await sql<{ event_id: string; stream_id: string; stream_version: number; type: string }>`
+      select event_id, stream_id, stream_version, type from events where type = 'ClaimFiled' order by global_position limit 1`.execute(db);
+    const event = rows[0]!;
+    await sql`
+      insert into reaction_parked (reaction, event_id, stream_id, stream_version, type, error, attempts)
+      values ('notify-shopper', ${event.event_id}::uuid, ${event.stream_id}, ${event.stream_version}, ${event.type}, 'mail record refused', 5)`.execute(db);
+
+    const reactionsTable = page.getByRole('table', { name: 'Reactions: position, lag and state' });
+    await expect.poll(() => reactionsTable.getByRole('row', { name: /^notify-shopper / }).getByRole('cell').nth(4).textContent()).toBe('1');
+    const parkedRow = page.getByRole('table', { name: 'Parked events' }).getByRole('row', { name: /ClaimFiled/ });
+    expect(await parkedRow.textContent()).toContain('mail record refused');
+    expect(await parkedRow.textContent()).toContain('reaction');
+    await page.getByRole('status').filter({ hasText: '1 component failing. 1 parked event.' }).waitFor();
+    expect(await page.getByRole('table', { name: 'Readiness of each component' }).getByRole('row', { name: /^reactions / }).textContent()).toContain('notify-shopper 1');
+    await expectAccessible(page);
+
+    const retry = parkedRow.getByRole('button', { name: `Retry ClaimFiled of ${event.stream_id} in notify-shopper` });
+    await retry.focus();
+    await page.keyboard.press('Enter');
+    await page.getByText(`notify-shopper handled the ClaimFiled event of ${event.stream_id}; it is no longer parked.`).waitFor();
+    await page.getByText('No parked events.').waitFor();
+    await page.getByRole('status').filter({ hasText: 'Every component is ready.' }).waitFor();
+    const { rows: audit } = await sql<{ resolution: string; resolved_by: string }>`
+      select resolution, resolved_by from reaction_parked where reaction = 'notify-shopper' and event_id = ${event.event_id}::uuid`.execute(db);
+    const { rows: admins } = await sql<{ id: string }>`select id from users where email = 'admin@orderprotection.test'`.execute(db);
+    expect(audit).toEqual([{ resolution: 'handled', resolved_by: admins[0]!.id }]);
+    await expectAccessible(page);
+    expect(problems).toEqual([]);
+  });
+
   it('rebuilds a projector from its row, showing the progress of a running rebuild and then the rebuilt count', async () => {
     const { page, problems } = await h.newPage();
     await signIn(page, 'admin@orderprotection.test');
