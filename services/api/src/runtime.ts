@@ -5,7 +5,8 @@ import type { DestinationStream } from 'pino';
 import type { Migration } from 'kysely/migration';
 import { eventStoreMigrations, migrate, onAppended, openDatabase, registerMigrations, type Database, type PollingLoop } from '@claims/event-store';
 import {
-  consumeFromKafka, countPendingDeliveries, DEFAULT_FAULT_POLICY, followStore, parkedCounts, PROJECTIONS, projectionMigrations, storeHead,
+  consumeFromKafka, countPendingDeliveries, DEFAULT_FAULT_POLICY, followStore, listParkedDeliveries, parkedCounts, PROJECTIONS, projectionMigrations, storeHead,
+  webhookDeliveryFaultMigrations,
   type FaultPolicy, type Follower, type KafkaProjectors, type ProjectorStatus,
 } from '@claims/projections';
 import { createKafka, DEFAULT_TOPIC_SETTINGS, ensureTopic, relayMigrations, startRelay, TopicSettingsError, type Relay, type TopicSettings } from '@claims/relay';
@@ -43,7 +44,7 @@ const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
 
 export const ALL_MIGRATIONS: Record<string, Migration> = registerMigrations(
   eventStoreMigrations, catalogMigrations, projectionMigrations, relayMigrations, identityMigrations, publicApiMigrations, webhookMigrations, teamMigrations,
-  financeMigrations, notificationMigrations, mediaMigrations, presenceMigrations, reactionFaultMigrations,
+  financeMigrations, notificationMigrations, mediaMigrations, presenceMigrations, reactionFaultMigrations, webhookDeliveryFaultMigrations,
 );
 
 export interface Runtime {
@@ -133,6 +134,12 @@ const parkedReactionsHealth = (ctx: AppContext): HealthCheck => async (): Promis
   const counts = new Map<string, number>();
   for (const event of parked) counts.set(event.reaction, (counts.get(event.reaction) ?? 0) + 1);
   return { status: 'failing', reason: `parked events (reaction_parked): ${[...counts].map(([name, n]) => `${name} ${n}`).join(', ')}` };
+};
+
+/** Webhook deliveries parked by any process's delivery worker: each is a webhook an integrator is owed and does not get. */
+const parkedDeliveriesHealth = (ctx: AppContext): HealthCheck => async (): Promise<ComponentHealth> => {
+  const parked = await listParkedDeliveries(ctx.database.db);
+  return parked.length === 0 ? { status: 'ok' } : { status: 'failing', reason: `parked webhook deliveries (webhook_delivery_parked): ${parked.length}` };
 };
 
 /**
@@ -252,7 +259,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       housekeeping.push(startPeriodicTask(ctx, 'orphaned media sweep', HOUSEKEEPING_INTERVAL_MS, (now) => sweepOrphanedMedia(ctx, now)));
     }
 
-    const healthChecks: Record<string, HealthCheck> = { projectors: parkedHealth(ctx), reactions: parkedReactionsHealth(ctx) };
+    const healthChecks: Record<string, HealthCheck> = { projectors: parkedHealth(ctx), reactions: parkedReactionsHealth(ctx), webhooks: parkedDeliveriesHealth(ctx) };
     if (kafka) healthChecks.kafka = kafkaHealth(config, log, relay, () => topicRefused);
     for (const [i, follower] of followers.entries()) healthChecks[`projector:${PROJECTIONS[i]!.name}`] = projectorHealth(follower.status);
     for (const projection of workers.has('projectors') && kafka ? PROJECTIONS : []) {

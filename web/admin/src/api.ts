@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   AcceptInvitationResponse, AdminClaimDetail, AnalyticsResponse, AdminClaimPage, ApiTokenList, BulkStatusResponse, ClaimNote, ClaimNoteList, ClaimTags, CreateApiTokenResponse,
-  AssigneeList, InviteMemberResponse, MacroList, SavedView, SavedViewList, MeResponse, Message, OperationsView, ParkedEventOutcome, ParkedReactionOutcome, RebuildStarted, RenderedMacro, NotificationSettingsList, StoreNotificationSettings, SettingsHistoryResponse, StoreSettingsView,
+  AssigneeList, InviteMemberResponse, MacroList, SavedView, SavedViewList, MeResponse, Message, OperationsView, ParkedDeliveryOutcome, ParkedEventOutcome, ParkedReactionOutcome, RebuildStarted, RenderedMacro, NotificationSettingsList, StoreNotificationSettings, SettingsHistoryResponse, StoreSettingsView,
   TeamMember, TeamMemberList, TimelineResponse,
   CreateWebhookEndpointResponse, ReplayWebhookRangeResponse, RotateWebhookSecretResponse, WebhookDeliveryAttemptPage, WebhookEndpoint, WebhookEndpointList,
   WebhookReplayResponse, WebhookTestResponse,
@@ -133,6 +133,10 @@ export const api = {
     request('POST', parkedReactionPath(reaction, eventId, 'retry'), { schema: ParkedReactionOutcome }),
   skipParkedReaction: (reaction: string, eventId: string) =>
     request('POST', parkedReactionPath(reaction, eventId, 'skip'), { schema: ParkedReactionOutcome }),
+  retryParkedDelivery: (deliveryId: string) =>
+    request('POST', `admin/operations/webhook-deliveries/${encodeURIComponent(deliveryId)}/retry`, { schema: ParkedDeliveryOutcome }),
+  skipParkedDelivery: (deliveryId: string) =>
+    request('POST', `admin/operations/webhook-deliveries/${encodeURIComponent(deliveryId)}/skip`, { schema: ParkedDeliveryOutcome }),
   rebuildProjection: (projection: string) =>
     request('POST', `admin/operations/projections/${encodeURIComponent(projection)}/rebuild`, { schema: RebuildStarted }),
 

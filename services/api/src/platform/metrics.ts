@@ -42,8 +42,9 @@ function operationsGauges(registry: Registry) {
     state: gauge('claims_reaction_state', '1 for the state of the reaction as this process knows it', ['reaction', 'state']),
   };
   const webhooks = gauge('claims_webhook_deliveries_pending', 'Webhook deliveries of the outbox still to be sent');
+  const parkedDeliveries = gauge('claims_webhook_deliveries_parked', 'Webhook deliveries set aside after their processing failed every try (webhook_delivery_parked)');
   const retries = gauge('claims_notification_retries_due', 'Shopper mail due to be tried again');
-  const all = [head, ...Object.values(projector), ...Object.values(reaction), webhooks, retries];
+  const all = [head, ...Object.values(projector), ...Object.values(reaction), webhooks, parkedDeliveries, retries];
 
   return (view: OperationsView) => {
     for (const g of all) g.reset();
@@ -70,6 +71,7 @@ function operationsGauges(registry: Registry) {
       reaction.state.set({ reaction: r.name, state: r.state }, 1);
     }
     webhooks.set(view.pendingWebhookDeliveries);
+    parkedDeliveries.set(view.parkedWebhookDeliveries.length);
     retries.set(view.notificationRetriesDue);
   };
 }

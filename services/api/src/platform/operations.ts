@@ -1,6 +1,6 @@
 import type { Admin } from 'kafkajs';
 import type { OperationsView, ProjectorOperations, ReaderProgress, WorkerState } from '@claims/contracts';
-import { checkpointLag, consumerGroupLag, listParked, projectorsGroupId, listRebuilds, projectionCheckpointName, storeHead, type CheckpointLag, type ProjectorStatus } from '@claims/projections';
+import { checkpointLag, consumerGroupLag, listParked, listParkedDeliveries, projectorsGroupId, listRebuilds, projectionCheckpointName, storeHead, type CheckpointLag, type ProjectorStatus } from '@claims/projections';
 import { listQuarantined, RELAY_CHECKPOINT, type RelayStatus } from '@claims/relay';
 import type { AppContext } from '../context.js';
 import { reactionCheckpointName, type Reaction } from '../eventsourcing/reactions.js';
@@ -94,7 +94,10 @@ export function operationsReader(ctx: AppContext, sources: OperationsSources): O
   return {
     async read() {
       const db = ctx.database.db;
-      const [headPosition, projectors, parked, rebuilds, reactions, parkedReactionEvents, relay, pendingWebhookDeliveries, notificationRetriesDue, components] = await Promise.all([
+      const [
+        headPosition, projectors, parked, rebuilds, reactions, parkedReactionEvents, relay, pendingWebhookDeliveries, parkedWebhookDeliveries, notificationRetriesDue,
+        components,
+      ] = await Promise.all([
         storeHead(db),
         Promise.all(sources.projectors.map(projector)),
         listParked(db),
@@ -108,6 +111,7 @@ export function operationsReader(ctx: AppContext, sources: OperationsSources): O
             .then(([lag, quarantined]) => ({ ...progressOf(lag), ...stateOf(sources.kafka!.relay.status()), quarantined }))
           : null,
         sources.pendingWebhookDeliveries(),
+        listParkedDeliveries(db),
         sources.notificationRetriesDue(),
         readiness(ctx, sources.healthChecks),
       ]);
@@ -122,6 +126,7 @@ export function operationsReader(ctx: AppContext, sources: OperationsSources): O
         relay,
         reactions: reactions.map((r) => ({ ...r, parked: parkedReactionEvents.filter((e) => e.reaction === r.name) })),
         pendingWebhookDeliveries,
+        parkedWebhookDeliveries,
         notificationRetriesDue,
         readiness: Object.entries(components).map(([name, health]) => ({ name, status: health.status, reason: health.status === 'ok' ? null : health.reason })),
       };

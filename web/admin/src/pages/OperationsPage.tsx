@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { OperationsView, ParkedEvent, ReaderProgress, WorkerState } from '@claims/contracts';
+import type { OperationsView, ParkedEvent, ParkedWebhookDelivery, ReaderProgress, WorkerState } from '@claims/contracts';
 import { formatDateTime, pluralize } from '@claims/ui';
 import { api, isHttpError } from '../api.js';
 import { holdsInternally, useMe } from '../session.js';
@@ -195,6 +195,90 @@ function ParkedEvents({ parked, mayAct }: { parked: readonly Parked[]; mayAct: b
   );
 }
 
+/** Deliveries whose processing (ours, not the receiver's answer) failed every try: retried with the same webhook-id, or cancelled. */
+function ParkedDeliveries({ parked, mayAct }: { parked: readonly ParkedWebhookDelivery[]; mayAct: boolean }) {
+  const client = useQueryClient();
+  const [skipping, setSkipping] = useState<ParkedWebhookDelivery | null>(null);
+  const [outcome, setOutcome] = useState<{ tone: 'success' | 'danger'; text: string } | null>(null);
+  const done = async (text: string) => {
+    setOutcome({ tone: 'success', text });
+    setSkipping(null);
+    await client.invalidateQueries({ queryKey: ['operations'] });
+  };
+  const failed = (error: unknown) => {
+    setSkipping(null);
+    setOutcome({ tone: 'danger', text: errorText(error) });
+  };
+  const retry = useMutation({
+    mutationFn: (delivery: ParkedWebhookDelivery) => api.retryParkedDelivery(delivery.deliveryId),
+    onSuccess: (_result, delivery) => done(`The ${delivery.eventType} delivery ${delivery.webhookId} is due again.`),
+    onError: failed,
+  });
+  const skip = useMutation({
+    mutationFn: (delivery: ParkedWebhookDelivery) => api.skipParkedDelivery(delivery.deliveryId),
+    onSuccess: (_result, delivery) => done(`The ${delivery.eventType} delivery ${delivery.webhookId} is cancelled.`),
+    onError: failed,
+  });
+  return (
+    <section className="card stack" aria-labelledby="parked-deliveries-title">
+      <h2 id="parked-deliveries-title">Parked webhook deliveries</h2>
+      <p className="muted">
+        Deliveries whose processing failed inside the product every try (a receiver&apos;s failures are retried on the delivery schedule instead).
+        The other deliveries go on; these wait until they are retried or skipped.
+      </p>
+      {outcome ? <Alert tone={outcome.tone}>{outcome.text}</Alert> : null}
+      {parked.length === 0 ? <p>No parked webhook deliveries.</p> : (
+        <div className="table-wrap">
+          <table className="claims-table">
+            <caption className="visually-hidden">Parked webhook deliveries</caption>
+            <thead>
+              <tr>
+                <th scope="col">Delivery</th><th scope="col">Endpoint</th><th scope="col">Error</th><th scope="col">Tries</th><th scope="col">Parked</th>
+                {mayAct ? <th scope="col">Actions</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {parked.map((delivery) => (
+                <tr key={delivery.deliveryId}>
+                  <th scope="row"><code>{delivery.eventType}</code><p className="hint"><code>{delivery.webhookId}</code></p></th>
+                  <td><code>{delivery.endpointId}</code></td>
+                  <td>{delivery.error}</td>
+                  <td className="numeric">{delivery.failures}</td>
+                  <td>{time(delivery.parkedAt)}</td>
+                  {mayAct ? (
+                    <td>
+                      <div className="actions">
+                        <button
+                          type="button" className="button button-secondary" disabled={retry.isPending}
+                          aria-label={`Retry delivery ${delivery.webhookId}`} onClick={() => retry.mutate(delivery)}
+                        >Retry</button>
+                        <button
+                          type="button" className="button button-secondary"
+                          aria-label={`Skip delivery ${delivery.webhookId}`} onClick={() => setSkipping(delivery)}
+                        >Skip</button>
+                      </div>
+                    </td>
+                  ) : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <ConfirmDialog
+        open={skipping !== null}
+        title="Cancel this delivery for good?"
+        confirmLabel="Skip delivery"
+        busy={skip.isPending}
+        onConfirm={() => { if (skipping) skip.mutate(skipping); }}
+        onClose={() => setSkipping(null)}
+      >
+        <p>The endpoint never receives the {skipping?.eventType} webhook {skipping?.webhookId}; a replay from its delivery log can still send it.</p>
+      </ConfirmDialog>
+    </section>
+  );
+}
+
 /**
  * Issue "projectors that can never stop silently": where each projector, the relay and each reaction
  * stands, what they set aside, and readiness per component; read again every few seconds (pausable,
@@ -231,6 +315,7 @@ export function OperationsPage() {
           <p role="status">
             {failing === 0 ? 'Every component is ready.' : `${pluralize(failing, 'component')} failing.`}
             {parked.length > 0 ? ` ${pluralize(parked.length, 'parked event')}.` : ''}
+            {view.parkedWebhookDeliveries.length > 0 ? ` ${pluralize(view.parkedWebhookDeliveries.length, 'parked webhook delivery', 'parked webhook deliveries')}.` : ''}
           </p>
           <p className="muted">
             Read {time(view.at)}{paused ? ' — refreshing paused.' : `, again every ${REFRESH_MS / 1000} seconds.`} Event store head: position {view.headPosition}.
@@ -283,6 +368,7 @@ export function OperationsPage() {
           </section>
 
           <ParkedEvents parked={parked} mayAct={mayAct} />
+          <ParkedDeliveries parked={view.parkedWebhookDeliveries} mayAct={mayAct} />
 
           <section className="card stack" aria-labelledby="relay-title">
             <h2 id="relay-title">Relay to Kafka</h2>
