@@ -379,12 +379,12 @@ interface ParkedDeliveryRow {
   error: string; failures: number; parked_at: Date | string;
 }
 
-/** Parked deliveries not yet retried or skipped, oldest first. */
+/** Parked deliveries not yet retried or skipped (nor replayed or cancelled from the endpoint's page since), oldest first. */
 export async function listParkedDeliveries(db: QueryExecutorProvider): Promise<ParkedWebhookDelivery[]> {
   const { rows } = await sql<ParkedDeliveryRow>`
     select p.delivery_id, d.endpoint_id, d.store_id, d.webhook_id, d.event_id, d.event_type, p.error, p.failures, p.parked_at
     from webhook_delivery_parked p join webhook_deliveries d on d.id = p.delivery_id
-    where p.resolution is null order by p.parked_at, p.delivery_id`.execute(db);
+    where p.resolution is null and d.status = 'pending' and d.next_attempt_at is null order by p.parked_at, p.delivery_id`.execute(db);
   return rows.map((r) => ({
     deliveryId: r.delivery_id, endpointId: r.endpoint_id, storeId: r.store_id, webhookId: r.webhook_id, eventId: r.event_id, eventType: r.event_type,
     error: r.error, failures: r.failures, parkedAt: iso(r.parked_at),
