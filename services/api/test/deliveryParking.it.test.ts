@@ -57,7 +57,8 @@ describe('a webhook delivery whose processing keeps failing is parked; the other
     const skipped = (await h.fileClaim('acme-5001', oneItemClaim('ava@example.com', 'f-1001-1', 'li-3'))).claimId;
     await h.runtime.settle();
     await sql`insert into poisoned_claims values (${retried}), (${skipped})`.execute(db);
-    worker = startDeliveryWorker(h.runtime.ctx, { pollMs: 20, leaseMs: 1_000, maxProcessingFailures: TRIES, processingRetryMs: 10 });
+    // The lease outlasts the recording's retries (half of it): a delivery is sent again only when its try failed.
+    worker = startDeliveryWorker(h.runtime.ctx, { pollMs: 20, leaseMs: 4_000, maxProcessingFailures: TRIES, processingRetryMs: 10 });
 
     const admin = await h.login('admin');
     const operations = async () => OperationsView.parse(json(await h.call({ method: 'GET', url: '/api/admin/operations', cookie: admin })));
