@@ -80,8 +80,41 @@ export type ProjectorOperations = z.infer<typeof ProjectorOperations>;
 export const RelayOperations = ReaderProgress.extend({ quarantined: z.array(QuarantinedEvent) });
 export type RelayOperations = z.infer<typeof RelayOperations>;
 
-export const ReactionOperations = ReaderProgress.extend({ name: z.string() });
+/**
+ * An event a reaction could not handle after every try, set aside in `reaction_parked` (the reaction moved on past
+ * it) until a person retries it (the reaction runs on it again) or skips it.
+ */
+export const ParkedReactionEvent = z.object({
+  reaction: z.string(),
+  eventId: z.uuid(),
+  streamId: z.string(),
+  streamVersion: z.number().int().positive(),
+  type: z.string(),
+  error: z.string(),
+  attempts: z.number().int().nonnegative(),
+  parkedAt: z.iso.datetime(),
+});
+export type ParkedReactionEvent = z.infer<typeof ParkedReactionEvent>;
+
+export const ReactionOperations = ReaderProgress.extend({ name: z.string(), parked: z.array(ParkedReactionEvent) });
 export type ReactionOperations = z.infer<typeof ReactionOperations>;
+
+/**
+ * A webhook delivery whose processing kept failing inside our code (not a receiver's answer), set aside in
+ * `webhook_delivery_parked`: no worker sends it until a person retries or skips it.
+ */
+export const ParkedWebhookDelivery = z.object({
+  deliveryId: z.uuid(),
+  endpointId: z.uuid(),
+  storeId: z.uuid(),
+  webhookId: z.string(),
+  eventId: z.uuid(),
+  eventType: z.string(),
+  error: z.string(),
+  failures: z.number().int().nonnegative(),
+  parkedAt: z.iso.datetime(),
+});
+export type ParkedWebhookDelivery = z.infer<typeof ParkedWebhookDelivery>;
 
 /** One component of `GET /api/health`'s readiness. */
 export const ComponentReadiness = z.object({
@@ -102,6 +135,7 @@ export const OperationsView = z.object({
   reactions: z.array(ReactionOperations),
   /** Webhook deliveries still to be sent (the outbox). */
   pendingWebhookDeliveries: z.number().int().nonnegative(),
+  parkedWebhookDeliveries: z.array(ParkedWebhookDelivery),
   /** Shopper mail due to be tried again now. */
   notificationRetriesDue: z.number().int().nonnegative(),
   readiness: z.array(ComponentReadiness),
@@ -119,6 +153,25 @@ export const ParkedEventOutcome = z.object({
   outcome: z.enum(['applied', 'skipped']),
 });
 export type ParkedEventOutcome = z.infer<typeof ParkedEventOutcome>;
+
+/** `POST /api/admin/operations/reactions/{reaction}/parked/{eventId}/retry` and `…/skip`. */
+export const ParkedReactionParams = z.object({ reaction: z.string().min(1).max(100), eventId: z.uuid() });
+export type ParkedReactionParams = z.infer<typeof ParkedReactionParams>;
+
+/** What retrying or skipping a reaction's parked event came to: handled now, or given up; either way no longer parked. */
+export const ParkedReactionOutcome = z.object({
+  reaction: z.string(),
+  eventId: z.uuid(),
+  outcome: z.enum(['handled', 'skipped']),
+});
+export type ParkedReactionOutcome = z.infer<typeof ParkedReactionOutcome>;
+
+/** `POST /api/admin/operations/webhook-deliveries/{deliveryId}/retry` and `…/skip`. */
+export const ParkedDeliveryParams = z.object({ deliveryId: z.uuid() });
+export type ParkedDeliveryParams = z.infer<typeof ParkedDeliveryParams>;
+
+export const ParkedDeliveryOutcome = z.object({ deliveryId: z.uuid(), outcome: z.enum(['retried', 'skipped']) });
+export type ParkedDeliveryOutcome = z.infer<typeof ParkedDeliveryOutcome>;
 
 /** `POST /api/admin/operations/projections/{projection}/rebuild`: 202 with the rebuild just started; 409 `rebuild_running`. */
 export const ProjectionParams = z.object({ projection: z.string().min(1).max(100) });

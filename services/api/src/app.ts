@@ -121,7 +121,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   const operations = operationsReader(ctx, { ...options.operations, healthChecks: options.healthChecks });
   installMetrics(app, ctx, operations);
   await app.register(healthRoute(ctx, options.healthChecks));
-  await app.register(operationsRoutes(ctx, operations));
+  await app.register(operationsRoutes(ctx, operations, options.operations.reactions.map((r) => r.reaction)));
   await app.register(orderLookupRoute(ctx));
   await app.register(claimLinkRecoveryRoute(ctx));
   await app.register(claimRoutes(ctx));

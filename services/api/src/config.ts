@@ -94,7 +94,7 @@ const Env = z.object({
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().nonnegative().default(10_000),
   HEALTH_MAX_TRANSACTION_AGE_SECONDS: z.coerce.number().positive().default(60),
   PROJECTION_MAX_ATTEMPTS: z.coerce.number().int().positive().default(5),
-  // The bearer token of GET /api/metrics; unset, metrics are off (docs/decisions.md "Operations").
+  // The bearer token of GET /api/metrics; unset, anyone reads them (development only: production refuses to start).
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional().or(z.literal('').transform(() => undefined)),
 });
 
@@ -148,7 +148,7 @@ export type Config = {
   healthMaxTransactionAgeSeconds: number;
   /** Tries of an event a projection cannot apply before it is parked. */
   projectionMaxAttempts: number;
-  /** Who may read GET /api/metrics (Authorization: Bearer); undefined: nobody, metrics are off. */
+  /** Who may read GET /api/metrics (Authorization: Bearer); undefined (never in production): anyone. */
   metricsToken: string | undefined;
 };
 
@@ -173,6 +173,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (production && e.PASSWORD_SCRYPT_N < OWASP_SCRYPT_N) {
     throw new Error(`Invalid configuration: PASSWORD_SCRYPT_N below ${OWASP_SCRYPT_N} (OWASP's least for scrypt) is refused when NODE_ENV=production.`);
+  }
+  // Contract §Operations: the figures tell how many claims flow, so production never serves them to anyone.
+  if (production && !e.METRICS_TOKEN) {
+    throw new Error('Invalid configuration: METRICS_TOKEN is required when NODE_ENV=production (without it GET /api/metrics would answer anyone).');
   }
   return {
     port: e.PORT,

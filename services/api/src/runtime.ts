@@ -5,7 +5,8 @@ import type { DestinationStream } from 'pino';
 import type { Migration } from 'kysely/migration';
 import { eventStoreMigrations, migrate, onAppended, openDatabase, registerMigrations, type Database, type PollingLoop } from '@claims/event-store';
 import {
-  consumeFromKafka, countPendingDeliveries, DEFAULT_FAULT_POLICY, followStore, parkedCounts, PROJECTIONS, projectionMigrations, storeHead,
+  consumeFromKafka, countPendingDeliveries, DEFAULT_FAULT_POLICY, followStore, listParkedDeliveries, parkedCounts, PROJECTIONS, projectionMigrations, storeHead,
+  webhookDeliveryFaultMigrations,
   type FaultPolicy, type Follower, type KafkaProjectors, type ProjectorStatus,
 } from '@claims/projections';
 import { createKafka, DEFAULT_TOPIC_SETTINGS, ensureTopic, relayMigrations, startRelay, TopicSettingsError, type Relay, type TopicSettings } from '@claims/relay';
@@ -21,7 +22,8 @@ import { publicApiMigrations } from './public-v1/publicApiMigrations.js';
 import { teamMigrations } from './team/teamMigrations.js';
 import { startSlaScheduler, type SlaScheduler } from './sla/slaScheduler.js';
 import { webhookMigrations } from './webhooks/webhookMigrations.js';
-import { prepareReaction, startReaction, type Reaction, type ReactionLoop } from './eventsourcing/reactions.js';
+import { prepareReaction, REACTION_FAULT_POLICY, startReaction, type Reaction, type ReactionLoop } from './eventsourcing/reactions.js';
+import { listParkedReactionEvents, reactionFaultMigrations } from './eventsourcing/reactionFaults.js';
 import { closeDraftOnFiling } from './customer/draftSessions.js';
 import { financeMigrations } from './finance/financeMigrations.js';
 import { createMailer, type Mailer } from './notifications/mailer.js';
@@ -47,7 +49,7 @@ export const afterCommitReactions = (mailer: Mailer): readonly Reaction[] =>
 
 export const ALL_MIGRATIONS: Record<string, Migration> = registerMigrations(
   eventStoreMigrations, catalogMigrations, projectionMigrations, relayMigrations, identityMigrations, publicApiMigrations, webhookMigrations, teamMigrations,
-  financeMigrations, notificationMigrations, mediaMigrations, presenceMigrations,
+  financeMigrations, notificationMigrations, mediaMigrations, presenceMigrations, reactionFaultMigrations, webhookDeliveryFaultMigrations,
 );
 
 export interface Runtime {
@@ -68,6 +70,8 @@ export interface RuntimeOptions {
   workers?: boolean;
   /** How projectors back off and when they park an event (tests shorten it). */
   faultPolicy?: Partial<FaultPolicy>;
+  /** How reactions back off and when they park an event (tests shorten it). */
+  reactionFaultPolicy?: Partial<FaultPolicy>;
   /** Where the log lines go (default standard output). */
   logDestination?: DestinationStream;
   /** Called after each append of this process, for workers in another process to wake (main.ts's cluster). */
@@ -126,6 +130,21 @@ const parkedHealth = (ctx: AppContext): HealthCheck => async (): Promise<Compone
   const parked = await parkedCounts(ctx.database.db);
   if (parked.length === 0) return { status: 'ok' };
   return { status: 'failing', reason: `parked events (projection_parked): ${parked.map((p) => `${p.projection} ${p.parked}`).join(', ')}` };
+};
+
+/** Parked events of any process's reactions: each is mail, a claim link or store credit that did not happen. */
+const parkedReactionsHealth = (ctx: AppContext): HealthCheck => async (): Promise<ComponentHealth> => {
+  const parked = await listParkedReactionEvents(ctx.database.db);
+  if (parked.length === 0) return { status: 'ok' };
+  const counts = new Map<string, number>();
+  for (const event of parked) counts.set(event.reaction, (counts.get(event.reaction) ?? 0) + 1);
+  return { status: 'failing', reason: `parked events (reaction_parked): ${[...counts].map(([name, n]) => `${name} ${n}`).join(', ')}` };
+};
+
+/** Webhook deliveries parked by any process's delivery worker: each is a webhook an integrator is owed and does not get. */
+const parkedDeliveriesHealth = (ctx: AppContext): HealthCheck => async (): Promise<ComponentHealth> => {
+  const parked = await listParkedDeliveries(ctx.database.db);
+  return parked.length === 0 ? { status: 'ok' } : { status: 'failing', reason: `parked webhook deliveries (webhook_delivery_parked): ${parked.length}` };
 };
 
 /**
@@ -228,7 +247,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     if (workers.has('reactions')) {
       for (const reaction of afterCommit) {
         await prepareReaction(ctx, reaction);
-        const loop = startReaction(ctx, reaction);
+        const loop = startReaction(ctx, reaction, { faults: { ...REACTION_FAULT_POLICY, ...options.reactionFaultPolicy } });
         reactionLoops.set(reaction.name, loop);
         reactionTypes.set(loop, new Set(reaction.handles));
         reactions.push(loop);
@@ -244,7 +263,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       housekeeping.push(startPeriodicTask(ctx, 'orphaned media sweep', HOUSEKEEPING_INTERVAL_MS, (now) => sweepOrphanedMedia(ctx, now)));
     }
 
-    const healthChecks: Record<string, HealthCheck> = { projectors: parkedHealth(ctx) };
+    const healthChecks: Record<string, HealthCheck> = { projectors: parkedHealth(ctx), reactions: parkedReactionsHealth(ctx), webhooks: parkedDeliveriesHealth(ctx) };
     if (kafka) healthChecks.kafka = kafkaHealth(config, log, relay, () => topicRefused);
     for (const [i, follower] of followers.entries()) healthChecks[`projector:${PROJECTIONS[i]!.name}`] = projectorHealth(follower.status);
     for (const projection of workers.has('projectors') && kafka ? PROJECTIONS : []) {
@@ -259,7 +278,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     };
     const operations: AppOptions['operations'] = {
       projectors: PROJECTIONS.map(({ name }) => ({ name, status: () => projectorStatus(name) })),
-      reactions: afterCommit.map(({ name }) => ({ name, status: () => reactionLoops.get(name)?.status() ?? null })),
+      reactions: afterCommit.map((reaction) => ({ name: reaction.name, reaction, status: () => reactionLoops.get(reaction.name)?.status() ?? null })),
       kafka: operationsAdmin && {
         admin: operationsAdmin.get,
         topic: config.kafkaTopic,

@@ -227,6 +227,26 @@ describe('GET /api/metrics and the operations API, projectors following the stor
   });
 });
 
+describe('GET /api/metrics without METRICS_TOKEN', () => {
+  it('refuses to start in production, and answers anyone in development (make dev)', async () => {
+    const base = { DATA_DIR: '/tmp/x' };
+    expect(() => loadConfig({ ...base, NODE_ENV: 'production' })).toThrow(/METRICS_TOKEN is required when NODE_ENV=production/);
+    expect(loadConfig({ ...base, NODE_ENV: 'production', METRICS_TOKEN }).metricsToken).toBe(METRICS_TOKEN);
+
+    const h = await startHarness({ WORKERS: 'none', METRICS_TOKEN: '' });
+    try {
+      const response = await h.call({ method: 'GET', url: '/api/metrics' });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+      const metrics = new Metrics(parseSamples(response.body));
+      expect(metrics.value('claims_event_store_head_position')).toBe(await headOf(h.runtime.ctx.database.db));
+      expect(metrics.value('claims_reaction_parked_events', { reaction: 'notify-shopper' })).toBe(0);
+    } finally {
+      await h.stop();
+    }
+  });
+});
+
 describe('GET /api/metrics with Kafka: consumer groups against the topic, and the relay', () => {
   let environment: TestEnvironment;
   let runtime: Runtime;

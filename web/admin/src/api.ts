@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   AcceptInvitationResponse, AdminClaimDetail, AnalyticsResponse, AdminClaimPage, ApiTokenList, BulkStatusResponse, ClaimNote, ClaimNoteList, ClaimTags, CreateApiTokenResponse,
-  AssigneeList, InviteMemberResponse, MacroList, SavedView, SavedViewList, MeResponse, Message, OperationsView, ParkedEventOutcome, RebuildStarted, RenderedMacro, NotificationSettingsList, StoreNotificationSettings, SettingsHistoryResponse, StoreSettingsView,
+  AssigneeList, InviteMemberResponse, MacroList, SavedView, SavedViewList, MeResponse, Message, OperationsView, ParkedDeliveryOutcome, ParkedEventOutcome, ParkedReactionOutcome, RebuildStarted, RenderedMacro, NotificationSettingsList, StoreNotificationSettings, SettingsHistoryResponse, StoreSettingsView,
   TeamMember, TeamMemberList, TimelineResponse,
   CreateWebhookEndpointResponse, ReplayWebhookRangeResponse, RotateWebhookSecretResponse, WebhookDeliveryAttemptPage, WebhookEndpoint, WebhookEndpointList,
   WebhookReplayResponse, WebhookTestResponse,
@@ -27,6 +27,9 @@ const webhookPath = (storeId: string, endpointId?: string, rest = '') =>
 
 const parkedPath = (projection: string, eventId: string, action: 'retry' | 'skip') =>
   `admin/operations/parked/${encodeURIComponent(projection)}/${encodeURIComponent(eventId)}/${action}`;
+
+const parkedReactionPath = (reaction: string, eventId: string, action: 'retry' | 'skip') =>
+  `admin/operations/reactions/${encodeURIComponent(reaction)}/parked/${encodeURIComponent(eventId)}/${action}`;
 
 const analyticsParams = (query: AnalyticsQuery) => ({ from: query.from, to: query.to, store: query.store, compare: query.compare });
 
@@ -126,6 +129,14 @@ export const api = {
   operations: () => request('GET', 'admin/operations', { schema: OperationsView }),
   retryParked: (projection: string, eventId: string) => request('POST', parkedPath(projection, eventId, 'retry'), { schema: ParkedEventOutcome }),
   skipParked: (projection: string, eventId: string) => request('POST', parkedPath(projection, eventId, 'skip'), { schema: ParkedEventOutcome }),
+  retryParkedReaction: (reaction: string, eventId: string) =>
+    request('POST', parkedReactionPath(reaction, eventId, 'retry'), { schema: ParkedReactionOutcome }),
+  skipParkedReaction: (reaction: string, eventId: string) =>
+    request('POST', parkedReactionPath(reaction, eventId, 'skip'), { schema: ParkedReactionOutcome }),
+  retryParkedDelivery: (deliveryId: string) =>
+    request('POST', `admin/operations/webhook-deliveries/${encodeURIComponent(deliveryId)}/retry`, { schema: ParkedDeliveryOutcome }),
+  skipParkedDelivery: (deliveryId: string) =>
+    request('POST', `admin/operations/webhook-deliveries/${encodeURIComponent(deliveryId)}/skip`, { schema: ParkedDeliveryOutcome }),
   rebuildProjection: (projection: string) =>
     request('POST', `admin/operations/projections/${encodeURIComponent(projection)}/rebuild`, { schema: RebuildStarted }),
 

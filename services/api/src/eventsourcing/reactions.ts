@@ -1,6 +1,9 @@
 import type { DomainEvent, EventReader } from '@claims/contracts';
 import { catchUpCheckpoint, storedDomainEvent, initCheckpoint, lastCommittedPosition, loadCheckpoint, readAll, startPollingLoop, storeCheckpoint, type PollingLoop, type Position, type RecordedEvent } from '@claims/event-store';
+import { sql } from 'kysely';
+import type { FaultPolicy } from '@claims/projections';
 import type { AppContext } from '../context.js';
+import { parkReactionEvent } from './reactionFaults.js';
 
 /** An event as a reaction receives it: where it was recorded, with its data typed by its type. */
 export type ReactedEvent = Omit<RecordedEvent, 'type' | 'data'> & DomainEvent;
@@ -37,9 +40,11 @@ const PAGE = 500;
 
 const movedPast = (next: Position, from: Position) => next.transactionId !== from.transactionId || next.globalPosition !== from.globalPosition;
 
-/** After a failure the reaction waits this long before trying again, doubling up to a minute. */
-const FIRST_RETRY_MS = 500;
-const LONGEST_RETRY_MS = 60_000;
+/**
+ * An event that fails `maxAttempts` times is parked; between tries the reaction waits `baseDelayMs`, doubling up to
+ * `maxDelayMs` (a dead mail server is not hammered).
+ */
+export const REACTION_FAULT_POLICY: FaultPolicy = { maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 60_000 };
 
 /** A running reaction: its loop, and whether its last try failed (and why). */
 export interface ReactionLoop extends PollingLoop {
@@ -52,16 +57,27 @@ export interface ReactionLoop extends PollingLoop {
   status(): { state: 'ok' } | { state: 'failing'; reason: string };
 }
 
+export interface ReactionLoopOptions {
+  pollMs?: number;
+  faults?: FaultPolicy;
+}
+
 /**
  * Follows the event store from the reaction's own checkpoint, which moves after each event is
  * handled: a crash repeats at most the event in hand, never skips one. A failing event holds the
- * reaction back and is retried with a growing delay (a dead mail server is not hammered).
+ * reaction back and is retried with a growing delay; after `maxAttempts` tries it is parked
+ * (reaction_parked, an error log) and the reaction moves on past it, so one bad event does not stop
+ * the reaction for every store. Failures while the database does not answer are not the event's and never park it.
  */
-export function startReaction(ctx: AppContext, reaction: Reaction, pollMs = 250): ReactionLoop {
+export function startReaction(ctx: AppContext, reaction: Reaction, options: ReactionLoopOptions = {}): ReactionLoop {
+  const pollMs = options.pollMs ?? 250;
+  const policy = options.faults ?? REACTION_FAULT_POLICY;
   const db = ctx.database.db;
   let failures = 0;
   let retryAt = 0;
   let lastError = '';
+  /** Failed tries per event not yet handled nor parked (this process's count: a restart tries afresh). */
+  const attempts = new Map<string, number>();
   async function drain(): Promise<void> {
     if (Date.now() < retryAt) return;
     try {
@@ -70,9 +86,23 @@ export function startReaction(ctx: AppContext, reaction: Reaction, pollMs = 250)
     } catch (error) {
       failures++;
       lastError = error instanceof Error ? error.message : String(error);
-      retryAt = Date.now() + Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** (failures - 1));
+      retryAt = Date.now() + Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (failures - 1));
       throw error;
     }
+  }
+  /** After a failed try of `event`: parks it once it has had every try, else rethrows to retry later. */
+  async function failed(event: ReactedEvent, error: unknown): Promise<void> {
+    const databaseAnswers = await sql`select 1`.execute(db).then(() => true, () => false);
+    if (!databaseAnswers) throw error;
+    const tries = (attempts.get(event.eventId) ?? 0) + 1;
+    if (tries < policy.maxAttempts) {
+      attempts.set(event.eventId, tries);
+      throw error;
+    }
+    await parkReactionEvent(db, reaction.name, checkpointName(reaction), event, error, tries);
+    attempts.delete(event.eventId);
+    ctx.log.error({ err: error, reaction: reaction.name, eventId: event.eventId, streamId: event.streamId, type: event.type, attempts: tries, alert: 'reaction_parked' },
+      'reaction parked an event it could not handle; it moves on without it');
   }
   // Only the types it handles come over the wire (five reactions each read and parsed every event before).
   const types = [...reaction.handles];
@@ -81,8 +111,16 @@ export function startReaction(ctx: AppContext, reaction: Reaction, pollMs = 250)
     for (;;) {
       const page = await readAll(db, position, PAGE, types);
       if (page.events.length === 0 && !movedPast(page.next, position)) return;
-      for (const [i, event] of page.events.entries()) {
-        await reaction.react(ctx, { ...event, ...storedDomainEvent(event) });
+      for (const [i, recorded] of page.events.entries()) {
+        const event: ReactedEvent = { ...recorded, ...storedDomainEvent(recorded) };
+        try {
+          await reaction.react(ctx, event);
+          attempts.delete(event.eventId);
+        } catch (error) {
+          // Parked (else it throws): the checkpoint is past it.
+          await failed(event, error);
+          continue;
+        }
         // The last event's own checkpoint would be overwritten at once by the page's below.
         if (i < page.events.length - 1) await storeCheckpoint(db, checkpointName(reaction), { transactionId: event.transactionId, globalPosition: event.globalPosition });
       }

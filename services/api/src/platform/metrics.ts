@@ -38,10 +38,13 @@ function operationsGauges(registry: Registry) {
     position: gauge('claims_reaction_position', 'The global position of the reaction\'s checkpoint', ['reaction']),
     lagEvents: gauge('claims_reaction_lag_events', 'Events beyond the reaction\'s checkpoint', ['reaction']),
     lagSeconds: gauge('claims_reaction_lag_seconds', 'Age of the oldest event beyond the reaction\'s checkpoint; 0 when caught up', ['reaction']),
+    parked: gauge('claims_reaction_parked_events', 'Events the reaction set aside after failing every try, not yet retried or skipped (reaction_parked)', ['reaction']),
+    state: gauge('claims_reaction_state', '1 for the state of the reaction as this process knows it', ['reaction', 'state']),
   };
   const webhooks = gauge('claims_webhook_deliveries_pending', 'Webhook deliveries of the outbox still to be sent');
+  const parkedDeliveries = gauge('claims_webhook_deliveries_parked', 'Webhook deliveries set aside after their processing failed every try (webhook_delivery_parked)');
   const retries = gauge('claims_notification_retries_due', 'Shopper mail due to be tried again');
-  const all = [head, ...Object.values(projector), ...Object.values(reaction), webhooks, retries];
+  const all = [head, ...Object.values(projector), ...Object.values(reaction), webhooks, parkedDeliveries, retries];
 
   return (view: OperationsView) => {
     for (const g of all) g.reset();
@@ -64,8 +67,11 @@ function operationsGauges(registry: Registry) {
       reaction.position.set({ reaction: r.name }, r.position);
       reaction.lagEvents.set({ reaction: r.name }, r.lagEvents);
       reaction.lagSeconds.set({ reaction: r.name }, r.lagSeconds);
+      reaction.parked.set({ reaction: r.name }, r.parked.length);
+      reaction.state.set({ reaction: r.name, state: r.state }, 1);
     }
     webhooks.set(view.pendingWebhookDeliveries);
+    parkedDeliveries.set(view.parkedWebhookDeliveries.length);
     retries.set(view.notificationRetriesDue);
   };
 }
@@ -73,8 +79,9 @@ function operationsGauges(registry: Registry) {
 /**
  * Contract §Operations `GET /api/metrics`: Prometheus text format 0.0.4 — the operations figures,
  * HTTP requests by route and status (a histogram of their duration, whose `_count` is the count) and
- * the process's own metrics. It tells a competitor how many claims flow, so it answers only the
- * bearer of METRICS_TOKEN and is off without one (docs/decisions.md "Operations").
+ * the process's own metrics. It tells a competitor how many claims flow, so with METRICS_TOKEN it answers only its
+ * bearer; without one (never in production: config.ts refuses to start) it answers anyone, as `make dev` needs
+ * (docs/decisions.md "Operations").
  * Installed on the root instance: its onResponse hook must see every route.
  */
 export function installMetrics(app: FastifyInstance, ctx: AppContext, reader: OperationsReader): void {
@@ -99,10 +106,9 @@ export function installMetrics(app: FastifyInstance, ctx: AppContext, reader: Op
     requests.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
 
-  app.get('/api/metrics', { schema: { tags: ['operations'], summary: 'Prometheus metrics (Authorization: Bearer METRICS_TOKEN)', security: [{ bearer: [] }] } }, async (request, reply) => {
+  app.get('/api/metrics', { schema: { tags: ['operations'], summary: 'Prometheus metrics (Authorization: Bearer METRICS_TOKEN when it is set)', security: [{ bearer: [] }] } }, async (request, reply) => {
     const token = ctx.config.metricsToken;
-    if (!token) throw new AppError('not_found', 'Metrics are off: set METRICS_TOKEN to serve them.');
-    if (!holdsToken(request, token)) {
+    if (token && !holdsToken(request, token)) {
       throw new AppError('unauthenticated', 'Send Authorization: Bearer with the METRICS_TOKEN.', undefined, { 'www-authenticate': 'Bearer realm="metrics"' });
     }
     setOperations(await reader.read());

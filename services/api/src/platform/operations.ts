@@ -1,9 +1,10 @@
 import type { Admin } from 'kafkajs';
 import type { OperationsView, ProjectorOperations, ReaderProgress, WorkerState } from '@claims/contracts';
-import { checkpointLag, consumerGroupLag, listParked, projectorsGroupId, listRebuilds, projectionCheckpointName, storeHead, type CheckpointLag, type ProjectorStatus } from '@claims/projections';
+import { checkpointLag, consumerGroupLag, listParked, listParkedDeliveries, projectorsGroupId, listRebuilds, projectionCheckpointName, storeHead, type CheckpointLag, type ProjectorStatus } from '@claims/projections';
 import { listQuarantined, RELAY_CHECKPOINT, type RelayStatus } from '@claims/relay';
 import type { AppContext } from '../context.js';
-import { reactionCheckpointName } from '../eventsourcing/reactions.js';
+import { reactionCheckpointName, type Reaction } from '../eventsourcing/reactions.js';
+import { listParkedReactionEvents } from '../eventsourcing/reactionFaults.js';
 import { readiness, type HealthCheck } from './healthRoute.js';
 
 /** A worker as this process knows it: its name, and its status when this process runs it (null: another process does). */
@@ -22,7 +23,8 @@ export type ReactionStatus = { state: 'ok' } | { state: 'failing'; reason: strin
  */
 export interface OperationsSources {
   readonly projectors: readonly WorkerHandle<ProjectorStatus>[];
-  readonly reactions: readonly WorkerHandle<ReactionStatus>[];
+  /** Each with the reaction itself: a person's retry of its parked event runs it in whichever process answers. */
+  readonly reactions: readonly (WorkerHandle<ReactionStatus> & { readonly reaction: Reaction })[];
   /** Null without Kafka (nothing is relayed; projectors follow the store). */
   readonly kafka: {
     admin(): Promise<Admin>;
@@ -92,7 +94,10 @@ export function operationsReader(ctx: AppContext, sources: OperationsSources): O
   return {
     async read() {
       const db = ctx.database.db;
-      const [headPosition, projectors, parked, rebuilds, reactions, relay, pendingWebhookDeliveries, notificationRetriesDue, components] = await Promise.all([
+      const [
+        headPosition, projectors, parked, rebuilds, reactions, parkedReactionEvents, relay, pendingWebhookDeliveries, parkedWebhookDeliveries, notificationRetriesDue,
+        components,
+      ] = await Promise.all([
         storeHead(db),
         Promise.all(sources.projectors.map(projector)),
         listParked(db),
@@ -100,11 +105,13 @@ export function operationsReader(ctx: AppContext, sources: OperationsSources): O
         Promise.all(sources.reactions.map(async (handle) => ({
           name: handle.name, ...progressOf(await checkpointLag(db, reactionCheckpointName(handle))), ...stateOf(handle.status()),
         }))),
+        listParkedReactionEvents(db),
         sources.kafka
           ? Promise.all([checkpointLag(db, RELAY_CHECKPOINT), listQuarantined(db)])
             .then(([lag, quarantined]) => ({ ...progressOf(lag), ...stateOf(sources.kafka!.relay.status()), quarantined }))
           : null,
         sources.pendingWebhookDeliveries(),
+        listParkedDeliveries(db),
         sources.notificationRetriesDue(),
         readiness(ctx, sources.healthChecks),
       ]);
@@ -117,8 +124,9 @@ export function operationsReader(ctx: AppContext, sources: OperationsSources): O
           return { ...p, parked: parked.filter((e) => e.projection === p.name), rebuild };
         }),
         relay,
-        reactions,
+        reactions: reactions.map((r) => ({ ...r, parked: parkedReactionEvents.filter((e) => e.reaction === r.name) })),
         pendingWebhookDeliveries,
+        parkedWebhookDeliveries,
         notificationRetriesDue,
         readiness: Object.entries(components).map(([name, health]) => ({ name, status: health.status, reason: health.status === 'ok' ? null : health.reason })),
       };

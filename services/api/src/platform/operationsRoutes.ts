@@ -1,15 +1,21 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ApiError, OperationsView, ParkedEventOutcome, ParkedEventParams, ProjectionParams, RebuildStarted } from '@claims/contracts';
-import { listRebuilds, PROJECTIONS, RebuildRunning, retryParked, skipParked, startRebuild } from '@claims/projections';
+import {
+  ApiError, OperationsView, ParkedDeliveryOutcome, ParkedDeliveryParams, ParkedEventOutcome, ParkedEventParams, ParkedReactionOutcome, ParkedReactionParams,
+  ProjectionParams, RebuildStarted,
+} from '@claims/contracts';
+import { listRebuilds, PROJECTIONS, RebuildRunning, resolveParkedDelivery, retryParked, skipParked, startRebuild } from '@claims/projections';
 import type { AppContext } from '../context.js';
 import { authorizeGlobal } from '../http/authorizedStore.js';
 import type { Principal } from '../auth/principal.js';
 import { AppError } from './errors.js';
+import type { Reaction } from '../eventsourcing/reactions.js';
+import { retryParkedReaction, skipParkedReaction } from '../eventsourcing/reactionFaults.js';
 import type { OperationsReader } from './operations.js';
 
 const errors = { 401: ApiError, 403: ApiError, 404: ApiError } as const;
 const operatorOf = (principal: Principal) => (principal.kind === 'user' ? principal.user.id : principal.token.id);
 const notParked = () => new AppError('not_found', 'That event is not parked by that projection.');
+const notParkedByReaction = () => new AppError('not_found', 'That event is not parked by that reaction (or was already retried or skipped).');
 
 /**
  * The back-office's operations page (issue "projectors that can never stop silently"), for Order
@@ -17,7 +23,7 @@ const notParked = () => new AppError('not_found', 'That event is not parked by t
  * the admin, finance and implementation roles do (`implementation:read` would leave the admin out) —
  * and `admin-stores:update` (the admin) to retry or skip a parked event, which changes a read model.
  */
-export const operationsRoutes = (ctx: AppContext, reader: OperationsReader): FastifyPluginAsyncZod => async (app) => {
+export const operationsRoutes = (ctx: AppContext, reader: OperationsReader, reactions: readonly Reaction[]): FastifyPluginAsyncZod => async (app) => {
   app.get('/api/admin/operations', {
     config: { auth: 'user', permission: 'admin-stores:read' },
     schema: { tags: ['operations'], summary: 'Projectors, relay and reactions: positions, lag, parked and quarantined events, readiness', response: { 200: OperationsView, ...errors } },
@@ -57,6 +63,65 @@ export const operationsRoutes = (ctx: AppContext, reader: OperationsReader): Fas
     ctx.log.warn({ projection, eventId, by: operatorOf(principal) }, 'parked event skipped by an operator; the read model stays without it');
     return { projection, eventId, outcome: 'skipped' as const };
   });
+
+  // A reaction's parked event keeps its row once retried or skipped: who decided, and when, is its audit record.
+  app.post('/api/admin/operations/reactions/:reaction/parked/:eventId/retry', {
+    config: { auth: 'user', permission: 'admin-stores:update' },
+    schema: {
+      tags: ['operations'], summary: 'Runs the reaction on its parked event again; handled, it is no longer parked, still failing it stays parked with the new error',
+      params: ParkedReactionParams, response: { 200: ParkedReactionOutcome, 422: ApiError, ...errors },
+    },
+  }, async (request) => {
+    const principal = authorizeGlobal(request, 'admin-stores:update');
+    const { reaction: name, eventId } = request.params;
+    const reaction = reactions.find((r) => r.name === name);
+    if (!reaction) throw notParkedByReaction();
+    const by = operatorOf(principal);
+    const result = await retryParkedReaction(ctx, reaction, eventId, by);
+    if (result.outcome === 'not_parked') throw notParkedByReaction();
+    if (result.outcome === 'failed') throw new AppError('apply_failed', `${name} still cannot handle the event: ${result.error}`);
+    ctx.log.info({ reaction: name, eventId, by }, 'parked reaction event handled on an operator\'s retry');
+    return { reaction: name, eventId, outcome: 'handled' as const };
+  });
+
+  app.post('/api/admin/operations/reactions/:reaction/parked/:eventId/skip', {
+    config: { auth: 'user', permission: 'admin-stores:update' },
+    schema: {
+      tags: ['operations'], summary: 'Gives a reaction\'s parked event up: the reaction never handles it',
+      params: ParkedReactionParams, response: { 200: ParkedReactionOutcome, ...errors },
+    },
+  }, async (request) => {
+    const principal = authorizeGlobal(request, 'admin-stores:update');
+    const { reaction, eventId } = request.params;
+    const by = operatorOf(principal);
+    if (!(await skipParkedReaction(ctx.database.db, reaction, eventId, by))) throw notParkedByReaction();
+    ctx.log.warn({ reaction, eventId, by }, 'parked reaction event skipped by an operator; the reaction never handles it');
+    return { reaction, eventId, outcome: 'skipped' as const };
+  });
+
+  // As a reaction's, a parked delivery's row keeps the decision on it.
+  for (const action of ['retry', 'skip'] as const) {
+    app.post(`/api/admin/operations/webhook-deliveries/:deliveryId/${action}`, {
+      config: { auth: 'user', permission: 'admin-stores:update' },
+      schema: {
+        tags: ['operations'],
+        summary: action === 'retry'
+          ? 'Makes a parked webhook delivery due now, with the same webhook-id; a failure then is handled as any other'
+          : 'Gives a parked webhook delivery up: it is cancelled, never sent',
+        params: ParkedDeliveryParams, response: { 200: ParkedDeliveryOutcome, ...errors },
+      },
+    }, async (request) => {
+      const principal = authorizeGlobal(request, 'admin-stores:update');
+      const { deliveryId } = request.params;
+      const by = operatorOf(principal);
+      const outcome = action === 'retry' ? 'retried' as const : 'skipped' as const;
+      if (!(await resolveParkedDelivery(ctx.database.db, deliveryId, outcome, by, ctx.now()))) {
+        throw new AppError('not_found', 'That webhook delivery is not parked (or was already retried or skipped).');
+      }
+      ctx.log.warn({ deliveryId, by, outcome }, 'parked webhook delivery decided by an operator');
+      return { deliveryId, outcome };
+    });
+  }
 
   app.post('/api/admin/operations/projections/:projection/rebuild', {
     config: { auth: 'user', permission: 'admin-stores:update' },

@@ -1,5 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { claimDueDeliveries, DELIVERIES_DUE_CHANNEL, recordDeliveryAttempts, releaseDelivery, type ClaimedDelivery } from '@claims/projections';
+import { sql } from 'kysely';
+import {
+  claimDueDeliveries, DELIVERIES_DUE_CHANNEL, parkDelivery, recordDeliveryAttempts, releaseDelivery, releaseDeliveryUntil, type ClaimedDelivery,
+} from '@claims/projections';
 import type { AppContext } from '../context.js';
 import { nextAttemptAfterFailure } from './retrySchedule.js';
 import { sendWebhook, DELIVERY_TIMEOUT_MS, type WebhookOutcome } from './sendWebhook.js';
@@ -22,7 +25,13 @@ export interface DeliveryWorkerOptions {
   /** A claimed delivery is not claimed again for this long: longer than any attempt can take. */
   leaseMs?: number;
   timeoutMs?: number;
+  /** Failures of a delivery's processing (an exception of ours, not a receiver's answer) before it is parked. */
+  maxProcessingFailures?: number;
+  /** The wait after the first such failure, doubling up to a minute. */
+  processingRetryMs?: number;
 }
+
+const LONGEST_PROCESSING_RETRY_MS = 60_000;
 
 /** An attempt that ended, with what its receiver answered. */
 export interface EndedWebhookAttempt { delivery: ClaimedDelivery; outcome: WebhookOutcome; attemptedAt: Date }
@@ -77,7 +86,11 @@ export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpti
   const perEndpoint = options.perEndpoint ?? ctx.config.webhookMaxInFlightPerEndpoint;
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const leaseMs = options.leaseMs ?? timeoutMs * 6;
+  const maxProcessingFailures = options.maxProcessingFailures ?? 5;
+  const processingRetryMs = options.processingRetryMs ?? 1_000;
   const db = ctx.database.db;
+  /** Processing failures per delivery not yet sent and recorded (this worker's count: a restart tries afresh). */
+  const processingFailures = new Map<string, number>();
   const now = () => new Date(ctx.now());
   const aborter = new AbortController();
   const inFlight = new Set<Promise<void>>();
@@ -115,17 +128,39 @@ export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpti
   async function recordEnded(): Promise<void> {
     recording = true;
     while (ended.length > 0) {
-      const batch = takeBatch();
-      try {
-        await recordSurvivingRestarts(batch);
-        for (const attempt of batch) attempt.done();
-      } catch (error) {
-        for (const attempt of batch) attempt.done(error);
-        continue;
-      }
-      await noteFailingEndpoints(ctx, batch).catch((error: unknown) => ctx.log.error({ err: error }, 'noting a failing webhook endpoint failed'));
+      const recorded = await recordBatch(takeBatch());
+      await noteFailingEndpoints(ctx, recorded).catch((error: unknown) => ctx.log.error({ err: error }, 'noting a failing webhook endpoint failed'));
     }
     recording = false;
+  }
+
+  /**
+   * Records a batch, answering each sender; what was recorded. One attempt the database refuses would fail the
+   * statement for all of them, so a failed batch is recorded attempt by attempt: only that one fails (and is parked
+   * after its tries), the others are not sent again.
+   */
+  async function recordBatch(batch: typeof ended): Promise<typeof ended> {
+    try {
+      await recordSurvivingRestarts(batch);
+      for (const attempt of batch) attempt.done();
+      return batch;
+    } catch (error) {
+      if (batch.length === 1 || stopped) {
+        for (const attempt of batch) attempt.done(error);
+        return [];
+      }
+    }
+    const recorded: typeof ended = [];
+    for (const attempt of batch) {
+      try {
+        await recordOutcomes(ctx, [attempt]);
+        attempt.done();
+        recorded.push(attempt);
+      } catch (error) {
+        attempt.done(error);
+      }
+    }
+    return recorded;
   }
 
   /** The ended attempts to record together: each delivery once (a repeat, after an expired lease, waits for the next batch). */
@@ -164,10 +199,38 @@ export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpti
     }
   }
 
+  /**
+   * After the processing of a delivery threw: due again after a growing pause, or parked once it failed every try, so
+   * it neither comes back at every lease nor holds a place others need. While the database does not answer, nothing
+   * can be written and nothing is the delivery's fault: its lease runs out and it is tried again.
+   */
+  async function processingFailed(delivery: ClaimedDelivery, error: unknown): Promise<void> {
+    const reason = error instanceof Error ? error.message : String(error);
+    const databaseAnswers = await sql`select 1`.execute(db).then(() => true, () => false);
+    if (!databaseAnswers || stopped) {
+      ctx.log.error({ err: error, webhookId: delivery.webhookId }, 'processing a webhook delivery failed; the lease will expire and it is retried');
+      return;
+    }
+    const failures = (processingFailures.get(delivery.id) ?? 0) + 1;
+    if (failures < maxProcessingFailures) {
+      processingFailures.set(delivery.id, failures);
+      await releaseDeliveryUntil(db, delivery, new Date(now().getTime() + Math.min(LONGEST_PROCESSING_RETRY_MS, processingRetryMs * 2 ** (failures - 1))));
+      ctx.log.warn({ err: error, webhookId: delivery.webhookId, failures }, 'processing a webhook delivery failed; it is tried again');
+      return;
+    }
+    processingFailures.delete(delivery.id);
+    if (!(await parkDelivery(db, delivery, reason, failures))) return;
+    ctx.log.error({ err: error, deliveryId: delivery.id, webhookId: delivery.webhookId, endpointId: delivery.endpointId, failures, alert: 'webhook_delivery_parked' },
+      'webhook delivery parked: its processing failed every try; the others go on without it');
+  }
+
   function start(delivery: ClaimedDelivery): void {
     const attempt: Promise<void> = deliver(delivery)
+      .then(() => {
+        processingFailures.delete(delivery.id);
+      }, (error: unknown) => processingFailed(delivery, error))
       .catch((error: unknown) => {
-        ctx.log.error({ err: error, webhookId: delivery.webhookId }, 'recording a webhook attempt failed; the lease will expire and it is retried');
+        ctx.log.error({ err: error, webhookId: delivery.webhookId }, 'a failed webhook delivery could not be rescheduled; the lease will expire and it is retried');
       })
       .finally(() => {
         inFlight.delete(attempt);

@@ -1,7 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
+import type { Migration } from 'kysely/migration';
+import { sqlMigration } from '@claims/event-store';
 import {
-  DomainFailure, WEBHOOK_TEST_EVENT_TYPE, WebhookDeliveryAttempt, WebhookReplayResponse,
+  DomainFailure, type ParkedWebhookDelivery, WEBHOOK_TEST_EVENT_TYPE, WebhookDeliveryAttempt, WebhookReplayResponse,
   type WebhookDeliveryAttemptPage, type WebhookDeliveryAttemptQuery,
 } from '@claims/contracts';
 
@@ -328,4 +330,87 @@ export async function listDeliveryAttempts(db: QueryExecutorProvider, endpointId
 export async function countPendingDeliveries(db: QueryExecutorProvider): Promise<number> {
   const { rows } = await sql<{ pending: number }>`select count(*)::int as pending from webhook_deliveries where status = 'pending'`.execute(db);
   return rows[0]?.pending ?? 0;
+}
+
+/**
+ * Deliveries whose processing kept failing inside our code (an exception, not a receiver's answer: those are attempts on
+ * the retry schedule), set aside until a person retries or skips them. A parked delivery stays `pending` with no next
+ * attempt, so no worker claims it; its row keeps who decided what, and when.
+ */
+export const webhookDeliveryFaultMigrations: Record<string, Migration> = {
+  '2720_webhook_delivery_parked': sqlMigration(
+    sql`
+      create table webhook_delivery_parked (
+        delivery_id uuid primary key references webhook_deliveries(id) on delete cascade,
+        error text not null,
+        failures int not null,
+        parked_at timestamptz not null default now(),
+        resolution text check (resolution in ('retried', 'skipped')),
+        resolved_by text,
+        resolved_at timestamptz
+      )`,
+  ),
+};
+
+/** Hands a claimed delivery back after its processing failed: due again at `at`, unless another claim took it meanwhile. */
+export async function releaseDeliveryUntil(db: QueryExecutorProvider, delivery: ClaimedDelivery, at: Date): Promise<void> {
+  await sql`
+    update webhook_deliveries set next_attempt_at = ${at.toISOString()}::timestamptz, claim_token = null
+    where id = ${delivery.id}::uuid and claim_token = ${delivery.claimToken}::uuid`.execute(db);
+}
+
+/** Parks a claimed delivery (no worker claims it until a person retries it); false when its claim was no longer this one's. */
+export async function parkDelivery<DB>(db: Kysely<DB>, delivery: ClaimedDelivery, error: string, failures: number): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const { rows } = await sql`
+      update webhook_deliveries set next_attempt_at = null, claim_token = null
+      where id = ${delivery.id}::uuid and claim_token = ${delivery.claimToken}::uuid and status = 'pending' returning id`.execute(trx);
+    if (rows.length === 0) return false;
+    await sql`
+      insert into webhook_delivery_parked (delivery_id, error, failures) values (${delivery.id}::uuid, ${error}, ${failures})
+      on conflict (delivery_id) do update
+      set error = excluded.error, failures = excluded.failures, parked_at = now(), resolution = null, resolved_by = null, resolved_at = null`.execute(trx);
+    return true;
+  });
+}
+
+interface ParkedDeliveryRow {
+  delivery_id: string; endpoint_id: string; store_id: string; webhook_id: string; event_id: string; event_type: string;
+  error: string; failures: number; parked_at: Date | string;
+}
+
+/** Parked deliveries not yet retried or skipped (nor replayed or cancelled from the endpoint's page since), oldest first. */
+export async function listParkedDeliveries(db: QueryExecutorProvider): Promise<ParkedWebhookDelivery[]> {
+  const { rows } = await sql<ParkedDeliveryRow>`
+    select p.delivery_id, d.endpoint_id, d.store_id, d.webhook_id, d.event_id, d.event_type, p.error, p.failures, p.parked_at
+    from webhook_delivery_parked p join webhook_deliveries d on d.id = p.delivery_id
+    where p.resolution is null and d.status = 'pending' and d.next_attempt_at is null order by p.parked_at, p.delivery_id`.execute(db);
+  return rows.map((r) => ({
+    deliveryId: r.delivery_id, endpointId: r.endpoint_id, storeId: r.store_id, webhookId: r.webhook_id, eventId: r.event_id, eventType: r.event_type,
+    error: r.error, failures: r.failures, parkedAt: iso(r.parked_at),
+  }));
+}
+
+/**
+ * A person's decision on a parked delivery, kept on its row: `retried` makes it due now with the same webhook-id (a
+ * failure then is handled as any other), `skipped` cancels it. False when it was not parked (or already decided).
+ */
+export async function resolveParkedDelivery<DB>(
+  db: Kysely<DB>, deliveryId: string, resolution: 'retried' | 'skipped', operator: string, now: string,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const { rows } = await sql`
+      update webhook_delivery_parked set resolution = ${resolution}, resolved_by = ${operator}, resolved_at = now()
+      where delivery_id = ${deliveryId}::uuid and resolution is null returning delivery_id`.execute(trx);
+    if (rows.length === 0) return false;
+    if (resolution === 'skipped') {
+      await sql`update webhook_deliveries set status = 'cancelled', next_attempt_at = null, claim_token = null where id = ${deliveryId}::uuid`.execute(trx);
+      return true;
+    }
+    await sql`
+      update webhook_deliveries set next_attempt_at = ${now}::timestamptz, schedule_started_at = null, schedule_attempts = 0, claim_token = null
+      where id = ${deliveryId}::uuid`.execute(trx);
+    await notifyDeliveriesDue(trx);
+    return true;
+  });
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { OperationsView, ParkedEvent, ReaderProgress, WorkerState } from '@claims/contracts';
+import type { OperationsView, ParkedEvent, ParkedWebhookDelivery, ReaderProgress, WorkerState } from '@claims/contracts';
 import { formatDateTime, pluralize } from '@claims/ui';
 import { api, isHttpError } from '../api.js';
 import { holdsInternally, useMe } from '../session.js';
@@ -87,9 +87,29 @@ function ReadinessTable({ view }: { view: OperationsView }) {
   );
 }
 
-function ParkedEvents({ parked, mayAct }: { parked: readonly ParkedEvent[]; mayAct: boolean }) {
+/** A parked event of a projector or of a reaction: both are listed, retried and skipped the same way. */
+type Parked = Omit<ParkedEvent, 'projection'> & { reader: 'projector' | 'reaction'; name: string };
+
+function parkedOf(view: OperationsView): Parked[] {
+  return [
+    ...view.projectors.flatMap((p) => p.parked.map(({ projection, ...event }) => ({ ...event, reader: 'projector' as const, name: projection }))),
+    ...view.reactions.flatMap((r) => r.parked.map(({ reaction, ...event }) => ({ ...event, reader: 'reaction' as const, name: reaction }))),
+  ];
+}
+
+async function retryParked(event: Parked): Promise<void> {
+  if (event.reader === 'projector') await api.retryParked(event.name, event.eventId);
+  else await api.retryParkedReaction(event.name, event.eventId);
+}
+
+async function skipParked(event: Parked): Promise<void> {
+  if (event.reader === 'projector') await api.skipParked(event.name, event.eventId);
+  else await api.skipParkedReaction(event.name, event.eventId);
+}
+
+function ParkedEvents({ parked, mayAct }: { parked: readonly Parked[]; mayAct: boolean }) {
   const client = useQueryClient();
-  const [skipping, setSkipping] = useState<ParkedEvent | null>(null);
+  const [skipping, setSkipping] = useState<Parked | null>(null);
   const [outcome, setOutcome] = useState<{ tone: 'success' | 'danger'; text: string } | null>(null);
   const done = async (text: string) => {
     setOutcome({ tone: 'success', text });
@@ -97,13 +117,14 @@ function ParkedEvents({ parked, mayAct }: { parked: readonly ParkedEvent[]; mayA
     await client.invalidateQueries({ queryKey: ['operations'] });
   };
   const retry = useMutation({
-    mutationFn: (event: ParkedEvent) => api.retryParked(event.projection, event.eventId),
-    onSuccess: (_result, event) => done(`${event.projection} applied the ${event.type} event of ${event.streamId}; it is no longer parked.`),
+    mutationFn: retryParked,
+    onSuccess: (_result, event) =>
+      done(`${event.name} ${event.reader === 'projector' ? 'applied' : 'handled'} the ${event.type} event of ${event.streamId}; it is no longer parked.`),
     onError: (error) => setOutcome({ tone: 'danger', text: errorText(error) }),
   });
   const skip = useMutation({
-    mutationFn: (event: ParkedEvent) => api.skipParked(event.projection, event.eventId),
-    onSuccess: (_result, event) => done(`${event.projection} skipped the ${event.type} event of ${event.streamId} for good.`),
+    mutationFn: skipParked,
+    onSuccess: (_result, event) => done(`${event.name} skipped the ${event.type} event of ${event.streamId} for good.`),
     onError: (error) => {
       setSkipping(null);
       setOutcome({ tone: 'danger', text: errorText(error) });
@@ -113,8 +134,8 @@ function ParkedEvents({ parked, mayAct }: { parked: readonly ParkedEvent[]; mayA
     <section className="card stack" aria-labelledby="parked-title">
       <h2 id="parked-title">Parked events</h2>
       <p className="muted">
-        Events a projector could not apply after every try. It moved on without them, so its read model lacks them until they are retried
-        (once the fault is fixed) or skipped.
+        Events a projector or a reaction could not handle after every try. It moved on without them, so a read model lacks them (or a
+        mail, claim link or store credit did not happen) until they are retried (once the fault is fixed) or skipped.
       </p>
       {outcome ? <Alert tone={outcome.tone}>{outcome.text}</Alert> : null}
       {parked.length === 0 ? <p>No parked events.</p> : (
@@ -123,14 +144,14 @@ function ParkedEvents({ parked, mayAct }: { parked: readonly ParkedEvent[]; mayA
             <caption className="visually-hidden">Parked events</caption>
             <thead>
               <tr>
-                <th scope="col">Projector</th><th scope="col">Event</th><th scope="col">Stream</th><th scope="col">Error</th>
+                <th scope="col">Parked by</th><th scope="col">Event</th><th scope="col">Stream</th><th scope="col">Error</th>
                 <th scope="col">Tries</th><th scope="col">Parked</th>{mayAct ? <th scope="col">Actions</th> : null}
               </tr>
             </thead>
             <tbody>
               {parked.map((event) => (
-                <tr key={`${event.projection}/${event.eventId}`}>
-                  <td>{event.projection}</td>
+                <tr key={`${event.reader}/${event.name}/${event.eventId}`}>
+                  <td>{event.name}<p className="hint">{event.reader}</p></td>
                   <th scope="row"><code>{event.type}</code><p className="hint"><code>{event.eventId}</code></p></th>
                   <td><code>{event.streamId}</code> v{event.streamVersion}</td>
                   <td>{event.error}</td>
@@ -141,12 +162,12 @@ function ParkedEvents({ parked, mayAct }: { parked: readonly ParkedEvent[]; mayA
                       <div className="actions">
                         <button
                           type="button" className="button button-secondary" disabled={retry.isPending}
-                          aria-label={`Retry ${event.type} of ${event.streamId} in ${event.projection}`}
+                          aria-label={`Retry ${event.type} of ${event.streamId} in ${event.name}`}
                           onClick={() => retry.mutate(event)}
                         >Retry</button>
                         <button
                           type="button" className="button button-secondary"
-                          aria-label={`Skip ${event.type} of ${event.streamId} in ${event.projection}`}
+                          aria-label={`Skip ${event.type} of ${event.streamId} in ${event.name}`}
                           onClick={() => setSkipping(event)}
                         >Skip</button>
                       </div>
@@ -166,7 +187,93 @@ function ParkedEvents({ parked, mayAct }: { parked: readonly ParkedEvent[]; mayA
         onConfirm={() => { if (skipping) skip.mutate(skipping); }}
         onClose={() => setSkipping(null)}
       >
-        <p>{skipping?.projection} will never show this {skipping?.type} event of {skipping?.streamId}. Rebuilding the read model is the way back.</p>
+        {skipping?.reader === 'reaction'
+          ? <p>{skipping.name} will never handle this {skipping.type} event of {skipping.streamId}: what it would have done (mail, a claim link, store credit) does not happen.</p>
+          : <p>{skipping?.name} will never show this {skipping?.type} event of {skipping?.streamId}. Rebuilding the read model is the way back.</p>}
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+/** Deliveries whose processing (ours, not the receiver's answer) failed every try: retried with the same webhook-id, or cancelled. */
+function ParkedDeliveries({ parked, mayAct }: { parked: readonly ParkedWebhookDelivery[]; mayAct: boolean }) {
+  const client = useQueryClient();
+  const [skipping, setSkipping] = useState<ParkedWebhookDelivery | null>(null);
+  const [outcome, setOutcome] = useState<{ tone: 'success' | 'danger'; text: string } | null>(null);
+  const done = async (text: string) => {
+    setOutcome({ tone: 'success', text });
+    setSkipping(null);
+    await client.invalidateQueries({ queryKey: ['operations'] });
+  };
+  const failed = (error: unknown) => {
+    setSkipping(null);
+    setOutcome({ tone: 'danger', text: errorText(error) });
+  };
+  const retry = useMutation({
+    mutationFn: (delivery: ParkedWebhookDelivery) => api.retryParkedDelivery(delivery.deliveryId),
+    onSuccess: (_result, delivery) => done(`The ${delivery.eventType} delivery ${delivery.webhookId} is due again.`),
+    onError: failed,
+  });
+  const skip = useMutation({
+    mutationFn: (delivery: ParkedWebhookDelivery) => api.skipParkedDelivery(delivery.deliveryId),
+    onSuccess: (_result, delivery) => done(`The ${delivery.eventType} delivery ${delivery.webhookId} is cancelled.`),
+    onError: failed,
+  });
+  return (
+    <section className="card stack" aria-labelledby="parked-deliveries-title">
+      <h2 id="parked-deliveries-title">Parked webhook deliveries</h2>
+      <p className="muted">
+        Deliveries whose processing failed inside the product every try (a receiver&apos;s failures are retried on the delivery schedule instead).
+        The other deliveries go on; these wait until they are retried or skipped.
+      </p>
+      {outcome ? <Alert tone={outcome.tone}>{outcome.text}</Alert> : null}
+      {parked.length === 0 ? <p>No parked webhook deliveries.</p> : (
+        <div className="table-wrap">
+          <table className="claims-table">
+            <caption className="visually-hidden">Parked webhook deliveries</caption>
+            <thead>
+              <tr>
+                <th scope="col">Delivery</th><th scope="col">Endpoint</th><th scope="col">Error</th><th scope="col">Tries</th><th scope="col">Parked</th>
+                {mayAct ? <th scope="col">Actions</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {parked.map((delivery) => (
+                <tr key={delivery.deliveryId}>
+                  <th scope="row"><code>{delivery.eventType}</code><p className="hint"><code>{delivery.webhookId}</code></p></th>
+                  <td><code>{delivery.endpointId}</code></td>
+                  <td>{delivery.error}</td>
+                  <td className="numeric">{delivery.failures}</td>
+                  <td>{time(delivery.parkedAt)}</td>
+                  {mayAct ? (
+                    <td>
+                      <div className="actions">
+                        <button
+                          type="button" className="button button-secondary" disabled={retry.isPending}
+                          aria-label={`Retry delivery ${delivery.webhookId}`} onClick={() => retry.mutate(delivery)}
+                        >Retry</button>
+                        <button
+                          type="button" className="button button-secondary"
+                          aria-label={`Skip delivery ${delivery.webhookId}`} onClick={() => setSkipping(delivery)}
+                        >Skip</button>
+                      </div>
+                    </td>
+                  ) : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <ConfirmDialog
+        open={skipping !== null}
+        title="Cancel this delivery for good?"
+        confirmLabel="Skip delivery"
+        busy={skip.isPending}
+        onConfirm={() => { if (skipping) skip.mutate(skipping); }}
+        onClose={() => setSkipping(null)}
+      >
+        <p>The endpoint never receives the {skipping?.eventType} webhook {skipping?.webhookId}; a replay from its delivery log can still send it.</p>
       </ConfirmDialog>
     </section>
   );
@@ -191,7 +298,7 @@ export function OperationsPage() {
   const mayAct = holdsInternally(me, 'admin-stores:update');
   const view = operations.data;
   const failing = view?.readiness.filter((c) => c.status === 'failing').length ?? 0;
-  const parked = view?.projectors.flatMap((p) => p.parked) ?? [];
+  const parked = view ? parkedOf(view) : [];
 
   return (
     <Page
@@ -208,6 +315,7 @@ export function OperationsPage() {
           <p role="status">
             {failing === 0 ? 'Every component is ready.' : `${pluralize(failing, 'component')} failing.`}
             {parked.length > 0 ? ` ${pluralize(parked.length, 'parked event')}.` : ''}
+            {view.parkedWebhookDeliveries.length > 0 ? ` ${pluralize(view.parkedWebhookDeliveries.length, 'parked webhook delivery', 'parked webhook deliveries')}.` : ''}
           </p>
           <p className="muted">
             Read {time(view.at)}{paused ? ' — refreshing paused.' : `, again every ${REFRESH_MS / 1000} seconds.`} Event store head: position {view.headPosition}.
@@ -235,7 +343,32 @@ export function OperationsPage() {
             </div>
           </section>
 
+          <section className="card stack" aria-labelledby="reactions-title">
+            <h2 id="reactions-title">Reactions</h2>
+            <div className="table-wrap">
+              <table className="claims-table">
+                <caption className="visually-hidden">Reactions: position, lag and state</caption>
+                <thead><tr><th scope="col">Reaction</th>{PROGRESS_HEADS}<th scope="col">Parked</th></tr></thead>
+                <tbody>
+                  {view.reactions.map((r) => (
+                    <tr key={r.name}>
+                      <th scope="row">{r.name}</th>
+                      <ProgressCells progress={r} />
+                      <StateCell progress={r} />
+                      <td className="numeric">{r.parked.length}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <dl className="facts">
+              <Fact term="Webhook deliveries pending">{view.pendingWebhookDeliveries}</Fact>
+              <Fact term="Shopper mail due for a retry">{view.notificationRetriesDue}</Fact>
+            </dl>
+          </section>
+
           <ParkedEvents parked={parked} mayAct={mayAct} />
+          <ParkedDeliveries parked={view.parkedWebhookDeliveries} mayAct={mayAct} />
 
           <section className="card stack" aria-labelledby="relay-title">
             <h2 id="relay-title">Relay to Kafka</h2>
@@ -275,29 +408,6 @@ export function OperationsPage() {
                 )}
               </>
             )}
-          </section>
-
-          <section className="card stack" aria-labelledby="reactions-title">
-            <h2 id="reactions-title">Reactions</h2>
-            <div className="table-wrap">
-              <table className="claims-table">
-                <caption className="visually-hidden">Reactions: position, lag and state</caption>
-                <thead><tr><th scope="col">Reaction</th>{PROGRESS_HEADS}</tr></thead>
-                <tbody>
-                  {view.reactions.map((r) => (
-                    <tr key={r.name}>
-                      <th scope="row">{r.name}</th>
-                      <ProgressCells progress={r} />
-                      <StateCell progress={r} />
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <dl className="facts">
-              <Fact term="Webhook deliveries pending">{view.pendingWebhookDeliveries}</Fact>
-              <Fact term="Shopper mail due for a retry">{view.notificationRetriesDue}</Fact>
-            </dl>
           </section>
 
           <ReadinessTable view={view} />
