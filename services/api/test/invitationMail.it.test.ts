@@ -48,7 +48,7 @@ const accept = (h: Harness, token: string, password = 'a-long-password-1') =>
   h.call({ method: 'POST', url: '/api/auth/invitations/accept', body: { token, password } });
 
 /** Production's settings: what `NODE_ENV=production` turns on (no demo seeding; the demo rows come from the test's template). */
-const PRODUCTION = { NODE_ENV: 'production', RATE_LIMIT_ENABLED: 'true', PASSWORD_SCRYPT_N: String(2 ** 17), PUBLIC_URL: 'https://claims.example.test' };
+const PRODUCTION = { NODE_ENV: 'production', RATE_LIMIT_ENABLED: 'true', PASSWORD_SCRYPT_N: String(2 ** 17), PUBLIC_URL: 'https://claims.example.test', METRICS_TOKEN: 'metrics-token-of-the-test' };
 
 describe('invitations are mailed to the invitee, with their link, in every environment (contract §Notifications)', () => {
   describe('with NODE_ENV=production and a working SMTP server', () => {
