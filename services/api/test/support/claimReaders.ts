@@ -351,10 +351,12 @@ async function checkClaim(
     balance: money(credits.filter((c) => !reversed.has(c.id)).reduce((sum, c) => sum + c.store.total, 0), currency),
   });
 
-  // The claim page: its status, and the credit its standing lines give with the bonus.
+  // The claim page: its status, and each credit line with its bonus, a reversed one with what was reclaimed of it.
   const view = CustomerClaimView.parse(JSON.parse((await world.call('GET', `/api/claims/${filed.token}`)).body));
-  expect('claim page', { status: view.status, credits: sorted(view.storeCredits.map((c) => `${c.resolutionId} ${c.total}`)) }, {
-    status: claim.status, credits: sorted(credits.filter((c) => !reversed.has(c.id)).map((c) => `${c.id} ${money(c.claim.total, c.claim.currency)}`)),
+  expect('claim page', {
+    status: view.status, credits: sorted(view.storeCredits.map((c) => `${c.resolutionId} ${c.total} ${c.reclaimed ? 'reclaimed' : 'standing'}`)),
+  }, {
+    status: claim.status, credits: sorted(credits.map((c) => `${c.id} ${money(c.claim.total, c.claim.currency)} ${reversed.has(c.id) ? 'reclaimed' : 'standing'}`)),
   });
 
   // Webhooks: the contract's mapping, each webhook-id once, signed; claim.resolved with every item's outcome and the status after it.
