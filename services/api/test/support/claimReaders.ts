@@ -119,7 +119,10 @@ async function settleAll(runtime: Runtime, timeoutMs = SETTLE_TIMEOUT_MS): Promi
     for (;;) {
       const behind = await projectionsBehind(db, PROJECTIONS);
       if (behind.length === 0) break;
-      if (Date.now() > deadline) throw new Error(`projections still behind after ${timeoutMs} ms: ${behind.join(', ')}`);
+      if (Date.now() > deadline) {
+        const health = await runtime.app.inject({ method: 'GET', url: '/api/health' });
+        throw new Error(`projections still behind after ${timeoutMs} ms: ${behind.join(', ')}; health: ${health.body}`);
+      }
       await sleep(50);
     }
     await runtime.settle();
