@@ -20,7 +20,7 @@ export interface ResolutionLine {
 }
 
 export type StoryCommand =
-  | { kind: 'resolve'; claim: number; type: ResolutionType; reason: boolean; lines: ResolutionLine[] | null; amount?: number | undefined }
+  | { kind: 'resolve'; via: 'desk' | 'v1'; claim: number; type: ResolutionType; reason: boolean; lines: ResolutionLine[] | null; amount?: number | undefined }
   | { kind: 'reverse'; claim: number }
   | { kind: 'reopen'; claim: number }
   | { kind: 'status'; claim: number; to: ClaimStatus; reason: boolean }
@@ -46,15 +46,18 @@ const resolutionLine: fc.Arbitrary<ResolutionLine> = fc.record({
   partialQuantity: fc.option(fc.boolean(), { nil: undefined }),
 }, { requiredKeys: ['item'] });
 
+/** The agent on the back-office, or the store's integration on the public API. */
+const via = fc.constantFrom('desk' as const, 'v1' as const);
+
 const resolve: fc.Arbitrary<StoryCommand> = fc.oneof(
   // Some items, each with its own type or the request's.
-  { arbitrary: fc.record({ kind: fc.constant('resolve' as const), claim, type: lineType, reason: fc.boolean(), lines: fc.array(resolutionLine, { minLength: 1, maxLength: 2 }) }), weight: 4 },
+  { arbitrary: fc.record({ kind: fc.constant('resolve' as const), via, claim, type: lineType, reason: fc.boolean(), lines: fc.array(resolutionLine, { minLength: 1, maxLength: 2 }) }), weight: 4 },
   // Every item not decided yet.
-  { arbitrary: fc.record({ kind: fc.constant('resolve' as const), claim, type: lineType, reason: fc.boolean(), lines: fc.constant(null) }), weight: 2 },
+  { arbitrary: fc.record({ kind: fc.constant('resolve' as const), via, claim, type: lineType, reason: fc.boolean(), lines: fc.constant(null) }), weight: 2 },
   // A claim-level amount.
   {
     arbitrary: fc.record({
-      kind: fc.constant('resolve' as const), claim, type: fc.constantFrom<ResolutionType>('FLAT_RATE', 'CUSTOM', 'STORE_CREDIT'), reason: fc.boolean(),
+      kind: fc.constant('resolve' as const), via, claim, type: fc.constantFrom<ResolutionType>('FLAT_RATE', 'CUSTOM', 'STORE_CREDIT'), reason: fc.boolean(),
       lines: fc.constant(null), amount: fc.constantFrom(12.5, 30),
     }),
     weight: 1,
