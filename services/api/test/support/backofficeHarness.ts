@@ -149,6 +149,20 @@ export function protectedOrder(orderNumber: string, currency: 'USD' | 'JPY' = 'U
   });
 }
 
+/** The projections among `projections` that have not applied every event they handle yet, each with how many streams it lags on. */
+export async function projectionsBehind(db: Runtime['ctx']['database']['db'], projections: readonly Projection[]): Promise<string[]> {
+  const behind: string[] = [];
+  for (const projection of projections) {
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n
+      from (select stream_id, max(stream_version) as v from events where type = any(${[...projection.handles]}::text[]) group by stream_id) e
+      left join projection_offsets o on o.projection = ${projection.name} and o.stream_id = e.stream_id
+      where coalesce(o.version, 0) < e.v`.execute(db);
+    if (rows[0]!.n > 0) behind.push(`${projection.name} (${rows[0]!.n} streams)`);
+  }
+  return behind;
+}
+
 /**
  * Until each of `projections` has applied every event it handles: on a PostgreSQL server others use too, a transaction
  * open elsewhere holds the store's readers back (they read below its horizon), so one settle may end before the last
@@ -157,17 +171,7 @@ export function protectedOrder(orderNumber: string, currency: 'USD' | 'JPY' = 'U
 export async function projectionsCaughtUp(h: Harness, projections: readonly Projection[]): Promise<void> {
   for (;;) {
     await h.runtime.settle();
-    let behind = 0;
-    for (const projection of projections) {
-      const { rows } = await sql<{ n: number }>`
-        select count(*)::int as n
-        from (select stream_id, max(stream_version) as v from events where type = any(${[...projection.handles]}::text[]) group by stream_id) e
-        left join projection_offsets o on o.projection = ${projection.name} and o.stream_id = e.stream_id
-        where coalesce(o.version, 0) < e.v`.execute(h.runtime.ctx.database.db);
-      behind += rows[0]!.n;
-    }
-    if (behind === 0) return;
+    if ((await projectionsBehind(h.runtime.ctx.database.db, projections)).length === 0) return;
     await sleep(50);
   }
 }
-
