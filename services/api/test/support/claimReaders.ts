@@ -303,6 +303,8 @@ function webhookTypesOf(events: readonly DomainEvent[]): string[] {
       case 'ClaimMessageSent': return ['claim.message_created'];
       case 'ClaimReviewed': return ['claim.reviewed'];
       case 'ClaimResolved': return [isResolvable(state!) ? 'claim.items_resolved' : 'claim.resolved'];
+      // Beyond the contract's list: integrators learn that a decision's money was taken back.
+      case 'ClaimResolutionReversed': return ['claim.resolution_reversed'];
       default: return [];
     }
   });
