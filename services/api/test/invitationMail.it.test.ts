@@ -1,7 +1,5 @@
-import net from 'node:net';
+import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
-import { simpleParser, type ParsedMail } from 'mailparser';
 import { sql } from 'kysely';
 import { AccountView, DomainEvent, invitationMailStreamOf, StoreOnboardingView, TeamMemberList } from '@claims/contracts';
 import { readStream } from '@claims/event-store';
@@ -10,34 +8,7 @@ import { createMailer } from '../src/notifications/mailer.js';
 import { deliverInvitationMail } from '../src/notifications/deliverInvitationMail.js';
 import { mailedInvitationToken } from './support/invitations.js';
 import { json, startHarness, type Harness } from './support/backofficeHarness.js';
-
-/** A real SMTP server in this process, keeping what it receives. */
-async function startSmtp(): Promise<{ port: number; received: ParsedMail[]; stop: () => Promise<void> }> {
-  const received: ParsedMail[] = [];
-  const server = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
-    onData(stream, _session, callback) {
-      // The HTML as sent: `cid:` references left as they are, not turned into data: URLs.
-      simpleParser(stream, { skipImageLinks: true }).then((mail) => { received.push(mail); callback(); }, callback);
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.server.address() as net.AddressInfo).port, received, stop: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
-/** A door in front of an SMTP server: while shut, every connection is dropped at once (a dead server). */
-async function startGate(): Promise<{ port: number; open: (target: number) => void; stop: () => Promise<void> }> {
-  let target: number | null = null;
-  const server = net.createServer((socket) => {
-    if (target === null) return socket.destroy();
-    const upstream = net.connect(target, '127.0.0.1');
-    socket.pipe(upstream).pipe(socket);
-    upstream.on('error', () => socket.destroy());
-    socket.on('error', () => upstream.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as net.AddressInfo).port, open: (port) => { target = port; }, stop: () => new Promise((resolve) => server.close(() => resolve())) };
-}
+import { startSmtp, startGate } from '../../../test/support/smtpServers.js';
 
 const recipients = (mail: ParsedMail) => (mail.to && 'text' in mail.to ? mail.to.text : '');
 const mailTo = (received: ParsedMail[], email: string) => received.filter((m) => recipients(m).includes(email));

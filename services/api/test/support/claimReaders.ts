@@ -1,7 +1,4 @@
-import type net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SMTPServer } from 'smtp-server';
-import { simpleParser, type ParsedMail } from 'mailparser';
 import { z } from 'zod';
 import {
   AdminClaimPage, AnalyticsResponse, CreateApiTokenResponse, CreateWebhookEndpointResponse, CustomerClaimView, FileClaimResponse, PayoutEntriesResponse,
@@ -16,6 +13,7 @@ import { projectionsBehind } from './backofficeHarness.js';
 import { StandardWebhookReceiver } from '../../../../test/support/standardWebhookReceiver.js';
 import { testEnvironment, type Mode } from '../../../../test/support/testRuntime.js';
 import { REASON, type ClaimSpec, type Story, type StoryCommand } from './claimStories.js';
+import { startSmtp } from '../../../../test/support/smtpServers.js';
 
 /**
  * The model-based test across readers: a story (claimStories.ts) is played through the HTTP API as a shopper and
@@ -31,20 +29,6 @@ const PASSWORD = 'demo-pass-1234';
 const SETTLE_TIMEOUT_MS = 60_000;
 /** The first catch-up, on the demo's whole history through a fresh topic: within the hook's timeout (vitest.config.ts). */
 const FIRST_SETTLE_TIMEOUT_MS = 110_000;
-
-/** A real SMTP server in this process, keeping what it receives. */
-async function startSmtp(): Promise<{ url: string; received: ParsedMail[]; stop: () => Promise<void> }> {
-  const received: ParsedMail[] = [];
-  const server = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
-    onData(stream, _session, callback) {
-      simpleParser(stream).then((mail) => { received.push(mail); callback(); }, callback);
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as net.AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, received, stop: () => new Promise((resolve) => server.close(() => resolve())) };
-}
 
 interface Response { statusCode: number; body: string }
 
