@@ -101,9 +101,11 @@ export const INTERNAL_RESOURCES: readonly Resource[] = [
   'admin-stores', 'admin-users', 'finance', 'finance-admin', 'global-macro', 'implementation', 'support', 'support-user',
   'pricing', 'quote-pricing', 'ota', 'slack', 'payout',
 ];
+/** Order Protection's own money terms with a store: merchants read them, only its staff set them. */
+const INTERNAL_MONEY_TERMS: readonly Permission[] = ['settings-replacement-cost:update', 'settings-rev-share:update'];
 const isInternal = (p: Permission): boolean =>
   INTERNAL_RESOURCES.some((r) => p.startsWith(`${r}:`)) || p.startsWith('supportUser:')
-  || ['whitelabel:list', 'whitelabel:restart', 'store:activate'].includes(p);
+  || ['whitelabel:list', 'whitelabel:restart', 'store:activate', ...INTERNAL_MONEY_TERMS].includes(p);
 
 /** Order Protection issues invoices; merchants read them. */
 const MERCHANT_READ_ONLY: readonly Permission[] = ['invoice:create', 'invoice:update', 'invoice:delete'];
