@@ -16,9 +16,21 @@ export function currencyDecimals(currency: string): number {
   return digits;
 }
 
+/**
+ * Minor units of a decimal amount, exactly: the number's shortest decimal form (the digits the JSON carried) is shifted by
+ * the currency's digits as text, never multiplied in floating point (1.005 × 100 is 100.49999…), then rounded half away
+ * from zero.
+ */
 export function toMinor(decimal: number, currency: string): number {
-  const factor = 10 ** currencyDecimals(currency);
-  return Math.round(decimal * factor);
+  const [mantissa = '0', exponent = '0'] = Math.abs(decimal).toString().split('e');
+  const [whole = '0', fraction = ''] = mantissa.split('.');
+  const digits = whole + fraction;
+  // Where the minor units' point falls in `digits`, counted from its start.
+  const point = whole.length + Number(exponent) + currencyDecimals(currency);
+  const minor = point >= digits.length
+    ? Number(digits + '0'.repeat(point - digits.length))
+    : Number(digits.slice(0, Math.max(point, 0)) || '0') + (point >= 0 && (digits[point] ?? '0') >= '5' ? 1 : 0);
+  return decimal < 0 && minor !== 0 ? -minor : minor;
 }
 
 export function toDecimal(minor: number, currency: string): number {

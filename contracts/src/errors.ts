@@ -21,6 +21,8 @@ export const ERROR_CATALOGUE = {
   unknown_item: 422,
   unsupported_resolution: 422,
   invalid_transition: 422,
+  exceeds_claimed_value: 422,
+  exceeds_claim_ceiling: 422,
   unsupported_media_type: 415,
   payload_too_large: 413,
   upload_expired: 410,

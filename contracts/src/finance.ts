@@ -13,6 +13,11 @@ export type StoreCreditKind = z.infer<typeof StoreCreditKind>;
  */
 export const MoneyRules = z.object({
   replacementCostPercent: z.number().min(0).max(1_000),
+  /**
+   * The most one claim may pay out, in units of the store's currency (the field's usual cap is 5,000); absent on
+   * stores and decisions from before it was a rule: {@link DEFAULT_CLAIM_CEILING}.
+   */
+  claimCeiling: z.number().positive().max(1_000_000_000).optional(),
 });
 export type MoneyRules = z.infer<typeof MoneyRules>;
 
@@ -24,16 +29,17 @@ export const Valuation = z.object({
 });
 export type Valuation = z.infer<typeof Valuation>;
 
-export const DEFAULT_MONEY_RULES: MoneyRules = { replacementCostPercent: 100 };
+export const DEFAULT_CLAIM_CEILING = 5_000;
+export const DEFAULT_MONEY_RULES = { replacementCostPercent: 100, claimCeiling: DEFAULT_CLAIM_CEILING } as const satisfies MoneyRules;
 
 /**
  * Money rules a finance replay may try instead of those each decision recorded: every rule the payout
  * valuation reads (the replacement-cost percentage and the store-credit bonus, amount or kind), and the
  * merchant's revenue share each invoice recorded (the `rev-share` settings group's shape). The store's
- * currency and the order's exchange rate are facts of the order, not rules, so they are never candidates.
- * An unknown name is refused rather than silently ignored, so a typo never passes for "nothing changes".
+ * currency and the order's exchange rate are facts of the order, not rules, so they are never candidates; nor is the
+ * claim ceiling, which bounds decisions when they are made and moves no payout of one made. An unknown name is refused rather than silently ignored, so a typo never passes for "nothing changes".
  */
-export const CandidateMoneyRules = MoneyRules.partial().extend({
+export const CandidateMoneyRules = MoneyRules.omit({ claimCeiling: true }).partial().extend({
   credit: Valuation.shape.credit.partial().strict().optional(),
   revShare: z.object({ merchantSharePercent: z.number().min(0).max(100) }).strict().optional(),
 }).strict();

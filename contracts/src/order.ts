@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CurrencyCode, DecimalAmount } from './money.js';
+import { CurrencyCode, DecimalAmount, OrderAmount } from './money.js';
 import { EligibilityCode, ShipmentStatus } from './enums.js';
 
 export const Address = z.object({
@@ -84,23 +84,24 @@ export const OrderInput = z.object({
   orderNumber: z.string().trim().min(1).max(64),
   customerEmail: z.email(),
   currency: CurrencyCode,
-  exchangeRate: z.number().positive().default(1),
+  exchangeRate: z.number().positive().max(1_000_000).default(1),
   createdAt: z.iso.datetime(),
   protected: z.boolean(),
   policy: z.object({
-    insuredAmount: DecimalAmount,
-    premiumPaid: DecimalAmount,
+    insuredAmount: OrderAmount,
+    premiumPaid: OrderAmount,
     premiumCurrency: CurrencyCode,
     removedAt: z.iso.datetime().nullable().optional(),
   }).nullable(),
-  shippingCost: DecimalAmount.default(0),
-  shippingCostTax: DecimalAmount.default(0),
-  tax: DecimalAmount.default(0),
+  shippingCost: OrderAmount.default(0),
+  shippingCostTax: OrderAmount.default(0),
+  tax: OrderAmount.default(0),
   shippingAddress: Address,
   items: z.array(OrderItem.extend({
-    price: DecimalAmount,
-    tax: DecimalAmount.default(0),
-    discount: DecimalAmount.default(0),
+    price: OrderAmount,
+    quantity: z.number().int().positive().max(100_000),
+    tax: OrderAmount.default(0),
+    discount: OrderAmount.default(0),
     refundedQuantity: z.number().int().nonnegative().default(0),
     selectedOptions: SelectedOptions.default({}),
   })).min(1),

@@ -101,9 +101,13 @@ export const INTERNAL_RESOURCES: readonly Resource[] = [
   'admin-stores', 'admin-users', 'finance', 'finance-admin', 'global-macro', 'implementation', 'support', 'support-user',
   'pricing', 'quote-pricing', 'ota', 'slack', 'payout',
 ];
-const isInternal = (p: Permission): boolean =>
+/** Order Protection's own money terms with a store (replacement cost, revenue share, pricing): only its staff set them. */
+const INTERNAL_MONEY_TERMS: readonly Permission[] = ['settings-replacement-cost:update', 'settings-rev-share:update'];
+/** What the merchant reads of those terms although the resource is internal: the premium it is charged. */
+const MERCHANT_READS_OF_INTERNAL: readonly Permission[] = ['pricing:read'];
+const isInternal = (p: Permission): boolean => !MERCHANT_READS_OF_INTERNAL.includes(p) && (
   INTERNAL_RESOURCES.some((r) => p.startsWith(`${r}:`)) || p.startsWith('supportUser:')
-  || ['whitelabel:list', 'whitelabel:restart', 'store:activate'].includes(p);
+  || ['whitelabel:list', 'whitelabel:restart', 'store:activate', ...INTERNAL_MONEY_TERMS].includes(p));
 
 /** Order Protection issues invoices; merchants read them. */
 const MERCHANT_READ_ONLY: readonly Permission[] = ['invoice:create', 'invoice:update', 'invoice:delete'];
@@ -114,7 +118,7 @@ const TENANT_READS: readonly Permission[] = TENANT_ALL.filter((p) => p.endsWith(
 /** Reads that stay with owners and admins: money movements, credentials and the team. */
 const SENSITIVE_READS: readonly Permission[] = [
   'billing:read', 'billing-method:read', 'billing-settings:read', 'payment-method:read', 'payout-method:read', 'invoice:read',
-  'api-tokens:read', 'webhook:read', 'team-member:read', 'ab-tests:read',
+  'api-tokens:read', 'webhook:read', 'team-member:read', 'ab-tests:read', 'pricing:read',
 ];
 const STAFF_READS: readonly Permission[] = without(TENANT_READS, ...SENSITIVE_READS);
 

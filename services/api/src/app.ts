@@ -91,7 +91,6 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
     if (ctx.config.production) void reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
   });
   installErrorHandler(app);
-  installControlCharacterCheck(app);
 
   // The portal's script is most of a first visit: gzip/brotli cut it about 3.5x on the wire.
   await app.register(compress, { threshold: 1024 });
@@ -114,6 +113,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(authPlugin(ctx));
+  // After the permission check: another tenant's store answers 404 before its body's shape answers 400.
+  installControlCharacterCheck(app);
   await app.register(expirySweepPlugin(ctx));
   await app.register(sentryPlugin(ctx));
   await app.register(rateLimitPlugin(ctx));

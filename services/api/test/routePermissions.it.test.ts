@@ -128,6 +128,27 @@ describe('every route answers as the permission table says', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('answers 404 for another tenant\'s store, claim or order on every route, signed-in ones too, before it reads the body', async () => {
+    const document = json<{ paths: Record<string, Record<string, DeclaredOperation>> }>(await h.call({ method: 'GET', url: '/api/openapi.json' }));
+    // Every cookie route that declares what it needs ('signed-in' included) and names a tenant's id, with a body of no route's shape.
+    const writes = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods)
+      .filter(([method, o]) => method !== 'get' && (o['x-permission'] ?? o['x-permission-any-of']) && !o.security?.some((scheme) => 'bearer' in scheme))
+      .map(([method]) => ({ method: method.toUpperCase() as Method, path })))
+      .filter((o) => scopedToTenant(o.path));
+    expect(writes.map((o) => `${o.method} ${o.path}`)).toContain('PUT /api/admin/stores/{storeId}/notification-preferences');
+    const wrong: string[] = [];
+    for (const role of ['account_owner', 'store_owner'] as const) {
+      const user = ROLE_USERS[role];
+      for (const operation of writes) {
+        for (const body of [{ '\ud800': [-1e308] }, 'not an object']) {
+          const other = await h.call({ method: operation.method, url: urlOf(operation.path, OTHER[user.home]), cookie: cookies.get(role)!, body });
+          if (other.statusCode !== 404) wrong.push(`${role}: ${operation.method} ${operation.path} with ${JSON.stringify(body)} answered ${other.statusCode}, not 404`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it('API tokens: allowed with the permission, 403 without it, 404 on another store\'s objects', async () => {
     const tokenFor = async (slug: Slug, permission: Permission) => {
       const owner = slug === 'acme' ? 'account_owner' : 'store_owner';

@@ -44,8 +44,10 @@ describe('settings groups of the back-office resources', () => {
     expect(StoreSettingsView.parse(json(saved)).groups[0]).toMatchObject({ value: { supportEmail: 'care@acme.test' }, lastChange: { actor: { name: 'Alex Owner' } } });
   });
 
-  it('keeps pricing and quote pricing to Order Protection: finance reads, the admin changes, merchants see neither', async () => {
-    expect((await get('pricing', owner)).statusCode).toBe(403);
+  it('keeps pricing and quote pricing to Order Protection: finance reads, the admin changes, merchants read the premium only', async () => {
+    expect((await get('pricing', owner)).statusCode).toBe(200);
+    expect((await put('pricing', { premiumPercent: 0 }, owner)).statusCode).toBe(403);
+    expect((await get('quote-pricing', owner)).statusCode).toBe(403);
     expect((await put('quote-pricing', { quotePercent: 2 }, owner)).statusCode).toBe(403);
     expect((await get('pricing', finance)).statusCode).toBe(200);
     expect((await put('pricing', { premiumPercent: 3 }, finance)).statusCode).toBe(403);

@@ -40,9 +40,9 @@ describe('store settings', () => {
     const view = StoreSettingsView.parse(json(response));
     expect(view.version).toBe(1);
     expect(view.groups.map((g) => [g.group, g.updatable])).toEqual([
-      ['general', false], ['capabilities', true], ['fulfillment', true], ['one-time-appeasements', true], ['replacement-cost', true],
-      ['rev-share', true], ['claim-acknowledgment', true], ['customer-communication', true], ['metadata', true], ['widget', true],
-      ['claim-filing', true], ['policies', true], ['notifications', true], ['contact', true], ['branding', false],
+      ['general', false], ['capabilities', true], ['fulfillment', true], ['one-time-appeasements', true], ['replacement-cost', false],
+      ['rev-share', false], ['claim-acknowledgment', true], ['customer-communication', true], ['metadata', true], ['widget', true],
+      ['claim-filing', true], ['policies', true], ['pricing', false], ['notifications', true], ['contact', true], ['branding', false],
     ]);
     const { group } = await capabilities();
     expect(group.value.capabilities).toEqual({ credit: true, refund: true, reship: true, returns: true });

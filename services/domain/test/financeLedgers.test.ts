@@ -48,7 +48,7 @@ const kumo = demoStore('kumo');
 const eurOrder = demoOrder('1008');
 const jpyOrder = demoOrder('K-2001');
 const valuationOf = (store: DemoStore, order: Order, replacementCostPercent = 100): Valuation => ({
-  storeCurrency: store.currency, exchangeRate: order.exchangeRate, rules: { replacementCostPercent }, credit: { bonus: store.settings.credit.bonus, bonusType: store.settings.credit.bonusType },
+  storeCurrency: store.currency, exchangeRate: order.exchangeRate, rules: { ...store.settings.moneyRules, replacementCostPercent }, credit: { bonus: store.settings.credit.bonus, bonusType: store.settings.credit.bonusType },
 });
 
 /** Half to even of n/d (n ≥ 0, d > 0), written out independently of exactMoney's. */

@@ -131,7 +131,8 @@ const changeOf: { [G in EditableSettingsGroup]: fc.Arbitrary<Extract<SettingsCha
     group: 'fulfillment' as const, value: { claimWaitDays: wait, claimWindowDays: windowDays },
   }))),
   'one-time-appeasements': fc.boolean().map((allow) => ({ group: 'one-time-appeasements' as const, value: { allowOneTimeAppeasement: allow } })),
-  'replacement-cost': fc.integer({ min: 0, max: 1_000 }).map((percent) => ({ group: 'replacement-cost' as const, value: { replacementCostPercent: percent } })),
+  'replacement-cost': fc.record({ replacementCostPercent: fc.integer({ min: 0, max: 1_000 }), claimCeiling: fc.integer({ min: 1, max: 100_000 }) })
+    .map((value) => ({ group: 'replacement-cost' as const, value })),
   'rev-share': fc.integer({ min: 0, max: 100 }).map((percent) => ({ group: 'rev-share' as const, value: { merchantSharePercent: percent } })),
   'claim-acknowledgment': fc.record({ enabled: fc.boolean(), message: fc.constantFrom('', 'We got it.', 'Thanks — we reply within a day.') })
     .map((value) => ({ group: 'claim-acknowledgment' as const, value })),

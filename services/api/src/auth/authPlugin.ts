@@ -101,12 +101,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
  * The declared permission, checked before validation so that a caller without it learns nothing
  * of the route, not even its body's shape: on the store, claim or order the path names (another tenant's is
- * a 404, as if missing), else on at least one store. Handlers still check the objects they load.
+ * a 404, as if missing, on every route, signed-in ones too), else on at least one store. Handlers still check
+ * the objects they load.
  */
 async function enforceDeclaredPermission(ctx: AppContext, request: FastifyRequest): Promise<void> {
   const access = request.routeOptions.config?.permission;
-  if (!access || access === 'signed-in') return;
-  const needed = typeof access === 'string' ? [access] : access.anyOf;
+  if (!access) return;
+  // Signed-in routes need no permission, but a store, claim or order in their path is still the caller's own or a 404.
+  const needed = access === 'signed-in' ? [] : typeof access === 'string' ? [access] : access.anyOf;
   const principal = request.requirePrincipal();
   const params = request.params as Partial<Record<string, string>>;
   if (params.storeId && UUID.test(params.storeId)) {

@@ -72,7 +72,7 @@ export const v1Routes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) 
     config: { auth: 'token', permission: 'claim:resolve' },
     schema: {
       tags: ['public API v1'],
-      summary: 'Resolve a claim, whole or item by item: 409 already_resolved for an item already decided, 409 version_conflict on a stale expectedVersion, 422 for a type the store does not offer',
+      summary: 'Resolve a claim, whole or item by item: 409 already_resolved for an item already decided, 409 version_conflict on a stale expectedVersion, 422 for a type the store does not offer, 422 exceeds_claimed_value or exceeds_claim_ceiling past what the claim is worth or the store\'s ceiling on one claim',
       security: [{ bearer: [] }], params: ClaimParams, headers: IdempotencyHeaders, body: ResolveClaimRequest,
       response: { 200: ApiClaim, ...errors, 409: ApiError },
     },

@@ -12,6 +12,7 @@ import { lineValue, percentOf } from './resolutionValue.js';
 import { decideClaimAnnotation } from './decideClaimAnnotation.js';
 import { decideReopen } from './reopenClaim.js';
 import { decidesWholeClaim, decisionOutcome } from './wholeDecision.js';
+import { withinBounds } from './decisionBounds.js';
 
 const notFound = () => fail<DomainEvent[]>('claim_not_found', 'No claim matches that reference.');
 
@@ -27,7 +28,7 @@ function statusAfter(claim: Claim, resolutions: readonly ClaimResolution[]): Cla
 /**
  * A resolution decides some or all of a claim's undecided items, each with its own type (the request's by
  * default), quantity, percentage or amount; with no items listed it decides every item not yet decided. An
- * item is decided once; the claim is resolved when the last one is.
+ * item is decided once; the claim is resolved when the last one is. What it pays is bounded (decisionBounds).
  */
 function decideResolve(command: ResolveClaim, claim: Claim): Result<DomainEvent[]> {
   if (!isResolvable(claim)) return fail('already_resolved', `Claim #${claim.claimNumber} has every item decided already.`);
@@ -77,6 +78,8 @@ function decideResolve(command: ResolveClaim, claim: Claim): Result<DomainEvent[
         paidValue: deny ? 0 : value, creditStore: !deny && item.creditStore, final: line.final ?? true });
     }
   }
+  const bounded = withinBounds(claim, resolutions, command.valuation);
+  if (!bounded.ok) return bounded;
   const status = statusAfter(claim, resolutions);
   // Deciding the last items decides the claim: the event then carries the whole decision for its readers.
   const whole = decidesWholeClaim({ status }) ? { claimResolutions: [...claim.resolutions, ...resolutions] } : {};

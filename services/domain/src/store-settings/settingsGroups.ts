@@ -8,7 +8,7 @@ export function settingsValuesOf(settings: StoreSettings): EditableSettingsValue
     capabilities: { capabilities: settings.capabilities, credit: settings.credit, returns: settings.returns },
     fulfillment: { claimWaitDays: settings.claimWaitDays, claimWindowDays: settings.claimWindowDays },
     'one-time-appeasements': { allowOneTimeAppeasement: settings.allowOneTimeAppeasement },
-    'replacement-cost': { replacementCostPercent: settings.moneyRules?.replacementCostPercent ?? DEFAULT_MONEY_RULES.replacementCostPercent },
+    'replacement-cost': { ...DEFAULT_MONEY_RULES, ...settings.moneyRules },
     'rev-share': settings.revShare ?? SETTINGS_DEFAULTS.revShare,
     'claim-acknowledgment': settings.claimAcknowledgment ?? SETTINGS_DEFAULTS.claimAcknowledgment,
     'customer-communication': { sla: { ...SLA_DEFAULTS, ...settings.sla } },

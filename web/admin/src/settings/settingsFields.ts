@@ -34,6 +34,7 @@ export const SETTINGS_FIELDS: Readonly<Record<Exclude<EditableSettingsGroup, 'me
   ],
   'replacement-cost': [
     { kind: 'number', path: 'replacementCostPercent', label: 'Replacement cost (% of the items\' value)', min: 0, max: 1_000, step: 0.01, hint: 'What a reshipment is owed to the store.' },
+    { kind: 'number', path: 'claimCeiling', label: 'Most one claim may pay out (store currency)', min: 0, max: 1_000_000_000, step: 0.01, hint: 'Decisions above it are refused.' },
   ],
   'rev-share': [
     { kind: 'number', path: 'merchantSharePercent', label: 'Merchant share of premiums (%)', min: 0, max: 100, step: 0.01 },
