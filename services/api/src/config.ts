@@ -66,7 +66,7 @@ const Env = z.object({
   // Mail to shoppers (services/api/src/notifications): without SMTP_URL it is kept under DATA_DIR/mail.
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'an smtp:// or smtps:// URL').optional().or(z.literal('').transform(() => undefined)),
   MAIL_FROM: z.string().min(3).default('Order Protection <claims@orderprotection.test>'),
-  /** Where shoppers reach the portal: the origin of the claim links in mail (default: this server's address). */
+  /** Where shoppers reach the portal: the origin of the links in mail (default: this server's address; required in production). */
   PUBLIC_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
   // Sign-in throttling (services/api/src/auth/loginThrottle.ts): failures per window per (email, client), client, email.
   LOGIN_WINDOW_MINUTES: z.coerce.number().int().positive().default(15),
@@ -173,6 +173,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (production && e.PASSWORD_SCRYPT_N < OWASP_SCRYPT_N) {
     throw new Error(`Invalid configuration: PASSWORD_SCRYPT_N below ${OWASP_SCRYPT_N} (OWASP's least for scrypt) is refused when NODE_ENV=production.`);
+  }
+  // Mailed links (claim links, invitations) are built on it: the default, this server's own address, reaches nobody.
+  if (production && !e.PUBLIC_URL) {
+    throw new Error('Invalid configuration: PUBLIC_URL is required when NODE_ENV=production: the links in mail are built on it.');
   }
   return {
     port: e.PORT,
