@@ -34,6 +34,7 @@ import { startDeliveryWorker, type DeliveryWorker } from './webhooks/deliveryWor
 import { startPeriodicTask, type PeriodicTask } from './platform/periodicTask.js';
 import { expireIdempotencyKeys } from './http/idempotency.js';
 import { mediaMigrations } from './media/mediaMigrations.js';
+import { rateWindowMigrations } from './platform/rateWindows.js';
 import { presenceMigrations } from './desk/claimPresence.js';
 import { sweepOrphanedMedia } from './media/mediaRoutes.js';
 
@@ -46,7 +47,7 @@ export const afterCommitReactions = (mailer: Mailer): readonly Reaction[] =>
 
 export const ALL_MIGRATIONS: Record<string, Migration> = registerMigrations(
   eventStoreMigrations, catalogMigrations, projectionMigrations, relayMigrations, identityMigrations, publicApiMigrations, webhookMigrations, teamMigrations,
-  financeMigrations, notificationMigrations, mediaMigrations, presenceMigrations,
+  financeMigrations, notificationMigrations, mediaMigrations, presenceMigrations, rateWindowMigrations,
 );
 
 export interface Runtime {

@@ -18,6 +18,7 @@ import { openClaimLink } from '../http/claimLinks.js';
 import { fileClaim } from './fileClaim.js';
 import { toCustomerClaimView } from './customerClaimView.js';
 import { claimStoreCredits } from '../store-credit/claimStoreCredits.js';
+import { assertOwnAttachments } from '../media/attachmentLinks.js';
 
 const TokenParams = z.object({ id: z.string().min(1).max(100) });
 const notFound = () => new AppError('claim_not_found', 'No claim matches that link. Check the link in your email.');
@@ -74,6 +75,7 @@ export const claimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
   }, async (request, reply) => {
     const loaded = await claimByToken(ctx, request.params.id);
     const claim = loaded.state;
+    await assertOwnAttachments(ctx, request, request.body.medias, [`claim:${claim.id}`, `order:${claim.orderId}`]);
     const { decided } = await shopperCommand(ctx, loaded, request.id, {
       type: 'SendMessage', claimId: claim.id, messageId: randomUUID(), actor: { type: 'customer', id: claim.id },
       senderType: 'customer', senderName: request.body.senderName || claim.customer.name,

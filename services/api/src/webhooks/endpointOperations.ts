@@ -1,3 +1,4 @@
+import { WEBHOOK_SEND_LIMITS, type WebhookSendKind } from '@claims/contracts';
 import type {
   CreateWebhookEndpointRequest, CreateWebhookEndpointResponse, ReplayWebhookRangeRequest, ReplayWebhookRangeResponse, WebhookDeliveryAttemptPage,
   WebhookDeliveryAttemptQuery, WebhookEndpoint, WebhookEndpointStatus, WebhookReplayResponse, WebhookTestResponse,
@@ -5,6 +6,7 @@ import type {
 import { enqueueTestDelivery, listDeliveryAttempts, replayDeliveriesBetween, replayDelivery } from '@claims/projections';
 import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
+import { hitWindow } from '../platform/rateWindows.js';
 import { refusalOf } from './addressPolicy.js';
 import { createEndpoint, deleteEndpoint, findEndpoint, rotateSecret, setEndpointStatus } from './endpointRepository.js';
 
@@ -59,8 +61,23 @@ export async function endpointAttempts(ctx: AppContext, storeId: string, endpoin
   return listDeliveryAttempts(ctx.database.db, endpoint.id, query);
 }
 
+/**
+ * Sends on request are counted per endpoint, in PostgreSQL (every process counts together), after the endpoint is
+ * known to be the store's (another store's is 404, not 429): a loop of them must not flood the receiver.
+ */
+async function countSend(ctx: AppContext, endpointId: string, kind: WebhookSendKind): Promise<void> {
+  const limit = WEBHOOK_SEND_LIMITS[kind];
+  const now = ctx.now();
+  const { hits, windowEndsAt } = await hitWindow(ctx.database.db, `webhook-${kind}:${endpointId}`, limit.windowSeconds * 1000, now);
+  if (hits > limit.max) {
+    throw new AppError('rate_limited', `This endpoint has had its ${limit.max} ${limit.what} of this window; try again after ${windowEndsAt}.`, undefined,
+      { 'retry-after': String(Math.max(1, Math.ceil((Date.parse(windowEndsAt) - Date.parse(now)) / 1000))) });
+  }
+}
+
 export async function replayOne(ctx: AppContext, storeId: string, endpointId: string, deliveryId: string): Promise<WebhookReplayResponse> {
   const endpoint = await endpointOf(ctx, storeId, endpointId);
+  await countSend(ctx, endpoint.id, 'replay');
   const replayed = await replayDelivery(ctx.database.db, endpoint.id, deliveryId, ctx.now());
   if (!replayed) throw new AppError('not_found', 'No delivery of this endpoint matches that reference.');
   return replayed;
@@ -68,11 +85,13 @@ export async function replayOne(ctx: AppContext, storeId: string, endpointId: st
 
 export async function replayRange(ctx: AppContext, storeId: string, endpointId: string, range: ReplayWebhookRangeRequest): Promise<ReplayWebhookRangeResponse> {
   const endpoint = await endpointOf(ctx, storeId, endpointId);
+  await countSend(ctx, endpoint.id, 'rangeReplay');
   return { replayed: await replayDeliveriesBetween(ctx.database.db, endpoint.id, range.from, range.to, ctx.now()) };
 }
 
 /** A `webhook.test` delivery, sent like any other (also to a paused endpoint once it is resumed). */
 export async function sendTestDelivery(ctx: AppContext, storeId: string, endpointId: string): Promise<WebhookTestResponse> {
   const endpoint = await endpointOf(ctx, storeId, endpointId);
+  await countSend(ctx, endpoint.id, 'test');
   return enqueueTestDelivery(ctx.database.db, endpoint, ctx.now());
 }
