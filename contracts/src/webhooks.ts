@@ -58,17 +58,6 @@ export type CreateWebhookEndpointResponse = z.infer<typeof CreateWebhookEndpoint
 
 export const WebhookEndpointList = z.object({ data: z.array(WebhookEndpoint) });
 
-/**
- * Decided (docs/decisions/webhook-sends-throttled.md): what one endpoint may be sent on request, whoever asks (API token
- * or back-office): test deliveries, single replays and range replays (each of which may send thousands), per window.
- */
-export const WEBHOOK_SEND_LIMITS = {
-  test: { max: 10, windowSeconds: 60, what: 'test deliveries' },
-  replay: { max: 60, windowSeconds: 60, what: 'replays' },
-  rangeReplay: { max: 10, windowSeconds: 3_600, what: 'range replays' },
-} as const;
-export type WebhookSendKind = keyof typeof WEBHOOK_SEND_LIMITS;
-
 /** Contract: the old secret keeps signing beside the new one for this long unless `overlapSeconds` says otherwise. */
 export const DEFAULT_SECRET_OVERLAP_SECONDS = 24 * 3_600;
 

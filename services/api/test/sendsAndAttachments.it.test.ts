@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  CreateApiTokenResponse, CreateWebhookEndpointResponse, CustomerOrder, Message, UPLOAD_QUOTA, UploadUrlResponse, WEBHOOK_SEND_LIMITS,
+  CreateApiTokenResponse, CreateWebhookEndpointResponse, CustomerOrder, Message, UPLOAD_QUOTA, UploadUrlResponse,
 } from '@claims/contracts';
 import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
 
@@ -27,7 +27,8 @@ describe('sends on request to a webhook endpoint', () => {
     const flooded = await endpoint();
     const other = await endpoint();
     const token = CreateApiTokenResponse.parse(json(await h.call({ method: 'POST', url: `/api/stores/${acme}/api-tokens`, cookie: owner, body: { name: 'hooks', permissions: ['webhook:update'] } }))).token;
-    const { max } = WEBHOOK_SEND_LIMITS.test;
+    const max = h.runtime.ctx.config.webhookSendLimits.testsPerMinute;
+    expect(max).toBe(10);
     const statuses: number[] = [];
     for (let i = 0; i < max; i++) statuses.push((await h.call({ method: 'POST', url: `/api/v1/webhook-endpoints/${flooded.id}/test`, token })).statusCode);
     expect(statuses).toEqual(Array(max).fill(202));
@@ -43,7 +44,8 @@ describe('sends on request to a webhook endpoint', () => {
   it('stops a loop of range replays at the endpoint\'s limit', async () => {
     const flooded = await endpoint();
     const range = { from: new Date(Date.now() - 86_400_000).toISOString(), to: new Date().toISOString() };
-    const { max } = WEBHOOK_SEND_LIMITS.rangeReplay;
+    const max = h.runtime.ctx.config.webhookSendLimits.rangeReplaysPerHour;
+    expect(max).toBe(10);
     const statuses: number[] = [];
     for (let i = 0; i <= max; i++) statuses.push((await h.call({ method: 'POST', url: admin(`/${flooded.id}/replays`), cookie: owner, body: range })).statusCode);
     expect(statuses).toEqual([...Array(max).fill(202), 429]);

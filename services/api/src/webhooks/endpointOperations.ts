@@ -1,10 +1,10 @@
-import { WEBHOOK_SEND_LIMITS, type WebhookSendKind } from '@claims/contracts';
 import type {
   CreateWebhookEndpointRequest, CreateWebhookEndpointResponse, ReplayWebhookRangeRequest, ReplayWebhookRangeResponse, WebhookDeliveryAttemptPage,
   WebhookDeliveryAttemptQuery, WebhookEndpoint, WebhookEndpointStatus, WebhookReplayResponse, WebhookTestResponse,
 } from '@claims/contracts';
 import { enqueueTestDelivery, listDeliveryAttempts, replayDeliveriesBetween, replayDelivery } from '@claims/projections';
 import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
 import { AppError } from '../platform/errors.js';
 import { hitWindow } from '../platform/rateWindows.js';
 import { refusalOf } from './addressPolicy.js';
@@ -61,12 +61,18 @@ export async function endpointAttempts(ctx: AppContext, storeId: string, endpoin
   return listDeliveryAttempts(ctx.database.db, endpoint.id, query);
 }
 
+const SENDS = {
+  test: (l: Config['webhookSendLimits']) => ({ max: l.testsPerMinute, windowSeconds: 60, what: 'test deliveries' }),
+  replay: (l: Config['webhookSendLimits']) => ({ max: l.replaysPerMinute, windowSeconds: 60, what: 'replays' }),
+  rangeReplay: (l: Config['webhookSendLimits']) => ({ max: l.rangeReplaysPerHour, windowSeconds: 3_600, what: 'range replays' }),
+};
+
 /**
  * Sends on request are counted per endpoint, in PostgreSQL (every process counts together), after the endpoint is
  * known to be the store's (another store's is 404, not 429): a loop of them must not flood the receiver.
  */
-async function countSend(ctx: AppContext, endpointId: string, kind: WebhookSendKind): Promise<void> {
-  const limit = WEBHOOK_SEND_LIMITS[kind];
+async function countSend(ctx: AppContext, endpointId: string, kind: keyof typeof SENDS): Promise<void> {
+  const limit = SENDS[kind](ctx.config.webhookSendLimits);
   const now = ctx.now();
   const { hits, windowEndsAt } = await hitWindow(ctx.database.db, `webhook-${kind}:${endpointId}`, limit.windowSeconds * 1000, now);
   if (hits > limit.max) {
