@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CreateApiTokenResponse, CreateWebhookEndpointResponse, CustomerOrder, Message, UPLOAD_QUOTA, UploadUrlResponse,
@@ -96,11 +97,40 @@ describe('message attachments', () => {
   });
 });
 
+describe('a claim\'s photos', () => {
+  it('must be files uploaded for the order being claimed: anything else is 400 and files no claim', async () => {
+    const lookup = async (email: string, order: string) => CustomerOrder.parse(json(await h.call({ method: 'GET', url: `/api/order-lookup?email=${email}&order=${order}` }))).systemOrderId;
+    const upload = async (orderId: string, email: string) => {
+      const signed = UploadUrlResponse.parse(json(await h.call({ method: 'POST', url: '/api/media/upload-url', body: { filename: 'torn.png', contentType: 'image/png', mediaType: 'CLAIM', orderId, email } })));
+      const target = new URL(signed.signedUrl);
+      expect((await h.runtime.app.inject({ method: 'PUT', url: target.pathname + target.search, headers: { 'content-type': 'image/png' }, payload: PNG })).statusCode).toBe(201);
+      return signed.publicUrl;
+    };
+    const own = await upload(await lookup('ben@example.com', '1002'), 'ben@example.com');
+    const otherOrders = await upload(await lookup('ava@example.com', '1001'), 'ava@example.com');
+    const withPhoto = (url: string) => {
+      const body = oneItemClaim('ben@example.com', 'f-1002-1', 'li-4');
+      body.fulfillmentIssues[0]!.issues[0]!.images = [{ url }];
+      return body;
+    };
+    const claims = async () => (await sql<{ n: number }>`select count(*)::int as n from streams`.execute(h.runtime.ctx.database.db)).rows[0]!.n;
+    const before = await claims();
+    for (const url of ['https://evil.example/torn.png', 'javascript:alert(1)', `/api/media/files/${crypto.randomUUID()}.png`, otherOrders]) {
+      const refused = await h.call({ method: 'POST', url: '/api/claims/acme-5002', body: withPhoto(url) });
+      expect(refused.statusCode, url).toBe(400);
+      expect(json(refused)).toMatchObject({ error: 'validation_failed' });
+    }
+    expect(await claims()).toBe(before);
+    const filed = await h.call({ method: 'POST', url: '/api/claims/acme-5002', body: withPhoto(own) });
+    expect(filed.statusCode, filed.body).toBe(201);
+  });
+});
+
 describe('the upload quota', () => {
   it('hands out no more URLs than the quota to concurrent requests', async () => {
-    const lookup = await h.call({ method: 'GET', url: '/api/order-lookup?email=ben@example.com&order=1002' });
+    const lookup = await h.call({ method: 'GET', url: '/api/order-lookup?email=hugo@example.com&order=1008' });
     const orderId = CustomerOrder.parse(json(lookup)).systemOrderId;
-    const ask = () => h.call({ method: 'POST', url: '/api/media/upload-url', body: { filename: 'p.png', contentType: 'image/png', mediaType: 'CLAIM', orderId, email: 'ben@example.com' } });
+    const ask = () => h.call({ method: 'POST', url: '/api/media/upload-url', body: { filename: 'p.png', contentType: 'image/png', mediaType: 'CLAIM', orderId, email: 'hugo@example.com' } });
     const answers = await Promise.all(Array.from({ length: UPLOAD_QUOTA.files + 20 }, ask));
     const statuses = answers.map((a) => a.statusCode);
     expect(statuses.filter((s) => s === 200)).toHaveLength(UPLOAD_QUOTA.files);
