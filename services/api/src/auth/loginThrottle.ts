@@ -3,6 +3,7 @@ import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
+import { retryAfterSeconds } from '../platform/rateWindows.js';
 
 /**
  * Sign-in throttling (decision in docs/decisions.md). Three counters per fixed window:
@@ -67,7 +68,7 @@ export const tooManyAttempts = (what: string, until: string, now: string) => new
   'rate_limited',
   `Too many ${what}. Try again after ${until}.`,
   undefined,
-  { 'retry-after': String(Math.max(1, Math.ceil((Date.parse(until) - Date.parse(now)) / 1000))) },
+  { 'retry-after': String(retryAfterSeconds(until, now)) },
 );
 
 async function countOn(ctx: AppContext, counters: readonly Counter[]): Promise<CountedAttempt> {

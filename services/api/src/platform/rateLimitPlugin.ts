@@ -3,7 +3,7 @@ import { normalizeIP } from '@fastify/rate-limit';
 import type { AppContext } from '../context.js';
 import type { Config } from '../config.js';
 import { AppError } from './errors.js';
-import { hitWindow } from './rateWindows.js';
+import { hitWindow, retryAfterSeconds } from './rateWindows.js';
 
 /**
  * Abuse limits of the customer endpoints that guess at orders (spec §7 lookup and filing):
@@ -48,7 +48,7 @@ export const rateLimitPlugin = (ctx: AppContext, settings: RateLimitSettings = c
       const check = async (request: FastifyRequest) => {
         const now = ctx.now();
         const { hits, windowEndsAt } = await hitWindow(ctx.database.db, `limit:${rule.name}:${rule.key(request) ?? '-'}`, settings.windowMs, now);
-        return { exceeded: hits > rule.max, retryAfterSeconds: Math.max(1, Math.ceil((Date.parse(windowEndsAt) - Date.parse(now)) / 1000)) };
+        return { exceeded: hits > rule.max, retryAfterSeconds: retryAfterSeconds(windowEndsAt, now) };
       };
       return { ...rule, check };
     };

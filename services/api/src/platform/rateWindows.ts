@@ -31,6 +31,9 @@ export async function hitWindow(db: QueryExecutorProvider, key: string, windowMs
   return { hits: row!.hits, windowEndsAt: new Date(row!.window_ends_at).toISOString() };
 }
 
+/** A 429's `Retry-After`: whole seconds until `until`, at least one. */
+export const retryAfterSeconds = (until: string, now: string): number => Math.max(1, Math.ceil((Date.parse(until) - Date.parse(now)) / 1000));
+
 /** Drops the windows that have ended (the hourly sweep). */
 export async function deleteEndedWindows(db: QueryExecutorProvider, now: string): Promise<number> {
   const { rows } = await sql<{ key: string }>`delete from rate_windows where window_ends_at <= ${now}::timestamptz returning key`.execute(db);

@@ -6,7 +6,7 @@ import { enqueueTestDelivery, listDeliveryAttempts, replayDeliveriesBetween, rep
 import type { AppContext } from '../context.js';
 import type { Config } from '../config.js';
 import { AppError } from '../platform/errors.js';
-import { hitWindow } from '../platform/rateWindows.js';
+import { hitWindow, retryAfterSeconds } from '../platform/rateWindows.js';
 import { refusalOf } from './addressPolicy.js';
 import { createEndpoint, deleteEndpoint, findEndpoint, rotateSecret, setEndpointStatus } from './endpointRepository.js';
 
@@ -77,7 +77,7 @@ async function countSend(ctx: AppContext, endpointId: string, kind: keyof typeof
   const { hits, windowEndsAt } = await hitWindow(ctx.database.db, `webhook-${kind}:${endpointId}`, limit.windowSeconds * 1000, now);
   if (hits > limit.max) {
     throw new AppError('rate_limited', `This endpoint has had its ${limit.max} ${limit.what} of this window; try again after ${windowEndsAt}.`, undefined,
-      { 'retry-after': String(Math.max(1, Math.ceil((Date.parse(windowEndsAt) - Date.parse(now)) / 1000))) });
+      { 'retry-after': String(retryAfterSeconds(windowEndsAt, now)) });
   }
 }
 
