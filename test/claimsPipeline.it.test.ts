@@ -12,7 +12,7 @@ const socksClaim: FileClaimRequest = {
   email: 'ava@example.com',
   fulfillmentIssues: [{
     sourceFulfillmentId: 'f-1001-1',
-    issues: [{ sourceItemId: 'li-2', claimType: 'DAMAGED', quantity: 2, details: 'Two pairs arrived torn.', images: [{ url: '/api/media/files/socks.jpg' }] }],
+    issues: [{ sourceItemId: 'li-2', claimType: 'DAMAGED', quantity: 2, details: 'Two pairs arrived torn.', images: [] }],
   }],
   resolution: { desiredMethod: 'REFUND', customerSignature: 'Ava Stone', updatedShippingAddress: null },
 };

@@ -42,6 +42,9 @@ async function brokerGate(target: string): Promise<{ address: string; open: () =
 }
 
 type Health = { status: string; components?: Record<string, { status: string; reason?: string }> };
+/** The reasons of a 503 are for an operator: these tests read them as Prometheus would, with the metrics token. */
+const METRICS_TOKEN = 'kafka-outage-metrics-token';
+const asOperator = { authorization: `Bearer ${METRICS_TOKEN}` };
 
 describe('Kafka down when the product starts', () => {
   let environment: TestEnvironment;
@@ -51,7 +54,7 @@ describe('Kafka down when the product starts', () => {
   beforeAll(async () => {
     environment = await testEnvironment('postgres+kafka');
     gate = await brokerGate(inject('kafkaBrokers'));
-    runtime = await startRuntime(loadConfig({ ...environment.env, KAFKA_BROKERS: gate.address }), { listen: false });
+    runtime = await startRuntime(loadConfig({ ...environment.env, KAFKA_BROKERS: gate.address, METRICS_TOKEN }), { listen: false });
   });
   afterAll(async () => {
     await runtime.stop();
@@ -60,7 +63,7 @@ describe('Kafka down when the product starts', () => {
   });
 
   const health = async () => {
-    const response = await runtime.app.inject({ method: 'GET', url: '/api/health' });
+    const response = await runtime.app.inject({ method: 'GET', url: '/api/health', headers: asOperator });
     return { status: response.statusCode, body: response.json<Health>() };
   };
 
@@ -95,7 +98,7 @@ describe('a topic contradicting the configured durability', () => {
     await admin.connect();
     await admin.createTopics({ waitForLeaders: true, topics: [{ topic: environment.env.KAFKA_TOPIC!, numPartitions: 3, replicationFactor: 1, configEntries: [{ name: 'min.insync.replicas', value: '2' }] }] });
     await admin.disconnect();
-    runtime = await startRuntime(loadConfig(environment.env), { listen: false });
+    runtime = await startRuntime(loadConfig({ ...environment.env, METRICS_TOKEN }), { listen: false });
   });
   afterAll(async () => {
     await runtime.stop();
@@ -104,7 +107,7 @@ describe('a topic contradicting the configured durability', () => {
 
   it('is refused by the relay, with the reason in health', async () => {
     const refused = await eventually(async () => {
-      const response = await runtime.app.inject({ method: 'GET', url: '/api/health' });
+      const response = await runtime.app.inject({ method: 'GET', url: '/api/health', headers: asOperator });
       const body = response.json<Health>();
       expect(body.components?.kafka?.reason).toMatch(/min\.insync\.replicas is 2, configured 1/);
       return response.statusCode;

@@ -15,13 +15,16 @@ const claimRequest: FileClaimRequest = {
   resolution: { desiredMethod: 'RESHIP', customerSignature: drawnSignature },
 };
 
+/** The reasons of a 503 are for an operator: read as Prometheus would, with the metrics token. */
+const METRICS_TOKEN = 'reliability-metrics-token';
+
 describe('the runtime through database faults and stuck projectors', () => {
   let environment: TestEnvironment;
   let runtime: Runtime;
 
   beforeAll(async () => {
     environment = await testEnvironment('postgres');
-    runtime = await startRuntime(loadConfig({ ...environment.env, HEALTH_MAX_TRANSACTION_AGE_SECONDS: '2' }), { listen: false });
+    runtime = await startRuntime(loadConfig({ ...environment.env, HEALTH_MAX_TRANSACTION_AGE_SECONDS: '2', METRICS_TOKEN }), { listen: false });
   });
   afterAll(async () => {
     await runtime.stop();
@@ -29,7 +32,7 @@ describe('the runtime through database faults and stuck projectors', () => {
   });
 
   const health = async () => {
-    const response = await runtime.app.inject({ method: 'GET', url: '/api/health' });
+    const response = await runtime.app.inject({ method: 'GET', url: '/api/health', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     return { status: response.statusCode, body: response.json<{ status: string; components?: Record<string, { status: string; reason?: string }> }>() };
   };
 

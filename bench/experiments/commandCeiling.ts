@@ -293,7 +293,7 @@ async function main(): Promise<void> {
     children.push({ role: 'API (WORKERS=none)', pid: api.pid, stop: () => api.stop() });
     // The workers run as in production (React's production build renders the mail): they neither seed nor serve
     // HTTP, the two things the bench's settings need development for.
-    const workerEnv = { ...shared, NODE_ENV: 'production', RATE_LIMIT_ENABLED: 'true', SEED_DEMO: 'false' };
+    const workerEnv = { ...shared, NODE_ENV: 'production', RATE_LIMIT_ENABLED: 'true', SEED_DEMO: 'false', PUBLIC_URL: 'https://claims.bench.test', METRICS_TOKEN: 'metrics-token-of-the-bench' };
     for (const [role, workers] of Object.entries(WORKER_ROLES)) {
       const countFile = counting ? path.join(dataDir, `${role}.counts.json`) : undefined;
       children.push(startChild(`worker: ${role}`, ['services/api/src/ops/workerMain.ts'], { ...workerEnv, DATABASE_URL: as(role), WORKERS: workers }, profileDir, checkout, countFile));

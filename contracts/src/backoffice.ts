@@ -227,14 +227,21 @@ export type TimelineResponse = z.infer<typeof TimelineResponse>;
 // ---------------------------------------------------------------------------------------------
 // API tokens
 
-/** Body of `POST /api/stores/{storeId}/api-tokens`. */
-/** Decided: a token may be given an expiry up to a year ahead; without one it lives until revoked. */
+/** Decided (docs/decisions/api-tokens-expire.md): a token may be given an expiry up to a year ahead. */
 export const MAX_API_TOKEN_LIFETIME_DAYS = 365;
+/** A token created without an expiry expires this many days after its creation. */
+export const DEFAULT_API_TOKEN_LIFETIME_DAYS = 90;
+/** The token page warns of a token that expires within this many days. */
+export const API_TOKEN_EXPIRY_WARNING_DAYS = 14;
 
+/** Body of `POST /api/stores/{storeId}/api-tokens`. */
 export const CreateApiTokenRequest = z.object({
   name: z.string().trim().min(1).max(100),
   permissions: z.array(Permission).min(1).max(200),
-  /** After this instant the token answers 401; at most `MAX_API_TOKEN_LIFETIME_DAYS` ahead. */
+  /**
+   * After this instant the token answers 401; at most `MAX_API_TOKEN_LIFETIME_DAYS` ahead. Absent:
+   * `DEFAULT_API_TOKEN_LIFETIME_DAYS` after its creation.
+   */
   expiresAt: z.iso.datetime().optional(),
 });
 export type CreateApiTokenRequest = z.infer<typeof CreateApiTokenRequest>;

@@ -45,6 +45,7 @@ export const ERROR_CATALOGUE = {
   ab_test_running: 409,
   already_exists: 409,
   rebuild_running: 409,
+  replay_running: 409,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 

@@ -39,8 +39,14 @@ export const DEFAULT_MONEY_RULES = { replacementCostPercent: 100, claimCeiling: 
  * currency and the order's exchange rate are facts of the order, not rules, so they are never candidates; nor is the
  * claim ceiling, which bounds decisions when they are made and moves no payout of one made. An unknown name is refused rather than silently ignored, so a typo never passes for "nothing changes".
  */
+/** The largest store-credit bonus a store may be given (as the capabilities settings bound it). */
+export const MAX_STORE_CREDIT_BONUS = 1_000_000;
+
+/** Bounded as live rules are: a candidate the settings would refuse is refused too (it would value nothing real). */
 export const CandidateMoneyRules = MoneyRules.omit({ claimCeiling: true }).partial().extend({
-  credit: Valuation.shape.credit.partial().strict().optional(),
+  credit: Valuation.shape.credit.extend({ bonus: z.number().nonnegative().max(MAX_STORE_CREDIT_BONUS) }).partial().strict()
+    .refine((c) => !(c.bonusType === 'percentage' && c.bonus !== undefined && c.bonus > 100), { message: 'A percentage bonus is at most 100.', path: ['bonus'] })
+    .optional(),
   revShare: z.object({ merchantSharePercent: z.number().min(0).max(100) }).strict().optional(),
 }).strict();
 export type CandidateMoneyRules = z.infer<typeof CandidateMoneyRules>;

@@ -54,6 +54,10 @@ const Env = z.object({
   // Attempts under way to one endpoint at most, across every worker: a slow receiver holds no more senders. Each place
   // turns over once per claim, send and record; at 4, one endpoint's deliveries fell behind 100 filings/s (bench/experiments/README.md).
   WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().positive().max(100).default(16),
+  // Sends on request per endpoint (webhooks/endpointOperations.ts): test deliveries and single replays a minute, range replays an hour.
+  WEBHOOK_TESTS_PER_MINUTE: z.coerce.number().int().positive().default(10),
+  WEBHOOK_REPLAYS_PER_MINUTE: z.coerce.number().int().positive().default(60),
+  WEBHOOK_RANGE_REPLAYS_PER_HOUR: z.coerce.number().int().positive().default(10),
   // The delivery worker's poll, for retries coming due: new deliveries wake it at once (LISTEN/NOTIFY).
   WEBHOOK_POLL_MS: z.coerce.number().int().positive().default(250),
   // Abuse limits of the customer lookup and filing (services/api/src/rate-limit); 0 turns one limit off.
@@ -66,7 +70,7 @@ const Env = z.object({
   // Mail to shoppers (services/api/src/notifications): without SMTP_URL it is kept under DATA_DIR/mail.
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'an smtp:// or smtps:// URL').optional().or(z.literal('').transform(() => undefined)),
   MAIL_FROM: z.string().min(3).default('Order Protection <claims@orderprotection.test>'),
-  /** Where shoppers reach the portal: the origin of the claim links in mail (default: this server's address). */
+  /** Where shoppers reach the portal: the origin of the links in mail (default: this server's address; required in production). */
   PUBLIC_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
   // Sign-in throttling (services/api/src/auth/loginThrottle.ts): failures per window per (email, client), client, email.
   LOGIN_WINDOW_MINUTES: z.coerce.number().int().positive().default(15),
@@ -119,6 +123,8 @@ export type Config = {
   /** Attempts under way to one endpoint at once, across every delivery worker. */
   webhookMaxInFlightPerEndpoint: number;
   webhookPollMs: number;
+  /** What one endpoint may be sent on request, whoever asks: test deliveries and single replays a minute, range replays an hour. */
+  webhookSendLimits: { testsPerMinute: number; replaysPerMinute: number; rangeReplaysPerHour: number };
   rateLimit: {
     enabled: boolean;
     windowMs: number;
@@ -178,6 +184,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (production && !e.METRICS_TOKEN) {
     throw new Error('Invalid configuration: METRICS_TOKEN is required when NODE_ENV=production (without it GET /api/metrics would answer anyone).');
   }
+  // Mailed links (claim links, invitations) are built on it: the default, this server's own address, reaches nobody.
+  if (production && !e.PUBLIC_URL) {
+    throw new Error('Invalid configuration: PUBLIC_URL is required when NODE_ENV=production: the links in mail are built on it.');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -195,6 +205,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookDisableAfterFailingMs: e.WEBHOOK_DISABLE_AFTER_FAILING_SECONDS * 1000,
     webhookMaxInFlightPerEndpoint: e.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
     webhookPollMs: e.WEBHOOK_POLL_MS,
+    webhookSendLimits: {
+      testsPerMinute: e.WEBHOOK_TESTS_PER_MINUTE, replaysPerMinute: e.WEBHOOK_REPLAYS_PER_MINUTE, rangeReplaysPerHour: e.WEBHOOK_RANGE_REPLAYS_PER_HOUR,
+    },
     rateLimit: {
       enabled: e.RATE_LIMIT_ENABLED,
       windowMs: e.RATE_LIMIT_WINDOW_MS,

@@ -37,6 +37,7 @@ import { startDeliveryWorker, type DeliveryWorker } from './webhooks/deliveryWor
 import { startPeriodicTask, type PeriodicTask } from './platform/periodicTask.js';
 import { expireIdempotencyKeys } from './http/idempotency.js';
 import { mediaMigrations } from './media/mediaMigrations.js';
+import { rateWindowMigrations } from './platform/rateWindows.js';
 import { presenceMigrations } from './desk/claimPresence.js';
 import { sweepOrphanedMedia } from './media/mediaRoutes.js';
 
@@ -50,6 +51,7 @@ export const afterCommitReactions = (mailer: Mailer): readonly Reaction[] =>
 export const ALL_MIGRATIONS: Record<string, Migration> = registerMigrations(
   eventStoreMigrations, catalogMigrations, projectionMigrations, relayMigrations, identityMigrations, publicApiMigrations, webhookMigrations, teamMigrations,
   financeMigrations, notificationMigrations, mediaMigrations, presenceMigrations, reactionFaultMigrations, webhookDeliveryFaultMigrations,
+  rateWindowMigrations,
 );
 
 export interface Runtime {

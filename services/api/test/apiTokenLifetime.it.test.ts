@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_API_TOKEN_LIFETIME_DAYS, type ApiTokenList } from '@claims/contracts';
+import { DEFAULT_API_TOKEN_LIFETIME_DAYS, MAX_API_TOKEN_LIFETIME_DAYS, type ApiTokenList } from '@claims/contracts';
 import type { Runtime } from '../src/index.js';
 import { signIn, startPgliteRuntime, type PgliteRuntime } from './support/pgliteRuntime.js';
 
@@ -71,6 +71,25 @@ describe('token expiry', () => {
       const expired = await asToken(token, 'GET', '/api/v1/claims');
       expect(expired.statusCode).toBe(401);
       expect(expired.json()).toMatchObject({ error: 'unauthenticated' });
+    } finally {
+      now = saved;
+    }
+  });
+
+  it('expires 90 days on when created without an expiry, as the contract\'s {name, permissions} still creates it', async () => {
+    expect(DEFAULT_API_TOKEN_LIFETIME_DAYS).toBe(90);
+    const created = await asUser(admin, 'POST', `/api/stores/${acme}/api-tokens`, { name: 'forgotten', permissions: ['claim:read'] });
+    expect(created.statusCode).toBe(201);
+    const { id, token, expiresAt } = created.json<{ id: string; token: string; expiresAt: string | null }>();
+    expect(expiresAt).toBe(new Date(Date.parse(now) + 90 * 86_400_000).toISOString());
+    const listed = (await asUser(admin, 'GET', `/api/stores/${acme}/api-tokens`)).json<ApiTokenList>().data.find((t) => t.id === id);
+    expect(listed?.expiresAt).toBe(expiresAt);
+    const saved = now;
+    try {
+      now = new Date(Date.parse(saved) + 89 * 86_400_000).toISOString();
+      expect((await asToken(token, 'GET', '/api/v1/claims')).statusCode).toBe(200);
+      now = new Date(Date.parse(expiresAt!) + 1000).toISOString();
+      expect((await asToken(token, 'GET', '/api/v1/claims')).statusCode).toBe(401);
     } finally {
       now = saved;
     }

@@ -18,7 +18,7 @@ describe('demo data is opt-in and never resets a user', () => {
     expect(loadConfig(base).seedDemo).toBe(false);
     expect(loadConfig({ ...base, SEED_DEMO: 'true' }).seedDemo).toBe(true);
     expect(() => loadConfig({ ...base, NODE_ENV: 'production', SEED_DEMO: 'true' })).toThrow(/SEED_DEMO.*production/);
-    expect(loadConfig({ ...base, NODE_ENV: 'production', METRICS_TOKEN: 'metrics-token-for-tests-0123456789' }).production).toBe(true);
+    expect(loadConfig({ ...base, NODE_ENV: 'production', METRICS_TOKEN: 'metrics-token-for-tests-0123456789', PUBLIC_URL: 'https://claims.example.com' }).production).toBe(true);
   });
 
   it('hashes at the OWASP scrypt cost unless told otherwise, and never below it in production', () => {
@@ -176,7 +176,7 @@ describe('in production', () => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness({
-      NODE_ENV: 'production', SEED_DEMO: 'false', RATE_LIMIT_ENABLED: 'true', PASSWORD_SCRYPT_N: String(2 ** 17), METRICS_TOKEN: 'metrics-token-for-tests-0123456789',
+      NODE_ENV: 'production', SEED_DEMO: 'false', RATE_LIMIT_ENABLED: 'true', PASSWORD_SCRYPT_N: String(2 ** 17), METRICS_TOKEN: 'metrics-token-for-tests-0123456789', PUBLIC_URL: 'https://claims.example.com',
     });
     const { users } = DemoData.parse(JSON.parse((await import('node:fs')).readFileSync(FIXTURE, 'utf8')));
     await seedDemoUsers(h.runtime.ctx, users.filter((u) => u.email === DEMO_USERS.acmeOwner).map((u) => ({ ...u, roles: [] })));

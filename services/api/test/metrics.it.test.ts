@@ -230,8 +230,8 @@ describe('GET /api/metrics and the operations API, projectors following the stor
 describe('GET /api/metrics without METRICS_TOKEN', () => {
   it('refuses to start in production, and answers anyone in development (make dev)', async () => {
     const base = { DATA_DIR: '/tmp/x' };
-    expect(() => loadConfig({ ...base, NODE_ENV: 'production' })).toThrow(/METRICS_TOKEN is required when NODE_ENV=production/);
-    expect(loadConfig({ ...base, NODE_ENV: 'production', METRICS_TOKEN }).metricsToken).toBe(METRICS_TOKEN);
+    expect(() => loadConfig({ ...base, NODE_ENV: 'production', PUBLIC_URL: 'https://claims.example.com' })).toThrow(/METRICS_TOKEN is required when NODE_ENV=production/);
+    expect(loadConfig({ ...base, NODE_ENV: 'production', METRICS_TOKEN, PUBLIC_URL: 'https://claims.example.com' }).metricsToken).toBe(METRICS_TOKEN);
 
     const h = await startHarness({ WORKERS: 'none', METRICS_TOKEN: '' });
     try {

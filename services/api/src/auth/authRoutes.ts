@@ -6,19 +6,14 @@ import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
 import { originMatches } from './origin.js';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords.js';
-import { clientOf, countAttempt, forgetAttempt } from './loginThrottle.js';
+import { clientOf, countAttempt, forgetAttempt, tooManyAttempts } from './loginThrottle.js';
 import { clearedSessionCookie, createSession, deleteSession, findSessionPrincipal, sessionCookie } from './loginSessions.js';
 import { describeUser, findUserByEmail, rehashPassword } from './users.js';
 
 /** Each failure answers a little later than the one before (100 ms, 200 ms, … up to 1.6 s). */
 const failureDelayMs = (failures: number) => Math.min(1_600, 100 * 2 ** Math.max(0, failures - 1));
 
-const tooMany = (until: string, now: string) => new AppError(
-  'rate_limited',
-  `Too many failed sign-ins. Try again after ${until}.`,
-  undefined,
-  { 'retry-after': String(Math.max(1, Math.ceil((Date.parse(until) - Date.parse(now)) / 1000))) },
-);
+const tooMany = (until: string, now: string) => tooManyAttempts('failed sign-ins', until, now);
 
 export const authRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
   const unknownUserHash = dummyHash(ctx.config.passwordCost);

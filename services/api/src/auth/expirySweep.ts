@@ -3,16 +3,18 @@ import type { AppContext } from '../context.js';
 import { deleteExpiredPendingGrants } from '../team/teamRepository.js';
 import { deleteExpiredAttempts } from './loginThrottle.js';
 import { deleteExpiredSessions } from './loginSessions.js';
+import { deleteEndedWindows } from '../platform/rateWindows.js';
 
 /** Hourly: what can no longer be used is deleted, so the tables stay the size of what is live. */
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
-/** Deletes expired sign-in counters, sessions and membership offers; safe from any number of processes. */
-export async function sweepExpired(ctx: AppContext): Promise<{ attempts: number; sessions: number; offers: number }> {
+/** Deletes expired sign-in counters, sessions, membership offers and rate windows; safe from any number of processes. */
+export async function sweepExpired(ctx: AppContext): Promise<{ attempts: number; sessions: number; offers: number; windows: number }> {
   const attempts = await deleteExpiredAttempts(ctx);
   const sessions = await deleteExpiredSessions(ctx);
   const offers = await deleteExpiredPendingGrants(ctx.database.db, ctx.now());
-  return { attempts, sessions, offers };
+  const windows = await deleteEndedWindows(ctx.database.db, ctx.now());
+  return { attempts, sessions, offers, windows };
 }
 
 /** Runs the sweep once when the app is ready and then every hour until it closes. */

@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
+import { AppError } from '../platform/errors.js';
+import { retryAfterSeconds } from '../platform/rateWindows.js';
 
 /**
  * Sign-in throttling (decision in docs/decisions.md). Three counters per fixed window:
@@ -11,6 +13,9 @@ import type { AppContext } from '../context.js';
  *   out needs many networks.
  * An attempt is counted before its password is checked, in one statement, so concurrent guesses are
  * all counted; a successful sign-in gives its attempt back.
+ * Every other route that checks or hashes a password counts the same way before any scrypt: changing
+ * one's password (the sign-in counters, a wrong current password is a failed sign-in) and accepting an
+ * invitation (a counter per client of its own, docs/decisions/password-routes-throttled.md).
  */
 export interface LoginLimits {
   windowMinutes: number;
@@ -42,10 +47,32 @@ export interface CountedAttempt {
   pairAttempts: number;
 }
 
-/** Counts an attempt on every counter in one statement and says whether a limit is used up. */
-export async function countAttempt(ctx: AppContext, emailLower: string, client: string): Promise<CountedAttempt> {
+/** Counts a sign-in attempt on every counter in one statement and says whether a limit is used up. */
+export const countAttempt = (ctx: AppContext, emailLower: string, client: string): Promise<CountedAttempt> =>
+  countOn(ctx, countersOf(ctx.config.loginLimits, emailLower, client));
+
+/** A guess at an invitation's token, per client: as many as sign-in failures of one client. */
+const invitationCounter = (limits: LoginLimits, client: string): Counter => ({ key: `invitation:${client}`, limit: limits.perClient });
+
+export const countInvitationAttempt = (ctx: AppContext, client: string): Promise<CountedAttempt> =>
+  countOn(ctx, [invitationCounter(ctx.config.loginLimits, client)]);
+
+/** An accepted invitation gives its attempt back. */
+export async function forgetInvitationAttempt(ctx: AppContext, client: string): Promise<void> {
+  await sql`update login_throttle set attempts = greatest(attempts - 1, 0) where key = ${invitationCounter(ctx.config.loginLimits, client).key}`
+    .execute(ctx.database.db);
+}
+
+/** 429 until the window that a used-up limit belongs to ends. */
+export const tooManyAttempts = (what: string, until: string, now: string) => new AppError(
+  'rate_limited',
+  `Too many ${what}. Try again after ${until}.`,
+  undefined,
+  { 'retry-after': String(retryAfterSeconds(until, now)) },
+);
+
+async function countOn(ctx: AppContext, counters: readonly Counter[]): Promise<CountedAttempt> {
   const limits = ctx.config.loginLimits;
-  const counters = countersOf(limits, emailLower, client);
   const now = ctx.now();
   const { rows } = await sql<{ key: string; attempts: number; window_started_at: Date }>`
     insert into login_throttle as t (key, attempts, window_started_at)

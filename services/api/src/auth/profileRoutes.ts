@@ -5,10 +5,11 @@ import { ApiError, ChangePasswordRequest, MeResponse, UpdateProfileRequest } fro
 import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
 import { hashPassword, verifyPassword } from './passwords.js';
+import { clientOf, countAttempt, forgetAttempt, tooManyAttempts } from './loginThrottle.js';
 import { storesWith, type Principal, type UserPrincipal } from './principal.js';
 import { describeUser, setPassword } from './users.js';
 
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError } as const;
+const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 429: ApiError } as const;
 
 function signedInUser(principal: Principal): UserPrincipal {
   if (principal.kind !== 'user') throw new AppError('forbidden', 'Only a signed-in user has a profile.');
@@ -40,10 +41,17 @@ export const profileRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
     },
   }, async (request, reply) => {
     const principal = signedInUser(request.requirePrincipal());
+    // A wrong current password is a failed sign-in: the same counters, so a stolen session is no guessing oracle.
+    const emailLower = principal.user.email.toLowerCase();
+    const client = clientOf(request);
+    const attempt = await countAttempt(ctx, emailLower, client);
+    if (attempt.refusedUntil) throw tooManyAttempts('failed password checks', attempt.refusedUntil, ctx.now());
     const { rows } = await sql<{ password_hash: string }>`select password_hash from users where id = ${principal.user.id}::uuid`.execute(ctx.database.db);
     if (!rows[0] || !(await verifyPassword(request.body.currentPassword, rows[0].password_hash))) {
+      if (attempt.lastUntil) throw tooManyAttempts('failed password checks', attempt.lastUntil, ctx.now());
       throw new AppError('validation_failed', 'The current password is not right.', [{ path: 'currentPassword', message: 'The current password is not right.' }]);
     }
+    await forgetAttempt(ctx, emailLower, client);
     const hash = await hashPassword(request.body.newPassword, ctx.config.passwordCost);
     await ctx.database.db.transaction().execute(async (trx) => {
       await setPassword(trx, principal.user.id, hash, null);

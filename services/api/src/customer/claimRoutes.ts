@@ -18,6 +18,7 @@ import { openClaimLink } from '../http/claimLinks.js';
 import { fileClaim } from './fileClaim.js';
 import { toCustomerClaimView } from './customerClaimView.js';
 import { claimStoreCredits } from '../store-credit/claimStoreCredits.js';
+import { assertOwnAttachments, assertOwnPhotos } from '../media/attachmentLinks.js';
 
 const TokenParams = z.object({ id: z.string().min(1).max(100) });
 const notFound = () => new AppError('claim_not_found', 'No claim matches that link. Check the link in your email.');
@@ -47,6 +48,7 @@ export const claimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
     const target = await findFilingTarget(ctx.database.db, request.params.id, request.body.email);
     if (!target) throw new AppError('order_not_found', 'We could not find an order with that number and email address.');
     const { order, store } = target;
+    await assertOwnPhotos(ctx, request, request.body, order.id);
     const filed = await fileClaim(ctx, order, store, request.body, customerMeta(request.id, order.id), { idempotencyKey: request.headers['idempotency-key'] });
     request.log.info({ claimId: filed.claimId, claimNumber: filed.claimNumber }, 'claim filed');
     return reply.code(201).send(filed);
@@ -74,6 +76,7 @@ export const claimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (ap
   }, async (request, reply) => {
     const loaded = await claimByToken(ctx, request.params.id);
     const claim = loaded.state;
+    await assertOwnAttachments(ctx, request, request.body.medias, [`claim:${claim.id}`, `order:${claim.orderId}`]);
     const { decided } = await shopperCommand(ctx, loaded, request.id, {
       type: 'SendMessage', claimId: claim.id, messageId: randomUUID(), actor: { type: 'customer', id: claim.id },
       senderType: 'customer', senderName: request.body.senderName || claim.customer.name,

@@ -18,6 +18,7 @@ import { resolveCommand } from '../http/resolveCommand.js';
 import { afterCommand, toAdminClaimDetail } from './claimDetail.js';
 import { created, messagesOf } from '../http/claimEvents.js';
 import { assignableUsers } from './assignees.js';
+import { assertOwnAttachments } from '../media/attachmentLinks.js';
 
 const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as const;
@@ -162,6 +163,7 @@ export const adminClaimRoutes = (ctx: AppContext): FastifyPluginAsyncZod => asyn
   }, async (request, reply) => {
     const loaded = await authorizedClaim(ctx, request, 'message:create', request.params.claimId);
     const { state: claim } = loaded;
+    await assertOwnAttachments(ctx, request, request.body.medias, [`claim:${claim.id}`]);
     const principal = request.requirePrincipal();
     const senderName = request.body.senderName || (principal.kind === 'user' ? principal.user.name : principal.token.name);
     const { decided } = await handleCommand(ctx, {

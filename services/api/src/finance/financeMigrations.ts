@@ -19,4 +19,10 @@ export const financeMigrations: Record<string, Migration> = {
         finished_at timestamptz
       )`,
   ),
+  // One replay under way per requester (each folds the history in memory): a running one left by a stopped process is failed.
+  '2670_finance_replays_one_running': sqlMigration(
+    sql`update finance_replays set status = 'failed', error = 'The service restarted during the replay; start it again.', finished_at = now()
+        where status = 'running'`,
+    sql`create unique index finance_replays_one_running on finance_replays (requested_by) where status = 'running'`,
+  ),
 };

@@ -1,5 +1,6 @@
 import { sql, type QueryExecutorProvider } from 'kysely';
 import type { FinanceReplayRequest, FinanceReplayView } from '@claims/contracts';
+import type { Database } from '@claims/event-store';
 
 type Result = Pick<FinanceReplayView, 'stores' | 'differences' | 'premiums' | 'storeCredit' | 'invoices' | 'eventsReplayed'>;
 
@@ -12,9 +13,21 @@ const emptyResult: Result = {
 
 const STALLED_AFTER = '2 minutes';
 
-/** The finance_replays table's one owner: each run's request, progress and comparison. */
-export async function insertReplay(db: QueryExecutorProvider, id: string, requestedBy: string, request: FinanceReplayRequest): Promise<void> {
-  await sql`insert into finance_replays (id, requested_by, request, status) values (${id}::uuid, ${requestedBy}, ${JSON.stringify(request)}::jsonb, 'running')`.execute(db);
+/**
+ * The finance_replays table's one owner: each run's request, progress and comparison. A requester runs one replay at a
+ * time (a unique index on the running ones, so concurrent requests cannot both start): false when one is under way. A
+ * running replay that stopped making progress (its process stopped) is failed first, so it holds nobody back.
+ */
+export async function insertReplay(db: Database['db'], id: string, requestedBy: string, request: FinanceReplayRequest): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    await sql`update finance_replays set status = 'failed', error = 'The replay stopped making progress (the service restarted); start it again.', finished_at = now()
+      where requested_by = ${requestedBy} and status = 'running' and updated_at < now() - ${STALLED_AFTER}::interval`.execute(trx);
+    const { rows } = await sql<{ id: string }>`
+      insert into finance_replays (id, requested_by, request, status) values (${id}::uuid, ${requestedBy}, ${JSON.stringify(request)}::jsonb, 'running')
+      on conflict (requested_by) where status = 'running' do nothing
+      returning id`.execute(trx);
+    return rows.length > 0;
+  });
 }
 
 export async function recordProgress(db: QueryExecutorProvider, id: string, progress: number): Promise<void> {

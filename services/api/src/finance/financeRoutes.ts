@@ -71,7 +71,7 @@ export const financeRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
     config: { auth: 'user', permission: 'finance:create' },
     schema: {
       tags: ['finance'], summary: 'Replay payouts, premiums and store credit of a period from the events (optionally under candidate money rules); 202 with its id',
-      body: FinanceReplayRequest, response: { 202: z.object({ id: z.uuid() }), ...errors },
+      body: FinanceReplayRequest, response: { 202: z.object({ id: z.uuid() }), ...errors, 409: ApiError },
     },
   }, async (request, reply) => {
     const principal = authorizeGlobal(request, 'finance:create');
@@ -79,7 +79,9 @@ export const financeRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
       if (!(await findStore(ctx.database.db, storeId))) throw storeNotFound();
     }
     const id = randomUUID();
-    await insertReplay(ctx.database.db, id, principal.kind === 'user' ? principal.user.id : principal.token.id, request.body);
+    if (!(await insertReplay(ctx.database.db, id, principal.kind === 'user' ? principal.user.id : principal.token.id, request.body))) {
+      throw new AppError('replay_running', 'A replay of yours is still running; wait for it to finish before starting another.');
+    }
     void runFinanceReplay(ctx, id, request.body);
     return reply.code(202).send({ id });
   });

@@ -186,7 +186,10 @@ export const mediaRoutes = (ctx: AppContext, options: MediaRoutesOptions = {}): 
           case 'taken': throw new AppError('upload_expired', 'This upload link has already been used.');
         }
       }
-      await recordStoredUpload(ctx.database.db, key, result.size, result.sha256, ctx.now());
+      if (!(await recordStoredUpload(ctx.database.db, key, result.size, result.sha256, ctx.now()))) {
+        await storage.remove(key);
+        throw quotaUsed();
+      }
       request.log.info({ key, size: result.size }, 'media uploaded');
       return reply.code(201).send({ fileName: key, downloadLink: `${originOf(request)}/api/media/files/${key}`, size: result.size });
     });

@@ -1,18 +1,30 @@
 import { sql, type QueryExecutorProvider } from 'kysely';
+import type { Database } from '@claims/event-store';
 import { UPLOAD_QUOTA } from '@claims/contracts';
 
 /** Who an upload is charged to: the looked-up order or the claim whose proof asked for its URL. */
 export type UploadOwner = `order:${string}` | `claim:${string}`;
 
+/**
+ * Takes the owner's advisory lock for this transaction: the quota's count and sum are read and written by one request
+ * at a time, where concurrent inserts each counted without the others' rows and all passed.
+ */
+async function lockOwner(trx: QueryExecutorProvider, owner: UploadOwner): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`media-quota:${owner}`}, 0))`.execute(trx);
+}
+
 /** Records a new upload URL for `owner`; false when the owner has used up its quota of files or bytes. */
-export async function recordIssuedUpload(db: QueryExecutorProvider, key: string, owner: UploadOwner, now: string): Promise<boolean> {
-  const { rows } = await sql<{ key: string }>`
-    insert into media_uploads (key, owner, created_at)
-    select ${key}, ${owner}, ${now}::timestamptz
-    where (select count(*) from media_uploads where owner = ${owner}) < ${UPLOAD_QUOTA.files}
-      and (select coalesce(sum(size), 0) from media_uploads where owner = ${owner}) < ${UPLOAD_QUOTA.bytes}
-    returning key`.execute(db);
-  return rows.length > 0;
+export async function recordIssuedUpload(db: Database['db'], key: string, owner: UploadOwner, now: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    await lockOwner(trx, owner);
+    const { rows } = await sql<{ key: string }>`
+      insert into media_uploads (key, owner, created_at)
+      select ${key}, ${owner}, ${now}::timestamptz
+      where (select count(*) from media_uploads where owner = ${owner}) < ${UPLOAD_QUOTA.files}
+        and (select coalesce(sum(size), 0) from media_uploads where owner = ${owner}) < ${UPLOAD_QUOTA.bytes}
+      returning key`.execute(trx);
+    return rows.length > 0;
+  });
 }
 
 /** How many bytes the owner of an issued upload may still store, or null when the key was never issued. */
@@ -23,8 +35,22 @@ export async function bytesLeftFor(db: QueryExecutorProvider, key: string): Prom
   return rows[0] ? Math.max(0, UPLOAD_QUOTA.bytes - Number(rows[0].used)) : null;
 }
 
-export async function recordStoredUpload(db: QueryExecutorProvider, key: string, size: number, sha256: string, now: string): Promise<void> {
-  await sql`update media_uploads set size = ${size}, content_sha256 = ${sha256}, uploaded_at = ${now}::timestamptz where key = ${key}`.execute(db);
+/**
+ * Counts a stored file's bytes against its owner's quota, under the owner's lock: false (nothing recorded) when
+ * uploads stored meanwhile left no room for it, as two concurrent uploads each checked against the same room.
+ */
+export async function recordStoredUpload(db: Database['db'], key: string, size: number, sha256: string, now: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const { rows: [upload] } = await sql<{ owner: UploadOwner }>`select owner from media_uploads where key = ${key}`.execute(trx);
+    if (!upload) return false;
+    await lockOwner(trx, upload.owner);
+    const { rows } = await sql<{ key: string }>`
+      update media_uploads set size = ${size}, content_sha256 = ${sha256}, uploaded_at = ${now}::timestamptz
+      where key = ${key}
+        and (select coalesce(sum(size), 0) from media_uploads where owner = ${upload.owner} and key <> ${key}) + ${size} <= ${UPLOAD_QUOTA.bytes}
+      returning key`.execute(trx);
+    return rows.length > 0;
+  });
 }
 
 /** Other uploads whose bytes are identical to one of `keys` (same SHA-256), with who uploaded them. */

@@ -9,7 +9,7 @@ import type { OperationsReader } from './operations.js';
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /** `Authorization: Bearer <METRICS_TOKEN>`, compared in constant time. */
-function holdsToken(request: FastifyRequest, token: string): boolean {
+export function holdsToken(request: FastifyRequest, token: string): boolean {
   const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
   return given !== undefined && timingSafeEqual(digest(given), digest(token));
 }

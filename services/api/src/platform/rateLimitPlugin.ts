@@ -1,17 +1,18 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import rateLimit, { normalizeIP } from '@fastify/rate-limit';
+import { normalizeIP } from '@fastify/rate-limit';
 import type { AppContext } from '../context.js';
 import type { Config } from '../config.js';
 import { AppError } from './errors.js';
+import { hitWindow, retryAfterSeconds } from './rateWindows.js';
 
 /**
  * Abuse limits of the customer endpoints that guess at orders (spec §7 lookup and filing):
  * per client IP and per order number, fixed one-minute windows (`RATE_LIMIT_*` in config.ts).
  *
- * Counting is @fastify/rate-limit's (`createRateLimit`: an in-memory LRU store per limiter, or its
- * Redis store when the API runs on several nodes); this file only says which requests count against
- * which key, checks the IP first (a blocked client does not spend a shopper's per-order budget),
- * and answers the contract's 429 `{error:'rate_limited', message}` with `Retry-After`.
+ * Counting is in PostgreSQL (`rate_windows`, one upsert per check), so the limits hold however many processes serve
+ * (`API_PROCESSES=N`); this file says which requests count against which key, checks the IP first (a blocked client
+ * does not spend a shopper's per-order budget), and answers the contract's 429 `{error:'rate_limited', message}` with
+ * `Retry-After`.
  */
 export type RateLimitSettings = Config['rateLimit'];
 
@@ -41,15 +42,14 @@ export const RATE_LIMITED_MESSAGE = 'Too many attempts. Please wait a minute and
 export const rateLimitPlugin = (ctx: AppContext, settings: RateLimitSettings = ctx.config.rateLimit): FastifyPluginAsync => {
   const plugin: FastifyPluginAsync = async (app) => {
     if (!settings.enabled) return;
-    await app.register(rateLimit, { global: false, cache: 10_000 });
 
     const limiter = (rule: Rule) => {
-      const check = app.createRateLimit({
-        max: rule.max,
-        timeWindow: settings.windowMs,
-        // Keys are namespaced by rule; a request without the key's part (a 400 to be) is only counted per IP.
-        keyGenerator: (request) => `${rule.name}:${rule.key(request) ?? '-'}`,
-      });
+      // Keys are namespaced by rule; a request without the key's part (a 400 to be) is only counted per IP.
+      const check = async (request: FastifyRequest) => {
+        const now = ctx.now();
+        const { hits, windowEndsAt } = await hitWindow(ctx.database.db, `limit:${rule.name}:${rule.key(request) ?? '-'}`, settings.windowMs, now);
+        return { exceeded: hits > rule.max, retryAfterSeconds: retryAfterSeconds(windowEndsAt, now) };
+      };
       return { ...rule, check };
     };
 
@@ -79,10 +79,10 @@ export const rateLimitPlugin = (ctx: AppContext, settings: RateLimitSettings = c
         if (Boolean(l.fromBody) !== fromBody) continue;
         if (l.name.endsWith('-order') && l.key(request) === null) continue;
         const result = await l.check(request);
-        if (!result.isAllowed && result.isExceeded) {
+        if (result.exceeded) {
           // The rule's name only: neither the IP nor the order number (nor the email in the URL) is logged.
-          request.log.warn({ rule: l.name, max: result.max, retryAfterSeconds: result.ttlInSeconds }, 'rate limited');
-          throw new AppError('rate_limited', RATE_LIMITED_MESSAGE, undefined, { 'retry-after': String(Math.max(1, result.ttlInSeconds)) });
+          request.log.warn({ rule: l.name, max: l.max, retryAfterSeconds: result.retryAfterSeconds }, 'rate limited');
+          throw new AppError('rate_limited', RATE_LIMITED_MESSAGE, undefined, { 'retry-after': String(result.retryAfterSeconds) });
         }
       }
     };

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ApiError, ApiTokenList, CreateApiTokenRequest, CreateApiTokenResponse, MAX_API_TOKEN_LIFETIME_DAYS } from '@claims/contracts';
+import {
+  ApiError, ApiTokenList, CreateApiTokenRequest, CreateApiTokenResponse, DEFAULT_API_TOKEN_LIFETIME_DAYS, MAX_API_TOKEN_LIFETIME_DAYS,
+} from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
 import { permissionsAt } from '../auth/principal.js';
@@ -9,6 +11,7 @@ import { createApiToken, listApiTokens, revokeApiToken } from './apiTokens.js';
 const StoreParams = z.object({ storeId: z.uuid() });
 const TokenParams = StoreParams.extend({ tokenId: z.string().min(1).max(100) });
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as const;
+const DAY_MS = 86_400_000;
 const storeNotFound = () => new AppError('not_found', 'No store matches that reference.');
 
 /** API tokens are managed in the back-office by signed-in users; a token never mints tokens. */
@@ -17,7 +20,7 @@ export const apiTokenRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async 
     config: { auth: 'user', permission: 'api-tokens:create' },
     schema: {
       tags: ['back-office'],
-      summary: 'Create an API token for one store; the token is in this answer only',
+      summary: `Create an API token for one store; the token is in this answer only; it expires at expiresAt, by default ${DEFAULT_API_TOKEN_LIFETIME_DAYS} days on`,
       params: StoreParams, body: CreateApiTokenRequest, response: { 201: CreateApiTokenResponse, ...errors },
     },
   }, async (request, reply) => {
@@ -30,9 +33,9 @@ export const apiTokenRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async 
       throw new AppError('forbidden', `A token cannot have permissions you do not hold on this store: ${wider.join(', ')}.`,
         wider.map((p) => ({ path: 'body.permissions', message: `${p} is not yours to give` })));
     }
-    const { expiresAt = null } = request.body;
-    const latest = Date.parse(ctx.now()) + MAX_API_TOKEN_LIFETIME_DAYS * 86_400_000;
-    if (expiresAt !== null && (Date.parse(expiresAt) <= Date.parse(ctx.now()) || Date.parse(expiresAt) > latest)) {
+    const now = Date.parse(ctx.now());
+    const expiresAt = request.body.expiresAt ?? new Date(now + DEFAULT_API_TOKEN_LIFETIME_DAYS * DAY_MS).toISOString();
+    if (Date.parse(expiresAt) <= now || Date.parse(expiresAt) > now + MAX_API_TOKEN_LIFETIME_DAYS * DAY_MS) {
       throw new AppError('validation_failed', `A token expires in the future and at most ${MAX_API_TOKEN_LIFETIME_DAYS} days ahead.`,
         [{ path: 'body.expiresAt', message: 'must be in the future and within the maximum lifetime' }]);
     }

@@ -40,7 +40,7 @@ const toSummary = (row: TokenRow): ApiTokenSummary => ApiTokenSummary.parse({
 
 export async function createApiToken(
   ctx: AppContext,
-  input: { storeId: string; name: string; permissions: readonly Permission[]; createdBy: string; expiresAt: string | null },
+  input: { storeId: string; name: string; permissions: readonly Permission[]; createdBy: string; expiresAt: string },
 ): Promise<{ token: string; summary: ApiTokenSummary }> {
   const id = randomUUID();
   const token = `${TOKEN_PREFIX}${randomSecret(32)}`;

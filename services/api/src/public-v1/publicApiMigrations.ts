@@ -36,4 +36,8 @@ export const publicApiMigrations: Record<string, Migration> = {
   ),
   // An optional expiry (tokens used to live for ever).
   '0430_api_token_expiry': sqlMigration(sql`alter table api_tokens add column expires_at timestamptz`),
+  // Tokens expire by default now: those made to live for ever get the default lifetime from the upgrade on (the token page warns ahead).
+  '2650_api_token_default_expiry': sqlMigration(
+    sql`update api_tokens set expires_at = now() + interval '90 days' where expires_at is null and revoked_at is null`,
+  ),
 };

@@ -12,6 +12,7 @@ import type { AppContext, RequestMeta } from '../context.js';
 import { AppError } from '../platform/errors.js';
 import { permissionsAt, type Principal } from '../auth/principal.js';
 import { findOrCreateInvitee, setPassword } from '../auth/users.js';
+import { clientOf, countInvitationAttempt, forgetInvitationAttempt, tooManyAttempts } from '../auth/loginThrottle.js';
 import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { metaOf } from '../http/requestMeta.js';
 import { hashPassword, sha256 } from '../auth/passwords.js';
@@ -217,14 +218,21 @@ export const teamRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
   app.post('/api/auth/invitations/accept', {
     schema: {
       tags: ['back-office'], summary: 'Accept an invitation: set a password with the one-time token (then sign in)',
-      body: AcceptInvitationRequest, response: { 200: AcceptInvitationResponse, 400: ApiError, 404: ApiError },
+      body: AcceptInvitationRequest, response: { 200: AcceptInvitationResponse, 400: ApiError, 404: ApiError, 429: ApiError },
     },
   }, async (request) => {
-    const hash = await hashPassword(request.body.password, ctx.config.passwordCost);
+    // Counted, then looked up, then hashed: a guessed token costs one statement and never an scrypt.
+    const client = clientOf(request);
+    const attempt = await countInvitationAttempt(ctx, client);
+    if (attempt.refusedUntil) throw tooManyAttempts('invitation attempts', attempt.refusedUntil, ctx.now());
     const tokenHash = sha256(request.body.token);
     const unknown = () => new AppError('invitation_not_found', 'This invitation is unknown, used or expired; ask for a new one.');
     const invitation = await findOpenInvitation(ctx.database.db, tokenHash, ctx.now());
-    if (!invitation) throw unknown();
+    if (!invitation) {
+      if (attempt.lastUntil) throw tooManyAttempts('invitation attempts', attempt.lastUntil, ctx.now());
+      throw unknown();
+    }
+    const hash = await hashPassword(request.body.password, ctx.config.passwordCost);
     const { userId, email, accountId, storeId } = invitation;
     const meta: RequestMeta = { actor: { type: 'user', id: userId }, correlationId: request.id, causationId: null };
     const alongside: Alongside = async (trx) => {
@@ -241,6 +249,7 @@ export const teamRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app
         decider: teamDecider, streamId: accountId, storeId, meta, alongside,
         command: { type: 'RecordTeamChange', rules: null, change: { type: 'TeamInvitationAccepted', data: { accountId, storeId, userId, email } } },
       }));
+    await forgetInvitationAttempt(ctx, client);
     return { userId, email };
   });
 

@@ -4,7 +4,9 @@ import type {
 } from '@claims/contracts';
 import { enqueueTestDelivery, listDeliveryAttempts, replayDeliveriesBetween, replayDelivery } from '@claims/projections';
 import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
 import { AppError } from '../platform/errors.js';
+import { hitWindow, retryAfterSeconds } from '../platform/rateWindows.js';
 import { refusalOf } from './addressPolicy.js';
 import { createEndpoint, deleteEndpoint, findEndpoint, rotateSecret, setEndpointStatus } from './endpointRepository.js';
 
@@ -59,8 +61,29 @@ export async function endpointAttempts(ctx: AppContext, storeId: string, endpoin
   return listDeliveryAttempts(ctx.database.db, endpoint.id, query);
 }
 
+const SENDS = {
+  test: (l: Config['webhookSendLimits']) => ({ max: l.testsPerMinute, windowSeconds: 60, what: 'test deliveries' }),
+  replay: (l: Config['webhookSendLimits']) => ({ max: l.replaysPerMinute, windowSeconds: 60, what: 'replays' }),
+  rangeReplay: (l: Config['webhookSendLimits']) => ({ max: l.rangeReplaysPerHour, windowSeconds: 3_600, what: 'range replays' }),
+};
+
+/**
+ * Sends on request are counted per endpoint, in PostgreSQL (every process counts together), after the endpoint is
+ * known to be the store's (another store's is 404, not 429): a loop of them must not flood the receiver.
+ */
+async function countSend(ctx: AppContext, endpointId: string, kind: keyof typeof SENDS): Promise<void> {
+  const limit = SENDS[kind](ctx.config.webhookSendLimits);
+  const now = ctx.now();
+  const { hits, windowEndsAt } = await hitWindow(ctx.database.db, `webhook-${kind}:${endpointId}`, limit.windowSeconds * 1000, now);
+  if (hits > limit.max) {
+    throw new AppError('rate_limited', `This endpoint has had its ${limit.max} ${limit.what} of this window; try again after ${windowEndsAt}.`, undefined,
+      { 'retry-after': String(retryAfterSeconds(windowEndsAt, now)) });
+  }
+}
+
 export async function replayOne(ctx: AppContext, storeId: string, endpointId: string, deliveryId: string): Promise<WebhookReplayResponse> {
   const endpoint = await endpointOf(ctx, storeId, endpointId);
+  await countSend(ctx, endpoint.id, 'replay');
   const replayed = await replayDelivery(ctx.database.db, endpoint.id, deliveryId, ctx.now());
   if (!replayed) throw new AppError('not_found', 'No delivery of this endpoint matches that reference.');
   return replayed;
@@ -68,11 +91,13 @@ export async function replayOne(ctx: AppContext, storeId: string, endpointId: st
 
 export async function replayRange(ctx: AppContext, storeId: string, endpointId: string, range: ReplayWebhookRangeRequest): Promise<ReplayWebhookRangeResponse> {
   const endpoint = await endpointOf(ctx, storeId, endpointId);
+  await countSend(ctx, endpoint.id, 'rangeReplay');
   return { replayed: await replayDeliveriesBetween(ctx.database.db, endpoint.id, range.from, range.to, ctx.now()) };
 }
 
 /** A `webhook.test` delivery, sent like any other (also to a paused endpoint once it is resumed). */
 export async function sendTestDelivery(ctx: AppContext, storeId: string, endpointId: string): Promise<WebhookTestResponse> {
   const endpoint = await endpointOf(ctx, storeId, endpointId);
+  await countSend(ctx, endpoint.id, 'test');
   return enqueueTestDelivery(ctx.database.db, endpoint, ctx.now());
 }

@@ -96,7 +96,7 @@ export const webhookAdminRoutes = (ctx: AppContext): FastifyPluginAsyncZod => as
 
   app.post(`${base}/:endpointId/test`, {
     config: { auth: 'user', permission: 'webhook:update' },
-    schema: { tags, summary: 'Send a test delivery (webhook.test)', params: EndpointParams, response: { 202: WebhookTestResponse, ...errors } },
+    schema: { tags, summary: 'Send a test delivery (webhook.test)', params: EndpointParams, response: { 202: WebhookTestResponse, ...errors, 429: ApiError } },
   }, async (request, reply) => {
     const { store } = await authorizedStore(ctx, request, 'webhook:update', request.params.storeId);
     const sent = await sendTestDelivery(ctx, store.id, request.params.endpointId);
@@ -117,7 +117,7 @@ export const webhookAdminRoutes = (ctx: AppContext): FastifyPluginAsyncZod => as
 
   app.post(`${base}/:endpointId/deliveries/:deliveryId/replay`, {
     config: { auth: 'user', permission: 'webhook:update' },
-    schema: { tags, summary: 'Send a delivery again at once, with the same webhook-id', params: DeliveryParams, response: { 202: WebhookReplayResponse, ...errors } },
+    schema: { tags, summary: 'Send a delivery again at once, with the same webhook-id', params: DeliveryParams, response: { 202: WebhookReplayResponse, ...errors, 429: ApiError } },
   }, async (request, reply) => {
     const { store } = await authorizedStore(ctx, request, 'webhook:update', request.params.storeId);
     const replayed = await replayOne(ctx, store.id, request.params.endpointId, request.params.deliveryId);
@@ -129,7 +129,7 @@ export const webhookAdminRoutes = (ctx: AppContext): FastifyPluginAsyncZod => as
     config: { auth: 'user', permission: 'webhook:update' },
     schema: {
       tags, summary: 'Send again every delivery of an event that occurred in [from, to)',
-      params: EndpointParams, body: ReplayWebhookRangeRequest, response: { 202: ReplayWebhookRangeResponse, ...errors },
+      params: EndpointParams, body: ReplayWebhookRangeRequest, response: { 202: ReplayWebhookRangeResponse, ...errors, 429: ApiError },
     },
   }, async (request, reply) => {
     const { store } = await authorizedStore(ctx, request, 'webhook:update', request.params.storeId);

@@ -125,7 +125,7 @@ export const webhookRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
   app.post('/api/v1/webhook-endpoints/:endpointId/deliveries/:deliveryId/replay', {
     config: { auth: 'token', permission: 'webhook:update' },
     schema: {
-      tags, security, params: DeliveryParams, headers: IdempotencyHeaders, response: { 202: WebhookReplayResponse, ...errors },
+      tags, security, params: DeliveryParams, headers: IdempotencyHeaders, response: { 202: WebhookReplayResponse, ...errors, 429: ApiError },
       summary: 'Replay a delivery (webhook:update): sent again at once with the same webhook-id, retried on failure like a new one',
     },
   }, async (request, reply) => {
@@ -138,7 +138,7 @@ export const webhookRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
   app.post('/api/v1/webhook-endpoints/:endpointId/replays', {
     config: { auth: 'token', permission: 'webhook:update' },
     schema: {
-      tags, security, params: EndpointParams, headers: IdempotencyHeaders, body: ReplayWebhookRangeRequest, response: { 202: ReplayWebhookRangeResponse, ...errors },
+      tags, security, params: EndpointParams, headers: IdempotencyHeaders, body: ReplayWebhookRangeRequest, response: { 202: ReplayWebhookRangeResponse, ...errors, 429: ApiError },
       summary: 'Replay every delivery of an event that occurred in [from, to) (webhook:update), succeeded ones too, each with its own webhook-id',
     },
   }, async (request, reply) => {
@@ -151,7 +151,7 @@ export const webhookRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (
   app.post('/api/v1/webhook-endpoints/:endpointId/test', {
     config: { auth: 'token', permission: 'webhook:update' },
     schema: {
-      tags, security, params: EndpointParams, headers: IdempotencyHeaders, response: { 202: WebhookTestResponse, ...errors },
+      tags, security, params: EndpointParams, headers: IdempotencyHeaders, response: { 202: WebhookTestResponse, ...errors, 429: ApiError },
       summary: 'Send a test delivery (webhook:update): type webhook.test, signed and retried like any delivery, listed among the attempts',
     },
   }, async (request, reply) => {

@@ -121,13 +121,13 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}, options: Runtime
   };
 }
 
-/** A one-item claim body for a demo order. */
+/** A one-item claim body for a demo order, without photos (a claim's photo must be a file uploaded for its order). */
 export function oneItemClaim(
   email: string, sourceFulfillmentId: string, sourceItemId: string, desiredMethod: FileClaimRequest['resolution']['desiredMethod'] = 'RESHIP',
 ): FileClaimRequest {
   return {
     email,
-    fulfillmentIssues: [{ sourceFulfillmentId, issues: [{ sourceItemId, claimType: 'DAMAGED', quantity: 1, details: 'Arrived broken.', images: [{ url: '/demo/broken.jpg' }] }] }],
+    fulfillmentIssues: [{ sourceFulfillmentId, issues: [{ sourceItemId, claimType: 'DAMAGED', quantity: 1, details: 'Arrived broken.', images: [] }] }],
     resolution: { desiredMethod, customerSignature: 'A Shopper', updatedShippingAddress: null },
   };
 }

@@ -1,7 +1,9 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CreateApiTokenRequest, type ApiTokenSummary, type CreateApiTokenResponse } from '@claims/contracts';
+import {
+  API_TOKEN_EXPIRY_WARNING_DAYS, CreateApiTokenRequest, DEFAULT_API_TOKEN_LIFETIME_DAYS, MAX_API_TOKEN_LIFETIME_DAYS, type ApiTokenSummary, type CreateApiTokenResponse,
+} from '@claims/contracts';
 import { errorText, formatDateTime, pluralize } from '@claims/ui';
 import { api } from '../api.js';
 import { can, storesWith, useMe } from '../session.js';
@@ -14,11 +16,35 @@ import { StorePicker } from '../components/StorePicker.js';
 
 const time = (iso: string | null) => (iso ? <time dateTime={iso}>{formatDateTime(iso)}</time> : '—');
 
+const DAY_MS = 86_400_000;
+/** The lifetimes offered when creating a token; the server's default first. */
+const LIFETIMES_DAYS = [DEFAULT_API_TOKEN_LIFETIME_DAYS, 30, 180, MAX_API_TOKEN_LIFETIME_DAYS];
+
+/** Whole days until the token expires (0 within the last day), or null for a token that never expires. */
+const daysLeft = (token: ApiTokenSummary, now: number) => (token.expiresAt ? Math.floor((Date.parse(token.expiresAt) - now) / DAY_MS) : null);
+
+/** A token about to expire: still active, and expiring within the warning period. */
+const expiresSoon = (token: ApiTokenSummary, now: number) => {
+  const left = daysLeft(token, now);
+  return !token.revokedAt && left !== null && Date.parse(token.expiresAt!) > now && left < API_TOKEN_EXPIRY_WARNING_DAYS;
+};
+
+function TokenState({ token, now }: { token: ApiTokenSummary; now: number }) {
+  if (token.revokedAt) return <Badge tone="neutral">revoked</Badge>;
+  if (token.expiresAt && Date.parse(token.expiresAt) <= now) return <Badge tone="neutral">expired</Badge>;
+  if (expiresSoon(token, now)) {
+    const left = daysLeft(token, now)!;
+    return <Badge tone="warning">{left === 0 ? 'expires today' : `expires in ${pluralize(left, 'day')}`}</Badge>;
+  }
+  return <Badge tone="success">active</Badge>;
+}
+
 /** Name and permissions: only permissions the user holds on this store are offered (the server refuses others). */
 function CreateTokenForm({ storeId, held, onCreated }: { storeId: string; held: readonly string[]; onCreated: (token: CreateApiTokenResponse) => void }) {
   const id = useId();
   const client = useQueryClient();
   const [name, setName] = useState('');
+  const [lifetimeDays, setLifetimeDays] = useState(DEFAULT_API_TOKEN_LIFETIME_DAYS);
   const [filter, setFilter] = useState('');
   const [chosen, setChosen] = useState<ReadonlySet<string>>(() => new Set());
   const [problems, setProblems] = useState<string[]>([]);
@@ -28,6 +54,7 @@ function CreateTokenForm({ storeId, held, onCreated }: { storeId: string; held: 
     mutationFn: (body: CreateApiTokenRequest) => api.createApiToken(storeId, body),
     onSuccess: async (token) => {
       setName('');
+      setLifetimeDays(DEFAULT_API_TOKEN_LIFETIME_DAYS);
       setChosen(new Set());
       setFilter('');
       onCreated(token);
@@ -44,7 +71,8 @@ function CreateTokenForm({ storeId, held, onCreated }: { storeId: string; held: 
   }
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const parsed = CreateApiTokenRequest.safeParse({ name, permissions: sorted.filter((p) => chosen.has(p)) });
+    const expiresAt = new Date(Date.now() + lifetimeDays * DAY_MS).toISOString();
+    const parsed = CreateApiTokenRequest.safeParse({ name, permissions: sorted.filter((p) => chosen.has(p)), expiresAt });
     if (!parsed.success) {
       setProblems(parsed.error.issues.map((i) => (i.path[0] === 'name' ? 'Name the token (up to 100 characters).' : 'Choose at least one permission.')));
       return;
@@ -60,6 +88,13 @@ function CreateTokenForm({ storeId, held, onCreated }: { storeId: string; held: 
           <label htmlFor={`${id}-name`}>Token name</label>
           <input id={`${id}-name`} type="text" maxLength={100} value={name} onChange={(e) => setName(e.target.value)} aria-describedby={`${id}-name-hint`} />
           <p id={`${id}-name-hint`} className="hint">What uses it, e.g. "Warehouse sync".</p>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-lifetime`}>Expires after</label>
+          <select id={`${id}-lifetime`} value={lifetimeDays} onChange={(e) => setLifetimeDays(Number(e.target.value))} aria-describedby={`${id}-lifetime-hint`}>
+            {LIFETIMES_DAYS.map((days) => <option key={days} value={days}>{pluralize(days, 'day')}</option>)}
+          </select>
+          <p id={`${id}-lifetime-hint`} className="hint">Then the token is refused; create a new one before and replace it where it is used.</p>
         </div>
         <fieldset className="field">
           <legend>Permissions <span className="muted">({chosen.size} of {sorted.length} chosen)</span></legend>
@@ -103,6 +138,8 @@ export function ApiTokensPage() {
   const [created, setCreated] = useState<CreateApiTokenResponse | null>(null);
   const [revoking, setRevoking] = useState<ApiTokenSummary | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const now = tokens.dataUpdatedAt || Date.now();
+  const soon = tokens.data ? tokens.data.data.filter((t) => expiresSoon(t, now)) : [];
   const revoke = useMutation({
     mutationFn: (token: ApiTokenSummary) => api.revokeApiToken(storeId, token.id),
     onSuccess: async (_, token) => {
@@ -125,6 +162,12 @@ export function ApiTokensPage() {
         {tokens.isPending ? <p className="muted">Loading the tokens…</p> : null}
         {tokens.isError ? <Alert>The tokens could not be loaded: {tokens.error.message}</Alert> : null}
         {tokens.data && tokens.data.data.length === 0 ? <p className="muted">No tokens yet.</p> : null}
+        {soon.length > 0 ? (
+          <Alert tone="warning">
+            {soon.length === 1 ? `The token "${soon[0]!.name}" expires` : `${soon.length} tokens expire`} within {API_TOKEN_EXPIRY_WARNING_DAYS} days:
+            create a new one and replace it where it is used before then.
+          </Alert>
+        ) : null}
         {tokens.data && tokens.data.data.length > 0 ? (
           <div className="table-wrap">
             <table className="claims-table">
@@ -132,7 +175,7 @@ export function ApiTokensPage() {
               <thead>
                 <tr>
                   <th scope="col">Name</th><th scope="col">Starts with</th><th scope="col">Permissions</th><th scope="col">Created</th>
-                  <th scope="col">Last used</th><th scope="col">Status</th>{mayRevoke ? <th scope="col"><span className="visually-hidden">Actions</span></th> : null}
+                  <th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">Status</th>{mayRevoke ? <th scope="col"><span className="visually-hidden">Actions</span></th> : null}
                 </tr>
               </thead>
               <tbody>
@@ -148,7 +191,8 @@ export function ApiTokensPage() {
                     </td>
                     <td>{time(token.createdAt)} <span className="muted">by {token.createdBy.name}</span></td>
                     <td>{time(token.lastUsedAt)}</td>
-                    <td>{token.revokedAt ? <Badge tone="neutral">revoked</Badge> : <Badge tone="success">active</Badge>}</td>
+                    <td>{token.expiresAt ? time(token.expiresAt) : 'never'}</td>
+                    <td><TokenState token={token} now={now} /></td>
                     {mayRevoke ? (
                       <td>
                         {token.revokedAt ? null : (
