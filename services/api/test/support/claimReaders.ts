@@ -152,7 +152,7 @@ async function fileClaim(world: ReadersWorld, spec: ClaimSpec): Promise<FiledCla
     email: base.customerEmail,
     fulfillmentIssues: [{
       sourceFulfillmentId: `${number}-f`,
-      issues: order.items.map((item) => ({ sourceItemId: item.sourceItemId, claimType: 'DAMAGED', quantity: item.quantity, details: 'Arrived broken.', images: [{ url: '/demo/broken.jpg' }] })),
+      issues: order.items.map((item) => ({ sourceItemId: item.sourceItemId, claimType: 'DAMAGED', quantity: item.quantity, details: 'Arrived broken.', images: [] })),
     }],
     resolution: { desiredMethod: 'STORE_CREDIT', customerSignature: 'A Shopper', updatedShippingAddress: null },
   };
