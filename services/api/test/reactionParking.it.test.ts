@@ -81,7 +81,11 @@ describe('a reaction parks an event that keeps failing and moves on; a person re
     expect(caughtUp).toMatchObject({ lagEvents: 0, state: 'running' });
 
     // Readiness fails as it does for a projector's parked event, naming the reaction; the metrics count them.
-    const health = await h.call({ method: 'GET', url: '/api/health' });
+    // Anyone reads that it is degraded; the reason is an operator's (docs/decisions/health-without-details.md).
+    const open = await h.call({ method: 'GET', url: '/api/health' });
+    expect(open.statusCode).toBe(503);
+    expect(json<{ components: Record<string, unknown> }>(open).components.reactions).toEqual({ status: 'degraded' });
+    const health = await h.call({ method: 'GET', url: '/api/health', cookie: admin });
     expect(health.statusCode).toBe(503);
     expect(json<{ components: Record<string, unknown> }>(health).components.reactions).toEqual({ status: 'failing', reason: expect.stringMatching(/notify-shopper 2/) });
     expect(await scrape('claims_reaction_parked_events', { reaction: SHOPPER_MAIL })).toBe(2);
