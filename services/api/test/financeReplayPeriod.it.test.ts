@@ -117,6 +117,11 @@ describe('a finance replay of a period and a store (contract §Finance)', () => 
     expect(candidate.differences).toEqual([expect.objectContaining({
       claimId: reship!.claimId, resolutionType: 'RESHIP', live: -reship!.paid, replayed: -Math.round(reship!.paid * 80) / 100, liveStatus: 'pending', replayedStatus: 'pending',
     })]);
+    // Without the store-credit bonus, the credit clawed back and reclaimed in the period is what it would have issued before it.
+    const clawedBack = live.find((e) => e.claimId === credit!.claimId)!.amount;
+    const unbonused = await replay({ ...period, rules: { credit: { bonus: 0 } } });
+    expect(unbonused.differences).toEqual([expect.objectContaining({ claimId: credit!.claimId, resolutionType: 'STORE_CREDIT', live: clawedBack, replayed: -credit!.paid })]);
+    expect(unbonused.storeCredit.differences).toEqual([expect.objectContaining({ claimId: credit!.claimId, kind: 'reclaimed', live: clawedBack, replayed: -credit!.paid })]);
   });
 
   it('reads only its stores and its period: events it has no need of, even unreadable ones, change nothing', async () => {
@@ -140,4 +145,35 @@ describe('a finance replay of a period and a store (contract §Finance)', () => 
     expect((await replay({ ...period, storeIds: [acme, kumo] })).status).toBe('failed');
     expect((await replay({ from: '2000-01-01', to: '2100-01-01', storeIds: [acme] })).status).toBe('failed');
   });
+});
+
+describe('a finance replay of a period holding a month\'s start (contract §Finance)', () => {
+  /** This run's month (the database's clock) and the app's clock an hour into the next one, when the month can be invoiced. */
+  const started = new Date();
+  const month = started.toISOString().slice(0, 7);
+  const clockOffset = Date.UTC(started.getUTCFullYear(), started.getUTCMonth() + 1, 1) + 3_600_000 - started.getTime();
+  let h: Harness;
+  afterAll(() => h?.stop());
+
+  it('compares the month\'s invoice, made of the whole month however short the period', async () => {
+    h = await startHarness({}, { now: () => new Date(Date.now() + clockOffset).toISOString() });
+    const finance = await h.login('finance');
+    const acme = await h.storeId('acme');
+    await h.runtime.settle();
+    const issued = await h.call({ method: 'POST', url: '/api/finance/invoices', cookie: finance, body: { storeId: acme, month } });
+    expect(issued.statusCode, issued.body).toBe(201);
+    await h.runtime.settle();
+
+    // The month's first day only: the invoice counts the demo's payouts and premiums of today too.
+    const started = await h.call({ method: 'POST', url: '/api/finance/replays', cookie: finance, body: { from: `${month}-01`, to: `${month}-01`, storeIds: [acme] } });
+    expect(started.statusCode, started.body).toBe(202);
+    const view = await eventually(async () => {
+      const found = FinanceReplayView.parse(json(await h.call({ method: 'GET', url: `/api/finance/replays/${json<{ id: string }>(started).id}`, cookie: finance })));
+      expect(found.status).not.toBe('running');
+      return found;
+    }, 60_000);
+    expect(view).toMatchObject({ status: 'done', error: null, differences: [], invoices: { differences: [] } });
+    expect(view.invoices.stores).toEqual([expect.objectContaining({ storeId: acme, currency: 'USD', replayed: view.invoices.stores[0]!.live })]);
+    expect(view.invoices.stores[0]!.live).not.toBe(0);
+  }, 180_000);
 });
