@@ -1,19 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { FinanceEventType, FinanceReplayRequest } from '@claims/contracts';
+import { FINANCE_EVENT_TYPES, type FinanceEventType, type FinanceReplayRequest } from '@claims/contracts';
 import { monthPeriod } from '@claims/domain';
 import type { Database } from '@claims/event-store';
-
-/**
- * The events a replay of a period and stores folds: what the period's entries are made of, whenever it was recorded
- * (docs/decisions/finance-replay-reads-its-period.md). Every bound is on the events' own columns, so the server skips
- * the rest.
- */
-export interface ReplayScope {
-  /** The condition on an `events` row for readAllOfTypes and countOfTypes. */
-  where: RawBuilder<unknown>;
-  /** Claims whose streams are read whole: each decided, reversed, or credited or reclaimed for in the period. */
-  claims: number;
-}
 
 const CLAIM_STREAM: readonly FinanceEventType[] = ['ClaimFiled', 'ClaimResolved', 'ClaimResolutionReversed'];
 const DECISIONS: readonly FinanceEventType[] = ['ClaimResolved', 'ClaimResolutionReversed'];
@@ -28,22 +16,25 @@ const utc = (at: number) => new Date(at).toISOString();
  * The UTC months whose start lies in the period: the invoices it compares. Their events run to the end of the last
  * one, past `to` when it ends mid-month.
  */
-export function invoicedMonths(from: string, to: string): string[] {
+function invoicedMonths(from: string, to: string): string[] {
   const months: string[] = [];
-  const start = new Date(Date.parse(from));
-  for (let y = start.getUTCFullYear(), m = start.getUTCMonth(); Date.UTC(y, m, 1) <= Date.parse(to); m === 11 ? (y++, m = 0) : m++) {
-    if (Date.UTC(y, m, 1) >= Date.parse(from)) months.push(utc(Date.UTC(y, m, 1)).slice(0, 7));
+  const first = new Date(Date.parse(from));
+  for (let i = 0; ; i++) {
+    const start = Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + i, 1);
+    if (start > Date.parse(to)) return months;
+    if (start >= Date.parse(from)) months.push(utc(start).slice(0, 7));
   }
-  return months;
 }
 
 /**
- * The scope of a replay: first the claims the period's money is about (a short read of the period's decisions and
- * credit), then the condition that selects, of the requested stores only, those claims' whole streams, the credit
- * and premiums of the period and the months it invoices, the stores' payout batches and the period's invoices.
- * Bounds are exclusive ends one millisecond past `to`: the ledgers time events to the millisecond, truncated.
+ * The events a replay of a period and stores folds, as a condition on an `events` row (for readAllOfTypes and
+ * countOfTypes): what the period's entries are made of, whenever it was recorded
+ * (docs/decisions/finance-replay-reads-its-period.md). A short first read lists the claims the period's money is
+ * about; the condition then selects, of the requested stores only, those claims' streams whole, the credit and
+ * premiums of the period (premiums through the months it invoices), the stores' payout batches and the invoices of
+ * those months. Ends are exclusive, one millisecond past `to`: the ledgers time events to the millisecond, truncated.
  */
-export async function replayScope(db: Database['db'], request: Pick<FinanceReplayRequest, 'from' | 'to' | 'storeIds'>): Promise<ReplayScope> {
+export async function replayScope(db: Database['db'], request: Pick<FinanceReplayRequest, 'from' | 'to' | 'storeIds'>): Promise<RawBuilder<unknown>> {
   const from = utc(Date.parse(request.from));
   const toEnd = utc(Date.parse(request.to) + 1);
   const months = invoicedMonths(request.from, request.to);
@@ -52,20 +43,25 @@ export async function replayScope(db: Database['db'], request: Pick<FinanceRepla
   const stores = request.storeIds ? sql`store_id = any(${[...request.storeIds]}::uuid[])` : sql`true`;
   const within = (end: string) => sql`occurred_at >= ${from}::timestamptz and occurred_at < ${end}::timestamptz`;
 
+  // A period that holds all of its stores' history (a whole replay) needs all of it: no claim list to send then.
+  const covered = await sql<{ covered: boolean }>`
+    select coalesce(bool_and(${within(decisionsEnd)}), true) as covered from events where ${stores} and type = any(${FINANCE_EVENT_TYPES}::text[])`.execute(db);
+  if (covered.rows[0]?.covered) return stores;
+
   const { rows } = await sql<{ claim_id: string }>`
     select distinct case when type = any(${CREDIT_OF_CLAIM}::text[]) then data ->> 'claimId' else stream_id end as claim_id
     from events
     where ${stores} and (
       (type = any(${DECISIONS}::text[]) and ${within(decisionsEnd)})
       or (type = any(${CREDIT_OF_CLAIM}::text[]) and ${within(toEnd)}))`.execute(db);
+  /** Claims whose streams are read whole: each decided or reversed in the period, or credit issued or reclaimed for. */
   const claims = rows.map((r) => r.claim_id);
 
-  const where = sql`${stores} and (
+  return sql`${stores} and (
     (type = any(${CLAIM_STREAM}::text[]) and stream_id = any(${claims}::text[]))
     or (type = any(${CREDIT_OF_CLAIM}::text[]) and data ->> 'claimId' = any(${claims}::text[]))
     or (type = any(${CREDIT}::text[]) and ${within(toEnd)})
     or (type = any(${PREMIUMS}::text[]) and ${within(decisionsEnd)})
     or type = any(${BATCHES}::text[])
     or (type = 'InvoiceIssued' and data ->> 'month' = any(${months}::text[])))`;
-  return { where, claims: claims.length };
 }

@@ -46,7 +46,7 @@ export async function replayHistory(
 ): Promise<ReplayedHistory> {
   const replay = financeReplay(request.rules ?? {});
   const streams = LIVE.map(() => new Map<string, number>());
-  const { where } = await replayScope(db, request);
+  const where = await replayScope(db, request);
   const total = await countOfTypes(db, FINANCE_EVENT_TYPES, where);
   let done = 0;
   let reported = Date.now();
