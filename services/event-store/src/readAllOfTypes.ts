@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { EventStoreTables } from './tables.js';
 import type { Position } from './readAll.js';
 
@@ -35,6 +35,8 @@ export interface ReadFactsOptions {
   limit?: number;
   /** Per type, the only top-level fields of `data` wanted: the server leaves the rest out. */
   fields?: Readonly<Partial<Record<string, readonly string[]>>>;
+  /** A further condition on the `events` row (its columns unqualified): the server skips what fails it. */
+  where?: RawBuilder<unknown>;
 }
 
 /** `data`, or for the types named only the fields named (as a jsonb object of them). */
@@ -60,6 +62,7 @@ export async function readAllOfTypes(db: Kysely<EventStoreTables>, after: Positi
     where transaction_id < pg_snapshot_xmin(pg_current_snapshot())
       and (transaction_id, global_position) > (${after.transactionId}::xid8, ${after.globalPosition}::bigint)
       and type = any(${[...types]}::text[])
+      and ${options.where ?? sql`true`}
     order by events.transaction_id, events.global_position
     limit ${options.limit ?? 500}`.execute(db);
   const events = rows.map((row): RecordedFact => ({
@@ -70,8 +73,8 @@ export async function readAllOfTypes(db: Kysely<EventStoreTables>, after: Positi
   return { events, next: last ? { transactionId: last.transactionId, globalPosition: last.globalPosition } : after };
 }
 
-/** How many events of the given types the store holds (committed; for progress). */
-export async function countOfTypes(db: Kysely<EventStoreTables>, types: readonly string[]): Promise<number> {
-  const { rows } = await sql<{ count: number }>`select count(*)::int as count from events where type = any(${[...types]}::text[])`.execute(db);
+/** How many events of the given types (and meeting `where`, as readAllOfTypes takes it) the store holds (committed; for progress). */
+export async function countOfTypes(db: Kysely<EventStoreTables>, types: readonly string[], where?: RawBuilder<unknown>): Promise<number> {
+  const { rows } = await sql<{ count: number }>`select count(*)::int as count from events where type = any(${[...types]}::text[]) and ${where ?? sql`true`}`.execute(db);
   return rows[0]?.count ?? 0;
 }

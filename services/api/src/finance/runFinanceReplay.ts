@@ -9,6 +9,7 @@ import type { AppContext } from '../context.js';
 import { orderRates } from '../catalog/orderRates.js';
 import { compareLedgers, type LedgerComparison, type LiveLedgers } from './compareLedgers.js';
 import { finishReplay, recordProgress } from './financeReplays.js';
+import { replayScope } from './replayScope.js';
 
 /** Events per read: big enough that round trips are a small share, small enough that folding one blocks the loop for tens of ms. */
 const PAGE = 5_000;
@@ -34,19 +35,24 @@ export interface ReplayedHistory {
 }
 
 /**
- * Folds every finance event of the store into the replayed ledgers. Only the finance types are read (the server
- * skips the rest, and sends only a filing's store and currency: half the bytes of a realistic history) and parsed;
- * the next page is already on its way while one folds; progress goes out a few times a second.
+ * Folds the events of the replay's scope (replayScope: its stores, and of them what the period's money is made of)
+ * into the replayed ledgers, page by page, keeping none of the events. Only the finance types are read (the server
+ * skips the rest, and sends only a filing's store and currency) and parsed; the next page is already on its way while
+ * one folds; progress goes out a few times a second. A batch keeps only the entries the replay holds: the others are
+ * outside the scope (a batch only takes entries decided before it).
  */
-export async function replayHistory(db: Database['db'], request: Pick<FinanceReplayRequest, 'rules'>, onProgress: (share: number) => Promise<void> = async () => undefined): Promise<ReplayedHistory> {
+export async function replayHistory(
+  db: Database['db'], request: Pick<FinanceReplayRequest, 'from' | 'to' | 'storeIds' | 'rules'>, onProgress: (share: number) => Promise<void> = async () => undefined,
+): Promise<ReplayedHistory> {
   const replay = financeReplay(request.rules ?? {});
   const streams = LIVE.map(() => new Map<string, number>());
-  const total = await countOfTypes(db, FINANCE_EVENT_TYPES);
+  const where = await replayScope(db, request);
+  const total = await countOfTypes(db, FINANCE_EVENT_TYPES, where);
   let done = 0;
   let reported = Date.now();
   let waitingSince: number | null = null;
   const read = (after: Position) => {
-    const page = readAllOfTypes(db, after, FINANCE_EVENT_TYPES, { limit: PAGE, fields: FINANCE_FIELDS });
+    const page = readAllOfTypes(db, after, FINANCE_EVENT_TYPES, { limit: PAGE, fields: FINANCE_FIELDS, where });
     // Read ahead: a fold that throws leaves this one unawaited, and its failure is not the replay's news.
     page.catch(() => undefined);
     return page;
@@ -67,7 +73,12 @@ export async function replayHistory(db: Database['db'], request: Pick<FinanceRep
     pending = read(page.next);
     for (const recorded of page.events) {
       const event = FinanceEvent.parse({ type: recorded.type, data: recorded.data });
-      replay.add({ ...event, eventId: recorded.eventId, occurredAt: recorded.occurredAt });
+      if (event.type === 'PayoutBatchCreated') {
+        const entryIds = event.data.entryIds.filter((id) => replay.ledgers.payouts.has(id));
+        if (entryIds.length > 0) replay.add({ ...event, data: { ...event.data, entryIds }, eventId: recorded.eventId, occurredAt: recorded.occurredAt });
+      } else {
+        replay.add({ ...event, eventId: recorded.eventId, occurredAt: recorded.occurredAt });
+      }
       const seen = streams[projectionOf.get(recorded.type)!]!;
       if ((seen.get(recorded.streamId) ?? 0) < recorded.streamVersion) seen.set(recorded.streamId, recorded.streamVersion);
     }
@@ -122,7 +133,7 @@ async function invoiceRates(db: Database['db'], ledgers: FinanceLedgers) {
   return (orderId: string) => rates.get(orderId);
 }
 
-/** A replay from start to comparison: the whole history folded, the live read models caught up with it, then compared. */
+/** A replay from start to comparison: its scope folded, the live read models caught up with it, then compared. */
 export async function replayAndCompare(db: Database['db'], request: FinanceReplayRequest, onProgress?: (share: number) => Promise<void>): Promise<LedgerComparison & { events: number }> {
   const history = await replayHistory(db, request, onProgress);
   await awaitLive(db, history.streams);
@@ -131,8 +142,8 @@ export async function replayAndCompare(db: Database['db'], request: FinanceRepla
 }
 
 /**
- * The finance replay: payouts, premiums, store credit and invoices rebuilt from the events into memory beside the live
- * ledgers, which keep serving, then compared entry by entry. Runs after the request that started it.
+ * The finance replay: payouts, premiums, store credit and invoices of the period and stores rebuilt from the events
+ * into memory beside the live ledgers, which keep serving, then compared entry by entry. Runs after the request that started it.
  */
 export async function runFinanceReplay(ctx: AppContext, id: string, request: FinanceReplayRequest): Promise<void> {
   const db = ctx.database.db;
