@@ -109,7 +109,8 @@ describe('the finance replay\'s fold of the money events', () => {
     const type = fc.constantFrom<ClaimResolution['resolutionType']>('REFUND', 'RESHIP', 'STORE_CREDIT', 'FLAT_RATE', 'CUSTOM', 'DENY');
     const candidate = fc.record({
       replacementCostPercent: fc.integer({ min: 0, max: 2_000 }).map((n) => n / 2),
-      credit: fc.record({ bonus: fc.integer({ min: 0, max: 2_000 }), bonusType: fc.constantFrom('fixed' as const, 'percentage' as const) }, { requiredKeys: [] }),
+      // Within what a store's settings allow: a percentage bonus is at most 100.
+      credit: fc.record({ bonus: fc.integer({ min: 0, max: 100 }), bonusType: fc.constantFrom('fixed' as const, 'percentage' as const) }, { requiredKeys: [] }),
     }, { requiredKeys: [] });
     fc.assert(fc.property(type, fc.integer({ min: 0, max: 1_000_000 }), candidate, fc.boolean(), (resolutionType, paid, rules, kumoStore) => {
       const [store, order] = kumoStore ? [kumo, jpyOrder] : [acme, eurOrder];
@@ -128,6 +129,7 @@ describe('the finance replay\'s fold of the money events', () => {
     }));
     expect(CandidateMoneyRules.safeParse({ revSharePercent: 10 }).success).toBe(false);
     expect(CandidateMoneyRules.safeParse({ credit: { bonus: 5, kind: 'fixed' } }).success).toBe(false);
+    expect(CandidateMoneyRules.safeParse({ credit: { bonus: 101, bonusType: 'percentage' } }).success).toBe(false);
   });
 
   it('reads only what it needs of a filing, so the biggest event is never parsed whole', () => {
