@@ -39,6 +39,7 @@ export const ERROR_CATALOGUE = {
   credit_exceeds_invoice: 422,
   rate_limited: 429,
   unavailable: 503,
+  database_unavailable: 503,
   internal_error: 500,
   insufficient_contrast: 422,
   domain_taken: 409,

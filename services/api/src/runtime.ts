@@ -63,6 +63,10 @@ export interface Runtime {
   /** Runs this process's relay, followers and reactions now: another process appended (main.ts's cluster). */
   wake(): void;
   stop(): Promise<void>;
+  /** What `stop` is still waiting on. */
+  pendingStop(): string[];
+  /** Gives up on a `stop` that outlived its deadline: cuts the connections still open and closes the database. */
+  abandonStop(): Promise<void>;
 }
 
 export interface RuntimeOptions {
@@ -202,21 +206,35 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     wake(types);
     options.onAppended?.();
   });
+  /** The steps of stopping not finished yet, for the log line of a process that gives up waiting on them. */
+  const pendingSteps = new Set<string>();
+  const step = async (name: string, run: () => Promise<unknown> | undefined) => {
+    pendingSteps.add(name);
+    try {
+      await run();
+    } finally {
+      pendingSteps.delete(name);
+    }
+  };
   const stopWorkers = async () => {
     stopped = true;
     stopping.abort();
-    await sla?.stop();
-    await Promise.all(housekeeping.map((t) => t.stop()));
-    await Promise.all(followers.map((f) => f.stop()));
-    await Promise.all(reactions.map((r) => r.stop()));
-    await kafkaSetup;
-    await projectors?.stop();
-    await deliveryWorker?.stop();
-    await relay?.stop();
-    await operationsAdmin?.close();
+    await step('SLA timers', () => sla?.stop());
+    await step('housekeeping', () => Promise.all(housekeeping.map((t) => t.stop())));
+    await step('store followers', () => Promise.all(followers.map((f) => f.stop())));
+    await step('reactions (mail, claim links, store credit)', () => Promise.all(reactions.map((r) => r.stop())));
+    await step('Kafka projectors', async () => {
+      await kafkaSetup;
+      await projectors?.stop();
+    });
+    await step('webhook deliveries', () => deliveryWorker?.stop());
+    await step('relay', () => relay?.stop());
+    await step('Kafka admin client', () => operationsAdmin?.close());
     stopWaking();
     mailer.close();
   };
+  let databaseClosed: Promise<void> | null = null;
+  const closeDatabase = () => (databaseClosed ??= step('database', () => database.close()));
 
   /** Consumers join once the broker answers; until then (and on a topic contradicting the configuration) they retry in the background. */
   async function startKafkaProjectors(kafka: Kafka, settings: TopicSettings): Promise<void> {
@@ -312,16 +330,22 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       wake,
       stop() {
         closing ??= (async () => {
-          await app.close();
+          await step('HTTP requests in flight', () => app.close());
           await stopWorkers();
-          await database.close();
+          await closeDatabase();
         })();
         return closing;
+      },
+      pendingStop: () => [...pendingSteps],
+      async abandonStop() {
+        app.server.closeAllConnections();
+        mailer.close();
+        await closeDatabase();
       },
     };
   } catch (error) {
     await stopWorkers();
-    await database.close();
+    await closeDatabase();
     throw error;
   }
 }

@@ -1,20 +1,40 @@
 import type { Config } from './config.js';
 import { startRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
 
-/** On SIGTERM or SIGINT: `beforeStop` (what the caller runs beside it), then the runtime; forced out after 15 s. */
+/** How long a process told to stop lets requests and work in flight finish (README "Stopping"). */
+export const DRAIN_MS = 5_000;
+/** After the drain: how long closing the database may take before the process leaves regardless. */
+const CLOSE_MS = 1_500;
+
+const timeout = (ms: number) => new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), ms).unref());
+
+/**
+ * On SIGTERM or SIGINT: `beforeStop` (what the caller runs beside it), then the runtime, for at most DRAIN_MS; what is
+ * still running then (a request, a mail send, a consumer leaving) is logged and abandoned, the connections are cut,
+ * the database closed, and the process exits. A second signal exits at once.
+ */
 export function stopOnSignals(runtime: Runtime, beforeStop: () => Promise<void> = async () => undefined): void {
   const { log } = runtime.ctx;
-  const shutdown = (signal: string) => {
-    log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 15_000);
-    force.unref();
-    beforeStop().then(() => runtime.stop()).then(() => process.exit(0), (error: unknown) => {
-      log.error({ err: error }, 'shutdown failed');
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) {
+      log.warn({ signal, pending: runtime.pendingStop() }, 'second signal: exiting now');
       process.exit(1);
-    });
+    }
+    stopping = true;
+    log.info({ signal, drainMs: DRAIN_MS }, 'shutting down');
+    const stopped = beforeStop().then(() => runtime.stop()).then(() => 'stopped' as const);
+    try {
+      if (await Promise.race([stopped, timeout(DRAIN_MS)]) === 'stopped') process.exit(0);
+      log.error({ pending: runtime.pendingStop() }, `still running ${DRAIN_MS / 1000} s after ${signal}; abandoned`);
+      await Promise.race([runtime.abandonStop(), timeout(CLOSE_MS)]);
+    } catch (error) {
+      log.error({ err: error }, 'shutdown failed');
+    }
+    process.exit(1);
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
 /**

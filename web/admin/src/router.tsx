@@ -1,6 +1,8 @@
 import { QueryCache, QueryClient } from '@tanstack/react-query';
 import { Outlet, createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import { z } from 'zod';
+import { UnavailableNotice } from '@claims/ui/components';
+import { retryDelay, retryWhileUnavailable } from '@claims/ui/unavailable-retry';
 import { isHttpError } from './api.js';
 import { meQuery } from './session.js';
 import { AppLayout } from './pages/AppLayout.js';
@@ -46,7 +48,8 @@ export const queryClient = new QueryClient({
     },
   }),
   defaultOptions: {
-    queries: { staleTime: 10_000, refetchOnWindowFocus: false, retry: (count, error) => !isHttpError(error) && count < 1 },
+    // A read meeting the API briefly unavailable waits its Retry-After and tries again, UnavailableNotice saying so.
+    queries: { staleTime: 10_000, refetchOnWindowFocus: false, retry: retryWhileUnavailable((count, error) => !isHttpError(error) && count < 1), retryDelay },
   },
 });
 
@@ -57,8 +60,18 @@ interface RouterContext {
 /** Only a path inside this app may be the place to go back to after signing in. */
 const safeRedirect = (value: unknown) => (typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') ? value : undefined);
 
+/** Every page, signed in or not, with the notice of reads waiting on the API to be back. */
+function Root() {
+  return (
+    <>
+      <UnavailableNotice />
+      <Outlet />
+    </>
+  );
+}
+
 const rootRoute = createRootRouteWithContext<RouterContext>()({
-  component: Outlet,
+  component: Root,
   notFoundComponent: NotFoundPage,
   errorComponent: ErrorPage,
 });

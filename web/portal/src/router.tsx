@@ -3,6 +3,7 @@ import { Link, Outlet, createRootRoute, createRoute, createRouter, notFound, red
 import { useQuery } from '@tanstack/react-query';
 import { CLAIM_TOKEN_PATTERN } from '@claims/contracts';
 import { INVALID_ROUTE } from '@claims/ui';
+import { UnavailableNotice } from '@claims/ui/components';
 import { api } from './api.js';
 import { applyBranding, servedOnCustomDomain } from './branding.js';
 import { useBrandingPreview } from './brandingPreview.js';
@@ -183,7 +184,12 @@ function Root() {
     },
   });
   const Layout = LAYOUTS[layout];
-  return <Layout />;
+  return (
+    <>
+      <UnavailableNotice />
+      <Layout />
+    </>
+  );
 }
 
 const searchValue = (search: Record<string, unknown>, key: string): string | null => {

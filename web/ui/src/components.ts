@@ -2,3 +2,4 @@ export * from './Alert.js';
 export * from './Modal.js';
 export * from './Page.js';
 export * from './TrackingLinks.js';
+export * from './UnavailableNotice.js';

@@ -1,5 +1,6 @@
 import { loadConfig } from '../config.js';
 import { startRuntime } from '../runtime.js';
+import { stopOnSignals } from '../server.js';
 
 /**
  * `npm run worker`: the background workers of `WORKERS` (default all: relay, projectors, reactions,
@@ -8,6 +9,4 @@ import { startRuntime } from '../runtime.js';
  */
 const runtime = await startRuntime({ ...loadConfig(), seedDemo: false }, { listen: false });
 runtime.ctx.log.info('worker ready');
-const shutdown = () => void runtime.stop().then(() => process.exit(0), () => process.exit(1));
-process.once('SIGTERM', shutdown);
-process.once('SIGINT', shutdown);
+stopOnSignals(runtime);

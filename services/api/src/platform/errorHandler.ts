@@ -3,8 +3,9 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { DomainFailure } from '@claims/contracts';
 import { EventTooLargeError } from '@claims/event-store';
 import { AppError } from './errors.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './databaseUnavailable.js';
 
-/** Every failure leaves as the contract's `{error, message}`; only a defect is a 5xx. */
+/** Every failure leaves as the contract's `{error, message}`; only a defect or an unreachable database is a 5xx. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((thrown: FastifyError | AppError | Error, request, reply) => {
     const error = thrown instanceof DomainFailure ? AppError.from(thrown) : thrown;
@@ -27,6 +28,11 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (status === 413) return reply.code(413).send({ error: 'payload_too_large', message: 'The request body is too large.' });
     if (status >= 400 && status < 500) {
       return reply.code(status).send({ error: status === 415 ? 'unsupported_media_type' : 'validation_failed', message: error.message });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'the database is unavailable');
+      return reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
+        .send({ error: 'database_unavailable', message: 'Our service is briefly unavailable; please try again in a few seconds.' });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send({ error: 'internal_error', message: 'Something went wrong on our side. It has been logged; please try again.' });

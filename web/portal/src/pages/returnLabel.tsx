@@ -8,6 +8,7 @@ import { Alert, Page } from '@claims/ui/components';
 import { HttpError, api } from '../api.js';
 import { PrintPage as ClaimSummaryPage } from './view.js';
 import { hasLabel, useReturns } from './returns.js';
+import { retryWhileUnavailable } from '@claims/ui/unavailable-retry';
 
 /** The return's code as a CODE128 barcode (what carriers' and warehouses' scanners read), drawn by JsBarcode as SVG. */
 function Barcode({ value }: { value: string }) {
@@ -48,7 +49,7 @@ export function PrintPage() {
   const params: { token?: string } = useParams({ strict: false });
   const search: { return?: unknown } = useSearch({ strict: false });
   const token = params.token ?? '';
-  const claim = useQuery({ queryKey: ['claim', token], queryFn: () => api.getClaim(token), retry: (n, e) => !(e instanceof HttpError) && n < 1 });
+  const claim = useQuery({ queryKey: ['claim', token], queryFn: () => api.getClaim(token), retry: retryWhileUnavailable((n, e) => !(e instanceof HttpError) && n < 1) });
   const returns = useReturns(token);
   if (claim.isPending || returns.isPending) return <Page title="Loading your return label…" />;
   if (claim.isError) return <ClaimSummaryPage />;

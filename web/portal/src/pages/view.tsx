@@ -9,6 +9,7 @@ import { Alert, Page } from '@claims/ui/components';
 import { ItemThumb, issueLabel } from '../components.js';
 import { setState } from '../claimFlowState.js';
 import { ItemDecision } from '../itemDecision.js';
+import { retryWhileUnavailable } from '@claims/ui/unavailable-retry';
 
 // Below the claim's first screen: the returns card (its schemas and styles) is a chunk of its own, fetched once the claim shows.
 const ClaimReturnsCard = lazy(() => import('./returns.js').then((m) => ({ default: m.ClaimReturnsCard })));
@@ -23,7 +24,7 @@ function useToken(): string {
 }
 
 function useClaim(token: string) {
-  const query = useQuery({ queryKey: ['claim', token], queryFn: () => api.getClaim(token), retry: (n, e) => !(e instanceof HttpError) && n < 1 });
+  const query = useQuery({ queryKey: ['claim', token], queryFn: () => api.getClaim(token), retry: retryWhileUnavailable((n, e) => !(e instanceof HttpError) && n < 1) });
   const storeId = query.data?.storeId ?? null;
   useEffect(() => {
     if (storeId) setState({ brandStoreId: storeId });
