@@ -4,6 +4,8 @@ import { apiSession, expectAccessible, fileClaim, signIn, startHarness, type Har
 let h: Harness;
 /** Order 1006 (Finn): reshipped, then the reship taken back. */
 let finn: { claimId: string; claimNumber: string };
+/** Order 1001 (Ava): store credit with Acme's bonus, issued, then taken back. */
+let ava: { claimId: string; claimNumber: string; token: string };
 
 beforeAll(async () => {
   h = await startHarness();
@@ -17,6 +19,18 @@ beforeAll(async () => {
   expect(resolved.status, await resolved.clone().text()).toBe(200);
   const reversed = await owner.post(`/api/admin/claims/${finn.claimId}/reverse-resolution`, { reason: 'Sent to the wrong address' });
   expect(reversed.status, await reversed.clone().text()).toBe(200);
+
+  ava = await fileClaim(h.baseUrl, 'acme-5001', {
+    email: 'ava@example.com',
+    fulfillmentIssues: [{ sourceFulfillmentId: 'f-1001-1', issues: [{ sourceItemId: 'li-1', claimType: 'DAMAGED', quantity: 1, details: 'Torn.', images: [] }] }],
+    resolution: { desiredMethod: 'STORE_CREDIT', customerSignature: 'Ava' },
+  });
+  const credited = await owner.post(`/api/admin/claims/${ava.claimId}/resolve`, { resolutionType: 'STORE_CREDIT', reason: 'OTHER' });
+  expect(credited.status, await credited.clone().text()).toBe(200);
+  // Issued before it is taken back (a credit reversed before it is issued is never issued).
+  await h.runtime.settle();
+  const taken = await owner.post(`/api/admin/claims/${ava.claimId}/reverse-resolution`, { reason: 'Charged back' });
+  expect(taken.status, await taken.clone().text()).toBe(200);
   await h.runtime.settle();
 });
 
@@ -56,6 +70,15 @@ describe('a reversed resolution on the desk', () => {
     // The reversal first, then the status it sent the claim back to (mail lines aside).
     const titles = await timeline.getByRole('button').locator('.timeline-title').allTextContents();
     expect(titles.slice(-2)).toEqual(['Resolution reversed', 'Status changed from Resolved to Open']);
+    await expectAccessible(page);
+    expect(problems).toEqual([]);
+  });
+
+  it('tells the shopper their store credit was taken back, as the desk says it was reclaimed', async () => {
+    const { page, problems } = await h.newPage();
+    await page.goto(`/view/${ava.token}`);
+    const credit = page.getByRole('region', { name: 'Your store credit' });
+    await expect.poll(() => credit.textContent()).toMatch(/\$153\.25 in store credit: \$139\.32 plus a \$13\.93 bonus\. Issued .*\. The store reversed this decision on .*: \$153\.25 was taken back\./);
     await expectAccessible(page);
     expect(problems).toEqual([]);
   });

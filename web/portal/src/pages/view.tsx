@@ -101,6 +101,13 @@ function ClaimDetails({ token, c }: { token: string; c: CustomerClaimView | unde
                     <strong>{formatMoney(credit.total, credit.currency)}</strong> in store credit
                     {credit.bonus > 0 ? `: ${formatMoney(credit.credit, credit.currency)} plus a ${formatMoney(credit.bonus, credit.currency)} bonus` : ''}.
                     {' '}{credit.issuedAt ? `Issued ${formatDateTime(credit.issuedAt)}.` : 'It is being issued.'}
+                    {credit.reclaimed ? (
+                      <>
+                        {' '}The store reversed this decision on {formatDateTime(credit.reclaimed.at)}:{' '}
+                        {formatMoney(credit.reclaimed.amount, credit.reclaimed.currency)} was taken back
+                        {credit.reclaimed.redeemed > 0 ? `, and the ${formatMoney(credit.reclaimed.redeemed, credit.reclaimed.currency)} you had already used is yours to keep` : ''}.
+                      </>
+                    ) : null}
                   </li>
                 ))}
               </ul>
