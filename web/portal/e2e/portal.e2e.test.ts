@@ -94,7 +94,8 @@ describe('customer claims portal', () => {
     await booting.goto(`/view/${token}`);
     const sameAsBoot = () => booting.evaluate((bootHtml) => {
       const live = document.getElementById('root')!;
-      const rendered = Object.keys(live).some((key) => key.startsWith('__reactContainer'));
+      // Committed, not merely created: the root is marked at createRoot, its children only once React put its own there.
+      const rendered = live.firstElementChild !== null && Object.keys(live.firstElementChild).some((key) => key.startsWith('__reactFiber'));
       const boot = new DOMParser().parseFromString(bootHtml, 'text/html').getElementById('root')!;
       return rendered && boot.isEqualNode(live) ? 'same' : `${rendered ? 'rendered' : 'not rendered yet'}:\n${live.outerHTML}\nvs the HTML's\n${boot.outerHTML}`;
     }, html);

@@ -30,7 +30,8 @@ const BOOT_MARKUP = /<div id="root">.*<\/div>/;
 function claimPageBoot(token: string, overview: boolean): string {
   const active = overview ? ' class="active"' : '';
   const current = overview ? ' data-status="active" aria-current="page"' : '';
-  return '<div id="root"><a class="skip-link" href="#main">Skip to content</a><header class="site-header"><span class="logo-text">Order help</span>' +
+  // The empty live region first: the app's UnavailableNotice, always there so a screen reader hears it when it speaks.
+  return '<div id="root"><div role="status"></div><a class="skip-link" href="#main">Skip to content</a><header class="site-header"><span class="logo-text">Order help</span>' +
     `<nav class="header-nav" aria-label="My claim"><a${active} href="/view/${token}"${current}>My claim</a><a href="/print/${token}">Print</a></nav></header>` +
     '<main id="main" tabindex="-1"><section class="page" aria-labelledby="page-title"><div class="page-head">' +
     '<h1 id="page-title" tabindex="-1">Loading your claim…</h1></div></section></main></div>';
