@@ -1,5 +1,5 @@
 import { claimNotificationsStreamOf, type DomainEvent, Message, type NotificationKind, type Store } from '@claims/contracts';
-import { storedDomainEvent } from '@claims/event-store';
+import { storedDomainEvent, type Alongside } from '@claims/event-store';
 import { claimDecider, claimMailDecider, notificationKindOf, teamNotificationKindOf, type RecordNotification } from '@claims/domain';
 import type { AppContext, RequestMeta } from '../context.js';
 import { findStore } from '../catalog/storeRepository.js';
@@ -11,8 +11,8 @@ import { claimMail, type ClaimAfter } from './claimMails.js';
 import { mailStore } from './mailLayout.js';
 import { teamMail } from './teamMails.js';
 import { issueClaimLink } from './claimLinkIssuer.js';
-import { clearRetry, scheduleRetry, type NotificationCause } from './notificationRetries.js';
-import { failureText, MAX_ATTEMPTS, nextAttemptAt, notificationMeta, RECORD_MAIL } from './retrySchedule.js';
+import { clearRetry, sendRecorded, type NotificationCause } from './notificationRetries.js';
+import { MAX_ATTEMPTS, notificationMeta, RECORD_MAIL } from './retrySchedule.js';
 import { teamRecipients, type TeamRecipient } from './teamRecipients.js';
 
 /** Mail about a claim: the shopper's, or one team member's. */
@@ -101,7 +101,7 @@ export async function deliverClaimMail(ctx: AppContext, mailer: Mailer, cause: C
     return;
   }
   let subject: string | undefined;
-  const record = (outcome: RecordNotification['outcome'], alongside: Parameters<typeof handleCommand>[1]['alongside']) => handleCommand(ctx, {
+  const record = (outcome: RecordNotification['outcome'], alongside?: Alongside) => handleCommand(ctx, {
     // Decided on the stream as read above (a stale read is a conflict like any other): no second read per mail.
     decider: claimMailDecider, streamId: stream, storeId: store.id, meta, alongside, onConflict: RECORD_MAIL, loaded: mail,
     command: {
@@ -109,19 +109,15 @@ export async function deliverClaimMail(ctx: AppContext, mailer: Mailer, cause: C
       scope: { claimId, notificationId, kind: plan.kind, causedBy: cause.eventId, to: plan.to, ...(plan.memberId ? { memberId: plan.memberId } : {}), ...(subject ? { subject } : {}) },
     },
   });
-  try {
+  const tried = await sendRecorded(ctx.database.db, { notificationId, cause, attempts, now: ctx.now }, async () => {
     const composed = await plan.compose(meta);
     subject = composed.subject;
     await mailer.send(composed);
-  } catch (error) {
-    const next = nextAttemptAt(ctx.now(), attempts + 1);
-    await record({ sent: false, error: failureText(error), nextAttemptAt: next },
-      (trx) => (next ? scheduleRetry(trx, notificationId, cause, next) : clearRetry(trx, notificationId)));
-    ctx.log.warn({ claimId, kind: plan.kind, attempt: attempts + 1, next }, 'mail about a claim failed; it will be tried again unless given up');
-    return;
+    return { sent: true } as const;
+  }, record);
+  if (tried.outcome === 'failed') {
+    ctx.log.warn({ claimId, kind: plan.kind, attempt: tried.attempt, next: tried.next }, 'mail about a claim failed; it will be tried again unless given up');
   }
-  // A retry row exists only beside a recorded failure: after none, the record is one append, no transaction.
-  await record({ sent: true }, attempts === 0 ? undefined : (trx) => clearRetry(trx, notificationId));
 }
 
 /** Every team member who wants the mail this claim event causes gets it, each on their own (one failing holds no other back). */

@@ -1,5 +1,5 @@
 import { invitationMailStreamOf, readerOf, type DomainEvent, type EventOf } from '@claims/contracts';
-import { readStream, storedDomainEvent } from '@claims/event-store';
+import { readStream, storedDomainEvent, type Alongside } from '@claims/event-store';
 import { invitationMailDecider, type RecordInvitationMail } from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { randomSecret, sha256 } from '../auth/passwords.js';
@@ -11,8 +11,8 @@ import { issueInvitationLink } from '../team/teamRepository.js';
 import type { Mailer } from './mailer.js';
 import { mailStore } from './mailLayout.js';
 import { invitationMail } from './invitationMail.js';
-import { clearRetry, scheduleRetry, type NotificationCause } from './notificationRetries.js';
-import { failureText, MAX_ATTEMPTS, nextAttemptAt, notificationMeta, RECORD_MAIL } from './retrySchedule.js';
+import { clearRetry, sendRecorded, type NotificationCause } from './notificationRetries.js';
+import { MAX_ATTEMPTS, notificationMeta, RECORD_MAIL } from './retrySchedule.js';
 
 type InvitationEvent = EventOf<'TeamMemberInvited' | 'SupportUserInvited'>;
 
@@ -57,33 +57,25 @@ export async function deliverInvitationMail(ctx: AppContext, mailer: Mailer, cau
     return;
   }
   const meta = notificationMeta(cause);
-  const record = (outcome: RecordInvitationMail['outcome'], alongside: Parameters<typeof handleCommand>[1]['alongside']) => handleCommand(ctx, {
+  const record = (outcome: RecordInvitationMail['outcome'], alongside?: Alongside) => handleCommand(ctx, {
     decider: invitationMailDecider, streamId: stream, storeId: team.storeId, meta, alongside, onConflict: RECORD_MAIL, loaded: mail,
     command: { type: 'RecordInvitationMail', now: ctx.now(), outcome, scope: { userId, notificationId, causedBy: cause.eventId, ...team, to: email } },
   });
-  let subject: string;
-  try {
+  const tried = await sendRecorded(db, { notificationId, cause, attempts, now: ctx.now }, async () => {
     const store = team.storeId ? await findStore(db, team.storeId) : null;
     const token = randomSecret();
     const open = await issueInvitationLink(db, { userId, invitationId: invitation.data.invitationId }, sha256(token), ctx.now());
-    if (!open) {
-      await clearRetry(db, notificationId);
-      return;
-    }
+    if (!open) return null;
     const composed = invitationMail({
       to: email, name: open.name, role, store: store && (await mailStore(ctx, store)), inviterName: open.inviterName, expiresAt: open.expiresAt,
       link: `${ctx.config.publicUrl}/admin/accept-invitation#${token}`,
     });
-    subject = composed.subject;
     await mailer.send(composed);
-  } catch (error) {
-    const next = nextAttemptAt(ctx.now(), attempts + 1);
-    await record({ sent: false, error: failureText(error), nextAttemptAt: next },
-      (trx) => (next ? scheduleRetry(trx, notificationId, cause, next) : clearRetry(trx, notificationId)));
-    ctx.log.warn({ userId, attempt: attempts + 1, next }, 'invitation mail failed; it will be tried again unless given up');
-    return;
+    return { sent: true, subject: composed.subject } as const;
+  }, record);
+  if (tried.outcome === 'failed') {
+    ctx.log.warn({ userId, attempt: tried.attempt, next: tried.next }, 'invitation mail failed; it will be tried again unless given up');
   }
-  await record({ sent: true, subject }, attempts === 0 ? undefined : (trx) => clearRetry(trx, notificationId));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { sql, type QueryExecutorProvider } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { sqlMigration } from '@claims/event-store';
+import { sqlMigration, type Alongside } from '@claims/event-store';
+import { failureText, nextAttemptAt } from './retrySchedule.js';
 
 /** Mail that failed and is due again: one row per notification until it is sent or given up. */
 export const notificationMigrations: Record<string, Migration> = {
@@ -84,4 +85,44 @@ export async function leaseDueRetries(db: QueryExecutorProvider, now: string, le
 export async function countDueRetries(db: QueryExecutorProvider, now: string): Promise<number> {
   const { rows } = await sql<{ due: number }>`select count(*)::int as due from notification_retries where next_attempt_at <= ${now}::timestamptz`.execute(db);
   return rows[0]?.due ?? 0;
+}
+
+/** A failed try of a mail as its record states it: why, and when it is tried again (null: given up). */
+export interface MailFailure {
+  sent: false;
+  error: string;
+  nextAttemptAt: string | null;
+}
+
+/** How a try went: sent (and recorded), nothing left to send, or failed (recorded, and retried unless given up). */
+export type MailTry = { outcome: 'sent' } | { outcome: 'nothing' } | { outcome: 'failed'; attempt: number; next: string | null };
+
+/**
+ * One try of a mail, recorded as every mail is: a failure with its next try, the retry scheduled (or cleared, once given
+ * up) in the record's own transaction, so neither can be lost; a success clearing the retry a failure left. `send`
+ * answers the success record, or null when nothing is to be sent any more (its retry ends).
+ */
+export async function sendRecorded<Sent extends { sent: true }>(
+  db: QueryExecutorProvider,
+  job: { notificationId: string; cause: NotificationCause; attempts: number; now: () => string },
+  send: () => Promise<Sent | null>,
+  record: (outcome: Sent | MailFailure, alongside?: Alongside) => Promise<unknown>,
+): Promise<MailTry> {
+  const { notificationId, cause, attempts } = job;
+  let sent: Sent | null;
+  try {
+    sent = await send();
+  } catch (error) {
+    const next = nextAttemptAt(job.now(), attempts + 1);
+    await record({ sent: false, error: failureText(error), nextAttemptAt: next },
+      (trx) => (next ? scheduleRetry(trx, notificationId, cause, next) : clearRetry(trx, notificationId)));
+    return { outcome: 'failed', attempt: attempts + 1, next };
+  }
+  if (!sent) {
+    await clearRetry(db, notificationId);
+    return { outcome: 'nothing' };
+  }
+  // A retry row exists only beside a recorded failure: after none, the record is one append, no transaction.
+  await record(sent, attempts === 0 ? undefined : (trx) => clearRetry(trx, notificationId));
+  return { outcome: 'sent' };
 }

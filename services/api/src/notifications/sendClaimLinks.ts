@@ -1,5 +1,5 @@
 import { readerOf } from '@claims/contracts';
-import { storedDomainEvent } from '@claims/event-store';
+import { storedDomainEvent, type Alongside } from '@claims/event-store';
 import { claimLinksRequestDecider, orderClaimsDecider, type ClaimLinksCommand } from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { findOrderById } from '../catalog/orderRepository.js';
@@ -11,8 +11,8 @@ import { withStoreReplyTo, type Mailer } from './mailer.js';
 import { claimLinksMail } from './claimLinksMail.js';
 import { mailStore } from './mailLayout.js';
 import { issueClaimLink } from './claimLinkIssuer.js';
-import { clearRetry, scheduleRetry, type NotificationCause } from './notificationRetries.js';
-import { failureText, MAX_ATTEMPTS, nextAttemptAt, notificationMeta, RECORD_MAIL } from './retrySchedule.js';
+import { clearRetry, sendRecorded, type NotificationCause } from './notificationRetries.js';
+import { MAX_ATTEMPTS, notificationMeta, RECORD_MAIL } from './retrySchedule.js';
 
 /**
  * Answers one request for an order's claim links: a fresh link to each of its claims (or how to file one), mailed
@@ -34,13 +34,12 @@ export async function deliverClaimLinks(ctx: AppContext, mailer: Mailer, cause: 
     return;
   }
   const meta = notificationMeta(cause);
-  const record = (outcome: Extract<ClaimLinksCommand, { type: 'RecordClaimLinksMail' }>['outcome'], alongside: Parameters<typeof handleCommand>[1]['alongside']) =>
+  const record = (outcome: Extract<ClaimLinksCommand, { type: 'RecordClaimLinksMail' }>['outcome'], alongside?: Alongside) =>
     handleCommand(ctx, {
       decider: claimLinksRequestDecider, streamId: cause.streamId, storeId: store.id, meta, alongside, onConflict: RECORD_MAIL,
       command: { type: 'RecordClaimLinksMail', scope, to: order.customerEmail, outcome, now: ctx.now() },
     });
-  let mailed: { claimIds: string[]; subject: string };
-  try {
+  const tried = await sendRecorded(ctx.database.db, { notificationId, cause, attempts, now: ctx.now }, async () => {
     const ledger = await loadAggregate(ctx, orderClaimsDecider, order.id);
     const claims = [];
     for (const { claimId } of ledger.state.claims) {
@@ -49,15 +48,11 @@ export async function deliverClaimLinks(ctx: AppContext, mailer: Mailer, cause: 
     }
     const mail = withStoreReplyTo(claimLinksMail(order.customerEmail, order.orderNumber, await mailStore(ctx, store), claims, `${ctx.config.publicUrl}/start`), store);
     await mailer.send(mail);
-    mailed = { claimIds: claims.map((c) => c.claim.id), subject: mail.subject };
-  } catch (error) {
-    const next = nextAttemptAt(ctx.now(), attempts + 1);
-    await record({ sent: false, error: failureText(error), nextAttemptAt: next },
-      (trx) => (next ? scheduleRetry(trx, notificationId, cause, next) : clearRetry(trx, notificationId)));
-    ctx.log.warn({ orderId: order.id, attempt: attempts + 1, next }, 'mail with claim links failed; it will be tried again unless given up');
-    return;
+    return { sent: true, claimIds: claims.map((c) => c.claim.id), subject: mail.subject } as const;
+  }, record);
+  if (tried.outcome === 'failed') {
+    ctx.log.warn({ orderId: order.id, attempt: tried.attempt, next: tried.next }, 'mail with claim links failed; it will be tried again unless given up');
   }
-  await record({ sent: true, ...mailed }, (trx) => clearRetry(trx, notificationId));
 }
 
 /** A shopper's request for their claim links is answered by mail after the request (contract §Notifications). */
