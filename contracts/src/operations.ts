@@ -84,16 +84,7 @@ export type RelayOperations = z.infer<typeof RelayOperations>;
  * An event a reaction could not handle after every try, set aside in `reaction_parked` (the reaction moved on past
  * it) until a person retries it (the reaction runs on it again) or skips it.
  */
-export const ParkedReactionEvent = z.object({
-  reaction: z.string(),
-  eventId: z.uuid(),
-  streamId: z.string(),
-  streamVersion: z.number().int().positive(),
-  type: z.string(),
-  error: z.string(),
-  attempts: z.number().int().nonnegative(),
-  parkedAt: z.iso.datetime(),
-});
+export const ParkedReactionEvent = ParkedEvent.omit({ projection: true }).extend({ reaction: z.string() });
 export type ParkedReactionEvent = z.infer<typeof ParkedReactionEvent>;
 
 export const ReactionOperations = ReaderProgress.extend({ name: z.string(), parked: z.array(ParkedReactionEvent) });
