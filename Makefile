@@ -10,7 +10,7 @@ export npm_config_update_notifier := false
 export npm_config_fund := false
 export npm_config_audit := false
 
-.PHONY: dev start install build build-portal build-admin typecheck lint test test-unit chaos infra infra-down replay bench clean
+.PHONY: dev start install build build-portal build-admin typecheck lint format format-check test test-unit chaos infra infra-down replay bench clean
 
 install: node_modules/.installed
 node_modules/.installed: package.json package-lock.json $(wildcard */package.json services/*/package.json web/*/package.json)
@@ -31,6 +31,13 @@ typecheck: install
 lint: install
 	npx eslint --max-warnings=0 .
 
+# Prettier (print width 120, .prettierrc.json) owns the layout; ESLint keeps to correctness.
+format: install
+	npx prettier --write --log-level=warn .
+
+format-check: install
+	npx prettier --check --log-level=warn .
+
 # Installs, builds, migrates and seeds on start, then serves portal, back-office and API on $PORT (3000); without
 # SMTP_URL a local mail catcher runs beside it (its address is logged: http://127.0.0.1:1080 unless that port is taken).
 dev: build
@@ -43,9 +50,9 @@ start: install
 # PostgreSQL and on the real Kafka broker (started here through `make infra` when not given).
 # Passwords are hashed at scrypt's N=2^14 rather than OWASP's 2^17 here: the suite signs in a few hundred times, at
 # about 0.4 s of a core each at 2^17 (production refuses it; authHardening.it.test.ts checks the cost itself).
-# The checks and both builds run side by side (-j): each is mostly one busy process, and the machine has two cores.
+# The checks (types, lint, layout) and both builds run side by side (-j): each is mostly one busy process, and the machine has two cores.
 test: install
-	$(MAKE) --no-print-directory --output-sync=target -j4 build lint
+	$(MAKE) --no-print-directory --output-sync=target -j4 build lint format-check
 	infra/scripts/chromium.sh
 	WEBHOOK_ALLOW_PRIVATE_URLS=true PASSWORD_SCRYPT_N=16384 npx vitest run
 

@@ -3,21 +3,52 @@ import tseslint from 'typescript-eslint';
 
 const ROUTES_OF_ANOTHER_FEATURE = {
   group: ['../*/*Routes.js', '../*/*Route.js', '../*/*Routes', '../*/*Route'],
-  message: 'A feature never imports another feature\'s routes: move what both need to http/ or to the owner of the table.',
+  message:
+    "A feature never imports another feature's routes: move what both need to http/ or to the owner of the table.",
 };
 const ANY_FEATURE = {
-  group: ['../customer/*', '../desk/*', '../finance/*', '../notifications/*', '../store-credit/*', '../store-settings/*', '../analytics/*', '../public-v1/*', '../team/*', '../webhooks/*', '../media/*', '../sla/*', '../seed/*', '../ops/*', '../invoices/*', '../onboarding/*'],
+  group: [
+    '../customer/*',
+    '../desk/*',
+    '../finance/*',
+    '../notifications/*',
+    '../store-credit/*',
+    '../store-settings/*',
+    '../analytics/*',
+    '../public-v1/*',
+    '../team/*',
+    '../webhooks/*',
+    '../media/*',
+    '../sla/*',
+    '../seed/*',
+    '../ops/*',
+    '../invoices/*',
+    '../onboarding/*',
+  ],
   message: 'Shared modules (http/, platform/, eventsourcing/, catalog/) depend on no feature.',
 };
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '.tools/**', '.data/**', 'infra/kafka/**', 'scratch/**', 'coverage/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '.tools/**',
+      '.data/**',
+      'infra/kafka/**',
+      'scratch/**',
+      'coverage/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
@@ -25,7 +56,10 @@ export default tseslint.config(
     // The domain decides; it never reaches for the database, the network or the web layer.
     files: ['services/domain/src/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['kysely', 'pg', 'kafkajs', 'fastify*', '@claims/event-store', '@claims/api', 'node:*'] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['kysely', 'pg', 'kafkajs', 'fastify*', '@claims/event-store', '@claims/api', 'node:*'] },
+      ],
     },
   },
   {

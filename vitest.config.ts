@@ -20,7 +20,14 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['contracts/test/**/*.test.ts', 'services/domain/test/**/*.test.ts', 'services/projections/test/**/*.test.ts', 'web/ui/test/**/*.test.ts', 'services/api/test/**/*.test.ts', 'test/lint/**/*.test.ts'],
+          include: [
+            'contracts/test/**/*.test.ts',
+            'services/domain/test/**/*.test.ts',
+            'services/projections/test/**/*.test.ts',
+            'web/ui/test/**/*.test.ts',
+            'services/api/test/**/*.test.ts',
+            'test/lint/**/*.test.ts',
+          ],
           exclude: ['**/*.it.test.ts', '**/node_modules/**'],
           // The projection tests start an in-memory PGlite each; on a busy two-core machine that can take seconds.
           hookTimeout: 60_000,

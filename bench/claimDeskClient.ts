@@ -71,7 +71,8 @@ async function getPage(url: string, headers: Record<string, string>): Promise<Pa
   return JSON.parse(body) as Page;
 }
 
-const withCursor = (url: string, cursor: string | null) => (cursor ? `${url}${url.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}` : url);
+const withCursor = (url: string, cursor: string | null) =>
+  cursor ? `${url}${url.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}` : url;
 
 async function pages(job: Extract<ClientJob, { kind: 'pages' }>): Promise<PagesResult> {
   let cursor: string | null = null;
@@ -108,7 +109,16 @@ async function pages(job: Extract<ClientJob, { kind: 'pages' }>): Promise<PagesR
       wraps++;
     }
   }
-  return { kind: 'pages', latenciesMs, firstTimedPage: start.page, lastTimedPage, wraps, rowsPerPage, cursors, cpu: stopCpu() };
+  return {
+    kind: 'pages',
+    latenciesMs,
+    firstTimedPage: start.page,
+    lastTimedPage,
+    wraps,
+    rowsPerPage,
+    cursors,
+    cpu: stopCpu(),
+  };
 }
 
 /** Closed loop: each client resolves the next unused claim, waits for the answer, and goes on. */
@@ -125,7 +135,10 @@ async function resolve(job: Extract<ClientJob, { kind: 'resolve' }>): Promise<Re
   const latenciesMs: number[] = [];
   const body = JSON.stringify({ resolutionType: 'REFUND' });
   const client = async (index: number) => {
-    const headers = { authorization: `Bearer ${job.tokens[index % job.tokens.length]}`, 'content-type': 'application/json' };
+    const headers = {
+      authorization: `Bearer ${job.tokens[index % job.tokens.length]}`,
+      'content-type': 'application/json',
+    };
     while (phase() !== 'done') {
       const claimId = job.claimIds[next++];
       if (!claimId) {
@@ -173,6 +186,10 @@ async function resolve(job: Extract<ClientJob, { kind: 'resolve' }>): Promise<Re
 parentPort?.on('message', (job: ClientJob) => {
   (job.kind === 'pages' ? pages(job) : resolve(job)).then(
     (result) => parentPort!.postMessage({ ok: true, result }),
-    (error: unknown) => parentPort!.postMessage({ ok: false, error: error instanceof Error ? error.stack ?? error.message : String(error) }),
+    (error: unknown) =>
+      parentPort!.postMessage({
+        ok: false,
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      }),
   );
 });

@@ -22,8 +22,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { CreateApiTokenResponse, FileClaimResponse, type EventMetadata, type FileClaimRequest } from '@claims/contracts';
-import { appendStatementText, appendToStream, eventStoreMigrations, migrate, NO_STREAM, openDatabase } from '@claims/event-store';
+import {
+  CreateApiTokenResponse,
+  FileClaimResponse,
+  type EventMetadata,
+  type FileClaimRequest,
+} from '@claims/contracts';
+import {
+  appendStatementText,
+  appendToStream,
+  eventStoreMigrations,
+  migrate,
+  NO_STREAM,
+  openDatabase,
+} from '@claims/event-store';
 import { orderBody } from '../test/support/orderBody.js';
 import { machineInfo, machineMarkdown } from './machine.js';
 import { readProcTicks } from './cpuSampler.js';
@@ -49,15 +61,25 @@ export const commandLineOf = (pid: string): string => {
   }
 };
 
-function processTicks(apiPid: number | undefined): { total: number; idle: number; groups: Map<string, { group: CpuGroup; ticks: number }> } {
+function processTicks(apiPid: number | undefined): {
+  total: number;
+  idle: number;
+  groups: Map<string, { group: CpuGroup; ticks: number }>;
+} {
   const { total, idle, processes } = readProcTicks();
   const groups = new Map<string, { group: CpuGroup; ticks: number }>();
   for (const { pid, parent, comm, ticks } of processes) {
     // Only a JVM is asked for its command line: whether it is Kafka's.
-    const group: CpuGroup | null = Number(pid) === apiPid || parent === apiPid ? 'api'
-      : comm === 'postgres' ? 'postgres'
-        : comm === 'java' && commandLineOf(pid).includes('kafka') ? 'kafka'
-          : Number(pid) === process.pid || comm === 'pgbench' ? 'bench' : null;
+    const group: CpuGroup | null =
+      Number(pid) === apiPid || parent === apiPid
+        ? 'api'
+        : comm === 'postgres'
+          ? 'postgres'
+          : comm === 'java' && commandLineOf(pid).includes('kafka')
+            ? 'kafka'
+            : Number(pid) === process.pid || comm === 'pgbench'
+              ? 'bench'
+              : null;
     if (group) groups.set(pid, { group, ticks });
   }
   return { total, idle, groups };
@@ -83,7 +105,8 @@ function startCpuSplit(apiPid: number | undefined): () => CpuSplit {
 }
 
 const pct = (share: number) => `${Math.round(share * 100)}%`;
-const cpuCells = (split: CpuSplit) => `${pct(split.api)} | ${pct(split.postgres)} | ${pct(split.kafka)} | ${pct(split.bench)} | ${pct(split.other)}`;
+const cpuCells = (split: CpuSplit) =>
+  `${pct(split.api)} | ${pct(split.postgres)} | ${pct(split.kafka)} | ${pct(split.bench)} | ${pct(split.other)}`;
 
 // ---------------------------------------------------------------------------------------------------------------
 // The API under test, as `npm start` runs it.
@@ -103,23 +126,37 @@ export interface Api {
 }
 
 /** `checkout`: the working tree whose API runs (default this one), so an experiment can run another branch's code. */
-export async function startApi(env: NodeJS.ProcessEnv, options: { seed: boolean; cpuProfileDir?: string; checkout?: string }): Promise<Api> {
+export async function startApi(
+  env: NodeJS.ProcessEnv,
+  options: { seed: boolean; cpuProfileDir?: string; checkout?: string },
+): Promise<Api> {
   const port = await freePort();
-  const args = [...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []), '--import', 'tsx', 'services/api/src/main.ts'];
+  const args = [
+    ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []),
+    '--import',
+    'tsx',
+    'services/api/src/main.ts',
+  ];
   const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: options.checkout ?? root, env: { ...env, PORT: String(port), SEED_DEMO: String(options.seed) }, stdio: ['ignore', 'ignore', 'inherit'],
+    cwd: options.checkout ?? root,
+    env: { ...env, PORT: String(port), SEED_DEMO: String(options.seed) },
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   for (const deadline = Date.now() + 120_000; ;) {
     if (child.exitCode !== null) throw new Error(`the API exited with ${child.exitCode} while starting`);
-    const ready = await fetch(`${base}/api/health`).then((r) => r.status === 200, () => false);
+    const ready = await fetch(`${base}/api/health`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() > deadline) throw new Error('the API did not become ready within 2 minutes');
     await sleep(250);
   }
   return {
-    base, pid: child.pid!,
+    base,
+    pid: child.pid!,
     async stop() {
       child.kill('SIGTERM');
       await exited;
@@ -127,22 +164,36 @@ export async function startApi(env: NodeJS.ProcessEnv, options: { seed: boolean;
   };
 }
 
-export async function call(base: string, method: string, url: string, options: { body?: unknown; token?: string; cookie?: string } = {}) {
+export async function call(
+  base: string,
+  method: string,
+  url: string,
+  options: { body?: unknown; token?: string; cookie?: string } = {},
+) {
   const headers: Record<string, string> = {};
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.cookie) Object.assign(headers, { cookie: options.cookie, origin: base });
-  const response = await fetch(`${base}${url}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+  const response = await fetch(`${base}${url}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
   return { status: response.status, body: await response.text(), headers: response.headers };
 }
 
 export async function setUp(base: string): Promise<{ token: string }> {
-  const login = await call(base, 'POST', '/api/auth/login', { body: { email: 'owner@acme.test', password: 'demo-pass-1234' } });
+  const login = await call(base, 'POST', '/api/auth/login', {
+    body: { email: 'owner@acme.test', password: 'demo-pass-1234' },
+  });
   if (login.status !== 200) throw new Error(`sign-in answered ${login.status}`);
   const cookie = String(login.headers.get('set-cookie')).split(';')[0]!;
-  const storeId = (JSON.parse((await call(base, 'GET', '/api/whitelabel/settings?store=acme')).body) as { storeId: string }).storeId;
+  const storeId = (
+    JSON.parse((await call(base, 'GET', '/api/whitelabel/settings?store=acme')).body) as { storeId: string }
+  ).storeId;
   const created = await call(base, 'POST', `/api/stores/${storeId}/api-tokens`, {
-    cookie, body: { name: 'commands bench', permissions: ['order:create', 'claim:read', 'claim:resolve', 'webhook:create'] },
+    cookie,
+    body: { name: 'commands bench', permissions: ['order:create', 'claim:read', 'claim:resolve', 'webhook:create'] },
   });
   if (created.status !== 201) throw new Error(`creating the token answered ${created.status}: ${created.body}`);
   return { token: CreateApiTokenResponse.parse(JSON.parse(created.body)).token };
@@ -159,37 +210,69 @@ export interface LoopResult {
   firstError: string | null;
 }
 
-export async function closedLoop<J>(jobs: readonly J[], clients: number, send: (job: J) => Promise<{ status: number; body: string }>, ok: (status: number) => boolean): Promise<LoopResult & { answers: string[] }> {
+export async function closedLoop<J>(
+  jobs: readonly J[],
+  clients: number,
+  send: (job: J) => Promise<{ status: number; body: string }>,
+  ok: (status: number) => boolean,
+): Promise<LoopResult & { answers: string[] }> {
   const latencies: number[] = [];
   const answers: string[] = new Array<string>(jobs.length);
   let next = 0;
   let errors = 0;
   let firstError: string | null = null;
   const started = performance.now();
-  await Promise.all(Array.from({ length: clients }, async () => {
-    for (let i = next++; i < jobs.length; i = next++) {
-      const t0 = performance.now();
-      const answer = await send(jobs[i]!).catch((error: unknown) => ({ status: 0, body: String(error) }));
-      latencies.push(performance.now() - t0);
-      if (ok(answer.status)) answers[i] = answer.body;
-      else {
-        errors++;
-        firstError ??= `${answer.status} ${answer.body.slice(0, 200)}`;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      for (let i = next++; i < jobs.length; i = next++) {
+        const t0 = performance.now();
+        const answer = await send(jobs[i]!).catch((error: unknown) => ({ status: 0, body: String(error) }));
+        latencies.push(performance.now() - t0);
+        if (ok(answer.status)) answers[i] = answer.body;
+        else {
+          errors++;
+          firstError ??= `${answer.status} ${answer.body.slice(0, 200)}`;
+        }
       }
-    }
-  }));
-  return { latencies: sortedCopy(latencies), seconds: (performance.now() - started) / 1000, ok: jobs.length - errors, errors, firstError, answers };
+    }),
+  );
+  return {
+    latencies: sortedCopy(latencies),
+    seconds: (performance.now() - started) / 1000,
+    ok: jobs.length - errors,
+    errors,
+    firstError,
+    answers,
+  };
 }
 
 export const filingBody = (orderNumber: string): FileClaimRequest => ({
   email: `buyer-${orderNumber}@example.com`,
-  fulfillmentIssues: [{ sourceFulfillmentId: `${orderNumber}-f`, issues: [{ sourceItemId: `${orderNumber}-li-0`, claimType: 'DAMAGED', quantity: 1, details: 'Arrived broken.', images: [] }] }],
+  fulfillmentIssues: [
+    {
+      sourceFulfillmentId: `${orderNumber}-f`,
+      issues: [
+        {
+          sourceItemId: `${orderNumber}-li-0`,
+          claimType: 'DAMAGED',
+          quantity: 1,
+          details: 'Arrived broken.',
+          images: [],
+        },
+      ],
+    },
+  ],
   resolution: { desiredMethod: 'REFUND', customerSignature: 'Lee Buyer', updatedShippingAddress: null },
 });
 
 /** Orders the merchant's platform sends before the run (untimed): each filing needs a fresh one. */
 export async function createOrders(base: string, token: string, numbers: readonly string[]): Promise<void> {
-  const result = await closedLoop(numbers, 16, (n) => call(base, 'PUT', `/api/v1/orders/bench-${n}`, { body: orderBody(n), token }), (status) => status === 200 || status === 201);
+  const result = await closedLoop(
+    numbers,
+    16,
+    (n) => call(base, 'PUT', `/api/v1/orders/bench-${n}`, { body: orderBody(n), token }),
+    (status) => status === 200 || status === 201,
+  );
   if (result.errors > 0) throw new Error(`creating orders failed ${result.errors} times: ${result.firstError}`);
 }
 
@@ -213,7 +296,10 @@ export async function startWatch(databaseUrl: string, receiverDeliveries: Map<st
   const loop = (async () => {
     while (running) {
       if (pending.size > 0) {
-        const { rows } = await pool.query<{ claim_id: string }>('select claim_id from claim_list where claim_id = any($1::uuid[])', [[...pending]]);
+        const { rows } = await pool.query<{ claim_id: string }>(
+          'select claim_id from claim_list where claim_id = any($1::uuid[])',
+          [[...pending]],
+        );
         const at = performance.now();
         for (const { claim_id } of rows) {
           listed.set(claim_id, at);
@@ -224,8 +310,11 @@ export async function startWatch(databaseUrl: string, receiverDeliveries: Map<st
     }
   })();
   return {
-    listed, delivered: receiverDeliveries,
-    expect: (claimId) => { if (!listed.has(claimId)) pending.add(claimId); },
+    listed,
+    delivered: receiverDeliveries,
+    expect: (claimId) => {
+      if (!listed.has(claimId)) pending.add(claimId);
+    },
     async stop() {
       running = false;
       await loop;
@@ -234,7 +323,11 @@ export async function startWatch(databaseUrl: string, receiverDeliveries: Map<st
   };
 }
 
-export async function startReceiver(): Promise<{ url: string; deliveries: Map<string, number>; close(): Promise<void> }> {
+export async function startReceiver(): Promise<{
+  url: string;
+  deliveries: Map<string, number>;
+  close(): Promise<void>;
+}> {
   const deliveries = new Map<string, number>();
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -242,8 +335,12 @@ export async function startReceiver(): Promise<{ url: string; deliveries: Map<st
     request.on('end', () => {
       const at = performance.now();
       try {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type?: string; data?: { claimId?: string } };
-        if (body.type === 'claim.filed' && body.data?.claimId && !deliveries.has(body.data.claimId)) deliveries.set(body.data.claimId, at);
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          type?: string;
+          data?: { claimId?: string };
+        };
+        if (body.type === 'claim.filed' && body.data?.claimId && !deliveries.has(body.data.claimId))
+          deliveries.set(body.data.claimId, at);
       } catch {
         // not a delivery of ours
       }
@@ -252,11 +349,19 @@ export async function startReceiver(): Promise<{ url: string; deliveries: Map<st
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hook`, deliveries, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    deliveries,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** Waits until every claim is listed and delivered; answers how long that took after `since` (ms). */
-export async function caughtUp(watch: Watch, claimIds: readonly string[], since: number): Promise<{ listMs: number; deliveryMs: number }> {
+export async function caughtUp(
+  watch: Watch,
+  claimIds: readonly string[],
+  since: number,
+): Promise<{ listMs: number; deliveryMs: number }> {
   const deadline = Date.now() + 300_000;
   while (!claimIds.every((id) => watch.listed.has(id) && watch.delivered.has(id))) {
     if (Date.now() > deadline) throw new Error('the read models did not catch up within 5 minutes');
@@ -284,7 +389,10 @@ export interface LagResult {
  * seconds the sending took.
  */
 export async function fileAtRate(
-  base: string, rate: number, numbers: readonly string[], filed: (claimId: string, at: number, latencyMs: number) => void,
+  base: string,
+  rate: number,
+  numbers: readonly string[],
+  filed: (claimId: string, at: number, latencyMs: number) => void,
 ): Promise<{ errors: number; seconds: number }> {
   const started = performance.now();
   let inFlight = 0;
@@ -296,21 +404,35 @@ export async function fileAtRate(
     while (inFlight >= 512) await sleep(1);
     inFlight++;
     const sent = performance.now();
-    sends.push(call(base, 'POST', `/api/claims/bench-${n}`, { body: filingBody(n) }).then((answer) => {
-      const at = performance.now();
-      if (answer.status === 201) filed(FileClaimResponse.parse(JSON.parse(answer.body)).claimId, at, at - sent);
-      else errors++;
-    }, () => {
-      errors++;
-    }).finally(() => {
-      inFlight--;
-    }));
+    sends.push(
+      call(base, 'POST', `/api/claims/bench-${n}`, { body: filingBody(n) })
+        .then(
+          (answer) => {
+            const at = performance.now();
+            if (answer.status === 201) filed(FileClaimResponse.parse(JSON.parse(answer.body)).claimId, at, at - sent);
+            else errors++;
+          },
+          () => {
+            errors++;
+          },
+        )
+        .finally(() => {
+          inFlight--;
+        }),
+    );
   }
   await Promise.all(sends);
   return { errors, seconds: (performance.now() - started) / 1000 };
 }
 
-export async function lagAt(base: string, rate: number, seconds: number, numbers: readonly string[], watch: Watch, apiPid: number): Promise<LagResult> {
+export async function lagAt(
+  base: string,
+  rate: number,
+  seconds: number,
+  numbers: readonly string[],
+  watch: Watch,
+  apiPid: number,
+): Promise<LagResult> {
   const answered = new Map<string, number>();
   const cpu = startCpuSplit(apiPid);
   const sent = await fileAtRate(base, rate, numbers.slice(0, Math.round(rate * seconds)), (claimId, at) => {
@@ -320,7 +442,16 @@ export async function lagAt(base: string, rate: number, seconds: number, numbers
   const ids = [...answered.keys()];
   const catchUp = await caughtUp(watch, ids, performance.now());
   const lags = (map: Map<string, number>) => sortedCopy(ids.map((id) => Math.max(0, map.get(id)! - answered.get(id)!)));
-  return { rate, achieved: ids.length / sent.seconds, filed: ids.length, list: lags(watch.listed), delivery: lags(watch.delivered), catchUp, cpu: cpu(), errors: sent.errors };
+  return {
+    rate,
+    achieved: ids.length / sent.seconds,
+    filed: ids.length,
+    list: lags(watch.listed),
+    delivery: lags(watch.delivered),
+    catchUp,
+    cpu: cpu(),
+    errors: sent.errors,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -336,7 +467,8 @@ async function realisticFiling(databaseUrl: string): Promise<RealisticEvent> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
   try {
     const { rows } = await pool.query<{ store_id: string; data: unknown; metadata: EventMetadata }>(
-      `select store_id, data, metadata from events where type = 'ClaimFiled' order by global_position desc limit 1`);
+      `select store_id, data, metadata from events where type = 'ClaimFiled' order by global_position desc limit 1`,
+    );
     if (!rows[0]) throw new Error('no ClaimFiled event to copy');
     return { storeId: rows[0].store_id, data: rows[0].data, metadata: rows[0].metadata };
   } finally {
@@ -344,7 +476,8 @@ async function realisticFiling(databaseUrl: string): Promise<RealisticEvent> {
   }
 }
 
-const base64Json = (value: unknown) => `convert_from(decode('${Buffer.from(JSON.stringify(value)).toString('base64')}', 'base64'), 'UTF8')`;
+const base64Json = (value: unknown) =>
+  `convert_from(decode('${Buffer.from(JSON.stringify(value)).toString('base64')}', 'base64'), 'UTF8')`;
 
 /**
  * The store's one-event append to a new stream (what a filing's claim stream gets), as pgbench runs it: the same
@@ -352,8 +485,15 @@ const base64Json = (value: unknown) => `convert_from(decode('${Buffer.from(JSON.
  */
 function pgbenchScript(event: RealisticEvent): string {
   const values: Record<number, string> = {
-    1: `('pgbench-' || :client_id || '-' || :n)`, 2: `'claim'`, 3: '1', 4: `'${event.storeId}'`, 5: 'gen_random_uuid()', 6: `'ClaimFiled'`, 7: '1',
-    8: base64Json(event.data), 9: base64Json(event.metadata),
+    1: `('pgbench-' || :client_id || '-' || :n)`,
+    2: `'claim'`,
+    3: '1',
+    4: `'${event.storeId}'`,
+    5: 'gen_random_uuid()',
+    6: `'ClaimFiled'`,
+    7: '1',
+    8: base64Json(event.data),
+    9: base64Json(event.metadata),
   };
   const text = appendStatementText('new', false).replace(/\$(\d+)/g, (_, k: string) => values[Number(k)]!);
   return `\\set n random(1, 9000000000000000)\n${text.replace(/\s+/g, ' ')};\n`;
@@ -362,7 +502,24 @@ function pgbenchScript(event: RealisticEvent): string {
 function runPgbench(url: string, script: string, clients: number, seconds: number): number {
   const file = path.join(os.tmpdir(), `append-${process.pid}.sql`);
   fs.writeFileSync(file, script);
-  const result = spawnSync('pgbench', ['-n', '-M', 'prepared', '-c', String(clients), '-j', String(Math.min(clients, 2)), '-T', String(seconds), '-f', file, url], { encoding: 'utf8' });
+  const result = spawnSync(
+    'pgbench',
+    [
+      '-n',
+      '-M',
+      'prepared',
+      '-c',
+      String(clients),
+      '-j',
+      String(Math.min(clients, 2)),
+      '-T',
+      String(seconds),
+      '-f',
+      file,
+      url,
+    ],
+    { encoding: 'utf8' },
+  );
   if (result.status !== 0) throw new Error(`pgbench failed: ${result.stderr}`);
   const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(result.stdout)?.[1];
   if (!tps) throw new Error(`pgbench printed no tps: ${result.stdout}`);
@@ -374,15 +531,20 @@ async function nodeAppendRate(url: string, event: RealisticEvent, clients: numbe
   try {
     let appended = 0;
     const until = performance.now() + seconds * 1000;
-    await Promise.all(Array.from({ length: clients }, async () => {
-      while (performance.now() < until) {
-        await appendToStream(database.db, {
-          streamId: `node-${randomUUID()}`, streamType: 'claim', storeId: event.storeId, expectedVersion: NO_STREAM,
-          events: [{ eventId: randomUUID(), type: 'ClaimFiled', data: event.data, metadata: event.metadata }],
-        });
-        appended++;
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: clients }, async () => {
+        while (performance.now() < until) {
+          await appendToStream(database.db, {
+            streamId: `node-${randomUUID()}`,
+            streamType: 'claim',
+            storeId: event.storeId,
+            expectedVersion: NO_STREAM,
+            events: [{ eventId: randomUUID(), type: 'ClaimFiled', data: event.data, metadata: event.metadata }],
+          });
+          appended++;
+        }
+      }),
+    );
     return appended / seconds;
   } finally {
     await database.close();
@@ -393,7 +555,7 @@ async function nodeAppendRate(url: string, event: RealisticEvent, clients: numbe
 // The CPU profile: self time per function, from a V8 .cpuprofile.
 
 export interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; }[];
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
   samples: number[];
   timeDeltas: number[];
 }
@@ -407,13 +569,18 @@ export function topFunctions(profile: CpuProfile, count: number): { name: string
     const us = profile.timeDeltas[i] ?? 0;
     if (frame.functionName === '(idle)' || frame.functionName === '(program)') return;
     busy += us;
-    const where = frame.url ? `${frame.url.replace(`file://${root}/`, '').replace(/^.*node_modules\//, '')}:${frame.lineNumber + 1}` : '(native)';
+    const where = frame.url
+      ? `${frame.url.replace(`file://${root}/`, '').replace(/^.*node_modules\//, '')}:${frame.lineNumber + 1}`
+      : '(native)';
     const key = `${frame.functionName}@${where}`;
     const entry = self.get(key) ?? { name: frame.functionName || '(anonymous)', where, us: 0 };
     entry.us += us;
     self.set(key, entry);
   });
-  return [...self.values()].sort((a, b) => b.us - a.us).slice(0, count).map((e) => ({ name: e.name, where: e.where, share: e.us / busy }));
+  return [...self.values()]
+    .sort((a, b) => b.us - a.us)
+    .slice(0, count)
+    .map((e) => ({ name: e.name, where: e.where, share: e.us / busy }));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -440,9 +607,21 @@ export async function benchCommands({ databaseUrl }: { databaseUrl: string }): P
   const runId = Date.now().toString(36);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'commands-bench-'));
   const env: NodeJS.ProcessEnv = {
-    ...process.env, DATABASE_URL: url, KAFKA_BROKERS: kafka, KAFKA_TOPIC: `bench.commands.${runId}`, KAFKA_GROUP_PREFIX: `bench-${runId}`,
-    DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_ENABLED: 'false', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WORKERS: 'all',
-    DEMO_FIXTURE: path.join(root, 'fixtures/demo.json'), SENTRY_DSN: '', SMTP_URL: '', METRICS_TOKEN: '',
+    ...process.env,
+    DATABASE_URL: url,
+    KAFKA_BROKERS: kafka,
+    KAFKA_TOPIC: `bench.commands.${runId}`,
+    KAFKA_GROUP_PREFIX: `bench-${runId}`,
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_ENABLED: 'false',
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    WORKERS: 'all',
+    DEMO_FIXTURE: path.join(root, 'fixtures/demo.json'),
+    SENTRY_DSN: '',
+    SMTP_URL: '',
+    METRICS_TOKEN: '',
   };
   const receiver = await startReceiver();
   const levels: LevelRow[] = [];
@@ -451,8 +630,12 @@ export async function benchCommands({ databaseUrl }: { databaseUrl: string }): P
   const watch = await startWatch(url, receiver.deliveries);
   try {
     const { token } = await setUp(api.base);
-    const endpoint = await call(api.base, 'POST', '/api/v1/webhook-endpoints', { token, body: { url: receiver.url, eventTypes: ['claim.filed'] } });
-    if (endpoint.status !== 201) throw new Error(`creating the webhook endpoint answered ${endpoint.status}: ${endpoint.body}`);
+    const endpoint = await call(api.base, 'POST', '/api/v1/webhook-endpoints', {
+      token,
+      body: { url: receiver.url, eventTypes: ['claim.filed'] },
+    });
+    if (endpoint.status !== 201)
+      throw new Error(`creating the webhook endpoint answered ${endpoint.status}: ${endpoint.body}`);
     const lagCounts = rates.map((r) => Math.round(r * lagSeconds));
     // FileClaim per level, API_PROCESSES=2, the profile and WORKERS=none.
     const total = perLevel * (LEVELS.length + 3) + lagCounts.reduce((a, b) => a + b, 0);
@@ -466,11 +649,22 @@ export async function benchCommands({ databaseUrl }: { databaseUrl: string }): P
     const fileClaims = async (kind: LevelRow['kind'], clients: number, readModels = true) => {
       log(`${kind} at ${clients} clients`);
       const cpu = startCpuSplit(api.pid);
-      const result = await closedLoop(take(perLevel), clients, (n) => call(api.base, 'POST', `/api/claims/bench-${n}`, { body: filingBody(n) }), (status) => status === 201);
+      const result = await closedLoop(
+        take(perLevel),
+        clients,
+        (n) => call(api.base, 'POST', `/api/claims/bench-${n}`, { body: filingBody(n) }),
+        (status) => status === 201,
+      );
       const split = cpu();
       const claims = result.answers.filter(Boolean).map((body) => FileClaimResponse.parse(JSON.parse(body)));
       if (readModels) for (const c of claims) watch.expect(c.claimId);
-      const catchUp = readModels ? await caughtUp(watch, claims.map((c) => c.claimId), performance.now()) : null;
+      const catchUp = readModels
+        ? await caughtUp(
+            watch,
+            claims.map((c) => c.claimId),
+            performance.now(),
+          )
+        : null;
       levels.push({ kind, clients, result, catchUp, cpu: split });
       return claims;
     };
@@ -479,13 +673,28 @@ export async function benchCommands({ databaseUrl }: { databaseUrl: string }): P
     for (const [i, clients] of LEVELS.entries()) {
       log(`SendMessage at ${clients} clients`);
       const cpu = startCpuSplit(api.pid);
-      const result = await closedLoop(filed[i]!, clients, (c) => call(api.base, 'POST', `/api/claims/${c.token}/messages`, { body: { messageContent: 'Any news on this?' } }), (status) => status === 201);
+      const result = await closedLoop(
+        filed[i]!,
+        clients,
+        (c) =>
+          call(api.base, 'POST', `/api/claims/${c.token}/messages`, { body: { messageContent: 'Any news on this?' } }),
+        (status) => status === 201,
+      );
       levels.push({ kind: 'SendMessage', clients, result, catchUp: null, cpu: cpu() });
     }
     for (const [i, clients] of LEVELS.entries()) {
       log(`ResolveClaim at ${clients} clients`);
       const cpu = startCpuSplit(api.pid);
-      const result = await closedLoop(filed[i]!, clients, (c) => call(api.base, 'POST', `/api/v1/claims/${c.claimId}/resolve`, { body: { resolutionType: 'REFUND', reason: 'REFUND' }, token }), (status) => status === 200);
+      const result = await closedLoop(
+        filed[i]!,
+        clients,
+        (c) =>
+          call(api.base, 'POST', `/api/v1/claims/${c.claimId}/resolve`, {
+            body: { resolutionType: 'REFUND', reason: 'REFUND' },
+            token,
+          }),
+        (status) => status === 200,
+      );
       levels.push({ kind: 'ResolveClaim', clients, result, catchUp: null, cpu: cpu() });
     }
     for (const [i, rate] of rates.entries()) {
@@ -501,7 +710,10 @@ export async function benchCommands({ databaseUrl }: { databaseUrl: string }): P
     const script = pgbenchScript(event);
     const database: Record<number, { pgbench: number; node: number }> = {};
     for (const clients of LEVELS) {
-      database[clients] = { pgbench: runPgbench(pgbenchUrl, script, clients, pgbenchSeconds), node: await nodeAppendRate(pgbenchUrl, event, clients, pgbenchSeconds) };
+      database[clients] = {
+        pgbench: runPgbench(pgbenchUrl, script, clients, pgbenchSeconds),
+        node: await nodeAppendRate(pgbenchUrl, event, clients, pgbenchSeconds),
+      };
     }
 
     await api.stop();
@@ -512,17 +724,37 @@ export async function benchCommands({ databaseUrl }: { databaseUrl: string }): P
     await api.stop();
     const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'commands-profile-'));
     api = await startApi(env, { seed: false, cpuProfileDir: profileDir });
-    const profiled = await closedLoop(take(perLevel), 32, (n) => call(api.base, 'POST', `/api/claims/bench-${n}`, { body: filingBody(n) }), (status) => status === 201);
+    const profiled = await closedLoop(
+      take(perLevel),
+      32,
+      (n) => call(api.base, 'POST', `/api/claims/bench-${n}`, { body: filingBody(n) }),
+      (status) => status === 201,
+    );
     await api.stop();
     const profileFile = fs.readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
-    const top = profileFile ? topFunctions(JSON.parse(fs.readFileSync(path.join(profileDir, profileFile), 'utf8')) as CpuProfile, 10) : [];
+    const top = profileFile
+      ? topFunctions(JSON.parse(fs.readFileSync(path.join(profileDir, profileFile), 'utf8')) as CpuProfile, 10)
+      : [];
 
     // The command path alone (no relay, projections, reactions or delivery anywhere): what filing costs without the
     // work that follows each commit on the same two cores. Last, since nothing catches these claims up.
     api = await startApi({ ...env, WORKERS: 'none' }, { seed: false });
     await fileClaims('FileClaim, WORKERS=none', 32, false);
 
-    return report({ machine: machineMarkdown(machine, new URL(url).host), loadAverage: machine.loadAverage, cpus: machine.nproc, kafka, perLevel, levels, lags, database, top, profiled, lagSeconds, pgbenchSeconds });
+    return report({
+      machine: machineMarkdown(machine, new URL(url).host),
+      loadAverage: machine.loadAverage,
+      cpus: machine.nproc,
+      kafka,
+      perLevel,
+      levels,
+      lags,
+      database,
+      top,
+      profiled,
+      lagSeconds,
+      pgbenchSeconds,
+    });
   } finally {
     await watch.stop();
     await api.stop().catch(() => undefined);
@@ -533,8 +765,18 @@ export async function benchCommands({ databaseUrl }: { databaseUrl: string }): P
 }
 
 function report(r: {
-  machine: string; loadAverage: number; cpus: number; kafka: string; perLevel: number; levels: LevelRow[]; lags: LagResult[];
-  database: Record<number, { pgbench: number; node: number }>; top: ReturnType<typeof topFunctions>; profiled: LoopResult; lagSeconds: number; pgbenchSeconds: number;
+  machine: string;
+  loadAverage: number;
+  cpus: number;
+  kafka: string;
+  perLevel: number;
+  levels: LevelRow[];
+  lags: LagResult[];
+  database: Record<number, { pgbench: number; node: number }>;
+  top: ReturnType<typeof topFunctions>;
+  profiled: LoopResult;
+  lagSeconds: number;
+  pgbenchSeconds: number;
 }): string {
   const rate = (row: LoopResult) => row.ok / row.seconds;
   const lines = [
@@ -546,7 +788,12 @@ function report(r: {
     '',
     r.machine,
     '',
-    ...(r.loadAverage > r.cpus ? [`**The machine was busy** (load average ${r.loadAverage.toFixed(1)} on ${r.cpus} CPUs when the run started): other work shared the CPUs and this PostgreSQL server (its CPU share below includes other databases), so these figures understate the service alone; the ratios compare figures of the same run.`, ''] : []),
+    ...(r.loadAverage > r.cpus
+      ? [
+          `**The machine was busy** (load average ${r.loadAverage.toFixed(1)} on ${r.cpus} CPUs when the run started): other work shared the CPUs and this PostgreSQL server (its CPU share below includes other databases), so these figures understate the service alone; the ratios compare figures of the same run.`,
+          '',
+        ]
+      : []),
     `The API runs as \`npm start\` runs it: one process serving HTTP with the relay, the projections and webhook delivery in it, ${r.kafka ? `through Kafka at ${r.kafka}` : 'following the event store (no Kafka)'}, rate limits off. Each command kind runs ${fmtInt(r.perLevel)} times per level from closed-loop clients in the bench process (each sends its next request when its last answer came), on fresh orders created beforehand. The same run measures pgbench running the event store's own one-event append statement (\`appendStatementText('new', false)\`, a new stream per append, the payload of a real ClaimFiled event) for ${r.pgbenchSeconds} s, and the store's \`appendToStream\` from Node: the ratios are of the same clients' count. The \`WORKERS=none\` row runs the API with no background worker at all (nothing relays, projects, mails or delivers those claims): the command path's own cost, against the row with everything that follows a commit sharing the same cores.`,
     '',
     '| command | clients | per second | p50 ms | p99 ms | errors | ratio to pgbench | ratio to Node append | read models caught up after (list / webhook) | CPU: API | PostgreSQL | Kafka | bench | other |',
@@ -565,7 +812,10 @@ function report(r: {
     '',
     '| asked rate | achieved | filed | list p50 ms | list p99 ms | webhook p50 ms | webhook p99 ms | caught up (list / webhook) | errors | CPU: API | PostgreSQL | Kafka | bench | other |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
-    ...r.lags.map((l) => `| ${l.rate}/s | ${fmtInt(l.achieved)}/s | ${fmtInt(l.filed)} | ${fmtMs(percentile(l.list, 50))} | ${fmtMs(percentile(l.list, 99))} | ${fmtMs(percentile(l.delivery, 50))} | ${fmtMs(percentile(l.delivery, 99))} | ${fmtInt(l.catchUp.listMs)} / ${fmtInt(l.catchUp.deliveryMs)} ms | ${l.errors} | ${cpuCells(l.cpu)} |`),
+    ...r.lags.map(
+      (l) =>
+        `| ${l.rate}/s | ${fmtInt(l.achieved)}/s | ${fmtInt(l.filed)} | ${fmtMs(percentile(l.list, 50))} | ${fmtMs(percentile(l.list, 99))} | ${fmtMs(percentile(l.delivery, 50))} | ${fmtMs(percentile(l.delivery, 99))} | ${fmtInt(l.catchUp.listMs)} / ${fmtInt(l.catchUp.deliveryMs)} ms | ${l.errors} | ${cpuCells(l.cpu)} |`,
+    ),
     '',
     `The ten functions with the most self time in a V8 CPU profile (\`node --cpu-prof\`) of the API process while ${fmtInt(r.profiled.ok)} filings ran at 32 clients (${fmtInt(rate(r.profiled))}/s; the process's start-up is in the profile too), as shares of its busy (non-idle) time:`,
     '',

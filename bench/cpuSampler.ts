@@ -31,7 +31,12 @@ export function readProcTicks(): { total: number; idle: number; processes: Proce
     }
     const close = stat.lastIndexOf(')');
     const fields = stat.slice(close + 2).split(' ');
-    processes.push({ pid, parent: Number(fields[1]), comm: stat.slice(stat.indexOf('(') + 1, close), ticks: Number(fields[11]) + Number(fields[12]) });
+    processes.push({
+      pid,
+      parent: Number(fields[1]),
+      comm: stat.slice(stat.indexOf('(') + 1, close),
+      ticks: Number(fields[11]) + Number(fields[12]),
+    });
   }
   return { total: cpu.slice(0, 8).reduce((a, b) => a + b, 0), idle: cpu[3]! + cpu[4]!, processes };
 }

@@ -16,7 +16,8 @@ export function storeLabel(kind: StoreKind): string {
 /** Our store, through its public API, on a pool of `poolSize` (it reads DB_POOL_SIZE). */
 async function openOurs(url: string, poolSize: number): Promise<StoreAdapter<number>> {
   process.env.DB_POOL_SIZE = String(poolSize);
-  const { openDatabase, migrate, eventStoreMigrations, appendToStream, NO_STREAM } = await import('@claims/event-store');
+  const { openDatabase, migrate, eventStoreMigrations, appendToStream, NO_STREAM } =
+    await import('@claims/event-store');
   const database = await openDatabase({ databaseUrl: url, dataDir: os.tmpdir() });
   await migrate(database, eventStoreMigrations);
   return {
@@ -42,7 +43,8 @@ async function openOurs(url: string, poolSize: number): Promise<StoreAdapter<num
  */
 async function openEmmett(url: string, poolSize: number): Promise<StoreAdapter<bigint>> {
   const { default: pg } = await import('pg');
-  const { getPostgreSQLEventStore, PostgreSQLEventStoreDefaultStreamVersion } = await import('@event-driven-io/emmett-postgresql');
+  const { getPostgreSQLEventStore, PostgreSQLEventStoreDefaultStreamVersion } =
+    await import('@event-driven-io/emmett-postgresql');
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   const store = getPostgreSQLEventStore(url, { connectionOptions: { pool } });
   await store.schema.migrate();

@@ -60,7 +60,9 @@ function envNumber(name: string): number | undefined {
 }
 
 export function storeUrl(baseUrl: string, store: StoreKind): string {
-  return store === 'ours' ? baseUrl : withDatabase(baseUrl, `${databaseName(baseUrl)}_${store.replace(/[^a-z0-9]/g, '_')}`);
+  return store === 'ours'
+    ? baseUrl
+    : withDatabase(baseUrl, `${databaseName(baseUrl)}_${store.replace(/[^a-z0-9]/g, '_')}`);
 }
 
 const WORKER = fileURLToPath(new URL('./eventStoreWorker.ts', import.meta.url));
@@ -144,7 +146,9 @@ export async function benchEventStores(opts: EventStoreBenchOptions = {}): Promi
     for (const writers of options.writers) {
       const slices = new Map<StoreKind, SliceReply[]>(options.stores.map((s) => [s, []]));
       for (const store of options.stores) await checkpoint(storeUrl(options.url, store));
-      const workers = options.stores.map((store) => new Worker({ store, url: storeUrl(options.url, store), poolSize: options.poolSize }));
+      const workers = options.stores.map(
+        (store) => new Worker({ store, url: storeUrl(options.url, store), poolSize: options.poolSize }),
+      );
       try {
         await Promise.all(workers.map((w) => w.ready()));
         const workload = (warmupSeconds: number, seconds: number): WorkloadOptions => ({
@@ -159,7 +163,8 @@ export async function benchEventStores(opts: EventStoreBenchOptions = {}): Promi
         for (let round = 0; round < rounds; round++) {
           // Take turns (two stores: A B, B A, A B, ...), so bursts of other load hit every store alike.
           const order = round % 2 === 0 ? workers : [...workers].reverse();
-          for (const worker of order) slices.get(worker.start.store)!.push(await worker.run(workload(0, options.sliceSeconds)));
+          for (const worker of order)
+            slices.get(worker.start.store)!.push(await worker.run(workload(0, options.sliceSeconds)));
         }
       } finally {
         await Promise.allSettled(workers.map((w) => w.close()));
@@ -170,7 +175,9 @@ export async function benchEventStores(opts: EventStoreBenchOptions = {}): Promi
         log(
           `event-store  ${store.padEnd(12)} batch ${String(batch).padStart(2)}  writers ${String(writers).padStart(2)}  ` +
             `${fmtInt(result.eventsPerSecond).padStart(7)} events/s  p50 ${fmtMs(result.p50Ms)} ms  p99 ${fmtMs(result.p99Ms)} ms` +
-            (result.cpu ? `  cpu: busy ${pct(result.cpu.busy)}, postgres ${pct(result.cpu.postgres)}, bench ${pct(result.cpu.self)}, other ${pct(result.cpu.other)}` : '') +
+            (result.cpu
+              ? `  cpu: busy ${pct(result.cpu.busy)}, postgres ${pct(result.cpu.postgres)}, bench ${pct(result.cpu.self)}, other ${pct(result.cpu.other)}`
+              : '') +
             (result.errors ? `  errors ${result.errors} (${result.firstError})` : ''),
         );
       }
@@ -240,7 +247,9 @@ function eventStoreMarkdown(options: EventStoreBenchResult['options'], results: 
   );
   lines.push('');
   for (const peer of peers) {
-    lines.push(`| Events/append | Writers | ${storeLabel(ours)} events/s | ${storeLabel(peer)} events/s | Throughput ratio | Ours p50 / p99 (ms) | Peer p50 / p99 (ms) | Goal (≥1.5x, p99 not worse) |`);
+    lines.push(
+      `| Events/append | Writers | ${storeLabel(ours)} events/s | ${storeLabel(peer)} events/s | Throughput ratio | Ours p50 / p99 (ms) | Peer p50 / p99 (ms) | Goal (≥1.5x, p99 not worse) |`,
+    );
     lines.push('|---:|---:|---:|---:|---:|---:|---:|:---|');
     for (const batch of options.batches) {
       for (const writers of options.writers) {
@@ -274,16 +283,19 @@ function eventStoreMarkdown(options: EventStoreBenchResult['options'], results: 
   const errors = results.filter((r) => r.errors > 0);
   if (errors.length > 0) {
     lines.push('Errors during the run:');
-    for (const r of errors) lines.push(`- ${r.store}, ${r.writers} writers, batch ${r.batch}: ${r.errors} (${r.firstError})`);
+    for (const r of errors)
+      lines.push(`- ${r.store}, ${r.writers} writers, batch ${r.batch}: ${r.errors} (${r.firstError})`);
     lines.push('');
   }
   lines.push(
     'Where the CPU went during the measured windows (shares of the whole machine, 100% = every core busy; ' +
       '"other" is everything not PostgreSQL and not the benchmark process, i.e. noise from the rest of the machine), ' +
-      'and the benchmark process\'s own CPU per 1,000 events (driver + store client code):',
+      "and the benchmark process's own CPU per 1,000 events (driver + store client code):",
   );
   lines.push('');
-  lines.push('| Store | Events/append | Writers | Machine busy | PostgreSQL | Bench process | Other | Client CPU ms / 1k events |');
+  lines.push(
+    '| Store | Events/append | Writers | Machine busy | PostgreSQL | Bench process | Other | Client CPU ms / 1k events |',
+  );
   lines.push('|:---|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
     const c = r.cpu;

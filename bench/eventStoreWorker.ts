@@ -33,7 +33,9 @@ export interface SliceReply {
 export type WorkerMessage = { type: 'ready' } | SliceReply | { type: 'closed' };
 
 function send(message: WorkerMessage): Promise<void> {
-  return new Promise((resolve, reject) => process.send!(message, (error: Error | null) => (error ? reject(error) : resolve())));
+  return new Promise((resolve, reject) =>
+    process.send!(message, (error: Error | null) => (error ? reject(error) : resolve())),
+  );
 }
 
 async function runSlice(store: Awaited<ReturnType<typeof openStore>>, workload: WorkloadOptions): Promise<SliceReply> {

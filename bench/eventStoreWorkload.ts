@@ -78,7 +78,12 @@ function filedEvent(claimId: string, n: number): Pick<BenchEvent, 'type' | 'data
 function updateEvent(claimId: string, n: number): Pick<BenchEvent, 'type' | 'data'> {
   return {
     type: 'ClaimStatusChanged',
-    data: { claimId, from: 'submitted', to: 'in_review', note: `Reviewed by agent ${n % 17}: carrier scan shows no delivery.` },
+    data: {
+      claimId,
+      from: 'submitted',
+      to: 'in_review',
+      note: `Reviewed by agent ${n % 17}: carrier scan shows no delivery.`,
+    },
   };
 }
 

@@ -14,7 +14,9 @@ export async function benchFaultSuite(): Promise<string> {
   const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fault-suite-')), 'figures.md');
   const code = await new Promise<number | null>((resolve, reject) => {
     const child = spawn('npx', ['vitest', 'run', '--project', 'chaos'], {
-      cwd: root, stdio: 'inherit', env: { ...process.env, CHAOS_MINUTES: minutes, CHAOS_REPORT: report, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, CHAOS_MINUTES: minutes, CHAOS_REPORT: report, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
     });
     child.once('error', reject);
     child.once('exit', resolve);
@@ -30,7 +32,7 @@ export async function benchFaultSuite(): Promise<string> {
       'shoppers and an integrator over HTTP: a fresh order (`PUT /api/v1/orders`), a filing, two messages and a v1 resolution each. It kills in ' +
       'turn the API (SIGKILL), the worker (SIGKILL), the broker (SIGKILL of its JVM) and PostgreSQL (`pg_ctl stop -m immediate`), restarts ' +
       'each, and afterwards checks that every acknowledged command is in the store, that every read model equals a full replay, that every ' +
-      'webhook owed reached the receiver, and that no 5xx came outside PostgreSQL\'s restart. `make test` runs one round of it.',
+      "webhook owed reached the receiver, and that no 5xx came outside PostgreSQL's restart. `make test` runs one round of it.",
     '',
     figures,
   ].join('\n');

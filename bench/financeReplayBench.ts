@@ -22,10 +22,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { FINANCE_EVENT_TYPES, storeBillingStreamOf, type FinanceReplayRequest, type FinanceReplayView } from '@claims/contracts';
+import {
+  FINANCE_EVENT_TYPES,
+  storeBillingStreamOf,
+  type FinanceReplayRequest,
+  type FinanceReplayView,
+} from '@claims/contracts';
 import { storeBillingDecider } from '@claims/domain';
 import { appendToStream, appendToStreams, openDatabase, readStream } from '@claims/event-store';
-import { applyEvents, invoicesProjection, payoutLedgerProjection, rebuild, storeCreditProjection, type Projection } from '@claims/projections';
+import {
+  applyEvents,
+  invoicesProjection,
+  payoutLedgerProjection,
+  rebuild,
+  storeCreditProjection,
+  type Projection,
+} from '@claims/projections';
 import { loadConfig, startRuntime, type Runtime } from '../services/api/src/index.js';
 import { findOrderBySourceIdAndEmail } from '../services/api/src/catalog/orderRepository.js';
 import { findStoreBySlugOrDomain } from '../services/api/src/catalog/storeRepository.js';
@@ -35,13 +47,25 @@ import { handleCommand } from '../services/api/src/eventsourcing/commandHandler.
 import { invoiceInputsOf } from '../services/api/src/invoices/invoiceInputs.js';
 import { startCpuSample, type CpuShare } from './cpuSampler.js';
 import { rng } from './seededRandom.js';
-import { MIX, orderUnit, payoutBatch, type OrderTemplate, type PendingLine, type StorePayoutsLedger, type StoreTerms } from './financeWorkload.js';
+import {
+  MIX,
+  orderUnit,
+  payoutBatch,
+  type OrderTemplate,
+  type PendingLine,
+  type StorePayoutsLedger,
+  type StoreTerms,
+} from './financeWorkload.js';
 import { benchDatabaseUrl, checkpoint, recreateDatabase, withDatabase } from './postgres.js';
 import { fmtInt } from './stats.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const GOAL_EVENTS_PER_SECOND = 20_000;
-const CANDIDATE: NonNullable<FinanceReplayRequest['rules']> = { replacementCostPercent: 80, credit: { bonus: 5 }, revShare: { merchantSharePercent: 20 } };
+const CANDIDATE: NonNullable<FinanceReplayRequest['rules']> = {
+  replacementCostPercent: 80,
+  credit: { bonus: 5 },
+  revShare: { merchantSharePercent: 20 },
+};
 
 const envNumber = (name: string): number | undefined => (process.env[name] ? Number(process.env[name]) : undefined);
 const log = (line: string) => process.stderr.write(`finance-replay: ${line}\n`);
@@ -68,8 +92,10 @@ export async function templatesOf(runtime: Runtime): Promise<OrderTemplate[]> {
   }
   const templates: OrderTemplate[] = [];
   for (const [slug, sourceOrderId, email, share] of [
-    ['acme', 'acme-5001', 'ava@example.com', 0.35], ['acme', 'acme-5010', 'jon@example.com', 0.2],
-    ['acme', 'acme-5008', 'hugo@example.com', 0.15], ['kumo', 'kumo-9001', 'ivy@example.com', 0.3],
+    ['acme', 'acme-5001', 'ava@example.com', 0.35],
+    ['acme', 'acme-5010', 'jon@example.com', 0.2],
+    ['acme', 'acme-5008', 'hugo@example.com', 0.15],
+    ['kumo', 'kumo-9001', 'ivy@example.com', 0.3],
   ] as const) {
     const order = await findOrderBySourceIdAndEmail(db, sourceOrderId, email);
     if (!order) throw new Error(`demo order ${sourceOrderId} is missing`);
@@ -85,50 +111,76 @@ export interface Generated extends Timed {
 }
 
 /** Appends orders until the store holds `target` events: `concurrency` order transactions at a time, a payout batch per store after each wave. */
-export async function generate(url: string, dataDir: string, templates: readonly OrderTemplate[], target: number, concurrency: number): Promise<Generated> {
+export async function generate(
+  url: string,
+  dataDir: string,
+  templates: readonly OrderTemplate[],
+  target: number,
+  concurrency: number,
+): Promise<Generated> {
   // Generation is setup, not a measurement: its own pool, commits not waiting for the WAL flush.
-  const fast = await openDatabase({ databaseUrl: `${url}?options=${encodeURIComponent('-c synchronous_commit=off')}`, dataDir });
+  const fast = await openDatabase({
+    databaseUrl: `${url}?options=${encodeURIComponent('-c synchronous_commit=off')}`,
+    dataDir,
+  });
   const random = rng(20261123);
   const now = new Date().toISOString();
-  const ledgers = new Map<string, StorePayoutsLedger>(templates.map((t) => [t.store.storeId, {
-    store: t.store, state: { batches: new Map(), batched: new Set() }, version: 0,
-  }]));
+  const ledgers = new Map<string, StorePayoutsLedger>(
+    templates.map((t) => [
+      t.store.storeId,
+      {
+        store: t.store,
+        state: { batches: new Map(), batched: new Set() },
+        version: 0,
+      },
+    ]),
+  );
   let orders = 0;
   let events = 0;
   let batches = 0;
   let previousWave: PendingLine[] = [];
   let lastReport = Date.now();
   try {
-    return { ...(await timed(async () => {
-      while (events < target) {
-        const wave: PendingLine[] = [];
-        const waveEnd = orders + MIX.wave;
-        const writer = async () => {
-          while (orders < waveEnd && events < target) {
-            const unit = orderUnit(orders++, templates, random, now);
-            events += unit.events;
-            wave.push(...unit.lines);
-            const [result] = await appendToStreams(fast.db, unit.appends);
-            if (!result?.ok) throw new Error(`appending an order failed: ${JSON.stringify(result)}`);
+    return {
+      ...(await timed(async () => {
+        while (events < target) {
+          const wave: PendingLine[] = [];
+          const waveEnd = orders + MIX.wave;
+          const writer = async () => {
+            while (orders < waveEnd && events < target) {
+              const unit = orderUnit(orders++, templates, random, now);
+              events += unit.events;
+              wave.push(...unit.lines);
+              const [result] = await appendToStreams(fast.db, unit.appends);
+              if (!result?.ok) throw new Error(`appending an order failed: ${JSON.stringify(result)}`);
+            }
+          };
+          await Promise.all(Array.from({ length: concurrency }, writer));
+          // The previous wave's payouts are in the ledger by now: each store batches its own.
+          for (const ledger of ledgers.values()) {
+            const append = payoutBatch(
+              ledger,
+              previousWave.filter((l) => l.storeId === ledger.store.storeId),
+              batches,
+              now,
+            );
+            if (!append) continue;
+            const result = await appendToStream(fast.db, append);
+            if (!result.ok) throw new Error(`appending a payout batch failed: ${JSON.stringify(result)}`);
+            batches++;
+            events += append.events.length;
           }
-        };
-        await Promise.all(Array.from({ length: concurrency }, writer));
-        // The previous wave's payouts are in the ledger by now: each store batches its own.
-        for (const ledger of ledgers.values()) {
-          const append = payoutBatch(ledger, previousWave.filter((l) => l.storeId === ledger.store.storeId), batches, now);
-          if (!append) continue;
-          const result = await appendToStream(fast.db, append);
-          if (!result.ok) throw new Error(`appending a payout batch failed: ${JSON.stringify(result)}`);
-          batches++;
-          events += append.events.length;
+          previousWave = wave;
+          if (Date.now() - lastReport > 5_000) {
+            lastReport = Date.now();
+            log(`appended ${fmtInt(events)} events (${fmtInt(orders)} orders)`);
+          }
         }
-        previousWave = wave;
-        if (Date.now() - lastReport > 5_000) {
-          lastReport = Date.now();
-          log(`appended ${fmtInt(events)} events (${fmtInt(orders)} orders)`);
-        }
-      }
-    })), orders, events, batches };
+      })),
+      orders,
+      events,
+      batches,
+    };
   } finally {
     await fast.close();
   }
@@ -152,12 +204,17 @@ interface HistoryStats {
 
 async function historyStats(url: string): Promise<HistoryStats> {
   return withPool(url, async (pool) => {
-    const { rows } = await pool.query<{ type: string; count: number }>('select type, count(*)::int as count from events group by type order by count(*) desc');
-    const size = (await pool.query<{ bytes: string }>(`select pg_total_relation_size('events') as bytes`)).rows[0]!.bytes;
+    const { rows } = await pool.query<{ type: string; count: number }>(
+      'select type, count(*)::int as count from events group by type order by count(*) desc',
+    );
+    const size = (await pool.query<{ bytes: string }>(`select pg_total_relation_size('events') as bytes`)).rows[0]!
+      .bytes;
     const finance = new Set<string>(FINANCE_EVENT_TYPES);
     return {
-      events: rows.reduce((sum, r) => sum + r.count, 0), financeEvents: rows.filter((r) => finance.has(r.type)).reduce((sum, r) => sum + r.count, 0),
-      eventsMiB: Number(size) / 2 ** 20, byType: rows,
+      events: rows.reduce((sum, r) => sum + r.count, 0),
+      financeEvents: rows.filter((r) => finance.has(r.type)).reduce((sum, r) => sum + r.count, 0),
+      eventsMiB: Number(size) / 2 ** 20,
+      byType: rows,
     };
   });
 }
@@ -175,15 +232,30 @@ async function issueInvoices(runtime: Runtime, month: string): Promise<string[]>
   const issued: string[] = [];
   for (const slug of ['acme', 'kumo']) {
     const store = (await findStoreBySlugOrDomain(db, { slug }))!;
-    const handled = await invoiceInputsOf(runtime.ctx, store, month).then((inputs) => handleCommand(runtime.ctx, {
-      decider: storeBillingDecider, streamId: storeBillingStreamOf(store.id), storeId: store.id,
-      meta: { actor: { type: 'system', id: 'bench' }, correlationId: `invoice-${slug}`, causationId: null },
-      command: { type: 'IssueInvoice' as const, storeId: store.id, invoiceId: randomUUID(), storeSlug: store.slug, month, inputs, actorId: 'bench', now },
-    })).catch((error: unknown) => {
-      // Invoiced already (a reused database), or premiums of generated orders the catalog does not hold (Acme's EUR ones).
-      log(`${slug}: ${error instanceof Error ? error.message : String(error)}`);
-      return null;
-    });
+    const handled = await invoiceInputsOf(runtime.ctx, store, month)
+      .then((inputs) =>
+        handleCommand(runtime.ctx, {
+          decider: storeBillingDecider,
+          streamId: storeBillingStreamOf(store.id),
+          storeId: store.id,
+          meta: { actor: { type: 'system', id: 'bench' }, correlationId: `invoice-${slug}`, causationId: null },
+          command: {
+            type: 'IssueInvoice' as const,
+            storeId: store.id,
+            invoiceId: randomUUID(),
+            storeSlug: store.slug,
+            month,
+            inputs,
+            actorId: 'bench',
+            now,
+          },
+        }),
+      )
+      .catch((error: unknown) => {
+        // Invoiced already (a reused database), or premiums of generated orders the catalog does not hold (Acme's EUR ones).
+        log(`${slug}: ${error instanceof Error ? error.message : String(error)}`);
+        return null;
+      });
     if (handled) issued.push(store.name);
     await applyEvents(db, invoicesProjection, (await readStream(db, storeBillingStreamOf(store.id))).events);
   }
@@ -213,12 +285,23 @@ export async function benchFinanceReplay(opts: { url?: string } = {}): Promise<F
   const target = envNumber('BENCH_FINANCE_EVENTS') ?? 1_000_000;
   const concurrency = envNumber('BENCH_FINANCE_CONCURRENCY') ?? 8;
   const loadAtStart = os.loadavg()[0]!;
-  const reuse = ['1', 'true'].includes(process.env.BENCH_FINANCE_REUSE ?? '') && (await historyStats(url).catch(() => ({ events: 0 }))).events >= target;
+  const reuse =
+    ['1', 'true'].includes(process.env.BENCH_FINANCE_REUSE ?? '') &&
+    (await historyStats(url).catch(() => ({ events: 0 }))).events >= target;
   if (!reuse) await recreateDatabase(url);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'finance-replay-bench-'));
   const config = loadConfig({
-    ...process.env, DATABASE_URL: url, KAFKA_BROKERS: '', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'true',
-    LOG_LEVEL: 'warn', DEMO_FIXTURE: path.join(root, 'fixtures/demo.json'), SENTRY_DSN: '', SENTRY_ENVIRONMENT: '',
+    ...process.env,
+    DATABASE_URL: url,
+    KAFKA_BROKERS: '',
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SEED_DEMO: 'true',
+    LOG_LEVEL: 'warn',
+    DEMO_FIXTURE: path.join(root, 'fixtures/demo.json'),
+    SENTRY_DSN: '',
+    SENTRY_ENVIRONMENT: '',
   });
   const runtime = await startRuntime(config, { listen: false, workers: false });
   try {
@@ -226,7 +309,9 @@ export async function benchFinanceReplay(opts: { url?: string } = {}): Promise<F
     const catchUp: Array<{ projection: string; events: number } & Timed> = [];
     if (!reuse) {
       generated = await generate(url, dataDir, await templatesOf(runtime), target, concurrency);
-      log(`appended ${fmtInt(generated.events)} events (${fmtInt(generated.orders)} orders, ${generated.batches} payout batches) in ${generated.seconds.toFixed(0)} s`);
+      log(
+        `appended ${fmtInt(generated.events)} events (${fmtInt(generated.orders)} orders, ${generated.batches} payout batches) in ${generated.seconds.toFixed(0)} s`,
+      );
       await withPool(url, (pool) => pool.query('analyze events, streams'));
       await checkpoint(url);
       for (const projection of [payoutLedgerProjection, storeCreditProjection] as Projection[]) {
@@ -247,8 +332,23 @@ export async function benchFinanceReplay(opts: { url?: string } = {}): Promise<F
     const recorded = await replayOnce(runtime, whole);
     log(`replay, recorded rules: ${recorded.seconds.toFixed(1)} s, ${recorded.view.differences.length} differences`);
     const candidate = await replayOnce(runtime, { ...whole, rules: CANDIDATE });
-    log(`replay, candidate rules: ${candidate.seconds.toFixed(1)} s, ${candidate.view.differences.length} payout differences`);
-    return { markdown: financeReplayMarkdown({ target, concurrency, loadAtStart, generated, catchUp, stats, fold: { seconds: fold.seconds, cpu: fold.cpu, events: fold.value.events }, recorded, candidate, invoiced }) };
+    log(
+      `replay, candidate rules: ${candidate.seconds.toFixed(1)} s, ${candidate.view.differences.length} payout differences`,
+    );
+    return {
+      markdown: financeReplayMarkdown({
+        target,
+        concurrency,
+        loadAtStart,
+        generated,
+        catchUp,
+        stats,
+        fold: { seconds: fold.seconds, cpu: fold.cpu, events: fold.value.events },
+        recorded,
+        candidate,
+        invoiced,
+      }),
+    };
   } finally {
     await runtime.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -256,8 +356,16 @@ export async function benchFinanceReplay(opts: { url?: string } = {}): Promise<F
 }
 
 function financeReplayMarkdown(r: {
-  target: number; concurrency: number; loadAtStart: number; generated: Generated | null; catchUp: Array<{ projection: string; events: number } & Timed>;
-  stats: HistoryStats; fold: Timed & { events: number }; recorded: ReplayRun; candidate: ReplayRun; invoiced: readonly string[];
+  target: number;
+  concurrency: number;
+  loadAtStart: number;
+  generated: Generated | null;
+  catchUp: Array<{ projection: string; events: number } & Timed>;
+  stats: HistoryStats;
+  fold: Timed & { events: number };
+  recorded: ReplayRun;
+  candidate: ReplayRun;
+  invoiced: readonly string[];
 }): string {
   const pct = (x: number) => `${Math.round(x * 100)}%`;
   const cpu = (c: CpuShare | null) => (c ? `${pct(c.busy)} / ${pct(c.other)}` : 'n/a');
@@ -267,57 +375,84 @@ function financeReplayMarkdown(r: {
   lines.push('');
   const g = r.generated;
   lines.push(
-    (g ? `${fmtInt(g.events)} events appended through the event store in ${g.seconds.toFixed(0)} s (one transaction per order, ${r.concurrency} at a time; ` +
-      'the generator\'s own pool commits with synchronous_commit=off, since generation is setup, not a measurement), '
+    (g
+      ? `${fmtInt(g.events)} events appended through the event store in ${g.seconds.toFixed(0)} s (one transaction per order, ${r.concurrency} at a time; ` +
+        "the generator's own pool commits with synchronous_commit=off, since generation is setup, not a measurement), "
       : 'The database an earlier run left (BENCH_FINANCE_REUSE), ') +
-    `beside the demo data's own: ${g ? fmtInt(g.orders) : 'the'} orders copied from the demo orders 1001 and 1010 (USD), 1008 (EUR at 0.92 per USD) of Acme and ` +
-    `K-2001 (JPY) of Kumo, each with its premium (${pct(MIX.protectionRemoved)} later reversed as the protection is removed, ${pct(MIX.premiumChanged)} changed); ` +
-    `${pct(MIX.claimed)} get a claim with its draft session, filing, mail, up to four messages and a status change, ${pct(MIX.resolved)} of those a decision ` +
-    '(refund, reshipment, store credit, flat rate, custom, denial; a fifth of multi-item claims with a denied line), valued under the store\'s rules of the day ' +
-    `(Acme's replacement cost alternating 100% and 90%), store credit issued (${pct(MIX.redeemed)} partly redeemed, ${pct(MIX.adjusted)} adjusted), a review for some; ` +
-    `after every ${fmtInt(MIX.wave)} orders each store batches the previous wave's payouts (${g ? `${g.batches} batches, ` : ''}approved, 3 in 4 paid); ` +
-    `then the month is invoiced from the live ledger for ${r.invoiced.join(', ') || 'no store'} (the generated orders are events only, not catalog orders, so a ` +
-    'store with premiums in an order\'s own currency — Acme\'s EUR — cannot be invoiced: issuing needs the order\'s exchange rate), and the replay rebuilds that ' +
-    'invoice over the whole month\'s premiums and payouts. ' +
-    'Everything is decided by the real deciders. Database `claims_bench_finance`, dropped and recreated every run; `analyze` after generation.',
+      `beside the demo data's own: ${g ? fmtInt(g.orders) : 'the'} orders copied from the demo orders 1001 and 1010 (USD), 1008 (EUR at 0.92 per USD) of Acme and ` +
+      `K-2001 (JPY) of Kumo, each with its premium (${pct(MIX.protectionRemoved)} later reversed as the protection is removed, ${pct(MIX.premiumChanged)} changed); ` +
+      `${pct(MIX.claimed)} get a claim with its draft session, filing, mail, up to four messages and a status change, ${pct(MIX.resolved)} of those a decision ` +
+      "(refund, reshipment, store credit, flat rate, custom, denial; a fifth of multi-item claims with a denied line), valued under the store's rules of the day " +
+      `(Acme's replacement cost alternating 100% and 90%), store credit issued (${pct(MIX.redeemed)} partly redeemed, ${pct(MIX.adjusted)} adjusted), a review for some; ` +
+      `after every ${fmtInt(MIX.wave)} orders each store batches the previous wave's payouts (${g ? `${g.batches} batches, ` : ''}approved, 3 in 4 paid); ` +
+      `then the month is invoiced from the live ledger for ${r.invoiced.join(', ') || 'no store'} (the generated orders are events only, not catalog orders, so a ` +
+      "store with premiums in an order's own currency — Acme's EUR — cannot be invoiced: issuing needs the order's exchange rate), and the replay rebuilds that " +
+      "invoice over the whole month's premiums and payouts. " +
+      'Everything is decided by the real deciders. Database `claims_bench_finance`, dropped and recreated every run; `analyze` after generation.',
   );
   lines.push('');
-  lines.push(`History: ${fmtInt(r.stats.events)} events (${fmtInt(r.stats.financeEvents)} of the finance types, ${pct(r.stats.financeEvents / r.stats.events)}), ` +
-    `events table with its indexes ${fmtInt(r.stats.eventsMiB)} MiB. By type: ${r.stats.byType.map((t) => `${t.type} ${fmtInt(t.count)}`).join(', ')}.`);
+  lines.push(
+    `History: ${fmtInt(r.stats.events)} events (${fmtInt(r.stats.financeEvents)} of the finance types, ${pct(r.stats.financeEvents / r.stats.events)}), ` +
+      `events table with its indexes ${fmtInt(r.stats.eventsMiB)} MiB. By type: ${r.stats.byType.map((t) => `${t.type} ${fmtInt(t.count)}`).join(', ')}.`,
+  );
   lines.push('');
-  lines.push(`Events/s below are events of the whole history over the run's time (the replay reads only the finance types; the server skips the rest). Goal: a ` +
-    `million events in under a minute, ≥ ${fmtInt(GOAL_EVENTS_PER_SECOND)} events/s. "Machine busy / other" is the CPU share of both cores in use, and the part ` +
-    'used by neither this process nor PostgreSQL (other work on the shared machine).');
+  lines.push(
+    `Events/s below are events of the whole history over the run's time (the replay reads only the finance types; the server skips the rest). Goal: a ` +
+      `million events in under a minute, ≥ ${fmtInt(GOAL_EVENTS_PER_SECOND)} events/s. "Machine busy / other" is the CPU share of both cores in use, and the part ` +
+      'used by neither this process nor PostgreSQL (other work on the shared machine).',
+  );
   lines.push('');
   lines.push('| Run | Time | History events/s | Finance events/s | Goal (≥ 20,000/s) | Machine busy / other |');
   lines.push('|:---|---:|---:|---:|:---|---:|');
   for (const c of r.catchUp) {
-    lines.push(`| Live projection \`${c.projection}\` catching up from the first event (\`rebuild()\`) | ${c.seconds.toFixed(1)} s | ${rate(c.events, c.seconds)} | ` +
-      `${rate(r.stats.financeEvents, c.seconds)} | — | ${cpu(c.cpu)} |`);
+    lines.push(
+      `| Live projection \`${c.projection}\` catching up from the first event (\`rebuild()\`) | ${c.seconds.toFixed(1)} s | ${rate(c.events, c.seconds)} | ` +
+        `${rate(r.stats.financeEvents, c.seconds)} | — | ${cpu(c.cpu)} |`,
+    );
   }
   const met = (seconds: number) => (r.stats.events / seconds >= GOAL_EVENTS_PER_SECOND ? 'met' : 'not met');
-  lines.push(`| Replay fold alone (\`replayHistory\`: read, parse, fold) | ${r.fold.seconds.toFixed(1)} s | ${rate(r.stats.events, r.fold.seconds)} | ` +
-    `${rate(r.fold.events, r.fold.seconds)} | ${met(r.fold.seconds)} | ${cpu(r.fold.cpu)} |`);
-  for (const [label, run] of [['recorded rules', r.recorded], ['candidate rules', r.candidate]] as const) {
-    lines.push(`| Replay as the route runs it, ${label} (fold, live ledgers caught up, compared, result stored) | ${run.seconds.toFixed(1)} s | ` +
-      `${rate(r.stats.events, run.seconds)} | ${rate(run.view.eventsReplayed, run.seconds)} | ${met(run.seconds)} | ${cpu(run.cpu)} |`);
+  lines.push(
+    `| Replay fold alone (\`replayHistory\`: read, parse, fold) | ${r.fold.seconds.toFixed(1)} s | ${rate(r.stats.events, r.fold.seconds)} | ` +
+      `${rate(r.fold.events, r.fold.seconds)} | ${met(r.fold.seconds)} | ${cpu(r.fold.cpu)} |`,
+  );
+  for (const [label, run] of [
+    ['recorded rules', r.recorded],
+    ['candidate rules', r.candidate],
+  ] as const) {
+    lines.push(
+      `| Replay as the route runs it, ${label} (fold, live ledgers caught up, compared, result stored) | ${run.seconds.toFixed(1)} s | ` +
+        `${rate(r.stats.events, run.seconds)} | ${rate(run.view.eventsReplayed, run.seconds)} | ${met(run.seconds)} | ${cpu(run.cpu)} |`,
+    );
   }
   lines.push('');
-  const diff = (v: FinanceReplayView) => `${fmtInt(v.differences.length)} payout lines, ${fmtInt(v.premiums.differences.length)} premiums, ` +
+  const diff = (v: FinanceReplayView) =>
+    `${fmtInt(v.differences.length)} payout lines, ${fmtInt(v.premiums.differences.length)} premiums, ` +
     `${fmtInt(v.storeCredit.differences.length)} store-credit entries, ${fmtInt(v.invoices.differences.length)} invoice lines`;
-  const totals = (stores: FinanceReplayView['stores']) => stores.map((s) => `${s.currency} ${s.live.toLocaleString('en-US')} live → ${s.replayed.toLocaleString('en-US')} replayed`).join('; ');
-  lines.push(`With the recorded rules the replay found ${diff(r.recorded.view)} different (payouts: ${totals(r.recorded.view.stores)}; ` +
-    `invoice nets: ${totals(r.recorded.view.invoices.stores)}). ` +
-    `With candidate rules \`${JSON.stringify(CANDIDATE)}\`: ${diff(r.candidate.view)} different (payouts: ${totals(r.candidate.view.stores)}; ` +
-    `invoice nets: ${totals(r.candidate.view.invoices.stores)}).`);
+  const totals = (stores: FinanceReplayView['stores']) =>
+    stores
+      .map(
+        (s) => `${s.currency} ${s.live.toLocaleString('en-US')} live → ${s.replayed.toLocaleString('en-US')} replayed`,
+      )
+      .join('; ');
+  lines.push(
+    `With the recorded rules the replay found ${diff(r.recorded.view)} different (payouts: ${totals(r.recorded.view.stores)}; ` +
+      `invoice nets: ${totals(r.recorded.view.invoices.stores)}). ` +
+      `With candidate rules \`${JSON.stringify(CANDIDATE)}\`: ${diff(r.candidate.view)} different (payouts: ${totals(r.candidate.view.stores)}; ` +
+      `invoice nets: ${totals(r.candidate.view.invoices.stores)}).`,
+  );
   lines.push('');
-  lines.push(`Load average (1 min) when the section started: ${r.loadAtStart.toFixed(2)} on ${os.availableParallelism()} CPUs.`);
+  lines.push(
+    `Load average (1 min) when the section started: ${r.loadAtStart.toFixed(2)} on ${os.availableParallelism()} CPUs.`,
+  );
   return lines.join('\n');
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  benchFinanceReplay().then((r) => console.log(r.markdown), (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
+  benchFinanceReplay().then(
+    (r) => console.log(r.markdown),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
 }

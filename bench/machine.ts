@@ -15,7 +15,10 @@ export interface MachineInfo {
 
 function cpuModel(): string {
   try {
-    const line = fs.readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
+    const line = fs
+      .readFileSync('/proc/cpuinfo', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('model name'));
     if (line) return line.split(':').slice(1).join(':').trim();
   } catch {
     // not Linux

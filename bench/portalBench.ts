@@ -53,7 +53,12 @@ interface Scores {
 }
 
 async function audit(url: string, port: number): Promise<Scores> {
-  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] });
+  const result = await lighthouse(url, {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance', 'accessibility'],
+  });
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { lhr } = result;
   if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${lhr.runtimeError.message}`);
@@ -85,10 +90,20 @@ export interface PortalStage {
 /** Starts the server (PGlite, the demo seeded) and headless Chromium, and files one claim as a shopper would. */
 export async function startPortalStage(): Promise<PortalStage> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-bench-'));
-  const runtime = await startRuntime(loadConfig({
-    ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'true', DATABASE_URL: '', KAFKA_BROKERS: '', LOG_LEVEL: 'warn',
-    SENTRY_DSN: '', SENTRY_ENVIRONMENT: '',
-  }));
+  const runtime = await startRuntime(
+    loadConfig({
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SEED_DEMO: 'true',
+      DATABASE_URL: '',
+      KAFKA_BROKERS: '',
+      LOG_LEVEL: 'warn',
+      SENTRY_DSN: '',
+      SENTRY_ENVIRONMENT: '',
+    }),
+  );
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
     chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
@@ -103,10 +118,19 @@ export async function startPortalStage(): Promise<PortalStage> {
     const base = `http://127.0.0.1:${port}`;
     const filing: FileClaimRequest = {
       email: 'ava@example.com',
-      fulfillmentIssues: [{ sourceFulfillmentId: 'f-1001-1', issues: [{ sourceItemId: 'li-1', claimType: 'DAMAGED', quantity: 1, details: 'Torn sleeve.', images: [] }] }],
+      fulfillmentIssues: [
+        {
+          sourceFulfillmentId: 'f-1001-1',
+          issues: [{ sourceItemId: 'li-1', claimType: 'DAMAGED', quantity: 1, details: 'Torn sleeve.', images: [] }],
+        },
+      ],
       resolution: { desiredMethod: 'REFUND', customerSignature: 'Ava Stone', updatedShippingAddress: null },
     };
-    const filed = await fetch(`${base}/api/claims/acme-5001`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(filing) });
+    const filed = await fetch(`${base}/api/claims/acme-5001`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(filing),
+    });
     if (filed.status !== 201) throw new Error(`filing the bench claim answered ${filed.status}: ${await filed.text()}`);
     const { token } = FileClaimResponse.parse(await filed.json());
     return { base, token, chromePort: chrome.port, stop };
@@ -117,7 +141,11 @@ export async function startPortalStage(): Promise<PortalStage> {
 }
 
 /** The bench section: markdown for docs/benchmarks.md. */
-export async function benchPortal(): Promise<{ markdown: string; initial: InitialJs; pages: Array<{ name: string; scores: Scores }> }> {
+export async function benchPortal(): Promise<{
+  markdown: string;
+  initial: InitialJs;
+  pages: Array<{ name: string; scores: Scores }>;
+}> {
   const initial = initialJs();
   const { base, token, chromePort, stop } = await startPortalStage();
   try {
@@ -131,14 +159,20 @@ export async function benchPortal(): Promise<{ markdown: string; initial: Initia
       const all: Scores[] = [];
       for (let i = 0; i < runs; i++) {
         all.push(await audit(page.url, chromePort));
-        console.log(`  ${page.name} run ${i + 1}/${runs}: performance ${all.at(-1)!.performance}, accessibility ${all.at(-1)!.accessibility}`);
+        console.log(
+          `  ${page.name} run ${i + 1}/${runs}: performance ${all.at(-1)!.performance}, accessibility ${all.at(-1)!.accessibility}`,
+        );
       }
       const pick = (key: keyof Scores) => median(all.map((s) => s[key]));
       results.push({
         name: page.name,
         scores: {
-          performance: pick('performance'), accessibility: pick('accessibility'), lcpMs: pick('lcpMs'), tbtMs: pick('tbtMs'),
-          cls: pick('cls'), transferKiB: pick('transferKiB'),
+          performance: pick('performance'),
+          accessibility: pick('accessibility'),
+          lcpMs: pick('lcpMs'),
+          tbtMs: pick('tbtMs'),
+          cls: pick('cls'),
+          transferKiB: pick('transferKiB'),
         },
       });
     }
@@ -159,8 +193,10 @@ export async function benchPortal(): Promise<{ markdown: string; initial: Initia
       '',
       '| Page | Performance | Accessibility | LCP ms | TBT ms | CLS | Transferred KiB |',
       '|---|---:|---:|---:|---:|---:|---:|',
-      ...results.map(({ name, scores: s }) =>
-        `| ${name} | ${s.performance} | ${s.accessibility} | ${s.lcpMs.toFixed(0)} | ${s.tbtMs.toFixed(0)} | ${s.cls.toFixed(3)} | ${s.transferKiB.toFixed(0)} |`),
+      ...results.map(
+        ({ name, scores: s }) =>
+          `| ${name} | ${s.performance} | ${s.accessibility} | ${s.lcpMs.toFixed(0)} | ${s.tbtMs.toFixed(0)} | ${s.cls.toFixed(3)} | ${s.transferKiB.toFixed(0)} |`,
+      ),
       '',
     ].join('\n');
     return { markdown, initial, pages: results };
@@ -171,15 +207,20 @@ export async function benchPortal(): Promise<{ markdown: string; initial: Initia
 
 function lighthouseVersion(): string {
   try {
-    return (JSON.parse(readFileSync(path.join(root, 'node_modules/lighthouse/package.json'), 'utf8')) as { version: string }).version;
+    return (
+      JSON.parse(readFileSync(path.join(root, 'node_modules/lighthouse/package.json'), 'utf8')) as { version: string }
+    ).version;
   } catch {
     return '';
   }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  benchPortal().then(({ markdown }) => console.log(markdown), (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
+  benchPortal().then(
+    ({ markdown }) => console.log(markdown),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
 }

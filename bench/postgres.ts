@@ -36,7 +36,8 @@ async function withAdmin<T>(url: string, run: (client: pg.Client) => Promise<T>)
 /** Drops (closing its sessions) and recreates the database named in `url`, so every run starts empty. */
 export async function recreateDatabase(url: string): Promise<void> {
   const name = databaseName(url);
-  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Refusing to recreate database with unusual name ${JSON.stringify(name)}`);
+  if (!/^[a-z_][a-z0-9_]*$/.test(name))
+    throw new Error(`Refusing to recreate database with unusual name ${JSON.stringify(name)}`);
   await withAdmin(url, async (client) => {
     await client.query(`drop database if exists "${name}" with (force)`);
     await client.query(`create database "${name}"`);
@@ -58,11 +59,21 @@ export interface ServerInfo {
 export async function serverInfo(url: string): Promise<ServerInfo> {
   return withAdmin(url, async (client) => {
     const version = (await client.query<{ version: string }>('select version()')).rows[0]!.version;
-    const names = ['max_connections', 'shared_buffers', 'synchronous_commit', 'fsync', 'wal_sync_method', 'max_wal_size', 'autovacuum'];
-    const rows = (await client.query<{ name: string; setting: string }>(
-      `select name, current_setting(name) as setting from pg_settings where name = any($1)`,
-      [names],
-    )).rows;
+    const names = [
+      'max_connections',
+      'shared_buffers',
+      'synchronous_commit',
+      'fsync',
+      'wal_sync_method',
+      'max_wal_size',
+      'autovacuum',
+    ];
+    const rows = (
+      await client.query<{ name: string; setting: string }>(
+        `select name, current_setting(name) as setting from pg_settings where name = any($1)`,
+        [names],
+      )
+    ).rows;
     return { version, settings: Object.fromEntries(rows.map((r) => [r.name, r.setting])) };
   });
 }

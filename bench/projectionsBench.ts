@@ -55,8 +55,17 @@ export async function benchProjections(opts: { url?: string } = {}): Promise<{ m
   if (!reuse) await recreateDatabase(url);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'projections-bench-'));
   const config = loadConfig({
-    ...process.env, DATABASE_URL: url, KAFKA_BROKERS: '', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'true',
-    LOG_LEVEL: 'warn', DEMO_FIXTURE: path.join(root, 'fixtures/demo.json'), SENTRY_DSN: '', SENTRY_ENVIRONMENT: '',
+    ...process.env,
+    DATABASE_URL: url,
+    KAFKA_BROKERS: '',
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SEED_DEMO: 'true',
+    LOG_LEVEL: 'warn',
+    DEMO_FIXTURE: path.join(root, 'fixtures/demo.json'),
+    SENTRY_DSN: '',
+    SENTRY_ENVIRONMENT: '',
   });
   const runtime = await startRuntime(config, { listen: false, workers: false });
   try {
@@ -65,15 +74,19 @@ export async function benchProjections(opts: { url?: string } = {}): Promise<{ m
     if (!reuse) {
       const acme = await findStoreBySlugOrDomain(db, { slug: 'acme' });
       if (!acme) throw new Error('demo store acme is missing');
-      await withPool(url, (pool) => pool.query(
-        `insert into webhook_endpoints (id, store_id, url, secret, event_types, created_at) values ($1, $2, 'https://bench.invalid/hook', 'whsec_bench', null, '2000-01-01')`,
-        [randomUUID(), acme.id],
-      ));
+      await withPool(url, (pool) =>
+        pool.query(
+          `insert into webhook_endpoints (id, store_id, url, secret, event_types, created_at) values ($1, $2, 'https://bench.invalid/hook', 'whsec_bench', null, '2000-01-01')`,
+          [randomUUID(), acme.id],
+        ),
+      );
       generated = await generate(url, dataDir, await templatesOf(runtime), target, concurrency);
       log(`appended ${fmtInt(generated.events)} events in ${generated.seconds.toFixed(0)} s`);
     }
     await withPool(url, (pool) => pool.query('analyze events, streams'));
-    const total = await withPool(url, async (pool) => Number((await pool.query<{ n: string }>('select count(*) as n from events')).rows[0]!.n));
+    const total = await withPool(url, async (pool) =>
+      Number((await pool.query<{ n: string }>('select count(*) as n from events')).rows[0]!.n),
+    );
     const runs: RebuildRun[] = [];
     for (const projection of PROJECTIONS) {
       await checkpoint(url);
@@ -86,7 +99,9 @@ export async function benchProjections(opts: { url?: string } = {}): Promise<{ m
         return count;
       });
       runs.push({ projection: projection.name, handled: run.value.done, rows, seconds: run.seconds, cpu: run.cpu });
-      log(`${projection.name}: ${fmtInt(run.value.done)} of its events in ${run.seconds.toFixed(1)} s (${fmtInt(total / run.seconds)} history events/s)`);
+      log(
+        `${projection.name}: ${fmtInt(run.value.done)} of its events in ${run.seconds.toFixed(1)} s (${fmtInt(total / run.seconds)} history events/s)`,
+      );
     }
     return { markdown: projectionsMarkdown({ target, concurrency, loadAtStart, generated, total, runs }) };
   } finally {
@@ -95,37 +110,49 @@ export async function benchProjections(opts: { url?: string } = {}): Promise<{ m
   }
 }
 
-function projectionsMarkdown(r: { target: number; concurrency: number; loadAtStart: number; generated: Generated | null; total: number; runs: RebuildRun[] }): string {
+function projectionsMarkdown(r: {
+  target: number;
+  concurrency: number;
+  loadAtStart: number;
+  generated: Generated | null;
+  total: number;
+  runs: RebuildRun[];
+}): string {
   const pct = (x: number) => `${Math.round(x * 100)}%`;
   const cpu = (c: CpuShare | null) => (c ? `${pct(c.busy)} / ${pct(c.other)}` : 'n/a');
   const lines: string[] = [];
   lines.push(`## Projections: rebuilds at ${fmtInt(r.total)} events`);
   lines.push('');
   lines.push(
-    (r.generated ? `${fmtInt(r.generated.events)} events appended through the event store in ${r.generated.seconds.toFixed(0)} s by the finance replay's generator `
+    (r.generated
+      ? `${fmtInt(r.generated.events)} events appended through the event store in ${r.generated.seconds.toFixed(0)} s by the finance replay's generator `
       : r.total >= r.target
         ? `The ${fmtInt(r.total)} events an earlier run of this section appended (BENCH_PROJECTIONS_REUSE: measured again without generating), by the finance replay's generator `
         : `The history an earlier run's generator left (BENCH_PROJECTIONS_REUSE; it was stopped short of the ${fmtInt(r.target)} events asked), appended by the finance replay's generator `) +
-    `(${r.concurrency} order transactions at a time, synchronous_commit=off for the generator only), beside the demo data's: orders with premiums, ` +
-    'claims with their draft sessions, filing, mail, messages, decisions of every type, store credit, payout batches; and one webhook endpoint of Acme ' +
-    'subscribed to every type (so the outbox writes a delivery per Acme claim event). Database `claims_bench_projections`, dropped and recreated every run.',
+      `(${r.concurrency} order transactions at a time, synchronous_commit=off for the generator only), beside the demo data's: orders with premiums, ` +
+      'claims with their draft sessions, filing, mail, messages, decisions of every type, store credit, payout batches; and one webhook endpoint of Acme ' +
+      'subscribed to every type (so the outbox writes a delivery per Acme claim event). Database `claims_bench_projections`, dropped and recreated every run.',
   );
   lines.push('');
   lines.push(
     'Each projection is rebuilt with its own `rebuild()`: its tables and offsets created beside the live ones (a schema of its own), every event of the ' +
-    'types it handles read in batches of 5,000 (`readAll` with its types), folded in memory and written in a few `jsonb_to_recordset` statements per batch ' +
-    'with one offset write, then switched in with one transaction (the webhook outbox, whose rows are history, is replayed in place). ' +
-    '"History events/s" is the whole store over the rebuild\'s time (the goal: a million events in under a minute); "its events/s" counts the events it handles. ' +
-    '"Machine busy / other" is the CPU share of both cores in use, and the part used by neither this process nor PostgreSQL (other work on the shared machine).',
+      'types it handles read in batches of 5,000 (`readAll` with its types), folded in memory and written in a few `jsonb_to_recordset` statements per batch ' +
+      'with one offset write, then switched in with one transaction (the webhook outbox, whose rows are history, is replayed in place). ' +
+      '"History events/s" is the whole store over the rebuild\'s time (the goal: a million events in under a minute); "its events/s" counts the events it handles. ' +
+      '"Machine busy / other" is the CPU share of both cores in use, and the part used by neither this process nor PostgreSQL (other work on the shared machine).',
   );
   lines.push('');
-  lines.push('| Projection | Its events | Rows after | Time | History events/s | Its events/s | Goal (≥ 20,000/s) | Before (event by event) | Machine busy / other |');
+  lines.push(
+    '| Projection | Its events | Rows after | Time | History events/s | Its events/s | Goal (≥ 20,000/s) | Before (event by event) | Machine busy / other |',
+  );
   lines.push('|:---|---:|---:|---:|---:|---:|:---|---:|---:|');
   for (const run of r.runs) {
     const rate = r.total / run.seconds;
     const before = BEFORE[run.projection];
-    lines.push(`| \`${run.projection}\` | ${fmtInt(run.handled)} | ${fmtInt(run.rows)} | ${run.seconds.toFixed(1)} s | ${fmtInt(rate)} | ${fmtInt(run.handled / run.seconds)} | ` +
-      `${rate >= GOAL_EVENTS_PER_SECOND ? 'met' : 'missed'} | ${before ? `${fmtInt(before.eventsPerSecond)} (${before.source}); ${(rate / before.eventsPerSecond).toFixed(1)}×` : '—'} | ${cpu(run.cpu)} |`);
+    lines.push(
+      `| \`${run.projection}\` | ${fmtInt(run.handled)} | ${fmtInt(run.rows)} | ${run.seconds.toFixed(1)} s | ${fmtInt(rate)} | ${fmtInt(run.handled / run.seconds)} | ` +
+        `${rate >= GOAL_EVENTS_PER_SECOND ? 'met' : 'missed'} | ${before ? `${fmtInt(before.eventsPerSecond)} (${before.source}); ${(rate / before.eventsPerSecond).toFixed(1)}×` : '—'} | ${cpu(run.cpu)} |`,
+    );
   }
   lines.push('');
   lines.push(`Load average (1 min) when the section started: ${r.loadAtStart.toFixed(2)} on ${os.cpus().length} CPUs.`);

@@ -35,13 +35,29 @@ export interface BenchSection {
 }
 
 export const sections: BenchSection[] = [
-  { title: 'event-store', heading: '## Event store', run: async ({ databaseUrl }) => (await benchEventStores({ url: databaseUrl })).markdown },
+  {
+    title: 'event-store',
+    heading: '## Event store',
+    run: async ({ databaseUrl }) => (await benchEventStores({ url: databaseUrl })).markdown,
+  },
   { title: 'portal', heading: '## Customer portal', run: async () => (await benchPortal()).markdown },
-  { title: 'claim-desk', heading: '## Claim desk', run: async ({ databaseUrl }) => (await benchClaimDesk({ url: databaseUrl })).markdown },
+  {
+    title: 'claim-desk',
+    heading: '## Claim desk',
+    run: async ({ databaseUrl }) => (await benchClaimDesk({ url: databaseUrl })).markdown,
+  },
   { title: 'fault-suite', heading: '## Fault suite', run: benchFaultSuite },
   { title: 'commands', heading: '## Commands over HTTP', run: benchCommands },
-  { title: 'finance-replay', heading: '## Finance replay', run: async ({ databaseUrl }) => (await benchFinanceReplay({ url: databaseUrl })).markdown },
-  { title: 'projections', heading: '## Projections', run: async ({ databaseUrl }) => (await benchProjections({ url: databaseUrl })).markdown },
+  {
+    title: 'finance-replay',
+    heading: '## Finance replay',
+    run: async ({ databaseUrl }) => (await benchFinanceReplay({ url: databaseUrl })).markdown,
+  },
+  {
+    title: 'projections',
+    heading: '## Projections',
+    run: async ({ databaseUrl }) => (await benchProjections({ url: databaseUrl })).markdown,
+  },
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -50,10 +66,16 @@ const normalise = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '')
 
 /** The sections BENCH_SECTIONS / BENCH_ONLY name (all when unset); an unknown name is an error, not a silent no-op. */
 export function selectSections(env: NodeJS.ProcessEnv = process.env): BenchSection[] {
-  const names = (env.BENCH_SECTIONS ?? env.BENCH_ONLY)?.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = (env.BENCH_SECTIONS ?? env.BENCH_ONLY)
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!names?.length) return sections;
   const unknown = names.filter((n) => !sections.some((s) => normalise(s.title) === normalise(n)));
-  if (unknown.length) throw new Error(`Unknown bench section(s) ${unknown.join(', ')}; the sections are ${sections.map((s) => s.title).join(', ')}`);
+  if (unknown.length)
+    throw new Error(
+      `Unknown bench section(s) ${unknown.join(', ')}; the sections are ${sections.map((s) => s.title).join(', ')}`,
+    );
   return sections.filter((s) => names.some((n) => normalise(n) === normalise(s.title)));
 }
 
@@ -88,7 +110,9 @@ export function parseBenchmarksDoc(doc: string): { runs: Map<string, RunBlock>; 
     runs.set(match[1]!, { run: match[1]!, command, machine: machine.join('\n') });
   }
   const body = firstBody === -1 ? '' : lines.slice(firstBody).join('\n');
-  const marked = [...body.matchAll(/<!-- bench-section: (\S+) run (\S+) -->\n([\s\S]*?)\n<!-- \/bench-section: \1 -->/g)];
+  const marked = [
+    ...body.matchAll(/<!-- bench-section: (\S+) run (\S+) -->\n([\s\S]*?)\n<!-- \/bench-section: \1 -->/g),
+  ];
   if (marked.length > 0) {
     for (const m of marked) found.set(m[1]!, { run: m[2]!, body: m[3]!.trim() });
   } else if (body) {
@@ -111,9 +135,10 @@ async function main(): Promise<void> {
   const databaseUrl = benchDatabaseUrl();
   const selected = selectSections();
   const out = process.env.BENCH_OUT ?? path.join(root, 'docs', 'benchmarks.md');
-  const previous = selected.length < sections.length && fs.existsSync(out)
-    ? parseBenchmarksDoc(fs.readFileSync(out, 'utf8'))
-    : { runs: new Map<string, RunBlock>(), sections: new Map<string, KeptSection>() };
+  const previous =
+    selected.length < sections.length && fs.existsSync(out)
+      ? parseBenchmarksDoc(fs.readFileSync(out, 'utf8'))
+      : { runs: new Map<string, RunBlock>(), sections: new Map<string, KeptSection>() };
   const machine = await machineInfo(databaseUrl);
   const started = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
   const bodies = new Map<string, KeptSection>();
@@ -124,8 +149,27 @@ async function main(): Promise<void> {
     console.log(`== ${section.title} done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   }
   const host = new URL(databaseUrl).host;
-  const overrides = ['BENCH_DATABASE_URL', 'DB_POOL_SIZE', 'BENCH_SECONDS', 'BENCH_WARMUP_SECONDS', 'BENCH_WRITERS', 'BENCH_BATCHES', 'BENCH_SECTIONS', 'BENCH_ONLY', 'CHAOS_MINUTES']
-    .concat(Object.keys(process.env).filter((name) => name.startsWith('BENCH_DESK_') || name.startsWith('BENCH_FINANCE_') || name.startsWith('BENCH_PROJECTIONS_')).sort())
+  const overrides = [
+    'BENCH_DATABASE_URL',
+    'DB_POOL_SIZE',
+    'BENCH_SECONDS',
+    'BENCH_WARMUP_SECONDS',
+    'BENCH_WRITERS',
+    'BENCH_BATCHES',
+    'BENCH_SECTIONS',
+    'BENCH_ONLY',
+    'CHAOS_MINUTES',
+  ]
+    .concat(
+      Object.keys(process.env)
+        .filter(
+          (name) =>
+            name.startsWith('BENCH_DESK_') ||
+            name.startsWith('BENCH_FINANCE_') ||
+            name.startsWith('BENCH_PROJECTIONS_'),
+        )
+        .sort(),
+    )
     .filter((name) => process.env[name])
     .map((name) => `${name}=${name === 'BENCH_DATABASE_URL' ? '…' : process.env[name]}`);
   const command = `${overrides.length ? overrides.join(' ') + ' ' : ''}make bench`;
@@ -138,7 +182,10 @@ async function main(): Promise<void> {
   const usedRuns = [...new Set(kept.map((s) => s.section.run))].sort();
   const runBlocks = usedRuns.flatMap((run) => {
     const block = runs.get(run);
-    const titles = kept.filter((s) => s.section.run === run).map((s) => s.title).join(', ');
+    const titles = kept
+      .filter((s) => s.section.run === run)
+      .map((s) => s.title)
+      .join(', ');
     const label = usedRuns.length > 1 ? ` (${titles}; \`${block?.command ?? 'make bench'}\`)` : '';
     return [`Run ${run}${label} on:`, '', block?.machine ?? '- (machine not recorded)', ''];
   });
@@ -153,10 +200,15 @@ async function main(): Promise<void> {
     '',
     '(`make bench` runs `npm run bench`, i.e. `tsx bench/run.ts`; it needs a PostgreSQL server, by default ' +
       '`postgres://postgres@127.0.0.1:5432`, where it drops and recreates the `claims_bench*` databases. ' +
-      '`BENCH_SECTIONS=<title>` reruns one section and keeps the others\' text.)',
+      "`BENCH_SECTIONS=<title>` reruns one section and keeps the others' text.)",
     '',
     ...runBlocks,
-    ...kept.flatMap((s) => [`<!-- bench-section: ${s.title} run ${s.section.run} -->`, s.section.body, `<!-- /bench-section: ${s.title} -->`, '']),
+    ...kept.flatMap((s) => [
+      `<!-- bench-section: ${s.title} run ${s.section.run} -->`,
+      s.section.body,
+      `<!-- /bench-section: ${s.title} -->`,
+      '',
+    ]),
   ].join('\n');
   fs.writeFileSync(out, doc.endsWith('\n') ? doc : `${doc}\n`);
   console.log(`wrote ${path.relative(process.cwd(), out)}`);

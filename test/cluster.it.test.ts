@@ -22,16 +22,24 @@ let primary: ChildProcess;
 let api: ApiClient;
 
 /** One scrape on a connection of its own: the cluster balances connections, not requests. */
-const scrape = () => new Promise<string>((resolve, reject) => {
-  http.get(`${api.base}/api/metrics`, { agent: false, headers: { authorization: `Bearer ${METRICS_TOKEN}` } }, (response) => {
-    let body = '';
-    response.setEncoding('utf8');
-    response.on('data', (chunk: string) => (body += chunk));
-    response.on('end', () => resolve(body));
-  }).on('error', reject).setTimeout(5_000, function timedOut(this: http.ClientRequest) {
-    this.destroy(new Error('no answer within 5 s'));
+const scrape = () =>
+  new Promise<string>((resolve, reject) => {
+    http
+      .get(
+        `${api.base}/api/metrics`,
+        { agent: false, headers: { authorization: `Bearer ${METRICS_TOKEN}` } },
+        (response) => {
+          let body = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (body += chunk));
+          response.on('end', () => resolve(body));
+        },
+      )
+      .on('error', reject)
+      .setTimeout(5_000, function timedOut(this: http.ClientRequest) {
+        this.destroy(new Error('no answer within 5 s'));
+      });
   });
-});
 
 const rolesOf = async (scrapes: number) => {
   const seen = new Map<string, string>();
@@ -48,7 +56,15 @@ beforeAll(async () => {
   const port = await freePort();
   primary = spawn(process.execPath, ['--import', 'tsx', 'services/api/src/main.ts'], {
     cwd: root,
-    env: { ...environment.env, PORT: String(port), HOST: '127.0.0.1', API_PROCESSES: '2', METRICS_TOKEN, RATE_LIMIT_ENABLED: 'false', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
+    env: {
+      ...environment.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      API_PROCESSES: '2',
+      METRICS_TOKEN,
+      RATE_LIMIT_ENABLED: 'false',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   api = new ApiClient(`http://127.0.0.1:${port}`);
@@ -73,21 +89,43 @@ describe('the API as a cluster of processes', () => {
     });
     expect([...roles.values()]).toEqual(['http', 'http']);
 
-    const login = await api.call('POST', '/api/auth/login', { body: { email: 'owner@acme.test', password: 'demo-pass-1234' } });
+    const login = await api.call('POST', '/api/auth/login', {
+      body: { email: 'owner@acme.test', password: 'demo-pass-1234' },
+    });
     expect(login.status, login.body).toBe(200);
     const cookie = String(login.headers.get('set-cookie')).split(';')[0]!;
-    const storeId = WhitelabelSettings.parse(JSON.parse((await api.call('GET', '/api/whitelabel/settings?store=acme')).body)).storeId;
-    const created = await api.call('POST', `/api/stores/${storeId}/api-tokens`, { cookie, body: { name: 'cluster', permissions: ['order:create', 'claim:read'] } });
+    const storeId = WhitelabelSettings.parse(
+      JSON.parse((await api.call('GET', '/api/whitelabel/settings?store=acme')).body),
+    ).storeId;
+    const created = await api.call('POST', `/api/stores/${storeId}/api-tokens`, {
+      cookie,
+      body: { name: 'cluster', permissions: ['order:create', 'claim:read'] },
+    });
     const { token } = CreateApiTokenResponse.parse(JSON.parse(created.body));
 
     const filed: string[] = [];
     for (let i = 0; i < 4; i++) {
       const number = `clu${Date.now() % 100_000}${i}`;
-      expect((await api.call('PUT', `/api/v1/orders/cluster-${number}`, { body: orderBody(number), token })).status).toBe(201);
+      expect(
+        (await api.call('PUT', `/api/v1/orders/cluster-${number}`, { body: orderBody(number), token })).status,
+      ).toBe(201);
       const filing = await api.call('POST', `/api/claims/cluster-${number}`, {
         body: {
           email: `buyer-${number}@example.com`,
-          fulfillmentIssues: [{ sourceFulfillmentId: `${number}-f`, issues: [{ sourceItemId: `${number}-li-0`, claimType: 'DAMAGED', quantity: 1, details: 'Arrived broken.', images: [] }] }],
+          fulfillmentIssues: [
+            {
+              sourceFulfillmentId: `${number}-f`,
+              issues: [
+                {
+                  sourceItemId: `${number}-li-0`,
+                  claimType: 'DAMAGED',
+                  quantity: 1,
+                  details: 'Arrived broken.',
+                  images: [],
+                },
+              ],
+            },
+          ],
           resolution: { desiredMethod: 'REFUND', customerSignature: 'Lee Buyer', updatedShippingAddress: null },
         },
       });
@@ -95,22 +133,32 @@ describe('the API as a cluster of processes', () => {
       filed.push(FileClaimResponse.parse(JSON.parse(filing.body)).claimId);
     }
     // The list is the claim-list read model, which only the primary's Kafka projectors write.
-    await eventually(async () => {
-      const listed = ApiClaimPage.parse(JSON.parse((await api.call('GET', '/api/v1/claims?limit=50', { token })).body)).data.map((c) => c.id);
-      expect(listed).toEqual(expect.arrayContaining(filed));
-    }, 30_000, 100);
+    await eventually(
+      async () => {
+        const listed = ApiClaimPage.parse(
+          JSON.parse((await api.call('GET', '/api/v1/claims?limit=50', { token })).body),
+        ).data.map((c) => c.id);
+        expect(listed).toEqual(expect.arrayContaining(filed));
+      },
+      30_000,
+      100,
+    );
   });
 
   it('replaces an HTTP process that dies, and keeps answering', async () => {
     const before = await rolesOf(8);
     const [victim] = before.keys();
     process.kill(Number(victim), 'SIGKILL');
-    const after = await eventually(async () => {
-      const seen = await rolesOf(8);
-      expect(seen.size).toBe(2);
-      expect(seen.has(victim!)).toBe(false);
-      return seen;
-    }, 120_000, 250);
+    const after = await eventually(
+      async () => {
+        const seen = await rolesOf(8);
+        expect(seen.size).toBe(2);
+        expect(seen.has(victim!)).toBe(false);
+        return seen;
+      },
+      120_000,
+      250,
+    );
     expect([...after.values()]).toEqual(['http', 'http']);
   }, 150_000);
 });

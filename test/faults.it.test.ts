@@ -3,10 +3,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CreateApiTokenResponse, CreateWebhookEndpointResponse, WEBHOOK_SOURCE_TYPES, WhitelabelSettings } from '@claims/contracts';
+import {
+  CreateApiTokenResponse,
+  CreateWebhookEndpointResponse,
+  WEBHOOK_SOURCE_TYPES,
+  WhitelabelSettings,
+} from '@claims/contracts';
 import { openDatabase, type Database } from '@claims/event-store';
 import { PROJECTIONS, rebuild } from '@claims/projections';
-import { freePort, ownKafka, ownPostgres, ServiceProcess, type OwnKafka, type OwnPostgres } from './support/faultInfra.js';
+import {
+  freePort,
+  ownKafka,
+  ownPostgres,
+  ServiceProcess,
+  type OwnKafka,
+  type OwnPostgres,
+} from './support/faultInfra.js';
 import { ApiClient, Load, NoAnswer, WebhookReceiver, type Acknowledged } from './support/faultLoad.js';
 import { eventually } from './support/testDatabase.js';
 
@@ -67,7 +79,10 @@ describe('fault suite: API, worker, Kafka and PostgreSQL killed and restarted un
     try {
       return await eventually(check, timeoutMs, 100);
     } catch (error) {
-      throw new Error(`${what} did not happen within ${seconds(timeoutMs)} s (logs in ${base}): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new Error(
+        `${what} did not happen within ${seconds(timeoutMs)} s (logs in ${base}): ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
     }
   };
 
@@ -109,16 +124,27 @@ describe('fault suite: API, worker, Kafka and PostgreSQL killed and restarted un
     worker.start({ ...env, WORKERS: 'all', SEED_DEMO: 'false' });
     await waitFor('readiness (database, Kafka, projectors)', () => answers('/api/health'));
 
-    const login = await client.call('POST', '/api/auth/login', { body: { email: 'owner@acme.test', password: 'demo-pass-1234' } });
+    const login = await client.call('POST', '/api/auth/login', {
+      body: { email: 'owner@acme.test', password: 'demo-pass-1234' },
+    });
     expect(login.status, login.body).toBe(200);
     const cookie = String(login.headers.get('set-cookie')).split(';')[0]!;
-    storeId = WhitelabelSettings.parse(JSON.parse((await client.call('GET', '/api/whitelabel/settings?store=acme')).body)).storeId;
+    storeId = WhitelabelSettings.parse(
+      JSON.parse((await client.call('GET', '/api/whitelabel/settings?store=acme')).body),
+    ).storeId;
     const created = await client.call('POST', `/api/stores/${storeId}/api-tokens`, {
-      cookie, body: { name: 'fault suite', permissions: ['order:create', 'claim:read', 'claim:resolve', 'webhook:create', 'webhook:read'] },
+      cookie,
+      body: {
+        name: 'fault suite',
+        permissions: ['order:create', 'claim:read', 'claim:resolve', 'webhook:create', 'webhook:read'],
+      },
     });
     expect(created.status, created.body).toBe(201);
     token = CreateApiTokenResponse.parse(JSON.parse(created.body)).token;
-    const endpoint = await client.call('POST', '/api/v1/webhook-endpoints', { token, body: { url: await receiver.start() } });
+    const endpoint = await client.call('POST', '/api/v1/webhook-endpoints', {
+      token,
+      body: { url: await receiver.start() },
+    });
     expect(endpoint.status, endpoint.body).toBe(201);
     endpointId = CreateWebhookEndpointResponse.parse(JSON.parse(endpoint.body)).id;
   }, 240_000);
@@ -133,8 +159,13 @@ describe('fault suite: API, worker, Kafka and PostgreSQL killed and restarted un
     if (!process.env.CHAOS_KEEP) fs.rmSync(base, { recursive: true, force: true });
   }, 120_000);
 
-  const filedAfter = (at: number) => load.acknowledged.find((a): a is Acknowledged & { claimId: string } => a.kind === 'filing' && a.startedAt > at && a.claimId !== undefined);
-  const delivered = (claimId: string) => receiver.deliveries.find((d) => d.payload.type === 'claim.filed' && d.payload.data.claimId === claimId);
+  const filedAfter = (at: number) =>
+    load.acknowledged.find(
+      (a): a is Acknowledged & { claimId: string } =>
+        a.kind === 'filing' && a.startedAt > at && a.claimId !== undefined,
+    );
+  const delivered = (claimId: string) =>
+    receiver.deliveries.find((d) => d.payload.type === 'claim.filed' && d.payload.data.claimId === claimId);
 
   /**
    * Kills one part, keeps it down a moment and starts it again; answers once the part is up and a
@@ -165,90 +196,147 @@ describe('fault suite: API, worker, Kafka and PostgreSQL killed and restarted un
         expect(filed).toBeDefined();
         return filed!;
       });
-      const reached = await waitFor(`the claim.filed webhook of a filing made after the ${fault} restarted`, async () => {
-        const delivery = delivered(probe.claimId);
-        expect(delivery).toBeDefined();
-        return delivery!;
-      });
+      const reached = await waitFor(
+        `the claim.filed webhook of a filing made after the ${fault} restarted`,
+        async () => {
+          const delivery = delivered(probe.claimId);
+          expect(delivery).toBeDefined();
+          return delivery!;
+        },
+      );
       faults.push({ fault, round, killedAt, downAt, upAt, firstAckAt: first.at, recoveredAt: reached.receivedAt });
-      console.log(`round ${round}: ${fault} killed at +${seconds(killedAt - startedAt)} s, up after ${seconds(upAt - killedAt)} s, first 2xx after ${seconds(first.at - killedAt)} s, `
-        + `recovered after ${seconds(reached.receivedAt - killedAt)} s (${load.acknowledged.length} commands acknowledged so far)`);
+      console.log(
+        `round ${round}: ${fault} killed at +${seconds(killedAt - startedAt)} s, up after ${seconds(upAt - killedAt)} s, first 2xx after ${seconds(first.at - killedAt)} s, ` +
+          `recovered after ${seconds(reached.receivedAt - killedAt)} s (${load.acknowledged.length} commands acknowledged so far)`,
+      );
     })();
     return { recovered };
   }
 
-  it('loses no acknowledged command, rebuilds to the same read models, delivers every webhook and answers 5xx only while PostgreSQL restarts', async () => {
-    load = new Load({ api: client, token, lanes: LANES, pauseMs: PAUSE_MS, messagesPerClaim: 2, prefix: String(Date.now() % 100_000) });
-    startedAt = Date.now();
-    load.start();
-    const until = startedAt + MINUTES * 60_000;
-    // The long run lets the pipeline recover from each kill before the next, so each recovery is its own;
-    // the short one (make test) kills the next part as soon as the last is up, faults overlapping.
-    const recoveries: Promise<void>[] = [];
-    for (let round = 1; round === 1 || Date.now() < until; round++) {
-      for (const fault of FAULTS) {
-        const { recovered } = await inflict(fault, round);
-        recoveries.push(recovered);
-        // Handled here; Promise.all below still fails on it.
-        recovered.catch(() => undefined);
-        if (MINUTES > 0) await recovered;
+  it(
+    'loses no acknowledged command, rebuilds to the same read models, delivers every webhook and answers 5xx only while PostgreSQL restarts',
+    async () => {
+      load = new Load({
+        api: client,
+        token,
+        lanes: LANES,
+        pauseMs: PAUSE_MS,
+        messagesPerClaim: 2,
+        prefix: String(Date.now() % 100_000),
+      });
+      startedAt = Date.now();
+      load.start();
+      const until = startedAt + MINUTES * 60_000;
+      // The long run lets the pipeline recover from each kill before the next, so each recovery is its own;
+      // the short one (make test) kills the next part as soon as the last is up, faults overlapping.
+      const recoveries: Promise<void>[] = [];
+      for (let round = 1; round === 1 || Date.now() < until; round++) {
+        for (const fault of FAULTS) {
+          const { recovered } = await inflict(fault, round);
+          recoveries.push(recovered);
+          // Handled here; Promise.all below still fails on it.
+          recovered.catch(() => undefined);
+          if (MINUTES > 0) await recovered;
+        }
       }
-    }
-    await Promise.all(recoveries);
-    await load.stop();
-    faults.sort((a, b) => a.killedAt - b.killedAt);
-    const stoppedAt = Date.now();
+      await Promise.all(recoveries);
+      await load.stop();
+      faults.sort((a, b) => a.killedAt - b.killedAt);
+      const stoppedAt = Date.now();
 
-    expect([...api.unexpectedExits, ...worker.unexpectedExits]).toEqual([]);
+      expect([...api.unexpectedExits, ...worker.unexpectedExits]).toEqual([]);
 
-    const database = await openDatabase({ databaseUrl: postgres.url, dataDir: '' });
-    try {
-      const db = database.db;
-      await waitFor('the pipeline settling (projections caught up, no delivery pending, no event appended for 2 s)', () => settled(database), 300_000);
-      console.log(`settled ${seconds(Date.now() - stoppedAt)} s after the load stopped`);
+      const database = await openDatabase({ databaseUrl: postgres.url, dataDir: '' });
+      try {
+        const db = database.db;
+        await waitFor(
+          'the pipeline settling (projections caught up, no delivery pending, no event appended for 2 s)',
+          () => settled(database),
+          300_000,
+        );
+        console.log(`settled ${seconds(Date.now() - stoppedAt)} s after the load stopped`);
 
-      // 1. Every acknowledged command is in the store.
-      const { rows: stored } = await sql<{ stream_id: string; type: string; message_id: string | null }>`
-        select stream_id, type, data->>'id' as message_id from events where type in ('ClaimFiled', 'ClaimMessageSent', 'ClaimResolved')`.execute(db);
-      const has = new Set(stored.map((e) => `${e.type}:${e.type === 'ClaimMessageSent' ? e.message_id : e.stream_id}`));
-      const key = (a: Acknowledged) => (a.kind === 'filing' ? `ClaimFiled:${a.claimId}` : a.kind === 'message' ? `ClaimMessageSent:${a.messageId}` : `ClaimResolved:${a.claimId}`);
-      const commands = load.acknowledged.filter((a) => a.kind !== 'order');
-      expect(commands.filter((a) => !has.has(key(a))).map(key), 'acknowledged commands missing from the store').toEqual([]);
+        // 1. Every acknowledged command is in the store.
+        const { rows: stored } = await sql<{ stream_id: string; type: string; message_id: string | null }>`
+        select stream_id, type, data->>'id' as message_id from events where type in ('ClaimFiled', 'ClaimMessageSent', 'ClaimResolved')`.execute(
+          db,
+        );
+        const has = new Set(
+          stored.map((e) => `${e.type}:${e.type === 'ClaimMessageSent' ? e.message_id : e.stream_id}`),
+        );
+        const key = (a: Acknowledged) =>
+          a.kind === 'filing'
+            ? `ClaimFiled:${a.claimId}`
+            : a.kind === 'message'
+              ? `ClaimMessageSent:${a.messageId}`
+              : `ClaimResolved:${a.claimId}`;
+        const commands = load.acknowledged.filter((a) => a.kind !== 'order');
+        expect(
+          commands.filter((a) => !has.has(key(a))).map(key),
+          'acknowledged commands missing from the store',
+        ).toEqual([]);
 
-      // 2. Every event a webhook is owed for reached the receiver (at least once).
-      const { rows: owed } = await sql<{ event_id: string; webhook_id: string | null }>`
+        // 2. Every event a webhook is owed for reached the receiver (at least once).
+        const { rows: owed } = await sql<{ event_id: string; webhook_id: string | null }>`
         select e.event_id, d.webhook_id
         from events e
         join webhook_endpoints w on w.id = ${endpointId}::uuid
         left join webhook_deliveries d on d.event_id = e.event_id and d.endpoint_id = w.id
-        where e.type = any(${[...WEBHOOK_SOURCE_TYPES]}::text[]) and e.store_id = ${storeId}::uuid and e.occurred_at >= w.created_at`.execute(db);
-      const counts = receiver.counts();
-      expect(owed.filter((o) => !o.webhook_id || !counts.has(o.webhook_id)).map((o) => o.event_id), 'events whose webhook never arrived').toEqual([]);
-      expect(owed.length).toBeGreaterThan(0);
+        where e.type = any(${[...WEBHOOK_SOURCE_TYPES]}::text[]) and e.store_id = ${storeId}::uuid and e.occurred_at >= w.created_at`.execute(
+          db,
+        );
+        const counts = receiver.counts();
+        expect(
+          owed.filter((o) => !o.webhook_id || !counts.has(o.webhook_id)).map((o) => o.event_id),
+          'events whose webhook never arrived',
+        ).toEqual([]);
+        expect(owed.length).toBeGreaterThan(0);
 
-      // 3. No 5xx outside PostgreSQL's own restart (a request overlapping [crash, up] may fail).
-      const outages = faults.filter((f) => f.fault === 'postgres');
-      const serverErrors = load.failures.filter((f) => f.status !== null && f.status >= 500);
-      const outside = serverErrors.filter((f) => !outages.some((o) => f.startedAt <= o.upAt && f.endedAt >= o.killedAt));
-      expect(outside.map((f) => `${f.kind} ${f.status} at +${seconds(f.startedAt - startedAt)} s: ${f.body}`), '5xx outside the database restart').toEqual([]);
-      expect(load.failures.filter((f) => f.status !== null && f.status < 500).map((f) => `${f.kind} ${f.status}: ${f.body}`), 'refused commands').toEqual([]);
+        // 3. No 5xx outside PostgreSQL's own restart (a request overlapping [crash, up] may fail).
+        const outages = faults.filter((f) => f.fault === 'postgres');
+        const serverErrors = load.failures.filter((f) => f.status !== null && f.status >= 500);
+        const outside = serverErrors.filter(
+          (f) => !outages.some((o) => f.startedAt <= o.upAt && f.endedAt >= o.killedAt),
+        );
+        expect(
+          outside.map((f) => `${f.kind} ${f.status} at +${seconds(f.startedAt - startedAt)} s: ${f.body}`),
+          '5xx outside the database restart',
+        ).toEqual([]);
+        expect(
+          load.failures
+            .filter((f) => f.status !== null && f.status < 500)
+            .map((f) => `${f.kind} ${f.status}: ${f.body}`),
+          'refused commands',
+        ).toEqual([]);
 
-      // 4. Every read model equals a full replay of the store (the worker stopped; the outbox gains no row).
-      await worker.stop();
-      const live = await readModels(database);
-      const outboxBefore = await deliveryCount(database);
-      for (const projection of PROJECTIONS) await rebuild(db, projection);
-      expect(await readModels(database)).toEqual(live);
-      console.log(`read models rebuilt and compared ${seconds(Date.now() - stoppedAt)} s after the load stopped`);
-      expect(await deliveryCount(database)).toBe(outboxBefore);
+        // 4. Every read model equals a full replay of the store (the worker stopped; the outbox gains no row).
+        await worker.stop();
+        const live = await readModels(database);
+        const outboxBefore = await deliveryCount(database);
+        for (const projection of PROJECTIONS) await rebuild(db, projection);
+        expect(await readModels(database)).toEqual(live);
+        console.log(`read models rebuilt and compared ${seconds(Date.now() - stoppedAt)} s after the load stopped`);
+        expect(await deliveryCount(database)).toBe(outboxBefore);
 
-      report({ stoppedAt, owed: owed.length, counts, serverErrors });
-    } finally {
-      await database.close();
-    }
-  }, (MINUTES * 60 + 600) * 1000);
+        report({ stoppedAt, owed: owed.length, counts, serverErrors });
+      } finally {
+        await database.close();
+      }
+    },
+    (MINUTES * 60 + 600) * 1000,
+  );
 
-  function report({ stoppedAt, owed, counts, serverErrors }: { stoppedAt: number; owed: number; counts: Map<string, number>; serverErrors: typeof load.failures }) {
+  function report({
+    stoppedAt,
+    owed,
+    counts,
+    serverErrors,
+  }: {
+    stoppedAt: number;
+    owed: number;
+    counts: Map<string, number>;
+    serverErrors: typeof load.failures;
+  }) {
     const byKind = (kind: string) => load.acknowledged.filter((a) => a.kind === kind).length;
     const repeated = [...counts.values()].filter((n) => n > 1);
     // Each repeat put down to the kill nearest its first delivery: which fault makes a receiver see a webhook-id twice.
@@ -259,15 +347,20 @@ describe('fault suite: API, worker, Kafka and PostgreSQL killed and restarted un
       const nearest = faults.reduce((a, b) => (Math.abs(b.killedAt - first) < Math.abs(a.killedAt - first) ? b : a));
       repeatsBy.set(nearest.fault, repeatsBy.get(nearest.fault)! + 1);
     }
-    const rows = faults.map((f) =>
-      `| ${f.round} | ${f.fault} | ${seconds(f.upAt - f.killedAt)} | ${seconds(f.firstAckAt - f.killedAt)} | ${seconds(f.recoveredAt - f.killedAt)} |`);
+    const rows = faults.map(
+      (f) =>
+        `| ${f.round} | ${f.fault} | ${seconds(f.upAt - f.killedAt)} | ${seconds(f.firstAckAt - f.killedAt)} | ${seconds(f.recoveredAt - f.killedAt)} |`,
+    );
     const median = (fault: Fault, pick: (f: FaultRecord) => number) => {
-      const values = faults.filter((f) => f.fault === fault).map(pick).sort((a, b) => a - b);
+      const values = faults
+        .filter((f) => f.fault === fault)
+        .map(pick)
+        .sort((a, b) => a - b);
       return values[Math.floor(values.length / 2)] ?? 0;
     };
     const markdown = [
-      `${faults.length} kills in ${Math.max(...faults.map((f) => f.round))} rounds over ${seconds(stoppedAt - startedAt)} s, ${LANES} lanes (a pause of ${seconds(PAUSE_MS)} s between `
-        + `a lane's shoppers), each part kept down ${seconds(DOWN_MS)} s before its restart${MINUTES > 0 ? ' and the next kill only once the pipeline recovered' : ', the next part killed as soon as the last was up'}.`,
+      `${faults.length} kills in ${Math.max(...faults.map((f) => f.round))} rounds over ${seconds(stoppedAt - startedAt)} s, ${LANES} lanes (a pause of ${seconds(PAUSE_MS)} s between ` +
+        `a lane's shoppers), each part kept down ${seconds(DOWN_MS)} s before its restart${MINUTES > 0 ? ' and the next kill only once the pipeline recovered' : ', the next part killed as soon as the last was up'}.`,
       '',
       '| figure | value |',
       '|---|---|',
@@ -283,8 +376,10 @@ describe('fault suite: API, worker, Kafka and PostgreSQL killed and restarted un
       '',
       '| part killed | median up | median first 2xx | median recovered | worst recovered |',
       '|---|---|---|---|---|',
-      ...FAULTS.map((fault) =>
-        `| ${fault} | ${seconds(median(fault, (f) => f.upAt - f.killedAt))} | ${seconds(median(fault, (f) => f.firstAckAt - f.killedAt))} | ${seconds(median(fault, (f) => f.recoveredAt - f.killedAt))} | ${seconds(Math.max(...faults.filter((f) => f.fault === fault).map((f) => f.recoveredAt - f.killedAt)))} |`),
+      ...FAULTS.map(
+        (fault) =>
+          `| ${fault} | ${seconds(median(fault, (f) => f.upAt - f.killedAt))} | ${seconds(median(fault, (f) => f.firstAckAt - f.killedAt))} | ${seconds(median(fault, (f) => f.recoveredAt - f.killedAt))} | ${seconds(Math.max(...faults.filter((f) => f.fault === fault).map((f) => f.recoveredAt - f.killedAt)))} |`,
+      ),
       '',
       '<details><summary>Every kill</summary>',
       '',
@@ -302,7 +397,8 @@ describe('fault suite: API, worker, Kafka and PostgreSQL killed and restarted un
 /** Settled: every projection has applied the last event of every stream it handles, no delivery is pending, and nothing was appended for 2 s. */
 async function settled(database: Database): Promise<void> {
   const db = database.db;
-  const count = async () => (await sql<{ n: string }>`select max(global_position)::text as n from events`.execute(db)).rows[0]!.n;
+  const count = async () =>
+    (await sql<{ n: string }>`select max(global_position)::text as n from events`.execute(db)).rows[0]!.n;
   const before = await count();
   for (const projection of PROJECTIONS) {
     const { rows } = await sql<{ behind: number }>`
@@ -312,7 +408,9 @@ async function settled(database: Database): Promise<void> {
       where coalesce(o.version, 0) < e.v`.execute(db);
     expect(rows[0]!.behind, `${projection.name}: streams behind`).toBe(0);
   }
-  const { rows: pending } = await sql<{ n: number }>`select count(*)::int as n from webhook_deliveries where status <> 'succeeded'`.execute(db);
+  const { rows: pending } = await sql<{
+    n: number;
+  }>`select count(*)::int as n from webhook_deliveries where status <> 'succeeded'`.execute(db);
   expect(pending[0]!.n, 'deliveries not yet succeeded').toBe(0);
   await new Promise((resolve) => setTimeout(resolve, 2_000));
   expect(await count(), 'events still being appended').toBe(before);

@@ -14,22 +14,30 @@ const MESSAGES = 60;
 
 const claimRequest: FileClaimRequest = {
   email: 'ava@example.com',
-  fulfillmentIssues: [{ sourceFulfillmentId: 'f-1001-1', issues: [{ sourceItemId: 'li-1', claimType: 'DEFECTIVE_ITEM', quantity: 1, details: 'Zip broke', images: [] }] }],
+  fulfillmentIssues: [
+    {
+      sourceFulfillmentId: 'f-1001-1',
+      issues: [{ sourceItemId: 'li-1', claimType: 'DEFECTIVE_ITEM', quantity: 1, details: 'Zip broke', images: [] }],
+    },
+  ],
   resolution: { desiredMethod: 'RESHIP', customerSignature: 'Ava Stone' },
 };
 
 /** The relay and the projectors as a separate process, so the test can kill -9 them. */
 function startWorker(env: NodeJS.ProcessEnv): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'services/api/src/ops/workerMain.ts')], {
-    cwd: root, env: { ...env, SEED_DEMO: 'false' }, stdio: ['ignore', 'ignore', 'inherit'],
+    cwd: root,
+    env: { ...env, SEED_DEMO: 'false' },
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
 }
 
-const kill = (child: ChildProcess) => new Promise<void>((resolve) => {
-  if (child.exitCode !== null || child.signalCode !== null) return resolve();
-  child.once('exit', () => resolve());
-  child.kill('SIGKILL');
-});
+const kill = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
 
 describe('Kafka fan-out with the relay and projectors in their own process', () => {
   let environment: TestEnvironment;
@@ -53,7 +61,11 @@ describe('Kafka fan-out with the relay and projectors in their own process', () 
     expect(response.statusCode).toBe(201);
     filed = response.json();
     for (let i = 1; i <= MESSAGES; i++) {
-      const sent = await api.app.inject({ method: 'POST', url: `/api/claims/${filed.token}/messages`, payload: { messageContent: `update ${i}` } });
+      const sent = await api.app.inject({
+        method: 'POST',
+        url: `/api/claims/${filed.token}/messages`,
+        payload: { messageContent: `update ${i}` },
+      });
       expect(sent.statusCode).toBe(201);
       if (i === 20) await kill(worker);
       if (i === 35) worker = startWorker(environment.env);
@@ -63,11 +75,17 @@ describe('Kafka fan-out with the relay and projectors in their own process', () 
     const db = api.ctx.database.db;
     const live = await eventually(async () => {
       const snapshot = await readModelSnapshot(db);
-      const row = (snapshot.claims as Array<{ claim_id: string; message_count: number }>).find((c) => c.claim_id === filed.claimId);
+      const row = (snapshot.claims as Array<{ claim_id: string; message_count: number }>).find(
+        (c) => c.claim_id === filed.claimId,
+      );
       expect(row?.message_count).toBe(MESSAGES);
-      expect((snapshot.timeline as Array<{ claim_id: string }>).filter((t) => t.claim_id === filed.claimId)).toHaveLength(MESSAGES + 1);
+      expect(
+        (snapshot.timeline as Array<{ claim_id: string }>).filter((t) => t.claim_id === filed.claimId),
+      ).toHaveLength(MESSAGES + 1);
       // Every claim, not only this one: each partition catches up on its own after the kills (the demo's claim is on another).
-      const { rows } = await sql<{ n: number }>`select count(*)::int as n from events where type = 'ClaimFiled'`.execute(db);
+      const { rows } = await sql<{
+        n: number;
+      }>`select count(*)::int as n from events where type = 'ClaimFiled'`.execute(db);
       expect(snapshot.claims).toHaveLength(rows[0]!.n);
       return snapshot;
     }, 60_000);
@@ -97,8 +115,14 @@ describe('Kafka fan-out with the relay and projectors in their own process', () 
         expect(seen.filter((e) => e.streamId === filed.claimId).map((e) => e.type)).toEqual(expectedTypes);
       }, 30_000);
       const filedEvent = seen.find((e) => e.type === 'ClaimFiled' && e.streamId === filed.claimId)!;
-      expect(seen.filter((e) => e.streamId === filed.claimId).map((e) => e.streamVersion)).toEqual(expectedTypes.map((_, i) => i + 1));
-      expect(filedEvent).toMatchObject({ streamVersion: 1, storeId: expect.any(String), metadata: { actor: { type: 'customer' }, correlationId: expect.any(String), causationId: null } });
+      expect(seen.filter((e) => e.streamId === filed.claimId).map((e) => e.streamVersion)).toEqual(
+        expectedTypes.map((_, i) => i + 1),
+      );
+      expect(filedEvent).toMatchObject({
+        streamVersion: 1,
+        storeId: expect.any(String),
+        metadata: { actor: { type: 'customer' }, correlationId: expect.any(String), causationId: null },
+      });
       // At least once: after the crashes some events may come twice, but every stored event is there
       // (read again each time: the worker's reactions, such as the shopper's mail, keep appending for a while).
       await eventually(async () => {

@@ -10,7 +10,12 @@ import { testEnvironment, type TestEnvironment } from './support/testRuntime.js'
 
 const claimRequest: FileClaimRequest = {
   email: 'ava@example.com',
-  fulfillmentIssues: [{ sourceFulfillmentId: 'f-1001-1', issues: [{ sourceItemId: 'li-1', claimType: 'DEFECTIVE_ITEM', quantity: 1, details: 'Zip broke', images: [] }] }],
+  fulfillmentIssues: [
+    {
+      sourceFulfillmentId: 'f-1001-1',
+      issues: [{ sourceItemId: 'li-1', claimType: 'DEFECTIVE_ITEM', quantity: 1, details: 'Zip broke', images: [] }],
+    },
+  ],
   resolution: { desiredMethod: 'RESHIP', customerSignature: 'Ava Stone' },
 };
 
@@ -34,10 +39,11 @@ async function brokerGate(target: string): Promise<{ address: string; open: () =
   return {
     address: `127.0.0.1:${gatePort}`,
     open: () => void (open = true),
-    close: () => new Promise((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -54,7 +60,9 @@ describe('Kafka down when the product starts', () => {
   beforeAll(async () => {
     environment = await testEnvironment('postgres+kafka');
     gate = await brokerGate(inject('kafkaBrokers'));
-    runtime = await startRuntime(loadConfig({ ...environment.env, KAFKA_BROKERS: gate.address, METRICS_TOKEN }), { listen: false });
+    runtime = await startRuntime(loadConfig({ ...environment.env, KAFKA_BROKERS: gate.address, METRICS_TOKEN }), {
+      listen: false,
+    });
   });
   afterAll(async () => {
     await runtime.stop();
@@ -72,7 +80,10 @@ describe('Kafka down when the product starts', () => {
     expect(live.statusCode).toBe(200);
     const down = await health();
     expect(down.status).toBe(503);
-    expect(down.body.components?.kafka).toEqual({ status: 'failing', reason: expect.stringContaining('the broker does not answer') });
+    expect(down.body.components?.kafka).toEqual({
+      status: 'failing',
+      reason: expect.stringContaining('the broker does not answer'),
+    });
     expect(down.body.components?.database).toEqual({ status: 'ok' });
 
     const filed = await runtime.app.inject({ method: 'POST', url: '/api/claims/acme-5001', payload: claimRequest });
@@ -80,10 +91,16 @@ describe('Kafka down when the product starts', () => {
     const { claimId } = filed.json<{ claimId: string }>();
 
     gate.open();
-    await eventually(async () => {
-      const { rows } = await sql<{ claim_id: string }>`select claim_id from claim_list where claim_id = ${claimId}`.execute(runtime.ctx.database.db);
-      expect(rows).toHaveLength(1);
-    }, 60_000, 250);
+    await eventually(
+      async () => {
+        const { rows } = await sql<{
+          claim_id: string;
+        }>`select claim_id from claim_list where claim_id = ${claimId}`.execute(runtime.ctx.database.db);
+        expect(rows).toHaveLength(1);
+      },
+      60_000,
+      250,
+    );
     await eventually(async () => expect(await health()).toEqual({ status: 200, body: { status: 'ok' } }), 30_000, 250);
   });
 });
@@ -96,7 +113,17 @@ describe('a topic contradicting the configured durability', () => {
     environment = await testEnvironment('postgres+kafka');
     const admin = createKafka(inject('kafkaBrokers'), pino({ level: 'silent' })).admin();
     await admin.connect();
-    await admin.createTopics({ waitForLeaders: true, topics: [{ topic: environment.env.KAFKA_TOPIC!, numPartitions: 3, replicationFactor: 1, configEntries: [{ name: 'min.insync.replicas', value: '2' }] }] });
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: [
+        {
+          topic: environment.env.KAFKA_TOPIC!,
+          numPartitions: 3,
+          replicationFactor: 1,
+          configEntries: [{ name: 'min.insync.replicas', value: '2' }],
+        },
+      ],
+    });
     await admin.disconnect();
     runtime = await startRuntime(loadConfig({ ...environment.env, METRICS_TOKEN }), { listen: false });
   });

@@ -8,10 +8,19 @@ import { loadConfig, startRuntime, type Runtime } from '../services/api/src/inde
 import { eventually } from './support/testDatabase.js';
 import { testEnvironment, type TestEnvironment } from './support/testRuntime.js';
 
-const drawnSignature = { kind: 'drawn' as const, value: `data:image/png;base64,${'A'.repeat(199_000)}`, signedAt: '2026-01-05T10:00:00.000Z' };
+const drawnSignature = {
+  kind: 'drawn' as const,
+  value: `data:image/png;base64,${'A'.repeat(199_000)}`,
+  signedAt: '2026-01-05T10:00:00.000Z',
+};
 const claimRequest: FileClaimRequest = {
   email: 'ava@example.com',
-  fulfillmentIssues: [{ sourceFulfillmentId: 'f-1001-1', issues: [{ sourceItemId: 'li-1', claimType: 'DEFECTIVE_ITEM', quantity: 1, details: 'Zip broke', images: [] }] }],
+  fulfillmentIssues: [
+    {
+      sourceFulfillmentId: 'f-1001-1',
+      issues: [{ sourceItemId: 'li-1', claimType: 'DEFECTIVE_ITEM', quantity: 1, details: 'Zip broke', images: [] }],
+    },
+  ],
   resolution: { desiredMethod: 'RESHIP', customerSignature: drawnSignature },
 };
 
@@ -24,7 +33,10 @@ describe('the runtime through database faults and stuck projectors', () => {
 
   beforeAll(async () => {
     environment = await testEnvironment('postgres');
-    runtime = await startRuntime(loadConfig({ ...environment.env, HEALTH_MAX_TRANSACTION_AGE_SECONDS: '2', METRICS_TOKEN }), { listen: false });
+    runtime = await startRuntime(
+      loadConfig({ ...environment.env, HEALTH_MAX_TRANSACTION_AGE_SECONDS: '2', METRICS_TOKEN }),
+      { listen: false },
+    );
   });
   afterAll(async () => {
     await runtime.stop();
@@ -32,8 +44,15 @@ describe('the runtime through database faults and stuck projectors', () => {
   });
 
   const health = async () => {
-    const response = await runtime.app.inject({ method: 'GET', url: '/api/health', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
-    return { status: response.statusCode, body: response.json<{ status: string; components?: Record<string, { status: string; reason?: string }> }>() };
+    const response = await runtime.app.inject({
+      method: 'GET',
+      url: '/api/health',
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    return {
+      status: response.statusCode,
+      body: response.json<{ status: string; components?: Record<string, { status: string; reason?: string }> }>(),
+    };
   };
 
   // Readiness looks at every transaction of the cluster (the read horizon is cluster-wide), and the
@@ -52,24 +71,46 @@ describe('the runtime through database faults and stuck projectors', () => {
   });
 
   it('answers 413 payload_too_large for a draft whose event exceeds the cap, and stores nothing', async () => {
-    const order = (await runtime.app.inject({ method: 'GET', url: '/api/order-lookup', query: { order: '1001', email: 'ava@example.com' } })).json<CustomerOrder>();
+    const order = (
+      await runtime.app.inject({
+        method: 'GET',
+        url: '/api/order-lookup',
+        query: { order: '1001', email: 'ava@example.com' },
+      })
+    ).json<CustomerOrder>();
     // The filing above still has reactions (its mail) to record: let them land before counting.
     await runtime.settle();
-    const { rows: before } = await sql<{ n: number }>`select count(*)::int as n from events`.execute(runtime.ctx.database.db);
-    const claim = { customer: { email: 'ava@example.com', sourceOrderId: order.orderId }, fulfillments: {}, resolution: {}, messages: Array.from({ length: 30 }, () => 'm'.repeat(10_000)) };
+    const { rows: before } = await sql<{ n: number }>`select count(*)::int as n from events`.execute(
+      runtime.ctx.database.db,
+    );
+    const claim = {
+      customer: { email: 'ava@example.com', sourceOrderId: order.orderId },
+      fulfillments: {},
+      resolution: {},
+      messages: Array.from({ length: 30 }, () => 'm'.repeat(10_000)),
+    };
     const response = await runtime.app.inject({
-      method: 'PUT', url: '/api/sessions', payload: { email: 'ava@example.com', orderId: order.systemOrderId, metadata: { claim, currentShipmentId: null } },
+      method: 'PUT',
+      url: '/api/sessions',
+      payload: { email: 'ava@example.com', orderId: order.systemOrderId, metadata: { claim, currentShipmentId: null } },
     });
     expect(response.statusCode).toBe(413);
-    expect(response.json()).toMatchObject({ error: 'payload_too_large', message: expect.stringMatching(/at most 256 KB/) });
-    expect((await sql<{ n: number }>`select count(*)::int as n from events`.execute(runtime.ctx.database.db)).rows).toEqual(before);
+    expect(response.json()).toMatchObject({
+      error: 'payload_too_large',
+      message: expect.stringMatching(/at most 256 KB/),
+    });
+    expect(
+      (await sql<{ n: number }>`select count(*)::int as n from events`.execute(runtime.ctx.database.db)).rows,
+    ).toEqual(before);
   });
 
   it('survives its idle database connections being killed and keeps serving', async () => {
     const admin = new pg.Client({ connectionString: environment.env.DATABASE_URL });
     await admin.connect();
     try {
-      const { rowCount } = await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+      const { rowCount } = await admin.query(
+        'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+      );
       expect(rowCount).toBeGreaterThan(0);
     } finally {
       await admin.end();
@@ -77,7 +118,11 @@ describe('the runtime through database faults and stuck projectors', () => {
     // The pool drops each killed connection when the server's goodbye reaches it; a request may
     // meet one before that (a 500 the client retries), never a dead process.
     await eventually(async () => {
-      const lookup = await runtime.app.inject({ method: 'GET', url: '/api/order-lookup', query: { order: '1001', email: 'ava@example.com' } });
+      const lookup = await runtime.app.inject({
+        method: 'GET',
+        url: '/api/order-lookup',
+        query: { order: '1001', email: 'ava@example.com' },
+      });
       expect(lookup.statusCode).toBe(200);
     });
     await ready();
@@ -94,7 +139,10 @@ describe('the runtime through database faults and stuck projectors', () => {
         expect(answer.status).toBe(503);
         return answer.body;
       });
-      expect(stuck.components?.database).toEqual({ status: 'failing', reason: expect.stringMatching(/a transaction has been open for \d+ s/) });
+      expect(stuck.components?.database).toEqual({
+        status: 'failing',
+        reason: expect.stringMatching(/a transaction has been open for \d+ s/),
+      });
       await holder.query('commit');
       await ready();
     } finally {
@@ -114,7 +162,11 @@ describe('the runtime through database faults and stuck projectors', () => {
         throw new Error('this projection cannot apply a filing');
       },
     };
-    const follower = followStore(runtime.ctx.database.db, stuck, pino({ level: 'silent' }), 5, { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 20 });
+    const follower = followStore(runtime.ctx.database.db, stuck, pino({ level: 'silent' }), 5, {
+      maxAttempts: 2,
+      baseDelayMs: 5,
+      maxDelayMs: 20,
+    });
     try {
       await follower.catchUp();
     } finally {
@@ -122,7 +174,10 @@ describe('the runtime through database faults and stuck projectors', () => {
     }
     const answer = await health();
     expect(answer.status).toBe(503);
-    expect(answer.body.components?.projectors).toEqual({ status: 'failing', reason: expect.stringMatching(/stuck-on-filing \d+/) });
+    expect(answer.body.components?.projectors).toEqual({
+      status: 'failing',
+      reason: expect.stringMatching(/stuck-on-filing \d+/),
+    });
     await sql`delete from projection_parked where projection = ${stuck.name}`.execute(runtime.ctx.database.db);
     await ready();
   });
@@ -138,15 +193,27 @@ describe('the runtime through database faults and stuck projectors', () => {
 describe('WORKERS', () => {
   it('keeps the projectors out of a process that does not list them, and in one that does', async () => {
     const environment = await testEnvironment('postgres');
-    const api = await startRuntime(loadConfig({ ...environment.env, WORKERS: 'reactions,delivery' }), { listen: false });
+    const api = await startRuntime(loadConfig({ ...environment.env, WORKERS: 'reactions,delivery' }), {
+      listen: false,
+    });
     try {
-      const filed = await api.app.inject({ method: 'POST', url: '/api/claims/acme-5001', payload: { ...claimRequest, resolution: { ...claimRequest.resolution, customerSignature: 'Ava Stone' } } });
+      const filed = await api.app.inject({
+        method: 'POST',
+        url: '/api/claims/acme-5001',
+        payload: { ...claimRequest, resolution: { ...claimRequest.resolution, customerSignature: 'Ava Stone' } },
+      });
       expect(filed.statusCode).toBe(201);
       await api.settle();
       const { claimId } = filed.json<{ claimId: string }>();
-      const listed = () => sql`select 1 from claim_list where claim_id = ${claimId}`.execute(api.ctx.database.db).then((r) => r.rows.length);
+      const listed = () =>
+        sql`select 1 from claim_list where claim_id = ${claimId}`
+          .execute(api.ctx.database.db)
+          .then((r) => r.rows.length);
       expect(await listed()).toBe(0);
-      const projector = await startRuntime(loadConfig({ ...environment.env, SEED_DEMO: 'false', WORKERS: 'projectors' }), { listen: false });
+      const projector = await startRuntime(
+        loadConfig({ ...environment.env, SEED_DEMO: 'false', WORKERS: 'projectors' }),
+        { listen: false },
+      );
       try {
         await projector.settle();
         expect(await listed()).toBe(1);

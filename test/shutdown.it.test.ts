@@ -24,12 +24,21 @@ let smtp: net.Server;
 const smtpSockets = new Set<net.Socket>();
 const servers: ChildProcess[] = [];
 
-async function startServer(extraEnv: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; api: ApiClient; port: number }> {
+async function startServer(
+  extraEnv: NodeJS.ProcessEnv,
+): Promise<{ child: ChildProcess; api: ApiClient; port: number }> {
   const port = await freePort();
   // stdout is a pipe nobody reads: once it is full (64 KiB of request logs), every further write waits on the reader.
   const child = spawn(process.execPath, ['--import', 'tsx', 'services/api/src/main.ts'], {
     cwd: root,
-    env: { ...environment.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMIT_ENABLED: 'false', ...extraEnv },
+    env: {
+      ...environment.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_ENABLED: 'false',
+      ...extraEnv,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   servers.push(child);
@@ -60,7 +69,20 @@ const fileClaim = async (api: ApiClient, token: string, number: string) => {
   const filing = await api.call('POST', `/api/claims/stop-${number}`, {
     body: {
       email: `buyer-${number}@example.com`,
-      fulfillmentIssues: [{ sourceFulfillmentId: `${number}-f`, issues: [{ sourceItemId: `${number}-li-0`, claimType: 'DAMAGED', quantity: 1, details: 'Arrived broken.', images: [] }] }],
+      fulfillmentIssues: [
+        {
+          sourceFulfillmentId: `${number}-f`,
+          issues: [
+            {
+              sourceItemId: `${number}-li-0`,
+              claimType: 'DAMAGED',
+              quantity: 1,
+              details: 'Arrived broken.',
+              images: [],
+            },
+          ],
+        },
+      ],
       resolution: { desiredMethod: 'REFUND', customerSignature: 'Lee Buyer', updatedShippingAddress: null },
     },
   });
@@ -73,11 +95,18 @@ describe('stopping a busy server', () => {
     const smtpPort = (smtp.address() as net.AddressInfo).port;
     const { child, api, port } = await startServer({ SMTP_URL: `smtp://127.0.0.1:${smtpPort}` });
 
-    const login = await api.call('POST', '/api/auth/login', { body: { email: 'owner@acme.test', password: 'demo-pass-1234' } });
+    const login = await api.call('POST', '/api/auth/login', {
+      body: { email: 'owner@acme.test', password: 'demo-pass-1234' },
+    });
     expect(login.status, login.body).toBe(200);
     const cookie = String(login.headers.get('set-cookie')).split(';')[0]!;
-    const storeId = WhitelabelSettings.parse(JSON.parse((await api.call('GET', '/api/whitelabel/settings?store=acme')).body)).storeId;
-    const created = await api.call('POST', `/api/stores/${storeId}/api-tokens`, { cookie, body: { name: 'shutdown', permissions: ['order:create', 'claim:read'] } });
+    const storeId = WhitelabelSettings.parse(
+      JSON.parse((await api.call('GET', '/api/whitelabel/settings?store=acme')).body),
+    ).storeId;
+    const created = await api.call('POST', `/api/stores/${storeId}/api-tokens`, {
+      cookie,
+      body: { name: 'shutdown', permissions: ['order:create', 'claim:read'] },
+    });
     const { token } = CreateApiTokenResponse.parse(JSON.parse(created.body));
 
     const filed: string[] = [];
@@ -88,17 +117,28 @@ describe('stopping a busy server', () => {
     for (let i = 0; i < 400; i++) await api.call('GET', '/api/admin/claims?limit=5', { cookie });
     // Idle keep-alive connections, as a browser holds them.
     const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
-    await Promise.all(Array.from({ length: 4 }, () => new Promise<void>((resolve, reject) => {
-      http.get({ host: '127.0.0.1', port, path: '/api/health', agent }, (response) => {
-        response.resume();
-        response.on('end', () => resolve());
-      }).on('error', reject);
-    })));
+    await Promise.all(
+      Array.from(
+        { length: 4 },
+        () =>
+          new Promise<void>((resolve, reject) => {
+            http
+              .get({ host: '127.0.0.1', port, path: '/api/health', agent }, (response) => {
+                response.resume();
+                response.on('end', () => resolve());
+              })
+              .on('error', reject);
+          }),
+      ),
+    );
 
     const exited = new Promise<number>((resolve) => child.once('exit', () => resolve(Date.now())));
     const signalled = Date.now();
     child.kill('SIGTERM');
-    const exitedAt = await Promise.race([exited, new Promise<number>((resolve) => setTimeout(() => resolve(Number.POSITIVE_INFINITY), 60_000))]);
+    const exitedAt = await Promise.race([
+      exited,
+      new Promise<number>((resolve) => setTimeout(() => resolve(Number.POSITIVE_INFINITY), 60_000)),
+    ]);
     agent.destroy();
     expect(exitedAt - signalled).toBeLessThan(EXIT_WITHIN_MS);
 

@@ -118,7 +118,11 @@ function eventParams(source: EventsSource, events: readonly EventLike[]): unknow
       ];
     case 'json':
     case 'function':
-      return [JSON.stringify(events.map((e) => ({ i: e.eventId, t: e.type, v: e.metadata.schemaVersion, d: e.data, m: e.metadata })))];
+      return [
+        JSON.stringify(
+          events.map((e) => ({ i: e.eventId, t: e.type, v: e.metadata.schemaVersion, d: e.data, m: e.metadata })),
+        ),
+      ];
     case 'scalar': {
       const e = events[0]!;
       return [e.eventId, e.type, e.metadata.schemaVersion, JSON.stringify(e.data), JSON.stringify(e.metadata)];
@@ -152,7 +156,10 @@ export async function openVariant(name: string, url: string, poolSize: number): 
       }
       const mode: Mode = expected === null ? 'new' : 'expected';
       const source: EventsSource = variant.source === 'scalar' && events.length > 1 ? 'json' : variant.source;
-      const head = mode === 'new' ? [streamId, 'claim', events.length, storeId] : [streamId, 'claim', events.length, storeId, expected];
+      const head =
+        mode === 'new'
+          ? [streamId, 'claim', events.length, storeId]
+          : [streamId, 'claim', events.length, storeId, expected];
       const text = statement(mode, source);
       const values = [...head, ...eventParams(source, events)];
       const result = await pool.query<{ global_position: number; stream_version: number }>(

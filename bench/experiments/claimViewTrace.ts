@@ -63,7 +63,12 @@ function samples(events: TraceEvent[], pid: number): Array<{ ts: number; frame: 
       profile.ts += deltas[i] ?? 0;
       const frame = nodes.get(nodeId)?.callFrame;
       const file = frame?.url ? frame.url.replace(/^.*\//, '') : '';
-      out.push({ ts: profile.ts, frame: frame ? `${frame.functionName || '(anonymous)'} ${file}:${frame.lineNumber + 1}:${frame.columnNumber + 1}` : '?' });
+      out.push({
+        ts: profile.ts,
+        frame: frame
+          ? `${frame.functionName || '(anonymous)'} ${file}:${frame.lineNumber + 1}:${frame.columnNumber + 1}`
+          : '?',
+      });
     });
   }
   return out;
@@ -79,17 +84,33 @@ function analyse(events: TraceEvent[]): string[] {
   const lines: string[] = [];
   for (const task of tasks) {
     const end = task.ts + (task.dur ?? 0);
-    const inside = events.filter((e) => e.pid === pid && e.tid === tid && e.ts >= task.ts && e.ts < end && e.ph === 'X' && e.name !== 'RunTask');
-    const kinds = [...new Set(inside.map((e) => {
-      const url = (e.args?.data as { url?: string } | undefined)?.url;
-      return url ? `${e.name}(${url.replace(/^.*\//, '')})` : e.name;
-    }))].filter((k) => /EvaluateScript|v8.compile|FunctionCall|TimerFire|ParseHTML|Layout|UpdateLayoutTree|RunMicrotasks|v8.evaluateModule|EventDispatch|FireAnimationFrame|Paint|HandlePostMessage/.test(k)).slice(0, 8);
+    const inside = events.filter(
+      (e) => e.pid === pid && e.tid === tid && e.ts >= task.ts && e.ts < end && e.ph === 'X' && e.name !== 'RunTask',
+    );
+    const kinds = [
+      ...new Set(
+        inside.map((e) => {
+          const url = (e.args?.data as { url?: string } | undefined)?.url;
+          return url ? `${e.name}(${url.replace(/^.*\//, '')})` : e.name;
+        }),
+      ),
+    ]
+      .filter((k) =>
+        /EvaluateScript|v8.compile|FunctionCall|TimerFire|ParseHTML|Layout|UpdateLayoutTree|RunMicrotasks|v8.evaluateModule|EventDispatch|FireAnimationFrame|Paint|HandlePostMessage/.test(
+          k,
+        ),
+      )
+      .slice(0, 8);
     const self = new Map<string, number>();
     const own = sampled.filter((s) => s.ts >= task.ts && s.ts < end);
     for (const s of own) self.set(s.frame, (self.get(s.frame) ?? 0) + 1);
-    const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 6)
+    const top = [...self.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 6)
       .map(([frame, n]) => `${frame} ${((n / Math.max(1, own.length)) * 100).toFixed(0)}%`);
-    lines.push(`  task at ${((task.ts - navStart) / 1000).toFixed(0)} ms, ${((task.dur ?? 0) / 1000).toFixed(1)} ms: ${kinds.join(', ')}`);
+    lines.push(
+      `  task at ${((task.ts - navStart) / 1000).toFixed(0)} ms, ${((task.dur ?? 0) / 1000).toFixed(1)} ms: ${kinds.join(', ')}`,
+    );
     if (top.length) lines.push(`      ${top.join(' | ')}`);
   }
   return lines;
@@ -114,15 +135,20 @@ try {
     for (let i = 0; i < runs; i++) {
       const load = loadavg()[0]!.toFixed(2);
       const result = await lighthouse(url, {
-        port: chromePort, output: 'json', logLevel: 'error', onlyCategories: ['performance'],
+        port: chromePort,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance'],
         additionalTraceCategories: 'disabled-by-default-v8.cpu_profiler',
       });
       if (!result) throw new Error('Lighthouse returned nothing');
       const { lhr, artifacts } = result;
       const ms = (id: string) => (lhr.audits[id]?.numericValue ?? Number.NaN).toFixed(0);
-      console.log(`${page} run ${i + 1}: performance ${Math.round((lhr.categories.performance?.score ?? 0) * 100)}, FCP ${ms('first-contentful-paint')}, ` +
-        `LCP ${ms('largest-contentful-paint')}, TBT ${ms('total-blocking-time')}, SI ${ms('speed-index')}, ` +
-        `CLS ${(lhr.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)} (load ${load})`);
+      console.log(
+        `${page} run ${i + 1}: performance ${Math.round((lhr.categories.performance?.score ?? 0) * 100)}, FCP ${ms('first-contentful-paint')}, ` +
+          `LCP ${ms('largest-contentful-paint')}, TBT ${ms('total-blocking-time')}, SI ${ms('speed-index')}, ` +
+          `CLS ${(lhr.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)} (load ${load})`,
+      );
       const trace = (artifacts as unknown as { Trace: { traceEvents: TraceEvent[] } }).Trace;
       for (const line of analyse(trace.traceEvents)) console.log(line);
       if (out) {

@@ -45,27 +45,57 @@ pg.Client.prototype.query = function countedQuery(this: pg.Client, ...args: unkn
 
 await recreateDatabase(url);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'round-trips-'));
-const runtime = await startRuntime(loadConfig({
-  ...process.env, DATABASE_URL: url, KAFKA_BROKERS: '', DATA_DIR: dataDir, SEED_DEMO: 'true', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-  RATE_LIMIT_ENABLED: 'false', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WORKERS: 'all', DEMO_FIXTURE: path.join(root, 'fixtures/demo.json'),
-  SENTRY_DSN: '', SMTP_URL: '', METRICS_TOKEN: '',
-}), { listen: false, workers: false });
+const runtime = await startRuntime(
+  loadConfig({
+    ...process.env,
+    DATABASE_URL: url,
+    KAFKA_BROKERS: '',
+    DATA_DIR: dataDir,
+    SEED_DEMO: 'true',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    RATE_LIMIT_ENABLED: 'false',
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    WORKERS: 'all',
+    DEMO_FIXTURE: path.join(root, 'fixtures/demo.json'),
+    SENTRY_DSN: '',
+    SMTP_URL: '',
+    METRICS_TOKEN: '',
+  }),
+  { listen: false, workers: false },
+);
 
-async function call(method: 'GET' | 'POST' | 'PUT', url: string, options: { body?: unknown; token?: string; cookie?: string } = {}) {
+async function call(
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  options: { body?: unknown; token?: string; cookie?: string } = {},
+) {
   const headers: Record<string, string> = {};
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.cookie) Object.assign(headers, { cookie: options.cookie, origin: 'http://localhost' });
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await runtime.app.inject({ method, url, headers, ...(options.body === undefined ? {} : { payload: JSON.stringify(options.body) }) });
+  const response = await runtime.app.inject({
+    method,
+    url,
+    headers,
+    ...(options.body === undefined ? {} : { payload: JSON.stringify(options.body) }),
+  });
   return { status: response.statusCode, body: response.body, headers: response.headers };
 }
 
 const login = await call('POST', '/api/auth/login', { body: { email: 'owner@acme.test', password: 'demo-pass-1234' } });
 const cookie = String(login.headers['set-cookie']).split(';')[0]!;
-const storeId = (JSON.parse((await call('GET', '/api/whitelabel/settings?store=acme')).body) as { storeId: string }).storeId;
-const token = (JSON.parse((await call('POST', `/api/stores/${storeId}/api-tokens`, {
-  cookie, body: { name: 'round trips', permissions: ['order:create', 'claim:read', 'claim:resolve'] },
-})).body) as { token: string }).token;
+const storeId = (JSON.parse((await call('GET', '/api/whitelabel/settings?store=acme')).body) as { storeId: string })
+  .storeId;
+const token = (
+  JSON.parse(
+    (
+      await call('POST', `/api/stores/${storeId}/api-tokens`, {
+        cookie,
+        body: { name: 'round trips', permissions: ['order:create', 'claim:read', 'claim:resolve'] },
+      })
+    ).body,
+  ) as { token: string }
+).token;
 const runId = Date.now().toString(36);
 const numbers = Array.from({ length: perKind }, (_, i) => `${runId}${String(i).padStart(5, '0')}`);
 for (const n of numbers) {
@@ -74,7 +104,14 @@ for (const n of numbers) {
 }
 const filingBody = (n: string): FileClaimRequest => ({
   email: `buyer-${n}@example.com`,
-  fulfillmentIssues: [{ sourceFulfillmentId: `${n}-f`, issues: [{ sourceItemId: `${n}-li-0`, claimType: 'DAMAGED', quantity: 1, details: 'Arrived broken.', images: [] }] }],
+  fulfillmentIssues: [
+    {
+      sourceFulfillmentId: `${n}-f`,
+      issues: [
+        { sourceItemId: `${n}-li-0`, claimType: 'DAMAGED', quantity: 1, details: 'Arrived broken.', images: [] },
+      ],
+    },
+  ],
   resolution: { desiredMethod: 'REFUND', customerSignature: 'Lee Buyer', updatedShippingAddress: null },
 });
 
@@ -86,7 +123,12 @@ interface Phase {
 }
 
 /** Runs one request per job, one at a time, counting what they send. */
-async function phase<J>(kind: string, jobs: readonly J[], send: (job: J) => Promise<{ status: number; body: string }>, ok: number): Promise<{ phase: Phase; bodies: string[] }> {
+async function phase<J>(
+  kind: string,
+  jobs: readonly J[],
+  send: (job: J) => Promise<{ status: number; body: string }>,
+  ok: number,
+): Promise<{ phase: Phase; bodies: string[] }> {
   const request = newTally();
   counting = request;
   const cpu = process.cpuUsage();
@@ -103,11 +145,38 @@ async function phase<J>(kind: string, jobs: readonly J[], send: (job: J) => Prom
 }
 
 const phases: Phase[] = [];
-const filed = await phase('FileClaim', numbers, (n) => call('POST', `/api/claims/rt-${n}`, { body: filingBody(n) }), 201);
+const filed = await phase(
+  'FileClaim',
+  numbers,
+  (n) => call('POST', `/api/claims/rt-${n}`, { body: filingBody(n) }),
+  201,
+);
 phases.push(filed.phase);
 const claims = filed.bodies.map((b) => FileClaimResponse.parse(JSON.parse(b)));
-phases.push((await phase('SendMessage', claims, (c) => call('POST', `/api/claims/${c.token}/messages`, { body: { messageContent: 'Any news on this?' } }), 201)).phase);
-phases.push((await phase('ResolveClaim', claims, (c) => call('POST', `/api/v1/claims/${c.claimId}/resolve`, { body: { resolutionType: 'REFUND', reason: 'REFUND' }, token }), 200)).phase);
+phases.push(
+  (
+    await phase(
+      'SendMessage',
+      claims,
+      (c) => call('POST', `/api/claims/${c.token}/messages`, { body: { messageContent: 'Any news on this?' } }),
+      201,
+    )
+  ).phase,
+);
+phases.push(
+  (
+    await phase(
+      'ResolveClaim',
+      claims,
+      (c) =>
+        call('POST', `/api/v1/claims/${c.claimId}/resolve`, {
+          body: { resolutionType: 'REFUND', reason: 'REFUND' },
+          token,
+        }),
+      200,
+    )
+  ).phase,
+);
 
 await runtime.stop();
 fs.rmSync(dataDir, { recursive: true, force: true });
@@ -118,12 +187,16 @@ const lines = [
   '',
   '| command | round trips per request | CPU per command (µs) | wall per command (ms) |',
   '|---|---:|---:|---:|',
-  ...phases.map((p) => `| ${p.kind} | ${per(p.request.calls)} | ${Math.round(p.cpuUs / perKind)} | ${(p.wallMs / perKind).toFixed(2)} |`),
+  ...phases.map(
+    (p) =>
+      `| ${p.kind} | ${per(p.request.calls)} | ${Math.round(p.cpuUs / perKind)} | ${(p.wallMs / perKind).toFixed(2)} |`,
+  ),
   '',
 ];
 for (const p of phases) {
   lines.push(`${p.kind}, statements in the request (per command):`, '');
-  for (const [label, count] of [...p.request.byStatement].sort((a, b) => b[1] - a[1])) lines.push(`- ${per(count)} × \`${label}\``);
+  for (const [label, count] of [...p.request.byStatement].sort((a, b) => b[1] - a[1]))
+    lines.push(`- ${per(count)} × \`${label}\``);
   lines.push('');
 }
 console.log(lines.join('\n'));

@@ -23,7 +23,10 @@ const env = (name: string, fallback: number) => Number(process.env[name] ?? fall
 const rate = env('EXP_RATE', 100);
 const seconds = env('EXP_SECONDS', 30);
 const apiRoot = path.resolve(process.env.EXP_API_ROOT ?? path.resolve(import.meta.dirname, '../..'));
-const databaseUrl = withDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'claims_exp_projector_lag');
+const databaseUrl = withDatabase(
+  process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  'claims_exp_projector_lag',
+);
 const ticksPerMs = 100 / 1000;
 
 /** User + system CPU time of a process so far, in ms (Linux clock ticks of 10 ms). */
@@ -34,11 +37,16 @@ function cpuMs(pid: number): number {
 }
 
 function start(script: string, childEnv: NodeJS.ProcessEnv): { child: ChildProcess; exited: Promise<void> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: apiRoot, env: childEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: apiRoot,
+    env: childEnv,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   return { child, exited: new Promise((resolve) => child.once('exit', () => resolve())) };
 }
 
-const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 async function main(): Promise<void> {
   await recreateDatabase(databaseUrl);
@@ -47,33 +55,72 @@ async function main(): Promise<void> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const shared: NodeJS.ProcessEnv = {
-    ...process.env, DATABASE_URL: databaseUrl, KAFKA_TOPIC: `exp.projector.${runId}`, KAFKA_GROUP_PREFIX: `exp-${runId}`, DATA_DIR: dataDir,
-    HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_ENABLED: 'false', SENTRY_DSN: '', SMTP_URL: '', METRICS_TOKEN: '',
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    KAFKA_TOPIC: `exp.projector.${runId}`,
+    KAFKA_GROUP_PREFIX: `exp-${runId}`,
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_ENABLED: 'false',
+    SENTRY_DSN: '',
+    SMTP_URL: '',
+    METRICS_TOKEN: '',
     DEMO_FIXTURE: path.join(apiRoot, 'fixtures/demo.json'),
   };
-  const api = start('services/api/src/main.ts', { ...shared, SEED_DEMO: 'true', WORKERS: 'relay,reactions,delivery,timers' });
+  const api = start('services/api/src/main.ts', {
+    ...shared,
+    SEED_DEMO: 'true',
+    WORKERS: 'relay,reactions,delivery,timers',
+  });
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   let worker: ReturnType<typeof start> | null = null;
   try {
-    for (const deadline = Date.now() + 120_000; !(await fetch(`${base}/api/health`).then((r) => r.status === 200, () => false));) {
+    for (
+      const deadline = Date.now() + 120_000;
+      !(await fetch(`${base}/api/health`).then(
+        (r) => r.status === 200,
+        () => false,
+      ));
+    ) {
       if (Date.now() > deadline || api.child.exitCode !== null) throw new Error('the API did not start');
       await sleep(250);
     }
     worker = start('services/api/src/ops/workerMain.ts', { ...shared, WORKERS: 'projectors' });
-    const login = await call(base, 'POST', '/api/auth/login', { body: { email: 'owner@acme.test', password: 'demo-pass-1234' } });
+    const login = await call(base, 'POST', '/api/auth/login', {
+      body: { email: 'owner@acme.test', password: 'demo-pass-1234' },
+    });
     const cookie = String(login.headers.get('set-cookie')).split(';')[0]!;
-    const storeId = (JSON.parse((await call(base, 'GET', '/api/whitelabel/settings?store=acme')).body) as { storeId: string }).storeId;
-    const created = await call(base, 'POST', `/api/stores/${storeId}/api-tokens`, { cookie, body: { name: 'experiment', permissions: ['order:create'] } });
+    const storeId = (
+      JSON.parse((await call(base, 'GET', '/api/whitelabel/settings?store=acme')).body) as { storeId: string }
+    ).storeId;
+    const created = await call(base, 'POST', `/api/stores/${storeId}/api-tokens`, {
+      cookie,
+      body: { name: 'experiment', permissions: ['order:create'] },
+    });
     const { token } = CreateApiTokenResponse.parse(JSON.parse(created.body));
     const count = Math.round(rate * seconds);
     const numbers = Array.from({ length: count }, (_, i) => `${runId}${String(i).padStart(6, '0')}`);
     for (let i = 0; i < numbers.length; i += 16) {
-      await Promise.all(numbers.slice(i, i + 16).map((n) => call(base, 'PUT', `/api/v1/orders/bench-${n}`, { body: orderBody(n), token })));
+      await Promise.all(
+        numbers
+          .slice(i, i + 16)
+          .map((n) => call(base, 'PUT', `/api/v1/orders/bench-${n}`, { body: orderBody(n), token })),
+      );
     }
     // Everything so far (the seed, the orders) projected before the clock starts.
-    const listed = async (ids: readonly string[]) => (await pool.query<{ claim_id: string }>('select claim_id from claim_list where claim_id = any($1::uuid[])', [ids])).rows;
-    const seedClaims = (await pool.query<{ n: number }>(`select count(*)::int as n from events where type = 'ClaimFiled'`)).rows[0]!.n;
-    while ((await pool.query<{ n: number }>('select count(*)::int as n from claim_list')).rows[0]!.n < seedClaims) await sleep(100);
+    const listed = async (ids: readonly string[]) =>
+      (
+        await pool.query<{ claim_id: string }>('select claim_id from claim_list where claim_id = any($1::uuid[])', [
+          ids,
+        ])
+      ).rows;
+    const seedClaims = (
+      await pool.query<{ n: number }>(`select count(*)::int as n from events where type = 'ClaimFiled'`)
+    ).rows[0]!.n;
+    while ((await pool.query<{ n: number }>('select count(*)::int as n from claim_list')).rows[0]!.n < seedClaims)
+      await sleep(100);
     await sleep(3_000);
 
     const answered = new Map<string, number>();
@@ -107,13 +154,21 @@ async function main(): Promise<void> {
     await watch;
     const lags = [...answered.entries()].map(([id, at]) => Math.max(0, seen.get(id)! - at)).sort((a, b) => a - b);
     const filed = answered.size;
-    console.log(JSON.stringify({
-      apiRoot, rate, seconds, filed, errors, achieved: +(filed / sentSeconds).toFixed(1),
-      listP50: Math.round(percentile(lags, 50)), listP99: Math.round(percentile(lags, 99)),
-      projectorCpuMsPerFiling: +((cpuAfter.worker - cpuBefore.worker) / filed).toFixed(2),
-      apiCpuMsPerFiling: +((cpuAfter.api - cpuBefore.api) / filed).toFixed(2),
-      loadAverage: os.loadavg()[0]!.toFixed(1),
-    }));
+    console.log(
+      JSON.stringify({
+        apiRoot,
+        rate,
+        seconds,
+        filed,
+        errors,
+        achieved: +(filed / sentSeconds).toFixed(1),
+        listP50: Math.round(percentile(lags, 50)),
+        listP99: Math.round(percentile(lags, 99)),
+        projectorCpuMsPerFiling: +((cpuAfter.worker - cpuBefore.worker) / filed).toFixed(2),
+        apiCpuMsPerFiling: +((cpuAfter.api - cpuBefore.api) / filed).toFixed(2),
+        loadAverage: os.loadavg()[0]!.toFixed(1),
+      }),
+    );
   } finally {
     if (worker) {
       worker.child.kill('SIGTERM');

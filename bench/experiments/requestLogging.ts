@@ -20,14 +20,19 @@ const requests = Number(process.env.BENCH_REQUESTS ?? 20_000);
 const rounds = 3;
 
 async function build(variant: Variant) {
-  const logger: FastifyBaseLogger = createLogger(variant === 'warn' ? 'warn' : 'info', pino.destination({ dest: '/dev/null', sync: false }));
+  const logger: FastifyBaseLogger = createLogger(
+    variant === 'warn' ? 'warn' : 'info',
+    pino.destination({ dest: '/dev/null', sync: false }),
+  );
   const app = Fastify({ loggerInstance: logger, disableRequestLogging: variant === 'info-one-line' });
   if (variant === 'info-one-line') {
     app.addHook('onResponse', async (request, reply) => {
       request.log.info({ req: request, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     });
   }
-  app.post('/api/claims/:id/messages', async (request, reply) => reply.code(201).send({ id: (request.params as { id: string }).id, ok: true }));
+  app.post('/api/claims/:id/messages', async (request, reply) =>
+    reply.code(201).send({ id: (request.params as { id: string }).id, ok: true }),
+  );
   await app.ready();
   return app;
 }
@@ -35,9 +40,21 @@ async function build(variant: Variant) {
 async function measure(variant: Variant): Promise<number> {
   const app = await build(variant);
   const payload = JSON.stringify({ messageContent: 'Any news on this?' });
-  for (let i = 0; i < 500; i++) await app.inject({ method: 'POST', url: '/api/claims/abc/messages', payload, headers: { 'content-type': 'application/json' } });
+  for (let i = 0; i < 500; i++)
+    await app.inject({
+      method: 'POST',
+      url: '/api/claims/abc/messages',
+      payload,
+      headers: { 'content-type': 'application/json' },
+    });
   const cpu = process.cpuUsage();
-  for (let i = 0; i < requests; i++) await app.inject({ method: 'POST', url: '/api/claims/abc/messages', payload, headers: { 'content-type': 'application/json' } });
+  for (let i = 0; i < requests; i++)
+    await app.inject({
+      method: 'POST',
+      url: '/api/claims/abc/messages',
+      payload,
+      headers: { 'content-type': 'application/json' },
+    });
   const used = process.cpuUsage(cpu);
   await app.close();
   return (used.user + used.system) / requests;
@@ -45,13 +62,18 @@ async function measure(variant: Variant): Promise<number> {
 
 const results = new Map<Variant, number[]>(VARIANTS.map((v) => [v, []]));
 for (let round = 0; round < rounds; round++) {
-  for (const variant of round % 2 === 0 ? VARIANTS : [...VARIANTS].reverse()) results.get(variant)!.push(await measure(variant));
+  for (const variant of round % 2 === 0 ? VARIANTS : [...VARIANTS].reverse())
+    results.get(variant)!.push(await measure(variant));
 }
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const base = median(results.get('warn')!);
-console.log(`${requests} requests per variant and round, ${rounds} rounds; load average ${os.loadavg()[0]!.toFixed(2)}\n`);
+console.log(
+  `${requests} requests per variant and round, ${rounds} rounds; load average ${os.loadavg()[0]!.toFixed(2)}\n`,
+);
 console.log('| variant | CPU µs per request (median of rounds) | rounds | against warn |');
 console.log('|---|---:|---|---:|');
 for (const [variant, values] of results) {
-  console.log(`| ${variant} | ${median(values).toFixed(1)} | ${values.map((v) => v.toFixed(1)).join(', ')} | ${(median(values) - base >= 0 ? '+' : '')}${(median(values) - base).toFixed(1)} µs |`);
+  console.log(
+    `| ${variant} | ${median(values).toFixed(1)} | ${values.map((v) => v.toFixed(1)).join(', ')} | ${median(values) - base >= 0 ? '+' : ''}${(median(values) - base).toFixed(1)} µs |`,
+  );
 }

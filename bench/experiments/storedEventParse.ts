@@ -21,7 +21,8 @@ const { rows } = await pool.query<StoredEventRow>(`
   from events where stream_type = 'claim' order by stream_id, stream_version`);
 await pool.end();
 const streams = new Map<string, RecordedEvent[]>();
-for (const event of rows.map(toRecordedEvent)) streams.set(event.streamId, [...(streams.get(event.streamId) ?? []), event]);
+for (const event of rows.map(toRecordedEvent))
+  streams.set(event.streamId, [...(streams.get(event.streamId) ?? []), event]);
 
 type Typing = (event: RecordedEvent) => DomainEvent;
 const parse: Typing = (event) => DomainEvent.parse({ type: event.type, data: event.data });
@@ -43,8 +44,14 @@ fold(cast);
 const parsed = [fold(parse), fold(parse), fold(parse)].sort((a, b) => a - b)[1]!;
 const casted = [fold(cast), fold(cast), fold(cast)].sort((a, b) => a - b)[1]!;
 const folds = streams.size * rounds;
-console.log(`${streams.size} claim streams, ${rows.length} events (${(rows.length / streams.size).toFixed(1)} per stream), folded ${rounds} times; load average ${os.loadavg()[0]!.toFixed(2)}\n`);
+console.log(
+  `${streams.size} claim streams, ${rows.length} events (${(rows.length / streams.size).toFixed(1)} per stream), folded ${rounds} times; load average ${os.loadavg()[0]!.toFixed(2)}\n`,
+);
 console.log('| typing | µs per claim load (fold only) | µs per event |');
 console.log('|---|---:|---:|');
-console.log(`| DomainEvent.parse | ${((parsed * 1000) / folds).toFixed(1)} | ${((parsed * 1000) / (rows.length * rounds)).toFixed(2)} |`);
-console.log(`| storedDomainEvent (cast) | ${((casted * 1000) / folds).toFixed(1)} | ${((casted * 1000) / (rows.length * rounds)).toFixed(2)} |`);
+console.log(
+  `| DomainEvent.parse | ${((parsed * 1000) / folds).toFixed(1)} | ${((parsed * 1000) / (rows.length * rounds)).toFixed(2)} |`,
+);
+console.log(
+  `| storedDomainEvent (cast) | ${((casted * 1000) / folds).toFixed(1)} | ${((casted * 1000) / (rows.length * rounds)).toFixed(2)} |`,
+);

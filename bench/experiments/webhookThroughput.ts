@@ -26,7 +26,12 @@ const seconds = Number(process.env.WH_SECONDS ?? 10);
 const url = withDatabase(benchDatabaseUrl(), 'claims_webhook_throughput');
 
 await recreateDatabase(url);
-const config = loadConfig({ ...process.env, DATABASE_URL: url, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'error' });
+const config = loadConfig({
+  ...process.env,
+  DATABASE_URL: url,
+  WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+  LOG_LEVEL: 'error',
+});
 const database = await openDatabase({ databaseUrl: url, dataDir: config.dataDir, poolSize: config.db.poolSize });
 await migrate(database, ALL_MIGRATIONS);
 const ctx: AppContext = { config, database, log: createLogger('error'), now: () => new Date().toISOString() };
@@ -52,14 +57,29 @@ const { rows: storeColumns } = await sql<{ column_name: string; data_type: strin
   select column_name, data_type from information_schema.columns
   where table_name = 'stores' and is_nullable = 'NO' and column_default is null and column_name <> 'id'`.execute(db);
 // A store with whatever its required columns need, only for the endpoint's foreign key.
-const filler = (type: string) => (type.includes('timestamp') ? sql`now()` : type === 'uuid' ? sql`${randomUUID()}::uuid` : type === 'boolean' ? sql`false` : type.includes('int') ? sql`0` : type === 'jsonb' ? sql`'{}'::jsonb` : sql`${`whtp-${randomUUID()}`}`);
+const filler = (type: string) =>
+  type.includes('timestamp')
+    ? sql`now()`
+    : type === 'uuid'
+      ? sql`${randomUUID()}::uuid`
+      : type === 'boolean'
+        ? sql`false`
+        : type.includes('int')
+          ? sql`0`
+          : type === 'jsonb'
+            ? sql`'{}'::jsonb`
+            : sql`${`whtp-${randomUUID()}`}`;
 await db.transaction().execute(async (trx) => {
   // The store's own references (its account) are beside the point: foreign keys are off for this one insert.
   await sql`set local session_replication_role = replica`.execute(trx);
-  await sql`insert into stores (id, ${sql.join(storeColumns.map((c) => sql.ref(c.column_name)))}) values (${storeId}::uuid, ${sql.join(storeColumns.map((c) => filler(c.data_type)))})`.execute(trx);
+  await sql`insert into stores (id, ${sql.join(storeColumns.map((c) => sql.ref(c.column_name)))}) values (${storeId}::uuid, ${sql.join(storeColumns.map((c) => filler(c.data_type)))})`.execute(
+    trx,
+  );
 });
 await sql`insert into webhook_endpoints (id, store_id, url, secret, event_types, created_at)
-  values (${endpointId}::uuid, ${storeId}::uuid, ${receiverUrl}, ${'whsec_' + Buffer.from(randomUUID()).toString('base64')}, ${['claim.filed']}, now())`.execute(db);
+  values (${endpointId}::uuid, ${storeId}::uuid, ${receiverUrl}, ${'whsec_' + Buffer.from(randomUUID()).toString('base64')}, ${['claim.filed']}, now())`.execute(
+  db,
+);
 
 const worker = startDeliveryWorker(ctx, {
   ...(process.env.WH_PER_ENDPOINT ? { perEndpoint: Number(process.env.WH_PER_ENDPOINT) } : {}),
@@ -98,11 +118,15 @@ for (const rate of rates) {
   const lastEnqueued = performance.now();
   while (arrivedAt.size < total && performance.now() - lastEnqueued < 120_000) await sleep(5);
   const caughtUp = performance.now() - lastEnqueued;
-  const lags = sortedCopy([...enqueuedAt].map(([id, at]) => (arrivedAt.get(id) ?? Number.NaN) - at).filter((lag) => !Number.isNaN(lag)));
+  const lags = sortedCopy(
+    [...enqueuedAt].map(([id, at]) => (arrivedAt.get(id) ?? Number.NaN) - at).filter((lag) => !Number.isNaN(lag)),
+  );
   const firstArrival = Math.min(...arrivedAt.values());
   const lastArrival = Math.max(...arrivedAt.values());
   const arrivedRate = arrivedAt.size / ((lastArrival - firstArrival) / 1000);
-  console.log(`| ${rate} | ${total} | ${arrivedRate.toFixed(0)} | ${percentile(lags, 50).toFixed(0)} | ${percentile(lags, 99).toFixed(0)} | ${lags[lags.length - 1]?.toFixed(0)} | ${caughtUp.toFixed(0)} | ${loadavg()[0]?.toFixed(2)} |`);
+  console.log(
+    `| ${rate} | ${total} | ${arrivedRate.toFixed(0)} | ${percentile(lags, 50).toFixed(0)} | ${percentile(lags, 99).toFixed(0)} | ${lags[lags.length - 1]?.toFixed(0)} | ${caughtUp.toFixed(0)} | ${loadavg()[0]?.toFixed(2)} |`,
+  );
   await sleep(1_000);
 }
 

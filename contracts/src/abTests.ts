@@ -9,19 +9,25 @@ import { CustomerResolution } from './enums.js';
 
 /** What a variant changes in the offer: the store-credit bonus the resolution step shows. */
 export const AbVariant = z.object({
-  id: z.string().trim().regex(/^[a-z0-9-]{1,40}$/, 'A variant id is lowercase letters, digits and dashes.'),
+  id: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9-]{1,40}$/, 'A variant id is lowercase letters, digits and dashes.'),
   label: z.string().trim().min(1).max(80),
   creditBonus: z.number().nonnegative().max(100),
   creditBonusType: z.literal('percentage'),
 });
 export type AbVariant = z.infer<typeof AbVariant>;
 
-export const StartAbTestRequest = z.object({
-  name: z.string().trim().min(1).max(120),
-  variants: z.array(AbVariant).min(2).max(4),
-}).refine((test) => new Set(test.variants.map((v) => v.id)).size === test.variants.length, {
-  message: 'Each variant needs its own id.', path: ['variants'],
-});
+export const StartAbTestRequest = z
+  .object({
+    name: z.string().trim().min(1).max(120),
+    variants: z.array(AbVariant).min(2).max(4),
+  })
+  .refine((test) => new Set(test.variants.map((v) => v.id)).size === test.variants.length, {
+    message: 'Each variant needs its own id.',
+    path: ['variants'],
+  });
 export type StartAbTestRequest = z.infer<typeof StartAbTestRequest>;
 
 /** Significance level of the two-proportion z-test (two-sided) and the fewest claims per variant before it is run. */
@@ -36,7 +42,9 @@ export const AbVariantResult = z.object({
   sessions: z.number().int().nonnegative(),
   claimsFiled: z.number().int().nonnegative(),
   /** Claims filed per resolution the shopper chose, and its share of the variant's claims (0..1). */
-  resolutions: z.array(z.object({ resolution: CustomerResolution, claims: z.number().int().nonnegative(), takeRate: z.number() })),
+  resolutions: z.array(
+    z.object({ resolution: CustomerResolution, claims: z.number().int().nonnegative(), takeRate: z.number() }),
+  ),
 });
 export type AbVariantResult = z.infer<typeof AbVariantResult>;
 
@@ -79,13 +87,29 @@ export const OfferResponse = z.object({
 export type OfferResponse = z.infer<typeof OfferResponse>;
 
 export const StartAbTest = z.object({
-  type: z.literal('StartAbTest'), storeId: z.uuid(), testId: z.uuid(), name: z.string(), variants: z.array(AbVariant), now: z.iso.datetime(),
+  type: z.literal('StartAbTest'),
+  storeId: z.uuid(),
+  testId: z.uuid(),
+  name: z.string(),
+  variants: z.array(AbVariant),
+  now: z.iso.datetime(),
 });
-export const StopAbTest = z.object({ type: z.literal('StopAbTest'), storeId: z.uuid(), testId: z.uuid(), now: z.iso.datetime() });
+export const StopAbTest = z.object({
+  type: z.literal('StopAbTest'),
+  storeId: z.uuid(),
+  testId: z.uuid(),
+  now: z.iso.datetime(),
+});
 export const AbTestCommand = z.discriminatedUnion('type', [StartAbTest, StopAbTest]);
 export type AbTestCommand = z.infer<typeof AbTestCommand>;
 
 export const AssignAbVariant = z.object({
-  type: z.literal('AssignAbVariant'), storeId: z.uuid(), testId: z.uuid(), sessionId: z.uuid(), orderId: z.uuid(), variantId: z.string(), now: z.iso.datetime(),
+  type: z.literal('AssignAbVariant'),
+  storeId: z.uuid(),
+  testId: z.uuid(),
+  sessionId: z.uuid(),
+  orderId: z.uuid(),
+  variantId: z.string(),
+  now: z.iso.datetime(),
 });
 export type AssignAbVariant = z.infer<typeof AssignAbVariant>;

@@ -20,24 +20,46 @@ export const AdminOrderView = z.object({
   createdAt: z.iso.datetime(),
   /** Spec §4's protection status of the order: protected, removed or unprotected (never ota, which is a claim's). */
   protectionStatus: ProtectionStatus,
-  policy: z.object({
-    insuredAmount: DecimalAmount, premiumPaid: DecimalAmount, premiumCurrency: CurrencyCode, removedAt: z.iso.datetime().nullable(),
-  }).nullable(),
+  policy: z
+    .object({
+      insuredAmount: DecimalAmount,
+      premiumPaid: DecimalAmount,
+      premiumCurrency: CurrencyCode,
+      removedAt: z.iso.datetime().nullable(),
+    })
+    .nullable(),
   /** The version of the order's premium stream, the `expectedVersion` of a protection change. */
   protectionVersion: z.number().int().nonnegative(),
   shippingAddress: Address,
-  items: z.array(z.object({
-    sourceItemId: z.string(), sku: z.string(), productName: z.string(), productImage: z.string().optional(),
-    quantity: z.number().int(), price: DecimalAmount, claimed: z.boolean(),
-  })),
+  items: z.array(
+    z.object({
+      sourceItemId: z.string(),
+      sku: z.string(),
+      productName: z.string(),
+      productImage: z.string().optional(),
+      quantity: z.number().int(),
+      price: DecimalAmount,
+      claimed: z.boolean(),
+    }),
+  ),
   fulfillments: z.array(Fulfillment),
-  claims: z.array(z.object({ id: z.uuid(), claimNumber: z.string(), status: ClaimStatus, isOta: z.boolean(), claimedAt: z.iso.datetime() })),
+  claims: z.array(
+    z.object({
+      id: z.uuid(),
+      claimNumber: z.string(),
+      status: ClaimStatus,
+      isOta: z.boolean(),
+      claimedAt: z.iso.datetime(),
+    }),
+  ),
 });
 export type AdminOrderView = z.infer<typeof AdminOrderView>;
 
 /** `GET /api/admin/orders?ref=`: the orders a system id or a source order id names, among the stores the user may read. */
 export const AdminOrderRefQuery = z.object({ ref: z.string().trim().min(1).max(200) });
-export const AdminOrderRefList = z.object({ data: z.array(z.object({ id: z.uuid(), store: StoreRef, orderNumber: z.string(), sourceOrderId: z.string() })) });
+export const AdminOrderRefList = z.object({
+  data: z.array(z.object({ id: z.uuid(), store: StoreRef, orderNumber: z.string(), sourceOrderId: z.string() })),
+});
 export type AdminOrderRefList = z.infer<typeof AdminOrderRefList>;
 
 /**

@@ -7,14 +7,19 @@ const DAY_MS = 86_400_000;
 export const ANALYTICS_MAX_DAYS = 366;
 
 /** `GET /api/admin/analytics` and `…/export.csv`: claims filed in `[from, to)`, for one store or every store the caller reads. */
-export const AnalyticsQuery = z.object({
-  from: z.iso.datetime(),
-  to: z.iso.datetime(),
-  store: z.uuid().optional(),
-  /** `previous`: also the period of the same length just before `from`. */
-  compare: z.enum(['previous']).optional(),
-}).refine((q) => Date.parse(q.from) < Date.parse(q.to), { message: '`from` must be before `to`.', path: ['to'] })
-  .refine((q) => Date.parse(q.to) - Date.parse(q.from) <= ANALYTICS_MAX_DAYS * DAY_MS, { message: `A period spans at most ${ANALYTICS_MAX_DAYS} days.`, path: ['from'] });
+export const AnalyticsQuery = z
+  .object({
+    from: z.iso.datetime(),
+    to: z.iso.datetime(),
+    store: z.uuid().optional(),
+    /** `previous`: also the period of the same length just before `from`. */
+    compare: z.enum(['previous']).optional(),
+  })
+  .refine((q) => Date.parse(q.from) < Date.parse(q.to), { message: '`from` must be before `to`.', path: ['to'] })
+  .refine((q) => Date.parse(q.to) - Date.parse(q.from) <= ANALYTICS_MAX_DAYS * DAY_MS, {
+    message: `A period spans at most ${ANALYTICS_MAX_DAYS} days.`,
+    path: ['from'],
+  });
 export type AnalyticsQuery = z.infer<typeof AnalyticsQuery>;
 
 export const AnalyticsPeriod = z.object({ from: z.iso.datetime(), to: z.iso.datetime() });
@@ -54,7 +59,14 @@ export const AnalyticsFigures = z.object({
   /** From filing to the decision that made the claim Resolved or Denied. */
   resolution: DurationFigures,
   /** What the stores are owed for the decisions standing (a reversed one is left out), by resolution type, in each store's currency. */
-  reimbursed: z.array(z.object({ resolutionType: ResolutionType, currency: CurrencyCode, amount: DecimalAmount, lines: z.number().int().nonnegative() })),
+  reimbursed: z.array(
+    z.object({
+      resolutionType: ResolutionType,
+      currency: CurrencyCode,
+      amount: DecimalAmount,
+      lines: z.number().int().nonnegative(),
+    }),
+  ),
   /** Store credit issued for the period's claims, less what reversals reclaimed of it (the part already redeemed stays). */
   storeCreditIssued: z.array(CurrencyTotal),
   reviews: z.object({

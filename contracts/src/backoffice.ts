@@ -6,9 +6,27 @@ import { Actor } from './events.js';
 import { CurrencyCode, DecimalAmount } from './money.js';
 import { Address, Fulfillment } from './order.js';
 import { Permission, RoleLevel, RoleName } from './permissions.js';
-import { AssigneeFilter, ClaimAssignee, MAX_SEARCH_LENGTH, ProtectionStatus, QueueCounts, QueueSort, SearchMatch, SortOrder } from './queue.js';
 import {
-  Label, MacroFields, MacroKind, MacroResolutionPreset, MacroScope, MetadataKey, MetadataValue, NoteBody, SopInput, SopState,
+  AssigneeFilter,
+  ClaimAssignee,
+  MAX_SEARCH_LENGTH,
+  ProtectionStatus,
+  QueueCounts,
+  QueueSort,
+  SearchMatch,
+  SortOrder,
+} from './queue.js';
+import {
+  Label,
+  MacroFields,
+  MacroKind,
+  MacroResolutionPreset,
+  MacroScope,
+  MetadataKey,
+  MetadataValue,
+  NoteBody,
+  SopInput,
+  SopState,
   withMacroRules,
 } from './deskTools.js';
 
@@ -50,12 +68,17 @@ export type MeResponse = z.infer<typeof MeResponse>;
 // ---------------------------------------------------------------------------------------------
 // Claims as the back-office and the public API show them: money as decimals of the claim's currency.
 
-export const ApiClaimItem = ClaimItem.omit({ price: true, tax: true, discount: true })
-  .extend({ price: DecimalAmount, tax: DecimalAmount, discount: DecimalAmount });
+export const ApiClaimItem = ClaimItem.omit({ price: true, tax: true, discount: true }).extend({
+  price: DecimalAmount,
+  tax: DecimalAmount,
+  discount: DecimalAmount,
+});
 export type ApiClaimItem = z.infer<typeof ApiClaimItem>;
 
-export const ApiClaimResolution = ClaimResolution.omit({ paidValue: true, shippingAmount: true })
-  .extend({ paidValue: DecimalAmount, shippingAmount: DecimalAmount });
+export const ApiClaimResolution = ClaimResolution.omit({ paidValue: true, shippingAmount: true }).extend({
+  paidValue: DecimalAmount,
+  shippingAmount: DecimalAmount,
+});
 export type ApiClaimResolution = z.infer<typeof ApiClaimResolution>;
 
 /** A claim of `GET /api/v1/claims`; `version` is its stream version (for `expectedVersion`). */
@@ -80,19 +103,25 @@ export const ApiClaimPage = z.object({ data: z.array(ApiClaim), nextCursor: z.st
 export type ApiClaimPage = z.infer<typeof ApiClaimPage>;
 
 /** Comma-separated statuses in a query string (`?status=NEW,OPEN`). */
-export const StatusListParam = z.string().max(500).transform((value, ctx) => {
-  const parts = value.split(',').map((s) => s.trim()).filter(Boolean);
-  const parsed: ClaimStatus[] = [];
-  for (const part of parts) {
-    const status = ClaimStatus.safeParse(part);
-    if (!status.success) {
-      ctx.addIssue({ code: 'custom', message: `${part} is not a claim status` });
-      return z.NEVER;
+export const StatusListParam = z
+  .string()
+  .max(500)
+  .transform((value, ctx) => {
+    const parts = value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    const parsed: ClaimStatus[] = [];
+    for (const part of parts) {
+      const status = ClaimStatus.safeParse(part);
+      if (!status.success) {
+        ctx.addIssue({ code: 'custom', message: `${part} is not a claim status` });
+        return z.NEVER;
+      }
+      parsed.push(status.data);
     }
-    parsed.push(status.data);
-  }
-  return parsed;
-});
+    return parsed;
+  });
 
 const Limit = z.coerce.number().int().min(1).max(100).default(25);
 
@@ -120,7 +149,10 @@ export const AdminClaimListQuery = z.object({
   sort: QueueSort.default('filed'),
   order: SortOrder.default('desc'),
   /** `true`: the answer carries the status tabs' counts (ask on the first page only). */
-  counts: z.enum(['true', 'false']).optional().transform((v) => v === 'true'),
+  counts: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => v === 'true'),
   cursor: z.string().max(1_000).optional(),
   limit: Limit,
 });
@@ -176,9 +208,14 @@ export const AdminClaimDetail = ApiClaim.extend({
   desiredMethod: CustomerResolution,
   requestedResolution: z.union([CustomerResolution, z.literal(MIXED_RESOLUTION)]),
   updatedShippingAddress: Address.nullable(),
-  policy: z.object({
-    insuredAmount: DecimalAmount, premiumPaid: DecimalAmount, premiumCurrency: CurrencyCode, removedAt: z.iso.datetime().nullable(),
-  }).nullable(),
+  policy: z
+    .object({
+      insuredAmount: DecimalAmount,
+      premiumPaid: DecimalAmount,
+      premiumCurrency: CurrencyCode,
+      removedAt: z.iso.datetime().nullable(),
+    })
+    .nullable(),
   messages: z.array(Message),
   /** Spec §4: resolvable only while it has no resolutions (and its status allows it). */
   resolvable: z.boolean(),
@@ -278,7 +315,6 @@ export const UpsertOrderResponse = z.object({
 });
 export type UpsertOrderResponse = z.infer<typeof UpsertOrderResponse>;
 
-
 // ---------------------------------------------------------------------------------------------
 // Claim as of a version, notes, labels, metadata (issue 4)
 
@@ -319,7 +355,11 @@ export type ClaimTags = z.infer<typeof ClaimTags>;
 
 /** Body of `POST /api/admin/claims/bulk-status`: each claim is its own append. */
 export const BulkStatusRequest = z.object({
-  claimIds: z.array(z.uuid()).min(1).max(100).refine((ids) => new Set(ids).size === ids.length, { message: 'Each claim once.' }),
+  claimIds: z
+    .array(z.uuid())
+    .min(1)
+    .max(100)
+    .refine((ids) => new Set(ids).size === ids.length, { message: 'Each claim once.' }),
   to: ClaimStatus,
   note: z.string().trim().max(2_000).optional(),
   reason: ResolutionReason.optional(),
@@ -431,7 +471,11 @@ export const TeamMemberList = z.object({ data: z.array(TeamMember) });
 
 /** Body of `POST /api/admin/stores/{storeId}/team-members`: a store role on this store, or an account role on its account. */
 export const InviteMemberRequest = z.object({
-  email: z.string().trim().max(320).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'an email address'),
+  email: z
+    .string()
+    .trim()
+    .max(320)
+    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'an email address'),
   name: z.string().trim().min(1).max(200),
   role: RoleName,
 });

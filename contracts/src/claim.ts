@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { Address } from './order.js';
-import { ClaimStatus, ClaimType, CustomerIssueType, CustomerResolution, ResolutionReason, ResolutionType, SenderType } from './enums.js';
+import {
+  ClaimStatus,
+  ClaimType,
+  CustomerIssueType,
+  CustomerResolution,
+  ResolutionReason,
+  ResolutionType,
+  SenderType,
+} from './enums.js';
 import { ImageRef, Media } from './media.js';
 import { CurrencyCode, DecimalAmount } from './money.js';
 import { ClaimStoreCredit } from './finance.js';
@@ -28,10 +36,15 @@ export type ClaimIssueInput = z.infer<typeof ClaimIssueInput>;
 /** Spec §7: body of `POST /api/claims/{sourceOrderId}`. */
 export const FileClaimRequest = z.object({
   email: z.string().trim().min(3).max(320),
-  fulfillmentIssues: z.array(z.object({
-    sourceFulfillmentId: z.string().min(1).max(100),
-    issues: z.array(ClaimIssueInput).min(1).max(200),
-  })).min(1).max(50),
+  fulfillmentIssues: z
+    .array(
+      z.object({
+        sourceFulfillmentId: z.string().min(1).max(100),
+        issues: z.array(ClaimIssueInput).min(1).max(200),
+      }),
+    )
+    .min(1)
+    .max(50),
   resolution: z.object({
     desiredMethod: CustomerResolution,
     customerSignature: z.union([Signature, z.string().min(1).max(200_000)]),
@@ -99,11 +112,13 @@ export const Message = z.object({
 });
 export type Message = z.infer<typeof Message>;
 
-export const SendMessageRequest = z.object({
-  messageContent: z.string().trim().max(10_000).default(''),
-  medias: z.array(Media).max(10).default([]),
-  senderName: z.string().trim().max(200).optional(),
-}).refine((m) => m.messageContent.length > 0 || m.medias.length > 0, { message: 'A message needs text or a photo.' });
+export const SendMessageRequest = z
+  .object({
+    messageContent: z.string().trim().max(10_000).default(''),
+    medias: z.array(Media).max(10).default([]),
+    senderName: z.string().trim().max(200).optional(),
+  })
+  .refine((m) => m.messageContent.length > 0 || m.medias.length > 0, { message: 'A message needs text or a photo.' });
 export type SendMessageRequest = z.infer<typeof SendMessageRequest>;
 
 export const Review = z.object({
@@ -141,8 +156,19 @@ export const CustomerClaimView = z.object({
   createdAt: z.iso.datetime(),
   desiredMethod: CustomerResolution,
   updatedShippingAddress: Address.nullable(),
-  items: z.array(ClaimItem.omit({ price: true, tax: true, discount: true }).extend({ price: EdgeMoney, tax: EdgeMoney, discount: EdgeMoney })),
-  resolutions: z.array(ClaimResolution.omit({ paidValue: true, shippingAmount: true, resolvedBy: true }).extend({ paidValue: EdgeMoney, shippingAmount: EdgeMoney })),
+  items: z.array(
+    ClaimItem.omit({ price: true, tax: true, discount: true }).extend({
+      price: EdgeMoney,
+      tax: EdgeMoney,
+      discount: EdgeMoney,
+    }),
+  ),
+  resolutions: z.array(
+    ClaimResolution.omit({ paidValue: true, shippingAmount: true, resolvedBy: true }).extend({
+      paidValue: EdgeMoney,
+      shippingAmount: EdgeMoney,
+    }),
+  ),
   hasReview: z.boolean(),
   /** The store credit its STORE_CREDIT resolutions give the shopper, bonus included. */
   storeCredits: z.array(ClaimStoreCredit),
@@ -192,4 +218,6 @@ export type Claim = z.infer<typeof Claim>;
  * The portal's `Idempotency-Key` on `POST /api/claims/{sourceOrderId}`: at least 128 random bits,
  * URL-safe (the claim link of a retried submission derives from it, so it must be as unguessable as a token).
  */
-export const FilingIdempotencyKey = z.string().regex(/^[A-Za-z0-9_-]{22,255}$/, 'must be 22 to 255 URL-safe characters (at least 128 random bits)');
+export const FilingIdempotencyKey = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{22,255}$/, 'must be 22 to 255 URL-safe characters (at least 128 random bits)');

@@ -37,14 +37,16 @@ export const RECENT_CLAIMS_DAYS = 90;
  * its shipments, the signature, the shopper's other claims, fraud flags and the store's terms for a decision.
  */
 export const ClaimFacts = z.object({
-  order: z.object({
-    orderNumber: z.string(),
-    sourceOrderId: z.string(),
-    createdAt: z.iso.datetime(),
-    shippingAddress: Address,
-    /** Every shipment of the order; `claimed` when it holds a claimed item. */
-    fulfillments: z.array(Fulfillment.extend({ claimed: z.boolean() })),
-  }).nullable(),
+  order: z
+    .object({
+      orderNumber: z.string(),
+      sourceOrderId: z.string(),
+      createdAt: z.iso.datetime(),
+      shippingAddress: Address,
+      /** Every shipment of the order; `claimed` when it holds a claimed item. */
+      fulfillments: z.array(Fulfillment.extend({ claimed: z.boolean() })),
+    })
+    .nullable(),
   updatedShippingAddress: Address.nullable(),
   signature: Signature.nullable(),
   otherClaims: z.array(CustomerClaimOutcome),

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 
 /** Body of `POST /api/claim-links`: the order number and email, as the order lookup takes them. */
-export const ClaimLinkRecoveryRequest = z.object({ order: z.string().trim().min(1).max(64), email: z.string().trim().min(1).max(320) });
+export const ClaimLinkRecoveryRequest = z.object({
+  order: z.string().trim().min(1).max(64),
+  email: z.string().trim().min(1).max(320),
+});
 export type ClaimLinkRecoveryRequest = z.infer<typeof ClaimLinkRecoveryRequest>;
 
 /** The answer, the same whether anything matched or not: the links only ever go to the order's email. */

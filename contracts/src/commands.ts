@@ -111,11 +111,20 @@ export type AddClaimLabel = z.infer<typeof AddClaimLabel>;
 export const RemoveClaimLabel = z.object({ type: z.literal('RemoveClaimLabel'), claimId: z.uuid(), label: Label });
 export type RemoveClaimLabel = z.infer<typeof RemoveClaimLabel>;
 
-export const SetClaimMetadata = z.object({ type: z.literal('SetClaimMetadata'), claimId: z.uuid(), key: MetadataKey, value: MetadataValue });
+export const SetClaimMetadata = z.object({
+  type: z.literal('SetClaimMetadata'),
+  claimId: z.uuid(),
+  key: MetadataKey,
+  value: MetadataValue,
+});
 export type SetClaimMetadata = z.infer<typeof SetClaimMetadata>;
 
 /** Gives the claim to a teammate (the edge has checked they may work it), or to nobody. */
-export const AssignClaim = z.object({ type: z.literal('AssignClaim'), claimId: z.uuid(), assignee: ClaimAssignee.nullable() });
+export const AssignClaim = z.object({
+  type: z.literal('AssignClaim'),
+  claimId: z.uuid(),
+  assignee: ClaimAssignee.nullable(),
+});
 export type AssignClaim = z.infer<typeof AssignClaim>;
 
 /** Takes a claim's resolution back (every line it decided); `clawbackEntryIds` are one fresh id per line, in order. */
@@ -131,11 +140,24 @@ export const ReverseResolution = z.object({
 export type ReverseResolution = z.infer<typeof ReverseResolution>;
 
 /** Takes a closed claim back into work (the domain's REOPENABLE_STATUSES); the note says why. */
-export const ReopenClaim = z.object({ type: z.literal('ReopenClaim'), claimId: z.uuid(), note: z.string().max(2_000).nullable() });
+export const ReopenClaim = z.object({
+  type: z.literal('ReopenClaim'),
+  claimId: z.uuid(),
+  note: z.string().max(2_000).nullable(),
+});
 export type ReopenClaim = z.infer<typeof ReopenClaim>;
 
 export const ClaimCommand = z.discriminatedUnion('type', [
-  ResolveClaim, ChangeClaimStatus, SendMessage, AddReview, AddClaimNote, AddClaimLabel, RemoveClaimLabel, SetClaimMetadata, AssignClaim, ReverseResolution,
+  ResolveClaim,
+  ChangeClaimStatus,
+  SendMessage,
+  AddReview,
+  AddClaimNote,
+  AddClaimLabel,
+  RemoveClaimLabel,
+  SetClaimMetadata,
+  AssignClaim,
+  ReverseResolution,
   ReopenClaim,
 ]);
 export type ClaimCommand = z.infer<typeof ClaimCommand>;
@@ -161,22 +183,54 @@ export const SessionCommand = z.discriminatedUnion('type', [UpdateSession, Delet
 export type SessionCommand = z.infer<typeof SessionCommand>;
 
 /** Macros (store or global): the stream's own commands; `now` and ids come from the edge. */
-export const CreateMacro = z.object({ type: z.literal('CreateMacro'), macroId: z.uuid(), storeId: z.uuid().nullable(), macro: MacroInput, now: z.iso.datetime() });
-export const UpdateMacro = z.object({ type: z.literal('UpdateMacro'), macroId: z.uuid(), macro: MacroInput, now: z.iso.datetime() });
+export const CreateMacro = z.object({
+  type: z.literal('CreateMacro'),
+  macroId: z.uuid(),
+  storeId: z.uuid().nullable(),
+  macro: MacroInput,
+  now: z.iso.datetime(),
+});
+export const UpdateMacro = z.object({
+  type: z.literal('UpdateMacro'),
+  macroId: z.uuid(),
+  macro: MacroInput,
+  now: z.iso.datetime(),
+});
 export const DeleteMacro = z.object({ type: z.literal('DeleteMacro'), macroId: z.uuid(), now: z.iso.datetime() });
 export const MacroCommand = z.discriminatedUnion('type', [CreateMacro, UpdateMacro, DeleteMacro]);
 export type MacroCommand = z.infer<typeof MacroCommand>;
 
 /** SOPs of a store. */
-export const CreateSop = z.object({ type: z.literal('CreateSop'), sopId: z.uuid(), storeId: z.uuid(), sop: SopInput, now: z.iso.datetime() });
-export const UpdateSop = z.object({ type: z.literal('UpdateSop'), sopId: z.uuid(), sop: SopInput, now: z.iso.datetime() });
-export const SetSopState = z.object({ type: z.literal('SetSopState'), sopId: z.uuid(), state: SopState, now: z.iso.datetime() });
+export const CreateSop = z.object({
+  type: z.literal('CreateSop'),
+  sopId: z.uuid(),
+  storeId: z.uuid(),
+  sop: SopInput,
+  now: z.iso.datetime(),
+});
+export const UpdateSop = z.object({
+  type: z.literal('UpdateSop'),
+  sopId: z.uuid(),
+  sop: SopInput,
+  now: z.iso.datetime(),
+});
+export const SetSopState = z.object({
+  type: z.literal('SetSopState'),
+  sopId: z.uuid(),
+  state: SopState,
+  now: z.iso.datetime(),
+});
 export const DeleteSop = z.object({ type: z.literal('DeleteSop'), sopId: z.uuid(), now: z.iso.datetime() });
 export const SopCommand = z.discriminatedUnion('type', [CreateSop, UpdateSop, SetSopState, DeleteSop]);
 export type SopCommand = z.infer<typeof SopCommand>;
 
 /** Records a store's settings as its first version (the demo seed; a store's first change records its baseline the same way). */
-export const InitializeStoreSettings = z.object({ type: z.literal('InitializeStoreSettings'), storeId: z.uuid(), settings: StoreSettings, now: z.iso.datetime() });
+export const InitializeStoreSettings = z.object({
+  type: z.literal('InitializeStoreSettings'),
+  storeId: z.uuid(),
+  settings: StoreSettings,
+  now: z.iso.datetime(),
+});
 /** Changes one settings group; decided on the store's `store-settings:<storeId>` stream. */
 export const ChangeStoreSettings = z.object({
   type: z.literal('ChangeStoreSettings'),
@@ -193,9 +247,25 @@ export type StoreSettingsCommand = z.infer<typeof StoreSettingsCommand>;
 /** A team's saved views (one stream per team): `actorId` is who asks, since only a view's owner changes it. */
 const SavedViewFields = SavedViewInput.omit({ team: true });
 export const CreateSavedView = z.object({
-  type: z.literal('CreateSavedView'), team: SavedViewTeam, viewId: z.uuid(), owner: ClaimAssignee, view: SavedViewFields, now: z.iso.datetime(),
+  type: z.literal('CreateSavedView'),
+  team: SavedViewTeam,
+  viewId: z.uuid(),
+  owner: ClaimAssignee,
+  view: SavedViewFields,
+  now: z.iso.datetime(),
 });
-export const UpdateSavedView = z.object({ type: z.literal('UpdateSavedView'), viewId: z.uuid(), actorId: z.uuid(), view: SavedViewFields, now: z.iso.datetime() });
-export const DeleteSavedView = z.object({ type: z.literal('DeleteSavedView'), viewId: z.uuid(), actorId: z.uuid(), now: z.iso.datetime() });
+export const UpdateSavedView = z.object({
+  type: z.literal('UpdateSavedView'),
+  viewId: z.uuid(),
+  actorId: z.uuid(),
+  view: SavedViewFields,
+  now: z.iso.datetime(),
+});
+export const DeleteSavedView = z.object({
+  type: z.literal('DeleteSavedView'),
+  viewId: z.uuid(),
+  actorId: z.uuid(),
+  now: z.iso.datetime(),
+});
 export const SavedViewCommand = z.discriminatedUnion('type', [CreateSavedView, UpdateSavedView, DeleteSavedView]);
 export type SavedViewCommand = z.infer<typeof SavedViewCommand>;

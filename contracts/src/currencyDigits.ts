@@ -4,13 +4,21 @@
  * The usual currencies' digits, as Intl gives them (a test holds the two equal): building the first Intl formatter starts
  * ICU, tens of milliseconds on a phone, and a claim page in one of these currencies then never needs it.
  */
-const decimalsCache = new Map<string, number>([['USD', 2], ['EUR', 2], ['GBP', 2], ['CAD', 2], ['AUD', 2], ['JPY', 0]]);
+const decimalsCache = new Map<string, number>([
+  ['USD', 2],
+  ['EUR', 2],
+  ['GBP', 2],
+  ['CAD', 2],
+  ['AUD', 2],
+  ['JPY', 0],
+]);
 
 /** Minor-unit digits of a currency (JPY 0, USD 2, KWD 3), from the ISO data Intl carries. */
 export function currencyDecimals(currency: string): number {
   let digits = decimalsCache.get(currency);
   if (digits === undefined) {
-    digits = new Intl.NumberFormat('en-US', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    digits =
+      new Intl.NumberFormat('en-US', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
     decimalsCache.set(currency, digits);
   }
   return digits;
@@ -27,9 +35,10 @@ export function toMinor(decimal: number, currency: string): number {
   const digits = whole + fraction;
   // Where the minor units' point falls in `digits`, counted from its start.
   const point = whole.length + Number(exponent) + currencyDecimals(currency);
-  const minor = point >= digits.length
-    ? Number(digits + '0'.repeat(point - digits.length))
-    : Number(digits.slice(0, Math.max(point, 0)) || '0') + (point >= 0 && (digits[point] ?? '0') >= '5' ? 1 : 0);
+  const minor =
+    point >= digits.length
+      ? Number(digits + '0'.repeat(point - digits.length))
+      : Number(digits.slice(0, Math.max(point, 0)) || '0') + (point >= 0 && (digits[point] ?? '0') >= '5' ? 1 : 0);
   return decimal < 0 && minor !== 0 ? -minor : minor;
 }
 

@@ -11,7 +11,9 @@ export const Label = z.string().trim().min(1).max(50);
 export const MAX_LABELS_PER_CLAIM = 50;
 
 /** A metadata key: letters, digits, `_ . -`, 1–64 characters, not starting with `__` (no `__proto__`). */
-export const MetadataKey = z.string().regex(/^(?!__)[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - (1–64), not starting with __');
+export const MetadataKey = z
+  .string()
+  .regex(/^(?!__)[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - (1–64), not starting with __');
 export const MetadataValue = z.string().max(1_000);
 export const MAX_METADATA_KEYS = 100;
 
@@ -32,9 +34,15 @@ export type MacroScope = z.infer<typeof MacroScope>;
  * any other key is refused when the macro is saved, so rendering never leaves one behind.
  */
 export const MACRO_PLACEHOLDERS = [
-  'customer.name', 'customer.firstName', 'customer.email',
-  'claim.number', 'claim.status', 'claim.type',
-  'order.number', 'store.name', 'agent.name',
+  'customer.name',
+  'customer.firstName',
+  'customer.email',
+  'claim.number',
+  'claim.status',
+  'claim.type',
+  'order.number',
+  'store.name',
+  'agent.name',
 ] as const;
 export type MacroPlaceholder = (typeof MACRO_PLACEHOLDERS)[number];
 
@@ -47,10 +55,17 @@ export function unknownPlaceholders(body: string): string[] {
   return [...new Set([...body.matchAll(PLACEHOLDER_PATTERN)].map((m) => m[1]!).filter((key) => !known.has(key)))];
 }
 
-export const MacroBody = z.string().max(10_000).superRefine((body, ctx) => {
-  const unknown = unknownPlaceholders(body);
-  if (unknown.length) ctx.addIssue({ code: 'custom', message: `Unknown placeholders: ${unknown.join(', ')}. Known: ${MACRO_PLACEHOLDERS.join(', ')}.` });
-});
+export const MacroBody = z
+  .string()
+  .max(10_000)
+  .superRefine((body, ctx) => {
+    const unknown = unknownPlaceholders(body);
+    if (unknown.length)
+      ctx.addIssue({
+        code: 'custom',
+        message: `Unknown placeholders: ${unknown.join(', ')}. Known: ${MACRO_PLACEHOLDERS.join(', ')}.`,
+      });
+  });
 
 /** What a resolution macro presets on the resolve form (the description may use placeholders). */
 export const MacroResolutionPreset = z.object({
@@ -70,9 +85,12 @@ export const MacroFields = z.object({
 });
 
 /** A resolution macro carries a preset; a reply macro none. */
-export const withMacroRules = <T extends z.ZodType<{ kind: MacroKind; resolution: MacroResolutionPreset | null }>>(schema: T) =>
+export const withMacroRules = <T extends z.ZodType<{ kind: MacroKind; resolution: MacroResolutionPreset | null }>>(
+  schema: T,
+) =>
   schema.refine((m) => (m.kind === 'resolution') === (m.resolution !== null), {
-    message: 'A resolution macro needs a resolution preset; a reply macro has none.', path: ['resolution'],
+    message: 'A resolution macro needs a resolution preset; a reply macro has none.',
+    path: ['resolution'],
   });
 
 /** A macro as its author writes it. */

@@ -1,18 +1,30 @@
 import { z } from 'zod';
 import { SESSION_STEP_PATHS } from './sessionSteps.js';
 import {
-  CLAIM_STATUS_LABELS, CLAIM_TYPE_FLAGS, CUSTOMER_RESOLUTION_LABELS, ITEM_ISSUE_LABELS, RESOLUTION_REASON_LABELS, SHIPMENT_ISSUE_LABELS,
+  CLAIM_STATUS_LABELS,
+  CLAIM_TYPE_FLAGS,
+  CUSTOMER_RESOLUTION_LABELS,
+  ITEM_ISSUE_LABELS,
+  RESOLUTION_REASON_LABELS,
+  SHIPMENT_ISSUE_LABELS,
 } from './enumTables.js';
 
 export {
-  CLAIM_STATUS_LABELS, CLAIM_TYPE_FLAGS, CUSTOMER_RESOLUTION_LABELS, ITEM_ISSUE_LABELS, RESOLUTION_REASON_LABELS, SHIPMENT_ISSUE_LABELS,
+  CLAIM_STATUS_LABELS,
+  CLAIM_TYPE_FLAGS,
+  CUSTOMER_RESOLUTION_LABELS,
+  ITEM_ISSUE_LABELS,
+  RESOLUTION_REASON_LABELS,
+  SHIPMENT_ISSUE_LABELS,
 };
 
 export const ClaimStatus = z.enum(Object.keys(CLAIM_STATUS_LABELS) as [keyof typeof CLAIM_STATUS_LABELS]);
 export type ClaimStatus = z.infer<typeof ClaimStatus>;
 
 /** The statuses a shopper sees in their claim's history: all but the desk's internal routing and filing. */
-export const SHOPPER_VISIBLE_STATUSES: readonly ClaimStatus[] = ClaimStatus.options.filter((s) => !['WAITING_FOR_OP', 'WAITING_FOR_BRAND', 'ARCHIVED'].includes(s));
+export const SHOPPER_VISIBLE_STATUSES: readonly ClaimStatus[] = ClaimStatus.options.filter(
+  (s) => !['WAITING_FOR_OP', 'WAITING_FOR_BRAND', 'ARCHIVED'].includes(s),
+);
 /** A status change to one of these is mailed to the shopper: the store waits on them, or dismissed their claim. */
 export const SHOPPER_MAILED_STATUSES: readonly ClaimStatus[] = ['WAITING_FOR_CUSTOMER', 'DISMISSED'];
 
@@ -69,7 +81,9 @@ export type CustomerIssueType = z.infer<typeof CustomerIssueType>;
 export const ClaimCategory = z.enum(['notReceived', 'issuesWithItems']);
 export type ClaimCategory = z.infer<typeof ClaimCategory>;
 
-export const ResolutionReason = z.enum(Object.keys(RESOLUTION_REASON_LABELS) as [keyof typeof RESOLUTION_REASON_LABELS]);
+export const ResolutionReason = z.enum(
+  Object.keys(RESOLUTION_REASON_LABELS) as [keyof typeof RESOLUTION_REASON_LABELS],
+);
 export type ResolutionReason = z.infer<typeof ResolutionReason>;
 
 /** Spec §9 back-office resolution kinds, plus DENY for a denial (contract: POST /api/v1/claims/{id}/resolve). */
@@ -90,15 +104,33 @@ export type DecisionOutcome = z.infer<typeof DecisionOutcome>;
 
 /** Spec §4 shipment statuses; the shopper sees only 'In Transit' and 'Delivered'. */
 export const ShipmentStatus = z.enum([
-  'AWAITING_SHIPMENT', 'DELIVERED', 'IN_TRANSIT', 'FULFILLED', 'ON_HOLD', 'PARTIALLY_FULFILLED',
-  'OUT_FOR_DELIVERY', 'ATTEMPTED_DELIVERY', 'NOT_DELIVERED', 'LABEL_PURCHASED', 'LABEL_PRINTED',
-  'READY_FOR_PICKUP', 'CONFIRMED', 'SCHEDULED', 'UNFULFILLED',
+  'AWAITING_SHIPMENT',
+  'DELIVERED',
+  'IN_TRANSIT',
+  'FULFILLED',
+  'ON_HOLD',
+  'PARTIALLY_FULFILLED',
+  'OUT_FOR_DELIVERY',
+  'ATTEMPTED_DELIVERY',
+  'NOT_DELIVERED',
+  'LABEL_PURCHASED',
+  'LABEL_PRINTED',
+  'READY_FOR_PICKUP',
+  'CONFIRMED',
+  'SCHEDULED',
+  'UNFULFILLED',
 ]);
 export type ShipmentStatus = z.infer<typeof ShipmentStatus>;
 
 /** Statuses in which a parcel has left the merchant (decision: anything else counts as not shipped). */
 export const SHIPPED_STATUSES: readonly ShipmentStatus[] = [
-  'DELIVERED', 'IN_TRANSIT', 'FULFILLED', 'OUT_FOR_DELIVERY', 'ATTEMPTED_DELIVERY', 'NOT_DELIVERED', 'READY_FOR_PICKUP',
+  'DELIVERED',
+  'IN_TRANSIT',
+  'FULFILLED',
+  'OUT_FOR_DELIVERY',
+  'ATTEMPTED_DELIVERY',
+  'NOT_DELIVERED',
+  'READY_FOR_PICKUP',
 ];
 
 export const EligibilityCode = z.enum(['too_soon', 'expired', 'not_shipped', 'already_claimed', 'unprotected']);

@@ -68,7 +68,10 @@ export type DomainError = z.infer<typeof DomainError>;
  * model's query refusing a cursor): the API answers it with its code's status, like one it raised.
  */
 export class DomainFailure extends Error {
-  constructor(readonly code: ErrorCode, message: string) {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
     super(message);
     this.name = 'DomainFailure';
   }

@@ -29,13 +29,17 @@ export interface EventReader<T extends EventType = EventType> {
 }
 
 /** The event types appended to streams of the given types. */
-export const eventTypesIn = (streams: readonly StreamType[]): EventType[] => EVENT_TYPES.filter((type) => streams.includes(EVENT_REGISTRY[type].streamType));
+export const eventTypesIn = (streams: readonly StreamType[]): EventType[] =>
+  EVENT_TYPES.filter((type) => streams.includes(EVENT_REGISTRY[type].streamType));
 
 const handledTypes = <D extends Partial<Record<EventType, EventDecision>>>(decisions: D): HandledIn<D>[] =>
   EVENT_TYPES.filter((type): type is HandledIn<D> => decisions[type] === 'handle');
 
 /** A reader of the streams `S` that decides on every one of their event types. */
-export function readerOf<const S extends StreamType, const D extends EventDecisions<S>>(streams: readonly S[], decisions: D): EventReader<HandledIn<D>> {
+export function readerOf<const S extends StreamType, const D extends EventDecisions<S>>(
+  streams: readonly S[],
+  decisions: D,
+): EventReader<HandledIn<D>> {
   return { streams, decisions, handles: handledTypes(decisions) };
 }
 
@@ -43,10 +47,15 @@ export function readerOf<const S extends StreamType, const D extends EventDecisi
  * A decision per event type that also says how: a function of the event (the mails, the webhook mapping), or 'ignore'.
  * The table is the reader's one place: what it handles is derived from it.
  */
-export type DecisionTable<S extends StreamType, R> = { readonly [T in EventTypeIn<S>]: ((event: EventOf<T>) => R) | 'ignore' };
+export type DecisionTable<S extends StreamType, R> = {
+  readonly [T in EventTypeIn<S>]: ((event: EventOf<T>) => R) | 'ignore';
+};
 
 /** The decisions a table makes, as an {@link EventReader}'s. */
-export function readerOfTable<const S extends StreamType, R>(streams: readonly S[], table: DecisionTable<S, R>): EventReader<EventTypeIn<S>> {
+export function readerOfTable<const S extends StreamType, R>(
+  streams: readonly S[],
+  table: DecisionTable<S, R>,
+): EventReader<EventTypeIn<S>> {
   const decisions: Partial<Record<EventType, EventDecision>> = Object.fromEntries(
     Object.entries(table).map(([type, how]) => [type, how === 'ignore' ? 'ignore' : 'handle']),
   );
@@ -54,7 +63,10 @@ export function readerOfTable<const S extends StreamType, R>(streams: readonly S
 }
 
 /** What the table does with an event: its function's answer, or null when the table ignores the type (or it is of another stream). */
-export function decideBy<S extends StreamType, R>(table: DecisionTable<S, R>, event: { type: EventType; data: unknown }): R | null {
+export function decideBy<S extends StreamType, R>(
+  table: DecisionTable<S, R>,
+  event: { type: EventType; data: unknown },
+): R | null {
   const how: unknown = (table as Partial<Record<EventType, unknown>>)[event.type];
   // The table pairs each type with a function of that type's event, which an index by a runtime type cannot express.
   return typeof how === 'function' ? (how as (e: typeof event) => R)(event) : null;
@@ -66,10 +78,18 @@ export interface RegisteredType {
   readonly streamType: StreamType;
 }
 
-export const REGISTERED_TYPES: readonly RegisteredType[] = EVENT_TYPES.map((type) => ({ type, streamType: EVENT_REGISTRY[type].streamType }));
+export const REGISTERED_TYPES: readonly RegisteredType[] = EVENT_TYPES.map((type) => ({
+  type,
+  streamType: EVENT_REGISTRY[type].streamType,
+}));
 
 /** The event types of the streams a reader reads that it has no decision on (a new type added to the registry, say). */
-export function undecidedTypes(reader: Pick<EventReader, 'streams' | 'decisions'>, registered: readonly RegisteredType[] = REGISTERED_TYPES): string[] {
+export function undecidedTypes(
+  reader: Pick<EventReader, 'streams' | 'decisions'>,
+  registered: readonly RegisteredType[] = REGISTERED_TYPES,
+): string[] {
   const decided = reader.decisions as Readonly<Record<string, EventDecision | undefined>>;
-  return registered.filter((t) => reader.streams.includes(t.streamType) && decided[t.type] === undefined).map((t) => t.type);
+  return registered
+    .filter((t) => reader.streams.includes(t.streamType) && decided[t.type] === undefined)
+    .map((t) => t.type);
 }

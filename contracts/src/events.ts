@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { Address } from './order.js';
-import { ActorType, ClaimStatus, CustomerResolution, DecisionOutcome, ResolutionReason, SessionStatus, ShipmentStatus } from './enums.js';
+import {
+  ActorType,
+  ClaimStatus,
+  CustomerResolution,
+  DecisionOutcome,
+  ResolutionReason,
+  SessionStatus,
+  ShipmentStatus,
+} from './enums.js';
 import { MacroKind, MacroResolutionPreset, SopState } from './deskTools.js';
 import { RoleName } from './permissions.js';
 import { ClaimItem, ClaimResolution, filedClaimFacts, Message, Review, Signature } from './claim.js';
@@ -10,7 +18,14 @@ import { Valuation } from './finance.js';
 import { CurrencyCode } from './money.js';
 import { CreditNoteLine, InvoiceLine, InvoiceMonth, PaymentMethod } from './invoices.js';
 import { SettingsChange, StoreSettings } from './storeSettings.js';
-import { accountCreatedData, accountStreamOf, storeActivatedData, storeCreatedData, storeOnboardingAdvancedData, storeStreamOf } from './storeLifecycle.js';
+import {
+  accountCreatedData,
+  accountStreamOf,
+  storeActivatedData,
+  storeCreatedData,
+  storeOnboardingAdvancedData,
+  storeStreamOf,
+} from './storeLifecycle.js';
 import { ClaimAssignee, QueueView, SavedViewTeam } from './queue.js';
 import { Branding } from './store.js';
 import { AbVariant } from './abTests.js';
@@ -33,10 +48,30 @@ export type EventMetadata = z.infer<typeof EventMetadata>;
 
 /** What each aggregate's stream holds; the stream id is the aggregate's uuid (or named after the aggregate it serves). */
 export const StreamType = z.enum([
-  'claim', 'order-claims', 'claim-session', 'macro', 'sop', 'account-team', 'claim-links', 'claim-notifications', 'store-payouts', 'store-credit',
-  'order-premium', 'store-billing', 'store-settings', 'store-webhooks', 'notification-preferences', 'order-notifications', 'saved-views',
-  'store-branding', 'store-ab-tests', 'ab-assignments',
-  'account', 'store', 'support-team', 'invitation-mail',
+  'claim',
+  'order-claims',
+  'claim-session',
+  'macro',
+  'sop',
+  'account-team',
+  'claim-links',
+  'claim-notifications',
+  'store-payouts',
+  'store-credit',
+  'order-premium',
+  'store-billing',
+  'store-settings',
+  'store-webhooks',
+  'notification-preferences',
+  'order-notifications',
+  'saved-views',
+  'store-branding',
+  'store-ab-tests',
+  'ab-assignments',
+  'account',
+  'store',
+  'support-team',
+  'invitation-mail',
 ]);
 export type StreamType = z.infer<typeof StreamType>;
 
@@ -54,7 +89,9 @@ const claimFiledData = z.object({
    * The shipments of the claimed items as the order had them at filing, in the items' order: what analytics
    * counts claims by (added without a schema bump: older events lack it).
    */
-  shipments: z.array(z.object({ sourceFulfillmentId: z.string(), carrier: z.string().nullable(), status: ShipmentStatus })).optional(),
+  shipments: z
+    .array(z.object({ sourceFulfillmentId: z.string(), carrier: z.string().nullable(), status: ShipmentStatus }))
+    .optional(),
 });
 
 const orderItemsClaimedData = z.object({
@@ -67,7 +104,10 @@ const orderItemsClaimedData = z.object({
 });
 
 const claimStatusChangedData = z.object({
-  claimId: z.uuid(), from: ClaimStatus, to: ClaimStatus, note: z.string().nullable(),
+  claimId: z.uuid(),
+  from: ClaimStatus,
+  to: ClaimStatus,
+  note: z.string().nullable(),
   /** Why (optional, added without a schema bump: older events simply lack it), e.g. NO_RESPONSE from the SLA timer. */
   reason: ResolutionReason.nullable().optional(),
 });
@@ -111,25 +151,56 @@ const claimNoteAddedData = z.object({
 });
 const claimLabelAddedData = z.object({ claimId: z.uuid(), label: z.string() });
 const claimLabelRemovedData = z.object({ claimId: z.uuid(), label: z.string() });
-const claimMetadataSetData = z.object({ claimId: z.uuid(), key: z.string(), value: z.string(), previous: z.string().nullable() });
+const claimMetadataSetData = z.object({
+  claimId: z.uuid(),
+  key: z.string(),
+  value: z.string(),
+  previous: z.string().nullable(),
+});
 /** Who works the claim now (null: nobody), and who did before: the back-office's, never the shopper's or a webhook's. */
-const claimAssignedData = z.object({ claimId: z.uuid(), assignee: ClaimAssignee.nullable(), previous: ClaimAssignee.nullable() });
+const claimAssignedData = z.object({
+  claimId: z.uuid(),
+  assignee: ClaimAssignee.nullable(),
+  previous: ClaimAssignee.nullable(),
+});
 
 /** Saved views of the claim queue: one stream per team (an account, or Order Protection's staff), every member's views in it. */
 const savedViewScope = { team: SavedViewTeam, viewId: z.uuid() };
 const savedViewContent = { name: z.string(), filters: QueueView, shared: z.boolean() };
-const savedViewCreatedData = z.object({ ...savedViewScope, owner: ClaimAssignee, ...savedViewContent, createdAt: z.iso.datetime() });
+const savedViewCreatedData = z.object({
+  ...savedViewScope,
+  owner: ClaimAssignee,
+  ...savedViewContent,
+  createdAt: z.iso.datetime(),
+});
 const savedViewUpdatedData = z.object({ ...savedViewScope, ...savedViewContent, updatedAt: z.iso.datetime() });
 const savedViewDeletedData = z.object({ ...savedViewScope, deletedAt: z.iso.datetime() });
 
 /** Macros: one stream per macro; `storeId` null is a global (Order Protection) macro. */
-const macroContent = { name: z.string(), kind: MacroKind, body: z.string(), resolution: MacroResolutionPreset.nullable() };
-const macroCreatedData = z.object({ macroId: z.uuid(), storeId: z.uuid().nullable(), ...macroContent, createdAt: z.iso.datetime() });
+const macroContent = {
+  name: z.string(),
+  kind: MacroKind,
+  body: z.string(),
+  resolution: MacroResolutionPreset.nullable(),
+};
+const macroCreatedData = z.object({
+  macroId: z.uuid(),
+  storeId: z.uuid().nullable(),
+  ...macroContent,
+  createdAt: z.iso.datetime(),
+});
 const macroUpdatedData = z.object({ macroId: z.uuid(), ...macroContent, updatedAt: z.iso.datetime() });
 const macroDeletedData = z.object({ macroId: z.uuid(), deletedAt: z.iso.datetime() });
 
 /** SOPs: one stream per SOP of a store. */
-const sopCreatedData = z.object({ sopId: z.uuid(), storeId: z.uuid(), title: z.string(), body: z.string(), state: SopState, createdAt: z.iso.datetime() });
+const sopCreatedData = z.object({
+  sopId: z.uuid(),
+  storeId: z.uuid(),
+  title: z.string(),
+  body: z.string(),
+  state: SopState,
+  createdAt: z.iso.datetime(),
+});
 const sopUpdatedData = z.object({ sopId: z.uuid(), title: z.string(), body: z.string(), updatedAt: z.iso.datetime() });
 const sopStateChangedData = z.object({ sopId: z.uuid(), from: SopState, to: SopState, changedAt: z.iso.datetime() });
 const sopDeletedData = z.object({ sopId: z.uuid(), deletedAt: z.iso.datetime() });
@@ -143,7 +214,12 @@ const teamScope = { accountId: z.uuid(), storeId: z.uuid().nullable(), userId: z
  * `invitationId` names the invitation a new user's mail carries the link of (a later invitation of the same user
  * replaces it); added without a schema bump, older events lack it.
  */
-const teamMemberInvitedData = z.object({ ...teamScope, role: RoleName, newUser: z.boolean(), invitationId: z.uuid().optional() });
+const teamMemberInvitedData = z.object({
+  ...teamScope,
+  role: RoleName,
+  newUser: z.boolean(),
+  invitationId: z.uuid().optional(),
+});
 const teamInvitationAcceptedData = z.object(teamScope);
 const teamMemberRoleChangedData = z.object({ ...teamScope, from: z.array(RoleName), to: RoleName });
 const teamMemberRemovedData = z.object({ ...teamScope, roles: z.array(RoleName) });
@@ -176,7 +252,13 @@ export const TeamNotificationKind = z.enum(['new_claim', 'customer_reply']);
 export type TeamNotificationKind = z.infer<typeof TeamNotificationKind>;
 
 /** Mail about a claim: to the shopper (filed, store reply, a status that needs them, decision) or to a team member (new claim, customer reply). */
-export const NotificationKind = z.enum(['claim_filed', 'store_reply', 'status_changed', 'claim_resolved', ...TeamNotificationKind.options]);
+export const NotificationKind = z.enum([
+  'claim_filed',
+  'store_reply',
+  'status_changed',
+  'claim_resolved',
+  ...TeamNotificationKind.options,
+]);
 export type NotificationKind = z.infer<typeof NotificationKind>;
 
 /**
@@ -185,12 +267,24 @@ export type NotificationKind = z.infer<typeof NotificationKind>;
  * older events lack them.
  */
 const notificationScope = {
-  claimId: z.uuid(), notificationId: z.uuid(), kind: NotificationKind, causedBy: z.uuid(),
-  memberId: z.uuid().optional(), to: z.string().optional(), subject: z.string().optional(),
+  claimId: z.uuid(),
+  notificationId: z.uuid(),
+  kind: NotificationKind,
+  causedBy: z.uuid(),
+  memberId: z.uuid().optional(),
+  to: z.string().optional(),
+  subject: z.string().optional(),
 };
-const claimNotificationSentData = z.object({ ...notificationScope, attempt: z.number().int().positive(), sentAt: z.iso.datetime() });
+const claimNotificationSentData = z.object({
+  ...notificationScope,
+  attempt: z.number().int().positive(),
+  sentAt: z.iso.datetime(),
+});
 const claimNotificationFailedData = z.object({
-  ...notificationScope, attempt: z.number().int().positive(), error: z.string(), failedAt: z.iso.datetime(),
+  ...notificationScope,
+  attempt: z.number().int().positive(),
+  error: z.string(),
+  failedAt: z.iso.datetime(),
   /** When it is tried again; null when it was given up (added without a schema bump). */
   nextAttemptAt: z.iso.datetime().nullable().optional(),
 });
@@ -201,17 +295,36 @@ const claimNotificationFailedData = z.object({
  * token, of which only the hash is kept (beside the invitation, not in an event).
  */
 const invitationMailScope = {
-  userId: z.uuid(), notificationId: z.uuid(), causedBy: z.uuid(), accountId: z.uuid().nullable(), storeId: z.uuid().nullable(), to: z.string(),
+  userId: z.uuid(),
+  notificationId: z.uuid(),
+  causedBy: z.uuid(),
+  accountId: z.uuid().nullable(),
+  storeId: z.uuid().nullable(),
+  to: z.string(),
 };
-const invitationMailSentData = z.object({ ...invitationMailScope, subject: z.string(), attempt: z.number().int().positive(), sentAt: z.iso.datetime() });
+const invitationMailSentData = z.object({
+  ...invitationMailScope,
+  subject: z.string(),
+  attempt: z.number().int().positive(),
+  sentAt: z.iso.datetime(),
+});
 const invitationMailFailedData = z.object({
-  ...invitationMailScope, attempt: z.number().int().positive(), error: z.string(), failedAt: z.iso.datetime(),
+  ...invitationMailScope,
+  attempt: z.number().int().positive(),
+  error: z.string(),
+  failedAt: z.iso.datetime(),
   /** When it is tried again; null once given up. */
   nextAttemptAt: z.iso.datetime().nullable(),
 });
 
 /** A team member's choice of a mail they get about a store's claims: one stream per store, the member's latest choice per kind wins. */
-const notificationPreferenceSetData = z.object({ storeId: z.uuid(), userId: z.uuid(), kind: TeamNotificationKind, enabled: z.boolean(), setAt: z.iso.datetime() });
+const notificationPreferenceSetData = z.object({
+  storeId: z.uuid(),
+  userId: z.uuid(),
+  kind: TeamNotificationKind,
+  enabled: z.boolean(),
+  setAt: z.iso.datetime(),
+});
 
 /**
  * A shopper asked for the links to their claims on an order (order number and email matched): one stream per order,
@@ -220,10 +333,19 @@ const notificationPreferenceSetData = z.object({ storeId: z.uuid(), userId: z.uu
 const claimLinksRequestScope = { orderId: z.uuid(), storeId: z.uuid(), requestId: z.uuid() };
 const claimLinksRequestedData = z.object({ ...claimLinksRequestScope, requestedAt: z.iso.datetime() });
 const claimLinksMailSentData = z.object({
-  ...claimLinksRequestScope, claimIds: z.array(z.uuid()), to: z.string(), subject: z.string(), attempt: z.number().int().positive(), sentAt: z.iso.datetime(),
+  ...claimLinksRequestScope,
+  claimIds: z.array(z.uuid()),
+  to: z.string(),
+  subject: z.string(),
+  attempt: z.number().int().positive(),
+  sentAt: z.iso.datetime(),
 });
 const claimLinksMailFailedData = z.object({
-  ...claimLinksRequestScope, to: z.string(), attempt: z.number().int().positive(), error: z.string(), failedAt: z.iso.datetime(),
+  ...claimLinksRequestScope,
+  to: z.string(),
+  attempt: z.number().int().positive(),
+  error: z.string(),
+  failedAt: z.iso.datetime(),
   nextAttemptAt: z.iso.datetime().nullable(),
 });
 
@@ -232,12 +354,25 @@ const claimLinksMailFailedData = z.object({
  * approving or paying at once cannot both succeed. Amounts in minor units of the store's currency.
  */
 const payoutBatchCreatedData = z.object({
-  storeId: z.uuid(), batchId: z.uuid(), currency: CurrencyCode, entryIds: z.array(z.uuid()).min(1), total: z.number().int(),
-  createdBy: z.string(), createdAt: z.iso.datetime(),
+  storeId: z.uuid(),
+  batchId: z.uuid(),
+  currency: CurrencyCode,
+  entryIds: z.array(z.uuid()).min(1),
+  total: z.number().int(),
+  createdBy: z.string(),
+  createdAt: z.iso.datetime(),
 });
-const payoutBatchApprovedData = z.object({ storeId: z.uuid(), batchId: z.uuid(), approvedBy: z.string(), approvedAt: z.iso.datetime() });
+const payoutBatchApprovedData = z.object({
+  storeId: z.uuid(),
+  batchId: z.uuid(),
+  approvedBy: z.string(),
+  approvedAt: z.iso.datetime(),
+});
 const payoutBatchPaidData = z.object({
-  storeId: z.uuid(), batchId: z.uuid(), reference: z.string().max(200), paidAt: z.iso.datetime(),
+  storeId: z.uuid(),
+  batchId: z.uuid(),
+  reference: z.string().max(200),
+  paidAt: z.iso.datetime(),
   /** Absent on batches paid before who paid was recorded. */
   paidBy: z.string().optional(),
 });
@@ -247,30 +382,66 @@ const payoutBatchPaidData = z.object({
  * store's currency; the balance (issued + adjusted - redeemed) never goes negative.
  */
 const creditScope = {
-  storeId: z.uuid(), customerEmail: z.string(),
+  storeId: z.uuid(),
+  customerEmail: z.string(),
   /** SHA-256 (hex) of the trimmed, lower-cased email: names the stream, so Kafka keys and stream lists carry no address. */
   customerKey: z.string().regex(/^[0-9a-f]{64}$/),
   currency: CurrencyCode,
 };
-const storeCreditIssuedData = z.object({ ...creditScope, amount: z.number().int().positive(), claimId: z.uuid(), resolutionId: z.uuid(), issuedAt: z.iso.datetime() });
-const storeCreditRedeemedData = z.object({ ...creditScope, amount: z.number().int().positive(), reference: z.string().max(200), redeemedAt: z.iso.datetime() });
-const storeCreditAdjustedData = z.object({ ...creditScope, amount: z.number().int(), reason: z.string().max(500), adjustedAt: z.iso.datetime() });
+const storeCreditIssuedData = z.object({
+  ...creditScope,
+  amount: z.number().int().positive(),
+  claimId: z.uuid(),
+  resolutionId: z.uuid(),
+  issuedAt: z.iso.datetime(),
+});
+const storeCreditRedeemedData = z.object({
+  ...creditScope,
+  amount: z.number().int().positive(),
+  reference: z.string().max(200),
+  redeemedAt: z.iso.datetime(),
+});
+const storeCreditAdjustedData = z.object({
+  ...creditScope,
+  amount: z.number().int(),
+  reason: z.string().max(500),
+  adjustedAt: z.iso.datetime(),
+});
 /**
  * The credit a reversed resolution issued, taken back: `amount` is its unredeemed part (what leaves the balance),
  * `redeemed` the part the customer spent already and keeps (docs/decisions.md "Reversed store credit").
  */
 const storeCreditReclaimedData = z.object({
-  ...creditScope, claimId: z.uuid(), resolutionId: z.uuid(), amount: z.number().int().nonnegative(), redeemed: z.number().int().nonnegative(),
-  reason: z.string().max(500), reclaimedAt: z.iso.datetime(),
+  ...creditScope,
+  claimId: z.uuid(),
+  resolutionId: z.uuid(),
+  amount: z.number().int().nonnegative(),
+  redeemed: z.number().int().nonnegative(),
+  reason: z.string().max(500),
+  reclaimedAt: z.iso.datetime(),
 });
 
 /**
  * The premium a protected order paid (minor units of its premium currency), recorded when the order is
  * ingested or updated; a removed protection (or a changed premium) reverses what was recorded.
  */
-const premiumScope = { orderId: z.uuid(), storeId: z.uuid(), orderNumber: z.string(), premiumPaid: z.number().int(), premiumCurrency: CurrencyCode };
-const premiumRecordedData = z.object({ ...premiumScope, insuredAmount: z.number().int(), recordedAt: z.iso.datetime() });
-const premiumReversedData = z.object({ ...premiumScope, reason: z.enum(['protection_removed', 'premium_changed']), reversedAt: z.iso.datetime() });
+const premiumScope = {
+  orderId: z.uuid(),
+  storeId: z.uuid(),
+  orderNumber: z.string(),
+  premiumPaid: z.number().int(),
+  premiumCurrency: CurrencyCode,
+};
+const premiumRecordedData = z.object({
+  ...premiumScope,
+  insuredAmount: z.number().int(),
+  recordedAt: z.iso.datetime(),
+});
+const premiumReversedData = z.object({
+  ...premiumScope,
+  reason: z.enum(['protection_removed', 'premium_changed']),
+  reversedAt: z.iso.datetime(),
+});
 
 /**
  * A store's billing: its monthly invoices, the credit notes correcting them and how it pays and is paid, in one
@@ -278,21 +449,44 @@ const premiumReversedData = z.object({ ...premiumScope, reason: z.enum(['protect
  * Amounts in minor units of the invoice's currency; an issued invoice is never changed, only credited.
  */
 const invoiceIssuedData = z.object({
-  storeId: z.uuid(), invoiceId: z.uuid(), number: z.string(), month: InvoiceMonth, currency: CurrencyCode,
-  revSharePercent: z.number().min(0).max(100), lines: z.array(InvoiceLine).min(1), total: z.number().int(),
-  issuedBy: z.string(), issuedAt: z.iso.datetime(),
+  storeId: z.uuid(),
+  invoiceId: z.uuid(),
+  number: z.string(),
+  month: InvoiceMonth,
+  currency: CurrencyCode,
+  revSharePercent: z.number().min(0).max(100),
+  lines: z.array(InvoiceLine).min(1),
+  total: z.number().int(),
+  issuedBy: z.string(),
+  issuedAt: z.iso.datetime(),
 });
 const creditNoteIssuedData = z.object({
-  storeId: z.uuid(), creditNoteId: z.uuid(), invoiceId: z.uuid(), number: z.string(), lines: z.array(CreditNoteLine).min(1),
-  total: z.number().int(), reason: z.string().max(500), issuedBy: z.string(), issuedAt: z.iso.datetime(),
+  storeId: z.uuid(),
+  creditNoteId: z.uuid(),
+  invoiceId: z.uuid(),
+  number: z.string(),
+  lines: z.array(CreditNoteLine).min(1),
+  total: z.number().int(),
+  reason: z.string().max(500),
+  issuedBy: z.string(),
+  issuedAt: z.iso.datetime(),
 });
-const paymentMethodSetData = z.object({ storeId: z.uuid(), method: PaymentMethod, setBy: z.string(), setAt: z.iso.datetime() });
+const paymentMethodSetData = z.object({
+  storeId: z.uuid(),
+  method: PaymentMethod,
+  setBy: z.string(),
+  setAt: z.iso.datetime(),
+});
 
 /**
  * A store's settings, versioned: one stream per store. The first event records every group; each change
  * then records one group's whole new value, with who changed it in the metadata's actor.
  */
-const storeSettingsInitializedData = z.object({ storeId: z.uuid(), settings: StoreSettings, initializedAt: z.iso.datetime() });
+const storeSettingsInitializedData = z.object({
+  storeId: z.uuid(),
+  settings: StoreSettings,
+  initializedAt: z.iso.datetime(),
+});
 const storeSettingsChangedData = z.object({ storeId: z.uuid(), change: SettingsChange, changedAt: z.iso.datetime() });
 
 /**
@@ -302,7 +496,10 @@ const storeSettingsChangedData = z.object({ storeId: z.uuid(), change: SettingsC
 export const WebhookEndpointDisabledReason = z.enum(['receiver_gone', 'persistent_failure']);
 export type WebhookEndpointDisabledReason = z.infer<typeof WebhookEndpointDisabledReason>;
 const webhookEndpointDisabledData = z.object({
-  storeId: z.uuid(), endpointId: z.uuid(), url: z.string(), reason: WebhookEndpointDisabledReason,
+  storeId: z.uuid(),
+  endpointId: z.uuid(),
+  url: z.string(),
+  reason: WebhookEndpointDisabledReason,
   /** The first failed attempt of the failing run (persistent failure); null for a 410. */
   failingSince: z.iso.datetime().nullable(),
   /** What the back-office shows as the endpoint's `disabledReason`. */
@@ -314,16 +511,41 @@ const webhookEndpointDisabledData = z.object({
  * A store's branding and white label, versioned: one stream per store (`store-branding:{storeId}`). Each
  * change records the whole new value and the one it replaced, with who changed it in the metadata's actor.
  */
-const storeBrandingChangedData = z.object({ storeId: z.uuid(), branding: Branding, previous: Branding, changedAt: z.iso.datetime() });
-const storePortalDomainSetData = z.object({ storeId: z.uuid(), domain: z.string().nullable(), previous: z.string().nullable(), setAt: z.iso.datetime() });
+const storeBrandingChangedData = z.object({
+  storeId: z.uuid(),
+  branding: Branding,
+  previous: Branding,
+  changedAt: z.iso.datetime(),
+});
+const storePortalDomainSetData = z.object({
+  storeId: z.uuid(),
+  domain: z.string().nullable(),
+  previous: z.string().nullable(),
+  setAt: z.iso.datetime(),
+});
 /** docs/decisions.md "White label restart": the store's portal drops every cached copy of its branding. */
-const whitelabelRestartedData = z.object({ storeId: z.uuid(), domain: z.string().nullable(), restartedAt: z.iso.datetime() });
+const whitelabelRestartedData = z.object({
+  storeId: z.uuid(),
+  domain: z.string().nullable(),
+  restartedAt: z.iso.datetime(),
+});
 
 /** A store's A/B tests of the resolution offer (`store-ab-tests:{storeId}`), and each claim session's variant (`ab-assignments:{sessionId}`). */
-const abTestStartedData = z.object({ storeId: z.uuid(), testId: z.uuid(), name: z.string(), variants: z.array(AbVariant).min(2), startedAt: z.iso.datetime() });
+const abTestStartedData = z.object({
+  storeId: z.uuid(),
+  testId: z.uuid(),
+  name: z.string(),
+  variants: z.array(AbVariant).min(2),
+  startedAt: z.iso.datetime(),
+});
 const abTestStoppedData = z.object({ storeId: z.uuid(), testId: z.uuid(), stoppedAt: z.iso.datetime() });
 const abVariantAssignedData = z.object({
-  storeId: z.uuid(), testId: z.uuid(), variantId: z.string(), sessionId: z.uuid(), orderId: z.uuid(), assignedAt: z.iso.datetime(),
+  storeId: z.uuid(),
+  testId: z.uuid(),
+  variantId: z.string(),
+  sessionId: z.uuid(),
+  orderId: z.uuid(),
+  assignedAt: z.iso.datetime(),
 });
 
 /** Where an event is appended: its aggregate's stream. */
@@ -338,7 +560,10 @@ interface StreamKind<S extends StreamType, Data> {
   readonly idOf: (data: Data) => string;
 }
 
-const streamKind = <S extends StreamType, Data>(type: S, idOf: (data: Data) => string): StreamKind<S, Data> => ({ type, idOf });
+const streamKind = <S extends StreamType, Data>(type: S, idOf: (data: Data) => string): StreamKind<S, Data> => ({
+  type,
+  idOf,
+});
 
 /** One event type: its data's schema and version, its stream and its webhook name, if integrators get it. */
 interface EventDefinition<Data extends z.ZodType, S extends StreamType, Webhook extends string | null> {
@@ -365,8 +590,11 @@ function defineEvent<Data extends z.ZodType, S extends StreamType, Webhook exten
   const webhook = options && 'webhook' in options ? options.webhook : null;
   // Absent, `Webhook` is its default, null; present, it is the literal given.
   return {
-    data, streamType: stream.type, stream: (d) => ({ streamId: stream.idOf(d), streamType: stream.type }),
-    schemaVersion: options?.schemaVersion ?? 1, webhook: webhook as Webhook,
+    data,
+    streamType: stream.type,
+    stream: (d) => ({ streamId: stream.idOf(d), streamType: stream.type }),
+    schemaVersion: options?.schemaVersion ?? 1,
+    webhook: webhook as Webhook,
   };
 }
 
@@ -381,7 +609,8 @@ const teamStream = streamKind('account-team', (data: { accountId: string }) => d
 export const claimLinksStreamOf = (claimId: string): string => `claim-links:${claimId}`;
 export const claimNotificationsStreamOf = (claimId: string): string => `claim-notifications:${claimId}`;
 export const storePayoutsStreamOf = (storeId: string): string => `store-payouts:${storeId}`;
-export const storeCreditStreamOf = (storeId: string, customerKey: string): string => `store-credit:${storeId}:${customerKey}`;
+export const storeCreditStreamOf = (storeId: string, customerKey: string): string =>
+  `store-credit:${storeId}:${customerKey}`;
 export const orderPremiumStreamOf = (orderId: string): string => `order-premium:${orderId}`;
 export const storeBillingStreamOf = (storeId: string): string => `store-billing:${storeId}`;
 export const storeSettingsStreamOf = (storeId: string): string => `store-settings:${storeId}`;
@@ -397,22 +626,48 @@ export const invitationMailStreamOf = (userId: string): string => `invitation-ma
 export const SUPPORT_TEAM_STREAM = 'support-team';
 
 const claimLinksStream = streamKind('claim-links', (data: { claimId: string }) => claimLinksStreamOf(data.claimId));
-const claimNotificationsStream = streamKind('claim-notifications', (data: { claimId: string }) => claimNotificationsStreamOf(data.claimId));
-const storePayoutsStream = streamKind('store-payouts', (data: { storeId: string }) => storePayoutsStreamOf(data.storeId));
-const orderPremiumStream = streamKind('order-premium', (data: { orderId: string }) => orderPremiumStreamOf(data.orderId));
-const storeBillingStream = streamKind('store-billing', (data: { storeId: string }) => storeBillingStreamOf(data.storeId));
-const storeSettingsStream = streamKind('store-settings', (data: { storeId: string }) => storeSettingsStreamOf(data.storeId));
-const storeWebhooksStream = streamKind('store-webhooks', (data: { storeId: string }) => storeWebhooksStreamOf(data.storeId));
-const notificationPreferencesStream = streamKind('notification-preferences', (data: { storeId: string }) => notificationPreferencesStreamOf(data.storeId));
-const orderNotificationsStream = streamKind('order-notifications', (data: { orderId: string }) => orderNotificationsStreamOf(data.orderId));
+const claimNotificationsStream = streamKind('claim-notifications', (data: { claimId: string }) =>
+  claimNotificationsStreamOf(data.claimId),
+);
+const storePayoutsStream = streamKind('store-payouts', (data: { storeId: string }) =>
+  storePayoutsStreamOf(data.storeId),
+);
+const orderPremiumStream = streamKind('order-premium', (data: { orderId: string }) =>
+  orderPremiumStreamOf(data.orderId),
+);
+const storeBillingStream = streamKind('store-billing', (data: { storeId: string }) =>
+  storeBillingStreamOf(data.storeId),
+);
+const storeSettingsStream = streamKind('store-settings', (data: { storeId: string }) =>
+  storeSettingsStreamOf(data.storeId),
+);
+const storeWebhooksStream = streamKind('store-webhooks', (data: { storeId: string }) =>
+  storeWebhooksStreamOf(data.storeId),
+);
+const notificationPreferencesStream = streamKind('notification-preferences', (data: { storeId: string }) =>
+  notificationPreferencesStreamOf(data.storeId),
+);
+const orderNotificationsStream = streamKind('order-notifications', (data: { orderId: string }) =>
+  orderNotificationsStreamOf(data.orderId),
+);
 const savedViewsStream = streamKind('saved-views', (data: { team: string }) => savedViewsStreamOf(data.team));
-const storeBrandingStream = streamKind('store-branding', (data: { storeId: string }) => storeBrandingStreamOf(data.storeId));
-const storeAbTestsStream = streamKind('store-ab-tests', (data: { storeId: string }) => storeAbTestsStreamOf(data.storeId));
-const abAssignmentsStream = streamKind('ab-assignments', (data: { sessionId: string }) => abAssignmentsStreamOf(data.sessionId));
-const storeCreditStream = streamKind('store-credit', (data: { storeId: string; customerKey: string }) => storeCreditStreamOf(data.storeId, data.customerKey));
+const storeBrandingStream = streamKind('store-branding', (data: { storeId: string }) =>
+  storeBrandingStreamOf(data.storeId),
+);
+const storeAbTestsStream = streamKind('store-ab-tests', (data: { storeId: string }) =>
+  storeAbTestsStreamOf(data.storeId),
+);
+const abAssignmentsStream = streamKind('ab-assignments', (data: { sessionId: string }) =>
+  abAssignmentsStreamOf(data.sessionId),
+);
+const storeCreditStream = streamKind('store-credit', (data: { storeId: string; customerKey: string }) =>
+  storeCreditStreamOf(data.storeId, data.customerKey),
+);
 const accountStream = streamKind('account', (data: { accountId: string }) => accountStreamOf(data.accountId));
 const storeStream = streamKind('store', (data: { storeId: string }) => storeStreamOf(data.storeId));
-const invitationMailStream = streamKind('invitation-mail', (data: { userId: string }) => invitationMailStreamOf(data.userId));
+const invitationMailStream = streamKind('invitation-mail', (data: { userId: string }) =>
+  invitationMailStreamOf(data.userId),
+);
 const supportTeamStream = streamKind('support-team', () => SUPPORT_TEAM_STREAM);
 
 /**
@@ -491,7 +746,9 @@ export const EVENT_REGISTRY = {
   StoreActivated: defineEvent(storeActivatedData, storeStream),
   ReturnStarted: defineEvent(ReturnStartedData, claimStream, { webhook: null }),
   ReturnStatusChanged: defineEvent(ReturnStatusChangedData, claimStream, { webhook: null }),
-  ClaimResolutionReversed: defineEvent(claimResolutionReversedData, claimStream, { webhook: 'claim.resolution_reversed' }),
+  ClaimResolutionReversed: defineEvent(claimResolutionReversedData, claimStream, {
+    webhook: 'claim.resolution_reversed',
+  }),
 };
 
 type EventRegistry = typeof EVENT_REGISTRY;
@@ -500,7 +757,9 @@ export type EventType = keyof EventRegistry;
 /** Every event type, in the registry's order. */
 export const EVENT_TYPES = Object.keys(EVENT_REGISTRY) as readonly EventType[];
 
-type EventSchema<T extends EventType> = T extends EventType ? z.ZodObject<{ type: z.ZodLiteral<T>; data: EventRegistry[T]['data'] }> : never;
+type EventSchema<T extends EventType> = T extends EventType
+  ? z.ZodObject<{ type: z.ZodLiteral<T>; data: EventRegistry[T]['data'] }>
+  : never;
 
 // The registry pairs each type with its data schema, which this generic signature cannot see through.
 const eventSchema = <T extends EventType>(type: T): EventSchema<T> =>
@@ -518,7 +777,8 @@ export const EVENT_SCHEMA_VERSIONS: Record<EventType, number> = Object.fromEntri
 ) as Record<EventType, number>;
 
 /** Each type's stream function, typed by its own data: what lets {@link streamOf} call it without a cast. */
-const STREAMS: { readonly [T in EventType]: { readonly stream: (data: EventOf<T>['data']) => StreamRef } } = EVENT_REGISTRY;
+const STREAMS: { readonly [T in EventType]: { readonly stream: (data: EventOf<T>['data']) => StreamRef } } =
+  EVENT_REGISTRY;
 
 function streamOfType<T extends EventType>(event: { type: T; data: EventOf<T>['data'] }): StreamRef {
   return STREAMS[event.type].stream(event.data);

@@ -30,7 +30,10 @@ export const Valuation = z.object({
 export type Valuation = z.infer<typeof Valuation>;
 
 export const DEFAULT_CLAIM_CEILING = 5_000;
-export const DEFAULT_MONEY_RULES = { replacementCostPercent: 100, claimCeiling: DEFAULT_CLAIM_CEILING } as const satisfies MoneyRules;
+export const DEFAULT_MONEY_RULES = {
+  replacementCostPercent: 100,
+  claimCeiling: DEFAULT_CLAIM_CEILING,
+} as const satisfies MoneyRules;
 
 /**
  * Money rules a finance replay may try instead of those each decision recorded: every rule the payout
@@ -43,12 +46,24 @@ export const DEFAULT_MONEY_RULES = { replacementCostPercent: 100, claimCeiling: 
 export const MAX_STORE_CREDIT_BONUS = 1_000_000;
 
 /** Bounded as live rules are: a candidate the settings would refuse is refused too (it would value nothing real). */
-export const CandidateMoneyRules = MoneyRules.omit({ claimCeiling: true }).partial().extend({
-  credit: Valuation.shape.credit.extend({ bonus: z.number().nonnegative().max(MAX_STORE_CREDIT_BONUS) }).partial().strict()
-    .refine((c) => !(c.bonusType === 'percentage' && c.bonus !== undefined && c.bonus > 100), { message: 'A percentage bonus is at most 100.', path: ['bonus'] })
-    .optional(),
-  revShare: z.object({ merchantSharePercent: z.number().min(0).max(100) }).strict().optional(),
-}).strict();
+export const CandidateMoneyRules = MoneyRules.omit({ claimCeiling: true })
+  .partial()
+  .extend({
+    credit: Valuation.shape.credit
+      .extend({ bonus: z.number().nonnegative().max(MAX_STORE_CREDIT_BONUS) })
+      .partial()
+      .strict()
+      .refine((c) => !(c.bonusType === 'percentage' && c.bonus !== undefined && c.bonus > 100), {
+        message: 'A percentage bonus is at most 100.',
+        path: ['bonus'],
+      })
+      .optional(),
+    revShare: z
+      .object({ merchantSharePercent: z.number().min(0).max(100) })
+      .strict()
+      .optional(),
+  })
+  .strict();
 export type CandidateMoneyRules = z.infer<typeof CandidateMoneyRules>;
 
 export const PayoutStatus = z.enum(['pending', 'approved', 'paid', 'reversed']);
@@ -72,8 +87,12 @@ export type PayoutEntry = z.infer<typeof PayoutEntry>;
  * Contract §Finance: a period's bound is a date (a whole day in UTC, `to` included: what finance staff type) or an
  * ISO-8601 date-time; a date becomes the first or the last millisecond of its day (events are timed to the millisecond).
  */
-const periodBound = (edge: 'start' | 'end') => z.union([z.iso.date(), z.iso.datetime({ offset: true })])
-  .transform((value) => (value.length === 10 ? `${value}T${edge === 'start' ? '00:00:00.000' : '23:59:59.999'}Z` : value));
+const periodBound = (edge: 'start' | 'end') =>
+  z
+    .union([z.iso.date(), z.iso.datetime({ offset: true })])
+    .transform((value) =>
+      value.length === 10 ? `${value}T${edge === 'start' ? '00:00:00.000' : '23:59:59.999'}Z` : value,
+    );
 
 export const PayoutEntriesQuery = z.object({
   storeId: z.uuid().optional(),
@@ -82,19 +101,23 @@ export const PayoutEntriesQuery = z.object({
 });
 export const PayoutEntriesResponse = z.object({ entries: z.array(PayoutEntry) });
 
-export const FinanceReplayRequest = z.object({
-  from: periodBound('start'),
-  to: periodBound('end'),
-  storeIds: z.array(z.uuid()).max(1_000).optional(),
-  /** Candidate money rules to try instead of those recorded with each decision. */
-  rules: CandidateMoneyRules.optional(),
-}).refine((r) => Date.parse(r.from) <= Date.parse(r.to), { message: 'from must not be after to', path: ['to'] });
+export const FinanceReplayRequest = z
+  .object({
+    from: periodBound('start'),
+    to: periodBound('end'),
+    storeIds: z.array(z.uuid()).max(1_000).optional(),
+    /** Candidate money rules to try instead of those recorded with each decision. */
+    rules: CandidateMoneyRules.optional(),
+  })
+  .refine((r) => Date.parse(r.from) <= Date.parse(r.to), { message: 'from must not be after to', path: ['to'] });
 export type FinanceReplayRequest = z.infer<typeof FinanceReplayRequest>;
 
 export const FinanceReplayStatus = z.enum(['running', 'done', 'failed']);
 
 /** Live beside replayed, per store and currency (decimals in that currency). */
-const ReplayTotals = z.array(z.object({ storeId: z.uuid(), currency: CurrencyCode, live: DecimalAmount, replayed: DecimalAmount }));
+const ReplayTotals = z.array(
+  z.object({ storeId: z.uuid(), currency: CurrencyCode, live: DecimalAmount, replayed: DecimalAmount }),
+);
 
 export const FinanceReplayView = z.object({
   id: z.uuid(),
@@ -106,18 +129,35 @@ export const FinanceReplayView = z.object({
    * Each payout line that differs (amount or status), with the ClaimResolved event that decided it; `change` is
    * replayed minus live (a missing side counts as zero), so a candidate rule's effect reads line by line.
    */
-  differences: z.array(z.object({
-    storeId: z.uuid(), claimId: z.uuid(), eventId: z.uuid(), live: DecimalAmount.nullable(), replayed: DecimalAmount.nullable(),
-    lineId: z.uuid(), resolutionType: ResolutionType, currency: CurrencyCode, change: DecimalAmount,
-    liveStatus: PayoutStatus.nullable(), replayedStatus: PayoutStatus.nullable(),
-  })),
+  differences: z.array(
+    z.object({
+      storeId: z.uuid(),
+      claimId: z.uuid(),
+      eventId: z.uuid(),
+      live: DecimalAmount.nullable(),
+      replayed: DecimalAmount.nullable(),
+      lineId: z.uuid(),
+      resolutionType: ResolutionType,
+      currency: CurrencyCode,
+      change: DecimalAmount,
+      liveStatus: PayoutStatus.nullable(),
+      replayedStatus: PayoutStatus.nullable(),
+    }),
+  ),
   /** Premiums collected less those reversed, per store and premium currency, and each premium event that differs. */
   premiums: z.object({
     stores: ReplayTotals,
-    differences: z.array(z.object({
-      storeId: z.uuid(), orderId: z.uuid(), orderNumber: z.string(), eventId: z.uuid(), currency: CurrencyCode,
-      live: DecimalAmount.nullable(), replayed: DecimalAmount.nullable(),
-    })),
+    differences: z.array(
+      z.object({
+        storeId: z.uuid(),
+        orderId: z.uuid(),
+        orderNumber: z.string(),
+        eventId: z.uuid(),
+        currency: CurrencyCode,
+        live: DecimalAmount.nullable(),
+        replayed: DecimalAmount.nullable(),
+      }),
+    ),
   }),
   /**
    * Store credit issued (less what reversals reclaimed) per store and currency, and each store-credit event that
@@ -126,10 +166,17 @@ export const FinanceReplayView = z.object({
    */
   storeCredit: z.object({
     stores: ReplayTotals,
-    differences: z.array(z.object({
-      storeId: z.uuid(), eventId: z.uuid(), kind: StoreCreditKind, claimId: z.uuid().nullable(), currency: CurrencyCode,
-      live: DecimalAmount.nullable(), replayed: DecimalAmount.nullable(),
-    })),
+    differences: z.array(
+      z.object({
+        storeId: z.uuid(),
+        eventId: z.uuid(),
+        kind: StoreCreditKind,
+        claimId: z.uuid().nullable(),
+        currency: CurrencyCode,
+        live: DecimalAmount.nullable(),
+        replayed: DecimalAmount.nullable(),
+      }),
+    ),
   }),
   /**
    * Each issued invoice of the period (its month starting in it) beside its figures rebuilt from the events as they
@@ -139,15 +186,23 @@ export const FinanceReplayView = z.object({
    */
   invoices: z.object({
     stores: ReplayTotals,
-    differences: z.array(z.object({
-      storeId: z.uuid(), invoiceId: z.uuid(), number: z.string(), month: z.string(), currency: CurrencyCode,
-      /** The invoice line, or `total` for the net. */
-      line: z.enum(['premiums', 'rev_share', 'claims', 'total']),
-      /** The InvoiceIssued event (null for a live invoice the events do not hold). */
-      eventId: z.uuid().nullable(),
-      live: DecimalAmount.nullable(), replayed: DecimalAmount.nullable(), change: DecimalAmount,
-      causes: z.array(z.object({ eventId: z.uuid(), claimId: z.uuid().nullable(), change: DecimalAmount })),
-    })),
+    differences: z.array(
+      z.object({
+        storeId: z.uuid(),
+        invoiceId: z.uuid(),
+        number: z.string(),
+        month: z.string(),
+        currency: CurrencyCode,
+        /** The invoice line, or `total` for the net. */
+        line: z.enum(['premiums', 'rev_share', 'claims', 'total']),
+        /** The InvoiceIssued event (null for a live invoice the events do not hold). */
+        eventId: z.uuid().nullable(),
+        live: DecimalAmount.nullable(),
+        replayed: DecimalAmount.nullable(),
+        change: DecimalAmount,
+        causes: z.array(z.object({ eventId: z.uuid(), claimId: z.uuid().nullable(), change: DecimalAmount })),
+      }),
+    ),
   }),
   /** The candidate rules this replay tried (null: the rules each decision recorded). */
   rules: CandidateMoneyRules.nullable(),
@@ -183,14 +238,22 @@ export const PayoutBatch = z.object({
 });
 export type PayoutBatch = z.infer<typeof PayoutBatch>;
 
-export const CreatePayoutBatchRequest = z.object({ storeId: z.uuid(), expectedVersion: z.number().int().nonnegative().optional() });
+export const CreatePayoutBatchRequest = z.object({
+  storeId: z.uuid(),
+  expectedVersion: z.number().int().nonnegative().optional(),
+});
 export const PayoutBatchActionRequest = z.object({ expectedVersion: z.number().int().nonnegative().optional() });
 export const PayPayoutBatchRequest = PayoutBatchActionRequest.extend({ reference: z.string().trim().min(1).max(200) });
 export const PayoutBatchList = z.object({ data: z.array(PayoutBatch) });
 
 /** A customer's store credit at a store (amounts decimal in the store's currency). */
 export const StoreCreditBalance = z.object({
-  customerKey: z.string(), customerEmail: z.string(), currency: CurrencyCode, balance: DecimalAmount, issued: DecimalAmount, updatedAt: z.iso.datetime(),
+  customerKey: z.string(),
+  customerEmail: z.string(),
+  currency: CurrencyCode,
+  balance: DecimalAmount,
+  issued: DecimalAmount,
+  updatedAt: z.iso.datetime(),
 });
 export const StoreCreditBalanceList = z.object({ data: z.array(StoreCreditBalance) });
 export type StoreCreditBalanceList = z.infer<typeof StoreCreditBalanceList>;
@@ -215,16 +278,24 @@ export const StoreCreditEntry = z.object({
 });
 export type StoreCreditEntry = z.infer<typeof StoreCreditEntry>;
 export const StoreCreditLedger = z.object({
-  customerEmail: z.string(), currency: CurrencyCode, balance: DecimalAmount, entries: z.array(StoreCreditEntry), version: z.number().int(),
+  customerEmail: z.string(),
+  currency: CurrencyCode,
+  balance: DecimalAmount,
+  entries: z.array(StoreCreditEntry),
+  version: z.number().int(),
 });
 export type StoreCreditLedger = z.infer<typeof StoreCreditLedger>;
 
 export const RedeemStoreCreditRequest = z.object({
-  email: z.email().max(320), amount: DecimalAmount.positive(), reference: z.string().trim().min(1).max(200),
+  email: z.email().max(320),
+  amount: DecimalAmount.positive(),
+  reference: z.string().trim().min(1).max(200),
   expectedVersion: z.number().int().nonnegative().optional(),
 });
 export const AdjustStoreCreditRequest = z.object({
-  email: z.email().max(320), amount: DecimalAmount.refine((a) => a !== 0, 'must not be zero'), reason: z.string().trim().min(1).max(500),
+  email: z.email().max(320),
+  amount: DecimalAmount.refine((a) => a !== 0, 'must not be zero'),
+  reason: z.string().trim().min(1).max(500),
   expectedVersion: z.number().int().nonnegative().optional(),
 });
 export type RedeemStoreCreditRequest = z.infer<typeof RedeemStoreCreditRequest>;
@@ -242,20 +313,31 @@ export const ClaimStoreCredit = z.object({
   bonus: DecimalAmount,
   total: DecimalAmount,
   issuedAt: z.iso.datetime().nullable(),
-  reclaimed: z.object({ currency: CurrencyCode, amount: DecimalAmount, redeemed: DecimalAmount, at: z.iso.datetime() }).nullable(),
+  reclaimed: z
+    .object({ currency: CurrencyCode, amount: DecimalAmount, redeemed: DecimalAmount, at: z.iso.datetime() })
+    .nullable(),
 });
 export type ClaimStoreCredit = z.infer<typeof ClaimStoreCredit>;
 
 /** Premiums collected per store and currency in a period (reversals subtract). */
 export const PremiumTotals = z.object({
-  totals: z.array(z.object({ storeId: z.uuid(), currency: CurrencyCode, collected: DecimalAmount, orders: z.number().int() })),
+  totals: z.array(
+    z.object({ storeId: z.uuid(), currency: CurrencyCode, collected: DecimalAmount, orders: z.number().int() }),
+  ),
 });
 
 /** Premiums collected and payouts decided per UTC month, store and currency (`month` is YYYY-MM). */
 export const FinanceMonthlyTotals = z.object({
-  months: z.array(z.object({
-    month: z.string().regex(/^\d{4}-\d{2}$/), storeId: z.uuid(), currency: CurrencyCode,
-    premiums: DecimalAmount, orders: z.number().int(), payouts: DecimalAmount, entries: z.number().int(),
-  })),
+  months: z.array(
+    z.object({
+      month: z.string().regex(/^\d{4}-\d{2}$/),
+      storeId: z.uuid(),
+      currency: CurrencyCode,
+      premiums: DecimalAmount,
+      orders: z.number().int(),
+      payouts: DecimalAmount,
+      entries: z.number().int(),
+    }),
+  ),
 });
 export type FinanceMonthlyTotals = z.infer<typeof FinanceMonthlyTotals>;

@@ -36,7 +36,10 @@ export type InvoiceDirection = z.infer<typeof InvoiceDirection>;
 export const CreditNoteLine = z.object({ kind: InvoiceLineKind, amount: z.number().int() });
 export type CreditNoteLine = z.infer<typeof CreditNoteLine>;
 
-const Last4 = z.string().trim().regex(/^\d{4}$/, 'enter only the last four digits, never the full card or account number');
+const Last4 = z
+  .string()
+  .trim()
+  .regex(/^\d{4}$/, 'enter only the last four digits, never the full card or account number');
 
 /**
  * How money moves between a store and Order Protection. Only what identifies the method to a person is kept:
@@ -46,7 +49,11 @@ const Last4 = z.string().trim().regex(/^\d{4}$/, 'enter only the last four digit
 export const PaymentMethod = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('card'), brand: z.string().trim().min(1).max(40), last4: Last4 }),
   z.object({ kind: z.literal('bank_account'), bankName: z.string().trim().min(1).max(80), last4: Last4 }),
-  z.object({ kind: z.literal('provider'), provider: z.string().trim().min(1).max(40), reference: z.string().trim().min(1).max(100) }),
+  z.object({
+    kind: z.literal('provider'),
+    provider: z.string().trim().min(1).max(40),
+    reference: z.string().trim().min(1).max(100),
+  }),
 ]);
 export type PaymentMethod = z.infer<typeof PaymentMethod>;
 
@@ -116,7 +123,10 @@ export type IssueInvoiceRequest = z.infer<typeof IssueInvoiceRequest>;
 
 export const IssueCreditNoteRequest = z.object({
   /** Per invoice line, how much of it to take back, as a positive decimal. */
-  lines: z.array(z.object({ kind: InvoiceLineKind, amount: DecimalAmount.positive() })).min(1).max(3),
+  lines: z
+    .array(z.object({ kind: InvoiceLineKind, amount: DecimalAmount.positive() }))
+    .min(1)
+    .max(3),
   reason: z.string().trim().min(1).max(500),
 });
 export type IssueCreditNoteRequest = z.infer<typeof IssueCreditNoteRequest>;

@@ -11,7 +11,9 @@ const KNOWN: ReadonlySet<string> = new Set(MACRO_PLACEHOLDERS);
  * Unknown keys are left as they are (saving a macro refuses them, so stored macros have none).
  */
 export function renderMacro(body: string, values: MacroValues): string {
-  return body.replace(PLACEHOLDER_PATTERN, (whole, key: string) => (KNOWN.has(key) ? (values[key as MacroPlaceholder] ?? '') : whole));
+  return body.replace(PLACEHOLDER_PATTERN, (whole, key: string) =>
+    KNOWN.has(key) ? (values[key as MacroPlaceholder] ?? '') : whole,
+  );
 }
 
 /** The values for one claim. */

@@ -15,8 +15,9 @@ export const DecimalAmount = z.number().finite();
  * An amount an integrator sends with an order (a price, tax, premium): never negative, and never past what an order
  * could hold, so its minor units stay exact integers all the way to the ledgers.
  */
-export const OrderAmount = DecimalAmount
-  .nonnegative('An amount of an order is never negative.')
-  .max(100_000_000, 'An amount of an order is at most 100,000,000.');
+export const OrderAmount = DecimalAmount.nonnegative('An amount of an order is never negative.').max(
+  100_000_000,
+  'An amount of an order is at most 100,000,000.',
+);
 
 export { currencyDecimals, toDecimal, toMinor } from './currencyDigits.js';

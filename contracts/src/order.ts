@@ -87,42 +87,73 @@ export const OrderInput = z.object({
   exchangeRate: z.number().positive().max(1_000_000).default(1),
   createdAt: z.iso.datetime(),
   protected: z.boolean(),
-  policy: z.object({
-    insuredAmount: OrderAmount,
-    premiumPaid: OrderAmount,
-    premiumCurrency: CurrencyCode,
-    removedAt: z.iso.datetime().nullable().optional(),
-  }).nullable(),
+  policy: z
+    .object({
+      insuredAmount: OrderAmount,
+      premiumPaid: OrderAmount,
+      premiumCurrency: CurrencyCode,
+      removedAt: z.iso.datetime().nullable().optional(),
+    })
+    .nullable(),
   shippingCost: OrderAmount.default(0),
   shippingCostTax: OrderAmount.default(0),
   tax: OrderAmount.default(0),
   shippingAddress: Address,
-  items: z.array(OrderItem.extend({
-    price: OrderAmount,
-    quantity: z.number().int().positive().max(100_000),
-    tax: OrderAmount.default(0),
-    discount: OrderAmount.default(0),
-    refundedQuantity: z.number().int().nonnegative().default(0),
-    selectedOptions: SelectedOptions.default({}),
-  })).min(1),
-  fulfillments: z.array(Fulfillment.extend({
-    shippedAt: z.iso.datetime().nullable().optional().transform((v) => v ?? null),
-    deliveredAt: z.iso.datetime().nullable().optional().transform((v) => v ?? null),
-    trackingCompany: z.string().nullable().optional().transform((v) => v ?? null),
-    trackingNumbers: z.array(z.string()).default([]),
-    trackingUrls: z.array(z.string()).default([]),
-  })).default([]),
+  items: z
+    .array(
+      OrderItem.extend({
+        price: OrderAmount,
+        quantity: z.number().int().positive().max(100_000),
+        tax: OrderAmount.default(0),
+        discount: OrderAmount.default(0),
+        refundedQuantity: z.number().int().nonnegative().default(0),
+        selectedOptions: SelectedOptions.default({}),
+      }),
+    )
+    .min(1),
+  fulfillments: z
+    .array(
+      Fulfillment.extend({
+        shippedAt: z.iso
+          .datetime()
+          .nullable()
+          .optional()
+          .transform((v) => v ?? null),
+        deliveredAt: z.iso
+          .datetime()
+          .nullable()
+          .optional()
+          .transform((v) => v ?? null),
+        trackingCompany: z
+          .string()
+          .nullable()
+          .optional()
+          .transform((v) => v ?? null),
+        trackingNumbers: z.array(z.string()).default([]),
+        trackingUrls: z.array(z.string()).default([]),
+      }),
+    )
+    .default([]),
 });
 export type OrderInput = z.infer<typeof OrderInput>;
 
 /** Spec §3: what a store offers its shoppers (and so what its claims may be resolved with). */
-export const StoreCapabilities = z.object({ credit: z.boolean(), refund: z.boolean(), reship: z.boolean(), returns: z.boolean() });
+export const StoreCapabilities = z.object({
+  credit: z.boolean(),
+  refund: z.boolean(),
+  reship: z.boolean(),
+  returns: z.boolean(),
+});
 export type StoreCapabilities = z.infer<typeof StoreCapabilities>;
 
 /** Spec §3 order settings: what the customer order carries of its store's settings. */
 export const OrderSettings = z.object({
   capabilities: StoreCapabilities,
-  credit: z.object({ enabled: z.boolean(), bonus: z.number().nonnegative(), bonusType: z.enum(['fixed', 'percentage']) }),
+  credit: z.object({
+    enabled: z.boolean(),
+    bonus: z.number().nonnegative(),
+    bonusType: z.enum(['fixed', 'percentage']),
+  }),
   returns: z.object({ portalUrl: z.string().nullable(), trackingUrl: z.string().nullable() }),
 });
 export type OrderSettings = z.infer<typeof OrderSettings>;
@@ -144,10 +175,19 @@ export const SlaSettings = z.object({
   /** WAITING_FOR_CUSTOMER with no activity for this many days → CLOSED (reason NO_RESPONSE). */
   waitingForCustomerDays: z.number().int().min(1).max(365).optional(),
   /** WAITING_FOR_BRAND with no activity for this many hours → WAITING_FOR_OP. */
-  waitingForBrandHours: z.number().int().min(1).max(24 * 90).optional(),
+  waitingForBrandHours: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .optional(),
 });
 export type SlaSettings = z.infer<typeof SlaSettings>;
-export const SLA_DEFAULTS = { enabled: true, waitingForCustomerDays: 7, waitingForBrandHours: 48 } as const satisfies Required<SlaSettings>;
+export const SLA_DEFAULTS = {
+  enabled: true,
+  waitingForCustomerDays: 7,
+  waitingForBrandHours: 48,
+} as const satisfies Required<SlaSettings>;
 
 /** An order line as the shopper sees it (decimals). */
 export const CustomerItem = OrderItem.extend({ price: DecimalAmount, tax: DecimalAmount, discount: DecimalAmount });

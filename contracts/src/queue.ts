@@ -62,7 +62,9 @@ export const AssignClaimRequest = z.object({
 export type AssignClaimRequest = z.infer<typeof AssignClaimRequest>;
 
 /** `GET /api/admin/claims/{claimId}/assignees`: who may be given the claim (they can update claims of its store). */
-export const AssigneeList = z.object({ data: z.array(z.object({ id: z.uuid(), name: z.string(), email: z.string() })) });
+export const AssigneeList = z.object({
+  data: z.array(z.object({ id: z.uuid(), name: z.string(), email: z.string() })),
+});
 export type AssigneeList = z.infer<typeof AssigneeList>;
 
 /**

@@ -1,8 +1,17 @@
 import { ResolutionReason, type ResolutionType } from './enums.js';
 
 /** Why an item was granted something: the approval's own code first, then the follow-ups that led to it. */
-const grantedBecause = (own: ResolutionReason): ResolutionReason[] =>
-  [...new Set<ResolutionReason>([own, 'INSUFFICIENT_SHIPPER', 'CUSTOMER_RESPONDED', 'FOLLOW_UP', 'ADDRESS_TYPO', 'CUSTOM', 'OTHER'])];
+const grantedBecause = (own: ResolutionReason): ResolutionReason[] => [
+  ...new Set<ResolutionReason>([
+    own,
+    'INSUFFICIENT_SHIPPER',
+    'CUSTOMER_RESPONDED',
+    'FOLLOW_UP',
+    'ADDRESS_TYPO',
+    'CUSTOM',
+    'OTHER',
+  ]),
+];
 
 /**
  * The reasons the desk offers for each decision (decided: spec §9 lists the codes without saying which fit
@@ -16,8 +25,19 @@ export const REASONS_FOR_DECISION: Readonly<Record<ResolutionType, readonly Reso
   FLAT_RATE: grantedBecause('FLAT_RATE'),
   CUSTOM: grantedBecause('CUSTOM'),
   DENY: [
-    'NOT_COVERED', 'EXPIRED30', 'PACKAGE_ARRIVED', 'PHOTO_VERIFIED', 'INSUFFICIENT_SHIPPER', 'THRESHOLD_REACHED', 'ALREADY_REFUNDED',
-    'ALREADY_REPLACED', 'RETURN_TO_SENDER', 'ADDRESS_TYPO', 'NO_RESPONSE', 'POTENTIAL_FRAUD', 'OTHER',
+    'NOT_COVERED',
+    'EXPIRED30',
+    'PACKAGE_ARRIVED',
+    'PHOTO_VERIFIED',
+    'INSUFFICIENT_SHIPPER',
+    'THRESHOLD_REACHED',
+    'ALREADY_REFUNDED',
+    'ALREADY_REPLACED',
+    'RETURN_TO_SENDER',
+    'ADDRESS_TYPO',
+    'NO_RESPONSE',
+    'POTENTIAL_FRAUD',
+    'OTHER',
   ],
 };
 

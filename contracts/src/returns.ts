@@ -10,11 +10,19 @@ import { z } from 'zod';
 export const ReturnHandling = z.enum(['store_portal', 'here']);
 export type ReturnHandling = z.infer<typeof ReturnHandling>;
 
-export const ReturnStatus = z.enum(['REDIRECTED', 'REQUESTED', 'APPROVED', 'RECEIVED', 'COMPLETED', 'REJECTED', 'CANCELLED']);
+export const ReturnStatus = z.enum([
+  'REDIRECTED',
+  'REQUESTED',
+  'APPROVED',
+  'RECEIVED',
+  'COMPLETED',
+  'REJECTED',
+  'CANCELLED',
+]);
 export type ReturnStatus = z.infer<typeof ReturnStatus>;
 
 export const RETURN_STATUS_LABELS: Readonly<Record<ReturnStatus, string>> = {
-  REDIRECTED: 'Sent to the store\'s returns portal',
+  REDIRECTED: "Sent to the store's returns portal",
   REQUESTED: 'Requested',
   APPROVED: 'Approved',
   RECEIVED: 'Received',
@@ -43,7 +51,14 @@ export const RETURN_RELEASED_STATUSES: readonly ReturnStatus[] = ['REDIRECTED', 
 /** Whose label is still valid to print: a return handled here that has not arrived or ended. */
 export const RETURN_LABEL_STATUSES: readonly ReturnStatus[] = ['REQUESTED', 'APPROVED'];
 
-export const ReturnReason = z.enum(['DAMAGED', 'DEFECTIVE', 'WRONG_ITEM', 'NOT_AS_DESCRIBED', 'NO_LONGER_NEEDED', 'OTHER']);
+export const ReturnReason = z.enum([
+  'DAMAGED',
+  'DEFECTIVE',
+  'WRONG_ITEM',
+  'NOT_AS_DESCRIBED',
+  'NO_LONGER_NEEDED',
+  'OTHER',
+]);
 export type ReturnReason = z.infer<typeof ReturnReason>;
 
 export const RETURN_REASON_LABELS: Readonly<Record<ReturnReason, string>> = {

@@ -23,5 +23,11 @@ export type Branding = z.infer<typeof Branding>;
 export { BUTTON_RADIUS } from './buttonRadius.js';
 
 /** The portal's chrome: the store's look, and its help and policy links for the footer (as set now). */
-export const WhitelabelSettings = z.object({ storeId: z.uuid(), storeName: z.string(), branding: Branding, contact: ContactSettings, policies: PoliciesSettings });
+export const WhitelabelSettings = z.object({
+  storeId: z.uuid(),
+  storeName: z.string(),
+  branding: Branding,
+  contact: ContactSettings,
+  policies: PoliciesSettings,
+});
 export type WhitelabelSettings = z.infer<typeof WhitelabelSettings>;

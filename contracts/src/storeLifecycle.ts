@@ -13,10 +13,21 @@ export const accountStreamOf = (accountId: string): string => `account:${account
 export const storeStreamOf = (storeId: string): string => `store:${storeId}`;
 
 /** Lowercase words joined by single hyphens: what the portal's `?store=` and the back-office show. */
-export const Slug = z.string().trim().min(2).max(60)
+export const Slug = z
+  .string()
+  .trim()
+  .min(2)
+  .max(60)
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Use lowercase letters, digits and single hyphens (e.g. acme-outfitters).');
-const Domain = z.string().trim().toLowerCase().max(253)
-  .regex(/^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'Enter a host name such as claims.example.com.');
+const Domain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(253)
+  .regex(
+    /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
+    'Enter a host name such as claims.example.com.',
+  );
 
 // ---------------------------------------------------------------------------------------------
 // Onboarding: the steps (spec §6 `implementation:*` actions) and the stage each leaves the store in.
@@ -30,7 +41,12 @@ export type OnboardingStage = z.infer<typeof OnboardingStage>;
 
 /** The stage each step leaves the store in. */
 export const STAGE_AFTER_STEP: Readonly<Record<OnboardingStep, OnboardingStage>> = {
-  create: 'created', 'brand-create': 'branded', review: 'in_review', approve: 'approved', reject: 'rejected', deploy: 'deployed',
+  create: 'created',
+  'brand-create': 'branded',
+  review: 'in_review',
+  approve: 'approved',
+  reject: 'rejected',
+  deploy: 'deployed',
 };
 
 /**
@@ -66,34 +82,68 @@ export const ONBOARDING_STEP_LABELS: Readonly<Record<OnboardingStep, string>> = 
 };
 
 export const ONBOARDING_STAGE_LABELS: Readonly<Record<OnboardingStage, string>> = {
-  created: 'Created', branded: 'Branded', in_review: 'In review', approved: 'Approved', rejected: 'Rejected', deployed: 'Deployed',
+  created: 'Created',
+  branded: 'Branded',
+  in_review: 'In review',
+  approved: 'Approved',
+  rejected: 'Rejected',
+  deployed: 'Deployed',
 };
 
 // ---------------------------------------------------------------------------------------------
 // Event data
 
-export const accountCreatedData = z.object({ accountId: z.uuid(), slug: Slug, name: z.string(), createdAt: z.iso.datetime() });
+export const accountCreatedData = z.object({
+  accountId: z.uuid(),
+  slug: Slug,
+  name: z.string(),
+  createdAt: z.iso.datetime(),
+});
 export const storeCreatedData = z.object({
-  storeId: z.uuid(), accountId: z.uuid(), slug: Slug, name: z.string(), currency: CurrencyCode, domain: z.string().nullable(), createdAt: z.iso.datetime(),
+  storeId: z.uuid(),
+  accountId: z.uuid(),
+  slug: Slug,
+  name: z.string(),
+  currency: CurrencyCode,
+  domain: z.string().nullable(),
+  createdAt: z.iso.datetime(),
 });
 /** One onboarding step after the store's creation; `note` says why (a rejection's reason). */
 export const storeOnboardingAdvancedData = z.object({
-  storeId: z.uuid(), step: OnboardingStep.exclude(['create']), note: z.string(), at: z.iso.datetime(),
+  storeId: z.uuid(),
+  step: OnboardingStep.exclude(['create']),
+  note: z.string(),
+  at: z.iso.datetime(),
 });
 export const storeActivatedData = z.object({ storeId: z.uuid(), activatedAt: z.iso.datetime() });
 
 // ---------------------------------------------------------------------------------------------
 // Commands
 
-export const CreateAccount = z.object({ type: z.literal('CreateAccount'), accountId: z.uuid(), slug: Slug, name: z.string(), now: z.iso.datetime() });
+export const CreateAccount = z.object({
+  type: z.literal('CreateAccount'),
+  accountId: z.uuid(),
+  slug: Slug,
+  name: z.string(),
+  now: z.iso.datetime(),
+});
 export type CreateAccount = z.infer<typeof CreateAccount>;
 
 export const CreateStore = z.object({
-  type: z.literal('CreateStore'), storeId: z.uuid(), accountId: z.uuid(), slug: Slug, name: z.string(), currency: CurrencyCode,
-  domain: z.string().nullable(), now: z.iso.datetime(),
+  type: z.literal('CreateStore'),
+  storeId: z.uuid(),
+  accountId: z.uuid(),
+  slug: Slug,
+  name: z.string(),
+  currency: CurrencyCode,
+  domain: z.string().nullable(),
+  now: z.iso.datetime(),
 });
 export const AdvanceOnboarding = z.object({
-  type: z.literal('AdvanceOnboarding'), step: OnboardingStep.exclude(['create']), note: z.string(), now: z.iso.datetime(),
+  type: z.literal('AdvanceOnboarding'),
+  step: OnboardingStep.exclude(['create']),
+  note: z.string(),
+  now: z.iso.datetime(),
 });
 export const ActivateStore = z.object({ type: z.literal('ActivateStore'), now: z.iso.datetime() });
 export const StoreLifecycleCommand = z.discriminatedUnion('type', [CreateStore, AdvanceOnboarding, ActivateStore]);
@@ -114,10 +164,15 @@ export const CreateStoreRequest = z.object({
 });
 export type CreateStoreRequest = z.infer<typeof CreateStoreRequest>;
 
-export const OnboardingStepRequest = z.object({
-  step: OnboardingStep.exclude(['create']),
-  note: z.string().trim().max(2_000).default(''),
-}).refine((value) => value.step !== 'reject' || value.note.length > 0, { message: 'Say why the store is rejected.', path: ['note'] });
+export const OnboardingStepRequest = z
+  .object({
+    step: OnboardingStep.exclude(['create']),
+    note: z.string().trim().max(2_000).default(''),
+  })
+  .refine((value) => value.step !== 'reject' || value.note.length > 0, {
+    message: 'Say why the store is rejected.',
+    path: ['note'],
+  });
 export type OnboardingStepRequest = z.input<typeof OnboardingStepRequest>;
 
 /**

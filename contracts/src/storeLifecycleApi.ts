@@ -4,20 +4,34 @@ import { StoreRef } from './backoffice.js';
 import { CurrencyCode } from './money.js';
 import { OnboardingStage, OnboardingStep } from './storeLifecycle.js';
 
-export const AccountView = z.object({ id: z.uuid(), slug: z.string(), name: z.string(), storeCount: z.number().int().nonnegative() });
+export const AccountView = z.object({
+  id: z.uuid(),
+  slug: z.string(),
+  name: z.string(),
+  storeCount: z.number().int().nonnegative(),
+});
 export type AccountView = z.infer<typeof AccountView>;
 export const AccountList = z.object({ data: z.array(AccountView) });
 export type AccountList = z.infer<typeof AccountList>;
 
 /** One store of an account: where shoppers reach it and whether they can yet (inactive until activated). */
-export const AccountStore = StoreRef.extend({ domain: z.string().nullable(), currency: CurrencyCode, active: z.boolean() });
+export const AccountStore = StoreRef.extend({
+  domain: z.string().nullable(),
+  currency: CurrencyCode,
+  active: z.boolean(),
+});
 export type AccountStore = z.infer<typeof AccountStore>;
 /** `GET /api/admin/accounts/{accountId}/stores` (`account-stores:read`): the account's stores the caller sees, by name. */
 export const AccountStores = z.object({ account: AccountView, data: z.array(AccountStore) });
 export type AccountStores = z.infer<typeof AccountStores>;
 
 /** One step a store went through: when, by whom, and why (a rejection's reason). */
-export const OnboardingStepRecord = z.object({ step: OnboardingStep, at: z.iso.datetime(), actor: Actor, note: z.string() });
+export const OnboardingStepRecord = z.object({
+  step: OnboardingStep,
+  at: z.iso.datetime(),
+  actor: Actor,
+  note: z.string(),
+});
 export type OnboardingStepRecord = z.infer<typeof OnboardingStepRecord>;
 
 /** Where a store created here stands: its stage, every step so far and what may come next. */

@@ -101,17 +101,36 @@ export const SETTINGS_DEFAULTS = {
   notifications: { replyToEmail: null },
   contact: { supportEmail: null, supportPhone: null },
 } as const satisfies {
-  revShare: RevShareSettings; claimAcknowledgment: ClaimAcknowledgmentSettings; widget: WidgetSettings; claimFiling: ClaimFilingSettings;
-  policies: PoliciesSettings; pricing: PricingSettings; quotePricing: QuotePricingSettings; notifications: NotificationsSettings; contact: ContactSettings;
+  revShare: RevShareSettings;
+  claimAcknowledgment: ClaimAcknowledgmentSettings;
+  widget: WidgetSettings;
+  claimFiling: ClaimFilingSettings;
+  policies: PoliciesSettings;
+  pricing: PricingSettings;
+  quotePricing: QuotePricingSettings;
+  notifications: NotificationsSettings;
+  contact: ContactSettings;
 };
 
 // ---------------------------------------------------------------------------------------------
 // Groups
 
 export const EDITABLE_SETTINGS_GROUPS = [
-  'capabilities', 'fulfillment', 'one-time-appeasements', 'replacement-cost', 'rev-share', 'claim-acknowledgment',
-  'customer-communication', 'metadata', 'widget',
-  'claim-filing', 'policies', 'pricing', 'quote-pricing', 'notifications', 'contact',
+  'capabilities',
+  'fulfillment',
+  'one-time-appeasements',
+  'replacement-cost',
+  'rev-share',
+  'claim-acknowledgment',
+  'customer-communication',
+  'metadata',
+  'widget',
+  'claim-filing',
+  'policies',
+  'pricing',
+  'quote-pricing',
+  'notifications',
+  'contact',
 ] as const;
 export const EditableSettingsGroup = z.enum(EDITABLE_SETTINGS_GROUPS);
 export type EditableSettingsGroup = z.infer<typeof EditableSettingsGroup>;
@@ -149,11 +168,20 @@ export const SETTINGS_GROUP_ACCESS: Readonly<Record<SettingsGroup, { read: Permi
   general: { read: 'settings-general:read', update: null },
   capabilities: { read: 'capabilities:read', update: 'capabilities:update' },
   fulfillment: { read: 'settings-fulfillment:read', update: 'settings-fulfillment:update' },
-  'one-time-appeasements': { read: 'settings-one-time-appeasements:read', update: 'settings-one-time-appeasements:update' },
+  'one-time-appeasements': {
+    read: 'settings-one-time-appeasements:read',
+    update: 'settings-one-time-appeasements:update',
+  },
   'replacement-cost': { read: 'settings-replacement-cost:read', update: 'settings-replacement-cost:update' },
   'rev-share': { read: 'settings-rev-share:read', update: 'settings-rev-share:update' },
-  'claim-acknowledgment': { read: 'settings-claim-acknowledgment:read', update: 'settings-claim-acknowledgment:update' },
-  'customer-communication': { read: 'settings-customer-communication:read', update: 'settings-customer-communication:update' },
+  'claim-acknowledgment': {
+    read: 'settings-claim-acknowledgment:read',
+    update: 'settings-claim-acknowledgment:update',
+  },
+  'customer-communication': {
+    read: 'settings-customer-communication:read',
+    update: 'settings-customer-communication:update',
+  },
   metadata: { read: 'settings-metadata:read', update: 'settings-metadata:update' },
   widget: { read: 'settings-widget:read', update: 'settings-widget:update' },
   'claim-filing': { read: 'claim-filing:read', update: 'claim-filing:update' },
@@ -189,13 +217,18 @@ export const SETTINGS_GROUP_LABELS: Readonly<Record<SettingsGroup, string>> = {
 // Changes: one group's new value. The event keeps the stored shape; a request must also pass the rules.
 
 /** One group's change, `{ group, value }`, of each group's value schema. */
-type GroupChange<Groups extends Record<EditableSettingsGroup, z.ZodType>, G extends EditableSettingsGroup> =
-  G extends EditableSettingsGroup ? z.ZodObject<{ group: z.ZodLiteral<G>; value: Groups[G] }> : never;
+type GroupChange<
+  Groups extends Record<EditableSettingsGroup, z.ZodType>,
+  G extends EditableSettingsGroup,
+> = G extends EditableSettingsGroup ? z.ZodObject<{ group: z.ZodLiteral<G>; value: Groups[G] }> : never;
 
 /** The union of changes to each group, one value schema per group (the stored shapes, or the rules a request must pass). */
 function groupChanges<Groups extends Record<EditableSettingsGroup, z.ZodType>>(groups: Groups) {
   // Each object pairs a group with its own schema, which this generic map cannot see through.
-  const [first, ...others] = EDITABLE_SETTINGS_GROUPS.map((group) => z.object({ group: z.literal(group), value: groups[group] }) as GroupChange<Groups, EditableSettingsGroup>);
+  const [first, ...others] = EDITABLE_SETTINGS_GROUPS.map(
+    (group) =>
+      z.object({ group: z.literal(group), value: groups[group] }) as GroupChange<Groups, EditableSettingsGroup>,
+  );
   if (first === undefined) throw new Error('EDITABLE_SETTINGS_GROUPS is empty');
   return z.discriminatedUnion('group', [first, ...others]);
 }
@@ -211,34 +244,54 @@ export const CapabilitiesInput = CapabilitiesSettings.extend({
   returns: z.object({ portalUrl: HttpUrl.nullable(), trackingUrl: HttpUrl.nullable() }),
 }).superRefine((value, ctx) => {
   if (value.capabilities.returns && !value.returns.portalUrl) {
-    ctx.addIssue({ code: 'custom', message: 'Returns need the returns portal address.', path: ['returns', 'portalUrl'] });
+    ctx.addIssue({
+      code: 'custom',
+      message: 'Returns need the returns portal address.',
+      path: ['returns', 'portalUrl'],
+    });
   }
   if (value.credit.enabled !== value.capabilities.credit) {
-    ctx.addIssue({ code: 'custom', message: 'credit.enabled and capabilities.credit are the same switch: give both the same value.', path: ['credit', 'enabled'] });
+    ctx.addIssue({
+      code: 'custom',
+      message: 'credit.enabled and capabilities.credit are the same switch: give both the same value.',
+      path: ['credit', 'enabled'],
+    });
   }
   if (value.credit.bonusType === 'percentage' && value.credit.bonus > 100) {
     ctx.addIssue({ code: 'custom', message: 'A percentage bonus is at most 100.', path: ['credit', 'bonus'] });
   }
 });
 
-export const FulfillmentInput = z.object({
-  claimWaitDays: z.number().int().min(0).max(365),
-  claimWindowDays: z.number().int().min(1).max(3_650),
-}).refine((value) => value.claimWaitDays <= value.claimWindowDays, {
-  message: 'The claim window must not end before the waiting period does.', path: ['claimWindowDays'],
-});
+export const FulfillmentInput = z
+  .object({
+    claimWaitDays: z.number().int().min(0).max(365),
+    claimWindowDays: z.number().int().min(1).max(3_650),
+  })
+  .refine((value) => value.claimWaitDays <= value.claimWindowDays, {
+    message: 'The claim window must not end before the waiting period does.',
+    path: ['claimWindowDays'],
+  });
 
 export const MetadataInput = MetadataSettings.refine((value) => Object.keys(value.entries).length <= 100, {
-  message: 'At most 100 metadata keys.', path: ['entries'],
+  message: 'At most 100 metadata keys.',
+  path: ['entries'],
 });
 
 const OptionalEmail = z.email({ message: 'Enter an email address.' }).max(320).nullable();
 
-export const PoliciesInput = z.object({ termsUrl: HttpUrl.nullable(), privacyUrl: HttpUrl.nullable(), protectionTermsUrl: HttpUrl.nullable() });
+export const PoliciesInput = z.object({
+  termsUrl: HttpUrl.nullable(),
+  privacyUrl: HttpUrl.nullable(),
+  protectionTermsUrl: HttpUrl.nullable(),
+});
 export const NotificationsInput = z.object({ replyToEmail: OptionalEmail });
 export const ContactInput = z.object({
   supportEmail: OptionalEmail,
-  supportPhone: z.string().trim().regex(/^\+?[0-9 ()-]{5,30}$/, 'Enter a phone number: digits, spaces, brackets and hyphens, optionally after a +.').nullable(),
+  supportPhone: z
+    .string()
+    .trim()
+    .regex(/^\+?[0-9 ()-]{5,30}$/, 'Enter a phone number: digits, spaces, brackets and hyphens, optionally after a +.')
+    .nullable(),
 });
 
 export const ClaimAcknowledgmentInput = ClaimAcknowledgmentSettings.extend({ message: z.string().trim().max(2_000) });

@@ -2,8 +2,24 @@ import { z } from 'zod';
 import { Actor } from './events.js';
 import { Branding, Store } from './store.js';
 import {
-  CapabilitiesSettings, ClaimAcknowledgmentSettings, ClaimFilingSettings, ContactSettings, NotificationsSettings, PoliciesSettings, PricingSettings, QuotePricingSettings, CustomerCommunicationSettings, EditableSettingsGroup, FulfillmentSettings, MetadataSettings,
-  OneTimeAppeasementSettings, ReplacementCostSettings, RevShareSettings, SettingsFieldChange, WidgetSettings, type SettingsGroup,
+  CapabilitiesSettings,
+  ClaimAcknowledgmentSettings,
+  ClaimFilingSettings,
+  ContactSettings,
+  NotificationsSettings,
+  PoliciesSettings,
+  PricingSettings,
+  QuotePricingSettings,
+  CustomerCommunicationSettings,
+  EditableSettingsGroup,
+  FulfillmentSettings,
+  MetadataSettings,
+  OneTimeAppeasementSettings,
+  ReplacementCostSettings,
+  RevShareSettings,
+  SettingsFieldChange,
+  WidgetSettings,
+  type SettingsGroup,
 } from './storeSettings.js';
 
 /** Settings general (read-only): the store's own facts. */
@@ -11,17 +27,22 @@ export const GeneralSettings = Store.pick({ name: true, slug: true, domain: true
 export type GeneralSettings = z.infer<typeof GeneralSettings>;
 
 /** The version of the store's settings stream that last changed a group, when and by whom. */
-export const SettingsVersionRef = z.object({ version: z.number().int().positive(), at: z.iso.datetime(), actor: Actor });
+export const SettingsVersionRef = z.object({
+  version: z.number().int().positive(),
+  at: z.iso.datetime(),
+  actor: Actor,
+});
 export type SettingsVersionRef = z.infer<typeof SettingsVersionRef>;
 
-const groupView = <G extends SettingsGroup, V extends z.ZodType>(group: G, value: V) => z.object({
-  group: z.literal(group),
-  value,
-  /** The caller may change it now (holds its update permission). */
-  updatable: z.boolean(),
-  /** Null for general and branding, which are not versioned here. */
-  lastChange: SettingsVersionRef.nullable(),
-});
+const groupView = <G extends SettingsGroup, V extends z.ZodType>(group: G, value: V) =>
+  z.object({
+    group: z.literal(group),
+    value,
+    /** The caller may change it now (holds its update permission). */
+    updatable: z.boolean(),
+    /** Null for general and branding, which are not versioned here. */
+    lastChange: SettingsVersionRef.nullable(),
+  });
 
 /** One group as the caller may read it. */
 export const SettingsGroupView = z.discriminatedUnion('group', [
@@ -62,11 +83,12 @@ export type StoreSettingsView = z.infer<typeof StoreSettingsView>;
 export const StoreSettingsQuery = z.object({ asOf: z.iso.datetime({ offset: true }).optional() });
 
 /** Body of `PUT /api/admin/stores/{storeId}/settings/{group}`: the group's whole new value. */
-export const updateSettingsRequest = <V extends z.ZodType>(value: V) => z.object({
-  value,
-  /** The settings version the editor loaded: refused (409) when this group changed after it. */
-  expectedVersion: z.number().int().nonnegative().optional(),
-});
+export const updateSettingsRequest = <V extends z.ZodType>(value: V) =>
+  z.object({
+    value,
+    /** The settings version the editor loaded: refused (409) when this group changed after it. */
+    expectedVersion: z.number().int().nonnegative().optional(),
+  });
 
 /** One version of one group: its first recording or a change, by whom and when, field by field. */
 export const SettingsHistoryEntry = z.object({

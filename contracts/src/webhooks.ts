@@ -7,8 +7,9 @@ import { ITEMS_RESOLVED_WEBHOOK, WEBHOOK_EVENT_TYPES } from './events.js';
  */
 
 // A decision on some items only comes beside the whole claim's: both are ClaimResolved events.
-const [firstType, ...otherTypes] = Object.values(WEBHOOK_EVENT_TYPES)
-  .flatMap((type) => (type === WEBHOOK_EVENT_TYPES.ClaimResolved ? [type, ITEMS_RESOLVED_WEBHOOK] : [type]));
+const [firstType, ...otherTypes] = Object.values(WEBHOOK_EVENT_TYPES).flatMap((type) =>
+  type === WEBHOOK_EVENT_TYPES.ClaimResolved ? [type, ITEMS_RESOLVED_WEBHOOK] : [type],
+);
 if (firstType === undefined) throw new Error('WEBHOOK_EVENT_TYPES is empty');
 
 /** A dotted event type a webhook endpoint can subscribe to (`claim.filed`, `claim.resolved`, `claim.items_resolved`, …). */
@@ -53,7 +54,9 @@ export const WebhookEndpoint = z.object({
 export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
 
 /** The signing secret (`whsec_` + base64 of 32 random bytes) is in this answer only. */
-export const CreateWebhookEndpointResponse = WebhookEndpoint.extend({ secret: z.string().regex(/^whsec_[A-Za-z0-9+/]+=*$/) });
+export const CreateWebhookEndpointResponse = WebhookEndpoint.extend({
+  secret: z.string().regex(/^whsec_[A-Za-z0-9+/]+=*$/),
+});
 export type CreateWebhookEndpointResponse = z.infer<typeof CreateWebhookEndpointResponse>;
 
 export const WebhookEndpointList = z.object({ data: z.array(WebhookEndpoint) });
@@ -61,10 +64,20 @@ export const WebhookEndpointList = z.object({ data: z.array(WebhookEndpoint) });
 /** Contract: the old secret keeps signing beside the new one for this long unless `overlapSeconds` says otherwise. */
 export const DEFAULT_SECRET_OVERLAP_SECONDS = 24 * 3_600;
 
-export const RotateWebhookSecretRequest = z.object({
-  overlapSeconds: z.number().int().min(0).max(7 * 24 * 3_600).default(DEFAULT_SECRET_OVERLAP_SECONDS),
-}).default({ overlapSeconds: DEFAULT_SECRET_OVERLAP_SECONDS });
-export const RotateWebhookSecretResponse = z.object({ secret: z.string().regex(/^whsec_[A-Za-z0-9+/]+=*$/), previousSecretExpiresAt: z.iso.datetime() });
+export const RotateWebhookSecretRequest = z
+  .object({
+    overlapSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(7 * 24 * 3_600)
+      .default(DEFAULT_SECRET_OVERLAP_SECONDS),
+  })
+  .default({ overlapSeconds: DEFAULT_SECRET_OVERLAP_SECONDS });
+export const RotateWebhookSecretResponse = z.object({
+  secret: z.string().regex(/^whsec_[A-Za-z0-9+/]+=*$/),
+  previousSecretExpiresAt: z.iso.datetime(),
+});
 export type RotateWebhookSecretResponse = z.infer<typeof RotateWebhookSecretResponse>;
 
 /** `PATCH /api/v1/webhook-endpoints/{id}`: turn deliveries back on (or off). */
@@ -112,7 +125,10 @@ export const WebhookDeliveryAttemptQuery = z.object({
 export type WebhookDeliveryAttemptQuery = z.infer<typeof WebhookDeliveryAttemptQuery>;
 
 /** Every attempt to the endpoint, newest first, cursor-paginated. */
-export const WebhookDeliveryAttemptPage = z.object({ data: z.array(WebhookDeliveryAttempt), nextCursor: z.string().nullable() });
+export const WebhookDeliveryAttemptPage = z.object({
+  data: z.array(WebhookDeliveryAttempt),
+  nextCursor: z.string().nullable(),
+});
 export type WebhookDeliveryAttemptPage = z.infer<typeof WebhookDeliveryAttemptPage>;
 
 /** Answer of a replay: the delivery is due again at once, with the same `webhook-id`. */
@@ -125,8 +141,12 @@ export const WebhookReplayResponse = z.object({
 export type WebhookReplayResponse = z.infer<typeof WebhookReplayResponse>;
 
 /** Replays every delivery to the endpoint of an event that occurred in `[from, to)`, succeeded ones included. */
-export const ReplayWebhookRangeRequest = z.object({ from: z.iso.datetime({ offset: true }), to: z.iso.datetime({ offset: true }) })
-  .refine((range) => Date.parse(range.from) < Date.parse(range.to), { message: 'from must be before to', path: ['to'] });
+export const ReplayWebhookRangeRequest = z
+  .object({ from: z.iso.datetime({ offset: true }), to: z.iso.datetime({ offset: true }) })
+  .refine((range) => Date.parse(range.from) < Date.parse(range.to), {
+    message: 'from must be before to',
+    path: ['to'],
+  });
 export type ReplayWebhookRangeRequest = z.infer<typeof ReplayWebhookRangeRequest>;
 export const ReplayWebhookRangeResponse = z.object({ replayed: z.number().int().nonnegative() });
 export type ReplayWebhookRangeResponse = z.infer<typeof ReplayWebhookRangeResponse>;

@@ -7,12 +7,14 @@ const instant = fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2100, 0, 1
 
 describe('analytics periods and ratios', () => {
   it('compares a period with the one of the same length that ends where it starts', () => {
-    fc.assert(fc.property(instant, fc.integer({ min: 1, max: 366 * DAY }), (from, length) => {
-      const period = { from: new Date(from).toISOString(), to: new Date(from + length).toISOString() };
-      const before = previousPeriod(period);
-      expect(before.to).toBe(period.from);
-      expect(Date.parse(before.to) - Date.parse(before.from)).toBe(length);
-    }));
+    fc.assert(
+      fc.property(instant, fc.integer({ min: 1, max: 366 * DAY }), (from, length) => {
+        const period = { from: new Date(from).toISOString(), to: new Date(from + length).toISOString() };
+        const before = previousPeriod(period);
+        expect(before.to).toBe(period.from);
+        expect(Date.parse(before.to) - Date.parse(before.from)).toBe(length);
+      }),
+    );
   });
 
   it('has no rate without a whole and no change from nothing', () => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DomainEvent, EVENT_SCHEMA_VERSIONS, EVENT_TYPES, streamOf, WEBHOOK_EVENT_TYPES, WEBHOOK_SOURCE_TYPES } from '../src/events.js';
+import {
+  DomainEvent,
+  EVENT_SCHEMA_VERSIONS,
+  EVENT_TYPES,
+  streamOf,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_SOURCE_TYPES,
+} from '../src/events.js';
 import { WebhookEventType } from '../src/webhooks.js';
 
 const claimId = '7d0f3c36-5f0b-4a51-9d55-0a4b1c2f0e11';
@@ -12,7 +19,8 @@ describe('the event registry', () => {
     const label = DomainEvent.parse({ type: 'ClaimLabelAdded', data: { claimId, label: 'vip' } });
     expect(streamOf(label)).toEqual({ streamId: claimId, streamType: 'claim' });
     const invited = DomainEvent.parse({
-      type: 'TeamInvitationAccepted', data: { accountId, storeId: null, userId: claimId, email: 'a@example.com' },
+      type: 'TeamInvitationAccepted',
+      data: { accountId, storeId: null, userId: claimId, email: 'a@example.com' },
     });
     expect(streamOf(invited)).toEqual({ streamId: accountId, streamType: 'account-team' });
   });
@@ -35,6 +43,14 @@ describe('the event registry', () => {
     });
     expect([...WEBHOOK_SOURCE_TYPES].sort()).toEqual(Object.keys(WEBHOOK_EVENT_TYPES).sort());
     // A decision on some items only is a ClaimResolved too, delivered under its own type.
-    expect(WebhookEventType.options).toEqual(['claim.filed', 'claim.status_changed', 'claim.resolved', 'claim.items_resolved', 'claim.message_created', 'claim.reviewed', 'claim.resolution_reversed']);
+    expect(WebhookEventType.options).toEqual([
+      'claim.filed',
+      'claim.status_changed',
+      'claim.resolved',
+      'claim.items_resolved',
+      'claim.message_created',
+      'claim.reviewed',
+      'claim.resolution_reversed',
+    ]);
   });
 });

@@ -3,7 +3,7 @@ import { ALL_PERMISSIONS, isPermission, Permission, roleAllows, ROLES, type Role
 import { SETTINGS_GROUP_ACCESS } from '../src/storeSettings.js';
 
 describe('Permission', () => {
-  it('is the union of the table\'s strings, so a misspelt permission does not compile', () => {
+  it("is the union of the table's strings, so a misspelt permission does not compile", () => {
     const known: Permission = 'macro:read';
     // @ts-expect-error 'macro:raed' is no permission; this line stops compiling if Permission ever widens to string.
     const misspelt: Permission = 'macro:raed';
@@ -26,10 +26,16 @@ describe('Permission', () => {
 
 describe('settings groups', () => {
   it('guard each spec §6 settings permission with exactly one group, and only general has no update', () => {
-    const used = Object.values(SETTINGS_GROUP_ACCESS).flatMap((access) => [access.read, access.update]).filter((p) => p !== null);
+    const used = Object.values(SETTINGS_GROUP_ACCESS)
+      .flatMap((access) => [access.read, access.update])
+      .filter((p) => p !== null);
     const settingsPermissions = ALL_PERMISSIONS.filter((p) => p.startsWith('settings-'));
     expect(used.filter((p) => p.startsWith('settings-')).sort()).toEqual(settingsPermissions);
     expect(new Set(used).size).toBe(used.length);
-    expect(Object.entries(SETTINGS_GROUP_ACCESS).filter(([, access]) => access.update === null).map(([group]) => group)).toEqual(['general', 'branding']);
+    expect(
+      Object.entries(SETTINGS_GROUP_ACCESS)
+        .filter(([, access]) => access.update === null)
+        .map(([group]) => group),
+    ).toEqual(['general', 'branding']);
   });
 });

@@ -3,16 +3,29 @@ import fc from 'fast-check';
 import { REASONS_FOR_DECISION, ResolutionReason, ResolutionType } from '../src/index.js';
 
 /** Grounds for refusing an item: never offered when the item is granted something. */
-const DENIAL_GROUNDS = ['NOT_COVERED', 'EXPIRED30', 'PACKAGE_ARRIVED', 'PHOTO_VERIFIED', 'THRESHOLD_REACHED', 'ALREADY_REFUNDED', 'ALREADY_REPLACED', 'RETURN_TO_SENDER', 'NO_RESPONSE', 'POTENTIAL_FRAUD'];
+const DENIAL_GROUNDS = [
+  'NOT_COVERED',
+  'EXPIRED30',
+  'PACKAGE_ARRIVED',
+  'PHOTO_VERIFIED',
+  'THRESHOLD_REACHED',
+  'ALREADY_REFUNDED',
+  'ALREADY_REPLACED',
+  'RETURN_TO_SENDER',
+  'NO_RESPONSE',
+  'POTENTIAL_FRAUD',
+];
 const APPROVALS = ResolutionType.options.filter((t) => t !== 'DENY');
 
 describe('the reasons offered for each decision', () => {
   it('offers an approval its own code and no ground for denial', () => {
-    fc.assert(fc.property(fc.constantFrom(...APPROVALS), (type) => {
-      const offered = REASONS_FOR_DECISION[type];
-      expect(offered).toContain(type);
-      expect(offered.filter((r) => DENIAL_GROUNDS.includes(r))).toEqual([]);
-    }));
+    fc.assert(
+      fc.property(fc.constantFrom(...APPROVALS), (type) => {
+        const offered = REASONS_FOR_DECISION[type];
+        expect(offered).toContain(type);
+        expect(offered.filter((r) => DENIAL_GROUNDS.includes(r))).toEqual([]);
+      }),
+    );
   });
 
   it('offers a denial every ground and no approval code, each a known reason once', () => {

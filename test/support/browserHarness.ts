@@ -19,11 +19,26 @@ export interface BrowserHarness {
  * The real server in-process (PGlite in a temp folder holding the demo data, rate limits on with `env`'s lifts) and
  * Debian's Chromium: what the back-office's and the portal's browser tests stand on.
  */
-export async function startBrowserHarness(name: string, env: Record<string, string>, options: Pick<RuntimeOptions, 'now'> = {}): Promise<BrowserHarness> {
+export async function startBrowserHarness(
+  name: string,
+  env: Record<string, string>,
+  options: Pick<RuntimeOptions, 'now'> = {},
+): Promise<BrowserHarness> {
   const { dataDir, seeded } = newDataDir(`${name}-e2e`, options.now !== undefined);
-  const runtime = await startRuntime(loadConfig({
-    ...process.env, DATA_DIR: dataDir, PORT: '0', SEED_DEMO: String(!seeded), DATABASE_URL: '', KAFKA_BROKERS: '', LOG_LEVEL: 'warn', RATE_LIMIT_ENABLED: 'true', ...env,
-  }), options);
+  const runtime = await startRuntime(
+    loadConfig({
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      SEED_DEMO: String(!seeded),
+      DATABASE_URL: '',
+      KAFKA_BROKERS: '',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_ENABLED: 'true',
+      ...env,
+    }),
+    options,
+  );
   const { port } = runtime.app.server.address() as AddressInfo;
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -55,7 +70,7 @@ export function startedForFile<H extends BrowserHarness>(start: () => Promise<H>
   });
   return new Proxy({} as H, {
     get(_, key) {
-      if (!started) throw new Error('The harness starts in the file\'s beforeAll.');
+      if (!started) throw new Error("The harness starts in the file's beforeAll.");
       return Reflect.get(started, key) as unknown;
     },
   });
@@ -75,7 +90,11 @@ export function collectProblems(page: Page, expected: (text: string, where: stri
 
 /** Fails on any WCAG 2.x A or AA violation on the page as it is now. */
 export async function expectAccessible(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  const summary = results.violations.map(
+    (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+  );
   expect(summary).toEqual([]);
 }

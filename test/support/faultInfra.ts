@@ -27,7 +27,9 @@ const script = (name: string, args: string[], env: NodeJS.ProcessEnv) =>
 /** The newest installed PostgreSQL server's programs, as infra/scripts/postgres.sh picks them; null when none is installed. */
 export function installedPostgresBin(): string | null {
   if (!fs.existsSync('/usr/lib/postgresql')) return null;
-  const versions = fs.readdirSync('/usr/lib/postgresql').filter((v) => fs.existsSync(`/usr/lib/postgresql/${v}/bin/pg_ctl`));
+  const versions = fs
+    .readdirSync('/usr/lib/postgresql')
+    .filter((v) => fs.existsSync(`/usr/lib/postgresql/${v}/bin/pg_ctl`));
   const newest = versions.sort((a, b) => Number(a) - Number(b)).at(-1);
   return newest ? `/usr/lib/postgresql/${newest}/bin` : null;
 }
@@ -113,15 +115,26 @@ export class ServiceProcess {
   /** Exits nobody asked for (the process died on its own): each is a defect. */
   readonly unexpectedExits: string[] = [];
 
-  constructor(readonly name: string, private readonly entry: string, private readonly logFile: string) {}
+  constructor(
+    readonly name: string,
+    private readonly entry: string,
+    private readonly logFile: string,
+  ) {}
 
   start(env: NodeJS.ProcessEnv): void {
     const log = fs.openSync(this.logFile, 'a');
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, this.entry)], { cwd: root, env, stdio: ['ignore', log, log] });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, this.entry)], {
+      cwd: root,
+      env,
+      stdio: ['ignore', log, log],
+    });
     fs.closeSync(log);
     this.killing = false;
     child.once('exit', (code, signal) => {
-      if (!this.killing) this.unexpectedExits.push(`${this.name} exited by itself (code ${code}, signal ${signal}); see ${this.logFile}`);
+      if (!this.killing)
+        this.unexpectedExits.push(
+          `${this.name} exited by itself (code ${code}, signal ${signal}); see ${this.logFile}`,
+        );
     });
     this.child = child;
   }

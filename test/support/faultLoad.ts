@@ -61,8 +61,14 @@ export interface Answer {
 
 /** No answer at all: refused, reset or timed out (the API process was down or killed). */
 export class NoAnswer extends Error {
-  constructor(readonly startedAt: number, readonly endedAt: number, cause: unknown) {
-    super(`no answer: ${cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause)}`);
+  constructor(
+    readonly startedAt: number,
+    readonly endedAt: number,
+    cause: unknown,
+  ) {
+    super(
+      `no answer: ${cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause)}`,
+    );
   }
 }
 
@@ -84,9 +90,18 @@ export class ApiClient {
     const startedAt = Date.now();
     try {
       const response = await fetch(`${this.base}${url}`, {
-        method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), signal: AbortSignal.timeout(30_000),
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal: AbortSignal.timeout(30_000),
       });
-      return { status: response.status, body: await response.text(), headers: response.headers, startedAt, endedAt: Date.now() };
+      return {
+        status: response.status,
+        body: await response.text(),
+        headers: response.headers,
+        startedAt,
+        endedAt: Date.now(),
+      };
     } catch (error) {
       throw new NoAnswer(startedAt, Date.now(), error);
     }
@@ -115,7 +130,20 @@ export interface Failure {
 
 const filingBody = (orderNumber: string): FileClaimRequest => ({
   email: `buyer-${orderNumber}@example.com`,
-  fulfillmentIssues: [{ sourceFulfillmentId: `${orderNumber}-f`, issues: [{ sourceItemId: `${orderNumber}-li-0`, claimType: 'DAMAGED', quantity: 1, details: 'Arrived broken.', images: [] }] }],
+  fulfillmentIssues: [
+    {
+      sourceFulfillmentId: `${orderNumber}-f`,
+      issues: [
+        {
+          sourceItemId: `${orderNumber}-li-0`,
+          claimType: 'DAMAGED',
+          quantity: 1,
+          details: 'Arrived broken.',
+          images: [],
+        },
+      ],
+    },
+  ],
   resolution: { desiredMethod: 'REFUND', customerSignature: 'Lee Buyer', updatedShippingAddress: null },
 });
 
@@ -161,26 +189,50 @@ export class Load {
   private async scenario(orderNumber: string): Promise<void> {
     const { api, token } = this.options;
     const sourceOrderId = `chaos-${orderNumber}`;
-    if (!(await this.step('order', () => api.call('PUT', `/api/v1/orders/${sourceOrderId}`, { body: orderBody(orderNumber), token })))) return;
-    const filed = await this.step('filing', () => api.call('POST', `/api/claims/${sourceOrderId}`, { body: filingBody(orderNumber) }), (body) => {
-      const { claimId } = FileClaimResponse.parse(JSON.parse(body));
-      return { claimId };
-    });
+    if (
+      !(await this.step('order', () =>
+        api.call('PUT', `/api/v1/orders/${sourceOrderId}`, { body: orderBody(orderNumber), token }),
+      ))
+    )
+      return;
+    const filed = await this.step(
+      'filing',
+      () => api.call('POST', `/api/claims/${sourceOrderId}`, { body: filingBody(orderNumber) }),
+      (body) => {
+        const { claimId } = FileClaimResponse.parse(JSON.parse(body));
+        return { claimId };
+      },
+    );
     if (!filed) return;
     const { token: claimToken } = FileClaimResponse.parse(JSON.parse(filed.body));
     for (let i = 1; i <= this.options.messagesPerClaim; i++) {
-      const sent = await this.step('message', () => api.call('POST', `/api/claims/${claimToken}/messages`, { body: { messageContent: `update ${i}` } }), (body) => ({
-        claimId: filed.claimId, messageId: Message.parse(JSON.parse(body)).id,
-      }));
+      const sent = await this.step(
+        'message',
+        () => api.call('POST', `/api/claims/${claimToken}/messages`, { body: { messageContent: `update ${i}` } }),
+        (body) => ({
+          claimId: filed.claimId,
+          messageId: Message.parse(JSON.parse(body)).id,
+        }),
+      );
       if (!sent) return;
     }
-    await this.step('resolution', () => api.call('POST', `/api/v1/claims/${filed.claimId}/resolve`, { body: { resolutionType: 'REFUND', reason: 'REFUND' }, token }), () => ({
-      claimId: filed.claimId,
-    }));
+    await this.step(
+      'resolution',
+      () =>
+        api.call('POST', `/api/v1/claims/${filed.claimId}/resolve`, {
+          body: { resolutionType: 'REFUND', reason: 'REFUND' },
+          token,
+        }),
+      () => ({
+        claimId: filed.claimId,
+      }),
+    );
   }
 
   private async step(
-    kind: CommandKind, send: () => Promise<Answer>, identify: (body: string) => Omit<Acknowledged, 'kind' | 'at' | 'startedAt'> = () => ({}),
+    kind: CommandKind,
+    send: () => Promise<Answer>,
+    identify: (body: string) => Omit<Acknowledged, 'kind' | 'at' | 'startedAt'> = () => ({}),
   ): Promise<(Acknowledged & { body: string }) | null> {
     try {
       const answer = await send();
@@ -189,7 +241,13 @@ export class Load {
         this.acknowledged.push(acknowledged);
         return { ...acknowledged, body: answer.body };
       }
-      this.failures.push({ kind, status: answer.status, body: answer.body.slice(0, 300), startedAt: answer.startedAt, endedAt: answer.endedAt });
+      this.failures.push({
+        kind,
+        status: answer.status,
+        body: answer.body.slice(0, 300),
+        startedAt: answer.startedAt,
+        endedAt: answer.endedAt,
+      });
       return null;
     } catch (error) {
       if (!(error instanceof NoAnswer)) throw error;

@@ -11,7 +11,10 @@ import { seedDataDirOnce, seedTemplateOnce } from './seededDemo.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const infra = (script: string, ...args: string[]) =>
-  execFileSync(path.join(root, 'infra/scripts', script), args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  execFileSync(path.join(root, 'infra/scripts', script), args, {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
 
 interface Endpoints {
   databaseUrl: string;
@@ -35,11 +38,16 @@ async function fromContainers(): Promise<Endpoints | null> {
   const kafka = await new GenericContainer('apache/kafka:3.9.1')
     .withExposedPorts({ container: 9092, host: 19092 })
     .withEnvironment({
-      KAFKA_NODE_ID: '1', KAFKA_PROCESS_ROLES: 'broker,controller',
-      KAFKA_LISTENERS: 'PLAINTEXT://:9092,CONTROLLER://:9093', KAFKA_ADVERTISED_LISTENERS: 'PLAINTEXT://127.0.0.1:19092',
-      KAFKA_CONTROLLER_LISTENER_NAMES: 'CONTROLLER', KAFKA_CONTROLLER_QUORUM_VOTERS: '1@localhost:9093',
-      KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: '1', KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR: '1',
-      KAFKA_TRANSACTION_STATE_LOG_MIN_ISR: '1', KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS: '0',
+      KAFKA_NODE_ID: '1',
+      KAFKA_PROCESS_ROLES: 'broker,controller',
+      KAFKA_LISTENERS: 'PLAINTEXT://:9092,CONTROLLER://:9093',
+      KAFKA_ADVERTISED_LISTENERS: 'PLAINTEXT://127.0.0.1:19092',
+      KAFKA_CONTROLLER_LISTENER_NAMES: 'CONTROLLER',
+      KAFKA_CONTROLLER_QUORUM_VOTERS: '1@localhost:9093',
+      KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: '1',
+      KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR: '1',
+      KAFKA_TRANSACTION_STATE_LOG_MIN_ISR: '1',
+      KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS: '0',
     })
     .withWaitStrategy(Wait.forLogMessage(/Kafka Server started/))
     .start();
@@ -61,7 +69,12 @@ function fromLocalInfra(): Endpoints {
   } catch {
     brokerWasRunning = false;
   }
-  const env = Object.fromEntries(infra('infra.sh', 'up').trim().split('\n').map((line) => line.split(/=(.*)/s).slice(0, 2)));
+  const env = Object.fromEntries(
+    infra('infra.sh', 'up')
+      .trim()
+      .split('\n')
+      .map((line) => line.split(/=(.*)/s).slice(0, 2)),
+  );
   return {
     databaseUrl: env.DATABASE_URL!,
     kafkaBrokers: env.KAFKA_BROKERS!,
@@ -91,31 +104,48 @@ async function templatesOn(databaseUrl: string): Promise<{ server: PostgresServe
  * other's reads (a metrics test saw it). Started with the packages' own programs, as `make infra` would.
  */
 async function ownClusters(count: number): Promise<{ urls: string[]; stop: () => Promise<void> }> {
-  const clusters = await Promise.all(Array.from({ length: count }, async () => {
-    const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-test-pg-'));
-    const cluster = await ownPostgres(runDir);
-    await cluster.start();
-    return { cluster, runDir };
-  }));
+  const clusters = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-test-pg-'));
+      const cluster = await ownPostgres(runDir);
+      await cluster.start();
+      return { cluster, runDir };
+    }),
+  );
   return {
     urls: clusters.map((c) => c.cluster.url),
     stop: async () => {
-      await Promise.all(clusters.map(async ({ cluster, runDir }) => {
-        await cluster.dispose();
-        fs.rmSync(runDir, { recursive: true, force: true });
-      }));
+      await Promise.all(
+        clusters.map(async ({ cluster, runDir }) => {
+          await cluster.dispose();
+          fs.rmSync(runDir, { recursive: true, force: true });
+        }),
+      );
     },
   };
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const given = process.env.DATABASE_URL && process.env.KAFKA_BROKERS
-    ? { databaseUrl: process.env.DATABASE_URL, kafkaBrokers: process.env.KAFKA_BROKERS, teardown: async () => undefined }
-    : null;
+  const given =
+    process.env.DATABASE_URL && process.env.KAFKA_BROKERS
+      ? {
+          databaseUrl: process.env.DATABASE_URL,
+          kafkaBrokers: process.env.KAFKA_BROKERS,
+          teardown: async () => undefined,
+        }
+      : null;
   const endpoints = given ?? (await fromContainers()) ?? fromLocalInfra();
-  const extra = installedPostgresBin() ? await ownClusters(project.config.maxWorkers - 1) : { urls: [], stop: async () => undefined };
-  const [seededDataDir, ...servers] = await Promise.all([seedDataDirOnce(), ...[endpoints.databaseUrl, ...extra.urls].map(templatesOn)]);
-  project.provide('postgresServers', servers.map((s) => s.server));
+  const extra = installedPostgresBin()
+    ? await ownClusters(project.config.maxWorkers - 1)
+    : { urls: [], stop: async () => undefined };
+  const [seededDataDir, ...servers] = await Promise.all([
+    seedDataDirOnce(),
+    ...[endpoints.databaseUrl, ...extra.urls].map(templatesOn),
+  ]);
+  project.provide(
+    'postgresServers',
+    servers.map((s) => s.server),
+  );
   project.provide('kafkaBrokers', endpoints.kafkaBrokers);
   project.provide('seededDataDir', seededDataDir.dir);
   return async () => {

@@ -3,7 +3,10 @@ import { eventStoreMigrations, migrate, openDatabase, registerMigrations, type D
 import { createTestDatabase } from './testDatabase.js';
 
 /** A fresh PostgreSQL database with the event store and the given modules' tables; `dispose` closes and drops it. */
-export async function migratedTestDatabase(serverUrl: string, ...migrations: ReadonlyArray<Record<string, Migration>>): Promise<{ database: Database; dispose: () => Promise<void> }> {
+export async function migratedTestDatabase(
+  serverUrl: string,
+  ...migrations: ReadonlyArray<Record<string, Migration>>
+): Promise<{ database: Database; dispose: () => Promise<void> }> {
   const created = await createTestDatabase(serverUrl);
   const database = await openDatabase({ databaseUrl: created.url, dataDir: '' });
   await migrate(database, registerMigrations(eventStoreMigrations, ...migrations));
@@ -17,7 +20,10 @@ export async function migratedTestDatabase(serverUrl: string, ...migrations: Rea
 }
 
 /** A database migrated once and closed, for test files to copy (createTestDatabase's `template`) rather than each migrate anew. */
-export async function migratedTemplateDatabase(serverUrl: string, migrations: Record<string, Migration>): Promise<{ name: string; drop: () => Promise<void> }> {
+export async function migratedTemplateDatabase(
+  serverUrl: string,
+  migrations: Record<string, Migration>,
+): Promise<{ name: string; drop: () => Promise<void> }> {
   const created = await createTestDatabase(serverUrl);
   const database = await openDatabase({ databaseUrl: created.url, dataDir: '' });
   try {

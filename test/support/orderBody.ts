@@ -11,13 +11,29 @@ export const orderBody = (orderNumber: string, items = 1) => ({
   policy: { insuredAmount: 60.5, premiumPaid: 1.25, premiumCurrency: 'USD' },
   shippingCost: 5,
   tax: 3.3,
-  shippingAddress: { name: 'Lee Buyer', address1: '5 Elm St', city: 'Austin', country: 'United States', countryCode: 'US' },
+  shippingAddress: {
+    name: 'Lee Buyer',
+    address1: '5 Elm St',
+    city: 'Austin',
+    country: 'United States',
+    countryCode: 'US',
+  },
   items: Array.from({ length: items }, (_, i) => ({
-    sourceItemId: `${orderNumber}-li-${i}`, sourceProductId: `p-${i}`, sourceVariantId: `v-${i}`, sku: `SKU-${i}`,
-    productName: `Item ${i}`, price: 19.99, quantity: 1,
+    sourceItemId: `${orderNumber}-li-${i}`,
+    sourceProductId: `p-${i}`,
+    sourceVariantId: `v-${i}`,
+    sku: `SKU-${i}`,
+    productName: `Item ${i}`,
+    price: 19.99,
+    quantity: 1,
   })),
-  fulfillments: [{
-    sourceFulfillmentId: `${orderNumber}-f`, status: 'DELIVERED', shippedAt: ago(12), deliveredAt: ago(10),
-    items: Array.from({ length: items }, (_, i) => ({ sourceItemId: `${orderNumber}-li-${i}`, quantity: 1 })),
-  }],
+  fulfillments: [
+    {
+      sourceFulfillmentId: `${orderNumber}-f`,
+      status: 'DELIVERED',
+      shippedAt: ago(12),
+      deliveredAt: ago(10),
+      items: Array.from({ length: items }, (_, i) => ({ sourceItemId: `${orderNumber}-li-${i}`, quantity: 1 })),
+    },
+  ],
 });

@@ -20,9 +20,18 @@ const DEMO_FIXTURE = path.resolve(import.meta.dirname, '../../fixtures/demo.json
  * own start projects the seed and sets its reactions' checkpoints, as after a seed of its own.
  */
 async function seed(env: Record<string, string>): Promise<void> {
-  const runtime = await startRuntime(loadConfig({
-    ...process.env, PORT: '0', KAFKA_BROKERS: '', LOG_LEVEL: 'silent', SEED_DEMO: 'true', DEMO_FIXTURE, ...env,
-  }), { listen: false, workers: false });
+  const runtime = await startRuntime(
+    loadConfig({
+      ...process.env,
+      PORT: '0',
+      KAFKA_BROKERS: '',
+      LOG_LEVEL: 'silent',
+      SEED_DEMO: 'true',
+      DEMO_FIXTURE,
+      ...env,
+    }),
+    { listen: false, workers: false },
+  );
   await runtime.stop();
 }
 
@@ -34,7 +43,10 @@ export async function seedDataDirOnce(): Promise<{ dir: string; remove: () => vo
 }
 
 /** A copy of the migrated template with the demo seeded into it (globalSetup), for PostgreSQL runtimes to copy in turn. */
-export async function seedTemplateOnce(serverUrl: string, migratedTemplate: string): Promise<{ name: string; drop: () => Promise<void> }> {
+export async function seedTemplateOnce(
+  serverUrl: string,
+  migratedTemplate: string,
+): Promise<{ name: string; drop: () => Promise<void> }> {
   const database = await createTestDatabase(serverUrl, migratedTemplate);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'claims-seeding-'));
   try {

@@ -13,19 +13,33 @@ export interface SmtpCatcher {
 export async function startSmtp(port = 0): Promise<SmtpCatcher> {
   const received: ParsedMail[] = [];
   const server = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
     onData(stream, _session, callback) {
       // The HTML as sent: `cid:` references left as they are, not turned into data: URLs.
-      simpleParser(stream, { skipImageLinks: true }).then((mail) => { received.push(mail); callback(); }, callback);
+      simpleParser(stream, { skipImageLinks: true }).then((mail) => {
+        received.push(mail);
+        callback();
+      }, callback);
     },
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const address = server.server.address() as net.AddressInfo;
-  return { port: address.port, url: `smtp://127.0.0.1:${address.port}`, received, stop: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    port: address.port,
+    url: `smtp://127.0.0.1:${address.port}`,
+    received,
+    stop: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** A door in front of an SMTP server: while shut, every connection is dropped at once (a dead server). */
-export async function startGate(): Promise<{ port: number; open: (target: number) => void; stop: () => Promise<void> }> {
+export async function startGate(): Promise<{
+  port: number;
+  open: (target: number) => void;
+  stop: () => Promise<void>;
+}> {
   let target: number | null = null;
   const server = net.createServer((socket) => {
     if (target === null) return socket.destroy();
@@ -37,7 +51,9 @@ export async function startGate(): Promise<{ port: number; open: (target: number
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as net.AddressInfo).port,
-    open: (port) => { target = port; },
+    open: (port) => {
+      target = port;
+    },
     stop: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

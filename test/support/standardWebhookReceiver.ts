@@ -47,7 +47,10 @@ export class StandardWebhookReceiver {
       request.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
         const delivery: ReceivedWebhook = {
-          webhookId: String(request.headers['webhook-id']), payload: WebhookPayload.parse(JSON.parse(body)), headers: request.headers, body,
+          webhookId: String(request.headers['webhook-id']),
+          payload: WebhookPayload.parse(JSON.parse(body)),
+          headers: request.headers,
+          body,
           verified: this.verify(body, request.headers),
         };
         this.deliveries.push(delivery);
@@ -88,7 +91,11 @@ export class StandardWebhookReceiver {
   }
 
   private verify(body: string, headers: http.IncomingHttpHeaders): boolean {
-    const wanted = { 'webhook-id': String(headers['webhook-id']), 'webhook-timestamp': String(headers['webhook-timestamp']), 'webhook-signature': String(headers['webhook-signature']) };
+    const wanted = {
+      'webhook-id': String(headers['webhook-id']),
+      'webhook-timestamp': String(headers['webhook-timestamp']),
+      'webhook-signature': String(headers['webhook-signature']),
+    };
     return this.secrets.some((secret) => {
       try {
         new Webhook(secret).verify(body, wanted);

@@ -4,7 +4,10 @@ import pg from 'pg';
 /** Waits until no session is left on the database: pg's pool resolves end() before its sockets close. */
 async function sessionsGone(client: pg.Client, name: string): Promise<void> {
   for (let i = 0; i < 50; i++) {
-    const { rows } = await client.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+    const { rows } = await client.query<{ n: number }>(
+      'select count(*)::int as n from pg_stat_activity where datname = $1',
+      [name],
+    );
     if (!rows[0]?.n) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -14,7 +17,10 @@ async function sessionsGone(client: pg.Client, name: string): Promise<void> {
  * A fresh PostgreSQL database per test file, dropped afterwards, so files never see each other's events;
  * `template`: a copy of that (migrated) database, which PostgreSQL makes far faster than migrating anew.
  */
-export async function createTestDatabase(serverUrl: string, template?: string): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
+export async function createTestDatabase(
+  serverUrl: string,
+  template?: string,
+): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
   const name = `claims_t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();

@@ -18,7 +18,10 @@ export interface TestEnvironment {
 
 /** The variables a runtime of the given mode needs: its own database (the demo data in it), data folder and topic. */
 export async function testEnvironment(mode: Mode): Promise<TestEnvironment> {
-  const { dataDir } = mode === 'pglite' ? newDataDir('claims-test', false) : { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'claims-test-')) };
+  const { dataDir } =
+    mode === 'pglite'
+      ? newDataDir('claims-test', false)
+      : { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'claims-test-')) };
   const server = mode === 'pglite' ? null : postgresServer();
   const database = server ? await createTestDatabase(server.databaseUrl, server.seededTemplate) : null;
   const suffix = randomBytes(4).toString('hex');
@@ -42,7 +45,10 @@ export async function testEnvironment(mode: Mode): Promise<TestEnvironment> {
   };
 }
 
-export async function startTestRuntime(mode: Mode, options: RuntimeOptions = {}): Promise<{ runtime: Runtime; environment: TestEnvironment; stop: () => Promise<void> }> {
+export async function startTestRuntime(
+  mode: Mode,
+  options: RuntimeOptions = {},
+): Promise<{ runtime: Runtime; environment: TestEnvironment; stop: () => Promise<void> }> {
   const environment = await testEnvironment(mode);
   const runtime = await startRuntime(loadConfig(environment.env), { listen: false, ...options });
   return {

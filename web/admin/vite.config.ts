@@ -6,7 +6,10 @@ export default defineConfig({
   base: '/admin/',
   plugins: [react()],
   build: {
-    outDir: 'dist', emptyOutDir: true, sourcemap: true, assetsInlineLimit: 0,
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    assetsInlineLimit: 0,
     // Libraries change less often than the app: a chunk of their own stays cached across releases. Those only a
     // lazily loaded page needs (the analytics page's charts) are a chunk apart, loaded with that page. zod-setup goes
     // with the libraries: chunks shared by lazy pages build contracts' schemas, and they import the vendor chunk first.

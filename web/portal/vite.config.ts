@@ -21,7 +21,8 @@ export default defineConfig({
       treeshake: {
         // The shared UI's modules too, but for zod's setup (its one side effect) and stylesheets.
         moduleSideEffects: (id: string) =>
-          !/[\\/](contracts|services[\\/]domain)[\\/]src[\\/]/.test(id) && !/[\\/]web[\\/]ui[\\/]src[\\/](?!zodSetup\.)\w+\.tsx?$/.test(id),
+          !/[\\/](contracts|services[\\/]domain)[\\/]src[\\/]/.test(id) &&
+          !/[\\/]web[\\/]ui[\\/]src[\\/](?!zodSetup\.)\w+\.tsx?$/.test(id),
         // A module kept for one constant (a label table beside its enum) kept every schema it declares, built at start-up;
         // `z.…` calls only declare schemas, so an unused one is dropped (zod's setup calls `config` by name: it stays).
         manualPureFunctions: ['z', 'Object.keys'],

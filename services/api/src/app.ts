@@ -4,7 +4,12 @@ import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import type { AppContext } from './context.js';
 import { installErrorHandler } from './platform/errorHandler.js';
 import { healthRoute, type HealthCheck } from './platform/healthRoute.js';
@@ -97,15 +102,25 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(cors, { origin: false });
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Order protection claims API', version: '1.0.0', description: 'Customer claims portal, back-office and public API v1.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, cookie: { type: 'apiKey', in: 'cookie', name: 'session' } } },
+      info: {
+        title: 'Order protection claims API',
+        version: '1.0.0',
+        description: 'Customer claims portal, back-office and public API v1.',
+      },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          cookie: { type: 'apiKey', in: 'cookie', name: 'session' },
+        },
+      },
     },
     // Each operation says what it needs (`x-permission`, or `x-permission-any-of` when what is asked picks one): integrators read it, and the route-by-role test walks it.
     transform: (input) => {
       const transformed = jsonSchemaTransform(input);
       const access = input.route.config?.permission;
       if (!access) return transformed;
-      const declared = typeof access === 'string' ? { 'x-permission': access } : { 'x-permission-any-of': access.anyOf };
+      const declared =
+        typeof access === 'string' ? { 'x-permission': access } : { 'x-permission-any-of': access.anyOf };
       return { ...transformed, schema: { ...transformed.schema, ...declared } };
     },
   });
@@ -122,7 +137,13 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   const operations = operationsReader(ctx, { ...options.operations, healthChecks: options.healthChecks });
   installMetrics(app, ctx, operations);
   await app.register(healthRoute(ctx, options.healthChecks));
-  await app.register(operationsRoutes(ctx, operations, options.operations.reactions.map((r) => r.reaction)));
+  await app.register(
+    operationsRoutes(
+      ctx,
+      operations,
+      options.operations.reactions.map((r) => r.reaction),
+    ),
+  );
   await app.register(orderLookupRoute(ctx));
   await app.register(claimLinkRecoveryRoute(ctx));
   await app.register(claimRoutes(ctx));

@@ -31,10 +31,17 @@ function superviseHttpProcesses(runtime: Runtime): () => Promise<void> {
   return async () => {
     stopping = true;
     const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
-    await Promise.all(workers.filter((w) => !w.isDead()).map((w) => new Promise<void>((resolve) => {
-      w.once('exit', () => resolve());
-      w.kill('SIGTERM');
-    })));
+    await Promise.all(
+      workers
+        .filter((w) => !w.isDead())
+        .map(
+          (w) =>
+            new Promise<void>((resolve) => {
+              w.once('exit', () => resolve());
+              w.kill('SIGTERM');
+            }),
+        ),
+    );
   };
 }
 
@@ -55,7 +62,10 @@ try {
   if (primary) {
     const runtime = await startRuntime(config, { listen: false });
     stopOnSignals(runtime, superviseHttpProcesses(runtime));
-    runtime.ctx.log.info({ port: config.port, processes: config.apiProcesses }, `ready on http://${config.host}:${config.port} with ${config.apiProcesses} HTTP processes`);
+    runtime.ctx.log.info(
+      { port: config.port, processes: config.apiProcesses },
+      `ready on http://${config.host}:${config.port} with ${config.apiProcesses} HTTP processes`,
+    );
   } else if (cluster.isWorker) {
     stopOnSignals(await startRuntime(config, { onAppended: announceAppends() }));
   } else {

@@ -3,13 +3,41 @@ import type { FastifyInstance } from 'fastify';
 import type { Admin, Kafka } from 'kafkajs';
 import type { DestinationStream } from 'pino';
 import type { Migration } from 'kysely/migration';
-import { eventStoreMigrations, migrate, onAppended, openDatabase, registerMigrations, type Database, type PollingLoop } from '@claims/event-store';
 import {
-  consumeFromKafka, countPendingDeliveries, DEFAULT_FAULT_POLICY, followStore, listParkedDeliveries, parkedCounts, PROJECTIONS, projectionMigrations, storeHead,
+  eventStoreMigrations,
+  migrate,
+  onAppended,
+  openDatabase,
+  registerMigrations,
+  type Database,
+  type PollingLoop,
+} from '@claims/event-store';
+import {
+  consumeFromKafka,
+  countPendingDeliveries,
+  DEFAULT_FAULT_POLICY,
+  followStore,
+  listParkedDeliveries,
+  parkedCounts,
+  PROJECTIONS,
+  projectionMigrations,
+  storeHead,
   webhookDeliveryFaultMigrations,
-  type FaultPolicy, type Follower, type KafkaProjectors, type ProjectorStatus,
+  type FaultPolicy,
+  type Follower,
+  type KafkaProjectors,
+  type ProjectorStatus,
 } from '@claims/projections';
-import { createKafka, DEFAULT_TOPIC_SETTINGS, ensureTopic, relayMigrations, startRelay, TopicSettingsError, type Relay, type TopicSettings } from '@claims/relay';
+import {
+  createKafka,
+  DEFAULT_TOPIC_SETTINGS,
+  ensureTopic,
+  relayMigrations,
+  startRelay,
+  TopicSettingsError,
+  type Relay,
+  type TopicSettings,
+} from '@claims/relay';
 import type { Config, WorkerKind } from './config.js';
 import type { AppContext } from './context.js';
 import { buildApp, type AppOptions } from './app.js';
@@ -22,7 +50,13 @@ import { publicApiMigrations } from './public-v1/publicApiMigrations.js';
 import { teamMigrations } from './team/teamMigrations.js';
 import { startSlaScheduler, type SlaScheduler } from './sla/slaScheduler.js';
 import { webhookMigrations } from './webhooks/webhookMigrations.js';
-import { prepareReaction, REACTION_FAULT_POLICY, startReaction, type Reaction, type ReactionLoop } from './eventsourcing/reactions.js';
+import {
+  prepareReaction,
+  REACTION_FAULT_POLICY,
+  startReaction,
+  type Reaction,
+  type ReactionLoop,
+} from './eventsourcing/reactions.js';
 import { listParkedReactionEvents, reactionFaultMigrations } from './eventsourcing/reactionFaults.js';
 import { closeDraftOnFiling } from './customer/draftSessions.js';
 import { financeMigrations } from './finance/financeMigrations.js';
@@ -45,12 +79,30 @@ import { sweepOrphanedMedia } from './media/mediaRoutes.js';
 const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
 
 /** Everything the product does after a commit, each from its own checkpoint. */
-export const afterCommitReactions = (mailer: Mailer): readonly Reaction[] =>
-  [closeDraftOnFiling, notifyShopper(mailer), notifyTeam(mailer), sendClaimLinks(mailer), mailInvitations(mailer), storeCreditOfDecisions];
+export const afterCommitReactions = (mailer: Mailer): readonly Reaction[] => [
+  closeDraftOnFiling,
+  notifyShopper(mailer),
+  notifyTeam(mailer),
+  sendClaimLinks(mailer),
+  mailInvitations(mailer),
+  storeCreditOfDecisions,
+];
 
 export const ALL_MIGRATIONS: Record<string, Migration> = registerMigrations(
-  eventStoreMigrations, catalogMigrations, projectionMigrations, relayMigrations, identityMigrations, publicApiMigrations, webhookMigrations, teamMigrations,
-  financeMigrations, notificationMigrations, mediaMigrations, presenceMigrations, reactionFaultMigrations, webhookDeliveryFaultMigrations,
+  eventStoreMigrations,
+  catalogMigrations,
+  projectionMigrations,
+  relayMigrations,
+  identityMigrations,
+  publicApiMigrations,
+  webhookMigrations,
+  teamMigrations,
+  financeMigrations,
+  notificationMigrations,
+  mediaMigrations,
+  presenceMigrations,
+  reactionFaultMigrations,
+  webhookDeliveryFaultMigrations,
   rateWindowMigrations,
 );
 
@@ -85,8 +137,15 @@ export interface RuntimeOptions {
 }
 
 /** Readiness of the broker as this process sees it: a client of its own that gives up at once, so health answers fast. */
-function kafkaHealth(config: Config, log: Runtime['ctx']['log'], relay: Relay | null, setup: () => string | null): HealthCheck {
-  const probe = createKafka(config.kafkaBrokers!, log.child({ probe: 'kafka' }), 'claims-health', { retries: 0 }).admin();
+function kafkaHealth(
+  config: Config,
+  log: Runtime['ctx']['log'],
+  relay: Relay | null,
+  setup: () => string | null,
+): HealthCheck {
+  const probe = createKafka(config.kafkaBrokers!, log.child({ probe: 'kafka' }), 'claims-health', {
+    retries: 0,
+  }).admin();
   let connected = false;
   return async () => {
     const relayStatus = relay?.status();
@@ -102,9 +161,13 @@ function kafkaHealth(config: Config, log: Runtime['ctx']['log'], relay: Relay | 
     } catch (error) {
       connected = false;
       await probe.disconnect().catch(() => undefined);
-      return { status: 'failing', reason: `the broker does not answer (${config.kafkaBrokers}): ${error instanceof Error ? error.message : String(error)}` };
+      return {
+        status: 'failing',
+        reason: `the broker does not answer (${config.kafkaBrokers}): ${error instanceof Error ? error.message : String(error)}`,
+      };
     }
-    if (relayStatus?.state === 'failing') return { status: 'failing', reason: `the relay cannot publish: ${relayStatus.reason}` };
+    if (relayStatus?.state === 'failing')
+      return { status: 'failing', reason: `the relay cannot publish: ${relayStatus.reason}` };
     return { status: 'ok' };
   };
 }
@@ -126,32 +189,48 @@ function kafkaAdmin(kafka: Kafka): { get(): Promise<Admin>; close(): Promise<voi
   };
 }
 
-const projectorHealth = (status: () => ProjectorStatus): HealthCheck => async () => {
-  const current = status();
-  return current.state === 'ok' ? { status: 'ok' } : { status: 'failing', reason: current.reason };
-};
+const projectorHealth =
+  (status: () => ProjectorStatus): HealthCheck =>
+  async () => {
+    const current = status();
+    return current.state === 'ok' ? { status: 'ok' } : { status: 'failing', reason: current.reason };
+  };
 
 /** Parked events of any process's projectors: each is a change some read model does not show. */
-const parkedHealth = (ctx: AppContext): HealthCheck => async (): Promise<ComponentHealth> => {
-  const parked = await parkedCounts(ctx.database.db);
-  if (parked.length === 0) return { status: 'ok' };
-  return { status: 'failing', reason: `parked events (projection_parked): ${parked.map((p) => `${p.projection} ${p.parked}`).join(', ')}` };
-};
+const parkedHealth =
+  (ctx: AppContext): HealthCheck =>
+  async (): Promise<ComponentHealth> => {
+    const parked = await parkedCounts(ctx.database.db);
+    if (parked.length === 0) return { status: 'ok' };
+    return {
+      status: 'failing',
+      reason: `parked events (projection_parked): ${parked.map((p) => `${p.projection} ${p.parked}`).join(', ')}`,
+    };
+  };
 
 /** Parked events of any process's reactions: each is mail, a claim link or store credit that did not happen. */
-const parkedReactionsHealth = (ctx: AppContext): HealthCheck => async (): Promise<ComponentHealth> => {
-  const parked = await listParkedReactionEvents(ctx.database.db);
-  if (parked.length === 0) return { status: 'ok' };
-  const counts = new Map<string, number>();
-  for (const event of parked) counts.set(event.reaction, (counts.get(event.reaction) ?? 0) + 1);
-  return { status: 'failing', reason: `parked events (reaction_parked): ${[...counts].map(([name, n]) => `${name} ${n}`).join(', ')}` };
-};
+const parkedReactionsHealth =
+  (ctx: AppContext): HealthCheck =>
+  async (): Promise<ComponentHealth> => {
+    const parked = await listParkedReactionEvents(ctx.database.db);
+    if (parked.length === 0) return { status: 'ok' };
+    const counts = new Map<string, number>();
+    for (const event of parked) counts.set(event.reaction, (counts.get(event.reaction) ?? 0) + 1);
+    return {
+      status: 'failing',
+      reason: `parked events (reaction_parked): ${[...counts].map(([name, n]) => `${name} ${n}`).join(', ')}`,
+    };
+  };
 
 /** Webhook deliveries parked by any process's delivery worker: each is a webhook an integrator is owed and does not get. */
-const parkedDeliveriesHealth = (ctx: AppContext): HealthCheck => async (): Promise<ComponentHealth> => {
-  const parked = await listParkedDeliveries(ctx.database.db);
-  return parked.length === 0 ? { status: 'ok' } : { status: 'failing', reason: `parked webhook deliveries (webhook_delivery_parked): ${parked.length}` };
-};
+const parkedDeliveriesHealth =
+  (ctx: AppContext): HealthCheck =>
+  async (): Promise<ComponentHealth> => {
+    const parked = await listParkedDeliveries(ctx.database.db);
+    return parked.length === 0
+      ? { status: 'ok' }
+      : { status: 'failing', reason: `parked webhook deliveries (webhook_delivery_parked): ${parked.length}` };
+  };
 
 /**
  * Starts the whole product in one process: database (PGlite by default), migrations, demo seed,
@@ -165,11 +244,20 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.db.poolSize,
-    timeouts: { statementMs: config.db.statementTimeoutMs, idleInTransactionMs: config.db.idleInTransactionTimeoutMs, connectMs: config.db.connectTimeoutMs },
-    onConnectionError: (error) => log.warn({ err: error }, 'a pooled database connection failed while idle; the pool opens another'),
+    timeouts: {
+      statementMs: config.db.statementTimeoutMs,
+      idleInTransactionMs: config.db.idleInTransactionTimeoutMs,
+      connectMs: config.db.connectTimeoutMs,
+    },
+    onConnectionError: (error) =>
+      log.warn({ err: error }, 'a pooled database connection failed while idle; the pool opens another'),
   });
   const workers: ReadonlySet<WorkerKind> = options.workers === false ? new Set() : config.workers;
-  const faultPolicy: FaultPolicy = { ...DEFAULT_FAULT_POLICY, maxAttempts: config.projectionMaxAttempts, ...options.faultPolicy };
+  const faultPolicy: FaultPolicy = {
+    ...DEFAULT_FAULT_POLICY,
+    maxAttempts: config.projectionMaxAttempts,
+    ...options.faultPolicy,
+  };
   const followers: Follower[] = [];
   const reactions: PollingLoop[] = [];
   const reactionLoops = new Map<string, ReactionLoop>();
@@ -199,7 +287,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   // records and link, which no reaction handles: waking all five for each cost three statements per reaction.
   const wake = (types?: ReadonlySet<string>) => {
     for (const follower of followers) follower.wake();
-    for (const [reaction, handles] of reactionTypes) if (!types || [...types].some((t) => handles.has(t))) reaction.wake();
+    for (const [reaction, handles] of reactionTypes)
+      if (!types || [...types].some((t) => handles.has(t))) reaction.wake();
     relay?.wake();
   };
   const stopWaking = onAppended(database.db, (types) => {
@@ -243,7 +332,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       try {
         await ensureTopic(kafka, config.kafkaTopic, settings);
         topicRefused = null;
-        if (!stopped) projectors = await consumeFromKafka(kafka, database.db, PROJECTIONS, log, subscription, faultPolicy);
+        if (!stopped)
+          projectors = await consumeFromKafka(kafka, database.db, PROJECTIONS, log, subscription, faultPolicy);
         return;
       } catch (error) {
         if (error instanceof TopicSettingsError) topicRefused = error.message;
@@ -261,13 +351,17 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     if (kafka && workers.has('relay')) relay = startRelay(database, kafka, log, { topic: config.kafkaTopic, settings });
     if (workers.has('projectors')) {
       if (kafka) kafkaSetup = startKafkaProjectors(kafka, settings);
-      else for (const projection of PROJECTIONS) followers.push(followStore(database.db, projection, log, 250, faultPolicy));
+      else
+        for (const projection of PROJECTIONS)
+          followers.push(followStore(database.db, projection, log, 250, faultPolicy));
     }
     const afterCommit = afterCommitReactions(mailer);
     if (workers.has('reactions')) {
       for (const reaction of afterCommit) {
         await prepareReaction(ctx, reaction);
-        const loop = startReaction(ctx, reaction, { faults: { ...REACTION_FAULT_POLICY, ...options.reactionFaultPolicy } });
+        const loop = startReaction(ctx, reaction, {
+          faults: { ...REACTION_FAULT_POLICY, ...options.reactionFaultPolicy },
+        });
         reactionLoops.set(reaction.name, loop);
         reactionTypes.set(loop, new Set(reaction.handles));
         reactions.push(loop);
@@ -279,15 +373,28 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     if (workers.has('delivery')) deliveryWorker = startDeliveryWorker(ctx);
     if (workers.has('timers')) {
       sla = startSlaScheduler(ctx);
-      housekeeping.push(startPeriodicTask(ctx, 'idempotency-key expiry', HOUSEKEEPING_INTERVAL_MS, (now) => expireIdempotencyKeys(ctx, now)));
-      housekeeping.push(startPeriodicTask(ctx, 'orphaned media sweep', HOUSEKEEPING_INTERVAL_MS, (now) => sweepOrphanedMedia(ctx, now)));
+      housekeeping.push(
+        startPeriodicTask(ctx, 'idempotency-key expiry', HOUSEKEEPING_INTERVAL_MS, (now) =>
+          expireIdempotencyKeys(ctx, now),
+        ),
+      );
+      housekeeping.push(
+        startPeriodicTask(ctx, 'orphaned media sweep', HOUSEKEEPING_INTERVAL_MS, (now) => sweepOrphanedMedia(ctx, now)),
+      );
     }
 
-    const healthChecks: Record<string, HealthCheck> = { projectors: parkedHealth(ctx), reactions: parkedReactionsHealth(ctx), webhooks: parkedDeliveriesHealth(ctx) };
+    const healthChecks: Record<string, HealthCheck> = {
+      projectors: parkedHealth(ctx),
+      reactions: parkedReactionsHealth(ctx),
+      webhooks: parkedDeliveriesHealth(ctx),
+    };
     if (kafka) healthChecks.kafka = kafkaHealth(config, log, relay, () => topicRefused);
-    for (const [i, follower] of followers.entries()) healthChecks[`projector:${PROJECTIONS[i]!.name}`] = projectorHealth(follower.status);
+    for (const [i, follower] of followers.entries())
+      healthChecks[`projector:${PROJECTIONS[i]!.name}`] = projectorHealth(follower.status);
     for (const projection of workers.has('projectors') && kafka ? PROJECTIONS : []) {
-      healthChecks[`projector:${projection.name}`] = projectorHealth(() => projectors?.status(projection.name) ?? { state: 'waiting', reason: 'not connected to Kafka yet' });
+      healthChecks[`projector:${projection.name}`] = projectorHealth(
+        () => projectors?.status(projection.name) ?? { state: 'waiting', reason: 'not connected to Kafka yet' },
+      );
     }
     operationsAdmin = kafka ? kafkaAdmin(kafka) : null;
     /** Null when another process runs the projectors. */
@@ -298,7 +405,11 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     };
     const operations: AppOptions['operations'] = {
       projectors: PROJECTIONS.map(({ name }) => ({ name, status: () => projectorStatus(name) })),
-      reactions: afterCommit.map((reaction) => ({ name: reaction.name, reaction, status: () => reactionLoops.get(reaction.name)?.status() ?? null })),
+      reactions: afterCommit.map((reaction) => ({
+        name: reaction.name,
+        reaction,
+        status: () => reactionLoops.get(reaction.name)?.status() ?? null,
+      })),
       kafka: operationsAdmin && {
         admin: operationsAdmin.get,
         topic: config.kafkaTopic,

@@ -23,9 +23,11 @@ export function stopOnSignals(runtime: Runtime, beforeStop: () => Promise<void> 
     }
     stopping = true;
     log.info({ signal, drainMs: DRAIN_MS }, 'shutting down');
-    const stopped = beforeStop().then(() => runtime.stop()).then(() => 'stopped' as const);
+    const stopped = beforeStop()
+      .then(() => runtime.stop())
+      .then(() => 'stopped' as const);
     try {
-      if (await Promise.race([stopped, timeout(DRAIN_MS)]) === 'stopped') process.exit(0);
+      if ((await Promise.race([stopped, timeout(DRAIN_MS)])) === 'stopped') process.exit(0);
       log.error({ pending: runtime.pendingStop() }, `still running ${DRAIN_MS / 1000} s after ${signal}; abandoned`);
       await Promise.race([runtime.abandonStop(), timeout(CLOSE_MS)]);
     } catch (error) {
@@ -41,7 +43,11 @@ export function stopOnSignals(runtime: Runtime, beforeStop: () => Promise<void> 
  * Serves the portal, the back-office and the API on one port until SIGTERM or SIGINT, then stops `alsoStop` (what
  * the caller started beside it) and the runtime.
  */
-export async function serve(config: Config, alsoStop: () => Promise<void> = async () => undefined, options: RuntimeOptions = {}): Promise<Runtime> {
+export async function serve(
+  config: Config,
+  alsoStop: () => Promise<void> = async () => undefined,
+  options: RuntimeOptions = {},
+): Promise<Runtime> {
   const runtime = await startRuntime(config, options);
   const { log } = runtime.ctx;
   log.info(

@@ -1,7 +1,16 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS, MeResponse, ROLES } from '@claims/contracts';
-import { DEMO_PASSWORD, DEMO_USERS, EVIL_ORIGIN, OWN_ORIGIN, json, startHarness, type DemoUser, type Harness } from './support/backofficeHarness.js';
+import {
+  DEMO_PASSWORD,
+  DEMO_USERS,
+  EVIL_ORIGIN,
+  OWN_ORIGIN,
+  json,
+  startHarness,
+  type DemoUser,
+  type Harness,
+} from './support/backofficeHarness.js';
 
 describe('back-office sign-in', () => {
   let h: Harness;
@@ -57,10 +66,14 @@ describe('back-office sign-in', () => {
   it('stores only a hash of the session and of the password', async () => {
     const cookie = await h.login('acmeViewer');
     const value = cookie.split('=')[1]!;
-    const { rows } = await sql<{ token_hash: string }>`select token_hash from auth_sessions`.execute(h.runtime.ctx.database.db);
+    const { rows } = await sql<{ token_hash: string }>`select token_hash from auth_sessions`.execute(
+      h.runtime.ctx.database.db,
+    );
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.map((r) => r.token_hash)).not.toContain(value);
-    const users = await sql<{ password_hash: string }>`select password_hash from users`.execute(h.runtime.ctx.database.db);
+    const users = await sql<{ password_hash: string }>`select password_hash from users`.execute(
+      h.runtime.ctx.database.db,
+    );
     for (const row of users.rows) {
       expect(row.password_hash).toMatch(/^scrypt\$/);
       expect(row.password_hash).not.toContain(DEMO_PASSWORD);
@@ -81,15 +94,27 @@ describe('back-office sign-in', () => {
     let claimId: string;
     beforeAll(async () => {
       cookie = await h.login('acmeAgent');
-      claimId = (await h.fileClaim('acme-5001', {
-        email: 'ava@example.com',
-        fulfillmentIssues: [{ sourceFulfillmentId: 'f-1001-1', issues: [{ sourceItemId: 'li-3', claimType: 'DAMAGED', quantity: 1, details: 'Chipped.', images: [] }] }],
-        resolution: { desiredMethod: 'REFUND', customerSignature: 'Ava Stone', updatedShippingAddress: null },
-      })).claimId;
+      claimId = (
+        await h.fileClaim('acme-5001', {
+          email: 'ava@example.com',
+          fulfillmentIssues: [
+            {
+              sourceFulfillmentId: 'f-1001-1',
+              issues: [{ sourceItemId: 'li-3', claimType: 'DAMAGED', quantity: 1, details: 'Chipped.', images: [] }],
+            },
+          ],
+          resolution: { desiredMethod: 'REFUND', customerSignature: 'Ava Stone', updatedShippingAddress: null },
+        })
+      ).claimId;
     });
-    const message = (origin: string | null) => h.call({
-      method: 'POST', url: `/api/admin/claims/${claimId}/messages`, cookie, origin, body: { messageContent: 'We are on it.' },
-    });
+    const message = (origin: string | null) =>
+      h.call({
+        method: 'POST',
+        url: `/api/admin/claims/${claimId}/messages`,
+        cookie,
+        origin,
+        body: { messageContent: 'We are on it.' },
+      });
 
     it('refuses a cookie-authenticated state change from another origin or without one', async () => {
       for (const origin of [EVIL_ORIGIN, null, 'http://localhost:8080', 'null']) {
@@ -107,7 +132,12 @@ describe('back-office sign-in', () => {
     });
 
     it('lets reads through whatever the Origin', async () => {
-      const response = await h.call({ method: 'GET', url: `/api/admin/claims/${claimId}`, cookie, origin: EVIL_ORIGIN });
+      const response = await h.call({
+        method: 'GET',
+        url: `/api/admin/claims/${claimId}`,
+        cookie,
+        origin: EVIL_ORIGIN,
+      });
       expect(response.statusCode).toBe(200);
     });
 

@@ -1,14 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import {
-  AdminClaimDetail, ClaimFacts, OrderInput, TimelineResponse, UploadUrlResponse, type FileClaimRequest,
+  AdminClaimDetail,
+  ClaimFacts,
+  OrderInput,
+  TimelineResponse,
+  UploadUrlResponse,
+  type FileClaimRequest,
 } from '@claims/contracts';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
 import { json, startHarness, type DemoUser, type Harness } from './support/backofficeHarness.js';
 
 /** A 1×1 PNG: the same bytes uploaded twice are the same photo whatever the file is called. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
-const OTHER_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+const OTHER_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 const EMAIL = 'Repeat.Claimer@example.com';
 const DAY = 86_400_000;
 const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
@@ -22,17 +33,40 @@ async function order(slug: 'acme' | 'kumo'): Promise<{ sourceOrderId: string; or
   const number = `FACTS-${slug}-${++orderCount}`;
   const currency = slug === 'kumo' ? 'JPY' : 'USD';
   const input = OrderInput.parse({
-    orderNumber: number, customerEmail: EMAIL.toLowerCase(), currency, createdAt: ago(12), protected: true,
+    orderNumber: number,
+    customerEmail: EMAIL.toLowerCase(),
+    currency,
+    createdAt: ago(12),
+    protected: true,
     policy: { insuredAmount: 100, premiumPaid: 2, premiumCurrency: currency },
-    shippingAddress: { name: 'Rae Claimer', address1: '9 Elm St', city: 'Springfield', zip: '12345', country: 'United States', countryCode: 'US' },
+    shippingAddress: {
+      name: 'Rae Claimer',
+      address1: '9 Elm St',
+      city: 'Springfield',
+      zip: '12345',
+      country: 'United States',
+      countryCode: 'US',
+    },
     items: ['a', 'b', 'c'].map((x) => ({
-      sourceItemId: `${number}-${x}`, sourceProductId: 'p', sourceVariantId: 'v', sku: `SKU-${x}`, productName: `Thing ${x.toUpperCase()}`,
-      price: currency === 'JPY' ? 2400 : 10, quantity: 2,
+      sourceItemId: `${number}-${x}`,
+      sourceProductId: 'p',
+      sourceVariantId: 'v',
+      sku: `SKU-${x}`,
+      productName: `Thing ${x.toUpperCase()}`,
+      price: currency === 'JPY' ? 2400 : 10,
+      quantity: 2,
     })),
-    fulfillments: [{
-      sourceFulfillmentId: `${number}-f`, status: 'DELIVERED', shippedAt: ago(11), deliveredAt: ago(10), trackingCompany: 'UPS',
-      trackingNumbers: ['1Z999AA10123456784'], items: ['a', 'b', 'c'].map((x) => ({ sourceItemId: `${number}-${x}`, quantity: 2 })),
-    }],
+    fulfillments: [
+      {
+        sourceFulfillmentId: `${number}-f`,
+        status: 'DELIVERED',
+        shippedAt: ago(11),
+        deliveredAt: ago(10),
+        trackingCompany: 'UPS',
+        trackingNumbers: ['1Z999AA10123456784'],
+        items: ['a', 'b', 'c'].map((x) => ({ sourceItemId: `${number}-${x}`, quantity: 2 })),
+      },
+    ],
   });
   const stored = await upsertOrder(h.runtime.ctx.database.db, await h.storeId(slug), `src-${number}`, input);
   return { sourceOrderId: `src-${number}`, orderId: stored.id, input };
@@ -40,11 +74,20 @@ async function order(slug: 'acme' | 'kumo'): Promise<{ sourceOrderId: string; or
 
 /** Uploads `bytes` as the shopper of `orderId` and answers its public URL. */
 async function upload(orderId: string, bytes: Buffer): Promise<string> {
-  const asked = await h.call({ method: 'POST', url: '/api/media/upload-url', body: { filename: 'photo.png', contentType: 'image/png', mediaType: 'CLAIM', orderId, email: EMAIL } });
+  const asked = await h.call({
+    method: 'POST',
+    url: '/api/media/upload-url',
+    body: { filename: 'photo.png', contentType: 'image/png', mediaType: 'CLAIM', orderId, email: EMAIL },
+  });
   expect(asked.statusCode, asked.body).toBe(200);
   const signed = UploadUrlResponse.parse(json(asked));
   const target = new URL(signed.signedUrl);
-  const put = await h.runtime.app.inject({ method: 'PUT', url: `${target.pathname}${target.search}`, payload: bytes, headers: { 'content-type': 'image/png' } });
+  const put = await h.runtime.app.inject({
+    method: 'PUT',
+    url: `${target.pathname}${target.search}`,
+    payload: bytes,
+    headers: { 'content-type': 'image/png' },
+  });
   expect(put.statusCode, put.body).toBe(201);
   return signed.publicUrl;
 }
@@ -54,19 +97,35 @@ async function file(slug: 'acme' | 'kumo', photo: Buffer): Promise<{ claimId: st
   const url = await upload(orderId, photo);
   const body: FileClaimRequest = {
     email: EMAIL,
-    fulfillmentIssues: [{
-      sourceFulfillmentId: input.fulfillments[0]!.sourceFulfillmentId,
-      issues: input.items.map((item, i) => ({ sourceItemId: item.sourceItemId, claimType: 'DAMAGED' as const, quantity: 2, details: 'Crushed.', images: i === 0 ? [{ url }] : [] })),
-    }],
+    fulfillmentIssues: [
+      {
+        sourceFulfillmentId: input.fulfillments[0]!.sourceFulfillmentId,
+        issues: input.items.map((item, i) => ({
+          sourceItemId: item.sourceItemId,
+          claimType: 'DAMAGED' as const,
+          quantity: 2,
+          details: 'Crushed.',
+          images: i === 0 ? [{ url }] : [],
+        })),
+      },
+    ],
     resolution: {
-      desiredMethod: slug === 'kumo' ? 'RESHIP' : 'REFUND', customerSignature: { kind: 'typed', value: 'Rae Claimer', signedAt: ago(0) },
-      updatedShippingAddress: { name: 'Rae Claimer', address1: '1 New Rd', city: 'Shelbyville', country: 'United States', countryCode: 'US' },
+      desiredMethod: slug === 'kumo' ? 'RESHIP' : 'REFUND',
+      customerSignature: { kind: 'typed', value: 'Rae Claimer', signedAt: ago(0) },
+      updatedShippingAddress: {
+        name: 'Rae Claimer',
+        address1: '1 New Rd',
+        city: 'Shelbyville',
+        country: 'United States',
+        countryCode: 'US',
+      },
     },
   };
   return h.fileClaim(sourceOrderId, body);
 }
 
-const facts = async (user: DemoUser, claimId: string) => h.call({ method: 'GET', url: `/api/admin/claims/${claimId}/facts`, cookie: cookies.get(user) });
+const facts = async (user: DemoUser, claimId: string) =>
+  h.call({ method: 'GET', url: `/api/admin/claims/${claimId}/facts`, cookie: cookies.get(user) });
 
 let current: { claimId: string; claimNumber: string };
 let earlier: { claimId: string; claimNumber: string };
@@ -94,12 +153,26 @@ describe('GET /api/admin/claims/{id}/facts', () => {
     const body = ClaimFacts.parse(json(res));
     expect(body.order?.shippingAddress.address1).toBe('9 Elm St');
     expect(body.updatedShippingAddress?.address1).toBe('1 New Rd');
-    expect(body.order?.fulfillments).toEqual([expect.objectContaining({ trackingCompany: 'UPS', trackingNumbers: ['1Z999AA10123456784'], claimed: true, status: 'DELIVERED' })]);
+    expect(body.order?.fulfillments).toEqual([
+      expect.objectContaining({
+        trackingCompany: 'UPS',
+        trackingNumbers: ['1Z999AA10123456784'],
+        claimed: true,
+        status: 'DELIVERED',
+      }),
+    ]);
     expect(body.signature).toMatchObject({ kind: 'typed', value: 'Rae Claimer' });
-    expect(body.decisionTerms.offeredResolutions).toEqual(['REFUND', 'RESHIP', 'STORE_CREDIT', 'FLAT_RATE', 'CUSTOM', 'DENY']);
+    expect(body.decisionTerms.offeredResolutions).toEqual([
+      'REFUND',
+      'RESHIP',
+      'STORE_CREDIT',
+      'FLAT_RATE',
+      'CUSTOM',
+      'DENY',
+    ]);
   });
 
-  it('lists the shopper\'s other claims and flags, only within the stores the caller may read', async () => {
+  it("lists the shopper's other claims and flags, only within the stores the caller may read", async () => {
     const agent = ClaimFacts.parse(json(await facts('acmeAgent', current.claimId)));
     expect(agent.otherClaims.map((c) => c.id).sort()).toEqual([earlier.claimId, unrelated.claimId].sort());
     expect(agent.flags.recentClaimsByEmail).toBe(3);
@@ -115,8 +188,12 @@ describe('GET /api/admin/claims/{id}/facts', () => {
     expect(plain.flags.reusedPhotos).toEqual([]);
   });
 
-  it('answers another tenant\'s claim and an unknown id with the same 404', async () => {
-    for (const [user, id] of [['kumoOwner', current.claimId], ['acmeAgent', kumo.claimId], ['acmeAgent', '00000000-0000-4000-8000-000000000000']] as const) {
+  it("answers another tenant's claim and an unknown id with the same 404", async () => {
+    for (const [user, id] of [
+      ['kumoOwner', current.claimId],
+      ['acmeAgent', kumo.claimId],
+      ['acmeAgent', '00000000-0000-4000-8000-000000000000'],
+    ] as const) {
       const res = await facts(user, id);
       expect(res.statusCode, `${user} ${id}`).toBe(404);
       expect(json<{ error: string }>(res).error).toBe('claim_not_found');
@@ -127,9 +204,13 @@ describe('GET /api/admin/claims/{id}/facts', () => {
   it('offers a store only the types it gives: kumo gives no refund, and a refund is refused with 422', async () => {
     const body = ClaimFacts.parse(json(await facts('kumoOwner', kumo.claimId)));
     expect(body.decisionTerms.offeredResolutions).not.toContain('REFUND');
-    const claim = AdminClaimDetail.parse(json(await h.call({ method: 'GET', url: `/api/admin/claims/${kumo.claimId}`, cookie: cookies.get('kumoOwner') })));
+    const claim = AdminClaimDetail.parse(
+      json(await h.call({ method: 'GET', url: `/api/admin/claims/${kumo.claimId}`, cookie: cookies.get('kumoOwner') })),
+    );
     const refused = await h.call({
-      method: 'POST', url: `/api/admin/claims/${kumo.claimId}/resolve`, cookie: cookies.get('kumoOwner'),
+      method: 'POST',
+      url: `/api/admin/claims/${kumo.claimId}/resolve`,
+      cookie: cookies.get('kumoOwner'),
       body: { resolutionType: 'RESHIP', items: [{ claimItemId: claim.items[0]!.id, resolutionType: 'REFUND' }] },
     });
     expect(refused.statusCode, refused.body).toBe(422);
@@ -138,22 +219,33 @@ describe('GET /api/admin/claims/{id}/facts', () => {
 
 describe('the stored photo hash', () => {
   it('is the SHA-256 of the bytes, recorded at upload', async () => {
-    const { rows } = await sql<{ content_sha256: string }>`select content_sha256 from media_uploads where content_sha256 is not null`.execute(h.runtime.ctx.database.db);
+    const { rows } = await sql<{
+      content_sha256: string;
+    }>`select content_sha256 from media_uploads where content_sha256 is not null`.execute(h.runtime.ctx.database.db);
     const { createHash } = await import('node:crypto');
-    expect(new Set(rows.map((r) => r.content_sha256))).toEqual(new Set([PNG, OTHER_PNG].map((b) => createHash('sha256').update(b).digest('hex'))));
+    expect(new Set(rows.map((r) => r.content_sha256))).toEqual(
+      new Set([PNG, OTHER_PNG].map((b) => createHash('sha256').update(b).digest('hex'))),
+    );
   });
 });
 
 describe('per-item decisions in passes', () => {
-  it('decides two items, then the third; an item decided already is 409 and the timeline names each pass\'s lines', async () => {
+  it("decides two items, then the third; an item decided already is 409 and the timeline names each pass's lines", async () => {
     const agent = cookies.get('acmeAgent');
     const url = `/api/admin/claims/${current.claimId}`;
     const before = AdminClaimDetail.parse(json(await h.call({ method: 'GET', url, cookie: agent })));
     const [a, b, c] = before.items;
     const first = await h.call({
-      method: 'POST', url: `${url}/resolve`, cookie: agent, body: {
-        resolutionType: 'REFUND', expectedVersion: before.version,
-        items: [{ claimItemId: a!.id, resolutionType: 'REFUND', quantity: 1 }, { claimItemId: b!.id, resolutionType: 'RESHIP', quantity: 2, reason: 'RESHIP' }],
+      method: 'POST',
+      url: `${url}/resolve`,
+      cookie: agent,
+      body: {
+        resolutionType: 'REFUND',
+        expectedVersion: before.version,
+        items: [
+          { claimItemId: a!.id, resolutionType: 'REFUND', quantity: 1 },
+          { claimItemId: b!.id, resolutionType: 'RESHIP', quantity: 2, reason: 'RESHIP' },
+        ],
       },
     });
     expect(first.statusCode, first.body).toBe(200);
@@ -162,20 +254,33 @@ describe('per-item decisions in passes', () => {
     expect(partial.resolvable).toBe(true);
     expect(partial.resolutions.find((r) => r.relatedClaimItemId === a!.id)?.paidValue).toBe(10);
 
-    const again = await h.call({ method: 'POST', url: `${url}/resolve`, cookie: agent, body: { resolutionType: 'DENY', reason: 'NOT_COVERED', items: [{ claimItemId: a!.id }] } });
+    const again = await h.call({
+      method: 'POST',
+      url: `${url}/resolve`,
+      cookie: agent,
+      body: { resolutionType: 'DENY', reason: 'NOT_COVERED', items: [{ claimItemId: a!.id }] },
+    });
     expect(again.statusCode).toBe(409);
     expect(json<{ error: string }>(again).error).toBe('already_resolved');
 
-    const last = await h.call({ method: 'POST', url: `${url}/resolve`, cookie: agent, body: { resolutionType: 'DENY', items: [{ claimItemId: c!.id, reason: 'NOT_COVERED' }] } });
+    const last = await h.call({
+      method: 'POST',
+      url: `${url}/resolve`,
+      cookie: agent,
+      body: { resolutionType: 'DENY', items: [{ claimItemId: c!.id, reason: 'NOT_COVERED' }] },
+    });
     expect(last.statusCode, last.body).toBe(200);
     const done = AdminClaimDetail.parse(json(last));
     expect(done.status).toBe('RESOLVED');
     expect(done.resolvable).toBe(false);
 
     await h.runtime.settle();
-    const timeline = TimelineResponse.parse(json(await h.call({ method: 'GET', url: `${url}/timeline`, cookie: agent })));
+    const timeline = TimelineResponse.parse(
+      json(await h.call({ method: 'GET', url: `${url}/timeline`, cookie: agent })),
+    );
     const passes = timeline.data.filter((e) => e.eventType === 'ClaimResolved').map((e) => e.summary.resolutionIds);
-    const ids = (itemIds: string[]) => done.resolutions.filter((r) => itemIds.includes(r.relatedClaimItemId ?? '')).map((r) => r.id);
+    const ids = (itemIds: string[]) =>
+      done.resolutions.filter((r) => itemIds.includes(r.relatedClaimItemId ?? '')).map((r) => r.id);
     expect(passes).toEqual([ids([a!.id, b!.id]), ids([c!.id])]);
   });
 });

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  AdminClaimDetail, AdminClaimPage, AssigneeList, OrderInput, SavedView, SavedViewList,
-  type AdminClaimListItem, type ClaimType, type CustomerIssueType, type FileClaimRequest,
+  AdminClaimDetail,
+  AdminClaimPage,
+  AssigneeList,
+  OrderInput,
+  SavedView,
+  SavedViewList,
+  type AdminClaimListItem,
+  type ClaimType,
+  type CustomerIssueType,
+  type FileClaimRequest,
 } from '@claims/contracts';
 import { PROJECTIONS } from '@claims/projections';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
@@ -10,7 +18,11 @@ import { json, projectionsCaughtUp, startHarness, type DemoUser, type Harness } 
 const DAY = 86_400_000;
 const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
 
-interface Shopper { name: string; email: string; items: Array<{ name: string; sku: string; price: number; type: CustomerIssueType }> }
+interface Shopper {
+  name: string;
+  email: string;
+  items: Array<{ name: string; sku: string; price: number; type: CustomerIssueType }>;
+}
 
 /**
  * The claim queue worked as a team, on PostgreSQL through the API: search that finds people, emails,
@@ -26,34 +38,72 @@ describe('the claim queue as a team works it', () => {
 
   const call = (user: DemoUser, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown) =>
     h.call({ method, url, cookie: cookies.get(user), body });
-  async function ok<T>(user: DemoUser, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown): Promise<T> {
+  async function ok<T>(
+    user: DemoUser,
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    body?: unknown,
+  ): Promise<T> {
     const response = await call(user, method, url, body);
-    if (response.statusCode >= 300) throw new Error(`${method} ${url} as ${user}: ${response.statusCode} ${response.body}`);
+    if (response.statusCode >= 300)
+      throw new Error(`${method} ${url} as ${user}: ${response.statusCode} ${response.body}`);
     return (response.body ? json<T>(response) : undefined) as T;
   }
-  const queue = async (user: DemoUser, query: string) => AdminClaimPage.parse(await ok(user, 'GET', `/api/admin/claims?${query}`));
+  const queue = async (user: DemoUser, query: string) =>
+    AdminClaimPage.parse(await ok(user, 'GET', `/api/admin/claims?${query}`));
   const numbersOf = (page: { data: AdminClaimListItem[] }) => page.data.map((c) => c.claimNumber);
 
   /** A new Acme order of this shopper and a claim on all its items, each with its own issue type. */
   async function fileFor(key: string, shopper: Shopper): Promise<void> {
     const orderNumber = `Q-${++orderCount}`;
     const input = OrderInput.parse({
-      orderNumber, customerEmail: shopper.email, currency: 'USD', createdAt: ago(12), protected: true,
+      orderNumber,
+      customerEmail: shopper.email,
+      currency: 'USD',
+      createdAt: ago(12),
+      protected: true,
       policy: { insuredAmount: 100, premiumPaid: 2, premiumCurrency: 'USD' },
-      shippingAddress: { name: shopper.name, address1: '1 Main St', city: 'Springfield', country: 'United States', countryCode: 'US' },
-      items: shopper.items.map((item, i) => ({ sourceItemId: `${orderNumber}-li-${i}`, sourceProductId: 'p', sourceVariantId: 'v', sku: item.sku, productName: item.name, price: item.price, quantity: 1 })),
-      fulfillments: [{
-        sourceFulfillmentId: `${orderNumber}-f`, status: 'DELIVERED', shippedAt: ago(11), deliveredAt: ago(10),
-        items: shopper.items.map((_, i) => ({ sourceItemId: `${orderNumber}-li-${i}`, quantity: 1 })),
-      }],
+      shippingAddress: {
+        name: shopper.name,
+        address1: '1 Main St',
+        city: 'Springfield',
+        country: 'United States',
+        countryCode: 'US',
+      },
+      items: shopper.items.map((item, i) => ({
+        sourceItemId: `${orderNumber}-li-${i}`,
+        sourceProductId: 'p',
+        sourceVariantId: 'v',
+        sku: item.sku,
+        productName: item.name,
+        price: item.price,
+        quantity: 1,
+      })),
+      fulfillments: [
+        {
+          sourceFulfillmentId: `${orderNumber}-f`,
+          status: 'DELIVERED',
+          shippedAt: ago(11),
+          deliveredAt: ago(10),
+          items: shopper.items.map((_, i) => ({ sourceItemId: `${orderNumber}-li-${i}`, quantity: 1 })),
+        },
+      ],
     });
     await upsertOrder(h.runtime.ctx.database.db, acme, `src-${orderNumber}`, input);
     const body: FileClaimRequest = {
       email: shopper.email,
-      fulfillmentIssues: [{
-        sourceFulfillmentId: `${orderNumber}-f`,
-        issues: shopper.items.map((item, i) => ({ sourceItemId: `${orderNumber}-li-${i}`, claimType: item.type, quantity: 1, details: '', images: [] })),
-      }],
+      fulfillmentIssues: [
+        {
+          sourceFulfillmentId: `${orderNumber}-f`,
+          issues: shopper.items.map((item, i) => ({
+            sourceItemId: `${orderNumber}-li-${i}`,
+            claimType: item.type,
+            quantity: 1,
+            details: '',
+            images: [],
+          })),
+        },
+      ],
       resolution: { desiredMethod: 'REFUND', customerSignature: shopper.name },
     };
     const claim = await h.fileClaim(`src-${orderNumber}`, body);
@@ -65,13 +115,26 @@ describe('the claim queue as a team works it', () => {
 
   beforeAll(async () => {
     h = await startHarness();
-    for (const user of ['acmeAgent', 'acmeOwner', 'acmeViewer', 'kumoOwner', 'admin'] as const) cookies.set(user, await h.login(user));
+    for (const user of ['acmeAgent', 'acmeOwner', 'acmeViewer', 'kumoOwner', 'admin'] as const)
+      cookies.set(user, await h.login(user));
     acme = await h.storeId('acme');
-    await fileFor('ortiz', { name: 'Maria Ortiz', email: 'maria.ortiz@example.com', items: [{ name: 'Trail Runner', sku: 'TR-42-BLU', price: 89, type: 'DAMAGED' }] });
-    await fileFor('okafor', { name: 'Ben Okafor', email: 'ben@okafor.example', items: [{ name: 'Wool Socks', sku: 'WS-7', price: 12, type: 'MISSING_ITEM' }] });
+    await fileFor('ortiz', {
+      name: 'Maria Ortiz',
+      email: 'maria.ortiz@example.com',
+      items: [{ name: 'Trail Runner', sku: 'TR-42-BLU', price: 89, type: 'DAMAGED' }],
+    });
+    await fileFor('okafor', {
+      name: 'Ben Okafor',
+      email: 'ben@okafor.example',
+      items: [{ name: 'Wool Socks', sku: 'WS-7', price: 12, type: 'MISSING_ITEM' }],
+    });
     await fileFor('mixed', {
-      name: 'Lena Berg', email: 'lena.berg@example.org',
-      items: [{ name: 'Camp Stove', sku: 'CS-1', price: 45, type: 'DEFECTIVE_ITEM' }, { name: 'Fuel Canister', sku: 'FC-2', price: 7, type: 'DAMAGED' }],
+      name: 'Lena Berg',
+      email: 'lena.berg@example.org',
+      items: [
+        { name: 'Camp Stove', sku: 'CS-1', price: 45, type: 'DEFECTIVE_ITEM' },
+        { name: 'Fuel Canister', sku: 'FC-2', price: 7, type: 'DAMAGED' },
+      ],
     });
     await caughtUp();
   }, 240_000);
@@ -99,8 +162,11 @@ describe('the claim queue as a team works it', () => {
 
   it('matches the type filter on any item of a MULTIPLE claim', async () => {
     const mixed = claimOf('mixed').claimNumber;
-    const ofType = async (type: ClaimType) => numbersOf(await queue('acmeAgent', `type=${type}&search=${encodeURIComponent('lena berg')}`));
-    const detail = AdminClaimDetail.parse(await ok('acmeAgent', 'GET', `/api/admin/claims/${claimOf('mixed').claimId}`));
+    const ofType = async (type: ClaimType) =>
+      numbersOf(await queue('acmeAgent', `type=${type}&search=${encodeURIComponent('lena berg')}`));
+    const detail = AdminClaimDetail.parse(
+      await ok('acmeAgent', 'GET', `/api/admin/claims/${claimOf('mixed').claimId}`),
+    );
     expect(detail.claimType).toBe('MULTIPLE');
     expect(await ofType('DAMAGED')).toEqual([mixed]);
     expect(await ofType('DEFECTIVE_ITEM')).toEqual([mixed]);
@@ -118,20 +184,40 @@ describe('the claim queue as a team works it', () => {
     const kumoId = (await ok<{ user: { id: string } }>('kumoOwner', 'GET', '/api/auth/me')).user.id;
 
     // The teammates offered: Acme's people who can update claims, never Kumo's nor (to a merchant) Order Protection's staff.
-    const people = AssigneeList.parse(await ok('acmeAgent', 'GET', `/api/admin/claims/${claimId}/assignees`)).data.map((p) => p.email);
+    const people = AssigneeList.parse(await ok('acmeAgent', 'GET', `/api/admin/claims/${claimId}/assignees`)).data.map(
+      (p) => p.email,
+    );
     expect(people).toEqual(expect.arrayContaining(['agent@acme.test', 'owner@acme.test', 'viewer@acme.test']));
     expect(people.filter((e) => !e.endsWith('@acme.test'))).toEqual([]);
-    const staffSees = AssigneeList.parse(await ok('admin', 'GET', `/api/admin/claims/${claimId}/assignees`)).data.map((p) => p.email);
+    const staffSees = AssigneeList.parse(await ok('admin', 'GET', `/api/admin/claims/${claimId}/assignees`)).data.map(
+      (p) => p.email,
+    );
     expect(staffSees).toEqual(expect.arrayContaining(['agent@acme.test', 'support@orderprotection.test']));
 
     const before = AdminClaimDetail.parse(await ok('acmeAgent', 'GET', `/api/admin/claims/${claimId}`));
-    const mine = AdminClaimDetail.parse(await ok('acmeAgent', 'POST', `/api/admin/claims/${claimId}/assignee`, { assigneeId: agentId, expectedVersion: before.version }));
+    const mine = AdminClaimDetail.parse(
+      await ok('acmeAgent', 'POST', `/api/admin/claims/${claimId}/assignee`, {
+        assigneeId: agentId,
+        expectedVersion: before.version,
+      }),
+    );
     expect(mine.assignee).toEqual({ id: agentId, name: 'Riley Agent' });
     expect(mine.version).toBe(before.version + 1);
     // Deciding on the version seen before: someone changed it since.
-    expect((await call('acmeAgent', 'POST', `/api/admin/claims/${claimId}/assignee`, { assigneeId: null, expectedVersion: before.version })).statusCode).toBe(409);
-    expect((await call('acmeAgent', 'POST', `/api/admin/claims/${claimId}/assignee`, { assigneeId: kumoId })).statusCode).toBe(400);
-    expect((await call('kumoOwner', 'POST', `/api/admin/claims/${claimId}/assignee`, { assigneeId: kumoId })).statusCode).toBe(404);
+    expect(
+      (
+        await call('acmeAgent', 'POST', `/api/admin/claims/${claimId}/assignee`, {
+          assigneeId: null,
+          expectedVersion: before.version,
+        })
+      ).statusCode,
+    ).toBe(409);
+    expect(
+      (await call('acmeAgent', 'POST', `/api/admin/claims/${claimId}/assignee`, { assigneeId: kumoId })).statusCode,
+    ).toBe(400);
+    expect(
+      (await call('kumoOwner', 'POST', `/api/admin/claims/${claimId}/assignee`, { assigneeId: kumoId })).statusCode,
+    ).toBe(404);
     await caughtUp();
 
     const assignedToMe = await queue('acmeAgent', 'assignee=me&counts=true');
@@ -166,7 +252,11 @@ describe('the claim queue as a team works it', () => {
     const { claimId, claimNumber, token } = claimOf('ortiz');
     const row = async () => (await queue('acmeAgent', 'search=Ortiz')).data[0]!;
     expect((await row()).customerReplied).toBe(false);
-    const wrote = await h.call({ method: 'POST', url: `/api/claims/${token}/messages`, body: { messageContent: 'Any news on my runners?' } });
+    const wrote = await h.call({
+      method: 'POST',
+      url: `/api/claims/${token}/messages`,
+      body: { messageContent: 'Any news on my runners?' },
+    });
     expect(wrote.statusCode).toBe(201);
     await caughtUp();
     const waiting = await row();
@@ -174,45 +264,85 @@ describe('the claim queue as a team works it', () => {
     expect(Date.parse(waiting.lastCustomerReplyAt)).toBeGreaterThan(Date.parse(waiting.createdAt));
     // The latest word from a customer puts the claim first when sorted by it, newest first.
     expect((await queue('acmeAgent', 'sort=reply&order=desc&limit=1')).data[0]!.claimNumber).toBe(claimNumber);
-    await ok('acmeAgent', 'POST', `/api/admin/claims/${claimId}/messages`, { messageContent: 'Could you send a photo?' });
+    await ok('acmeAgent', 'POST', `/api/admin/claims/${claimId}/messages`, {
+      messageContent: 'Could you send a photo?',
+    });
     await caughtUp();
     expect((await row()).customerReplied).toBe(false);
     const byReply = await queue('acmeAgent', 'sort=reply&order=desc&limit=100');
-    expect(byReply.data.map((c) => c.lastCustomerReplyAt)).toEqual([...byReply.data.map((c) => c.lastCustomerReplyAt)].sort().reverse());
+    expect(byReply.data.map((c) => c.lastCustomerReplyAt)).toEqual(
+      [...byReply.data.map((c) => c.lastCustomerReplyAt)].sort().reverse(),
+    );
     expect(byReply.data.some((c) => c.claimNumber === claimNumber)).toBe(true);
   });
 
-  it.each(['filed', 'value', 'reply'] as const)('sorts by %s on the server both ways, one keyset page at a time', async (sort) => {
-    const walk = async (order: 'asc' | 'desc') => {
-      const seen: AdminClaimListItem[] = [];
-      let cursor: string | null = null;
-      do {
-        const page = await queue('acmeAgent', `sort=${sort}&order=${order}&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-        seen.push(...page.data);
-        cursor = page.nextCursor;
-      } while (cursor);
-      return seen;
-    };
-    const key = (c: AdminClaimListItem) => (sort === 'filed' ? Date.parse(c.createdAt) : sort === 'value' ? Number(c.claimedValue) : Date.parse(c.lastCustomerReplyAt));
-    const descending = await walk('desc');
-    const ascending = await walk('asc');
-    expect(descending.length).toBeGreaterThanOrEqual(3);
-    expect(ascending.map((c) => c.id)).toEqual([...descending].reverse().map((c) => c.id));
-    for (let i = 1; i < descending.length; i++) expect(key(descending[i - 1]!)).toBeGreaterThanOrEqual(key(descending[i]!));
-    // A cursor belongs to its sort: another sort refuses it.
-    const first = await queue('acmeAgent', `sort=${sort}&order=desc&limit=1`);
-    expect((await call('acmeAgent', 'GET', `/api/admin/claims?sort=${sort}&order=asc&cursor=${encodeURIComponent(first.nextCursor!)}`)).statusCode).toBe(400);
-  });
+  it.each(['filed', 'value', 'reply'] as const)(
+    'sorts by %s on the server both ways, one keyset page at a time',
+    async (sort) => {
+      const walk = async (order: 'asc' | 'desc') => {
+        const seen: AdminClaimListItem[] = [];
+        let cursor: string | null = null;
+        do {
+          const page = await queue(
+            'acmeAgent',
+            `sort=${sort}&order=${order}&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+          );
+          seen.push(...page.data);
+          cursor = page.nextCursor;
+        } while (cursor);
+        return seen;
+      };
+      const key = (c: AdminClaimListItem) =>
+        sort === 'filed'
+          ? Date.parse(c.createdAt)
+          : sort === 'value'
+            ? Number(c.claimedValue)
+            : Date.parse(c.lastCustomerReplyAt);
+      const descending = await walk('desc');
+      const ascending = await walk('asc');
+      expect(descending.length).toBeGreaterThanOrEqual(3);
+      expect(ascending.map((c) => c.id)).toEqual([...descending].reverse().map((c) => c.id));
+      for (let i = 1; i < descending.length; i++)
+        expect(key(descending[i - 1]!)).toBeGreaterThanOrEqual(key(descending[i]!));
+      // A cursor belongs to its sort: another sort refuses it.
+      const first = await queue('acmeAgent', `sort=${sort}&order=desc&limit=1`);
+      expect(
+        (
+          await call(
+            'acmeAgent',
+            'GET',
+            `/api/admin/claims?sort=${sort}&order=asc&cursor=${encodeURIComponent(first.nextCursor!)}`,
+          )
+        ).statusCode,
+      ).toBe(400);
+    },
+  );
 
   it('keeps saved views on the server: private ones for their owner, shared ones for the team, changed only by the owner', async () => {
-    const shared = SavedView.parse(await ok('acmeAgent', 'POST', '/api/admin/saved-views', {
-      name: 'Damaged, by value', filters: { type: 'DAMAGED', sort: 'value', assignee: 'me' }, shared: true,
-    }));
-    const mine = SavedView.parse(await ok('acmeAgent', 'POST', '/api/admin/saved-views', { name: 'Just mine', filters: { status: 'NEW' }, shared: false }));
+    const shared = SavedView.parse(
+      await ok('acmeAgent', 'POST', '/api/admin/saved-views', {
+        name: 'Damaged, by value',
+        filters: { type: 'DAMAGED', sort: 'value', assignee: 'me' },
+        shared: true,
+      }),
+    );
+    const mine = SavedView.parse(
+      await ok('acmeAgent', 'POST', '/api/admin/saved-views', {
+        name: 'Just mine',
+        filters: { status: 'NEW' },
+        shared: false,
+      }),
+    );
     expect(shared.mine).toBe(true);
-    expect((await call('acmeAgent', 'POST', '/api/admin/saved-views', { name: 'just MINE', filters: {}, shared: false })).statusCode).toBe(400);
+    expect(
+      (await call('acmeAgent', 'POST', '/api/admin/saved-views', { name: 'just MINE', filters: {}, shared: false }))
+        .statusCode,
+    ).toBe(400);
 
-    const names = async (user: DemoUser) => SavedViewList.parse(await ok(user, 'GET', '/api/admin/saved-views')).data.map((v) => `${v.name}${v.mine ? ' (mine)' : ` (by ${v.owner.name})`}`);
+    const names = async (user: DemoUser) =>
+      SavedViewList.parse(await ok(user, 'GET', '/api/admin/saved-views')).data.map(
+        (v) => `${v.name}${v.mine ? ' (mine)' : ` (by ${v.owner.name})`}`,
+      );
     expect(await names('acmeAgent')).toEqual(['Damaged, by value (mine)', 'Just mine (mine)']);
     // A teammate on the same account sees the shared one, with its filters; another tenant and the platform's staff do not.
     expect(await names('acmeOwner')).toEqual(['Damaged, by value (by Riley Agent)']);
@@ -223,12 +353,24 @@ describe('the claim queue as a team works it', () => {
     expect(seen.filters).toEqual({ type: 'DAMAGED', sort: 'value', assignee: 'me' });
 
     // Only the owner changes or deletes it; a view you cannot see is not found.
-    expect((await call('acmeOwner', 'PUT', `/api/admin/saved-views/${shared.id}`, { name: 'Mine now', filters: {}, shared: true })).statusCode).toBe(403);
+    expect(
+      (
+        await call('acmeOwner', 'PUT', `/api/admin/saved-views/${shared.id}`, {
+          name: 'Mine now',
+          filters: {},
+          shared: true,
+        })
+      ).statusCode,
+    ).toBe(403);
     expect((await call('acmeOwner', 'DELETE', `/api/admin/saved-views/${shared.id}`)).statusCode).toBe(403);
     expect((await call('acmeOwner', 'DELETE', `/api/admin/saved-views/${mine.id}`)).statusCode).toBe(404);
     expect((await call('kumoOwner', 'DELETE', `/api/admin/saved-views/${shared.id}`)).statusCode).toBe(404);
 
-    await ok('acmeAgent', 'PUT', `/api/admin/saved-views/${shared.id}`, { name: 'Damaged, by value', filters: shared.filters, shared: false });
+    await ok('acmeAgent', 'PUT', `/api/admin/saved-views/${shared.id}`, {
+      name: 'Damaged, by value',
+      filters: shared.filters,
+      shared: false,
+    });
     expect(await names('acmeOwner')).toEqual([]);
     expect((await call('acmeAgent', 'DELETE', `/api/admin/saved-views/${mine.id}`)).statusCode).toBe(204);
     expect(await names('acmeAgent')).toEqual(['Damaged, by value (mine)']);

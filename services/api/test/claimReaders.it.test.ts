@@ -18,8 +18,11 @@ describe('every reader of a claim tells the story its stream tells (PGlite)', ()
   });
 
   it('agrees with the fold after any sequence of filings, decisions, reversals, reopenings, messages, status changes and returns', async () => {
-    await fc.assert(fc.asyncProperty(story, async (s) => {
-      expect(await runStory(world, s)).toEqual([]);
-    }), { numRuns: 10, interruptAfterTimeLimit: 45_000 });
+    await fc.assert(
+      fc.asyncProperty(story, async (s) => {
+        expect(await runStory(world, s)).toEqual([]);
+      }),
+      { numRuns: 10, interruptAfterTimeLimit: 45_000 },
+    );
   });
 });

@@ -17,8 +17,11 @@ describe('every reader of a claim tells the story its stream tells (PostgreSQL a
   });
 
   it('agrees with the fold after any sequence of filings, decisions, reversals, reopenings, messages, status changes and returns', async () => {
-    await fc.assert(fc.asyncProperty(story, async (s) => {
-      expect(await runStory(world, s)).toEqual([]);
-    }), { numRuns: 5, interruptAfterTimeLimit: 90_000 });
+    await fc.assert(
+      fc.asyncProperty(story, async (s) => {
+        expect(await runStory(world, s)).toEqual([]);
+      }),
+      { numRuns: 5, interruptAfterTimeLimit: 90_000 },
+    );
   });
 });

@@ -34,19 +34,49 @@ describe('reopening a closed claim, and who else has a claim open', () => {
   let h: Harness;
   const cookies = new Map<DemoUser, string>();
   let acme = '';
-  const call = (user: DemoUser, method: 'GET' | 'POST', url: string, body?: unknown) => h.call({ method, url, cookie: cookies.get(user), body });
+  const call = (user: DemoUser, method: 'GET' | 'POST', url: string, body?: unknown) =>
+    h.call({ method, url, cookie: cookies.get(user), body });
 
   async function fileClaim(): Promise<string> {
     const number = `REOPEN-${++orderCount}`;
     const input = OrderInput.parse({
-      orderNumber: number, customerEmail: `${number.toLowerCase()}@example.com`, currency: 'USD', createdAt: ago(12), protected: true,
+      orderNumber: number,
+      customerEmail: `${number.toLowerCase()}@example.com`,
+      currency: 'USD',
+      createdAt: ago(12),
+      protected: true,
       policy: { insuredAmount: 100, premiumPaid: 2, premiumCurrency: 'USD' },
-      shippingAddress: { name: 'Pat Doe', address1: '1 Main St', city: 'Springfield', country: 'United States', countryCode: 'US' },
-      items: [{ sourceItemId: `${number}-li`, sourceProductId: 'p', sourceVariantId: 'v', sku: 'SKU', productName: 'Thing', price: 24.5, quantity: 1 }],
-      fulfillments: [{ sourceFulfillmentId: `${number}-f`, status: 'DELIVERED', shippedAt: ago(11), deliveredAt: ago(10), items: [{ sourceItemId: `${number}-li`, quantity: 1 }] }],
+      shippingAddress: {
+        name: 'Pat Doe',
+        address1: '1 Main St',
+        city: 'Springfield',
+        country: 'United States',
+        countryCode: 'US',
+      },
+      items: [
+        {
+          sourceItemId: `${number}-li`,
+          sourceProductId: 'p',
+          sourceVariantId: 'v',
+          sku: 'SKU',
+          productName: 'Thing',
+          price: 24.5,
+          quantity: 1,
+        },
+      ],
+      fulfillments: [
+        {
+          sourceFulfillmentId: `${number}-f`,
+          status: 'DELIVERED',
+          shippedAt: ago(11),
+          deliveredAt: ago(10),
+          items: [{ sourceItemId: `${number}-li`, quantity: 1 }],
+        },
+      ],
     });
     await upsertOrder(h.runtime.ctx.database.db, acme, `src-${number}`, input);
-    return (await h.fileClaim(`src-${number}`, oneItemClaim(input.customerEmail, `${number}-f`, `${number}-li`))).claimId;
+    return (await h.fileClaim(`src-${number}`, oneItemClaim(input.customerEmail, `${number}-f`, `${number}-li`)))
+      .claimId;
   }
 
   beforeAll(async () => {
@@ -54,32 +84,50 @@ describe('reopening a closed claim, and who else has a claim open', () => {
     for (const user of ['acmeAgent', 'acmeViewer', 'kumoOwner'] as const) cookies.set(user, await h.login(user));
     acme = await h.storeId('acme');
   });
-  afterAll(async () => { await h.stop(); });
+  afterAll(async () => {
+    await h.stop();
+  });
 
   it('reopens a closed claim to OPEN with claim:resolve, as a status change in its history; refuses it otherwise', async () => {
     const claimId = await fileClaim();
-    const reopen = (user: DemoUser, body: object = {}) => call(user, 'POST', `/api/admin/claims/${claimId}/reopen`, body);
+    const reopen = (user: DemoUser, body: object = {}) =>
+      call(user, 'POST', `/api/admin/claims/${claimId}/reopen`, body);
 
     const notClosed = await reopen('acmeAgent');
     expect(notClosed.statusCode).toBe(422);
     expect(json<{ message: string }>(notClosed).message).toContain('only a closed claim');
 
-    const closed = await call('acmeAgent', 'POST', `/api/admin/claims/${claimId}/status`, { status: 'CLOSED', reason: 'OTHER' });
+    const closed = await call('acmeAgent', 'POST', `/api/admin/claims/${claimId}/status`, {
+      status: 'CLOSED',
+      reason: 'OTHER',
+    });
     expect(AdminClaimDetail.parse(json(closed)).status).toBe('CLOSED');
     // A store user may update claims but not resolve them: closing and reopening are the resolver's. Another tenant sees no claim.
     expect((await reopen('acmeViewer')).statusCode).toBe(403);
     expect((await reopen('kumoOwner')).statusCode).toBe(404);
     expect((await reopen('acmeAgent', { note: 'x'.repeat(2_001) })).statusCode).toBe(400);
-    const version = AdminClaimDetail.parse(json(await call('acmeAgent', 'GET', `/api/admin/claims/${claimId}`))).version;
+    const version = AdminClaimDetail.parse(
+      json(await call('acmeAgent', 'GET', `/api/admin/claims/${claimId}`)),
+    ).version;
     expect((await reopen('acmeAgent', { expectedVersion: version - 1 })).statusCode).toBe(409);
-    expect(AdminClaimDetail.parse(json(await call('acmeAgent', 'GET', `/api/admin/claims/${claimId}`))).status).toBe('CLOSED');
+    expect(AdminClaimDetail.parse(json(await call('acmeAgent', 'GET', `/api/admin/claims/${claimId}`))).status).toBe(
+      'CLOSED',
+    );
 
-    const reopened = AdminClaimDetail.parse(json(await reopen('acmeAgent', { note: 'The shopper sent new photos', expectedVersion: version })));
+    const reopened = AdminClaimDetail.parse(
+      json(await reopen('acmeAgent', { note: 'The shopper sent new photos', expectedVersion: version })),
+    );
     expect(reopened.status).toBe('OPEN');
     expect(reopened.version).toBe(version + 1);
     await h.runtime.settle();
-    const timeline = TimelineResponse.parse(json(await call('acmeAgent', 'GET', `/api/admin/claims/${claimId}/timeline`)));
-    expect(timeline.data.filter((e) => e.source === 'claim').at(-1)).toMatchObject({ eventType: 'ClaimStatusChanged', status: 'OPEN', version: version + 1 });
+    const timeline = TimelineResponse.parse(
+      json(await call('acmeAgent', 'GET', `/api/admin/claims/${claimId}/timeline`)),
+    );
+    expect(timeline.data.filter((e) => e.source === 'claim').at(-1)).toMatchObject({
+      eventType: 'ClaimStatusChanged',
+      status: 'OPEN',
+      version: version + 1,
+    });
     expect((await reopen('acmeAgent')).statusCode).toBe(422);
   });
 

@@ -36,7 +36,9 @@ async function startDoor(target: number) {
       open = false;
       for (const s of sockets) s.destroy();
     },
-    open: () => { open = true; },
+    open: () => {
+      open = true;
+    },
     stop: () => new Promise((resolve) => server.close(resolve)),
   };
 }
@@ -52,10 +54,18 @@ beforeAll(async () => {
   door = await startDoor(Number(url.port || 5432));
   url.port = String(door.port);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-db-restart-'));
-  runtime = await startRuntime(loadConfig({
-    ...process.env, DATABASE_URL: url.toString(), KAFKA_BROKERS: '', DATA_DIR: dataDir, SEED_DEMO: 'false', DB_CONNECT_TIMEOUT_MS: '2000',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-  }), { listen: false });
+  runtime = await startRuntime(
+    loadConfig({
+      ...process.env,
+      DATABASE_URL: url.toString(),
+      KAFKA_BROKERS: '',
+      DATA_DIR: dataDir,
+      SEED_DEMO: 'false',
+      DB_CONNECT_TIMEOUT_MS: '2000',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    }),
+    { listen: false },
+  );
   stop = async () => {
     door.open();
     await runtime.stop();
@@ -67,8 +77,14 @@ beforeAll(async () => {
 
 afterAll(() => stop?.());
 
-const login = () => runtime.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'owner@acme.test', password: 'demo-pass-1234' } });
-const claims = (cookie: string) => runtime.app.inject({ method: 'GET', url: '/api/admin/claims?limit=5', headers: { cookie } });
+const login = () =>
+  runtime.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: 'owner@acme.test', password: 'demo-pass-1234' },
+  });
+const claims = (cookie: string) =>
+  runtime.app.inject({ method: 'GET', url: '/api/admin/claims?limit=5', headers: { cookie } });
 
 describe('the API while PostgreSQL restarts', () => {
   it('answers 503 database_unavailable with Retry-After while it is down, and serves again once it is back', async () => {

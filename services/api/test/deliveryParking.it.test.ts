@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { CreateApiTokenResponse, CreateWebhookEndpointResponse, OperationsView, ParkedDeliveryOutcome } from '@claims/contracts';
+import {
+  CreateApiTokenResponse,
+  CreateWebhookEndpointResponse,
+  OperationsView,
+  ParkedDeliveryOutcome,
+} from '@claims/contracts';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { StandardWebhookReceiver } from '../../../test/support/standardWebhookReceiver.js';
 import { startDeliveryWorker, type DeliveryWorker } from '../src/webhooks/deliveryWorker.js';
@@ -22,7 +27,9 @@ async function refusePoisonedAttempts(db: Harness['runtime']['ctx']['database'][
       end if;
       return new;
     end $$`.execute(db);
-  await sql`create trigger poisoned_attempt before insert on webhook_delivery_attempts for each row execute function refuse_poisoned_attempt()`.execute(db);
+  await sql`create trigger poisoned_attempt before insert on webhook_delivery_attempts for each row execute function refuse_poisoned_attempt()`.execute(
+    db,
+  );
 }
 
 describe('a webhook delivery whose processing keeps failing is parked; the others are delivered; a person retries or skips it', () => {
@@ -43,11 +50,18 @@ describe('a webhook delivery whose processing keeps failing is parked; the other
     const db = h.runtime.ctx.database.db;
     const acme = await h.storeId('acme');
     const created = await h.call({
-      method: 'POST', url: `/api/stores/${acme}/api-tokens`, cookie: await h.login('acmeOwner'),
+      method: 'POST',
+      url: `/api/stores/${acme}/api-tokens`,
+      cookie: await h.login('acmeOwner'),
       body: { name: 'parking', permissions: ['webhook:create', 'webhook:read'] },
     });
     const token = CreateApiTokenResponse.parse(json(created)).token;
-    const made = await h.call({ method: 'POST', url: '/api/v1/webhook-endpoints', token, body: { url: await receiver.start(), eventTypes: ['claim.filed'] } });
+    const made = await h.call({
+      method: 'POST',
+      url: '/api/v1/webhook-endpoints',
+      token,
+      body: { url: await receiver.start(), eventTypes: ['claim.filed'] },
+    });
     expect(made.statusCode, made.body).toBe(201);
     receiver.secrets.push(CreateWebhookEndpointResponse.parse(json(made)).secret);
 
@@ -58,17 +72,33 @@ describe('a webhook delivery whose processing keeps failing is parked; the other
     await h.runtime.settle();
     await sql`insert into poisoned_claims values (${retried}), (${skipped})`.execute(db);
     // The lease outlasts the recording's retries (half of it): a delivery is sent again only when its try failed.
-    worker = startDeliveryWorker(h.runtime.ctx, { pollMs: 20, leaseMs: 4_000, maxProcessingFailures: TRIES, processingRetryMs: 10 });
+    worker = startDeliveryWorker(h.runtime.ctx, {
+      pollMs: 20,
+      leaseMs: 4_000,
+      maxProcessingFailures: TRIES,
+      processingRetryMs: 10,
+    });
 
     const admin = await h.login('admin');
-    const operations = async () => OperationsView.parse(json(await h.call({ method: 'GET', url: '/api/admin/operations', cookie: admin })));
-    const receivedFor = (claimId: string) => receiver.deliveries.filter((d) => String(d.payload.data.claimId) === claimId);
-    const parked = await eventually(async () => {
-      const view = await operations();
-      expect(view.parkedWebhookDeliveries).toHaveLength(2);
-      return view.parkedWebhookDeliveries;
-    }, 30_000, 100);
-    for (const p of parked) expect(p).toMatchObject({ eventType: 'claim.filed', failures: TRIES, error: expect.stringMatching(/attempt record refused/) });
+    const operations = async () =>
+      OperationsView.parse(json(await h.call({ method: 'GET', url: '/api/admin/operations', cookie: admin })));
+    const receivedFor = (claimId: string) =>
+      receiver.deliveries.filter((d) => String(d.payload.data.claimId) === claimId);
+    const parked = await eventually(
+      async () => {
+        const view = await operations();
+        expect(view.parkedWebhookDeliveries).toHaveLength(2);
+        return view.parkedWebhookDeliveries;
+      },
+      30_000,
+      100,
+    );
+    for (const p of parked)
+      expect(p).toMatchObject({
+        eventType: 'claim.filed',
+        failures: TRIES,
+        error: expect.stringMatching(/attempt record refused/),
+      });
     // The claim filed between the two got its webhook once, recorded as delivered.
     expect(receivedFor(delivered)).toHaveLength(1);
     const { rows: deliveredRows } = await sql<{ status: string; attempts: number }>`
@@ -83,7 +113,10 @@ describe('a webhook delivery whose processing keeps failing is parked; the other
     expect(json<{ components: Record<string, unknown> }>(open).components.webhooks).toEqual({ status: 'degraded' });
     const health = await h.call({ method: 'GET', url: '/api/health', cookie: admin });
     expect(health.statusCode).toBe(503);
-    expect(json<{ components: Record<string, unknown> }>(health).components.webhooks).toEqual({ status: 'failing', reason: expect.stringMatching(/parked webhook deliveries .*: 2/) });
+    expect(json<{ components: Record<string, unknown> }>(health).components.webhooks).toEqual({
+      status: 'failing',
+      reason: expect.stringMatching(/parked webhook deliveries .*: 2/),
+    });
     const metrics = await h.call({ method: 'GET', url: '/api/metrics' });
     expect(metrics.body).toMatch(/^claims_webhook_deliveries_parked 2$/m);
 
@@ -91,27 +124,39 @@ describe('a webhook delivery whose processing keeps failing is parked; the other
       const webhookId = receivedFor(claimId)[0]!.webhookId;
       return parked.find((p) => p.webhookId === webhookId)!.deliveryId;
     };
-    const path = (claimId: string, action: string) => `/api/admin/operations/webhook-deliveries/${deliveryOf(claimId)}/${action}`;
-    expect((await h.call({ method: 'POST', url: path(retried, 'retry'), cookie: await h.login('finance') })).statusCode).toBe(403);
+    const path = (claimId: string, action: string) =>
+      `/api/admin/operations/webhook-deliveries/${deliveryOf(claimId)}/${action}`;
+    expect(
+      (await h.call({ method: 'POST', url: path(retried, 'retry'), cookie: await h.login('finance') })).statusCode,
+    ).toBe(403);
 
     await sql`drop trigger poisoned_attempt on webhook_delivery_attempts`.execute(db);
     const retry = await h.call({ method: 'POST', url: path(retried, 'retry'), cookie: admin });
     expect(retry.statusCode).toBe(200);
     expect(ParkedDeliveryOutcome.parse(json(retry))).toEqual({ deliveryId: deliveryOf(retried), outcome: 'retried' });
-    await eventually(async () => {
-      const { rows } = await sql<{ status: string }>`select status from webhook_deliveries where id = ${deliveryOf(retried)}::uuid`.execute(db);
-      expect(rows[0]!.status).toBe('succeeded');
-    }, 20_000, 50);
+    await eventually(
+      async () => {
+        const { rows } = await sql<{
+          status: string;
+        }>`select status from webhook_deliveries where id = ${deliveryOf(retried)}::uuid`.execute(db);
+        expect(rows[0]!.status).toBe('succeeded');
+      },
+      20_000,
+      50,
+    );
     // The same webhook-id every time: the receiver deduplicates.
     expect(new Set(receivedFor(retried).map((d) => d.webhookId)).size).toBe(1);
 
     const skip = await h.call({ method: 'POST', url: path(skipped, 'skip'), cookie: admin });
     expect(ParkedDeliveryOutcome.parse(json(skip)).outcome).toBe('skipped');
-    const { rows: skippedRows } = await sql<{ status: string }>`select status from webhook_deliveries where id = ${deliveryOf(skipped)}::uuid`.execute(db);
+    const { rows: skippedRows } = await sql<{
+      status: string;
+    }>`select status from webhook_deliveries where id = ${deliveryOf(skipped)}::uuid`.execute(db);
     expect(skippedRows[0]!.status).toBe('cancelled');
     expect((await h.call({ method: 'POST', url: path(skipped, 'retry'), cookie: admin })).statusCode).toBe(404);
 
-    const adminId = json<{ user: { id: string } }>(await h.call({ method: 'GET', url: '/api/auth/me', cookie: admin })).user.id;
+    const adminId = json<{ user: { id: string } }>(await h.call({ method: 'GET', url: '/api/auth/me', cookie: admin }))
+      .user.id;
     const { rows: audit } = await sql<{ delivery_id: string; resolution: string; resolved_by: string }>`
       select delivery_id, resolution, resolved_by from webhook_delivery_parked order by resolution`.execute(db);
     expect(audit).toEqual([

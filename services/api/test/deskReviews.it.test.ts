@@ -1,9 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminReviewList, ClaimReviewList } from '@claims/contracts';
 import { claimListProjection, claimReviewsProjection } from '@claims/projections';
-import { json, projectionsCaughtUp, oneItemClaim, startHarness, type DemoUser, type Harness } from './support/backofficeHarness.js';
+import {
+  json,
+  projectionsCaughtUp,
+  oneItemClaim,
+  startHarness,
+  type DemoUser,
+  type Harness,
+} from './support/backofficeHarness.js';
 
-describe('shoppers\' reviews on the desk', () => {
+describe("shoppers' reviews on the desk", () => {
   let h: Harness;
   const cookies = new Map<DemoUser, string>();
   let acmeClaim: { claimId: string; token: string };
@@ -27,16 +34,18 @@ describe('shoppers\' reviews on the desk', () => {
   });
   afterAll(async () => h?.stop());
 
-  it('shows a claim\'s review with its rating and text; another tenant\'s claim is a 404', async () => {
+  it("shows a claim's review with its rating and text; another tenant's claim is a 404", async () => {
     const own = ClaimReviewList.parse(json(await get('acmeAgent', `/api/admin/claims/${acmeClaim.claimId}/reviews`)));
     expect(own.data).toMatchObject([{ rating: 2, text: 'Slow answers.' }]);
     expect((await get('kumoOwner', `/api/admin/claims/${acmeClaim.claimId}/reviews`)).statusCode).toBe(404);
     expect((await get('finance', `/api/admin/claims/${acmeClaim.claimId}/reviews`)).statusCode).toBe(403);
   });
 
-  it('lists the reviews of the caller\'s stores, by store and rating', async () => {
+  it("lists the reviews of the caller's stores, by store and rating", async () => {
     const mine = AdminReviewList.parse(json(await get('acmeAgent', '/api/admin/reviews')));
-    expect(mine.data.map((r) => [r.claimId, r.rating, r.text, r.store.slug])).toEqual([[acmeClaim.claimId, 2, 'Slow answers.', 'acme']]);
+    expect(mine.data.map((r) => [r.claimId, r.rating, r.text, r.store.slug])).toEqual([
+      [acmeClaim.claimId, 2, 'Slow answers.', 'acme'],
+    ]);
     const all = AdminReviewList.parse(json(await get('admin', '/api/admin/reviews')));
     expect(all.data.map((r) => r.claimId).sort()).toEqual([acmeClaim.claimId, kumoClaim.claimId].sort());
     const fives = AdminReviewList.parse(json(await get('admin', '/api/admin/reviews?rating=5')));

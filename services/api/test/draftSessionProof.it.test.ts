@@ -15,16 +15,26 @@ beforeAll(async () => {
 
 afterAll(() => started?.stop());
 
-describe('draft sessions without the order\'s email', () => {
+describe("draft sessions without the order's email", () => {
   it('answer 404 to GET and DELETE with only the order id or a wrong email, and the draft stays', async () => {
-    const lookup = await runtime.app.inject({ method: 'GET', url: '/api/order-lookup?email=ava@example.com&order=1001' });
+    const lookup = await runtime.app.inject({
+      method: 'GET',
+      url: '/api/order-lookup?email=ava@example.com&order=1001',
+    });
     const order = CustomerOrder.parse(lookup.json());
     const orderId = order.systemOrderId;
-    const saved = await runtime.app.inject({ method: 'PUT', url: '/api/sessions', payload: { orderId, email: 'ava@example.com', status: SessionStatus.options[0] } });
+    const saved = await runtime.app.inject({
+      method: 'PUT',
+      url: '/api/sessions',
+      payload: { orderId, email: 'ava@example.com', status: SessionStatus.options[0] },
+    });
     expect(saved.statusCode).toBe(200);
     const session = ClaimSession.parse(saved.json());
 
-    for (const url of [`/api/sessions?orderId=${orderId}`, `/api/sessions?orderId=${orderId}&email=mallory@example.com`]) {
+    for (const url of [
+      `/api/sessions?orderId=${orderId}`,
+      `/api/sessions?orderId=${orderId}&email=mallory@example.com`,
+    ]) {
       const res = await runtime.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(404);
       expect(res.body).not.toContain('ava@example.com');
@@ -33,7 +43,10 @@ describe('draft sessions without the order\'s email', () => {
       expect((await runtime.app.inject({ method: 'DELETE', url })).statusCode, url).toBe(404);
     }
 
-    const still = await runtime.app.inject({ method: 'GET', url: `/api/sessions?orderId=${orderId}&email=AVA@example.com` });
+    const still = await runtime.app.inject({
+      method: 'GET',
+      url: `/api/sessions?orderId=${orderId}&email=AVA@example.com`,
+    });
     expect(still.statusCode).toBe(200);
     expect(ClaimSession.parse(still.json()).id).toBe(session.id);
   });

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClaim, FinanceMonthlyTotals, FinanceReplayView, OrderInput, PayoutBatch, PayoutEntriesResponse } from '@claims/contracts';
+import {
+  ApiClaim,
+  FinanceMonthlyTotals,
+  FinanceReplayView,
+  OrderInput,
+  PayoutBatch,
+  PayoutEntriesResponse,
+} from '@claims/contracts';
 import { DEMO_PASSWORD } from './support/backofficeHarness.js';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { ingestOrder } from '../src/catalog/ingestOrder.js';
@@ -9,13 +16,43 @@ const DAY = 86_400_000;
 const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
 
 /** An order of Acme (a USD store) in `currency`, with one 44.00 item. */
-const order = (number: string, currency: string, exchangeRate: number) => OrderInput.parse({
-  orderNumber: number, customerEmail: `${number.toLowerCase()}@example.com`, currency, exchangeRate, createdAt: ago(12), protected: true,
-  policy: { insuredAmount: 100, premiumPaid: 2, premiumCurrency: currency },
-  shippingAddress: { name: 'Pat Doe', address1: '1 Main St', city: 'Springfield', country: 'United States', countryCode: 'US' },
-  items: [{ sourceItemId: `${number}-li`, sourceProductId: 'p', sourceVariantId: 'v', sku: 'SKU', productName: 'Thing', price: 44, quantity: 1 }],
-  fulfillments: [{ sourceFulfillmentId: `${number}-f`, status: 'DELIVERED', shippedAt: ago(11), deliveredAt: ago(10), items: [{ sourceItemId: `${number}-li`, quantity: 1 }] }],
-});
+const order = (number: string, currency: string, exchangeRate: number) =>
+  OrderInput.parse({
+    orderNumber: number,
+    customerEmail: `${number.toLowerCase()}@example.com`,
+    currency,
+    exchangeRate,
+    createdAt: ago(12),
+    protected: true,
+    policy: { insuredAmount: 100, premiumPaid: 2, premiumCurrency: currency },
+    shippingAddress: {
+      name: 'Pat Doe',
+      address1: '1 Main St',
+      city: 'Springfield',
+      country: 'United States',
+      countryCode: 'US',
+    },
+    items: [
+      {
+        sourceItemId: `${number}-li`,
+        sourceProductId: 'p',
+        sourceVariantId: 'v',
+        sku: 'SKU',
+        productName: 'Thing',
+        price: 44,
+        quantity: 1,
+      },
+    ],
+    fulfillments: [
+      {
+        sourceFulfillmentId: `${number}-f`,
+        status: 'DELIVERED',
+        shippedAt: ago(11),
+        deliveredAt: ago(10),
+        items: [{ sourceItemId: `${number}-li`, quantity: 1 }],
+      },
+    ],
+  });
 
 describe('finance: the payout ledger and its replay from the events (contract §Finance)', () => {
   let h: Harness;
@@ -33,10 +70,27 @@ describe('finance: the payout ledger and its replay from the events (contract §
     owner = await h.login('acmeOwner');
     acme = await h.storeId('acme');
     afterSeed = new Date().toISOString();
-    for (const [number, currency, rate, type] of [['FIN-1', 'EUR', 0.92, 'REFUND'], ['FIN-2', 'USD', 1, 'RESHIP'], ['FIN-3', 'USD', 1, 'STORE_CREDIT'], ['FIN-4', 'USD', 1, 'DENY']] as const) {
-      await ingestOrder(h.runtime.ctx, acme, `src-${number}`, order(number, currency, rate), { actor: { type: 'system', id: 'test' }, correlationId: 'test', causationId: null });
-      const filed = await h.fileClaim(`src-${number}`, oneItemClaim(`${number.toLowerCase()}@example.com`, `${number}-f`, `${number}-li`));
-      const resolved = await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/resolve`, cookie: owner, body: { resolutionType: type, reason: 'OTHER' } });
+    for (const [number, currency, rate, type] of [
+      ['FIN-1', 'EUR', 0.92, 'REFUND'],
+      ['FIN-2', 'USD', 1, 'RESHIP'],
+      ['FIN-3', 'USD', 1, 'STORE_CREDIT'],
+      ['FIN-4', 'USD', 1, 'DENY'],
+    ] as const) {
+      await ingestOrder(h.runtime.ctx, acme, `src-${number}`, order(number, currency, rate), {
+        actor: { type: 'system', id: 'test' },
+        correlationId: 'test',
+        causationId: null,
+      });
+      const filed = await h.fileClaim(
+        `src-${number}`,
+        oneItemClaim(`${number.toLowerCase()}@example.com`, `${number}-f`, `${number}-li`),
+      );
+      const resolved = await h.call({
+        method: 'POST',
+        url: `/api/admin/claims/${filed.claimId}/resolve`,
+        cookie: owner,
+        body: { resolutionType: type, reason: 'OTHER' },
+      });
       expect(resolved.statusCode, resolved.body).toBe(200);
       claims.set(number, { claimId: filed.claimId, paid: ApiClaim.parse(json(resolved)).resolutions[0]!.paidValue });
     }
@@ -44,26 +98,49 @@ describe('finance: the payout ledger and its replay from the events (contract §
   }, 120_000);
   afterAll(() => h.stop());
 
-  const entries = async (query: string, cookie = finance) => h.call({ method: 'GET', url: `/api/finance/payout-entries?${query}`, cookie });
+  const entries = async (query: string, cookie = finance) =>
+    h.call({ method: 'GET', url: `/api/finance/payout-entries?${query}`, cookie });
 
-  it('keeps one entry per resolution that moves money, valued in the store\'s currency', async () => {
+  it("keeps one entry per resolution that moves money, valued in the store's currency", async () => {
     const response = await entries(`storeId=${acme}&from=${encodeURIComponent(start)}`);
     expect(response.statusCode, response.body).toBe(200);
     const byClaim = new Map(PayoutEntriesResponse.parse(json(response)).entries.map((e) => [e.claimId, e]));
     const eur = claims.get('FIN-1')!;
     // The EUR refund in the USD store: 44.00 EUR / 0.92, rounded half-even at the last step.
-    expect(byClaim.get(eur.claimId)).toMatchObject({ resolutionType: 'REFUND', currency: 'USD', status: 'pending', amount: Math.round((eur.paid * 100) / 0.92) / 100 });
-    expect(byClaim.get(claims.get('FIN-2')!.claimId)).toMatchObject({ resolutionType: 'RESHIP', amount: claims.get('FIN-2')!.paid });
+    expect(byClaim.get(eur.claimId)).toMatchObject({
+      resolutionType: 'REFUND',
+      currency: 'USD',
+      status: 'pending',
+      amount: Math.round((eur.paid * 100) / 0.92) / 100,
+    });
+    expect(byClaim.get(claims.get('FIN-2')!.claimId)).toMatchObject({
+      resolutionType: 'RESHIP',
+      amount: claims.get('FIN-2')!.paid,
+    });
     // Store credit with Acme's 10% bonus.
-    expect(byClaim.get(claims.get('FIN-3')!.claimId)).toMatchObject({ resolutionType: 'STORE_CREDIT', amount: Math.round(claims.get('FIN-3')!.paid * 110) / 100 });
+    expect(byClaim.get(claims.get('FIN-3')!.claimId)).toMatchObject({
+      resolutionType: 'STORE_CREDIT',
+      amount: Math.round(claims.get('FIN-3')!.paid * 110) / 100,
+    });
     expect(byClaim.has(claims.get('FIN-4')!.claimId)).toBe(false);
   });
 
-  it('records each protected order\'s premium when it is ingested, and reverses it when the protection is removed', async () => {
-    const premiums = async () => json<{ totals: Array<{ currency: string; collected: number; orders: number }> }>(
-      await h.call({ method: 'GET', url: `/api/finance/premiums?storeId=${acme}&from=${encodeURIComponent(afterSeed)}`, cookie: finance })).totals;
+  it("records each protected order's premium when it is ingested, and reverses it when the protection is removed", async () => {
+    const premiums = async () =>
+      json<{ totals: Array<{ currency: string; collected: number; orders: number }> }>(
+        await h.call({
+          method: 'GET',
+          url: `/api/finance/premiums?storeId=${acme}&from=${encodeURIComponent(afterSeed)}`,
+          cookie: finance,
+        }),
+      ).totals;
     await h.runtime.settle();
-    expect(await premiums()).toEqual(expect.arrayContaining([{ storeId: acme, currency: 'USD', collected: 6, orders: 3 }, { storeId: acme, currency: 'EUR', collected: 2, orders: 1 }]));
+    expect(await premiums()).toEqual(
+      expect.arrayContaining([
+        { storeId: acme, currency: 'USD', collected: 6, orders: 3 },
+        { storeId: acme, currency: 'EUR', collected: 2, orders: 1 },
+      ]),
+    );
     const meta = { actor: { type: 'system' as const, id: 'test' }, correlationId: 'test', causationId: null };
     // The same order again changes nothing; without its protection the premium is reversed.
     await ingestOrder(h.runtime.ctx, acme, 'src-FIN-4', order('FIN-4', 'USD', 1), meta);
@@ -78,9 +155,12 @@ describe('finance: the payout ledger and its replay from the events (contract §
     const response = await h.call({ method: 'GET', url: `/api/finance/monthly-totals?${period}`, cookie: finance });
     expect(response.statusCode, response.body).toBe(200);
     const months = FinanceMonthlyTotals.parse(json(response)).months;
-    const sum = (currency: string, pick: (m: (typeof months)[number]) => number) => Math.round(months.filter((m) => m.currency === currency).reduce((n, m) => n + pick(m) * 100, 0)) / 100;
+    const sum = (currency: string, pick: (m: (typeof months)[number]) => number) =>
+      Math.round(months.filter((m) => m.currency === currency).reduce((n, m) => n + pick(m) * 100, 0)) / 100;
     const listed = PayoutEntriesResponse.parse(json(await entries(period))).entries;
-    const premiums = json<{ totals: Array<{ currency: string; collected: number }> }>(await h.call({ method: 'GET', url: `/api/finance/premiums?${period}`, cookie: finance })).totals;
+    const premiums = json<{ totals: Array<{ currency: string; collected: number }> }>(
+      await h.call({ method: 'GET', url: `/api/finance/premiums?${period}`, cookie: finance }),
+    ).totals;
     expect(months.every((m) => m.storeId === acme && /^\d{4}-\d{2}$/.test(m.month))).toBe(true);
     expect(sum('USD', (m) => m.payouts)).toBe(Math.round(listed.reduce((n, e) => n + e.amount * 100, 0)) / 100);
     expect(sum('USD', (m) => m.entries)).toBe(listed.length);
@@ -90,7 +170,16 @@ describe('finance: the payout ledger and its replay from the events (contract §
 
   it('answers 403 to users without the finance permissions and 404 for an unknown store', async () => {
     expect((await entries(`storeId=${acme}`, owner)).statusCode).toBe(403);
-    expect((await h.call({ method: 'POST', url: '/api/finance/replays', cookie: owner, body: { from: start, to: new Date().toISOString() } })).statusCode).toBe(403);
+    expect(
+      (
+        await h.call({
+          method: 'POST',
+          url: '/api/finance/replays',
+          cookie: owner,
+          body: { from: start, to: new Date().toISOString() },
+        })
+      ).statusCode,
+    ).toBe(403);
     expect((await entries('storeId=00000000-0000-4000-8000-000000000009')).statusCode).toBe(404);
     expect((await entries('storeId=not-a-uuid')).statusCode).toBe(400);
   });
@@ -100,7 +189,9 @@ describe('finance: the payout ledger and its replay from the events (contract §
     expect(started.statusCode, started.body).toBe(202);
     const { id } = json<{ id: string }>(started);
     for (let i = 0; i < 100; i++) {
-      const view = FinanceReplayView.parse(json(await h.call({ method: 'GET', url: `/api/finance/replays/${id}`, cookie: finance })));
+      const view = FinanceReplayView.parse(
+        json(await h.call({ method: 'GET', url: `/api/finance/replays/${id}`, cookie: finance })),
+      );
       if (view.status !== 'running') return view;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -140,15 +231,31 @@ describe('finance: the payout ledger and its replay from the events (contract §
   });
 
   it('shows exactly which payouts a candidate rule would change, and by how much', async () => {
-    const view = await replay({ from: start, to: new Date().toISOString(), storeIds: [acme], rules: { replacementCostPercent: 80 } });
+    const view = await replay({
+      from: start,
+      to: new Date().toISOString(),
+      storeIds: [acme],
+      rules: { replacementCostPercent: 80 },
+    });
     const reship = claims.get('FIN-2')!;
-    expect(view.differences).toEqual([expect.objectContaining({ claimId: reship.claimId, live: reship.paid, replayed: Math.round(reship.paid * 80) / 100 })]);
+    expect(view.differences).toEqual([
+      expect.objectContaining({
+        claimId: reship.claimId,
+        live: reship.paid,
+        replayed: Math.round(reship.paid * 80) / 100,
+      }),
+    ]);
     expect(view.stores[0]!.live - view.stores[0]!.replayed).toBeCloseTo(reship.paid * 0.2, 2);
   });
 
   it('moves entries pending -> approved -> paid in batches: four eyes, and never an entry paid twice', async () => {
-    const controller = (await h.call({ method: 'POST', url: '/api/auth/login', body: { email: 'controller@orderprotection.test', password: DEMO_PASSWORD } }))
-      .headers['set-cookie']!.toString().split(';')[0]!;
+    const controller = (
+      await h.call({
+        method: 'POST',
+        url: '/api/auth/login',
+        body: { email: 'controller@orderprotection.test', password: DEMO_PASSWORD },
+      })
+    ).headers['set-cookie']!.toString().split(';')[0]!;
     const batches = `/api/finance/stores/${acme}/payout-batches`;
     // Two finance users gathering at once: one batch takes the pending entries, the other finds none left.
     const [a, b] = await Promise.all([
@@ -156,30 +263,63 @@ describe('finance: the payout ledger and its replay from the events (contract §
       h.call({ method: 'POST', url: batches, cookie: controller, body: {} }),
     ]);
     expect([a.statusCode, b.statusCode].sort()).toEqual([201, 400]);
-    const [made, maker] = a.statusCode === 201 ? [PayoutBatch.parse(json(a)), finance] : [PayoutBatch.parse(json(b)), controller];
+    const [made, maker] =
+      a.statusCode === 201 ? [PayoutBatch.parse(json(a)), finance] : [PayoutBatch.parse(json(b)), controller];
     const checker = maker === finance ? controller : finance;
     // The batch holds every entry still pending (they stay pending until it is approved).
-    const pending = PayoutEntriesResponse.parse(json(await entries(`storeId=${acme}`))).entries.filter((e) => e.status === 'pending').map((e) => e.id);
+    const pending = PayoutEntriesResponse.parse(json(await entries(`storeId=${acme}`)))
+      .entries.filter((e) => e.status === 'pending')
+      .map((e) => e.id);
     expect([...made.entryIds].sort()).toEqual(pending.sort());
-    expect(made).toMatchObject({ status: 'created', currency: 'USD', createdByName: maker === finance ? 'Fay Finance' : 'Cole Controller', approvedByName: null });
+    expect(made).toMatchObject({
+      status: 'created',
+      currency: 'USD',
+      createdByName: maker === finance ? 'Fay Finance' : 'Cole Controller',
+      approvedByName: null,
+    });
     // The maker may not approve; an unapproved batch is not paid; an owner of the store has no say.
     const approve = `${batches}/${made.id}/approve`;
-    expect(json<{ error: string }>(await h.call({ method: 'POST', url: approve, cookie: maker, body: {} })).error).toBe('forbidden');
-    expect(json<{ error: string }>(await h.call({ method: 'POST', url: `${batches}/${made.id}/pay`, cookie: checker, body: { reference: 'WIRE-1' } })).error).toBe('invalid_transition');
+    expect(json<{ error: string }>(await h.call({ method: 'POST', url: approve, cookie: maker, body: {} })).error).toBe(
+      'forbidden',
+    );
+    expect(
+      json<{ error: string }>(
+        await h.call({
+          method: 'POST',
+          url: `${batches}/${made.id}/pay`,
+          cookie: checker,
+          body: { reference: 'WIRE-1' },
+        }),
+      ).error,
+    ).toBe('invalid_transition');
     expect((await h.call({ method: 'POST', url: approve, cookie: owner, body: {} })).statusCode).toBe(403);
-    expect(PayoutBatch.parse(json(await h.call({ method: 'POST', url: approve, cookie: checker, body: {} })))).toMatchObject({ status: 'approved' });
+    expect(
+      PayoutBatch.parse(json(await h.call({ method: 'POST', url: approve, cookie: checker, body: {} }))),
+    ).toMatchObject({ status: 'approved' });
     // Two payments of the same batch at once: exactly one is recorded.
-    const pays = await Promise.all([finance, controller].map((cookie) => h.call({ method: 'POST', url: `${batches}/${made.id}/pay`, cookie, body: { reference: 'WIRE-1' } })));
+    const pays = await Promise.all(
+      [finance, controller].map((cookie) =>
+        h.call({ method: 'POST', url: `${batches}/${made.id}/pay`, cookie, body: { reference: 'WIRE-1' } }),
+      ),
+    );
     expect(pays.map((p) => p.statusCode).sort()).toEqual([200, 422]);
     await eventually(async () => {
-      const after = PayoutEntriesResponse.parse(json(await entries(`storeId=${acme}`))).entries.filter((e) => made.entryIds.includes(e.id));
+      const after = PayoutEntriesResponse.parse(json(await entries(`storeId=${acme}`))).entries.filter((e) =>
+        made.entryIds.includes(e.id),
+      );
       expect(after.map((e) => e.status)).toEqual(made.entryIds.map(() => 'paid'));
     });
-    const listed = json<{ data: Array<{ id: string; status: string; reference: string | null }> }>(await h.call({ method: 'GET', url: batches, cookie: finance }));
+    const listed = json<{ data: Array<{ id: string; status: string; reference: string | null }> }>(
+      await h.call({ method: 'GET', url: batches, cookie: finance }),
+    );
     // Each step says who took it.
     expect(listed.data.find((x) => x.id === made.id)).toMatchObject({
-      status: 'paid', reference: 'WIRE-1', createdBy: made.createdBy, approvedByName: checker === finance ? 'Fay Finance' : 'Cole Controller',
-      paidBy: expect.any(String), paidByName: expect.stringMatching(/^(Fay Finance|Cole Controller)$/),
+      status: 'paid',
+      reference: 'WIRE-1',
+      createdBy: made.createdBy,
+      approvedByName: checker === finance ? 'Fay Finance' : 'Cole Controller',
+      paidBy: expect.any(String),
+      paidByName: expect.stringMatching(/^(Fay Finance|Cole Controller)$/),
     });
   });
 });

@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ApiClaim, FinanceReplayView, OrderInput, PayoutBatch, PayoutEntriesResponse, StoreCreditBalanceList, type ResolveClaimRequest } from '@claims/contracts';
+import {
+  ApiClaim,
+  FinanceReplayView,
+  OrderInput,
+  PayoutBatch,
+  PayoutEntriesResponse,
+  StoreCreditBalanceList,
+  type ResolveClaimRequest,
+} from '@claims/contracts';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { ingestOrder } from '../src/catalog/ingestOrder.js';
 import { DEMO_PASSWORD, json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
@@ -10,13 +18,43 @@ const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
 const meta = { actor: { type: 'system' as const, id: 'test' }, correlationId: 'test', causationId: null };
 
 /** An order in `currency` with one item of `price`, its premium paid in the same currency. */
-const order = (number: string, currency: string, exchangeRate: number, price: number, premium: number) => OrderInput.parse({
-  orderNumber: number, customerEmail: `${number.toLowerCase()}@example.com`, currency, exchangeRate, createdAt: ago(12), protected: true,
-  policy: { insuredAmount: price, premiumPaid: premium, premiumCurrency: currency },
-  shippingAddress: { name: 'Pat Doe', address1: '1 Main St', city: 'Springfield', country: 'United States', countryCode: 'US' },
-  items: [{ sourceItemId: `${number}-li`, sourceProductId: 'p', sourceVariantId: 'v', sku: 'SKU', productName: 'Thing', price, quantity: 1 }],
-  fulfillments: [{ sourceFulfillmentId: `${number}-f`, status: 'DELIVERED', shippedAt: ago(11), deliveredAt: ago(10), items: [{ sourceItemId: `${number}-li`, quantity: 1 }] }],
-});
+const order = (number: string, currency: string, exchangeRate: number, price: number, premium: number) =>
+  OrderInput.parse({
+    orderNumber: number,
+    customerEmail: `${number.toLowerCase()}@example.com`,
+    currency,
+    exchangeRate,
+    createdAt: ago(12),
+    protected: true,
+    policy: { insuredAmount: price, premiumPaid: premium, premiumCurrency: currency },
+    shippingAddress: {
+      name: 'Pat Doe',
+      address1: '1 Main St',
+      city: 'Springfield',
+      country: 'United States',
+      countryCode: 'US',
+    },
+    items: [
+      {
+        sourceItemId: `${number}-li`,
+        sourceProductId: 'p',
+        sourceVariantId: 'v',
+        sku: 'SKU',
+        productName: 'Thing',
+        price,
+        quantity: 1,
+      },
+    ],
+    fulfillments: [
+      {
+        sourceFulfillmentId: `${number}-f`,
+        status: 'DELIVERED',
+        shippedAt: ago(11),
+        deliveredAt: ago(10),
+        items: [{ sourceItemId: `${number}-li`, quantity: 1 }],
+      },
+    ],
+  });
 
 describe('the finance replay of the whole history equals the live ledgers fed through Kafka (contract §Finance)', () => {
   let h: Harness;
@@ -28,12 +66,26 @@ describe('the finance replay of the whole history equals the live ledgers fed th
 
   beforeAll(async () => {
     const suffix = randomBytes(4).toString('hex');
-    h = await startHarness({ KAFKA_BROKERS: inject('kafkaBrokers'), KAFKA_TOPIC: `claims.events.test.${suffix}`, KAFKA_GROUP_PREFIX: `test.${suffix}` });
+    h = await startHarness({
+      KAFKA_BROKERS: inject('kafkaBrokers'),
+      KAFKA_TOPIC: `claims.events.test.${suffix}`,
+      KAFKA_GROUP_PREFIX: `test.${suffix}`,
+    });
     finance = await h.login('finance');
     const owners = { acme: await h.login('acmeOwner'), kumo: await h.login('kumoOwner') };
     const stores = { acme: await h.storeId('acme'), kumo: await h.storeId('kumo') };
     // Every money type, in the store's currency and converted (EUR orders of the USD store), and yen in the JPY store.
-    const decisions: Array<[store: 'acme' | 'kumo', number: string, currency: string, rate: number, price: number, premium: number, request: ResolveClaimRequest]> = [
+    const decisions: Array<
+      [
+        store: 'acme' | 'kumo',
+        number: string,
+        currency: string,
+        rate: number,
+        price: number,
+        premium: number,
+        request: ResolveClaimRequest,
+      ]
+    > = [
       ['acme', 'FR-1', 'EUR', 0.92, 44, 1.38, { resolutionType: 'REFUND', reason: 'OTHER' }],
       ['acme', 'FR-2', 'USD', 1, 129, 2.98, { resolutionType: 'RESHIP', reason: 'OTHER' }],
       ['acme', 'FR-3', 'EUR', 0.92, 18.35, 0.98, { resolutionType: 'STORE_CREDIT', reason: 'OTHER' }],
@@ -44,34 +96,90 @@ describe('the finance replay of the whole history equals the live ledgers fed th
       ['kumo', 'FR-K2', 'JPY', 1, 2401, 120, { resolutionType: 'STORE_CREDIT', reason: 'OTHER' }],
     ];
     for (const [store, number, currency, rate, price, premium, request] of decisions) {
-      await ingestOrder(h.runtime.ctx, stores[store], `src-${number}`, order(number, currency, rate, price, premium), meta);
-      const filed = await h.fileClaim(`src-${number}`, oneItemClaim(`${number.toLowerCase()}@example.com`, `${number}-f`, `${number}-li`));
+      await ingestOrder(
+        h.runtime.ctx,
+        stores[store],
+        `src-${number}`,
+        order(number, currency, rate, price, premium),
+        meta,
+      );
+      const filed = await h.fileClaim(
+        `src-${number}`,
+        oneItemClaim(`${number.toLowerCase()}@example.com`, `${number}-f`, `${number}-li`),
+      );
       claimOf.set(number, filed.claimId);
-      const resolved = await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/resolve`, cookie: owners[store], body: request });
+      const resolved = await h.call({
+        method: 'POST',
+        url: `/api/admin/claims/${filed.claimId}/resolve`,
+        cookie: owners[store],
+        body: request,
+      });
       expect(resolved.statusCode, resolved.body).toBe(200);
-      if (request.resolutionType === 'STORE_CREDIT') credited.set(filed.claimId, ApiClaim.parse(json(resolved)).resolutions[0]!.paidValue);
+      if (request.resolutionType === 'STORE_CREDIT')
+        credited.set(filed.claimId, ApiClaim.parse(json(resolved)).resolutions[0]!.paidValue);
     }
     // A protection removed reverses its premium; store credit issued is partly redeemed.
-    await ingestOrder(h.runtime.ctx, stores.acme, 'src-FR-6', { ...order('FR-6', 'USD', 1, 20, 0.98), protected: false }, meta);
+    await ingestOrder(
+      h.runtime.ctx,
+      stores.acme,
+      'src-FR-6',
+      { ...order('FR-6', 'USD', 1, 20, 0.98), protected: false },
+      meta,
+    );
     await h.runtime.settle();
     // The credit is issued by a reaction after the decision (readers wait behind transactions open anywhere on the server).
     await eventually(async () => {
-      const redeem = await h.call({ method: 'POST', url: `/api/admin/stores/${stores.acme}/store-credit/redeem`, cookie: owners.acme, body: { email: 'fr-3@example.com', amount: 5, reference: 'ORDER-77' } });
+      const redeem = await h.call({
+        method: 'POST',
+        url: `/api/admin/stores/${stores.acme}/store-credit/redeem`,
+        cookie: owners.acme,
+        body: { email: 'fr-3@example.com', amount: 5, reference: 'ORDER-77' },
+      });
       expect(redeem.statusCode, redeem.body).toBe(200);
     }, 60_000);
     // A batch of Acme's payouts, approved by a second person and paid.
-    await eventually(async () => expect(PayoutEntriesResponse.parse(json(await h.call({ method: 'GET', url: `/api/finance/payout-entries?storeId=${stores.acme}`, cookie: finance }))).entries.length).toBeGreaterThanOrEqual(5));
+    await eventually(async () =>
+      expect(
+        PayoutEntriesResponse.parse(
+          json(
+            await h.call({ method: 'GET', url: `/api/finance/payout-entries?storeId=${stores.acme}`, cookie: finance }),
+          ),
+        ).entries.length,
+      ).toBeGreaterThanOrEqual(5),
+    );
     const batches = `/api/finance/stores/${stores.acme}/payout-batches`;
     const made = PayoutBatch.parse(json(await h.call({ method: 'POST', url: batches, cookie: finance, body: {} })));
-    const controller = (await h.call({ method: 'POST', url: '/api/auth/login', body: { email: 'controller@orderprotection.test', password: DEMO_PASSWORD } }))
-      .headers['set-cookie']!.toString().split(';')[0]!;
-    expect((await h.call({ method: 'POST', url: `${batches}/${made.id}/approve`, cookie: controller, body: {} })).statusCode).toBe(200);
-    expect((await h.call({ method: 'POST', url: `${batches}/${made.id}/pay`, cookie: finance, body: { reference: 'WIRE-9' } })).statusCode).toBe(200);
+    const controller = (
+      await h.call({
+        method: 'POST',
+        url: '/api/auth/login',
+        body: { email: 'controller@orderprotection.test', password: DEMO_PASSWORD },
+      })
+    ).headers['set-cookie']!.toString().split(';')[0]!;
+    expect(
+      (await h.call({ method: 'POST', url: `${batches}/${made.id}/approve`, cookie: controller, body: {} })).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await h.call({
+          method: 'POST',
+          url: `${batches}/${made.id}/pay`,
+          cookie: finance,
+          body: { reference: 'WIRE-9' },
+        })
+      ).statusCode,
+    ).toBe(200);
     await h.runtime.settle();
     // The live ledgers are Kafka consumers: every entry of the batch paid means they have caught up with it.
     await eventually(async () => {
-      const entries = PayoutEntriesResponse.parse(json(await h.call({ method: 'GET', url: `/api/finance/payout-entries?storeId=${stores.acme}`, cookie: finance }))).entries;
-      expect(entries.filter((e) => made.entryIds.includes(e.id)).map((e) => e.status)).toEqual(made.entryIds.map(() => 'paid'));
+      const entries = PayoutEntriesResponse.parse(
+        json(
+          await h.call({ method: 'GET', url: `/api/finance/payout-entries?storeId=${stores.acme}`, cookie: finance }),
+        ),
+      ).entries;
+      expect(entries.filter((e) => made.entryIds.includes(e.id)).map((e) => e.status)).toEqual(
+        made.entryIds.map(() => 'paid'),
+      );
     }, 60_000);
   }, 180_000);
   afterAll(() => h.stop());
@@ -81,7 +189,9 @@ describe('the finance replay of the whole history equals the live ledgers fed th
     expect(started.statusCode, started.body).toBe(202);
     const { id } = json<{ id: string }>(started);
     return eventually(async () => {
-      const view = FinanceReplayView.parse(json(await h.call({ method: 'GET', url: `/api/finance/replays/${id}`, cookie: finance })));
+      const view = FinanceReplayView.parse(
+        json(await h.call({ method: 'GET', url: `/api/finance/replays/${id}`, cookie: finance })),
+      );
       expect(view.status).not.toBe('running');
       return view;
     }, 60_000);
@@ -89,7 +199,15 @@ describe('the finance replay of the whole history equals the live ledgers fed th
 
   it('finds no difference in payouts, premiums or store credit, and totals every store and currency alike', async () => {
     const view = await replay(whole);
-    expect(view).toMatchObject({ status: 'done', progress: 1, error: null, rules: null, differences: [], premiums: { differences: [] }, storeCredit: { differences: [] } });
+    expect(view).toMatchObject({
+      status: 'done',
+      progress: 1,
+      error: null,
+      rules: null,
+      differences: [],
+      premiums: { differences: [] },
+      storeCredit: { differences: [] },
+    });
     expect(view.eventsReplayed).toBeGreaterThan(0);
     const currencies = (totals: FinanceReplayView['stores']) => totals.map((t) => t.currency).sort();
     expect(currencies(view.stores)).toEqual(['JPY', 'USD']);
@@ -100,9 +218,14 @@ describe('the finance replay of the whole history equals the live ledgers fed th
       expect(total.live).toBeGreaterThan(0);
     }
     // The premiums beside what finance reads live: the same sums.
-    const live = json<{ totals: Array<{ storeId: string; currency: string; collected: number }> }>(await h.call({ method: 'GET', url: '/api/finance/premiums', cookie: finance })).totals;
-    expect(view.premiums.stores.map((t) => ({ storeId: t.storeId, currency: t.currency, collected: t.replayed })))
-      .toEqual(expect.arrayContaining(live.map(({ storeId, currency, collected }) => ({ storeId, currency, collected }))));
+    const live = json<{ totals: Array<{ storeId: string; currency: string; collected: number }> }>(
+      await h.call({ method: 'GET', url: '/api/finance/premiums', cookie: finance }),
+    ).totals;
+    expect(
+      view.premiums.stores.map((t) => ({ storeId: t.storeId, currency: t.currency, collected: t.replayed })),
+    ).toEqual(
+      expect.arrayContaining(live.map(({ storeId, currency, collected }) => ({ storeId, currency, collected }))),
+    );
   });
 
   it('under a candidate store-credit bonus, changes exactly the store-credit payouts and the credit issued for them, by as much', async () => {
@@ -126,24 +249,50 @@ describe('the finance replay of the whole history equals the live ledgers fed th
   it('reverses a resolution through the route: its paid entry becomes reversed with a pending clawback, and the replay still equals live', async () => {
     const acme = await h.storeId('acme');
     const owner = await h.login('acmeOwner');
-    const entries = async () => PayoutEntriesResponse.parse(json(await h.call({ method: 'GET', url: `/api/finance/payout-entries?storeId=${acme}`, cookie: finance }))).entries;
+    const entries = async () =>
+      PayoutEntriesResponse.parse(
+        json(await h.call({ method: 'GET', url: `/api/finance/payout-entries?storeId=${acme}`, cookie: finance })),
+      ).entries;
     const paid = (await entries()).find((e) => e.claimId === claimOf.get('FR-2'))!;
     expect(paid).toMatchObject({ status: 'paid', amount: 129 });
 
-    const refused = await h.call({ method: 'POST', url: `/api/admin/claims/${claimOf.get('FR-2')}/reverse-resolution`, cookie: finance, body: { reason: 'Charged back' } });
+    const refused = await h.call({
+      method: 'POST',
+      url: `/api/admin/claims/${claimOf.get('FR-2')}/reverse-resolution`,
+      cookie: finance,
+      body: { reason: 'Charged back' },
+    });
     expect(refused.statusCode).toBe(403);
-    const empty = await h.call({ method: 'POST', url: `/api/admin/claims/${claimOf.get('FR-2')}/reverse-resolution`, cookie: owner, body: { reason: ' ' } });
+    const empty = await h.call({
+      method: 'POST',
+      url: `/api/admin/claims/${claimOf.get('FR-2')}/reverse-resolution`,
+      cookie: owner,
+      body: { reason: ' ' },
+    });
     expect(empty.statusCode).toBe(400);
-    const reversed = await h.call({ method: 'POST', url: `/api/admin/claims/${claimOf.get('FR-2')}/reverse-resolution`, cookie: owner, body: { reason: 'Charged back' } });
+    const reversed = await h.call({
+      method: 'POST',
+      url: `/api/admin/claims/${claimOf.get('FR-2')}/reverse-resolution`,
+      cookie: owner,
+      body: { reason: 'Charged back' },
+    });
     expect(reversed.statusCode, reversed.body).toBe(200);
     expect(ApiClaim.parse(json(reversed))).toMatchObject({ resolutions: [] });
-    const again = await h.call({ method: 'POST', url: `/api/admin/claims/${claimOf.get('FR-2')}/reverse-resolution`, cookie: owner, body: { reason: 'Charged back' } });
+    const again = await h.call({
+      method: 'POST',
+      url: `/api/admin/claims/${claimOf.get('FR-2')}/reverse-resolution`,
+      cookie: owner,
+      body: { reason: 'Charged back' },
+    });
     expect(again.statusCode).toBe(422);
 
     await h.runtime.settle();
     await eventually(async () => {
       const mine = (await entries()).filter((e) => e.claimId === claimOf.get('FR-2'));
-      expect(mine.map((e) => [e.status, e.amount]).sort()).toEqual([['pending', -129], ['reversed', 129]]);
+      expect(mine.map((e) => [e.status, e.amount]).sort()).toEqual([
+        ['pending', -129],
+        ['reversed', 129],
+      ]);
     }, 60_000);
 
     const view = await replay(whole);
@@ -154,23 +303,39 @@ describe('the finance replay of the whole history equals the live ledgers fed th
   it('reverses a store-credit resolution: its unredeemed credit is reclaimed, the redeemed part stays, and the replay still equals live', async () => {
     const acme = await h.storeId('acme');
     const owner = await h.login('acmeOwner');
-    const reversed = await h.call({ method: 'POST', url: `/api/admin/claims/${claimOf.get('FR-3')}/reverse-resolution`, cookie: owner, body: { reason: 'Charged back' } });
+    const reversed = await h.call({
+      method: 'POST',
+      url: `/api/admin/claims/${claimOf.get('FR-3')}/reverse-resolution`,
+      cookie: owner,
+      body: { reason: 'Charged back' },
+    });
     expect(reversed.statusCode, reversed.body).toBe(200);
     await h.runtime.settle();
     // The live balance (a Kafka consumer) is the 5.00 redeemed off 21.94 issued, all reclaimed but what was spent.
     await eventually(async () => {
-      const balances = StoreCreditBalanceList.parse(json(await h.call({ method: 'GET', url: `/api/admin/stores/${acme}/store-credit`, cookie: owner }))).data;
+      const balances = StoreCreditBalanceList.parse(
+        json(await h.call({ method: 'GET', url: `/api/admin/stores/${acme}/store-credit`, cookie: owner })),
+      ).data;
       expect(balances.find((b) => b.customerEmail === 'fr-3@example.com')).toMatchObject({ balance: 0, issued: 21.94 });
     }, 60_000);
 
     const view = await replay(whole);
     expect(view).toMatchObject({ status: 'done', differences: [], storeCredit: { differences: [] } });
     // The store-credit figures: issued less reclaimed, so Acme's credit is what its customer had redeemed.
-    expect(view.storeCredit.stores.find((t) => t.storeId === acme)).toMatchObject({ currency: 'USD', live: 5, replayed: 5 });
+    expect(view.storeCredit.stores.find((t) => t.storeId === acme)).toMatchObject({
+      currency: 'USD',
+      live: 5,
+      replayed: 5,
+    });
   });
 
   it('refuses a candidate rule it does not know rather than ignoring it', async () => {
-    const response = await h.call({ method: 'POST', url: '/api/finance/replays', cookie: finance, body: { ...whole, rules: { replacementCostPct: 80 } } });
+    const response = await h.call({
+      method: 'POST',
+      url: '/api/finance/replays',
+      cookie: finance,
+      body: { ...whole, rules: { replacementCostPct: 80 } },
+    });
     expect(response.statusCode).toBe(400);
   });
 });

@@ -41,17 +41,33 @@ describe('finance replays of one user', () => {
     } finally {
       await blocker.query('rollback');
     }
-    await eventually(async () => {
-      const view = FinanceReplayView.parse(json(await h.call({ method: 'GET', url: `/api/finance/replays/${first}`, cookie: finance })));
-      expect(view.status).toBe('done');
-    }, 30_000, 100);
+    await eventually(
+      async () => {
+        const view = FinanceReplayView.parse(
+          json(await h.call({ method: 'GET', url: `/api/finance/replays/${first}`, cookie: finance })),
+        );
+        expect(view.status).toBe('done');
+      },
+      30_000,
+      100,
+    );
     expect((await start(finance)).statusCode).toBe(202);
   });
 
   it('refuses candidate rules the live settings would refuse', async () => {
     const finance = await h.login('finance');
-    for (const rules of [{ credit: { bonus: 1e300 } }, { credit: { bonusType: 'percentage', bonus: 500 } }, { replacementCostPercent: 5_000 }, { revShare: { merchantSharePercent: 101 } }]) {
-      const refused = await h.call({ method: 'POST', url: '/api/finance/replays', cookie: finance, body: { ...whole, rules } });
+    for (const rules of [
+      { credit: { bonus: 1e300 } },
+      { credit: { bonusType: 'percentage', bonus: 500 } },
+      { replacementCostPercent: 5_000 },
+      { revShare: { merchantSharePercent: 101 } },
+    ]) {
+      const refused = await h.call({
+        method: 'POST',
+        url: '/api/finance/replays',
+        cookie: finance,
+        body: { ...whole, rules },
+      });
       expect(refused.statusCode, JSON.stringify(rules)).toBe(400);
     }
   });

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClaim, FinanceReplayView, OrderInput, PayoutBatch, PayoutEntriesResponse, StoreCreditBalanceList, type ResolveClaimRequest } from '@claims/contracts';
+import {
+  ApiClaim,
+  FinanceReplayView,
+  OrderInput,
+  PayoutBatch,
+  PayoutEntriesResponse,
+  StoreCreditBalanceList,
+  type ResolveClaimRequest,
+} from '@claims/contracts';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { ingestOrder } from '../src/catalog/ingestOrder.js';
 import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
@@ -12,13 +20,43 @@ const meta = { actor: { type: 'system' as const, id: 'test' }, correlationId: 't
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A USD order of Acme with one item of `price`. */
-const order = (number: string, price: number) => OrderInput.parse({
-  orderNumber: number, customerEmail: `${number.toLowerCase()}@example.com`, currency: 'USD', exchangeRate: 1, createdAt: ago(12), protected: true,
-  policy: { insuredAmount: price, premiumPaid: 1.5, premiumCurrency: 'USD' },
-  shippingAddress: { name: 'Pat Doe', address1: '1 Main St', city: 'Springfield', country: 'United States', countryCode: 'US' },
-  items: [{ sourceItemId: `${number}-li`, sourceProductId: 'p', sourceVariantId: 'v', sku: 'SKU', productName: 'Thing', price, quantity: 1 }],
-  fulfillments: [{ sourceFulfillmentId: `${number}-f`, status: 'DELIVERED', shippedAt: ago(11), deliveredAt: ago(10), items: [{ sourceItemId: `${number}-li`, quantity: 1 }] }],
-});
+const order = (number: string, price: number) =>
+  OrderInput.parse({
+    orderNumber: number,
+    customerEmail: `${number.toLowerCase()}@example.com`,
+    currency: 'USD',
+    exchangeRate: 1,
+    createdAt: ago(12),
+    protected: true,
+    policy: { insuredAmount: price, premiumPaid: 1.5, premiumCurrency: 'USD' },
+    shippingAddress: {
+      name: 'Pat Doe',
+      address1: '1 Main St',
+      city: 'Springfield',
+      country: 'United States',
+      countryCode: 'US',
+    },
+    items: [
+      {
+        sourceItemId: `${number}-li`,
+        sourceProductId: 'p',
+        sourceVariantId: 'v',
+        sku: 'SKU',
+        productName: 'Thing',
+        price,
+        quantity: 1,
+      },
+    ],
+    fulfillments: [
+      {
+        sourceFulfillmentId: `${number}-f`,
+        status: 'DELIVERED',
+        shippedAt: ago(11),
+        deliveredAt: ago(10),
+        items: [{ sourceItemId: `${number}-li`, quantity: 1 }],
+      },
+    ],
+  });
 
 /**
  * A replay reads the period's scope only: decisions made before the period count where the period's money depends on
@@ -36,19 +74,38 @@ describe('a finance replay of a period and a store (contract §Finance)', () => 
 
   const decide = async (number: string, price: number, request: ResolveClaimRequest) => {
     await ingestOrder(h.runtime.ctx, acme, `src-${number}`, order(number, price), meta);
-    const filed = await h.fileClaim(`src-${number}`, oneItemClaim(`${number.toLowerCase()}@example.com`, `${number}-f`, `${number}-li`));
-    const resolved = await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/resolve`, cookie: owner, body: request });
+    const filed = await h.fileClaim(
+      `src-${number}`,
+      oneItemClaim(`${number.toLowerCase()}@example.com`, `${number}-f`, `${number}-li`),
+    );
+    const resolved = await h.call({
+      method: 'POST',
+      url: `/api/admin/claims/${filed.claimId}/resolve`,
+      cookie: owner,
+      body: request,
+    });
     expect(resolved.statusCode, resolved.body).toBe(200);
     claimOf.set(number, { claimId: filed.claimId, paid: ApiClaim.parse(json(resolved)).resolutions[0]!.paidValue });
   };
   const reverse = async (number: string) => {
-    const reversed = await h.call({ method: 'POST', url: `/api/admin/claims/${claimOf.get(number)!.claimId}/reverse-resolution`, cookie: owner, body: { reason: 'Charged back' } });
+    const reversed = await h.call({
+      method: 'POST',
+      url: `/api/admin/claims/${claimOf.get(number)!.claimId}/reverse-resolution`,
+      cookie: owner,
+      body: { reason: 'Charged back' },
+    });
     expect(reversed.statusCode, reversed.body).toBe(200);
   };
   const entries = async (query: string) =>
-    PayoutEntriesResponse.parse(json(await h.call({ method: 'GET', url: `/api/finance/payout-entries?storeId=${acme}&${query}`, cookie: finance }))).entries;
+    PayoutEntriesResponse.parse(
+      json(
+        await h.call({ method: 'GET', url: `/api/finance/payout-entries?storeId=${acme}&${query}`, cookie: finance }),
+      ),
+    ).entries;
   const balanceOf = async (email: string) =>
-    StoreCreditBalanceList.parse(json(await h.call({ method: 'GET', url: `/api/admin/stores/${acme}/store-credit`, cookie: owner }))).data.find((b) => b.customerEmail === email);
+    StoreCreditBalanceList.parse(
+      json(await h.call({ method: 'GET', url: `/api/admin/stores/${acme}/store-credit`, cookie: owner })),
+    ).data.find((b) => b.customerEmail === email);
 
   beforeAll(async () => {
     h = await startHarness();
@@ -66,7 +123,11 @@ describe('a finance replay of a period and a store (contract §Finance)', () => 
       const ids = new Set((await entries('')).map((e) => e.claimId));
       expect(ids.has(claimOf.get('PR-1')!.claimId) && ids.has(claimOf.get('PR-2')!.claimId)).toBe(true);
     }, 60_000);
-    const batch = PayoutBatch.parse(json(await h.call({ method: 'POST', url: `/api/finance/stores/${acme}/payout-batches`, cookie: finance, body: {} })));
+    const batch = PayoutBatch.parse(
+      json(
+        await h.call({ method: 'POST', url: `/api/finance/stores/${acme}/payout-batches`, cookie: finance, body: {} }),
+      ),
+    );
     expect(batch.entryIds.length).toBeGreaterThanOrEqual(2);
     await pause(20);
     from = new Date().toISOString();
@@ -78,8 +139,9 @@ describe('a finance replay of a period and a store (contract §Finance)', () => 
     await decide('PR-3', 55, { resolutionType: 'REFUND', reason: 'OTHER' });
     await h.runtime.settle();
     await eventually(async () => {
-      expect((await entries(`from=${encodeURIComponent(from)}`)).map((e) => e.claimId).sort())
-        .toEqual([claimOf.get('PR-1')!.claimId, claimOf.get('PR-2')!.claimId, claimOf.get('PR-3')!.claimId].sort());
+      expect((await entries(`from=${encodeURIComponent(from)}`)).map((e) => e.claimId).sort()).toEqual(
+        [claimOf.get('PR-1')!.claimId, claimOf.get('PR-2')!.claimId, claimOf.get('PR-3')!.claimId].sort(),
+      );
       expect(await balanceOf('pr-2@example.com')).toMatchObject({ balance: 0 });
     }, 60_000);
   }, 180_000);
@@ -90,7 +152,9 @@ describe('a finance replay of a period and a store (contract §Finance)', () => 
     expect(started.statusCode, started.body).toBe(202);
     const { id } = json<{ id: string }>(started);
     return eventually(async () => {
-      const view = FinanceReplayView.parse(json(await h.call({ method: 'GET', url: `/api/finance/replays/${id}`, cookie: finance })));
+      const view = FinanceReplayView.parse(
+        json(await h.call({ method: 'GET', url: `/api/finance/replays/${id}`, cookie: finance })),
+      );
       expect(view.status).not.toBe('running');
       return view;
     }, 60_000);
@@ -100,7 +164,14 @@ describe('a finance replay of a period and a store (contract §Finance)', () => 
     const period = { from, to: new Date().toISOString(), storeIds: [acme] };
     const live = await entries(`from=${encodeURIComponent(period.from)}&to=${encodeURIComponent(period.to)}`);
     const view = await replay(period);
-    expect(view).toMatchObject({ status: 'done', error: null, differences: [], premiums: { differences: [] }, storeCredit: { differences: [] }, invoices: { differences: [] } });
+    expect(view).toMatchObject({
+      status: 'done',
+      error: null,
+      differences: [],
+      premiums: { differences: [] },
+      storeCredit: { differences: [] },
+      invoices: { differences: [] },
+    });
     const sum = live.reduce((total, e) => total + Math.round(e.amount * 100), 0) / 100;
     expect(view.stores).toEqual([{ storeId: acme, currency: 'USD', live: sum, replayed: sum }]);
     const [reship, credit, refund] = ['PR-1', 'PR-2', 'PR-3'].map((n) => claimOf.get(n)!);
@@ -109,19 +180,42 @@ describe('a finance replay of a period and a store (contract §Finance)', () => 
     expect(live.find((e) => e.claimId === credit!.claimId)!.amount).toBeLessThan(0);
     expect(live.find((e) => e.claimId === refund!.claimId)).toMatchObject({ amount: refund!.paid });
     // The credit reclaimed in the period is what was issued before it (none of it spent): it takes the store's credit to 0.
-    expect(view.storeCredit.stores).toEqual([expect.objectContaining({ storeId: acme, currency: 'USD', replayed: view.storeCredit.stores[0]!.live })]);
+    expect(view.storeCredit.stores).toEqual([
+      expect.objectContaining({ storeId: acme, currency: 'USD', replayed: view.storeCredit.stores[0]!.live }),
+    ]);
     expect(view.storeCredit.stores[0]!.live).toBeLessThan(0);
 
     // Under a candidate replacement cost only the reshipment moves: its clawback in the period, valued from the decision before it.
     const candidate = await replay({ ...period, rules: { replacementCostPercent: 80 } });
-    expect(candidate.differences).toEqual([expect.objectContaining({
-      claimId: reship!.claimId, resolutionType: 'RESHIP', live: -reship!.paid, replayed: -Math.round(reship!.paid * 80) / 100, liveStatus: 'pending', replayedStatus: 'pending',
-    })]);
+    expect(candidate.differences).toEqual([
+      expect.objectContaining({
+        claimId: reship!.claimId,
+        resolutionType: 'RESHIP',
+        live: -reship!.paid,
+        replayed: -Math.round(reship!.paid * 80) / 100,
+        liveStatus: 'pending',
+        replayedStatus: 'pending',
+      }),
+    ]);
     // Without the store-credit bonus, the credit clawed back and reclaimed in the period is what it would have issued before it.
     const clawedBack = live.find((e) => e.claimId === credit!.claimId)!.amount;
     const unbonused = await replay({ ...period, rules: { credit: { bonus: 0 } } });
-    expect(unbonused.differences).toEqual([expect.objectContaining({ claimId: credit!.claimId, resolutionType: 'STORE_CREDIT', live: clawedBack, replayed: -credit!.paid })]);
-    expect(unbonused.storeCredit.differences).toEqual([expect.objectContaining({ claimId: credit!.claimId, kind: 'reclaimed', live: clawedBack, replayed: -credit!.paid })]);
+    expect(unbonused.differences).toEqual([
+      expect.objectContaining({
+        claimId: credit!.claimId,
+        resolutionType: 'STORE_CREDIT',
+        live: clawedBack,
+        replayed: -credit!.paid,
+      }),
+    ]);
+    expect(unbonused.storeCredit.differences).toEqual([
+      expect.objectContaining({
+        claimId: credit!.claimId,
+        kind: 'reclaimed',
+        live: clawedBack,
+        replayed: -credit!.paid,
+      }),
+    ]);
   });
 
   it('reads only its stores and its period: events it has no need of, even unreadable ones, change nothing', async () => {
@@ -132,22 +226,30 @@ describe('a finance replay of a period and a store (contract §Finance)', () => 
     expect(before.eventsReplayed).toBeLessThan(whole.eventsReplayed);
 
     // Unreadable events: one of Kumo's in the period, one of Acme's long before it.
-    const poison = (storeId: string, type: string, at: string) => sql`
+    const poison = (storeId: string, type: string, at: string) =>
+      sql`
       insert into events (event_id, stream_id, stream_type, stream_version, type, schema_version, store_id, data, metadata, occurred_at)
-      values (${randomUUID()}::uuid, ${`poison:${randomUUID()}`}, 'claim', 1, ${type}, 1, ${storeId}::uuid, '{"unreadable": true}'::jsonb, '{}'::jsonb, ${at}::timestamptz)`
-      .execute(h.runtime.ctx.database.db);
+      values (${randomUUID()}::uuid, ${`poison:${randomUUID()}`}, 'claim', 1, ${type}, 1, ${storeId}::uuid, '{"unreadable": true}'::jsonb, '{}'::jsonb, ${at}::timestamptz)`.execute(
+        h.runtime.ctx.database.db,
+      );
     await poison(kumo, 'ClaimResolved', new Date(Date.parse(from) + 1).toISOString());
     await poison(acme, 'PremiumRecorded', '2001-01-01T00:00:00.000Z');
 
     const after = await replay(period);
-    expect(after).toMatchObject({ status: 'done', error: null, differences: [], stores: before.stores, eventsReplayed: before.eventsReplayed });
+    expect(after).toMatchObject({
+      status: 'done',
+      error: null,
+      differences: [],
+      stores: before.stores,
+      eventsReplayed: before.eventsReplayed,
+    });
     // The same events inside a replay's scope are read, and fail it.
     expect((await replay({ ...period, storeIds: [acme, kumo] })).status).toBe('failed');
     expect((await replay({ from: '2000-01-01', to: '2100-01-01', storeIds: [acme] })).status).toBe('failed');
   });
 });
 
-describe('a finance replay of a period holding a month\'s start (contract §Finance)', () => {
+describe("a finance replay of a period holding a month's start (contract §Finance)", () => {
   /** This run's month (the database's clock) and the app's clock an hour into the next one, when the month can be invoiced. */
   const started = new Date();
   const month = started.toISOString().slice(0, 7);
@@ -155,25 +257,45 @@ describe('a finance replay of a period holding a month\'s start (contract §Fina
   let h: Harness;
   afterAll(() => h?.stop());
 
-  it('compares the month\'s invoice, made of the whole month however short the period', async () => {
+  it("compares the month's invoice, made of the whole month however short the period", async () => {
     h = await startHarness({}, { now: () => new Date(Date.now() + clockOffset).toISOString() });
     const finance = await h.login('finance');
     const acme = await h.storeId('acme');
     await h.runtime.settle();
-    const issued = await h.call({ method: 'POST', url: '/api/finance/invoices', cookie: finance, body: { storeId: acme, month } });
+    const issued = await h.call({
+      method: 'POST',
+      url: '/api/finance/invoices',
+      cookie: finance,
+      body: { storeId: acme, month },
+    });
     expect(issued.statusCode, issued.body).toBe(201);
     await h.runtime.settle();
 
     // The month's first day only: the invoice counts the demo's payouts and premiums of today too.
-    const started = await h.call({ method: 'POST', url: '/api/finance/replays', cookie: finance, body: { from: `${month}-01`, to: `${month}-01`, storeIds: [acme] } });
+    const started = await h.call({
+      method: 'POST',
+      url: '/api/finance/replays',
+      cookie: finance,
+      body: { from: `${month}-01`, to: `${month}-01`, storeIds: [acme] },
+    });
     expect(started.statusCode, started.body).toBe(202);
     const view = await eventually(async () => {
-      const found = FinanceReplayView.parse(json(await h.call({ method: 'GET', url: `/api/finance/replays/${json<{ id: string }>(started).id}`, cookie: finance })));
+      const found = FinanceReplayView.parse(
+        json(
+          await h.call({
+            method: 'GET',
+            url: `/api/finance/replays/${json<{ id: string }>(started).id}`,
+            cookie: finance,
+          }),
+        ),
+      );
       expect(found.status).not.toBe('running');
       return found;
     }, 60_000);
     expect(view).toMatchObject({ status: 'done', error: null, differences: [], invoices: { differences: [] } });
-    expect(view.invoices.stores).toEqual([expect.objectContaining({ storeId: acme, currency: 'USD', replayed: view.invoices.stores[0]!.live })]);
+    expect(view.invoices.stores).toEqual([
+      expect.objectContaining({ storeId: acme, currency: 'USD', replayed: view.invoices.stores[0]!.live }),
+    ]);
     expect(view.invoices.stores[0]!.live).not.toBe(0);
   }, 180_000);
 });

@@ -9,15 +9,27 @@ import { startMailCatcher, type MailCatcher } from '../src/ops/mailCatcher.js';
 
 describe('the development mail catcher (make dev without SMTP_URL)', () => {
   let catcher: MailCatcher;
-  beforeAll(async () => { catcher = await startMailCatcher({ smtpPort: 0, viewerPort: 0 }); });
-  afterAll(async () => { await catcher.stop(); });
+  beforeAll(async () => {
+    catcher = await startMailCatcher({ smtpPort: 0, viewerPort: 0 });
+  });
+  afterAll(async () => {
+    await catcher.stop();
+  });
 
-  it('keeps what it is sent and shows it on its page, the mail\'s own markup escaped and its HTML sandboxed', async () => {
+  it("keeps what it is sent and shows it on its page, the mail's own markup escaped and its HTML sandboxed", async () => {
     const url = new URL(catcher.smtpUrl);
-    const transport = nodemailer.createTransport({ host: url.hostname, port: Number(url.port), secure: false, ignoreTLS: true });
+    const transport = nodemailer.createTransport({
+      host: url.hostname,
+      port: Number(url.port),
+      secure: false,
+      ignoreTLS: true,
+    });
     await transport.sendMail({
-      from: 'claims@orderprotection.test', to: 'ava@example.com', subject: 'We received your claim <script>alert(1)</script>',
-      text: 'View your claim: http://127.0.0.1:3000/view/abc', html: '<p>Hello <script>alert(2)</script></p>',
+      from: 'claims@orderprotection.test',
+      to: 'ava@example.com',
+      subject: 'We received your claim <script>alert(1)</script>',
+      text: 'View your claim: http://127.0.0.1:3000/view/abc',
+      html: '<p>Hello <script>alert(2)</script></p>',
     });
     transport.close();
     const list = await (await fetch(catcher.viewerUrl)).text();
@@ -30,16 +42,26 @@ describe('the development mail catcher (make dev without SMTP_URL)', () => {
     const body = await shown.text();
     expect(body).toContain('View your claim: http://127.0.0.1:3000/view/abc');
     expect(body).toMatch(/<iframe title="The HTML part" sandbox srcdoc="&lt;p&gt;Hello &lt;script&gt;/);
-    expect(await (await fetch(new URL(`/messages/${message!.id}.eml`, catcher.viewerUrl))).text()).toContain('Subject: We received your claim');
+    expect(await (await fetch(new URL(`/messages/${message!.id}.eml`, catcher.viewerUrl))).text()).toContain(
+      'Subject: We received your claim',
+    );
   });
 });
 
 describe('mail without SMTP_URL', () => {
   it('is kept as .eml files under DATA_DIR/mail, the folder made again when it was cleared meanwhile', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mail-folder-'));
-    const mailer = createMailer({ smtpUrl: undefined, from: 'claims@orderprotection.test', dataDir }, pino({ level: 'silent' }));
+    const mailer = createMailer(
+      { smtpUrl: undefined, from: 'claims@orderprotection.test', dataDir },
+      pino({ level: 'silent' }),
+    );
     const folder = path.join(dataDir, 'mail');
-    const mail = (subject: string) => ({ to: 'ava@example.com', subject, text: 'View your claim', html: '<p>View your claim</p>' });
+    const mail = (subject: string) => ({
+      to: 'ava@example.com',
+      subject,
+      text: 'View your claim',
+      html: '<p>View your claim</p>',
+    });
     try {
       await mailer.send(mail('First'));
       expect(fs.readdirSync(folder)).toEqual([expect.stringMatching(/-First\.eml$/)]);

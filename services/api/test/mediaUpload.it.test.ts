@@ -10,7 +10,10 @@ import { pathOf, startPgliteRuntime, type PgliteRuntime } from './support/pglite
 
 /** Uploads take the proof of an order or a claim, are capped per URL, per proof and per IP, stream, and are swept when orphaned. */
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 const UPLOADS_PER_IP = 60;
 
 let started: PgliteRuntime;
@@ -22,16 +25,35 @@ let claim: { token: string };
 let referenced: UploadUrlResponse;
 
 beforeAll(async () => {
-  started = await startPgliteRuntime('media-upload', { RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_UPLOAD_PER_IP: String(UPLOADS_PER_IP) }, { now: () => now });
+  started = await startPgliteRuntime(
+    'media-upload',
+    { RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_UPLOAD_PER_IP: String(UPLOADS_PER_IP) },
+    { now: () => now },
+  );
   ({ runtime, dataDir } = started);
   const lookup = await runtime.app.inject({ method: 'GET', url: '/api/order-lookup?email=ava@example.com&order=1001' });
   orderId = CustomerOrder.parse(lookup.json()).systemOrderId;
   referenced = await signedUrl({ orderId, email: 'ava@example.com' });
   expect((await put(referenced, PNG)).statusCode).toBe(201);
   const filed = await runtime.app.inject({
-    method: 'POST', url: '/api/claims/acme-5001', payload: {
+    method: 'POST',
+    url: '/api/claims/acme-5001',
+    payload: {
       email: 'ava@example.com',
-      fulfillmentIssues: [{ sourceFulfillmentId: 'f-1001-1', issues: [{ sourceItemId: 'li-1', claimType: 'DAMAGED', quantity: 1, details: 'Torn.', images: [{ url: referenced.publicUrl }] }] }],
+      fulfillmentIssues: [
+        {
+          sourceFulfillmentId: 'f-1001-1',
+          issues: [
+            {
+              sourceItemId: 'li-1',
+              claimType: 'DAMAGED',
+              quantity: 1,
+              details: 'Torn.',
+              images: [{ url: referenced.publicUrl }],
+            },
+          ],
+        },
+      ],
       resolution: { desiredMethod: 'REFUND', customerSignature: 'Ava Stone', updatedShippingAddress: null },
     },
   });
@@ -41,9 +63,13 @@ beforeAll(async () => {
 
 afterAll(() => started?.stop());
 
-const askUrl = (proof: Record<string, string>, remoteAddress = '127.0.0.1', filename = 'photo.png') => runtime.app.inject({
-  method: 'POST', url: '/api/media/upload-url', remoteAddress, payload: { filename, contentType: 'image/png', mediaType: 'CLAIM', ...proof },
-});
+const askUrl = (proof: Record<string, string>, remoteAddress = '127.0.0.1', filename = 'photo.png') =>
+  runtime.app.inject({
+    method: 'POST',
+    url: '/api/media/upload-url',
+    remoteAddress,
+    payload: { filename, contentType: 'image/png', mediaType: 'CLAIM', ...proof },
+  });
 
 async function signedUrl(proof: Record<string, string>): Promise<UploadUrlResponse> {
   const res = await askUrl(proof);
@@ -52,7 +78,12 @@ async function signedUrl(proof: Record<string, string>): Promise<UploadUrlRespon
 }
 
 const put = (signed: UploadUrlResponse, payload: Buffer | Readable) =>
-  runtime.app.inject({ method: 'PUT', url: pathOf(signed.signedUrl), payload, headers: { 'content-type': 'image/png' } });
+  runtime.app.inject({
+    method: 'PUT',
+    url: pathOf(signed.signedUrl),
+    payload,
+    headers: { 'content-type': 'image/png' },
+  });
 
 const mediaFiles = () => readdirSync(path.join(dataDir, 'media')).filter((n) => !n.startsWith('.'));
 
@@ -92,7 +123,10 @@ describe('asking for an upload URL', () => {
   });
 
   it('refuses URLs past the quota of one claim with a clear 422', async () => {
-    const other = await runtime.app.inject({ method: 'GET', url: '/api/order-lookup?email=ben@example.com&order=1002' });
+    const other = await runtime.app.inject({
+      method: 'GET',
+      url: '/api/order-lookup?email=ben@example.com&order=1002',
+    });
     const proof = { orderId: CustomerOrder.parse(other.json()).systemOrderId, email: 'ben@example.com' };
     for (let i = 0; i < UPLOAD_QUOTA.files; i++) expect((await askUrl(proof, '10.0.0.4')).statusCode).toBe(200);
     const over = await askUrl(proof, '10.0.0.5');
@@ -118,13 +152,17 @@ describe('uploading to the URL', () => {
   it('writes the body to disk while it is still arriving', async () => {
     const signed = await signedUrl({ claimToken: claim.token });
     let release!: () => void;
-    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const half = Buffer.concat([PNG, Buffer.alloc(512 * 1024)]);
-    const body = Readable.from((async function* () {
-      yield half;
-      await gate;
-      yield Buffer.alloc(512 * 1024);
-    })());
+    const body = Readable.from(
+      (async function* () {
+        yield half;
+        await gate;
+        yield Buffer.alloc(512 * 1024);
+      })(),
+    );
     const answer = put(signed, body);
     // The first half is on disk in a partial file before the second half is even sent.
     let partial = 0;
@@ -165,7 +203,8 @@ describe('the orphan sweep', () => {
   it('deletes an upload no claim references after a day and keeps a referenced one', async () => {
     const orphan = await signedUrl({ orderId, email: 'ava@example.com' });
     expect((await put(orphan, PNG)).statusCode).toBe(201);
-    const served = (signed: UploadUrlResponse) => runtime.app.inject({ method: 'GET', url: pathOf(signed.downloadLink) });
+    const served = (signed: UploadUrlResponse) =>
+      runtime.app.inject({ method: 'GET', url: pathOf(signed.downloadLink) });
 
     expect(await sweepOrphanedMedia(runtime.ctx, new Date(Date.parse(now) + 23 * 3600_000).toISOString())).toBe(0);
     expect((await served(orphan)).statusCode).toBe(200);

@@ -3,7 +3,14 @@ import { sql } from 'kysely';
 import { pino } from 'pino';
 import { OperationsView, ParkedEventOutcome, RebuildStarted } from '@claims/contracts';
 import { poolOf } from '@claims/event-store';
-import { claimListProjection, claimTimelineProjection, consumeFromKafka, followStore, type Follower, type KafkaProjectors } from '@claims/projections';
+import {
+  claimListProjection,
+  claimTimelineProjection,
+  consumeFromKafka,
+  followStore,
+  type Follower,
+  type KafkaProjectors,
+} from '@claims/projections';
 import { loadConfig, startRuntime, type Runtime } from '../src/index.js';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { testEnvironment, type TestEnvironment } from '../../../test/support/testRuntime.js';
@@ -22,19 +29,26 @@ interface Sample {
 
 /** Prometheus text format 0.0.4, the sample lines (`name{label="value",…} number`). */
 function parseSamples(text: string): Sample[] {
-  return text.split('\n').filter((line) => line && !line.startsWith('#')).map((line) => {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match) throw new Error(`not a sample line: ${line}`);
-    const labels = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1]!, m[2]!]));
-    return { name: match[1]!, labels, value: Number(match[3]) };
-  });
+  return text
+    .split('\n')
+    .filter((line) => line && !line.startsWith('#'))
+    .map((line) => {
+      const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+      if (!match) throw new Error(`not a sample line: ${line}`);
+      const labels = Object.fromEntries(
+        [...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1]!, m[2]!]),
+      );
+      return { name: match[1]!, labels, value: Number(match[3]) };
+    });
 }
 
 class Metrics {
   constructor(readonly samples: Sample[]) {}
   /** The one sample of `name` carrying these labels (and maybe others). */
   value(name: string, labels: Record<string, string> = {}): number {
-    const found = this.samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+    const found = this.samples.filter(
+      (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+    );
     if (found.length !== 1) throw new Error(`${found.length} samples of ${name} ${JSON.stringify(labels)}`);
     return found[0]!.value;
   }
@@ -42,9 +56,13 @@ class Metrics {
 
 const claimList = { projection: claimListProjection.name };
 const eventsAfter = (db: Runtime['ctx']['database']['db'], position: number) =>
-  sql<{ count: number }>`select count(*)::int as count from events where global_position > ${position}`.execute(db).then((r) => r.rows[0]!.count);
+  sql<{ count: number }>`select count(*)::int as count from events where global_position > ${position}`
+    .execute(db)
+    .then((r) => r.rows[0]!.count);
 const headOf = (db: Runtime['ctx']['database']['db']) =>
-  sql<{ head: string }>`select coalesce(max(global_position), 0)::text as head from events`.execute(db).then((r) => Number(r.rows[0]!.head));
+  sql<{ head: string }>`select coalesce(max(global_position), 0)::text as head from events`
+    .execute(db)
+    .then((r) => Number(r.rows[0]!.head));
 
 describe('GET /api/metrics and the operations API, projectors following the store', () => {
   let h: Harness;
@@ -92,13 +110,15 @@ describe('GET /api/metrics and the operations API, projectors following the stor
     expect(metrics.value('claims_notification_retries_due')).toBe(0);
     expect(metrics.samples.some((s) => s.name.startsWith('claims_relay_'))).toBe(false);
 
-    const doc = json<{ paths: Record<string, Record<string, unknown>> }>(await h.call({ method: 'GET', url: '/api/openapi.json' }));
+    const doc = json<{ paths: Record<string, Record<string, unknown>> }>(
+      await h.call({ method: 'GET', url: '/api/openapi.json' }),
+    );
     expect(doc.paths['/api/metrics']?.get).toBeDefined();
     expect(doc.paths['/api/admin/operations']?.get).toBeDefined();
     expect(doc.paths['/api/admin/operations/parked/{projection}/{eventId}/retry']?.post).toBeDefined();
   });
 
-  it('shows a projector\'s lag rise while it is stopped and return to 0 once it catches up', async () => {
+  it("shows a projector's lag rise while it is stopped and return to 0 once it catches up", async () => {
     // The reactions' own appends (the demo claim's mail) are done first: the lag measured is the projector's alone.
     await h.runtime.settle();
     await follow().catchUp();
@@ -119,7 +139,14 @@ describe('GET /api/metrics and the operations API, projectors following the stor
     expect(metrics.value('claims_projector_position', { ...claimList, source: 'store' })).toBe(head);
     expect(metrics.value('claims_projector_state', { ...claimList, state: 'elsewhere' })).toBe(1);
     // The reactions run in this process and have handled the filing.
-    for (const reaction of ['close-draft-on-filing', 'notify-shopper', 'notify-team', 'send-claim-links', 'mail-invitations', 'store-credit']) {
+    for (const reaction of [
+      'close-draft-on-filing',
+      'notify-shopper',
+      'notify-team',
+      'send-claim-links',
+      'mail-invitations',
+      'store-credit',
+    ]) {
       expect(metrics.value('claims_reaction_lag_events', { reaction })).toBe(0);
     }
 
@@ -127,7 +154,9 @@ describe('GET /api/metrics and the operations API, projectors following the stor
     metrics = await scrape();
     expect(metrics.value('claims_projector_lag_events', claimList)).toBe(0);
     expect(metrics.value('claims_projector_lag_seconds', claimList)).toBe(0);
-    expect(metrics.value('claims_projector_position', { ...claimList, source: 'store' })).toBe(await headOf(h.runtime.ctx.database.db));
+    expect(metrics.value('claims_projector_position', { ...claimList, source: 'store' })).toBe(
+      await headOf(h.runtime.ctx.database.db),
+    );
   });
 
   it('shows a parked event; staff read it, only the admin role retries or skips it, merchants get 403', async () => {
@@ -136,7 +165,9 @@ describe('GET /api/metrics and the operations API, projectors following the stor
     const retried = await h.fileClaim('acme-5001', oneItemClaim('ava@example.com', 'f-1001-1', 'li-2'));
     const skipped = await h.fileClaim('acme-5001', oneItemClaim('ava@example.com', 'f-1001-1', 'li-3'));
     // A fault of the read model's own (as a bad release would bring): these two claims cannot be listed.
-    await sql`alter table claim_list add constraint ops_test_fault check (claim_id not in (${sql.lit(retried.claimId)}::uuid, ${sql.lit(skipped.claimId)}::uuid)) not valid`.execute(db);
+    await sql`alter table claim_list add constraint ops_test_fault check (claim_id not in (${sql.lit(retried.claimId)}::uuid, ${sql.lit(skipped.claimId)}::uuid)) not valid`.execute(
+      db,
+    );
     await h.runtime.settle();
     await follow().catchUp();
 
@@ -145,28 +176,41 @@ describe('GET /api/metrics and the operations API, projectors following the stor
     expect(metrics.value('claims_projector_lag_events', claimList)).toBe(0);
 
     const admin = await h.login('admin');
-    const view = OperationsView.parse(json(await h.call({ method: 'GET', url: '/api/admin/operations', cookie: admin })));
+    const view = OperationsView.parse(
+      json(await h.call({ method: 'GET', url: '/api/admin/operations', cookie: admin })),
+    );
     const projector = view.projectors.find((p) => p.name === claimListProjection.name)!;
     expect(projector).toMatchObject({ source: 'store', lagEvents: 0, state: 'elsewhere' });
     expect(projector.parked.map((p) => p.streamId).sort()).toEqual([retried.claimId, skipped.claimId].sort());
     expect(projector.parked.every((p) => /ops_test_fault/.test(p.error) && p.type === 'ClaimFiled')).toBe(true);
-    expect(view.readiness).toContainEqual({ name: 'projectors', status: 'failing', reason: expect.stringMatching(/claim-list 2/) });
+    expect(view.readiness).toContainEqual({
+      name: 'projectors',
+      status: 'failing',
+      reason: expect.stringMatching(/claim-list 2/),
+    });
     expect(view.relay).toBeNull();
     const parkedOf = (claimId: string) => projector.parked.find((p) => p.streamId === claimId)!;
-    const path = (claimId: string, action: string) => `/api/admin/operations/parked/${claimListProjection.name}/${parkedOf(claimId).eventId}/${action}`;
+    const path = (claimId: string, action: string) =>
+      `/api/admin/operations/parked/${claimListProjection.name}/${parkedOf(claimId).eventId}/${action}`;
 
     const owner = await h.login('acmeOwner');
     expect((await h.call({ method: 'GET', url: '/api/admin/operations', cookie: owner })).statusCode).toBe(403);
     expect((await h.call({ method: 'POST', url: path(retried.claimId, 'retry'), cookie: owner })).statusCode).toBe(403);
     const finance = await h.login('finance');
     expect((await h.call({ method: 'GET', url: '/api/admin/operations', cookie: finance })).statusCode).toBe(200);
-    expect((await h.call({ method: 'POST', url: path(retried.claimId, 'skip'), cookie: finance })).statusCode).toBe(403);
+    expect((await h.call({ method: 'POST', url: path(retried.claimId, 'skip'), cookie: finance })).statusCode).toBe(
+      403,
+    );
     expect((await h.call({ method: 'GET', url: '/api/admin/operations' })).statusCode).toBe(401);
 
-    const listed = (claimId: string) => sql`select 1 from claim_list where claim_id = ${claimId}::uuid`.execute(db).then((r) => r.rows.length === 1);
+    const listed = (claimId: string) =>
+      sql`select 1 from claim_list where claim_id = ${claimId}::uuid`.execute(db).then((r) => r.rows.length === 1);
     const stillFailing = await h.call({ method: 'POST', url: path(retried.claimId, 'retry'), cookie: admin });
     expect(stillFailing.statusCode).toBe(422);
-    expect(json<{ error: string; message: string }>(stillFailing)).toMatchObject({ error: 'apply_failed', message: expect.stringMatching(/ops_test_fault/) });
+    expect(json<{ error: string; message: string }>(stillFailing)).toMatchObject({
+      error: 'apply_failed',
+      message: expect.stringMatching(/ops_test_fault/),
+    });
     expect(await listed(retried.claimId)).toBe(false);
 
     await sql`alter table claim_list drop constraint ops_test_fault`.execute(db);
@@ -179,25 +223,33 @@ describe('GET /api/metrics and the operations API, projectors following the stor
     expect(ParkedEventOutcome.parse(json(gaveUp)).outcome).toBe('skipped');
     expect(await listed(skipped.claimId)).toBe(false);
     expect((await h.call({ method: 'POST', url: path(skipped.claimId, 'retry'), cookie: admin })).statusCode).toBe(404);
-    expect((await h.call({ method: 'POST', url: `/api/admin/operations/parked/claim-list/not-a-uuid/retry`, cookie: admin })).statusCode).toBe(400);
+    expect(
+      (await h.call({ method: 'POST', url: `/api/admin/operations/parked/claim-list/not-a-uuid/retry`, cookie: admin }))
+        .statusCode,
+    ).toBe(400);
 
     const after = await scrape();
     expect(after.value('claims_projector_parked_events', claimList)).toBe(0);
     // Requests are counted by route pattern and status.
-    const requests = (route: string, status: string) => after.value('http_request_duration_seconds_count', { route, status_code: status });
+    const requests = (route: string, status: string) =>
+      after.value('http_request_duration_seconds_count', { route, status_code: status });
     expect(requests('/api/admin/operations', '403')).toBe(1);
     expect(requests('/api/admin/operations/parked/:projection/:eventId/retry', '200')).toBe(1);
     expect(requests('/api/admin/operations/parked/:projection/:eventId/retry', '422')).toBe(1);
     expect(requests('/api/admin/operations/parked/:projection/:eventId/skip', '403')).toBe(1);
   });
 
-  it('rebuilds a projection beside the live one on the admin\'s request: 202 with its progress, 409 while another runs, 403 for others', async () => {
+  it("rebuilds a projection beside the live one on the admin's request: 202 with its progress, 409 while another runs, 403 for others", async () => {
     const db = h.runtime.ctx.database.db;
     const admin = await h.login('admin');
     const url = (name: string) => `/api/admin/operations/projections/${name}/rebuild`;
     const timeline = claimTimelineProjection.name;
-    expect((await h.call({ method: 'POST', url: url(timeline), cookie: await h.login('finance') })).statusCode).toBe(403);
-    expect((await h.call({ method: 'POST', url: url(timeline), cookie: await h.login('acmeOwner') })).statusCode).toBe(403);
+    expect((await h.call({ method: 'POST', url: url(timeline), cookie: await h.login('finance') })).statusCode).toBe(
+      403,
+    );
+    expect((await h.call({ method: 'POST', url: url(timeline), cookie: await h.login('acmeOwner') })).statusCode).toBe(
+      403,
+    );
     expect((await h.call({ method: 'POST', url: url('no-such-projection'), cookie: admin })).statusCode).toBe(404);
 
     // Another process's rebuild of the same projection holds its lock.
@@ -207,22 +259,43 @@ describe('GET /api/metrics and the operations API, projectors following the stor
       const refused = await h.call({ method: 'POST', url: url(timeline), cookie: admin });
       expect(refused.statusCode).toBe(409);
       expect(json(refused)).toMatchObject({ error: 'rebuild_running' });
-      await other.query('select pg_advisory_unlock(hashtextextended($1, 0))', [`projection-rebuild-running:${timeline}`]);
+      await other.query('select pg_advisory_unlock(hashtextextended($1, 0))', [
+        `projection-rebuild-running:${timeline}`,
+      ]);
     } finally {
       other.release();
     }
 
     const started = await h.call({ method: 'POST', url: url(timeline), cookie: admin });
     expect(started.statusCode).toBe(202);
-    expect(RebuildStarted.parse(json(started))).toMatchObject({ projection: timeline, rebuild: { status: 'running', error: null } });
-    const handled = await sql<{ count: number }>`select count(*)::int as count from events where type = any(${[...claimTimelineProjection.handles]}::text[])`.execute(db);
-    await eventually(async () => {
-      const view = OperationsView.parse(json(await h.call({ method: 'GET', url: '/api/admin/operations', cookie: admin })));
-      expect(view.projectors.find((p) => p.name === timeline)!.rebuild).toMatchObject({ status: 'done', done: handled.rows[0]!.count, error: null });
+    expect(RebuildStarted.parse(json(started))).toMatchObject({
+      projection: timeline,
+      rebuild: { status: 'running', error: null },
     });
-    const rows = await sql<{ count: number }>`select (select count(*) from claim_timeline) + (select count(*) from claim_timeline_notifications) as count`.execute(db);
+    const handled = await sql<{
+      count: number;
+    }>`select count(*)::int as count from events where type = any(${[...claimTimelineProjection.handles]}::text[])`.execute(
+      db,
+    );
+    await eventually(async () => {
+      const view = OperationsView.parse(
+        json(await h.call({ method: 'GET', url: '/api/admin/operations', cookie: admin })),
+      );
+      expect(view.projectors.find((p) => p.name === timeline)!.rebuild).toMatchObject({
+        status: 'done',
+        done: handled.rows[0]!.count,
+        error: null,
+      });
+    });
+    const rows = await sql<{
+      count: number;
+    }>`select (select count(*) from claim_timeline) + (select count(*) from claim_timeline_notifications) as count`.execute(
+      db,
+    );
     expect(Number(rows.rows[0]!.count)).toBe(handled.rows[0]!.count);
-    const doc = json<{ paths: Record<string, Record<string, unknown>> }>(await h.call({ method: 'GET', url: '/api/openapi.json' }));
+    const doc = json<{ paths: Record<string, Record<string, unknown>> }>(
+      await h.call({ method: 'GET', url: '/api/openapi.json' }),
+    );
     expect(doc.paths['/api/admin/operations/projections/{projection}/rebuild']?.post).toBeDefined();
   });
 });
@@ -230,8 +303,13 @@ describe('GET /api/metrics and the operations API, projectors following the stor
 describe('GET /api/metrics without METRICS_TOKEN', () => {
   it('refuses to start in production, and answers anyone in development (make dev)', async () => {
     const base = { DATA_DIR: '/tmp/x' };
-    expect(() => loadConfig({ ...base, NODE_ENV: 'production', PUBLIC_URL: 'https://claims.example.com' })).toThrow(/METRICS_TOKEN is required when NODE_ENV=production/);
-    expect(loadConfig({ ...base, NODE_ENV: 'production', METRICS_TOKEN, PUBLIC_URL: 'https://claims.example.com' }).metricsToken).toBe(METRICS_TOKEN);
+    expect(() => loadConfig({ ...base, NODE_ENV: 'production', PUBLIC_URL: 'https://claims.example.com' })).toThrow(
+      /METRICS_TOKEN is required when NODE_ENV=production/,
+    );
+    expect(
+      loadConfig({ ...base, NODE_ENV: 'production', METRICS_TOKEN, PUBLIC_URL: 'https://claims.example.com' })
+        .metricsToken,
+    ).toBe(METRICS_TOKEN);
 
     const h = await startHarness({ WORKERS: 'none', METRICS_TOKEN: '' });
     try {
@@ -252,27 +330,48 @@ describe('GET /api/metrics with Kafka: consumer groups against the topic, and th
   let runtime: Runtime;
   let consumer: KafkaProjectors | null = null;
   const scrape = async () => {
-    const response = await runtime.app.inject({ method: 'GET', url: '/api/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    const response = await runtime.app.inject({
+      method: 'GET',
+      url: '/api/metrics',
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
     expect(response.statusCode).toBe(200);
     return new Metrics(parseSamples(response.body));
   };
   const consume = async () => {
     const subscription = { topic: runtime.ctx.config.kafkaTopic, groupPrefix: runtime.ctx.config.kafkaGroupPrefix };
-    consumer = await consumeFromKafka(runtime.kafka!, runtime.ctx.database.db, [claimListProjection], silent, subscription);
+    consumer = await consumeFromKafka(
+      runtime.kafka!,
+      runtime.ctx.database.db,
+      [claimListProjection],
+      silent,
+      subscription,
+    );
   };
-  const caughtUp = () => eventually(async () => {
-    const metrics = await scrape();
-    expect(metrics.value('claims_projector_lag_events', claimList)).toBe(0);
-    return metrics;
-  }, 30_000, 200);
+  const caughtUp = () =>
+    eventually(
+      async () => {
+        const metrics = await scrape();
+        expect(metrics.value('claims_projector_lag_events', claimList)).toBe(0);
+        return metrics;
+      },
+      30_000,
+      200,
+    );
 
   beforeAll(async () => {
     environment = await testEnvironment('postgres+kafka');
-    runtime = await startRuntime(loadConfig({ ...environment.env, WORKERS: 'relay,reactions', METRICS_TOKEN }), { listen: false });
-    await eventually(async () => {
-      await runtime.settle();
-      expect((await scrape()).value('claims_relay_lag_events')).toBe(0);
-    }, 30_000, 200);
+    runtime = await startRuntime(loadConfig({ ...environment.env, WORKERS: 'relay,reactions', METRICS_TOKEN }), {
+      listen: false,
+    });
+    await eventually(
+      async () => {
+        await runtime.settle();
+        expect((await scrape()).value('claims_relay_lag_events')).toBe(0);
+      },
+      30_000,
+      200,
+    );
   });
   afterAll(async () => {
     await consumer?.stop();
@@ -291,7 +390,11 @@ describe('GET /api/metrics with Kafka: consumer groups against the topic, and th
 
     await consumer!.stop();
     consumer = null;
-    const filed = await runtime.app.inject({ method: 'POST', url: '/api/claims/acme-5001', payload: oneItemClaim('ava@example.com', 'f-1001-1', 'li-1') });
+    const filed = await runtime.app.inject({
+      method: 'POST',
+      url: '/api/claims/acme-5001',
+      payload: oneItemClaim('ava@example.com', 'f-1001-1', 'li-1'),
+    });
     expect(filed.statusCode).toBe(201);
     // Twice: the reactions append (mail sent) after the relay's first round.
     await runtime.settle();

@@ -18,7 +18,8 @@ describe('money and access that cannot be abused', () => {
     await upsertOrder(h.runtime.ctx.database.db, acme, `src-${number}`, input);
     return h.fileClaim(`src-${number}`, oneItemClaim(input.customerEmail, `${number}-f`, `${number}-li`, 'REFUND'));
   };
-  const resolve = (claimId: string, body: unknown) => h.call({ method: 'POST', url: `/api/v1/claims/${claimId}/resolve`, token, body });
+  const resolve = (claimId: string, body: unknown) =>
+    h.call({ method: 'POST', url: `/api/v1/claims/${claimId}/resolve`, token, body });
   const versionOf = async (streamId: string) => (await readStream(h.runtime.ctx.database.db, streamId)).version;
 
   beforeAll(async () => {
@@ -26,7 +27,10 @@ describe('money and access that cannot be abused', () => {
     [acme, kumo] = [await h.storeId('acme'), await h.storeId('kumo')];
     [owner, admin] = [await h.login('acmeOwner'), await h.login('admin')];
     const created = await h.call({
-      method: 'POST', url: `/api/stores/${acme}/api-tokens`, cookie: owner, body: { name: 'abuse', permissions: ['claim:resolve', 'claim:read', 'order:create'] },
+      method: 'POST',
+      url: `/api/stores/${acme}/api-tokens`,
+      cookie: owner,
+      body: { name: 'abuse', permissions: ['claim:resolve', 'claim:read', 'order:create'] },
     });
     expect(created.statusCode).toBe(201);
     token = json<{ token: string }>(created).token;
@@ -40,7 +44,10 @@ describe('money and access that cannot be abused', () => {
       for (const amount of [1_000_000, 1e20, 24.51]) {
         const answer = await resolve(claimId, { resolutionType: 'CUSTOM', amount });
         expect(answer.statusCode, `amount ${amount}`).toBe(422);
-        expect(json(answer)).toMatchObject({ error: 'exceeds_claimed_value', message: expect.stringContaining('24.5 USD') });
+        expect(json(answer)).toMatchObject({
+          error: 'exceeds_claimed_value',
+          message: expect.stringContaining('24.5 USD'),
+        });
       }
       expect(await versionOf(claimId)).toBe(before);
       const paid = await resolve(claimId, { resolutionType: 'CUSTOM', amount: 24.5 });
@@ -48,35 +55,51 @@ describe('money and access that cannot be abused', () => {
       expect(json<{ resolutions: Array<{ paidValue?: number; amount?: number }> }>(paid).resolutions).toHaveLength(1);
     });
 
-    it('refuses a decision past the store\'s claim ceiling, which only internal staff set and merchants read', async () => {
-      const ceiling = (cookie: string, claimCeiling: number) => h.call({
-        method: 'PUT', url: `/api/admin/stores/${acme}/settings/replacement-cost`, cookie, body: { value: { replacementCostPercent: 100, claimCeiling } },
-      });
+    it("refuses a decision past the store's claim ceiling, which only internal staff set and merchants read", async () => {
+      const ceiling = (cookie: string, claimCeiling: number) =>
+        h.call({
+          method: 'PUT',
+          url: `/api/admin/stores/${acme}/settings/replacement-cost`,
+          cookie,
+          body: { value: { replacementCostPercent: 100, claimCeiling } },
+        });
       expect((await ceiling(owner, 1_000_000)).statusCode).toBe(403);
       expect((await ceiling(admin, 20)).statusCode).toBe(200);
-      const read = await h.call({ method: 'GET', url: `/api/admin/stores/${acme}/settings/replacement-cost`, cookie: owner });
+      const read = await h.call({
+        method: 'GET',
+        url: `/api/admin/stores/${acme}/settings/replacement-cost`,
+        cookie: owner,
+      });
       expect(read.statusCode).toBe(200);
       expect(read.body).toContain('"claimCeiling":20');
 
       const { claimId } = await freshClaim('BOUND-2');
       const refused = await resolve(claimId, { resolutionType: 'REFUND' });
       expect(refused.statusCode).toBe(422);
-      expect(json(refused)).toMatchObject({ error: 'exceeds_claim_ceiling', message: expect.stringContaining('20 USD') });
+      expect(json(refused)).toMatchObject({
+        error: 'exceeds_claim_ceiling',
+        message: expect.stringContaining('20 USD'),
+      });
       expect((await resolve(claimId, { resolutionType: 'CUSTOM', amount: 20 })).statusCode).toBe(200);
       expect((await ceiling(admin, 5_000)).statusCode).toBe(200);
     });
   });
 
-  describe('Order Protection\'s money terms', () => {
-    it('are read but not changed by the merchant\'s owner: replacement cost and revenue share answer 403, and nothing changes', async () => {
-      const put = (group: string, value: unknown) => h.call({ method: 'PUT', url: `/api/admin/stores/${acme}/settings/${group}`, cookie: owner, body: { value } });
+  describe("Order Protection's money terms", () => {
+    it("are read but not changed by the merchant's owner: replacement cost and revenue share answer 403, and nothing changes", async () => {
+      const put = (group: string, value: unknown) =>
+        h.call({ method: 'PUT', url: `/api/admin/stores/${acme}/settings/${group}`, cookie: owner, body: { value } });
       const settingsVersion = await versionOf(`store-settings:${acme}`);
       expect((await put('replacement-cost', { replacementCostPercent: 1_000 })).statusCode).toBe(403);
       expect((await put('rev-share', { merchantSharePercent: 100 })).statusCode).toBe(403);
       expect((await put('pricing', { premiumPercent: 0 })).statusCode).toBe(403);
       expect(await versionOf(`store-settings:${acme}`)).toBe(settingsVersion);
       for (const group of ['replacement-cost', 'rev-share', 'pricing']) {
-        expect((await h.call({ method: 'GET', url: `/api/admin/stores/${acme}/settings/${group}`, cookie: owner })).statusCode, group).toBe(200);
+        expect(
+          (await h.call({ method: 'GET', url: `/api/admin/stores/${acme}/settings/${group}`, cookie: owner }))
+            .statusCode,
+          group,
+        ).toBe(200);
       }
     });
 
@@ -96,8 +119,12 @@ describe('money and access that cannot be abused', () => {
         expect(answer.statusCode, JSON.stringify(body).slice(0, 200)).toBe(400);
         expect(json(answer)).toMatchObject({ error: 'validation_failed' });
       }
-      expect(await findOrderBySourceIdAndEmail(h.runtime.ctx.database.db, 'src-PREMIUM-1', base.customerEmail)).toBeFalsy();
-      expect((await h.call({ method: 'PUT', url: '/api/v1/orders/src-PREMIUM-1', token, body: base })).statusCode).toBe(201);
+      expect(
+        await findOrderBySourceIdAndEmail(h.runtime.ctx.database.db, 'src-PREMIUM-1', base.customerEmail),
+      ).toBeFalsy();
+      expect((await h.call({ method: 'PUT', url: '/api/v1/orders/src-PREMIUM-1', token, body: base })).statusCode).toBe(
+        201,
+      );
     });
   });
 
@@ -105,26 +132,65 @@ describe('money and access that cannot be abused', () => {
     it('refuses a lone surrogate in a message with 400, from the shopper and from the desk, recording nothing', async () => {
       const { claimId, token: claimToken } = await freshClaim('UNICODE-1');
       const before = await versionOf(claimId);
-      const desk = await h.call({ method: 'POST', url: `/api/admin/claims/${claimId}/messages`, cookie: owner, body: { messageContent: 'Hello \ud800' } });
+      const desk = await h.call({
+        method: 'POST',
+        url: `/api/admin/claims/${claimId}/messages`,
+        cookie: owner,
+        body: { messageContent: 'Hello \ud800' },
+      });
       expect(desk.statusCode).toBe(400);
-      expect(json(desk)).toMatchObject({ error: 'validation_failed', message: expect.stringContaining('lone surrogate') });
-      const shopper = await h.call({ method: 'POST', url: `/api/claims/${claimToken}/messages`, body: { messageContent: '\udc00 hi' } });
+      expect(json(desk)).toMatchObject({
+        error: 'validation_failed',
+        message: expect.stringContaining('lone surrogate'),
+      });
+      const shopper = await h.call({
+        method: 'POST',
+        url: `/api/claims/${claimToken}/messages`,
+        body: { messageContent: '\udc00 hi' },
+      });
       expect(shopper.statusCode).toBe(400);
-      const key = await h.call({ method: 'POST', url: `/api/admin/claims/${claimId}/messages`, cookie: owner, body: { messageContent: 'ok', '\ud83d': 1 } });
+      const key = await h.call({
+        method: 'POST',
+        url: `/api/admin/claims/${claimId}/messages`,
+        cookie: owner,
+        body: { messageContent: 'ok', '\ud83d': 1 },
+      });
       expect(key.statusCode).toBe(400);
       expect(await versionOf(claimId)).toBe(before);
       // A whole surrogate pair is a character like any other.
-      expect((await h.call({ method: 'POST', url: `/api/admin/claims/${claimId}/messages`, cookie: owner, body: { messageContent: 'Thanks \ud83d\udc4d' } })).statusCode).toBe(201);
+      expect(
+        (
+          await h.call({
+            method: 'POST',
+            url: `/api/admin/claims/${claimId}/messages`,
+            cookie: owner,
+            body: { messageContent: 'Thanks \ud83d\udc4d' },
+          })
+        ).statusCode,
+      ).toBe(201);
     });
   });
 
   describe('the tenant before the body', () => {
-    it('answers 404 for another merchant\'s store on notification preferences, whatever the body holds', async () => {
+    it("answers 404 for another merchant's store on notification preferences, whatever the body holds", async () => {
       const url = `/api/admin/stores/${kumo}/notification-preferences`;
-      for (const body of [{ settings: 'not a list' }, { settings: [{ kind: 'new_claim', enabled: true }] }, { settings: ['\ud800'] }]) {
+      for (const body of [
+        { settings: 'not a list' },
+        { settings: [{ kind: 'new_claim', enabled: true }] },
+        { settings: ['\ud800'] },
+      ]) {
         expect((await h.call({ method: 'PUT', url, cookie: owner, body })).statusCode, JSON.stringify(body)).toBe(404);
       }
-      expect((await h.call({ method: 'PUT', url: `/api/admin/stores/${acme}/notification-preferences`, cookie: owner, body: { settings: 'not a list' } })).statusCode).toBe(400);
+      expect(
+        (
+          await h.call({
+            method: 'PUT',
+            url: `/api/admin/stores/${acme}/notification-preferences`,
+            cookie: owner,
+            body: { settings: 'not a list' },
+          })
+        ).statusCode,
+      ).toBe(400);
     });
   });
 });

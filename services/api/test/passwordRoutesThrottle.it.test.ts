@@ -44,7 +44,12 @@ describe('accepting an invitation', () => {
     // A real invitation is refused from the guessing client too, and accepted from elsewhere.
     const owner = await h.login('kumoOwner');
     const kumo = await h.storeId('kumo');
-    const invited = await h.call({ method: 'POST', url: `/api/admin/stores/${kumo}/team-members`, cookie: owner, body: { email: 'lee@newhire.test', name: 'Lee', role: 'store_user' } });
+    const invited = await h.call({
+      method: 'POST',
+      url: `/api/admin/stores/${kumo}/team-members`,
+      cookie: owner,
+      body: { email: 'lee@newhire.test', name: 'Lee', role: 'store_user' },
+    });
     expect(invited.statusCode).toBe(201);
     const token = await mailedInvitationToken(h.runtime, 'lee@newhire.test');
     expect((await accept(token, '198.51.100.99')).statusCode).toBe(429);
@@ -52,7 +57,7 @@ describe('accepting an invitation', () => {
   });
 });
 
-describe('changing one\'s password', () => {
+describe("changing one's password", () => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness();
@@ -61,16 +66,25 @@ describe('changing one\'s password', () => {
 
   it('counts a wrong current password as a failed sign-in: a stolen session cannot guess the password', async () => {
     const session = await h.login('acmeViewer');
-    const change = (currentPassword: string) => h.call({
-      method: 'POST', url: '/api/auth/password', cookie: session, remoteAddress: '198.51.100.44',
-      body: { currentPassword, newPassword: 'another-long-password-2' },
-    });
+    const change = (currentPassword: string) =>
+      h.call({
+        method: 'POST',
+        url: '/api/auth/password',
+        cookie: session,
+        remoteAddress: '198.51.100.44',
+        body: { currentPassword, newPassword: 'another-long-password-2' },
+      });
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) statuses.push((await change(`wrong-${i}`)).statusCode);
     expect(statuses).toEqual([400, 400, 400, 400, 429, 429]);
     // Even the right password is refused from that client until the window ends, and so is signing in there.
     expect((await change(DEMO_PASSWORD)).statusCode).toBe(429);
-    const signIn = await h.call({ method: 'POST', url: '/api/auth/login', body: { email: DEMO_USERS.acmeViewer, password: DEMO_PASSWORD }, remoteAddress: '198.51.100.44' });
+    const signIn = await h.call({
+      method: 'POST',
+      url: '/api/auth/login',
+      body: { email: DEMO_USERS.acmeViewer, password: DEMO_PASSWORD },
+      remoteAddress: '198.51.100.44',
+    });
     expect(signIn.statusCode).toBe(429);
   });
 });

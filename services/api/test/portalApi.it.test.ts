@@ -6,7 +6,10 @@ import { MAX_UPLOAD_BYTES, PublicStore, UploadUrlResponse, WhitelabelSettings } 
 import { loadConfig, startRuntime, type Runtime } from '../src/index.js';
 import { contentMatchesExtension } from '../src/media/magicBytes.js';
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46]);
 
 let runtime: Runtime;
@@ -16,7 +19,15 @@ let now = new Date().toISOString();
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'portal-api-'));
   runtime = await startRuntime(
-    loadConfig({ ...process.env, DATA_DIR: dataDir, PORT: '0', SEED_DEMO: 'true', DATABASE_URL: '', KAFKA_BROKERS: '', LOG_LEVEL: 'silent' }),
+    loadConfig({
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      SEED_DEMO: 'true',
+      DATABASE_URL: '',
+      KAFKA_BROKERS: '',
+      LOG_LEVEL: 'silent',
+    }),
     { listen: false, workers: false, now: () => now },
   );
 });
@@ -35,7 +46,11 @@ const pathOf = (url: string) => {
 async function uploadUrl(filename: string, contentType: string, mediaType = 'CLAIM') {
   const lookup = await runtime.app.inject({ method: 'GET', url: '/api/order-lookup?email=ava@example.com&order=1001' });
   const orderId = lookup.json<{ systemOrderId: string }>().systemOrderId;
-  return runtime.app.inject({ method: 'POST', url: '/api/media/upload-url', payload: { filename, contentType, mediaType, orderId, email: 'ava@example.com' } });
+  return runtime.app.inject({
+    method: 'POST',
+    url: '/api/media/upload-url',
+    payload: { filename, contentType, mediaType, orderId, email: 'ava@example.com' },
+  });
 }
 
 describe('stores and whitelabel', () => {
@@ -43,11 +58,19 @@ describe('stores and whitelabel', () => {
     const bySlug = await runtime.app.inject({ method: 'GET', url: '/api/stores/acme' });
     expect(bySlug.statusCode).toBe(200);
     const store = PublicStore.parse(bySlug.json());
-    expect(store).toMatchObject({ slug: 'acme', name: 'Acme Outfitters', capabilities: { refund: true }, credit: { bonus: 10, bonusType: 'percentage' } });
+    expect(store).toMatchObject({
+      slug: 'acme',
+      name: 'Acme Outfitters',
+      capabilities: { refund: true },
+      credit: { bonus: 10, bonusType: 'percentage' },
+    });
     expect(bySlug.json()).not.toHaveProperty('accountId');
     const byId = await runtime.app.inject({ method: 'GET', url: `/api/stores/${store.id}` });
     expect(byId.json()).toEqual(bySlug.json());
-    const missing = await runtime.app.inject({ method: 'GET', url: '/api/stores/00000000-0000-4000-8000-000000000000' });
+    const missing = await runtime.app.inject({
+      method: 'GET',
+      url: '/api/stores/00000000-0000-4000-8000-000000000000',
+    });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toMatchObject({ error: 'not_found' });
   });
@@ -55,15 +78,27 @@ describe('stores and whitelabel', () => {
   it('answers branding by store or by domain', async () => {
     const byDomain = await runtime.app.inject({ method: 'GET', url: '/api/whitelabel/settings?domain=HELP.kumo.test' });
     expect(byDomain.statusCode).toBe(200);
-    expect(WhitelabelSettings.parse(byDomain.json())).toMatchObject({ storeName: 'Kumo Tea', branding: { buttonStyle: 'ROUNDED_FULL' } });
+    expect(WhitelabelSettings.parse(byDomain.json())).toMatchObject({
+      storeName: 'Kumo Tea',
+      branding: { buttonStyle: 'ROUNDED_FULL' },
+    });
     const byStore = await runtime.app.inject({ method: 'GET', url: '/api/whitelabel/settings?store=acme&domain=' });
     expect(byStore.json()).toMatchObject({ storeName: 'Acme Outfitters' });
     expect((await runtime.app.inject({ method: 'GET', url: '/api/whitelabel/settings' })).statusCode).toBe(404);
-    expect((await runtime.app.inject({ method: 'GET', url: '/api/whitelabel/settings?domain=nowhere.test' })).statusCode).toBe(404);
+    expect(
+      (await runtime.app.inject({ method: 'GET', url: '/api/whitelabel/settings?domain=nowhere.test' })).statusCode,
+    ).toBe(404);
     // With neither, the Host the portal is served on: a store's custom domain.
-    const byHost = await runtime.app.inject({ method: 'GET', url: '/api/whitelabel/settings', headers: { host: 'help.kumo.test:3000' } });
+    const byHost = await runtime.app.inject({
+      method: 'GET',
+      url: '/api/whitelabel/settings',
+      headers: { host: 'help.kumo.test:3000' },
+    });
     expect(byHost.json()).toMatchObject({ storeName: 'Kumo Tea' });
-    expect((await runtime.app.inject({ method: 'GET', url: '/api/whitelabel/settings', headers: { host: 'nowhere.test' } })).statusCode).toBe(404);
+    expect(
+      (await runtime.app.inject({ method: 'GET', url: '/api/whitelabel/settings', headers: { host: 'nowhere.test' } }))
+        .statusCode,
+    ).toBe(404);
   });
 });
 
@@ -73,9 +108,19 @@ describe('media upload', () => {
     expect(res.statusCode).toBe(200);
     const signed = UploadUrlResponse.parse(res.json());
     expect(signed.fileName).toMatch(/^[0-9a-f-]{36}\.png$/);
-    const put = await runtime.app.inject({ method: 'PUT', url: pathOf(signed.signedUrl), payload: PNG, headers: { 'content-type': 'image/png' } });
+    const put = await runtime.app.inject({
+      method: 'PUT',
+      url: pathOf(signed.signedUrl),
+      payload: PNG,
+      headers: { 'content-type': 'image/png' },
+    });
     expect(put.statusCode).toBe(201);
-    const again = await runtime.app.inject({ method: 'PUT', url: pathOf(signed.signedUrl), payload: PNG, headers: { 'content-type': 'image/png' } });
+    const again = await runtime.app.inject({
+      method: 'PUT',
+      url: pathOf(signed.signedUrl),
+      payload: PNG,
+      headers: { 'content-type': 'image/png' },
+    });
     expect(again.statusCode).toBe(410);
     expect(again.json()).toMatchObject({ error: 'upload_expired' });
     const get = await runtime.app.inject({ method: 'GET', url: pathOf(signed.downloadLink) });
@@ -102,13 +147,28 @@ describe('media upload', () => {
   it('refuses content whose magic bytes do not fit the extension', async () => {
     const signed = UploadUrlResponse.parse((await uploadUrl('photo.png', 'image/png')).json());
     const html = Buffer.from('<html><script>alert(1)</script></html>');
-    const put = await runtime.app.inject({ method: 'PUT', url: pathOf(signed.signedUrl), payload: html, headers: { 'content-type': 'image/png' } });
+    const put = await runtime.app.inject({
+      method: 'PUT',
+      url: pathOf(signed.signedUrl),
+      payload: html,
+      headers: { 'content-type': 'image/png' },
+    });
     expect(put.statusCode).toBe(415);
     expect(put.json()).toMatchObject({ error: 'unsupported_media_type' });
-    const jpegAsPng = await runtime.app.inject({ method: 'PUT', url: pathOf(signed.signedUrl), payload: JPEG, headers: { 'content-type': 'image/png' } });
+    const jpegAsPng = await runtime.app.inject({
+      method: 'PUT',
+      url: pathOf(signed.signedUrl),
+      payload: JPEG,
+      headers: { 'content-type': 'image/png' },
+    });
     expect(jpegAsPng.statusCode).toBe(415);
     // The refused attempts did not use up the URL.
-    const ok = await runtime.app.inject({ method: 'PUT', url: pathOf(signed.signedUrl), payload: PNG, headers: { 'content-type': 'image/png' } });
+    const ok = await runtime.app.inject({
+      method: 'PUT',
+      url: pathOf(signed.signedUrl),
+      payload: PNG,
+      headers: { 'content-type': 'image/png' },
+    });
     expect(ok.statusCode).toBe(201);
   });
 
@@ -116,7 +176,10 @@ describe('media upload', () => {
     const signed = UploadUrlResponse.parse((await uploadUrl('photo.png', 'image/png')).json());
     const tampered = pathOf(signed.signedUrl).replace(/signature=[^&]+/, 'signature=AAAA');
     expect((await runtime.app.inject({ method: 'PUT', url: tampered, payload: PNG })).statusCode).toBe(403);
-    const otherKey = pathOf(signed.signedUrl).replace(/upload\/[^?]+/, 'upload/00000000-0000-4000-8000-000000000000.png');
+    const otherKey = pathOf(signed.signedUrl).replace(
+      /upload\/[^?]+/,
+      'upload/00000000-0000-4000-8000-000000000000.png',
+    );
     expect((await runtime.app.inject({ method: 'PUT', url: otherKey, payload: PNG })).statusCode).toBe(403);
     const longer = pathOf(signed.signedUrl).replace(/expires=(\d+)/, (_m, e: string) => `expires=${Number(e) + 3600}`);
     expect((await runtime.app.inject({ method: 'PUT', url: longer, payload: PNG })).statusCode).toBe(403);
@@ -132,17 +195,28 @@ describe('media upload', () => {
 
     const big = UploadUrlResponse.parse((await uploadUrl('clip.mp4', 'video/mp4')).json());
     const huge = Buffer.alloc(MAX_UPLOAD_BYTES + 1);
-    const tooLarge = await runtime.app.inject({ method: 'PUT', url: pathOf(big.signedUrl), payload: huge, headers: { 'content-type': 'video/mp4' } });
+    const tooLarge = await runtime.app.inject({
+      method: 'PUT',
+      url: pathOf(big.signedUrl),
+      payload: huge,
+      headers: { 'content-type': 'video/mp4' },
+    });
     expect(tooLarge.statusCode).toBe(413);
   });
 
   it('answers 404 for an unknown or malformed file key', async () => {
-    expect((await runtime.app.inject({ method: 'GET', url: '/api/media/files/00000000-0000-4000-8000-000000000000.png' })).statusCode).toBe(404);
-    expect((await runtime.app.inject({ method: 'GET', url: '/api/media/files/..%2F.signing-key' })).statusCode).toBe(400);
+    expect(
+      (await runtime.app.inject({ method: 'GET', url: '/api/media/files/00000000-0000-4000-8000-000000000000.png' }))
+        .statusCode,
+    ).toBe(404);
+    expect((await runtime.app.inject({ method: 'GET', url: '/api/media/files/..%2F.signing-key' })).statusCode).toBe(
+      400,
+    );
   });
 
   it('checks signatures of every accepted kind', () => {
-    const ftyp = (brand: string) => Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from(`ftyp${brand}`, 'latin1'), Buffer.alloc(8)]);
+    const ftyp = (brand: string) =>
+      Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from(`ftyp${brand}`, 'latin1'), Buffer.alloc(8)]);
     expect(contentMatchesExtension(Buffer.from('GIF89a....'), 'gif')).toBe(true);
     expect(contentMatchesExtension(Buffer.concat([Buffer.from('BM'), Buffer.alloc(20)]), 'bmp')).toBe(true);
     expect(contentMatchesExtension(Buffer.from('RIFF\0\0\0\0WEBPVP8 '), 'webp')).toBe(true);

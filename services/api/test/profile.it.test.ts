@@ -15,15 +15,26 @@ describe('profile and password', () => {
     const refused = await h.call({ method: 'PUT', url: '/api/auth/profile', cookie: viewer, body: { name: 'Vic V.' } });
     expect(refused.statusCode).toBe(403);
     const owner = await h.login('acmeOwner');
-    expect((await h.call({ method: 'PUT', url: '/api/auth/profile', cookie: owner, body: { name: '  ' } })).statusCode).toBe(400);
-    const renamed = await h.call({ method: 'PUT', url: '/api/auth/profile', cookie: owner, body: { name: 'Alex Owner-Smith' } });
+    expect(
+      (await h.call({ method: 'PUT', url: '/api/auth/profile', cookie: owner, body: { name: '  ' } })).statusCode,
+    ).toBe(400);
+    const renamed = await h.call({
+      method: 'PUT',
+      url: '/api/auth/profile',
+      cookie: owner,
+      body: { name: 'Alex Owner-Smith' },
+    });
     expect(renamed.statusCode, renamed.body).toBe(200);
     expect(MeResponse.parse(json(renamed)).user.name).toBe('Alex Owner-Smith');
-    expect(MeResponse.parse(json(await h.call({ method: 'GET', url: '/api/auth/me', cookie: owner }))).user.name).toBe('Alex Owner-Smith');
-    expect(MeResponse.parse(json(await h.call({ method: 'GET', url: '/api/auth/me', cookie: viewer }))).user.name).toBe('Vic Viewer');
+    expect(MeResponse.parse(json(await h.call({ method: 'GET', url: '/api/auth/me', cookie: owner }))).user.name).toBe(
+      'Alex Owner-Smith',
+    );
+    expect(MeResponse.parse(json(await h.call({ method: 'GET', url: '/api/auth/me', cookie: viewer }))).user.name).toBe(
+      'Vic Viewer',
+    );
   });
 
-  it('changes the password after checking the current one, and signs out the user\'s other sessions', async () => {
+  it("changes the password after checking the current one, and signs out the user's other sessions", async () => {
     const here = await h.login('acmeAgent');
     const elsewhere = await h.login('acmeAgent');
     const change = (body: unknown) => h.call({ method: 'POST', url: '/api/auth/password', cookie: here, body });
@@ -35,7 +46,8 @@ describe('profile and password', () => {
     expect(changed.statusCode, changed.body).toBe(204);
     expect((await h.call({ method: 'GET', url: '/api/auth/me', cookie: here })).statusCode).toBe(200);
     expect((await h.call({ method: 'GET', url: '/api/auth/me', cookie: elsewhere })).statusCode).toBe(401);
-    const login = (password: string) => h.call({ method: 'POST', url: '/api/auth/login', body: { email: DEMO_USERS.acmeAgent, password } });
+    const login = (password: string) =>
+      h.call({ method: 'POST', url: '/api/auth/login', body: { email: DEMO_USERS.acmeAgent, password } });
     expect((await login(DEMO_PASSWORD)).statusCode).toBe(401);
     expect((await login('a-brand-new-pass')).statusCode).toBe(200);
   });

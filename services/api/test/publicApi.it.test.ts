@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClaim, ApiClaimPage, ApiTokenSummary, CreateApiTokenResponse, UpsertOrderResponse } from '@claims/contracts';
+import {
+  ApiClaim,
+  ApiClaimPage,
+  ApiTokenSummary,
+  CreateApiTokenResponse,
+  UpsertOrderResponse,
+} from '@claims/contracts';
 import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
 import { orderBody as oneOrder } from '../../../test/support/orderBody.js';
 
@@ -25,11 +31,21 @@ describe('API tokens and the public API v1', () => {
   });
   afterAll(() => h.stop());
 
-  const v1 = (method: 'GET' | 'PUT' | 'POST', url: string, body?: unknown, headers?: Record<string, string>, bearer = token) =>
-    h.call({ method, url, body, headers, token: bearer });
+  const v1 = (
+    method: 'GET' | 'PUT' | 'POST',
+    url: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+    bearer = token,
+  ) => h.call({ method, url, body, headers, token: bearer });
 
   const newToken = async (permissions: string[], name = 'integration') => {
-    const response = await h.call({ method: 'POST', url: `/api/stores/${acme}/api-tokens`, cookie: owner, body: { name, permissions } });
+    const response = await h.call({
+      method: 'POST',
+      url: `/api/stores/${acme}/api-tokens`,
+      cookie: owner,
+      body: { name, permissions },
+    });
     expect(response.statusCode, response.body).toBe(201);
     return CreateApiTokenResponse.parse(json(response));
   };
@@ -40,25 +56,49 @@ describe('API tokens and the public API v1', () => {
     tokenId = created.id;
     expect(token).toMatch(/^opk_[\w-]{43}$/);
     expect(created.permissions).toEqual(['claim:read', 'claim:resolve', 'order:create']);
-    const list = json<{ data: unknown[] }>(await h.call({ method: 'GET', url: `/api/stores/${acme}/api-tokens`, cookie: owner }));
+    const list = json<{ data: unknown[] }>(
+      await h.call({ method: 'GET', url: `/api/stores/${acme}/api-tokens`, cookie: owner }),
+    );
     const summaries = list.data.map((row) => ApiTokenSummary.parse(row));
     expect(summaries.map((s) => s.id)).toContain(tokenId);
     expect(JSON.stringify(list)).not.toContain(token);
     expect(token.startsWith(summaries.find((s) => s.id === tokenId)!.prefix)).toBe(true);
   });
 
-  it('refuses permissions wider than the creator\'s, unknown permissions and another tenant\'s store', async () => {
-    const wider = await h.call({ method: 'POST', url: `/api/stores/${acme}/api-tokens`, cookie: owner, body: { name: 'x', permissions: ['claim:read', 'admin-users:read'] } });
+  it("refuses permissions wider than the creator's, unknown permissions and another tenant's store", async () => {
+    const wider = await h.call({
+      method: 'POST',
+      url: `/api/stores/${acme}/api-tokens`,
+      cookie: owner,
+      body: { name: 'x', permissions: ['claim:read', 'admin-users:read'] },
+    });
     expect(wider.statusCode).toBe(403);
     expect(json<{ message: string }>(wider).message).toContain('admin-users:read');
-    const unknown = await h.call({ method: 'POST', url: `/api/stores/${acme}/api-tokens`, cookie: owner, body: { name: 'x', permissions: ['claim:fly'] } });
+    const unknown = await h.call({
+      method: 'POST',
+      url: `/api/stores/${acme}/api-tokens`,
+      cookie: owner,
+      body: { name: 'x', permissions: ['claim:fly'] },
+    });
     expect(unknown.statusCode).toBe(400);
     const agent = await h.login('acmeAgent');
-    const agentsToken = await h.call({ method: 'POST', url: `/api/stores/${acme}/api-tokens`, cookie: agent, body: { name: 'x', permissions: ['claim:read'] } });
+    const agentsToken = await h.call({
+      method: 'POST',
+      url: `/api/stores/${acme}/api-tokens`,
+      cookie: agent,
+      body: { name: 'x', permissions: ['claim:read'] },
+    });
     expect(agentsToken.statusCode).toBe(403);
-    const otherTenant = await h.call({ method: 'POST', url: `/api/stores/${kumo}/api-tokens`, cookie: owner, body: { name: 'x', permissions: ['claim:read'] } });
+    const otherTenant = await h.call({
+      method: 'POST',
+      url: `/api/stores/${kumo}/api-tokens`,
+      cookie: owner,
+      body: { name: 'x', permissions: ['claim:read'] },
+    });
     expect(otherTenant.statusCode).toBe(404);
-    expect((await h.call({ method: 'GET', url: `/api/stores/${kumo}/api-tokens`, cookie: owner })).statusCode).toBe(404);
+    expect((await h.call({ method: 'GET', url: `/api/stores/${kumo}/api-tokens`, cookie: owner })).statusCode).toBe(
+      404,
+    );
   });
 
   it('answers 401 without a token, with an unknown one and with a session cookie', async () => {
@@ -82,7 +122,10 @@ describe('API tokens and the public API v1', () => {
     // The order is the store's: a shopper finds it and money went in as decimals.
     const lookup = await h.call({ method: 'GET', url: '/api/order-lookup?order=%237001&email=BUYER-7001@example.com' });
     expect(lookup.statusCode).toBe(200);
-    expect(json<{ fulfillments: Array<{ items: Array<{ item: { price: number } }> }> }>(lookup).fulfillments[0]!.items[0]!.item.price).toBe(19.99);
+    expect(
+      json<{ fulfillments: Array<{ items: Array<{ item: { price: number } }> }> }>(lookup).fulfillments[0]!.items[0]!
+        .item.price,
+    ).toBe(19.99);
     const invalid = await v1('PUT', '/api/v1/orders/ext-2', { ...orderBody('7002'), createdAt: '14 days ago' });
     expect(invalid.statusCode).toBe(400);
   });
@@ -96,7 +139,14 @@ describe('API tokens and the public API v1', () => {
     const one = await v1('GET', `/api/v1/claims/${filed.claimId}`);
     expect(one.statusCode).toBe(200);
     const claim = ApiClaim.parse(json(one));
-    expect(claim).toMatchObject({ id: filed.claimId, claimNumber: filed.claimNumber, status: 'NEW', sourceOrderId: 'ext-3', version: 1, resolutions: [] });
+    expect(claim).toMatchObject({
+      id: filed.claimId,
+      claimNumber: filed.claimNumber,
+      status: 'NEW',
+      sourceOrderId: 'ext-3',
+      version: 1,
+      resolutions: [],
+    });
     expect(claim.items[0]).toMatchObject({ sourceItemId: '7003-li-0', price: 19.99, quantity: 1 });
 
     // Two claims filed in the same millisecond tie on time; the keyset orders them by id then.
@@ -107,9 +157,13 @@ describe('API tokens and the public API v1', () => {
     expect([...page1.data, ...page2.data].map((c) => c.id).sort()).toEqual([filed.claimId, second.claimId].sort());
     const everything = ApiClaimPage.parse(json(await v1('GET', '/api/v1/claims?limit=100')));
     expect(everything.data.every((c) => c.storeId === acme)).toBe(true);
-    const recent = ApiClaimPage.parse(json(await v1('GET', `/api/v1/claims?limit=100&status=NEW&createdFrom=${encodeURIComponent(ago(1))}`)));
+    const recent = ApiClaimPage.parse(
+      json(await v1('GET', `/api/v1/claims?limit=100&status=NEW&createdFrom=${encodeURIComponent(ago(1))}`)),
+    );
     expect(recent.data.map((c) => c.id).sort()).toEqual([filed.claimId, second.claimId].sort());
-    const old = ApiClaimPage.parse(json(await v1('GET', `/api/v1/claims?limit=100&createdTo=${encodeURIComponent(ago(1))}`)));
+    const old = ApiClaimPage.parse(
+      json(await v1('GET', `/api/v1/claims?limit=100&createdTo=${encodeURIComponent(ago(1))}`)),
+    );
     expect(old.data.map((c) => c.id)).not.toContain(filed.claimId);
 
     // Another tenant's claim is as unknown as a made-up one.
@@ -119,44 +173,84 @@ describe('API tokens and the public API v1', () => {
       expect((await v1('POST', `/api/v1/claims/${id}/resolve`, { resolutionType: 'REFUND' })).statusCode).toBe(404);
     }
 
-    const stale = await v1('POST', `/api/v1/claims/${filed.claimId}/resolve`, { resolutionType: 'REFUND', reason: 'REFUND', expectedVersion: 0 });
+    const stale = await v1('POST', `/api/v1/claims/${filed.claimId}/resolve`, {
+      resolutionType: 'REFUND',
+      reason: 'REFUND',
+      expectedVersion: 0,
+    });
     expect(stale.statusCode).toBe(409);
     expect(json(stale)).toMatchObject({ error: 'version_conflict' });
-    const resolved = await v1('POST', `/api/v1/claims/${filed.claimId}/resolve`, { resolutionType: 'REFUND', reason: 'REFUND', expectedVersion: 1 });
+    const resolved = await v1('POST', `/api/v1/claims/${filed.claimId}/resolve`, {
+      resolutionType: 'REFUND',
+      reason: 'REFUND',
+      expectedVersion: 1,
+    });
     expect(resolved.statusCode, resolved.body).toBe(200);
     const after = ApiClaim.parse(json(resolved));
     expect(after).toMatchObject({ status: 'RESOLVED', version: 2 });
     expect(after.resolutions).toHaveLength(1);
-    expect(after.resolutions[0]).toMatchObject({ resolutionType: 'REFUND', paidValue: 19.99, resolvedBy: { type: 'api-token', id: tokenId } });
+    expect(after.resolutions[0]).toMatchObject({
+      resolutionType: 'REFUND',
+      paidValue: 19.99,
+      resolvedBy: { type: 'api-token', id: tokenId },
+    });
     const twice = await v1('POST', `/api/v1/claims/${filed.claimId}/resolve`, { resolutionType: 'RESHIP' });
     expect(twice.statusCode).toBe(409);
     expect(json(twice)).toMatchObject({ error: 'already_resolved' });
 
-    const flat = await v1('POST', `/api/v1/claims/${second.claimId}/resolve`, { resolutionType: 'FLAT_RATE', amount: 7.5, reason: 'FLAT_RATE' });
+    const flat = await v1('POST', `/api/v1/claims/${second.claimId}/resolve`, {
+      resolutionType: 'FLAT_RATE',
+      amount: 7.5,
+      reason: 'FLAT_RATE',
+    });
     expect(flat.statusCode).toBe(200);
     expect(ApiClaim.parse(json(flat)).resolutions[0]).toMatchObject({ paidValue: 7.5, relatedClaimItemId: null });
   });
 
-  it('decides a claim item by item over several passes, as the contract\'s v1 resolve describes', async () => {
+  it("decides a claim item by item over several passes, as the contract's v1 resolve describes", async () => {
     await v1('PUT', '/api/v1/orders/ext-items', orderBody('7010', 3));
     const filed = await h.fileClaim('ext-items', {
       email: 'buyer-7010@example.com',
-      fulfillmentIssues: [{ sourceFulfillmentId: '7010-f', issues: [0, 1, 2].map((i) => ({ sourceItemId: `7010-li-${i}`, claimType: 'DAMAGED' as const, quantity: 1, details: '', images: [] })) }],
+      fulfillmentIssues: [
+        {
+          sourceFulfillmentId: '7010-f',
+          issues: [0, 1, 2].map((i) => ({
+            sourceItemId: `7010-li-${i}`,
+            claimType: 'DAMAGED' as const,
+            quantity: 1,
+            details: '',
+            images: [],
+          })),
+        },
+      ],
       resolution: { desiredMethod: 'REFUND', customerSignature: 'Lee Buyer' },
     });
     const items = ApiClaim.parse(json(await v1('GET', `/api/v1/claims/${filed.claimId}`))).items.map((i) => i.id);
     const resolve = (body: object) => v1('POST', `/api/v1/claims/${filed.claimId}/resolve`, body);
     // First pass: item 0 reshipped (the body's type), item 1 denied with its own type and reason.
-    const first = await resolve({ resolutionType: 'RESHIP', items: [{ claimItemId: items[0] }, { claimItemId: items[1], resolutionType: 'DENY', reason: 'PHOTO_VERIFIED' }] });
+    const first = await resolve({
+      resolutionType: 'RESHIP',
+      items: [{ claimItemId: items[0] }, { claimItemId: items[1], resolutionType: 'DENY', reason: 'PHOTO_VERIFIED' }],
+    });
     expect(first.statusCode, first.body).toBe(200);
-    expect(ApiClaim.parse(json(first))).toMatchObject({ status: 'NEW', resolutions: [{ relatedClaimItemId: items[0], resolutionType: 'RESHIP' }, { relatedClaimItemId: items[1], resolutionType: 'DENY', reason: 'PHOTO_VERIFIED' }] });
+    expect(ApiClaim.parse(json(first))).toMatchObject({
+      status: 'NEW',
+      resolutions: [
+        { relatedClaimItemId: items[0], resolutionType: 'RESHIP' },
+        { relatedClaimItemId: items[1], resolutionType: 'DENY', reason: 'PHOTO_VERIFIED' },
+      ],
+    });
     // An item already decided is not decided again.
     const again = await resolve({ resolutionType: 'REFUND', items: [{ claimItemId: items[1] }] });
     expect([again.statusCode, json<{ error: string }>(again).error]).toEqual([409, 'already_resolved']);
     // With no items, every item not yet decided: only item 2 is left, and the claim is resolved with it.
     const rest = await resolve({ resolutionType: 'REFUND' });
     expect(ApiClaim.parse(json(rest))).toMatchObject({ status: 'RESOLVED', version: 3 });
-    expect(ApiClaim.parse(json(rest)).resolutions.map((r) => [r.relatedClaimItemId, r.resolutionType])).toEqual([[items[0], 'RESHIP'], [items[1], 'DENY'], [items[2], 'REFUND']]);
+    expect(ApiClaim.parse(json(rest)).resolutions.map((r) => [r.relatedClaimItemId, r.resolutionType])).toEqual([
+      [items[0], 'RESHIP'],
+      [items[1], 'DENY'],
+      [items[2], 'REFUND'],
+    ]);
     const nothingLeft = await resolve({ resolutionType: 'REFUND' });
     expect([nothingLeft.statusCode, json<{ error: string }>(nothingLeft).error]).toEqual([409, 'already_resolved']);
   });
@@ -164,24 +258,49 @@ describe('API tokens and the public API v1', () => {
   it('answers 422 for a resolution type the store does not offer, for the whole claim or one item, and records nothing', async () => {
     // Kumo has refunds turned off: a token of its own store.
     const kumoOwner = await h.login('kumoOwner');
-    const created = await h.call({ method: 'POST', url: `/api/stores/${kumo}/api-tokens`, cookie: kumoOwner, body: { name: 'kumo', permissions: ['order:create', 'claim:read', 'claim:resolve'] } });
+    const created = await h.call({
+      method: 'POST',
+      url: `/api/stores/${kumo}/api-tokens`,
+      cookie: kumoOwner,
+      body: { name: 'kumo', permissions: ['order:create', 'claim:read', 'claim:resolve'] },
+    });
     expect(created.statusCode, created.body).toBe(201);
     const kumoToken = CreateApiTokenResponse.parse(json(created)).token;
-    expect((await v1('PUT', '/api/v1/orders/ext-kumo', orderBody('7020', 2), undefined, kumoToken)).statusCode).toBe(201);
+    expect((await v1('PUT', '/api/v1/orders/ext-kumo', orderBody('7020', 2), undefined, kumoToken)).statusCode).toBe(
+      201,
+    );
     const filed = await h.fileClaim('ext-kumo', {
       email: 'buyer-7020@example.com',
-      fulfillmentIssues: [{ sourceFulfillmentId: '7020-f', issues: [0, 1].map((i) => ({ sourceItemId: `7020-li-${i}`, claimType: 'DAMAGED' as const, quantity: 1, details: '', images: [] })) }],
+      fulfillmentIssues: [
+        {
+          sourceFulfillmentId: '7020-f',
+          issues: [0, 1].map((i) => ({
+            sourceItemId: `7020-li-${i}`,
+            claimType: 'DAMAGED' as const,
+            quantity: 1,
+            details: '',
+            images: [],
+          })),
+        },
+      ],
       resolution: { desiredMethod: 'RESHIP', customerSignature: 'Lee Buyer' },
     });
     const resolve = (body: object) => v1('POST', `/api/v1/claims/${filed.claimId}/resolve`, body, undefined, kumoToken);
-    const items = ApiClaim.parse(json(await v1('GET', `/api/v1/claims/${filed.claimId}`, undefined, undefined, kumoToken))).items.map((i) => i.id);
+    const items = ApiClaim.parse(
+      json(await v1('GET', `/api/v1/claims/${filed.claimId}`, undefined, undefined, kumoToken)),
+    ).items.map((i) => i.id);
 
     const whole = await resolve({ resolutionType: 'REFUND' });
     expect([whole.statusCode, json<{ error: string }>(whole).error]).toEqual([422, 'unsupported_resolution']);
-    const oneItem = await resolve({ resolutionType: 'RESHIP', items: [{ claimItemId: items[0] }, { claimItemId: items[1], resolutionType: 'REFUND' }] });
+    const oneItem = await resolve({
+      resolutionType: 'RESHIP',
+      items: [{ claimItemId: items[0] }, { claimItemId: items[1], resolutionType: 'REFUND' }],
+    });
     expect([oneItem.statusCode, json<{ error: string }>(oneItem).error]).toEqual([422, 'unsupported_resolution']);
     // Neither refusal decided anything: the offered type still decides both items.
-    expect(ApiClaim.parse(json(await v1('GET', `/api/v1/claims/${filed.claimId}`, undefined, undefined, kumoToken)))).toMatchObject({ version: 1, resolutions: [] });
+    expect(
+      ApiClaim.parse(json(await v1('GET', `/api/v1/claims/${filed.claimId}`, undefined, undefined, kumoToken))),
+    ).toMatchObject({ version: 1, resolutions: [] });
     const reshipped = await resolve({ resolutionType: 'RESHIP' });
     expect(reshipped.statusCode, reshipped.body).toBe(200);
     expect(ApiClaim.parse(json(reshipped))).toMatchObject({ status: 'RESOLVED', version: 2 });
@@ -190,18 +309,40 @@ describe('API tokens and the public API v1', () => {
   it('holds a token to its permissions, and a revoked token gets 401', async () => {
     const reader = await newToken(['claim:read'], 'reader');
     expect((await v1('GET', '/api/v1/claims', undefined, undefined, reader.token)).statusCode).toBe(200);
-    const anyClaim = ApiClaimPage.parse(json(await v1('GET', '/api/v1/claims?limit=1', undefined, undefined, reader.token))).data[0]!;
-    const refused = await v1('POST', `/api/v1/claims/${anyClaim.id}/resolve`, { resolutionType: 'REFUND' }, undefined, reader.token);
+    const anyClaim = ApiClaimPage.parse(
+      json(await v1('GET', '/api/v1/claims?limit=1', undefined, undefined, reader.token)),
+    ).data[0]!;
+    const refused = await v1(
+      'POST',
+      `/api/v1/claims/${anyClaim.id}/resolve`,
+      { resolutionType: 'REFUND' },
+      undefined,
+      reader.token,
+    );
     expect(refused.statusCode).toBe(403);
     expect((await v1('PUT', '/api/v1/orders/ext-9', orderBody('7009'), undefined, reader.token)).statusCode).toBe(403);
 
-    const revoke = await h.call({ method: 'DELETE', url: `/api/stores/${acme}/api-tokens/${reader.id}`, cookie: owner });
+    const revoke = await h.call({
+      method: 'DELETE',
+      url: `/api/stores/${acme}/api-tokens/${reader.id}`,
+      cookie: owner,
+    });
     expect(revoke.statusCode).toBe(204);
     const after = await v1('GET', '/api/v1/claims', undefined, undefined, reader.token);
     expect(after.statusCode).toBe(401);
-    const list = json<{ data: unknown[] }>(await h.call({ method: 'GET', url: `/api/stores/${acme}/api-tokens`, cookie: owner })).data.map((r) => ApiTokenSummary.parse(r));
+    const list = json<{ data: unknown[] }>(
+      await h.call({ method: 'GET', url: `/api/stores/${acme}/api-tokens`, cookie: owner }),
+    ).data.map((r) => ApiTokenSummary.parse(r));
     expect(list.find((t) => t.id === reader.id)?.revokedAt).not.toBeNull();
-    expect((await h.call({ method: 'DELETE', url: `/api/stores/${acme}/api-tokens/00000000-0000-4000-8000-000000000000`, cookie: owner })).statusCode).toBe(404);
+    expect(
+      (
+        await h.call({
+          method: 'DELETE',
+          url: `/api/stores/${acme}/api-tokens/00000000-0000-4000-8000-000000000000`,
+          cookie: owner,
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 
   describe('Idempotency-Key', () => {
@@ -239,7 +380,9 @@ describe('API tokens and the public API v1', () => {
       await v1('PUT', '/api/v1/orders/ext-13', orderBody('7013', 1));
       const next = await h.fileClaim('ext-13', oneItemClaim('buyer-7013@example.com', '7013-f', '7013-li-0'));
       const nextKey = { 'idempotency-key': `resolve-${next.claimId}` };
-      const answers = await Promise.all(Array.from({ length: 5 }, () => v1('POST', `/api/v1/claims/${next.claimId}/resolve`, body, nextKey)));
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () => v1('POST', `/api/v1/claims/${next.claimId}/resolve`, body, nextKey)),
+      );
       expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 200]);
       expect(new Set(answers.map((a) => a.body)).size).toBe(1);
     });
@@ -256,17 +399,30 @@ describe('API tokens and the public API v1', () => {
     await v1('PUT', '/api/v1/orders/ext-30', orderBody('7030', 3));
     const filed = await h.fileClaim('ext-30', {
       ...oneItemClaim('buyer-7030@example.com', '7030-f', '7030-li-0'),
-      fulfillmentIssues: [{ sourceFulfillmentId: '7030-f', issues: [0, 1, 2].map((i) => ({ sourceItemId: `7030-li-${i}`, claimType: 'DAMAGED' as const, quantity: 1, details: 'Broken', images: [] })) }],
+      fulfillmentIssues: [
+        {
+          sourceFulfillmentId: '7030-f',
+          issues: [0, 1, 2].map((i) => ({
+            sourceItemId: `7030-li-${i}`,
+            claimType: 'DAMAGED' as const,
+            quantity: 1,
+            details: 'Broken',
+            images: [],
+          })),
+        },
+      ],
     });
     const types = ['REFUND', 'RESHIP', 'STORE_CREDIT', 'DENY'] as const;
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => {
-      const resolutionType = types[i % types.length]!;
-      const body = { resolutionType, reason: resolutionType === 'DENY' ? 'NOT_COVERED' : resolutionType };
-      // Half go through the public API, half through the back-office.
-      return i % 2 === 0
-        ? v1('POST', `/api/v1/claims/${filed.claimId}/resolve`, body)
-        : h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/resolve`, cookie: owner, body });
-    }));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => {
+        const resolutionType = types[i % types.length]!;
+        const body = { resolutionType, reason: resolutionType === 'DENY' ? 'NOT_COVERED' : resolutionType };
+        // Half go through the public API, half through the back-office.
+        return i % 2 === 0
+          ? v1('POST', `/api/v1/claims/${filed.claimId}/resolve`, body)
+          : h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/resolve`, cookie: owner, body });
+      }),
+    );
     const statuses = answers.map((a) => a.statusCode);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(19);
@@ -280,14 +436,29 @@ describe('API tokens and the public API v1', () => {
   });
 
   it('documents every new route in /api/openapi.json', async () => {
-    const doc = json<{ paths: Record<string, Record<string, unknown>> }>(await h.call({ method: 'GET', url: '/api/openapi.json' }));
+    const doc = json<{ paths: Record<string, Record<string, unknown>> }>(
+      await h.call({ method: 'GET', url: '/api/openapi.json' }),
+    );
     const expectedRoutes: Array<[string, string]> = [
-      ['/api/auth/login', 'post'], ['/api/auth/logout', 'post'], ['/api/auth/me', 'get'],
-      ['/api/admin/claims', 'get'], ['/api/admin/claims/{claimId}', 'get'], ['/api/admin/claims/{claimId}/timeline', 'get'],
-      ['/api/admin/claims/{claimId}/resolve', 'post'], ['/api/admin/claims/{claimId}/status', 'post'], ['/api/admin/claims/{claimId}/messages', 'post'],
-      ['/api/stores/{storeId}/api-tokens', 'post'], ['/api/stores/{storeId}/api-tokens', 'get'], ['/api/stores/{storeId}/api-tokens/{tokenId}', 'delete'],
-      ['/api/v1/orders/{sourceOrderId}', 'put'], ['/api/v1/claims', 'get'], ['/api/v1/claims/{claimId}', 'get'], ['/api/v1/claims/{claimId}/resolve', 'post'],
-      ['/api/claim-links', 'post'], ['/api/admin/notification-preferences', 'get'], ['/api/admin/stores/{storeId}/notification-preferences', 'put'],
+      ['/api/auth/login', 'post'],
+      ['/api/auth/logout', 'post'],
+      ['/api/auth/me', 'get'],
+      ['/api/admin/claims', 'get'],
+      ['/api/admin/claims/{claimId}', 'get'],
+      ['/api/admin/claims/{claimId}/timeline', 'get'],
+      ['/api/admin/claims/{claimId}/resolve', 'post'],
+      ['/api/admin/claims/{claimId}/status', 'post'],
+      ['/api/admin/claims/{claimId}/messages', 'post'],
+      ['/api/stores/{storeId}/api-tokens', 'post'],
+      ['/api/stores/{storeId}/api-tokens', 'get'],
+      ['/api/stores/{storeId}/api-tokens/{tokenId}', 'delete'],
+      ['/api/v1/orders/{sourceOrderId}', 'put'],
+      ['/api/v1/claims', 'get'],
+      ['/api/v1/claims/{claimId}', 'get'],
+      ['/api/v1/claims/{claimId}/resolve', 'post'],
+      ['/api/claim-links', 'post'],
+      ['/api/admin/notification-preferences', 'get'],
+      ['/api/admin/stores/{storeId}/notification-preferences', 'put'],
     ];
     for (const [path, method] of expectedRoutes) expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
   });

@@ -12,12 +12,28 @@ let dataDir: string;
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'rate-limit-'));
   // The production defaults (20/10 lookups, 5/5 filings a minute), whatever the test run's environment says.
-  runtime = await startRuntime(loadConfig({
-    ...process.env, DATA_DIR: dataDir, PORT: '0', SEED_DEMO: 'true', DATABASE_URL: '', KAFKA_BROKERS: '', LOG_LEVEL: 'silent',
-    RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_WINDOW_MS: '60000', RATE_LIMIT_LOOKUP_PER_IP: '20', RATE_LIMIT_LOOKUP_PER_ORDER: '10',
-    RATE_LIMIT_FILING_PER_IP: '5', RATE_LIMIT_FILING_PER_ORDER: '5', RATE_LIMIT_RECOVERY_PER_IP: '5', RATE_LIMIT_RECOVERY_PER_ORDER: '3',
-    SENTRY_DSN: '', SENTRY_ENVIRONMENT: '',
-  }), { listen: false, workers: false });
+  runtime = await startRuntime(
+    loadConfig({
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      SEED_DEMO: 'true',
+      DATABASE_URL: '',
+      KAFKA_BROKERS: '',
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT_ENABLED: 'true',
+      RATE_LIMIT_WINDOW_MS: '60000',
+      RATE_LIMIT_LOOKUP_PER_IP: '20',
+      RATE_LIMIT_LOOKUP_PER_ORDER: '10',
+      RATE_LIMIT_FILING_PER_IP: '5',
+      RATE_LIMIT_FILING_PER_ORDER: '5',
+      RATE_LIMIT_RECOVERY_PER_IP: '5',
+      RATE_LIMIT_RECOVERY_PER_ORDER: '3',
+      SENTRY_DSN: '',
+      SENTRY_ENVIRONMENT: '',
+    }),
+    { listen: false, workers: false },
+  );
 });
 
 afterAll(async () => {
@@ -29,14 +45,26 @@ let nextIp = 10;
 const freshIp = () => `198.51.100.${nextIp++}`;
 
 const lookup = (order: string, ip: string, email = 'nobody@example.com') =>
-  runtime.app.inject({ method: 'GET', url: `/api/order-lookup?order=${encodeURIComponent(order)}&email=${encodeURIComponent(email)}`, remoteAddress: ip });
+  runtime.app.inject({
+    method: 'GET',
+    url: `/api/order-lookup?order=${encodeURIComponent(order)}&email=${encodeURIComponent(email)}`,
+    remoteAddress: ip,
+  });
 
 const file = (sourceOrderId: string, ip: string) =>
-  runtime.app.inject({ method: 'POST', url: `/api/claims/${sourceOrderId}`, remoteAddress: ip, payload: { email: 'nobody@example.com' } });
+  runtime.app.inject({
+    method: 'POST',
+    url: `/api/claims/${sourceOrderId}`,
+    remoteAddress: ip,
+    payload: { email: 'nobody@example.com' },
+  });
 
 function expectLimited(response: Awaited<ReturnType<typeof lookup>>) {
   expect(response.statusCode).toBe(429);
-  expect(ApiError.parse(response.json())).toMatchObject({ error: 'rate_limited', message: 'Too many attempts. Please wait a minute and try again.' });
+  expect(ApiError.parse(response.json())).toMatchObject({
+    error: 'rate_limited',
+    message: 'Too many attempts. Please wait a minute and try again.',
+  });
   const retryAfter = Number(response.headers['retry-after']);
   expect(retryAfter).toBeGreaterThanOrEqual(1);
   expect(retryAfter).toBeLessThanOrEqual(60);
@@ -69,7 +97,11 @@ describe('rate limits of the customer lookup and filing', () => {
 
   it('counts a request with no order number per address only', async () => {
     const ip = freshIp();
-    const missing = await runtime.app.inject({ method: 'GET', url: '/api/order-lookup?email=a%40b.c', remoteAddress: ip });
+    const missing = await runtime.app.inject({
+      method: 'GET',
+      url: '/api/order-lookup?email=a%40b.c',
+      remoteAddress: ip,
+    });
     expect(missing.statusCode).toBe(400);
   });
 
@@ -81,13 +113,20 @@ describe('rate limits of the customer lookup and filing', () => {
     for (let i = 0; i < 5; i++) expect((await file(`other-${i}`, ip)).statusCode).toBe(400);
     expectLimited(await file('other-5', ip));
     // Messages and the claim view are not filings.
-    expect((await runtime.app.inject({ method: 'GET', url: '/api/claims/AAAAAAAAAAAAAAAAAAAAAA', remoteAddress: ip })).statusCode).toBe(404);
+    expect(
+      (await runtime.app.inject({ method: 'GET', url: '/api/claims/AAAAAAAAAAAAAAAAAAAAAA', remoteAddress: ip }))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('allows 3 claim-link requests a minute per order number and 5 per address, each answered alike, then 429', async () => {
     const recover = (order: string, ip: string, email = 'nobody@example.com') =>
       runtime.app.inject({ method: 'POST', url: '/api/claim-links', remoteAddress: ip, payload: { order, email } });
-    const answers = [await recover('1003', freshIp()), await recover('#1003', freshIp(), 'cara@example.com'), await recover(' 1003', freshIp())];
+    const answers = [
+      await recover('1003', freshIp()),
+      await recover('#1003', freshIp(), 'cara@example.com'),
+      await recover(' 1003', freshIp()),
+    ];
     expect(answers.map((a) => a.statusCode)).toEqual([202, 202, 202]);
     expect(new Set(answers.map((a) => a.body)).size).toBe(1);
     expectLimited(await recover('1003', freshIp()));
@@ -109,13 +148,26 @@ describe('rate limits of the customer lookup and filing', () => {
 describe('configuration', () => {
   it('reads the limits, turns them off, and turns error reporting on only with both variables', () => {
     const base = { DATA_DIR: dataDir };
-    expect(loadConfig(base).rateLimit).toEqual({ enabled: true, windowMs: 60_000, lookupPerIp: 20, lookupPerOrder: 10, filingPerIp: 5, filingPerOrder: 5, uploadPerIp: 30, recoveryPerIp: 5, recoveryPerOrder: 3 });
+    expect(loadConfig(base).rateLimit).toEqual({
+      enabled: true,
+      windowMs: 60_000,
+      lookupPerIp: 20,
+      lookupPerOrder: 10,
+      filingPerIp: 5,
+      filingPerOrder: 5,
+      uploadPerIp: 30,
+      recoveryPerIp: 5,
+      recoveryPerOrder: 3,
+    });
     expect(loadConfig({ ...base, RATE_LIMIT_ENABLED: 'false' }).rateLimit.enabled).toBe(false);
-    expect(() => loadConfig({ ...base, RATE_LIMIT_ENABLED: 'false', NODE_ENV: 'production' })).toThrow(/refused when NODE_ENV=production/);
+    expect(() => loadConfig({ ...base, RATE_LIMIT_ENABLED: 'false', NODE_ENV: 'production' })).toThrow(
+      /refused when NODE_ENV=production/,
+    );
     expect(loadConfig({ ...base, RATE_LIMIT_LOOKUP_PER_IP: '1000' }).rateLimit.lookupPerIp).toBe(1000);
     expect(() => loadConfig({ ...base, RATE_LIMIT_FILING_PER_IP: '-1' })).toThrow(/RATE_LIMIT_FILING_PER_IP/);
     expect(loadConfig({ ...base, SENTRY_DSN: 'https://k@o1.ingest.sentry.io/2' }).sentry).toBeNull();
-    expect(loadConfig({ ...base, SENTRY_DSN: 'https://k@o1.ingest.sentry.io/2', SENTRY_ENVIRONMENT: 'prod' }).sentry)
-      .toEqual({ dsn: 'https://k@o1.ingest.sentry.io/2', environment: 'prod' });
+    expect(
+      loadConfig({ ...base, SENTRY_DSN: 'https://k@o1.ingest.sentry.io/2', SENTRY_ENVIRONMENT: 'prod' }).sentry,
+    ).toEqual({ dsn: 'https://k@o1.ingest.sentry.io/2', environment: 'prod' });
   });
 });

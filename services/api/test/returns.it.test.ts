@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClaimReturn, ClaimReturnList, CustomerClaimView, OrderInput, ReturnList, TimelineResponse } from '@claims/contracts';
+import {
+  ClaimReturn,
+  ClaimReturnList,
+  CustomerClaimView,
+  OrderInput,
+  ReturnList,
+  TimelineResponse,
+} from '@claims/contracts';
 import { readStream } from '@claims/event-store';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
 import { json, oneItemClaim, startHarness, type DemoUser, type Harness } from './support/backofficeHarness.js';
@@ -12,11 +19,39 @@ function freshOrder(currency: 'USD' | 'JPY'): { number: string; input: OrderInpu
   return {
     number,
     input: OrderInput.parse({
-      orderNumber: number, customerEmail: `${number.toLowerCase()}@example.com`, currency, createdAt: ago(12), protected: true,
+      orderNumber: number,
+      customerEmail: `${number.toLowerCase()}@example.com`,
+      currency,
+      createdAt: ago(12),
+      protected: true,
       policy: { insuredAmount: 100, premiumPaid: 2, premiumCurrency: currency },
-      shippingAddress: { name: 'Pat Doe', address1: '1 Main St', city: 'Springfield', country: 'United States', countryCode: 'US' },
-      items: [{ sourceItemId: `${number}-li`, sourceProductId: 'p', sourceVariantId: 'v', sku: 'SKU-R', productName: 'Lantern', price: currency === 'JPY' ? 2400 : 24.5, quantity: 2 }],
-      fulfillments: [{ sourceFulfillmentId: `${number}-f`, status: 'DELIVERED', shippedAt: ago(11), deliveredAt: ago(10), items: [{ sourceItemId: `${number}-li`, quantity: 2 }] }],
+      shippingAddress: {
+        name: 'Pat Doe',
+        address1: '1 Main St',
+        city: 'Springfield',
+        country: 'United States',
+        countryCode: 'US',
+      },
+      items: [
+        {
+          sourceItemId: `${number}-li`,
+          sourceProductId: 'p',
+          sourceVariantId: 'v',
+          sku: 'SKU-R',
+          productName: 'Lantern',
+          price: currency === 'JPY' ? 2400 : 24.5,
+          quantity: 2,
+        },
+      ],
+      fulfillments: [
+        {
+          sourceFulfillmentId: `${number}-f`,
+          status: 'DELIVERED',
+          shippedAt: ago(11),
+          deliveredAt: ago(10),
+          items: [{ sourceItemId: `${number}-li`, quantity: 2 }],
+        },
+      ],
     }),
   };
 }
@@ -38,28 +73,52 @@ describe('returns', () => {
   }
   const start = (token: string, body: unknown) => h.call({ method: 'POST', url: `/api/claims/${token}/returns`, body });
   const move = (user: DemoUser, claimId: string, returnId: string, to: string, extra: object = {}) =>
-    h.call({ method: 'POST', url: `/api/admin/claims/${claimId}/returns/${returnId}/status`, cookie: cookies.get(user), body: { to, ...extra } });
+    h.call({
+      method: 'POST',
+      url: `/api/admin/claims/${claimId}/returns/${returnId}/status`,
+      cookie: cookies.get(user),
+      body: { to, ...extra },
+    });
 
   beforeAll(async () => {
     h = await startHarness();
-    for (const user of ['acmeOwner', 'acmeAgent', 'acmeViewer', 'kumoOwner', 'admin'] as const) cookies.set(user, await h.login(user));
+    for (const user of ['acmeOwner', 'acmeAgent', 'acmeViewer', 'kumoOwner', 'admin'] as const)
+      cookies.set(user, await h.login(user));
     stores.set('acme', await h.storeId('acme'));
     stores.set('kumo', await h.storeId('kumo'));
   }, 120_000);
   afterAll(() => h?.stop());
 
-  it('sends a return of a store with its own returns portal there, and handles another store\'s here with a code for its label', async () => {
+  it("sends a return of a store with its own returns portal there, and handles another store's here with a code for its label", async () => {
     const acme = await fileOn('acme');
-    const toPortal = await start(acme.token, { items: [{ claimItemId: acme.itemId, quantity: 1 }], reason: 'DAMAGED', method: 'DROP_OFF' });
+    const toPortal = await start(acme.token, {
+      items: [{ claimItemId: acme.itemId, quantity: 1 }],
+      reason: 'DAMAGED',
+      method: 'DROP_OFF',
+    });
     expect(toPortal.statusCode, toPortal.body).toBe(201);
-    expect(ClaimReturn.parse(json(toPortal))).toMatchObject({ handling: 'store_portal', status: 'REDIRECTED', portalUrl: 'https://returns.acme.test' });
+    expect(ClaimReturn.parse(json(toPortal))).toMatchObject({
+      handling: 'store_portal',
+      status: 'REDIRECTED',
+      portalUrl: 'https://returns.acme.test',
+    });
 
     const kumo = await fileOn('kumo');
-    const here = await start(kumo.token, { items: [{ claimItemId: kumo.itemId, quantity: 2 }], reason: 'DEFECTIVE', method: 'PICKUP', comment: ' Box kept ' });
+    const here = await start(kumo.token, {
+      items: [{ claimItemId: kumo.itemId, quantity: 2 }],
+      reason: 'DEFECTIVE',
+      method: 'PICKUP',
+      comment: ' Box kept ',
+    });
     expect(here.statusCode, here.body).toBe(201);
     const started = ClaimReturn.parse(json(here));
     expect(started).toMatchObject({
-      handling: 'here', status: 'REQUESTED', statusLabel: 'Requested', portalUrl: null, code: expect.stringMatching(/^R.+-1$/), comment: 'Box kept',
+      handling: 'here',
+      status: 'REQUESTED',
+      statusLabel: 'Requested',
+      portalUrl: null,
+      code: expect.stringMatching(/^R.+-1$/),
+      comment: 'Box kept',
       items: [{ claimItemId: kumo.itemId, quantity: 2, name: 'Lantern', sku: 'SKU-R' }],
     });
     const listed = await h.call({ method: 'GET', url: `/api/claims/${kumo.token}/returns` });
@@ -72,14 +131,29 @@ describe('returns', () => {
     const before = (await readStream(h.runtime.ctx.database.db, kumo.claimId)).version;
     const cases: Array<[unknown, number, string]> = [
       [{ items: [], reason: 'DAMAGED', method: 'DROP_OFF' }, 400, 'validation_failed'],
-      [{ items: [{ claimItemId: kumo.itemId, quantity: 1 }], reason: 'BORED', method: 'DROP_OFF' }, 400, 'validation_failed'],
-      [{ items: [{ claimItemId: kumo.itemId, quantity: 3 }], reason: 'DAMAGED', method: 'DROP_OFF' }, 422, 'invalid_quantity'],
-      [{ items: [{ claimItemId: kumo.claimId, quantity: 1 }], reason: 'DAMAGED', method: 'DROP_OFF' }, 422, 'unknown_item'],
+      [
+        { items: [{ claimItemId: kumo.itemId, quantity: 1 }], reason: 'BORED', method: 'DROP_OFF' },
+        400,
+        'validation_failed',
+      ],
+      [
+        { items: [{ claimItemId: kumo.itemId, quantity: 3 }], reason: 'DAMAGED', method: 'DROP_OFF' },
+        422,
+        'invalid_quantity',
+      ],
+      [
+        { items: [{ claimItemId: kumo.claimId, quantity: 1 }], reason: 'DAMAGED', method: 'DROP_OFF' },
+        422,
+        'unknown_item',
+      ],
     ];
     for (const [body, status, code] of cases) {
       const response = await start(kumo.token, body);
       expect(response.statusCode, response.body).toBe(status);
-      expect(json<{ error: string; message: string }>(response)).toMatchObject({ error: code, message: expect.stringMatching(/\S/) });
+      expect(json<{ error: string; message: string }>(response)).toMatchObject({
+        error: code,
+        message: expect.stringMatching(/\S/),
+      });
     }
     expect((await start(`${kumo.token.slice(0, -2)}AA`, cases[2]![0])).statusCode).toBe(404);
     expect((await readStream(h.runtime.ctx.database.db, kumo.claimId)).version).toBe(before);
@@ -88,34 +162,91 @@ describe('returns', () => {
   it('lets the desk list and work returns with the returns permissions, per tenant', async () => {
     const kumo = await fileOn('kumo');
     const acme = await fileOn('acme');
-    const { id: returnId } = ClaimReturn.parse(json(await start(kumo.token, { items: [{ claimItemId: kumo.itemId, quantity: 1 }], reason: 'WRONG_ITEM', method: 'DROP_OFF' })));
-    const acmeReturn = ClaimReturn.parse(json(await start(acme.token, { items: [{ claimItemId: acme.itemId, quantity: 1 }], reason: 'OTHER', method: 'DROP_OFF' })));
+    const { id: returnId } = ClaimReturn.parse(
+      json(
+        await start(kumo.token, {
+          items: [{ claimItemId: kumo.itemId, quantity: 1 }],
+          reason: 'WRONG_ITEM',
+          method: 'DROP_OFF',
+        }),
+      ),
+    );
+    const acmeReturn = ClaimReturn.parse(
+      json(
+        await start(acme.token, {
+          items: [{ claimItemId: acme.itemId, quantity: 1 }],
+          reason: 'OTHER',
+          method: 'DROP_OFF',
+        }),
+      ),
+    );
     await h.runtime.settle();
 
     // Another tenant's claim, return or store: 404, never 403.
-    expect((await h.call({ method: 'GET', url: `/api/admin/claims/${kumo.claimId}/returns`, cookie: cookies.get('acmeOwner') })).statusCode).toBe(404);
+    expect(
+      (
+        await h.call({
+          method: 'GET',
+          url: `/api/admin/claims/${kumo.claimId}/returns`,
+          cookie: cookies.get('acmeOwner'),
+        })
+      ).statusCode,
+    ).toBe(404);
     expect((await move('acmeOwner', kumo.claimId, returnId, 'APPROVED')).statusCode).toBe(404);
-    expect((await h.call({ method: 'GET', url: `/api/admin/returns?storeId=${stores.get('kumo')}`, cookie: cookies.get('acmeOwner') })).statusCode).toBe(404);
+    expect(
+      (
+        await h.call({
+          method: 'GET',
+          url: `/api/admin/returns?storeId=${stores.get('kumo')}`,
+          cookie: cookies.get('acmeOwner'),
+        })
+      ).statusCode,
+    ).toBe(404);
     // The store's support and user roles read returns but may not work them.
-    expect((await h.call({ method: 'GET', url: `/api/admin/claims/${acme.claimId}/returns`, cookie: cookies.get('acmeAgent') })).statusCode).toBe(200);
+    expect(
+      (
+        await h.call({
+          method: 'GET',
+          url: `/api/admin/claims/${acme.claimId}/returns`,
+          cookie: cookies.get('acmeAgent'),
+        })
+      ).statusCode,
+    ).toBe(200);
     for (const user of ['acmeAgent', 'acmeViewer'] as const) {
       const refused = await move(user, acme.claimId, acmeReturn.id, 'CANCELLED');
       expect(refused.statusCode, refused.body).toBe(403);
     }
     expect((await h.call({ method: 'GET', url: '/api/admin/returns' })).statusCode).toBe(401);
 
-    const kumoList = ReturnList.parse(json(await h.call({ method: 'GET', url: '/api/admin/returns', cookie: cookies.get('kumoOwner') })));
+    const kumoList = ReturnList.parse(
+      json(await h.call({ method: 'GET', url: '/api/admin/returns', cookie: cookies.get('kumoOwner') })),
+    );
     expect(kumoList.data.map((r) => r.id)).toContain(returnId);
     expect(kumoList.data.every((r) => r.storeId === stores.get('kumo'))).toBe(true);
-    const acmeList = ReturnList.parse(json(await h.call({ method: 'GET', url: '/api/admin/returns', cookie: cookies.get('acmeOwner') })));
+    const acmeList = ReturnList.parse(
+      json(await h.call({ method: 'GET', url: '/api/admin/returns', cookie: cookies.get('acmeOwner') })),
+    );
     expect(acmeList.data.map((r) => r.id)).toContain(acmeReturn.id);
     expect(acmeList.data.map((r) => r.id)).not.toContain(returnId);
 
-    const { version } = ClaimReturnList.parse(json(await h.call({ method: 'GET', url: `/api/admin/claims/${kumo.claimId}/returns`, cookie: cookies.get('kumoOwner') })));
-    const approved = await move('kumoOwner', kumo.claimId, returnId, 'APPROVED', { note: 'Label sent', expectedVersion: version });
+    const { version } = ClaimReturnList.parse(
+      json(
+        await h.call({
+          method: 'GET',
+          url: `/api/admin/claims/${kumo.claimId}/returns`,
+          cookie: cookies.get('kumoOwner'),
+        }),
+      ),
+    );
+    const approved = await move('kumoOwner', kumo.claimId, returnId, 'APPROVED', {
+      note: 'Label sent',
+      expectedVersion: version,
+    });
     expect(approved.statusCode, approved.body).toBe(200);
     expect(ClaimReturn.parse(json(approved)).status).toBe('APPROVED');
-    expect((await move('kumoOwner', kumo.claimId, returnId, 'APPROVED', { expectedVersion: version })).statusCode).toBe(409);
+    expect((await move('kumoOwner', kumo.claimId, returnId, 'APPROVED', { expectedVersion: version })).statusCode).toBe(
+      409,
+    );
     const skipped = await move('kumoOwner', kumo.claimId, returnId, 'COMPLETED');
     expect(skipped.statusCode).toBe(422);
     expect(json<{ error: string }>(skipped).error).toBe('invalid_transition');
@@ -123,9 +254,30 @@ describe('returns', () => {
     expect((await move('admin', kumo.claimId, returnId, 'COMPLETED')).statusCode).toBe(200);
     await h.runtime.settle();
 
-    const completed = ReturnList.parse(json(await h.call({ method: 'GET', url: `/api/admin/returns?status=COMPLETED&storeId=${stores.get('kumo')}`, cookie: cookies.get('kumoOwner') })));
+    const completed = ReturnList.parse(
+      json(
+        await h.call({
+          method: 'GET',
+          url: `/api/admin/returns?status=COMPLETED&storeId=${stores.get('kumo')}`,
+          cookie: cookies.get('kumoOwner'),
+        }),
+      ),
+    );
     expect(completed.data.map((r) => r.id)).toEqual([returnId]);
-    const timeline = TimelineResponse.parse(json(await h.call({ method: 'GET', url: `/api/admin/claims/${kumo.claimId}/timeline`, cookie: cookies.get('kumoOwner') })));
-    expect(timeline.data.map((e) => e.eventType).filter((t) => t.startsWith('Return'))).toEqual(['ReturnStarted', 'ReturnStatusChanged', 'ReturnStatusChanged', 'ReturnStatusChanged']);
+    const timeline = TimelineResponse.parse(
+      json(
+        await h.call({
+          method: 'GET',
+          url: `/api/admin/claims/${kumo.claimId}/timeline`,
+          cookie: cookies.get('kumoOwner'),
+        }),
+      ),
+    );
+    expect(timeline.data.map((e) => e.eventType).filter((t) => t.startsWith('Return'))).toEqual([
+      'ReturnStarted',
+      'ReturnStatusChanged',
+      'ReturnStatusChanged',
+      'ReturnStatusChanged',
+    ]);
   });
 });

@@ -20,12 +20,18 @@ beforeAll(async () => {
       done();
     },
   });
-  started = await startPgliteRuntime('secrets', { LOG_LEVEL: 'info', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }, { now: () => now, logDestination });
+  started = await startPgliteRuntime(
+    'secrets',
+    { LOG_LEVEL: 'info', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
+    { now: () => now, logDestination },
+  );
   runtime = started.runtime;
   const cookie = await signIn(runtime, 'admin@orderprotection.test');
   const storeId = (await runtime.app.inject({ method: 'GET', url: '/api/stores/acme' })).json<{ id: string }>().id;
   const created = await runtime.app.inject({
-    method: 'POST', url: `/api/stores/${storeId}/api-tokens`, headers: { cookie, origin: 'http://localhost' },
+    method: 'POST',
+    url: `/api/stores/${storeId}/api-tokens`,
+    headers: { cookie, origin: 'http://localhost' },
     payload: { name: 'secrets', permissions: ['webhook:create', 'webhook:read'] },
   });
   token = created.json<{ token: string }>().token;
@@ -33,11 +39,13 @@ beforeAll(async () => {
 
 afterAll(() => started?.stop());
 
-const createEndpoint = (key: string) => runtime.app.inject({
-  method: 'POST', url: '/api/v1/webhook-endpoints',
-  headers: { authorization: `Bearer ${token}`, 'idempotency-key': key },
-  payload: { url: 'http://127.0.0.1:9/hook' },
-});
+const createEndpoint = (key: string) =>
+  runtime.app.inject({
+    method: 'POST',
+    url: '/api/v1/webhook-endpoints',
+    headers: { authorization: `Bearer ${token}`, 'idempotency-key': key },
+    payload: { url: 'http://127.0.0.1:9/hook' },
+  });
 
 describe('idempotent answers', () => {
   it('keeps no webhook secret: a replay answers the same body with the secret redacted', async () => {
@@ -46,7 +54,9 @@ describe('idempotent answers', () => {
     const { id, secret } = first.json<{ id: string; secret: string }>();
     expect(secret).toMatch(/^whsec_/);
 
-    const { rows } = await sql<{ response_body: string }>`select response_body from idempotency_keys`.execute(runtime.ctx.database.db);
+    const { rows } = await sql<{ response_body: string }>`select response_body from idempotency_keys`.execute(
+      runtime.ctx.database.db,
+    );
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(row.response_body).not.toMatch(/whsec_(?!…redacted)/);
 

@@ -1,11 +1,19 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  CreateApiTokenResponse, CreateWebhookEndpointResponse, CustomerOrder, Message, UPLOAD_QUOTA, UploadUrlResponse,
+  CreateApiTokenResponse,
+  CreateWebhookEndpointResponse,
+  CustomerOrder,
+  Message,
+  UPLOAD_QUOTA,
+  UploadUrlResponse,
 } from '@claims/contracts';
 import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 /** What an outsider or a merchant could send too much of, or point elsewhere: webhook sends, attachment links, the upload quota. */
 
@@ -22,33 +30,53 @@ afterAll(() => h?.stop());
 
 describe('sends on request to a webhook endpoint', () => {
   const admin = (path = '') => `/api/admin/stores/${acme}/webhook-endpoints${path}`;
-  const endpoint = async () => CreateWebhookEndpointResponse.parse(json(await h.call({ method: 'POST', url: admin(), cookie: owner, body: { url: 'http://127.0.0.1:9/hook' } })));
+  const endpoint = async () =>
+    CreateWebhookEndpointResponse.parse(
+      json(await h.call({ method: 'POST', url: admin(), cookie: owner, body: { url: 'http://127.0.0.1:9/hook' } })),
+    );
 
-  it('stops a loop of test sends at the endpoint\'s limit, counted over the API and the back-office together', async () => {
+  it("stops a loop of test sends at the endpoint's limit, counted over the API and the back-office together", async () => {
     const flooded = await endpoint();
     const other = await endpoint();
-    const token = CreateApiTokenResponse.parse(json(await h.call({ method: 'POST', url: `/api/stores/${acme}/api-tokens`, cookie: owner, body: { name: 'hooks', permissions: ['webhook:update'] } }))).token;
+    const token = CreateApiTokenResponse.parse(
+      json(
+        await h.call({
+          method: 'POST',
+          url: `/api/stores/${acme}/api-tokens`,
+          cookie: owner,
+          body: { name: 'hooks', permissions: ['webhook:update'] },
+        }),
+      ),
+    ).token;
     const max = h.runtime.ctx.config.webhookSendLimits.testsPerMinute;
     expect(max).toBe(10);
     const statuses: number[] = [];
-    for (let i = 0; i < max; i++) statuses.push((await h.call({ method: 'POST', url: `/api/v1/webhook-endpoints/${flooded.id}/test`, token })).statusCode);
+    for (let i = 0; i < max; i++)
+      statuses.push(
+        (await h.call({ method: 'POST', url: `/api/v1/webhook-endpoints/${flooded.id}/test`, token })).statusCode,
+      );
     expect(statuses).toEqual(Array(max).fill(202));
     const refused = await h.call({ method: 'POST', url: admin(`/${flooded.id}/test`), cookie: owner });
     expect(refused.statusCode).toBe(429);
     expect(json(refused)).toMatchObject({ error: 'rate_limited' });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    expect((await h.call({ method: 'POST', url: `/api/v1/webhook-endpoints/${flooded.id}/test`, token })).statusCode).toBe(429);
+    expect(
+      (await h.call({ method: 'POST', url: `/api/v1/webhook-endpoints/${flooded.id}/test`, token })).statusCode,
+    ).toBe(429);
     // Another endpoint of the same store is not held back.
     expect((await h.call({ method: 'POST', url: admin(`/${other.id}/test`), cookie: owner })).statusCode).toBe(202);
   });
 
-  it('stops a loop of range replays at the endpoint\'s limit', async () => {
+  it("stops a loop of range replays at the endpoint's limit", async () => {
     const flooded = await endpoint();
     const range = { from: new Date(Date.now() - 86_400_000).toISOString(), to: new Date().toISOString() };
     const max = h.runtime.ctx.config.webhookSendLimits.rangeReplaysPerHour;
     expect(max).toBe(10);
     const statuses: number[] = [];
-    for (let i = 0; i <= max; i++) statuses.push((await h.call({ method: 'POST', url: admin(`/${flooded.id}/replays`), cookie: owner, body: range })).statusCode);
+    for (let i = 0; i <= max; i++)
+      statuses.push(
+        (await h.call({ method: 'POST', url: admin(`/${flooded.id}/replays`), cookie: owner, body: range })).statusCode,
+      );
     expect(statuses).toEqual([...Array(max).fill(202), 429]);
   });
 });
@@ -62,14 +90,42 @@ describe('message attachments', () => {
   });
 
   const uploaded = async (proof: Record<string, string>): Promise<UploadUrlResponse> => {
-    const signed = UploadUrlResponse.parse(json(await h.call({ method: 'POST', url: '/api/media/upload-url', body: { filename: 'box.png', contentType: 'image/png', mediaType: 'CLAIM', ...proof } })));
+    const signed = UploadUrlResponse.parse(
+      json(
+        await h.call({
+          method: 'POST',
+          url: '/api/media/upload-url',
+          body: { filename: 'box.png', contentType: 'image/png', mediaType: 'CLAIM', ...proof },
+        }),
+      ),
+    );
     const target = new URL(signed.signedUrl);
-    expect((await h.runtime.app.inject({ method: 'PUT', url: target.pathname + target.search, headers: { 'content-type': 'image/png' }, payload: PNG })).statusCode).toBe(201);
+    expect(
+      (
+        await h.runtime.app.inject({
+          method: 'PUT',
+          url: target.pathname + target.search,
+          headers: { 'content-type': 'image/png' },
+          payload: PNG,
+        })
+      ).statusCode,
+    ).toBe(201);
     return signed;
   };
-  const attach = (downloadLink: string, fileKey: string) => ({ downloadLink, fileKey, fileType: 'image/png', filename: 'box.png' });
-  const shopperSends = (medias: unknown[]) => h.call({ method: 'POST', url: `/api/claims/${claim.token}/messages`, body: { messageContent: 'See the box.', medias } });
-  const messages = async () => Message.array().parse(json(await h.call({ method: 'GET', url: `/api/claims/${claim.token}/messages` })));
+  const attach = (downloadLink: string, fileKey: string) => ({
+    downloadLink,
+    fileKey,
+    fileType: 'image/png',
+    filename: 'box.png',
+  });
+  const shopperSends = (medias: unknown[]) =>
+    h.call({
+      method: 'POST',
+      url: `/api/claims/${claim.token}/messages`,
+      body: { messageContent: 'See the box.', medias },
+    });
+  const messages = async () =>
+    Message.array().parse(json(await h.call({ method: 'GET', url: `/api/claims/${claim.token}/messages` })));
 
   it('refuses links to anything but a file uploaded to this claim, and records nothing', async () => {
     const mine = await uploaded({ claimToken: claim.token });
@@ -87,7 +143,12 @@ describe('message attachments', () => {
       expect(refused.statusCode, media.downloadLink).toBe(400);
       expect(json(refused)).toMatchObject({ error: 'validation_failed' });
     }
-    const agentRefused = await h.call({ method: 'POST', url: `/api/admin/claims/${claim.claimId}/messages`, cookie: agent, body: { messageContent: 'Label', medias: [attach('https://evil.example/label.png', mine.fileName)] } });
+    const agentRefused = await h.call({
+      method: 'POST',
+      url: `/api/admin/claims/${claim.claimId}/messages`,
+      cookie: agent,
+      body: { messageContent: 'Label', medias: [attach('https://evil.example/label.png', mine.fileName)] },
+    });
     expect(agentRefused.statusCode).toBe(400);
     expect(await messages()).toHaveLength(before);
 
@@ -97,13 +158,32 @@ describe('message attachments', () => {
   });
 });
 
-describe('a claim\'s photos', () => {
+describe("a claim's photos", () => {
   it('must be files uploaded for the order being claimed: anything else is 400 and files no claim', async () => {
-    const lookup = async (email: string, order: string) => CustomerOrder.parse(json(await h.call({ method: 'GET', url: `/api/order-lookup?email=${email}&order=${order}` }))).systemOrderId;
+    const lookup = async (email: string, order: string) =>
+      CustomerOrder.parse(json(await h.call({ method: 'GET', url: `/api/order-lookup?email=${email}&order=${order}` })))
+        .systemOrderId;
     const upload = async (orderId: string, email: string) => {
-      const signed = UploadUrlResponse.parse(json(await h.call({ method: 'POST', url: '/api/media/upload-url', body: { filename: 'torn.png', contentType: 'image/png', mediaType: 'CLAIM', orderId, email } })));
+      const signed = UploadUrlResponse.parse(
+        json(
+          await h.call({
+            method: 'POST',
+            url: '/api/media/upload-url',
+            body: { filename: 'torn.png', contentType: 'image/png', mediaType: 'CLAIM', orderId, email },
+          }),
+        ),
+      );
       const target = new URL(signed.signedUrl);
-      expect((await h.runtime.app.inject({ method: 'PUT', url: target.pathname + target.search, headers: { 'content-type': 'image/png' }, payload: PNG })).statusCode).toBe(201);
+      expect(
+        (
+          await h.runtime.app.inject({
+            method: 'PUT',
+            url: target.pathname + target.search,
+            headers: { 'content-type': 'image/png' },
+            payload: PNG,
+          })
+        ).statusCode,
+      ).toBe(201);
       return signed.publicUrl;
     };
     const own = await upload(await lookup('ben@example.com', '1002'), 'ben@example.com');
@@ -113,9 +193,15 @@ describe('a claim\'s photos', () => {
       body.fulfillmentIssues[0]!.issues[0]!.images = [{ url }];
       return body;
     };
-    const claims = async () => (await sql<{ n: number }>`select count(*)::int as n from streams`.execute(h.runtime.ctx.database.db)).rows[0]!.n;
+    const claims = async () =>
+      (await sql<{ n: number }>`select count(*)::int as n from streams`.execute(h.runtime.ctx.database.db)).rows[0]!.n;
     const before = await claims();
-    for (const url of ['https://evil.example/torn.png', 'javascript:alert(1)', `/api/media/files/${crypto.randomUUID()}.png`, otherOrders]) {
+    for (const url of [
+      'https://evil.example/torn.png',
+      'javascript:alert(1)',
+      `/api/media/files/${crypto.randomUUID()}.png`,
+      otherOrders,
+    ]) {
       const refused = await h.call({ method: 'POST', url: '/api/claims/acme-5002', body: withPhoto(url) });
       expect(refused.statusCode, url).toBe(400);
       expect(json(refused)).toMatchObject({ error: 'validation_failed' });
@@ -130,7 +216,12 @@ describe('the upload quota', () => {
   it('hands out no more URLs than the quota to concurrent requests', async () => {
     const lookup = await h.call({ method: 'GET', url: '/api/order-lookup?email=hugo@example.com&order=1008' });
     const orderId = CustomerOrder.parse(json(lookup)).systemOrderId;
-    const ask = () => h.call({ method: 'POST', url: '/api/media/upload-url', body: { filename: 'p.png', contentType: 'image/png', mediaType: 'CLAIM', orderId, email: 'hugo@example.com' } });
+    const ask = () =>
+      h.call({
+        method: 'POST',
+        url: '/api/media/upload-url',
+        body: { filename: 'p.png', contentType: 'image/png', mediaType: 'CLAIM', orderId, email: 'hugo@example.com' },
+      });
     const answers = await Promise.all(Array.from({ length: UPLOAD_QUOTA.files + 20 }, ask));
     const statuses = answers.map((a) => a.statusCode);
     expect(statuses.filter((s) => s === 200)).toHaveLength(UPLOAD_QUOTA.files);

@@ -8,8 +8,12 @@ import { startHarness, type Harness } from './support/backofficeHarness.js';
 /** The portal's limits hold across processes (`API_PROCESSES=N`): two runtimes on one database count together. */
 
 const LIMITS = {
-  RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_WINDOW_MS: '60000', RATE_LIMIT_LOOKUP_PER_IP: '20', RATE_LIMIT_LOOKUP_PER_ORDER: '10',
-  RATE_LIMIT_FILING_PER_IP: '5', RATE_LIMIT_FILING_PER_ORDER: '5',
+  RATE_LIMIT_ENABLED: 'true',
+  RATE_LIMIT_WINDOW_MS: '60000',
+  RATE_LIMIT_LOOKUP_PER_IP: '20',
+  RATE_LIMIT_LOOKUP_PER_ORDER: '10',
+  RATE_LIMIT_FILING_PER_IP: '5',
+  RATE_LIMIT_FILING_PER_ORDER: '5',
 };
 
 describe('rate limits with two processes', () => {
@@ -19,10 +23,19 @@ describe('rate limits with two processes', () => {
   beforeAll(async () => {
     h = await startHarness(LIMITS);
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-second-process-'));
-    second = await startRuntime(loadConfig({
-      ...process.env, ...LIMITS, DATABASE_URL: h.runtime.ctx.config.databaseUrl, KAFKA_BROKERS: '', DATA_DIR: dataDir, LOG_LEVEL: 'silent',
-      SEED_DEMO: 'false', WORKERS: 'none',
-    }), { listen: false });
+    second = await startRuntime(
+      loadConfig({
+        ...process.env,
+        ...LIMITS,
+        DATABASE_URL: h.runtime.ctx.config.databaseUrl,
+        KAFKA_BROKERS: '',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        SEED_DEMO: 'false',
+        WORKERS: 'none',
+      }),
+      { listen: false },
+    );
   });
   afterAll(async () => {
     await second?.stop();
@@ -36,7 +49,15 @@ describe('rate limits with two processes', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
       const app = processes()[i % 2]!;
-      statuses.push((await app.inject({ method: 'GET', url: '/api/order-lookup?order=1001&email=nobody@example.com', remoteAddress: `198.51.100.${20 + i}` })).statusCode);
+      statuses.push(
+        (
+          await app.inject({
+            method: 'GET',
+            url: '/api/order-lookup?order=1001&email=nobody@example.com',
+            remoteAddress: `198.51.100.${20 + i}`,
+          })
+        ).statusCode,
+      );
     }
     expect(statuses).toEqual([...Array(10).fill(404), 429, 429]);
   });
@@ -45,7 +66,16 @@ describe('rate limits with two processes', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
       const app = processes()[i % 2]!;
-      statuses.push((await app.inject({ method: 'POST', url: `/api/claims/acme-50${10 + i}`, remoteAddress: '198.51.100.99', payload: { email: 'nobody@example.com' } })).statusCode);
+      statuses.push(
+        (
+          await app.inject({
+            method: 'POST',
+            url: `/api/claims/acme-50${10 + i}`,
+            remoteAddress: '198.51.100.99',
+            payload: { email: 'nobody@example.com' },
+          })
+        ).statusCode,
+      );
     }
     expect(statuses.slice(0, 5).every((s) => s !== 429)).toBe(true);
     expect(statuses[5]).toBe(429);

@@ -22,11 +22,24 @@ describe('store credit per customer and store: issued by resolutions, redeemed a
   afterAll(() => h.stop());
 
   const ledger = async (storeId: string, email: string, cookie = owner) =>
-    StoreCreditLedger.parse(json(await h.call({ method: 'GET', url: `/api/admin/stores/${storeId}/store-credit/ledger?email=${encodeURIComponent(email)}`, cookie })));
+    StoreCreditLedger.parse(
+      json(
+        await h.call({
+          method: 'GET',
+          url: `/api/admin/stores/${storeId}/store-credit/ledger?email=${encodeURIComponent(email)}`,
+          cookie,
+        }),
+      ),
+    );
 
-  it('issues the credit a STORE_CREDIT resolution decides, with the store\'s bonus, once', async () => {
+  it("issues the credit a STORE_CREDIT resolution decides, with the store's bonus, once", async () => {
     const filed = await h.fileClaim('acme-5008', oneItemClaim('hugo@example.com', 'f-1008-1', 'li-12', 'STORE_CREDIT'));
-    const resolved = await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/resolve`, cookie: owner, body: { resolutionType: 'STORE_CREDIT' } });
+    const resolved = await h.call({
+      method: 'POST',
+      url: `/api/admin/claims/${filed.claimId}/resolve`,
+      cookie: owner,
+      body: { resolutionType: 'STORE_CREDIT' },
+    });
     expect(resolved.statusCode, resolved.body).toBe(200);
     const paid = json<{ resolutions: Array<{ paidValue: number }>; currency: string }>(resolved);
     // Hugo's order is in EUR at 0.92 EUR per USD; Acme (USD) adds a 10% bonus.
@@ -37,50 +50,106 @@ describe('store credit per customer and store: issued by resolutions, redeemed a
       return found;
     });
     const bonus = Math.round((expected - Math.round((paid.resolutions[0]!.paidValue / 0.92) * 100) / 100) * 100) / 100;
-    expect(after).toMatchObject({ currency: 'USD', balance: expected, entries: [{ kind: 'issued', amount: expected, bonus, claimId: filed.claimId }] });
+    expect(after).toMatchObject({
+      currency: 'USD',
+      balance: expected,
+      entries: [{ kind: 'issued', amount: expected, bonus, claimId: filed.claimId }],
+    });
     // The claim shows the shopper the credit in the order's currency (EUR) with the bonus, once issued.
     const credit = paid.resolutions[0]!.paidValue;
-    const shown = { currency: 'EUR', credit, bonus: Math.round(credit * 10) / 100, total: Math.round(credit * 110) / 100, issuedAt: after.entries[0]!.at, reclaimed: null };
-    const detail = json<{ storeCredits: unknown[] }>(await h.call({ method: 'GET', url: `/api/admin/claims/${filed.claimId}`, cookie: owner }));
+    const shown = {
+      currency: 'EUR',
+      credit,
+      bonus: Math.round(credit * 10) / 100,
+      total: Math.round(credit * 110) / 100,
+      issuedAt: after.entries[0]!.at,
+      reclaimed: null,
+    };
+    const detail = json<{ storeCredits: unknown[] }>(
+      await h.call({ method: 'GET', url: `/api/admin/claims/${filed.claimId}`, cookie: owner }),
+    );
     expect(detail.storeCredits).toEqual([{ resolutionId: expect.any(String), ...shown }]);
-    const view = json<{ storeCredits: unknown[] }>(await h.call({ method: 'GET', url: `/api/claims/${encodeURIComponent(filed.token)}` }));
+    const view = json<{ storeCredits: unknown[] }>(
+      await h.call({ method: 'GET', url: `/api/claims/${encodeURIComponent(filed.token)}` }),
+    );
     expect(view.storeCredits).toEqual(detail.storeCredits);
     await h.runtime.settle();
-    const list = StoreCreditBalanceList.parse(json(await h.call({ method: 'GET', url: `/api/admin/stores/${acme}/store-credit`, cookie: owner })));
-    expect(list.data).toEqual([expect.objectContaining({ customerEmail: 'hugo@example.com', balance: expected, issued: expected })]);
+    const list = StoreCreditBalanceList.parse(
+      json(await h.call({ method: 'GET', url: `/api/admin/stores/${acme}/store-credit`, cookie: owner })),
+    );
+    expect(list.data).toEqual([
+      expect.objectContaining({ customerEmail: 'hugo@example.com', balance: expected, issued: expected }),
+    ]);
   });
 
   it('redeems and adjusts, refuses to go below zero, and changes nothing then', async () => {
     const before = await ledger(acme, 'hugo@example.com');
-    const redeem = (amount: number) => h.call({ method: 'POST', url: `/api/admin/stores/${acme}/store-credit/redeem`, cookie: owner, body: { email: 'hugo@example.com', amount, reference: 'order 2002' } });
+    const redeem = (amount: number) =>
+      h.call({
+        method: 'POST',
+        url: `/api/admin/stores/${acme}/store-credit/redeem`,
+        cookie: owner,
+        body: { email: 'hugo@example.com', amount, reference: 'order 2002' },
+      });
     const tooMuch = await redeem(before.balance + 0.01);
     expect([tooMuch.statusCode, json<{ error: string }>(tooMuch).error]).toEqual([400, 'validation_failed']);
     const redeemed = StoreCreditLedger.parse(json(await redeem(10)));
     expect(redeemed.balance).toBeCloseTo(before.balance - 10, 2);
-    const down = await h.call({ method: 'POST', url: `/api/admin/stores/${acme}/store-credit/adjust`, cookie: owner, body: { email: 'hugo@example.com', amount: -(redeemed.balance + 1), reason: 'typo' } });
+    const down = await h.call({
+      method: 'POST',
+      url: `/api/admin/stores/${acme}/store-credit/adjust`,
+      cookie: owner,
+      body: { email: 'hugo@example.com', amount: -(redeemed.balance + 1), reason: 'typo' },
+    });
     expect(down.statusCode).toBe(400);
-    const up = StoreCreditLedger.parse(json(await h.call({ method: 'POST', url: `/api/admin/stores/${acme}/store-credit/adjust`, cookie: owner, body: { email: 'hugo@example.com', amount: 5, reason: 'Goodwill' } })));
+    const up = StoreCreditLedger.parse(
+      json(
+        await h.call({
+          method: 'POST',
+          url: `/api/admin/stores/${acme}/store-credit/adjust`,
+          cookie: owner,
+          body: { email: 'hugo@example.com', amount: 5, reason: 'Goodwill' },
+        }),
+      ),
+    );
     expect(up.entries.map((e) => e.kind)).toEqual(['issued', 'redeemed', 'adjusted']);
     expect(up.balance).toBeCloseTo(before.balance - 5, 2);
   });
 
-  it('reclaims the unredeemed part of a reversed resolution\'s credit and states what was redeemed, through the route', async () => {
+  it("reclaims the unredeemed part of a reversed resolution's credit and states what was redeemed, through the route", async () => {
     await upsertOrder(h.runtime.ctx.database.db, acme, 'src-SC-1', protectedOrder('SC-1'));
     const email = 'sc-1@example.com';
     const filed = await h.fileClaim('src-SC-1', oneItemClaim(email, 'SC-1-f', 'SC-1-li', 'STORE_CREDIT'));
-    const resolved = await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/resolve`, cookie: owner, body: { resolutionType: 'STORE_CREDIT' } });
+    const resolved = await h.call({
+      method: 'POST',
+      url: `/api/admin/claims/${filed.claimId}/resolve`,
+      cookie: owner,
+      body: { resolutionType: 'STORE_CREDIT' },
+    });
     expect(resolved.statusCode, resolved.body).toBe(200);
-    const issued = (await eventually(async () => {
-      const found = await ledger(acme, email);
-      expect(found.entries).toHaveLength(1);
-      return found;
-    })).balance;
+    const issued = (
+      await eventually(async () => {
+        const found = await ledger(acme, email);
+        expect(found.entries).toHaveLength(1);
+        return found;
+      })
+    ).balance;
     // The 24.50 USD item with Acme's 10% bonus.
     expect(issued).toBe(26.95);
-    const redeem = await h.call({ method: 'POST', url: `/api/admin/stores/${acme}/store-credit/redeem`, cookie: owner, body: { email, amount: 10, reference: 'order 3003' } });
+    const redeem = await h.call({
+      method: 'POST',
+      url: `/api/admin/stores/${acme}/store-credit/redeem`,
+      cookie: owner,
+      body: { email, amount: 10, reference: 'order 3003' },
+    });
     expect(redeem.statusCode, redeem.body).toBe(200);
 
-    const reversed = await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/reverse-resolution`, cookie: owner, body: { reason: 'Charged back' } });
+    const reversed = await h.call({
+      method: 'POST',
+      url: `/api/admin/claims/${filed.claimId}/reverse-resolution`,
+      cookie: owner,
+      body: { reason: 'Charged back' },
+    });
     expect(reversed.statusCode, reversed.body).toBe(200);
     const after = await eventually(async () => {
       const found = await ledger(acme, email);
@@ -88,16 +157,38 @@ describe('store credit per customer and store: issued by resolutions, redeemed a
       return found;
     });
     // What was redeemed stays redeemed; the rest is taken back: issued - redeemed - reclaimed = 0.
-    expect(after.entries[2]).toMatchObject({ amount: -16.95, claimId: filed.claimId, note: 'Charged back (10.00 USD already redeemed, kept)' });
+    expect(after.entries[2]).toMatchObject({
+      amount: -16.95,
+      claimId: filed.claimId,
+      note: 'Charged back (10.00 USD already redeemed, kept)',
+    });
     expect(after.balance).toBe(0);
-    const detail = json<{ storeCredits: Array<{ reclaimed: unknown }> }>(await h.call({ method: 'GET', url: `/api/admin/claims/${filed.claimId}`, cookie: owner }));
-    expect(detail.storeCredits.map((c) => c.reclaimed)).toEqual([{ currency: 'USD', amount: 16.95, redeemed: 10, at: after.entries[2]!.at }]);
+    const detail = json<{ storeCredits: Array<{ reclaimed: unknown }> }>(
+      await h.call({ method: 'GET', url: `/api/admin/claims/${filed.claimId}`, cookie: owner }),
+    );
+    expect(detail.storeCredits.map((c) => c.reclaimed)).toEqual([
+      { currency: 'USD', amount: 16.95, redeemed: 10, at: after.entries[2]!.at },
+    ]);
 
     // Decided again and reversed again, the new credit goes back whole; the old reversal reclaims nothing twice.
-    const again = await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/resolve`, cookie: owner, body: { resolutionType: 'STORE_CREDIT' } });
+    const again = await h.call({
+      method: 'POST',
+      url: `/api/admin/claims/${filed.claimId}/resolve`,
+      cookie: owner,
+      body: { resolutionType: 'STORE_CREDIT' },
+    });
     expect(again.statusCode, again.body).toBe(200);
     await eventually(async () => expect((await ledger(acme, email)).balance).toBe(26.95));
-    expect((await h.call({ method: 'POST', url: `/api/admin/claims/${filed.claimId}/reverse-resolution`, cookie: owner, body: { reason: 'Fraud' } })).statusCode).toBe(200);
+    expect(
+      (
+        await h.call({
+          method: 'POST',
+          url: `/api/admin/claims/${filed.claimId}/reverse-resolution`,
+          cookie: owner,
+          body: { reason: 'Fraud' },
+        })
+      ).statusCode,
+    ).toBe(200);
     const twice = await eventually(async () => {
       const found = await ledger(acme, email);
       expect(found.entries.map((e) => e.kind)).toEqual(['issued', 'redeemed', 'reclaimed', 'issued', 'reclaimed']);
@@ -105,13 +196,26 @@ describe('store credit per customer and store: issued by resolutions, redeemed a
     });
     expect([twice.balance, twice.entries[4]!.amount]).toEqual([0, -26.95]);
     await h.runtime.settle();
-    const list = StoreCreditBalanceList.parse(json(await h.call({ method: 'GET', url: `/api/admin/stores/${acme}/store-credit`, cookie: owner })));
+    const list = StoreCreditBalanceList.parse(
+      json(await h.call({ method: 'GET', url: `/api/admin/stores/${acme}/store-credit`, cookie: owner })),
+    );
     expect(list.data).toContainEqual(expect.objectContaining({ customerEmail: email, balance: 0, issued: 53.9 }));
   });
 
-  it('keeps each store\'s credit to its own team', async () => {
-    expect((await h.call({ method: 'GET', url: `/api/admin/stores/${acme}/store-credit`, cookie: kumoOwner })).statusCode).toBe(404);
-    expect((await h.call({ method: 'POST', url: `/api/admin/stores/${acme}/store-credit/adjust`, cookie: viewer, body: { email: 'hugo@example.com', amount: 5, reason: 'x' } })).statusCode).toBe(403);
+  it("keeps each store's credit to its own team", async () => {
+    expect(
+      (await h.call({ method: 'GET', url: `/api/admin/stores/${acme}/store-credit`, cookie: kumoOwner })).statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await h.call({
+          method: 'POST',
+          url: `/api/admin/stores/${acme}/store-credit/adjust`,
+          cookie: viewer,
+          body: { email: 'hugo@example.com', amount: 5, reason: 'x' },
+        })
+      ).statusCode,
+    ).toBe(403);
     expect((await ledger(kumo, 'hugo@example.com', kumoOwner)).entries).toEqual([]);
   });
 });

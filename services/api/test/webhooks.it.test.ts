@@ -6,7 +6,13 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   WebhookTestResponse,
-  CreateApiTokenResponse, CreateWebhookEndpointResponse, WEBHOOK_EVENT_TYPES, WebhookDeliveryAttemptPage, WebhookEndpointList, WebhookPayload, WebhookReplayResponse,
+  CreateApiTokenResponse,
+  CreateWebhookEndpointResponse,
+  WEBHOOK_EVENT_TYPES,
+  WebhookDeliveryAttemptPage,
+  WebhookEndpointList,
+  WebhookPayload,
+  WebhookReplayResponse,
 } from '@claims/contracts';
 import { claimDueDeliveries, rebuild, webhookOutboxProjection } from '@claims/projections';
 import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
@@ -25,7 +31,17 @@ const HOUR = 3_600_000;
 describe('webhook retry schedule (pure)', () => {
   it('grows from 5 s to 8 h and then repeats 8 h', () => {
     expect([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 25].map(retryDelayMs)).toEqual([
-      5 * SECOND, 30 * SECOND, 120 * SECOND, 600 * SECOND, 1800 * SECOND, HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR, 8 * HOUR, 8 * HOUR,
+      5 * SECOND,
+      30 * SECOND,
+      120 * SECOND,
+      600 * SECOND,
+      1800 * SECOND,
+      HOUR,
+      2 * HOUR,
+      4 * HOUR,
+      8 * HOUR,
+      8 * HOUR,
+      8 * HOUR,
     ]);
   });
 
@@ -33,7 +49,11 @@ describe('webhook retry schedule (pure)', () => {
     const first = new Date('2030-01-01T00:00:00Z');
     const attempts = [first];
     for (let failed = 1; failed < 100; failed++) {
-      const next = nextAttemptAfterFailure({ failedAttempts: failed, firstAttemptAt: first, failedAt: attempts.at(-1)! });
+      const next = nextAttemptAfterFailure({
+        failedAttempts: failed,
+        firstAttemptAt: first,
+        failedAt: attempts.at(-1)!,
+      });
       if (!next) break;
       attempts.push(next);
     }
@@ -46,8 +66,20 @@ describe('webhook retry schedule (pure)', () => {
 
   it('stops once a failure comes 24 h after the first attempt', () => {
     const first = new Date('2030-01-01T00:00:00Z');
-    expect(nextAttemptAfterFailure({ failedAttempts: 11, firstAttemptAt: first, failedAt: new Date(first.getTime() + RETRY_FOR_MS - 1) })).not.toBeNull();
-    expect(nextAttemptAfterFailure({ failedAttempts: 11, firstAttemptAt: first, failedAt: new Date(first.getTime() + RETRY_FOR_MS) })).toBeNull();
+    expect(
+      nextAttemptAfterFailure({
+        failedAttempts: 11,
+        firstAttemptAt: first,
+        failedAt: new Date(first.getTime() + RETRY_FOR_MS - 1),
+      }),
+    ).not.toBeNull();
+    expect(
+      nextAttemptAfterFailure({
+        failedAttempts: 11,
+        firstAttemptAt: first,
+        failedAt: new Date(first.getTime() + RETRY_FOR_MS),
+      }),
+    ).toBeNull();
   });
 
   it('turns every event type of WEBHOOK_EVENT_TYPES into deliveries', () => {
@@ -55,13 +87,36 @@ describe('webhook retry schedule (pure)', () => {
   });
 
   it('signs like the Standard Webhooks reference test vector', () => {
-    expect(signWebhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}'))
-      .toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
+    expect(
+      signWebhook(
+        'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+        'msg_p5jXN8AQM9LWM0D4loKWxJek',
+        1614265330,
+        '{"test": 2432232314}',
+      ),
+    ).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
   });
 
   it('knows loopback, private and link-local addresses, IPv4 and IPv6', () => {
-    for (const address of ['127.0.0.1', '127.8.9.10', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '0.0.0.0',
-      '100.64.0.1', '::1', '::', 'fc00::1', 'fd12:3456::1', 'fe80::1', '::ffff:127.0.0.1', '::ffff:a00:1', '[::1]']) {
+    for (const address of [
+      '127.0.0.1',
+      '127.8.9.10',
+      '10.0.0.1',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '169.254.169.254',
+      '0.0.0.0',
+      '100.64.0.1',
+      '::1',
+      '::',
+      'fc00::1',
+      'fd12:3456::1',
+      'fe80::1',
+      '::ffff:127.0.0.1',
+      '::ffff:a00:1',
+      '[::1]',
+    ]) {
       expect(isPrivateAddress(address), address).toBe(true);
     }
     for (const address of ['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) {
@@ -70,11 +125,25 @@ describe('webhook retry schedule (pure)', () => {
   });
 });
 
-interface Received { path: string; headers: http.IncomingHttpHeaders; body: string; at: number; verified: boolean }
+interface Received {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  at: number;
+  verified: boolean;
+}
 
 /** What an integrator's receiver does: the `standardwebhooks` package, with any of the endpoint's secrets. */
-function verifiedByStandardWebhooks(secrets: readonly string[], headers: http.IncomingHttpHeaders, body: string): boolean {
-  const wanted = { 'webhook-id': String(headers['webhook-id']), 'webhook-timestamp': String(headers['webhook-timestamp']), 'webhook-signature': String(headers['webhook-signature']) };
+function verifiedByStandardWebhooks(
+  secrets: readonly string[],
+  headers: http.IncomingHttpHeaders,
+  body: string,
+): boolean {
+  const wanted = {
+    'webhook-id': String(headers['webhook-id']),
+    'webhook-timestamp': String(headers['webhook-timestamp']),
+    'webhook-signature': String(headers['webhook-signature']),
+  };
   return secrets.some((secret) => {
     try {
       new Webhook(secret).verify(body, wanted);
@@ -114,17 +183,32 @@ describe('webhooks through the public API v1', () => {
   let orderSeq = 8100;
   let gone = true;
 
-  const v1 = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown, bearer = token, headers?: Record<string, string>) =>
-    h.call({ method, url, body, token: bearer, headers });
+  const v1 = (
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    body?: unknown,
+    bearer = token,
+    headers?: Record<string, string>,
+  ) => h.call({ method, url, body, token: bearer, headers });
 
   const newToken = async (cookie: string, storeId: string, permissions: string[]) => {
-    const response = await h.call({ method: 'POST', url: `/api/stores/${storeId}/api-tokens`, cookie, body: { name: 'webhooks', permissions } });
+    const response = await h.call({
+      method: 'POST',
+      url: `/api/stores/${storeId}/api-tokens`,
+      cookie,
+      body: { name: 'webhooks', permissions },
+    });
     expect(response.statusCode, response.body).toBe(201);
     return CreateApiTokenResponse.parse(json(response)).token;
   };
 
   const createEndpoint = async (path: string, eventTypes?: string[], bearer = token) => {
-    const response = await v1('POST', '/api/v1/webhook-endpoints', { url: `${base}${path}`, ...(eventTypes ? { eventTypes } : {}) }, bearer);
+    const response = await v1(
+      'POST',
+      '/api/v1/webhook-endpoints',
+      { url: `${base}${path}`, ...(eventTypes ? { eventTypes } : {}) },
+      bearer,
+    );
     expect(response.statusCode, response.body).toBe(201);
     const created = CreateWebhookEndpointResponse.parse(json(response));
     secretsOf.set(path, [...(secretsOf.get(path) ?? []), created.secret]);
@@ -136,7 +220,10 @@ describe('webhooks through the public API v1', () => {
     const number = String(orderSeq++);
     const put = await v1('PUT', `/api/v1/orders/wh-${number}`, orderBody(number));
     expect(put.statusCode, put.body).toBe(201);
-    return h.fileClaim(`wh-${number}`, oneItemClaim(`buyer-${number}@example.com`, `${number}-f`, `${number}-li-0`, 'REFUND'));
+    return h.fileClaim(
+      `wh-${number}`,
+      oneItemClaim(`buyer-${number}@example.com`, `${number}-f`, `${number}-li-0`, 'REFUND'),
+    );
   };
 
   const at = (path: string) => received.filter((r) => r.path === path);
@@ -154,10 +241,18 @@ describe('webhooks through the public API v1', () => {
       request.on('end', () => {
         const path = request.url ?? '';
         const body = Buffer.concat(chunks).toString('utf8');
-        const entry = { path, headers: request.headers, body, at: Date.now(), verified: verifiedByStandardWebhooks(secretsOf.get(path) ?? [], request.headers, body) };
+        const entry = {
+          path,
+          headers: request.headers,
+          body,
+          at: Date.now(),
+          verified: verifiedByStandardWebhooks(secretsOf.get(path) ?? [], request.headers, body),
+        };
         received.push(entry);
         // /flaky fails the first two attempts of every delivery, told apart by webhook-id.
-        const tries = received.filter((r) => r.path === entry.path && r.headers['webhook-id'] === entry.headers['webhook-id']).length;
+        const tries = received.filter(
+          (r) => r.path === entry.path && r.headers['webhook-id'] === entry.headers['webhook-id'],
+        ).length;
         response.statusCode = entry.path === '/flaky' && tries <= 2 ? 500 : 204;
         // /gone says the endpoint is no more while `gone` is set; /busy asks for 2 s on the first try of each delivery.
         if (entry.path === '/gone' && gone) response.statusCode = 410;
@@ -182,8 +277,21 @@ describe('webhooks through the public API v1', () => {
     acme = await h.storeId('acme');
     kumo = await h.storeId('kumo');
     const owner = await h.login('acmeOwner');
-    token = await newToken(owner, acme, ['webhook:create', 'webhook:read', 'webhook:update', 'webhook:delete', 'order:create', 'claim:read', 'claim:resolve']);
-    kumoToken = await newToken(await h.login('kumoOwner'), kumo, ['webhook:create', 'webhook:read', 'webhook:update', 'webhook:delete']);
+    token = await newToken(owner, acme, [
+      'webhook:create',
+      'webhook:read',
+      'webhook:update',
+      'webhook:delete',
+      'order:create',
+      'claim:read',
+      'claim:resolve',
+    ]);
+    kumoToken = await newToken(await h.login('kumoOwner'), kumo, [
+      'webhook:create',
+      'webhook:read',
+      'webhook:update',
+      'webhook:delete',
+    ]);
   });
   afterAll(async () => {
     await h?.stop();
@@ -228,10 +336,16 @@ describe('webhooks through the public API v1', () => {
     });
     const signatures = String(delivery.headers['webhook-signature']).split(' ');
     expect(signatures).toHaveLength(2);
-    expect(verifyStandardWebhook(secret, { ...delivery.headers, 'webhook-signature': signatures[0] }, delivery.body)).toBe(true);
-    expect(verifyStandardWebhook(created.secret, { ...delivery.headers, 'webhook-signature': signatures[1] }, delivery.body)).toBe(true);
+    expect(
+      verifyStandardWebhook(secret, { ...delivery.headers, 'webhook-signature': signatures[0] }, delivery.body),
+    ).toBe(true);
+    expect(
+      verifyStandardWebhook(created.secret, { ...delivery.headers, 'webhook-signature': signatures[1] }, delivery.body),
+    ).toBe(true);
     // With no overlap the old secret is gone at once: one signature, the new one.
-    const again = json<{ secret: string }>(await v1('POST', `/api/v1/webhook-endpoints/${created.id}/rotate-secret`, { overlapSeconds: 0 }));
+    const again = json<{ secret: string }>(
+      await v1('POST', `/api/v1/webhook-endpoints/${created.id}/rotate-secret`, { overlapSeconds: 0 }),
+    );
     secretsOf.get('/rotated')!.push(again.secret);
     const next = await fileAcmeClaim();
     const single = await eventually(async () => {
@@ -247,13 +361,22 @@ describe('webhooks through the public API v1', () => {
     const created = await createEndpoint('/gone', ['claim.filed']);
     const first = await fileAcmeClaim();
     await eventually(async () => {
-      const endpoint = json<{ status: string; disabledReason: string | null }>(await v1('GET', `/api/v1/webhook-endpoints/${created.id}`));
+      const endpoint = json<{ status: string; disabledReason: string | null }>(
+        await v1('GET', `/api/v1/webhook-endpoints/${created.id}`),
+      );
       expect(endpoint).toMatchObject({ status: 'disabled', disabledReason: expect.stringContaining('410') });
     });
     // Recorded once in the store's webhooks stream, though several attempts may have met the 410.
     const { rows: disabled } = await sql<{ stream_id: string; data: { endpointId: string; reason: string } }>`
-      select stream_id, data from events where type = 'WebhookEndpointDisabled' and data ->> 'endpointId' = ${created.id}`.execute(h.runtime.ctx.database.db);
-    expect(disabled).toEqual([{ stream_id: `store-webhooks:${acme}`, data: expect.objectContaining({ endpointId: created.id, reason: 'receiver_gone' }) }]);
+      select stream_id, data from events where type = 'WebhookEndpointDisabled' and data ->> 'endpointId' = ${created.id}`.execute(
+      h.runtime.ctx.database.db,
+    );
+    expect(disabled).toEqual([
+      {
+        stream_id: `store-webhooks:${acme}`,
+        data: expect.objectContaining({ endpointId: created.id, reason: 'receiver_gone' }),
+      },
+    ]);
     const tried = at('/gone').length;
     const second = await fileAcmeClaim();
     await h.runtime.settle();
@@ -262,7 +385,9 @@ describe('webhooks through the public API v1', () => {
     const enabled = await v1('PATCH', `/api/v1/webhook-endpoints/${created.id}`, { status: 'enabled' });
     expect(json(enabled)).toMatchObject({ status: 'enabled', disabledReason: null });
     await eventually(async () => {
-      const delivered = at('/gone').slice(tried).map((r) => payloadOf(r).data.claimId);
+      const delivered = at('/gone')
+        .slice(tried)
+        .map((r) => payloadOf(r).data.claimId);
       expect(new Set(delivered)).toEqual(new Set([first.claimId, second.claimId]));
     }, 40_000);
   }, 60_000);
@@ -283,8 +408,17 @@ describe('webhooks through the public API v1', () => {
     h.runtime.ctx.config.webhookAllowPrivateUrls = false;
     try {
       for (const url of [
-        `${base}/x`, 'http://localhost:8080/x', 'http://[::1]/x', 'https://10.1.2.3/x', 'http://172.16.5.4/x', 'http://192.168.1.1/x',
-        'http://169.254.169.254/latest/meta-data', 'http://0.0.0.0/x', 'http://[fd00::1]/x', 'http://[::ffff:127.0.0.1]/x', 'http://2130706433/x',
+        `${base}/x`,
+        'http://localhost:8080/x',
+        'http://[::1]/x',
+        'https://10.1.2.3/x',
+        'http://172.16.5.4/x',
+        'http://192.168.1.1/x',
+        'http://169.254.169.254/latest/meta-data',
+        'http://0.0.0.0/x',
+        'http://[fd00::1]/x',
+        'http://[::ffff:127.0.0.1]/x',
+        'http://2130706433/x',
       ]) {
         const response = await v1('POST', '/api/v1/webhook-endpoints', { url });
         expect(response.statusCode, `${url}: ${response.body}`).toBe(422);
@@ -293,7 +427,12 @@ describe('webhooks through the public API v1', () => {
     } finally {
       h.runtime.ctx.config.webhookAllowPrivateUrls = true;
     }
-    for (const body of [{ url: 'ftp://example.com/x' }, { url: 'not a url' }, { url: `${base}/x`, eventTypes: ['claim.exploded'] }, { url: `${base}/x`, eventTypes: [] }]) {
+    for (const body of [
+      { url: 'ftp://example.com/x' },
+      { url: 'not a url' },
+      { url: `${base}/x`, eventTypes: ['claim.exploded'] },
+      { url: `${base}/x`, eventTypes: [] },
+    ]) {
       expect((await v1('POST', '/api/v1/webhook-endpoints', body)).statusCode, JSON.stringify(body)).toBe(400);
     }
   });
@@ -302,14 +441,22 @@ describe('webhooks through the public API v1', () => {
     const endpoint = await createEndpoint('/all');
     const filedAt = Date.now();
     const filed = await fileAcmeClaim();
-    const delivery = await eventually(async () => {
-      const found = at('/all').find((r) => payloadOf(r).type === 'claim.filed' && payloadOf(r).data.claimId === filed.claimId);
-      if (!found) throw new Error('not delivered yet');
-      return found;
-    }, 10_000, 50);
+    const delivery = await eventually(
+      async () => {
+        const found = at('/all').find(
+          (r) => payloadOf(r).type === 'claim.filed' && payloadOf(r).data.claimId === filed.claimId,
+        );
+        if (!found) throw new Error('not delivered yet');
+        return found;
+      },
+      10_000,
+      50,
+    );
     expect(delivery.at - filedAt).toBeLessThan(5_000);
     expect(verifyStandardWebhook(endpoint.secret, delivery.headers, delivery.body)).toBe(true);
-    expect(verifyStandardWebhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`, delivery.headers, delivery.body)).toBe(false);
+    expect(
+      verifyStandardWebhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`, delivery.headers, delivery.body),
+    ).toBe(false);
     expect(delivery.headers['webhook-id']).toMatch(/^msg_\w+$/);
     expect(Math.abs(Number(delivery.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
     expect(delivery.headers['content-type']).toBe('application/json');
@@ -319,24 +466,41 @@ describe('webhooks through the public API v1', () => {
     expect(delivery.body).not.toContain('tokenHash');
     expect(delivery.body).not.toContain(filed.token);
     // The receiver answers before the worker records the attempt.
-    await eventually(async () => expect((await attempts(endpoint.id)).find((a) => a.webhookId === delivery.headers['webhook-id']))
-      .toMatchObject({ attempt: 1, statusCode: 204, error: null, succeeded: true, eventType: 'claim.filed' }), 5_000, 50);
+    await eventually(
+      async () =>
+        expect((await attempts(endpoint.id)).find((a) => a.webhookId === delivery.headers['webhook-id'])).toMatchObject(
+          { attempt: 1, statusCode: 204, error: null, succeeded: true, eventType: 'claim.filed' },
+        ),
+      5_000,
+      50,
+    );
   });
 
-  it('filters by eventTypes and never sends another store\'s events', async () => {
+  it("filters by eventTypes and never sends another store's events", async () => {
     const all = await createEndpoint('/all-2');
     await createEndpoint('/resolved-only', ['claim.resolved']);
     const kumoEndpoint = await createEndpoint('/kumo', undefined, kumoToken);
     expect(kumoEndpoint.storeId).toBe(kumo);
     const filed = await fileAcmeClaim();
-    const resolved = await v1('POST', `/api/v1/claims/${filed.claimId}/resolve`, { resolutionType: 'REFUND', reason: 'REFUND' });
+    const resolved = await v1('POST', `/api/v1/claims/${filed.claimId}/resolve`, {
+      resolutionType: 'REFUND',
+      reason: 'REFUND',
+    });
     expect(resolved.statusCode, resolved.body).toBe(200);
     const kumoClaim = await h.fileClaim('kumo-9001', oneItemClaim('ivy@example.com', 'f-k2001-1', 'k-1'));
-    await eventually(async () => {
-      expect(at('/resolved-only').map((r) => payloadOf(r).type)).toContain('claim.resolved');
-      expect(at('/all-2').map((r) => payloadOf(r).type).sort()).toEqual(expect.arrayContaining(['claim.filed', 'claim.resolved']));
-      expect(at('/kumo').map((r) => payloadOf(r).data.claimId)).toContain(kumoClaim.claimId);
-    }, 10_000, 50);
+    await eventually(
+      async () => {
+        expect(at('/resolved-only').map((r) => payloadOf(r).type)).toContain('claim.resolved');
+        expect(
+          at('/all-2')
+            .map((r) => payloadOf(r).type)
+            .sort(),
+        ).toEqual(expect.arrayContaining(['claim.filed', 'claim.resolved']));
+        expect(at('/kumo').map((r) => payloadOf(r).data.claimId)).toContain(kumoClaim.claimId);
+      },
+      10_000,
+      50,
+    );
     await h.runtime.settle();
     expect(at('/resolved-only').every((r) => payloadOf(r).type === 'claim.resolved')).toBe(true);
     const resolvedPayload = payloadOf(at('/resolved-only')[0]!);
@@ -355,30 +519,71 @@ describe('webhooks through the public API v1', () => {
     expect((await v1('PUT', `/api/v1/orders/wh-${number}`, orderBody(number, 2))).statusCode).toBe(201);
     const filed = await h.fileClaim(`wh-${number}`, {
       email: `buyer-${number}@example.com`,
-      fulfillmentIssues: [{ sourceFulfillmentId: `${number}-f`, issues: [0, 1].map((i) => ({ sourceItemId: `${number}-li-${i}`, claimType: 'DAMAGED' as const, quantity: 1, details: 'Broken.', images: [] })) }],
+      fulfillmentIssues: [
+        {
+          sourceFulfillmentId: `${number}-f`,
+          issues: [0, 1].map((i) => ({
+            sourceItemId: `${number}-li-${i}`,
+            claimType: 'DAMAGED' as const,
+            quantity: 1,
+            details: 'Broken.',
+            images: [],
+          })),
+        },
+      ],
       resolution: { desiredMethod: 'REFUND', customerSignature: 'Lee Buyer', updatedShippingAddress: null },
     });
-    const items = json<{ items: Array<{ id: string; name: string }> }>(await v1('GET', `/api/v1/claims/${filed.claimId}`)).items;
+    const items = json<{ items: Array<{ id: string; name: string }> }>(
+      await v1('GET', `/api/v1/claims/${filed.claimId}`),
+    ).items;
     expect(items).toHaveLength(2);
-    const ours = (path: string) => at(path).map(payloadOf).filter((p) => p.data.claimId === filed.claimId);
+    const ours = (path: string) =>
+      at(path)
+        .map(payloadOf)
+        .filter((p) => p.data.claimId === filed.claimId);
 
-    const first = await v1('POST', `/api/v1/claims/${filed.claimId}/resolve`, { resolutionType: 'REFUND', items: [{ claimItemId: items[0]!.id }] });
+    const first = await v1('POST', `/api/v1/claims/${filed.claimId}/resolve`, {
+      resolutionType: 'REFUND',
+      items: [{ claimItemId: items[0]!.id }],
+    });
     expect(first.statusCode, first.body).toBe(200);
-    await eventually(async () => expect(ours('/decisions').map((p) => p.type)).toEqual(['claim.items_resolved']), 10_000, 50);
-    expect(ours('/decisions')[0]!.data).toMatchObject({ status: 'NEW', outcome: 'APPROVED', resolutions: [{ relatedClaimItemId: items[0]!.id, resolutionType: 'REFUND' }] });
+    await eventually(
+      async () => expect(ours('/decisions').map((p) => p.type)).toEqual(['claim.items_resolved']),
+      10_000,
+      50,
+    );
+    expect(ours('/decisions')[0]!.data).toMatchObject({
+      status: 'NEW',
+      outcome: 'APPROVED',
+      resolutions: [{ relatedClaimItemId: items[0]!.id, resolutionType: 'REFUND' }],
+    });
 
-    const second = await v1('POST', `/api/v1/claims/${filed.claimId}/resolve`, { resolutionType: 'DENY', reason: 'NOT_COVERED', items: [{ claimItemId: items[1]!.id }] });
+    const second = await v1('POST', `/api/v1/claims/${filed.claimId}/resolve`, {
+      resolutionType: 'DENY',
+      reason: 'NOT_COVERED',
+      items: [{ claimItemId: items[1]!.id }],
+    });
     expect(second.statusCode, second.body).toBe(200);
     await eventually(async () => expect(ours('/whole-only')).toHaveLength(1), 10_000, 50);
     await h.runtime.settle();
     expect(ours('/decisions').map((p) => p.type)).toEqual(['claim.items_resolved', 'claim.resolved']);
     const [resolved] = ours('/whole-only');
-    expect(resolved).toMatchObject({ type: 'claim.resolved', data: { claimId: filed.claimId, storeId: acme, status: 'RESOLVED', outcome: 'APPROVED' } });
-    expect((resolved!.data['resolutions'] as Array<{ relatedClaimItemId: string; resolutionType: string }>).map((r) => [r.relatedClaimItemId, r.resolutionType]))
-      .toEqual([[items[0]!.id, 'REFUND'], [items[1]!.id, 'DENY']]);
+    expect(resolved).toMatchObject({
+      type: 'claim.resolved',
+      data: { claimId: filed.claimId, storeId: acme, status: 'RESOLVED', outcome: 'APPROVED' },
+    });
+    expect(
+      (resolved!.data['resolutions'] as Array<{ relatedClaimItemId: string; resolutionType: string }>).map((r) => [
+        r.relatedClaimItemId,
+        r.resolutionType,
+      ]),
+    ).toEqual([
+      [items[0]!.id, 'REFUND'],
+      [items[1]!.id, 'DENY'],
+    ]);
   });
 
-  it('never follows a receiver\'s redirect (to a private address or anywhere): the attempt fails and is retried', async () => {
+  it("never follows a receiver's redirect (to a private address or anywhere): the attempt fails and is retried", async () => {
     const created = await createEndpoint('/moved', ['claim.filed']);
     const filed = await fileAcmeClaim();
     const [attempt] = await eventually(async () => {
@@ -396,26 +601,46 @@ describe('webhooks through the public API v1', () => {
     const filed = await fileAcmeClaim();
     const db = h.runtime.ctx.database.db;
     const delivery = async () => {
-      const { rows } = await sql<{ id: string; next_attempt_at: Date | null; last_attempt_at: Date | null; status: string; attempts: number }>`
-        select id, next_attempt_at, last_attempt_at, status, attempts from webhook_deliveries where endpoint_id = ${endpoint.id}::uuid`.execute(db);
+      const { rows } = await sql<{
+        id: string;
+        next_attempt_at: Date | null;
+        last_attempt_at: Date | null;
+        status: string;
+        attempts: number;
+      }>`
+        select id, next_attempt_at, last_attempt_at, status, attempts from webhook_deliveries where endpoint_id = ${endpoint.id}::uuid`.execute(
+        db,
+      );
       expect(rows).toHaveLength(1);
       return rows[0]!;
     };
     // The first retry comes by itself, 5 s after the first failure.
-    const afterFirst = await eventually(async () => {
-      const row = await delivery();
-      expect(row.attempts).toBe(1);
-      return row;
-    }, 10_000, 50);
+    const afterFirst = await eventually(
+      async () => {
+        const row = await delivery();
+        expect(row.attempts).toBe(1);
+        return row;
+      },
+      10_000,
+      50,
+    );
     expect(afterFirst.next_attempt_at!.getTime() - afterFirst.last_attempt_at!.getTime()).toBeGreaterThanOrEqual(5_000);
     expect(afterFirst.next_attempt_at!.getTime() - afterFirst.last_attempt_at!.getTime()).toBeLessThan(5_000 + 1_000);
-    const afterSecond = await eventually(async () => {
-      const row = await delivery();
-      expect(row.attempts).toBe(2);
-      return row;
-    }, 15_000, 100);
-    expect(afterSecond.next_attempt_at!.getTime() - afterSecond.last_attempt_at!.getTime()).toBeGreaterThanOrEqual(30_000);
-    expect(afterSecond.next_attempt_at!.getTime() - afterSecond.last_attempt_at!.getTime()).toBeLessThan(30_000 + 1_000);
+    const afterSecond = await eventually(
+      async () => {
+        const row = await delivery();
+        expect(row.attempts).toBe(2);
+        return row;
+      },
+      15_000,
+      100,
+    );
+    expect(afterSecond.next_attempt_at!.getTime() - afterSecond.last_attempt_at!.getTime()).toBeGreaterThanOrEqual(
+      30_000,
+    );
+    expect(afterSecond.next_attempt_at!.getTime() - afterSecond.last_attempt_at!.getTime()).toBeLessThan(
+      30_000 + 1_000,
+    );
     expect(afterSecond.status).toBe('pending');
     // Rather than wait the 30 s, the test moves the retry forward.
     await sql`update webhook_deliveries set next_attempt_at = now() where id = ${afterSecond.id}::uuid`.execute(db);
@@ -423,34 +648,61 @@ describe('webhooks through the public API v1', () => {
     expect((await delivery()).next_attempt_at).toBeNull();
 
     const list = await attempts(endpoint.id);
-    expect(list.map((a) => [a.attempt, a.statusCode, a.succeeded])).toEqual([[3, 204, true], [2, 500, false], [1, 500, false]]);
+    expect(list.map((a) => [a.attempt, a.statusCode, a.succeeded])).toEqual([
+      [3, 204, true],
+      [2, 500, false],
+      [1, 500, false],
+    ]);
     expect(list[1]!.error).toContain('500');
     expect(new Set(list.map((a) => a.webhookId)).size).toBe(1);
     expect(new Set(list.map((a) => a.deliveryId))).toEqual(new Set([afterFirst.id]));
     const sent = at('/flaky');
     expect(sent).toHaveLength(3);
-    expect(sent.map((r) => r.headers['webhook-id'])).toEqual([list[0]!.webhookId, list[0]!.webhookId, list[0]!.webhookId]);
-    expect(sent.every((r) => verifyStandardWebhook(endpoint.secret, r.headers, r.body) && payloadOf(r).data.claimId === filed.claimId)).toBe(true);
+    expect(sent.map((r) => r.headers['webhook-id'])).toEqual([
+      list[0]!.webhookId,
+      list[0]!.webhookId,
+      list[0]!.webhookId,
+    ]);
+    expect(
+      sent.every(
+        (r) => verifyStandardWebhook(endpoint.secret, r.headers, r.body) && payloadOf(r).data.claimId === filed.claimId,
+      ),
+    ).toBe(true);
     expect(sent[1]!.at - sent[0]!.at).toBeGreaterThanOrEqual(4_500);
 
     // Replay: the same delivery again, same webhook-id, a fourth attempt marked as a replay.
     const replay = await v1('POST', `/api/v1/webhook-endpoints/${endpoint.id}/deliveries/${afterFirst.id}/replay`);
     expect(replay.statusCode, replay.body).toBe(202);
-    expect(WebhookReplayResponse.parse(json(replay))).toMatchObject({ deliveryId: afterFirst.id, webhookId: list[0]!.webhookId, status: 'pending' });
+    expect(WebhookReplayResponse.parse(json(replay))).toMatchObject({
+      deliveryId: afterFirst.id,
+      webhookId: list[0]!.webhookId,
+      status: 'pending',
+    });
     await eventually(async () => expect(await attempts(endpoint.id)).toHaveLength(4), 10_000, 50);
     const replayed = (await attempts(endpoint.id, `?deliveryId=${afterFirst.id}&limit=1`))[0]!;
     expect(replayed).toMatchObject({ attempt: 4, replay: true, succeeded: true, webhookId: list[0]!.webhookId });
     expect(at('/flaky').at(-1)!.headers['webhook-id']).toBe(list[0]!.webhookId);
     // Paging walks every attempt once.
-    const page1 = WebhookDeliveryAttemptPage.parse(json(await v1('GET', `/api/v1/webhook-endpoints/${endpoint.id}/deliveries?limit=3`)));
-    const page2 = WebhookDeliveryAttemptPage.parse(json(await v1('GET', `/api/v1/webhook-endpoints/${endpoint.id}/deliveries?limit=3&cursor=${page1.nextCursor}`)));
+    const page1 = WebhookDeliveryAttemptPage.parse(
+      json(await v1('GET', `/api/v1/webhook-endpoints/${endpoint.id}/deliveries?limit=3`)),
+    );
+    const page2 = WebhookDeliveryAttemptPage.parse(
+      json(await v1('GET', `/api/v1/webhook-endpoints/${endpoint.id}/deliveries?limit=3&cursor=${page1.nextCursor}`)),
+    );
     expect([...page1.data, ...page2.data].map((a) => a.attempt)).toEqual([4, 3, 2, 1]);
     expect(page2.nextCursor).toBeNull();
-    expect((await v1('POST', `/api/v1/webhook-endpoints/${endpoint.id}/deliveries/00000000-0000-4000-8000-000000000000/replay`)).statusCode).toBe(404);
+    expect(
+      (
+        await v1(
+          'POST',
+          `/api/v1/webhook-endpoints/${endpoint.id}/deliveries/00000000-0000-4000-8000-000000000000/replay`,
+        )
+      ).statusCode,
+    ).toBe(404);
     expect((await v1('GET', `/api/v1/webhook-endpoints/${endpoint.id}/deliveries?cursor=bogus`)).statusCode).toBe(400);
   }, 60_000);
 
-  it('checks permissions: 403 without webhook:create or webhook:read, 404 for another store\'s endpoint, 401 without a token', async () => {
+  it("checks permissions: 403 without webhook:create or webhook:read, 404 for another store's endpoint, 401 without a token", async () => {
     const endpoint = await createEndpoint('/perm');
     const owner = await h.login('acmeOwner');
     const readOnly = await newToken(owner, acme, ['webhook:read']);
@@ -458,10 +710,14 @@ describe('webhooks through the public API v1', () => {
     const denied = await v1('POST', '/api/v1/webhook-endpoints', { url: `${base}/nope` }, readOnly);
     expect(denied.statusCode).toBe(403);
     expect(json(denied)).toMatchObject({ error: 'forbidden' });
-    expect((await v1('GET', `/api/v1/webhook-endpoints/${endpoint.id}/deliveries`, undefined, createOnly)).statusCode).toBe(403);
+    expect(
+      (await v1('GET', `/api/v1/webhook-endpoints/${endpoint.id}/deliveries`, undefined, createOnly)).statusCode,
+    ).toBe(403);
     expect((await v1('GET', '/api/v1/webhook-endpoints', undefined, createOnly)).statusCode).toBe(403);
     expect((await v1('DELETE', `/api/v1/webhook-endpoints/${endpoint.id}`, undefined, readOnly)).statusCode).toBe(403);
-    expect((await v1('GET', `/api/v1/webhook-endpoints/${endpoint.id}/deliveries`, undefined, readOnly)).statusCode).toBe(200);
+    expect(
+      (await v1('GET', `/api/v1/webhook-endpoints/${endpoint.id}/deliveries`, undefined, readOnly)).statusCode,
+    ).toBe(200);
     for (const [method, url] of [
       ['GET', `/api/v1/webhook-endpoints/${endpoint.id}`],
       ['GET', `/api/v1/webhook-endpoints/${endpoint.id}/deliveries`],
@@ -471,8 +727,14 @@ describe('webhooks through the public API v1', () => {
       const response = await v1(method, url, undefined, kumoToken);
       expect(response.statusCode, `${method} ${url}`).toBe(404);
     }
-    expect(WebhookEndpointList.parse(json(await v1('GET', '/api/v1/webhook-endpoints', undefined, kumoToken))).data.every((e) => e.storeId === kumo)).toBe(true);
-    expect((await h.call({ method: 'POST', url: '/api/v1/webhook-endpoints', body: { url: `${base}/x` } })).statusCode).toBe(401);
+    expect(
+      WebhookEndpointList.parse(json(await v1('GET', '/api/v1/webhook-endpoints', undefined, kumoToken))).data.every(
+        (e) => e.storeId === kumo,
+      ),
+    ).toBe(true);
+    expect(
+      (await h.call({ method: 'POST', url: '/api/v1/webhook-endpoints', body: { url: `${base}/x` } })).statusCode,
+    ).toBe(401);
     expect((await h.call({ method: 'GET', url: '/api/v1/webhook-endpoints', cookie: owner })).statusCode).toBe(401);
   });
 
@@ -481,9 +743,15 @@ describe('webhooks through the public API v1', () => {
     expect((await v1('DELETE', `/api/v1/webhook-endpoints/${endpoint.id}`)).statusCode).toBe(204);
     expect((await v1('DELETE', `/api/v1/webhook-endpoints/${endpoint.id}`)).statusCode).toBe(404);
     expect((await v1('GET', `/api/v1/webhook-endpoints/${endpoint.id}/deliveries`)).statusCode).toBe(404);
-    expect(WebhookEndpointList.parse(json(await v1('GET', '/api/v1/webhook-endpoints'))).data.map((e) => e.id)).not.toContain(endpoint.id);
+    expect(
+      WebhookEndpointList.parse(json(await v1('GET', '/api/v1/webhook-endpoints'))).data.map((e) => e.id),
+    ).not.toContain(endpoint.id);
     const filed = await fileAcmeClaim();
-    await eventually(async () => expect(at('/all').map((r) => payloadOf(r).data.claimId)).toContain(filed.claimId), 10_000, 50);
+    await eventually(
+      async () => expect(at('/all').map((r) => payloadOf(r).data.claimId)).toContain(filed.claimId),
+      10_000,
+      50,
+    );
     await h.runtime.settle();
     expect(at('/deleted')).toHaveLength(0);
   });
@@ -491,7 +759,8 @@ describe('webhooks through the public API v1', () => {
   it('is crash-safe: a rebuild of the outbox adds nothing, and a claim whose worker died is sent again after its lease', async () => {
     const db = h.runtime.ctx.database.db;
     await h.runtime.settle();
-    const count = async () => (await sql<{ n: number }>`select count(*)::int as n from webhook_deliveries`.execute(db)).rows[0]!.n;
+    const count = async () =>
+      (await sql<{ n: number }>`select count(*)::int as n from webhook_deliveries`.execute(db)).rows[0]!.n;
     const before = await count();
     expect(before).toBeGreaterThan(0);
     await rebuild(db, webhookOutboxProjection);
@@ -509,13 +778,29 @@ describe('webhooks through the public API v1', () => {
     const claimed = (await claimDueDeliveries(db, new Date(later), 100, lease)).find((d) => d.id === target.id);
     expect(claimed).toMatchObject({ webhookId: target.webhook_id });
     // While the lease runs, nobody else takes it; after it, it is due again with the same webhook-id.
-    expect((await claimDueDeliveries(db, new Date(later + lease - SECOND), 100, lease)).map((d) => d.id)).not.toContain(target.id);
-    const reclaimed = (await claimDueDeliveries(db, new Date(later + lease + SECOND), 100, lease)).find((d) => d.id === target.id);
+    expect((await claimDueDeliveries(db, new Date(later + lease - SECOND), 100, lease)).map((d) => d.id)).not.toContain(
+      target.id,
+    );
+    const reclaimed = (await claimDueDeliveries(db, new Date(later + lease + SECOND), 100, lease)).find(
+      (d) => d.id === target.id,
+    );
     expect(reclaimed).toMatchObject({ webhookId: target.webhook_id });
     // The first worker, had it come back, records its attempt but no longer decides what comes next.
-    await recordAttempt(h.runtime.ctx, claimed!, { statusCode: 500, error: 'late', succeeded: false, durationMs: 1, retryAfterMs: null, responseExcerpt: null }, new Date(later + lease + 2 * SECOND));
-    await recordAttempt(h.runtime.ctx, reclaimed!, { statusCode: 200, error: null, succeeded: true, durationMs: 1, retryAfterMs: null, responseExcerpt: null }, new Date(later + lease + 3 * SECOND));
-    const { rows: after } = await sql<{ status: string }>`select status from webhook_deliveries where id = ${target.id}::uuid`.execute(db);
+    await recordAttempt(
+      h.runtime.ctx,
+      claimed!,
+      { statusCode: 500, error: 'late', succeeded: false, durationMs: 1, retryAfterMs: null, responseExcerpt: null },
+      new Date(later + lease + 2 * SECOND),
+    );
+    await recordAttempt(
+      h.runtime.ctx,
+      reclaimed!,
+      { statusCode: 200, error: null, succeeded: true, durationMs: 1, retryAfterMs: null, responseExcerpt: null },
+      new Date(later + lease + 3 * SECOND),
+    );
+    const { rows: after } = await sql<{
+      status: string;
+    }>`select status from webhook_deliveries where id = ${target.id}::uuid`.execute(db);
     expect(after[0]!.status).toBe('succeeded');
   });
 
@@ -528,11 +813,16 @@ describe('webhooks through the public API v1', () => {
     const doc = json<{ paths: Record<string, unknown> }>(await h.call({ method: 'GET', url: '/api/openapi.json' }));
     // Every type an endpoint may subscribe to, the partial decision's too.
     expect(JSON.stringify(doc.paths['/api/v1/webhook-endpoints'])).toContain('"claim.items_resolved"');
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining([
-      '/api/v1/webhook-endpoints', '/api/v1/webhook-endpoints/{endpointId}', '/api/v1/webhook-endpoints/{endpointId}/deliveries',
-      '/api/v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/replay', '/api/v1/webhook-endpoints/{endpointId}/replays',
-      '/api/v1/webhook-endpoints/{endpointId}/test',
-    ]));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/webhook-endpoints',
+        '/api/v1/webhook-endpoints/{endpointId}',
+        '/api/v1/webhook-endpoints/{endpointId}/deliveries',
+        '/api/v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/replay',
+        '/api/v1/webhook-endpoints/{endpointId}/replays',
+        '/api/v1/webhook-endpoints/{endpointId}/test',
+      ]),
+    );
   });
 });
 
@@ -562,26 +852,43 @@ describe('webhook delivery woken by new deliveries', () => {
     const number = String(orderSeq++);
     const put = await h.call({ method: 'PUT', url: `/api/v1/orders/wk-${number}`, body: orderBody(number), token });
     expect(put.statusCode, put.body).toBe(201);
-    return (await h.fileClaim(`wk-${number}`, oneItemClaim(`buyer-${number}@example.com`, `${number}-f`, `${number}-li-0`, 'REFUND'))).claimId;
+    return (
+      await h.fileClaim(
+        `wk-${number}`,
+        oneItemClaim(`buyer-${number}@example.com`, `${number}-f`, `${number}-li-0`, 'REFUND'),
+      )
+    ).claimId;
   }
 
   async function endpointToken(): Promise<string> {
     const acme = await h.storeId('acme');
     const created = await h.call({
-      method: 'POST', url: `/api/stores/${acme}/api-tokens`, cookie: await h.login('acmeOwner'),
+      method: 'POST',
+      url: `/api/stores/${acme}/api-tokens`,
+      cookie: await h.login('acmeOwner'),
       body: { name: 'wake-up', permissions: ['webhook:create', 'order:create'] },
     });
     expect(created.statusCode, created.body).toBe(201);
     const token = CreateApiTokenResponse.parse(json(created)).token;
-    const endpoint = await h.call({ method: 'POST', url: '/api/v1/webhook-endpoints', token, body: { url: receiverUrl, eventTypes: ['claim.filed'] } });
+    const endpoint = await h.call({
+      method: 'POST',
+      url: '/api/v1/webhook-endpoints',
+      token,
+      body: { url: receiverUrl, eventTypes: ['claim.filed'] },
+    });
     expect(endpoint.statusCode, endpoint.body).toBe(201);
     receiver.secrets.push(CreateWebhookEndpointResponse.parse(json(endpoint)).secret);
     return token;
   }
 
-  const arrived = (claimId: string) => eventually(async () => {
-    expect(receiver.deliveries.filter((d) => d.verified).map((d) => d.payload.data.claimId)).toContain(claimId);
-  }, 15_000, 50);
+  const arrived = (claimId: string) =>
+    eventually(
+      async () => {
+        expect(receiver.deliveries.filter((d) => d.verified).map((d) => d.payload.data.claimId)).toContain(claimId);
+      },
+      15_000,
+      50,
+    );
 
   it('delivers at once from the process that projects the outbox', async () => {
     h = await startHarness(HOURLY);
@@ -593,10 +900,19 @@ describe('webhook delivery woken by new deliveries', () => {
     await h.stop();
     h = await startHarness({ ...HOURLY, WORKERS: 'relay,projectors,reactions,timers' });
     const config = h.runtime.ctx.config;
-    deliveryProcess = await startRuntime(loadConfig({
-      ...process.env, ...HOURLY, DATABASE_URL: config.databaseUrl, KAFKA_BROKERS: '', DATA_DIR: config.dataDir, SEED_DEMO: 'false', WORKERS: 'delivery',
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    }), { listen: false });
+    deliveryProcess = await startRuntime(
+      loadConfig({
+        ...process.env,
+        ...HOURLY,
+        DATABASE_URL: config.databaseUrl,
+        KAFKA_BROKERS: '',
+        DATA_DIR: config.dataDir,
+        SEED_DEMO: 'false',
+        WORKERS: 'delivery',
+        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      }),
+      { listen: false },
+    );
     const token = await endpointToken();
     await arrived(await fileClaim(token));
   });
@@ -606,30 +922,48 @@ describe('webhook delivery woken by new deliveries', () => {
     const own = new StandardWebhookReceiver();
     const acme = await h.storeId('acme');
     const created = await h.call({
-      method: 'POST', url: `/api/stores/${acme}/api-tokens`, cookie: await h.login('acmeOwner'),
+      method: 'POST',
+      url: `/api/stores/${acme}/api-tokens`,
+      cookie: await h.login('acmeOwner'),
       body: { name: 'asked-for', permissions: ['webhook:create', 'webhook:update', 'order:create'] },
     });
     const token = CreateApiTokenResponse.parse(json(created)).token;
-    const endpoint = CreateWebhookEndpointResponse.parse(json(await h.call({
-      method: 'POST', url: '/api/v1/webhook-endpoints', token, body: { url: await own.start(), eventTypes: ['claim.filed'] },
-    })));
+    const endpoint = CreateWebhookEndpointResponse.parse(
+      json(
+        await h.call({
+          method: 'POST',
+          url: '/api/v1/webhook-endpoints',
+          token,
+          body: { url: await own.start(), eventTypes: ['claim.filed'] },
+        }),
+      ),
+    );
     own.secrets.push(endpoint.secret);
-    const received = (webhookId: string) => own.deliveries.filter((d) => d.verified && d.webhookId === webhookId).length;
+    const received = (webhookId: string) =>
+      own.deliveries.filter((d) => d.verified && d.webhookId === webhookId).length;
     const endpointUrl = `/api/v1/webhook-endpoints/${endpoint.id}`;
     try {
       const test = WebhookTestResponse.parse(json(await h.call({ method: 'POST', url: `${endpointUrl}/test`, token })));
       await eventually(async () => expect(received(test.webhookId)).toBe(1), 15_000, 50);
 
-      const replay = await h.call({ method: 'POST', url: `${endpointUrl}/deliveries/${test.deliveryId}/replay`, token });
+      const replay = await h.call({
+        method: 'POST',
+        url: `${endpointUrl}/deliveries/${test.deliveryId}/replay`,
+        token,
+      });
       expect(replay.statusCode, replay.body).toBe(202);
       await eventually(async () => expect(received(test.webhookId)).toBe(2), 15_000, 50);
 
-      expect((await h.call({ method: 'PATCH', url: endpointUrl, token, body: { status: 'disabled' } })).statusCode).toBe(200);
+      expect(
+        (await h.call({ method: 'PATCH', url: endpointUrl, token, body: { status: 'disabled' } })).statusCode,
+      ).toBe(200);
       const owed = await fileClaim(token);
       await h.runtime.settle();
       const owedArrived = () => own.deliveries.some((d) => d.verified && d.payload.data.claimId === owed);
       expect(owedArrived()).toBe(false);
-      expect((await h.call({ method: 'PATCH', url: endpointUrl, token, body: { status: 'enabled' } })).statusCode).toBe(200);
+      expect((await h.call({ method: 'PATCH', url: endpointUrl, token, body: { status: 'enabled' } })).statusCode).toBe(
+        200,
+      );
       await eventually(async () => expect(owedArrived()).toBe(true), 15_000, 50);
     } finally {
       await own.stop();

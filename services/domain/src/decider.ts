@@ -13,5 +13,8 @@ export interface Decider<State, Command> {
 }
 
 /** The state after `events`, from the decider's initial state. */
-export const foldEvents = <State>(decider: Pick<Decider<State, unknown>, 'initialState' | 'evolve'>, events: readonly DomainEvent[], from: State = decider.initialState): State =>
-  events.reduce(decider.evolve, from);
+export const foldEvents = <State>(
+  decider: Pick<Decider<State, unknown>, 'initialState' | 'evolve'>,
+  events: readonly DomainEvent[],
+  from: State = decider.initialState,
+): State => events.reduce(decider.evolve, from);

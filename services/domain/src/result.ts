@@ -4,4 +4,7 @@ import type { DomainError, ErrorCode } from '@claims/contracts';
 export type Result<T> = { ok: true; value: T } | { ok: false; error: DomainError };
 
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
-export const fail = <T = never>(code: ErrorCode, message: string): Result<T> => ({ ok: false, error: { code, message } });
+export const fail = <T = never>(code: ErrorCode, message: string): Result<T> => ({
+  ok: false,
+  error: { code, message },
+});

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { AB_MIN_CLAIMS_PER_VARIANT } from '@claims/contracts';
-import { abAssignmentsDecider, abTestResults, abTestsDecider, assignVariant, foldEvents, offeredVariant, twoProportionTest } from '../src/index.js';
+import {
+  abAssignmentsDecider,
+  abTestResults,
+  abTestsDecider,
+  assignVariant,
+  foldEvents,
+  offeredVariant,
+  twoProportionTest,
+} from '../src/index.js';
 
 const storeId = 'a0cea1ca-8017-4455-8392-fa5be97b8803';
 const testId = '5b1f0a2e-8f6d-4c1e-9a37-2d6f1b0c9e44';
@@ -13,10 +21,12 @@ const variants = [
 
 describe('variant assignment', () => {
   it('is deterministic: the same session always gets the same variant', () => {
-    fc.assert(fc.property(fc.uuid(), fc.uuid(), (test, session) => {
-      expect(assignVariant(test, session, variants)).toBe(assignVariant(test, session, [...variants]));
-      expect(variants).toContain(assignVariant(test, session, variants));
-    }));
+    fc.assert(
+      fc.property(fc.uuid(), fc.uuid(), (test, session) => {
+        expect(assignVariant(test, session, variants)).toBe(assignVariant(test, session, [...variants]));
+        expect(variants).toContain(assignVariant(test, session, variants));
+      }),
+    );
   });
 
   it('splits sessions about evenly', () => {
@@ -27,7 +37,15 @@ describe('variant assignment', () => {
   });
 
   it('is recorded once per test and session', () => {
-    const command = { type: 'AssignAbVariant' as const, storeId, testId, sessionId: testId, orderId: storeId, variantId: 'bonus-10', now: NOW };
+    const command = {
+      type: 'AssignAbVariant' as const,
+      storeId,
+      testId,
+      sessionId: testId,
+      orderId: storeId,
+      variantId: 'bonus-10',
+      now: NOW,
+    };
     const first = abAssignmentsDecider.decide(command, abAssignmentsDecider.initialState);
     expect(first.ok && first.value).toHaveLength(1);
     const state = foldEvents(abAssignmentsDecider, first.ok ? first.value : []);
@@ -37,21 +55,38 @@ describe('variant assignment', () => {
 
 describe('A/B tests of a store', () => {
   it('runs one test at a time', () => {
-    const start = abTestsDecider.decide({ type: 'StartAbTest', storeId, testId, name: 'Bonus', variants, now: NOW }, abTestsDecider.initialState);
+    const start = abTestsDecider.decide(
+      { type: 'StartAbTest', storeId, testId, name: 'Bonus', variants, now: NOW },
+      abTestsDecider.initialState,
+    );
     const state = foldEvents(abTestsDecider, start.ok ? start.value : []);
-    const again = abTestsDecider.decide({ type: 'StartAbTest', storeId, testId: storeId, name: 'Another', variants, now: NOW }, state);
+    const again = abTestsDecider.decide(
+      { type: 'StartAbTest', storeId, testId: storeId, name: 'Another', variants, now: NOW },
+      state,
+    );
     expect(again).toMatchObject({ ok: false, error: { code: 'ab_test_running' } });
     const stop = abTestsDecider.decide({ type: 'StopAbTest', storeId, testId, now: NOW }, state);
     const stopped = foldEvents(abTestsDecider, stop.ok ? stop.value : [], state);
-    expect(abTestsDecider.decide({ type: 'StartAbTest', storeId, testId: storeId, name: 'Another', variants, now: NOW }, stopped).ok).toBe(true);
+    expect(
+      abTestsDecider.decide(
+        { type: 'StartAbTest', storeId, testId: storeId, name: 'Another', variants, now: NOW },
+        stopped,
+      ).ok,
+    ).toBe(true);
   });
 });
 
 describe('the offer a claim was made', () => {
-  it('is its session\'s variant in the test running when it was filed, even after the test stopped', () => {
-    const start = abTestsDecider.decide({ type: 'StartAbTest', storeId, testId, name: 'Bonus', variants, now: NOW }, abTestsDecider.initialState);
+  it("is its session's variant in the test running when it was filed, even after the test stopped", () => {
+    const start = abTestsDecider.decide(
+      { type: 'StartAbTest', storeId, testId, name: 'Bonus', variants, now: NOW },
+      abTestsDecider.initialState,
+    );
     const running = foldEvents(abTestsDecider, start.ok ? start.value : []);
-    const stop = abTestsDecider.decide({ type: 'StopAbTest', storeId, testId, now: '2026-11-30T00:00:00.000Z' }, running);
+    const stop = abTestsDecider.decide(
+      { type: 'StopAbTest', storeId, testId, now: '2026-11-30T00:00:00.000Z' },
+      running,
+    );
     const stopped = foldEvents(abTestsDecider, stop.ok ? stop.value : [], running);
     const assigned = { [testId]: 'bonus-15' };
     expect(offeredVariant(stopped, assigned, '2026-11-24T00:00:00.000Z')?.creditBonus).toBe(15);
@@ -61,7 +96,12 @@ describe('the offer a claim was made', () => {
 });
 
 describe('two-proportion z-test', () => {
-  const sample = (variantId: string, trials: number, successes: number) => ({ variantId, label: variantId, trials, successes });
+  const sample = (variantId: string, trials: number, successes: number) => ({
+    variantId,
+    label: variantId,
+    trials,
+    successes,
+  });
 
   it('matches a worked example: 40/100 vs 60/100 is z ≈ -2.83, p ≈ 0.0047', () => {
     const result = twoProportionTest(sample('a', 100, 40), sample('b', 100, 60));
@@ -71,31 +111,62 @@ describe('two-proportion z-test', () => {
   });
 
   it('names no winner for a small difference or too few claims', () => {
-    expect(twoProportionTest(sample('a', 100, 48), sample('b', 100, 52))).toMatchObject({ significant: false, winner: null });
-    expect(twoProportionTest(sample('a', AB_MIN_CLAIMS_PER_VARIANT - 1, 0), sample('b', 200, 200))).toMatchObject({ significant: false, winner: null, z: null });
+    expect(twoProportionTest(sample('a', 100, 48), sample('b', 100, 52))).toMatchObject({
+      significant: false,
+      winner: null,
+    });
+    expect(twoProportionTest(sample('a', AB_MIN_CLAIMS_PER_VARIANT - 1, 0), sample('b', 200, 200))).toMatchObject({
+      significant: false,
+      winner: null,
+      z: null,
+    });
   });
 
   it('never finds a winner between equal take rates, and is symmetric', () => {
-    fc.assert(fc.property(fc.integer({ min: AB_MIN_CLAIMS_PER_VARIANT, max: 500 }), fc.integer({ min: AB_MIN_CLAIMS_PER_VARIANT, max: 500 }), fc.double({ min: 0, max: 1, noNaN: true }), (n, m, rate) => {
-      const equal = twoProportionTest(sample('a', n, Math.round(n * rate)), sample('b', n, Math.round(n * rate)));
-      expect(equal.winner).toBeNull();
-      const a = sample('a', n, Math.round(n * rate));
-      const b = sample('b', m, Math.round(m * (1 - rate)));
-      const forward = twoProportionTest(a, b);
-      const backward = twoProportionTest(b, a);
-      expect(forward.significant).toBe(backward.significant);
-      expect(forward.winner).toBe(backward.winner);
-    }));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: AB_MIN_CLAIMS_PER_VARIANT, max: 500 }),
+        fc.integer({ min: AB_MIN_CLAIMS_PER_VARIANT, max: 500 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (n, m, rate) => {
+          const equal = twoProportionTest(sample('a', n, Math.round(n * rate)), sample('b', n, Math.round(n * rate)));
+          expect(equal.winner).toBeNull();
+          const a = sample('a', n, Math.round(n * rate));
+          const b = sample('b', m, Math.round(m * (1 - rate)));
+          const forward = twoProportionTest(a, b);
+          const backward = twoProportionTest(b, a);
+          expect(forward.significant).toBe(backward.significant);
+          expect(forward.winner).toBe(backward.winner);
+        },
+      ),
+    );
   });
 });
 
-describe('a test\'s results from the counted events', () => {
-  const three = [...variants, { id: 'bonus-20', label: '20% bonus', creditBonus: 20, creditBonusType: 'percentage' as const }];
-  const tally = (sessions: number, credit: number, refund: number) => ({ sessions, claimsByResolution: { STORE_CREDIT: credit, REFUND: refund } });
+describe("a test's results from the counted events", () => {
+  const three = [
+    ...variants,
+    { id: 'bonus-20', label: '20% bonus', creditBonus: 20, creditBonusType: 'percentage' as const },
+  ];
+  const tally = (sessions: number, credit: number, refund: number) => ({
+    sessions,
+    claimsByResolution: { STORE_CREDIT: credit, REFUND: refund },
+  });
 
   it('names the variant whose store-credit take rate is significantly higher, between the two with the most claims (not sessions)', () => {
-    const results = abTestResults(three, new Map([['bonus-10', tally(150, 40, 60)], ['bonus-15', tally(140, 60, 40)], ['bonus-20', tally(300, 10, 0)]]));
-    expect(results.significance).toMatchObject({ variants: ['bonus-10', 'bonus-15'], significant: true, winner: 'bonus-15' });
+    const results = abTestResults(
+      three,
+      new Map([
+        ['bonus-10', tally(150, 40, 60)],
+        ['bonus-15', tally(140, 60, 40)],
+        ['bonus-20', tally(300, 10, 0)],
+      ]),
+    );
+    expect(results.significance).toMatchObject({
+      variants: ['bonus-10', 'bonus-15'],
+      significant: true,
+      winner: 'bonus-15',
+    });
     expect(results.significance?.verdict).toMatch(/^15% bonus wins/);
     const fifteen = results.variants.find((v) => v.variantId === 'bonus-15')!;
     expect(fifteen).toMatchObject({ sessions: 140, claimsFiled: 100 });
@@ -103,7 +174,13 @@ describe('a test\'s results from the counted events', () => {
   });
 
   it('names none while the difference is within chance, and counts a variant nobody reached as zero', () => {
-    const close = abTestResults(variants, new Map([['bonus-10', tally(120, 48, 52)], ['bonus-15', tally(110, 52, 48)]]));
+    const close = abTestResults(
+      variants,
+      new Map([
+        ['bonus-10', tally(120, 48, 52)],
+        ['bonus-15', tally(110, 52, 48)],
+      ]),
+    );
     expect(close.significance).toMatchObject({ significant: false, winner: null });
     const unreached = abTestResults(variants, new Map([['bonus-10', tally(3, 1, 0)]]));
     expect(unreached.variants[1]).toMatchObject({ variantId: 'bonus-15', sessions: 0, claimsFiled: 0 });

@@ -1,14 +1,37 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { WCAG_AA_TEXT_CONTRAST, type Branding, type BrandingCommand } from '@claims/contracts';
-import { brandingContrast, brandingDecider, brandingHistory, contrastFailures, contrastRatio, foldEvents, normalizeHex } from '../src/index.js';
+import {
+  brandingContrast,
+  brandingDecider,
+  brandingHistory,
+  contrastFailures,
+  contrastRatio,
+  foldEvents,
+  normalizeHex,
+} from '../src/index.js';
 
 const storeId = 'a0cea1ca-8017-4455-8392-fa5be97b8803';
 const NOW = '2026-11-23T09:00:00.000Z';
-const acme: Branding = { brand700: '#1F4E79', brand800: '#173B5C', brand900: '#0F2740', brand100: '#E6EEF6', backgroundColor: '#FFFFFF', buttonStyle: 'ROUNDED' };
-const change = (branding: Branding): BrandingCommand => ({ type: 'ChangeBranding', storeId, branding, baseline: acme, now: NOW });
+const acme: Branding = {
+  brand700: '#1F4E79',
+  brand800: '#173B5C',
+  brand900: '#0F2740',
+  brand100: '#E6EEF6',
+  backgroundColor: '#FFFFFF',
+  buttonStyle: 'ROUNDED',
+};
+const change = (branding: Branding): BrandingCommand => ({
+  type: 'ChangeBranding',
+  storeId,
+  branding,
+  baseline: acme,
+  now: NOW,
+});
 
-const hexColor = fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255)).map((rgb) => `#${rgb.map((c) => c.toString(16).padStart(2, '0')).join('')}`);
+const hexColor = fc
+  .tuple(fc.nat(255), fc.nat(255), fc.nat(255))
+  .map((rgb) => `#${rgb.map((c) => c.toString(16).padStart(2, '0')).join('')}`);
 
 describe('WCAG contrast ratio', () => {
   it('matches the WCAG reference points', () => {
@@ -20,20 +43,24 @@ describe('WCAG contrast ratio', () => {
   });
 
   it('is symmetric, between 1 and 21, and 1 only for colours of the same luminance', () => {
-    fc.assert(fc.property(hexColor, hexColor, (a, b) => {
-      const ratio = contrastRatio(a, b);
-      expect(ratio).toBeCloseTo(contrastRatio(b, a), 10);
-      expect(ratio).toBeGreaterThanOrEqual(1);
-      expect(ratio).toBeLessThanOrEqual(21);
-      expect(contrastRatio(a, a)).toBeCloseTo(1, 10);
-    }));
+    fc.assert(
+      fc.property(hexColor, hexColor, (a, b) => {
+        const ratio = contrastRatio(a, b);
+        expect(ratio).toBeCloseTo(contrastRatio(b, a), 10);
+        expect(ratio).toBeGreaterThanOrEqual(1);
+        expect(ratio).toBeLessThanOrEqual(21);
+        expect(contrastRatio(a, a)).toBeCloseTo(1, 10);
+      }),
+    );
   });
 
   it('darkening the text on white never lowers the ratio', () => {
-    fc.assert(fc.property(fc.nat(254), (level) => {
-      const grey = (n: number) => `#${n.toString(16).padStart(2, '0').repeat(3)}`;
-      expect(contrastRatio(grey(level), '#ffffff')).toBeGreaterThanOrEqual(contrastRatio(grey(level + 1), '#ffffff'));
-    }));
+    fc.assert(
+      fc.property(fc.nat(254), (level) => {
+        const grey = (n: number) => `#${n.toString(16).padStart(2, '0').repeat(3)}`;
+        expect(contrastRatio(grey(level), '#ffffff')).toBeGreaterThanOrEqual(contrastRatio(grey(level + 1), '#ffffff'));
+      }),
+    );
   });
 
   it('reads three-digit colours as their six-digit form', () => {
@@ -44,7 +71,11 @@ describe('WCAG contrast ratio', () => {
   it('checks every pair the portal puts text on, with the defaults for colours a store leaves unset', () => {
     expect(brandingContrast(acme).every((check) => check.passes)).toBe(true);
     const checks = brandingContrast({ brand700: '#9ecbff' });
-    expect(checks.find((c) => c.id === 'button')).toMatchObject({ foreground: '#ffffff', background: '#9ecbff', passes: false });
+    expect(checks.find((c) => c.id === 'button')).toMatchObject({
+      foreground: '#ffffff',
+      background: '#9ecbff',
+      passes: false,
+    });
     expect(checks.find((c) => c.id === 'body-page')).toMatchObject({ background: '#ffffff', passes: true });
   });
 });
@@ -53,28 +84,40 @@ describe('the branding stream', () => {
   it('records a change with the previous branding, and nothing when unchanged', () => {
     const next = { ...acme, brand700: '#0B3D91', buttonStyle: 'SQUARE' as const };
     const decided = brandingDecider.decide(change(next), null);
-    expect(decided).toEqual({ ok: true, value: [{ type: 'StoreBrandingChanged', data: { storeId, branding: next, previous: acme, changedAt: NOW } }] });
+    expect(decided).toEqual({
+      ok: true,
+      value: [{ type: 'StoreBrandingChanged', data: { storeId, branding: next, previous: acme, changedAt: NOW } }],
+    });
     const state = foldEvents(brandingDecider, decided.ok ? decided.value : []);
     expect(state?.branding).toEqual(next);
     expect(brandingDecider.decide(change(next), state)).toEqual({ ok: true, value: [] });
-    const history = brandingHistory([{ version: 1, event: decided.ok ? decided.value[0]! : ({} as never), actor: { type: 'user', id: 'u1', name: 'Alex' } }]);
+    const history = brandingHistory([
+      {
+        version: 1,
+        event: decided.ok ? decided.value[0]! : ({} as never),
+        actor: { type: 'user', id: 'u1', name: 'Alex' },
+      },
+    ]);
     expect(history[0]?.summary).toBe('brand700 #1F4E79 → #0B3D91, buttonStyle ROUNDED → SQUARE');
   });
 
   it('refuses any branding whose text pairs fall below AA, naming the pair, and records nothing', () => {
-    fc.assert(fc.property(hexColor, (brand700) => {
-      const result = brandingDecider.decide(change({ ...acme, brand700 }), null);
-      const failing = contrastFailures({ ...acme, brand700 });
-      if (failing.length === 0) {
-        expect(result.ok).toBe(true);
-      } else {
-        expect(result).toMatchObject({ ok: false, error: { code: 'insufficient_contrast' } });
-        if (!result.ok) for (const failure of failing) expect(result.error.message).toContain(failure);
-      }
-    }));
+    fc.assert(
+      fc.property(hexColor, (brand700) => {
+        const result = brandingDecider.decide(change({ ...acme, brand700 }), null);
+        const failing = contrastFailures({ ...acme, brand700 });
+        if (failing.length === 0) {
+          expect(result.ok).toBe(true);
+        } else {
+          expect(result).toMatchObject({ ok: false, error: { code: 'insufficient_contrast' } });
+          if (!result.ok) for (const failure of failing) expect(result.error.message).toContain(failure);
+        }
+      }),
+    );
     const pale = brandingDecider.decide(change({ ...acme, brand700: '#F0F0F0' }), null);
     expect(pale).toMatchObject({ ok: false, error: { code: 'insufficient_contrast' } });
-    if (!pale.ok) expect(pale.error.message).toContain('Button text on the primary colour: #ffffff on #f0f0f0 is 1.13:1');
+    if (!pale.ok)
+      expect(pale.error.message).toContain('Button text on the primary colour: #ffffff on #f0f0f0 is 1.13:1');
   });
 
   it('refuses a malformed field with its name', () => {
@@ -84,10 +127,20 @@ describe('the branding stream', () => {
   });
 
   it('keeps the domain and counts restarts', () => {
-    const set = brandingDecider.decide({ type: 'SetPortalDomain', storeId, domain: 'claims.acme.example', baseline: 'claims.acme.test', now: NOW }, null);
+    const set = brandingDecider.decide(
+      { type: 'SetPortalDomain', storeId, domain: 'claims.acme.example', baseline: 'claims.acme.test', now: NOW },
+      null,
+    );
     const state = foldEvents(brandingDecider, set.ok ? set.value : []);
     expect(state).toMatchObject({ domain: 'claims.acme.example', branding: null, revision: 0, version: 1 });
-    const restart = brandingDecider.decide({ type: 'RestartWhitelabel', storeId, domain: 'claims.acme.example', now: NOW }, state);
-    expect(foldEvents(brandingDecider, restart.ok ? restart.value : [], state)).toMatchObject({ revision: 1, version: 2, domain: 'claims.acme.example' });
+    const restart = brandingDecider.decide(
+      { type: 'RestartWhitelabel', storeId, domain: 'claims.acme.example', now: NOW },
+      state,
+    );
+    expect(foldEvents(brandingDecider, restart.ok ? restart.value : [], state)).toMatchObject({
+      revision: 1,
+      version: 2,
+      domain: 'claims.acme.example',
+    });
   });
 });

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { DemoData, Order, toMinor, type StoreSettings } from '@claims/contracts';
 import { NOW } from './fixtures.js';
 
-const demo = DemoData.parse(JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../../fixtures/demo.json'), 'utf8')));
+const demo = DemoData.parse(
+  JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../../fixtures/demo.json'), 'utf8')),
+);
 
 /** A stable uuid named by a text (for the demo's stores and orders, which the fixture names by slug and number). */
 export function uuidOf(text: string): string {
@@ -25,7 +27,8 @@ export function demoStore(slug: string): DemoStore {
   return { id: uuidOf(`store:${slug}`), slug, currency: store.currency, settings: store.settings };
 }
 
-const daysAgo = (days: number | undefined) => (days === undefined ? null : new Date(Date.parse(NOW) - days * 86_400_000).toISOString());
+const daysAgo = (days: number | undefined) =>
+  days === undefined ? null : new Date(Date.parse(NOW) - days * 86_400_000).toISOString();
 
 /** A demo order (fixtures/demo.json) in minor units as the catalog keeps it, its days counted back from the fixtures' NOW. */
 export function demoOrder(orderNumber: string): Order {
@@ -33,14 +36,35 @@ export function demoOrder(orderNumber: string): Order {
   if (!o) throw new Error(`fixtures/demo.json has no order ${orderNumber}`);
   const minor = (value: number) => toMinor(value, o.currency);
   return Order.parse({
-    id: uuidOf(`order:${orderNumber}`), storeId: demoStore(o.store).id, sourceOrderId: o.sourceOrderId, orderNumber: o.orderNumber, customerEmail: o.customerEmail,
-    currency: o.currency, exchangeRate: o.exchangeRate, createdAt: daysAgo(o.createdDaysAgo), protected: o.protected,
+    id: uuidOf(`order:${orderNumber}`),
+    storeId: demoStore(o.store).id,
+    sourceOrderId: o.sourceOrderId,
+    orderNumber: o.orderNumber,
+    customerEmail: o.customerEmail,
+    currency: o.currency,
+    exchangeRate: o.exchangeRate,
+    createdAt: daysAgo(o.createdDaysAgo),
+    protected: o.protected,
     policy: o.policy && {
-      insuredAmount: toMinor(o.policy.insuredAmount, o.policy.premiumCurrency), premiumPaid: toMinor(o.policy.premiumPaid, o.policy.premiumCurrency),
-      premiumCurrency: o.policy.premiumCurrency, removedAt: null,
+      insuredAmount: toMinor(o.policy.insuredAmount, o.policy.premiumCurrency),
+      premiumPaid: toMinor(o.policy.premiumPaid, o.policy.premiumCurrency),
+      premiumCurrency: o.policy.premiumCurrency,
+      removedAt: null,
     },
-    shippingCost: minor(o.shippingCost), shippingCostTax: minor(o.shippingCostTax), tax: minor(o.tax), shippingAddress: o.shippingAddress,
-    items: o.items.map((item) => ({ ...item, price: minor(item.price), tax: minor(item.tax), discount: minor(item.discount) })),
-    fulfillments: o.fulfillments.map(({ shippedDaysAgo, deliveredDaysAgo, ...f }) => ({ ...f, shippedAt: daysAgo(shippedDaysAgo), deliveredAt: daysAgo(deliveredDaysAgo) })),
+    shippingCost: minor(o.shippingCost),
+    shippingCostTax: minor(o.shippingCostTax),
+    tax: minor(o.tax),
+    shippingAddress: o.shippingAddress,
+    items: o.items.map((item) => ({
+      ...item,
+      price: minor(item.price),
+      tax: minor(item.tax),
+      discount: minor(item.discount),
+    })),
+    fulfillments: o.fulfillments.map(({ shippedDaysAgo, deliveredDaysAgo, ...f }) => ({
+      ...f,
+      shippedAt: daysAgo(shippedDaysAgo),
+      deliveredAt: daysAgo(deliveredDaysAgo),
+    })),
   });
 }

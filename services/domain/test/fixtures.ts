@@ -28,17 +28,70 @@ export const order: Order = {
   shippingCost: 750,
   shippingCostTax: 60,
   tax: 1640,
-  shippingAddress: { name: 'Ava Stone', address1: '12 Harbor St', city: 'Portland', country: 'United States', countryCode: 'US' },
+  shippingAddress: {
+    name: 'Ava Stone',
+    address1: '12 Harbor St',
+    city: 'Portland',
+    country: 'United States',
+    countryCode: 'US',
+  },
   items: [
-    { sourceItemId: 'li-1', sourceProductId: 'p-10', sourceVariantId: 'v-101', sku: 'JKT', productName: 'Trail Jacket', price: 12900, quantity: 1, refundedQuantity: 0, tax: 1032, discount: 0, selectedOptions: {} },
-    { sourceItemId: 'li-2', sourceProductId: 'p-11', sourceVariantId: 'v-111', sku: 'SOCK', productName: 'Merino Socks', price: 1800, quantity: 3, refundedQuantity: 0, tax: 432, discount: 300, selectedOptions: {} },
-    { sourceItemId: 'li-3', sourceProductId: 'p-12', sourceVariantId: 'v-121', sku: 'MUG', productName: 'Enamel Camp Mug', price: 1450, quantity: 1, refundedQuantity: 0, tax: 176, discount: 0, selectedOptions: {} },
+    {
+      sourceItemId: 'li-1',
+      sourceProductId: 'p-10',
+      sourceVariantId: 'v-101',
+      sku: 'JKT',
+      productName: 'Trail Jacket',
+      price: 12900,
+      quantity: 1,
+      refundedQuantity: 0,
+      tax: 1032,
+      discount: 0,
+      selectedOptions: {},
+    },
+    {
+      sourceItemId: 'li-2',
+      sourceProductId: 'p-11',
+      sourceVariantId: 'v-111',
+      sku: 'SOCK',
+      productName: 'Merino Socks',
+      price: 1800,
+      quantity: 3,
+      refundedQuantity: 0,
+      tax: 432,
+      discount: 300,
+      selectedOptions: {},
+    },
+    {
+      sourceItemId: 'li-3',
+      sourceProductId: 'p-12',
+      sourceVariantId: 'v-121',
+      sku: 'MUG',
+      productName: 'Enamel Camp Mug',
+      price: 1450,
+      quantity: 1,
+      refundedQuantity: 0,
+      tax: 176,
+      discount: 0,
+      selectedOptions: {},
+    },
   ],
-  fulfillments: [{
-    sourceFulfillmentId: 'f-1', status: 'DELIVERED', shippedAt: daysAgo(14), deliveredAt: daysAgo(10), trackingCompany: 'UPS',
-    trackingNumbers: ['1Z'], trackingUrls: [],
-    items: [{ sourceItemId: 'li-1', quantity: 1 }, { sourceItemId: 'li-2', quantity: 3 }, { sourceItemId: 'li-3', quantity: 1 }],
-  }],
+  fulfillments: [
+    {
+      sourceFulfillmentId: 'f-1',
+      status: 'DELIVERED',
+      shippedAt: daysAgo(14),
+      deliveredAt: daysAgo(10),
+      trackingCompany: 'UPS',
+      trackingNumbers: ['1Z'],
+      trackingUrls: [],
+      items: [
+        { sourceItemId: 'li-1', quantity: 1 },
+        { sourceItemId: 'li-2', quantity: 3 },
+        { sourceItemId: 'li-3', quantity: 1 },
+      ],
+    },
+  ],
 };
 
 export const deliveredDaysAgo = (days: number): Order => ({
@@ -47,7 +100,10 @@ export const deliveredDaysAgo = (days: number): Order => ({
 });
 
 /** The shopper's claim on two of the socks of order 1001, with what it is decided against (`on` replaces either). */
-export const fileClaim = (overrides: Partial<FileClaim['request']> = {}, on: Partial<Pick<FileClaimOnOrder, 'order' | 'settings'>> = {}): FileClaimOnOrder => ({
+export const fileClaim = (
+  overrides: Partial<FileClaim['request']> = {},
+  on: Partial<Pick<FileClaimOnOrder, 'order' | 'settings'>> = {},
+): FileClaimOnOrder => ({
   order,
   settings,
   ...on,
@@ -55,11 +111,20 @@ export const fileClaim = (overrides: Partial<FileClaim['request']> = {}, on: Par
   claimId: '11111111-1111-4111-8111-111111111111',
   claimNumber: '10001',
   tokenHash: 'hash',
-  itemIds: ['21111111-1111-4111-8111-111111111111', '31111111-1111-4111-8111-111111111111', '41111111-1111-4111-8111-111111111111'],
+  itemIds: [
+    '21111111-1111-4111-8111-111111111111',
+    '31111111-1111-4111-8111-111111111111',
+    '41111111-1111-4111-8111-111111111111',
+  ],
   now: NOW,
   request: {
     email: ' AVA@example.com ',
-    fulfillmentIssues: [{ sourceFulfillmentId: 'f-1', issues: [{ sourceItemId: 'li-2', claimType: 'DAMAGED', quantity: 2, details: 'torn', images: [] }] }],
+    fulfillmentIssues: [
+      {
+        sourceFulfillmentId: 'f-1',
+        issues: [{ sourceItemId: 'li-2', claimType: 'DAMAGED', quantity: 2, details: 'torn', images: [] }],
+      },
+    ],
     resolution: { desiredMethod: 'REFUND', customerSignature: 'Ava Stone' },
     ...overrides,
   },
@@ -74,7 +139,10 @@ export const filing: readonly DomainEvent[] = (() => {
 
 export const claimId = fileClaim().claimId;
 export const actor = { type: 'user' as const, id: 'u-1', name: 'Riley Agent' };
-export const statusChanged = (from: ClaimStatus, to: ClaimStatus): DomainEvent => ({ type: 'ClaimStatusChanged', data: { claimId, from, to, note: null } });
+export const statusChanged = (from: ClaimStatus, to: ClaimStatus): DomainEvent => ({
+  type: 'ClaimStatusChanged',
+  data: { claimId, from, to, note: null },
+});
 export const changeStatus = (to: ClaimStatus): ClaimCommand => ({ type: 'ChangeClaimStatus', claimId, to, note: null });
 
 /** What a resolution of a claim on order 1001 is decided with: the store's capabilities and money rules. */

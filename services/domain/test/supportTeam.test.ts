@@ -9,14 +9,21 @@ const scope = { userId, email: 'sam@orderprotection.test' };
 /** A change of an active support admin, no other admin active unless said otherwise. */
 function change(rules: Partial<SupportChangeInput>): RecordSupportChange {
   const input: SupportChangeInput = {
-    change: 'change-role', targetRoles: ['orderprotection_support_admin'], targetActive: true, newRole: 'orderprotection_support', otherActiveAdmins: 0, ...rules,
+    change: 'change-role',
+    targetRoles: ['orderprotection_support_admin'],
+    targetActive: true,
+    newRole: 'orderprotection_support',
+    otherActiveAdmins: 0,
+    ...rules,
   };
   const to: SupportRole = input.newRole ?? 'orderprotection_support';
   return {
-    type: 'RecordSupportChange', rules: input,
-    change: input.change === 'remove'
-      ? { type: 'SupportUserRemoved', data: { ...scope, roles: [...input.targetRoles] } }
-      : { type: 'SupportUserRoleChanged', data: { ...scope, from: [...input.targetRoles], to } },
+    type: 'RecordSupportChange',
+    rules: input,
+    change:
+      input.change === 'remove'
+        ? { type: 'SupportUserRemoved', data: { ...scope, roles: [...input.targetRoles] } }
+        : { type: 'SupportUserRoleChanged', data: { ...scope, from: [...input.targetRoles], to } },
   };
 }
 
@@ -30,12 +37,18 @@ describe('the support team keeps an admin', () => {
 
   it('lets an admin step down or leave when another is active, and keeps an admin an admin at any count', () => {
     team.when(change({ otherActiveAdmins: 1 })).thenMatches([{ type: 'SupportUserRoleChanged' }]);
-    team.when(change({ change: 'remove', newRole: null, otherActiveAdmins: 1 })).thenMatches([{ type: 'SupportUserRemoved' }]);
+    team
+      .when(change({ change: 'remove', newRole: null, otherActiveAdmins: 1 }))
+      .thenMatches([{ type: 'SupportUserRemoved' }]);
     team.when(change({ newRole: 'orderprotection_support_admin' })).thenMatches([{ type: 'SupportUserRoleChanged' }]);
   });
 
   it('counts neither an admin still invited nor a support member: both may go', () => {
-    team.when(change({ targetActive: false, change: 'remove', newRole: null })).thenMatches([{ type: 'SupportUserRemoved' }]);
-    team.when(change({ targetRoles: ['orderprotection_support'], change: 'remove', newRole: null })).thenMatches([{ type: 'SupportUserRemoved' }]);
+    team
+      .when(change({ targetActive: false, change: 'remove', newRole: null }))
+      .thenMatches([{ type: 'SupportUserRemoved' }]);
+    team
+      .when(change({ targetRoles: ['orderprotection_support'], change: 'remove', newRole: null }))
+      .thenMatches([{ type: 'SupportUserRemoved' }]);
   });
 });

@@ -33,7 +33,8 @@ type Executor = Kysely<EventStoreTables> | Transaction<EventStoreTables>;
 
 export type AppendStatementMode = 'any' | 'new' | 'expected';
 
-const modeOf = (expected: ExpectedVersion): AppendStatementMode => (expected === ANY ? 'any' : expected === NO_STREAM ? 'new' : 'expected');
+const modeOf = (expected: ExpectedVersion): AppendStatementMode =>
+  expected === ANY ? 'any' : expected === NO_STREAM ? 'new' : 'expected';
 
 const STREAM_UPSERT: Record<AppendStatementMode, string> = {
   any: `insert into streams as s (stream_id, stream_type, version, store_id) values ($1, $2, $3::bigint, $4::uuid)
@@ -73,7 +74,9 @@ function eventsSource(mode: AppendStatementMode, many: boolean): string {
                $${first + 3}::jsonb as data, $${first + 4}::jsonb as metadata, 1::bigint as ord) as e`;
 }
 
-const insertEvents = (stream: string) => `insert into events (event_id, stream_id, stream_type, stream_version, type, schema_version, store_id, data, metadata)
+const insertEvents = (
+  stream: string,
+) => `insert into events (event_id, stream_id, stream_type, stream_version, type, schema_version, store_id, data, metadata)
     select e.event_id, $1, $2, ${stream}.version - $3::bigint + e.ord, e.type, e.schema_version, $4::uuid, e.data, e.metadata`;
 
 /**
@@ -90,26 +93,44 @@ function chainStatementText(appends: readonly StreamAppend[]): string {
   for (const [k, append] of appends.entries()) {
     const mode = modeOf(append.expectedVersion);
     const many = append.events.length > 1;
-    const stream = k === 0 ? STREAM_UPSERT[mode]
-      : 'insert into streams (stream_id, stream_type, version, store_id) select $1, $2, $3::bigint, $4::uuid from s0 returning version';
+    const stream =
+      k === 0
+        ? STREAM_UPSERT[mode]
+        : 'insert into streams (stream_id, stream_type, version, store_id) select $1, $2, $3::bigint, $4::uuid from s0 returning version';
     parts.push(`s${k} as (${shifted(stream, offset)})`);
-    parts.push(`e${k} as (${shifted(`${insertEvents(`s${k}`)} from s${k}, ${eventsSource(mode, many)} returning global_position, stream_version`, offset)})`);
+    parts.push(
+      `e${k} as (${shifted(`${insertEvents(`s${k}`)} from s${k}, ${eventsSource(mode, many)} returning global_position, stream_version`, offset)})`,
+    );
     offset += statementValues(append).length;
   }
   return `with ${parts.join(',\n')}\n${appends.map((_, k) => `select ${k} as k, global_position, stream_version from e${k}`).join('\nunion all ')}`;
 }
 
 /** The multi-stream appends one statement can make all or nothing: see chainStatementText. */
-const inOneStatement = (appends: readonly StreamAppend[]) => appends.length > 1 && appends.slice(1).every((a) => a.expectedVersion === NO_STREAM);
+const inOneStatement = (appends: readonly StreamAppend[]) =>
+  appends.length > 1 && appends.slice(1).every((a) => a.expectedVersion === NO_STREAM);
 
 function statementValues(append: StreamAppend): unknown[] {
   const head: unknown[] = [append.streamId, append.streamType, append.events.length, append.storeId];
-  if (typeof append.expectedVersion === 'number' && append.expectedVersion !== NO_STREAM) head.push(append.expectedVersion);
+  if (typeof append.expectedVersion === 'number' && append.expectedVersion !== NO_STREAM)
+    head.push(append.expectedVersion);
   if (append.events.length > 1) {
-    return [...head, JSON.stringify(append.events.map((e) => ({ i: e.eventId, t: e.type, v: e.metadata.schemaVersion, d: e.data, m: e.metadata })))];
+    return [
+      ...head,
+      JSON.stringify(
+        append.events.map((e) => ({ i: e.eventId, t: e.type, v: e.metadata.schemaVersion, d: e.data, m: e.metadata })),
+      ),
+    ];
   }
   const [event] = append.events;
-  return [...head, event!.eventId, event!.type, event!.metadata.schemaVersion, JSON.stringify(event!.data), JSON.stringify(event!.metadata)];
+  return [
+    ...head,
+    event!.eventId,
+    event!.type,
+    event!.metadata.schemaVersion,
+    JSON.stringify(event!.data),
+    JSON.stringify(event!.metadata),
+  ];
 }
 
 interface AppendedRow {
@@ -120,20 +141,42 @@ interface AppendedRow {
 /** Sends one statement of an append: named where the connection allows it (see queryNamed). */
 type Statement = <Row extends object>(name: string, text: string, values: readonly unknown[]) => Promise<Row[]>;
 
-const through = (db: Executor): Statement => (name, text, values) => queryNamed(db, name, text, values);
+const through =
+  (db: Executor): Statement =>
+  (name, text, values) =>
+    queryNamed(db, name, text, values);
 
 async function appendOne(run: Statement, append: StreamAppend): Promise<AppendResult> {
   const mode = modeOf(append.expectedVersion);
   const many = append.events.length > 1;
   // A named statement is parsed and planned once per connection: planning cost as much as the
   // append itself (measured: +47–75% appends/s, bench/experiments/README.md).
-  const rows = await run<AppendedRow>(`event_store_append_${mode}_${many ? 'many' : 'one'}`, appendStatementText(mode, many), statementValues(append));
+  const rows = await run<AppendedRow>(
+    `event_store_append_${mode}_${many ? 'many' : 'one'}`,
+    appendStatementText(mode, many),
+    statementValues(append),
+  );
   if (rows.length !== append.events.length) {
-    const [actual] = await run<{ version: number }>('event_store_stream_version', 'select version from streams where stream_id = $1', [append.streamId]);
-    return { ok: false, conflict: { streamId: append.streamId, expectedVersion: append.expectedVersion, actualVersion: actual?.version ?? null } };
+    const [actual] = await run<{ version: number }>(
+      'event_store_stream_version',
+      'select version from streams where stream_id = $1',
+      [append.streamId],
+    );
+    return {
+      ok: false,
+      conflict: {
+        streamId: append.streamId,
+        expectedVersion: append.expectedVersion,
+        actualVersion: actual?.version ?? null,
+      },
+    };
   }
   const sorted = [...rows].sort((a, b) => a.stream_version - b.stream_version);
-  return { ok: true, nextVersion: Number(sorted.at(-1)!.stream_version), globalPositions: sorted.map((r) => Number(r.global_position)) };
+  return {
+    ok: true,
+    nextVersion: Number(sorted.at(-1)!.stream_version),
+    globalPositions: sorted.map((r) => Number(r.global_position)),
+  };
 }
 
 async function appendAll(run: Statement, appends: readonly StreamAppend[]): Promise<AppendResult[]> {
@@ -156,7 +199,10 @@ async function inPooledTransaction(pool: pg.Pool, appends: readonly StreamAppend
   try {
     await client.query('begin');
     try {
-      const done = await appendAll(async (name, text, values) => (await client.query({ name, text, values: [...values] })).rows, appends);
+      const done = await appendAll(
+        async (name, text, values) => (await client.query({ name, text, values: [...values] })).rows,
+        appends,
+      );
       await client.query('commit');
       return done;
     } catch (error) {
@@ -172,33 +218,70 @@ async function inPooledTransaction(pool: pg.Pool, appends: readonly StreamAppend
 }
 
 /** See chainStatementText: one named statement per shape (each stream's mode and whether it has several events). */
-async function appendInOneStatement(db: Kysely<EventStoreTables>, appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+async function appendInOneStatement(
+  db: Kysely<EventStoreTables>,
+  appends: readonly StreamAppend[],
+): Promise<AppendResult[]> {
   const shape = appends.map((a) => `${modeOf(a.expectedVersion)[0]}${a.events.length > 1 ? 'n' : '1'}`).join('_');
   let rows: (AppendedRow & { k: number })[];
   try {
-    rows = await queryNamed(db, `event_store_append_chain_${shape}`, chainStatementText(appends), appends.flatMap(statementValues));
+    rows = await queryNamed(
+      db,
+      `event_store_append_chain_${shape}`,
+      chainStatementText(appends),
+      appends.flatMap(statementValues),
+    );
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     // A stream meant to be new exists: find which, to answer its conflict as a transaction of appends would.
-    const found = await queryNamed<{ stream_id: string; version: number }>(db, 'event_store_stream_versions', 'select stream_id, version from streams where stream_id = any($1)', [appends.map((a) => a.streamId)]);
+    const found = await queryNamed<{ stream_id: string; version: number }>(
+      db,
+      'event_store_stream_versions',
+      'select stream_id, version from streams where stream_id = any($1)',
+      [appends.map((a) => a.streamId)],
+    );
     const actual = (a: StreamAppend) => found.find((f) => f.stream_id === a.streamId)?.version ?? null;
-    const stale = appends.find((a) => a.expectedVersion !== ANY && (a.expectedVersion === NO_STREAM ? actual(a) !== null : actual(a) !== a.expectedVersion)) ?? appends[0]!;
-    throw new ConcurrencyConflict({ streamId: stale.streamId, expectedVersion: stale.expectedVersion, actualVersion: actual(stale) });
+    const stale =
+      appends.find(
+        (a) =>
+          a.expectedVersion !== ANY &&
+          (a.expectedVersion === NO_STREAM ? actual(a) !== null : actual(a) !== a.expectedVersion),
+      ) ?? appends[0]!;
+    throw new ConcurrencyConflict({
+      streamId: stale.streamId,
+      expectedVersion: stale.expectedVersion,
+      actualVersion: actual(stale),
+    });
   }
   if (rows.length === 0) {
     const [first] = appends;
-    const [actual] = await queryNamed<{ version: number }>(db, 'event_store_stream_version', 'select version from streams where stream_id = $1', [first!.streamId]);
-    throw new ConcurrencyConflict({ streamId: first!.streamId, expectedVersion: first!.expectedVersion, actualVersion: actual?.version ?? null });
+    const [actual] = await queryNamed<{ version: number }>(
+      db,
+      'event_store_stream_version',
+      'select version from streams where stream_id = $1',
+      [first!.streamId],
+    );
+    throw new ConcurrencyConflict({
+      streamId: first!.streamId,
+      expectedVersion: first!.expectedVersion,
+      actualVersion: actual?.version ?? null,
+    });
   }
   return appends.map((_, k) => {
     const own = rows.filter((r) => r.k === k).sort((a, b) => a.stream_version - b.stream_version);
-    return { ok: true, nextVersion: Number(own.at(-1)!.stream_version), globalPositions: own.map((r) => Number(r.global_position)) };
+    return {
+      ok: true,
+      nextVersion: Number(own.at(-1)!.stream_version),
+      globalPositions: own.map((r) => Number(r.global_position)),
+    };
   });
 }
 
 export class ConcurrencyConflict extends Error {
   constructor(readonly conflict: Extract<AppendResult, { ok: false }>['conflict']) {
-    super(`Stream ${conflict.streamId} is at version ${conflict.actualVersion ?? 'none'}, not ${conflict.expectedVersion}`);
+    super(
+      `Stream ${conflict.streamId} is at version ${conflict.actualVersion ?? 'none'}, not ${conflict.expectedVersion}`,
+    );
   }
 }
 
@@ -239,25 +322,45 @@ export type Alongside = (trx: Transaction<EventStoreTables>) => Promise<void>;
  * Appends to several streams in one transaction: all or nothing. Put the contended stream first,
  * so the transaction takes its id only after it holds that stream's row (keeps per-stream read order).
  */
-export async function appendToStreams(db: Kysely<EventStoreTables>, appends: readonly StreamAppend[], alongside?: Alongside): Promise<AppendResult[]> {
+export async function appendToStreams(
+  db: Kysely<EventStoreTables>,
+  appends: readonly StreamAppend[],
+  alongside?: Alongside,
+): Promise<AppendResult[]> {
   for (const append of appends) assertEventsFit(append.streamId, append.events);
   try {
     const pool = alongside ? null : poolOf(db);
-    const results = !alongside && inOneStatement(appends) ? await appendInOneStatement(db, appends)
-      : pool ? await inPooledTransaction(pool, appends) : await db.transaction().execute(async (trx) => {
-      const done = await appendAll(through(trx), appends);
-      if (alongside) await alongside(trx);
-      return done;
-    });
+    const results =
+      !alongside && inOneStatement(appends)
+        ? await appendInOneStatement(db, appends)
+        : pool
+          ? await inPooledTransaction(pool, appends)
+          : await db.transaction().execute(async (trx) => {
+              const done = await appendAll(through(trx), appends);
+              if (alongside) await alongside(trx);
+              return done;
+            });
     appended(db, appends);
     return results;
   } catch (error) {
     if (error instanceof ConcurrencyConflict) return [{ ok: false, conflict: error.conflict }];
-    if (isUniqueViolation(error)) return [{ ok: false, conflict: { streamId: appends[0]!.streamId, expectedVersion: appends[0]!.expectedVersion, actualVersion: null } }];
+    if (isUniqueViolation(error))
+      return [
+        {
+          ok: false,
+          conflict: {
+            streamId: appends[0]!.streamId,
+            expectedVersion: appends[0]!.expectedVersion,
+            actualVersion: null,
+          },
+        },
+      ];
     throw error;
   }
 }
 
 function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'code' in error && (error as { code: unknown }).code === '23505';
+  return (
+    typeof error === 'object' && error !== null && 'code' in error && (error as { code: unknown }).code === '23505'
+  );
 }

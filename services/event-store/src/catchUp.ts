@@ -17,7 +17,12 @@ export interface CatchUpRules {
  * Runs a reader's loop until its checkpoint has reached every event committed before the call. One run is not enough:
  * readAll's horizon trails a transaction still open elsewhere, so what it cannot read yet comes in a later run.
  */
-export async function catchUpCheckpoint(db: Kysely<EventStoreTables>, loop: PollingLoop, checkpoint: string, rules: CatchUpRules): Promise<void> {
+export async function catchUpCheckpoint(
+  db: Kysely<EventStoreTables>,
+  loop: PollingLoop,
+  checkpoint: string,
+  rules: CatchUpRules,
+): Promise<void> {
   const target = await lastCommittedPosition(db);
   await loop.runNow();
   while (!rules.givenUp() && (rules.pending?.() || !hasReached(await loadCheckpoint(db, checkpoint), target))) {

@@ -15,7 +15,9 @@ export async function loadCheckpoint(db: Executor, name: string): Promise<Positi
 export async function storeCheckpoint(db: Executor, name: string, position: Position): Promise<void> {
   await sql`
     insert into checkpoints (name, transaction_id, global_position) values (${name}, ${position.transactionId}::xid8, ${position.globalPosition})
-    on conflict (name) do update set transaction_id = excluded.transaction_id, global_position = excluded.global_position, updated_at = now()`.execute(db);
+    on conflict (name) do update set transaction_id = excluded.transaction_id, global_position = excluded.global_position, updated_at = now()`.execute(
+    db,
+  );
 }
 
 /** Sets a checkpoint only where there is none yet (a reader's first run); an existing one is kept. */

@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CompiledQuery, Kysely, PGliteDialect, PostgresDialect, sql, type QueryExecutorProvider, type RawBuilder } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PGliteDialect,
+  PostgresDialect,
+  sql,
+  type QueryExecutorProvider,
+  type RawBuilder,
+} from 'kysely';
 import pg from 'pg';
 import type { EventStoreTables } from './tables.js';
 import { listenOnPostgres, type Subscription } from './notifications.js';
@@ -40,7 +48,11 @@ export interface DatabaseTimeouts {
   connectMs: number;
 }
 
-export const DATABASE_TIMEOUTS: DatabaseTimeouts = { statementMs: 30_000, idleInTransactionMs: 60_000, connectMs: 10_000 };
+export const DATABASE_TIMEOUTS: DatabaseTimeouts = {
+  statementMs: 30_000,
+  idleInTransactionMs: 60_000,
+  connectMs: 10_000,
+};
 
 // pg returns int8 as string by default; positions and versions stay far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -96,7 +108,12 @@ export const poolOf = (db: object): pg.Pool | null => pools.get(db) ?? null;
  * PostgreSQL parses and plans it once per connection instead of on every call; in a transaction or on
  * PGlite it runs unnamed through Kysely. `name` must be unique per `text` (PostgreSQL keeps one per name).
  */
-export async function queryNamed<Row>(db: QueryExecutorProvider, name: string, text: string, values: readonly unknown[]): Promise<Row[]> {
+export async function queryNamed<Row>(
+  db: QueryExecutorProvider,
+  name: string,
+  text: string,
+  values: readonly unknown[],
+): Promise<Row[]> {
   const pool = poolOf(db);
   if (pool) return (await pool.query<Row & pg.QueryResultRow>({ name, text, values: [...values] })).rows;
   return (await db.getExecutor().executeQuery<Row>(CompiledQuery.raw(text, [...values]))).rows;
@@ -108,7 +125,12 @@ export async function queryNamed<Row>(db: QueryExecutorProvider, name: string, t
  */
 export function queryNamedSql<Row>(db: QueryExecutorProvider, prefix: string, query: RawBuilder<Row>): Promise<Row[]> {
   const compiled = query.compile(db);
-  return queryNamed<Row>(db, `${prefix}_${createHash('sha1').update(compiled.sql).digest('hex').slice(0, 16)}`, compiled.sql, compiled.parameters);
+  return queryNamed<Row>(
+    db,
+    `${prefix}_${createHash('sha1').update(compiled.sql).digest('hex').slice(0, 16)}`,
+    compiled.sql,
+    compiled.parameters,
+  );
 }
 
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
@@ -132,7 +154,13 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
     pools.set(db, pool);
     await sql`select 1`.execute(db);
     const url = config.databaseUrl;
-    return { kind: 'postgres', db, url, listen: (channel, listener, onError) => listenOnPostgres(url, channel, listener, onError), close: () => db.destroy() };
+    return {
+      kind: 'postgres',
+      db,
+      url,
+      listen: (channel, listener, onError) => listenOnPostgres(url, channel, listener, onError),
+      close: () => db.destroy(),
+    };
   }
   const dir = path.resolve(config.dataDir, 'pglite');
   const unlock = lockDataDir(dir);

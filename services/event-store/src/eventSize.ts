@@ -9,8 +9,15 @@ import type { NewEvent } from './appendToStream.js';
 export const MAX_EVENT_BYTES = 256 * 1024;
 
 export class EventTooLargeError extends Error {
-  constructor(readonly streamId: string, readonly eventType: string, readonly bytes: number, readonly limit: number) {
-    super(`${eventType} of stream ${streamId} is ${Math.ceil(bytes / 1024)} KB; an event may be at most ${limit / 1024} KB`);
+  constructor(
+    readonly streamId: string,
+    readonly eventType: string,
+    readonly bytes: number,
+    readonly limit: number,
+  ) {
+    super(
+      `${eventType} of stream ${streamId} is ${Math.ceil(bytes / 1024)} KB; an event may be at most ${limit / 1024} KB`,
+    );
   }
 }
 

@@ -15,7 +15,10 @@ export async function tryLead(database: Database, name: string): Promise<Leaders
   if (!database.url) return { lost: new Promise<void>(() => undefined), release: async () => undefined };
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
-  const result = await client.query<{ locked: boolean }>('select pg_try_advisory_lock(hashtextextended($1, 0)) as locked', [name]);
+  const result = await client.query<{ locked: boolean }>(
+    'select pg_try_advisory_lock(hashtextextended($1, 0)) as locked',
+    [name],
+  );
   if (!result.rows[0]?.locked) {
     await client.end();
     return null;

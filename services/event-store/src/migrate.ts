@@ -17,7 +17,8 @@ export function registerMigrations(...lists: ReadonlyArray<Record<string, Migrat
   const all: Record<string, Migration> = {};
   for (const list of lists) {
     for (const [name, migration] of Object.entries(list)) {
-      if (Object.hasOwn(all, name)) throw new Error(`Migration ${name} is registered twice; give one of them another name.`);
+      if (Object.hasOwn(all, name))
+        throw new Error(`Migration ${name} is registered twice; give one of them another name.`);
       all[name] = migration;
     }
   }

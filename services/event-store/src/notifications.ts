@@ -11,7 +11,12 @@ const CHANNEL = /^[a-z_][a-z0-9_]*$/;
  * connection is opened again (backing off up to 5 s), and `listener` is called once it listens again:
  * PostgreSQL keeps nothing for a session that was not listening.
  */
-export function listenOnPostgres(url: string, channel: string, listener: () => void, onError: (error: unknown) => void): Subscription {
+export function listenOnPostgres(
+  url: string,
+  channel: string,
+  listener: () => void,
+  onError: (error: unknown) => void,
+): Subscription {
   // Sent as part of the statement's text: LISTEN takes no parameter.
   if (!CHANNEL.test(channel)) throw new Error(`${JSON.stringify(channel)} is not a plain lower-case channel name`);
   let stopped = false;
@@ -37,7 +42,8 @@ export function listenOnPostgres(url: string, channel: string, listener: () => v
     client.on('error', lose);
     client.on('end', () => lose());
     current = client;
-    void client.connect()
+    void client
+      .connect()
       .then(() => client.query(`listen ${channel}`))
       .then(() => {
         failures = 0;

@@ -11,17 +11,23 @@ export interface PollingLoop {
  * Runs `step` one at a time: every `pollMs`, and early when woken (after this process appends).
  * A failing step is reported and retried on the next round, never left to crash the process.
  */
-export function startPollingLoop(step: () => Promise<void>, pollMs: number, onError: (error: unknown) => void): PollingLoop {
+export function startPollingLoop(
+  step: () => Promise<void>,
+  pollMs: number,
+  onError: (error: unknown) => void,
+): PollingLoop {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   let queued: Promise<void> | null = null;
 
   function runNow(): Promise<void> {
-    queued ??= running.then(async () => {
-      queued = null;
-      if (!stopped) await step();
-    }).catch(onError);
+    queued ??= running
+      .then(async () => {
+        queued = null;
+        if (!stopped) await step();
+      })
+      .catch(onError);
     running = queued;
     return queued;
   }

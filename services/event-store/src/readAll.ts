@@ -22,7 +22,12 @@ export interface ReadAllPage {
  * every transaction still open (the snapshot's xmin). A position taken by a transaction that has
  * not committed yet can therefore never be skipped: the read waits until that transaction ends.
  */
-export async function readAll(db: Kysely<EventStoreTables>, after: Position, limit = 500, types?: readonly string[]): Promise<ReadAllPage> {
+export async function readAll(
+  db: Kysely<EventStoreTables>,
+  after: Position,
+  limit = 500,
+  types?: readonly string[],
+): Promise<ReadAllPage> {
   if (types) return readAllOfTypesInOrder(db, after, limit, types);
   const result = await sql<StoredEventRow>`
     select global_position, transaction_id::text as transaction_id, event_id, stream_id, stream_version, type,
@@ -48,7 +53,12 @@ const inReadOrder = (a: RecordedEvent, b: RecordedEvent) => {
  * `next` is then the last visible event of any type, taken in the same statement (the same snapshot):
  * a reader whose last events are of other types still reaches the head.
  */
-async function readAllOfTypesInOrder(db: Kysely<EventStoreTables>, after: Position, limit: number, types: readonly string[]): Promise<ReadAllPage> {
+async function readAllOfTypesInOrder(
+  db: Kysely<EventStoreTables>,
+  after: Position,
+  limit: number,
+  types: readonly string[],
+): Promise<ReadAllPage> {
   const result = await sql<StoredEventRow & { horizon: boolean }>`
     with page as (
       select global_position, transaction_id::text as transaction_id, event_id, stream_id, stream_version, type,
@@ -67,10 +77,17 @@ async function readAllOfTypesInOrder(db: Kysely<EventStoreTables>, after: Positi
       order by events.transaction_id desc, events.global_position desc
       limit 1)
     select * from page union all select * from horizon`.execute(db);
-  const events = result.rows.filter((row) => !row.horizon).map(toRecordedEvent).sort(inReadOrder);
+  const events = result.rows
+    .filter((row) => !row.horizon)
+    .map(toRecordedEvent)
+    .sort(inReadOrder);
   const horizon = result.rows.find((row) => row.horizon);
   const last = events.at(-1);
-  if (events.length < limit && horizon) return { events, next: { transactionId: String(horizon.transaction_id), globalPosition: Number(horizon.global_position) } };
+  if (events.length < limit && horizon)
+    return {
+      events,
+      next: { transactionId: String(horizon.transaction_id), globalPosition: Number(horizon.global_position) },
+    };
   return { events, next: last ? { transactionId: last.transactionId, globalPosition: last.globalPosition } : after };
 }
 
@@ -97,7 +114,11 @@ export const hasReached = (position: Position, target: Position): boolean => {
 };
 
 /** How many events (of the given types, or of any) lie beyond a position (for progress bars). */
-export async function countAfter(db: Kysely<EventStoreTables>, after: Position, types?: readonly string[]): Promise<number> {
+export async function countAfter(
+  db: Kysely<EventStoreTables>,
+  after: Position,
+  types?: readonly string[],
+): Promise<number> {
   const only = types ? [...types] : null;
   const result = await sql<{ count: number }>`
     select count(*)::int as count from events

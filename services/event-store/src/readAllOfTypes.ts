@@ -41,9 +41,14 @@ export interface ReadFactsOptions {
 
 /** `data`, or for the types named only the fields named (as a jsonb object of them). */
 function dataOf(fields: ReadFactsOptions['fields']) {
-  const picked = Object.entries(fields ?? {}).filter((entry): entry is [string, readonly string[]] => entry[1] !== undefined);
+  const picked = Object.entries(fields ?? {}).filter(
+    (entry): entry is [string, readonly string[]] => entry[1] !== undefined,
+  );
   if (picked.length === 0) return sql`data`;
-  const cases = picked.map(([type, keys]) => sql`when ${type} then jsonb_build_object(${sql.join(keys.flatMap((key) => [sql`${key}::text`, sql`data -> ${key}::text`]))})`);
+  const cases = picked.map(
+    ([type, keys]) =>
+      sql`when ${type} then jsonb_build_object(${sql.join(keys.flatMap((key) => [sql`${key}::text`, sql`data -> ${key}::text`]))})`,
+  );
   return sql`case type ${sql.join(cases, sql` `)} else data end`;
 }
 
@@ -54,7 +59,12 @@ function dataOf(fields: ReadFactsOptions['fields']) {
  * comes as epoch milliseconds, truncated as a parsed timestamp is: turning pg's text dates into Dates costs more
  * than the rest of the row (measured: a third of a million rows' read time).
  */
-export async function readAllOfTypes(db: Kysely<EventStoreTables>, after: Position, types: readonly string[], options: ReadFactsOptions = {}): Promise<ReadFactsPage> {
+export async function readAllOfTypes(
+  db: Kysely<EventStoreTables>,
+  after: Position,
+  types: readonly string[],
+  options: ReadFactsOptions = {},
+): Promise<ReadFactsPage> {
   const { rows } = await sql<FactRow>`
     select global_position, transaction_id::text as transaction_id, event_id, stream_id, stream_version, type,
            trunc(extract(epoch from occurred_at) * 1000)::bigint as occurred_ms, ${dataOf(options.fields)} as data
@@ -66,15 +76,29 @@ export async function readAllOfTypes(db: Kysely<EventStoreTables>, after: Positi
     order by events.transaction_id, events.global_position
     limit ${options.limit ?? 500}`.execute(db);
   const events = rows.map((row): RecordedFact => ({
-    eventId: row.event_id, type: row.type, streamId: row.stream_id, streamVersion: Number(row.stream_version), globalPosition: Number(row.global_position),
-    transactionId: row.transaction_id, occurredAt: new Date(Number(row.occurred_ms)).toISOString(), data: row.data,
+    eventId: row.event_id,
+    type: row.type,
+    streamId: row.stream_id,
+    streamVersion: Number(row.stream_version),
+    globalPosition: Number(row.global_position),
+    transactionId: row.transaction_id,
+    occurredAt: new Date(Number(row.occurred_ms)).toISOString(),
+    data: row.data,
   }));
   const last = events.at(-1);
   return { events, next: last ? { transactionId: last.transactionId, globalPosition: last.globalPosition } : after };
 }
 
 /** How many events of the given types (and meeting `where`, as readAllOfTypes takes it) the store holds (committed; for progress). */
-export async function countOfTypes(db: Kysely<EventStoreTables>, types: readonly string[], where?: RawBuilder<unknown>): Promise<number> {
-  const { rows } = await sql<{ count: number }>`select count(*)::int as count from events where type = any(${[...types]}::text[]) and ${where ?? sql`true`}`.execute(db);
+export async function countOfTypes(
+  db: Kysely<EventStoreTables>,
+  types: readonly string[],
+  where?: RawBuilder<unknown>,
+): Promise<number> {
+  const { rows } = await sql<{
+    count: number;
+  }>`select count(*)::int as count from events where type = any(${[...types]}::text[]) and ${where ?? sql`true`}`.execute(
+    db,
+  );
   return rows[0]?.count ?? 0;
 }

@@ -16,9 +16,16 @@ const READ_STREAM = `
   order by stream_version`;
 
 /** Every event of one stream, in version order; an unknown stream reads as version 0 with no events. */
-export async function readStream(db: Kysely<EventStoreTables>, streamId: string, untilVersion?: number): Promise<StreamRead> {
+export async function readStream(
+  db: Kysely<EventStoreTables>,
+  streamId: string,
+  untilVersion?: number,
+): Promise<StreamRead> {
   // Every command reads its stream first: named, it is planned once per connection.
-  const rows = await queryNamed<StoredEventRow>(db, 'event_store_read_stream', READ_STREAM, [streamId, untilVersion ?? null]);
+  const rows = await queryNamed<StoredEventRow>(db, 'event_store_read_stream', READ_STREAM, [
+    streamId,
+    untilVersion ?? null,
+  ]);
   const events = rows.map(toRecordedEvent);
   return { version: events.at(-1)?.streamVersion ?? 0, events };
 }
@@ -33,7 +40,11 @@ export interface StreamOfType {
  * Every stream of one type for one store (`null`: streams of no store), each with its events in
  * order: one query, for small collections whose streams are their own read model (macros, SOPs).
  */
-export async function readStreamsOfType(db: Kysely<EventStoreTables>, streamType: string, storeId: string | null): Promise<StreamOfType[]> {
+export async function readStreamsOfType(
+  db: Kysely<EventStoreTables>,
+  streamType: string,
+  storeId: string | null,
+): Promise<StreamOfType[]> {
   const result = await sql<StoredEventRow>`
     select e.global_position, e.transaction_id::text as transaction_id, e.event_id, e.stream_id, e.stream_version, e.type,
            e.store_id, e.data, e.metadata, e.occurred_at

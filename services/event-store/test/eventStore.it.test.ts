@@ -6,14 +6,30 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ANY, appendToStream, appendToStreams, countAfter, countOfTypes, eventStoreMigrations, lastCommittedPosition, migrate, NO_STREAM, openDatabase, readAll, readAllOfTypes, readStream, START,
-  type Database, type NewEvent,
+  ANY,
+  appendToStream,
+  appendToStreams,
+  countAfter,
+  countOfTypes,
+  eventStoreMigrations,
+  lastCommittedPosition,
+  migrate,
+  NO_STREAM,
+  openDatabase,
+  readAll,
+  readAllOfTypes,
+  readStream,
+  START,
+  type Database,
+  type NewEvent,
 } from '../src/index.js';
 import { createTestDatabase, eventually } from '../../../test/support/testDatabase.js';
 import { postgresServer } from '../../../test/support/postgresServers.js';
 
 const event = (type = 'Happened'): NewEvent => ({
-  eventId: randomUUID(), type, data: { at: Date.now() },
+  eventId: randomUUID(),
+  type,
+  data: { at: Date.now() },
   metadata: { actor: { type: 'system', id: 'test' }, correlationId: randomUUID(), causationId: null, schemaVersion: 1 },
 });
 const append = (db: Database, streamId: string, expectedVersion: number | typeof ANY, events = [event()]) =>
@@ -53,15 +69,26 @@ describe.each(modes)('event store on %s', (mode) => {
 
   it('appends with versions and refuses a stale or missing expected version', async () => {
     const stream = randomUUID();
-    expect(await append(database, stream, NO_STREAM, [event('A'), event('B')])).toMatchObject({ ok: true, nextVersion: 2 });
+    expect(await append(database, stream, NO_STREAM, [event('A'), event('B')])).toMatchObject({
+      ok: true,
+      nextVersion: 2,
+    });
     expect(await append(database, stream, NO_STREAM)).toMatchObject({ ok: false, conflict: { actualVersion: 2 } });
-    expect(await append(database, stream, 1)).toMatchObject({ ok: false, conflict: { expectedVersion: 1, actualVersion: 2 } });
+    expect(await append(database, stream, 1)).toMatchObject({
+      ok: false,
+      conflict: { expectedVersion: 1, actualVersion: 2 },
+    });
     expect(await append(database, stream, 2)).toMatchObject({ ok: true, nextVersion: 3 });
     expect(await append(database, randomUUID(), 4)).toMatchObject({ ok: false, conflict: { actualVersion: null } });
     expect(await append(database, stream, ANY)).toMatchObject({ ok: true, nextVersion: 4 });
     const read = await readStream(database.db, stream);
     expect(read.version).toBe(4);
-    expect(read.events.map((e) => [e.type, e.streamVersion])).toEqual([['A', 1], ['B', 2], ['Happened', 3], ['Happened', 4]]);
+    expect(read.events.map((e) => [e.type, e.streamVersion])).toEqual([
+      ['A', 1],
+      ['B', 2],
+      ['Happened', 3],
+      ['Happened', 4],
+    ]);
     expect((await readStream(database.db, stream, 2)).events).toHaveLength(2);
   });
 
@@ -80,18 +107,33 @@ describe.each(modes)('event store on %s', (mode) => {
     const [ledger, taken, fresh] = [randomUUID(), randomUUID(), randomUUID()];
     await append(database, ledger, NO_STREAM);
     await append(database, taken, NO_STREAM, [event('A'), event('B')]);
-    const filing = (expectedVersion: number, beside: string) => appendToStreams(database.db, [
-      { streamId: ledger, streamType: 'test', storeId: null, expectedVersion, events: [event('Claimed'), event('Claimed')] },
-      { streamId: beside, streamType: 'test', storeId: null, expectedVersion: NO_STREAM, events: [event('Filed')] },
+    const filing = (expectedVersion: number, beside: string) =>
+      appendToStreams(database.db, [
+        {
+          streamId: ledger,
+          streamType: 'test',
+          storeId: null,
+          expectedVersion,
+          events: [event('Claimed'), event('Claimed')],
+        },
+        { streamId: beside, streamType: 'test', storeId: null, expectedVersion: NO_STREAM, events: [event('Filed')] },
+      ]);
+    expect(await filing(1, taken)).toEqual([
+      { ok: false, conflict: { streamId: taken, expectedVersion: NO_STREAM, actualVersion: 2 } },
     ]);
-    expect(await filing(1, taken)).toEqual([{ ok: false, conflict: { streamId: taken, expectedVersion: NO_STREAM, actualVersion: 2 } }]);
-    expect(await filing(0, fresh)).toEqual([{ ok: false, conflict: { streamId: ledger, expectedVersion: 0, actualVersion: 1 } }]);
+    expect(await filing(0, fresh)).toEqual([
+      { ok: false, conflict: { streamId: ledger, expectedVersion: 0, actualVersion: 1 } },
+    ]);
     expect((await readStream(database.db, ledger)).version).toBe(1);
     expect((await readStream(database.db, fresh)).version).toBe(0);
     const [own, beside] = await filing(1, fresh);
     expect(own).toMatchObject({ ok: true, nextVersion: 3 });
     expect(beside).toMatchObject({ ok: true, nextVersion: 1 });
-    expect((await readStream(database.db, ledger)).events.map((e) => [e.type, e.streamVersion])).toEqual([['Happened', 1], ['Claimed', 2], ['Claimed', 3]]);
+    expect((await readStream(database.db, ledger)).events.map((e) => [e.type, e.streamVersion])).toEqual([
+      ['Happened', 1],
+      ['Claimed', 2],
+      ['Claimed', 3],
+    ]);
     expect((await readStream(database.db, fresh)).events.map((e) => e.type)).toEqual(['Filed']);
     if (own?.ok && beside?.ok) expect(Math.max(...own.globalPositions)).toBeLessThan(beside.globalPositions[0]!);
   });
@@ -105,7 +147,10 @@ describe.each(modes)('event store on %s', (mode) => {
   });
 
   it('reads everything in commit order, each event once, with the contract envelope', async () => {
-    const stored = await database.db.selectFrom('events').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const stored = await database.db
+      .selectFrom('events')
+      .select(({ fn }) => fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     // Another transaction open anywhere in the cluster holds the horizon back for a moment.
     const all = await eventually(async () => {
       const read = await readEverything(database);
@@ -114,13 +159,22 @@ describe.each(modes)('event store on %s', (mode) => {
     });
     expect(new Set(all.map((e) => e.eventId)).size).toBe(all.length);
     const first = all[0]!;
-    expect(first).toMatchObject({ streamVersion: 1, metadata: { actor: { type: 'system', id: 'test' }, schemaVersion: 1 } });
+    expect(first).toMatchObject({
+      streamVersion: 1,
+      metadata: { actor: { type: 'system', id: 'test' }, schemaVersion: 1 },
+    });
     expect(typeof first.globalPosition).toBe('number');
   });
 
   it('reads the events of some types with readAll, and its position reaches the head past events of other types', async () => {
     const stream = randomUUID();
-    await append(database, stream, ANY, [event('Wanted'), event('Other'), event('Wanted'), event('Other'), event('Other')]);
+    await append(database, stream, ANY, [
+      event('Wanted'),
+      event('Other'),
+      event('Wanted'),
+      event('Other'),
+      event('Other'),
+    ]);
     const everything = await readEverything(database);
     const wanted = everything.filter((e) => e.type === 'Wanted');
     const read = [];
@@ -147,12 +201,17 @@ describe.each(modes)('event store on %s', (mode) => {
     });
     const facts = [];
     for (let position = START; ;) {
-      const page = await readAllOfTypes(database.db, position, ['Big', 'Kept'], { limit: 1, fields: { Big: ['keep', 'also'] } });
+      const page = await readAllOfTypes(database.db, position, ['Big', 'Kept'], {
+        limit: 1,
+        fields: { Big: ['keep', 'also'] },
+      });
       if (page.events.length === 0) break;
       facts.push(...page.events);
       position = page.next;
     }
-    expect(facts.map((f) => [f.eventId, f.type, f.streamVersion, f.occurredAt])).toEqual(everything.map((e) => [e.eventId, e.type, e.streamVersion, e.occurredAt]));
+    expect(facts.map((f) => [f.eventId, f.type, f.streamVersion, f.occurredAt])).toEqual(
+      everything.map((e) => [e.eventId, e.type, e.streamVersion, e.occurredAt]),
+    );
     expect(facts.find((f) => f.type === 'Big')!.data).toEqual({ keep: 'k', also: 2 });
     expect(facts.find((f) => f.type === 'Kept')!.data).toEqual(everything.find((e) => e.type === 'Kept')!.data);
     expect(await countOfTypes(database.db, ['Big', 'Kept'])).toBe(everything.length);
@@ -190,14 +249,22 @@ describe('reading the whole store on a real PostgreSQL', () => {
       const early = randomUUID();
       await slow.query(
         `insert into events (event_id, stream_id, stream_type, stream_version, type, schema_version, data, metadata)
-         values ($1, $2, 'test', 1, 'Early', 1, '{}', '{}')`, [randomUUID(), early]);
+         values ($1, $2, 'test', 1, 'Early', 1, '{}', '{}')`,
+        [randomUUID(), early],
+      );
       const late = randomUUID();
       await append(database, late, NO_STREAM, [event('Late')]);
-      const whileOpen = await readAll(database.db, { transactionId: last.transactionId, globalPosition: last.globalPosition });
+      const whileOpen = await readAll(database.db, {
+        transactionId: last.transactionId,
+        globalPosition: last.globalPosition,
+      });
       expect(whileOpen.events.map((e) => e.type)).not.toContain('Late');
       await slow.query('commit');
       const afterCommit = await eventually(async () => {
-        const page = await readAll(database.db, { transactionId: last.transactionId, globalPosition: last.globalPosition });
+        const page = await readAll(database.db, {
+          transactionId: last.transactionId,
+          globalPosition: last.globalPosition,
+        });
         expect(page.events.map((e) => e.type)).toEqual(['Early', 'Late']);
         return page;
       });
@@ -214,15 +281,21 @@ describe('ordering by transaction id on a real PostgreSQL', () => {
     const database = await openDatabase({ databaseUrl: created.url, dataDir: os.tmpdir() });
     try {
       await migrate(database, eventStoreMigrations);
-      const insert = (tx: number, stream: string) => sql`
+      const insert = (tx: number, stream: string) =>
+        sql`
         insert into events (transaction_id, event_id, stream_id, stream_type, stream_version, type, schema_version, data, metadata)
-        values (${String(tx)}::xid8, ${randomUUID()}, ${stream}, 'test', 1, ${`tx${tx}`}, 1, '{}', '{}')`.execute(database.db);
+        values (${String(tx)}::xid8, ${randomUUID()}, ${stream}, 'test', 1, ${`tx${tx}`}, 1, '{}', '{}')`.execute(
+          database.db,
+        );
       await insert(10, randomUUID());
       await insert(9, randomUUID());
       const page = await readAll(database.db, START);
       expect(page.events.map((e) => e.type)).toEqual(['tx9', 'tx10']);
       // The last committed event too (where a reader that skips the past begins, and what catching up waits for).
-      expect(await lastCommittedPosition(database.db)).toEqual({ transactionId: '10', globalPosition: page.events[1]!.globalPosition });
+      expect(await lastCommittedPosition(database.db)).toEqual({
+        transactionId: '10',
+        globalPosition: page.events[1]!.globalPosition,
+      });
     } finally {
       await database.close();
       await created.drop();
@@ -236,6 +309,8 @@ describe('embedded database', () => {
     fs.mkdirSync(path.join(dir, 'pglite'), { recursive: true });
     // PID 1 is always alive: it stands for another process holding the folder.
     fs.writeFileSync(path.join(dir, 'pglite', 'pglite.lock'), '1');
-    await expect(openDatabase({ dataDir: dir })).rejects.toThrow(/already open in process 1.*one process per data folder/);
+    await expect(openDatabase({ dataDir: dir })).rejects.toThrow(
+      /already open in process 1.*one process per data folder/,
+    );
   });
 });

@@ -17,9 +17,20 @@ import { projectionFaultMigrations } from './runtime/projectionFaults.js';
 import type { Projection } from './runtime/projection.js';
 
 /** Every read model the product keeps, by name (the names `npm run replay -- --projection` takes). */
-export const PROJECTIONS: readonly Projection[] = [claimListProjection, claimTimelineProjection, webhookOutboxProjection, payoutLedgerProjection, storeCreditProjection,
-  claimAnalyticsProjection, invoicesProjection, claimSearchProjection, claimAssignmentProjection, claimReviewsProjection, abTestsProjection,
-  claimReturnsProjection];
+export const PROJECTIONS: readonly Projection[] = [
+  claimListProjection,
+  claimTimelineProjection,
+  webhookOutboxProjection,
+  payoutLedgerProjection,
+  storeCreditProjection,
+  claimAnalyticsProjection,
+  invoicesProjection,
+  claimSearchProjection,
+  claimAssignmentProjection,
+  claimReviewsProjection,
+  abTestsProjection,
+  claimReturnsProjection,
+];
 
 export const projectionMigrations: Record<string, Migration> = registerMigrations(
   projectionRuntimeMigrations,

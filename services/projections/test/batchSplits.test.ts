@@ -20,19 +20,30 @@ type ClaimStep =
   | { kind: 'mail'; sent: boolean };
 
 const claimStep: fc.Arbitrary<ClaimStep> = fc.oneof(
-  fc.record({ kind: fc.constant('status' as const), to: fc.constantFrom<ClaimStatus>('OPEN', 'COMMUNICATING', 'CLOSED', 'ARCHIVED', 'NEW') }),
-  fc.record({ kind: fc.constant('message' as const), sender: fc.constantFrom('customer' as const, 'merchant' as const, 'staff' as const) }),
+  fc.record({
+    kind: fc.constant('status' as const),
+    to: fc.constantFrom<ClaimStatus>('OPEN', 'COMMUNICATING', 'CLOSED', 'ARCHIVED', 'NEW'),
+  }),
+  fc.record({
+    kind: fc.constant('message' as const),
+    sender: fc.constantFrom('customer' as const, 'merchant' as const, 'staff' as const),
+  }),
   fc.record({ kind: fc.constant('label' as const), label: fc.constantFrom('vip', 'fragile'), remove: fc.boolean() }),
   fc.record({ kind: fc.constant('assign' as const), who: fc.option(fc.nat({ max: 1 })) }),
   fc.record({
-    kind: fc.constant('resolve' as const), type: fc.constantFrom('REFUND' as const, 'RESHIP' as const, 'STORE_CREDIT' as const, 'DENY' as const), firstItemOnly: fc.boolean(),
+    kind: fc.constant('resolve' as const),
+    type: fc.constantFrom('REFUND' as const, 'RESHIP' as const, 'STORE_CREDIT' as const, 'DENY' as const),
+    firstItemOnly: fc.boolean(),
   }),
   fc.record({ kind: fc.constant('reverse' as const) }),
   fc.record({ kind: fc.constant('review' as const), rating: fc.integer({ min: 1, max: 5 }) }),
   fc.record({ kind: fc.constant('mail' as const), sent: fc.boolean() }),
 );
 
-const TEAM = [{ id: randomUUID(), name: 'Ana Agent' }, { id: randomUUID(), name: 'Ben Agent' }];
+const TEAM = [
+  { id: randomUUID(), name: 'Ana Agent' },
+  { id: randomUUID(), name: 'Ben Agent' },
+];
 
 type ClaimCommandOfStory = Parameters<ClaimStory['do']>[0];
 
@@ -41,20 +52,51 @@ function commandOf(step: ClaimStep, story: ClaimStory): ClaimCommandOfStory {
     case 'status':
       return { type: 'ChangeClaimStatus', to: step.to, note: null };
     case 'message':
-      return { type: 'SendMessage', messageId: randomUUID(), actor: agent, senderType: step.sender, senderName: step.sender, messageContent: 'Hello', medias: [], now: story.at() };
+      return {
+        type: 'SendMessage',
+        messageId: randomUUID(),
+        actor: agent,
+        senderType: step.sender,
+        senderName: step.sender,
+        messageContent: 'Hello',
+        medias: [],
+        now: story.at(),
+      };
     case 'label':
-      return step.remove ? { type: 'RemoveClaimLabel', label: step.label } : { type: 'AddClaimLabel', label: step.label };
+      return step.remove
+        ? { type: 'RemoveClaimLabel', label: step.label }
+        : { type: 'AddClaimLabel', label: step.label };
     case 'assign':
       return { type: 'AssignClaim', assignee: step.who === null ? null : TEAM[step.who]! };
     case 'resolve':
       return {
-        type: 'ResolveClaim', resolutionIds: [randomUUID(), randomUUID()], actor: agent, now: story.at(), ...storeTerms,
-        request: { resolutionType: step.type, reason: 'OTHER', ...(step.firstItemOnly ? { items: [{ claimItemId: twoItems.itemIds[0] }] } : {}) },
+        type: 'ResolveClaim',
+        resolutionIds: [randomUUID(), randomUUID()],
+        actor: agent,
+        now: story.at(),
+        ...storeTerms,
+        request: {
+          resolutionType: step.type,
+          reason: 'OTHER',
+          ...(step.firstItemOnly ? { items: [{ claimItemId: twoItems.itemIds[0] }] } : {}),
+        },
       };
     case 'reverse':
-      return { type: 'ReverseResolution', storeId: order.storeId, clawbackEntryIds: [randomUUID(), randomUUID()], reason: 'Charged back', actor: agent, now: story.at() };
+      return {
+        type: 'ReverseResolution',
+        storeId: order.storeId,
+        clawbackEntryIds: [randomUUID(), randomUUID()],
+        reason: 'Charged back',
+        actor: agent,
+        now: story.at(),
+      };
     case 'review':
-      return { type: 'AddReview', reviewId: randomUUID(), now: story.at(), review: { rating: step.rating, text: 'ok' } };
+      return {
+        type: 'AddReview',
+        reviewId: randomUUID(),
+        now: story.at(),
+        review: { rating: step.rating, text: 'ok' },
+      };
     case 'mail':
       throw new Error('mail is not a claim command');
   }
@@ -70,8 +112,16 @@ function claimHistory([ofTwoItems, steps]: readonly [boolean, readonly ClaimStep
   for (const step of steps) {
     try {
       if (step.kind === 'mail') {
-        story.notify({ notificationId: randomUUID(), kind: 'claim_filed', causedBy: filed, to: 'ava@example.com', subject: 'We received your claim' },
-          step.sent ? { sent: true } : { sent: false, error: 'refused', nextAttemptAt: NOW });
+        story.notify(
+          {
+            notificationId: randomUUID(),
+            kind: 'claim_filed',
+            causedBy: filed,
+            to: 'ava@example.com',
+            subject: 'We received your claim',
+          },
+          step.sent ? { sent: true } : { sent: false, error: 'refused', nextAttemptAt: NOW },
+        );
       } else {
         story.do(commandOf(step, story));
       }
@@ -99,14 +149,18 @@ const TABLES = [...new Set(PROJECTIONS.flatMap((p) => p.tables))];
 async function snapshot(db: Kysely<unknown>): Promise<Record<string, string[]>> {
   const tables: Record<string, string[]> = {};
   for (const table of [...TABLES, 'webhook_deliveries']) {
-    const { rows } = await sql<{ row: string }>`select (to_jsonb(t) - 'id' - 'created_at')::text as row from ${sql.table(table)} t`.execute(db);
+    const { rows } = await sql<{
+      row: string;
+    }>`select (to_jsonb(t) - 'id' - 'created_at')::text as row from ${sql.table(table)} t`.execute(db);
     tables[table] = rows.map((r) => r.row).sort();
   }
   return tables;
 }
 
 async function reset(db: Kysely<unknown>): Promise<void> {
-  await sql`truncate ${sql.join([...TABLES, 'webhook_deliveries', 'webhook_delivery_attempts', 'projection_offsets'].map((t) => sql.table(t)))}`.execute(db);
+  await sql`truncate ${sql.join([...TABLES, 'webhook_deliveries', 'webhook_delivery_attempts', 'projection_offsets'].map((t) => sql.table(t)))}`.execute(
+    db,
+  );
 }
 
 describe('every projection applied in batches equals it applied event by event', () => {
@@ -118,42 +172,51 @@ describe('every projection applied in batches equals it applied event by event',
     const endpointId = randomUUID();
     for (const db of [oneByOne, batched]) {
       await sql`insert into webhook_endpoints (id, store_id, url, secret, event_types, created_at)
-        values (${endpointId}, ${order.storeId}, 'https://example.com/hook', 'whsec_x', null, '2000-01-01T00:00:00Z')`.execute(db);
+        values (${endpointId}, ${order.storeId}, 'https://example.com/hook', 'whsec_x', null, '2000-01-01T00:00:00Z')`.execute(
+        db,
+      );
     }
   }, 240_000);
-  afterAll(async () => { await Promise.all([oneByOne.destroy(), batched.destroy()]); });
+  afterAll(async () => {
+    await Promise.all([oneByOne.destroy(), batched.destroy()]);
+  });
 
   it('for a random history, in random batch splits, with earlier batches and overlapping slices delivered again', async () => {
-    await fc.assert(fc.asyncProperty(
-      fc.array(fc.tuple(fc.boolean(), fc.array(claimStep, { maxLength: 12 })), { minLength: 1, maxLength: 4 }),
-      fc.array(moneyStep, { maxLength: 30 }),
-      fc.array(fc.nat(), { minLength: 1, maxLength: 40 }),
-      fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 6 }),
-      fc.array(fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 1, max: 30 })), { maxLength: 4 }),
-      async (claims, moneySteps, picks, sizes, redeliveries) => {
-        const money = new MoneyHistory();
-        for (const step of moneySteps) money.play(step);
-        const history = interleave([...claims.map(claimHistory), money.envelopes], picks);
-        await Promise.all([reset(oneByOne), reset(batched)]);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.boolean(), fc.array(claimStep, { maxLength: 12 })), { minLength: 1, maxLength: 4 }),
+        fc.array(moneyStep, { maxLength: 30 }),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 40 }),
+        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 1, max: 30 })), { maxLength: 4 }),
+        async (claims, moneySteps, picks, sizes, redeliveries) => {
+          const money = new MoneyHistory();
+          for (const step of moneySteps) money.play(step);
+          const history = interleave([...claims.map(claimHistory), money.envelopes], picks);
+          await Promise.all([reset(oneByOne), reset(batched)]);
 
-        for (const event of history) for (const projection of PROJECTIONS) await applyEvents(oneByOne, projection, [event]);
+          for (const event of history)
+            for (const projection of PROJECTIONS) await applyEvents(oneByOne, projection, [event]);
 
-        const applied: number[] = [];
-        for (let start = 0, i = 0; start < history.length; i++) {
-          const end = Math.min(history.length, start + sizes[i % sizes.length]!);
-          for (const projection of PROJECTIONS) await applyEvents(batched, projection, history.slice(start, end));
-          applied.push(end);
-          // At-least-once delivery: a slice of what was delivered already, starting anywhere, comes again.
-          const [after, at, size] = redeliveries[i % Math.max(1, redeliveries.length)] ?? [0, 0, 0];
-          if (redeliveries.length > 0 && after % 2 === 0) {
-            const from = at % end;
-            for (const projection of PROJECTIONS) await applyEvents(batched, projection, history.slice(from, Math.min(end, from + size)));
+          const applied: number[] = [];
+          for (let start = 0, i = 0; start < history.length; i++) {
+            const end = Math.min(history.length, start + sizes[i % sizes.length]!);
+            for (const projection of PROJECTIONS) await applyEvents(batched, projection, history.slice(start, end));
+            applied.push(end);
+            // At-least-once delivery: a slice of what was delivered already, starting anywhere, comes again.
+            const [after, at, size] = redeliveries[i % Math.max(1, redeliveries.length)] ?? [0, 0, 0];
+            if (redeliveries.length > 0 && after % 2 === 0) {
+              const from = at % end;
+              for (const projection of PROJECTIONS)
+                await applyEvents(batched, projection, history.slice(from, Math.min(end, from + size)));
+            }
+            start = end;
           }
-          start = end;
-        }
 
-        expect(await snapshot(batched)).toEqual(await snapshot(oneByOne));
-      },
-    ), { numRuns: 15 });
+          expect(await snapshot(batched)).toEqual(await snapshot(oneByOne));
+        },
+      ),
+      { numRuns: 15 },
+    );
   }, 600_000);
 });

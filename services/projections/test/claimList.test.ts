@@ -13,20 +13,48 @@ function refundedClaim(claimNumber = '10001', startsAt?: string): ClaimStory {
   const story = new ClaimStory(randomUUID(), claimNumber, startsAt).file();
   return story
     .do({ type: 'ChangeClaimStatus', to: 'OPEN', note: null })
-    .do({ type: 'SendMessage', messageId: randomUUID(), actor: agent, senderType: 'merchant', senderName: 'Acme', messageContent: 'Sorry!', medias: [], now: story.at() })
+    .do({
+      type: 'SendMessage',
+      messageId: randomUUID(),
+      actor: agent,
+      senderType: 'merchant',
+      senderName: 'Acme',
+      messageContent: 'Sorry!',
+      medias: [],
+      now: story.at(),
+    })
     .do({ type: 'AddClaimLabel', label: 'vip' })
-    .do({ type: 'ResolveClaim', resolutionIds: [randomUUID()], actor: agent, now: story.at(), ...storeTerms, request: { resolutionType: 'REFUND' } });
+    .do({
+      type: 'ResolveClaim',
+      resolutionIds: [randomUUID()],
+      actor: agent,
+      now: story.at(),
+      ...storeTerms,
+      request: { resolutionType: 'REFUND' },
+    });
 }
 
-const reverse = (story: ClaimStory, reason = 'Charged back') => story.do({
-  type: 'ReverseResolution', storeId: order.storeId, clawbackEntryIds: [randomUUID(), randomUUID(), randomUUID()], reason, actor: agent, now: story.at(),
-});
+const reverse = (story: ClaimStory, reason = 'Charged back') =>
+  story.do({
+    type: 'ReverseResolution',
+    storeId: order.storeId,
+    clawbackEntryIds: [randomUUID(), randomUUID(), randomUUID()],
+    reason,
+    actor: agent,
+    now: story.at(),
+  });
 
 describe('claim-list projection', () => {
   let db: Kysely<unknown>;
-  beforeAll(async () => { db = await projectionDatabase([claimListProjection]); });
-  beforeEach(async () => { await sql`truncate claim_list, projection_offsets`.execute(db); });
-  afterAll(async () => { await db.destroy(); });
+  beforeAll(async () => {
+    db = await projectionDatabase([claimListProjection]);
+  });
+  beforeEach(async () => {
+    await sql`truncate claim_list, projection_offsets`.execute(db);
+  });
+  afterAll(async () => {
+    await db.destroy();
+  });
 
   it('keeps one row per claim current through its events, and skips what it does not handle', async () => {
     const story = refundedClaim();
@@ -35,14 +63,26 @@ describe('claim-list projection', () => {
 
     expect(await applyEvents(db, claimListProjection, story.envelopes)).toBe(claimEvents.length);
 
-    const { rows: [row], nextCursor } = await listClaims(db, everyStore);
+    const {
+      rows: [row],
+      nextCursor,
+    } = await listClaims(db, everyStore);
     expect(nextCursor).toBeNull();
     const filed = claimEvents[0]!;
     const resolved = claimEvents.at(-1)!;
     expect(row).toMatchObject({
-      claim_id: story.claimId, store_id: order.storeId, claim_number: '10001', status: 'RESOLVED', claim_type: 'DAMAGED',
-      order_number: '1001', customer_email: 'ava@example.com', requested_resolution: 'REFUND', currency: 'USD',
-      item_count: 1, message_count: 1, resolution_type: 'REFUND',
+      claim_id: story.claimId,
+      store_id: order.storeId,
+      claim_number: '10001',
+      status: 'RESOLVED',
+      claim_type: 'DAMAGED',
+      order_number: '1001',
+      customer_email: 'ava@example.com',
+      requested_resolution: 'REFUND',
+      currency: 'USD',
+      item_count: 1,
+      message_count: 1,
+      resolution_type: 'REFUND',
     });
     // Two of three socks at 1800, each with its share of the line's 300 discount and 432 tax: 2 × (1700 + 144).
     expect(Number(row!.claimed_value)).toBe(3688);
@@ -63,7 +103,11 @@ describe('claim-list projection', () => {
     expect(row!.status).toBe('WAITING_FOR_CUSTOMER');
     expect(Number(row!.version)).toBe(story.envelopes.at(-1)!.streamVersion);
     expect(new Date(row!.updated_at).toISOString()).toBe(statusChangedAt);
-    const idle = await idleClaims(db, [{ storeId: order.storeId, status: 'WAITING_FOR_CUSTOMER', before: statusChangedAt }], 10);
+    const idle = await idleClaims(
+      db,
+      [{ storeId: order.storeId, status: 'WAITING_FOR_CUSTOMER', before: statusChangedAt }],
+      10,
+    );
     expect(idle).toEqual([{ claimId: story.claimId, storeId: order.storeId }]);
     expect(await idleClaims(db, [{ storeId: order.storeId, status: 'OPEN', before: statusChangedAt }], 10)).toEqual([]);
   });
@@ -82,7 +126,11 @@ describe('claim-list projection', () => {
       new ClaimStory(randomUUID(), '10002', '2026-11-21T09:00:00.000Z').file(),
       new ClaimStory(randomUUID(), '10003', '2026-11-22T09:00:00.000Z').file(),
     ];
-    await applyEvents(db, claimListProjection, stories.flatMap((story) => story.envelopes));
+    await applyEvents(
+      db,
+      claimListProjection,
+      stories.flatMap((story) => story.envelopes),
+    );
 
     const first = await listClaims(db, { ...everyStore, limit: 2 });
     expect(first.rows.map((r) => r.claim_number)).toEqual(['10003', '10002']);
@@ -90,16 +138,23 @@ describe('claim-list projection', () => {
     expect(second.rows.map((r) => r.claim_number)).toEqual(['10001']);
     expect(second.nextCursor).toBeNull();
 
-    expect((await listClaims(db, { ...everyStore, status: ['RESOLVED'] })).rows.map((r) => r.claim_number)).toEqual(['10001']);
-    expect((await listClaims(db, { ...everyStore, search: '#10002' })).rows.map((r) => r.claim_number)).toEqual(['10002']);
+    expect((await listClaims(db, { ...everyStore, status: ['RESOLVED'] })).rows.map((r) => r.claim_number)).toEqual([
+      '10001',
+    ]);
+    expect((await listClaims(db, { ...everyStore, search: '#10002' })).rows.map((r) => r.claim_number)).toEqual([
+      '10002',
+    ]);
     expect((await listClaims(db, { ...everyStore, search: 'AVA@example.com' })).rows).toHaveLength(3);
     expect((await listClaims(db, { ...everyStore, storeIds: [randomUUID()] })).rows).toEqual([]);
-    await expect(listClaims(db, { ...everyStore, cursor: 'bogus' })).rejects.toMatchObject({ code: 'validation_failed' });
+    await expect(listClaims(db, { ...everyStore, cursor: 'bogus' })).rejects.toMatchObject({
+      code: 'validation_failed',
+    });
     await expect(listClaims(db, { ...everyStore, cursor: 'bogus' })).rejects.toBeInstanceOf(DomainFailure);
   });
 
   describe('a reversed resolution', () => {
-    const rowOf = async (claimId: string) => (await listClaims(db, everyStore)).rows.find((r) => r.claim_id === claimId)!;
+    const rowOf = async (claimId: string) =>
+      (await listClaims(db, everyStore)).rows.find((r) => r.claim_id === claimId)!;
 
     it('leaves a decided claim open with no resolution, until the next decision names it again', async () => {
       const story = refundedClaim();
@@ -114,7 +169,14 @@ describe('claim-list projection', () => {
       expect(reversed).toMatchObject({ status: 'OPEN', resolution_type: null, resolved_at: null });
       expect(Number(reversed.version)).toBe(reversal.streamVersion);
 
-      story.do({ type: 'ResolveClaim', resolutionIds: [randomUUID()], actor: agent, now: story.at(), ...storeTerms, request: { resolutionType: 'RESHIP' } });
+      story.do({
+        type: 'ResolveClaim',
+        resolutionIds: [randomUUID()],
+        actor: agent,
+        now: story.at(),
+        ...storeTerms,
+        request: { resolutionType: 'RESHIP' },
+      });
       await applyEvents(db, claimListProjection, story.envelopes.slice(-1));
       const decidedAgain = await rowOf(story.claimId);
       expect(decidedAgain).toMatchObject({ status: 'RESOLVED', resolution_type: 'RESHIP' });
@@ -124,11 +186,19 @@ describe('claim-list projection', () => {
     it('takes back a decision on some items while the claim keeps its status, and moves the version and last activity', async () => {
       const story = new ClaimStory().file(twoItems.request).do({ type: 'ChangeClaimStatus', to: 'OPEN', note: null });
       story.do({
-        type: 'ResolveClaim', resolutionIds: [randomUUID()], actor: agent, now: story.at(), ...storeTerms,
+        type: 'ResolveClaim',
+        resolutionIds: [randomUUID()],
+        actor: agent,
+        now: story.at(),
+        ...storeTerms,
         request: { resolutionType: 'STORE_CREDIT', items: [{ claimItemId: twoItems.itemIds[0] }] },
       });
       await applyEvents(db, claimListProjection, story.envelopes);
-      expect(await rowOf(story.claimId)).toMatchObject({ status: 'OPEN', resolution_type: 'STORE_CREDIT', resolved_at: null });
+      expect(await rowOf(story.claimId)).toMatchObject({
+        status: 'OPEN',
+        resolution_type: 'STORE_CREDIT',
+        resolved_at: null,
+      });
 
       reverse(story, 'Decided the wrong item');
       const reversal = story.envelopes.at(-1)!;
@@ -143,7 +213,14 @@ describe('claim-list projection', () => {
     it('ends as event by event when the decision, its reversal and the next decision come in one batch', async () => {
       const story = refundedClaim();
       reverse(story);
-      story.do({ type: 'ResolveClaim', resolutionIds: [randomUUID()], actor: agent, now: story.at(), ...storeTerms, request: { resolutionType: 'DENY', reason: 'PACKAGE_ARRIVED' } });
+      story.do({
+        type: 'ResolveClaim',
+        resolutionIds: [randomUUID()],
+        actor: agent,
+        now: story.at(),
+        ...storeTerms,
+        request: { resolutionType: 'DENY', reason: 'PACKAGE_ARRIVED' },
+      });
       await applyEvents(db, claimListProjection, story.envelopes);
       const row = await rowOf(story.claimId);
       expect(row).toMatchObject({ status: 'DENIED', resolution_type: 'DENY' });

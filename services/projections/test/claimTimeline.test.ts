@@ -7,20 +7,40 @@ import { agent, ClaimStory, order, storeTerms, twoItems } from './support/claimS
 
 describe('claim-timeline projection', () => {
   let db: Kysely<unknown>;
-  beforeAll(async () => { db = await projectionDatabase([claimTimelineProjection]); });
-  afterAll(async () => { await db.destroy(); });
+  beforeAll(async () => {
+    db = await projectionDatabase([claimTimelineProjection]);
+  });
+  afterAll(async () => {
+    await db.destroy();
+  });
 
   it('writes one history line per claim event, with its status, actor and summary, oldest first', async () => {
     const noteId = randomUUID();
     const story = new ClaimStory().file();
     story
       .do({ type: 'ChangeClaimStatus', to: 'OPEN', note: 'looking into it' })
-      .do({ type: 'SendMessage', messageId: randomUUID(), actor: agent, senderType: 'merchant', senderName: 'Acme', messageContent: 'Photos?', medias: [], now: story.at() })
+      .do({
+        type: 'SendMessage',
+        messageId: randomUUID(),
+        actor: agent,
+        senderType: 'merchant',
+        senderName: 'Acme',
+        messageContent: 'Photos?',
+        medias: [],
+        now: story.at(),
+      })
       .do({ type: 'AddClaimNote', noteId, actor: agent, body: 'Repeat claimer, check the photos', now: story.at() })
       .do({ type: 'AddClaimLabel', label: 'vip' })
       .do({ type: 'RemoveClaimLabel', label: 'vip' })
       .do({ type: 'SetClaimMetadata', key: 'carrier', value: 'UPS' })
-      .do({ type: 'ResolveClaim', resolutionIds: [randomUUID()], actor: agent, now: story.at(), ...storeTerms, request: { resolutionType: 'RESHIP' } })
+      .do({
+        type: 'ResolveClaim',
+        resolutionIds: [randomUUID()],
+        actor: agent,
+        now: story.at(),
+        ...storeTerms,
+        request: { resolutionType: 'RESHIP' },
+      })
       .do({ type: 'AddReview', reviewId: randomUUID(), now: story.at(), review: { rating: 5, text: 'Quick!' } });
     const claimEvents = story.envelopes.filter((e) => e.streamId === story.claimId);
 
@@ -58,16 +78,34 @@ describe('claim-timeline projection', () => {
     expect(JSON.stringify(entries)).not.toContain('Repeat claimer');
   });
 
-  it('merges the claim\'s mail, from its own stream, into the history in the order recorded', async () => {
+  it("merges the claim's mail, from its own stream, into the history in the order recorded", async () => {
     const story = new ClaimStory().file();
     const filedEvent = story.envelopes.find((e) => e.type === 'ClaimFiled')!.eventId;
-    const shopperMail = { notificationId: randomUUID(), kind: 'claim_filed' as const, causedBy: filedEvent, to: 'ava@example.com' };
+    const shopperMail = {
+      notificationId: randomUUID(),
+      kind: 'claim_filed' as const,
+      causedBy: filedEvent,
+      to: 'ava@example.com',
+    };
     const memberId = randomUUID();
     story
-      .notify({ ...shopperMail, subject: 'We received your claim #10001' }, { sent: false, error: 'connection refused', nextAttemptAt: '2025-01-01T00:00:01.000Z' })
+      .notify(
+        { ...shopperMail, subject: 'We received your claim #10001' },
+        { sent: false, error: 'connection refused', nextAttemptAt: '2025-01-01T00:00:01.000Z' },
+      )
       .do({ type: 'ChangeClaimStatus', to: 'OPEN', note: null })
       .notify({ ...shopperMail, subject: 'We received your claim #10001' }, { sent: true })
-      .notify({ notificationId: randomUUID(), kind: 'new_claim', causedBy: filedEvent, memberId, to: 'agent@acme.test', subject: 'New claim #10001' }, { sent: true });
+      .notify(
+        {
+          notificationId: randomUUID(),
+          kind: 'new_claim',
+          causedBy: filedEvent,
+          memberId,
+          to: 'agent@acme.test',
+          subject: 'New claim #10001',
+        },
+        { sent: true },
+      );
     await applyEvents(db, claimTimelineProjection, story.envelopes);
     const entries = await claimTimeline(db, story.claimId);
     expect(entries.map((e) => [e.source, e.version, e.eventType])).toEqual([
@@ -78,10 +116,32 @@ describe('claim-timeline projection', () => {
       ['notifications', 3, 'ClaimNotificationSent'],
     ]);
     expect(entries.filter((e) => e.source === 'notifications').map((e) => e.summary)).toEqual([
-      { kind: 'claim_filed', recipient: 'customer', to: 'ava@example.com', subject: 'We received your claim #10001', attempt: 1, sent: false,
-        error: 'connection refused', nextAttemptAt: '2025-01-01T00:00:01.000Z' },
-      { kind: 'claim_filed', recipient: 'customer', to: 'ava@example.com', subject: 'We received your claim #10001', attempt: 2, sent: true },
-      { kind: 'new_claim', recipient: 'team', to: 'agent@acme.test', subject: 'New claim #10001', attempt: 1, sent: true },
+      {
+        kind: 'claim_filed',
+        recipient: 'customer',
+        to: 'ava@example.com',
+        subject: 'We received your claim #10001',
+        attempt: 1,
+        sent: false,
+        error: 'connection refused',
+        nextAttemptAt: '2025-01-01T00:00:01.000Z',
+      },
+      {
+        kind: 'claim_filed',
+        recipient: 'customer',
+        to: 'ava@example.com',
+        subject: 'We received your claim #10001',
+        attempt: 2,
+        sent: true,
+      },
+      {
+        kind: 'new_claim',
+        recipient: 'team',
+        to: 'agent@acme.test',
+        subject: 'New claim #10001',
+        attempt: 1,
+        sent: true,
+      },
     ]);
   });
 
@@ -93,14 +153,27 @@ describe('claim-timeline projection', () => {
   });
 
   describe('a reversed resolution', () => {
-    const reverse = (story: ClaimStory, reason: string) => story.do({
-      type: 'ReverseResolution', storeId: order.storeId, clawbackEntryIds: [randomUUID(), randomUUID()], reason, actor: agent, now: story.at(),
-    });
+    const reverse = (story: ClaimStory, reason: string) =>
+      story.do({
+        type: 'ReverseResolution',
+        storeId: order.storeId,
+        clawbackEntryIds: [randomUUID(), randomUUID()],
+        reason,
+        actor: agent,
+        now: story.at(),
+      });
 
     it('is a line with its reason and who, before the status going back to open', async () => {
       const resolutionId = randomUUID();
       const story = new ClaimStory().file();
-      story.do({ type: 'ResolveClaim', resolutionIds: [resolutionId], actor: agent, now: story.at(), ...storeTerms, request: { resolutionType: 'REFUND' } });
+      story.do({
+        type: 'ResolveClaim',
+        resolutionIds: [resolutionId],
+        actor: agent,
+        now: story.at(),
+        ...storeTerms,
+        request: { resolutionType: 'REFUND' },
+      });
       reverse(story, 'Charged back');
       await applyEvents(db, claimTimelineProjection, story.envelopes);
       const entries = await claimTimeline(db, story.claimId);
@@ -110,24 +183,39 @@ describe('claim-timeline projection', () => {
         [3, 'ClaimResolutionReversed', null],
         [4, 'ClaimStatusChanged', 'OPEN'],
       ]);
-      expect(entries[2]).toMatchObject({ actor: agent, summary: { reason: 'Charged back', resolutionIds: [resolutionId] } });
-      expect(entries[2]!.occurredAt).toBe(story.envelopes.find((e) => e.type === 'ClaimResolutionReversed')!.occurredAt);
+      expect(entries[2]).toMatchObject({
+        actor: agent,
+        summary: { reason: 'Charged back', resolutionIds: [resolutionId] },
+      });
+      expect(entries[2]!.occurredAt).toBe(
+        story.envelopes.find((e) => e.type === 'ClaimResolutionReversed')!.occurredAt,
+      );
     });
 
     it('is a line even when the claim keeps its status (a decision on some items taken back)', async () => {
       const resolutionId = randomUUID();
       const story = new ClaimStory().file(twoItems.request).do({ type: 'ChangeClaimStatus', to: 'OPEN', note: null });
       story.do({
-        type: 'ResolveClaim', resolutionIds: [resolutionId], actor: agent, now: story.at(), ...storeTerms,
+        type: 'ResolveClaim',
+        resolutionIds: [resolutionId],
+        actor: agent,
+        now: story.at(),
+        ...storeTerms,
         request: { resolutionType: 'RESHIP', items: [{ claimItemId: twoItems.itemIds[1] }] },
       });
       reverse(story, 'Wrong item');
       await applyEvents(db, claimTimelineProjection, story.envelopes);
       const entries = await claimTimeline(db, story.claimId);
       expect(entries.map((e) => [e.eventType, e.status])).toEqual([
-        ['ClaimFiled', 'NEW'], ['ClaimStatusChanged', 'OPEN'], ['ClaimResolved', 'OPEN'], ['ClaimResolutionReversed', null],
+        ['ClaimFiled', 'NEW'],
+        ['ClaimStatusChanged', 'OPEN'],
+        ['ClaimResolved', 'OPEN'],
+        ['ClaimResolutionReversed', null],
       ]);
-      expect(entries.at(-1)).toMatchObject({ actor: agent, summary: { reason: 'Wrong item', resolutionIds: [resolutionId] } });
+      expect(entries.at(-1)).toMatchObject({
+        actor: agent,
+        summary: { reason: 'Wrong item', resolutionIds: [resolutionId] },
+      });
     });
   });
 });

@@ -6,7 +6,15 @@ import type { EventEnvelope } from '@claims/contracts';
 import { ANY, appendToStream, type Database, type EventStoreTables, type NewEvent } from '@claims/event-store';
 import { createKafka, ensureTopic } from '@claims/relay';
 import {
-  consumeFromKafka, followStore, listRebuilds, parkedCounts, projectionFaultMigrations, projectionRuntimeMigrations, rebuild, RebuildRunning, startRebuild,
+  consumeFromKafka,
+  followStore,
+  listRebuilds,
+  parkedCounts,
+  projectionFaultMigrations,
+  projectionRuntimeMigrations,
+  rebuild,
+  RebuildRunning,
+  startRebuild,
   type Projection,
 } from '../src/index.js';
 import { eventually } from '../../../test/support/testDatabase.js';
@@ -27,14 +35,18 @@ function labelProjection(name: string): Projection<'ClaimLabelAdded'> {
     migrations: {
       [`0900_${table}`]: {
         async up(db: Kysely<unknown>) {
-          await sql`create table ${sql.table(table)} (stream_id text not null, version bigint not null, label text not null, primary key (stream_id, version))`.execute(db);
+          await sql`create table ${sql.table(table)} (stream_id text not null, version bigint not null, label text not null, primary key (stream_id, version))`.execute(
+            db,
+          );
         },
       },
     },
     async applyBatch(trx: QueryExecutorProvider, events) {
       if (events.some((event) => event.data.label === 'poison')) throw new Error('cannot project a poisoned label');
       await sql`insert into ${sql.table(table)} (stream_id, version, label)
-        select * from unnest(${events.map((e) => e.streamId)}::text[], ${events.map((e) => e.streamVersion)}::bigint[], ${events.map((e) => e.data.label)}::text[])`.execute(trx);
+        select * from unnest(${events.map((e) => e.streamId)}::text[], ${events.map((e) => e.streamVersion)}::bigint[], ${events.map((e) => e.data.label)}::text[])`.execute(
+        trx,
+      );
     },
   };
 }
@@ -47,7 +59,12 @@ const labelled = (label: string): NewEvent => ({
 });
 
 const rows = async (db: Kysely<EventStoreTables>, projection: Projection) =>
-  (await sql<{ stream_id: string; version: number }>`select stream_id, version from ${sql.table(projection.tables[0]!)} order by stream_id, version`.execute(db)).rows;
+  (
+    await sql<{
+      stream_id: string;
+      version: number;
+    }>`select stream_id, version from ${sql.table(projection.tables[0]!)} order by stream_id, version`.execute(db)
+  ).rows;
 
 const rebuilt = labelProjection('rebuilt');
 const beside = labelProjection('beside');
@@ -62,21 +79,37 @@ describe('projection runtime on PostgreSQL', () => {
 
   beforeAll(async () => {
     ({ database, dispose } = await migratedTestDatabase(
-      postgresServer().databaseUrl, projectionRuntimeMigrations, projectionFaultMigrations, rebuilt.migrations, beside.migrations, poisoned.migrations, poisonedOnKafka.migrations,
-      firstOnKafka.migrations, joinedOnKafka.migrations,
+      postgresServer().databaseUrl,
+      projectionRuntimeMigrations,
+      projectionFaultMigrations,
+      rebuilt.migrations,
+      beside.migrations,
+      poisoned.migrations,
+      poisonedOnKafka.migrations,
+      firstOnKafka.migrations,
+      joinedOnKafka.migrations,
     ));
   });
   afterAll(() => dispose());
 
   const append = (streamId: string, label: string) =>
-    appendToStream(database.db, { streamId, streamType: 'test', storeId: null, expectedVersion: ANY, events: [labelled(label)] });
+    appendToStream(database.db, {
+      streamId,
+      streamType: 'test',
+      storeId: null,
+      expectedVersion: ANY,
+      events: [labelled(label)],
+    });
 
   it('loses no row when a rebuild runs beside a live follower while events are appended', async () => {
     const streams = Array.from({ length: 40 }, () => randomUUID());
     // History in one append per stream (50 events each): the race under test is the one with the appender below.
     for (const [s, streamId] of streams.entries()) {
       await appendToStream(database.db, {
-        streamId, streamType: 'test', storeId: null, expectedVersion: ANY,
+        streamId,
+        streamType: 'test',
+        storeId: null,
+        expectedVersion: ANY,
         events: Array.from({ length: 50 }, (_, i) => labelled(`before ${s}.${i}`)),
       });
     }
@@ -94,7 +127,9 @@ describe('projection runtime on PostgreSQL', () => {
     await follower.stop();
     const live = await rows(database.db, rebuilt);
     const { rows: events } = await sql<{ stream_id: string; stream_version: number }>`
-      select stream_id, stream_version from events where stream_id = any(${streams}::text[]) order by stream_id, stream_version`.execute(database.db);
+      select stream_id, stream_version from events where stream_id = any(${streams}::text[]) order by stream_id, stream_version`.execute(
+      database.db,
+    );
     expect(live).toEqual(events.map((e) => ({ stream_id: e.stream_id, version: e.stream_version })));
     await rebuild(database.db, rebuilt);
     expect(await rows(database.db, rebuilt)).toEqual(live);
@@ -106,9 +141,16 @@ describe('projection runtime on PostgreSQL', () => {
     const follower = followStore(database.db, beside, log, 5);
     await follower.catchUp();
     // A row the events do not make: the old version's, gone once the rebuilt version takes over.
-    await sql`insert into beside_rows (stream_id, version, label) values ('stale', 1, 'from an old version')`.execute(database.db);
-    const expected = async () => (await sql<{ stream_id: string; version: number }>`
-      select stream_id, stream_version as version from events where type = 'ClaimLabelAdded' and stream_id = ${stream} order by stream_id, stream_version`.execute(database.db)).rows;
+    await sql`insert into beside_rows (stream_id, version, label) values ('stale', 1, 'from an old version')`.execute(
+      database.db,
+    );
+    const expected = async () =>
+      (
+        await sql<{ stream_id: string; version: number }>`
+      select stream_id, stream_version as version from events where type = 'ClaimLabelAdded' and stream_id = ${stream} order by stream_id, stream_version`.execute(
+          database.db,
+        )
+      ).rows;
     let duringRebuild: Awaited<ReturnType<typeof rows>> = [];
     const progress: number[] = [];
     await rebuild(database.db, beside, ({ done }) => progress.push(done), {
@@ -116,8 +158,12 @@ describe('projection runtime on PostgreSQL', () => {
         // Queries still answer from the live tables, and the live follower still applies new events to them.
         await append(stream, 'while rebuilding');
         await follower.catchUp();
-        duringRebuild = (await rows(database.db, beside)).filter((r) => r.stream_id === stream || r.stream_id === 'stale');
-        expect((await listRebuilds(database.db)).find((r) => r.projection === 'beside')).toMatchObject({ status: 'running' });
+        duringRebuild = (await rows(database.db, beside)).filter(
+          (r) => r.stream_id === stream || r.stream_id === 'stale',
+        );
+        expect((await listRebuilds(database.db)).find((r) => r.projection === 'beside')).toMatchObject({
+          status: 'running',
+        });
         await expect(startRebuild(database.db, beside)).rejects.toBeInstanceOf(RebuildRunning);
       },
     });
@@ -126,9 +172,16 @@ describe('projection runtime on PostgreSQL', () => {
     expect(progress.at(-1)).toBeGreaterThanOrEqual(30);
 
     const after = (await rows(database.db, beside)).filter((r) => r.stream_id === stream || r.stream_id === 'stale');
-    expect(after.map((r) => ({ stream_id: r.stream_id, version: Number(r.version) }))).toEqual((await expected()).map((e) => ({ ...e, version: Number(e.version) })));
-    expect((await listRebuilds(database.db)).find((r) => r.projection === 'beside')).toMatchObject({ status: 'done', error: null });
-    const { rows: schemas } = await sql<{ name: string }>`select nspname as name from pg_namespace where nspname like 'projection_%'`.execute(database.db);
+    expect(after.map((r) => ({ stream_id: r.stream_id, version: Number(r.version) }))).toEqual(
+      (await expected()).map((e) => ({ ...e, version: Number(e.version) })),
+    );
+    expect((await listRebuilds(database.db)).find((r) => r.projection === 'beside')).toMatchObject({
+      status: 'done',
+      error: null,
+    });
+    const { rows: schemas } = await sql<{
+      name: string;
+    }>`select nspname as name from pg_namespace where nspname like 'projection_%'`.execute(database.db);
     expect(schemas).toEqual([]);
 
     // The follower goes on after the switch from the build's offsets: nothing twice, nothing missed.
@@ -153,8 +206,19 @@ describe('projection runtime on PostgreSQL', () => {
     await follower.catchUp();
     expect(follower.status()).toEqual({ state: 'ok' });
     await follower.stop();
-    const { rows: parked } = await sql`select stream_id, stream_version, type, error, attempts from projection_parked where projection = 'poisoned'`.execute(database.db);
-    expect(parked).toEqual([{ stream_id: stream, stream_version: 2, type: 'ClaimLabelAdded', error: 'cannot project a poisoned label', attempts: 3 }]);
+    const { rows: parked } =
+      await sql`select stream_id, stream_version, type, error, attempts from projection_parked where projection = 'poisoned'`.execute(
+        database.db,
+      );
+    expect(parked).toEqual([
+      {
+        stream_id: stream,
+        stream_version: 2,
+        type: 'ClaimLabelAdded',
+        error: 'cannot project a poisoned label',
+        attempts: 3,
+      },
+    ]);
     expect(poison.ok).toBe(true);
     const applied = await rows(database.db, poisoned);
     expect(applied.filter((r) => r.stream_id === stream).map((r) => Number(r.version))).toEqual([1, 3]);
@@ -168,13 +232,27 @@ describe('projection runtime on PostgreSQL', () => {
     const stream = randomUUID();
     const envelopes: EventEnvelope[] = ['a', 'poison', 'c'].map((label, i) => {
       const event = labelled(label);
-      return { ...event, streamId: stream, streamVersion: i + 1, globalPosition: i + 1, storeId: null, occurredAt: new Date().toISOString() };
+      return {
+        ...event,
+        streamId: stream,
+        streamVersion: i + 1,
+        globalPosition: i + 1,
+        storeId: null,
+        occurredAt: new Date().toISOString(),
+      };
     });
     const producer = kafka.producer();
     await producer.connect();
     await producer.send({ topic, messages: envelopes.map((e) => ({ key: e.streamId, value: JSON.stringify(e) })) });
     await producer.disconnect();
-    const projector = await consumeFromKafka(kafka, database.db, [poisonedOnKafka], log, { topic, groupPrefix: `test.${randomUUID()}` }, { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 100 });
+    const projector = await consumeFromKafka(
+      kafka,
+      database.db,
+      [poisonedOnKafka],
+      log,
+      { topic, groupPrefix: `test.${randomUUID()}` },
+      { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 100 },
+    );
     try {
       await eventually(async () => {
         expect((await rows(database.db, poisonedOnKafka)).map((r) => Number(r.version))).toEqual([1, 3]);
@@ -193,14 +271,23 @@ describe('projection runtime on PostgreSQL', () => {
     const stream = randomUUID();
     const producer = kafka.producer();
     await producer.connect();
-    const publish = (labels: string[], from: number) => producer.send({
-      topic,
-      messages: labels.map((label, i) => {
-        const event: EventEnvelope = { ...labelled(label), streamId: stream, streamVersion: from + i, globalPosition: from + i, storeId: null, occurredAt: new Date().toISOString() };
-        return { key: stream, value: JSON.stringify(event) };
-      }),
-    });
-    const versions = async (projection: Projection) => (await rows(database.db, projection)).map((r) => Number(r.version));
+    const publish = (labels: string[], from: number) =>
+      producer.send({
+        topic,
+        messages: labels.map((label, i) => {
+          const event: EventEnvelope = {
+            ...labelled(label),
+            streamId: stream,
+            streamVersion: from + i,
+            globalPosition: from + i,
+            storeId: null,
+            occurredAt: new Date().toISOString(),
+          };
+          return { key: stream, value: JSON.stringify(event) };
+        }),
+      });
+    const versions = async (projection: Projection) =>
+      (await rows(database.db, projection)).map((r) => Number(r.version));
     try {
       await publish(['a', 'b', 'c'], 1);
       const first = await consumeFromKafka(kafka, database.db, [firstOnKafka], log, subscription);

@@ -12,7 +12,12 @@ export interface TopicSettings {
   maxMessageBytes: number;
 }
 
-export const DEFAULT_TOPIC_SETTINGS: TopicSettings = { numPartitions: 3, replicationFactor: 1, minInsyncReplicas: 1, maxMessageBytes: 1024 * 1024 };
+export const DEFAULT_TOPIC_SETTINGS: TopicSettings = {
+  numPartitions: 3,
+  replicationFactor: 1,
+  minInsyncReplicas: 1,
+  maxMessageBytes: 1024 * 1024,
+};
 
 /** The topic exists with a durability that contradicts the configuration: publishing to it would promise what it cannot keep. */
 export class TopicSettingsError extends Error {
@@ -31,7 +36,9 @@ async function describeTopic(admin: ReturnType<Kafka['admin']>, topic: string): 
   const partitions = metadata.topics[0]?.partitions ?? [];
   const { resources } = await admin.describeConfigs({
     includeSynonyms: false,
-    resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ['min.insync.replicas', 'max.message.bytes'] }],
+    resources: [
+      { type: ConfigResourceTypes.TOPIC, name: topic, configNames: ['min.insync.replicas', 'max.message.bytes'] },
+    ],
   });
   const entry = (name: string) => Number(resources[0]?.configEntries.find((e) => e.configName === name)?.configValue);
   return {
@@ -47,7 +54,11 @@ async function describeTopic(admin: ReturnType<Kafka['admin']>, topic: string): 
  * that an existing one is as durable as configured: a topic on fewer replicas, or accepting writes
  * on fewer in-sync replicas, than configured is refused with a TopicSettingsError.
  */
-export async function ensureTopic(kafka: Kafka, topic: string, settings: TopicSettings = DEFAULT_TOPIC_SETTINGS): Promise<TopicDescription> {
+export async function ensureTopic(
+  kafka: Kafka,
+  topic: string,
+  settings: TopicSettings = DEFAULT_TOPIC_SETTINGS,
+): Promise<TopicDescription> {
   const admin = kafka.admin();
   await admin.connect();
   try {
@@ -55,24 +66,32 @@ export async function ensureTopic(kafka: Kafka, topic: string, settings: TopicSe
     if (!existing.includes(topic)) {
       await admin.createTopics({
         waitForLeaders: true,
-        topics: [{
-          topic,
-          numPartitions: settings.numPartitions,
-          replicationFactor: settings.replicationFactor,
-          configEntries: [
-            { name: 'min.insync.replicas', value: String(settings.minInsyncReplicas) },
-            { name: 'max.message.bytes', value: String(settings.maxMessageBytes) },
-          ],
-        }],
+        topics: [
+          {
+            topic,
+            numPartitions: settings.numPartitions,
+            replicationFactor: settings.replicationFactor,
+            configEntries: [
+              { name: 'min.insync.replicas', value: String(settings.minInsyncReplicas) },
+              { name: 'max.message.bytes', value: String(settings.maxMessageBytes) },
+            ],
+          },
+        ],
       });
     }
     const found = await describeTopic(admin, topic);
     const problems = [
-      found.replicationFactor !== settings.replicationFactor ? `replication factor is ${found.replicationFactor}, configured ${settings.replicationFactor} (KAFKA_REPLICATION_FACTOR)` : null,
-      found.minInsyncReplicas !== settings.minInsyncReplicas ? `min.insync.replicas is ${found.minInsyncReplicas}, configured ${settings.minInsyncReplicas} (KAFKA_MIN_INSYNC_REPLICAS)` : null,
+      found.replicationFactor !== settings.replicationFactor
+        ? `replication factor is ${found.replicationFactor}, configured ${settings.replicationFactor} (KAFKA_REPLICATION_FACTOR)`
+        : null,
+      found.minInsyncReplicas !== settings.minInsyncReplicas
+        ? `min.insync.replicas is ${found.minInsyncReplicas}, configured ${settings.minInsyncReplicas} (KAFKA_MIN_INSYNC_REPLICAS)`
+        : null,
     ].filter((p): p is string => p !== null);
     if (problems.length > 0) {
-      throw new TopicSettingsError(`Topic ${topic} contradicts the configuration: ${problems.join('; ')}. Fix the topic (kafka-configs.sh / reassign partitions) or the configuration; the relay will not publish to it.`);
+      throw new TopicSettingsError(
+        `Topic ${topic} contradicts the configuration: ${problems.join('; ')}. Fix the topic (kafka-configs.sh / reassign partitions) or the configuration; the relay will not publish to it.`,
+      );
     }
     return found;
   } finally {

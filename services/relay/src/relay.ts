@@ -3,8 +3,17 @@ import type { Kafka, Message, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import { CLAIM_EVENTS_TOPIC } from '@claims/contracts';
 import {
-  catchUpCheckpoint, loadCheckpoint, readAll, startPollingLoop, storeCheckpoint, toEnvelope, tryLead,
-  type Database, type EventStoreTables, type Leadership, type RecordedEvent,
+  catchUpCheckpoint,
+  loadCheckpoint,
+  readAll,
+  startPollingLoop,
+  storeCheckpoint,
+  toEnvelope,
+  tryLead,
+  type Database,
+  type EventStoreTables,
+  type Leadership,
+  type RecordedEvent,
 } from '@claims/event-store';
 import { DEFAULT_TOPIC_SETTINGS, ensureTopic, TopicSettingsError, type TopicSettings } from './ensureTopic.js';
 
@@ -12,9 +21,7 @@ export const RELAY_CHECKPOINT = 'relay:kafka';
 const LEADERSHIP_LOCK = 'claims-relay';
 
 /** What health reports of the relay: `refused` is for good (the topic contradicts the configuration). */
-export type RelayStatus =
-  | { state: 'connecting' | 'publishing' }
-  | { state: 'failing' | 'refused'; reason: string };
+export type RelayStatus = { state: 'connecting' | 'publishing' } | { state: 'failing' | 'refused'; reason: string };
 
 export interface Relay {
   wake(): void;
@@ -39,7 +46,13 @@ interface Outgoing {
 /** Per record, what kafkajs adds around key, value and headers (lengths, offsets, timestamps), rounded up. */
 const RECORD_OVERHEAD = 64;
 /** Broker answers that no retry can change: the event is quarantined rather than retried for ever. */
-const REFUSALS = new Set(['MESSAGE_TOO_LARGE', 'RECORD_LIST_TOO_LARGE', 'INVALID_RECORD', 'CORRUPT_MESSAGE', 'POLICY_VIOLATION']);
+const REFUSALS = new Set([
+  'MESSAGE_TOO_LARGE',
+  'RECORD_LIST_TOO_LARGE',
+  'INVALID_RECORD',
+  'CORRUPT_MESSAGE',
+  'POLICY_VIOLATION',
+]);
 
 function refusalOf(error: unknown): string | null {
   for (let e: unknown = error; typeof e === 'object' && e !== null; e = (e as { cause?: unknown }).cause) {
@@ -50,8 +63,13 @@ function refusalOf(error: unknown): string | null {
 }
 
 function outgoing(event: RecordedEvent): Outgoing {
-  const message = { key: event.streamId, value: JSON.stringify(toEnvelope(event)), headers: { 'event-type': event.type } };
-  const bytes = Buffer.byteLength(message.value) + Buffer.byteLength(message.key) + Buffer.byteLength(event.type) + RECORD_OVERHEAD;
+  const message = {
+    key: event.streamId,
+    value: JSON.stringify(toEnvelope(event)),
+    headers: { 'event-type': event.type },
+  };
+  const bytes =
+    Buffer.byteLength(message.value) + Buffer.byteLength(message.key) + Buffer.byteLength(event.type) + RECORD_OVERHEAD;
   return { event, message, bytes };
 }
 
@@ -73,7 +91,10 @@ function chunksOf(items: readonly Outgoing[], maxBytes: number): Outgoing[][] {
   return chunks;
 }
 
-const positionOf = (event: RecordedEvent) => ({ transactionId: event.transactionId, globalPosition: event.globalPosition });
+const positionOf = (event: RecordedEvent) => ({
+  transactionId: event.transactionId,
+  globalPosition: event.globalPosition,
+});
 
 /**
  * Publishes the event store to Kafka in (transaction, position) order, key = stream id, so each
@@ -82,14 +103,31 @@ const positionOf = (event: RecordedEvent) => ({ transactionId: event.transaction
  * moves on. The checkpoint moves only after the broker has acknowledged (or the quarantine row is
  * written), so a crash republishes rather than loses (consumers skip what they have applied).
  */
-async function publishPending(db: Kysely<EventStoreTables>, producer: Producer, topic: string, maxBatchBytes: number, log: Logger): Promise<number> {
+async function publishPending(
+  db: Kysely<EventStoreTables>,
+  producer: Producer,
+  topic: string,
+  maxBatchBytes: number,
+  log: Logger,
+): Promise<number> {
   let position = await loadCheckpoint(db, RELAY_CHECKPOINT);
   let published = 0;
-  const send = (chunk: readonly Outgoing[]) => producer.send({ topic, acks: -1, messages: chunk.map((o) => o.message) });
+  const send = (chunk: readonly Outgoing[]) =>
+    producer.send({ topic, acks: -1, messages: chunk.map((o) => o.message) });
   async function quarantine(item: Outgoing, refusal: string, error: unknown): Promise<void> {
     const { event } = item;
-    log.error({ err: error, eventId: event.eventId, streamId: event.streamId, type: event.type, bytes: item.bytes, refusal, alert: 'relay_quarantine' },
-      'the broker refused an event for good; quarantined in relay_quarantine, the relay moves on');
+    log.error(
+      {
+        err: error,
+        eventId: event.eventId,
+        streamId: event.streamId,
+        type: event.type,
+        bytes: item.bytes,
+        refusal,
+        alert: 'relay_quarantine',
+      },
+      'the broker refused an event for good; quarantined in relay_quarantine, the relay moves on',
+    );
     await sql`
       insert into relay_quarantine (event_id, global_position, stream_id, type, bytes, error)
       values (${event.eventId}::uuid, ${event.globalPosition}, ${event.streamId}, ${event.type}, ${item.bytes}, ${`${refusal}: ${String(error)}`})
@@ -170,7 +208,8 @@ export function startRelay(database: Database, kafka: Kafka, log: Logger, option
     async catchUp() {
       const giveUpAt = Date.now() + 30_000;
       await catchUpCheckpoint(database.db, loop, RELAY_CHECKPOINT, {
-        givenUp: () => stopped || status.state !== 'publishing' || Date.now() >= giveUpAt, pauseMs: () => 50,
+        givenUp: () => stopped || status.state !== 'publishing' || Date.now() >= giveUpAt,
+        pauseMs: () => 50,
       });
     },
     status: () => status,

@@ -2,8 +2,22 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ANY, appendToStream, EventTooLargeError, MAX_EVENT_BYTES, type Database, type NewEvent } from '@claims/event-store';
-import { createKafka, DEFAULT_TOPIC_SETTINGS, ensureTopic, relayMigrations, startRelay, TopicSettingsError } from '../src/index.js';
+import {
+  ANY,
+  appendToStream,
+  EventTooLargeError,
+  MAX_EVENT_BYTES,
+  type Database,
+  type NewEvent,
+} from '@claims/event-store';
+import {
+  createKafka,
+  DEFAULT_TOPIC_SETTINGS,
+  ensureTopic,
+  relayMigrations,
+  startRelay,
+  TopicSettingsError,
+} from '../src/index.js';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { migratedTestDatabase } from '../../../test/support/migratedDatabase.js';
 import { postgresServer } from '../../../test/support/postgresServers.js';
@@ -19,11 +33,18 @@ const noted = (note: string): NewEvent => ({
   metadata: { actor: { type: 'system', id: 'test' }, correlationId: randomUUID(), causationId: null, schemaVersion: 1 },
 });
 
-async function createTopic(topic: string, configEntries: Array<{ name: string; value: string }>, replicationFactor = 1): Promise<void> {
+async function createTopic(
+  topic: string,
+  configEntries: Array<{ name: string; value: string }>,
+  replicationFactor = 1,
+): Promise<void> {
   const admin = kafka().admin();
   await admin.connect();
   try {
-    await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 3, replicationFactor, configEntries }] });
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: [{ topic, numPartitions: 3, replicationFactor, configEntries }],
+    });
   } finally {
     await admin.disconnect();
   }
@@ -35,7 +56,10 @@ async function published(topic: string, expected: number): Promise<string[]> {
   const notes: string[] = [];
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: true });
-  await consumer.run({ eachMessage: async ({ message }) => void notes.push((JSON.parse(message.value!.toString()) as { data: { note: string } }).data.note) });
+  await consumer.run({
+    eachMessage: async ({ message }) =>
+      void notes.push((JSON.parse(message.value!.toString()) as { data: { note: string } }).data.note),
+  });
   try {
     await eventually(async () => expect(notes).toHaveLength(expected), 30_000);
     return notes;
@@ -54,18 +78,30 @@ describe('relay and topic against a real broker', () => {
   afterAll(() => dispose());
 
   const append = (events: NewEvent[]) =>
-    appendToStream(database.db, { streamId: randomUUID(), streamType: 'test', storeId: null, expectedVersion: ANY, events });
+    appendToStream(database.db, {
+      streamId: randomUUID(),
+      streamType: 'test',
+      storeId: null,
+      expectedVersion: ANY,
+      events,
+    });
 
   it('refuses an event larger than the cap at append, with a typed error, and stores nothing', async () => {
     const before = await sql<{ n: number }>`select count(*)::int as n from events`.execute(database.db);
     await expect(append([noted('x'.repeat(MAX_EVENT_BYTES))])).rejects.toBeInstanceOf(EventTooLargeError);
-    await expect(append([noted('x'.repeat(MAX_EVENT_BYTES))])).rejects.toThrow(/Noted of stream .* is 257 KB; an event may be at most 256 KB/);
+    await expect(append([noted('x'.repeat(MAX_EVENT_BYTES))])).rejects.toThrow(
+      /Noted of stream .* is 257 KB; an event may be at most 256 KB/,
+    );
     expect(await sql<{ n: number }>`select count(*)::int as n from events`.execute(database.db)).toEqual(before);
   });
 
   it('creates the topic with the configured durability and an explicit max.message.bytes', async () => {
     const topic = topicName('created');
-    expect(await ensureTopic(kafka(), topic)).toEqual({ replicationFactor: 1, minInsyncReplicas: 1, maxMessageBytes: DEFAULT_TOPIC_SETTINGS.maxMessageBytes });
+    expect(await ensureTopic(kafka(), topic)).toEqual({
+      replicationFactor: 1,
+      minInsyncReplicas: 1,
+      maxMessageBytes: DEFAULT_TOPIC_SETTINGS.maxMessageBytes,
+    });
   });
 
   it('refuses a topic whose durability contradicts the configuration, saying what differs', async () => {
@@ -74,7 +110,9 @@ describe('relay and topic against a real broker', () => {
     const refusal = ensureTopic(kafka(), topic);
     await expect(refusal).rejects.toBeInstanceOf(TopicSettingsError);
     await expect(ensureTopic(kafka(), topic)).rejects.toThrow(/min\.insync\.replicas is 2, configured 1/);
-    await expect(ensureTopic(kafka(), topic, { ...DEFAULT_TOPIC_SETTINGS, minInsyncReplicas: 2 })).resolves.toMatchObject({ minInsyncReplicas: 2 });
+    await expect(
+      ensureTopic(kafka(), topic, { ...DEFAULT_TOPIC_SETTINGS, minInsyncReplicas: 2 }),
+    ).resolves.toMatchObject({ minInsyncReplicas: 2 });
   });
 
   it('splits sends below the topic limit, quarantines what the broker refuses and moves on', async () => {
@@ -91,8 +129,18 @@ describe('relay and topic against a real broker', () => {
     try {
       await eventually(async () => {
         await relay.catchUp();
-        const { rows } = await sql<{ event_id: string; type: string; error: string }>`select event_id, type, error from relay_quarantine`.execute(database.db);
-        expect(rows).toEqual([{ event_id: big.eventId, type: 'Noted', error: expect.stringMatching(/^MESSAGE_TOO_LARGE|^RECORD_LIST_TOO_LARGE/) }]);
+        const { rows } = await sql<{
+          event_id: string;
+          type: string;
+          error: string;
+        }>`select event_id, type, error from relay_quarantine`.execute(database.db);
+        expect(rows).toEqual([
+          {
+            event_id: big.eventId,
+            type: 'Noted',
+            error: expect.stringMatching(/^MESSAGE_TOO_LARGE|^RECORD_LIST_TOO_LARGE/),
+          },
+        ]);
       }, 30_000);
       expect(relay.status()).toEqual({ state: 'publishing' });
       const notes = await published(topic, 21);

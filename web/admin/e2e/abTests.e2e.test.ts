@@ -12,7 +12,9 @@ async function offerOf(order: string, email: string): Promise<OfferResponse> {
   lookup.search = new URLSearchParams({ order, email }).toString();
   const { systemOrderId } = CustomerOrder.parse(await (await fetch(lookup)).json());
   const response = await fetch(`${h.baseUrl}/api/sessions/offer`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ orderId: systemOrderId, email }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ orderId: systemOrderId, email }),
   });
   expect(response.status).toBe(200);
   return OfferResponse.parse(await response.json());
@@ -57,14 +59,21 @@ describe('A/B tests page', () => {
     await dialog.getByLabel("What's the issue with this item?").selectOption('DAMAGED');
     await dialog.getByRole('button', { name: 'Add issue to claim' }).click();
     await shopper.page.waitForURL('**/resolution');
-    await shopper.page.getByRole('radio', { name: new RegExp(`Get a ${offer.credit.bonus}% bonus on your store credit`) }).waitFor();
+    await shopper.page
+      .getByRole('radio', { name: new RegExp(`Get a ${offer.credit.bonus}% bonus on your store credit`) })
+      .waitFor();
     expect(shopper.problems).toEqual([]);
     await shopper.context.close();
 
     // Ava files, choosing store credit: her variant counts one session and one claim, all of it store credit.
     await fileClaim(h.baseUrl, 'acme-5001', {
       email: 'ava@example.com',
-      fulfillmentIssues: [{ sourceFulfillmentId: 'f-1001-1', issues: [{ sourceItemId: 'li-3', claimType: 'DAMAGED', quantity: 1, details: 'Chipped.', images: [] }] }],
+      fulfillmentIssues: [
+        {
+          sourceFulfillmentId: 'f-1001-1',
+          issues: [{ sourceItemId: 'li-3', claimType: 'DAMAGED', quantity: 1, details: 'Chipped.', images: [] }],
+        },
+      ],
       resolution: { desiredMethod: 'STORE_CREDIT', customerSignature: 'Ava Stone' },
     });
     const label = `${offer.credit.bonus}% bonus`;
@@ -83,7 +92,10 @@ describe('A/B tests page', () => {
     await page.getByRole('status').getByText('"Store credit bonus" stopped.').waitFor();
     await test.getByText('Stopped').first().waitFor();
     // With no test running, the shopper gets the store's own offer again.
-    expect(await offerOf('1002', 'ben@example.com')).toEqual({ credit: { bonus: 10, bonusType: 'percentage' }, test: null });
+    expect(await offerOf('1002', 'ben@example.com')).toEqual({
+      credit: { bonus: 10, bonusType: 'percentage' },
+      test: null,
+    });
     expect(problems).toEqual([]);
     await context.close();
   }, 240_000);
@@ -91,7 +103,9 @@ describe('A/B tests page', () => {
   it('keeps the tests from store support', async () => {
     const { page, context, problems } = await h.newPage();
     await signIn(page, 'agent@acme.test');
-    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'A/B tests' }).count()).toBe(0);
+    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'A/B tests' }).count()).toBe(
+      0,
+    );
     await page.goto('/admin/ab-tests');
     await page.getByText('You have no store whose A/B tests you may see.').waitFor();
     await expectAccessible(page);

@@ -1,6 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminClaimDetail, AdminClaimPage, TimelineResponse } from '@claims/contracts';
-import { PASSWORD, apiSession, expectAccessible, heading, fileClaim, openTool, signIn, solidPng, startHarness, uploadPhoto, type Harness } from './harness.js';
+import {
+  PASSWORD,
+  apiSession,
+  expectAccessible,
+  heading,
+  fileClaim,
+  openTool,
+  signIn,
+  solidPng,
+  startHarness,
+  uploadPhoto,
+  type Harness,
+} from './harness.js';
 
 let h: Harness;
 /** Order 1001 (Ava, USD): two of three socks and the mug damaged, two photos of the socks. */
@@ -17,23 +29,41 @@ beforeAll(async () => {
   const blue = await uploadPhoto(h.baseUrl, avasOrder, 'socks-2.png', solidPng(200, 320, [30, 60, 200]));
   ava = await fileClaim(h.baseUrl, 'acme-5001', {
     email: 'ava@example.com',
-    fulfillmentIssues: [{
-      sourceFulfillmentId: 'f-1001-1',
-      issues: [
-        { sourceItemId: 'li-2', claimType: 'DAMAGED', quantity: 2, details: 'Two socks arrived torn.', images: [{ url: red }, { url: blue }] },
-        { sourceItemId: 'li-3', claimType: 'DAMAGED', quantity: 1, details: 'Chipped enamel.', images: [] },
-      ],
-    }],
+    fulfillmentIssues: [
+      {
+        sourceFulfillmentId: 'f-1001-1',
+        issues: [
+          {
+            sourceItemId: 'li-2',
+            claimType: 'DAMAGED',
+            quantity: 2,
+            details: 'Two socks arrived torn.',
+            images: [{ url: red }, { url: blue }],
+          },
+          { sourceItemId: 'li-3', claimType: 'DAMAGED', quantity: 1, details: 'Chipped enamel.', images: [] },
+        ],
+      },
+    ],
     resolution: { desiredMethod: 'REFUND', customerSignature: 'Ava Stone' },
   });
   jon = await fileClaim(h.baseUrl, 'acme-5010', {
     email: 'jon@example.com',
-    fulfillmentIssues: [{ sourceFulfillmentId: 'f-1010-1', issues: [{ sourceItemId: 'li-21', claimType: 'STOLEN', quantity: 1, details: '', images: [] }] }],
+    fulfillmentIssues: [
+      {
+        sourceFulfillmentId: 'f-1010-1',
+        issues: [{ sourceItemId: 'li-21', claimType: 'STOLEN', quantity: 1, details: '', images: [] }],
+      },
+    ],
     resolution: { desiredMethod: 'RESHIP', customerSignature: 'Jon' },
   });
   ivy = await fileClaim(h.baseUrl, 'kumo-9001', {
     email: 'ivy@example.com',
-    fulfillmentIssues: [{ sourceFulfillmentId: 'f-k2001-1', issues: [{ sourceItemId: 'k-1', claimType: 'DAMAGED', quantity: 2, details: 'Crushed tins.', images: [] }] }],
+    fulfillmentIssues: [
+      {
+        sourceFulfillmentId: 'f-k2001-1',
+        issues: [{ sourceItemId: 'k-1', claimType: 'DAMAGED', quantity: 2, details: 'Crushed tins.', images: [] }],
+      },
+    ],
     resolution: { desiredMethod: 'RESHIP', customerSignature: 'Ivy' },
   });
 });
@@ -41,8 +71,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.stop();
 });
-
-
 
 describe('back-office claim desk', () => {
   it('signs an agent in, works the queue, opens, resolves and reads the timeline of a claim, then signs out', async () => {
@@ -110,7 +138,10 @@ describe('back-office claim desk', () => {
     await expect.poll(() => table.getByRole('row').count()).toBe(2);
 
     // CSV export of the filtered list, walking the cursor.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
     const csv = await (await download.createReadStream()).toArray();
     const text = Buffer.concat(csv).toString('utf8');
     expect(text.split('\r\n')[0]).toContain('Claim number,Status,State,Claim type');
@@ -133,7 +164,16 @@ describe('back-office claim desk', () => {
 
     // The claim view with the spec's sections.
     await expect.poll(() => heading(page).textContent()).toBe(`Claim #${ava.claimNumber}`);
-    for (const name of ['Resolve claim', 'Customer Claim', 'Item Issue(s)', 'Order and shipping', 'Flags', 'Resolution Details', 'Reshipment (Items)', 'Timeline']) {
+    for (const name of [
+      'Resolve claim',
+      'Customer Claim',
+      'Item Issue(s)',
+      'Order and shipping',
+      'Flags',
+      'Resolution Details',
+      'Reshipment (Items)',
+      'Timeline',
+    ]) {
       await page.getByRole('heading', { level: 2, name, exact: true }).waitFor();
     }
     const customerClaim = page.getByRole('region', { name: 'Customer Claim' });
@@ -179,7 +219,10 @@ describe('back-office claim desk', () => {
     await mug.getByLabel('Reason (optional)').selectOption('INSUFFICIENT_SHIPPER');
     await resolve.getByRole('button', { name: 'Review decision' }).click();
     await resolve.getByRole('button', { name: 'Confirm and resolve claim' }).click();
-    await page.getByRole('status').filter({ hasText: `Claim #${ava.claimNumber} was resolved.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Claim #${ava.claimNumber} was resolved.` })
+      .waitFor();
     expect(await page.getByRole('region', { name: 'Resolve claim' }).count()).toBe(0);
     const details = page.getByRole('region', { name: 'Resolution Details' });
     await details.getByText('Provided Resolution').waitFor();
@@ -191,9 +234,17 @@ describe('back-office claim desk', () => {
     const agent = await apiSession(h.baseUrl, 'agent@acme.test');
     const resolved = AdminClaimDetail.parse(await (await agent.get(`/api/admin/claims/${ava.claimId}`)).json());
     expect(resolved.status).toBe('RESOLVED');
-    expect(resolved.resolutions.map((r) => [r.quantity, r.reason])).toEqual([[1, 'INSUFFICIENT_SHIPPER'], [1, 'INSUFFICIENT_SHIPPER']]);
+    expect(resolved.resolutions.map((r) => [r.quantity, r.reason])).toEqual([
+      [1, 'INSUFFICIENT_SHIPPER'],
+      [1, 'INSUFFICIENT_SHIPPER'],
+    ]);
     const subtotal = resolved.resolutions.reduce((sum, r) => sum + r.paidValue, 0);
-    await details.getByText(new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(subtotal), { exact: true }).first().waitFor();
+    await details
+      .getByText(new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(subtotal), {
+        exact: true,
+      })
+      .first()
+      .waitFor();
     await page.getByText('resolved', { exact: false }).first().waitFor();
     await expectAccessible(page);
 
@@ -216,7 +267,10 @@ describe('back-office claim desk', () => {
       await asOf.getByText(/needs the server's as-of view/).waitFor();
     }
     const history = TimelineResponse.parse(await (await agent.get(`/api/admin/claims/${ava.claimId}/timeline`)).json());
-    expect(history.data.filter((e) => e.source === 'claim').map((e) => e.eventType)).toEqual(['ClaimFiled', 'ClaimResolved']);
+    expect(history.data.filter((e) => e.source === 'claim').map((e) => e.eventType)).toEqual([
+      'ClaimFiled',
+      'ClaimResolved',
+    ]);
     await expectAccessible(page);
 
     // Status moves are limited to the allowed ones; a message to the customer.
@@ -271,11 +325,16 @@ describe('back-office claim desk', () => {
       await page.getByRole('button', { name: 'Load more' }).click();
       await expect.poll(() => bodyRows.count()).toBe(loaded + 1);
     }
-    expect(await bodyRows.locator('a.row-link').allTextContents()).toEqual([...all].reverse().map((c) => `#${c.claimNumber}`));
+    expect(await bodyRows.locator('a.row-link').allTextContents()).toEqual(
+      [...all].reverse().map((c) => `#${c.claimNumber}`),
+    );
     await expectAccessible(page);
 
     // The export walks the cursor one page at a time here (size=1) and reports its progress.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
     const text = Buffer.concat(await (await download.createReadStream()).toArray()).toString('utf8');
     expect(text.trim().split('\r\n')).toHaveLength(all.length + 1);
     await page.getByText(`Export finished: ${all.length} claims.`).waitFor();
@@ -288,7 +347,9 @@ describe('back-office claim desk', () => {
   });
 
   it('tells the agent when someone else changed the claim first (409 version_conflict) and reloads it', async () => {
-    const { page, context, problems } = await h.newPage([{ status: 409, path: `/api/admin/claims/${jon.claimId}/resolve` }]);
+    const { page, context, problems } = await h.newPage([
+      { status: 409, path: `/api/admin/claims/${jon.claimId}/resolve` },
+    ]);
     await signIn(page, 'agent@acme.test');
     await page.goto(`/admin/claims/view/${jon.claimId}`);
     await expect.poll(() => heading(page).textContent()).toBe(`Claim #${jon.claimNumber}`);
@@ -314,7 +375,10 @@ describe('back-office claim desk', () => {
     await resolve.getByRole('group', { name: 'Climbing Rope 30m × 1' }).getByLabel('Decision').selectOption('RESHIP');
     await resolve.getByRole('button', { name: 'Review decision' }).click();
     await resolve.getByRole('button', { name: 'Confirm and resolve claim' }).click();
-    await page.getByRole('status').filter({ hasText: `Claim #${jon.claimNumber} was resolved.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Claim #${jon.claimNumber} was resolved.` })
+      .waitFor();
     await page.getByRole('region', { name: 'Reshipment (Items)' }).getByText('Climbing Rope 30m × 1').waitFor();
     expect(problems).toEqual([]);
     await context.close();
@@ -332,14 +396,19 @@ describe('back-office claim desk', () => {
     expect(await page.getByRole('button', { name: 'Send message' }).count()).toBe(0);
     // store_user may update claims, but closing, denying or resolving decides a claim's fate (claim:resolve).
     const status = await openTool(page, 'Change status');
-    const offered = (await status.getByLabel('New status').locator('option').allTextContents()).filter((o) => o !== 'Choose a status');
+    const offered = (await status.getByLabel('New status').locator('option').allTextContents()).filter(
+      (o) => o !== 'Choose a status',
+    );
     expect(offered.filter((o) => ['Closed', 'Denied', 'Resolved', 'Approved', 'Dismissed'].includes(o))).toEqual([]);
     const move = offered[0]!;
     await status.getByLabel('New status').selectOption({ label: move });
     await status.getByLabel('Note (optional)').fill('Moved after the reshipment went out.');
     await status.getByRole('button', { name: 'Change status' }).click();
     // (An archived claim has no further move, so the form itself may go; the history says what happened.)
-    await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: new RegExp(`Status changed from .* to ${move}.*Vic Viewer`) }).waitFor();
+    await page
+      .getByRole('region', { name: 'Timeline' })
+      .getByRole('button', { name: new RegExp(`Status changed from .* to ${move}.*Vic Viewer`) })
+      .waitFor();
     await expectAccessible(page);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/admin/sign-in?signedOut=1');
@@ -377,7 +446,8 @@ describe('back-office claim desk', () => {
 
   it('announces the lockout after repeated failed sign-ins (429)', async () => {
     const { page, context, problems } = await h.newPage([
-      { status: 401, path: '/api/auth/login' }, { status: 429, path: '/api/auth/login' },
+      { status: 401, path: '/api/auth/login' },
+      { status: 429, path: '/api/auth/login' },
     ]);
     await page.goto('/admin/sign-in');
     await page.getByLabel('Email').fill('nobody@acme.test');

@@ -10,12 +10,27 @@ beforeAll(async () => {
   // Besides the demo data's claim on order 1007 (filed ten days ago, refunded): Ava's claim today, answered and denied.
   const ava = await fileClaim(h.baseUrl, 'acme-5001', {
     email: 'ava@example.com',
-    fulfillmentIssues: [{ sourceFulfillmentId: 'f-1001-1', issues: [{ sourceItemId: 'li-2', claimType: 'DAMAGED', quantity: 1, details: 'Torn.', images: [] }] }],
+    fulfillmentIssues: [
+      {
+        sourceFulfillmentId: 'f-1001-1',
+        issues: [{ sourceItemId: 'li-2', claimType: 'DAMAGED', quantity: 1, details: 'Torn.', images: [] }],
+      },
+    ],
     resolution: { desiredMethod: 'REFUND', customerSignature: 'Ava Stone' },
   });
   const owner = await apiSession(h.baseUrl, 'owner@acme.test');
-  expect((await owner.post(`/api/admin/claims/${ava.claimId}/messages`, { messageContent: 'We are looking into it.' })).status).toBe(201);
-  expect((await owner.post(`/api/admin/claims/${ava.claimId}/resolve`, { resolutionType: 'DENY', reason: 'PACKAGE_ARRIVED' })).status).toBe(200);
+  expect(
+    (await owner.post(`/api/admin/claims/${ava.claimId}/messages`, { messageContent: 'We are looking into it.' }))
+      .status,
+  ).toBe(201);
+  expect(
+    (
+      await owner.post(`/api/admin/claims/${ava.claimId}/resolve`, {
+        resolutionType: 'DENY',
+        reason: 'PACKAGE_ARRIVED',
+      })
+    ).status,
+  ).toBe(200);
   await h.runtime.settle();
 });
 
@@ -23,7 +38,8 @@ afterAll(async () => {
   await h?.stop();
 });
 
-const tile = (page: Page, label: string) => page.getByRole('list', { name: 'Key figures' }).getByRole('listitem').filter({ hasText: label });
+const tile = (page: Page, label: string) =>
+  page.getByRole('list', { name: 'Key figures' }).getByRole('listitem').filter({ hasText: label });
 const kpi = (page: Page, label: string) => tile(page, label).locator('.kpi-value');
 const change = (page: Page, label: string) => tile(page, label).locator('.kpi-change');
 
@@ -38,7 +54,14 @@ describe('back-office analytics', () => {
     await expect.poll(() => kpi(page, 'Claims filed').textContent()).toBe('2');
     expect(await kpi(page, 'Approval rate').textContent()).toBe('50.0%');
     expect(await kpi(page, 'Denial rate').textContent()).toBe('50.0%');
-    for (const title of ['Claims filed per day by type', 'Claims by carrier', 'Claims by shipment status', 'Resolution mix', 'Reimbursed by resolution type', 'Top denial reasons']) {
+    for (const title of [
+      'Claims filed per day by type',
+      'Claims by carrier',
+      'Claims by shipment status',
+      'Resolution mix',
+      'Reimbursed by resolution type',
+      'Top denial reasons',
+    ]) {
       await page.getByRole('heading', { level: 2, name: title }).waitFor();
     }
     await page.locator('.chart-canvas svg').first().waitFor();
@@ -70,12 +93,17 @@ describe('back-office analytics', () => {
     // Back to 30 days, and the CSV of those figures.
     await page.getByLabel('Period').selectOption('30');
     await expect.poll(() => kpi(page, 'Claims filed').textContent()).toBe('2');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Export CSV' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^claims-analytics-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = readFileSync((await download.path())!, 'utf8').split('\r\n');
     expect(csv[0]).toBe('period,from,to,section,figure,currency,value');
     expect(csv.find((line) => line.startsWith('current,') && line.endsWith(',claims,filed,,2'))).toBeDefined();
-    expect(csv.find((line) => line.startsWith('current,') && line.endsWith(',denial reasons,PACKAGE_ARRIVED,,1'))).toBeDefined();
+    expect(
+      csv.find((line) => line.startsWith('current,') && line.endsWith(',denial reasons,PACKAGE_ARRIVED,,1')),
+    ).toBeDefined();
 
     expect(problems).toEqual([]);
   });

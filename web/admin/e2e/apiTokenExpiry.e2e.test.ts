@@ -18,10 +18,15 @@ describe('API token expiry on the token page', () => {
     const owner = await apiSession(h.baseUrl, 'owner@acme.test');
     const acme = owner.me.stores.find((s) => s.slug === 'acme')!;
     const soon = await owner.post(`/api/stores/${acme.id}/api-tokens`, {
-      name: 'Nightly export', permissions: ['claim:read'], expiresAt: new Date(Date.now() + 5 * DAY + 3_600_000).toISOString(),
+      name: 'Nightly export',
+      permissions: ['claim:read'],
+      expiresAt: new Date(Date.now() + 5 * DAY + 3_600_000).toISOString(),
     });
     expect(soon.status).toBe(201);
-    const lasting = await owner.post(`/api/stores/${acme.id}/api-tokens`, { name: 'Warehouse sync', permissions: ['claim:read'] });
+    const lasting = await owner.post(`/api/stores/${acme.id}/api-tokens`, {
+      name: 'Warehouse sync',
+      permissions: ['claim:read'],
+    });
     expect(lasting.status).toBe(201);
 
     const { page, problems } = await h.newPage();

@@ -2,7 +2,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { AdminClaimPage } from '@claims/contracts';
-import { apiSession, expectAccessible, fileClaim, heading, openTool, signIn, startHarness, type Harness } from './harness.js';
+import {
+  apiSession,
+  expectAccessible,
+  fileClaim,
+  heading,
+  openTool,
+  signIn,
+  startHarness,
+  type Harness,
+} from './harness.js';
 
 let h: Harness;
 /** The claims filed for these tests, newest last (the queue lists newest first). */
@@ -10,7 +19,13 @@ const claims: Array<{ claimId: string; claimNumber: string }> = [];
 
 /** Demo orders' items a shopper may claim, one claim each; some demo shipments are not claimable yet (too soon), so these are tried in turn. */
 const CANDIDATES = [
-  { order: 'acme-5001', email: 'ava@example.com', fulfillment: 'f-1001-1', items: ['li-1', 'li-2', 'li-3'], name: 'Ava Stone' },
+  {
+    order: 'acme-5001',
+    email: 'ava@example.com',
+    fulfillment: 'f-1001-1',
+    items: ['li-1', 'li-2', 'li-3'],
+    name: 'Ava Stone',
+  },
   { order: 'acme-5002', email: 'ben@example.com', fulfillment: 'f-1002-1', items: ['li-4'], name: 'Ben Ortiz' },
   { order: 'acme-5004', email: 'dan@example.com', fulfillment: 'f-1004-1', items: ['li-7'], name: 'Dan' },
   { order: 'acme-5007', email: 'gia@example.com', fulfillment: 'f-1007-1', items: ['li-10', 'li-11'], name: 'Gia' },
@@ -23,11 +38,20 @@ beforeAll(async () => {
   for (const c of CANDIDATES) {
     for (const item of c.items) {
       try {
-        claims.push(await fileClaim(h.baseUrl, c.order, {
-          email: c.email,
-          fulfillmentIssues: [{ sourceFulfillmentId: c.fulfillment, issues: [{ sourceItemId: item, claimType: 'DAMAGED', quantity: 1, details: 'Arrived broken.', images: [] }] }],
-          resolution: { desiredMethod: 'REFUND', customerSignature: c.name },
-        }));
+        claims.push(
+          await fileClaim(h.baseUrl, c.order, {
+            email: c.email,
+            fulfillmentIssues: [
+              {
+                sourceFulfillmentId: c.fulfillment,
+                issues: [
+                  { sourceItemId: item, claimType: 'DAMAGED', quantity: 1, details: 'Arrived broken.', images: [] },
+                ],
+              },
+            ],
+            resolution: { desiredMethod: 'REFUND', customerSignature: c.name },
+          }),
+        );
       } catch {
         // Not claimable (yet): the next candidate.
       }
@@ -36,7 +60,8 @@ beforeAll(async () => {
   expect(claims.length).toBeGreaterThanOrEqual(5);
   // The queue is a read model: wait until it lists them all.
   const agent = await apiSession(h.baseUrl, 'agent@acme.test');
-  const listed = async () => AdminClaimPage.parse(await (await agent.get('/api/admin/claims?limit=100')).json()).data.map((c) => c.id);
+  const listed = async () =>
+    AdminClaimPage.parse(await (await agent.get('/api/admin/claims?limit=100')).json()).data.map((c) => c.id);
   for (;;) {
     const ids = await listed();
     if (claims.every((c) => ids.includes(c.claimId))) break;
@@ -71,7 +96,9 @@ describe('the claim desk: presence, reopening, layout and keys', () => {
     const claim = claims[0]!;
 
     await agent.page.goto(claimUrl(claim.claimId));
-    await heading(agent.page).filter({ hasText: `Claim #${claim.claimNumber}` }).waitFor();
+    await heading(agent.page)
+      .filter({ hasText: `Claim #${claim.claimNumber}` })
+      .waitFor();
     expect(await presence(agent.page).textContent()).toBe('');
 
     await owner.page.goto(claimUrl(claim.claimId));
@@ -81,7 +108,9 @@ describe('the claim desk: presence, reopening, layout and keys', () => {
 
     // The owner moves on to another claim: the agent is alone again.
     await owner.page.goto(claimUrl(claims[1]!.claimId));
-    await heading(owner.page).filter({ hasText: `Claim #${claims[1]!.claimNumber}` }).waitFor();
+    await heading(owner.page)
+      .filter({ hasText: `Claim #${claims[1]!.claimNumber}` })
+      .waitFor();
     await expect.poll(() => presence(agent.page).textContent()).toBe('');
     expect(await presence(owner.page).textContent()).toBe('');
     expect(agent.problems).toEqual([]);
@@ -90,16 +119,20 @@ describe('the claim desk: presence, reopening, layout and keys', () => {
     await owner.context.close();
   });
 
-  it('reopens a closed claim from its page, with the resolver\'s permission only', async () => {
+  it("reopens a closed claim from its page, with the resolver's permission only", async () => {
     const claim = claims[2]!;
     const agentApi = await apiSession(h.baseUrl, 'agent@acme.test');
-    expect((await agentApi.post(`/api/admin/claims/${claim.claimId}/status`, { status: 'CLOSED', reason: 'OTHER' })).status).toBe(200);
+    expect(
+      (await agentApi.post(`/api/admin/claims/${claim.claimId}/status`, { status: 'CLOSED', reason: 'OTHER' })).status,
+    ).toBe(200);
 
     // A store user may not: no button.
     const viewer = await h.newPage();
     await signIn(viewer.page, 'viewer@acme.test');
     await viewer.page.goto(claimUrl(claim.claimId));
-    await heading(viewer.page).filter({ hasText: `Claim #${claim.claimNumber}` }).waitFor();
+    await heading(viewer.page)
+      .filter({ hasText: `Claim #${claim.claimNumber}` })
+      .waitFor();
     await viewer.page.getByRole('button', { name: 'Keyboard shortcuts' }).waitFor();
     expect(await viewer.page.getByRole('button', { name: 'Reopen claim' }).count()).toBe(0);
     await viewer.context.close();
@@ -136,7 +169,10 @@ describe('the claim desk: presence, reopening, layout and keys', () => {
     const agentApi = await apiSession(h.baseUrl, 'agent@acme.test');
     const word = 'x'.repeat(300);
     const url = `https://tracking.example/${'a'.repeat(200)}`;
-    expect((await agentApi.post(`/api/admin/claims/${claim.claimId}/messages`, { messageContent: `${word} and ${url}` })).status).toBe(201);
+    expect(
+      (await agentApi.post(`/api/admin/claims/${claim.claimId}/messages`, { messageContent: `${word} and ${url}` }))
+        .status,
+    ).toBe(201);
 
     await page.setViewportSize({ width: 1024, height: 768 });
     await page.goto('/admin/');
@@ -169,7 +205,7 @@ describe('the claim desk: presence, reopening, layout and keys', () => {
     await context.close();
   });
 
-  it('moves through the queue\'s claims and to the reply and the decision by keyboard, and lists the keys under ?', async () => {
+  it("moves through the queue's claims and to the reply and the decision by keyboard, and lists the keys under ?", async () => {
     const { page, context, problems } = await h.newPage();
     await signIn(page, 'agent@acme.test');
     const links = page.getByRole('table', { name: /^Claims, / }).locator('a.row-link');
@@ -177,12 +213,18 @@ describe('the claim desk: presence, reopening, layout and keys', () => {
     const first = (await links.nth(0).textContent())!;
     const second = (await links.nth(1).textContent())!;
     await links.nth(0).click();
-    await heading(page).filter({ hasText: `Claim ${first}` }).waitFor();
+    await heading(page)
+      .filter({ hasText: `Claim ${first}` })
+      .waitFor();
 
     await page.keyboard.press('j');
-    await heading(page).filter({ hasText: `Claim ${second}` }).waitFor();
+    await heading(page)
+      .filter({ hasText: `Claim ${second}` })
+      .waitFor();
     await page.keyboard.press('k');
-    await heading(page).filter({ hasText: `Claim ${first}` }).waitFor();
+    await heading(page)
+      .filter({ hasText: `Claim ${first}` })
+      .waitFor();
     // The newest claim has nothing before it.
     await page.keyboard.press('k');
     await page.getByText('No previous claim: open claims from the queue to move through it.').waitFor();
@@ -197,7 +239,11 @@ describe('the claim desk: presence, reopening, layout and keys', () => {
     await page.locator('h1').click();
 
     await page.keyboard.press('d');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('section')?.querySelector('h2')?.textContent ?? '')).toMatch(/^(Resolve|Decision)/);
+    await expect
+      .poll(() =>
+        page.evaluate(() => document.activeElement?.closest('section')?.querySelector('h2')?.textContent ?? ''),
+      )
+      .toMatch(/^(Resolve|Decision)/);
 
     await page.locator('h1').click();
     await page.keyboard.press('?');
@@ -207,8 +253,13 @@ describe('the claim desk: presence, reopening, layout and keys', () => {
     // Every key of the claim page is listed: next, previous, reply, resolve.
     const keys = help.getByRole('table', { name: 'Keys of the claim page' }).getByRole('row');
     expect(await keys.allTextContents()).toEqual([
-      'KeyAction', 'jOpen the next claim of the queue', 'kOpen the previous claim of the queue', 'rReply to the customer',
-      'dDecide: go to the resolution', '?Show these shortcuts', 'EscClose this dialog',
+      'KeyAction',
+      'jOpen the next claim of the queue',
+      'kOpen the previous claim of the queue',
+      'rReply to the customer',
+      'dDecide: go to the resolution',
+      '?Show these shortcuts',
+      'EscClose this dialog',
     ]);
     await expectAccessible(page);
     await page.keyboard.press('Escape');

@@ -27,8 +27,12 @@ describe('the back-office while the API is briefly unavailable', () => {
       if (unavailable-- <= 0) return route.continue();
       refused++;
       return route.fulfill({
-        status: 503, headers: { 'retry-after': '1', 'content-type': 'application/json' },
-        body: JSON.stringify({ error: 'database_unavailable', message: 'Our service is briefly unavailable; please try again in a few seconds.' }),
+        status: 503,
+        headers: { 'retry-after': '1', 'content-type': 'application/json' },
+        body: JSON.stringify({
+          error: 'database_unavailable',
+          message: 'Our service is briefly unavailable; please try again in a few seconds.',
+        }),
       });
     });
     await page.reload();
@@ -37,7 +41,11 @@ describe('the back-office while the API is briefly unavailable', () => {
     await notice.waitFor();
     await expectAccessible(page);
     // The demo's claims, listed once a try got through; the notice is gone with the wait.
-    await page.getByRole('table', { name: /Claims, newest first/ }).getByRole('link', { name: /^#/ }).first().waitFor();
+    await page
+      .getByRole('table', { name: /Claims, newest first/ })
+      .getByRole('link', { name: /^#/ })
+      .first()
+      .waitFor();
     await expect.poll(() => notice.count()).toBe(0);
     expect(refused).toBe(3);
     expect(problems).toEqual([]);

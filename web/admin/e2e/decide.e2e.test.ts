@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminClaimDetail, ClaimFacts, OrderInput } from '@claims/contracts';
 import { formatDate } from '@claims/ui/format';
 import { upsertOrder } from '../../../services/api/src/catalog/orderRepository.js';
-import { apiSession, expectAccessible, fileClaim, signIn, solidPng, startHarness, uploadPhoto, type Harness } from './harness.js';
+import {
+  apiSession,
+  expectAccessible,
+  fileClaim,
+  signIn,
+  solidPng,
+  startHarness,
+  uploadPhoto,
+  type Harness,
+} from './harness.js';
 
 let h: Harness;
 /** Ava's earlier claim, on another order: one sock, with a photo. */
@@ -17,43 +26,99 @@ beforeAll(async () => {
   h = await startHarness();
   // An earlier order of Ava's (each item is claimed once, so her earlier claim needs an order of its own).
   const ago = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
-  const storeId = (await (await fetch(`${h.baseUrl}/api/whitelabel/settings?store=acme`)).json() as { storeId: string }).storeId;
-  await upsertOrder(h.runtime.ctx.database.db, storeId, 'acme-e2e-earlier', OrderInput.parse({
-    orderNumber: '1099', customerEmail: 'ava@example.com', currency: 'USD', createdAt: ago(12), protected: true,
-    policy: { insuredAmount: 50, premiumPaid: 1, premiumCurrency: 'USD' },
-    shippingAddress: { name: 'Ava Stone', address1: '12 Harbor St', city: 'Portland', country: 'United States', countryCode: 'US' },
-    items: [{ sourceItemId: 'li-earlier', sourceProductId: 'p', sourceVariantId: 'v', sku: 'SOCK', productName: 'Merino Socks', price: 18, quantity: 1 }],
-    fulfillments: [{ sourceFulfillmentId: 'f-earlier', status: 'DELIVERED', shippedAt: ago(11), deliveredAt: ago(10), items: [{ sourceItemId: 'li-earlier', quantity: 1 }] }],
-  }));
+  const storeId = (
+    (await (await fetch(`${h.baseUrl}/api/whitelabel/settings?store=acme`)).json()) as { storeId: string }
+  ).storeId;
+  await upsertOrder(
+    h.runtime.ctx.database.db,
+    storeId,
+    'acme-e2e-earlier',
+    OrderInput.parse({
+      orderNumber: '1099',
+      customerEmail: 'ava@example.com',
+      currency: 'USD',
+      createdAt: ago(12),
+      protected: true,
+      policy: { insuredAmount: 50, premiumPaid: 1, premiumCurrency: 'USD' },
+      shippingAddress: {
+        name: 'Ava Stone',
+        address1: '12 Harbor St',
+        city: 'Portland',
+        country: 'United States',
+        countryCode: 'US',
+      },
+      items: [
+        {
+          sourceItemId: 'li-earlier',
+          sourceProductId: 'p',
+          sourceVariantId: 'v',
+          sku: 'SOCK',
+          productName: 'Merino Socks',
+          price: 18,
+          quantity: 1,
+        },
+      ],
+      fulfillments: [
+        {
+          sourceFulfillmentId: 'f-earlier',
+          status: 'DELIVERED',
+          shippedAt: ago(11),
+          deliveredAt: ago(10),
+          items: [{ sourceItemId: 'li-earlier', quantity: 1 }],
+        },
+      ],
+    }),
+  );
   const photo = solidPng(64, 64, [120, 40, 40]);
   const once = await uploadPhoto(h.baseUrl, { orderNumber: '1099', email: 'ava@example.com' }, 'sock.png', photo);
   // The same photo uploaded again under another name: identical bytes, another file.
   const again = await uploadPhoto(h.baseUrl, avasOrder, 'jacket.png', photo);
   first = await fileClaim(h.baseUrl, 'acme-e2e-earlier', {
     email: 'ava@example.com',
-    fulfillmentIssues: [{ sourceFulfillmentId: 'f-earlier', issues: [{ sourceItemId: 'li-earlier', claimType: 'DAMAGED', quantity: 1, details: 'Torn.', images: [{ url: once }] }] }],
+    fulfillmentIssues: [
+      {
+        sourceFulfillmentId: 'f-earlier',
+        issues: [
+          { sourceItemId: 'li-earlier', claimType: 'DAMAGED', quantity: 1, details: 'Torn.', images: [{ url: once }] },
+        ],
+      },
+    ],
     resolution: { desiredMethod: 'REFUND', customerSignature: 'Ava Stone' },
   });
   second = await fileClaim(h.baseUrl, 'acme-5001', {
     email: 'ava@example.com',
-    fulfillmentIssues: [{
-      sourceFulfillmentId: 'f-1001-1',
-      issues: [
-        { sourceItemId: 'li-1', claimType: 'DAMAGED', quantity: 1, details: 'Seam split.', images: [{ url: again }] },
-        { sourceItemId: 'li-2', claimType: 'DAMAGED', quantity: 2, details: 'Holes.', images: [] },
-        { sourceItemId: 'li-3', claimType: 'DAMAGED', quantity: 1, details: 'Chipped.', images: [] },
-      ],
-    }],
+    fulfillmentIssues: [
+      {
+        sourceFulfillmentId: 'f-1001-1',
+        issues: [
+          { sourceItemId: 'li-1', claimType: 'DAMAGED', quantity: 1, details: 'Seam split.', images: [{ url: again }] },
+          { sourceItemId: 'li-2', claimType: 'DAMAGED', quantity: 2, details: 'Holes.', images: [] },
+          { sourceItemId: 'li-3', claimType: 'DAMAGED', quantity: 1, details: 'Chipped.', images: [] },
+        ],
+      },
+    ],
     resolution: {
       desiredMethod: 'REFUND',
-      customerSignature: { kind: 'drawn', value: `data:image/png;base64,${solidPng(120, 40, [10, 10, 10]).toString('base64')}`, signedAt },
-      updatedShippingAddress: { name: 'Ava Stone', address1: '77 Bay Rd', city: 'Seattle', country: 'United States', countryCode: 'US' },
+      customerSignature: {
+        kind: 'drawn',
+        value: `data:image/png;base64,${solidPng(120, 40, [10, 10, 10]).toString('base64')}`,
+        signedAt,
+      },
+      updatedShippingAddress: {
+        name: 'Ava Stone',
+        address1: '77 Bay Rd',
+        city: 'Seattle',
+        country: 'United States',
+        countryCode: 'US',
+      },
     },
   });
   // The history and flags come from the claim list's read model: arrange until it has both claims.
   await h.runtime.settle();
   const agent = await apiSession(h.baseUrl, 'agent@acme.test');
-  expect(ClaimFacts.parse(await (await agent.get(`/api/admin/claims/${second.claimId}/facts`)).json()).flags.reusedPhotos).toHaveLength(1);
+  expect(
+    ClaimFacts.parse(await (await agent.get(`/api/admin/claims/${second.claimId}/facts`)).json()).flags.reusedPhotos,
+  ).toHaveLength(1);
 });
 
 afterAll(async () => {
@@ -80,19 +145,35 @@ describe('deciding a claim item by item', () => {
     const shipment = order.getByRole('row', { name: /^f-1001-1/ }).getByRole('cell');
     expect(await shipment.nth(1).textContent()).toMatch(/^UPS 1Z999AA10123456784/);
     expect(await shipment.nth(3).textContent()).toBe(formatDate(deliveredAt));
-    await page.getByRole('region', { name: 'Signature' }).getByRole('img', { name: 'Signature drawn by Ava Stone' }).waitFor();
+    await page
+      .getByRole('region', { name: 'Signature' })
+      .getByRole('img', { name: 'Signature drawn by Ava Stone' })
+      .waitFor();
 
     const flags = page.getByRole('region', { name: 'Flags' });
     await flags.getByText('2 claims by this email in the last 90 days').waitFor();
     await flags.getByRole('link', { name: `claim #${first.claimNumber}` }).waitFor();
-    const others = page.getByRole('region', { name: 'The customer\'s other claims' });
+    const others = page.getByRole('region', { name: "The customer's other claims" });
     await others.getByRole('link', { name: `#${first.claimNumber}` }).waitFor();
     // With how it stands (still new: nothing decided yet).
-    expect(await others.getByRole('row', { name: new RegExp(`#${first.claimNumber}`) }).getByRole('cell').last().textContent()).toBe('New');
+    expect(
+      await others
+        .getByRole('row', { name: new RegExp(`#${first.claimNumber}`) })
+        .getByRole('cell')
+        .last()
+        .textContent(),
+    ).toBe('New');
     await expectAccessible(page);
 
     // A denial moves no money: its claim never says "Reimbursed".
-    expect((await agent.post(`/api/admin/claims/${first.claimId}/resolve`, { resolutionType: 'DENY', reason: 'NOT_COVERED' })).status).toBe(200);
+    expect(
+      (
+        await agent.post(`/api/admin/claims/${first.claimId}/resolve`, {
+          resolutionType: 'DENY',
+          reason: 'NOT_COVERED',
+        })
+      ).status,
+    ).toBe(200);
     await page.goto(`/admin/claims/view/${first.claimId}`);
     const details = page.getByRole('region', { name: 'Resolution Details' });
     await details.getByText('Reason for Denial', { exact: true }).waitFor();
@@ -125,18 +206,21 @@ describe('deciding a claim item by item', () => {
 
     const review = panel.getByRole('region', { name: 'Review before committing' });
     const rows = review.getByRole('table', { name: 'Decisions to commit' }).getByRole('row');
-    await expect.poll(() => rows.allTextContents()).toEqual([
-      'ItemDecisionQuantityAmountReason',
-      'Trail JacketRefund1$139.32—',
-      'Merino SocksReship2——',
-    ]);
+    await expect
+      .poll(() => rows.allTextContents())
+      .toEqual(['ItemDecisionQuantityAmountReason', 'Trail JacketRefund1$139.32—', 'Merino SocksReship2——']);
     const totals = review.locator('dl.decision-totals');
     await totals.getByText('$139.32', { exact: true }).first().waitFor();
     await totals.getByText('2 units').waitFor();
-    await review.getByText('1 item will still be undecided: the claim stays open until every item is decided.').waitFor();
+    await review
+      .getByText('1 item will still be undecided: the claim stays open until every item is decided.')
+      .waitFor();
     await expectAccessible(page);
     await review.getByRole('button', { name: 'Confirm decisions' }).click();
-    await page.getByRole('status').filter({ hasText: `Decisions saved on claim #${second.claimNumber}: 1 item still to decide.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Decisions saved on claim #${second.claimNumber}: 1 item still to decide.` })
+      .waitFor();
 
     // Decided items show their decision and are not offered again.
     const decided = panel.getByRole('table', { name: 'Decided' });
@@ -154,14 +238,23 @@ describe('deciding a claim item by item', () => {
     await panel.getByRole('button', { name: 'Review decision' }).click();
     await review.getByText('Every item will be decided: the claim will be resolved.').waitFor();
     await review.getByRole('button', { name: 'Confirm and resolve claim' }).click();
-    await page.getByRole('status').filter({ hasText: `Claim #${second.claimNumber} was resolved.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Claim #${second.claimNumber} was resolved.` })
+      .waitFor();
 
     const decisions = page.getByRole('region', { name: 'Decisions' });
     await decisions.getByRole('row', { name: /Enamel Camp Mug.*Denied: Claim Type Not Covered/ }).waitFor();
     expect(await page.getByRole('button', { name: 'Review decision' }).count()).toBe(0);
     const timeline = page.getByRole('region', { name: 'Timeline' });
-    await timeline.getByRole('button', { name: /Items decided: Refund, Reship.*Trail Jacket: Refund \$139\.32; Merino Socks: Reship × 2/ }).waitFor();
-    await timeline.getByRole('button', { name: /Claim resolved: Deny.*Enamel Camp Mug: Denied: Claim Type Not Covered/ }).waitFor();
+    await timeline
+      .getByRole('button', {
+        name: /Items decided: Refund, Reship.*Trail Jacket: Refund \$139\.32; Merino Socks: Reship × 2/,
+      })
+      .waitFor();
+    await timeline
+      .getByRole('button', { name: /Claim resolved: Deny.*Enamel Camp Mug: Denied: Claim Type Not Covered/ })
+      .waitFor();
     // Protection pays the store back for the refund and the reship: "Reimbursed" (a denied claim never says it, above).
     const details = page.getByRole('region', { name: 'Resolution Details' });
     await details.getByText('Reimbursed', { exact: true }).waitFor();
@@ -171,7 +264,9 @@ describe('deciding a claim item by item', () => {
     const claim = AdminClaimDetail.parse(await (await agent.get(`/api/admin/claims/${second.claimId}`)).json());
     expect(claim.status).toBe('RESOLVED');
     expect(claim.resolutions.map((r) => [r.resolutionType, r.quantity, r.reason])).toEqual([
-      ['REFUND', 1, null], ['RESHIP', 2, null], ['DENY', 0, 'NOT_COVERED'],
+      ['REFUND', 1, null],
+      ['RESHIP', 2, null],
+      ['DENY', 0, 'NOT_COVERED'],
     ]);
 
     // The shopper's claim view says what each item got, with the amounts issued.
@@ -183,7 +278,9 @@ describe('deciding a claim item by item', () => {
     await items.getByText('$129.000').first().waitFor();
     // And which statuses the claim went through, oldest first.
     const history = page.getByRole('region', { name: 'Status history' }).getByRole('listitem');
-    await expect.poll(() => history.allTextContents()).toEqual([expect.stringMatching(/^New · /), expect.stringMatching(/^Resolved · /)]);
+    await expect
+      .poll(() => history.allTextContents())
+      .toEqual([expect.stringMatching(/^New · /), expect.stringMatching(/^Resolved · /)]);
     await expectAccessible(page);
     expect(problems).toEqual([]);
     await context.close();

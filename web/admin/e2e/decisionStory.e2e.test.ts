@@ -17,7 +17,8 @@ beforeAll(async () => {
   // What `make dev` and the tests set (contract): the receiver runs on loopback.
   h.runtime.ctx.config.webhookAllowPrivateUrls = true;
   const url = await receiver.start();
-  const acme = (await (await fetch(`${h.baseUrl}/api/whitelabel/settings?store=acme`)).json() as { storeId: string }).storeId;
+  const acme = ((await (await fetch(`${h.baseUrl}/api/whitelabel/settings?store=acme`)).json()) as { storeId: string })
+    .storeId;
   const owner = await apiSession(h.baseUrl, 'owner@acme.test');
   const created = await owner.post(`/api/admin/stores/${acme}/webhook-endpoints`, { url, description: 'Order sync' });
   expect(created.status).toBe(201);
@@ -31,12 +32,19 @@ afterAll(async () => {
 });
 
 /** The decisions the receiver got about one claim, in the order they came. */
-const decisionsOf = (claimId: string) => receiver.deliveries
-  .filter((d) => d.payload.data['claimId'] === claimId && (d.payload.type === 'claim.items_resolved' || d.payload.type === 'claim.resolved'));
-const decisionMails = (claimNumber: string) => smtp.messages().filter((m) => m.to.includes('ava@example.com') && m.subject === `Your claim #${claimNumber} has a decision`);
+const decisionsOf = (claimId: string) =>
+  receiver.deliveries.filter(
+    (d) =>
+      d.payload.data['claimId'] === claimId &&
+      (d.payload.type === 'claim.items_resolved' || d.payload.type === 'claim.resolved'),
+  );
+const decisionMails = (claimNumber: string) =>
+  smtp
+    .messages()
+    .filter((m) => m.to.includes('ava@example.com') && m.subject === `Your claim #${claimNumber} has a decision`);
 
 describe('a claim of two items decided one item at a time', () => {
-  it('tells the shopper and the integration once, when the claim as a whole is decided, with both items and the page\'s amounts', async () => {
+  it("tells the shopper and the integration once, when the claim as a whole is decided, with both items and the page's amounts", async () => {
     // The shopper files the jacket and the mug of order 1001 in the portal.
     // The portal asks for a draft of this order first: none yet, a 404 it expects.
     const shopper = await h.newPage([{ status: 404, path: '/api/sessions' }]);
@@ -59,7 +67,11 @@ describe('a claim of two items decided one item at a time', () => {
     await shopper.page.getByRole('radio', { name: /I want store credit/ }).check();
     await shopper.page.getByRole('button', { name: 'Continue' }).click();
     await shopper.page.waitForURL('**/resolution/review');
-    await shopper.page.getByLabel('I confirm this address is accurate and understand items cannot be reshipped multiple times if incorrect.').check();
+    await shopper.page
+      .getByLabel(
+        'I confirm this address is accurate and understand items cannot be reshipped multiple times if incorrect.',
+      )
+      .check();
     await shopper.page.getByLabel('Type your full name to sign').fill('Ava Stone');
     await shopper.page.getByRole('button', { name: 'Submit your claim' }).click();
     await shopper.page.waitForURL('**/claim-received');
@@ -68,7 +80,9 @@ describe('a claim of two items decided one item at a time', () => {
     await expect.poll(() => heading(shopper.page).textContent()).toMatch(/^My Claim #\d+$/);
     const viewUrl = shopper.page.url();
     const token = decodeURIComponent(new URL(viewUrl).pathname.split('/')[2]!);
-    const { id: claimId, claimNumber } = CustomerClaimView.parse(await (await fetch(`${h.baseUrl}/api/claims/${token}`)).json());
+    const { id: claimId, claimNumber } = CustomerClaimView.parse(
+      await (await fetch(`${h.baseUrl}/api/claims/${token}`)).json(),
+    );
 
     // The desk decides the jacket first: store credit.
     const { page, problems } = await h.newPage();
@@ -78,19 +92,33 @@ describe('a claim of two items decided one item at a time', () => {
     const panel = page.getByRole('region', { name: 'Resolve claim' });
     await panel.getByRole('group', { name: 'Trail Jacket × 1' }).getByLabel('Decision').selectOption('STORE_CREDIT');
     await panel.getByRole('button', { name: 'Review decision' }).click();
-    await panel.getByRole('region', { name: 'Review before committing' }).getByRole('button', { name: 'Confirm decisions' }).click();
-    await page.getByRole('status').filter({ hasText: `Decisions saved on claim #${claimNumber}: 1 item still to decide.` }).waitFor();
+    await panel
+      .getByRole('region', { name: 'Review before committing' })
+      .getByRole('button', { name: 'Confirm decisions' })
+      .click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Decisions saved on claim #${claimNumber}: 1 item still to decide.` })
+      .waitFor();
 
     // A decision on one item of two: the integration hears of those items, the shopper gets no decision mail yet.
-    await expect.poll(() => decisionsOf(claimId).map((d) => d.payload.type), { timeout: 20_000 }).toEqual(['claim.items_resolved']);
+    await expect
+      .poll(() => decisionsOf(claimId).map((d) => d.payload.type), { timeout: 20_000 })
+      .toEqual(['claim.items_resolved']);
     await h.runtime.settle();
     expect(decisionMails(claimNumber)).toHaveLength(0);
 
     // Then the mug: a refund, and the claim is resolved.
     await panel.getByRole('group', { name: 'Enamel Camp Mug × 1' }).getByLabel('Decision').selectOption('REFUND');
     await panel.getByRole('button', { name: 'Review decision' }).click();
-    await panel.getByRole('region', { name: 'Review before committing' }).getByRole('button', { name: 'Confirm and resolve claim' }).click();
-    await page.getByRole('status').filter({ hasText: `Claim #${claimNumber} was resolved.` }).waitFor();
+    await panel
+      .getByRole('region', { name: 'Review before committing' })
+      .getByRole('button', { name: 'Confirm and resolve claim' })
+      .click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Claim #${claimNumber} was resolved.` })
+      .waitFor();
     await expectAccessible(page);
 
     // The shopper's page shows both items' decisions, the credit with its bonus.
@@ -110,13 +138,19 @@ describe('a claim of two items decided one item at a time', () => {
     }
 
     // The integration: the partial decision, then claim.resolved once, with both items and the claim's status; every delivery signed.
-    await expect.poll(() => decisionsOf(claimId).map((d) => d.payload.type), { timeout: 20_000 }).toEqual(['claim.items_resolved', 'claim.resolved']);
+    await expect
+      .poll(() => decisionsOf(claimId).map((d) => d.payload.type), { timeout: 20_000 })
+      .toEqual(['claim.items_resolved', 'claim.resolved']);
     await h.runtime.settle();
     const [partial, whole] = decisionsOf(claimId);
     expect(decisionsOf(claimId)).toHaveLength(2);
     expect(receiver.counts().get(whole!.webhookId)).toBe(1);
     expect(partial!.payload.data).toMatchObject({ status: 'NEW', resolutions: [{ resolutionType: 'STORE_CREDIT' }] });
-    expect(whole!.payload.data).toMatchObject({ status: 'RESOLVED', outcome: 'APPROVED', resolutions: [{ resolutionType: 'STORE_CREDIT' }, { resolutionType: 'REFUND' }] });
+    expect(whole!.payload.data).toMatchObject({
+      status: 'RESOLVED',
+      outcome: 'APPROVED',
+      resolutions: [{ resolutionType: 'STORE_CREDIT' }, { resolutionType: 'REFUND' }],
+    });
     expect(receiver.deliveries.every((d) => d.verified)).toBe(true);
     expect([...problems, ...shopper.problems]).toEqual([]);
     await shopper.context.close();

@@ -1,8 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClaimDetail, CLAIM_STATUS_LABELS, ClaimNoteList, ClaimStatus, MacroView, TeamMemberList } from '@claims/contracts';
+import {
+  AdminClaimDetail,
+  CLAIM_STATUS_LABELS,
+  ClaimNoteList,
+  ClaimStatus,
+  MacroView,
+  TeamMemberList,
+} from '@claims/contracts';
 import { statusChangeTargets } from '@claims/domain';
 import { mailedInvitationToken } from '../../../services/api/test/support/invitations.js';
-import { apiSession, expectAccessible, heading, fileClaim, openTool, signIn, startHarness, type Harness } from './harness.js';
+import {
+  apiSession,
+  expectAccessible,
+  heading,
+  fileClaim,
+  openTool,
+  signIn,
+  startHarness,
+  type Harness,
+} from './harness.js';
 
 let h: Harness;
 /** Order 1001 (Ava): the socks arrived damaged. */
@@ -14,12 +30,22 @@ beforeAll(async () => {
   h = await startHarness();
   ava = await fileClaim(h.baseUrl, 'acme-5001', {
     email: 'ava@example.com',
-    fulfillmentIssues: [{ sourceFulfillmentId: 'f-1001-1', issues: [{ sourceItemId: 'li-2', claimType: 'DAMAGED', quantity: 2, details: 'Torn.', images: [] }] }],
+    fulfillmentIssues: [
+      {
+        sourceFulfillmentId: 'f-1001-1',
+        issues: [{ sourceItemId: 'li-2', claimType: 'DAMAGED', quantity: 2, details: 'Torn.', images: [] }],
+      },
+    ],
     resolution: { desiredMethod: 'REFUND', customerSignature: 'Ava Stone' },
   });
   jon = await fileClaim(h.baseUrl, 'acme-5010', {
     email: 'jon@example.com',
-    fulfillmentIssues: [{ sourceFulfillmentId: 'f-1010-1', issues: [{ sourceItemId: 'li-21', claimType: 'STOLEN', quantity: 1, details: '', images: [] }] }],
+    fulfillmentIssues: [
+      {
+        sourceFulfillmentId: 'f-1010-1',
+        issues: [{ sourceItemId: 'li-21', claimType: 'STOLEN', quantity: 1, details: '', images: [] }],
+      },
+    ],
     resolution: { desiredMethod: 'RESHIP', customerSignature: 'Jon' },
   });
 });
@@ -27,8 +53,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.stop();
 });
-
-
 
 const claimOf = async (session: Awaited<ReturnType<typeof apiSession>>, claimId: string) =>
   AdminClaimDetail.parse(await (await session.get(`/api/admin/claims/${claimId}`)).json());
@@ -72,7 +96,9 @@ describe('claim desk tools', () => {
     await page.getByRole('status').filter({ hasText: 'Moving to Open: Changed: 2.' }).waitFor();
     const results = page.getByRole('table', { name: 'Result per claim' });
     for (const claim of [ava, jon]) {
-      const row = results.getByRole('row').filter({ has: page.getByRole('rowheader', { name: `#${claim.claimNumber}` }) });
+      const row = results
+        .getByRole('row')
+        .filter({ has: page.getByRole('rowheader', { name: `#${claim.claimNumber}` }) });
       await row.getByText('Changed', { exact: true }).waitFor();
     }
     await expectAccessible(page);
@@ -80,11 +106,20 @@ describe('claim desk tools', () => {
     const agent = await apiSession(h.baseUrl, 'agent@acme.test');
     for (const claim of [ava, jon]) expect((await claimOf(agent, claim.claimId)).status).toBe('OPEN');
     // The queue follows (the list is a read model: it catches up).
-    await expect.poll(async () => {
-      await page.reload();
-      await table.getByRole('link', { name: `#${ava.claimNumber}` }).waitFor();
-      return table.getByRole('row').filter({ has: page.getByRole('link', { name: `#${ava.claimNumber}` }) }).getByText('Open', { exact: true }).count();
-    }, { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await table.getByRole('link', { name: `#${ava.claimNumber}` }).waitFor();
+          return table
+            .getByRole('row')
+            .filter({ has: page.getByRole('link', { name: `#${ava.claimNumber}` }) })
+            .getByText('Open', { exact: true })
+            .count();
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(1);
     expect(problems).toEqual([]);
   });
 
@@ -92,14 +127,23 @@ describe('claim desk tools', () => {
     // Ben's claim is set aside (Temporarily Dismissed); Ava's is still working (Open): they share only the moves out of the first.
     const ben = await fileClaim(h.baseUrl, 'acme-5002', {
       email: 'ben@example.com',
-      fulfillmentIssues: [{ sourceFulfillmentId: 'f-1002-1', issues: [{ sourceItemId: 'li-4', claimType: 'DAMAGED', quantity: 1, details: '', images: [] }] }],
+      fulfillmentIssues: [
+        {
+          sourceFulfillmentId: 'f-1002-1',
+          issues: [{ sourceItemId: 'li-4', claimType: 'DAMAGED', quantity: 1, details: '', images: [] }],
+        },
+      ],
       resolution: { desiredMethod: 'REFUND', customerSignature: 'Ben Ortiz' },
     });
     const agent = await apiSession(h.baseUrl, 'agent@acme.test');
-    expect((await agent.post(`/api/admin/claims/${ben.claimId}/status`, { status: 'TEMPORARILY_DISMISSED' })).status).toBe(200);
+    expect(
+      (await agent.post(`/api/admin/claims/${ben.claimId}/status`, { status: 'TEMPORARILY_DISMISSED' })).status,
+    ).toBe(200);
     const statuses = [(await claimOf(agent, ava.claimId)).status, (await claimOf(agent, ben.claimId)).status];
     expect(statuses[1]).toBe('TEMPORARILY_DISMISSED');
-    const allowed = ClaimStatus.options.filter((to) => statuses.every((from) => statusChangeTargets(from).includes(to)));
+    const allowed = ClaimStatus.options.filter((to) =>
+      statuses.every((from) => statusChangeTargets(from).includes(to)),
+    );
     expect(allowed.length).toBeGreaterThan(0);
 
     const { page, problems } = await h.newPage();
@@ -107,11 +151,16 @@ describe('claim desk tools', () => {
     const table = page.getByRole('table', { name: /Claims, newest first/ });
     const benRow = table.getByRole('row').filter({ has: page.getByRole('link', { name: `#${ben.claimNumber}` }) });
     // The list is a read model: wait until it shows Ben's claim set aside.
-    await expect.poll(async () => {
-      await page.reload();
-      await table.getByRole('link', { name: `#${ava.claimNumber}` }).waitFor();
-      return benRow.getByText('Temporarily Dismissed', { exact: true }).count();
-    }, { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await table.getByRole('link', { name: `#${ava.claimNumber}` }).waitFor();
+          return benRow.getByText('Temporarily Dismissed', { exact: true }).count();
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(1);
 
     const detailReads: string[] = [];
     page.on('request', (request) => {
@@ -133,13 +182,22 @@ describe('claim desk tools', () => {
     const owner = await apiSession(h.baseUrl, 'owner@acme.test');
     const acme = owner.me.stores.find((s) => s.slug === 'acme')!;
     const reply = await owner.post(`/api/admin/stores/${acme.id}/macros`, {
-      name: 'Apology', kind: 'reply', body: 'Hi {{customer.firstName}}, sorry about claim {{claim.number}}. {{agent.name}}',
+      name: 'Apology',
+      kind: 'reply',
+      body: 'Hi {{customer.firstName}}, sorry about claim {{claim.number}}. {{agent.name}}',
     });
     expect(reply.status).toBe(201);
     MacroView.parse(await reply.json());
     const credit = await owner.post(`/api/admin/stores/${acme.id}/macros`, {
-      name: 'Goodwill credit', kind: 'resolution', body: 'Credit issued.',
-      resolution: { resolutionType: 'FLAT_RATE', amount: 15, reason: 'INSUFFICIENT_SHIPPER', description: 'Goodwill for {{customer.name}}' },
+      name: 'Goodwill credit',
+      kind: 'resolution',
+      body: 'Credit issued.',
+      resolution: {
+        resolutionType: 'FLAT_RATE',
+        amount: 15,
+        reason: 'INSUFFICIENT_SHIPPER',
+        description: 'Goodwill for {{customer.name}}',
+      },
     });
     expect(credit.status).toBe(201);
 
@@ -187,7 +245,8 @@ describe('claim desk tools', () => {
     await macros.getByLabel('Macro').selectOption({ label: 'Apology (reply)' });
     await macros.getByRole('button', { name: 'Use macro' }).click();
     await macros.getByText('"Apology" was put in the message box; review it before sending.').waitFor();
-    await expect.poll(() => page.getByLabel('Message to the customer').inputValue())
+    await expect
+      .poll(() => page.getByLabel('Message to the customer').inputValue())
       .toBe(`Hi Ava, sorry about claim ${ava.claimNumber}. Riley Agent`);
     await macros.getByLabel('Macro').selectOption({ label: 'Goodwill credit (resolution)' });
     await macros.getByRole('button', { name: 'Use macro' }).click();
@@ -263,7 +322,9 @@ describe('claim desk tools', () => {
     await invitee.page.getByLabel('Password', { exact: true }).fill('another-long-password');
     await invitee.page.getByLabel('Password again').fill('another-long-password');
     await invitee.page.getByRole('button', { name: 'Accept and sign in' }).click();
-    await invitee.page.getByText('This invitation is unknown, used or expired. Ask the person who invited you for a new one.').waitFor();
+    await invitee.page
+      .getByText('This invitation is unknown, used or expired. Ask the person who invited you for a new one.')
+      .waitFor();
     expect(invitee.problems).toEqual([]);
 
     await nia.getByLabel('Role for Nia New').selectOption({ label: 'Store user' });
@@ -278,8 +339,13 @@ describe('claim desk tools', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
     for (const key of ['Tab', 'Tab', 'Tab', 'Shift+Tab']) {
       await page.keyboard.press(key);
-      expect(await page.evaluate(() => document.querySelector('[role="dialog"]')?.contains(document.activeElement) === true
-        && document.activeElement?.tagName === 'BUTTON')).toBe(true);
+      expect(
+        await page.evaluate(
+          () =>
+            document.querySelector('[role="dialog"]')?.contains(document.activeElement) === true &&
+            document.activeElement?.tagName === 'BUTTON',
+        ),
+      ).toBe(true);
     }
     await page.keyboard.press('Escape');
     await confirm.waitFor({ state: 'hidden' });
@@ -287,7 +353,10 @@ describe('claim desk tools', () => {
     await remove.click();
     await confirm.waitFor();
     await confirm.getByRole('button', { name: 'Remove member' }).click();
-    await page.getByRole('status').filter({ hasText: /Nia New was removed from/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Nia New was removed from/ })
+      .waitFor();
     await expect.poll(() => members.getByRole('rowheader', { name: 'Nia New' }).count()).toBe(0);
 
     const owner = await apiSession(h.baseUrl, 'owner@acme.test');
@@ -355,7 +424,9 @@ describe('claim desk tools', () => {
     // The bulk bar follows claim:update, the notes form claim-note:create (store_user holds both in contracts/src/permissions.ts).
     const table = page.getByRole('table', { name: /Claims, newest first/ });
     await table.getByRole('link', { name: `#${jon.claimNumber}` }).waitFor();
-    expect(await page.getByRole('checkbox', { name: /^Select claim #/ }).count() > 0).toBe(acme.permissions.includes('claim:update'));
+    expect((await page.getByRole('checkbox', { name: /^Select claim #/ }).count()) > 0).toBe(
+      acme.permissions.includes('claim:update'),
+    );
     if (acme.permissions.includes('claim:update')) {
       // Closing settles a claim's fate and needs claim:resolve, which the viewer lacks: the bar never offers it.
       expect(acme.permissions).not.toContain('claim:resolve');
@@ -372,7 +443,9 @@ describe('claim desk tools', () => {
     await openTool(page, 'Labels');
     expect(await page.getByLabel('New label').count()).toBe(0);
     expect(await page.getByRole('region', { name: 'Use macro' }).count()).toBe(0);
-    expect(await page.getByLabel('New internal note').count() > 0).toBe(acme.permissions.includes('claim-note:create'));
+    expect((await page.getByLabel('New internal note').count()) > 0).toBe(
+      acme.permissions.includes('claim-note:create'),
+    );
     await expectAccessible(page);
     expect(problems).toEqual([]);
   });

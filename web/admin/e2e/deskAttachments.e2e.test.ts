@@ -5,7 +5,8 @@ import { expectAccessible, fileClaim, signIn, solidPng, startHarness, uploadPhot
 let h: Harness;
 
 /** Waits for the page whose main heading is `name` (a screen may take a while on a busy machine). */
-const title = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name, exact: typeof name === 'string' }).waitFor();
+const title = (page: Page, name: string | RegExp) =>
+  page.getByRole('heading', { level: 1, name, exact: typeof name === 'string' }).waitFor();
 let claim: { claimId: string; token: string; claimNumber: string };
 const ORDER = { orderNumber: '1008', email: 'hugo@example.com' };
 
@@ -13,19 +14,30 @@ beforeAll(async () => {
   h = await startHarness();
   claim = await fileClaim(h.baseUrl, 'acme-5008', {
     email: ORDER.email,
-    fulfillmentIssues: [{ sourceFulfillmentId: 'f-1008-1', issues: [{ sourceItemId: 'li-12', claimType: 'DAMAGED', quantity: 1, details: 'Cracked.', images: [] }] }],
+    fulfillmentIssues: [
+      {
+        sourceFulfillmentId: 'f-1008-1',
+        issues: [{ sourceItemId: 'li-12', claimType: 'DAMAGED', quantity: 1, details: 'Cracked.', images: [] }],
+      },
+    ],
     resolution: { desiredMethod: 'REFUND', customerSignature: 'Hugo', updatedShippingAddress: null },
   });
   // The shopper writes with a photo, and reviews the claim.
   const photo = await uploadPhoto(h.baseUrl, ORDER, 'box.png', solidPng(40, 30, [200, 40, 40]));
   const key = new URL(photo, h.baseUrl).pathname.split('/').pop()!;
   const sent = await fetch(`${h.baseUrl}/api/claims/${claim.token}/messages`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ messageContent: 'Here is the box.', medias: [{ downloadLink: photo, fileKey: key, fileType: 'image/png', filename: 'box.png' }] }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      messageContent: 'Here is the box.',
+      medias: [{ downloadLink: photo, fileKey: key, fileType: 'image/png', filename: 'box.png' }],
+    }),
   });
   expect(sent.status).toBe(201);
   const reviewed = await fetch(`${h.baseUrl}/api/claims/${claim.token}/reviews`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rating: 2, text: 'Slow answers.' }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ rating: 2, text: 'Slow answers.' }),
   });
   expect(reviewed.status).toBe(201);
 });
@@ -35,7 +47,7 @@ afterAll(async () => {
 });
 
 describe('message attachments both ways', () => {
-  it('shows the shopper\'s photo as a thumbnail that opens in the lightbox, sends the agent\'s file, and the shopper sees it', async () => {
+  it("shows the shopper's photo as a thumbnail that opens in the lightbox, sends the agent's file, and the shopper sees it", async () => {
     const { page, problems } = await h.newPage();
     await signIn(page, 'agent@acme.test');
     await page.goto(`/admin/claims/view/${claim.claimId}`);
@@ -45,16 +57,28 @@ describe('message attachments both ways', () => {
     await page.keyboard.press('Enter');
     const lightbox = page.getByRole('dialog', { name: /Attachments from/ });
     await lightbox.waitFor();
-    await expect.poll(() => lightbox.getByRole('img', { name: 'Attachment 1: box.png' }).evaluate((img: HTMLImageElement) => img.naturalWidth), { timeout: 15_000 }).toBe(40);
+    await expect
+      .poll(
+        () =>
+          lightbox
+            .getByRole('img', { name: 'Attachment 1: box.png' })
+            .evaluate((img: HTMLImageElement) => img.naturalWidth),
+        { timeout: 15_000 },
+      )
+      .toBe(40);
     await expectAccessible(page);
     await page.keyboard.press('Escape');
     await lightbox.waitFor({ state: 'hidden' });
 
     await page.getByLabel('Message to the customer').fill('Here is your return label.');
-    await page.getByLabel('Attach photos or videos').setInputFiles({ name: 'label.png', mimeType: 'image/png', buffer: solidPng(20, 20, [0, 90, 200]) });
+    await page
+      .getByLabel('Attach photos or videos')
+      .setInputFiles({ name: 'label.png', mimeType: 'image/png', buffer: solidPng(20, 20, [0, 90, 200]) });
     await page.getByRole('list', { name: 'Files to send' }).getByText('label.png').waitFor();
     // A type the server refuses is said at once and not sent.
-    await page.getByLabel('Attach photos or videos').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+    await page
+      .getByLabel('Attach photos or videos')
+      .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
     await page.getByText(/notes\.txt can't be attached/).waitFor();
     await page.getByRole('button', { name: 'Send message' }).click();
     await page.getByText('Message sent.').waitFor();
@@ -72,7 +96,7 @@ describe('message attachments both ways', () => {
 });
 
 describe('reviews on the desk', () => {
-  it('shows the shopper\'s review on the claim and in the reviews list, filtered by rating', async () => {
+  it("shows the shopper's review on the claim and in the reviews list, filtered by rating", async () => {
     const { page, problems } = await h.newPage();
     await signIn(page, 'agent@acme.test');
     await page.goto(`/admin/claims/view/${claim.claimId}`);

@@ -5,11 +5,13 @@ import { expectAccessible, heading, signIn, fileHarness } from './harness.js';
 const h = fileHarness();
 
 /** Waits for the page whose main heading is `name` (a screen may take a while on a busy machine). */
-const title = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name, exact: typeof name === 'string' }).waitFor();
+const title = (page: Page, name: string | RegExp) =>
+  page.getByRole('heading', { level: 1, name, exact: typeof name === 'string' }).waitFor();
 const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
-const status = (page: Page, text: string | RegExp) => page.getByRole('status').filter({ hasText: text }).first().waitFor();
+const status = (page: Page, text: string | RegExp) =>
+  page.getByRole('status').filter({ hasText: text }).first().waitFor();
 
-describe('the desk\'s macro and SOP pages', () => {
+describe("the desk's macro and SOP pages", () => {
   it('creates, edits and deletes a store macro with a live preview, and a global one as Order Protection staff', async () => {
     const { page, problems } = await h.newPage();
     await signIn(page, 'owner@acme.test');
@@ -25,7 +27,9 @@ describe('the desk\'s macro and SOP pages', () => {
     await page.getByLabel('Name').fill('Photo request');
     const preview = page.getByTestId('macro-preview');
     await page.getByLabel('Text').fill('Hi {{customer.firstName}}, about claim #{{ claim.number }} at {{store.name}}');
-    await expect.poll(() => preview.textContent(), { timeout: 15_000 }).toBe('Hi Ava, about claim #10001 at Acme Outfitters');
+    await expect
+      .poll(() => preview.textContent(), { timeout: 15_000 })
+      .toBe('Hi Ava, about claim #10001 at Acme Outfitters');
     await expectAccessible(page);
     // An unknown placeholder is refused before anything is sent.
     await page.getByLabel('Text').fill('Hi {{customer.nickname}}');
@@ -53,7 +57,9 @@ describe('the desk\'s macro and SOP pages', () => {
     expect(reshipReasons).not.toContain('Claim Type Not Covered');
     await page.getByLabel('Resolution', { exact: true }).selectOption('REFUND');
     await page.getByLabel('Description (optional, placeholders allowed)').fill('Refund for order {{order.number}}');
-    await expect.poll(() => page.getByTestId('macro-preview-description').textContent(), { timeout: 15_000 }).toBe('Refund for order 1001');
+    await expect
+      .poll(() => page.getByTestId('macro-preview-description').textContent(), { timeout: 15_000 })
+      .toBe('Refund for order 1001');
     await page.getByRole('button', { name: 'Save macro' }).click();
     await status(page, 'Macro "Photo request (resolution)" saved.');
     await table.getByRole('row', { name: /Photo request \(resolution\).*resolution/ }).waitFor();
@@ -74,9 +80,14 @@ describe('the desk\'s macro and SOP pages', () => {
     await global.getByRole('button', { name: 'New macro' }).click();
     await global.getByLabel('Name').fill('Welcome');
     await global.getByLabel('Text').fill('Hello {{customer.name}}');
-    await expect.poll(() => global.getByTestId('macro-preview').textContent(), { timeout: 15_000 }).toBe('Hello Ava Stone');
+    await expect
+      .poll(() => global.getByTestId('macro-preview').textContent(), { timeout: 15_000 })
+      .toBe('Hello Ava Stone');
     await global.getByRole('button', { name: 'Create macro' }).click();
-    await staff.page.getByRole('table', { name: 'Global macros' }).getByRole('row', { name: /Welcome/ }).waitFor();
+    await staff.page
+      .getByRole('table', { name: 'Global macros' })
+      .getByRole('row', { name: /Welcome/ })
+      .waitFor();
     await expectAccessible(staff.page);
     expect(staff.problems).toEqual([]);
   });
@@ -105,20 +116,27 @@ describe('the desk\'s macro and SOP pages', () => {
     await status(page, 'SOP "Damaged parcels" saved.');
     await sop.getByText('Ask for a photo of the box and the item, then reship.').waitFor();
 
-    for (const [button, state] of [['Publish', 'active'], ['Archive', 'archived'], ['Restore as draft', 'draft']] as const) {
+    for (const [button, state] of [
+      ['Publish', 'active'],
+      ['Archive', 'archived'],
+      ['Restore as draft', 'draft'],
+    ] as const) {
       await sop.getByRole('button', { name: `${button} Damaged parcels` }).click();
       await status(page, `SOP "Damaged parcels" is now ${state}.`);
       await sop.getByText(state, { exact: true }).waitFor();
     }
     await sop.getByRole('button', { name: 'Delete Damaged parcels' }).click();
-    await page.getByRole('dialog', { name: /Delete SOP/ }).getByRole('button', { name: 'Delete SOP' }).click();
+    await page
+      .getByRole('dialog', { name: /Delete SOP/ })
+      .getByRole('button', { name: 'Delete SOP' })
+      .click();
     await status(page, 'SOP "Damaged parcels" deleted.');
     await page.getByText('No SOPs yet.').waitFor();
     expect(problems).toEqual([]);
   });
 });
 
-describe('the desk\'s order page', () => {
+describe("the desk's order page", () => {
   it('opens by source or system order id, removes and adds protection, files a claim for the shopper and links back from the claim', async () => {
     // A system order id is first asked for as a claim id (no claim has it: 404), then found as an order.
     const { page, problems } = await h.newPage([{ status: 404, path: '/api/admin/claims/' }]);
@@ -128,7 +146,10 @@ describe('the desk\'s order page', () => {
     const orderUrl = page.url();
     const orderId = /\/orders\/([0-9a-f-]{36})$/.exec(orderUrl)?.[1];
     expect(orderId).toBeDefined();
-    await page.getByRole('table').getByRole('row', { name: /Claimed/ }).waitFor();
+    await page
+      .getByRole('table')
+      .getByRole('row', { name: /Claimed/ })
+      .waitFor();
     await page.getByText('f-1002-2').first().waitFor();
     await expectAccessible(page);
 
@@ -160,7 +181,10 @@ describe('the desk\'s order page', () => {
 
     await page.getByRole('link', { name: 'Order 1002' }).click();
     await title(page, 'Order 1002');
-    await page.getByRole('region', { name: 'Claims' }).getByRole('link', { name: `Claim #${claimNumber}` }).waitFor();
+    await page
+      .getByRole('region', { name: 'Claims' })
+      .getByRole('link', { name: `Claim #${claimNumber}` })
+      .waitFor();
     expect(problems).toEqual([]);
   });
 

@@ -21,17 +21,35 @@ beforeAll(async () => {
   h = await startHarness();
   finn = await fileClaim(h.baseUrl, 'acme-5006', {
     email: 'finn@example.com',
-    fulfillmentIssues: [{ sourceFulfillmentId: 'f-1006-1', issues: [{ sourceItemId: 'li-9', claimType: 'DAMAGED', quantity: 1, details: 'Cracked.', images: [] }] }],
+    fulfillmentIssues: [
+      {
+        sourceFulfillmentId: 'f-1006-1',
+        issues: [{ sourceItemId: 'li-9', claimType: 'DAMAGED', quantity: 1, details: 'Cracked.', images: [] }],
+      },
+    ],
     resolution: { desiredMethod: 'RESHIP', customerSignature: 'Finn' },
   });
   gia = await fileClaim(h.baseUrl, 'acme-5007', {
     email: 'gia@example.com',
-    fulfillmentIssues: [{ sourceFulfillmentId: 'f-1007-1', issues: [{ sourceItemId: 'li-10', claimType: 'DEFECTIVE_ITEM', quantity: 1, details: 'Dead on arrival.', images: [] }] }],
+    fulfillmentIssues: [
+      {
+        sourceFulfillmentId: 'f-1007-1',
+        issues: [
+          { sourceItemId: 'li-10', claimType: 'DEFECTIVE_ITEM', quantity: 1, details: 'Dead on arrival.', images: [] },
+        ],
+      },
+    ],
     resolution: { desiredMethod: 'STORE_CREDIT', customerSignature: 'Gia' },
   });
   const owner = await apiSession(h.baseUrl, 'owner@acme.test');
-  for (const [claim, resolutionType] of [[finn, 'RESHIP'], [gia, 'STORE_CREDIT']] as const) {
-    const resolved = await owner.post(`/api/admin/claims/${claim.claimId}/resolve`, { resolutionType, reason: 'OTHER' });
+  for (const [claim, resolutionType] of [
+    [finn, 'RESHIP'],
+    [gia, 'STORE_CREDIT'],
+  ] as const) {
+    const resolved = await owner.post(`/api/admin/claims/${claim.claimId}/resolve`, {
+      resolutionType,
+      reason: 'OTHER',
+    });
     expect(resolved.status, await resolved.clone().text()).toBe(200);
   }
   // The ledger's entries and the store credit the reaction issues.
@@ -52,11 +70,33 @@ describe('finance pages of the back-office', () => {
     const entries = page.getByRole('table', { name: 'Payout entries' });
     const finnRow = entries.getByRole('row', { name: new RegExp(`Claim ${short(finn.claimId)}`) });
     await finnRow.waitFor();
-    expect(await finnRow.getByRole('cell').allTextContents()).toEqual(['Acme Outfitters', 'Reship', expect.any(String), 'pending', '$34.00']);
+    expect(await finnRow.getByRole('cell').allTextContents()).toEqual([
+      'Acme Outfitters',
+      'Reship',
+      expect.any(String),
+      'pending',
+      '$34.00',
+    ]);
     const giaRow = entries.getByRole('row', { name: new RegExp(`Claim ${short(gia.claimId)}`) });
-    expect(await giaRow.getByRole('cell').allTextContents()).toEqual(['Acme Outfitters', 'Store Credit', expect.any(String), 'pending', '$28.51']);
-    const totals = page.getByRole('table', { name: 'Totals per store and currency' }).getByRole('row', { name: /^Acme Outfitters USD/ });
-    expect(await totals.getByRole('cell').allTextContents()).toEqual(['USD', '3', OWED, '$0.00', '$0.00', '$0.00', OWED]);
+    expect(await giaRow.getByRole('cell').allTextContents()).toEqual([
+      'Acme Outfitters',
+      'Store Credit',
+      expect.any(String),
+      'pending',
+      '$28.51',
+    ]);
+    const totals = page
+      .getByRole('table', { name: 'Totals per store and currency' })
+      .getByRole('row', { name: /^Acme Outfitters USD/ });
+    expect(await totals.getByRole('cell').allTextContents()).toEqual([
+      'USD',
+      '3',
+      OWED,
+      '$0.00',
+      '$0.00',
+      '$0.00',
+      OWED,
+    ]);
     await expectAccessible(page);
 
     // Only paid entries: none yet.
@@ -76,7 +116,10 @@ describe('finance pages of the back-office', () => {
 
     // The maker cannot approve their own batch: the server says why.
     await row.getByRole('button', { name: /^Approve batch/ }).click();
-    await page.getByRole('alert').filter({ hasText: 'A payout batch is approved by someone other than the person who made it.' }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'A payout batch is approved by someone other than the person who made it.' })
+      .waitFor();
     await expectAccessible(page);
 
     // A second finance user approves it, then marks it paid with the transfer's reference.
@@ -85,12 +128,14 @@ describe('finance pages of the back-office', () => {
     await second.page.goto('/admin/finance/payouts');
     await second.page.getByLabel('Store', { exact: true }).selectOption({ label: 'Acme Outfitters' });
     await second.page.getByRole('button', { name: 'Apply filters' }).click();
-    const theirs = second.page.getByRole('region', { name: 'Payout batches of Acme Outfitters' }).getByRole('row', { name: /^Batch [0-9a-f]{8}/ });
+    const theirs = second.page
+      .getByRole('region', { name: 'Payout batches of Acme Outfitters' })
+      .getByRole('row', { name: /^Batch [0-9a-f]{8}/ });
     await theirs.getByRole('button', { name: /^Approve batch/ }).click();
     await status(second.page, /approved; it can be marked paid\./).waitFor();
     expect(await theirs.getByRole('cell').nth(3).textContent()).toMatch(/^Cole Controller/);
     await theirs.getByRole('button', { name: /paid$/ }).click();
-    await second.page.getByRole('alert').filter({ hasText: 'Enter the transfer\'s reference.' }).waitFor();
+    await second.page.getByRole('alert').filter({ hasText: "Enter the transfer's reference." }).waitFor();
     await theirs.getByLabel(/Transfer reference/).fill('WIRE-42');
     await theirs.getByRole('button', { name: /paid$/ }).click();
     await status(second.page, 'marked paid (WIRE-42).').waitFor();
@@ -103,11 +148,14 @@ describe('finance pages of the back-office', () => {
     await page.reload();
     await row.getByRole('cell').nth(1).getByText('paid', { exact: true }).waitFor();
     expect(await row.getByRole('cell').nth(3).textContent()).toMatch(/^Cole Controller/);
-    await entries.getByRole('row', { name: new RegExp(`Claim ${short(finn.claimId)}`) }).getByText('paid', { exact: true }).waitFor();
+    await entries
+      .getByRole('row', { name: new RegExp(`Claim ${short(finn.claimId)}`) })
+      .getByText('paid', { exact: true })
+      .waitFor();
     expect(problems).toEqual([]);
   });
 
-  it('replays a period to exactly the live ledger, and under a candidate replacement cost shows the reship\'s difference by event', async () => {
+  it("replays a period to exactly the live ledger, and under a candidate replacement cost shows the reship's difference by event", async () => {
     const { page, problems } = await h.newPage();
     await signIn(page, 'finance@orderprotection.test');
     await page.goto('/admin/finance/payouts');
@@ -119,7 +167,9 @@ describe('finance pages of the back-office', () => {
     await status(page, 'The replay is done.').waitFor();
     expect(await page.getByRole('progressbar').getAttribute('value')).toBe('1');
     await status(page, 'Replay equals the live ledger.').waitFor();
-    const acme = page.getByRole('table', { name: 'Live and replayed totals per store and currency' }).getByRole('row', { name: /^Acme Outfitters/ });
+    const acme = page
+      .getByRole('table', { name: 'Live and replayed totals per store and currency' })
+      .getByRole('row', { name: /^Acme Outfitters/ });
     expect(await acme.getByRole('cell').allTextContents()).toEqual(['USD', OWED, OWED, '$0.00']);
     expect(await page.getByRole('table', { name: /^Differences/ }).count()).toBe(0);
     await expectAccessible(page);
@@ -127,10 +177,25 @@ describe('finance pages of the back-office', () => {
     // Acme values reshipments at 100%; at 80% Finn's reship is owed 27.20 instead of 34.00.
     await page.getByLabel(/Replacement cost of a reshipment/).fill('80');
     await page.getByRole('button', { name: 'Start replay' }).click();
-    await page.getByRole('status').filter({ hasText: '1 payout of the replay differs from the live ledger.' }).waitFor();
-    const { rows } = await sql<{ event_id: string }>`select event_id from events where stream_id = ${finn.claimId} and type = 'ClaimResolved'`.execute(h.runtime.ctx.database.db);
-    const difference = page.getByRole('table', { name: 'Differences, by the event that decided them' }).getByRole('row', { name: new RegExp(`Claim ${short(finn.claimId)}`) });
-    expect(await difference.getByRole('cell').allTextContents()).toEqual(['Acme Outfitters', rows[0]!.event_id, '$34.00', '$27.20', '-$6.80']);
+    await page
+      .getByRole('status')
+      .filter({ hasText: '1 payout of the replay differs from the live ledger.' })
+      .waitFor();
+    const { rows } = await sql<{
+      event_id: string;
+    }>`select event_id from events where stream_id = ${finn.claimId} and type = 'ClaimResolved'`.execute(
+      h.runtime.ctx.database.db,
+    );
+    const difference = page
+      .getByRole('table', { name: 'Differences, by the event that decided them' })
+      .getByRole('row', { name: new RegExp(`Claim ${short(finn.claimId)}`) });
+    expect(await difference.getByRole('cell').allTextContents()).toEqual([
+      'Acme Outfitters',
+      rows[0]!.event_id,
+      '$34.00',
+      '$27.20',
+      '-$6.80',
+    ]);
     expect(await acme.getByRole('cell').allTextContents()).toEqual(['USD', OWED, '$81.63', '-$6.80']);
     await expectAccessible(page);
     expect(problems).toEqual([]);
@@ -160,8 +225,16 @@ describe('finance pages of the back-office', () => {
     await finance.page.goto(`/admin/claims/view/${gia.claimId}`);
     const credit = finance.page.getByRole('region', { name: 'Store Credit' });
     await credit.waitFor();
-    const fact = (term: string) => credit.getByRole('term').filter({ hasText: new RegExp(`^${term}$`) }).locator('xpath=following-sibling::dd');
-    expect([await fact('Credit').textContent(), await fact('Bonus').textContent(), await fact('Total Store Credit').textContent()]).toEqual(['$25.92', '$2.59', '$28.51']);
+    const fact = (term: string) =>
+      credit
+        .getByRole('term')
+        .filter({ hasText: new RegExp(`^${term}$`) })
+        .locator('xpath=following-sibling::dd');
+    expect([
+      await fact('Credit').textContent(),
+      await fact('Bonus').textContent(),
+      await fact('Total Store Credit').textContent(),
+    ]).toEqual(['$25.92', '$2.59', '$28.51']);
     expect(await fact('Issued').locator('time').count()).toBe(1);
     await expectAccessible(finance.page);
 
@@ -172,7 +245,13 @@ describe('finance pages of the back-office', () => {
     const ledger = finance.page.getByRole('region', { name: 'Ledger of gia@example.com' });
     const issued = ledger.getByRole('table').getByRole('row').nth(1);
     await issued.waitFor();
-    expect(await issued.getByRole('cell').allTextContents()).toEqual(['Issued', '$28.51', '$2.59 included', `Claim ${short(gia.claimId)}`, '—']);
+    expect(await issued.getByRole('cell').allTextContents()).toEqual([
+      'Issued',
+      '$28.51',
+      '$2.59 included',
+      `Claim ${short(gia.claimId)}`,
+      '—',
+    ]);
     expect(await ledger.getByRole('button', { name: 'Redeem' }).count()).toBe(0);
     await expectAccessible(finance.page);
     expect(finance.problems).toEqual([]);
@@ -190,11 +269,17 @@ describe('finance pages of the back-office', () => {
     await redeem.getByLabel('Amount to redeem (USD)').fill('500');
     await redeem.getByLabel(/Reference/).fill('Order 2001');
     await redeem.getByRole('button', { name: 'Redeem' }).click();
-    await redeem.getByRole('alert').filter({ hasText: 'That is more than the customer\'s store credit balance.' }).waitFor();
+    await redeem
+      .getByRole('alert')
+      .filter({ hasText: "That is more than the customer's store credit balance." })
+      .waitFor();
     await redeem.getByLabel('Amount to redeem (USD)').fill('8.51');
     await redeem.getByRole('button', { name: 'Redeem' }).click();
     await status(owner.page, '$8.51 redeemed. The balance is $20.00.').waitFor();
-    await owner.page.getByRole('region', { name: 'Ledger of gia@example.com' }).getByRole('cell', { name: 'Order 2001' }).waitFor();
+    await owner.page
+      .getByRole('region', { name: 'Ledger of gia@example.com' })
+      .getByRole('cell', { name: 'Order 2001' })
+      .waitFor();
     await expectAccessible(owner.page);
     expect(owner.problems).toEqual([]);
 
@@ -209,18 +294,29 @@ describe('finance pages of the back-office', () => {
 
   it('shows on the claim page what reversing the resolution reclaimed of its store credit and what the customer had redeemed', async () => {
     const owner = await apiSession(h.baseUrl, 'owner@acme.test');
-    const reversed = await owner.post(`/api/admin/claims/${gia.claimId}/reverse-resolution`, { reason: 'Charged back' });
+    const reversed = await owner.post(`/api/admin/claims/${gia.claimId}/reverse-resolution`, {
+      reason: 'Charged back',
+    });
     expect(reversed.status).toBe(200);
     const { page, problems } = await h.newPage();
     await signIn(page, 'finance@orderprotection.test');
     await page.goto(`/admin/claims/view/${gia.claimId}`);
     const credit = page.getByRole('region', { name: 'Store Credit' });
-    const fact = (term: string) => credit.getByRole('term').filter({ hasText: new RegExp(`^${term}$`) }).locator('xpath=following-sibling::dd');
+    const fact = (term: string) =>
+      credit
+        .getByRole('term')
+        .filter({ hasText: new RegExp(`^${term}$`) })
+        .locator('xpath=following-sibling::dd');
     // The reclaiming reaction runs after the reversal: the page shows it once reloaded after it ran.
-    await expect.poll(async () => {
-      await page.reload();
-      return fact('Reclaimed on reversal').count();
-    }, { timeout: 20_000 }).toBe(1);
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return fact('Reclaimed on reversal').count();
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(1);
     expect(await fact('Reclaimed on reversal').textContent()).toMatch(/^\$20\.00 \(/);
     expect(await fact('Already redeemed, kept by the customer').textContent()).toBe('$8.51');
     await expectAccessible(page);

@@ -25,7 +25,9 @@ beforeAll(async () => {
   const issued = await finance.post('/api/finance/invoices', { storeId: acme.id, month: MONTH });
   expect(issued.status, await issued.clone().text()).toBe(201);
   await h.runtime.settle();
-  const { rows } = await sql<{ event_id: string }>`select event_id from events where type = 'InvoiceIssued'`.execute(h.runtime.ctx.database.db);
+  const { rows } = await sql<{ event_id: string }>`select event_id from events where type = 'InvoiceIssued'`.execute(
+    h.runtime.ctx.database.db,
+  );
   invoiceEvent = rows[0]!.event_id;
 });
 
@@ -34,7 +36,7 @@ afterAll(async () => {
 });
 
 describe('the finance replay of invoices', () => {
-  it('replays a period to exactly the issued invoice, and under a candidate revenue share shows the changed lines down to the invoice\'s event', async () => {
+  it("replays a period to exactly the issued invoice, and under a candidate revenue share shows the changed lines down to the invoice's event", async () => {
     const { page, problems } = await h.newPage();
     await signIn(page, 'finance@orderprotection.test');
     await page.goto('/admin/finance/replay');
@@ -46,7 +48,9 @@ describe('the finance replay of invoices', () => {
     await status(page, 'The replay is done.').waitFor();
     await status(page, 'Replay equals the live ledger.').waitFor();
     await status(page, 'Replayed invoices equal the issued ones.').waitFor();
-    const totals = page.getByRole('table', { name: 'Issued and replayed invoice totals per store and currency' }).getByRole('row', { name: /^Acme Outfitters/ });
+    const totals = page
+      .getByRole('table', { name: 'Issued and replayed invoice totals per store and currency' })
+      .getByRole('row', { name: /^Acme Outfitters/ });
     const [currency, issued, replayed, difference] = await totals.getByRole('cell').allTextContents();
     expect([currency, replayed, difference]).toEqual(['USD', issued, '$0.00']);
     expect(await page.getByRole('table', { name: /^Invoice lines that differ/ }).count()).toBe(0);
@@ -60,10 +64,17 @@ describe('the finance replay of invoices', () => {
     const lines = page.getByRole('table', { name: 'Invoice lines that differ, by the events behind them' });
     const share = lines.getByRole('row', { name: new RegExp(`^${NUMBER} Revenue share`) });
     expect(await share.getByRole('cell').allTextContents()).toEqual([
-      'Revenue share', '-$2.83', '-$4.72', '-$1.89', `${invoiceEvent} (the invoice's recorded share): -$1.89`,
+      'Revenue share',
+      '-$2.83',
+      '-$4.72',
+      '-$1.89',
+      `${invoiceEvent} (the invoice's recorded share): -$1.89`,
     ]);
     const total = lines.getByRole('row', { name: new RegExp(`^${NUMBER} Total`) });
-    expect((await total.getByRole('cell').allTextContents()).slice(3)).toEqual(['-$1.89', `${invoiceEvent} (the invoice's recorded share): -$1.89`]);
+    expect((await total.getByRole('cell').allTextContents()).slice(3)).toEqual([
+      '-$1.89',
+      `${invoiceEvent} (the invoice's recorded share): -$1.89`,
+    ]);
     const [, issuedAgain, replayedNow, change] = await totals.getByRole('cell').allTextContents();
     expect([issuedAgain, change]).toEqual([issued, '-$1.89']);
     expect(replayedNow).not.toBe(issued);

@@ -3,9 +3,22 @@ import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { CustomerOrder, FileClaimResponse, MeResponse, UploadUrlResponse, type FileClaimRequest } from '@claims/contracts';
+import {
+  CustomerOrder,
+  FileClaimResponse,
+  MeResponse,
+  UploadUrlResponse,
+  type FileClaimRequest,
+} from '@claims/contracts';
 import type { RuntimeOptions } from '@claims/api';
-import { CHROMIUM, collectProblems, expectAccessible, startBrowserHarness, startedForFile, type BrowserHarness } from '../../../test/support/browserHarness.js';
+import {
+  CHROMIUM,
+  collectProblems,
+  expectAccessible,
+  startBrowserHarness,
+  startedForFile,
+  type BrowserHarness,
+} from '../../../test/support/browserHarness.js';
 import { addItemIssue, lookUp } from '../../portal/e2e/harness.js';
 
 export { CHROMIUM, expectAccessible };
@@ -35,19 +48,35 @@ const SIGNED_OUT: ExpectedFailure[] = [{ status: 401, path: '/api/auth/me' }];
 
 /** The back-office's browser harness; `options` e.g. the server's clock. */
 /** `env`: settings of the test's own (an SMTP_URL), over the harness's. */
-export async function startHarness({ env = {}, ...options }: Pick<RuntimeOptions, 'now'> & { env?: Record<string, string> } = {}): Promise<Harness> {
+export async function startHarness({
+  env = {},
+  ...options
+}: Pick<RuntimeOptions, 'now'> & { env?: Record<string, string> } = {}): Promise<Harness> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run infra/scripts/chromium.sh`);
   if (!existsSync(ADMIN_DIST)) throw new Error('The back-office is not built: run `npm run build -w web/admin`');
-  if (!existsSync(PORTAL_DIST)) throw new Error('The portal is not built (it serves the demo product images): run `npm run build -w web/portal`');
-  const harness = await startBrowserHarness('admin', {
-    // Every shopper of these tests is 127.0.0.1: the per-address limits would stop the setup; the per-order ones stay.
-    RATE_LIMIT_LOOKUP_PER_IP: '1000', RATE_LIMIT_FILING_PER_IP: '1000', RATE_LIMIT_UPLOAD_PER_IP: '1000', RATE_LIMIT_RECOVERY_PER_IP: '1000', ...env,
-  }, options);
+  if (!existsSync(PORTAL_DIST))
+    throw new Error('The portal is not built (it serves the demo product images): run `npm run build -w web/portal`');
+  const harness = await startBrowserHarness(
+    'admin',
+    {
+      // Every shopper of these tests is 127.0.0.1: the per-address limits would stop the setup; the per-order ones stay.
+      RATE_LIMIT_LOOKUP_PER_IP: '1000',
+      RATE_LIMIT_FILING_PER_IP: '1000',
+      RATE_LIMIT_UPLOAD_PER_IP: '1000',
+      RATE_LIMIT_RECOVERY_PER_IP: '1000',
+      ...env,
+    },
+    options,
+  );
   return {
     ...harness,
     async newPage(extra: ExpectedFailure[] = []) {
       const expected = [...SIGNED_OUT, ...extra];
-      const context = await harness.browser.newContext({ baseURL: harness.baseUrl, viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+      const context = await harness.browser.newContext({
+        baseURL: harness.baseUrl,
+        viewport: { width: 1280, height: 900 },
+        acceptDownloads: true,
+      });
       // Report every CSP violation as a console error (Chromium logs most, this catches the rest).
       await context.addInitScript(() => {
         document.addEventListener('securitypolicyviolation', (event) => {
@@ -65,7 +94,8 @@ export async function startHarness({ env = {}, ...options }: Pick<RuntimeOptions
 }
 
 /** The back-office's harness for one test file: started before its tests (with `options`), stopped after them. */
-export const fileHarness = (options: Pick<RuntimeOptions, 'now'> = {}): Harness => startedForFile(() => startHarness(options));
+export const fileHarness = (options: Pick<RuntimeOptions, 'now'> = {}): Harness =>
+  startedForFile(() => startHarness(options));
 
 /** A computed style read through a frame can take seconds on a loaded machine: polls longer than the default second. */
 export const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 20_000 });
@@ -109,22 +139,47 @@ export function solidPng(width: number, height: number, [r, g, b]: readonly [num
   header.set([8, 2, 0, 0, 0], 8);
   const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3).map((_, i) => [r, g, b][i % 3]!)]);
   const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', pixels),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /**
  * Uploads a photo the way the portal does while filing: looks the order up, asks for a signed URL
  * with the order's proof (its systemOrderId and email), then PUTs the file; returns its public URL.
  */
-export async function uploadPhoto(baseUrl: string, order: { orderNumber: string; email: string }, name: string, bytes: Buffer): Promise<string> {
+export async function uploadPhoto(
+  baseUrl: string,
+  order: { orderNumber: string; email: string },
+  name: string,
+  bytes: Buffer,
+): Promise<string> {
   const lookup = new URL('/api/order-lookup', baseUrl);
   lookup.search = new URLSearchParams({ order: order.orderNumber, email: order.email }).toString();
   const found = CustomerOrder.parse(await (await fetch(lookup)).json());
-  const signed = UploadUrlResponse.parse(await (await fetch(`${baseUrl}/api/media/upload-url`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ contentType: 'image/png', filename: name, mediaType: 'CLAIM', orderId: found.systemOrderId, email: order.email }),
-  })).json());
-  const put = await fetch(new URL(signed.signedUrl, baseUrl), { method: 'PUT', headers: { 'content-type': 'image/png' }, body: new Uint8Array(bytes) });
+  const signed = UploadUrlResponse.parse(
+    await (
+      await fetch(`${baseUrl}/api/media/upload-url`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          contentType: 'image/png',
+          filename: name,
+          mediaType: 'CLAIM',
+          orderId: found.systemOrderId,
+          email: order.email,
+        }),
+      })
+    ).json(),
+  );
+  const put = await fetch(new URL(signed.signedUrl, baseUrl), {
+    method: 'PUT',
+    headers: { 'content-type': 'image/png' },
+    body: new Uint8Array(bytes),
+  });
   if (!put.ok) throw new Error(`upload failed: ${put.status} ${await put.text()}`);
   return signed.publicUrl;
 }
@@ -132,7 +187,9 @@ export async function uploadPhoto(baseUrl: string, order: { orderNumber: string;
 /** Files a claim through the customer API (spec §7), as a shopper would. */
 export async function fileClaim(baseUrl: string, sourceOrderId: string, body: FileClaimRequest) {
   const response = await fetch(`${baseUrl}/api/claims/${encodeURIComponent(sourceOrderId)}`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
   });
   if (response.status !== 201) throw new Error(`filing failed: ${response.status} ${await response.text()}`);
   return FileClaimResponse.parse(await response.json());
@@ -151,15 +208,20 @@ export async function openTool(page: Page, name: string) {
 /** A signed-in API session for arranging and checking state behind the page's back (cookie + our own Origin). */
 export async function apiSession(baseUrl: string, email: string) {
   const login = await fetch(`${baseUrl}/api/auth/login`, {
-    method: 'POST', headers: { 'content-type': 'application/json', origin: baseUrl }, body: JSON.stringify({ email, password: PASSWORD }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: baseUrl },
+    body: JSON.stringify({ email, password: PASSWORD }),
   });
   expect(login.status).toBe(200);
   const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
   return {
     me: MeResponse.parse(await login.json()),
     get: async (path: string) => fetch(`${baseUrl}${path}`, { headers: { cookie } }),
-    post: async (path: string, body: unknown) => fetch(`${baseUrl}${path}`, {
-      method: 'POST', headers: { cookie, origin: baseUrl, 'content-type': 'application/json' }, body: JSON.stringify(body),
-    }),
+    post: async (path: string, body: unknown) =>
+      fetch(`${baseUrl}${path}`, {
+        method: 'POST',
+        headers: { cookie, origin: baseUrl, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
   };
 }

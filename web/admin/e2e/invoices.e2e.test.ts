@@ -8,7 +8,9 @@ const started = new Date();
 const MONTH = started.toISOString().slice(0, 7);
 const NEXT_MONTH_START = Date.UTC(started.getUTCFullYear(), started.getUTCMonth() + 1, 1);
 const clockOffset = NEXT_MONTH_START + 3_600_000 - started.getTime();
-const MONTH_NAME = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(started);
+const MONTH_NAME = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+  started,
+);
 const NUMBER = `ACME-${MONTH}`;
 
 let h: Harness;
@@ -25,7 +27,7 @@ afterAll(async () => {
 const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 
 describe('back-office invoices and payment methods', () => {
-  it('lets finance draft a store\'s month, issue it, correct it with a credit note, download it and print it', async () => {
+  it("lets finance draft a store's month, issue it, correct it with a credit note, download it and print it", async () => {
     const { page, problems } = await h.newPage();
     await signIn(page, 'finance@orderprotection.test');
     await mainNav(page).getByRole('link', { name: 'Invoices' }).click();
@@ -45,17 +47,27 @@ describe('back-office invoices and payment methods', () => {
     const confirm = page.getByRole('dialog', { name: `Issue the invoice for ${MONTH_NAME}?` });
     await confirm.getByText('An issued invoice never changes').waitFor();
     await confirm.getByRole('button', { name: 'Issue invoice' }).click();
-    await page.getByRole('status').filter({ hasText: `Invoice ${NUMBER} issued.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Invoice ${NUMBER} issued.` })
+      .waitFor();
     await page.getByText(`${MONTH_NAME} is invoiced already`).waitFor();
     const row = page.getByRole('row', { name: new RegExp(`^${NUMBER} `) });
     await expect.poll(() => row.getByRole('cell').nth(4).textContent()).toBe('0');
 
     // The CSV of the invoice.
-    const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('link', { name: `Download CSV of ${NUMBER}` }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      row.getByRole('link', { name: `Download CSV of ${NUMBER}` }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`invoice-${NUMBER}.csv`);
     const csv = readFileSync((await download.path())!, 'utf8').split('\r\n');
     expect(csv[0]).toBe('document,number,store,month,issued_at,line,description,quantity,amount,currency');
-    expect(csv[1]).toMatch(new RegExp(`^invoice,${NUMBER},Acme Outfitters,${MONTH},[^,]+,premiums,Premiums collected \\(8 orders\\),8,18\\.86,USD$`));
+    expect(csv[1]).toMatch(
+      new RegExp(
+        `^invoice,${NUMBER},Acme Outfitters,${MONTH},[^,]+,premiums,Premiums collected \\(8 orders\\),8,18\\.86,USD$`,
+      ),
+    );
 
     // A credit note: more than the line is refused in words before anything is sent, then a dollar taken back.
     await row.getByRole('button', { name: `Credit note for ${NUMBER}` }).click();
@@ -67,27 +79,37 @@ describe('back-office invoices and payment methods', () => {
     await expectAccessible(page);
     await dialog.getByLabel('Premiums collected to take back (USD)').fill('1');
     await dialog.getByRole('button', { name: 'Issue credit note' }).click();
-    await page.getByRole('status').filter({ hasText: `Credit note ${NUMBER}-CN1 issued on ${NUMBER}: -$1.00.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Credit note ${NUMBER}-CN1 issued on ${NUMBER}: -$1.00.` })
+      .waitFor();
     await expect.poll(() => row.getByRole('cell').nth(4).textContent()).toBe('1');
 
     // The printable invoice: the sheet alone when printed.
     await row.getByRole('link', { name: NUMBER, exact: true }).click();
     await expect.poll(() => heading(page).textContent()).toBe(`Invoice ${NUMBER}`);
-    await page.getByRole('table', { name: 'Invoice lines (positive: owed by the store)' }).getByRole('row', { name: /^Total / }).waitFor();
+    await page
+      .getByRole('table', { name: 'Invoice lines (positive: owed by the store)' })
+      .getByRole('row', { name: /^Total / })
+      .waitFor();
     await page.getByRole('heading', { level: 3, name: new RegExp(`^${NUMBER}-CN1, issued `) }).waitFor();
     await page.getByText('Reason: Order 1002 was cancelled before it shipped').waitFor();
     await page.getByRole('heading', { level: 2, name: 'Balance after credit notes' }).waitFor();
     await expectAccessible(page);
     const print = page.getByRole('button', { name: 'Print' });
     await page.emulateMedia({ media: 'print' });
-    expect([await page.locator('.site-header').isVisible(), await print.isVisible(), await heading(page).isVisible()]).toEqual([false, false, true]);
+    expect([
+      await page.locator('.site-header').isVisible(),
+      await print.isVisible(),
+      await heading(page).isVisible(),
+    ]).toEqual([false, false, true]);
     await page.emulateMedia({ media: 'screen' });
     expect(await print.isVisible()).toBe(true);
 
     expect(problems).toEqual([]);
   });
 
-  it('lets finance set a store\'s payout method by its last four digits only, and read its billing method', async () => {
+  it("lets finance set a store's payout method by its last four digits only, and read its billing method", async () => {
     const { page, problems } = await h.newPage();
     await signIn(page, 'finance@orderprotection.test');
     await mainNav(page).getByRole('link', { name: 'Payment methods' }).click();
@@ -106,7 +128,10 @@ describe('back-office invoices and payment methods', () => {
     await expectAccessible(page);
     await form.getByLabel('Last four digits').fill('6789');
     await form.getByRole('button', { name: 'Save payout method' }).click();
-    await page.getByRole('status').filter({ hasText: 'Payout method saved: First Bank account ending in 6789.' }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Payout method saved: First Bank account ending in 6789.' })
+      .waitFor();
     await page.getByRole('region', { name: 'Payout method' }).getByText('First Bank account ending in 6789').waitFor();
     await expectAccessible(page);
     expect(problems).toEqual([]);

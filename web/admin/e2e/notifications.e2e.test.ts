@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CustomerClaimView, NotificationSettingsList, TimelineResponse } from '@claims/contracts';
 import { startMailCatcher, type CaughtMail, type MailCatcher } from '../../../services/api/src/ops/mailCatcher.js';
-import { apiSession, expectAccessible, fileClaim, heading, shopperAtResolution, signIn, startHarness, type Harness } from './harness.js';
+import {
+  apiSession,
+  expectAccessible,
+  fileClaim,
+  heading,
+  shopperAtResolution,
+  signIn,
+  startHarness,
+  type Harness,
+} from './harness.js';
 
 let h: Harness;
 /** A real SMTP server in this process: the server's mail arrives here and is read as the shopper would. */
@@ -14,7 +23,12 @@ beforeAll(async () => {
   h = await startHarness({ env: { SMTP_URL: smtp.smtpUrl } });
   ava = await fileClaim(h.baseUrl, 'acme-5001', {
     email: 'ava@example.com',
-    fulfillmentIssues: [{ sourceFulfillmentId: 'f-1001-1', issues: [{ sourceItemId: 'li-1', claimType: 'DAMAGED', quantity: 1, details: 'Torn.', images: [] }] }],
+    fulfillmentIssues: [
+      {
+        sourceFulfillmentId: 'f-1001-1',
+        issues: [{ sourceItemId: 'li-1', claimType: 'DAMAGED', quantity: 1, details: 'Torn.', images: [] }],
+      },
+    ],
     resolution: { desiredMethod: 'REFUND', customerSignature: 'Ava Stone' },
   });
 });
@@ -33,11 +47,18 @@ async function mailTo(to: string, subject: RegExp): Promise<CaughtMail> {
 const viewPath = (mail: CaughtMail) => /\/view\/[A-Za-z0-9_-]{43}/.exec(mail.text)?.[0];
 
 describe('mail and tracking on the claim desk', () => {
-  it('shows the claim\'s mail in its timeline and its shipment\'s tracking number as a link to the carrier', async () => {
+  it("shows the claim's mail in its timeline and its shipment's tracking number as a link to the carrier", async () => {
     const owner = await apiSession(h.baseUrl, 'owner@acme.test');
     // The mail is sent after the filing (a try the SMTP server timed out is retried): wait until the timeline has it sent.
-    await expect.poll(async () => TimelineResponse.parse(await (await owner.get(`/api/admin/claims/${ava.claimId}/timeline`)).json())
-      .data.filter((e) => e.source === 'notifications' && e.summary['sent'] === true).length, { timeout: 20_000 }).toBe(2);
+    await expect
+      .poll(
+        async () =>
+          TimelineResponse.parse(
+            await (await owner.get(`/api/admin/claims/${ava.claimId}/timeline`)).json(),
+          ).data.filter((e) => e.source === 'notifications' && e.summary['sent'] === true).length,
+        { timeout: 20_000 },
+      )
+      .toBe(2);
 
     const { page, problems } = await h.newPage();
     await signIn(page, 'owner@acme.test');
@@ -45,7 +66,9 @@ describe('mail and tracking on the claim desk', () => {
     await expect.poll(() => heading(page).textContent()).toContain(ava.claimNumber);
     const timeline = page.getByRole('region', { name: 'Timeline' });
     await timeline.getByText(`Email sent to ava@example.com: We received your claim #${ava.claimNumber}`).waitFor();
-    await timeline.getByText(`Email sent to owner@acme.test: New claim #${ava.claimNumber} at Acme Outfitters (order 1001)`).waitFor();
+    await timeline
+      .getByText(`Email sent to owner@acme.test: New claim #${ava.claimNumber} at Acme Outfitters (order 1001)`)
+      .waitFor();
     // Mail lines are not versions of the claim: only the claim's own lines select an as-of view.
     expect(await timeline.getByRole('button', { name: /Email sent/ }).count()).toBe(0);
 
@@ -57,13 +80,17 @@ describe('mail and tracking on the claim desk', () => {
     expect(problems).toEqual([]);
   });
 
-  it('mails the shopper who filed in the browser a link that opens the claim, and the desk\'s reply', async () => {
+  it("mails the shopper who filed in the browser a link that opens the claim, and the desk's reply", async () => {
     const shopper = await h.newPage();
     await shopperAtResolution(shopper.page, '1008', 'hugo@example.com');
     await shopper.page.getByRole('radio', { name: /Reship them to me/ }).check();
     await shopper.page.getByRole('button', { name: 'Continue' }).click();
     await shopper.page.waitForURL('**/resolution/review');
-    await shopper.page.getByLabel('I confirm this address is accurate and understand items cannot be reshipped multiple times if incorrect.').check();
+    await shopper.page
+      .getByLabel(
+        'I confirm this address is accurate and understand items cannot be reshipped multiple times if incorrect.',
+      )
+      .check();
     await shopper.page.getByLabel('Type your full name to sign').fill('Hugo Weber');
     await shopper.page.getByRole('button', { name: 'Submit your claim' }).click();
     await shopper.page.waitForURL('**/claim-received');
@@ -78,7 +105,9 @@ describe('mail and tracking on the claim desk', () => {
     const reader = await h.newPage();
     await reader.page.goto(link!);
     await expect.poll(() => heading(reader.page).textContent()).toBe(`My Claim #${claimNumber}`);
-    const claim = CustomerClaimView.parse(await (await fetch(`${h.baseUrl}/api${link!.replace('/view/', '/claims/')}`)).json());
+    const claim = CustomerClaimView.parse(
+      await (await fetch(`${h.baseUrl}/api${link!.replace('/view/', '/claims/')}`)).json(),
+    );
 
     // The store answers from the desk; the answer reaches the shopper by mail, and its link shows it on the claim.
     const { page, problems } = await h.newPage();
@@ -86,7 +115,10 @@ describe('mail and tracking on the claim desk', () => {
     await page.goto(`/admin/claims/view/${claim.id}`);
     await page.getByLabel('Message to the customer').fill('A new flask ships tomorrow.');
     await page.getByRole('button', { name: 'Send message' }).click();
-    const reply = await mailTo('hugo@example.com', new RegExp(`^Acme Outfitters wrote about your claim #${claimNumber}$`));
+    const reply = await mailTo(
+      'hugo@example.com',
+      new RegExp(`^Acme Outfitters wrote about your claim #${claimNumber}$`),
+    );
     expect(reply.text).toContain('A new flask ships tomorrow.');
     await reader.page.goto(viewPath(reply)!);
     await reader.page.getByText('A new flask ships tomorrow.').waitFor();
@@ -115,14 +147,21 @@ describe('mail and tracking on the claim desk', () => {
     const agent = await apiSession(h.baseUrl, 'agent@acme.test');
     const saved = NotificationSettingsList.parse(await (await agent.get('/api/admin/notification-preferences')).json());
     expect(saved.data[0]?.settings).toEqual([
-      { kind: 'new_claim', enabled: true, chosen: true }, { kind: 'customer_reply', enabled: false, chosen: true }]);
+      { kind: 'new_claim', enabled: true, chosen: true },
+      { kind: 'customer_reply', enabled: false, chosen: true },
+    ]);
     await page.reload();
     await page.getByRole('form', { name: 'Acme Outfitters' }).getByRole('checkbox', { name: 'New claims' }).waitFor();
-    expect(await page.getByRole('form', { name: 'Acme Outfitters' }).getByRole('checkbox', { name: 'New claims' }).isChecked()).toBe(true);
+    expect(
+      await page
+        .getByRole('form', { name: 'Acme Outfitters' })
+        .getByRole('checkbox', { name: 'New claims' })
+        .isChecked(),
+    ).toBe(true);
     expect(problems).toEqual([]);
   });
 
-  it('says \'Page not found\' for a path no route matches', async () => {
+  it("says 'Page not found' for a path no route matches", async () => {
     const { page, problems } = await h.newPage();
     await signIn(page, 'agent@acme.test');
     await page.goto('/admin/no-such-page');

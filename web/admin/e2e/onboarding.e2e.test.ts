@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { OrderInput } from '@claims/contracts';
 import { upsertOrder } from '../../../services/api/src/catalog/orderRepository.js';
 import { mailedInvitationToken } from '../../../services/api/test/support/invitations.js';
-import { eventually, expectAccessible, heading, shopperAtResolution, signIn, fileHarness, type AdminPage } from './harness.js';
+import {
+  eventually,
+  expectAccessible,
+  heading,
+  shopperAtResolution,
+  signIn,
+  fileHarness,
+  type AdminPage,
+} from './harness.js';
 
 const h = fileHarness();
 /** The admin's signed-in page, from creating the account to inviting the store's owner. */
@@ -13,18 +21,47 @@ let implPage: AdminPage | undefined;
 /** The owner's signed-in page, from her setting up the store (settings, branding) to her profile. */
 let ownerPage: AdminPage | undefined;
 
-const css = (locator: Locator, property: string) => locator.evaluate((element, name) => getComputedStyle(element).getPropertyValue(name), property);
+const css = (locator: Locator, property: string) =>
+  locator.evaluate((element, name) => getComputedStyle(element).getPropertyValue(name), property);
 
 const DAY = 86_400_000;
 const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
 
 /** A delivered, protected one-item order of the new store, as its platform would send it. */
 const noordOrder = OrderInput.parse({
-  orderNumber: 'N7000', customerEmail: 'noor@example.com', currency: 'EUR', createdAt: ago(12), protected: true,
+  orderNumber: 'N7000',
+  customerEmail: 'noor@example.com',
+  currency: 'EUR',
+  createdAt: ago(12),
+  protected: true,
   policy: { insuredAmount: 80, premiumPaid: 2, premiumCurrency: 'EUR' },
-  shippingAddress: { name: 'Noor Shopper', address1: '1 Canal St', city: 'Amsterdam', country: 'Netherlands', countryCode: 'NL' },
-  items: [{ sourceItemId: 'li-n1', sourceProductId: 'p', sourceVariantId: 'v', sku: 'NS-1', productName: 'Linen shirt', price: 40, quantity: 1 }],
-  fulfillments: [{ sourceFulfillmentId: 'f-n1', status: 'DELIVERED', shippedAt: ago(11), deliveredAt: ago(10), items: [{ sourceItemId: 'li-n1', quantity: 1 }] }],
+  shippingAddress: {
+    name: 'Noor Shopper',
+    address1: '1 Canal St',
+    city: 'Amsterdam',
+    country: 'Netherlands',
+    countryCode: 'NL',
+  },
+  items: [
+    {
+      sourceItemId: 'li-n1',
+      sourceProductId: 'p',
+      sourceVariantId: 'v',
+      sku: 'NS-1',
+      productName: 'Linen shirt',
+      price: 40,
+      quantity: 1,
+    },
+  ],
+  fulfillments: [
+    {
+      sourceFulfillmentId: 'f-n1',
+      status: 'DELIVERED',
+      shippedAt: ago(11),
+      deliveredAt: ago(10),
+      items: [{ sourceItemId: 'li-n1', quantity: 1 }],
+    },
+  ],
 });
 
 /** Presses a step's button on Noord Linen's checklist and waits for the page to say it was taken. */
@@ -39,7 +76,7 @@ const NO_DRAFT = [{ status: 404, path: '/api/sessions' }];
 describe('store onboarding', () => {
   // One story in steps (each test continues where the one before left off): staff create a store and take it through
   // onboarding, its owner sets it up, and its shopper no longer sees the refund option.
-  it('lets Order Protection\'s admin create an account', async () => {
+  it("lets Order Protection's admin create an account", async () => {
     const staff = await h.newPage();
     await signIn(staff.page, 'admin@orderprotection.test');
     await staff.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Onboarding' }).click();
@@ -50,7 +87,10 @@ describe('store onboarding', () => {
     await account.getByLabel('Account name').fill('Noord Group');
     await account.getByLabel('Account slug').fill('Noord Group');
     await account.getByRole('button', { name: 'Create account' }).click();
-    await account.getByRole('alert').getByText(/lowercase letters, digits and single hyphens/).waitFor();
+    await account
+      .getByRole('alert')
+      .getByText(/lowercase letters, digits and single hyphens/)
+      .waitFor();
     await expectAccessible(staff.page);
     await account.getByLabel('Account slug').fill('noord-group');
     await account.getByRole('button', { name: 'Create account' }).click();
@@ -67,7 +107,10 @@ describe('store onboarding', () => {
     await newStore.getByLabel('Store slug').fill('noord-linen');
     await newStore.getByLabel('Currency').fill('EUR');
     await newStore.getByRole('button', { name: 'Create store' }).click();
-    await staff.page.getByRole('status').getByText('The store Noord Linen was created: its onboarding starts below.').waitFor();
+    await staff.page
+      .getByRole('status')
+      .getByText('The store Noord Linen was created: its onboarding starts below.')
+      .waitFor();
     const card = staff.page.getByRole('region', { name: 'Noord Linen' });
     await card.getByText('Store created — ', { exact: false }).waitFor();
     // The admin holds no implementation right: the steps are not offered.
@@ -76,7 +119,7 @@ describe('store onboarding', () => {
     expect(staff.problems).toEqual([]);
   });
 
-  it('lets the admin invite the new store\'s owner from its team', async () => {
+  it("lets the admin invite the new store's owner from its team", async () => {
     const staff = staffPage!;
     await staff.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Team' }).click();
     await staff.page.getByLabel('Store').selectOption({ label: 'Noord Linen' });
@@ -123,16 +166,19 @@ describe('store onboarding', () => {
   });
 
   it('offers the shopper of the new store a refund while its settings say so', async () => {
-    const { storeId } = await (await fetch(new URL('/api/whitelabel/settings?store=noord-linen', h.baseUrl))).json() as { storeId: string };
+    const { storeId } = (await (
+      await fetch(new URL('/api/whitelabel/settings?store=noord-linen', h.baseUrl))
+    ).json()) as { storeId: string };
     // Two orders: the portal keeps a draft per order, and would bring a second visit back to where the first left off.
-    for (const number of ['N7001', 'N7002']) await upsertOrder(h.runtime.ctx.database.db, storeId, `noord-${number}`, { ...noordOrder, orderNumber: number });
+    for (const number of ['N7001', 'N7002'])
+      await upsertOrder(h.runtime.ctx.database.db, storeId, `noord-${number}`, { ...noordOrder, orderNumber: number });
     const before = await h.newPage(NO_DRAFT);
     await shopperAtResolution(before.page, 'N7001', 'noor@example.com');
     await before.page.getByRole('radio', { name: /I want a refund/ }).waitFor();
     await before.context.close();
   });
 
-  it('lets the store\'s owner accept her invitation and invite a teammate', async () => {
+  it("lets the store's owner accept her invitation and invite a teammate", async () => {
     const token = await mailedInvitationToken(h.runtime, 'nora@noord.test');
     const owner = await h.newPage();
     await owner.page.goto(`/admin/accept-invitation#${token}`);
@@ -151,7 +197,7 @@ describe('store onboarding', () => {
     ownerPage = owner;
   });
 
-  it('lets the owner turn refunds off on her store\'s settings', async () => {
+  it("lets the owner turn refunds off on her store's settings", async () => {
     const owner = ownerPage!;
 
     await owner.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
@@ -177,7 +223,10 @@ describe('store onboarding', () => {
     await eventually(() => css(button, 'border-top-left-radius')).toBe('0px');
     await owner.page.getByRole('button', { name: 'Save branding' }).click();
     await owner.page.getByRole('status').getByText('Branding saved.').waitFor();
-    await owner.page.getByRole('region', { name: /Versions/ }).getByText('Nora Noord').waitFor();
+    await owner.page
+      .getByRole('region', { name: /Versions/ })
+      .getByText('Nora Noord')
+      .waitFor();
     await expectAccessible(owner.page);
     expect(owner.problems).toEqual([]);
   });
@@ -200,11 +249,13 @@ describe('store onboarding', () => {
     await owner.context.close();
   });
 
-  it('no longer offers that store\'s shopper a refund, and shows her its brand', async () => {
+  it("no longer offers that store's shopper a refund, and shows her its brand", async () => {
     const after = await h.newPage(NO_DRAFT);
     await shopperAtResolution(after.page, 'N7002', 'noor@example.com');
     expect(await after.page.getByRole('radio', { name: /I want a refund/ }).count()).toBe(0);
-    await eventually(() => css(after.page.getByRole('button', { name: 'Continue' }), 'background-color')).toBe('rgb(11, 61, 145)');
+    await eventually(() => css(after.page.getByRole('button', { name: 'Continue' }), 'background-color')).toBe(
+      'rgb(11, 61, 145)',
+    );
     expect(after.problems).toEqual([]);
     await after.context.close();
   });

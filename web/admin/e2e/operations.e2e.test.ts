@@ -18,10 +18,13 @@ afterAll(async () => {
 const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 const projectorsTable = (page: Page) => page.getByRole('table', { name: 'Projectors: position, lag and state' });
 /** The cells of a projector's row: name (row header), source, position, lag in events, lag in time, state, parked. */
-const projectorCells = (page: Page, name: string) => projectorsTable(page).getByRole('row', { name: new RegExp(`^${name} `) }).getByRole('cell');
+const projectorCells = (page: Page, name: string) =>
+  projectorsTable(page)
+    .getByRole('row', { name: new RegExp(`^${name} `) })
+    .getByRole('cell');
 
 describe('back-office operations page', () => {
-  it('shows Order Protection\'s admin every projector caught up, and lets them skip a parked event', async () => {
+  it("shows Order Protection's admin every projector caught up, and lets them skip a parked event", async () => {
     const { page, problems } = await h.newPage();
     await signIn(page, 'admin@orderprotection.test');
     await mainNav(page).getByRole('link', { name: 'Operations' }).click();
@@ -41,11 +44,15 @@ describe('back-office operations page', () => {
     // A parked event (as a projector leaves one it cannot apply) appears at the next refresh.
     const db = h.runtime.ctx.database.db;
     const { rows } = await sql<{ event_id: string; stream_id: string; stream_version: number; type: string }>`
-      select event_id, stream_id, stream_version, type from events where type = 'ClaimFiled' order by global_position limit 1`.execute(db);
+      select event_id, stream_id, stream_version, type from events where type = 'ClaimFiled' order by global_position limit 1`.execute(
+      db,
+    );
     const event = rows[0]!;
     await sql`
       insert into projection_parked (projection, event_id, stream_id, stream_version, type, error, attempts)
-      values ('claim-timeline', ${event.event_id}::uuid, ${event.stream_id}, ${event.stream_version}, ${event.type}, 'column "x" does not exist', 5)`.execute(db);
+      values ('claim-timeline', ${event.event_id}::uuid, ${event.stream_id}, ${event.stream_version}, ${event.type}, 'column "x" does not exist', 5)`.execute(
+      db,
+    );
     const parkedRow = page.getByRole('table', { name: 'Parked events' }).getByRole('row', { name: /ClaimFiled/ });
     await parkedRow.waitFor();
     expect(await parkedRow.textContent()).toContain('column "x" does not exist');
@@ -61,7 +68,7 @@ describe('back-office operations page', () => {
     expect(problems).toEqual([]);
   });
 
-  it('lists a reaction\'s parked event beside the projectors and retries it from the keyboard', async () => {
+  it("lists a reaction's parked event beside the projectors and retries it from the keyboard", async () => {
     const { page, problems } = await h.newPage();
     await signIn(page, 'admin@orderprotection.test');
     await page.goto('/admin/operations');
@@ -70,43 +77,69 @@ describe('back-office operations page', () => {
     // A filing notify-shopper gave up on after its tries (as startReaction parks one), its mail record refused.
     const db = h.runtime.ctx.database.db;
     const { rows } = await sql<{ event_id: string; stream_id: string; stream_version: number; type: string }>`
-      select event_id, stream_id, stream_version, type from events where type = 'ClaimFiled' order by global_position limit 1`.execute(db);
+      select event_id, stream_id, stream_version, type from events where type = 'ClaimFiled' order by global_position limit 1`.execute(
+      db,
+    );
     const event = rows[0]!;
     await sql`
       insert into reaction_parked (reaction, event_id, stream_id, stream_version, type, error, attempts)
-      values ('notify-shopper', ${event.event_id}::uuid, ${event.stream_id}, ${event.stream_version}, ${event.type}, 'mail record refused', 5)`.execute(db);
+      values ('notify-shopper', ${event.event_id}::uuid, ${event.stream_id}, ${event.stream_version}, ${event.type}, 'mail record refused', 5)`.execute(
+      db,
+    );
 
     const reactionsTable = page.getByRole('table', { name: 'Reactions: position, lag and state' });
-    await expect.poll(() => reactionsTable.getByRole('row', { name: /^notify-shopper / }).getByRole('cell').nth(4).textContent()).toBe('1');
+    await expect
+      .poll(() =>
+        reactionsTable
+          .getByRole('row', { name: /^notify-shopper / })
+          .getByRole('cell')
+          .nth(4)
+          .textContent(),
+      )
+      .toBe('1');
     const parkedRow = page.getByRole('table', { name: 'Parked events' }).getByRole('row', { name: /ClaimFiled/ });
     expect(await parkedRow.textContent()).toContain('mail record refused');
     expect(await parkedRow.textContent()).toContain('reaction');
     await page.getByRole('status').filter({ hasText: '1 component failing. 1 parked event.' }).waitFor();
-    expect(await page.getByRole('table', { name: 'Readiness of each component' }).getByRole('row', { name: /^reactions / }).textContent()).toContain('notify-shopper 1');
+    expect(
+      await page
+        .getByRole('table', { name: 'Readiness of each component' })
+        .getByRole('row', { name: /^reactions / })
+        .textContent(),
+    ).toContain('notify-shopper 1');
     await expectAccessible(page);
 
     const retry = parkedRow.getByRole('button', { name: `Retry ClaimFiled of ${event.stream_id} in notify-shopper` });
     await retry.focus();
     await page.keyboard.press('Enter');
-    await page.getByText(`notify-shopper handled the ClaimFiled event of ${event.stream_id}; it is no longer parked.`).waitFor();
+    await page
+      .getByText(`notify-shopper handled the ClaimFiled event of ${event.stream_id}; it is no longer parked.`)
+      .waitFor();
     await page.getByText('No parked events.').waitFor();
     await page.getByRole('status').filter({ hasText: 'Every component is ready.' }).waitFor();
     const { rows: audit } = await sql<{ resolution: string; resolved_by: string }>`
-      select resolution, resolved_by from reaction_parked where reaction = 'notify-shopper' and event_id = ${event.event_id}::uuid`.execute(db);
-    const { rows: admins } = await sql<{ id: string }>`select id from users where email = 'admin@orderprotection.test'`.execute(db);
+      select resolution, resolved_by from reaction_parked where reaction = 'notify-shopper' and event_id = ${event.event_id}::uuid`.execute(
+      db,
+    );
+    const { rows: admins } = await sql<{
+      id: string;
+    }>`select id from users where email = 'admin@orderprotection.test'`.execute(db);
     expect(audit).toEqual([{ resolution: 'handled', resolved_by: admins[0]!.id }]);
     await expectAccessible(page);
     expect(problems).toEqual([]);
   });
 
-  it('lists a parked webhook delivery and makes it due again on the admin\'s retry', async () => {
+  it("lists a parked webhook delivery and makes it due again on the admin's retry", async () => {
     const db = h.runtime.ctx.database.db;
     const { rows: stores } = await sql<{ id: string }>`select id from stores where slug = 'acme'`.execute(db);
     const acme = stores[0]!.id;
     // What `make dev` and the tests set (contract): this receiver is on loopback (and answers 404).
     h.runtime.ctx.config.webhookAllowPrivateUrls = true;
     const owner = await apiSession(h.baseUrl, 'owner@acme.test');
-    const created = await owner.post(`/api/admin/stores/${acme}/webhook-endpoints`, { url: `${h.baseUrl}/no-receiver-here`, eventTypes: ['claim.filed'] });
+    const created = await owner.post(`/api/admin/stores/${acme}/webhook-endpoints`, {
+      url: `${h.baseUrl}/no-receiver-here`,
+      eventTypes: ['claim.filed'],
+    });
     expect(created.status).toBe(201);
     const endpoint = (await created.json()) as { id: string };
     // A delivery whose processing failed every try, as the delivery worker parks one: pending, with no next attempt.
@@ -115,12 +148,16 @@ describe('back-office operations page', () => {
       values (gen_random_uuid(), ${endpoint.id}::uuid, ${acme}::uuid, gen_random_uuid(), 'claim.filed', 'msg_parked_in_e2e', '{"type":"claim.filed"}', 'pending', null, now())
       returning id`.execute(db);
     const deliveryId = deliveries[0]!.id;
-    await sql`insert into webhook_delivery_parked (delivery_id, error, failures) values (${deliveryId}::uuid, 'attempt record refused', 5)`.execute(db);
+    await sql`insert into webhook_delivery_parked (delivery_id, error, failures) values (${deliveryId}::uuid, 'attempt record refused', 5)`.execute(
+      db,
+    );
 
     const { page, problems } = await h.newPage();
     await signIn(page, 'admin@orderprotection.test');
     await page.goto('/admin/operations');
-    const row = page.getByRole('table', { name: 'Parked webhook deliveries' }).getByRole('row', { name: /msg_parked_in_e2e/ });
+    const row = page
+      .getByRole('table', { name: 'Parked webhook deliveries' })
+      .getByRole('row', { name: /msg_parked_in_e2e/ });
     await row.waitFor();
     expect(await row.textContent()).toContain('attempt record refused');
     await page.getByRole('status').filter({ hasText: '1 component failing. 1 parked webhook delivery.' }).waitFor();
@@ -130,9 +167,18 @@ describe('back-office operations page', () => {
     await page.getByText('The claim.filed delivery msg_parked_in_e2e is due again.').waitFor();
     await page.getByText('No parked webhook deliveries.').waitFor();
     // The worker tried it (a 404 is the receiver's failure, retried on the delivery's own schedule).
-    await expect.poll(async () => (await sql<{ count: number }>`
-      select count(*)::int as count from webhook_delivery_attempts where delivery_id = ${deliveryId}::uuid`.execute(db)).rows[0]!.count).toBeGreaterThan(0);
-    const { rows: audit } = await sql<{ resolution: string }>`select resolution from webhook_delivery_parked where delivery_id = ${deliveryId}::uuid`.execute(db);
+    await expect
+      .poll(
+        async () =>
+          (
+            await sql<{ count: number }>`
+      select count(*)::int as count from webhook_delivery_attempts where delivery_id = ${deliveryId}::uuid`.execute(db)
+          ).rows[0]!.count,
+      )
+      .toBeGreaterThan(0);
+    const { rows: audit } = await sql<{
+      resolution: string;
+    }>`select resolution from webhook_delivery_parked where delivery_id = ${deliveryId}::uuid`.execute(db);
     expect(audit).toEqual([{ resolution: 'retried' }]);
     expect(problems).toEqual([]);
   });
@@ -150,15 +196,23 @@ describe('back-office operations page', () => {
     expect(await invoices.getByText('Rebuilding beside the live version: 3 of 12 events.').count()).toBe(1);
     expect(await invoices.getByRole('button', { name: 'Rebuild invoices' }).isDisabled()).toBe(true);
     await expectAccessible(page);
-    await sql`update projection_rebuilds set status = 'done', done = 12, finished_at = now() where projection = 'invoices'`.execute(db);
+    await sql`update projection_rebuilds set status = 'done', done = 12, finished_at = now() where projection = 'invoices'`.execute(
+      db,
+    );
 
-    const { rows } = await sql<{ count: number }>`select count(*)::int as count from events where type = any(${['ClaimFiled', 'ClaimStatusChanged', 'ClaimResolved', 'ClaimMessageSent', 'ClaimNoteAdded', 'ClaimLabelAdded', 'ClaimLabelRemoved', 'ClaimMetadataSet', 'ClaimAssigned']}::text[])`.execute(db);
+    const { rows } = await sql<{
+      count: number;
+    }>`select count(*)::int as count from events where type = any(${['ClaimFiled', 'ClaimStatusChanged', 'ClaimResolved', 'ClaimMessageSent', 'ClaimNoteAdded', 'ClaimLabelAdded', 'ClaimLabelRemoved', 'ClaimMetadataSet', 'ClaimAssigned']}::text[])`.execute(
+      db,
+    );
     const claims = await sql<{ count: number }>`select count(*)::int as count from claim_list`.execute(db);
     const claimList = projectorsTable(page).getByRole('row', { name: /^claim-list / });
     await claimList.getByRole('button', { name: 'Rebuild claim-list' }).click();
     await claimList.getByText(`from ${rows[0]!.count} events.`, { exact: false }).waitFor();
     // The switched-in version holds the same claims.
-    expect((await sql<{ count: number }>`select count(*)::int as count from claim_list`.execute(db)).rows[0]!.count).toBe(claims.rows[0]!.count);
+    expect(
+      (await sql<{ count: number }>`select count(*)::int as count from claim_list`.execute(db)).rows[0]!.count,
+    ).toBe(claims.rows[0]!.count);
     await expectAccessible(page);
     expect(problems).toEqual([]);
   });
@@ -171,7 +225,10 @@ describe('back-office operations page', () => {
 
     const owner = await apiSession(h.baseUrl, 'owner@acme.test');
     expect((await owner.get('/api/admin/operations')).status).toBe(403);
-    expect((await owner.post('/api/admin/operations/parked/claim-list/00000000-0000-4000-8000-000000000000/skip', {})).status).toBe(403);
+    expect(
+      (await owner.post('/api/admin/operations/parked/claim-list/00000000-0000-4000-8000-000000000000/skip', {}))
+        .status,
+    ).toBe(403);
 
     // Typed in by hand, the page says why it shows nothing.
     await page.goto('/admin/operations');

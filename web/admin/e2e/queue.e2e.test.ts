@@ -14,17 +14,28 @@ beforeAll(async () => {
   h = await startHarness();
   ben = await fileClaim(h.baseUrl, 'acme-5002', {
     email: 'ben@example.com',
-    fulfillmentIssues: [{ sourceFulfillmentId: 'f-1002-1', issues: [{ sourceItemId: 'li-4', claimType: 'DAMAGED', quantity: 1, details: 'Pole snapped.', images: [] }] }],
+    fulfillmentIssues: [
+      {
+        sourceFulfillmentId: 'f-1002-1',
+        issues: [{ sourceItemId: 'li-4', claimType: 'DAMAGED', quantity: 1, details: 'Pole snapped.', images: [] }],
+      },
+    ],
     resolution: { desiredMethod: 'REFUND', customerSignature: 'Ben Ortiz' },
   });
   ava = await fileClaim(h.baseUrl, 'acme-5001', {
     email: 'ava@example.com',
-    fulfillmentIssues: [{ sourceFulfillmentId: 'f-1001-1', issues: [{ sourceItemId: 'li-1', claimType: 'MISSING_ITEM', quantity: 1, details: '', images: [] }] }],
+    fulfillmentIssues: [
+      {
+        sourceFulfillmentId: 'f-1001-1',
+        issues: [{ sourceItemId: 'li-1', claimType: 'MISSING_ITEM', quantity: 1, details: '', images: [] }],
+      },
+    ],
     resolution: { desiredMethod: 'RESHIP', customerSignature: 'Ava Stone' },
   });
   // The queue is a read model: wait until it lists both claims.
   const agent = await apiSession(h.baseUrl, 'agent@acme.test');
-  const listed = async () => AdminClaimPage.parse(await (await agent.get('/api/admin/claims?limit=100')).json()).data.map((c) => c.id);
+  const listed = async () =>
+    AdminClaimPage.parse(await (await agent.get('/api/admin/claims?limit=100')).json()).data.map((c) => c.id);
   while (!(await listed()).includes(ava.claimId)) await sleep(50);
 });
 
@@ -33,7 +44,10 @@ afterAll(async () => {
 });
 
 const claimsTable = (page: Page) => page.getByRole('table', { name: /^Claims, / });
-const rowOf = (page: Page, claimNumber: string) => claimsTable(page).getByRole('row').filter({ has: page.getByRole('link', { name: `#${claimNumber}` }) });
+const rowOf = (page: Page, claimNumber: string) =>
+  claimsTable(page)
+    .getByRole('row')
+    .filter({ has: page.getByRole('link', { name: `#${claimNumber}` }) });
 
 async function searchFor(page: Page, term: string): Promise<void> {
   await page.getByLabel('Search claims').fill(term);
@@ -98,7 +112,10 @@ describe('working the claim queue as a team', () => {
     await assignment.getByText('Assigned to nobody').waitFor();
     await expectAccessible(page);
     await assignment.getByRole('button', { name: 'Assign to me' }).click();
-    await assignment.getByRole('status').filter({ hasText: `Claim #${ben.claimNumber} is assigned to you.` }).waitFor();
+    await assignment
+      .getByRole('status')
+      .filter({ hasText: `Claim #${ben.claimNumber} is assigned to you.` })
+      .waitFor();
     await assignment.getByText('Assigned to you (Riley Agent)').waitFor();
 
     await page.goto('/admin/');
@@ -106,14 +123,23 @@ describe('working the claim queue as a team', () => {
     await page.waitForURL(/assignee=me/);
     await expect.poll(() => heading(page).textContent()).toBe('All claims assigned to me');
     // The read model catches up with the assignment.
-    await expect.poll(async () => {
-      await page.reload();
-      await claimsTable(page).waitFor();
-      return rowOf(page, ben.claimNumber).count();
-    }, { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await claimsTable(page).waitFor();
+          return rowOf(page, ben.claimNumber).count();
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(1);
     await rowOf(page, ben.claimNumber).getByText('Riley Agent').waitFor();
     expect(await claimsTable(page).locator('tbody tr').count()).toBe(1);
-    await expect.poll(() => page.getByRole('navigation', { name: 'Queues by status' }).getByRole('link', { name: /^New/ }).textContent()).toMatch(/^New 1/);
+    await expect
+      .poll(() =>
+        page.getByRole('navigation', { name: 'Queues by status' }).getByRole('link', { name: /^New/ }).textContent(),
+      )
+      .toMatch(/^New 1/);
     await expectAccessible(page);
 
     // Handed to the account's owner: no longer the agent's.
@@ -121,13 +147,21 @@ describe('working the claim queue as a team', () => {
     const again = page.getByRole('region', { name: 'Assignment' });
     await again.getByLabel('Assign to').selectOption({ label: 'Alex Owner' });
     await again.getByRole('button', { name: 'Save assignment' }).click();
-    await again.getByRole('status').filter({ hasText: `Claim #${ben.claimNumber} is assigned to Alex Owner.` }).waitFor();
+    await again
+      .getByRole('status')
+      .filter({ hasText: `Claim #${ben.claimNumber} is assigned to Alex Owner.` })
+      .waitFor();
     await page.goto('/admin/?assignee=me');
-    await expect.poll(async () => {
-      await page.reload();
-      await claimsTable(page).waitFor();
-      return rowOf(page, ben.claimNumber).count();
-    }, { timeout: 10_000 }).toBe(0);
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await claimsTable(page).waitFor();
+          return rowOf(page, ben.claimNumber).count();
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(0);
     await page.getByText('No claims match these filters.').waitFor();
     expect(problems).toEqual([]);
     await context.close();
@@ -139,10 +173,14 @@ describe('working the claim queue as a team', () => {
     await claimsTable(page).waitFor();
     await page.getByRole('button', { name: /^Claimed value/ }).click();
     await page.waitForURL(/sort=value/);
-    expect(await page.getByRole('columnheader', { name: /Claimed value/ }).getAttribute('aria-sort')).toBe('descending');
+    expect(await page.getByRole('columnheader', { name: /Claimed value/ }).getAttribute('aria-sort')).toBe(
+      'descending',
+    );
     const agent = await apiSession(h.baseUrl, 'agent@acme.test');
     const expected = async (order: 'asc' | 'desc') =>
-      AdminClaimPage.parse(await (await agent.get(`/api/admin/claims?sort=value&order=${order}&limit=25`)).json()).data.map((c) => `#${c.claimNumber}`);
+      AdminClaimPage.parse(
+        await (await agent.get(`/api/admin/claims?sort=value&order=${order}&limit=25`)).json(),
+      ).data.map((c) => `#${c.claimNumber}`);
     await expect.poll(() => claimsTable(page).locator('a.row-link').allTextContents()).toEqual(await expected('desc'));
     await page.getByRole('button', { name: /^Claimed value/ }).click();
     await page.waitForURL(/order=asc/);
@@ -151,14 +189,21 @@ describe('working the claim queue as a team', () => {
 
     // A word from the shopper marks the row, and puts the claim first when sorted by the latest customer reply.
     const wrote = await fetch(`${h.baseUrl}/api/claims/${ava.token}/messages`, {
-      method: 'POST', headers: { 'content-type': 'application/json', origin: h.baseUrl }, body: JSON.stringify({ messageContent: 'Any news on my jacket?' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: h.baseUrl },
+      body: JSON.stringify({ messageContent: 'Any news on my jacket?' }),
     });
     expect(wrote.status).toBe(201);
     await page.goto('/admin/?sort=reply&order=desc');
-    await expect.poll(async () => {
-      await page.reload();
-      return claimsTable(page).locator('a.row-link').first().textContent();
-    }, { timeout: 10_000 }).toBe(`#${ava.claimNumber}`);
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return claimsTable(page).locator('a.row-link').first().textContent();
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(`#${ava.claimNumber}`);
     await rowOf(page, ava.claimNumber).getByText('Customer replied').waitFor();
     expect(await rowOf(page, ben.claimNumber).getByText('Customer replied').count()).toBe(0);
     await expectAccessible(page);

@@ -9,12 +9,24 @@ beforeAll(async () => {
   h = await startHarness();
   kumo = await fileClaim(h.baseUrl, 'kumo-9001', {
     email: 'ivy@example.com',
-    fulfillmentIssues: [{ sourceFulfillmentId: 'f-k2001-1', issues: [{ sourceItemId: 'k-1', claimType: 'DAMAGED', quantity: 2, details: 'Tins dented.', images: [] }] }],
+    fulfillmentIssues: [
+      {
+        sourceFulfillmentId: 'f-k2001-1',
+        issues: [{ sourceItemId: 'k-1', claimType: 'DAMAGED', quantity: 2, details: 'Tins dented.', images: [] }],
+      },
+    ],
     resolution: { desiredMethod: 'RESHIP', customerSignature: 'Ivy Tanaka', updatedShippingAddress: null },
   });
   acme = await fileClaim(h.baseUrl, 'acme-5002', {
     email: 'ben@example.com',
-    fulfillmentIssues: [{ sourceFulfillmentId: 'f-1002-1', issues: [{ sourceItemId: 'li-4', claimType: 'DEFECTIVE_ITEM', quantity: 1, details: 'Pole snapped.', images: [] }] }],
+    fulfillmentIssues: [
+      {
+        sourceFulfillmentId: 'f-1002-1',
+        issues: [
+          { sourceItemId: 'li-4', claimType: 'DEFECTIVE_ITEM', quantity: 1, details: 'Pole snapped.', images: [] },
+        ],
+      },
+    ],
     resolution: { desiredMethod: 'REFUND', customerSignature: 'Ben Ortiz', updatedShippingAddress: null },
   });
 });
@@ -77,14 +89,18 @@ describe('returns in Chromium', () => {
     await page.getByLabel('Why are you returning it?').selectOption('DEFECTIVE');
     await page.getByRole('radio', { name: 'Drop it off at a carrier location' }).check();
     await page.getByRole('button', { name: 'Start return' }).click();
-    await page.getByRole('heading', { level: 1, name: "Continue on the store's returns portal", exact: true }).waitFor();
-    expect(await page.getByRole('link', { name: 'Go to the returns portal' }).getAttribute('href')).toBe('https://returns.acme.test');
+    await page
+      .getByRole('heading', { level: 1, name: "Continue on the store's returns portal", exact: true })
+      .waitFor();
+    expect(await page.getByRole('link', { name: 'Go to the returns portal' }).getAttribute('href')).toBe(
+      'https://returns.acme.test',
+    );
     await expectAccessible(page);
     expect(problems).toEqual([]);
     await context.close();
   }, 180_000);
 
-  it('the store\'s owner lists the returns on the desk and works one on its claim; it shows in the timeline', async () => {
+  it("the store's owner lists the returns on the desk and works one on its claim; it shows in the timeline", async () => {
     const { page, context, problems } = await h.newPage();
     await signIn(page, 'owner@kumo.test');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Returns' }).click();
@@ -112,13 +128,13 @@ describe('returns in Chromium', () => {
     await context.close();
   }, 180_000);
 
-  it('a store support agent reads the store\'s returns but has no buttons to move them', async () => {
+  it("a store support agent reads the store's returns but has no buttons to move them", async () => {
     const { page, context, problems } = await h.newPage();
     await signIn(page, 'agent@acme.test');
     await page.goto(`/admin/claims/view/${acme.claimId}`);
     const card = await openTool(page, 'Returns');
     await card.getByText(`Return R${acme.claimNumber}-1`, { exact: true }).waitFor();
-    await card.getByText('Sent to the store\'s returns portal').waitFor();
+    await card.getByText("Sent to the store's returns portal").waitFor();
     expect(await card.getByRole('button').count()).toBe(0);
     expect(problems).toEqual([]);
     await context.close();

@@ -11,21 +11,39 @@ beforeAll(async () => {
   h = await startHarness();
   finn = await fileClaim(h.baseUrl, 'acme-5006', {
     email: 'finn@example.com',
-    fulfillmentIssues: [{ sourceFulfillmentId: 'f-1006-1', issues: [{ sourceItemId: 'li-9', claimType: 'DAMAGED', quantity: 1, details: 'Cracked.', images: [] }] }],
+    fulfillmentIssues: [
+      {
+        sourceFulfillmentId: 'f-1006-1',
+        issues: [{ sourceItemId: 'li-9', claimType: 'DAMAGED', quantity: 1, details: 'Cracked.', images: [] }],
+      },
+    ],
     resolution: { desiredMethod: 'RESHIP', customerSignature: 'Finn' },
   });
   const owner = await apiSession(h.baseUrl, 'owner@acme.test');
-  const resolved = await owner.post(`/api/admin/claims/${finn.claimId}/resolve`, { resolutionType: 'RESHIP', reason: 'OTHER' });
+  const resolved = await owner.post(`/api/admin/claims/${finn.claimId}/resolve`, {
+    resolutionType: 'RESHIP',
+    reason: 'OTHER',
+  });
   expect(resolved.status, await resolved.clone().text()).toBe(200);
-  const reversed = await owner.post(`/api/admin/claims/${finn.claimId}/reverse-resolution`, { reason: 'Sent to the wrong address' });
+  const reversed = await owner.post(`/api/admin/claims/${finn.claimId}/reverse-resolution`, {
+    reason: 'Sent to the wrong address',
+  });
   expect(reversed.status, await reversed.clone().text()).toBe(200);
 
   ava = await fileClaim(h.baseUrl, 'acme-5001', {
     email: 'ava@example.com',
-    fulfillmentIssues: [{ sourceFulfillmentId: 'f-1001-1', issues: [{ sourceItemId: 'li-1', claimType: 'DAMAGED', quantity: 1, details: 'Torn.', images: [] }] }],
+    fulfillmentIssues: [
+      {
+        sourceFulfillmentId: 'f-1001-1',
+        issues: [{ sourceItemId: 'li-1', claimType: 'DAMAGED', quantity: 1, details: 'Torn.', images: [] }],
+      },
+    ],
     resolution: { desiredMethod: 'STORE_CREDIT', customerSignature: 'Ava' },
   });
-  const credited = await owner.post(`/api/admin/claims/${ava.claimId}/resolve`, { resolutionType: 'STORE_CREDIT', reason: 'OTHER' });
+  const credited = await owner.post(`/api/admin/claims/${ava.claimId}/resolve`, {
+    resolutionType: 'STORE_CREDIT',
+    reason: 'OTHER',
+  });
   expect(credited.status, await credited.clone().text()).toBe(200);
   // Issued before it is taken back (a credit reversed before it is issued is never issued).
   await h.runtime.settle();
@@ -39,7 +57,7 @@ afterAll(async () => {
 });
 
 describe('a reversed resolution on the desk', () => {
-  it('leaves the queue and its CSV without a resolution, and the claim\'s history says who reversed it and why', async () => {
+  it("leaves the queue and its CSV without a resolution, and the claim's history says who reversed it and why", async () => {
     const { page, problems } = await h.newPage();
     await signIn(page, 'agent@acme.test');
     await page.goto(`/admin/?q=${finn.claimNumber}`);
@@ -55,8 +73,15 @@ describe('a reversed resolution on the desk', () => {
     const cells = await row.getByRole('cell').allTextContents();
     expect(cells[headers.indexOf('Resolution')]).toBe('—');
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
-    const [header, line] = Buffer.concat(await (await download.createReadStream()).toArray()).toString('utf8').replace(/^\ufeff/, '').trim().split('\r\n')
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    const [header, line] = Buffer.concat(await (await download.createReadStream()).toArray())
+      .toString('utf8')
+      .replace(/^\ufeff/, '')
+      .trim()
+      .split('\r\n')
       .map((l) => l.split(','));
     expect(line![header!.indexOf('Claim number')]).toBe(finn.claimNumber);
     expect(line![header!.indexOf('Status')]).toBe('Open');
@@ -78,7 +103,11 @@ describe('a reversed resolution on the desk', () => {
     const { page, problems } = await h.newPage();
     await page.goto(`/view/${ava.token}`);
     const credit = page.getByRole('region', { name: 'Your store credit' });
-    await expect.poll(() => credit.textContent()).toMatch(/\$153\.25 in store credit: \$139\.32 plus a \$13\.93 bonus\. Issued .*\. The store reversed this decision on .*: \$153\.25 was taken back\./);
+    await expect
+      .poll(() => credit.textContent())
+      .toMatch(
+        /\$153\.25 in store credit: \$139\.32 plus a \$13\.93 bonus\. Issued .*\. The store reversed this decision on .*: \$153\.25 was taken back\./,
+      );
     await expectAccessible(page);
     expect(problems).toEqual([]);
   });

@@ -15,7 +15,7 @@ async function savedChoice(order: string, email: string): Promise<() => Promise<
     const response = await fetch(sessions);
     if (!response.ok) return null;
     const session = ClaimSession.parse(await response.json());
-    return session.status === 'REVIEWING' ? session.metadata?.claim.resolution.desiredMethod ?? null : null;
+    return session.status === 'REVIEWING' ? (session.metadata?.claim.resolution.desiredMethod ?? null) : null;
   };
 }
 

@@ -23,7 +23,8 @@ describe('support users', () => {
     await expect.poll(() => heading(page).textContent()).toBe('Support users');
     expect(await nav.getByRole('link', { name: 'Support users' }).getAttribute('aria-current')).toBe('page');
     const members = page.getByRole('table', { name: 'Support users' });
-    const row = (name: string | RegExp) => members.getByRole('row').filter({ has: page.getByRole('rowheader', { name }) });
+    const row = (name: string | RegExp) =>
+      members.getByRole('row').filter({ has: page.getByRole('rowheader', { name }) });
     await row('Sam Support').getByRole('cell', { name: 'Order Protection support', exact: true }).waitFor();
     // The only support admin can neither step down nor leave: the page offers neither.
     const suki = row(/Suki Support Admin/);
@@ -93,7 +94,9 @@ describe('support users', () => {
   it('shows no support users link to a store agent, and the page itself says it is not theirs', async () => {
     const { page, problems } = await h.newPage();
     await signIn(page, 'agent@acme.test');
-    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Support users' }).count()).toBe(0);
+    expect(
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Support users' }).count(),
+    ).toBe(0);
     await page.goto('/admin/support-users');
     await page.getByText('Support users are managed by Order Protection’s support admins.').waitFor();
     expect(problems).toEqual([]);

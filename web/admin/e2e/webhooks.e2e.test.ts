@@ -21,7 +21,10 @@ afterAll(async () => {
 
 const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 const log = (page: Page) => page.getByRole('table', { name: /^Delivery attempts to / });
-const logRows = (page: Page) => log(page).getByRole('row').filter({ has: page.getByRole('cell') });
+const logRows = (page: Page) =>
+  log(page)
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell') });
 const testDeliveries = () => receiver.deliveries.filter((d) => d.payload.type === 'webhook.test');
 
 describe('back-office webhooks page', () => {
@@ -56,14 +59,22 @@ describe('back-office webhooks page', () => {
     // A test event reaches the receiver, signed, and its attempt shows in the log with the receiver's answer.
     await page.getByRole('button', { name: 'Send test event' }).click();
     await page.getByText('A test event is on its way').waitFor();
-    await logRows(page).filter({ hasText: 'webhook.test' }).filter({ hasText: 'HTTP 200' }).filter({ hasText: 'ok webhook.test' }).first().waitFor();
+    await logRows(page)
+      .filter({ hasText: 'webhook.test' })
+      .filter({ hasText: 'HTTP 200' })
+      .filter({ hasText: 'ok webhook.test' })
+      .first()
+      .waitFor();
     expect(await logRows(page).first().textContent()).toContain('Delivered');
     expect(testDeliveries()).toHaveLength(1);
     await expectAccessible(page);
 
     // Paused: the notice says why it is off; a test event waits and goes once it is resumed.
     await page.getByRole('button', { name: 'Pause' }).click();
-    await page.getByRole('status').filter({ hasText: 'This endpoint is turned off. Paused in the back-office by' }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'This endpoint is turned off. Paused in the back-office by' })
+      .waitFor();
     await endpoints.getByRole('row', { name: /turned off/ }).waitFor();
     await page.getByRole('button', { name: 'Send test event' }).click();
     await page.getByText('A test event is queued').waitFor();
@@ -120,7 +131,10 @@ describe('back-office webhooks page', () => {
       await added.getByRole('button', { name: 'Done' }).click();
       await page.getByRole('button', { name: 'Send test event' }).click();
       // The first attempt fails; its retry 5 s later fails past the 1 s window and the endpoint is turned off.
-      await page.getByRole('status').filter({ hasText: 'This endpoint is turned off. Every delivery attempt failed for 1 second' }).waitFor({ timeout: 20_000 });
+      await page
+        .getByRole('status')
+        .filter({ hasText: 'This endpoint is turned off. Every delivery attempt failed for 1 second' })
+        .waitFor({ timeout: 20_000 });
       await expect.poll(() => logRows(page).filter({ hasText: 'queue full' }).count(), { timeout: 10_000 }).toBe(2);
       expect(await logRows(page).first().textContent()).toContain('When the endpoint is resumed');
       await expectAccessible(page);

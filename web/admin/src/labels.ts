@@ -1,10 +1,18 @@
 import {
-  CUSTOMER_RESOLUTION_LABELS, ITEM_ISSUE_LABELS, MIXED_RESOLUTION, RESOLUTION_REASON_LABELS, SHIPMENT_ISSUE_LABELS,
+  CUSTOMER_RESOLUTION_LABELS,
+  ITEM_ISSUE_LABELS,
+  MIXED_RESOLUTION,
+  RESOLUTION_REASON_LABELS,
+  SHIPMENT_ISSUE_LABELS,
   type ResolutionType,
 } from '@claims/contracts';
 import { humanizeCode } from '@claims/ui';
 
-const TYPE_LABELS: Record<string, string> = { ...SHIPMENT_ISSUE_LABELS, ...ITEM_ISSUE_LABELS, MULTIPLE: 'Multiple issues' };
+const TYPE_LABELS: Record<string, string> = {
+  ...SHIPMENT_ISSUE_LABELS,
+  ...ITEM_ISSUE_LABELS,
+  MULTIPLE: 'Multiple issues',
+};
 
 /** A claim type's label (spec §9 labels where given, else the humanised code). */
 export const claimTypeLabel = (code: string): string => TYPE_LABELS[code] ?? humanizeCode(code);
@@ -20,11 +28,13 @@ export const RESOLUTION_TYPE_LABELS: Record<ResolutionType, string> = {
 };
 
 export const resolutionTypeLabel = (code: string | null): string =>
-  code ? (RESOLUTION_TYPE_LABELS as Record<string, string>)[code] ?? humanizeCode(code) : '';
+  code ? ((RESOLUTION_TYPE_LABELS as Record<string, string>)[code] ?? humanizeCode(code)) : '';
 
 /** The shopper's requested resolution (spec §9 customer choices; 'Mixed' when items disagree). */
 export const requestedResolutionLabel = (code: string): string =>
-  code === MIXED_RESOLUTION ? 'Mixed' : (CUSTOMER_RESOLUTION_LABELS as Record<string, string>)[code] ?? humanizeCode(code);
+  code === MIXED_RESOLUTION
+    ? 'Mixed'
+    : ((CUSTOMER_RESOLUTION_LABELS as Record<string, string>)[code] ?? humanizeCode(code));
 
 export const reasonLabel = (code: string | null): string =>
-  code ? (RESOLUTION_REASON_LABELS as Record<string, string>)[code] ?? humanizeCode(code) : '';
+  code ? ((RESOLUTION_REASON_LABELS as Record<string, string>)[code] ?? humanizeCode(code)) : '';

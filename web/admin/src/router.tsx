@@ -1,5 +1,12 @@
 import { QueryCache, QueryClient } from '@tanstack/react-query';
-import { Outlet, createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent, redirect } from '@tanstack/react-router';
+import {
+  Outlet,
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  redirect,
+} from '@tanstack/react-router';
 import { z } from 'zod';
 import { UnavailableNotice } from '@claims/ui/components';
 import { retryDelay, retryWhileUnavailable } from '@claims/ui/unavailable-retry';
@@ -44,12 +51,21 @@ export const queryClient = new QueryClient({
     onError: (error, query) => {
       if (!isHttpError(error, 401) || query.queryKey[0] === 'me') return;
       queryClient.removeQueries({ queryKey: meQuery.queryKey });
-      void router.navigate({ to: '/sign-in', search: { redirect: router.state.location.href, signedOut: undefined }, replace: true });
+      void router.navigate({
+        to: '/sign-in',
+        search: { redirect: router.state.location.href, signedOut: undefined },
+        replace: true,
+      });
     },
   }),
   defaultOptions: {
     // A read meeting the API briefly unavailable waits its Retry-After and tries again, UnavailableNotice saying so.
-    queries: { staleTime: 10_000, refetchOnWindowFocus: false, retry: retryWhileUnavailable((count, error) => !isHttpError(error) && count < 1), retryDelay },
+    queries: {
+      staleTime: 10_000,
+      refetchOnWindowFocus: false,
+      retry: retryWhileUnavailable((count, error) => !isHttpError(error) && count < 1),
+      retryDelay,
+    },
   },
 });
 
@@ -58,7 +74,8 @@ interface RouterContext {
 }
 
 /** Only a path inside this app may be the place to go back to after signing in. */
-const safeRedirect = (value: unknown) => (typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') ? value : undefined);
+const safeRedirect = (value: unknown) =>
+  typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') ? value : undefined;
 
 /** Every page, signed in or not, with the notice of reads waiting on the API to be back. */
 function Root() {
@@ -93,7 +110,11 @@ const signInRoute = createRoute({
 });
 
 /** Reached from an invitation's link, before the invitee has a password: no session needed. */
-const acceptInvitationRoute = createRoute({ getParentRoute: () => rootRoute, path: '/accept-invitation', component: AcceptInvitationPage });
+const acceptInvitationRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/accept-invitation',
+  component: AcceptInvitationPage,
+});
 
 /** Everything else needs a session: the user (with permissions per store) comes from GET /api/auth/me. */
 const appRoute = createRoute({
@@ -103,7 +124,8 @@ const appRoute = createRoute({
     try {
       await context.queryClient.ensureQueryData(meQuery);
     } catch (error) {
-      if (isHttpError(error, 401)) throw redirect({ to: '/sign-in', search: { redirect: location.href, signedOut: undefined } });
+      if (isHttpError(error, 401))
+        throw redirect({ to: '/sign-in', search: { redirect: location.href, signedOut: undefined } });
       throw error;
     }
   },
@@ -136,7 +158,11 @@ export const teamRoute = createRoute({
   component: TeamPage,
 });
 
-export const supportUsersRoute = createRoute({ getParentRoute: () => appRoute, path: '/support-users', component: SupportUsersPage });
+export const supportUsersRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/support-users',
+  component: SupportUsersPage,
+});
 
 export const apiTokensRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -185,7 +211,11 @@ export const invoicesRoute = createRoute({
   component: InvoicesPage,
 });
 
-export const invoiceRoute = createRoute({ getParentRoute: () => appRoute, path: '/invoices/$invoiceId', component: InvoicePage });
+export const invoiceRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/invoices/$invoiceId',
+  component: InvoicePage,
+});
 
 export const paymentMethodsRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -263,7 +293,11 @@ export const sopsRoute = createRoute({
   component: SopsPage,
 });
 
-export const orderRoute = createRoute({ getParentRoute: () => appRoute, path: '/orders/$orderId', component: OrderPage });
+export const orderRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/orders/$orderId',
+  component: OrderPage,
+});
 
 export const reviewsRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -293,9 +327,31 @@ const financeTree = financeRoute.addChildren([financeIndexRoute, payoutsRoute, f
 /** Any other path of a signed-in user: the 404 inside the app's frame, its navigation kept. */
 const notFoundInFrameRoute = createRoute({ getParentRoute: () => appRoute, path: '$', component: NotFoundInFrame });
 
-const routeTree = rootRoute.addChildren([signInRoute, acceptInvitationRoute, appRoute.addChildren([
-  queueRoute, claimRoute, teamRoute, supportUsersRoute, apiTokensRoute, settingsRoute, webhooksRoute, analyticsRoute, operationsRoute, financeTree, storeCreditRoute, profileRoute, ...billingRoutes, ...deskToolRoutes, brandingRoute, abTestsRoute, onboardingRoute, returnsRoute, notFoundInFrameRoute,
-])]);
+const routeTree = rootRoute.addChildren([
+  signInRoute,
+  acceptInvitationRoute,
+  appRoute.addChildren([
+    queueRoute,
+    claimRoute,
+    teamRoute,
+    supportUsersRoute,
+    apiTokensRoute,
+    settingsRoute,
+    webhooksRoute,
+    analyticsRoute,
+    operationsRoute,
+    financeTree,
+    storeCreditRoute,
+    profileRoute,
+    ...billingRoutes,
+    ...deskToolRoutes,
+    brandingRoute,
+    abTestsRoute,
+    onboardingRoute,
+    returnsRoute,
+    notFoundInFrameRoute,
+  ]),
+]);
 
 export const router = createRouter({
   routeTree,

@@ -21,7 +21,8 @@ export function can(me: MeResponse, permission: Permission, storeId?: string): b
 }
 
 /** The stores where the user holds `permission`. */
-export const storesWith = (me: MeResponse, permission: Permission) => me.stores.filter((s) => s.permissions.includes(permission));
+export const storesWith = (me: MeResponse, permission: Permission) =>
+  me.stores.filter((s) => s.permissions.includes(permission));
 
 /**
  * Whether an Order Protection (internal) role of the user, which reaches every store, holds

@@ -19,10 +19,16 @@ afterAll(() => h?.stop());
 describe('the portal while the API is briefly unavailable', () => {
   it('says it will retry, retries, and shows the claim once the API is back', async () => {
     const filing = await fetch(`${h.baseUrl}/api/claims/acme-5001`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         email: 'ava@example.com',
-        fulfillmentIssues: [{ sourceFulfillmentId: 'f-1001-1', issues: [{ sourceItemId: 'li-1', claimType: 'DAMAGED', quantity: 1, details: 'Torn.', images: [] }] }],
+        fulfillmentIssues: [
+          {
+            sourceFulfillmentId: 'f-1001-1',
+            issues: [{ sourceItemId: 'li-1', claimType: 'DAMAGED', quantity: 1, details: 'Torn.', images: [] }],
+          },
+        ],
         resolution: { desiredMethod: 'REFUND', customerSignature: 'Ava Stone' },
       }),
     });
@@ -37,8 +43,12 @@ describe('the portal while the API is briefly unavailable', () => {
       if (unavailable-- <= 0) return route.continue();
       refused++;
       return route.fulfill({
-        status: 503, headers: { 'retry-after': '1', 'content-type': 'application/json' },
-        body: JSON.stringify({ error: 'database_unavailable', message: 'Our service is briefly unavailable; please try again in a few seconds.' }),
+        status: 503,
+        headers: { 'retry-after': '1', 'content-type': 'application/json' },
+        body: JSON.stringify({
+          error: 'database_unavailable',
+          message: 'Our service is briefly unavailable; please try again in a few seconds.',
+        }),
       });
     });
     await page.goto(`/view/${token}`);

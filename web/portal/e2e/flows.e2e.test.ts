@@ -14,7 +14,11 @@ async function claimOf(token: string) {
 
 /** The review step's confirmation and a typed signature, then submit (and the store's acknowledgment, if given, shown); answers the new claim's token. */
 async function confirmAndSubmit(page: Page, name: string, acknowledgment?: string): Promise<string> {
-  await page.getByLabel('I confirm this address is accurate and understand items cannot be reshipped multiple times if incorrect.').check();
+  await page
+    .getByLabel(
+      'I confirm this address is accurate and understand items cannot be reshipped multiple times if incorrect.',
+    )
+    .check();
   await page.getByLabel('Type your full name to sign').fill(name);
   await page.getByRole('button', { name: 'Submit your claim' }).click();
   await page.waitForURL('**/claim-received');
@@ -28,24 +32,37 @@ async function confirmAndSubmit(page: Page, name: string, acknowledgment?: strin
 let flaskToken = '';
 
 describe('portal flows', () => {
-  it('files a not-received claim on one of the two shipments of order 1002, and reads the store\'s acknowledgment, contact and policies', async () => {
+  it("files a not-received claim on one of the two shipments of order 1002, and reads the store's acknowledgment, contact and policies", async () => {
     // The owner turns the claim acknowledgment on and sets the store's contact and policies: the shopper reads them in the portal.
     const origin = h.baseUrl;
     const login = await fetch(`${origin}/api/auth/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify({ email: 'owner@acme.test', password: 'demo-pass-1234' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify({ email: 'owner@acme.test', password: 'demo-pass-1234' }),
     });
-    const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-    const acme = (await (await fetch(`${origin}/api/stores/acme`)).json() as { id: string }).id;
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const acme = ((await (await fetch(`${origin}/api/stores/acme`)).json()) as { id: string }).id;
     const acknowledgment = 'Thanks! Our team answers every claim within one working day.';
     const saved = await fetch(`${origin}/api/admin/stores/${acme}/settings/claim-acknowledgment`, {
-      method: 'PUT', headers: { 'content-type': 'application/json', origin, cookie }, body: JSON.stringify({ value: { enabled: true, message: acknowledgment } }),
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', origin, cookie },
+      body: JSON.stringify({ value: { enabled: true, message: acknowledgment } }),
     });
     expect(saved.status).toBe(200);
-    const setGroup = (group: string, value: unknown) => fetch(`${origin}/api/admin/stores/${acme}/settings/${group}`, {
-      method: 'PUT', headers: { 'content-type': 'application/json', origin, cookie }, body: JSON.stringify({ value }),
-    });
+    const setGroup = (group: string, value: unknown) =>
+      fetch(`${origin}/api/admin/stores/${acme}/settings/${group}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', origin, cookie },
+        body: JSON.stringify({ value }),
+      });
     expect((await setGroup('contact', { supportEmail: 'help@acme.test', supportPhone: null })).status).toBe(200);
-    expect((await setGroup('policies', { termsUrl: 'https://acme.test/terms', privacyUrl: null, protectionTermsUrl: null })).status).toBe(200);
+    expect(
+      (await setGroup('policies', { termsUrl: 'https://acme.test/terms', privacyUrl: null, protectionTermsUrl: null }))
+        .status,
+    ).toBe(200);
 
     const { page, context, problems } = await h.newPage();
     await lookUp(page, '1002', 'ben@example.com');
@@ -72,17 +89,25 @@ describe('portal flows', () => {
     const token = await confirmAndSubmit(page, 'Ben Ortiz', acknowledgment);
     const footer = page.getByRole('contentinfo');
     await footer.getByRole('link', { name: 'help@acme.test' }).waitFor();
-    expect(await footer.getByRole('link', { name: 'Terms of service' }).getAttribute('href')).toBe('https://acme.test/terms');
+    expect(await footer.getByRole('link', { name: 'Terms of service' }).getAttribute('href')).toBe(
+      'https://acme.test/terms',
+    );
     // A change shows on the shopper's next page load.
-    expect((await setGroup('contact', { supportEmail: 'help@acme.test', supportPhone: '+1 555 0100' })).status).toBe(200);
+    expect((await setGroup('contact', { supportEmail: 'help@acme.test', supportPhone: '+1 555 0100' })).status).toBe(
+      200,
+    );
     await page.reload();
     await footer.getByRole('link', { name: '+1 555 0100' }).waitFor();
     expect((await setGroup('contact', { supportEmail: null, supportPhone: null })).status).toBe(200);
-    expect((await setGroup('policies', { termsUrl: null, privacyUrl: null, protectionTermsUrl: null })).status).toBe(200);
+    expect((await setGroup('policies', { termsUrl: null, privacyUrl: null, protectionTermsUrl: null })).status).toBe(
+      200,
+    );
 
     const claim = await claimOf(token);
     expect(claim.desiredMethod).toBe('RESHIP');
-    expect(claim.items.map((i) => [i.sourceItemId, i.claimType, i.quantity])).toEqual([['li-5', 'TRACKING_NOT_MOVING', 1]]);
+    expect(claim.items.map((i) => [i.sourceItemId, i.claimType, i.quantity])).toEqual([
+      ['li-5', 'TRACKING_NOT_MOVING', 1],
+    ]);
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -99,8 +124,13 @@ describe('portal flows', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Continue');
     for (const key of ['Tab', 'Tab', 'Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab']) {
       await page.keyboard.press(key);
-      expect(await page.evaluate(() => document.querySelector('dialog[open]')?.contains(document.activeElement) === true
-        && document.activeElement?.tagName === 'BUTTON')).toBe(true);
+      expect(
+        await page.evaluate(
+          () =>
+            document.querySelector('dialog[open]')?.contains(document.activeElement) === true &&
+            document.activeElement?.tagName === 'BUTTON',
+        ),
+      ).toBe(true);
     }
     await page.keyboard.press('Escape');
     await modal.waitFor({ state: 'hidden' });
@@ -113,12 +143,19 @@ describe('portal flows', () => {
     await page.waitForURL('**/resolution/review');
     // Filing carries an Idempotency-Key; retrying the same submission after a lost answer sends the same key.
     const keys: string[] = [];
-    await page.route((url) => url.pathname === '/api/claims/acme-5006', async (route) => {
-      keys.push(route.request().headers()['idempotency-key'] ?? '');
-      if (keys.length === 1) await route.abort('failed');
-      else await route.continue();
-    });
-    await page.getByLabel('I confirm this address is accurate and understand items cannot be reshipped multiple times if incorrect.').check();
+    await page.route(
+      (url) => url.pathname === '/api/claims/acme-5006',
+      async (route) => {
+        keys.push(route.request().headers()['idempotency-key'] ?? '');
+        if (keys.length === 1) await route.abort('failed');
+        else await route.continue();
+      },
+    );
+    await page
+      .getByLabel(
+        'I confirm this address is accurate and understand items cannot be reshipped multiple times if incorrect.',
+      )
+      .check();
     await page.getByLabel('Type your full name to sign').fill('Finn Hale');
     await page.getByRole('button', { name: 'Submit your claim' }).click();
     await page.getByRole('alert').filter({ hasText: 'Your claim could not be submitted. Please try again.' }).waitFor();
@@ -127,7 +164,9 @@ describe('portal flows', () => {
     expect(keys[0]).toMatch(/^[\w-]{24}$/);
     expect(keys[1]).toBe(keys[0]);
     // Filed: the next submission will get a key of its own.
-    expect(await page.evaluate(() => JSON.parse(sessionStorage.getItem('claims-portal:v1') ?? '{}').submission)).toBeNull();
+    expect(
+      await page.evaluate(() => JSON.parse(sessionStorage.getItem('claims-portal:v1') ?? '{}').submission),
+    ).toBeNull();
     const claim = await claimOf(token);
     expect(claim.items.map((i) => [i.sourceItemId, i.claimType, i.quantity])).toEqual([['li-9', 'DAMAGED', 2]]);
     // The aborted first attempt is the only failed load.
@@ -158,7 +197,9 @@ describe('portal flows', () => {
     await expectAccessible(page);
     // Spec §5 labels: a non-ASCII name shows its first alias; the value is the short code.
     await modal.getByLabel('Country').selectOption('JP');
-    expect(await modal.getByLabel('Prefecture').locator('option', { hasText: 'Tokyo' }).getAttribute('value')).toBe('JP-13');
+    expect(await modal.getByLabel('Prefecture').locator('option', { hasText: 'Tokyo' }).getAttribute('value')).toBe(
+      'JP-13',
+    );
     await modal.getByLabel('Country').selectOption('DE');
     await modal.getByLabel('Street address').fill('Königstraße 5');
     await modal.getByLabel('City').fill('Stuttgart');
@@ -181,11 +222,16 @@ describe('portal flows', () => {
     const box = (await pad.boundingBox())!;
     await page.mouse.move(box.x + 20, box.y + box.height / 2);
     await page.mouse.down();
-    for (let x = 30; x < 220; x += 10) await page.mouse.move(box.x + x, box.y + box.height / 2 + (x % 20 === 0 ? 15 : -15));
+    for (let x = 30; x < 220; x += 10)
+      await page.mouse.move(box.x + x, box.y + box.height / 2 + (x % 20 === 0 ? 15 : -15));
     await page.mouse.up();
     await page.getByRole('img', { name: 'Your drawn signature' }).waitFor();
     await expectAccessible(page);
-    await page.getByLabel('I confirm this address is accurate and understand items cannot be reshipped multiple times if incorrect.').check();
+    await page
+      .getByLabel(
+        'I confirm this address is accurate and understand items cannot be reshipped multiple times if incorrect.',
+      )
+      .check();
     await page.getByRole('button', { name: 'Submit your claim' }).click();
     await page.waitForURL('**/claim-received');
     await page.getByRole('link', { name: 'View my claim' }).click();
@@ -196,8 +242,14 @@ describe('portal flows', () => {
     expect(claim.currency).toBe('EUR');
     expect(claim.desiredMethod).toBe('RESHIP');
     expect(claim.updatedShippingAddress).toEqual({
-      name: 'Hugo Weber', address1: 'Königstraße 5', city: 'Stuttgart', province: 'Baden-Wuerttemberg', provinceCode: 'BW', zip: '70173',
-      country: 'Germany', countryCode: 'DE',
+      name: 'Hugo Weber',
+      address1: 'Königstraße 5',
+      city: 'Stuttgart',
+      province: 'Baden-Wuerttemberg',
+      provinceCode: 'BW',
+      zip: '70173',
+      country: 'Germany',
+      countryCode: 'DE',
     });
     expect(claim.items[0]!.images).toHaveLength(2);
     expect(problems).toEqual([]);
@@ -254,7 +306,10 @@ describe('portal flows', () => {
     // A photo that cannot be loaded shows the broken-image state.
     const broken = await h.newPage();
     const second = (await claimOf(flaskToken)).items[0]!.images[1]!.url;
-    await broken.page.route((url) => url.href === second, (route) => route.abort());
+    await broken.page.route(
+      (url) => url.href === second,
+      (route) => route.abort(),
+    );
     await broken.page.goto(`/view/${flaskToken}`);
     await broken.page.getByRole('button', { name: /Photo 2 of Vacuum Flask 1L/ }).click();
     const viewer = broken.page.getByRole('dialog', { name: 'Photos of Vacuum Flask 1L' });
@@ -270,12 +325,18 @@ describe('portal flows', () => {
     const claim = await claimOf(flaskToken);
     const origin = h.baseUrl;
     const login = await fetch(`${origin}/api/auth/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify({ email: 'agent@acme.test', password: 'demo-pass-1234' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify({ email: 'agent@acme.test', password: 'demo-pass-1234' }),
     });
     expect(login.status).toBe(200);
-    const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     const reply = await fetch(`${origin}/api/admin/claims/${claim.id}/messages`, {
-      method: 'POST', headers: { 'content-type': 'application/json', origin, cookie },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin, cookie },
       body: JSON.stringify({ messageContent: 'Sorry about the flask! A new one ships tomorrow.', medias: [] }),
     });
     expect(reply.status).toBe(201);
@@ -301,7 +362,11 @@ describe('portal flows', () => {
     await lookUp(page, 'K-2001', 'ivy@example.com');
     await page.waitForURL('**/issues');
     await page.getByRole('img', { name: 'Kumo Tea' }).waitFor();
-    await expect.poll(() => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--brand-700').trim())).toBe('#2E5E3A');
+    await expect
+      .poll(() =>
+        page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--brand-700').trim()),
+      )
+      .toBe('#2E5E3A');
     await page.getByRole('button', { name: /Issues with my items/ }).click();
     await page.waitForURL('**/issues/items');
     await page.getByText('¥2,400 · Qty 2').waitFor();
@@ -386,7 +451,9 @@ describe('portal flows', () => {
     await lookUp(page, '1004', 'dan@example.com');
     const alert = page.getByRole('alert').filter({ hasText: "You've tried that a few too many times." });
     await alert.waitFor();
-    expect(await alert.textContent()).toMatch(/^You've tried that a few too many times\. To keep orders safe, please wait (a minute|\d+ seconds) and try again\.$/);
+    expect(await alert.textContent()).toMatch(
+      /^You've tried that a few too many times\. To keep orders safe, please wait (a minute|\d+ seconds) and try again\.$/,
+    );
     await expectAccessible(page);
     await context.close();
   });

@@ -1,7 +1,14 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { CHROMIUM, collectProblems, expectAccessible, startBrowserHarness, startedForFile, type BrowserHarness } from '../../../test/support/browserHarness.js';
+import {
+  CHROMIUM,
+  collectProblems,
+  expectAccessible,
+  startBrowserHarness,
+  startedForFile,
+  type BrowserHarness,
+} from '../../../test/support/browserHarness.js';
 
 export { expectAccessible };
 const DIST = path.resolve(import.meta.dirname, '../dist/index.html');
@@ -17,13 +24,20 @@ export async function startHarness(): Promise<Harness> {
   if (!existsSync(DIST)) throw new Error('The portal is not built: run `npm run build -w web/portal`');
   const harness = await startBrowserHarness('portal', {
     // Every test browses from 127.0.0.1: the per-address limits are lifted, the per-order ones (10 lookups, 5 filings) kept.
-    RATE_LIMIT_LOOKUP_PER_IP: '1000', RATE_LIMIT_FILING_PER_IP: '1000',
-    RATE_LIMIT_LOOKUP_PER_ORDER: '10', RATE_LIMIT_FILING_PER_ORDER: '5', SENTRY_DSN: '', SENTRY_ENVIRONMENT: '',
+    RATE_LIMIT_LOOKUP_PER_IP: '1000',
+    RATE_LIMIT_FILING_PER_IP: '1000',
+    RATE_LIMIT_LOOKUP_PER_ORDER: '10',
+    RATE_LIMIT_FILING_PER_ORDER: '5',
+    SENTRY_DSN: '',
+    SENTRY_ENVIRONMENT: '',
   });
   return {
     ...harness,
     async newPage() {
-      const context = await harness.browser.newContext({ baseURL: harness.baseUrl, viewport: { width: 390, height: 844 } });
+      const context = await harness.browser.newContext({
+        baseURL: harness.baseUrl,
+        viewport: { width: 390, height: 844 },
+      });
       const page = await context.newPage();
       // A 404 answer the portal handles (lookup no-match, no saved session) is logged by Chromium; it is not a defect.
       const problems = collectProblems(page, (text) => /status of 404/.test(text));
@@ -62,7 +76,9 @@ export async function addItemIssue(page: Page, issue: string, photos = 0): Promi
   if (await same.isVisible()) await same.click();
   await dialog.getByLabel("What's the issue with this item?").selectOption(issue);
   for (let i = 1; i <= photos; i++) {
-    await dialog.getByLabel('Upload photos').setInputFiles({ name: `photo-${i}.png`, mimeType: 'image/png', buffer: PNG_1PX });
+    await dialog
+      .getByLabel('Upload photos')
+      .setInputFiles({ name: `photo-${i}.png`, mimeType: 'image/png', buffer: PNG_1PX });
     await dialog.getByRole('img', { name: `Uploaded photo ${i}` }).waitFor();
   }
   await dialog.getByRole('button', { name: 'Add issue to claim' }).click();

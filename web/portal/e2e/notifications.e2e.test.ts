@@ -7,12 +7,14 @@ import { expectAccessible, lookUp, fileHarness, heading } from './harness.js';
 // A server of its own: the links mailed here come from its own mail folder (no SMTP_URL: .eml files).
 const h = fileHarness();
 
-
 /** The mail the server wrote to its DATA_DIR/mail folder, by subject. */
 function mailed(subject: string): string[] {
   const folder = path.join(h.runtime.ctx.config.dataDir, 'mail');
   if (!fs.existsSync(folder)) return [];
-  return fs.readdirSync(folder).map((f) => fs.readFileSync(path.join(folder, f), 'utf8')).filter((m) => m.includes(`Subject: ${subject}`));
+  return fs
+    .readdirSync(folder)
+    .map((f) => fs.readFileSync(path.join(folder, f), 'utf8'))
+    .filter((m) => m.includes(`Subject: ${subject}`));
 }
 
 describe('claim links by mail, tracking links, the 404 page and the locale cookie', () => {
@@ -62,7 +64,9 @@ describe('claim links by mail, tracking links, the 404 page and the locale cooki
     await page.getByRole('button', { name: /Haven't received my order/ }).click();
     await page.waitForURL('**/issues/shipment');
     const usps = page.getByRole('link', { name: /^9400111899223197428490/ });
-    expect(await usps.getAttribute('href')).toBe('https://tools.usps.com/go/TrackConfirmAction?tLabels=9400111899223197428490');
+    expect(await usps.getAttribute('href')).toBe(
+      'https://tools.usps.com/go/TrackConfirmAction?tLabels=9400111899223197428490',
+    );
     expect(await usps.getAttribute('target')).toBe('_blank');
     const fedex = page.getByRole('link', { name: /^612999AA10NEW/ });
     expect(await fedex.getAttribute('href')).toBe('https://www.fedex.com/fedextrack/?trknbr=612999AA10NEW');
@@ -71,7 +75,7 @@ describe('claim links by mail, tracking links, the 404 page and the locale cooki
     await context.close();
   });
 
-  it('says \'Page not found\' for a path no route matches, and keeps the locale for 365 days', async () => {
+  it("says 'Page not found' for a path no route matches, and keeps the locale for 365 days", async () => {
     const { page, context } = await h.newPage();
     await page.goto('/no-such-page');
     await page.getByText('Page Not Found: /no-such-page').waitFor();

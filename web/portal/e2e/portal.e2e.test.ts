@@ -4,7 +4,6 @@ import { PNG_1PX, expectAccessible, lookUp, fileHarness, heading } from './harne
 
 const h = fileHarness();
 
-
 describe('customer claims portal', () => {
   it('files a refund claim for two of the three socks of order 1001 with a photo, then messages the store', async () => {
     const { page, context, problems } = await h.newPage();
@@ -40,7 +39,9 @@ describe('customer claims portal', () => {
     await dialog.getByRole('alert').waitFor();
     await issueSelect.selectOption('DAMAGED');
     await dialog.getByLabel('Provide an additional information').fill('Two socks arrived torn.');
-    await dialog.getByLabel('Upload photos').setInputFiles({ name: 'torn-socks.png', mimeType: 'image/png', buffer: PNG_1PX });
+    await dialog
+      .getByLabel('Upload photos')
+      .setInputFiles({ name: 'torn-socks.png', mimeType: 'image/png', buffer: PNG_1PX });
     await dialog.getByRole('img', { name: 'Uploaded photo 1' }).waitFor();
     await expectAccessible(page);
     await dialog.getByRole('button', { name: 'Add issue to claim' }).click();
@@ -64,7 +65,11 @@ describe('customer claims portal', () => {
     await page.getByRole('button', { name: 'Submit your claim' }).click();
     expect(await page.getByRole('alert').filter({ hasText: 'Please confirm your shipping address.' }).count()).toBe(1);
     await expectAccessible(page);
-    await page.getByLabel('I confirm this address is accurate and understand items cannot be reshipped multiple times if incorrect.').check();
+    await page
+      .getByLabel(
+        'I confirm this address is accurate and understand items cannot be reshipped multiple times if incorrect.',
+      )
+      .check();
     await page.getByLabel('Type your full name to sign').fill('Ava Stone');
     await page.getByRole('button', { name: 'Submit your claim' }).click();
 
@@ -86,19 +91,26 @@ describe('customer claims portal', () => {
     // node for node, or the first render moves the page. The claim is held back so the app stays on it.
     const booting = await context.newPage();
     let releaseClaim!: () => void;
-    const claimHeld = new Promise<void>((resolve) => { releaseClaim = resolve; });
+    const claimHeld = new Promise<void>((resolve) => {
+      releaseClaim = resolve;
+    });
     await booting.route(`**/api/claims/${token}**`, async (route) => {
       await claimHeld;
       await route.continue();
     });
     await booting.goto(`/view/${token}`);
-    const sameAsBoot = () => booting.evaluate((bootHtml) => {
-      const live = document.getElementById('root')!;
-      // Committed, not merely created: the root is marked at createRoot, its children only once React put its own there.
-      const rendered = live.firstElementChild !== null && Object.keys(live.firstElementChild).some((key) => key.startsWith('__reactFiber'));
-      const boot = new DOMParser().parseFromString(bootHtml, 'text/html').getElementById('root')!;
-      return rendered && boot.isEqualNode(live) ? 'same' : `${rendered ? 'rendered' : 'not rendered yet'}:\n${live.outerHTML}\nvs the HTML's\n${boot.outerHTML}`;
-    }, html);
+    const sameAsBoot = () =>
+      booting.evaluate((bootHtml) => {
+        const live = document.getElementById('root')!;
+        // Committed, not merely created: the root is marked at createRoot, its children only once React put its own there.
+        const rendered =
+          live.firstElementChild !== null &&
+          Object.keys(live.firstElementChild).some((key) => key.startsWith('__reactFiber'));
+        const boot = new DOMParser().parseFromString(bootHtml, 'text/html').getElementById('root')!;
+        return rendered && boot.isEqualNode(live)
+          ? 'same'
+          : `${rendered ? 'rendered' : 'not rendered yet'}:\n${live.outerHTML}\nvs the HTML's\n${boot.outerHTML}`;
+      }, html);
     await expect.poll(sameAsBoot).toBe('same');
     await booting.unrouteAll({ behavior: 'ignoreErrors' });
     releaseClaim();
@@ -108,7 +120,12 @@ describe('customer claims portal', () => {
     const claim = CustomerClaimView.parse(await (await fetch(`${h.baseUrl}/api/claims/${token}`)).json());
     expect(claim.desiredMethod).toBe('REFUND');
     expect(claim.items).toHaveLength(1);
-    expect(claim.items[0]).toMatchObject({ sourceItemId: 'li-2', quantity: 2, claimType: 'DAMAGED', details: 'Two socks arrived torn.' });
+    expect(claim.items[0]).toMatchObject({
+      sourceItemId: 'li-2',
+      quantity: 2,
+      claimType: 'DAMAGED',
+      details: 'Two socks arrived torn.',
+    });
     const photo = await fetch(claim.items[0]!.images[0]!.url);
     expect(photo.status).toBe(200);
     expect(photo.headers.get('content-type')).toBe('image/png');
@@ -136,7 +153,10 @@ describe('customer claims portal', () => {
   it('shows the no-match alert for an unknown order', async () => {
     const { page, context } = await h.newPage();
     await lookUp(page, '1001', 'someone@example.com');
-    await page.getByRole('alert').filter({ hasText: "We couldn't find a match for that order number and email address." }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: "We couldn't find a match for that order number and email address." })
+      .waitFor();
     expect(await page.getByRole('alert').textContent()).toBe(
       "We couldn't find a match for that order number and email address. Please double-check your order confirmation email to ensure you're using the correct order number and email address for the order.",
     );

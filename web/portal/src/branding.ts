@@ -21,10 +21,11 @@ export const servedOnCustomDomain = (): boolean => !isLocalHost(window.location.
 
 /** A background image the stylesheet can take: a same-origin path or an https address, quoted for `url()`. */
 const safeImage = (value: string | undefined) =>
-  (value && /^(\/(?!\/)|https:\/\/)[^\s"'()\\]+$/.test(value.trim()) ? `url("${value.trim()}")` : null);
+  value && /^(\/(?!\/)|https:\/\/)[^\s"'()\\]+$/.test(value.trim()) ? `url("${value.trim()}")` : null;
 
 const safeFamily = (family: string) => family.replace(/[^\w\s-]/g, '').trim();
-const safeColor = (value: string | undefined) => (value && /^(#[0-9a-f]{3,8}|rgba?\([\d\s.,%]+\))$/i.test(value.trim()) ? value.trim() : undefined);
+const safeColor = (value: string | undefined) =>
+  value && /^(#[0-9a-f]{3,8}|rgba?\([\d\s.,%]+\))$/i.test(value.trim()) ? value.trim() : undefined;
 const loadedFonts = new Set<string>();
 
 /**
@@ -34,7 +35,8 @@ const loadedFonts = new Set<string>();
  */
 export function applyBranding(branding: Branding | undefined, root: HTMLElement = document.documentElement): void {
   const style = root.style;
-  const set = (name: string, value: string | null | undefined) => (value ? style.setProperty(name, value) : style.removeProperty(name));
+  const set = (name: string, value: string | null | undefined) =>
+    value ? style.setProperty(name, value) : style.removeProperty(name);
   set('--brand-100', safeColor(branding?.brand100));
   set('--brand-700', safeColor(branding?.brand700));
   set('--brand-800', safeColor(branding?.brand800));
@@ -48,7 +50,12 @@ export function applyBranding(branding: Branding | undefined, root: HTMLElement 
   const lines = branding?.lineHeights ?? {};
   set('--h1-line-height', lines.h1 && /^\d+(\.\d+)?(px|rem|em|%)?$/.test(lines.h1) ? lines.h1 : null);
   set('--h2-line-height', lines.h2 && /^\d+(\.\d+)?(px|rem|em|%)?$/.test(lines.h2) ? lines.h2 : null);
-  set('--headline-letter-spacing', branding?.letterSpacing && /^-?\d+(\.\d+)?(px|em|rem)$/.test(branding.letterSpacing) ? branding.letterSpacing : null);
+  set(
+    '--headline-letter-spacing',
+    branding?.letterSpacing && /^-?\d+(\.\d+)?(px|em|rem)$/.test(branding.letterSpacing)
+      ? branding.letterSpacing
+      : null,
+  );
   set('--headline-transform', branding?.textTransform);
   const widths = branding?.logoWidths ?? {};
   set('--logo-width-mobile', typeof widths.mobile === 'number' ? `${widths.mobile}px` : null);
@@ -62,8 +69,14 @@ export function applyBranding(branding: Branding | undefined, root: HTMLElement 
     const key = `${font.family}|${font.url}|${font.weight ?? ''}`;
     if (loadedFonts.has(key)) continue;
     loadedFonts.add(key);
-    const face = new FontFace(safeFamily(font.family), `url(${encodeURI(font.url)})`, { weight: font.weight ? String(font.weight) : 'normal', display: 'swap' });
+    const face = new FontFace(safeFamily(font.family), `url(${encodeURI(font.url)})`, {
+      weight: font.weight ? String(font.weight) : 'normal',
+      display: 'swap',
+    });
     // A font that fails to load leaves the system font in place (spec §8: branding failures are swallowed).
-    face.load().then((loaded) => document.fonts.add(loaded), () => undefined);
+    face.load().then(
+      (loaded) => document.fonts.add(loaded),
+      () => undefined,
+    );
   }
 }

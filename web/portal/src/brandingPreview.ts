@@ -10,7 +10,9 @@ let preview: BrandingPreviewMessage | null = null;
 const listeners = new Set<() => void>();
 
 const framedForPreview = () =>
-  typeof window !== 'undefined' && window.parent !== window && new URLSearchParams(window.location.search).get('preview') === 'branding';
+  typeof window !== 'undefined' &&
+  window.parent !== window &&
+  new URLSearchParams(window.location.search).get('preview') === 'branding';
 
 /** Only a framed preview loads the message's schema: a shopper's page never does. */
 export async function installBrandingPreview(): Promise<void> {
@@ -33,4 +35,9 @@ const subscribe = (listener: () => void) => {
 };
 
 /** The editor's draft while previewing, else null. */
-export const useBrandingPreview = (): BrandingPreviewMessage | null => useSyncExternalStore(subscribe, () => preview, () => null);
+export const useBrandingPreview = (): BrandingPreviewMessage | null =>
+  useSyncExternalStore(
+    subscribe,
+    () => preview,
+    () => null,
+  );

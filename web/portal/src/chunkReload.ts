@@ -4,7 +4,8 @@ import { createElement, type ReactNode } from 'react';
 export const RELOAD_KEY = 'claims-portal:chunk-reload-at';
 export const RELOAD_INTERVAL_MS = 10_000;
 
-const CHUNK_ERROR = /Failed to fetch dynamically imported module|error loading dynamically imported module|Importing a module script failed|Unable to preload CSS|ChunkLoadError|Loading chunk \S+ failed/i;
+const CHUNK_ERROR =
+  /Failed to fetch dynamically imported module|error loading dynamically imported module|Importing a module script failed|Unable to preload CSS|ChunkLoadError|Loading chunk \S+ failed/i;
 
 export function isChunkLoadError(error: unknown): boolean {
   return error instanceof Error && (error.name === 'ChunkLoadError' || CHUNK_ERROR.test(error.message));
@@ -19,7 +20,9 @@ interface ReloadDeps {
 let reloading = false;
 
 /** Reloads unless the last reload was less than 10 s ago; true when a reload is under way. */
-export function reloadForChunkError(deps: ReloadDeps = { now: Date.now(), storage: window.sessionStorage, reload: () => window.location.reload() }): boolean {
+export function reloadForChunkError(
+  deps: ReloadDeps = { now: Date.now(), storage: window.sessionStorage, reload: () => window.location.reload() },
+): boolean {
   if (reloading) return true;
   let last = 0;
   try {
@@ -59,7 +62,9 @@ export function lazyPage<M>(importer: () => Promise<M>, pick: (module: M) => Pag
   const preload = (): Promise<void> => {
     if (component) return Promise.resolve();
     pending ??= importer().then(
-      (module) => { component = pick(module); },
+      (module) => {
+        component = pick(module);
+      },
       (error: unknown) => {
         pending = null;
         if (isChunkLoadError(error) && reloadForChunkError()) return new Promise<void>(() => undefined);

@@ -1,7 +1,14 @@
 import { useSyncExternalStore } from 'react';
 import {
-  SESSION_STEP_PATHS, type ClaimSession, type CustomerFulfillment, type CustomerOrder, type DraftClaim, type DraftFulfillment,
-  type DraftIssue, type FileClaimRequest, type SessionStatus,
+  SESSION_STEP_PATHS,
+  type ClaimSession,
+  type CustomerFulfillment,
+  type CustomerOrder,
+  type DraftClaim,
+  type DraftFulfillment,
+  type DraftIssue,
+  type FileClaimRequest,
+  type SessionStatus,
 } from '@claims/contracts';
 import { fulfillmentFileable, isOffered, latestIssuePerItem } from '@claims/domain';
 import { api, HttpError, loadSchemas } from './api.js';
@@ -22,8 +29,20 @@ export const emptyClaim = (email = '', sourceOrderId = ''): DraftClaim => ({
 });
 
 const initial: PortalState = {
-  order: null, claim: emptyClaim(), currentShipmentId: null, category: null, sessionStatus: null, restored: false, submitted: null,
-  selectedShipments: [], sessionId: null, brandStoreId: null, queryStore: null, demo: false, otaAcknowledged: false, submission: null,
+  order: null,
+  claim: emptyClaim(),
+  currentShipmentId: null,
+  category: null,
+  sessionStatus: null,
+  restored: false,
+  submitted: null,
+  selectedShipments: [],
+  sessionId: null,
+  brandStoreId: null,
+  queryStore: null,
+  demo: false,
+  otaAcknowledged: false,
+  submission: null,
 };
 
 function saved(): string | null {
@@ -58,7 +77,6 @@ export async function restoreSavedState(): Promise<void> {
   for (const listener of listeners) listener();
 }
 
-
 export function getState(): PortalState {
   return state;
 }
@@ -83,7 +101,11 @@ const subscribe = (listener: () => void) => {
 };
 
 export function usePortal<T>(select: (s: PortalState) => T): T {
-  return useSyncExternalStore(subscribe, () => select(state), () => select(initial));
+  return useSyncExternalStore(
+    subscribe,
+    () => select(state),
+    () => select(initial),
+  );
 }
 
 /** Spec §2: reaching /start resets the current order. */
@@ -110,11 +132,16 @@ function scheduleSessionSave(): void {
     saveTimer = null;
     const s = state;
     if (!shouldSaveMetadata(s) || !s.order) return;
-    pendingSave = api.saveSession({
-      email: s.order.customerEmail,
-      orderId: s.order.systemOrderId,
-      metadata: { claim: s.claim, currentShipmentId: s.currentShipmentId },
-    }).then((session) => { if (state.order) state = { ...state, sessionId: session.id }; }).catch(() => undefined);
+    pendingSave = api
+      .saveSession({
+        email: s.order.customerEmail,
+        orderId: s.order.systemOrderId,
+        metadata: { claim: s.claim, currentShipmentId: s.currentShipmentId },
+      })
+      .then((session) => {
+        if (state.order) state = { ...state, sessionId: session.id };
+      })
+      .catch(() => undefined);
   }, 300);
 }
 
@@ -125,9 +152,13 @@ export async function flushSessionSave(): Promise<void> {
     saveTimer = null;
     const s = state;
     if (shouldSaveMetadata(s) && s.order) {
-      pendingSave = api.saveSession({
-        email: s.order.customerEmail, orderId: s.order.systemOrderId, metadata: { claim: s.claim, currentShipmentId: s.currentShipmentId },
-      }).catch(() => undefined);
+      pendingSave = api
+        .saveSession({
+          email: s.order.customerEmail,
+          orderId: s.order.systemOrderId,
+          metadata: { claim: s.claim, currentShipmentId: s.currentShipmentId },
+        })
+        .catch(() => undefined);
     }
   }
   await pendingSave;
@@ -161,13 +192,17 @@ export function restoreFromSession(session: ClaimSession, order: CustomerOrder):
     setState({ sessionStatus: session.status });
     return false;
   }
-  const current = metadata.currentShipmentId && open.has(metadata.currentShipmentId) ? metadata.currentShipmentId : Object.keys(fulfillments)[0] ?? null;
+  const current =
+    metadata.currentShipmentId && open.has(metadata.currentShipmentId)
+      ? metadata.currentShipmentId
+      : (Object.keys(fulfillments)[0] ?? null);
   const first = Object.values(fulfillments)[0];
   // A resolution the store stopped offering since the draft was saved is chosen again.
   const { desiredMethod } = metadata.claim.resolution;
-  const resolution = desiredMethod && !isOffered(desiredMethod, order.settings.capabilities)
-    ? { ...metadata.claim.resolution, desiredMethod: null }
-    : metadata.claim.resolution;
+  const resolution =
+    desiredMethod && !isOffered(desiredMethod, order.settings.capabilities)
+      ? { ...metadata.claim.resolution, desiredMethod: null }
+      : metadata.claim.resolution;
   setState({
     claim: { ...metadata.claim, fulfillments, resolution },
     currentShipmentId: current,
@@ -255,5 +290,7 @@ export function settleSubmission(error?: unknown): void {
 /** Random URL-safe text (`bytes` of entropy); crypto.randomUUID needs a secure context, this does not. */
 export function shortId(bytes = 9): string {
   const random = crypto.getRandomValues(new Uint8Array(bytes));
-  return btoa(String.fromCharCode(...random)).replace(/\+/g, '-').replace(/\//g, '_');
+  return btoa(String.fromCharCode(...random))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_');
 }

@@ -4,7 +4,11 @@ import { Link } from '@tanstack/react-router';
 import { CLAIM_TYPE_FLAGS, ITEM_ISSUE_LABELS, SHIPMENT_ISSUE_LABELS, type ClaimType } from '@claims/contracts';
 
 export function BackLink({ to, children = 'Go Back' }: { to: string; children?: ReactNode }) {
-  return <Link to={to} className="button button-secondary">{children}</Link>;
+  return (
+    <Link to={to} className="button button-secondary">
+      {children}
+    </Link>
+  );
 }
 
 /** The end of a flow step's form: its error, if any, then Go Back and Continue. */
@@ -14,7 +18,9 @@ export function StepFooter({ error, back }: { error: string | null; back: string
       {error ? <Alert>{error}</Alert> : null}
       <div className="actions">
         <BackLink to={back} />
-        <button type="submit" className="button button-primary">Continue</button>
+        <button type="submit" className="button button-primary">
+          Continue
+        </button>
       </div>
     </>
   );
@@ -35,7 +41,17 @@ export function useStepForm(problem: string | null, next: () => void) {
 }
 
 /** A flow step opened before the one it needs: what is missing, and the way back to where it is given. */
-export function StepNeeds({ title, subtitle, missing, back }: { title: string; subtitle?: string; missing: string; back: string }) {
+export function StepNeeds({
+  title,
+  subtitle,
+  missing,
+  back,
+}: {
+  title: string;
+  subtitle?: string;
+  missing: string;
+  back: string;
+}) {
   return (
     <Page title={title} subtitle={subtitle}>
       <Alert>{missing}</Alert>
@@ -45,7 +61,13 @@ export function StepNeeds({ title, subtitle, missing, back }: { title: string; s
 }
 
 export function ItemThumb({ src, name }: { src: string | undefined; name: string }) {
-  return src ? <img className="thumb" src={src} alt="" width={56} height={56} /> : <span className="thumb thumb-empty" aria-hidden="true">{name.slice(0, 1)}</span>;
+  return src ? (
+    <img className="thumb" src={src} alt="" width={56} height={56} />
+  ) : (
+    <span className="thumb thumb-empty" aria-hidden="true">
+      {name.slice(0, 1)}
+    </span>
+  );
 }
 
 const ISSUE_LABELS: Record<string, string> = { ...SHIPMENT_ISSUE_LABELS, ...ITEM_ISSUE_LABELS };

@@ -5,8 +5,17 @@ const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISO
 /** Spec §2: the built-in sample order the `fake` query flag loads for demos (nothing reaches the server). */
 export function sampleOrder(): CustomerOrder {
   const item = (id: string, name: string, price: number, quantity: number, options: Record<string, string>) => ({
-    sourceItemId: id, sourceProductId: `p-${id}`, sourceVariantId: `v-${id}`, sku: id.toUpperCase(), productName: name,
-    price, quantity, refundedQuantity: 0, tax: 0, discount: 0, selectedOptions: options,
+    sourceItemId: id,
+    sourceProductId: `p-${id}`,
+    sourceVariantId: `v-${id}`,
+    sku: id.toUpperCase(),
+    productName: name,
+    price,
+    quantity,
+    refundedQuantity: 0,
+    tax: 0,
+    discount: 0,
+    selectedOptions: options,
   });
   const jacket = item('demo-1', 'Trail Jacket', 129, 1, { color: 'Blue', size: 'M' });
   const socks = item('demo-2', 'Wool Socks', 12, 3, { size: 'L' });
@@ -24,15 +33,34 @@ export function sampleOrder(): CustomerOrder {
     existingClaims: [],
     returns: [],
     shippingAddress: {
-      name: 'Sam Sample', address1: '1 Sample Street', city: 'Springfield', province: 'Illinois', provinceCode: 'IL', zip: '62701',
-      country: 'United States', countryCode: 'US',
+      name: 'Sam Sample',
+      address1: '1 Sample Street',
+      city: 'Springfield',
+      province: 'Illinois',
+      provinceCode: 'IL',
+      zip: '62701',
+      country: 'United States',
+      countryCode: 'US',
     },
-    fulfillments: [{
-      id: 'demo-f1', sourceFulfillmentId: 'demo-f1', fulfillmentStatus: 'DELIVERED', shippedAt: daysAgo(9), deliveredAt: daysAgo(6),
-      eligible: true, eligibleAt: daysAgo(3), eligibilityCode: null,
-      items: [{ item: jacket, quantity: 1 }, { item: socks, quantity: 3 }],
-      trackingCompany: 'USPS', trackingNumber: ['9400000000000000000000'], trackingUrl: [],
-    }],
+    fulfillments: [
+      {
+        id: 'demo-f1',
+        sourceFulfillmentId: 'demo-f1',
+        fulfillmentStatus: 'DELIVERED',
+        shippedAt: daysAgo(9),
+        deliveredAt: daysAgo(6),
+        eligible: true,
+        eligibleAt: daysAgo(3),
+        eligibilityCode: null,
+        items: [
+          { item: jacket, quantity: 1 },
+          { item: socks, quantity: 3 },
+        ],
+        trackingCompany: 'USPS',
+        trackingNumber: ['9400000000000000000000'],
+        trackingUrl: [],
+      },
+    ],
     settings: {
       capabilities: { credit: true, refund: true, reship: true, returns: false },
       credit: { enabled: true, bonus: 10, bonusType: 'percentage' },

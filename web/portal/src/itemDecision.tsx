@@ -7,17 +7,22 @@ type Resolution = CustomerClaimView['resolutions'][number];
 function decisionWords(line: Resolution, claim: CustomerClaimView): string {
   const money = (value: number) => formatMoney(value, claim.currency);
   switch (line.resolutionType) {
-    case 'REFUND': return `Refunded ${money(line.paidValue)}`;
-    case 'RESHIP': return `Reshipping ${line.quantity}`;
+    case 'REFUND':
+      return `Refunded ${money(line.paidValue)}`;
+    case 'RESHIP':
+      return `Reshipping ${line.quantity}`;
     case 'STORE_CREDIT': {
       const credit = claim.storeCredits.find((c) => c.resolutionId === line.id);
       return credit && credit.bonus > 0
         ? `Store credit ${formatMoney(credit.total, credit.currency)} (${formatMoney(credit.credit, credit.currency)} plus a ${formatMoney(credit.bonus, credit.currency)} bonus)`
         : `Store credit ${money(line.paidValue)}`;
     }
-    case 'FLAT_RATE': return `Paid ${money(line.paidValue)}`;
-    case 'CUSTOM': return `Paid ${money(line.paidValue)}`;
-    case 'DENY': return line.reason ? `Not covered: ${RESOLUTION_REASON_LABELS[line.reason]}` : 'Not covered';
+    case 'FLAT_RATE':
+      return `Paid ${money(line.paidValue)}`;
+    case 'CUSTOM':
+      return `Paid ${money(line.paidValue)}`;
+    case 'DENY':
+      return line.reason ? `Not covered: ${RESOLUTION_REASON_LABELS[line.reason]}` : 'Not covered';
   }
 }
 

@@ -1,6 +1,9 @@
 import { useId, useState, type ReactElement } from 'react';
 
-export interface OrderAndEmail { order: string; email: string }
+export interface OrderAndEmail {
+  order: string;
+  email: string;
+}
 
 /**
  * The order number and email pair that both the start page and the claim-link request ask for: the two
@@ -29,20 +32,40 @@ export function useOrderAndEmail(): { fields: ReactElement; validated: () => Ord
       <div className="field">
         <label htmlFor={orderId}>Order number</label>
         <input
-          id={orderId} name="order" type="text" autoComplete="off" value={orderNumber}
-          onChange={(e) => setOrderNumber(e.target.value)} aria-invalid={Boolean(errors.order)}
-          aria-describedby={errors.order ? `${orderId}-error` : undefined} required
+          id={orderId}
+          name="order"
+          type="text"
+          autoComplete="off"
+          value={orderNumber}
+          onChange={(e) => setOrderNumber(e.target.value)}
+          aria-invalid={Boolean(errors.order)}
+          aria-describedby={errors.order ? `${orderId}-error` : undefined}
+          required
         />
-        {errors.order ? <p id={`${orderId}-error`} className="field-error" role="alert">{errors.order}</p> : null}
+        {errors.order ? (
+          <p id={`${orderId}-error`} className="field-error" role="alert">
+            {errors.order}
+          </p>
+        ) : null}
       </div>
       <div className="field">
         <label htmlFor={emailId}>Email address</label>
         <input
-          id={emailId} name="email" type="email" autoComplete="email" value={email}
-          onChange={(e) => setEmail(e.target.value)} aria-invalid={Boolean(errors.email)}
-          aria-describedby={errors.email ? `${emailId}-error` : undefined} required
+          id={emailId}
+          name="email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          aria-invalid={Boolean(errors.email)}
+          aria-describedby={errors.email ? `${emailId}-error` : undefined}
+          required
         />
-        {errors.email ? <p id={`${emailId}-error`} className="field-error" role="alert">{errors.email}</p> : null}
+        {errors.email ? (
+          <p id={`${emailId}-error`} className="field-error" role="alert">
+            {errors.email}
+          </p>
+        ) : null}
       </div>
     </>
   );

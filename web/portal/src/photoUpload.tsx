@@ -14,7 +14,13 @@ interface PhotoState {
 }
 
 /** Photos for an issue or message: checks, uploads with progress, announces spec §8 errors. */
-export function PhotoUpload({ label, proof, value, onChange, onUploaded }: {
+export function PhotoUpload({
+  label,
+  proof,
+  value,
+  onChange,
+  onUploaded,
+}: {
   label: string;
   /** The looked-up order or the claim the photos are for: the server asks for it. */
   proof: UploadProof;
@@ -41,7 +47,9 @@ export function PhotoUpload({ label, proof, value, onChange, onUploaded }: {
       const id = `${file.name}-${Date.now()}-${Math.random()}`;
       setUploads((u) => [...u, { id, name: file.name, progress: 0, error: null, done: null }]);
       try {
-        const done = await uploadMedia(file, proof, (progress) => setUploads((u) => u.map((x) => (x.id === id ? { ...x, progress } : x))));
+        const done = await uploadMedia(file, proof, (progress) =>
+          setUploads((u) => u.map((x) => (x.id === id ? { ...x, progress } : x))),
+        );
         setUploads((u) => u.filter((x) => x.id !== id));
         onUploaded?.(done);
         onChange([...valueRef.current, { url: done.url }]);
@@ -55,7 +63,9 @@ export function PhotoUpload({ label, proof, value, onChange, onUploaded }: {
   return (
     <div className="field">
       <label htmlFor={inputId}>{label}</label>
-      <p id={hintId} className="hint">Photos or videos, up to 25 MB each.</p>
+      <p id={hintId} className="hint">
+        Photos or videos, up to 25 MB each.
+      </p>
       <input
         id={inputId}
         type="file"
@@ -72,7 +82,11 @@ export function PhotoUpload({ label, proof, value, onChange, onUploaded }: {
         {uploads.map((u) => (
           <li key={u.id}>
             <span>{u.name}</span>
-            {u.error ? <Alert>{u.error}</Alert> : <progress max={1} value={u.progress} aria-label={`Uploading ${u.name}`} />}
+            {u.error ? (
+              <Alert>{u.error}</Alert>
+            ) : (
+              <progress max={1} value={u.progress} aria-label={`Uploading ${u.name}`} />
+            )}
           </li>
         ))}
       </ul>
@@ -81,7 +95,11 @@ export function PhotoUpload({ label, proof, value, onChange, onUploaded }: {
           {value.map((image, index) => (
             <li key={image.url}>
               <img src={image.url} alt={`Uploaded photo ${index + 1}`} width={72} height={72} />
-              <button type="button" className="button button-link" onClick={() => onChange(value.filter((x) => x.url !== image.url))}>
+              <button
+                type="button"
+                className="button button-link"
+                onClick={() => onChange(value.filter((x) => x.url !== image.url))}
+              >
                 Remove<span className="visually-hidden"> photo {index + 1}</span>
               </button>
             </li>

@@ -10,6 +10,11 @@ const DEFAULT_RETRIES = 3;
  */
 export const queryClient = new QueryClient({
   defaultOptions: {
-    queries: { staleTime: 10_000, refetchOnWindowFocus: false, retry: retryWhileUnavailable((count) => count < DEFAULT_RETRIES), retryDelay },
+    queries: {
+      staleTime: 10_000,
+      refetchOnWindowFocus: false,
+      retry: retryWhileUnavailable((count) => count < DEFAULT_RETRIES),
+      retryDelay,
+    },
   },
 });

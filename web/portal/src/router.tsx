@@ -1,5 +1,14 @@
 import { useEffect, type ReactNode } from 'react';
-import { Link, Outlet, createRootRoute, createRoute, createRouter, notFound, redirect, useMatches } from '@tanstack/react-router';
+import {
+  Link,
+  Outlet,
+  createRootRoute,
+  createRoute,
+  createRouter,
+  notFound,
+  redirect,
+  useMatches,
+} from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { CLAIM_TOKEN_PATTERN } from '@claims/contracts';
 import { INVALID_ROUTE } from '@claims/ui';
@@ -9,7 +18,15 @@ import { applyBranding, servedOnCustomDomain } from './branding.js';
 import { useBrandingPreview } from './brandingPreview.js';
 import { lazyPage } from './chunkReload.js';
 import { queryClient } from './queryClient.js';
-import { emptyClaim, getState, resetOrder, restoreSavedState, setState, trackStep, usePortal } from './claimFlowState.js';
+import {
+  emptyClaim,
+  getState,
+  resetOrder,
+  restoreSavedState,
+  setState,
+  trackStep,
+  usePortal,
+} from './claimFlowState.js';
 import { StartPage } from './pages/start.js';
 import { AppErrorPage, NotFoundPage } from './pages/errors.js';
 
@@ -23,7 +40,8 @@ declare module '@tanstack/react-router' {
 }
 
 /** Spec §2 access guard: these paths need no looked-up order. */
-export const isOpenPath = (path: string) => path.includes('return') || path.includes('/view') || path.includes('/print');
+export const isOpenPath = (path: string) =>
+  path.includes('return') || path.includes('/view') || path.includes('/print');
 
 /** Spec §2 validate rule of the token routes: a URL-safe token, else the 404 page. */
 export const TOKEN_PATTERN = CLAIM_TOKEN_PATTERN;
@@ -34,7 +52,10 @@ const IssuesPage = lazyPage(issuesPages, (m) => m.IssuesPage);
 const ShipmentListPage = lazyPage(issuesPages, (m) => m.ShipmentListPage);
 const ShipmentDetailsPage = lazyPage(issuesPages, (m) => m.ShipmentDetailsPage);
 const MultipleShipmentsPage = lazyPage(issuesPages, (m) => m.MultipleShipmentsPage);
-const ItemsPage = lazyPage(() => import('./pages/items.js'), (m) => m.ItemsPage);
+const ItemsPage = lazyPage(
+  () => import('./pages/items.js'),
+  (m) => m.ItemsPage,
+);
 const resolutionPages = () => import('./pages/resolution.js');
 const ResolutionPage = lazyPage(resolutionPages, (m) => m.ResolutionPage);
 const ReviewPage = lazyPage(resolutionPages, (m) => m.ReviewPage);
@@ -45,16 +66,25 @@ const ClaimReceivedPage = lazyPage(outcomePages, (m) => m.ClaimReceivedPage);
 const NotShippedPage = lazyPage(outcomePages, (m) => m.NotShippedPage);
 const TooLatePage = lazyPage(outcomePages, (m) => m.TooLatePage);
 const TooSoonPage = lazyPage(outcomePages, (m) => m.TooSoonPage);
-const ReturnPage = lazyPage(() => import('./pages/returns.js'), (m) => m.ReturnStartPage);
+const ReturnPage = lazyPage(
+  () => import('./pages/returns.js'),
+  (m) => m.ReturnStartPage,
+);
 const viewPages = () => import('./pages/view.js');
 const ViewClaimPage = lazyPage(viewPages, (m) => m.ViewClaimPage);
 const ViewReviewPage = lazyPage(viewPages, (m) => m.ViewReviewPage);
-const PrintPage = lazyPage(() => import('./pages/returnLabel.js'), (m) => m.PrintPage);
-const ClaimLinksPage = lazyPage(() => import('./pages/claimLinks.js'), (m) => m.ClaimLinksPage);
+const PrintPage = lazyPage(
+  () => import('./pages/returnLabel.js'),
+  (m) => m.PrintPage,
+);
+const ClaimLinksPage = lazyPage(
+  () => import('./pages/claimLinks.js'),
+  (m) => m.ClaimLinksPage,
+);
 
 /** The store's whitelabel answer: its look, its contact and its policy links. */
 function useWhitelabel() {
-  const orderStore = usePortal((s) => (s.demo ? null : s.order?.storeId ?? null));
+  const orderStore = usePortal((s) => (s.demo ? null : (s.order?.storeId ?? null)));
   const brandStore = usePortal((s) => s.brandStoreId);
   const queryStore = usePortal((s) => s.queryStore);
   // Spec §2: the store query parameter first, else the order's (or the viewed claim's) store.
@@ -62,7 +92,11 @@ function useWhitelabel() {
   // Spec §8: a whitelabel failure is swallowed; the portal keeps its default look. On a store's custom domain the
   // domain alone finds its branding.
   return useQuery({
-    queryKey: ['whitelabel', store], queryFn: () => api.whitelabel(store), enabled: Boolean(store) || servedOnCustomDomain(), retry: false, staleTime: 300_000,
+    queryKey: ['whitelabel', store],
+    queryFn: () => api.whitelabel(store),
+    enabled: Boolean(store) || servedOnCustomDomain(),
+    retry: false,
+    staleTime: 300_000,
   });
 }
 
@@ -70,7 +104,9 @@ function useBrand() {
   const whitelabel = useWhitelabel();
   // The branding editor's unsaved draft, while the portal is its preview.
   const preview = useBrandingPreview();
-  const brand = preview ? { storeId: whitelabel.data?.storeId ?? '', storeName: preview.storeName, branding: preview.branding } : whitelabel.data;
+  const brand = preview
+    ? { storeId: whitelabel.data?.storeId ?? '', storeName: preview.storeName, branding: preview.branding }
+    : whitelabel.data;
   useEffect(() => applyBranding(brand?.branding), [brand]);
   return brand;
 }
@@ -79,9 +115,11 @@ function Header({ children }: { children?: ReactNode }) {
   const brand = useBrand();
   return (
     <header className="site-header">
-      {brand?.branding.logoUrl
-        ? <img className="logo" src={brand.branding.logoUrl} alt={brand.storeName} height={32} />
-        : <span className="logo-text">{brand?.storeName ?? 'Order help'}</span>}
+      {brand?.branding.logoUrl ? (
+        <img className="logo" src={brand.branding.logoUrl} alt={brand.storeName} height={32} />
+      ) : (
+        <span className="logo-text">{brand?.storeName ?? 'Order help'}</span>
+      )}
       {children}
     </header>
   );
@@ -94,32 +132,58 @@ function SiteFooter() {
   const store = useWhitelabel().data;
   if (!store) return null;
   const { supportEmail, supportPhone } = store.contact;
-  const policies: Array<[string, string | null]> = [['Terms of service', store.policies.termsUrl], ['Privacy policy', store.policies.privacyUrl], ['Protection terms', store.policies.protectionTermsUrl]];
+  const policies: Array<[string, string | null]> = [
+    ['Terms of service', store.policies.termsUrl],
+    ['Privacy policy', store.policies.privacyUrl],
+    ['Protection terms', store.policies.protectionTermsUrl],
+  ];
   const links = policies.flatMap(([label, url]) => (isWebLink(url) ? [{ label, url }] : []));
   if (!supportEmail && !supportPhone && links.length === 0) return null;
   return (
     <footer className="site-footer">
       {supportEmail || supportPhone ? (
-        <p>Need help from {store.storeName}?{' '}
+        <p>
+          Need help from {store.storeName}?{' '}
           {supportEmail ? <a href={`mailto:${supportEmail}`}>{supportEmail}</a> : null}
           {supportEmail && supportPhone ? ' · ' : null}
           {supportPhone ? <a href={`tel:${supportPhone.replace(/[^\d+]/g, '')}`}>{supportPhone}</a> : null}
         </p>
       ) : null}
       {links.length > 0 ? (
-        <nav aria-label="Store policies">{links.map(({ label, url }) => <a key={label} href={url} rel="noopener noreferrer" target="_blank">{label}</a>)}</nav>
+        <nav aria-label="Store policies">
+          {links.map(({ label, url }) => (
+            <a key={label} href={url} rel="noopener noreferrer" target="_blank">
+              {label}
+            </a>
+          ))}
+        </nav>
       ) : null}
     </footer>
   );
 }
 
 function Main({ children, wide = false }: { children: ReactNode; wide?: boolean }) {
-  return <main id="main" tabIndex={-1} className={wide ? 'main-wide' : undefined}>{children}</main>;
+  return (
+    <main id="main" tabIndex={-1} className={wide ? 'main-wide' : undefined}>
+      {children}
+    </main>
+  );
 }
 
 /** Default: the start page, returns and error pages. */
 function DefaultLayout() {
-  return <><a className="skip-link" href="#main">Skip to content</a><Header /><Main><Outlet /></Main><SiteFooter /></>;
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <Header />
+      <Main>
+        <Outlet />
+      </Main>
+      <SiteFooter />
+    </>
+  );
 }
 
 /** app: the claim flow, with the order it is about and a way to start over. */
@@ -128,16 +192,22 @@ function AppLayout() {
   const demo = usePortal((s) => s.demo);
   return (
     <>
-      <a className="skip-link" href="#main">Skip to content</a>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <Header>
         {orderNumber ? (
           <nav className="header-nav" aria-label="Claim">
-            <span className="header-order">{demo ? 'Sample order' : 'Order'} #{orderNumber}</span>
+            <span className="header-order">
+              {demo ? 'Sample order' : 'Order'} #{orderNumber}
+            </span>
             <Link to="/start">Start over</Link>
           </nav>
         ) : null}
       </Header>
-      <Main><Outlet /></Main>
+      <Main>
+        <Outlet />
+      </Main>
       <SiteFooter />
     </>
   );
@@ -146,31 +216,48 @@ function AppLayout() {
 /** app-spec: the bare page (printing), no site chrome. */
 function AppSpecLayout() {
   useBrand();
-  return <Main wide><Outlet /></Main>;
+  return (
+    <Main wide>
+      <Outlet />
+    </Main>
+  );
 }
 
 /** view-my-claim: a claim opened by its token, with that claim's own pages. */
 function ViewMyClaimLayout() {
-  const token = useMatches({ select: (matches) => matches.map((m) => (m.params as { token?: string }).token).find(Boolean) ?? null });
+  const token = useMatches({
+    select: (matches) => matches.map((m) => (m.params as { token?: string }).token).find(Boolean) ?? null,
+  });
   return (
     <>
-      <a className="skip-link" href="#main">Skip to content</a>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <Header>
         {token ? (
           <nav className="header-nav" aria-label="My claim">
-            <Link to="/view/$token" params={{ token }} activeOptions={{ exact: true }}>My claim</Link>
-            <Link to="/print/$token" params={{ token }}>Print</Link>
+            <Link to="/view/$token" params={{ token }} activeOptions={{ exact: true }}>
+              My claim
+            </Link>
+            <Link to="/print/$token" params={{ token }}>
+              Print
+            </Link>
           </nav>
         ) : null}
       </Header>
-      <Main><Outlet /></Main>
+      <Main>
+        <Outlet />
+      </Main>
       <SiteFooter />
     </>
   );
 }
 
 const LAYOUTS: Record<LayoutName, () => ReactNode> = {
-  default: DefaultLayout, app: AppLayout, 'app-spec': AppSpecLayout, 'view-my-claim': ViewMyClaimLayout,
+  default: DefaultLayout,
+  app: AppLayout,
+  'app-spec': AppSpecLayout,
+  'view-my-claim': ViewMyClaimLayout,
 };
 
 function Root() {
@@ -215,8 +302,17 @@ const rootRoute = createRootRoute({
       const { sampleOrder } = await import('./fake.js');
       const order = sampleOrder();
       setState({
-        order, claim: emptyClaim(order.customerEmail, order.orderId), currentShipmentId: null, category: null, sessionStatus: null,
-        restored: false, submitted: null, selectedShipments: [], sessionId: null, demo: true, otaAcknowledged: false,
+        order,
+        claim: emptyClaim(order.customerEmail, order.orderId),
+        currentShipmentId: null,
+        category: null,
+        sessionStatus: null,
+        restored: false,
+        submitted: null,
+        selectedShipments: [],
+        sessionId: null,
+        demo: true,
+        otaAcknowledged: false,
       });
       if (location.pathname === '/' || location.pathname === '/start') throw redirect({ to: '/issues', replace: true });
     }
@@ -234,10 +330,16 @@ const guarded = createRoute({
   },
 });
 
-const page = (path: string, component: () => ReactNode) => createRoute({ getParentRoute: () => guarded, path, component });
+const page = (path: string, component: () => ReactNode) =>
+  createRoute({ getParentRoute: () => guarded, path, component });
 
 const home = page('/', HomePage);
-const start = createRoute({ getParentRoute: () => rootRoute, path: '/start', component: StartPage, beforeLoad: () => resetOrder() });
+const start = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/start',
+  component: StartPage,
+  beforeLoad: () => resetOrder(),
+});
 // Like /start, an entry point needing no looked-up order: a shopper asks for the links to their claims by mail.
 const claimLinks = createRoute({ getParentRoute: () => rootRoute, path: '/claim-links', component: ClaimLinksPage });
 
@@ -246,7 +348,11 @@ const issuesIndex = createRoute({ getParentRoute: () => issues, path: '/', compo
 const issuesItems = createRoute({ getParentRoute: () => issues, path: 'items', component: ItemsPage });
 const shipment = createRoute({ getParentRoute: () => issues, path: 'shipment' });
 const shipmentIndex = createRoute({ getParentRoute: () => shipment, path: '/', component: ShipmentListPage });
-const shipmentDetails = createRoute({ getParentRoute: () => shipment, path: 'details', component: ShipmentDetailsPage });
+const shipmentDetails = createRoute({
+  getParentRoute: () => shipment,
+  path: 'details',
+  component: ShipmentDetailsPage,
+});
 
 const multipleShipments = page('/multiple-shipments', MultipleShipmentsPage);
 const processRoute = createRoute({ getParentRoute: () => guarded, path: '/process' });
@@ -276,10 +382,19 @@ const prefetchClaim = ({ params }: { params: { token: string } }) => {
   void queryClient.prefetchQuery({ queryKey: ['claim', params.token], queryFn: () => api.getClaim(params.token) });
 };
 const print = createRoute({
-  getParentRoute: () => rootRoute, path: '/print/$token', component: PrintPage, beforeLoad: validToken, loader: prefetchClaim, staticData: { layout: 'app-spec' },
+  getParentRoute: () => rootRoute,
+  path: '/print/$token',
+  component: PrintPage,
+  beforeLoad: validToken,
+  loader: prefetchClaim,
+  staticData: { layout: 'app-spec' },
 });
 const view = createRoute({
-  getParentRoute: () => rootRoute, path: '/view/$token', beforeLoad: validToken, loader: prefetchClaim, staticData: { layout: 'view-my-claim' },
+  getParentRoute: () => rootRoute,
+  path: '/view/$token',
+  beforeLoad: validToken,
+  loader: prefetchClaim,
+  staticData: { layout: 'view-my-claim' },
 });
 const viewIndex = createRoute({ getParentRoute: () => view, path: '/', component: ViewClaimPage });
 const viewReview = createRoute({ getParentRoute: () => view, path: 'review', component: ViewReviewPage });
@@ -293,7 +408,10 @@ const routeTree = rootRoute.addChildren([
     multipleShipments,
     processRoute.addChildren([processIndex]),
     resolution.addChildren([resolutionIndex, resolutionReview]),
-    claimReceived, notShipped, tooLate, tooSoon,
+    claimReceived,
+    notShipped,
+    tooLate,
+    tooSoon,
   ]),
   returnRoute.addChildren([returnIndex, returnStart]),
   print,
@@ -307,11 +425,12 @@ export function preloadFlow(pathname: string = window.location.pathname): void {
 }
 
 /** The portal's router, made once at start-up (main.tsx makes it in a task apart from the modules' evaluation). */
-export const createPortalRouter = () => createRouter({
-  routeTree,
-  defaultNotFoundComponent: NotFoundPage,
-  defaultErrorComponent: AppErrorPage,
-  notFoundMode: 'root',
-  scrollRestoration: true,
-  defaultPendingMs: 300,
-});
+export const createPortalRouter = () =>
+  createRouter({
+    routeTree,
+    defaultNotFoundComponent: NotFoundPage,
+    defaultErrorComponent: AppErrorPage,
+    notFoundMode: 'root',
+    scrollRestoration: true,
+    defaultPendingMs: 300,
+  });

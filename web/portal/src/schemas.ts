@@ -7,8 +7,15 @@ import { ClaimCategory, CustomerOrder, DraftClaim, Review, SessionStatus } from 
  * costliest part of a slow phone's start-up, and neither the start page nor the claim view needs one before it paints.
  */
 export {
-  BRANDING_PREVIEW_MESSAGE, BrandingPreviewMessage, ClaimLinkRecoveryResponse, ClaimSession, CustomerOrder, FileClaimResponse, OfferResponse,
-  Review, UploadUrlResponse,
+  BRANDING_PREVIEW_MESSAGE,
+  BrandingPreviewMessage,
+  ClaimLinkRecoveryResponse,
+  ClaimSession,
+  CustomerOrder,
+  FileClaimResponse,
+  OfferResponse,
+  Review,
+  UploadUrlResponse,
 } from '@claims/contracts';
 export { CustomerClaimView, Message, MessageList, WhitelabelSettings } from './claimViewSchemas.js';
 

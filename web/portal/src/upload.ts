@@ -8,15 +8,19 @@ export const UPLOAD_ERRORS = {
   upload: 'Failed to upload image',
 } as const;
 
-export const ACCEPT_ATTRIBUTE = Object.keys(ACCEPTED_MEDIA).map((ext) => `.${ext}`).join(',');
+export const ACCEPT_ATTRIBUTE = Object.keys(ACCEPTED_MEDIA)
+  .map((ext) => `.${ext}`)
+  .join(',');
 
 const isAccepted = (ext: string): ext is AcceptedExtension => Object.hasOwn(ACCEPTED_MEDIA, ext);
 
 /** A file the server would refuse, said before any upload starts; null when it may be sent. */
 export function checkFile(file: File): string | null {
   const ext = file.name.split('.').pop()?.toLowerCase() ?? '';
-  if (!isAccepted(ext)) return `${file.name} can't be uploaded. Use a photo or video (${Object.keys(ACCEPTED_MEDIA).join(', ')}).`;
-  if (file.size > MAX_UPLOAD_BYTES) return `${file.name} is larger than ${Math.round(MAX_UPLOAD_BYTES / 1024 / 1024)} MB.`;
+  if (!isAccepted(ext))
+    return `${file.name} can't be uploaded. Use a photo or video (${Object.keys(ACCEPTED_MEDIA).join(', ')}).`;
+  if (file.size > MAX_UPLOAD_BYTES)
+    return `${file.name} is larger than ${Math.round(MAX_UPLOAD_BYTES / 1024 / 1024)} MB.`;
   if (file.size === 0) return `${file.name} is empty.`;
   return null;
 }
@@ -33,7 +37,11 @@ export interface UploadedMedia {
  * Asks for a signed URL with the proof of the looked-up order (while filing) or of the claim (on
  * its page), then PUTs the raw file to it, reporting progress from 0 to 1.
  */
-export async function uploadMedia(file: File, proof: UploadProof, onProgress: (fraction: number) => void): Promise<UploadedMedia> {
+export async function uploadMedia(
+  file: File,
+  proof: UploadProof,
+  onProgress: (fraction: number) => void,
+): Promise<UploadedMedia> {
   const ext = (file.name.split('.').pop() ?? '').toLowerCase();
   const contentType = isAccepted(ext) ? ACCEPTED_MEDIA[ext] : file.type;
   let signed;
@@ -57,5 +65,11 @@ export async function uploadMedia(file: File, proof: UploadProof, onProgress: (f
     xhr.send(file);
   });
   onProgress(1);
-  return { url: signed.publicUrl, downloadLink: signed.downloadLink, fileName: signed.fileName, contentType, originalName: file.name };
+  return {
+    url: signed.publicUrl,
+    downloadLink: signed.downloadLink,
+    fileName: signed.fileName,
+    contentType,
+    originalName: file.name,
+  };
 }

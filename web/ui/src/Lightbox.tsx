@@ -1,5 +1,15 @@
 import { useEffect, useId, useRef, useState, type PointerEvent, type WheelEvent } from 'react';
-import { LIGHTBOX_DEFAULTS, canStep, initialView, resetView, rotateBy, step, swipeDirection, zoomBy, type LightboxView } from './lightbox.js';
+import {
+  LIGHTBOX_DEFAULTS,
+  canStep,
+  initialView,
+  resetView,
+  rotateBy,
+  step,
+  swipeDirection,
+  zoomBy,
+  type LightboxView,
+} from './lightbox.js';
 import './lightbox.css';
 
 export interface LightboxImage {
@@ -26,7 +36,10 @@ type LoadState = 'loading' | 'loaded' | 'error';
 function BrokenImageIcon() {
   return (
     <svg className="lightbox-broken" viewBox="0 0 24 24" width="64" height="64" aria-hidden="true" focusable="false">
-      <path fill="currentColor" d="M21 5v6.59l-3-3.01-4 4.01-4-4-4 4-3-3.01V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2Zm-3 6.42 3 3.01V19a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-6.58l3 2.99 4-4 4 4 4-4Z" />
+      <path
+        fill="currentColor"
+        d="M21 5v6.59l-3-3.01-4 4.01-4-4-4 4-3-3.01V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2Zm-3 6.42 3 3.01V19a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-6.58l3 2.99 4-4 4 4 4-4Z"
+      />
     </svg>
   );
 }
@@ -37,7 +50,15 @@ function BrokenImageIcon() {
  * an optional title, loading and load-error states, right-to-left mode, keyboard, wheel (throttled)
  * and swipe, hidden body scroll. A native modal dialog: focus stays inside, Escape closes.
  */
-export function Lightbox({ images, startIndex, onClose, title, loop = false, rtl = false, hideBodyScroll = true }: LightboxProps) {
+export function Lightbox({
+  images,
+  startIndex,
+  onClose,
+  title,
+  loop = false,
+  rtl = false,
+  hideBodyScroll = true,
+}: LightboxProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const [view, setView] = useState<LightboxView>(initialView(startIndex ?? 0));
@@ -97,14 +118,31 @@ export function Lightbox({ images, startIndex, onClose, title, loop = false, rtl
     function onKeyDown(event: globalThis.KeyboardEvent) {
       if (event.ctrlKey || event.metaKey || event.altKey) return;
       switch (event.key) {
-        case 'ArrowLeft': goRef.current(back); break;
-        case 'ArrowRight': goRef.current(forward); break;
-        case '+': case '=': setView((v) => zoomBy(v, 1)); break;
-        case '-': case '_': setView((v) => zoomBy(v, -1)); break;
-        case 'r': setView((v) => rotateBy(v, 1)); break;
-        case 'R': setView((v) => rotateBy(v, -1)); break;
-        case '0': setView((v) => resetView(v)); break;
-        default: return;
+        case 'ArrowLeft':
+          goRef.current(back);
+          break;
+        case 'ArrowRight':
+          goRef.current(forward);
+          break;
+        case '+':
+        case '=':
+          setView((v) => zoomBy(v, 1));
+          break;
+        case '-':
+        case '_':
+          setView((v) => zoomBy(v, -1));
+          break;
+        case 'r':
+          setView((v) => rotateBy(v, 1));
+          break;
+        case 'R':
+          setView((v) => rotateBy(v, -1));
+          break;
+        case '0':
+          setView((v) => resetView(v));
+          break;
+        default:
+          return;
       }
       event.preventDefault();
     }
@@ -125,7 +163,9 @@ export function Lightbox({ images, startIndex, onClose, title, loop = false, rtl
     setView((v) => zoomBy(v, event.deltaY < 0 ? 1 : -1));
   }
 
-  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => { swipeStart.current = event.clientX; };
+  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
+    swipeStart.current = event.clientX;
+  };
   const onPointerUp = (event: PointerEvent<HTMLDivElement>) => {
     if (swipeStart.current === null) return;
     const direction = swipeDirection(event.clientX - swipeStart.current, rtl);
@@ -142,32 +182,71 @@ export function Lightbox({ images, startIndex, onClose, title, loop = false, rtl
       dir={rtl ? 'rtl' : 'ltr'}
       tabIndex={-1}
       onClose={onClose}
-      onCancel={(event) => { event.preventDefault(); onClose(); }}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
     >
       {open && image ? (
         <div className="lightbox-frame">
           <div className="lightbox-bar">
-            <h2 id={titleId} className="lightbox-title">{label}</h2>
-            <p className="lightbox-count" aria-live="polite">Image {view.index + 1} of {count}</p>
+            <h2 id={titleId} className="lightbox-title">
+              {label}
+            </h2>
+            <p className="lightbox-count" aria-live="polite">
+              Image {view.index + 1} of {count}
+            </p>
             <div className="lightbox-tools" role="toolbar" aria-label="Image tools">
-              <button type="button" onClick={() => setView((v) => zoomBy(v, 1))} disabled={view.zoom >= LIGHTBOX_DEFAULTS.maxZoom}>Zoom in</button>
-              <button type="button" onClick={() => setView((v) => zoomBy(v, -1))} disabled={view.zoom <= LIGHTBOX_DEFAULTS.minZoom}>Zoom out</button>
-              <button type="button" onClick={() => setView((v) => rotateBy(v, -1))}>Rotate left</button>
-              <button type="button" onClick={() => setView((v) => rotateBy(v, 1))}>Rotate right</button>
-              <button type="button" onClick={() => setView((v) => resetView(v))}>Reset size</button>
-              <button type="button" className="lightbox-close" onClick={onClose}>Close</button>
+              <button
+                type="button"
+                onClick={() => setView((v) => zoomBy(v, 1))}
+                disabled={view.zoom >= LIGHTBOX_DEFAULTS.maxZoom}
+              >
+                Zoom in
+              </button>
+              <button
+                type="button"
+                onClick={() => setView((v) => zoomBy(v, -1))}
+                disabled={view.zoom <= LIGHTBOX_DEFAULTS.minZoom}
+              >
+                Zoom out
+              </button>
+              <button type="button" onClick={() => setView((v) => rotateBy(v, -1))}>
+                Rotate left
+              </button>
+              <button type="button" onClick={() => setView((v) => rotateBy(v, 1))}>
+                Rotate right
+              </button>
+              <button type="button" onClick={() => setView((v) => resetView(v))}>
+                Reset size
+              </button>
+              <button type="button" className="lightbox-close" onClick={onClose}>
+                Close
+              </button>
             </div>
           </div>
           <div className="lightbox-stage" onWheel={onWheel} onPointerDown={onPointerDown} onPointerUp={onPointerUp}>
             {count > 1 ? (
-              <button type="button" className="lightbox-nav" onClick={() => go(back)} disabled={!canStep(view.index, back, count, loop)}>
+              <button
+                type="button"
+                className="lightbox-nav"
+                onClick={() => go(back)}
+                disabled={!canStep(view.index, back, count, loop)}
+              >
                 {rtl ? 'Next image' : 'Previous image'}
               </button>
             ) : null}
             <div className="lightbox-image-wrap">
-              {load === 'loading' ? <p className="lightbox-status" role="status">Loading image…</p> : null}
+              {load === 'loading' ? (
+                <p className="lightbox-status" role="status">
+                  Loading image…
+                </p>
+              ) : null}
               {load === 'error' ? (
-                <div className="lightbox-status" role="alert"><BrokenImageIcon /><p>This image could not be loaded.</p></div>
+                <div className="lightbox-status" role="alert">
+                  <BrokenImageIcon />
+                  <p>This image could not be loaded.</p>
+                </div>
               ) : null}
               <img
                 key={`${view.index}-${image.url}`}
@@ -183,12 +262,19 @@ export function Lightbox({ images, startIndex, onClose, title, loop = false, rtl
               />
             </div>
             {count > 1 ? (
-              <button type="button" className="lightbox-nav" onClick={() => go(forward)} disabled={!canStep(view.index, forward, count, loop)}>
+              <button
+                type="button"
+                className="lightbox-nav"
+                onClick={() => go(forward)}
+                disabled={!canStep(view.index, forward, count, loop)}
+              >
                 {rtl ? 'Previous image' : 'Next image'}
               </button>
             ) : null}
           </div>
-          <p className="lightbox-zoom">Zoom {Math.round(view.zoom * 100)}% · rotated {view.rotation}°</p>
+          <p className="lightbox-zoom">
+            Zoom {Math.round(view.zoom * 100)}% · rotated {view.rotation}°
+          </p>
         </div>
       ) : null}
     </dialog>

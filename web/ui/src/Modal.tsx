@@ -1,6 +1,7 @@
 import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 interface ModalProps {
   title: string;
@@ -40,13 +41,15 @@ export function Modal({ title, onClose, children, open = true, eyebrow }: ModalP
 
   useLayoutEffect(() => {
     const dialog = ref.current;
-    if (!shown || !dialog || dialog.contains(document.activeElement) && document.activeElement !== dialog) return;
+    if (!shown || !dialog || (dialog.contains(document.activeElement) && document.activeElement !== dialog)) return;
     dialog.querySelector<HTMLElement>(FOCUSABLE)?.focus();
   }, [shown]);
 
   function trapTab(event: KeyboardEvent<HTMLDialogElement>) {
     if (event.key !== 'Tab') return;
-    const focusable = Array.from(event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => el.getClientRects().length > 0);
+    const focusable = Array.from(event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
+      (el) => el.getClientRects().length > 0,
+    );
     const first = focusable[0];
     const last = focusable.at(-1);
     if (!first || !last) return;
@@ -66,9 +69,15 @@ export function Modal({ title, onClose, children, open = true, eyebrow }: ModalP
       aria-modal="true"
       aria-labelledby={titleId}
       onKeyDown={trapTab}
-      onCancel={(event) => { event.preventDefault(); onClose(); }}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
       // The browser may close a dialog on its own (a repeated Escape): the owner hears of it.
-      onClose={() => { if (closingOurselves.current) closingOurselves.current = false; else onClose(); }}
+      onClose={() => {
+        if (closingOurselves.current) closingOurselves.current = false;
+        else onClose();
+      }}
     >
       {open && shown ? (
         <div className="modal-body">

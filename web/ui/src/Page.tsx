@@ -7,8 +7,16 @@ export const DocumentTitle = createContext<(title: string) => string>((title) =>
  * A screen: a region labelled by its heading. The title becomes the document title and the heading
  * takes focus (unless the page is framed), so a screen reader announces the new screen after each navigation.
  */
-export function Page({ title, subtitle, actions, children }: {
-  title: ReactNode; subtitle?: ReactNode; actions?: ReactNode; children?: ReactNode;
+export function Page({
+  title,
+  subtitle,
+  actions,
+  children,
+}: {
+  title: ReactNode;
+  subtitle?: ReactNode;
+  actions?: ReactNode;
+  children?: ReactNode;
 }) {
   const headingRef = useRef<HTMLHeadingElement>(null);
   const documentTitle = useContext(DocumentTitle);
@@ -25,7 +33,9 @@ export function Page({ title, subtitle, actions, children }: {
   return (
     <section className="page" aria-labelledby="page-title">
       <div className="page-head">
-        <h1 id="page-title" ref={headingRef} tabIndex={-1}>{title}</h1>
+        <h1 id="page-title" ref={headingRef} tabIndex={-1}>
+          {title}
+        </h1>
         {actions ? <div className="page-actions">{actions}</div> : null}
       </div>
       {subtitle ? <p className="subtitle">{subtitle}</p> : null}
@@ -35,12 +45,24 @@ export function Page({ title, subtitle, actions, children }: {
 }
 
 /** Spec §8's error page body: the status code, the message, what to do, and a way on. */
-export function ErrorView({ status, title, message, description, children }: {
-  status: number; title: string; message: ReactNode; description?: ReactNode; children?: ReactNode;
+export function ErrorView({
+  status,
+  title,
+  message,
+  description,
+  children,
+}: {
+  status: number;
+  title: string;
+  message: ReactNode;
+  description?: ReactNode;
+  children?: ReactNode;
 }) {
   return (
     <Page title={title}>
-      <p className="status-code" aria-label={`Status code ${status}`}>{status}</p>
+      <p className="status-code" aria-label={`Status code ${status}`}>
+        {status}
+      </p>
       <p className="status-message">{message}</p>
       {description ? <p>{description}</p> : null}
       {children}

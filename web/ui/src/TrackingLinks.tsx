@@ -4,7 +4,11 @@ import { trackingLinksOf } from '@claims/domain';
  * A shipment's tracking numbers (spec §2): each a link to the store's tracking URL or the carrier's page, opening in a
  * new tab (said to screen readers), or the number as text when no page is known.
  */
-export function TrackingLinks({ shipment }: { shipment: { trackingCompany: string | null; trackingNumbers: readonly string[]; trackingUrls: readonly string[] } }) {
+export function TrackingLinks({
+  shipment,
+}: {
+  shipment: { trackingCompany: string | null; trackingNumbers: readonly string[]; trackingUrls: readonly string[] };
+}) {
   const links = trackingLinksOf(shipment);
   if (links.length === 0) return null;
   return (
@@ -13,9 +17,14 @@ export function TrackingLinks({ shipment }: { shipment: { trackingCompany: strin
       {links.map((link, index) => (
         <span key={`${index}:${link.number ?? link.url}`}>
           {index > 0 ? ', ' : null}
-          {link.url
-            ? <a href={link.url} target="_blank" rel="noopener noreferrer">{link.number ?? 'Track shipment'}<span className="visually-hidden"> (tracking, opens in a new tab)</span></a>
-            : link.number}
+          {link.url ? (
+            <a href={link.url} target="_blank" rel="noopener noreferrer">
+              {link.number ?? 'Track shipment'}
+              <span className="visually-hidden"> (tracking, opens in a new tab)</span>
+            </a>
+          ) : (
+            link.number
+          )}
         </span>
       ))}
     </span>

@@ -9,5 +9,9 @@ export const UNAVAILABLE_NOTICE = "Our service is briefly unavailable; we'll ret
  */
 export function UnavailableNotice() {
   const retrying = useIsFetching({ predicate: (query) => isBrieflyUnavailable(query.state.fetchFailureReason) }) > 0;
-  return <div role="status" className={retrying ? 'alert alert-info' : undefined}>{retrying ? UNAVAILABLE_NOTICE : null}</div>;
+  return (
+    <div role="status" className={retrying ? 'alert alert-info' : undefined}>
+      {retrying ? UNAVAILABLE_NOTICE : null}
+    </div>
+  );
 }

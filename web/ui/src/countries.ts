@@ -45,7 +45,9 @@ let countries: Country[] | null = null;
 export function listCountries(): Country[] {
   if (!countries) {
     const names = new Intl.DisplayNames(['en-US'], { type: 'region' });
-    countries = COUNTRY_CODES.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) => a.name.localeCompare(b.name, 'en-US'));
+    countries = COUNTRY_CODES.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) =>
+      a.name.localeCompare(b.name, 'en-US'),
+    );
   }
   return countries;
 }
@@ -55,9 +57,8 @@ export function countryName(code: string): string {
 }
 
 /** Spec §9: the countries with a province list. */
-export const PROVINCE_COUNTRIES: readonly string[] = (
-  'AR AT AU BD BE BO BR CA CL CN CU DE DK ES ET GB ID IN IT JO JP KH MX NG NL PE PH PK TR US VN'
-).split(' ');
+export const PROVINCE_COUNTRIES: readonly string[] =
+  'AR AT AU BD BE BO BR CA CL CN CU DE DK ES ET GB ID IN IT JO JP KH MX NG NL PE PH PK TR US VN'.split(' ');
 
 /** Province lists by country code (./provinces.ts). */
 export type ProvinceTable = Readonly<Record<string, readonly Province[]>>;
@@ -79,20 +80,43 @@ export function loadProvinces(): Promise<ProvinceTable> {
 /** What the address form calls a country's provinces and postal codes. */
 export function addressLabels(countryCode: string): { province: string; zip: string } {
   switch (countryCode) {
-    case 'US': return { province: 'State', zip: 'ZIP code' };
-    case 'CA': return { province: 'Province', zip: 'Postal code' };
-    case 'AU': return { province: 'State or territory', zip: 'Postcode' };
-    case 'JP': return { province: 'Prefecture', zip: 'Postal code' };
-    case 'DE': return { province: 'State', zip: 'Postal code' };
-    case 'GB': return { province: 'Country', zip: 'Postcode' };
-    case 'AT': case 'BR': case 'MX': case 'NG': return { province: 'State', zip: 'Postal code' };
-    case 'IN': return { province: 'State', zip: 'PIN code' };
-    case 'BE': case 'CL': case 'DK': case 'ET': case 'IT': case 'PE': case 'PH': return { province: 'Region', zip: 'Postal code' };
-    case 'ES': return { province: 'Autonomous community', zip: 'Postal code' };
-    case 'BD': return { province: 'Division', zip: 'Postal code' };
-    case 'JO': return { province: 'Governorate', zip: 'Postal code' };
-    case 'BO': return { province: 'Department', zip: 'Postal code' };
-    default: return { province: 'Province', zip: 'Postal code' };
+    case 'US':
+      return { province: 'State', zip: 'ZIP code' };
+    case 'CA':
+      return { province: 'Province', zip: 'Postal code' };
+    case 'AU':
+      return { province: 'State or territory', zip: 'Postcode' };
+    case 'JP':
+      return { province: 'Prefecture', zip: 'Postal code' };
+    case 'DE':
+      return { province: 'State', zip: 'Postal code' };
+    case 'GB':
+      return { province: 'Country', zip: 'Postcode' };
+    case 'AT':
+    case 'BR':
+    case 'MX':
+    case 'NG':
+      return { province: 'State', zip: 'Postal code' };
+    case 'IN':
+      return { province: 'State', zip: 'PIN code' };
+    case 'BE':
+    case 'CL':
+    case 'DK':
+    case 'ET':
+    case 'IT':
+    case 'PE':
+    case 'PH':
+      return { province: 'Region', zip: 'Postal code' };
+    case 'ES':
+      return { province: 'Autonomous community', zip: 'Postal code' };
+    case 'BD':
+      return { province: 'Division', zip: 'Postal code' };
+    case 'JO':
+      return { province: 'Governorate', zip: 'Postal code' };
+    case 'BO':
+      return { province: 'Department', zip: 'Postal code' };
+    default:
+      return { province: 'Province', zip: 'Postal code' };
   }
 }
 
@@ -102,9 +126,17 @@ export function provinceOptions(table: ProvinceTable, countryCode: string): Prov
 }
 
 /** The province of a country matching a code, name or alias (an order's address may carry any of them). */
-export function findProvince(table: ProvinceTable, countryCode: string, value: string | undefined): Province | undefined {
+export function findProvince(
+  table: ProvinceTable,
+  countryCode: string,
+  value: string | undefined,
+): Province | undefined {
   if (!value) return undefined;
   const wanted = value.trim().toLowerCase();
-  return (table[countryCode] ?? []).find((p) =>
-    p.code?.toLowerCase() === wanted || p.name.toLowerCase() === wanted || (p.aliases ?? []).some((a) => a.toLowerCase() === wanted));
+  return (table[countryCode] ?? []).find(
+    (p) =>
+      p.code?.toLowerCase() === wanted ||
+      p.name.toLowerCase() === wanted ||
+      (p.aliases ?? []).some((a) => a.toLowerCase() === wanted),
+  );
 }

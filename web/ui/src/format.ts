@@ -48,7 +48,12 @@ function moneyFormat(currency: string, digits: number): Intl.NumberFormat {
   const key = `${currency}:${digits}`;
   let format = moneyFormats.get(key);
   if (!format) {
-    format = new Intl.NumberFormat(LOCALE, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits });
+    format = new Intl.NumberFormat(LOCALE, {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    });
     moneyFormats.set(key, format);
   }
   return format;
@@ -172,7 +177,12 @@ export function pluralize(count: number, singular: string, plural = `${singular}
 }
 
 /** Spec §9 store-credit bonus: a currency amount (bonus × exchangeRate) when fixed, else a percent. */
-export function formatCreditBonus(bonus: number, bonusType: 'fixed' | 'percentage', currency: string, exchangeRate = 1): string {
+export function formatCreditBonus(
+  bonus: number,
+  bonusType: 'fixed' | 'percentage',
+  currency: string,
+  exchangeRate = 1,
+): string {
   if (bonusType === 'fixed') return formatMoney(bonus * exchangeRate, currency);
   return `${Number(bonus.toFixed(2))}%`;
 }

@@ -10,14 +10,21 @@ export const TIMEOUT_MESSAGE = 'The operation was aborted due to timeout';
 
 /** A 4xx/5xx answer, carrying the contract's error code and its text for people. */
 export class HttpError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string, readonly retryAfterSeconds: number | null = null) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly retryAfterSeconds: number | null = null,
+  ) {
     super(message);
     this.name = 'HttpError';
   }
 }
 
 export const isHttpError = (error: unknown, status?: number, code?: string): error is HttpError =>
-  error instanceof HttpError && (status === undefined || error.status === status) && (code === undefined || error.code === code);
+  error instanceof HttpError &&
+  (status === undefined || error.status === status) &&
+  (code === undefined || error.code === code);
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Query = Record<string, string | number | undefined>;
@@ -37,7 +44,8 @@ export interface RequestOptions<T> {
 
 function urlOf(path: string, query?: Query): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined && value !== '') params.set(key, String(value));
+  for (const [key, value] of Object.entries(query ?? {}))
+    if (value !== undefined && value !== '') params.set(key, String(value));
   const qs = params.toString();
   return `${API_BASE}/${path.replace(/^\//, '')}${qs ? `?${qs}` : ''}`;
 }
@@ -45,7 +53,11 @@ function urlOf(path: string, query?: Query): string {
 /** The error body's schema is built on the first failed call only: a page that never fails builds none. */
 const errorSchema = () => import('./apiErrorSchema.js').then((m) => m.ApiError);
 
-async function once<T>(method: Method, path: string, options: RequestOptions<T> & { schema: Promise<z.ZodType<T>> }): Promise<T> {
+async function once<T>(
+  method: Method,
+  path: string,
+  options: RequestOptions<T> & { schema: Promise<z.ZodType<T>> },
+): Promise<T> {
   let response: Response;
   const timeout = AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   try {
@@ -61,7 +73,8 @@ async function once<T>(method: Method, path: string, options: RequestOptions<T> 
       credentials: 'same-origin',
     });
   } catch (error) {
-    if (error instanceof DOMException && error.name === 'TimeoutError') throw new Error(TIMEOUT_MESSAGE, { cause: error });
+    if (error instanceof DOMException && error.name === 'TimeoutError')
+      throw new Error(TIMEOUT_MESSAGE, { cause: error });
     throw error;
   }
   if (response.status >= 400) {
@@ -69,9 +82,12 @@ async function once<T>(method: Method, path: string, options: RequestOptions<T> 
     const [body, ApiError] = await Promise.all([response.json().catch(() => null), errorSchema().catch(() => null)]);
     const parsed = ApiError?.safeParse(body) ?? { success: false as const };
     const retryAfter = Number(response.headers.get('retry-after'));
-    throw new HttpError(response.status, parsed.success ? parsed.data.error : 'http_error',
+    throw new HttpError(
+      response.status,
+      parsed.success ? parsed.data.error : 'http_error',
       parsed.success ? parsed.data.message : `Request failed with status ${response.status}`,
-      Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
+      Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,
+    );
   }
   const body: unknown = response.status === 204 ? null : await response.json();
   return (await options.schema).parse(body);
@@ -86,7 +102,9 @@ export async function request<T>(method: Method, path: string, options: RequestO
     try {
       return await once(method, path, { ...options, schema });
     } catch (error) {
-      const final = (error instanceof HttpError && error.status < 500) || (error instanceof DOMException && error.name === 'AbortError');
+      const final =
+        (error instanceof HttpError && error.status < 500) ||
+        (error instanceof DOMException && error.name === 'AbortError');
       if (final || attempt >= retries) throw error;
     }
   }

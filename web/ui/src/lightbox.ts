@@ -53,7 +53,11 @@ export const canStep = (index: number, direction: 1 | -1, count: number, loop = 
   count > 1 && (loop || (direction === 1 ? index < count - 1 : index > 0));
 
 /** A horizontal swipe beyond the tolerance pages; in right-to-left mode the directions swap. */
-export function swipeDirection(deltaX: number, rtl = false, tolerance: number = LIGHTBOX_DEFAULTS.swipeTolerance): 1 | -1 | 0 {
+export function swipeDirection(
+  deltaX: number,
+  rtl = false,
+  tolerance: number = LIGHTBOX_DEFAULTS.swipeTolerance,
+): 1 | -1 | 0 {
   if (Math.abs(deltaX) < tolerance) return 0;
   const forward = deltaX < 0 ? 1 : -1;
   return rtl ? (forward === 1 ? -1 : 1) : forward;

@@ -15,8 +15,10 @@ export const isBrieflyUnavailable = (error: unknown): error is HttpError =>
 type RetryPolicy = (failureCount: number, error: unknown) => boolean;
 
 /** react-query's `retry`: `otherwise` decides for every failure but a brief unavailability. */
-export const retryWhileUnavailable = (otherwise: RetryPolicy): RetryPolicy => (failureCount, error) =>
-  isBrieflyUnavailable(error) ? failureCount < UNAVAILABLE_RETRIES : otherwise(failureCount, error);
+export const retryWhileUnavailable =
+  (otherwise: RetryPolicy): RetryPolicy =>
+  (failureCount, error) =>
+    isBrieflyUnavailable(error) ? failureCount < UNAVAILABLE_RETRIES : otherwise(failureCount, error);
 
 /** react-query's `retryDelay`: the API's Retry-After when it gave one, else react-query's own doubling. */
 export const retryDelay = (failureCount: number, error: unknown): number =>

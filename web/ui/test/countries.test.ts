@@ -1,6 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  PROVINCE_COUNTRIES, addressLabels, findProvince, listCountries, loadProvinces, provinceOption, provinceOptions, type ProvinceTable,
+  PROVINCE_COUNTRIES,
+  addressLabels,
+  findProvince,
+  listCountries,
+  loadProvinces,
+  provinceOption,
+  provinceOptions,
+  type ProvinceTable,
 } from '../src/countries.js';
 
 const PRINTABLE_WITH_LETTER = /^[\x20-\x7E]*[A-Za-z][\x20-\x7E]*$/;
@@ -13,8 +20,13 @@ describe('country reference data (spec §3, §5, §9)', () => {
 
   it('labels a province by its name when printable ASCII with a letter, else its first alias, else its name', () => {
     expect(provinceOption({ name: 'Texas', code: 'TX' })).toEqual({ label: 'Texas', value: 'TX' });
-    expect(provinceOption({ name: '東京都', code: 'JP-13', aliases: ['Tokyo'] })).toEqual({ label: 'Tokyo', value: 'JP-13' });
-    expect(provinceOption({ name: 'Baden-Württemberg', code: 'BW', aliases: ['Baden-Wuerttemberg'] }).label).toBe('Baden-Wuerttemberg');
+    expect(provinceOption({ name: '東京都', code: 'JP-13', aliases: ['Tokyo'] })).toEqual({
+      label: 'Tokyo',
+      value: 'JP-13',
+    });
+    expect(provinceOption({ name: 'Baden-Württemberg', code: 'BW', aliases: ['Baden-Wuerttemberg'] }).label).toBe(
+      'Baden-Wuerttemberg',
+    );
     expect(provinceOption({ name: '東京都' })).toEqual({ label: '東京都', value: '東京都' });
     expect(provinceOption({ name: '123', aliases: ['Numbers'] }).label).toBe('Numbers');
     expect(provinceOption({ name: 'Somewhere' })).toEqual({ label: 'Somewhere', value: 'Somewhere' });
@@ -32,7 +44,24 @@ describe('country reference data (spec §3, §5, §9)', () => {
     const counts = Object.fromEntries(Object.entries(table).map(([country, list]) => [country, list.length]));
     expect(counts).toMatchObject({
       US: 62, // 50 states, DC, 8 territories and associated states, 3 armed-forces codes
-      CA: 13, DE: 16, JP: 47, GB: 4, AU: 8, AR: 24, AT: 9, BR: 27, CL: 16, CN: 31, ES: 19, IN: 36, IT: 20, MX: 32, NG: 37, NL: 12, TR: 81, VN: 63,
+      CA: 13,
+      DE: 16,
+      JP: 47,
+      GB: 4,
+      AU: 8,
+      AR: 24,
+      AT: 9,
+      BR: 27,
+      CL: 16,
+      CN: 31,
+      ES: 19,
+      IN: 36,
+      IT: 20,
+      MX: 32,
+      NG: 37,
+      NL: 12,
+      TR: 81,
+      VN: 63,
     });
   });
 
@@ -48,7 +77,9 @@ describe('country reference data (spec §3, §5, §9)', () => {
         expect(province.name.trim(), `${country} name`).toBe(province.name);
         expect(province.name.length).toBeGreaterThan(0);
         // Spec §5: the label is the name when printable ASCII with a letter, else the first alias, else the name.
-        const expected = PRINTABLE_WITH_LETTER.test(province.name) ? province.name : (province.aliases?.[0] ?? province.name);
+        const expected = PRINTABLE_WITH_LETTER.test(province.name)
+          ? province.name
+          : (province.aliases?.[0] ?? province.name);
         expect(option.label, `${country} ${province.name}`).toBe(expected);
         // Every list here gives each province a readable label.
         expect(option.label, `${country} ${province.name}`).toMatch(PRINTABLE_WITH_LETTER);
@@ -87,7 +118,11 @@ describe('country reference data (spec §3, §5, §9)', () => {
     const countries = listCountries();
     expect(countries.length).toBeGreaterThan(240);
     expect(countries.find((c) => c.code === 'DE')?.name).toBe('Germany');
-    for (const code of PROVINCE_COUNTRIES) expect(countries.some((c) => c.code === code), code).toBe(true);
+    for (const code of PROVINCE_COUNTRIES)
+      expect(
+        countries.some((c) => c.code === code),
+        code,
+      ).toBe(true);
     expect(addressLabels('US')).toEqual({ province: 'State', zip: 'ZIP code' });
     expect(addressLabels('JP').province).toBe('Prefecture');
     expect(addressLabels('IN')).toEqual({ province: 'State', zip: 'PIN code' });

@@ -1,9 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { LIGHTBOX_DEFAULTS, canStep, initialView, resetView, rotateBy, step, swipeDirection, zoomBy } from '../src/lightbox.js';
+import {
+  LIGHTBOX_DEFAULTS,
+  canStep,
+  initialView,
+  resetView,
+  rotateBy,
+  step,
+  swipeDirection,
+  zoomBy,
+} from '../src/lightbox.js';
 
 describe('lightbox (spec §2/§9 defaults)', () => {
   it('has the spec defaults', () => {
-    expect(LIGHTBOX_DEFAULTS).toEqual({ zoomStep: 0.12, maxZoom: 3, minZoom: 0.1, swipeTolerance: 50, wheelThrottleMs: 80 });
+    expect(LIGHTBOX_DEFAULTS).toEqual({
+      zoomStep: 0.12,
+      maxZoom: 3,
+      minZoom: 0.1,
+      swipeTolerance: 50,
+      wheelThrottleMs: 80,
+    });
   });
 
   it('zooms by 0.12 between 0.1 and 3', () => {

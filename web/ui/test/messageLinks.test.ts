@@ -14,16 +14,45 @@ describe('messageParts', () => {
   });
 
   it('never links another scheme', () => {
-    for (const text of ['javascript:alert(1)', 'data:text/html,<b>x</b>', 'mailto:a@b.example', 'ftp://files.example/x', 'see www.example.com']) {
+    for (const text of [
+      'javascript:alert(1)',
+      'data:text/html,<b>x</b>',
+      'mailto:a@b.example',
+      'ftp://files.example/x',
+      'see www.example.com',
+    ]) {
       expect(messageParts(text)).toEqual([{ kind: 'text', text }]);
     }
   });
 
   it('keeps every character of any text, in order, and every link is http or https', () => {
-    fc.assert(fc.property(fc.string({ unit: fc.constantFrom('a', ' ', '.', ':', '/', 'h', 't', 'p', 's', 'x', '<', '"', 'javascript:', 'https://', 'http://') }), (text) => {
-      const parts = messageParts(text);
-      expect(parts.map((p) => p.text).join('')).toBe(text);
-      for (const part of parts) if (part.kind === 'link') expect(new URL(part.href).protocol).toMatch(/^https?:$/);
-    }));
+    fc.assert(
+      fc.property(
+        fc.string({
+          unit: fc.constantFrom(
+            'a',
+            ' ',
+            '.',
+            ':',
+            '/',
+            'h',
+            't',
+            'p',
+            's',
+            'x',
+            '<',
+            '"',
+            'javascript:',
+            'https://',
+            'http://',
+          ),
+        }),
+        (text) => {
+          const parts = messageParts(text);
+          expect(parts.map((p) => p.text).join('')).toBe(text);
+          for (const part of parts) if (part.kind === 'link') expect(new URL(part.href).protocol).toMatch(/^https?:$/);
+        },
+      ),
+    );
   });
 });

@@ -9,7 +9,10 @@ const never = () => false;
 describe('retrying while the API is briefly unavailable', () => {
   it('retries a 503 with Retry-After a few times, whatever the caller retries otherwise', () => {
     const retry = retryWhileUnavailable(never);
-    expect(Array.from({ length: UNAVAILABLE_RETRIES + 1 }, (_, count) => retry(count, unavailable))).toEqual([...Array<boolean>(UNAVAILABLE_RETRIES).fill(true), false]);
+    expect(Array.from({ length: UNAVAILABLE_RETRIES + 1 }, (_, count) => retry(count, unavailable))).toEqual([
+      ...Array<boolean>(UNAVAILABLE_RETRIES).fill(true),
+      false,
+    ]);
   });
 
   it("leaves every other failure to the caller's policy", () => {

@@ -5,7 +5,10 @@ import { loadAggregate } from '../eventsourcing/commandHandler.js';
 import { sessionIdOf } from '../customer/draftSessions.js';
 
 /** The store-credit bonus an A/B test offered this claim's shopper, so the credit issued is the one promised; null outside a test. */
-export async function offeredCreditOf(ctx: AppContext, claim: Claim): Promise<{ bonus: number; bonusType: 'percentage' } | null> {
+export async function offeredCreditOf(
+  ctx: AppContext,
+  claim: Claim,
+): Promise<{ bonus: number; bonusType: 'percentage' } | null> {
   const [tests, assignments] = await Promise.all([
     loadAggregate(ctx, abTestsDecider, storeAbTestsStreamOf(claim.storeId)),
     loadAggregate(ctx, abAssignmentsDecider, abAssignmentsStreamOf(sessionIdOf(claim.orderId))),

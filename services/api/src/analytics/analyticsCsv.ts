@@ -42,7 +42,10 @@ function rowsOf(figures: AnalyticsFigures): Cell[][] {
 
 /** The export: one row per figure and period (the previous period's rows follow when compared). */
 export function analyticsCsv(analytics: AnalyticsResponse): string {
-  const periods = [{ name: 'current', ...analytics }, ...(analytics.previous ? [{ name: 'previous', ...analytics.previous }] : [])];
+  const periods = [
+    { name: 'current', ...analytics },
+    ...(analytics.previous ? [{ name: 'previous', ...analytics.previous }] : []),
+  ];
   const lines: Cell[][] = [['period', 'from', 'to', 'section', 'figure', 'currency', 'value']];
   for (const p of periods) {
     for (const row of rowsOf(p.figures)) lines.push([p.name, p.period.from, p.period.to, ...row]);

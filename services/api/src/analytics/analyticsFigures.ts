@@ -1,10 +1,21 @@
-import { previousPeriod, ratio, toDecimal, type AnalyticsFigures, type AnalyticsPeriod, type AnalyticsResponse } from '@claims/contracts';
+import {
+  previousPeriod,
+  ratio,
+  toDecimal,
+  type AnalyticsFigures,
+  type AnalyticsPeriod,
+  type AnalyticsResponse,
+} from '@claims/contracts';
 import { claimAnalytics } from '@claims/projections';
 import type { AppContext } from '../context.js';
 import { countProtectedOrders } from '../catalog/orderRepository.js';
 
 /** The figures of one period: the claims from the read model, the protected orders from the catalog. */
-async function figuresOf(ctx: AppContext, storeIds: readonly string[] | null, period: AnalyticsPeriod): Promise<AnalyticsFigures> {
+async function figuresOf(
+  ctx: AppContext,
+  storeIds: readonly string[] | null,
+  period: AnalyticsPeriod,
+): Promise<AnalyticsFigures> {
   const filter = { storeIds, ...period };
   const claims = await claimAnalytics(ctx.database.db, filter);
   const protectedOrders = await countProtectedOrders(ctx.database.db, filter);
@@ -19,7 +30,10 @@ async function figuresOf(ctx: AppContext, storeIds: readonly string[] | null, pe
 
 /** The period's figures and, when asked, the previous period's of the same length. */
 export async function analyticsOf(
-  ctx: AppContext, storeIds: readonly string[] | null, period: AnalyticsPeriod, comparePrevious: boolean,
+  ctx: AppContext,
+  storeIds: readonly string[] | null,
+  period: AnalyticsPeriod,
+  comparePrevious: boolean,
 ): Promise<AnalyticsResponse> {
   const figures = await figuresOf(ctx, storeIds, period);
   if (!comparePrevious) return { period, figures, previous: null };

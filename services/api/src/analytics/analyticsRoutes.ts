@@ -12,7 +12,11 @@ import { analyticsCsv } from './analyticsCsv.js';
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as const;
 
 /** The stores a request's figures cover: the one asked for, else every store the caller reads analytics of (null: all). */
-async function scopeOf(ctx: AppContext, request: FastifyRequest, store: string | undefined): Promise<readonly string[] | null> {
+async function scopeOf(
+  ctx: AppContext,
+  request: FastifyRequest,
+  store: string | undefined,
+): Promise<readonly string[] | null> {
   const readable = storesWith(request.requirePrincipal(), 'analytics:read');
   if (!store) return readable === 'all' ? null : readable;
   if (!(await findStore(ctx.database.db, store))) throw storeNotFound();
@@ -28,27 +32,44 @@ async function answerOf(ctx: AppContext, request: FastifyRequest, query: Analyti
 }
 
 /** Claim analytics for the back-office: a store's to its merchants, every store's (or one's) to internal staff. */
-export const analyticsRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
-  app.get('/api/admin/analytics', {
-    config: { auth: 'user', permission: 'analytics:read' },
-    schema: {
-      tags: ['back-office'], summary: 'Claim figures for the claims filed in a period, optionally beside the previous period',
-      querystring: AnalyticsQuery, response: { 200: AnalyticsResponse, ...errors },
-    },
-  }, async (request) => answerOf(ctx, request, request.query));
+export const analyticsRoutes =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/api/admin/analytics',
+      {
+        config: { auth: 'user', permission: 'analytics:read' },
+        schema: {
+          tags: ['back-office'],
+          summary: 'Claim figures for the claims filed in a period, optionally beside the previous period',
+          querystring: AnalyticsQuery,
+          response: { 200: AnalyticsResponse, ...errors },
+        },
+      },
+      async (request) => answerOf(ctx, request, request.query),
+    );
 
-  app.get('/api/admin/analytics/export.csv', {
-    config: { auth: 'user', permission: 'analytics:read' },
-    schema: {
-      tags: ['back-office'], summary: 'The same figures as CSV, one row per figure and period',
-      querystring: AnalyticsQuery, response: { 200: z.string(), ...errors },
-    },
-  }, async (request, reply) => {
-    const analytics = await answerOf(ctx, request, request.query);
-    const day = (iso: string) => iso.slice(0, 10);
-    return reply
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="claims-analytics-${day(analytics.period.from)}-to-${day(analytics.period.to)}.csv"`)
-      .send(analyticsCsv(analytics));
-  });
-};
+    app.get(
+      '/api/admin/analytics/export.csv',
+      {
+        config: { auth: 'user', permission: 'analytics:read' },
+        schema: {
+          tags: ['back-office'],
+          summary: 'The same figures as CSV, one row per figure and period',
+          querystring: AnalyticsQuery,
+          response: { 200: z.string(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        const analytics = await answerOf(ctx, request, request.query);
+        const day = (iso: string) => iso.slice(0, 10);
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header(
+            'content-disposition',
+            `attachment; filename="claims-analytics-${day(analytics.period.from)}-to-${day(analytics.period.to)}.csv"`,
+          )
+          .send(analyticsCsv(analytics));
+      },
+    );
+  };

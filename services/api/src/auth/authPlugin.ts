@@ -46,7 +46,8 @@ declare module 'fastify' {
   }
 }
 
-const unauthenticated = (message: string, headers?: Record<string, string>) => new AppError('unauthenticated', message, undefined, headers);
+const unauthenticated = (message: string, headers?: Record<string, string>) =>
+  new AppError('unauthenticated', message, undefined, headers);
 
 function bearerOf(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
@@ -71,25 +72,38 @@ async function authenticate(ctx: AppContext, request: FastifyRequest, mode: Auth
   }
   // A cookie rides along on cross-site requests too: a state change must come from our own pages.
   if (!SAFE_METHODS.has(request.method) && !originMatches(request)) {
-    throw new AppError('origin_mismatch', 'This request did not come from the back-office\'s own origin.');
+    throw new AppError('origin_mismatch', "This request did not come from the back-office's own origin.");
   }
   const principal = await findSessionPrincipal(ctx, session);
   if (!principal && mode === 'user') {
-    throw unauthenticated('Your session has ended. Sign in again.', { 'set-cookie': clearedSessionCookie(ctx, request) });
+    throw unauthenticated('Your session has ended. Sign in again.', {
+      'set-cookie': clearedSessionCookie(ctx, request),
+    });
   }
   return principal;
 }
 
 const nothingMatches = () => new AppError('not_found', 'Nothing matches that reference.');
 
-function authorize(this: FastifyRequest, permission: Permission, storeId: string, notFound: () => AppError = nothingMatches): Principal {
+function authorize(
+  this: FastifyRequest,
+  permission: Permission,
+  storeId: string,
+  notFound: () => AppError = nothingMatches,
+): Principal {
   return authorizeAny(this, [permission], storeId, notFound);
 }
 
-const forbidden = (needed: readonly Permission[]) => new AppError('forbidden', `You need the ${needed.join(' or ')} permission for this.`);
+const forbidden = (needed: readonly Permission[]) =>
+  new AppError('forbidden', `You need the ${needed.join(' or ')} permission for this.`);
 
 /** The caller holds one of `needed` on the store; an empty list leaves the refusal, and its reason, to the handler. */
-function authorizeAny(request: FastifyRequest, needed: readonly Permission[], storeId: string, notFound: () => AppError): Principal {
+function authorizeAny(
+  request: FastifyRequest,
+  needed: readonly Permission[],
+  storeId: string,
+  notFound: () => AppError,
+): Principal {
   const principal = request.requirePrincipal();
   const held = permissionsAt(principal, storeId);
   if (!held) throw notFound();

@@ -9,7 +9,9 @@ import { deleteEndedWindows } from '../platform/rateWindows.js';
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 /** Deletes expired sign-in counters, sessions, membership offers and rate windows; safe from any number of processes. */
-export async function sweepExpired(ctx: AppContext): Promise<{ attempts: number; sessions: number; offers: number; windows: number }> {
+export async function sweepExpired(
+  ctx: AppContext,
+): Promise<{ attempts: number; sessions: number; offers: number; windows: number }> {
   const attempts = await deleteExpiredAttempts(ctx);
   const sessions = await deleteExpiredSessions(ctx);
   const offers = await deleteExpiredPendingGrants(ctx.database.db, ctx.now());
@@ -25,7 +27,8 @@ export const expirySweepPlugin = (ctx: AppContext) => {
     const run = () => {
       running = sweepExpired(ctx).then(
         (swept) => ctx.log.debug(swept, 'expired sign-in state swept'),
-        (error: unknown) => ctx.log.warn({ err: error }, 'sweeping expired sign-in state failed; retried within the hour'),
+        (error: unknown) =>
+          ctx.log.warn({ err: error }, 'sweeping expired sign-in state failed; retried within the hour'),
       );
     };
     app.addHook('onReady', async () => {

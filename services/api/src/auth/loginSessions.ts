@@ -33,11 +33,12 @@ export function cookieValue(request: FastifyRequest, name: string): string | nul
   return null;
 }
 
-const secureContext = (ctx: AppContext, request: FastifyRequest) => ctx.config.production || request.protocol === 'https';
+const secureContext = (ctx: AppContext, request: FastifyRequest) =>
+  ctx.config.production || request.protocol === 'https';
 
 /** The session cookie's name for this request; only that one is read, so a plain `session` never counts over HTTPS. */
 export const sessionCookieName = (ctx: AppContext, request: FastifyRequest): string =>
-  (secureContext(ctx, request) ? SECURE_SESSION_COOKIE : PLAIN_SESSION_COOKIE);
+  secureContext(ctx, request) ? SECURE_SESSION_COOKIE : PLAIN_SESSION_COOKIE;
 
 const cookieAttributes = (ctx: AppContext, request: FastifyRequest, maxAge: number) =>
   `Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secureContext(ctx, request) ? '; Secure' : ''}`;
@@ -52,11 +53,15 @@ export const clearedSessionCookie = (ctx: AppContext, request: FastifyRequest): 
 export async function createSession(ctx: AppContext, userId: string, userAgent: string | undefined): Promise<string> {
   const token = randomSecret(32);
   const now = ctx.now();
-  await sql`delete from auth_sessions where user_id = ${userId}::uuid and expires_at <= ${now}::timestamptz`.execute(ctx.database.db);
+  await sql`delete from auth_sessions where user_id = ${userId}::uuid and expires_at <= ${now}::timestamptz`.execute(
+    ctx.database.db,
+  );
   const expiresAt = new Date(Date.parse(now) + SESSION_TTL_SECONDS * 1000).toISOString();
   await sql`
     insert into auth_sessions (token_hash, user_id, created_at, expires_at, user_agent)
-    values (${sha256(token)}, ${userId}::uuid, ${now}::timestamptz, ${expiresAt}::timestamptz, ${userAgent?.slice(0, 300) ?? null})`.execute(ctx.database.db);
+    values (${sha256(token)}, ${userId}::uuid, ${now}::timestamptz, ${expiresAt}::timestamptz, ${userAgent?.slice(0, 300) ?? null})`.execute(
+    ctx.database.db,
+  );
   return token;
 }
 
@@ -74,7 +79,10 @@ export async function findSessionPrincipal(ctx: AppContext, token: string): Prom
   const sessionHash = sha256(token);
   // Every back-office request: the user and their grants in one named statement (one round trip, planned once per connection).
   const [row] = await queryNamed<{ id: string; email: string; name: string; roles: RoleRow[] }>(
-    ctx.database.db, 'session_principal', SESSION_PRINCIPAL, [sessionHash, ctx.now()],
+    ctx.database.db,
+    'session_principal',
+    SESSION_PRINCIPAL,
+    [sessionHash, ctx.now()],
   );
   if (!row) return null;
   const { roles, ...user } = row;
@@ -84,6 +92,8 @@ export async function findSessionPrincipal(ctx: AppContext, token: string): Prom
 /** Drops every expired session (the sweep). */
 export async function deleteExpiredSessions(ctx: AppContext): Promise<number> {
   const { rows } = await sql<{ token_hash: string }>`
-    delete from auth_sessions where expires_at <= ${ctx.now()}::timestamptz returning token_hash`.execute(ctx.database.db);
+    delete from auth_sessions where expires_at <= ${ctx.now()}::timestamptz returning token_hash`.execute(
+    ctx.database.db,
+  );
   return rows.length;
 }

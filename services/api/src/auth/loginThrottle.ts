@@ -24,7 +24,10 @@ export interface LoginLimits {
   perEmail: number;
 }
 
-interface Counter { key: string; limit: number }
+interface Counter {
+  key: string;
+  limit: number;
+}
 
 /** The client as the rate limits see it: an IPv6 client is its /56, as in the portal's limits. */
 export const clientOf = (request: FastifyRequest): string => normalizeIP(request.ip, 56);
@@ -52,24 +55,26 @@ export const countAttempt = (ctx: AppContext, emailLower: string, client: string
   countOn(ctx, countersOf(ctx.config.loginLimits, emailLower, client));
 
 /** A guess at an invitation's token, per client: as many as sign-in failures of one client. */
-const invitationCounter = (limits: LoginLimits, client: string): Counter => ({ key: `invitation:${client}`, limit: limits.perClient });
+const invitationCounter = (limits: LoginLimits, client: string): Counter => ({
+  key: `invitation:${client}`,
+  limit: limits.perClient,
+});
 
 export const countInvitationAttempt = (ctx: AppContext, client: string): Promise<CountedAttempt> =>
   countOn(ctx, [invitationCounter(ctx.config.loginLimits, client)]);
 
 /** An accepted invitation gives its attempt back. */
 export async function forgetInvitationAttempt(ctx: AppContext, client: string): Promise<void> {
-  await sql`update login_throttle set attempts = greatest(attempts - 1, 0) where key = ${invitationCounter(ctx.config.loginLimits, client).key}`
-    .execute(ctx.database.db);
+  await sql`update login_throttle set attempts = greatest(attempts - 1, 0) where key = ${invitationCounter(ctx.config.loginLimits, client).key}`.execute(
+    ctx.database.db,
+  );
 }
 
 /** 429 until the window that a used-up limit belongs to ends. */
-export const tooManyAttempts = (what: string, until: string, now: string) => new AppError(
-  'rate_limited',
-  `Too many ${what}. Try again after ${until}.`,
-  undefined,
-  { 'retry-after': String(retryAfterSeconds(until, now)) },
-);
+export const tooManyAttempts = (what: string, until: string, now: string) =>
+  new AppError('rate_limited', `Too many ${what}. Try again after ${until}.`, undefined, {
+    'retry-after': String(retryAfterSeconds(until, now)),
+  });
 
 async function countOn(ctx: AppContext, counters: readonly Counter[]): Promise<CountedAttempt> {
   const limits = ctx.config.loginLimits;
@@ -101,7 +106,9 @@ export async function forgetAttempt(ctx: AppContext, emailLower: string, client:
   const [pair, ...shared] = countersOf(ctx.config.loginLimits, emailLower, client);
   await sql`
     with gone as (delete from login_throttle where key = ${pair!.key})
-    update login_throttle set attempts = greatest(attempts - 1, 0) where key = any(${shared.map((c) => c.key)}::text[])`.execute(ctx.database.db);
+    update login_throttle set attempts = greatest(attempts - 1, 0) where key = any(${shared.map((c) => c.key)}::text[])`.execute(
+    ctx.database.db,
+  );
 }
 
 /** Drops counters whose window has passed (the sweep). */

@@ -4,17 +4,28 @@ import { randomBytes, scrypt, timingSafeEqual, createHash, type ScryptOptions } 
 export const OWASP_SCRYPT_N = 2 ** 17;
 
 /** The scrypt cost new hashes are made with (config `PASSWORD_SCRYPT_N`); r and p stay OWASP's. */
-export interface ScryptCost { N: number; r: number; p: number }
+export interface ScryptCost {
+  N: number;
+  r: number;
+  p: number;
+}
 export const scryptCost = (N: number): ScryptCost => ({ N, r: 8, p: 1 });
 const KEY_LENGTH = 64;
 /** The most a stored hash may ask for: its cost is read from the row, so it is bounded here. */
 const MAX_N = 2 ** 20;
 
-function derive(password: string, salt: Buffer, options: Required<Pick<ScryptOptions, 'N' | 'r' | 'p'>>, keyLength: number): Promise<Buffer> {
+function derive(
+  password: string,
+  salt: Buffer,
+  options: Required<Pick<ScryptOptions, 'N' | 'r' | 'p'>>,
+  keyLength: number,
+): Promise<Buffer> {
   // scrypt needs 128·N·r bytes; node refuses above maxmem (32 MiB by default), so allow that plus slack.
   const maxmem = 128 * options.N * options.r + 16 * 1024 * 1024;
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, keyLength, { ...options, maxmem }, (error, key) => (error ? reject(error) : resolve(key)));
+    scrypt(password.normalize('NFKC'), salt, keyLength, { ...options, maxmem }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
   });
 }
 
@@ -25,14 +36,21 @@ export async function hashPassword(password: string, cost: ScryptCost): Promise<
   return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
-interface StoredHash { N: number; r: number; p: number; salt: Buffer; hash: Buffer }
+interface StoredHash {
+  N: number;
+  r: number;
+  p: number;
+  salt: Buffer;
+  hash: Buffer;
+}
 
 function parseHash(stored: string): StoredHash | null {
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) return null;
   const [N, R, P] = [Number(n), Number(r), Number(p)];
   const powerOfTwo = Number.isInteger(N) && N > 1 && (N & (N - 1)) === 0;
-  if (!powerOfTwo || N > MAX_N || !Number.isInteger(R) || R < 1 || R > 32 || !Number.isInteger(P) || P < 1 || P > 16) return null;
+  if (!powerOfTwo || N > MAX_N || !Number.isInteger(R) || R < 1 || R > 32 || !Number.isInteger(P) || P < 1 || P > 16)
+    return null;
   return { N, r: R, p: P, salt: Buffer.from(salt, 'base64url'), hash: Buffer.from(hash, 'base64url') };
 }
 
@@ -46,7 +64,9 @@ export async function verifyPassword(password: string, stored: string): Promise<
 /** True when a stored hash was made with other parameters than today's: rehash it at the next sign-in. */
 export function needsRehash(stored: string, cost: ScryptCost): boolean {
   const parsed = parseHash(stored);
-  return !parsed || parsed.N !== cost.N || parsed.r !== cost.r || parsed.p !== cost.p || parsed.hash.length !== KEY_LENGTH;
+  return (
+    !parsed || parsed.N !== cost.N || parsed.r !== cost.r || parsed.p !== cost.p || parsed.hash.length !== KEY_LENGTH
+  );
 }
 
 /** A hash no password matches, verified against when the email is unknown so both cases take as long. */

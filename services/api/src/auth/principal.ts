@@ -75,7 +75,12 @@ export function actorOf(principal: Principal): Actor {
     : { type: 'api-token', id: principal.token.id, name: principal.token.name };
 }
 
-export interface RoleRow { role: string; account_id: string | null; store_id: string | null; account_stores: string[] | null }
+export interface RoleRow {
+  role: string;
+  account_id: string | null;
+  store_id: string | null;
+  account_stores: string[] | null;
+}
 
 /**
  * A user's role rows as one json array, for a statement that reads the caller and their grants in one round
@@ -95,9 +100,14 @@ export function grantsOf(rows: readonly RoleRow[]): Grant[] {
     const role = RoleName.safeParse(row.role);
     if (!role.success) continue;
     const level: RoleLevel = ROLES[role.data].level;
-    const stores = level === 'internal' ? 'all'
-      : level === 'account' ? (row.account_stores ?? [])
-        : row.store_id ? [row.store_id] : [];
+    const stores =
+      level === 'internal'
+        ? 'all'
+        : level === 'account'
+          ? (row.account_stores ?? [])
+          : row.store_id
+            ? [row.store_id]
+            : [];
     grants.push({ role: role.data, level, accountId: row.account_id, storeId: row.store_id, stores });
   }
   return grants;

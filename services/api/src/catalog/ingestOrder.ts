@@ -10,12 +10,19 @@ import { upsertOrderReporting } from './orderRepository.js';
  * reversed, when the protection was removed or the premium changed) as events of the order's premium stream.
  */
 export async function ingestOrder(
-  ctx: AppContext, storeId: string, sourceOrderId: string, input: OrderInput, meta: RequestMeta,
+  ctx: AppContext,
+  storeId: string,
+  sourceOrderId: string,
+  input: OrderInput,
+  meta: RequestMeta,
 ): Promise<{ order: Order; created: boolean }> {
   const ingested = await upsertOrderReporting(ctx.database.db, storeId, sourceOrderId, input);
   const { order } = ingested;
   await handleCommand(ctx, {
-    decider: orderPremiumDecider, streamId: orderPremiumStreamOf(order.id), storeId, meta,
+    decider: orderPremiumDecider,
+    streamId: orderPremiumStreamOf(order.id),
+    storeId,
+    meta,
     command: { type: 'RecordOrderPolicy', order, now: ctx.now() },
   });
   return ingested;

@@ -25,13 +25,23 @@ export function orderFromInput(id: string, storeId: string, sourceOrderId: strin
     shippingCost: minor(input.shippingCost),
     shippingCostTax: minor(input.shippingCostTax),
     tax: minor(input.tax),
-    items: input.items.map((item) => ({ ...item, price: minor(item.price), tax: minor(item.tax), discount: minor(item.discount) })),
+    items: input.items.map((item) => ({
+      ...item,
+      price: minor(item.price),
+      tax: minor(item.tax),
+      discount: minor(item.discount),
+    })),
   });
 }
 
 /** Creates or replaces an order; the system id stays the same across replacements. */
 /** Creates or replaces a store's order by its source id; `created` says which it was. */
-export async function upsertOrderReporting(db: QueryExecutorProvider, storeId: string, sourceOrderId: string, input: OrderInput): Promise<{ order: Order; created: boolean }> {
+export async function upsertOrderReporting(
+  db: QueryExecutorProvider,
+  storeId: string,
+  sourceOrderId: string,
+  input: OrderInput,
+): Promise<{ order: Order; created: boolean }> {
   const existing = await sql<{ id: string }>`
     select id from orders where store_id = ${storeId}::uuid and source_order_id = ${sourceOrderId}`.execute(db);
   const order = orderFromInput(existing.rows[0]?.id ?? randomUUID(), storeId, sourceOrderId, input);
@@ -43,25 +53,39 @@ export async function upsertOrderReporting(db: QueryExecutorProvider, storeId: s
   return { order, created: existing.rows.length === 0 };
 }
 
-export async function upsertOrder(db: QueryExecutorProvider, storeId: string, sourceOrderId: string, input: OrderInput): Promise<Order> {
+export async function upsertOrder(
+  db: QueryExecutorProvider,
+  storeId: string,
+  sourceOrderId: string,
+  input: OrderInput,
+): Promise<Order> {
   return (await upsertOrderReporting(db, storeId, sourceOrderId, input)).order;
 }
 
-async function findOne(db: QueryExecutorProvider, query: ReturnType<typeof sql<{ doc: unknown }>>): Promise<Order | null> {
+async function findOne(
+  db: QueryExecutorProvider,
+  query: ReturnType<typeof sql<{ doc: unknown }>>,
+): Promise<Order | null> {
   const { rows } = await query.execute(db);
   return rows[0] ? Order.parse(rows[0].doc) : null;
 }
 
 export const findOrderByNumberAndEmail = (db: QueryExecutorProvider, orderNumber: string, email: string) =>
-  findOne(db, sql<{ doc: unknown }>`
+  findOne(
+    db,
+    sql<{ doc: unknown }>`
     select doc from orders where order_number = ${normaliseOrderNumber(orderNumber)} and customer_email_lower = ${email.trim().toLowerCase()}
       and store_id in (select id from stores where active)
-    order by updated_at desc limit 1`);
+    order by updated_at desc limit 1`,
+  );
 
 export const findOrderBySourceIdAndEmail = (db: QueryExecutorProvider, sourceOrderId: string, email: string) =>
-  findOne(db, sql<{ doc: unknown }>`
+  findOne(
+    db,
+    sql<{ doc: unknown }>`
     select doc from orders where source_order_id = ${sourceOrderId} and customer_email_lower = ${email.trim().toLowerCase()}
-      and store_id in (select id from stores where active) limit 1`);
+      and store_id in (select id from stores where active) limit 1`,
+  );
 
 /** Exported so the command-ceiling experiment's bare route sends the very statement a filing does. */
 export const FILING_TARGET = `
@@ -74,8 +98,15 @@ export const FILING_TARGET = `
  * The order a shopper files on (by its source id and their email, in an active store) with its store:
  * one named statement, as every filing starts with it.
  */
-export async function findFilingTarget(db: QueryExecutorProvider, sourceOrderId: string, email: string): Promise<{ order: Order; store: Store } | null> {
-  const [row] = await queryNamed<StoreRow & { doc: unknown }>(db, 'filing_target', FILING_TARGET, [sourceOrderId, email.trim().toLowerCase()]);
+export async function findFilingTarget(
+  db: QueryExecutorProvider,
+  sourceOrderId: string,
+  email: string,
+): Promise<{ order: Order; store: Store } | null> {
+  const [row] = await queryNamed<StoreRow & { doc: unknown }>(db, 'filing_target', FILING_TARGET, [
+    sourceOrderId,
+    email.trim().toLowerCase(),
+  ]);
   if (!row) return null;
   const { doc, ...store } = row;
   return { order: Order.parse(doc), store: toStore(store) };
@@ -91,7 +122,10 @@ export async function nextClaimNumber(db: QueryExecutorProvider): Promise<string
 }
 
 /** Protected orders placed in `[from, to)`, of some stores or all (`storeIds` null): the denominator of the claim rate. */
-export async function countProtectedOrders(db: QueryExecutorProvider, filter: { storeIds: readonly string[] | null; from: string; to: string }): Promise<number> {
+export async function countProtectedOrders(
+  db: QueryExecutorProvider,
+  filter: { storeIds: readonly string[] | null; from: string; to: string },
+): Promise<number> {
   const storeIds = filter.storeIds ? [...filter.storeIds] : null;
   const { rows } = await sql<{ n: string }>`
     select count(*) as n from orders

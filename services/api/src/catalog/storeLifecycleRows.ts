@@ -16,9 +16,14 @@ async function unique<T>(what: string, write: () => Promise<T>): Promise<T> {
 }
 
 /** The account's row, written in the transaction that records its creation. */
-export function insertAccount(db: QueryExecutorProvider, account: { id: string; slug: string; name: string }): Promise<void> {
+export function insertAccount(
+  db: QueryExecutorProvider,
+  account: { id: string; slug: string; name: string },
+): Promise<void> {
   return unique(`The account slug ${account.slug}`, async () => {
-    await sql`insert into accounts (id, slug, name) values (${account.id}::uuid, ${account.slug}, ${account.name})`.execute(db);
+    await sql`insert into accounts (id, slug, name) values (${account.id}::uuid, ${account.slug}, ${account.name})`.execute(
+      db,
+    );
   });
 }
 
@@ -27,13 +32,24 @@ export function insertAccount(db: QueryExecutorProvider, account: { id: string; 
  * every new store starts with, so the portal, the desk and the deciders read it like any store.
  */
 export function insertOnboardingStore(
-  db: QueryExecutorProvider, store: { id: string; accountId: string; slug: string; name: string; domain: string | null; currency: string; createdAt: string },
+  db: QueryExecutorProvider,
+  store: {
+    id: string;
+    accountId: string;
+    slug: string;
+    name: string;
+    domain: string | null;
+    currency: string;
+    createdAt: string;
+  },
 ): Promise<void> {
   return unique(`The store slug ${store.slug}${store.domain ? ` or the domain ${store.domain}` : ''}`, async () => {
     await sql`
       insert into stores (id, account_id, slug, name, domain, currency, settings, branding, active, onboarded, created_at)
       values (${store.id}::uuid, ${store.accountId}::uuid, ${store.slug}, ${store.name}, ${store.domain}, ${store.currency},
-              ${JSON.stringify(NEW_STORE_SETTINGS)}::jsonb, '{}'::jsonb, false, true, ${store.createdAt}::timestamptz)`.execute(db);
+              ${JSON.stringify(NEW_STORE_SETTINGS)}::jsonb, '{}'::jsonb, false, true, ${store.createdAt}::timestamptz)`.execute(
+      db,
+    );
   });
 }
 
@@ -41,13 +57,23 @@ export async function markStoreActive(db: QueryExecutorProvider, storeId: string
   await sql`update stores set active = true where id = ${storeId}::uuid`.execute(db);
 }
 
-export async function accountExists(db: QueryExecutorProvider, accountId: string): Promise<{ id: string; name: string } | null> {
-  const { rows } = await sql<{ id: string; name: string }>`select id, name from accounts where id = ${accountId}::uuid`.execute(db);
+export async function accountExists(
+  db: QueryExecutorProvider,
+  accountId: string,
+): Promise<{ id: string; name: string } | null> {
+  const { rows } = await sql<{
+    id: string;
+    name: string;
+  }>`select id, name from accounts where id = ${accountId}::uuid`.execute(db);
   return rows[0] ?? null;
 }
 
 /** The accounts (every one, or those of the given stores; or only the one asked) with their number of stores, by name. */
-export async function listAccounts(db: QueryExecutorProvider, storeIds: readonly string[] | null, accountId: string | null = null): Promise<AccountView[]> {
+export async function listAccounts(
+  db: QueryExecutorProvider,
+  storeIds: readonly string[] | null,
+  accountId: string | null = null,
+): Promise<AccountView[]> {
   const { rows } = await sql<{ id: string; slug: string; name: string; store_count: string }>`
     select a.id, a.slug, a.name, count(s.id)::text as store_count
     from accounts a left join stores s on s.account_id = a.id
@@ -58,16 +84,37 @@ export async function listAccounts(db: QueryExecutorProvider, storeIds: readonly
 }
 
 /** The account's stores (every one, or those among the given stores), by name. */
-export async function listAccountStores(db: QueryExecutorProvider, accountId: string, storeIds: readonly string[] | null): Promise<AccountStore[]> {
-  const { rows } = await sql<{ id: string; slug: string; name: string; domain: string | null; currency: string; active: boolean }>`
+export async function listAccountStores(
+  db: QueryExecutorProvider,
+  accountId: string,
+  storeIds: readonly string[] | null,
+): Promise<AccountStore[]> {
+  const { rows } = await sql<{
+    id: string;
+    slug: string;
+    name: string;
+    domain: string | null;
+    currency: string;
+    active: boolean;
+  }>`
     select id, slug, name, domain, currency, active from stores
     where account_id = ${accountId}::uuid and (${storeIds}::uuid[] is null or id = any(${storeIds}::uuid[]))
     order by name, id`.execute(db);
-  return rows.map((r) => ({ id: r.id, slug: r.slug, name: r.name, domain: r.domain, currency: r.currency, active: r.active }));
+  return rows.map((r) => ({
+    id: r.id,
+    slug: r.slug,
+    name: r.name,
+    domain: r.domain,
+    currency: r.currency,
+    active: r.active,
+  }));
 }
 
 /** The stores created in the back-office (newest first), with their account's name, or one of them. */
-export async function onboardingStores(db: QueryExecutorProvider, storeId?: string): Promise<Array<{ id: string; slug: string; accountName: string }>> {
+export async function onboardingStores(
+  db: QueryExecutorProvider,
+  storeId?: string,
+): Promise<Array<{ id: string; slug: string; accountName: string }>> {
   const { rows } = await sql<{ id: string; slug: string; account_name: string }>`
     select s.id, s.slug, a.name as account_name from stores s join accounts a on a.id = s.account_id
     where s.onboarded and (${storeId ?? null}::uuid is null or s.id = ${storeId ?? null}::uuid)

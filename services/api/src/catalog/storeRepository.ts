@@ -14,14 +14,26 @@ export interface StoreRow {
 }
 
 export const toStore = (row: StoreRow): Store =>
-  Store.parse({ id: row.id, accountId: row.account_id, slug: row.slug, name: row.name, domain: row.domain, currency: row.currency, settings: row.settings, branding: row.branding });
+  Store.parse({
+    id: row.id,
+    accountId: row.account_id,
+    slug: row.slug,
+    name: row.name,
+    domain: row.domain,
+    currency: row.currency,
+    settings: row.settings,
+    branding: row.branding,
+  });
 
 export async function findStore(db: QueryExecutorProvider, id: string): Promise<Store | null> {
   const { rows } = await sql<StoreRow>`select * from stores where id = ${id}::uuid`.execute(db);
   return rows[0] ? toStore(rows[0]) : null;
 }
 
-export async function findStoreBySlugOrDomain(db: QueryExecutorProvider, key: { slug?: string | undefined; domain?: string | undefined }): Promise<Store | null> {
+export async function findStoreBySlugOrDomain(
+  db: QueryExecutorProvider,
+  key: { slug?: string | undefined; domain?: string | undefined },
+): Promise<Store | null> {
   const { rows } = await sql<StoreRow>`
     select * from stores where (${key.slug ?? null}::text is not null and (slug = ${key.slug ?? null} or id::text = ${key.slug ?? null}))
        or (${key.domain ?? null}::text is not null and domain = lower(${key.domain ?? null}))
@@ -42,7 +54,15 @@ export async function upsertAccount(db: QueryExecutorProvider, slug: string, nam
  */
 export async function upsertStore(
   db: QueryExecutorProvider,
-  store: { accountId: string; slug: string; name: string; domain: string | null; currency: string; settings: StoreSettings; branding: Branding },
+  store: {
+    accountId: string;
+    slug: string;
+    name: string;
+    domain: string | null;
+    currency: string;
+    settings: StoreSettings;
+    branding: Branding;
+  },
 ): Promise<string> {
   const { rows } = await sql<{ id: string }>`
     insert into stores (id, account_id, slug, name, domain, currency, settings, branding)
@@ -57,7 +77,11 @@ export async function upsertStore(
  * The store's current settings, as its settings stream folds them: written only in the transaction
  * that appends a version, so every reader of the store sees a change the moment it commits.
  */
-export async function writeStoreSettings(db: QueryExecutorProvider, storeId: string, settings: StoreSettings): Promise<void> {
+export async function writeStoreSettings(
+  db: QueryExecutorProvider,
+  storeId: string,
+  settings: StoreSettings,
+): Promise<void> {
   await sql`update stores set settings = ${JSON.stringify(settings)}::jsonb where id = ${storeId}::uuid`.execute(db);
 }
 

@@ -2,7 +2,11 @@ import type { Claim, ClaimStoreCredit, CustomerClaimView, ShopperStatusChange } 
 import { toApiClaim } from '../http/apiClaim.js';
 
 /** The claim as the shopper sees it: the API's claim without versions or who resolved it. */
-export function toCustomerClaimView(claim: Claim, storeCredits: ClaimStoreCredit[], statusHistory: ShopperStatusChange[]): CustomerClaimView {
+export function toCustomerClaimView(
+  claim: Claim,
+  storeCredits: ClaimStoreCredit[],
+  statusHistory: ShopperStatusChange[],
+): CustomerClaimView {
   const { version: _version, resolutions, ...rest } = toApiClaim(claim, 0);
   return {
     ...rest,

@@ -1,5 +1,10 @@
 import { toDecimal, type CustomerOrder, type Order, type OrderItem, type Store } from '@claims/contracts';
-import { fulfillmentEligibility, itemEligibility, oneTimeAppeasementAvailable, type OrderClaimsState } from '@claims/domain';
+import {
+  fulfillmentEligibility,
+  itemEligibility,
+  oneTimeAppeasementAvailable,
+  type OrderClaimsState,
+} from '@claims/domain';
 
 const itemAtEdge = (item: OrderItem, currency: string) => ({
   ...item,
@@ -22,7 +27,12 @@ export function toCustomerOrder(order: Order, store: Store, ledger: OrderClaimsS
     isOneTimeAppeasement: oneTimeAppeasementAvailable(order, store.settings, ledger),
     customerEmail: order.customerEmail,
     eligibility: itemEligibility(order, ledger.claimedItemIds),
-    existingClaims: ledger.claims.map((c) => ({ claimId: c.claimId, claimNumber: c.claimNumber, sourceItemIds: c.sourceItemIds, createdAt: c.claimedAt })),
+    existingClaims: ledger.claims.map((c) => ({
+      claimId: c.claimId,
+      claimNumber: c.claimNumber,
+      sourceItemIds: c.sourceItemIds,
+      createdAt: c.claimedAt,
+    })),
     returns: [],
     shippingAddress: order.shippingAddress,
     fulfillments: order.fulfillments.map((f) => ({
@@ -40,6 +50,10 @@ export function toCustomerOrder(order: Order, store: Store, ledger: OrderClaimsS
       trackingNumber: f.trackingNumbers,
       trackingUrl: f.trackingUrls,
     })),
-    settings: { capabilities: store.settings.capabilities, credit: store.settings.credit, returns: store.settings.returns },
+    settings: {
+      capabilities: store.settings.capabilities,
+      credit: store.settings.credit,
+      returns: store.settings.returns,
+    },
   };
 }

@@ -22,18 +22,34 @@ export function toSessionView(loaded: Loaded<SessionState> | Handled<SessionStat
 export const closeDraftOnFiling: Reaction = {
   name: 'close-draft-on-filing',
   ...readerOf(['claim'], {
-    ClaimFiled: 'handle', ClaimStatusChanged: 'ignore', ClaimResolved: 'ignore', ClaimMessageSent: 'ignore',
-    ClaimReviewed: 'ignore', ClaimNoteAdded: 'ignore', ClaimLabelAdded: 'ignore', ClaimLabelRemoved: 'ignore',
-    ClaimMetadataSet: 'ignore', ClaimAssigned: 'ignore', ReturnStarted: 'ignore', ReturnStatusChanged: 'ignore',
+    ClaimFiled: 'handle',
+    ClaimStatusChanged: 'ignore',
+    ClaimResolved: 'ignore',
+    ClaimMessageSent: 'ignore',
+    ClaimReviewed: 'ignore',
+    ClaimNoteAdded: 'ignore',
+    ClaimLabelAdded: 'ignore',
+    ClaimLabelRemoved: 'ignore',
+    ClaimMetadataSet: 'ignore',
+    ClaimAssigned: 'ignore',
+    ReturnStarted: 'ignore',
+    ReturnStatusChanged: 'ignore',
     ClaimResolutionReversed: 'ignore',
   }),
   async react(ctx, event) {
     if (event.type !== 'ClaimFiled') return;
     const sessionId = sessionIdOf(event.data.orderId);
-    const meta = { actor: { type: 'system', id: 'claim-filing', name: 'Claim filing' }, correlationId: event.metadata.correlationId, causationId: event.eventId } as const;
+    const meta = {
+      actor: { type: 'system', id: 'claim-filing', name: 'Claim filing' },
+      correlationId: event.metadata.correlationId,
+      causationId: event.eventId,
+    } as const;
     try {
       await handleCommand(ctx, {
-        decider: sessionDecider, streamId: sessionId, storeId: event.data.storeId, meta,
+        decider: sessionDecider,
+        streamId: sessionId,
+        storeId: event.data.storeId,
+        meta,
         command: { type: 'DeleteSession', sessionId, reason: 'claim_filed' },
       });
     } catch (error) {

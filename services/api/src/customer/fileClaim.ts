@@ -26,11 +26,19 @@ export interface FilingOptions {
 const requestHashOf = (request: FileClaimRequest) => createHash('sha256').update(JSON.stringify(request)).digest('hex');
 
 /** The claim an earlier submission with this key filed, or null; another body under the same key is a 422. */
-async function filedBefore(ctx: AppContext, claimId: string, token: string, requestHash: string): Promise<FiledClaim | null> {
+async function filedBefore(
+  ctx: AppContext,
+  claimId: string,
+  token: string,
+  requestHash: string,
+): Promise<FiledClaim | null> {
   const earlier = await loadClaim(ctx, claimId);
   if (!earlier) return null;
   if (earlier.events[0]?.metadata.requestHash !== requestHash) {
-    throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used for another claim; send a new key for a new claim.');
+    throw new AppError(
+      'idempotency_key_reused',
+      'This Idempotency-Key was used for another claim; send a new key for a new claim.',
+    );
   }
   return { claimId, token, claimNumber: earlier.state.claimNumber };
 }
@@ -43,7 +51,14 @@ async function filedBefore(ctx: AppContext, claimId: string, token: string, requ
  * With an Idempotency-Key the claim's id and token derive from it, so a retry of a submission whose
  * answer was lost finds the stored claim and answers it again instead of "already claimed".
  */
-export async function fileClaim(ctx: AppContext, order: Order, store: Store, request: FileClaimRequest, meta: RequestMeta, options: FilingOptions = {}): Promise<FiledClaim> {
+export async function fileClaim(
+  ctx: AppContext,
+  order: Order,
+  store: Store,
+  request: FileClaimRequest,
+  meta: RequestMeta,
+  options: FilingOptions = {},
+): Promise<FiledClaim> {
   const key = options.idempotencyKey;
   const adjust = options.adjust ?? ((events) => events);
   const requestHash = requestHashOf(request);
@@ -69,7 +84,17 @@ export async function fileClaim(ctx: AppContext, order: Order, store: Store, req
       streamId: order.id,
       storeId: order.storeId,
       meta: key ? { ...meta, requestHash } : meta,
-      command: { type: 'FileClaim', claimId, claimNumber, tokenHash, itemIds, now: ctx.now(), request, order, settings: store.settings },
+      command: {
+        type: 'FileClaim',
+        claimId,
+        claimNumber,
+        tokenHash,
+        itemIds,
+        now: ctx.now(),
+        request,
+        order,
+        settings: store.settings,
+      },
     });
   } catch (error) {
     // The same submission arriving twice at once: one stored the claim, the other answers it.

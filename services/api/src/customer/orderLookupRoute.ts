@@ -9,19 +9,26 @@ import { loadAggregate } from '../eventsourcing/commandHandler.js';
 import { AppError } from '../platform/errors.js';
 import { toCustomerOrder } from './customerOrder.js';
 
-export const orderLookupRoute = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
-  app.get('/api/order-lookup', {
-    schema: {
-      tags: ['customer'],
-      summary: 'Find an order by its number and the customer email',
-      querystring: z.object({ email: z.string().trim().min(1).max(320), order: z.string().trim().min(1).max(64) }),
-      response: { 200: CustomerOrder, 404: ApiError },
-    },
-  }, async (request) => {
-    const order = await findOrderByNumberAndEmail(ctx.database.db, request.query.order, request.query.email);
-    const store = order && (await findStore(ctx.database.db, order.storeId));
-    if (!order || !store) throw new AppError('order_not_found', 'We could not find an order with that number and email address.');
-    const ledger = await loadAggregate(ctx, orderClaimsDecider, order.id);
-    return toCustomerOrder(order, store, ledger.state, ctx.now());
-  });
-};
+export const orderLookupRoute =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/api/order-lookup',
+      {
+        schema: {
+          tags: ['customer'],
+          summary: 'Find an order by its number and the customer email',
+          querystring: z.object({ email: z.string().trim().min(1).max(320), order: z.string().trim().min(1).max(64) }),
+          response: { 200: CustomerOrder, 404: ApiError },
+        },
+      },
+      async (request) => {
+        const order = await findOrderByNumberAndEmail(ctx.database.db, request.query.order, request.query.email);
+        const store = order && (await findStore(ctx.database.db, order.storeId));
+        if (!order || !store)
+          throw new AppError('order_not_found', 'We could not find an order with that number and email address.');
+        const ledger = await loadAggregate(ctx, orderClaimsDecider, order.id);
+        return toCustomerOrder(order, store, ledger.state, ctx.now());
+      },
+    );
+  };

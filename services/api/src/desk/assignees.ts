@@ -12,7 +12,11 @@ export interface Assignable {
  * account's and the store's members; Order Protection's staff too when `withStaff`, so a merchant is
  * never shown the platform's people). A read of the identity tables, which the team feature owns.
  */
-export async function assignableUsers(db: QueryExecutorProvider, store: { id: string; accountId: string }, withStaff: boolean): Promise<Assignable[]> {
+export async function assignableUsers(
+  db: QueryExecutorProvider,
+  store: { id: string; accountId: string },
+  withStaff: boolean,
+): Promise<Assignable[]> {
   const { rows } = await sql<{ id: string; name: string; email: string; role: string }>`
     select u.id, u.name, u.email, r.role
     from user_roles r join users u on u.id = r.user_id

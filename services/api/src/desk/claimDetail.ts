@@ -1,5 +1,12 @@
 import { toDecimal, type AdminClaimDetail, type Claim } from '@claims/contracts';
-import { isResolvable, protectionStatus, requestedResolution, RESOLVABLE_STATUSES, statusChangePermission, statusChangeTargets } from '@claims/domain';
+import {
+  isResolvable,
+  protectionStatus,
+  requestedResolution,
+  RESOLVABLE_STATUSES,
+  statusChangePermission,
+  statusChangeTargets,
+} from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { permissionsAt, type Principal } from '../auth/principal.js';
 import { storeRefs } from '../catalog/storeRepository.js';
@@ -17,10 +24,18 @@ export interface ClaimForDetail {
 }
 
 /** The back-office's claim page: the claim, its messages and what this caller may do to it next. */
-export async function toAdminClaimDetail(ctx: AppContext, loaded: ClaimForDetail, principal: Principal): Promise<AdminClaimDetail> {
+export async function toAdminClaimDetail(
+  ctx: AppContext,
+  loaded: ClaimForDetail,
+  principal: Principal,
+): Promise<AdminClaimDetail> {
   const { state: claim, version, events } = loaded;
   const held = permissionsAt(principal, claim.storeId);
-  const [stores, storeCredits, order] = await Promise.all([storeRefs(ctx.database.db), claimStoreCredits(ctx, claim, events), findOrderById(ctx.database.db, claim.orderId)]);
+  const [stores, storeCredits, order] = await Promise.all([
+    storeRefs(ctx.database.db),
+    claimStoreCredits(ctx, claim, events),
+    findOrderById(ctx.database.db, claim.orderId),
+  ]);
   const claimedShipments = new Set(claim.items.map((i) => i.sourceFulfillmentId));
   const policyMoney = (minor: number, currency: string) => toDecimal(minor, currency);
   return {

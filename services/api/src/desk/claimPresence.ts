@@ -52,15 +52,26 @@ export class ClaimPresenceHub {
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> = Promise.resolve();
 
-  constructor(private readonly db: QueryExecutorProvider, private readonly timing: PresenceTiming = PRESENCE_TIMING, private readonly onError: (error: unknown) => void = () => {}) {}
+  constructor(
+    private readonly db: QueryExecutorProvider,
+    private readonly timing: PresenceTiming = PRESENCE_TIMING,
+    private readonly onError: (error: unknown) => void = () => {},
+  ) {}
 
   /** Marks the claim open by `viewer` and calls `send` with who else has it open, now and on every change; returns the leave. */
-  async join(claimId: string, viewer: ClaimViewer, send: (viewers: ClaimViewer[]) => void): Promise<() => Promise<void>> {
+  async join(
+    claimId: string,
+    viewer: ClaimViewer,
+    send: (viewers: ClaimViewer[]) => void,
+  ): Promise<() => Promise<void>> {
     const watcher: Watcher = { connectionId: randomUUID(), claimId, viewer, send, sent: null };
-    await sql`insert into claim_presence (connection_id, claim_id, user_id, user_name) values (${watcher.connectionId}, ${claimId}, ${viewer.userId}, ${viewer.name})`
-      .execute(this.db);
+    await sql`insert into claim_presence (connection_id, claim_id, user_id, user_name) values (${watcher.connectionId}, ${claimId}, ${viewer.userId}, ${viewer.name})`.execute(
+      this.db,
+    );
     this.watchers.set(watcher.connectionId, watcher);
-    this.timer ??= setInterval(() => { this.ticking = this.ticking.then(() => this.heartbeat()).catch(this.onError); }, this.timing.heartbeatMs);
+    this.timer ??= setInterval(() => {
+      this.ticking = this.ticking.then(() => this.heartbeat()).catch(this.onError);
+    }, this.timing.heartbeatMs);
     await this.push([claimId]);
     let left = false;
     return async () => {
@@ -86,8 +97,12 @@ export class ClaimPresenceHub {
   private async heartbeat(): Promise<void> {
     const connections = [...this.watchers.keys()];
     if (connections.length === 0) return;
-    await sql`update claim_presence set seen_at = now() where connection_id = any(${connections}::uuid[])`.execute(this.db);
-    await sql`delete from claim_presence where seen_at < now() - make_interval(secs => ${this.timing.staleMs / 1000})`.execute(this.db);
+    await sql`update claim_presence set seen_at = now() where connection_id = any(${connections}::uuid[])`.execute(
+      this.db,
+    );
+    await sql`delete from claim_presence where seen_at < now() - make_interval(secs => ${this.timing.staleMs / 1000})`.execute(
+      this.db,
+    );
     await this.push([...new Set([...this.watchers.values()].map((w) => w.claimId))]);
   }
 
@@ -102,7 +117,8 @@ export class ClaimPresenceHub {
       const others = new Map<string, ClaimViewer>();
       for (const row of rows) {
         // The same person in another tab is not someone else.
-        if (row.claim_id === watcher.claimId && row.user_id !== watcher.viewer.userId) others.set(row.user_id, { userId: row.user_id, name: row.user_name });
+        if (row.claim_id === watcher.claimId && row.user_id !== watcher.viewer.userId)
+          others.set(row.user_id, { userId: row.user_id, name: row.user_name });
       }
       const viewers = [...others.values()];
       const json = JSON.stringify(viewers);

@@ -15,24 +15,44 @@ const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });
  * settles a claim's fate and takes claim:resolve, so undoing it takes the same permission (spec §6:
  * store support and above; a store user, who may only update claims, cannot).
  */
-export const claimReopenRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
-  app.post('/api/admin/claims/:claimId/reopen', {
-    config: { auth: 'user', permission: 'claim:resolve' },
-    schema: {
-      tags: ['back-office'],
-      summary: 'Reopen a closed claim (back to OPEN, with an optional note); 422 when it is not closed, 409 when the version is stale',
-      params: ClaimParams, body: ReopenClaimRequest,
-      response: { 200: AdminClaimDetail, 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError },
-    },
-  }, async (request) => {
-    const loaded = await authorizedClaim(ctx, request, 'claim:resolve', request.params.claimId);
-    const { state: claim } = loaded;
-    const principal = request.requirePrincipal();
-    const handled = await handleCommand(ctx, {
-      decider: claimDecider, streamId: claim.id, storeId: claim.storeId, loaded, meta: metaOf(principal, request.id),
-      command: { type: 'ReopenClaim', claimId: claim.id, note: request.body.note || null },
-      expectedVersion: request.body.expectedVersion,
-    });
-    return toAdminClaimDetail(ctx, afterCommand(handled), principal);
-  });
-};
+export const claimReopenRoutes =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.post(
+      '/api/admin/claims/:claimId/reopen',
+      {
+        config: { auth: 'user', permission: 'claim:resolve' },
+        schema: {
+          tags: ['back-office'],
+          summary:
+            'Reopen a closed claim (back to OPEN, with an optional note); 422 when it is not closed, 409 when the version is stale',
+          params: ClaimParams,
+          body: ReopenClaimRequest,
+          response: {
+            200: AdminClaimDetail,
+            400: ApiError,
+            401: ApiError,
+            403: ApiError,
+            404: ApiError,
+            409: ApiError,
+            422: ApiError,
+          },
+        },
+      },
+      async (request) => {
+        const loaded = await authorizedClaim(ctx, request, 'claim:resolve', request.params.claimId);
+        const { state: claim } = loaded;
+        const principal = request.requirePrincipal();
+        const handled = await handleCommand(ctx, {
+          decider: claimDecider,
+          streamId: claim.id,
+          storeId: claim.storeId,
+          loaded,
+          meta: metaOf(principal, request.id),
+          command: { type: 'ReopenClaim', claimId: claim.id, note: request.body.note || null },
+          expectedVersion: request.body.expectedVersion,
+        });
+        return toAdminClaimDetail(ctx, afterCommand(handled), principal);
+      },
+    );
+  };

@@ -30,12 +30,16 @@ function photosOf(claim: Pick<Claim, 'items'>, messages: readonly Message[]): Ma
  * claims, each checked for actually holding the file.
  */
 export async function reusedPhotos(
-  ctx: AppContext, loaded: { state: Claim; events: ReadonlyArray<{ type: string; data: unknown }> }, mayRead: (storeId: string) => boolean,
+  ctx: AppContext,
+  loaded: { state: Claim; events: ReadonlyArray<{ type: string; data: unknown }> },
+  mayRead: (storeId: string) => boolean,
 ): Promise<ReusedPhoto[]> {
   const mine = photosOf(loaded.state, messagesOf(loaded.events));
   const twins = await uploadsWithSameContent(ctx.database.db, [...mine.keys()]);
   if (twins.length === 0) return [];
-  const claimIds = new Set(twins.flatMap((t) => (t.owner.startsWith('claim:') ? [t.owner.slice('claim:'.length)] : [])));
+  const claimIds = new Set(
+    twins.flatMap((t) => (t.owner.startsWith('claim:') ? [t.owner.slice('claim:'.length)] : [])),
+  );
   const orderIds = twins.flatMap((t) => (t.owner.startsWith('order:') ? [t.owner.slice('order:'.length)] : []));
   for (const row of await claimsOfOrders(ctx.database.db, orderIds)) claimIds.add(row.claim_id);
   claimIds.delete(loaded.state.id);
@@ -46,7 +50,11 @@ export async function reusedPhotos(
     const theirs = photosOf(other.state, messagesOf(other.events));
     for (const twin of twins) {
       if (!theirs.has(twin.key)) continue;
-      found.push({ url: mine.get(twin.sameAs)!, otherClaimId: other.state.id, otherClaimNumber: other.state.claimNumber });
+      found.push({
+        url: mine.get(twin.sameAs)!,
+        otherClaimId: other.state.id,
+        otherClaimNumber: other.state.claimNumber,
+      });
     }
   }
   return found;

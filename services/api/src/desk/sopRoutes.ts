@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ApiError, VersionedQuery, CreateSopRequest, SetSopStateRequest, SopList, SopListQuery, SopView, UpdateSopRequest } from '@claims/contracts';
+import {
+  ApiError,
+  VersionedQuery,
+  CreateSopRequest,
+  SetSopStateRequest,
+  SopList,
+  SopListQuery,
+  SopView,
+  UpdateSopRequest,
+} from '@claims/contracts';
 import { sopDecider, type SopAggregate } from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
@@ -14,67 +23,154 @@ const SopParams = StoreParams.extend({ sopId: z.uuid() });
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError } as const;
 
 const toView = ({ state, version }: { state: SopAggregate; version: number }): SopView => ({
-  id: state.id, storeId: state.storeId, title: state.title, body: state.body, state: state.state, version,
-  createdAt: state.createdAt, updatedAt: state.updatedAt,
+  id: state.id,
+  storeId: state.storeId,
+  title: state.title,
+  body: state.body,
+  state: state.state,
+  version,
+  createdAt: state.createdAt,
+  updatedAt: state.updatedAt,
 });
 
 const sopNotFound = () => new AppError('not_found', 'No SOP matches that reference.');
-const sopOf = (ctx: AppContext, sopId: string, storeId: string) => liveDocument(ctx, sopDecider, sopId, storeId, sopNotFound);
+const sopOf = (ctx: AppContext, sopId: string, storeId: string) =>
+  liveDocument(ctx, sopDecider, sopId, storeId, sopNotFound);
 
 /** A store's standard operating procedures (`sop:*`; publishing and archiving: `sop:set-state`), one stream each. */
-export const sopRoutes = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
-  app.get('/api/admin/stores/:storeId/sops', {
-    config: { auth: 'user', permission: 'sop:read' },
-    schema: { tags: ['back-office'], summary: 'The store\'s SOPs, oldest first (?state= filters)', params: StoreParams, querystring: SopListQuery, response: { 200: SopList, ...errors } },
-  }, async (request) => {
-    const { store } = await authorizedStore(ctx, request, 'sop:read', request.params.storeId);
-    const all = (await listDocuments(ctx, sopDecider, 'sop', store.id)).map(toView);
-    return { data: request.query.state ? all.filter((s) => s.state === request.query.state) : all };
-  });
+export const sopRoutes =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/api/admin/stores/:storeId/sops',
+      {
+        config: { auth: 'user', permission: 'sop:read' },
+        schema: {
+          tags: ['back-office'],
+          summary: "The store's SOPs, oldest first (?state= filters)",
+          params: StoreParams,
+          querystring: SopListQuery,
+          response: { 200: SopList, ...errors },
+        },
+      },
+      async (request) => {
+        const { store } = await authorizedStore(ctx, request, 'sop:read', request.params.storeId);
+        const all = (await listDocuments(ctx, sopDecider, 'sop', store.id)).map(toView);
+        return { data: request.query.state ? all.filter((s) => s.state === request.query.state) : all };
+      },
+    );
 
-  app.post('/api/admin/stores/:storeId/sops', {
-    config: { auth: 'user', permission: 'sop:create' },
-    schema: { tags: ['back-office'], summary: 'Write an SOP (it starts as a draft)', params: StoreParams, body: CreateSopRequest, response: { 201: SopView, ...errors } },
-  }, async (request, reply) => {
-    const { store, principal } = await authorizedStore(ctx, request, 'sop:create', request.params.storeId);
-    const sopId = randomUUID();
-    const created = await editDocument(ctx, sopDecider, sopId, store.id,
-      { type: 'CreateSop', sopId, storeId: store.id, sop: request.body, now: ctx.now() }, metaOf(principal, request.id));
-    return reply.code(201).send(toView(created));
-  });
+    app.post(
+      '/api/admin/stores/:storeId/sops',
+      {
+        config: { auth: 'user', permission: 'sop:create' },
+        schema: {
+          tags: ['back-office'],
+          summary: 'Write an SOP (it starts as a draft)',
+          params: StoreParams,
+          body: CreateSopRequest,
+          response: { 201: SopView, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { store, principal } = await authorizedStore(ctx, request, 'sop:create', request.params.storeId);
+        const sopId = randomUUID();
+        const created = await editDocument(
+          ctx,
+          sopDecider,
+          sopId,
+          store.id,
+          { type: 'CreateSop', sopId, storeId: store.id, sop: request.body, now: ctx.now() },
+          metaOf(principal, request.id),
+        );
+        return reply.code(201).send(toView(created));
+      },
+    );
 
-  app.put('/api/admin/stores/:storeId/sops/:sopId', {
-    config: { auth: 'user', permission: 'sop:update' },
-    schema: { tags: ['back-office'], summary: 'Rewrite an SOP (not while archived)', params: SopParams, body: UpdateSopRequest, response: { 200: SopView, ...errors } },
-  }, async (request) => {
-    const { store, principal } = await authorizedStore(ctx, request, 'sop:update', request.params.storeId);
-    await sopOf(ctx, request.params.sopId, store.id);
-    const { expectedVersion, ...sop } = request.body;
-    return toView(await editDocument(ctx, sopDecider, request.params.sopId, store.id,
-      { type: 'UpdateSop', sopId: request.params.sopId, sop, now: ctx.now() }, metaOf(principal, request.id), expectedVersion));
-  });
+    app.put(
+      '/api/admin/stores/:storeId/sops/:sopId',
+      {
+        config: { auth: 'user', permission: 'sop:update' },
+        schema: {
+          tags: ['back-office'],
+          summary: 'Rewrite an SOP (not while archived)',
+          params: SopParams,
+          body: UpdateSopRequest,
+          response: { 200: SopView, ...errors },
+        },
+      },
+      async (request) => {
+        const { store, principal } = await authorizedStore(ctx, request, 'sop:update', request.params.storeId);
+        await sopOf(ctx, request.params.sopId, store.id);
+        const { expectedVersion, ...sop } = request.body;
+        return toView(
+          await editDocument(
+            ctx,
+            sopDecider,
+            request.params.sopId,
+            store.id,
+            { type: 'UpdateSop', sopId: request.params.sopId, sop, now: ctx.now() },
+            metaOf(principal, request.id),
+            expectedVersion,
+          ),
+        );
+      },
+    );
 
-  app.post('/api/admin/stores/:storeId/sops/:sopId/state', {
-    config: { auth: 'user', permission: 'sop:set-state' },
-    schema: {
-      tags: ['back-office'], summary: 'Publish, unpublish, archive or restore an SOP (draft ↔ active → archived → draft)',
-      params: SopParams, body: SetSopStateRequest, response: { 200: SopView, ...errors },
-    },
-  }, async (request) => {
-    const { store, principal } = await authorizedStore(ctx, request, 'sop:set-state', request.params.storeId);
-    await sopOf(ctx, request.params.sopId, store.id);
-    return toView(await editDocument(ctx, sopDecider, request.params.sopId, store.id,
-      { type: 'SetSopState', sopId: request.params.sopId, state: request.body.state, now: ctx.now() }, metaOf(principal, request.id), request.body.expectedVersion));
-  });
+    app.post(
+      '/api/admin/stores/:storeId/sops/:sopId/state',
+      {
+        config: { auth: 'user', permission: 'sop:set-state' },
+        schema: {
+          tags: ['back-office'],
+          summary: 'Publish, unpublish, archive or restore an SOP (draft ↔ active → archived → draft)',
+          params: SopParams,
+          body: SetSopStateRequest,
+          response: { 200: SopView, ...errors },
+        },
+      },
+      async (request) => {
+        const { store, principal } = await authorizedStore(ctx, request, 'sop:set-state', request.params.storeId);
+        await sopOf(ctx, request.params.sopId, store.id);
+        return toView(
+          await editDocument(
+            ctx,
+            sopDecider,
+            request.params.sopId,
+            store.id,
+            { type: 'SetSopState', sopId: request.params.sopId, state: request.body.state, now: ctx.now() },
+            metaOf(principal, request.id),
+            request.body.expectedVersion,
+          ),
+        );
+      },
+    );
 
-  app.delete('/api/admin/stores/:storeId/sops/:sopId', {
-    config: { auth: 'user', permission: 'sop:delete' },
-    schema: { tags: ['back-office'], summary: 'Delete an SOP', params: SopParams, querystring: VersionedQuery, response: { 204: z.null(), ...errors } },
-  }, async (request, reply) => {
-    const { store, principal } = await authorizedStore(ctx, request, 'sop:delete', request.params.storeId);
-    await sopOf(ctx, request.params.sopId, store.id);
-    await editDocument(ctx, sopDecider, request.params.sopId, store.id,
-      { type: 'DeleteSop', sopId: request.params.sopId, now: ctx.now() }, metaOf(principal, request.id), request.query.expectedVersion);
-    return reply.code(204).send(null);
-  });
-};
+    app.delete(
+      '/api/admin/stores/:storeId/sops/:sopId',
+      {
+        config: { auth: 'user', permission: 'sop:delete' },
+        schema: {
+          tags: ['back-office'],
+          summary: 'Delete an SOP',
+          params: SopParams,
+          querystring: VersionedQuery,
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { store, principal } = await authorizedStore(ctx, request, 'sop:delete', request.params.storeId);
+        await sopOf(ctx, request.params.sopId, store.id);
+        await editDocument(
+          ctx,
+          sopDecider,
+          request.params.sopId,
+          store.id,
+          { type: 'DeleteSop', sopId: request.params.sopId, now: ctx.now() },
+          metaOf(principal, request.id),
+          request.query.expectedVersion,
+        );
+        return reply.code(204).send(null);
+      },
+    );
+  };

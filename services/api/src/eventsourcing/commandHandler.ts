@@ -1,6 +1,16 @@
 import type { DomainEvent } from '@claims/contracts';
 import type { Decider } from '@claims/domain';
-import { storedDomainEvent, appendToStream, appendToStreams, NO_STREAM, readStream, type Alongside, type RecordedEvent, type StreamAppend, type StreamRead } from '@claims/event-store';
+import {
+  storedDomainEvent,
+  appendToStream,
+  appendToStreams,
+  NO_STREAM,
+  readStream,
+  type Alongside,
+  type RecordedEvent,
+  type StreamAppend,
+  type StreamRead,
+} from '@claims/event-store';
 import type { AppContext, RequestMeta } from '../context.js';
 import { AppError } from '../platform/errors.js';
 import { groupByStream } from './newEvents.js';
@@ -52,7 +62,8 @@ const conflict = (version: number) =>
 
 /** The state stored events make, from the decider's initial state (each event parsed by its type). */
 export function foldRecorded<State>(
-  decider: Pick<Decider<State, unknown>, 'initialState' | 'evolve'>, events: ReadonlyArray<{ type: string; data: unknown }>,
+  decider: Pick<Decider<State, unknown>, 'initialState' | 'evolve'>,
+  events: ReadonlyArray<{ type: string; data: unknown }>,
 ): State {
   let state = decider.initialState;
   for (const event of events) state = decider.evolve(state, storedDomainEvent(event));
@@ -60,12 +71,17 @@ export function foldRecorded<State>(
 }
 
 /** A stream already read, folded. */
-export const foldStream = <State>(decider: Pick<Decider<State, unknown>, 'initialState' | 'evolve'>, { version, events }: StreamRead): Loaded<State> =>
-  ({ state: foldRecorded(decider, events), version, events });
+export const foldStream = <State>(
+  decider: Pick<Decider<State, unknown>, 'initialState' | 'evolve'>,
+  { version, events }: StreamRead,
+): Loaded<State> => ({ state: foldRecorded(decider, events), version, events });
 
 /** Reads one stream and folds it (optionally only up to a version, for an "as of" view). */
 export async function loadAggregate<State>(
-  ctx: AppContext, decider: Pick<Decider<State, unknown>, 'initialState' | 'evolve'>, streamId: string, untilVersion?: number,
+  ctx: AppContext,
+  decider: Pick<Decider<State, unknown>, 'initialState' | 'evolve'>,
+  streamId: string,
+  untilVersion?: number,
 ): Promise<Loaded<State>> {
   return foldStream(decider, await readStream(ctx.database.db, streamId, untilVersion));
 }
@@ -76,15 +92,19 @@ export async function loadAggregate<State>(
  * answer the new state folded from the decision, without reading again. Projections and the relay
  * are woken by the store's own append hook.
  */
-export async function handleCommand<State, Command>(ctx: AppContext, request: CommandRequest<State, Command>): Promise<Handled<State>> {
+export async function handleCommand<State, Command>(
+  ctx: AppContext,
+  request: CommandRequest<State, Command>,
+): Promise<Handled<State>> {
   const { decider, streamId, expectedVersion } = request;
   const policy = request.onConflict ?? (expectedVersion === undefined ? DECIDE_AGAIN : REFUSE);
   for (let attempt = 1; ; attempt++) {
     const loaded = attempt === 1 && request.loaded ? request.loaded : await loadAggregate(ctx, decider, streamId);
     if (expectedVersion !== undefined && expectedVersion !== loaded.version) throw conflict(loaded.version);
-    const command = typeof request.command === 'function'
-      ? await (request.command as (loaded: Loaded<State>) => Command | Promise<Command>)(loaded)
-      : request.command;
+    const command =
+      typeof request.command === 'function'
+        ? await (request.command as (loaded: Loaded<State>) => Command | Promise<Command>)(loaded)
+        : request.command;
     const decision = decider.decide(command, loaded.state);
     if (!decision.ok) throw AppError.from(decision.error);
     if (decision.value.length === 0) return { ...loaded, decided: [] };
@@ -98,9 +118,10 @@ export async function handleCommand<State, Command>(ctx: AppContext, request: Co
     // The aggregate's own stream first: it is the contended one (see appendToStreams).
     appends.sort((a, b) => Number(b.streamId === streamId) - Number(a.streamId === streamId));
     // One stream and no rows: one statement, no explicit transaction (see appendToStream).
-    const [result] = appends.length === 1 && !request.alongside
-      ? [await appendToStream(ctx.database.db, appends[0]!)]
-      : await appendToStreams(ctx.database.db, appends, request.alongside);
+    const [result] =
+      appends.length === 1 && !request.alongside
+        ? [await appendToStream(ctx.database.db, appends[0]!)]
+        : await appendToStreams(ctx.database.db, appends, request.alongside);
     if (result?.ok) {
       const own = appends.find((a) => a.streamId === streamId);
       return {

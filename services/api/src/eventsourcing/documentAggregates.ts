@@ -15,7 +15,11 @@ export interface LiveDocument<S> {
 
 /** One live document of this store (`null`: a global one), or the 404 `notFound` makes. */
 export async function liveDocument<S extends Document & { storeId: string | null }>(
-  ctx: AppContext, decider: Decider<S | null, unknown>, id: string, storeId: string | null, notFound: () => AppError,
+  ctx: AppContext,
+  decider: Decider<S | null, unknown>,
+  id: string,
+  storeId: string | null,
+  notFound: () => AppError,
 ): Promise<LiveDocument<S>> {
   const { state, version } = await loadAggregate(ctx, decider, id);
   if (!state || state.deleted || state.storeId !== storeId) throw notFound();
@@ -24,7 +28,10 @@ export async function liveDocument<S extends Document & { storeId: string | null
 
 /** Every live document of a type for one store (`null`: the global ones), oldest first, folded from their streams. */
 export async function listDocuments<S extends Document>(
-  ctx: AppContext, decider: Decider<S | null, unknown>, streamType: StreamType, storeId: string | null,
+  ctx: AppContext,
+  decider: Decider<S | null, unknown>,
+  streamType: StreamType,
+  storeId: string | null,
 ): Promise<Array<LiveDocument<S>>> {
   const live: Array<LiveDocument<S>> = [];
   for (const stream of await readStreamsOfType(ctx.database.db, streamType, storeId)) {
@@ -36,9 +43,23 @@ export async function listDocuments<S extends Document>(
 
 /** A person's edit: a concurrent change is a 409 for them to see, never decided again behind their back. */
 export async function editDocument<S extends Document, C>(
-  ctx: AppContext, decider: Decider<S | null, C>, id: string, storeId: string | null, command: C, meta: RequestMeta, expectedVersion?: number,
+  ctx: AppContext,
+  decider: Decider<S | null, C>,
+  id: string,
+  storeId: string | null,
+  command: C,
+  meta: RequestMeta,
+  expectedVersion?: number,
 ): Promise<LiveDocument<S>> {
-  const handled = await handleCommand(ctx, { decider, streamId: id, storeId, command, meta, expectedVersion, onConflict: REFUSE });
+  const handled = await handleCommand(ctx, {
+    decider,
+    streamId: id,
+    storeId,
+    command,
+    meta,
+    expectedVersion,
+    onConflict: REFUSE,
+  });
   if (!handled.state) throw new AppError('not_found', 'Nothing matches that reference.');
   return { state: handled.state, version: handled.version };
 }

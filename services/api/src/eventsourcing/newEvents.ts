@@ -4,7 +4,10 @@ import type { NewEvent } from '@claims/event-store';
 import type { RequestMeta } from '../context.js';
 
 /** Stamps decided events with ids and metadata, grouped by the stream each belongs to, in order. */
-export function groupByStream(events: readonly DomainEvent[], meta: RequestMeta): Map<string, { streamType: StreamType; events: NewEvent[] }> {
+export function groupByStream(
+  events: readonly DomainEvent[],
+  meta: RequestMeta,
+): Map<string, { streamType: StreamType; events: NewEvent[] }> {
   const groups = new Map<string, { streamType: StreamType; events: NewEvent[] }>();
   for (const event of events) {
     const { streamId, streamType } = streamOf(event);

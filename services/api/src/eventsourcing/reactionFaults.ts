@@ -1,7 +1,14 @@
 import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { ParkedReactionEvent } from '@claims/contracts';
-import { sqlMigration, storeCheckpoint, storedDomainEvent, toRecordedEvent, type Position, type StoredEventRow } from '@claims/event-store';
+import {
+  sqlMigration,
+  storeCheckpoint,
+  storedDomainEvent,
+  toRecordedEvent,
+  type Position,
+  type StoredEventRow,
+} from '@claims/event-store';
 import type { AppContext } from '../context.js';
 import type { ReactedEvent, Reaction } from './reactions.js';
 
@@ -37,7 +44,12 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
  * the event nor parks one the reaction then handles. Parked again after a person's decision, it is open again.
  */
 export async function parkReactionEvent<DB>(
-  db: Kysely<DB>, reaction: string, checkpoint: string, event: ReactedEvent, error: unknown, attempts: number,
+  db: Kysely<DB>,
+  reaction: string,
+  checkpoint: string,
+  event: ReactedEvent,
+  error: unknown,
+  attempts: number,
 ): Promise<void> {
   const position: Position = { transactionId: event.transactionId, globalPosition: event.globalPosition };
   await db.transaction().execute(async (trx) => {
@@ -45,12 +57,23 @@ export async function parkReactionEvent<DB>(
       insert into reaction_parked (reaction, event_id, stream_id, stream_version, type, error, attempts)
       values (${reaction}, ${event.eventId}::uuid, ${event.streamId}, ${event.streamVersion}, ${event.type}, ${describe(error)}, ${attempts})
       on conflict (reaction, event_id) do update
-      set error = excluded.error, attempts = excluded.attempts, parked_at = now(), resolution = null, resolved_by = null, resolved_at = null`.execute(trx);
+      set error = excluded.error, attempts = excluded.attempts, parked_at = now(), resolution = null, resolved_by = null, resolved_at = null`.execute(
+      trx,
+    );
     await storeCheckpoint(trx, checkpoint, position);
   });
 }
 
-interface ParkedRow { reaction: string; event_id: string; stream_id: string; stream_version: string; type: string; error: string; attempts: number; parked_at: Date | string }
+interface ParkedRow {
+  reaction: string;
+  event_id: string;
+  stream_id: string;
+  stream_version: string;
+  type: string;
+  error: string;
+  attempts: number;
+  parked_at: Date | string;
+}
 
 /** The events parked and not yet retried or skipped, oldest first (an operator's list: a handful, not a stream). */
 export async function listParkedReactionEvents(db: QueryExecutorProvider): Promise<ParkedReactionEvent[]> {
@@ -58,13 +81,20 @@ export async function listParkedReactionEvents(db: QueryExecutorProvider): Promi
     select reaction, event_id, stream_id, stream_version::text, type, error, attempts, parked_at
     from reaction_parked where resolution is null order by parked_at, reaction, event_id`.execute(db);
   return rows.map((r) => ({
-    reaction: r.reaction, eventId: r.event_id, streamId: r.stream_id, streamVersion: Number(r.stream_version), type: r.type,
-    error: r.error, attempts: r.attempts, parkedAt: new Date(r.parked_at).toISOString(),
+    reaction: r.reaction,
+    eventId: r.event_id,
+    streamId: r.stream_id,
+    streamVersion: Number(r.stream_version),
+    type: r.type,
+    error: r.error,
+    attempts: r.attempts,
+    parkedAt: new Date(r.parked_at).toISOString(),
   }));
 }
 
 /** What retrying a parked event came to: handled (and no longer parked), failing again, or no such open parked event. */
-export type ReactionRetryOutcome = { outcome: 'handled' } | { outcome: 'failed'; error: string } | { outcome: 'not_parked' };
+export type ReactionRetryOutcome =
+  { outcome: 'handled' } | { outcome: 'failed'; error: string } | { outcome: 'not_parked' };
 
 /**
  * Runs the reaction on a parked event again (its fault has been fixed) and closes the row as handled by `operator`.
@@ -72,7 +102,12 @@ export type ReactionRetryOutcome = { outcome: 'handled' } | { outcome: 'failed';
  * Failing again, it stays parked with the new error and one more attempt. Reactions are safe to repeat, so two people
  * retrying at once cost at most a repeat.
  */
-export async function retryParkedReaction(ctx: AppContext, reaction: Reaction, eventId: string, operator: string): Promise<ReactionRetryOutcome> {
+export async function retryParkedReaction(
+  ctx: AppContext,
+  reaction: Reaction,
+  eventId: string,
+  operator: string,
+): Promise<ReactionRetryOutcome> {
   const db = ctx.database.db;
   const { rows } = await sql<StoredEventRow>`
     select e.global_position, e.transaction_id::text as transaction_id, e.event_id, e.stream_id, e.stream_version, e.type, e.store_id, e.data, e.metadata, e.occurred_at
@@ -95,11 +130,22 @@ export async function retryParkedReaction(ctx: AppContext, reaction: Reaction, e
 }
 
 /** Gives a parked event up for good: the reaction never handles it. True when it was open. */
-export async function skipParkedReaction(db: QueryExecutorProvider, reaction: string, eventId: string, operator: string): Promise<boolean> {
+export async function skipParkedReaction(
+  db: QueryExecutorProvider,
+  reaction: string,
+  eventId: string,
+  operator: string,
+): Promise<boolean> {
   return resolve(db, reaction, eventId, 'skipped', operator);
 }
 
-async function resolve(db: QueryExecutorProvider, reaction: string, eventId: string, resolution: 'handled' | 'skipped', operator: string): Promise<boolean> {
+async function resolve(
+  db: QueryExecutorProvider,
+  reaction: string,
+  eventId: string,
+  resolution: 'handled' | 'skipped',
+  operator: string,
+): Promise<boolean> {
   const { rows } = await sql`
     update reaction_parked set resolution = ${resolution}, resolved_by = ${operator}, resolved_at = now()
     where reaction = ${reaction} and event_id = ${eventId}::uuid and resolution is null returning event_id`.execute(db);

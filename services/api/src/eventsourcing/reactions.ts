@@ -1,5 +1,17 @@
 import type { DomainEvent, EventReader } from '@claims/contracts';
-import { catchUpCheckpoint, storedDomainEvent, initCheckpoint, lastCommittedPosition, loadCheckpoint, readAll, startPollingLoop, storeCheckpoint, type PollingLoop, type Position, type RecordedEvent } from '@claims/event-store';
+import {
+  catchUpCheckpoint,
+  storedDomainEvent,
+  initCheckpoint,
+  lastCommittedPosition,
+  loadCheckpoint,
+  readAll,
+  startPollingLoop,
+  storeCheckpoint,
+  type PollingLoop,
+  type Position,
+  type RecordedEvent,
+} from '@claims/event-store';
 import { sql } from 'kysely';
 import type { FaultPolicy } from '@claims/projections';
 import type { AppContext } from '../context.js';
@@ -38,7 +50,8 @@ export async function prepareReaction(ctx: AppContext, reaction: Reaction): Prom
 
 const PAGE = 500;
 
-const movedPast = (next: Position, from: Position) => next.transactionId !== from.transactionId || next.globalPosition !== from.globalPosition;
+const movedPast = (next: Position, from: Position) =>
+  next.transactionId !== from.transactionId || next.globalPosition !== from.globalPosition;
 
 /**
  * An event that fails `maxAttempts` times is parked; between tries the reaction waits `baseDelayMs`, doubling up to
@@ -92,7 +105,10 @@ export function startReaction(ctx: AppContext, reaction: Reaction, options: Reac
   }
   /** After a failed try of `event`: parks it once it has had every try, else rethrows to retry later. */
   async function failed(event: ReactedEvent, error: unknown): Promise<void> {
-    const databaseAnswers = await sql`select 1`.execute(db).then(() => true, () => false);
+    const databaseAnswers = await sql`select 1`.execute(db).then(
+      () => true,
+      () => false,
+    );
     if (!databaseAnswers) throw error;
     const tries = (attempts.get(event.eventId) ?? 0) + 1;
     if (tries < policy.maxAttempts) {
@@ -101,8 +117,18 @@ export function startReaction(ctx: AppContext, reaction: Reaction, options: Reac
     }
     await parkReactionEvent(db, reaction.name, checkpointName(reaction), event, error, tries);
     attempts.delete(event.eventId);
-    ctx.log.error({ err: error, reaction: reaction.name, eventId: event.eventId, streamId: event.streamId, type: event.type, attempts: tries, alert: 'reaction_parked' },
-      'reaction parked an event it could not handle; it moves on without it');
+    ctx.log.error(
+      {
+        err: error,
+        reaction: reaction.name,
+        eventId: event.eventId,
+        streamId: event.streamId,
+        type: event.type,
+        attempts: tries,
+        alert: 'reaction_parked',
+      },
+      'reaction parked an event it could not handle; it moves on without it',
+    );
   }
   // Only the types it handles come over the wire (five reactions each read and parsed every event before).
   const types = [...reaction.handles];
@@ -122,7 +148,11 @@ export function startReaction(ctx: AppContext, reaction: Reaction, options: Reac
           continue;
         }
         // The last event's own checkpoint would be overwritten at once by the page's below.
-        if (i < page.events.length - 1) await storeCheckpoint(db, checkpointName(reaction), { transactionId: event.transactionId, globalPosition: event.globalPosition });
+        if (i < page.events.length - 1)
+          await storeCheckpoint(db, checkpointName(reaction), {
+            transactionId: event.transactionId,
+            globalPosition: event.globalPosition,
+          });
       }
       // Past the events of other types too, so the next read starts at the head.
       await storeCheckpoint(db, checkpointName(reaction), page.next);
@@ -131,15 +161,22 @@ export function startReaction(ctx: AppContext, reaction: Reaction, options: Reac
       if (page.events.length < PAGE) return;
     }
   }
-  const loop = startPollingLoop(drain, pollMs, (error) => ctx.log.error({ err: error, reaction: reaction.name }, 'reaction failed; retrying'));
+  const loop = startPollingLoop(drain, pollMs, (error) =>
+    ctx.log.error({ err: error, reaction: reaction.name }, 'reaction failed; retrying'),
+  );
   let stopping = false;
   return {
     ...loop,
-    catchUp: () => catchUpCheckpoint(db, loop, checkpointName(reaction), { givenUp: () => stopping || failures > 0, pauseMs: () => Math.min(pollMs, 50) }),
+    catchUp: () =>
+      catchUpCheckpoint(db, loop, checkpointName(reaction), {
+        givenUp: () => stopping || failures > 0,
+        pauseMs: () => Math.min(pollMs, 50),
+      }),
     stop: () => {
       stopping = true;
       return loop.stop();
     },
-    status: () => (failures === 0 ? { state: 'ok' } : { state: 'failing', reason: `${failures} failed tries; last: ${lastError}` }),
+    status: () =>
+      failures === 0 ? { state: 'ok' } : { state: 'failing', reason: `${failures} failed tries; last: ${lastError}` },
   };
 }

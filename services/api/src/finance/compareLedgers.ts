@@ -1,11 +1,20 @@
 import { toDecimal, type FinanceReplayRequest, type FinanceReplayView, type StoreCreditKind } from '@claims/contracts';
-import { invoiceDifferences, monthPeriod, replayedInvoiceFigures, type FinanceLedgers, type OrderRate } from '@claims/domain';
+import {
+  invoiceDifferences,
+  monthPeriod,
+  replayedInvoiceFigures,
+  type FinanceLedgers,
+  type OrderRate,
+} from '@claims/domain';
 import type { InvoiceRow, PayoutEntryRow, PremiumEntryRow, StoreCreditEntryRow } from '@claims/projections';
 
 /** The store-credit entries a claim's decisions make: what the replay's store-credit totals add up. */
 const CLAIM_CREDIT: ReadonlySet<StoreCreditKind> = new Set(['issued', 'reclaimed']);
 
-export type LedgerComparison = Pick<FinanceReplayView, 'stores' | 'differences' | 'premiums' | 'storeCredit' | 'invoices'>;
+export type LedgerComparison = Pick<
+  FinanceReplayView,
+  'stores' | 'differences' | 'premiums' | 'storeCredit' | 'invoices'
+>;
 
 /** The live read models' rows of the replay's period and stores. */
 export interface LiveLedgers {
@@ -30,7 +39,12 @@ class Totals {
   view(): FinanceReplayView['stores'] {
     return [...this.rows.values()]
       .sort((a, b) => a.storeId.localeCompare(b.storeId) || a.currency.localeCompare(b.currency))
-      .map((t) => ({ storeId: t.storeId, currency: t.currency, live: toDecimal(t.live, t.currency), replayed: toDecimal(t.replayed, t.currency) }));
+      .map((t) => ({
+        storeId: t.storeId,
+        currency: t.currency,
+        live: toDecimal(t.live, t.currency),
+        replayed: toDecimal(t.replayed, t.currency),
+      }));
   }
 }
 
@@ -45,10 +59,14 @@ function scopeOf(request: FinanceReplayRequest): (storeId: string, at: string) =
   };
 }
 
-const money = (amount: number | undefined, currency: string) => (amount === undefined ? null : toDecimal(amount, currency));
+const money = (amount: number | undefined, currency: string) =>
+  amount === undefined ? null : toDecimal(amount, currency);
 
 /** A key's pairs from both sides: every id either side holds, once. */
-function* pairs<L, R>(live: ReadonlyMap<string, L>, replayed: ReadonlyMap<string, R>): Generator<[string, L | undefined, R | undefined]> {
+function* pairs<L, R>(
+  live: ReadonlyMap<string, L>,
+  replayed: ReadonlyMap<string, R>,
+): Generator<[string, L | undefined, R | undefined]> {
   for (const [id, l] of live) yield [id, l, replayed.get(id)];
   for (const [id, r] of replayed) if (!live.has(id)) yield [id, undefined, r];
 }
@@ -57,12 +75,21 @@ function* pairs<L, R>(live: ReadonlyMap<string, L>, replayed: ReadonlyMap<string
  * Issued invoices beside their replays: an invoice is in the period when its month starts in it. Totals are the nets
  * per store and currency; every line that differs is listed with the events behind the change.
  */
-function compareInvoices(request: FinanceReplayRequest, live: readonly InvoiceRow[], replayed: FinanceLedgers, rateOf: OrderRate): FinanceReplayView['invoices'] {
+function compareInvoices(
+  request: FinanceReplayRequest,
+  live: readonly InvoiceRow[],
+  replayed: FinanceLedgers,
+  rateOf: OrderRate,
+): FinanceReplayView['invoices'] {
   const inScope = scopeOf(request);
   const totals = new Totals();
   const differences: FinanceReplayView['invoices']['differences'] = [];
-  const liveInvoices = new Map(live.filter((i) => inScope(i.storeId, monthPeriod(i.month).start)).map((i) => [i.id, i]));
-  const replayedInvoices = new Map([...replayed.invoices].filter(([, i]) => inScope(i.storeId, monthPeriod(i.month).start)));
+  const liveInvoices = new Map(
+    live.filter((i) => inScope(i.storeId, monthPeriod(i.month).start)).map((i) => [i.id, i]),
+  );
+  const replayedInvoices = new Map(
+    [...replayed.invoices].filter(([, i]) => inScope(i.storeId, monthPeriod(i.month).start)),
+  );
   for (const [id, l, r] of pairs(liveInvoices, replayedInvoices)) {
     const figures = r ? replayedInvoiceFigures(r, rateOf) : null;
     const computed = figures?.ok ? figures.value : null;
@@ -72,10 +99,21 @@ function compareInvoices(request: FinanceReplayRequest, live: readonly InvoiceRo
     const eventId = r?.eventId ?? null;
     for (const d of invoiceDifferences(l ?? null, r ?? null, computed)) {
       differences.push({
-        storeId: either.storeId, invoiceId: id, number: either.number, month: either.month, currency: either.currency, line: d.line, eventId,
-        live: money(d.live ?? undefined, either.currency), replayed: money(d.replayed ?? undefined, either.currency),
+        storeId: either.storeId,
+        invoiceId: id,
+        number: either.number,
+        month: either.month,
+        currency: either.currency,
+        line: d.line,
+        eventId,
+        live: money(d.live ?? undefined, either.currency),
+        replayed: money(d.replayed ?? undefined, either.currency),
         change: toDecimal((d.replayed ?? 0) - (d.live ?? 0), either.currency),
-        causes: d.causes.map((c) => ({ eventId: c.eventId, claimId: c.claimId, change: toDecimal(c.change, either.currency) })),
+        causes: d.causes.map((c) => ({
+          eventId: c.eventId,
+          claimId: c.claimId,
+          change: toDecimal(c.change, either.currency),
+        })),
       });
     }
   }
@@ -86,7 +124,12 @@ function compareInvoices(request: FinanceReplayRequest, live: readonly InvoiceRo
  * The replayed ledgers beside the live ones over the replay's period and stores: totals per store and currency
  * for payouts, premiums, store credit issued and invoices, and every entry that differs, down to the event that made it.
  */
-export function compareLedgers(request: FinanceReplayRequest, live: LiveLedgers, replayed: FinanceLedgers, rateOf: OrderRate): LedgerComparison {
+export function compareLedgers(
+  request: FinanceReplayRequest,
+  live: LiveLedgers,
+  replayed: FinanceLedgers,
+  rateOf: OrderRate,
+): LedgerComparison {
   const inScope = scopeOf(request);
 
   const payoutTotals = new Totals();
@@ -98,9 +141,17 @@ export function compareLedgers(request: FinanceReplayRequest, live: LiveLedgers,
     if (l && r && l.amount === r.amount && l.currency === r.currency && l.status === r.status) continue;
     const either = (r ?? l)!;
     differences.push({
-      storeId: either.storeId, claimId: either.claimId, eventId: either.eventId, lineId: id, resolutionType: either.resolutionType, currency: either.currency,
-      live: money(l?.amount, either.currency), replayed: money(r?.amount, either.currency), change: toDecimal((r?.amount ?? 0) - (l?.amount ?? 0), either.currency),
-      liveStatus: l?.status ?? null, replayedStatus: r?.status ?? null,
+      storeId: either.storeId,
+      claimId: either.claimId,
+      eventId: either.eventId,
+      lineId: id,
+      resolutionType: either.resolutionType,
+      currency: either.currency,
+      live: money(l?.amount, either.currency),
+      replayed: money(r?.amount, either.currency),
+      change: toDecimal((r?.amount ?? 0) - (l?.amount ?? 0), either.currency),
+      liveStatus: l?.status ?? null,
+      replayedStatus: r?.status ?? null,
     });
   }
 
@@ -113,8 +164,13 @@ export function compareLedgers(request: FinanceReplayRequest, live: LiveLedgers,
     if (l && r && l.amount === r.amount && l.currency === r.currency) continue;
     const either = (r ?? l)!;
     premiumDifferences.push({
-      storeId: either.storeId, orderId: either.orderId, orderNumber: either.orderNumber, eventId, currency: either.currency,
-      live: money(l?.amount, either.currency), replayed: money(r?.amount, either.currency),
+      storeId: either.storeId,
+      orderId: either.orderId,
+      orderNumber: either.orderNumber,
+      eventId,
+      currency: either.currency,
+      live: money(l?.amount, either.currency),
+      replayed: money(r?.amount, either.currency),
     });
   }
 
@@ -128,8 +184,13 @@ export function compareLedgers(request: FinanceReplayRequest, live: LiveLedgers,
     if (l && r && l.amount === r.amount && l.currency === r.currency && l.kind === r.kind) continue;
     const either = (r ?? l)!;
     creditDifferences.push({
-      storeId: either.storeId, eventId, kind: either.kind, claimId: either.claimId, currency: either.currency,
-      live: money(l?.amount, either.currency), replayed: money(r?.amount, either.currency),
+      storeId: either.storeId,
+      eventId,
+      kind: either.kind,
+      claimId: either.claimId,
+      currency: either.currency,
+      live: money(l?.amount, either.currency),
+      replayed: money(r?.amount, either.currency),
     });
   }
 

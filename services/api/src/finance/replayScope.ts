@@ -6,7 +6,12 @@ import type { Database } from '@claims/event-store';
 const CLAIM_STREAM: readonly FinanceEventType[] = ['ClaimFiled', 'ClaimResolved', 'ClaimResolutionReversed'];
 const DECISIONS: readonly FinanceEventType[] = ['ClaimResolved', 'ClaimResolutionReversed'];
 const CREDIT_OF_CLAIM: readonly FinanceEventType[] = ['StoreCreditIssued', 'StoreCreditReclaimed'];
-const CREDIT: readonly FinanceEventType[] = ['StoreCreditIssued', 'StoreCreditRedeemed', 'StoreCreditAdjusted', 'StoreCreditReclaimed'];
+const CREDIT: readonly FinanceEventType[] = [
+  'StoreCreditIssued',
+  'StoreCreditRedeemed',
+  'StoreCreditAdjusted',
+  'StoreCreditReclaimed',
+];
 const PREMIUMS: readonly FinanceEventType[] = ['PremiumRecorded', 'PremiumReversed'];
 const BATCHES: readonly FinanceEventType[] = ['PayoutBatchCreated', 'PayoutBatchApproved', 'PayoutBatchPaid'];
 
@@ -34,7 +39,10 @@ function invoicedMonths(from: string, to: string): string[] {
  * premiums of the period (premiums through the months it invoices), the stores' payout batches and the invoices of
  * those months. Ends are exclusive, one millisecond past `to`: the ledgers time events to the millisecond, truncated.
  */
-export async function replayScope(db: Database['db'], request: Pick<FinanceReplayRequest, 'from' | 'to' | 'storeIds'>): Promise<RawBuilder<unknown>> {
+export async function replayScope(
+  db: Database['db'],
+  request: Pick<FinanceReplayRequest, 'from' | 'to' | 'storeIds'>,
+): Promise<RawBuilder<unknown>> {
   const from = utc(Date.parse(request.from));
   const toEnd = utc(Date.parse(request.to) + 1);
   const months = invoicedMonths(request.from, request.to);
@@ -45,7 +53,9 @@ export async function replayScope(db: Database['db'], request: Pick<FinanceRepla
 
   // A period that holds all of its stores' history (a whole replay) needs all of it: no claim list to send then.
   const covered = await sql<{ covered: boolean }>`
-    select coalesce(bool_and(${within(decisionsEnd)}), true) as covered from events where ${stores} and type = any(${FINANCE_EVENT_TYPES}::text[])`.execute(db);
+    select coalesce(bool_and(${within(decisionsEnd)}), true) as covered from events where ${stores} and type = any(${FINANCE_EVENT_TYPES}::text[])`.execute(
+    db,
+  );
   if (covered.rows[0]?.covered) return stores;
 
   const { rows } = await sql<{ claim_id: string }>`

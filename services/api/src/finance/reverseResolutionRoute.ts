@@ -17,25 +17,44 @@ const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409
  * Taking a claim's resolution back (whoever may resolve the claim): its payout entries become `reversed`, with a
  * clawback for each one a batch holds already (docs/decisions.md "Reversed resolutions"), and the claim is back in work.
  */
-export const reverseResolutionRoute = (ctx: AppContext): FastifyPluginAsyncZod => async (app) => {
-  app.post('/api/admin/claims/:claimId/reverse-resolution', {
-    config: { auth: 'user', permission: 'claim:resolve' },
-    schema: {
-      tags: ['back-office'], summary: 'Reverse the claim\'s resolution (every line it decided); 422 when it has none, 409 when the version is stale',
-      params: ClaimParams, body: ReverseResolutionRequest, response: { 200: AdminClaimDetail, ...errors },
-    },
-  }, async (request) => {
-    const loaded = await authorizedClaim(ctx, request, 'claim:resolve', request.params.claimId);
-    const { state: claim } = loaded;
-    const principal = request.requirePrincipal();
-    const handled = await handleCommand(ctx, {
-      decider: claimDecider, streamId: claim.id, storeId: claim.storeId, loaded, meta: metaOf(principal, request.id),
-      command: {
-        type: 'ReverseResolution', claimId: claim.id, storeId: claim.storeId, clawbackEntryIds: claim.resolutions.map(() => randomUUID()),
-        reason: request.body.reason, actor: actorOf(principal), now: ctx.now(),
+export const reverseResolutionRoute =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.post(
+      '/api/admin/claims/:claimId/reverse-resolution',
+      {
+        config: { auth: 'user', permission: 'claim:resolve' },
+        schema: {
+          tags: ['back-office'],
+          summary:
+            "Reverse the claim's resolution (every line it decided); 422 when it has none, 409 when the version is stale",
+          params: ClaimParams,
+          body: ReverseResolutionRequest,
+          response: { 200: AdminClaimDetail, ...errors },
+        },
       },
-      expectedVersion: request.body.expectedVersion,
-    });
-    return toAdminClaimDetail(ctx, afterCommand(handled), principal);
-  });
-};
+      async (request) => {
+        const loaded = await authorizedClaim(ctx, request, 'claim:resolve', request.params.claimId);
+        const { state: claim } = loaded;
+        const principal = request.requirePrincipal();
+        const handled = await handleCommand(ctx, {
+          decider: claimDecider,
+          streamId: claim.id,
+          storeId: claim.storeId,
+          loaded,
+          meta: metaOf(principal, request.id),
+          command: {
+            type: 'ReverseResolution',
+            claimId: claim.id,
+            storeId: claim.storeId,
+            clawbackEntryIds: claim.resolutions.map(() => randomUUID()),
+            reason: request.body.reason,
+            actor: actorOf(principal),
+            now: ctx.now(),
+          },
+          expectedVersion: request.body.expectedVersion,
+        });
+        return toAdminClaimDetail(ctx, afterCommand(handled), principal);
+      },
+    );
+  };

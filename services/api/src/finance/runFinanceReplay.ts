@@ -2,7 +2,14 @@ import { FINANCE_EVENT_TYPES, FINANCE_FIELDS, FinanceEvent, type FinanceReplayRe
 import { financeReplay, type FinanceLedgers } from '@claims/domain';
 import { countOfTypes, readAllOfTypes, START, type Database, type Position } from '@claims/event-store';
 import {
-  appliedVersions, invoiceRows, invoicesProjection, payoutEntries, payoutLedgerProjection, premiumEntries, storeCreditEntries, storeCreditProjection,
+  appliedVersions,
+  invoiceRows,
+  invoicesProjection,
+  payoutEntries,
+  payoutLedgerProjection,
+  premiumEntries,
+  storeCreditEntries,
+  storeCreditProjection,
   type Projection,
 } from '@claims/projections';
 import type { AppContext } from '../context.js';
@@ -21,7 +28,11 @@ const LIVE_CATCH_UP_MS = 10_000;
 const HORIZON_WAIT_MS = 60_000;
 
 /** The live read models the replay compares with, and the streams of each it read events of (stream id → last version). */
-const LIVE = [payoutLedgerProjection, storeCreditProjection, invoicesProjection] as const satisfies readonly Projection[];
+const LIVE = [
+  payoutLedgerProjection,
+  storeCreditProjection,
+  invoicesProjection,
+] as const satisfies readonly Projection[];
 const projectionOf = new Map<string, number>(LIVE.flatMap((p, i) => p.handles.map((type) => [type, i] as const)));
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -42,7 +53,9 @@ export interface ReplayedHistory {
  * outside the scope (a batch only takes entries decided before it).
  */
 export async function replayHistory(
-  db: Database['db'], request: Pick<FinanceReplayRequest, 'from' | 'to' | 'storeIds' | 'rules'>, onProgress: (share: number) => Promise<void> = async () => undefined,
+  db: Database['db'],
+  request: Pick<FinanceReplayRequest, 'from' | 'to' | 'storeIds' | 'rules'>,
+  onProgress: (share: number) => Promise<void> = async () => undefined,
 ): Promise<ReplayedHistory> {
   const replay = financeReplay(request.rules ?? {});
   const streams = LIVE.map(() => new Map<string, number>());
@@ -64,7 +77,8 @@ export async function replayHistory(
       if (done >= total) break;
       // Counted but below a transaction still open elsewhere: readAll's horizon; wait for it, as a rebuild does.
       waitingSince ??= Date.now();
-      if (Date.now() - waitingSince > HORIZON_WAIT_MS) throw new Error(`a transaction open for over ${HORIZON_WAIT_MS / 1000} s holds back events the replay counted`);
+      if (Date.now() - waitingSince > HORIZON_WAIT_MS)
+        throw new Error(`a transaction open for over ${HORIZON_WAIT_MS / 1000} s holds back events the replay counted`);
       await pause(50);
       pending = read(page.next);
       continue;
@@ -75,12 +89,19 @@ export async function replayHistory(
       const event = FinanceEvent.parse({ type: recorded.type, data: recorded.data });
       if (event.type === 'PayoutBatchCreated') {
         const entryIds = event.data.entryIds.filter((id) => replay.ledgers.payouts.has(id));
-        if (entryIds.length > 0) replay.add({ ...event, data: { ...event.data, entryIds }, eventId: recorded.eventId, occurredAt: recorded.occurredAt });
+        if (entryIds.length > 0)
+          replay.add({
+            ...event,
+            data: { ...event.data, entryIds },
+            eventId: recorded.eventId,
+            occurredAt: recorded.occurredAt,
+          });
       } else {
         replay.add({ ...event, eventId: recorded.eventId, occurredAt: recorded.occurredAt });
       }
       const seen = streams[projectionOf.get(recorded.type)!]!;
-      if ((seen.get(recorded.streamId) ?? 0) < recorded.streamVersion) seen.set(recorded.streamId, recorded.streamVersion);
+      if ((seen.get(recorded.streamId) ?? 0) < recorded.streamVersion)
+        seen.set(recorded.streamId, recorded.streamVersion);
     }
     done += page.events.length;
     if (Date.now() - reported >= PROGRESS_EVERY_MS) {
@@ -97,17 +118,25 @@ export async function replayHistory(
  */
 async function awaitLive(db: Database['db'], streams: ReplayedHistory['streams']): Promise<void> {
   const deadline = Date.now() + LIVE_CATCH_UP_MS;
-  let behind = await Promise.all(LIVE.map(async (projection, i) => {
-    const applied = await appliedVersions(db, projection.name);
-    return [...streams[i]!].filter(([id, version]) => (applied.get(id) ?? 0) < version);
-  }));
+  let behind = await Promise.all(
+    LIVE.map(async (projection, i) => {
+      const applied = await appliedVersions(db, projection.name);
+      return [...streams[i]!].filter(([id, version]) => (applied.get(id) ?? 0) < version);
+    }),
+  );
   while (behind.some((b) => b.length > 0) && Date.now() < deadline) {
     await pause(200);
-    behind = await Promise.all(LIVE.map(async (projection, i) => {
-      if (behind[i]!.length === 0) return [];
-      const applied = await appliedVersions(db, projection.name, behind[i]!.map(([id]) => id));
-      return behind[i]!.filter(([id, version]) => (applied.get(id) ?? 0) < version);
-    }));
+    behind = await Promise.all(
+      LIVE.map(async (projection, i) => {
+        if (behind[i]!.length === 0) return [];
+        const applied = await appliedVersions(
+          db,
+          projection.name,
+          behind[i]!.map(([id]) => id),
+        );
+        return behind[i]!.filter(([id, version]) => (applied.get(id) ?? 0) < version);
+      }),
+    );
   }
 }
 
@@ -115,7 +144,10 @@ async function awaitLive(db: Database['db'], streams: ReplayedHistory['streams']
 async function liveLedgers(db: Database['db'], request: FinanceReplayRequest): Promise<LiveLedgers> {
   const filter = { storeIds: request.storeIds, from: request.from, to: request.to };
   const [payouts, premiums, storeCredit, invoices] = await Promise.all([
-    payoutEntries(db, filter), premiumEntries(db, filter), storeCreditEntries(db, filter), invoiceRows(db, { storeIds: request.storeIds ?? null }),
+    payoutEntries(db, filter),
+    premiumEntries(db, filter),
+    storeCreditEntries(db, filter),
+    invoiceRows(db, { storeIds: request.storeIds ?? null }),
   ]);
   return { payouts, premiums, storeCredit, invoices };
 }
@@ -134,11 +166,18 @@ async function invoiceRates(db: Database['db'], ledgers: FinanceLedgers) {
 }
 
 /** A replay from start to comparison: its scope folded, the live read models caught up with it, then compared. */
-export async function replayAndCompare(db: Database['db'], request: FinanceReplayRequest, onProgress?: (share: number) => Promise<void>): Promise<LedgerComparison & { events: number }> {
+export async function replayAndCompare(
+  db: Database['db'],
+  request: FinanceReplayRequest,
+  onProgress?: (share: number) => Promise<void>,
+): Promise<LedgerComparison & { events: number }> {
   const history = await replayHistory(db, request, onProgress);
   await awaitLive(db, history.streams);
   const rateOf = await invoiceRates(db, history.ledgers);
-  return { ...compareLedgers(request, await liveLedgers(db, request), history.ledgers, rateOf), events: history.events };
+  return {
+    ...compareLedgers(request, await liveLedgers(db, request), history.ledgers, rateOf),
+    events: history.events,
+  };
 }
 
 /**
@@ -151,9 +190,14 @@ export async function runFinanceReplay(ctx: AppContext, id: string, request: Fin
     const started = Date.now();
     const { events, ...result } = await replayAndCompare(db, request, (share) => recordProgress(db, id, share));
     await finishReplay(db, id, { result: { ...result, eventsReplayed: events } });
-    ctx.log.info({ replayId: id, events, seconds: (Date.now() - started) / 1000, differences: result.differences.length }, 'finance replay done');
+    ctx.log.info(
+      { replayId: id, events, seconds: (Date.now() - started) / 1000, differences: result.differences.length },
+      'finance replay done',
+    );
   } catch (error) {
     ctx.log.error({ err: error, replayId: id }, 'finance replay failed');
-    await finishReplay(db, id, { error: 'The replay failed; it has been logged. Start it again.' }).catch(() => undefined);
+    await finishReplay(db, id, { error: 'The replay failed; it has been logged. Start it again.' }).catch(
+      () => undefined,
+    );
   }
 }

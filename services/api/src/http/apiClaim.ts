@@ -15,7 +15,11 @@ export function toApiClaim(claim: Claim, version: number): ApiClaim {
     orderNumber: claim.orderNumber,
     currency: claim.currency,
     items: claim.items.map((i) => ({ ...i, price: money(i.price), tax: money(i.tax), discount: money(i.discount) })),
-    resolutions: claim.resolutions.map((r) => ({ ...r, paidValue: money(r.paidValue), shippingAmount: money(r.shippingAmount) })),
+    resolutions: claim.resolutions.map((r) => ({
+      ...r,
+      paidValue: money(r.paidValue),
+      shippingAmount: money(r.shippingAmount),
+    })),
     version,
   };
 }

@@ -15,7 +15,8 @@ export async function loadClaim(ctx: AppContext, claimId: string, untilVersion?:
   return claimOf(await loadAggregate(ctx, claimDecider, claimId, untilVersion));
 }
 
-const claimOf = (loaded: Loaded<Claim | null>): LoadedClaim | null => (loaded.state ? { ...loaded, state: loaded.state } : null);
+const claimOf = (loaded: Loaded<Claim | null>): LoadedClaim | null =>
+  loaded.state ? { ...loaded, state: loaded.state } : null;
 
 /**
  * The claim's stream as the permission hook read it for this request (authPlugin.ts), handed over once:
@@ -32,7 +33,12 @@ function takeClaimStream(request: FastifyRequest, claimId: string): StreamRead |
  * Loads a claim from its stream and checks the caller may do `permission` on its store: an
  * unknown claim and another tenant's claim are the same 404.
  */
-export async function authorizedClaim(ctx: AppContext, request: FastifyRequest, permission: Permission, claimId: string): Promise<LoadedClaim> {
+export async function authorizedClaim(
+  ctx: AppContext,
+  request: FastifyRequest,
+  permission: Permission,
+  claimId: string,
+): Promise<LoadedClaim> {
   const read = takeClaimStream(request, claimId);
   const loaded = read ? claimOf(foldStream(claimDecider, read)) : await loadClaim(ctx, claimId);
   if (!loaded) throw claimNotFound();

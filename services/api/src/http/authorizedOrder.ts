@@ -7,7 +7,12 @@ import { AppError } from '../platform/errors.js';
 export const orderNotFound = () => new AppError('order_not_found', 'No order matches that reference.');
 
 /** An order of a store where the caller may do `permission`: a missing order and another tenant's are the same 404. */
-export async function authorizedOrder(ctx: AppContext, request: FastifyRequest, permission: Permission, orderId: string): Promise<Order> {
+export async function authorizedOrder(
+  ctx: AppContext,
+  request: FastifyRequest,
+  permission: Permission,
+  orderId: string,
+): Promise<Order> {
   const order = await findOrderById(ctx.database.db, orderId);
   if (!order) {
     request.requirePrincipal();

@@ -11,7 +11,12 @@ export const storeNotFound = () => new AppError('not_found', 'No store matches t
  * The store of a `/api/admin/stores/{storeId}/…` route, checked for `permission`: a missing store and
  * another tenant's are the same 404 (internal roles reach every store, so existence is checked first).
  */
-export async function authorizedStore(ctx: AppContext, request: FastifyRequest, permission: Permission, storeId: string): Promise<{ store: Store; principal: Principal }> {
+export async function authorizedStore(
+  ctx: AppContext,
+  request: FastifyRequest,
+  permission: Permission,
+  storeId: string,
+): Promise<{ store: Store; principal: Principal }> {
   const store = await findStore(ctx.database.db, storeId);
   if (!store) {
     request.requirePrincipal();
@@ -24,7 +29,11 @@ export async function authorizedStore(ctx: AppContext, request: FastifyRequest, 
  * The store of a `/api/admin/stores/{storeId}/…` route whose permission depends on what is asked
  * (settings groups), with everything the caller holds there; not theirs to see, or missing: 404.
  */
-export async function visibleStore(ctx: AppContext, request: FastifyRequest, storeId: string): Promise<{ store: Store; principal: Principal; held: ReadonlySet<Permission> }> {
+export async function visibleStore(
+  ctx: AppContext,
+  request: FastifyRequest,
+  storeId: string,
+): Promise<{ store: Store; principal: Principal; held: ReadonlySet<Permission> }> {
   const principal = request.requirePrincipal();
   const store = await findStore(ctx.database.db, storeId);
   const held = store && permissionsAt(principal, store.id);
@@ -35,6 +44,7 @@ export async function visibleStore(ctx: AppContext, request: FastifyRequest, sto
 /** A permission on things of no store (global macros): held on every store, which only internal roles are. */
 export function authorizeGlobal(request: FastifyRequest, permission: Permission): Principal {
   const principal = request.requirePrincipal();
-  if (storesWith(principal, permission) !== 'all') throw new AppError('forbidden', `You need the ${permission} permission for this.`);
+  if (storesWith(principal, permission) !== 'all')
+    throw new AppError('forbidden', `You need the ${permission} permission for this.`);
   return principal;
 }

@@ -24,9 +24,17 @@ const WAIT_FOR_FIRST_MS = 10_000;
 const ABANDONED_AFTER_SECONDS = 60;
 
 const requestHash = (request: FastifyRequest): string =>
-  createHash('sha256').update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`).digest('hex');
+  createHash('sha256')
+    .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
+    .digest('hex');
 
-interface KeyRow { request_hash: string; status_code: number | null; content_type: string | null; response_body: string | null; abandoned: boolean }
+interface KeyRow {
+  request_hash: string;
+  status_code: number | null;
+  content_type: string | null;
+  response_body: string | null;
+  abandoned: boolean;
+}
 
 /**
  * Contract: every `/api/v1` request may carry `Idempotency-Key`. The first answer to a key (per
@@ -64,18 +72,29 @@ export function installIdempotency(ctx: AppContext, app: FastifyInstance): void 
       const row = rows[0];
       if (!row) continue;
       if (row.request_hash !== hash) {
-        throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used with another request; use a new key for a new request.');
+        throw new AppError(
+          'idempotency_key_reused',
+          'This Idempotency-Key was used with another request; use a new key for a new request.',
+        );
       }
       if (row.status_code !== null && row.response_body !== null) {
-        return reply.code(row.status_code).header('content-type', row.content_type ?? 'application/json; charset=utf-8')
-          .header('idempotent-replayed', 'true').send(row.response_body);
+        return reply
+          .code(row.status_code)
+          .header('content-type', row.content_type ?? 'application/json; charset=utf-8')
+          .header('idempotent-replayed', 'true')
+          .send(row.response_body);
       }
       if (row.abandoned) {
-        await sql`delete from idempotency_keys where token_id = ${tokenId}::uuid and key = ${key} and completed_at is null`.execute(ctx.database.db);
+        await sql`delete from idempotency_keys where token_id = ${tokenId}::uuid and key = ${key} and completed_at is null`.execute(
+          ctx.database.db,
+        );
         continue;
       }
       if (Date.now() > deadline) {
-        throw new AppError('version_conflict', 'A request with this Idempotency-Key is still being processed; retry shortly.');
+        throw new AppError(
+          'version_conflict',
+          'A request with this Idempotency-Key is still being processed; retry shortly.',
+        );
       }
       await sleep(50);
     }
@@ -86,7 +105,9 @@ export function installIdempotency(ctx: AppContext, app: FastifyInstance): void 
     if (!held) return payload;
     request.idempotency = null;
     if (reply.statusCode >= 500 || typeof payload !== 'string') {
-      await sql`delete from idempotency_keys where token_id = ${held.tokenId}::uuid and key = ${held.key}`.execute(ctx.database.db);
+      await sql`delete from idempotency_keys where token_id = ${held.tokenId}::uuid and key = ${held.key}`.execute(
+        ctx.database.db,
+      );
       return payload;
     }
     const contentType = reply.getHeader('content-type');

@@ -19,9 +19,17 @@ export async function invoiceInputsOf(ctx: AppContext, store: Store, month: stri
     if (premium.currency === store.currency) return { ...premium, exchangeRate: 1 };
     const order = rates.get(premium.orderId);
     if (order?.currency !== premium.currency) {
-      throw new AppError('validation_failed', `A premium of ${month} is in ${premium.currency}, neither ${store.name}'s currency (${store.currency}) nor its order's: it cannot be invoiced.`);
+      throw new AppError(
+        'validation_failed',
+        `A premium of ${month} is in ${premium.currency}, neither ${store.name}'s currency (${store.currency}) nor its order's: it cannot be invoiced.`,
+      );
     }
     return { ...premium, exchangeRate: order.exchangeRate };
   });
-  return { currency: store.currency, revSharePercent: store.settings.revShare?.merchantSharePercent ?? 0, premiums, payouts: ledger.payouts };
+  return {
+    currency: store.currency,
+    revSharePercent: store.settings.revShare?.merchantSharePercent ?? 0,
+    premiums,
+    payouts: ledger.payouts,
+  };
 }

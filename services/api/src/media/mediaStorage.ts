@@ -31,14 +31,15 @@ const HEAD_BYTES = 16;
 class TooLarge extends Error {}
 
 /** Passes bytes through until more than `max` have passed, then fails the pipeline; hashes what passes on the way. */
-const sizeCap = (max: number, counted: { size: number; hash: ReturnType<typeof createHash> }) => new Transform({
-  transform(chunk: Buffer, _encoding, done) {
-    counted.size += chunk.length;
-    counted.hash.update(chunk);
-    if (counted.size > max) done(new TooLarge());
-    else done(null, chunk);
-  },
-});
+const sizeCap = (max: number, counted: { size: number; hash: ReturnType<typeof createHash> }) =>
+  new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      counted.size += chunk.length;
+      counted.hash.update(chunk);
+      if (counted.size > max) done(new TooLarge());
+      else done(null, chunk);
+    },
+  });
 
 /** Keys are flat names checked by the caller (`<uuid>.<ext>`); the folder is created on first use. */
 export class DiskMediaStorage implements MediaStorage {
@@ -75,7 +76,8 @@ export class DiskMediaStorage implements MediaStorage {
       } finally {
         await handle.close();
       }
-      if (!headFits(head.subarray(0, Math.min(HEAD_BYTES, counted.size)))) return { stored: false, reason: 'wrong_content' };
+      if (!headFits(head.subarray(0, Math.min(HEAD_BYTES, counted.size))))
+        return { stored: false, reason: 'wrong_content' };
       // link() fails when the target exists: the first complete upload wins, atomically.
       await fs.link(partial, target);
       return { stored: true, size: counted.size, sha256: counted.hash.digest('hex') };

@@ -14,7 +14,12 @@ async function lockOwner(trx: QueryExecutorProvider, owner: UploadOwner): Promis
 }
 
 /** Records a new upload URL for `owner`; false when the owner has used up its quota of files or bytes. */
-export async function recordIssuedUpload(db: Database['db'], key: string, owner: UploadOwner, now: string): Promise<boolean> {
+export async function recordIssuedUpload(
+  db: Database['db'],
+  key: string,
+  owner: UploadOwner,
+  now: string,
+): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     await lockOwner(trx, owner);
     const { rows } = await sql<{ key: string }>`
@@ -39,9 +44,17 @@ export async function bytesLeftFor(db: QueryExecutorProvider, key: string): Prom
  * Counts a stored file's bytes against its owner's quota, under the owner's lock: false (nothing recorded) when
  * uploads stored meanwhile left no room for it, as two concurrent uploads each checked against the same room.
  */
-export async function recordStoredUpload(db: Database['db'], key: string, size: number, sha256: string, now: string): Promise<boolean> {
+export async function recordStoredUpload(
+  db: Database['db'],
+  key: string,
+  size: number,
+  sha256: string,
+  now: string,
+): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const { rows: [upload] } = await sql<{ owner: UploadOwner }>`select owner from media_uploads where key = ${key}`.execute(trx);
+    const {
+      rows: [upload],
+    } = await sql<{ owner: UploadOwner }>`select owner from media_uploads where key = ${key}`.execute(trx);
     if (!upload) return false;
     await lockOwner(trx, upload.owner);
     const { rows } = await sql<{ key: string }>`
@@ -54,13 +67,18 @@ export async function recordStoredUpload(db: Database['db'], key: string, size: 
 }
 
 /** Other uploads whose bytes are identical to one of `keys` (same SHA-256), with who uploaded them. */
-export async function uploadsWithSameContent(db: QueryExecutorProvider, keys: readonly string[]): Promise<Array<{ key: string; sameAs: string; owner: UploadOwner }>> {
+export async function uploadsWithSameContent(
+  db: QueryExecutorProvider,
+  keys: readonly string[],
+): Promise<Array<{ key: string; sameAs: string; owner: UploadOwner }>> {
   if (keys.length === 0) return [];
   const { rows } = await sql<{ key: string; same_as: string; owner: UploadOwner }>`
     select other.key, mine.key as same_as, other.owner
     from media_uploads mine
     join media_uploads other on other.content_sha256 = mine.content_sha256 and other.key <> mine.key
-    where mine.key = any(${[...keys]}::text[]) and mine.content_sha256 is not null and other.key <> all(${[...keys]}::text[])`.execute(db);
+    where mine.key = any(${[...keys]}::text[]) and mine.content_sha256 is not null and other.key <> all(${[...keys]}::text[])`.execute(
+    db,
+  );
   return rows.map((r) => ({ key: r.key, sameAs: r.same_as, owner: r.owner }));
 }
 
@@ -83,7 +101,9 @@ export async function orphanedUploads(db: QueryExecutorProvider, now: string): P
     order by u.created_at limit ${SWEEP_BATCH}`.execute(db);
   const referenced = rows.filter((r) => r.referenced).map((r) => r.key);
   if (referenced.length > 0) {
-    await sql`update media_uploads set referenced_at = ${now}::timestamptz where key = any(${referenced}::text[])`.execute(db);
+    await sql`update media_uploads set referenced_at = ${now}::timestamptz where key = any(${referenced}::text[])`.execute(
+      db,
+    );
   }
   return rows.filter((r) => !r.referenced).map((r) => r.key);
 }

@@ -9,7 +9,11 @@ import { RECORD_MAIL } from './retrySchedule.js';
 export async function issueClaimLink(ctx: AppContext, claim: Claim, meta: RequestMeta): Promise<string> {
   const { token, tokenHash } = newClaimToken(claim.id);
   await handleCommand(ctx, {
-    decider: claimLinksDecider, streamId: claimLinksStreamOf(claim.id), storeId: claim.storeId, meta, onConflict: RECORD_MAIL,
+    decider: claimLinksDecider,
+    streamId: claimLinksStreamOf(claim.id),
+    storeId: claim.storeId,
+    meta,
+    onConflict: RECORD_MAIL,
     command: { type: 'IssueClaimLink', claimId: claim.id, tokenHash, now: ctx.now() },
   });
   return `${ctx.config.publicUrl}/view/${token}`;

@@ -1,4 +1,12 @@
-import { CLAIM_STATUS_LABELS, RESOLUTION_REASON_LABELS, toDecimal, type Claim, type DomainEvent, type Message, type Store } from '@claims/contracts';
+import {
+  CLAIM_STATUS_LABELS,
+  RESOLUTION_REASON_LABELS,
+  toDecimal,
+  type Claim,
+  type DomainEvent,
+  type Message,
+  type Store,
+} from '@claims/contracts';
 import type { notificationKindOf } from '@claims/domain';
 import { formatLongDate, formatMoney, humanizeCode } from '@claims/ui/format';
 import { storeCreditLinesOf, type StoredEvent } from '../store-credit/storeCreditLines.js';
@@ -28,19 +36,30 @@ function decisionLines({ claim, events }: ClaimAfter): string[] {
     const what = item ? `${item.name} × ${r.quantity || item.quantity}` : 'Your claim';
     const credit = credits.get(r.id);
     switch (r.resolutionType) {
-      case 'REFUND': return `${what}: Refunded ${money(r.paidValue)}`;
-      case 'RESHIP': return `${what}: Reshipping ${r.quantity}`;
-      case 'STORE_CREDIT': return credit && credit.bonus > 0
-        ? `${what}: Store credit ${money(credit.total, credit.currency)} (${money(credit.credit, credit.currency)} plus a ${money(credit.bonus, credit.currency)} bonus)`
-        : `${what}: Store credit ${money(r.paidValue)}`;
+      case 'REFUND':
+        return `${what}: Refunded ${money(r.paidValue)}`;
+      case 'RESHIP':
+        return `${what}: Reshipping ${r.quantity}`;
+      case 'STORE_CREDIT':
+        return credit && credit.bonus > 0
+          ? `${what}: Store credit ${money(credit.total, credit.currency)} (${money(credit.credit, credit.currency)} plus a ${money(credit.bonus, credit.currency)} bonus)`
+          : `${what}: Store credit ${money(r.paidValue)}`;
       case 'FLAT_RATE':
-      case 'CUSTOM': return `${what}: Paid ${money(r.paidValue)}`;
-      case 'DENY': return `${what}: Not covered${r.reason ? `: ${RESOLUTION_REASON_LABELS[r.reason]}` : ''}`;
+      case 'CUSTOM':
+        return `${what}: Paid ${money(r.paidValue)}`;
+      case 'DENY':
+        return `${what}: Not covered${r.reason ? `: ${RESOLUTION_REASON_LABELS[r.reason]}` : ''}`;
     }
   });
 }
 
-function contentFor(kind: ShopperNotificationKind, after: ClaimAfter, store: Store, link: string, message: Message | null): MailContent {
+function contentFor(
+  kind: ShopperNotificationKind,
+  after: ClaimAfter,
+  store: Store,
+  link: string,
+  message: Message | null,
+): MailContent {
   const { claim } = after;
   const hello = `Hi ${claim.customer.name},`;
   const action = { label: 'View your claim', href: link };
@@ -49,7 +68,10 @@ function contentFor(kind: ShopperNotificationKind, after: ClaimAfter, store: Sto
       return {
         subject: `We received your claim #${claim.claimNumber}`,
         heading: `Claim #${claim.claimNumber} received`,
-        paragraphs: [hello, `${store.name} received your claim for order ${claim.orderNumber} on ${formatLongDate(claim.filedAt)}. We'll email you when the store writes or decides.`],
+        paragraphs: [
+          hello,
+          `${store.name} received your claim for order ${claim.orderNumber} on ${formatLongDate(claim.filedAt)}. We'll email you when the store writes or decides.`,
+        ],
         lines: claim.items.map((i) => `${i.name} × ${i.quantity}: ${humanizeCode(i.claimType)}`),
         action,
       };
@@ -63,11 +85,17 @@ function contentFor(kind: ShopperNotificationKind, after: ClaimAfter, store: Sto
       };
     case 'status_changed':
       return {
-        subject: claim.status === 'WAITING_FOR_CUSTOMER' ? `${store.name} needs your reply on claim #${claim.claimNumber}` : `Your claim #${claim.claimNumber} is now ${CLAIM_STATUS_LABELS[claim.status]}`,
+        subject:
+          claim.status === 'WAITING_FOR_CUSTOMER'
+            ? `${store.name} needs your reply on claim #${claim.claimNumber}`
+            : `Your claim #${claim.claimNumber} is now ${CLAIM_STATUS_LABELS[claim.status]}`,
         heading: `Claim #${claim.claimNumber}: ${CLAIM_STATUS_LABELS[claim.status]}`,
-        paragraphs: [hello, claim.status === 'WAITING_FOR_CUSTOMER'
-          ? `${store.name} is waiting for your answer before it can go on with your claim. Open it to read their messages and reply.`
-          : `${store.name} changed your claim's status to ${CLAIM_STATUS_LABELS[claim.status]}.`],
+        paragraphs: [
+          hello,
+          claim.status === 'WAITING_FOR_CUSTOMER'
+            ? `${store.name} is waiting for your answer before it can go on with your claim. Open it to read their messages and reply.`
+            : `${store.name} changed your claim's status to ${CLAIM_STATUS_LABELS[claim.status]}.`,
+        ],
         lines: [],
         action,
       };
@@ -89,6 +117,12 @@ function contentFor(kind: ShopperNotificationKind, after: ClaimAfter, store: Sto
 }
 
 /** The shopper's mail for one notification, with the store's branding and a plain-text part carrying the same link. */
-export function claimMail(kind: ShopperNotificationKind, after: ClaimAfter, store: Store, link: string, message: Message | null): Mail {
+export function claimMail(
+  kind: ShopperNotificationKind,
+  after: ClaimAfter,
+  store: Store,
+  link: string,
+  message: Message | null,
+): Mail {
   return renderMail(after.claim.customer.email, store, contentFor(kind, after, store, link, message));
 }

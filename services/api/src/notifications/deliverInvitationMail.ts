@@ -20,7 +20,11 @@ type InvitationEvent = EventOf<'TeamMemberInvited' | 'SupportUserInvited'>;
 export const invitationNotificationId = (eventId: string): string => nameBasedId(`invitation-mail:${eventId}`);
 
 /** The invitation a mail is for: a new user's (an existing user's offer is accepted signed in, with no token). */
-async function invitationOf(ctx: AppContext, cause: NotificationCause, held: DomainEvent | undefined): Promise<InvitationEvent | null> {
+async function invitationOf(
+  ctx: AppContext,
+  cause: NotificationCause,
+  held: DomainEvent | undefined,
+): Promise<InvitationEvent | null> {
   let event = held;
   if (!event) {
     const { events } = await readStream(ctx.database.db, cause.streamId, cause.streamVersion);
@@ -37,7 +41,12 @@ async function invitationOf(ctx: AppContext, cause: NotificationCause, held: Dom
  * accepted, expired or replaced by a later one. The outcome is recorded in the invitee's `invitation-mail` stream; a
  * failure also schedules the next try in the same transaction.
  */
-export async function deliverInvitationMail(ctx: AppContext, mailer: Mailer, cause: NotificationCause, held?: DomainEvent): Promise<void> {
+export async function deliverInvitationMail(
+  ctx: AppContext,
+  mailer: Mailer,
+  cause: NotificationCause,
+  held?: DomainEvent,
+): Promise<void> {
   const db = ctx.database.db;
   const notificationId = invitationNotificationId(cause.eventId);
   const invitation = await invitationOf(ctx, cause, held);
@@ -46,9 +55,10 @@ export async function deliverInvitationMail(ctx: AppContext, mailer: Mailer, cau
     return;
   }
   const { userId, email, role } = invitation.data;
-  const team = invitation.type === 'TeamMemberInvited'
-    ? { accountId: invitation.data.accountId, storeId: invitation.data.storeId }
-    : { accountId: null, storeId: null };
+  const team =
+    invitation.type === 'TeamMemberInvited'
+      ? { accountId: invitation.data.accountId, storeId: invitation.data.storeId }
+      : { accountId: null, storeId: null };
   const stream = invitationMailStreamOf(userId);
   const mail = await loadAggregate(ctx, invitationMailDecider, stream);
   const attempts = mail.state.attempts.get(notificationId) ?? 0;
@@ -57,24 +67,54 @@ export async function deliverInvitationMail(ctx: AppContext, mailer: Mailer, cau
     return;
   }
   const meta = notificationMeta(cause);
-  const record = (outcome: RecordInvitationMail['outcome'], alongside?: Alongside) => handleCommand(ctx, {
-    decider: invitationMailDecider, streamId: stream, storeId: team.storeId, meta, alongside, onConflict: RECORD_MAIL, loaded: mail,
-    command: { type: 'RecordInvitationMail', now: ctx.now(), outcome, scope: { userId, notificationId, causedBy: cause.eventId, ...team, to: email } },
-  });
-  const tried = await sendRecorded(db, { notificationId, cause, attempts, now: ctx.now }, async () => {
-    const store = team.storeId ? await findStore(db, team.storeId) : null;
-    const token = randomSecret();
-    const open = await issueInvitationLink(db, { userId, invitationId: invitation.data.invitationId }, sha256(token), ctx.now());
-    if (!open) return null;
-    const composed = invitationMail({
-      to: email, name: open.name, role, store: store && (await mailStore(ctx, store)), inviterName: open.inviterName, expiresAt: open.expiresAt,
-      link: `${ctx.config.publicUrl}/admin/accept-invitation#${token}`,
+  const record = (outcome: RecordInvitationMail['outcome'], alongside?: Alongside) =>
+    handleCommand(ctx, {
+      decider: invitationMailDecider,
+      streamId: stream,
+      storeId: team.storeId,
+      meta,
+      alongside,
+      onConflict: RECORD_MAIL,
+      loaded: mail,
+      command: {
+        type: 'RecordInvitationMail',
+        now: ctx.now(),
+        outcome,
+        scope: { userId, notificationId, causedBy: cause.eventId, ...team, to: email },
+      },
     });
-    await mailer.send(composed);
-    return { sent: true, subject: composed.subject } as const;
-  }, record);
+  const tried = await sendRecorded(
+    db,
+    { notificationId, cause, attempts, now: ctx.now },
+    async () => {
+      const store = team.storeId ? await findStore(db, team.storeId) : null;
+      const token = randomSecret();
+      const open = await issueInvitationLink(
+        db,
+        { userId, invitationId: invitation.data.invitationId },
+        sha256(token),
+        ctx.now(),
+      );
+      if (!open) return null;
+      const composed = invitationMail({
+        to: email,
+        name: open.name,
+        role,
+        store: store && (await mailStore(ctx, store)),
+        inviterName: open.inviterName,
+        expiresAt: open.expiresAt,
+        link: `${ctx.config.publicUrl}/admin/accept-invitation#${token}`,
+      });
+      await mailer.send(composed);
+      return { sent: true, subject: composed.subject } as const;
+    },
+    record,
+  );
   if (tried.outcome === 'failed') {
-    ctx.log.warn({ userId, attempt: tried.attempt, next: tried.next }, 'invitation mail failed; it will be tried again unless given up');
+    ctx.log.warn(
+      { userId, attempt: tried.attempt, next: tried.next },
+      'invitation mail failed; it will be tried again unless given up',
+    );
   }
 }
 
@@ -88,14 +128,29 @@ export function mailInvitations(mailer: Mailer): Reaction {
     // Only a new invitation is mailed: what follows it (accepted, another role, removed) ends or replaces it, which the
     // mail's own checks read when it is sent.
     ...readerOf(['account-team', 'support-team'], {
-      TeamMemberInvited: 'handle', TeamInvitationAccepted: 'ignore', TeamMemberRoleChanged: 'ignore', TeamMemberRemoved: 'ignore',
-      TeamOwnershipGranted: 'ignore', SupportUserInvited: 'handle', SupportInvitationAccepted: 'ignore', SupportUserRoleChanged: 'ignore',
+      TeamMemberInvited: 'handle',
+      TeamInvitationAccepted: 'ignore',
+      TeamMemberRoleChanged: 'ignore',
+      TeamMemberRemoved: 'ignore',
+      TeamOwnershipGranted: 'ignore',
+      SupportUserInvited: 'handle',
+      SupportInvitationAccepted: 'ignore',
+      SupportUserRoleChanged: 'ignore',
       SupportUserRemoved: 'ignore',
     }),
     async react(ctx, event) {
-      await deliverInvitationMail(ctx, mailer, {
-        job: { kind: 'invitation' }, streamId: event.streamId, eventId: event.eventId, streamVersion: event.streamVersion, correlationId: event.metadata.correlationId,
-      }, event);
+      await deliverInvitationMail(
+        ctx,
+        mailer,
+        {
+          job: { kind: 'invitation' },
+          streamId: event.streamId,
+          eventId: event.eventId,
+          streamVersion: event.streamVersion,
+          correlationId: event.metadata.correlationId,
+        },
+        event,
+      );
     },
   };
 }

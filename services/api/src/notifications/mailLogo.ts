@@ -51,9 +51,12 @@ async function logoBytes(ctx: AppContext, logoUrl: string): Promise<Buffer | nul
 export function inlineLogo(bytes: Buffer, width: number): InlineImage | null {
   const cid = 'logo@mail';
   if (bytes.subarray(0, 4).equals(PNG)) return { cid, filename: 'logo.png', contentType: 'image/png', content: bytes };
-  if (bytes.subarray(0, 3).equals(JPEG)) return { cid, filename: 'logo.jpg', contentType: 'image/jpeg', content: bytes };
+  if (bytes.subarray(0, 3).equals(JPEG))
+    return { cid, filename: 'logo.jpg', contentType: 'image/jpeg', content: bytes };
   if (!/<svg[\s>]/.test(bytes.subarray(0, 4096).toString('utf8'))) return null;
-  const png = new Resvg(bytes, { fitTo: { mode: 'width', value: width * 2 }, font: { loadSystemFonts: true } }).render().asPng();
+  const png = new Resvg(bytes, { fitTo: { mode: 'width', value: width * 2 }, font: { loadSystemFonts: true } })
+    .render()
+    .asPng();
   return { cid, filename: 'logo.png', contentType: 'image/png', content: png };
 }
 

@@ -43,9 +43,15 @@ export function createMailer(config: MailerConfig, log: Logger): Mailer {
     const url = new URL(config.smtpUrl);
     const secure = url.protocol === 'smtps:';
     const transport = nodemailer.createTransport({
-      host: url.hostname, port: Number(url.port || (secure ? 465 : 587)), secure,
-      ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
-      connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 10_000,
+      host: url.hostname,
+      port: Number(url.port || (secure ? 465 : 587)),
+      secure,
+      ...(url.username
+        ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }
+        : {}),
+      connectionTimeout: 5_000,
+      greetingTimeout: 5_000,
+      socketTimeout: 10_000,
     });
     return {
       async send(mail) {
@@ -60,7 +66,10 @@ export function createMailer(config: MailerConfig, log: Logger): Mailer {
   return {
     async send(mail) {
       const { message } = await transport.sendMail({ from: config.from, ...mail });
-      const file = path.join(folder, `${new Date().toISOString().replace(/[:.]/g, '-')}-${mail.subject.replace(/[^\w-]+/g, '_').slice(0, 60)}.eml`);
+      const file = path.join(
+        folder,
+        `${new Date().toISOString().replace(/[:.]/g, '-')}-${mail.subject.replace(/[^\w-]+/g, '_').slice(0, 60)}.eml`,
+      );
       // The folder is made when missing (first mail, or cleared meanwhile), not before every mail.
       await fs.writeFile(file, message as Buffer).catch(async (error: unknown) => {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;

@@ -32,7 +32,8 @@ export const notificationMigrations: Record<string, Migration> = {
  * Which mail a retry sends: the shopper's about a claim, a team member's about a claim, the links an order's shopper
  * asked for, or an invitation (its stream the team's, its event the invitation).
  */
-export type NotificationJob = { kind: 'shopper' } | { kind: 'member'; memberId: string } | { kind: 'claim-links' } | { kind: 'invitation' };
+export type NotificationJob =
+  { kind: 'shopper' } | { kind: 'member'; memberId: string } | { kind: 'claim-links' } | { kind: 'invitation' };
 
 /** What a retry needs to find the event that caused the mail again (for claim mail, the claim's stream). */
 export interface NotificationCause {
@@ -43,7 +44,12 @@ export interface NotificationCause {
   correlationId: string;
 }
 
-export async function scheduleRetry(db: QueryExecutorProvider, notificationId: string, cause: NotificationCause, at: string): Promise<void> {
+export async function scheduleRetry(
+  db: QueryExecutorProvider,
+  notificationId: string,
+  cause: NotificationCause,
+  at: string,
+): Promise<void> {
   const memberId = cause.job.kind === 'member' ? cause.job.memberId : null;
   await sql`
     insert into notification_retries (notification_id, job, member_id, stream_id, event_id, stream_version, correlation_id, next_attempt_at)
@@ -68,8 +74,21 @@ function jobOf(row: { job: string; member_id: string | null }): NotificationJob 
  * workers never take the same one, no transaction stays open while mail is sent, and a worker that dies
  * mid-send leaves its lease to run out, after which the retry is due again.
  */
-export async function leaseDueRetries(db: QueryExecutorProvider, now: string, leaseUntil: string, limit: number): Promise<Array<NotificationCause & { notificationId: string }>> {
-  const { rows } = await sql<{ notification_id: string; job: string; member_id: string | null; stream_id: string; event_id: string; stream_version: number; correlation_id: string }>`
+export async function leaseDueRetries(
+  db: QueryExecutorProvider,
+  now: string,
+  leaseUntil: string,
+  limit: number,
+): Promise<Array<NotificationCause & { notificationId: string }>> {
+  const { rows } = await sql<{
+    notification_id: string;
+    job: string;
+    member_id: string | null;
+    stream_id: string;
+    event_id: string;
+    stream_version: number;
+    correlation_id: string;
+  }>`
     update notification_retries set next_attempt_at = ${leaseUntil}::timestamptz
     where notification_id in (
       select notification_id from notification_retries where next_attempt_at <= ${now}::timestamptz
@@ -77,13 +96,26 @@ export async function leaseDueRetries(db: QueryExecutorProvider, now: string, le
     returning notification_id, job, member_id, stream_id, event_id, stream_version, correlation_id`.execute(db);
   return rows.flatMap((r) => {
     const job = jobOf(r);
-    return job ? [{ notificationId: r.notification_id, job, streamId: r.stream_id, eventId: r.event_id, streamVersion: Number(r.stream_version), correlationId: r.correlation_id }] : [];
+    return job
+      ? [
+          {
+            notificationId: r.notification_id,
+            job,
+            streamId: r.stream_id,
+            eventId: r.event_id,
+            streamVersion: Number(r.stream_version),
+            correlationId: r.correlation_id,
+          },
+        ]
+      : [];
   });
 }
 
 /** Retries of mail due by `now` (a figure for metrics). */
 export async function countDueRetries(db: QueryExecutorProvider, now: string): Promise<number> {
-  const { rows } = await sql<{ due: number }>`select count(*)::int as due from notification_retries where next_attempt_at <= ${now}::timestamptz`.execute(db);
+  const { rows } = await sql<{
+    due: number;
+  }>`select count(*)::int as due from notification_retries where next_attempt_at <= ${now}::timestamptz`.execute(db);
   return rows[0]?.due ?? 0;
 }
 
@@ -95,7 +127,8 @@ export interface MailFailure {
 }
 
 /** How a try went: sent (and recorded), nothing left to send, or failed (recorded, and retried unless given up). */
-export type MailTry = { outcome: 'sent' } | { outcome: 'nothing' } | { outcome: 'failed'; attempt: number; next: string | null };
+export type MailTry =
+  { outcome: 'sent' } | { outcome: 'nothing' } | { outcome: 'failed'; attempt: number; next: string | null };
 
 /**
  * One try of a mail, recorded as every mail is: a failure with its next try, the retry scheduled (or cleared, once given
@@ -114,8 +147,9 @@ export async function sendRecorded<Sent extends { sent: true }>(
     sent = await send();
   } catch (error) {
     const next = nextAttemptAt(job.now(), attempts + 1);
-    await record({ sent: false, error: failureText(error), nextAttemptAt: next },
-      (trx) => (next ? scheduleRetry(trx, notificationId, cause, next) : clearRetry(trx, notificationId)));
+    await record({ sent: false, error: failureText(error), nextAttemptAt: next }, (trx) =>
+      next ? scheduleRetry(trx, notificationId, cause, next) : clearRetry(trx, notificationId),
+    );
     return { outcome: 'failed', attempt: attempts + 1, next };
   }
   if (!sent) {

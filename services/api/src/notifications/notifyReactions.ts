@@ -4,8 +4,12 @@ import type { Mailer } from './mailer.js';
 import { deliverClaimMail, notifyTeamOf } from './deliverClaimMail.js';
 import type { NotificationCause } from './notificationRetries.js';
 
-const causeOf = (event: ReactedEvent): Omit<NotificationCause, 'job'> =>
-  ({ streamId: event.streamId, eventId: event.eventId, streamVersion: event.streamVersion, correlationId: event.metadata.correlationId });
+const causeOf = (event: ReactedEvent): Omit<NotificationCause, 'job'> => ({
+  streamId: event.streamId,
+  eventId: event.eventId,
+  streamVersion: event.streamVersion,
+  correlationId: event.metadata.correlationId,
+});
 
 /**
  * Mail to the shopper when their claim is filed, when the store writes, when its status needs them and when it is decided: a reaction

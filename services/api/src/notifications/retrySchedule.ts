@@ -15,7 +15,8 @@ export function nextAttemptAt(now: string, attempt: number): string | null {
 }
 
 /** A failure's text for the record: the transport's message, cut short. */
-export const failureText = (error: unknown): string => (error instanceof Error ? error.message.slice(0, 500) : 'unknown error');
+export const failureText = (error: unknown): string =>
+  error instanceof Error ? error.message.slice(0, 500) : 'unknown error';
 
 /**
  * Several workers record mail in one stream at once (the shopper's and each team member's in a claim's, links in its
@@ -25,5 +26,8 @@ export const failureText = (error: unknown): string => (error instanceof Error ?
 export const RECORD_MAIL: ConflictPolicy = { kind: 'decide-again', attempts: 20 };
 
 /** Mail is recorded as the notifications worker's doing, caused by the event it answers. */
-export const notificationMeta = (cause: Pick<NotificationCause, 'correlationId' | 'eventId'>): RequestMeta =>
-  ({ actor: { type: 'system', id: 'notifications', name: 'Notifications' }, correlationId: cause.correlationId, causationId: cause.eventId });
+export const notificationMeta = (cause: Pick<NotificationCause, 'correlationId' | 'eventId'>): RequestMeta => ({
+  actor: { type: 'system', id: 'notifications', name: 'Notifications' },
+  correlationId: cause.correlationId,
+  causationId: cause.eventId,
+});

@@ -24,7 +24,11 @@ export async function deliverClaimLinks(ctx: AppContext, mailer: Mailer, cause: 
   const recorded = current.events.find((e) => e.eventId === cause.eventId);
   const requested = recorded && storedDomainEvent(recorded);
   if (requested?.type !== 'ClaimLinksRequested') return;
-  const scope = { orderId: requested.data.orderId, storeId: requested.data.storeId, requestId: requested.data.requestId };
+  const scope = {
+    orderId: requested.data.orderId,
+    storeId: requested.data.storeId,
+    requestId: requested.data.requestId,
+  };
   const notificationId = scope.requestId;
   const attempts = current.state.attempts.get(notificationId) ?? 0;
   const order = await findOrderById(ctx.database.db, scope.orderId);
@@ -34,24 +38,49 @@ export async function deliverClaimLinks(ctx: AppContext, mailer: Mailer, cause: 
     return;
   }
   const meta = notificationMeta(cause);
-  const record = (outcome: Extract<ClaimLinksCommand, { type: 'RecordClaimLinksMail' }>['outcome'], alongside?: Alongside) =>
+  const record = (
+    outcome: Extract<ClaimLinksCommand, { type: 'RecordClaimLinksMail' }>['outcome'],
+    alongside?: Alongside,
+  ) =>
     handleCommand(ctx, {
-      decider: claimLinksRequestDecider, streamId: cause.streamId, storeId: store.id, meta, alongside, onConflict: RECORD_MAIL,
+      decider: claimLinksRequestDecider,
+      streamId: cause.streamId,
+      storeId: store.id,
+      meta,
+      alongside,
+      onConflict: RECORD_MAIL,
       command: { type: 'RecordClaimLinksMail', scope, to: order.customerEmail, outcome, now: ctx.now() },
     });
-  const tried = await sendRecorded(ctx.database.db, { notificationId, cause, attempts, now: ctx.now }, async () => {
-    const ledger = await loadAggregate(ctx, orderClaimsDecider, order.id);
-    const claims = [];
-    for (const { claimId } of ledger.state.claims) {
-      const loaded = await loadClaim(ctx, claimId);
-      if (loaded) claims.push({ claim: loaded.state, link: await issueClaimLink(ctx, loaded.state, meta) });
-    }
-    const mail = withStoreReplyTo(claimLinksMail(order.customerEmail, order.orderNumber, await mailStore(ctx, store), claims, `${ctx.config.publicUrl}/start`), store);
-    await mailer.send(mail);
-    return { sent: true, claimIds: claims.map((c) => c.claim.id), subject: mail.subject } as const;
-  }, record);
+  const tried = await sendRecorded(
+    ctx.database.db,
+    { notificationId, cause, attempts, now: ctx.now },
+    async () => {
+      const ledger = await loadAggregate(ctx, orderClaimsDecider, order.id);
+      const claims = [];
+      for (const { claimId } of ledger.state.claims) {
+        const loaded = await loadClaim(ctx, claimId);
+        if (loaded) claims.push({ claim: loaded.state, link: await issueClaimLink(ctx, loaded.state, meta) });
+      }
+      const mail = withStoreReplyTo(
+        claimLinksMail(
+          order.customerEmail,
+          order.orderNumber,
+          await mailStore(ctx, store),
+          claims,
+          `${ctx.config.publicUrl}/start`,
+        ),
+        store,
+      );
+      await mailer.send(mail);
+      return { sent: true, claimIds: claims.map((c) => c.claim.id), subject: mail.subject } as const;
+    },
+    record,
+  );
   if (tried.outcome === 'failed') {
-    ctx.log.warn({ orderId: order.id, attempt: tried.attempt, next: tried.next }, 'mail with claim links failed; it will be tried again unless given up');
+    ctx.log.warn(
+      { orderId: order.id, attempt: tried.attempt, next: tried.next },
+      'mail with claim links failed; it will be tried again unless given up',
+    );
   }
 }
 
@@ -59,10 +88,18 @@ export async function deliverClaimLinks(ctx: AppContext, mailer: Mailer, cause: 
 export function sendClaimLinks(mailer: Mailer): Reaction {
   return {
     name: 'send-claim-links',
-    ...readerOf(['order-notifications'], { ClaimLinksRequested: 'handle', ClaimLinksMailSent: 'ignore', ClaimLinksMailFailed: 'ignore' }),
+    ...readerOf(['order-notifications'], {
+      ClaimLinksRequested: 'handle',
+      ClaimLinksMailSent: 'ignore',
+      ClaimLinksMailFailed: 'ignore',
+    }),
     async react(ctx, event) {
       await deliverClaimLinks(ctx, mailer, {
-        job: { kind: 'claim-links' }, streamId: event.streamId, eventId: event.eventId, streamVersion: event.streamVersion, correlationId: event.metadata.correlationId,
+        job: { kind: 'claim-links' },
+        streamId: event.streamId,
+        eventId: event.eventId,
+        streamVersion: event.streamVersion,
+        correlationId: event.metadata.correlationId,
       });
     },
   };

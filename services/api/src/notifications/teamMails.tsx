@@ -1,4 +1,10 @@
-import { CUSTOMER_RESOLUTION_LABELS, type Claim, type Message, type Store, type TeamNotificationKind } from '@claims/contracts';
+import {
+  CUSTOMER_RESOLUTION_LABELS,
+  type Claim,
+  type Message,
+  type Store,
+  type TeamNotificationKind,
+} from '@claims/contracts';
 import { formatLongDate, humanizeCode, pluralize } from '@claims/ui/format';
 import type { Mail } from './mailer.js';
 import { renderMail, type MailContent } from './mailLayout.js';
@@ -9,7 +15,13 @@ export interface TeamMailLinks {
   settings: string;
 }
 
-function contentFor(kind: TeamNotificationKind, claim: Claim, store: Store, links: TeamMailLinks, message: Message | null): MailContent {
+function contentFor(
+  kind: TeamNotificationKind,
+  claim: Claim,
+  store: Store,
+  links: TeamMailLinks,
+  message: Message | null,
+): MailContent {
   const action = { label: 'Open the claim', href: links.claim };
   const footer = `You get this mail because of your notification settings for ${store.name}; change them at ${links.settings}`;
   switch (kind) {
@@ -18,10 +30,12 @@ function contentFor(kind: TeamNotificationKind, claim: Claim, store: Store, link
         subject: `New claim #${claim.claimNumber} at ${store.name} (order ${claim.orderNumber})`,
         heading: `New claim #${claim.claimNumber}`,
         paragraphs: [
-          `${claim.customer.name} (${claim.customer.email}) filed a claim on order ${claim.orderNumber} on ${formatLongDate(claim.filedAt)}: `
-          + `${pluralize(claim.items.length, 'item')}, asking for ${CUSTOMER_RESOLUTION_LABELS[claim.desiredMethod]}.`,
+          `${claim.customer.name} (${claim.customer.email}) filed a claim on order ${claim.orderNumber} on ${formatLongDate(claim.filedAt)}: ` +
+            `${pluralize(claim.items.length, 'item')}, asking for ${CUSTOMER_RESOLUTION_LABELS[claim.desiredMethod]}.`,
         ],
-        lines: claim.items.map((i) => `${i.name} × ${i.quantity}: ${humanizeCode(i.claimType)}${i.details ? ` (${i.details})` : ''}`),
+        lines: claim.items.map(
+          (i) => `${i.name} × ${i.quantity}: ${humanizeCode(i.claimType)}${i.details ? ` (${i.details})` : ''}`,
+        ),
         action,
         footer,
       };
@@ -42,6 +56,13 @@ function contentFor(kind: TeamNotificationKind, claim: Claim, store: Store, link
 }
 
 /** A team member's mail about a claim of their store. */
-export function teamMail(kind: TeamNotificationKind, to: string, claim: Claim, store: Store, links: TeamMailLinks, message: Message | null): Mail {
+export function teamMail(
+  kind: TeamNotificationKind,
+  to: string,
+  claim: Claim,
+  store: Store,
+  links: TeamMailLinks,
+  message: Message | null,
+): Mail {
   return renderMail(to, store, contentFor(kind, claim, store, links, message));
 }

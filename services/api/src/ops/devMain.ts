@@ -9,9 +9,15 @@ import { startMailCatcher } from './mailCatcher.js';
 try {
   const config = loadConfig();
   const catcher = config.mail.smtpUrl ? null : await startMailCatcher();
-  const runtime = await serve(catcher ? { ...config, mail: { ...config.mail, smtpUrl: catcher.smtpUrl } } : config, async () => catcher?.stop());
+  const runtime = await serve(
+    catcher ? { ...config, mail: { ...config.mail, smtpUrl: catcher.smtpUrl } } : config,
+    async () => catcher?.stop(),
+  );
   if (catcher) {
-    runtime.ctx.log.info({ smtp: catcher.smtpUrl, viewer: catcher.viewerUrl }, `no SMTP_URL: mail goes to the local mail catcher; read it at ${catcher.viewerUrl}`);
+    runtime.ctx.log.info(
+      { smtp: catcher.smtpUrl, viewer: catcher.viewerUrl },
+      `no SMTP_URL: mail goes to the local mail catcher; read it at ${catcher.viewerUrl}`,
+    );
   }
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);

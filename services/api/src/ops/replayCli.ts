@@ -17,12 +17,20 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 
-const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir: process.env.DATA_DIR ?? '.data' });
+const database = await openDatabase({
+  databaseUrl: process.env.DATABASE_URL || undefined,
+  dataDir: process.env.DATA_DIR ?? '.data',
+});
 try {
   await migrate(database, ALL_MIGRATIONS);
   for (const projection of PROJECTIONS.filter((p) => names.includes(p.name))) {
     const bar = new cliProgress.SingleBar(
-      { format: ` ${projection.name.padEnd(16)} |{bar}| {percentage}% | {value}/{total} events | {duration_formatted}`, hideCursor: true, noTTYOutput: true, notTTYSchedule: 1000 },
+      {
+        format: ` ${projection.name.padEnd(16)} |{bar}| {percentage}% | {value}/{total} events | {duration_formatted}`,
+        hideCursor: true,
+        noTTYOutput: true,
+        notTTYSchedule: 1000,
+      },
       cliProgress.Presets.shades_classic,
     );
     bar.start(1, 0);

@@ -31,15 +31,20 @@ function findControl(value: unknown, pattern: RegExp, at: string, depth = 0): st
   return null;
 }
 
-const refuse = (path: string) => new AppError('validation_failed', `The request is not valid: ${path} holds a control character or a lone surrogate, or is nested too deeply.`,
-  [{ path, message: 'holds a control character or a lone surrogate (not Unicode), or is nested too deeply' }]);
+const refuse = (path: string) =>
+  new AppError(
+    'validation_failed',
+    `The request is not valid: ${path} holds a control character or a lone surrogate, or is nested too deeply.`,
+    [{ path, message: 'holds a control character or a lone surrogate (not Unicode), or is nested too deeply' }],
+  );
 
 /** Checks what the request carries before any handler can pass it to the database or a log. */
 function checkRequest(request: FastifyRequest): void {
-  const found = findControl(request.params, IN_LINE, 'params')
-    ?? findControl(request.query, IN_LINE, 'querystring')
-    ?? findControl(request.headers, IN_HEADER, 'headers')
-    ?? findControl(request.body, IN_TEXT, 'body');
+  const found =
+    findControl(request.params, IN_LINE, 'params') ??
+    findControl(request.query, IN_LINE, 'querystring') ??
+    findControl(request.headers, IN_HEADER, 'headers') ??
+    findControl(request.body, IN_TEXT, 'body');
   if (found) throw refuse(found);
 }
 

@@ -24,9 +24,14 @@ const codeOf = (error: object): unknown => ('code' in error ? error.code : undef
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 4) return false;
   const code = codeOf(error);
-  if (typeof code === 'string' && (/^08[0-9A-Z]{3}$/.test(code) || UNAVAILABLE_SQLSTATES.has(code) || SOCKET_CODES.has(code))) return true;
+  if (
+    typeof code === 'string' &&
+    (/^08[0-9A-Z]{3}$/.test(code) || UNAVAILABLE_SQLSTATES.has(code) || SOCKET_CODES.has(code))
+  )
+    return true;
   if (error instanceof Error && DRIVER_MESSAGES.some((pattern) => pattern.test(error.message))) return true;
   // Node reports a refused dual-stack connect as an AggregateError of one error per address; drivers wrap in `cause`.
-  if (error instanceof AggregateError && error.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
+  if (error instanceof AggregateError && error.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1)))
+    return true;
   return 'cause' in error && isDatabaseUnavailable(error.cause, depth + 1);
 }

@@ -19,7 +19,10 @@ export type HealthCheck = () => Promise<ComponentHealth>;
 const ComponentState = z.object({ status: z.enum(['ok', 'degraded']) });
 
 const Healthy = z.object({ status: z.literal('ok') });
-const Unhealthy = z.object({ status: z.literal('unavailable'), components: z.record(z.string(), z.union([ComponentHealth, ComponentState])) });
+const Unhealthy = z.object({
+  status: z.literal('unavailable'),
+  components: z.record(z.string(), z.union([ComponentHealth, ComponentState])),
+});
 
 const OK: ComponentHealth = { status: 'ok' };
 const failing = (reason: string): ComponentHealth => ({ status: 'failing', reason });
@@ -31,7 +34,9 @@ async function databaseHealth(ctx: AppContext): Promise<ComponentHealth> {
     const age = await oldestTransactionAgeSeconds(ctx.database.db);
     const limit = ctx.config.healthMaxTransactionAgeSeconds;
     return age > limit
-      ? failing(`a transaction has been open for ${Math.round(age)} s (limit ${limit} s); the relay and projectors cannot read past it`)
+      ? failing(
+          `a transaction has been open for ${Math.round(age)} s (limit ${limit} s); the relay and projectors cannot read past it`,
+        )
       : OK;
   } catch (error) {
     return failing(`the database does not answer: ${error instanceof Error ? error.message : String(error)}`);
@@ -39,9 +44,15 @@ async function databaseHealth(ctx: AppContext): Promise<ComponentHealth> {
 }
 
 /** Every component's readiness, the database first, each check asked once. */
-export async function readiness(ctx: AppContext, checks: Readonly<Record<string, HealthCheck>>): Promise<Record<string, ComponentHealth>> {
+export async function readiness(
+  ctx: AppContext,
+  checks: Readonly<Record<string, HealthCheck>>,
+): Promise<Record<string, ComponentHealth>> {
   const names = ['database', ...Object.keys(checks)];
-  const results = await Promise.all([databaseHealth(ctx), ...Object.values(checks).map((check) => check().catch((error: unknown) => failing(String(error))))]);
+  const results = await Promise.all([
+    databaseHealth(ctx),
+    ...Object.values(checks).map((check) => check().catch((error: unknown) => failing(String(error)))),
+  ]);
   return Object.fromEntries(names.map((name, i) => [name, results[i]!]));
 }
 
@@ -54,7 +65,12 @@ function mayReadReasons(ctx: AppContext, request: FastifyRequest): boolean {
 }
 
 const stateOnly = (components: Record<string, ComponentHealth>) =>
-  Object.fromEntries(Object.entries(components).map(([name, c]) => [name, { status: c.status === 'ok' ? 'ok' as const : 'degraded' as const }]));
+  Object.fromEntries(
+    Object.entries(components).map(([name, c]) => [
+      name,
+      { status: c.status === 'ok' ? ('ok' as const) : ('degraded' as const) },
+    ]),
+  );
 
 /**
  * Readiness `GET /api/health`: 200 when the database answers and every component (Kafka, each
@@ -62,18 +78,36 @@ const stateOnly = (components: Record<string, ComponentHealth>) =>
  * operator (docs/decisions/health-without-details.md). Liveness `GET /api/health/live`: 200
  * while the process serves, whatever its dependencies say (a restart would not bring them back).
  */
-export const healthRoute = (ctx: AppContext, checks: Readonly<Record<string, HealthCheck>>): FastifyPluginAsyncZod => async (app) => {
-  app.get('/api/health', {
-    config: { auth: 'optional-user' },
-    schema: {
-      tags: ['operations'], summary: 'Readiness: the database and every component (the reasons need an operator\'s session or the metrics token)',
-      response: { 200: Healthy, 503: Unhealthy },
-    },
-  }, async (request, reply) => {
-    const components = await readiness(ctx, checks);
-    if (Object.values(components).every((r) => r.status === 'ok')) return reply.code(200).send({ status: 'ok' as const });
-    return reply.code(503).header('cache-control', 'no-store')
-      .send({ status: 'unavailable' as const, components: mayReadReasons(ctx, request) ? components : stateOnly(components) });
-  });
-  app.get('/api/health/live', { schema: { tags: ['operations'], summary: 'Liveness: the process serves', response: { 200: Healthy } } }, async () => ({ status: 'ok' as const }));
-};
+export const healthRoute =
+  (ctx: AppContext, checks: Readonly<Record<string, HealthCheck>>): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/api/health',
+      {
+        config: { auth: 'optional-user' },
+        schema: {
+          tags: ['operations'],
+          summary:
+            "Readiness: the database and every component (the reasons need an operator's session or the metrics token)",
+          response: { 200: Healthy, 503: Unhealthy },
+        },
+      },
+      async (request, reply) => {
+        const components = await readiness(ctx, checks);
+        if (Object.values(components).every((r) => r.status === 'ok'))
+          return reply.code(200).send({ status: 'ok' as const });
+        return reply
+          .code(503)
+          .header('cache-control', 'no-store')
+          .send({
+            status: 'unavailable' as const,
+            components: mayReadReasons(ctx, request) ? components : stateOnly(components),
+          });
+      },
+    );
+    app.get(
+      '/api/health/live',
+      { schema: { tags: ['operations'], summary: 'Liveness: the process serves', response: { 200: Healthy } } },
+      async () => ({ status: 'ok' as const }),
+    );
+  };

@@ -3,7 +3,8 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 const EMAIL = /[^\s@&=?/"']+@[^\s@&=?/"']+\.[^\s@&=?/"']+/g;
 
 /** Shoppers' emails never reach the logs in clear: they are masked wherever they appear in a URL. */
-export const maskEmails = (text: string): string => text.replace(EMAIL, '[email]').replace(/(email=)[^&]*/gi, '$1[redacted]');
+export const maskEmails = (text: string): string =>
+  text.replace(EMAIL, '[email]').replace(/(email=)[^&]*/gi, '$1[redacted]');
 
 /** A claim token is a bearer secret (spec: the shopper's link); the segment after these paths never reaches the logs. */
 const TOKEN_IN_PATH = /(\/(?:api\/claims|view)\/)[^/?#]+/g;
@@ -23,7 +24,12 @@ const EXIT_FLUSH_MS = 1_000;
  */
 function standardOutput(): DestinationStream {
   let giveUpAt = Number.POSITIVE_INFINITY;
-  const stream = pino.destination({ dest: 1, sync: false, maxLength: MAX_UNWRITTEN_LOG_BYTES, retryEAGAIN: () => Date.now() < giveUpAt });
+  const stream = pino.destination({
+    dest: 1,
+    sync: false,
+    maxLength: MAX_UNWRITTEN_LOG_BYTES,
+    retryEAGAIN: () => Date.now() < giveUpAt,
+  });
   const flushSync = stream.flushSync.bind(stream);
   stream.flushSync = () => {
     giveUpAt = Date.now() + EXIT_FLUSH_MS;
@@ -41,13 +47,22 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     level,
     redact: {
       paths: [
-        'req.headers.cookie', 'req.headers.authorization', '*.email', '*.customerEmail', '*.shippingAddress',
-        '*.updatedShippingAddress', '*.password',
+        'req.headers.cookie',
+        'req.headers.authorization',
+        '*.email',
+        '*.customerEmail',
+        '*.shippingAddress',
+        '*.updatedShippingAddress',
+        '*.password',
       ],
       censor: '[redacted]',
     },
     serializers: {
-      req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: loggableUrl(req.url), id: req.id }),
+      req: (req: { method: string; url: string; id: string }) => ({
+        method: req.method,
+        url: loggableUrl(req.url),
+        id: req.id,
+      }),
     },
   };
   return pino(options, destination ?? standardOutput());

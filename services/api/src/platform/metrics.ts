@@ -20,11 +20,26 @@ function operationsGauges(registry: Registry) {
     new Gauge<L>({ name, help, labelNames, registers: [registry] });
   const head = gauge('claims_event_store_head_position', 'The newest global position of the event store');
   const projector = {
-    position: gauge('claims_projector_position', 'Store followers: the global position of the checkpoint; Kafka: the committed offsets summed', ['projection', 'source']),
+    position: gauge(
+      'claims_projector_position',
+      'Store followers: the global position of the checkpoint; Kafka: the committed offsets summed',
+      ['projection', 'source'],
+    ),
     lagEvents: gauge('claims_projector_lag_events', 'Events not yet handled by the projector', ['projection']),
-    lagSeconds: gauge('claims_projector_lag_seconds', 'Age of the oldest event not yet handled (Kafka: since last seen caught up); 0 when caught up', ['projection']),
-    parked: gauge('claims_projector_parked_events', 'Events the projector set aside after failing every try (projection_parked)', ['projection']),
-    state: gauge('claims_projector_state', '1 for the state of the projector as this process knows it', ['projection', 'state']),
+    lagSeconds: gauge(
+      'claims_projector_lag_seconds',
+      'Age of the oldest event not yet handled (Kafka: since last seen caught up); 0 when caught up',
+      ['projection'],
+    ),
+    parked: gauge(
+      'claims_projector_parked_events',
+      'Events the projector set aside after failing every try (projection_parked)',
+      ['projection'],
+    ),
+    state: gauge('claims_projector_state', '1 for the state of the projector as this process knows it', [
+      'projection',
+      'state',
+    ]),
   };
   // Only with Kafka: a gauge without labels would otherwise show a relay that does not exist at 0.
   const relayGauges = () => ({
@@ -35,14 +50,28 @@ function operationsGauges(registry: Registry) {
   });
   let relay: ReturnType<typeof relayGauges> | null = null;
   const reaction = {
-    position: gauge('claims_reaction_position', 'The global position of the reaction\'s checkpoint', ['reaction']),
-    lagEvents: gauge('claims_reaction_lag_events', 'Events beyond the reaction\'s checkpoint', ['reaction']),
-    lagSeconds: gauge('claims_reaction_lag_seconds', 'Age of the oldest event beyond the reaction\'s checkpoint; 0 when caught up', ['reaction']),
-    parked: gauge('claims_reaction_parked_events', 'Events the reaction set aside after failing every try, not yet retried or skipped (reaction_parked)', ['reaction']),
-    state: gauge('claims_reaction_state', '1 for the state of the reaction as this process knows it', ['reaction', 'state']),
+    position: gauge('claims_reaction_position', "The global position of the reaction's checkpoint", ['reaction']),
+    lagEvents: gauge('claims_reaction_lag_events', "Events beyond the reaction's checkpoint", ['reaction']),
+    lagSeconds: gauge(
+      'claims_reaction_lag_seconds',
+      "Age of the oldest event beyond the reaction's checkpoint; 0 when caught up",
+      ['reaction'],
+    ),
+    parked: gauge(
+      'claims_reaction_parked_events',
+      'Events the reaction set aside after failing every try, not yet retried or skipped (reaction_parked)',
+      ['reaction'],
+    ),
+    state: gauge('claims_reaction_state', '1 for the state of the reaction as this process knows it', [
+      'reaction',
+      'state',
+    ]),
   };
   const webhooks = gauge('claims_webhook_deliveries_pending', 'Webhook deliveries of the outbox still to be sent');
-  const parkedDeliveries = gauge('claims_webhook_deliveries_parked', 'Webhook deliveries set aside after their processing failed every try (webhook_delivery_parked)');
+  const parkedDeliveries = gauge(
+    'claims_webhook_deliveries_parked',
+    'Webhook deliveries set aside after their processing failed every try (webhook_delivery_parked)',
+  );
   const retries = gauge('claims_notification_retries_due', 'Shopper mail due to be tried again');
   const all = [head, ...Object.values(projector), ...Object.values(reaction), webhooks, parkedDeliveries, retries];
 
@@ -90,8 +119,12 @@ export function installMetrics(app: FastifyInstance, ctx: AppContext, reader: Op
   const setOperations = operationsGauges(registry);
   // Which of a cluster's processes answered the scrape, and what it runs beside HTTP (docs/decisions.md "Processes").
   const workers = [...ctx.config.workers].sort().join(',');
-  new Gauge({ name: 'process_role', help: 'This process serves HTTP; the label lists the background workers it also runs', labelNames: ['role', 'pid'], registers: [registry] })
-    .set({ role: workers ? `http,${workers}` : 'http', pid: String(process.pid) }, 1);
+  new Gauge({
+    name: 'process_role',
+    help: 'This process serves HTTP; the label lists the background workers it also runs',
+    labelNames: ['role', 'pid'],
+    registers: [registry],
+  }).set({ role: workers ? `http,${workers}` : 'http', pid: String(process.pid) }, 1);
   const requests = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP requests by method, route (its pattern) and status code, and how long they took',
@@ -103,15 +136,30 @@ export function installMetrics(app: FastifyInstance, ctx: AppContext, reader: Op
   app.addHook('onResponse', async (request, reply) => {
     // The pattern, never the raw URL: ids and tokens in paths would make a series per request.
     const route = request.routeOptions.url ?? 'unmatched';
-    requests.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    requests.observe(
+      { method: request.method, route, status_code: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
   });
 
-  app.get('/api/metrics', { schema: { tags: ['operations'], summary: 'Prometheus metrics (Authorization: Bearer METRICS_TOKEN when it is set)', security: [{ bearer: [] }] } }, async (request, reply) => {
-    const token = ctx.config.metricsToken;
-    if (token && !holdsToken(request, token)) {
-      throw new AppError('unauthenticated', 'Send Authorization: Bearer with the METRICS_TOKEN.', undefined, { 'www-authenticate': 'Bearer realm="metrics"' });
-    }
-    setOperations(await reader.read());
-    return reply.type(registry.contentType).send(await registry.metrics());
-  });
+  app.get(
+    '/api/metrics',
+    {
+      schema: {
+        tags: ['operations'],
+        summary: 'Prometheus metrics (Authorization: Bearer METRICS_TOKEN when it is set)',
+        security: [{ bearer: [] }],
+      },
+    },
+    async (request, reply) => {
+      const token = ctx.config.metricsToken;
+      if (token && !holdsToken(request, token)) {
+        throw new AppError('unauthenticated', 'Send Authorization: Bearer with the METRICS_TOKEN.', undefined, {
+          'www-authenticate': 'Bearer realm="metrics"',
+        });
+      }
+      setOperations(await reader.read());
+      return reply.type(registry.contentType).send(await registry.metrics());
+    },
+  );
 }

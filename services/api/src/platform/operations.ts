@@ -1,6 +1,17 @@
 import type { Admin } from 'kafkajs';
 import type { OperationsView, ProjectorOperations, ReaderProgress, WorkerState } from '@claims/contracts';
-import { checkpointLag, consumerGroupLag, listParked, listParkedDeliveries, projectorsGroupId, listRebuilds, projectionCheckpointName, storeHead, type CheckpointLag, type ProjectorStatus } from '@claims/projections';
+import {
+  checkpointLag,
+  consumerGroupLag,
+  listParked,
+  listParkedDeliveries,
+  projectorsGroupId,
+  listRebuilds,
+  projectionCheckpointName,
+  storeHead,
+  type CheckpointLag,
+  type ProjectorStatus,
+} from '@claims/projections';
 import { listQuarantined, RELAY_CHECKPOINT, type RelayStatus } from '@claims/relay';
 import type { AppContext } from '../context.js';
 import { reactionCheckpointName, type Reaction } from '../eventsourcing/reactions.js';
@@ -42,11 +53,19 @@ export interface OperationsReader {
 }
 
 type Progress = Omit<ReaderProgress, 'state' | 'reason'>;
-const progressOf = (lag: CheckpointLag): Progress => ({ position: lag.position, lagEvents: lag.lagEvents, lagSeconds: lag.lagSeconds });
+const progressOf = (lag: CheckpointLag): Progress => ({
+  position: lag.position,
+  lagEvents: lag.lagEvents,
+  lagSeconds: lag.lagSeconds,
+});
 
 /** What this process knows of a worker's state, with the reason when it is not running well. */
 function stateOf(status: { state: string; reason?: string } | null): { state: WorkerState; reason: string | null } {
-  if (!status) return { state: 'elsewhere', reason: 'not a worker of this process (WORKERS); its position is read from the database' };
+  if (!status)
+    return {
+      state: 'elsewhere',
+      reason: 'not a worker of this process (WORKERS); its position is read from the database',
+    };
   switch (status.state) {
     case 'ok':
     case 'publishing':
@@ -70,24 +89,51 @@ export function operationsReader(ctx: AppContext, sources: OperationsSources): O
   const caughtUpAt = new Map<string, number>();
   const startedAt = Date.now();
 
-  async function kafkaProgress(kafka: NonNullable<OperationsSources['kafka']>, name: string): Promise<Progress & { hasMembers: boolean }> {
+  async function kafkaProgress(
+    kafka: NonNullable<OperationsSources['kafka']>,
+    name: string,
+  ): Promise<Progress & { hasMembers: boolean }> {
     const lag = await consumerGroupLag(await kafka.admin(), projectorsGroupId(kafka.groupPrefix), kafka.topic, name);
     const now = Date.now();
     if (lag.lagEvents === 0) caughtUpAt.set(name, now);
     const since = caughtUpAt.get(name) ?? startedAt;
-    return { position: lag.position, lagEvents: lag.lagEvents, lagSeconds: lag.lagEvents === 0 ? 0 : (now - since) / 1000, hasMembers: lag.hasMembers };
+    return {
+      position: lag.position,
+      lagEvents: lag.lagEvents,
+      lagSeconds: lag.lagEvents === 0 ? 0 : (now - since) / 1000,
+      hasMembers: lag.hasMembers,
+    };
   }
 
-  async function projector(handle: WorkerHandle<ProjectorStatus>): Promise<Omit<ProjectorOperations, 'parked' | 'rebuild'>> {
+  async function projector(
+    handle: WorkerHandle<ProjectorStatus>,
+  ): Promise<Omit<ProjectorOperations, 'parked' | 'rebuild'>> {
     const known = stateOf(handle.status());
     const { kafka } = sources;
-    if (!kafka) return { name: handle.name, source: 'store', ...progressOf(await checkpointLag(ctx.database.db, projectionCheckpointName(handle))), ...known };
+    if (!kafka)
+      return {
+        name: handle.name,
+        source: 'store',
+        ...progressOf(await checkpointLag(ctx.database.db, projectionCheckpointName(handle))),
+        ...known,
+      };
     try {
       const { hasMembers, ...progress } = await kafkaProgress(kafka, handle.name);
-      const state = known.state === 'elsewhere' && !hasMembers ? { state: 'stopped' as const, reason: 'its consumer group has no member' } : known;
+      const state =
+        known.state === 'elsewhere' && !hasMembers
+          ? { state: 'stopped' as const, reason: 'its consumer group has no member' }
+          : known;
       return { name: handle.name, source: 'kafka', ...progress, ...state };
     } catch (error) {
-      return { name: handle.name, source: 'kafka', position: 0, lagEvents: 0, lagSeconds: 0, state: 'failing', reason: `Kafka does not say where its group stands: ${describe(error)}` };
+      return {
+        name: handle.name,
+        source: 'kafka',
+        position: 0,
+        lagEvents: 0,
+        lagSeconds: 0,
+        state: 'failing',
+        reason: `Kafka does not say where its group stands: ${describe(error)}`,
+      };
     }
   }
 
@@ -95,20 +141,36 @@ export function operationsReader(ctx: AppContext, sources: OperationsSources): O
     async read() {
       const db = ctx.database.db;
       const [
-        headPosition, projectors, parked, rebuilds, reactions, parkedReactionEvents, relay, pendingWebhookDeliveries, parkedWebhookDeliveries, notificationRetriesDue,
+        headPosition,
+        projectors,
+        parked,
+        rebuilds,
+        reactions,
+        parkedReactionEvents,
+        relay,
+        pendingWebhookDeliveries,
+        parkedWebhookDeliveries,
+        notificationRetriesDue,
         components,
       ] = await Promise.all([
         storeHead(db),
         Promise.all(sources.projectors.map(projector)),
         listParked(db),
         listRebuilds(db),
-        Promise.all(sources.reactions.map(async (handle) => ({
-          name: handle.name, ...progressOf(await checkpointLag(db, reactionCheckpointName(handle))), ...stateOf(handle.status()),
-        }))),
+        Promise.all(
+          sources.reactions.map(async (handle) => ({
+            name: handle.name,
+            ...progressOf(await checkpointLag(db, reactionCheckpointName(handle))),
+            ...stateOf(handle.status()),
+          })),
+        ),
         listParkedReactionEvents(db),
         sources.kafka
-          ? Promise.all([checkpointLag(db, RELAY_CHECKPOINT), listQuarantined(db)])
-            .then(([lag, quarantined]) => ({ ...progressOf(lag), ...stateOf(sources.kafka!.relay.status()), quarantined }))
+          ? Promise.all([checkpointLag(db, RELAY_CHECKPOINT), listQuarantined(db)]).then(([lag, quarantined]) => ({
+              ...progressOf(lag),
+              ...stateOf(sources.kafka!.relay.status()),
+              quarantined,
+            }))
           : null,
         sources.pendingWebhookDeliveries(),
         listParkedDeliveries(db),
@@ -120,7 +182,16 @@ export function operationsReader(ctx: AppContext, sources: OperationsSources): O
         headPosition,
         projectors: projectors.map((p) => {
           const last = rebuilds.find((r) => r.projection === p.name);
-          const rebuild = last ? { status: last.status, done: last.done, total: last.total, error: last.error, startedAt: last.startedAt, finishedAt: last.finishedAt } : null;
+          const rebuild = last
+            ? {
+                status: last.status,
+                done: last.done,
+                total: last.total,
+                error: last.error,
+                startedAt: last.startedAt,
+                finishedAt: last.finishedAt,
+              }
+            : null;
           return { ...p, parked: parked.filter((e) => e.projection === p.name), rebuild };
         }),
         relay,
@@ -128,7 +199,11 @@ export function operationsReader(ctx: AppContext, sources: OperationsSources): O
         pendingWebhookDeliveries,
         parkedWebhookDeliveries,
         notificationRetriesDue,
-        readiness: Object.entries(components).map(([name, health]) => ({ name, status: health.status, reason: health.status === 'ok' ? null : health.reason })),
+        readiness: Object.entries(components).map(([name, health]) => ({
+          name,
+          status: health.status,
+          reason: health.status === 'ok' ? null : health.reason,
+        })),
       };
     },
   };

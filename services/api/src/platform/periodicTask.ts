@@ -8,14 +8,23 @@ export interface PeriodicTask {
  * Runs `run` once soon after start and then every `intervalMs`, never two at once; a failure is
  * logged and tried again at the next tick. `stop` waits for a run in flight.
  */
-export function startPeriodicTask(ctx: AppContext, name: string, intervalMs: number, run: (now: string) => Promise<unknown>): PeriodicTask {
+export function startPeriodicTask(
+  ctx: AppContext,
+  name: string,
+  intervalMs: number,
+  run: (now: string) => Promise<unknown>,
+): PeriodicTask {
   let running: Promise<unknown> | null = null;
   let stopped = false;
   const tick = () => {
     if (stopped || running) return;
     running = run(ctx.now())
-      .catch((error: unknown) => ctx.log.error({ err: error, task: name }, 'periodic task failed; trying again next tick'))
-      .finally(() => { running = null; });
+      .catch((error: unknown) =>
+        ctx.log.error({ err: error, task: name }, 'periodic task failed; trying again next tick'),
+      )
+      .finally(() => {
+        running = null;
+      });
   };
   const first = setTimeout(tick, 0);
   const timer = setInterval(tick, intervalMs);

@@ -35,11 +35,16 @@ export const orderKey = (value: unknown): string | null => {
 
 const clientIp: KeyOf = (request) => normalizeIP(request.ip, 56);
 const field = (source: unknown, name: string): unknown =>
-  typeof source === 'object' && source !== null && name in source ? (source as Record<string, unknown>)[name] : undefined;
+  typeof source === 'object' && source !== null && name in source
+    ? (source as Record<string, unknown>)[name]
+    : undefined;
 
 export const RATE_LIMITED_MESSAGE = 'Too many attempts. Please wait a minute and try again.';
 
-export const rateLimitPlugin = (ctx: AppContext, settings: RateLimitSettings = ctx.config.rateLimit): FastifyPluginAsync => {
+export const rateLimitPlugin = (
+  ctx: AppContext,
+  settings: RateLimitSettings = ctx.config.rateLimit,
+): FastifyPluginAsync => {
   const plugin: FastifyPluginAsync = async (app) => {
     if (!settings.enabled) return;
 
@@ -47,29 +52,53 @@ export const rateLimitPlugin = (ctx: AppContext, settings: RateLimitSettings = c
       // Keys are namespaced by rule; a request without the key's part (a 400 to be) is only counted per IP.
       const check = async (request: FastifyRequest) => {
         const now = ctx.now();
-        const { hits, windowEndsAt } = await hitWindow(ctx.database.db, `limit:${rule.name}:${rule.key(request) ?? '-'}`, settings.windowMs, now);
+        const { hits, windowEndsAt } = await hitWindow(
+          ctx.database.db,
+          `limit:${rule.name}:${rule.key(request) ?? '-'}`,
+          settings.windowMs,
+          now,
+        );
         return { exceeded: hits > rule.max, retryAfterSeconds: retryAfterSeconds(windowEndsAt, now) };
       };
       return { ...rule, check };
     };
 
     const byRoute = new Map<string, Array<ReturnType<typeof limiter>>>([
-      ['GET /api/order-lookup', [
-        limiter({ name: 'lookup-ip', max: settings.lookupPerIp, key: clientIp }),
-        limiter({ name: 'lookup-order', max: settings.lookupPerOrder, key: (r) => orderKey(field(r.query, 'order')) }),
-      ].filter((l) => l.max > 0)],
-      ['POST /api/claims/:id', [
-        limiter({ name: 'filing-ip', max: settings.filingPerIp, key: clientIp }),
-        limiter({ name: 'filing-order', max: settings.filingPerOrder, key: (r) => orderKey(field(r.params, 'id')) }),
-      ].filter((l) => l.max > 0)],
+      [
+        'GET /api/order-lookup',
+        [
+          limiter({ name: 'lookup-ip', max: settings.lookupPerIp, key: clientIp }),
+          limiter({
+            name: 'lookup-order',
+            max: settings.lookupPerOrder,
+            key: (r) => orderKey(field(r.query, 'order')),
+          }),
+        ].filter((l) => l.max > 0),
+      ],
+      [
+        'POST /api/claims/:id',
+        [
+          limiter({ name: 'filing-ip', max: settings.filingPerIp, key: clientIp }),
+          limiter({ name: 'filing-order', max: settings.filingPerOrder, key: (r) => orderKey(field(r.params, 'id')) }),
+        ].filter((l) => l.max > 0),
+      ],
       // Each answered request mails the shopper: per address, and per order number (from the body).
-      ['POST /api/claim-links', [
-        limiter({ name: 'recovery-ip', max: settings.recoveryPerIp, key: clientIp }),
-        limiter({ name: 'recovery-order', max: settings.recoveryPerOrder, key: (r) => orderKey(field(r.body, 'order')), fromBody: true }),
-      ].filter((l) => l.max > 0)],
-      ['POST /api/media/upload-url', [
-        limiter({ name: 'upload-ip', max: settings.uploadPerIp, key: clientIp }),
-      ].filter((l) => l.max > 0)],
+      [
+        'POST /api/claim-links',
+        [
+          limiter({ name: 'recovery-ip', max: settings.recoveryPerIp, key: clientIp }),
+          limiter({
+            name: 'recovery-order',
+            max: settings.recoveryPerOrder,
+            key: (r) => orderKey(field(r.body, 'order')),
+            fromBody: true,
+          }),
+        ].filter((l) => l.max > 0),
+      ],
+      [
+        'POST /api/media/upload-url',
+        [limiter({ name: 'upload-ip', max: settings.uploadPerIp, key: clientIp })].filter((l) => l.max > 0),
+      ],
     ]);
 
     const check = async (request: FastifyRequest, fromBody: boolean) => {
@@ -82,7 +111,9 @@ export const rateLimitPlugin = (ctx: AppContext, settings: RateLimitSettings = c
         if (result.exceeded) {
           // The rule's name only: neither the IP nor the order number (nor the email in the URL) is logged.
           request.log.warn({ rule: l.name, max: l.max, retryAfterSeconds: result.retryAfterSeconds }, 'rate limited');
-          throw new AppError('rate_limited', RATE_LIMITED_MESSAGE, undefined, { 'retry-after': String(result.retryAfterSeconds) });
+          throw new AppError('rate_limited', RATE_LIMITED_MESSAGE, undefined, {
+            'retry-after': String(result.retryAfterSeconds),
+          });
         }
       }
     };
@@ -91,6 +122,9 @@ export const rateLimitPlugin = (ctx: AppContext, settings: RateLimitSettings = c
     app.addHook('preValidation', async (request) => check(request, true));
   };
   // Like fastify-plugin: the hook applies to the routes registered after this plugin, not only its own scope.
-  Object.assign(plugin, { [Symbol.for('skip-override')]: true, [Symbol.for('fastify.display-name')]: 'claims-rate-limit' });
+  Object.assign(plugin, {
+    [Symbol.for('skip-override')]: true,
+    [Symbol.for('fastify.display-name')]: 'claims-rate-limit',
+  });
   return plugin;
 };

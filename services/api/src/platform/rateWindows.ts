@@ -20,8 +20,15 @@ export interface WindowHit {
 }
 
 /** Counts one hit on `key`: a window that has ended starts afresh. Concurrent hits each count (the row's lock orders them). */
-export async function hitWindow(db: QueryExecutorProvider, key: string, windowMs: number, now: string): Promise<WindowHit> {
-  const { rows: [row] } = await sql<{ hits: number; window_ends_at: Date }>`
+export async function hitWindow(
+  db: QueryExecutorProvider,
+  key: string,
+  windowMs: number,
+  now: string,
+): Promise<WindowHit> {
+  const {
+    rows: [row],
+  } = await sql<{ hits: number; window_ends_at: Date }>`
     insert into rate_windows as w (key, hits, window_ends_at)
     values (${key}, 1, ${now}::timestamptz + ${windowMs} * interval '1 millisecond')
     on conflict (key) do update set
@@ -32,10 +39,13 @@ export async function hitWindow(db: QueryExecutorProvider, key: string, windowMs
 }
 
 /** A 429's `Retry-After`: whole seconds until `until`, at least one. */
-export const retryAfterSeconds = (until: string, now: string): number => Math.max(1, Math.ceil((Date.parse(until) - Date.parse(now)) / 1000));
+export const retryAfterSeconds = (until: string, now: string): number =>
+  Math.max(1, Math.ceil((Date.parse(until) - Date.parse(now)) / 1000));
 
 /** Drops the windows that have ended (the hourly sweep). */
 export async function deleteEndedWindows(db: QueryExecutorProvider, now: string): Promise<number> {
-  const { rows } = await sql<{ key: string }>`delete from rate_windows where window_ends_at <= ${now}::timestamptz returning key`.execute(db);
+  const { rows } = await sql<{
+    key: string;
+  }>`delete from rate_windows where window_ends_at <= ${now}::timestamptz returning key`.execute(db);
   return rows.length;
 }

@@ -28,7 +28,8 @@ function startSentry(dsn: string, environment: string): Promise<SentryNode> {
       beforeSend(event) {
         // Emails never leave in clear (a lookup URL carries one in its query).
         if (event.request?.url) event.request.url = loggableUrl(event.request.url);
-        if (typeof event.request?.query_string === 'string') event.request.query_string = maskEmails(event.request.query_string);
+        if (typeof event.request?.query_string === 'string')
+          event.request.query_string = maskEmails(event.request.query_string);
         if (event.request) delete event.request.data;
         return event;
       },
@@ -64,12 +65,22 @@ function parseDsn(dsn: string): { origin: string; projectId: string } | null {
 export const sentryPlugin = (ctx: AppContext): FastifyPluginAsync => {
   const config = ctx.config.sentry;
   const routes: FastifyPluginAsyncZod = async (app) => {
-    app.get('/api/public-config', {
-      schema: { tags: ['customer'], summary: 'Public runtime configuration of the portal (error reporting)', response: { 200: PublicConfig } },
-    }, async (_request, reply) => {
-      void reply.header('cache-control', 'public, max-age=300');
-      return { sentry: config ? { dsn: config.dsn, environment: config.environment, tunnel: SENTRY_TUNNEL_PATH } : null };
-    });
+    app.get(
+      '/api/public-config',
+      {
+        schema: {
+          tags: ['customer'],
+          summary: 'Public runtime configuration of the portal (error reporting)',
+          response: { 200: PublicConfig },
+        },
+      },
+      async (_request, reply) => {
+        void reply.header('cache-control', 'public, max-age=300');
+        return {
+          sentry: config ? { dsn: config.dsn, environment: config.environment, tunnel: SENTRY_TUNNEL_PATH } : null,
+        };
+      },
+    );
 
     if (!config) return;
     const target = parseDsn(config.dsn);
@@ -81,18 +92,23 @@ export const sentryPlugin = (ctx: AppContext): FastifyPluginAsync => {
 
     app.post(SENTRY_TUNNEL_PATH, { schema: { hide: true }, bodyLimit: 256 * 1024 }, async (request, reply) => {
       const body = typeof request.body === 'string' ? request.body : '';
-      const header = z.object({ dsn: z.string() }).safeParse((() => {
-        try {
-          return JSON.parse(body.split('\n', 1)[0] ?? '');
-        } catch {
-          return null;
-        }
-      })());
+      const header = z.object({ dsn: z.string() }).safeParse(
+        (() => {
+          try {
+            return JSON.parse(body.split('\n', 1)[0] ?? '');
+          } catch {
+            return null;
+          }
+        })(),
+      );
       if (!target || !header.success || header.data.dsn !== config.dsn) {
-        throw new AppError('validation_failed', 'Only envelopes for this site\'s error reporting are relayed.');
+        throw new AppError('validation_failed', "Only envelopes for this site's error reporting are relayed.");
       }
       const upstream = await fetch(`${target.origin}/api/${target.projectId}/envelope/`, {
-        method: 'POST', body, headers: { 'content-type': 'application/x-sentry-envelope' }, signal: AbortSignal.timeout(10_000),
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/x-sentry-envelope' },
+        signal: AbortSignal.timeout(10_000),
       }).catch(() => null);
       return reply.code(upstream && upstream.ok ? 200 : 202).send({ status: upstream?.status ?? 'unreachable' });
     });

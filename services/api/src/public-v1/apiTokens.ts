@@ -25,18 +25,19 @@ interface TokenRow {
 
 const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
 
-const toSummary = (row: TokenRow): ApiTokenSummary => ApiTokenSummary.parse({
-  id: row.id,
-  storeId: row.store_id,
-  name: row.name,
-  permissions: row.permissions,
-  prefix: row.prefix,
-  createdBy: { id: row.created_by, name: row.creator_name },
-  createdAt: iso(row.created_at),
-  lastUsedAt: iso(row.last_used_at),
-  revokedAt: iso(row.revoked_at),
-  expiresAt: iso(row.expires_at),
-});
+const toSummary = (row: TokenRow): ApiTokenSummary =>
+  ApiTokenSummary.parse({
+    id: row.id,
+    storeId: row.store_id,
+    name: row.name,
+    permissions: row.permissions,
+    prefix: row.prefix,
+    createdBy: { id: row.created_by, name: row.creator_name },
+    createdAt: iso(row.created_at),
+    lastUsedAt: iso(row.last_used_at),
+    revokedAt: iso(row.revoked_at),
+    expiresAt: iso(row.expires_at),
+  });
 
 export async function createApiToken(
   ctx: AppContext,
@@ -58,12 +59,20 @@ const selectTokens = sql`
   from api_tokens t join users u on u.id = t.created_by`;
 
 export async function listApiTokens(db: QueryExecutorProvider, storeId: string): Promise<ApiTokenSummary[]> {
-  const { rows } = await sql<TokenRow>`${selectTokens} where t.store_id = ${storeId}::uuid order by t.created_at desc, t.id`.execute(db);
+  const { rows } =
+    await sql<TokenRow>`${selectTokens} where t.store_id = ${storeId}::uuid order by t.created_at desc, t.id`.execute(
+      db,
+    );
   return rows.map(toSummary);
 }
 
-export async function findApiToken(db: QueryExecutorProvider, storeId: string, id: string): Promise<ApiTokenSummary | null> {
-  const { rows } = await sql<TokenRow>`${selectTokens} where t.store_id = ${storeId}::uuid and t.id::text = ${id}`.execute(db);
+export async function findApiToken(
+  db: QueryExecutorProvider,
+  storeId: string,
+  id: string,
+): Promise<ApiTokenSummary | null> {
+  const { rows } =
+    await sql<TokenRow>`${selectTokens} where t.store_id = ${storeId}::uuid and t.id::text = ${id}`.execute(db);
   return rows[0] ? toSummary(rows[0]) : null;
 }
 
@@ -94,9 +103,13 @@ const TOKEN_PRINCIPAL = `
 export async function findTokenPrincipal(ctx: AppContext, token: string): Promise<TokenPrincipal | null> {
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
   // Every API call: the token, its "last used" and its creator's grants in one named statement (one round trip).
-  const [row] = await queryNamed<{ id: string; name: string; store_id: string; permissions: Permission[]; creator_roles: RoleRow[] }>(
-    ctx.database.db, 'api_token_principal', TOKEN_PRINCIPAL, [sha256(token), ctx.now()],
-  );
+  const [row] = await queryNamed<{
+    id: string;
+    name: string;
+    store_id: string;
+    permissions: Permission[];
+    creator_roles: RoleRow[];
+  }>(ctx.database.db, 'api_token_principal', TOKEN_PRINCIPAL, [sha256(token), ctx.now()]);
   if (!row) return null;
   const creatorHolds = grantedAt(grantsOf(row.creator_roles), row.store_id);
   if (!creatorHolds) return null;

@@ -4,13 +4,22 @@ import type { ReturnRecord } from '@claims/domain';
 /** A return as the shopper and the desk see it: its items named from the claim. */
 export function claimReturnView(claim: Claim, record: ReturnRecord): ClaimReturn {
   return {
-    id: record.id, claimId: claim.id, code: record.code, status: record.status, statusLabel: RETURN_STATUS_LABELS[record.status],
-    handling: record.handling, portalUrl: record.portalUrl, reason: record.reason, method: record.method, comment: record.comment,
+    id: record.id,
+    claimId: claim.id,
+    code: record.code,
+    status: record.status,
+    statusLabel: RETURN_STATUS_LABELS[record.status],
+    handling: record.handling,
+    portalUrl: record.portalUrl,
+    reason: record.reason,
+    method: record.method,
+    comment: record.comment,
     items: record.items.map((line) => {
       const item = claim.items.find((i) => i.id === line.claimItemId);
       return { ...line, name: item?.name ?? 'Item', sku: item?.sku ?? '' };
     }),
-    startedAt: record.startedAt, updatedAt: record.updatedAt,
+    startedAt: record.startedAt,
+    updatedAt: record.updatedAt,
   };
 }
 

@@ -7,7 +7,10 @@ import { startRuntime } from '../runtime.js';
  * NODE_ENV=production (the demo users' password is published). With PGlite, stop the server first: one process per data folder.
  */
 try {
-  const runtime = await startRuntime(loadConfig({ ...process.env, SEED_DEMO: 'true' }), { listen: false, workers: false });
+  const runtime = await startRuntime(loadConfig({ ...process.env, SEED_DEMO: 'true' }), {
+    listen: false,
+    workers: false,
+  });
   await runtime.stop();
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);

@@ -25,18 +25,38 @@ export interface SlaSweepResult {
 }
 
 /** Moves one claim if its timer ran out: decided on its own stream at `now` (the read model may lag, the stream does not). */
-async function sweepClaim(ctx: AppContext, store: Store, claimId: string, now: string, result: SlaSweepResult): Promise<void> {
+async function sweepClaim(
+  ctx: AppContext,
+  store: Store,
+  claimId: string,
+  now: string,
+  result: SlaSweepResult,
+): Promise<void> {
   const loaded = await loadClaim(ctx, claimId);
   const since = loaded && lastActivityAt(loaded.events);
   if (!loaded || !since) return;
   const claim = loaded.state;
   const action = slaActionFor({ status: claim.status, lastActivityAt: since }, store.settings.sla, now);
   if (!action) return;
-  const meta: RequestMeta = { actor: SLA_ACTOR, correlationId: `sla:${randomUUID()}`, causationId: loaded.events.at(-1)?.eventId ?? null };
+  const meta: RequestMeta = {
+    actor: SLA_ACTOR,
+    correlationId: `sla:${randomUUID()}`,
+    causationId: loaded.events.at(-1)?.eventId ?? null,
+  };
   try {
     await handleCommand(ctx, {
-      decider: claimDecider, streamId: claim.id, storeId: claim.storeId, meta, expectedVersion: loaded.version,
-      command: { type: 'ChangeClaimStatus', claimId: claim.id, to: action.to, note: action.note, reason: action.reason },
+      decider: claimDecider,
+      streamId: claim.id,
+      storeId: claim.storeId,
+      meta,
+      expectedVersion: loaded.version,
+      command: {
+        type: 'ChangeClaimStatus',
+        claimId: claim.id,
+        to: action.to,
+        note: action.note,
+        reason: action.reason,
+      },
     });
     result.moved.push({ claimId: claim.id, from: claim.status, to: action.to });
   } catch (error) {
@@ -56,7 +76,9 @@ async function sweepClaim(ctx: AppContext, store: Store, claimId: string, now: s
  */
 export async function runSlaSweep(ctx: AppContext, now: string): Promise<SlaSweepResult> {
   const stores = new Map((await listStores(ctx.database.db)).map((store) => [store.id, store]));
-  const cutoffs = [...stores.values()].flatMap((store) => slaCutoffs(store.settings.sla, now).map((cutoff) => ({ storeId: store.id, ...cutoff })));
+  const cutoffs = [...stores.values()].flatMap((store) =>
+    slaCutoffs(store.settings.sla, now).map((cutoff) => ({ storeId: store.id, ...cutoff })),
+  );
   const result: SlaSweepResult = { moved: [], skipped: 0, failed: 0 };
   for (const candidate of await idleClaims(ctx.database.db, cutoffs, BATCH)) {
     const store = stores.get(candidate.storeId);
@@ -65,7 +87,10 @@ export async function runSlaSweep(ctx: AppContext, now: string): Promise<SlaSwee
       await sweepClaim(ctx, store, candidate.claimId, now, result);
     } catch (error) {
       result.failed++;
-      ctx.log.error({ err: error, claimId: candidate.claimId }, 'sla timer could not move a claim; trying again next look');
+      ctx.log.error(
+        { err: error, claimId: candidate.claimId },
+        'sla timer could not move a claim; trying again next look',
+      );
     }
   }
   return result;
@@ -82,9 +107,13 @@ export function startSlaScheduler(ctx: AppContext, intervalMs = SLA_INTERVAL_MS)
   const tick = () => {
     if (stopped || running) return;
     running = runSlaSweep(ctx, ctx.now())
-      .then((r) => { if (r.moved.length) ctx.log.info({ moved: r.moved.length, skipped: r.skipped }, 'sla timers moved claims'); })
+      .then((r) => {
+        if (r.moved.length) ctx.log.info({ moved: r.moved.length, skipped: r.skipped }, 'sla timers moved claims');
+      })
       .catch((error: unknown) => ctx.log.error({ err: error }, 'sla sweep failed'))
-      .finally(() => { running = null; });
+      .finally(() => {
+        running = null;
+      });
   };
   const timer = setInterval(tick, intervalMs);
   timer.unref();

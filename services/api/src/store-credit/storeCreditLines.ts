@@ -4,7 +4,10 @@ import { storeCreditOf, type StoreCreditValue } from '@claims/domain';
 export type StoredEvent = { type: string; data: unknown };
 
 /** Each STORE_CREDIT line a claim's events decided, valued under the rules recorded with its decision. */
-export function storeCreditLinesOf(claimCurrency: string, events: readonly StoredEvent[]): Array<{ resolutionId: string; claim: StoreCreditValue; store: StoreCreditValue }> {
+export function storeCreditLinesOf(
+  claimCurrency: string,
+  events: readonly StoredEvent[],
+): Array<{ resolutionId: string; claim: StoreCreditValue; store: StoreCreditValue }> {
   return events.flatMap((recorded) => {
     if (recorded.type !== 'ClaimResolved') return [];
     const event = storedDomainEvent(recorded);

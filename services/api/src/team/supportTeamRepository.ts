@@ -27,5 +27,7 @@ export async function replaceSupportRole(db: QueryExecutorProvider, userId: stri
 /** Takes the user's support grants, and their support invitation if it is still open (its link then fails). */
 export async function removeSupportRoles(db: QueryExecutorProvider, userId: string): Promise<void> {
   await sql`delete from user_roles where user_id = ${userId}::uuid and role = any(${supportRoles}::text[])`.execute(db);
-  await sql`delete from team_invitations where user_id = ${userId}::uuid and account_id is null and accepted_at is null`.execute(db);
+  await sql`delete from team_invitations where user_id = ${userId}::uuid and account_id is null and accepted_at is null`.execute(
+    db,
+  );
 }

@@ -12,14 +12,19 @@ export interface AdminRoutesOptions {
 }
 
 /** The back-office at `/admin/`; signed-in pages are never kept by shared caches nor indexed. */
-export const adminRoutes = (ctx: AppContext, options: AdminRoutesOptions = {}): FastifyPluginAsync => async (app) => {
-  const handler = await singlePageHandler(ctx, {
-    name: 'back-office', dist: options.distDir ?? ADMIN_DIST, base: ADMIN_BASE,
-    headers: { 'x-robots-tag': 'noindex' }, indexCache: 'no-cache, private',
-  });
-  app.get('/admin', { schema: { hide: true } }, async (request, reply) => {
-    const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-    return reply.headers(SECURITY_HEADERS).redirect(`${ADMIN_BASE}${query}`, 308);
-  });
-  app.get('/admin/*', { schema: { hide: true } }, handler);
-};
+export const adminRoutes =
+  (ctx: AppContext, options: AdminRoutesOptions = {}): FastifyPluginAsync =>
+  async (app) => {
+    const handler = await singlePageHandler(ctx, {
+      name: 'back-office',
+      dist: options.distDir ?? ADMIN_DIST,
+      base: ADMIN_BASE,
+      headers: { 'x-robots-tag': 'noindex' },
+      indexCache: 'no-cache, private',
+    });
+    app.get('/admin', { schema: { hide: true } }, async (request, reply) => {
+      const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+      return reply.headers(SECURITY_HEADERS).redirect(`${ADMIN_BASE}${query}`, 308);
+    });
+    app.get('/admin/*', { schema: { hide: true } }, handler);
+  };

@@ -15,8 +15,18 @@ type Manifest = Record<string, ManifestChunk>;
  * and the API reads it starts with.
  */
 const CLAIM_PAGES: Array<{ path: RegExp; modules: string[]; reads: (token: string) => string[]; overview: boolean }> = [
-  { path: /^\/view\/([^/]+)\/?$/, modules: ['src/pages/view.tsx', 'src/pages/claimMessages.tsx', 'src/claimViewSchemas.ts'], reads: (t) => [`/api/claims/${t}`, `/api/claims/${t}/messages`], overview: true },
-  { path: /^\/view\/([^/]+)\/review\/?$/, modules: ['src/pages/view.tsx', 'src/claimViewSchemas.ts'], reads: (t) => [`/api/claims/${t}`], overview: false },
+  {
+    path: /^\/view\/([^/]+)\/?$/,
+    modules: ['src/pages/view.tsx', 'src/pages/claimMessages.tsx', 'src/claimViewSchemas.ts'],
+    reads: (t) => [`/api/claims/${t}`, `/api/claims/${t}/messages`],
+    overview: true,
+  },
+  {
+    path: /^\/view\/([^/]+)\/review\/?$/,
+    modules: ['src/pages/view.tsx', 'src/claimViewSchemas.ts'],
+    reads: (t) => [`/api/claims/${t}`],
+    overview: false,
+  },
 ];
 
 /** index.html's boot markup (web/portal/index.html, one line), painted before the scripts run. */
@@ -31,10 +41,12 @@ function claimPageBoot(token: string, overview: boolean): string {
   const active = overview ? ' class="active"' : '';
   const current = overview ? ' data-status="active" aria-current="page"' : '';
   // The empty live region first: the app's UnavailableNotice, always there so a screen reader hears it when it speaks.
-  return '<div id="root"><div role="status"></div><a class="skip-link" href="#main">Skip to content</a><header class="site-header"><span class="logo-text">Order help</span>' +
+  return (
+    '<div id="root"><div role="status"></div><a class="skip-link" href="#main">Skip to content</a><header class="site-header"><span class="logo-text">Order help</span>' +
     `<nav class="header-nav" aria-label="My claim"><a${active} href="/view/${token}"${current}>My claim</a><a href="/print/${token}">Print</a></nav></header>` +
     '<main id="main" tabindex="-1"><section class="page" aria-labelledby="page-title"><div class="page-head">' +
-    '<h1 id="page-title" tabindex="-1">Loading your claim…</h1></div></section></main></div>';
+    '<h1 id="page-title" tabindex="-1">Loading your claim…</h1></div></section></main></div>'
+  );
 }
 
 function chunkFiles(manifest: Manifest, key: string, seen: Set<string>): string[] {
@@ -54,17 +66,21 @@ export function claimPagePreloads(urlPath: string, html: string, manifest: Manif
   const page = claimPage(urlPath);
   if (!page) return '';
   const seen = new Set<string>();
-  const files = [...new Set(page.modules.flatMap((m) => chunkFiles(manifest, m, seen)))].filter((file) => !html.includes(`/${file}"`));
+  const files = [...new Set(page.modules.flatMap((m) => chunkFiles(manifest, m, seen)))].filter(
+    (file) => !html.includes(`/${file}"`),
+  );
   return [
     ...page.reads(page.token).map((url) => `<link rel="preload" as="fetch" crossorigin href="${url}">`),
-    ...files.map((file) => file.endsWith('.css')
-      ? `<link rel="preload" as="style" crossorigin href="/${file}">`
-      : `<link rel="modulepreload" crossorigin href="/${file}">`),
+    ...files.map((file) =>
+      file.endsWith('.css')
+        ? `<link rel="preload" as="style" crossorigin href="/${file}">`
+        : `<link rel="modulepreload" crossorigin href="/${file}">`,
+    ),
   ].join('\n    ');
 }
 
 /** The claim page `urlPath` opens, with its token (none for another path or a malformed token). */
-function claimPage(urlPath: string): (typeof CLAIM_PAGES)[number] & { token: string } | null {
+function claimPage(urlPath: string): ((typeof CLAIM_PAGES)[number] & { token: string }) | null {
   for (const page of CLAIM_PAGES) {
     const token = page.path.exec(urlPath)?.[1];
     if (!token) continue;
@@ -86,5 +102,7 @@ export async function withClaimPagePreloads(dist: string, urlPath: string, index
   const page = claimPage(urlPath);
   const links = claimPagePreloads(urlPath, html, manifest);
   if (!page || !links) return index;
-  return Buffer.from(html.replace('</head>', `  ${links}\n  </head>`).replace(BOOT_MARKUP, claimPageBoot(page.token, page.overview)));
+  return Buffer.from(
+    html.replace('</head>', `  ${links}\n  </head>`).replace(BOOT_MARKUP, claimPageBoot(page.token, page.overview)),
+  );
 }

@@ -4,7 +4,6 @@ import { APP_CSP, singlePageHandler } from './singlePageApp.js';
 import { withClaimPagePreloads } from './claimPagePreload.js';
 import { PORTAL_DIST } from './portalFiles.js';
 
-
 export interface PortalRoutesOptions {
   distDir?: string;
 }
@@ -22,17 +21,25 @@ const PORTAL_FRAMING = {
  * Serves the customer portal at `/` for every path no other route answers; `/api/...` paths keep
  * the API's JSON 404.
  */
-export const portalRoutes = (ctx: AppContext, options: PortalRoutesOptions = {}): FastifyPluginAsync => async (app) => {
-  const dist = options.distDir ?? PORTAL_DIST;
-  const handler = await singlePageHandler(ctx, {
-    name: 'customer portal', dist, base: '/', indexCache: 'no-cache', headers: PORTAL_FRAMING,
-    indexFor: (urlPath, index) => withClaimPagePreloads(dist, urlPath, index),
-  });
-  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
-    const urlPath = request.url.split('?')[0] ?? '/';
-    if (urlPath === '/api' || urlPath.startsWith('/api/')) {
-      return reply.code(404).send({ error: 'route_not_found', message: `No endpoint answers ${request.method} ${urlPath}.` });
-    }
-    return handler(request, reply);
-  });
-};
+export const portalRoutes =
+  (ctx: AppContext, options: PortalRoutesOptions = {}): FastifyPluginAsync =>
+  async (app) => {
+    const dist = options.distDir ?? PORTAL_DIST;
+    const handler = await singlePageHandler(ctx, {
+      name: 'customer portal',
+      dist,
+      base: '/',
+      indexCache: 'no-cache',
+      headers: PORTAL_FRAMING,
+      indexFor: (urlPath, index) => withClaimPagePreloads(dist, urlPath, index),
+    });
+    app.get('/*', { schema: { hide: true } }, async (request, reply) => {
+      const urlPath = request.url.split('?')[0] ?? '/';
+      if (urlPath === '/api' || urlPath.startsWith('/api/')) {
+        return reply
+          .code(404)
+          .send({ error: 'route_not_found', message: `No endpoint answers ${request.method} ${urlPath}.` });
+      }
+      return handler(request, reply);
+    });
+  };

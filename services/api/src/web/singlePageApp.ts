@@ -83,7 +83,13 @@ export async function singlePageHandler(ctx: AppContext, spa: SinglePageApp) {
     ctx.log.warn({ dist: spa.dist }, `${spa.name} is not built; ${spa.base} answers 503`);
   }
   const send = (reply: FastifyReply, status: number, body: Buffer | string, type: string, cache: string) =>
-    reply.code(status).headers(SECURITY_HEADERS).headers(spa.headers ?? {}).header('content-type', type).header('cache-control', cache).send(body);
+    reply
+      .code(status)
+      .headers(SECURITY_HEADERS)
+      .headers(spa.headers ?? {})
+      .header('content-type', type)
+      .header('cache-control', cache)
+      .send(body);
 
   return async (request: FastifyRequest, reply: FastifyReply) => {
     let urlPath: string;
@@ -98,13 +104,25 @@ export async function singlePageHandler(ctx: AppContext, spa: SinglePageApp) {
       const file = await readIfFile(target);
       if (file) {
         const immutable = inner.startsWith('/assets/');
-        return send(reply, 200, file, CONTENT_TYPES[path.extname(target)] ?? 'application/octet-stream',
-          immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        return send(
+          reply,
+          200,
+          file,
+          CONTENT_TYPES[path.extname(target)] ?? 'application/octet-stream',
+          immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
       }
       if (inner.startsWith('/assets/')) return send(reply, 404, 'Not found', 'text/plain; charset=utf-8', 'no-store');
     }
     const index = await readIfFile(indexFile);
-    if (!index) return send(reply, 503, `The ${spa.name} has not been built yet.`, 'text/plain; charset=utf-8', 'no-store');
-    return send(reply, 200, spa.indexFor ? await spa.indexFor(urlPath, index) : index, CONTENT_TYPES['.html']!, spa.indexCache);
+    if (!index)
+      return send(reply, 503, `The ${spa.name} has not been built yet.`, 'text/plain; charset=utf-8', 'no-store');
+    return send(
+      reply,
+      200,
+      spa.indexFor ? await spa.indexFor(urlPath, index) : index,
+      CONTENT_TYPES['.html']!,
+      spa.indexCache,
+    );
   };
 }

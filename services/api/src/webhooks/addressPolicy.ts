@@ -8,13 +8,29 @@ import net from 'node:net';
  */
 const blocked = new net.BlockList();
 for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(network, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blocked.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [
   ['::', 96], // unspecified, loopback ::1 and the old IPv4-compatible forms
-  ['64:ff9b::', 96], ['100::', 64], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) blocked.addSubnet(network, prefix, 'ipv6');
+  ['64:ff9b::', 96],
+  ['100::', 64],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const)
+  blocked.addSubnet(network, prefix, 'ipv6');
 
 /** Loopback, private, link-local, carrier-grade NAT, multicast, reserved or unspecified. */
 export function isPrivateAddress(address: string): boolean {
@@ -34,7 +50,9 @@ export async function refusalOf(url: string, allowPrivate: boolean): Promise<str
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
   let addresses: string[];
   try {
-    addresses = net.isIP(host) ? [host] : (await dns.promises.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+    addresses = net.isIP(host)
+      ? [host]
+      : (await dns.promises.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
   } catch {
     return `The host ${host} does not resolve.`;
   }
@@ -51,7 +69,9 @@ export const publicOnlyLookup: net.LookupFunction = (hostname, options, callback
     if (error) return callback(error, '', 0);
     const inner = addresses.find((a) => isPrivateAddress(a.address));
     if (inner || addresses.length === 0) {
-      const refused: NodeJS.ErrnoException = new Error(`refused: ${hostname} resolves to a private address (${inner?.address ?? 'none'})`);
+      const refused: NodeJS.ErrnoException = new Error(
+        `refused: ${hostname} resolves to a private address (${inner?.address ?? 'none'})`,
+      );
       refused.code = 'EPRIVATEADDRESS';
       return callback(refused, '', 0);
     }

@@ -1,7 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import {
-  claimDueDeliveries, DELIVERIES_DUE_CHANNEL, parkDelivery, recordDeliveryAttempts, releaseDelivery, releaseDeliveryUntil, type ClaimedDelivery,
+  claimDueDeliveries,
+  DELIVERIES_DUE_CHANNEL,
+  parkDelivery,
+  recordDeliveryAttempts,
+  releaseDelivery,
+  releaseDeliveryUntil,
+  type ClaimedDelivery,
 } from '@claims/projections';
 import type { AppContext } from '../context.js';
 import { nextAttemptAfterFailure } from './retrySchedule.js';
@@ -34,7 +40,11 @@ export interface DeliveryWorkerOptions {
 const LONGEST_PROCESSING_RETRY_MS = 60_000;
 
 /** An attempt that ended, with what its receiver answered. */
-export interface EndedWebhookAttempt { delivery: ClaimedDelivery; outcome: WebhookOutcome; attemptedAt: Date }
+export interface EndedWebhookAttempt {
+  delivery: ClaimedDelivery;
+  outcome: WebhookOutcome;
+  attemptedAt: Date;
+}
 
 /**
  * Records attempts of claimed deliveries (each at most once here) in one statement, each failure
@@ -49,11 +59,16 @@ export async function recordAttempts(ctx: AppContext, ended: readonly EndedWebho
 }
 
 async function recordOutcomes(ctx: AppContext, ended: readonly EndedWebhookAttempt[]): Promise<void> {
-  await recordDeliveryAttempts(ctx.database.db, ended, (input, { outcome }) => {
-    const scheduled = nextAttemptAfterFailure(input);
-    const asked = outcome.retryAfterMs === null ? null : new Date(input.failedAt.getTime() + outcome.retryAfterMs);
-    return scheduled && asked && asked > scheduled ? asked : scheduled;
-  }, true);
+  await recordDeliveryAttempts(
+    ctx.database.db,
+    ended,
+    (input, { outcome }) => {
+      const scheduled = nextAttemptAfterFailure(input);
+      const asked = outcome.retryAfterMs === null ? null : new Date(input.failedAt.getTime() + outcome.retryAfterMs);
+      return scheduled && asked && asked > scheduled ? asked : scheduled;
+    },
+    true,
+  );
 }
 
 /** The health of each endpoint with a failure among `ended`, noted attempt by attempt. */
@@ -62,13 +77,22 @@ async function noteFailingEndpoints(ctx: AppContext, ended: readonly EndedWebhoo
   for (const { delivery, outcome, attemptedAt } of ended) {
     if (!failing.has(delivery.endpointId)) continue;
     await recordEndpointHealth(ctx, {
-      endpointId: delivery.endpointId, webhookId: delivery.webhookId, statusCode: outcome.statusCode, succeeded: outcome.succeeded, at: attemptedAt,
+      endpointId: delivery.endpointId,
+      webhookId: delivery.webhookId,
+      statusCode: outcome.statusCode,
+      succeeded: outcome.succeeded,
+      at: attemptedAt,
     });
   }
 }
 
 /** Records one attempt: {@link recordAttempts} of one. */
-export async function recordAttempt(ctx: AppContext, delivery: ClaimedDelivery, outcome: WebhookOutcome, attemptedAt: Date): Promise<void> {
+export async function recordAttempt(
+  ctx: AppContext,
+  delivery: ClaimedDelivery,
+  outcome: WebhookOutcome,
+  attemptedAt: Date,
+): Promise<void> {
   await recordAttempts(ctx, [{ delivery, outcome, attemptedAt }]);
 }
 
@@ -106,7 +130,13 @@ export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpti
   async function deliver(delivery: ClaimedDelivery): Promise<void> {
     const attemptedAt = now();
     const outcome = await sendWebhook(
-      { url: delivery.url, secrets: delivery.secrets, webhookId: delivery.webhookId, timestampSeconds: Math.floor(attemptedAt.getTime() / 1000), body: delivery.payload },
+      {
+        url: delivery.url,
+        secrets: delivery.secrets,
+        webhookId: delivery.webhookId,
+        timestampSeconds: Math.floor(attemptedAt.getTime() / 1000),
+        body: delivery.payload,
+      },
       { allowPrivate: ctx.config.webhookAllowPrivateUrls, timeoutMs, signal: aborter.signal },
     );
     if (aborter.signal.aborted) {
@@ -115,10 +145,18 @@ export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpti
     }
     // The place stays taken (as its lease counts in claims) until the attempt is recorded.
     await new Promise<void>((resolve, reject) => {
-      ended.push({ delivery, outcome, attemptedAt, done: (error) => (error === undefined ? resolve() : reject(error)) });
+      ended.push({
+        delivery,
+        outcome,
+        attemptedAt,
+        done: (error) => (error === undefined ? resolve() : reject(error)),
+      });
       if (!recording) void recordEnded();
     });
-    ctx.log.debug({ webhookId: delivery.webhookId, statusCode: outcome.statusCode, error: outcome.error }, 'webhook attempt');
+    ctx.log.debug(
+      { webhookId: delivery.webhookId, statusCode: outcome.statusCode, error: outcome.error },
+      'webhook attempt',
+    );
   }
 
   /**
@@ -129,7 +167,9 @@ export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpti
     recording = true;
     while (ended.length > 0) {
       const recorded = await recordBatch(takeBatch());
-      await noteFailingEndpoints(ctx, recorded).catch((error: unknown) => ctx.log.error({ err: error }, 'noting a failing webhook endpoint failed'));
+      await noteFailingEndpoints(ctx, recorded).catch((error: unknown) =>
+        ctx.log.error({ err: error }, 'noting a failing webhook endpoint failed'),
+      );
     }
     recording = false;
   }
@@ -167,7 +207,7 @@ export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpti
   function takeBatch(): typeof ended {
     const ids = new Set<string>();
     const batch: typeof ended = [];
-    for (let i = 0; i < ended.length; ) {
+    for (let i = 0; i < ended.length;) {
       const attempt = ended[i]!;
       if (ids.has(attempt.delivery.id)) {
         i++;
@@ -193,7 +233,10 @@ export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpti
         return;
       } catch (error) {
         if (stopped || Date.now() + waitMs > giveUpAt) throw error;
-        ctx.log.warn({ err: error, webhookIds: batch.map((a) => a.delivery.webhookId) }, 'recording webhook attempts failed; trying again');
+        ctx.log.warn(
+          { err: error, webhookIds: batch.map((a) => a.delivery.webhookId) },
+          'recording webhook attempts failed; trying again',
+        );
         await sleep(waitMs, undefined, { signal: aborter.signal }).catch(() => undefined);
       }
     }
@@ -206,31 +249,59 @@ export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpti
    */
   async function processingFailed(delivery: ClaimedDelivery, error: unknown): Promise<void> {
     const reason = error instanceof Error ? error.message : String(error);
-    const databaseAnswers = await sql`select 1`.execute(db).then(() => true, () => false);
+    const databaseAnswers = await sql`select 1`.execute(db).then(
+      () => true,
+      () => false,
+    );
     if (!databaseAnswers || stopped) {
-      ctx.log.error({ err: error, webhookId: delivery.webhookId }, 'processing a webhook delivery failed; the lease will expire and it is retried');
+      ctx.log.error(
+        { err: error, webhookId: delivery.webhookId },
+        'processing a webhook delivery failed; the lease will expire and it is retried',
+      );
       return;
     }
     const failures = (processingFailures.get(delivery.id) ?? 0) + 1;
     if (failures < maxProcessingFailures) {
       processingFailures.set(delivery.id, failures);
-      await releaseDeliveryUntil(db, delivery, new Date(now().getTime() + Math.min(LONGEST_PROCESSING_RETRY_MS, processingRetryMs * 2 ** (failures - 1))));
-      ctx.log.warn({ err: error, webhookId: delivery.webhookId, failures }, 'processing a webhook delivery failed; it is tried again');
+      await releaseDeliveryUntil(
+        db,
+        delivery,
+        new Date(now().getTime() + Math.min(LONGEST_PROCESSING_RETRY_MS, processingRetryMs * 2 ** (failures - 1))),
+      );
+      ctx.log.warn(
+        { err: error, webhookId: delivery.webhookId, failures },
+        'processing a webhook delivery failed; it is tried again',
+      );
       return;
     }
     processingFailures.delete(delivery.id);
     if (!(await parkDelivery(db, delivery, reason, failures))) return;
-    ctx.log.error({ err: error, deliveryId: delivery.id, webhookId: delivery.webhookId, endpointId: delivery.endpointId, failures, alert: 'webhook_delivery_parked' },
-      'webhook delivery parked: its processing failed every try; the others go on without it');
+    ctx.log.error(
+      {
+        err: error,
+        deliveryId: delivery.id,
+        webhookId: delivery.webhookId,
+        endpointId: delivery.endpointId,
+        failures,
+        alert: 'webhook_delivery_parked',
+      },
+      'webhook delivery parked: its processing failed every try; the others go on without it',
+    );
   }
 
   function start(delivery: ClaimedDelivery): void {
     const attempt: Promise<void> = deliver(delivery)
-      .then(() => {
-        processingFailures.delete(delivery.id);
-      }, (error: unknown) => processingFailed(delivery, error))
+      .then(
+        () => {
+          processingFailures.delete(delivery.id);
+        },
+        (error: unknown) => processingFailed(delivery, error),
+      )
       .catch((error: unknown) => {
-        ctx.log.error({ err: error, webhookId: delivery.webhookId }, 'a failed webhook delivery could not be rescheduled; the lease will expire and it is retried');
+        ctx.log.error(
+          { err: error, webhookId: delivery.webhookId },
+          'a failed webhook delivery could not be rescheduled; the lease will expire and it is retried',
+        );
       })
       .finally(() => {
         inFlight.delete(attempt);
@@ -278,9 +349,14 @@ export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpti
     timer = setTimeout(() => void claim().then(schedule), pollMs);
   }
   schedule();
-  const wakeUps = ctx.database.listen(DELIVERIES_DUE_CHANNEL, () => {
-    if (!stopped) void claim();
-  }, (error) => ctx.log.warn({ err: error }, 'listening for new webhook deliveries failed; polling until it listens again'));
+  const wakeUps = ctx.database.listen(
+    DELIVERIES_DUE_CHANNEL,
+    () => {
+      if (!stopped) void claim();
+    },
+    (error) =>
+      ctx.log.warn({ err: error }, 'listening for new webhook deliveries failed; polling until it listens again'),
+  );
 
   return {
     wake: () => void claim(),

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { storeWebhooksStreamOf } from '@claims/contracts';
-import { endpointDisabledMessage, failedForWindow, storeWebhooksDecider, type EndpointDisableCause } from '@claims/domain';
+import {
+  endpointDisabledMessage,
+  failedForWindow,
+  storeWebhooksDecider,
+  type EndpointDisableCause,
+} from '@claims/domain';
 import type { AppContext, RequestMeta } from '../context.js';
 import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { disableEndpointRow, noteAttemptOutcome } from './endpointRepository.js';
@@ -9,7 +14,9 @@ import { disableEndpointRow, noteAttemptOutcome } from './endpointRepository.js'
 class AlreadyOff extends Error {}
 
 const deliveryMeta = (webhookId: string): RequestMeta => ({
-  actor: { type: 'system', id: 'webhook-delivery', name: 'Webhook delivery' }, correlationId: `${webhookId}:${randomUUID()}`, causationId: null,
+  actor: { type: 'system', id: 'webhook-delivery', name: 'Webhook delivery' },
+  correlationId: `${webhookId}:${randomUUID()}`,
+  causationId: null,
 });
 
 /**
@@ -19,7 +26,8 @@ const deliveryMeta = (webhookId: string): RequestMeta => ({
  * endpoint's row, so the page's notice and the history agree.
  */
 export async function recordEndpointHealth(
-  ctx: AppContext, attempt: { endpointId: string; webhookId: string; statusCode: number | null; succeeded: boolean; at: Date },
+  ctx: AppContext,
+  attempt: { endpointId: string; webhookId: string; statusCode: number | null; succeeded: boolean; at: Date },
 ): Promise<void> {
   const health = await noteAttemptOutcome(ctx.database.db, attempt.endpointId, attempt.succeeded, attempt.at);
   // A success leaves nothing to decide, nor does an endpoint already off or deleted.
@@ -39,12 +47,22 @@ export async function recordEndpointHealth(
       streamId: storeWebhooksStreamOf(health.storeId),
       storeId: health.storeId,
       meta: deliveryMeta(attempt.webhookId),
-      command: { type: 'DisableWebhookEndpoint', storeId: health.storeId, endpointId: attempt.endpointId, url: health.url, cause, at },
+      command: {
+        type: 'DisableWebhookEndpoint',
+        storeId: health.storeId,
+        endpointId: attempt.endpointId,
+        url: health.url,
+        cause,
+        at,
+      },
       alongside: async (trx) => {
         if (!(await disableEndpointRow(trx, attempt.endpointId, reason, at))) throw new AlreadyOff();
       },
     });
-    ctx.log.warn({ endpointId: attempt.endpointId, storeId: health.storeId, reason: cause.kind }, 'webhook endpoint disabled');
+    ctx.log.warn(
+      { endpointId: attempt.endpointId, storeId: health.storeId, reason: cause.kind },
+      'webhook endpoint disabled',
+    );
   } catch (error) {
     if (!(error instanceof AlreadyOff)) throw error;
   }

@@ -1,8 +1,21 @@
 import type {
-  CreateWebhookEndpointRequest, CreateWebhookEndpointResponse, ReplayWebhookRangeRequest, ReplayWebhookRangeResponse, WebhookDeliveryAttemptPage,
-  WebhookDeliveryAttemptQuery, WebhookEndpoint, WebhookEndpointStatus, WebhookReplayResponse, WebhookTestResponse,
+  CreateWebhookEndpointRequest,
+  CreateWebhookEndpointResponse,
+  ReplayWebhookRangeRequest,
+  ReplayWebhookRangeResponse,
+  WebhookDeliveryAttemptPage,
+  WebhookDeliveryAttemptQuery,
+  WebhookEndpoint,
+  WebhookEndpointStatus,
+  WebhookReplayResponse,
+  WebhookTestResponse,
 } from '@claims/contracts';
-import { enqueueTestDelivery, listDeliveryAttempts, replayDeliveriesBetween, replayDelivery } from '@claims/projections';
+import {
+  enqueueTestDelivery,
+  listDeliveryAttempts,
+  replayDeliveriesBetween,
+  replayDelivery,
+} from '@claims/projections';
 import type { AppContext } from '../context.js';
 import type { Config } from '../config.js';
 import { AppError } from '../platform/errors.js';
@@ -26,26 +39,42 @@ export async function endpointOf(ctx: AppContext, storeId: string, endpointId: s
 
 /** Registers an endpoint after checking its address (422 for a private one); the secret is in this answer only. */
 export async function registerEndpoint(
-  ctx: AppContext, storeId: string, body: CreateWebhookEndpointRequest, tokenId: string | null,
+  ctx: AppContext,
+  storeId: string,
+  body: CreateWebhookEndpointRequest,
+  tokenId: string | null,
 ): Promise<CreateWebhookEndpointResponse> {
   const refusal = await refusalOf(body.url, ctx.config.webhookAllowPrivateUrls);
   if (refusal) throw new AppError('webhook_url_not_allowed', refusal);
   const { endpoint, secret } = await createEndpoint(ctx, {
-    storeId, url: body.url, eventTypes: body.eventTypes ?? null, description: body.description ?? null, tokenId,
+    storeId,
+    url: body.url,
+    eventTypes: body.eventTypes ?? null,
+    description: body.description ?? null,
+    tokenId,
   });
   return { ...endpoint, secret };
 }
 
 /** Pauses or resumes deliveries; `reason` is what the endpoint shows while paused. */
 export async function changeEndpointStatus(
-  ctx: AppContext, storeId: string, endpointId: string, status: WebhookEndpointStatus, reason: string,
+  ctx: AppContext,
+  storeId: string,
+  endpointId: string,
+  status: WebhookEndpointStatus,
+  reason: string,
 ): Promise<WebhookEndpoint> {
   const endpoint = await setEndpointStatus(ctx, storeId, endpointId, status, reason);
   if (!endpoint) throw endpointNotFound();
   return endpoint;
 }
 
-export async function rotateEndpointSecret(ctx: AppContext, storeId: string, endpointId: string, overlapSeconds: number) {
+export async function rotateEndpointSecret(
+  ctx: AppContext,
+  storeId: string,
+  endpointId: string,
+  overlapSeconds: number,
+) {
   const rotated = await rotateSecret(ctx, storeId, endpointId, overlapSeconds);
   if (!rotated) throw endpointNotFound();
   return rotated;
@@ -56,7 +85,12 @@ export async function removeEndpoint(ctx: AppContext, storeId: string, endpointI
 }
 
 /** Every attempt to the endpoint, newest first, with where each delivery stands now. */
-export async function endpointAttempts(ctx: AppContext, storeId: string, endpointId: string, query: WebhookDeliveryAttemptQuery): Promise<WebhookDeliveryAttemptPage> {
+export async function endpointAttempts(
+  ctx: AppContext,
+  storeId: string,
+  endpointId: string,
+  query: WebhookDeliveryAttemptQuery,
+): Promise<WebhookDeliveryAttemptPage> {
   const endpoint = await endpointOf(ctx, storeId, endpointId);
   return listDeliveryAttempts(ctx.database.db, endpoint.id, query);
 }
@@ -64,7 +98,11 @@ export async function endpointAttempts(ctx: AppContext, storeId: string, endpoin
 const SENDS = {
   test: (l: Config['webhookSendLimits']) => ({ max: l.testsPerMinute, windowSeconds: 60, what: 'test deliveries' }),
   replay: (l: Config['webhookSendLimits']) => ({ max: l.replaysPerMinute, windowSeconds: 60, what: 'replays' }),
-  rangeReplay: (l: Config['webhookSendLimits']) => ({ max: l.rangeReplaysPerHour, windowSeconds: 3_600, what: 'range replays' }),
+  rangeReplay: (l: Config['webhookSendLimits']) => ({
+    max: l.rangeReplaysPerHour,
+    windowSeconds: 3_600,
+    what: 'range replays',
+  }),
 };
 
 /**
@@ -74,14 +112,28 @@ const SENDS = {
 async function countSend(ctx: AppContext, endpointId: string, kind: keyof typeof SENDS): Promise<void> {
   const limit = SENDS[kind](ctx.config.webhookSendLimits);
   const now = ctx.now();
-  const { hits, windowEndsAt } = await hitWindow(ctx.database.db, `webhook-${kind}:${endpointId}`, limit.windowSeconds * 1000, now);
+  const { hits, windowEndsAt } = await hitWindow(
+    ctx.database.db,
+    `webhook-${kind}:${endpointId}`,
+    limit.windowSeconds * 1000,
+    now,
+  );
   if (hits > limit.max) {
-    throw new AppError('rate_limited', `This endpoint has had its ${limit.max} ${limit.what} of this window; try again after ${windowEndsAt}.`, undefined,
-      { 'retry-after': String(retryAfterSeconds(windowEndsAt, now)) });
+    throw new AppError(
+      'rate_limited',
+      `This endpoint has had its ${limit.max} ${limit.what} of this window; try again after ${windowEndsAt}.`,
+      undefined,
+      { 'retry-after': String(retryAfterSeconds(windowEndsAt, now)) },
+    );
   }
 }
 
-export async function replayOne(ctx: AppContext, storeId: string, endpointId: string, deliveryId: string): Promise<WebhookReplayResponse> {
+export async function replayOne(
+  ctx: AppContext,
+  storeId: string,
+  endpointId: string,
+  deliveryId: string,
+): Promise<WebhookReplayResponse> {
   const endpoint = await endpointOf(ctx, storeId, endpointId);
   await countSend(ctx, endpoint.id, 'replay');
   const replayed = await replayDelivery(ctx.database.db, endpoint.id, deliveryId, ctx.now());
@@ -89,14 +141,23 @@ export async function replayOne(ctx: AppContext, storeId: string, endpointId: st
   return replayed;
 }
 
-export async function replayRange(ctx: AppContext, storeId: string, endpointId: string, range: ReplayWebhookRangeRequest): Promise<ReplayWebhookRangeResponse> {
+export async function replayRange(
+  ctx: AppContext,
+  storeId: string,
+  endpointId: string,
+  range: ReplayWebhookRangeRequest,
+): Promise<ReplayWebhookRangeResponse> {
   const endpoint = await endpointOf(ctx, storeId, endpointId);
   await countSend(ctx, endpoint.id, 'rangeReplay');
   return { replayed: await replayDeliveriesBetween(ctx.database.db, endpoint.id, range.from, range.to, ctx.now()) };
 }
 
 /** A `webhook.test` delivery, sent like any other (also to a paused endpoint once it is resumed). */
-export async function sendTestDelivery(ctx: AppContext, storeId: string, endpointId: string): Promise<WebhookTestResponse> {
+export async function sendTestDelivery(
+  ctx: AppContext,
+  storeId: string,
+  endpointId: string,
+): Promise<WebhookTestResponse> {
   const endpoint = await endpointOf(ctx, storeId, endpointId);
   await countSend(ctx, endpoint.id, 'test');
   return enqueueTestDelivery(ctx.database.db, endpoint, ctx.now());

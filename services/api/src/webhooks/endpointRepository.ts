@@ -6,17 +6,34 @@ import type { AppContext } from '../context.js';
 import { newWebhookSecret } from './signature.js';
 
 interface EndpointRow {
-  id: string; store_id: string; url: string; event_types: string[] | null; description: string | null; created_at: Date | string;
-  status: string; disabled_reason: string | null; previous_secret_expires_at: Date | string | null;
+  id: string;
+  store_id: string;
+  url: string;
+  event_types: string[] | null;
+  description: string | null;
+  created_at: Date | string;
+  status: string;
+  disabled_reason: string | null;
+  previous_secret_expires_at: Date | string | null;
 }
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
-const toEndpoint = (row: EndpointRow): WebhookEndpoint => WebhookEndpoint.parse({
-  id: row.id, storeId: row.store_id, url: row.url, eventTypes: row.event_types, description: row.description, createdAt: iso(row.created_at),
-  status: row.status, disabledReason: row.disabled_reason,
-  previousSecretExpiresAt: row.previous_secret_expires_at && new Date(row.previous_secret_expires_at) > new Date() ? iso(row.previous_secret_expires_at) : null,
-});
+const toEndpoint = (row: EndpointRow): WebhookEndpoint =>
+  WebhookEndpoint.parse({
+    id: row.id,
+    storeId: row.store_id,
+    url: row.url,
+    eventTypes: row.event_types,
+    description: row.description,
+    createdAt: iso(row.created_at),
+    status: row.status,
+    disabledReason: row.disabled_reason,
+    previousSecretExpiresAt:
+      row.previous_secret_expires_at && new Date(row.previous_secret_expires_at) > new Date()
+        ? iso(row.previous_secret_expires_at)
+        : null,
+  });
 
 const ENDPOINT_COLUMNS = sql`id, store_id, url, event_types, description, created_at, status, disabled_reason, previous_secret_expires_at`;
 
@@ -27,7 +44,13 @@ const ENDPOINT_COLUMNS = sql`id, store_id, url, event_types, description, create
  */
 export async function createEndpoint(
   ctx: AppContext,
-  input: { storeId: string; url: string; eventTypes: readonly WebhookEventType[] | null; description: string | null; tokenId: string | null },
+  input: {
+    storeId: string;
+    url: string;
+    eventTypes: readonly WebhookEventType[] | null;
+    description: string | null;
+    tokenId: string | null;
+  },
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const id = randomUUID();
   const secret = newWebhookSecret();
@@ -47,12 +70,19 @@ export async function createEndpoint(
 const selectEndpoints = sql`select ${ENDPOINT_COLUMNS} from webhook_endpoints`;
 
 export async function listEndpoints(db: QueryExecutorProvider, storeId: string): Promise<WebhookEndpoint[]> {
-  const { rows } = await sql<EndpointRow>`${selectEndpoints} where store_id = ${storeId}::uuid and deleted_at is null order by created_at, id`.execute(db);
+  const { rows } =
+    await sql<EndpointRow>`${selectEndpoints} where store_id = ${storeId}::uuid and deleted_at is null order by created_at, id`.execute(
+      db,
+    );
   return rows.map(toEndpoint);
 }
 
 /** The store's live endpoint, or null (another store's endpoint is as unknown as a made-up id). */
-export async function findEndpoint(db: QueryExecutorProvider, storeId: string, id: string): Promise<WebhookEndpoint | null> {
+export async function findEndpoint(
+  db: QueryExecutorProvider,
+  storeId: string,
+  id: string,
+): Promise<WebhookEndpoint | null> {
   const { rows } = await sql<EndpointRow>`
     ${selectEndpoints} where store_id = ${storeId}::uuid and id::text = ${id} and deleted_at is null`.execute(db);
   return rows[0] ? toEndpoint(rows[0]) : null;
@@ -62,12 +92,19 @@ export async function findEndpoint(db: QueryExecutorProvider, storeId: string, i
  * A new signing secret; the old one keeps signing beside it (Standard Webhooks: several signatures,
  * space-separated, new first) until `overlapSeconds` have passed, then expires on its own.
  */
-export async function rotateSecret(ctx: AppContext, storeId: string, id: string, overlapSeconds: number): Promise<{ secret: string; previousSecretExpiresAt: string } | null> {
+export async function rotateSecret(
+  ctx: AppContext,
+  storeId: string,
+  id: string,
+  overlapSeconds: number,
+): Promise<{ secret: string; previousSecretExpiresAt: string } | null> {
   const secret = newWebhookSecret();
   const expiresAt = new Date(Date.parse(ctx.now()) + overlapSeconds * 1000).toISOString();
   const { rows } = await sql<{ id: string }>`
     update webhook_endpoints set previous_secret = secret, previous_secret_expires_at = ${expiresAt}::timestamptz, secret = ${secret}
-    where store_id = ${storeId}::uuid and id::text = ${id} and deleted_at is null returning id`.execute(ctx.database.db);
+    where store_id = ${storeId}::uuid and id::text = ${id} and deleted_at is null returning id`.execute(
+    ctx.database.db,
+  );
   return rows.length > 0 ? { secret, previousSecretExpiresAt: expiresAt } : null;
 }
 
@@ -76,7 +113,11 @@ export async function rotateSecret(ctx: AppContext, storeId: string, id: string,
  * while off is due at once when it is on again, and a run of failures starts afresh.
  */
 export async function setEndpointStatus(
-  ctx: AppContext, storeId: string, id: string, status: WebhookEndpointStatus, reason: string,
+  ctx: AppContext,
+  storeId: string,
+  id: string,
+  status: WebhookEndpointStatus,
+  reason: string,
 ): Promise<WebhookEndpoint | null> {
   return ctx.database.db.transaction().execute(async (trx) => {
     const { rows } = await sql<EndpointRow>`
@@ -108,23 +149,51 @@ export interface EndpointHealth {
  * a failure starts one if none is under way and answers the endpoint as it now stands. Each writes only
  * when the run starts or ends, not on every attempt.
  */
-export async function noteAttemptOutcome(db: QueryExecutorProvider, id: string, succeeded: boolean, at: Date): Promise<EndpointHealth | null> {
+export async function noteAttemptOutcome(
+  db: QueryExecutorProvider,
+  id: string,
+  succeeded: boolean,
+  at: Date,
+): Promise<EndpointHealth | null> {
   if (succeeded) {
-    await sql`update webhook_endpoints set failing_since = null where id = ${id}::uuid and failing_since is not null`.execute(db);
+    await sql`update webhook_endpoints set failing_since = null where id = ${id}::uuid and failing_since is not null`.execute(
+      db,
+    );
     return null;
   }
-  await sql`update webhook_endpoints set failing_since = ${at.toISOString()}::timestamptz where id = ${id}::uuid and failing_since is null`.execute(db);
-  const { rows } = await sql<{ store_id: string; url: string; status: WebhookEndpointStatus; failing_since: Date | string | null }>`
-    select store_id, url, status, failing_since from webhook_endpoints where id = ${id}::uuid and deleted_at is null`.execute(db);
+  await sql`update webhook_endpoints set failing_since = ${at.toISOString()}::timestamptz where id = ${id}::uuid and failing_since is null`.execute(
+    db,
+  );
+  const { rows } = await sql<{
+    store_id: string;
+    url: string;
+    status: WebhookEndpointStatus;
+    failing_since: Date | string | null;
+  }>`
+    select store_id, url, status, failing_since from webhook_endpoints where id = ${id}::uuid and deleted_at is null`.execute(
+    db,
+  );
   const row = rows[0];
-  return row ? { storeId: row.store_id, url: row.url, status: row.status, failingSince: row.failing_since ? iso(row.failing_since) : null } : null;
+  return row
+    ? {
+        storeId: row.store_id,
+        url: row.url,
+        status: row.status,
+        failingSince: row.failing_since ? iso(row.failing_since) : null,
+      }
+    : null;
 }
 
 /**
  * Turns an endpoint off on the product's own decision (410, persistent failure), in the transaction of
  * the event that records it; false when it was already off or is gone (someone else decided first).
  */
-export async function disableEndpointRow(db: QueryExecutorProvider, id: string, reason: string, at: string): Promise<boolean> {
+export async function disableEndpointRow(
+  db: QueryExecutorProvider,
+  id: string,
+  reason: string,
+  at: string,
+): Promise<boolean> {
   const { rows } = await sql<{ id: string }>`
     update webhook_endpoints set status = 'disabled', disabled_at = ${at}::timestamptz, disabled_reason = ${reason}
     where id = ${id}::uuid and status = 'enabled' and deleted_at is null returning id`.execute(db);

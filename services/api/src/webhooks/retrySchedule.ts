@@ -4,7 +4,15 @@
  * the worker passes the clock in, so tests never wait real hours.
  */
 export const RETRY_DELAYS_MS: readonly number[] = [
-  5_000, 30_000, 2 * 60_000, 10 * 60_000, 30 * 60_000, 3_600_000, 2 * 3_600_000, 4 * 3_600_000, 8 * 3_600_000,
+  5_000,
+  30_000,
+  2 * 60_000,
+  10 * 60_000,
+  30 * 60_000,
+  3_600_000,
+  2 * 3_600_000,
+  4 * 3_600_000,
+  8 * 3_600_000,
 ];
 /** Retries go on until a failure comes this long after the schedule's first attempt. */
 export const RETRY_FOR_MS = 24 * 3_600_000;
@@ -19,7 +27,11 @@ export function retryDelayMs(failedAttempts: number): number {
  * The next attempt after a failure, or null when the delivery has been retried for long enough
  * (the last attempt is made at or after 24 h, so a receiver down for a whole day still gets it).
  */
-export function nextAttemptAfterFailure(input: { failedAttempts: number; firstAttemptAt: Date; failedAt: Date }): Date | null {
+export function nextAttemptAfterFailure(input: {
+  failedAttempts: number;
+  firstAttemptAt: Date;
+  failedAt: Date;
+}): Date | null {
   if (input.failedAt.getTime() - input.firstAttemptAt.getTime() >= RETRY_FOR_MS) return null;
   return new Date(input.failedAt.getTime() + retryDelayMs(input.failedAttempts));
 }

@@ -35,8 +35,12 @@ export interface WebhookOutcome {
  * breaks dropped (PostgreSQL text cannot hold NUL), and null when nothing is left.
  */
 export function excerptOf(body: Buffer): string | null {
-  // eslint-disable-next-line no-control-regex -- exactly the control characters are what is removed
-  const text = body.toString('utf8').replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '').slice(0, RESPONSE_EXCERPT_CHARS).trim();
+  const text = body
+    .toString('utf8')
+    // eslint-disable-next-line no-control-regex -- exactly the control characters are what is removed
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '')
+    .slice(0, RESPONSE_EXCERPT_CHARS)
+    .trim();
   return text === '' ? null : text;
 }
 
@@ -76,7 +80,11 @@ export function sendWebhook(request: WebhookRequest, options: SendOptions): Prom
       settled = true;
       clearTimeout(timer);
       resolve({
-        statusCode, error, succeeded: error === null, durationMs: elapsed(), retryAfterMs: retryAfter,
+        statusCode,
+        error,
+        succeeded: error === null,
+        durationMs: elapsed(),
+        retryAfterMs: retryAfter,
         responseExcerpt: body.length > 0 ? excerptOf(Buffer.concat(body)) : null,
       });
     };
@@ -99,40 +107,49 @@ export function sendWebhook(request: WebhookRequest, options: SendOptions): Prom
       return;
     }
     const client = target.protocol === 'https:' ? https : http;
-    const outgoing = client.request(target, {
-      method: 'POST',
-      agent: false,
-      ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup }),
-      ...(options.signal ? { signal: options.signal } : {}),
-      headers: {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(request.body),
-        'user-agent': 'order-protection-webhooks/1',
-        'webhook-id': request.webhookId,
-        'webhook-timestamp': String(request.timestampSeconds),
-        'webhook-signature': request.secrets.map((secret) => signWebhook(secret, request.webhookId, request.timestampSeconds, request.body)).join(' '),
+    const outgoing = client.request(
+      target,
+      {
+        method: 'POST',
+        agent: false,
+        ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup }),
+        ...(options.signal ? { signal: options.signal } : {}),
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(request.body),
+          'user-agent': 'order-protection-webhooks/1',
+          'webhook-id': request.webhookId,
+          'webhook-timestamp': String(request.timestampSeconds),
+          'webhook-signature': request.secrets
+            .map((secret) => signWebhook(secret, request.webhookId, request.timestampSeconds, request.body))
+            .join(' '),
+        },
       },
-    }, (response) => {
-      const status = response.statusCode ?? 0;
-      const header = response.headers['retry-after'];
-      const retryAfter = status === 429 || status === 503 ? retryAfterMs(Array.isArray(header) ? header[0] : header, Date.now()) : null;
-      answered = { status, retryAfter };
-      response.on('data', (chunk: Buffer) => {
-        if (bodyBytes >= RESPONSE_EXCERPT_BYTES) return;
-        body.push(chunk.subarray(0, RESPONSE_EXCERPT_BYTES - bodyBytes));
-        bodyBytes += Math.min(chunk.length, RESPONSE_EXCERPT_BYTES - bodyBytes);
-        if (bodyBytes >= RESPONSE_EXCERPT_BYTES) finishAnswered();
-      });
-      response.on('error', () => finishAnswered());
-      response.on('end', finishAnswered);
-      // The rest of a long body is read and dropped so the socket can close cleanly, but not for long.
-      response.on('close', () => {
-        finishAnswered();
-        clearTimeout(drain);
-      });
-      const drain = setTimeout(() => outgoing.destroy(), timeoutMs + 1_000);
-      drain.unref();
-    });
+      (response) => {
+        const status = response.statusCode ?? 0;
+        const header = response.headers['retry-after'];
+        const retryAfter =
+          status === 429 || status === 503
+            ? retryAfterMs(Array.isArray(header) ? header[0] : header, Date.now())
+            : null;
+        answered = { status, retryAfter };
+        response.on('data', (chunk: Buffer) => {
+          if (bodyBytes >= RESPONSE_EXCERPT_BYTES) return;
+          body.push(chunk.subarray(0, RESPONSE_EXCERPT_BYTES - bodyBytes));
+          bodyBytes += Math.min(chunk.length, RESPONSE_EXCERPT_BYTES - bodyBytes);
+          if (bodyBytes >= RESPONSE_EXCERPT_BYTES) finishAnswered();
+        });
+        response.on('error', () => finishAnswered());
+        response.on('end', finishAnswered);
+        // The rest of a long body is read and dropped so the socket can close cleanly, but not for long.
+        response.on('close', () => {
+          finishAnswered();
+          clearTimeout(drain);
+        });
+        const drain = setTimeout(() => outgoing.destroy(), timeoutMs + 1_000);
+        drain.unref();
+      },
+    );
     timer = setTimeout(() => {
       // Headers came but the body did not end: the status is the answer, with what body came.
       if (answered) finishAnswered();
@@ -144,7 +161,14 @@ export function sendWebhook(request: WebhookRequest, options: SendOptions): Prom
         finishAnswered();
         return;
       }
-      finish(null, options.signal?.aborted ? 'aborted: worker stopping' : error.code ? `${error.code}: ${error.message}` : error.message);
+      finish(
+        null,
+        options.signal?.aborted
+          ? 'aborted: worker stopping'
+          : error.code
+            ? `${error.code}: ${error.message}`
+            : error.message,
+      );
     });
     outgoing.end(request.body);
   });

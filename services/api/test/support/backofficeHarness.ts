@@ -29,11 +29,22 @@ export type DemoUser = keyof typeof DEMO_USERS;
 
 /** The demo users' grants as demo.json gives them (independent of the server's answer): role, and the stores it holds. */
 export const DEMO_ROLES: Record<DemoUser, RoleName> = {
-  admin: 'orderprotection_admin', support: 'orderprotection_support', finance: 'orderprotection_finance',
-  acmeOwner: 'account_owner', acmeAgent: 'store_support', acmeViewer: 'store_user', kumoOwner: 'store_owner',
+  admin: 'orderprotection_admin',
+  support: 'orderprotection_support',
+  finance: 'orderprotection_finance',
+  acmeOwner: 'account_owner',
+  acmeAgent: 'store_support',
+  acmeViewer: 'store_user',
+  kumoOwner: 'store_owner',
 };
 export const DEMO_SCOPES: Record<DemoUser, 'all' | 'acme' | 'kumo'> = {
-  admin: 'all', support: 'all', finance: 'all', acmeOwner: 'acme', acmeAgent: 'acme', acmeViewer: 'acme', kumoOwner: 'kumo',
+  admin: 'all',
+  support: 'all',
+  finance: 'all',
+  acmeOwner: 'acme',
+  acmeAgent: 'acme',
+  acmeViewer: 'acme',
+  kumoOwner: 'kumo',
 };
 
 export interface Harness {
@@ -63,18 +74,24 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}, options: Runtime
   const seed = env.SEED_DEMO !== 'false';
   const seeded = seed && options.now === undefined;
   const server = postgresServer();
-  const database = await createTestDatabase(server.databaseUrl, seeded ? server.seededTemplate : server.migratedTemplate);
+  const database = await createTestDatabase(
+    server.databaseUrl,
+    seeded ? server.seededTemplate : server.migratedTemplate,
+  );
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-backoffice-'));
-  const runtime = await startRuntime(loadConfig({
-    ...process.env,
-    DATABASE_URL: database.url,
-    KAFKA_BROKERS: '',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    DEMO_FIXTURE: path.resolve(import.meta.dirname, '../../../../fixtures/demo.json'),
-    ...env,
-    SEED_DEMO: String(seed && !seeded),
-  }), { listen: false, ...options });
+  const runtime = await startRuntime(
+    loadConfig({
+      ...process.env,
+      DATABASE_URL: database.url,
+      KAFKA_BROKERS: '',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      DEMO_FIXTURE: path.resolve(import.meta.dirname, '../../../../fixtures/demo.json'),
+      ...env,
+      SEED_DEMO: String(seed && !seeded),
+    }),
+    { listen: false, ...options },
+  );
   const stores = new Map<string, string>();
 
   const call = (o: CallOptions) => {
@@ -85,8 +102,13 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}, options: Runtime
     const origin = o.origin === undefined ? (o.cookie && o.method !== 'GET' ? OWN_ORIGIN : null) : o.origin;
     if (origin) headers.origin = origin;
     return runtime.app.inject({
-      method: o.method, url: o.url, headers, ...(o.remoteAddress ? { remoteAddress: o.remoteAddress } : {}),
-      ...(o.body === undefined ? {} : { payload: JSON.stringify(o.body), headers: { ...headers, 'content-type': 'application/json' } }),
+      method: o.method,
+      url: o.url,
+      headers,
+      ...(o.remoteAddress ? { remoteAddress: o.remoteAddress } : {}),
+      ...(o.body === undefined
+        ? {}
+        : { payload: JSON.stringify(o.body), headers: { ...headers, 'content-type': 'application/json' } }),
     });
   };
 
@@ -99,8 +121,13 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}, options: Runtime
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
     async login(user) {
-      const response = await call({ method: 'POST', url: '/api/auth/login', body: { email: DEMO_USERS[user], password: DEMO_PASSWORD } });
-      if (response.statusCode !== 200) throw new Error(`login of ${user} answered ${response.statusCode}: ${response.body}`);
+      const response = await call({
+        method: 'POST',
+        url: '/api/auth/login',
+        body: { email: DEMO_USERS[user], password: DEMO_PASSWORD },
+      });
+      if (response.statusCode !== 200)
+        throw new Error(`login of ${user} answered ${response.statusCode}: ${response.body}`);
       const setCookie = String(response.headers['set-cookie']);
       return setCookie.split(';')[0]!;
     },
@@ -115,7 +142,8 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}, options: Runtime
     },
     async fileClaim(sourceOrderId, body) {
       const response = await call({ method: 'POST', url: `/api/claims/${sourceOrderId}`, body });
-      if (response.statusCode !== 201) throw new Error(`filing on ${sourceOrderId} answered ${response.statusCode}: ${response.body}`);
+      if (response.statusCode !== 201)
+        throw new Error(`filing on ${sourceOrderId} answered ${response.statusCode}: ${response.body}`);
       return FileClaimResponse.parse(JSON.parse(response.body));
     },
   };
@@ -123,17 +151,24 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}, options: Runtime
 
 /** A one-item claim body for a demo order, without photos (a claim's photo must be a file uploaded for its order). */
 export function oneItemClaim(
-  email: string, sourceFulfillmentId: string, sourceItemId: string, desiredMethod: FileClaimRequest['resolution']['desiredMethod'] = 'RESHIP',
+  email: string,
+  sourceFulfillmentId: string,
+  sourceItemId: string,
+  desiredMethod: FileClaimRequest['resolution']['desiredMethod'] = 'RESHIP',
 ): FileClaimRequest {
   return {
     email,
-    fulfillmentIssues: [{ sourceFulfillmentId, issues: [{ sourceItemId, claimType: 'DAMAGED', quantity: 1, details: 'Arrived broken.', images: [] }] }],
+    fulfillmentIssues: [
+      {
+        sourceFulfillmentId,
+        issues: [{ sourceItemId, claimType: 'DAMAGED', quantity: 1, details: 'Arrived broken.', images: [] }],
+      },
+    ],
     resolution: { desiredMethod, customerSignature: 'A Shopper', updatedShippingAddress: null },
   };
 }
 
 export const json = <T = unknown>(response: LightMyRequestResponse): T => JSON.parse(response.body) as T;
-
 
 const DAY = 86_400_000;
 
@@ -141,16 +176,47 @@ const DAY = 86_400_000;
 export function protectedOrder(orderNumber: string, currency: 'USD' | 'JPY' = 'USD'): OrderInput {
   const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
   return OrderInput.parse({
-    orderNumber, customerEmail: `${orderNumber.toLowerCase()}@example.com`, currency, createdAt: ago(12), protected: true,
+    orderNumber,
+    customerEmail: `${orderNumber.toLowerCase()}@example.com`,
+    currency,
+    createdAt: ago(12),
+    protected: true,
     policy: { insuredAmount: 100, premiumPaid: 2, premiumCurrency: currency },
-    shippingAddress: { name: 'Pat Doe', address1: '1 Main St', city: 'Springfield', country: 'United States', countryCode: 'US' },
-    items: [{ sourceItemId: `${orderNumber}-li`, sourceProductId: 'p', sourceVariantId: 'v', sku: 'SKU', productName: 'Thing', price: currency === 'JPY' ? 2400 : 24.5, quantity: 1 }],
-    fulfillments: [{ sourceFulfillmentId: `${orderNumber}-f`, status: 'DELIVERED', shippedAt: ago(11), deliveredAt: ago(10), items: [{ sourceItemId: `${orderNumber}-li`, quantity: 1 }] }],
+    shippingAddress: {
+      name: 'Pat Doe',
+      address1: '1 Main St',
+      city: 'Springfield',
+      country: 'United States',
+      countryCode: 'US',
+    },
+    items: [
+      {
+        sourceItemId: `${orderNumber}-li`,
+        sourceProductId: 'p',
+        sourceVariantId: 'v',
+        sku: 'SKU',
+        productName: 'Thing',
+        price: currency === 'JPY' ? 2400 : 24.5,
+        quantity: 1,
+      },
+    ],
+    fulfillments: [
+      {
+        sourceFulfillmentId: `${orderNumber}-f`,
+        status: 'DELIVERED',
+        shippedAt: ago(11),
+        deliveredAt: ago(10),
+        items: [{ sourceItemId: `${orderNumber}-li`, quantity: 1 }],
+      },
+    ],
   });
 }
 
 /** The projections among `projections` that have not applied every event they handle yet, each with how many streams it lags on. */
-export async function projectionsBehind(db: Runtime['ctx']['database']['db'], projections: readonly Projection[]): Promise<string[]> {
+export async function projectionsBehind(
+  db: Runtime['ctx']['database']['db'],
+  projections: readonly Projection[],
+): Promise<string[]> {
   const behind: string[] = [];
   for (const projection of projections) {
     const { rows } = await sql<{ n: number }>`

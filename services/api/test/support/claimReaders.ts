@@ -1,8 +1,21 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import {
-  AdminClaimPage, AnalyticsResponse, CreateApiTokenResponse, CreateWebhookEndpointResponse, CustomerClaimView, FileClaimResponse, PayoutEntriesResponse,
-  StoreCreditLedger, TimelineResponse, currencyDecimals, toDecimal, type Claim, type ClaimResolution, type DomainEvent, type FileClaimRequest,
+  AdminClaimPage,
+  AnalyticsResponse,
+  CreateApiTokenResponse,
+  CreateWebhookEndpointResponse,
+  CustomerClaimView,
+  FileClaimResponse,
+  PayoutEntriesResponse,
+  StoreCreditLedger,
+  TimelineResponse,
+  currencyDecimals,
+  toDecimal,
+  type Claim,
+  type ClaimResolution,
+  type DomainEvent,
+  type FileClaimRequest,
 } from '@claims/contracts';
 import { readStream, storedDomainEvent, type RecordedEvent } from '@claims/event-store';
 import { claimDecider, isResolvable, payoutLinesOf, storeCreditOf, type ClaimStateOrNone } from '@claims/domain';
@@ -30,7 +43,10 @@ const SETTLE_TIMEOUT_MS = 60_000;
 /** The first catch-up, on the demo's whole history through a fresh topic: within the hook's timeout (vitest.config.ts). */
 const FIRST_SETTLE_TIMEOUT_MS = 110_000;
 
-interface Response { statusCode: number; body: string }
+interface Response {
+  statusCode: number;
+  body: string;
+}
 
 /** The product in-process with everything its readers talk to: an SMTP server, a webhook receiver, and who works the claims. */
 export interface ReadersWorld {
@@ -42,7 +58,11 @@ export interface ReadersWorld {
   finance: string;
   /** Acme's API token: it puts orders, registers the webhook endpoint and resolves as an integration would. */
   token: string;
-  call(method: 'GET' | 'POST' | 'PUT', url: string, options?: { cookie?: string; token?: string; body?: unknown }): Promise<Response>;
+  call(
+    method: 'GET' | 'POST' | 'PUT',
+    url: string,
+    options?: { cookie?: string; token?: string; body?: unknown },
+  ): Promise<Response>;
   stop(): Promise<void>;
 }
 
@@ -51,25 +71,41 @@ export async function startReadersWorld(mode: Mode): Promise<ReadersWorld> {
   const smtp = await startSmtp();
   const receiver = new StandardWebhookReceiver();
   const environment = await testEnvironment(mode);
-  const runtime = await startRuntime(loadConfig({ ...environment.env, SMTP_URL: smtp.url, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }), { listen: false });
+  const runtime = await startRuntime(
+    loadConfig({ ...environment.env, SMTP_URL: smtp.url, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }),
+    { listen: false },
+  );
   const call: ReadersWorld['call'] = async (method, url, options = {}) => {
     const headers: Record<string, string> = {};
     if (options.cookie) headers.cookie = options.cookie;
     if (options.cookie && method !== 'GET') headers.origin = OWN_ORIGIN;
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const response = await runtime.app.inject({ method, url, headers, ...(options.body === undefined ? {} : { payload: JSON.stringify(options.body) }) });
+    const response = await runtime.app.inject({
+      method,
+      url,
+      headers,
+      ...(options.body === undefined ? {} : { payload: JSON.stringify(options.body) }),
+    });
     return { statusCode: response.statusCode, body: response.body };
   };
   const login = async (email: string) => {
-    const response = await runtime.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: PASSWORD } });
+    const response = await runtime.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password: PASSWORD },
+    });
     if (response.statusCode !== 200) throw new Error(`login of ${email} answered ${response.statusCode}`);
     return String(response.headers['set-cookie']).split(';')[0]!;
   };
   const owner = await login('owner@acme.test');
   const finance = await login('finance@orderprotection.test');
-  const acme = (JSON.parse((await call('GET', '/api/whitelabel/settings?store=acme')).body) as { storeId: string }).storeId;
-  const created = await call('POST', `/api/stores/${acme}/api-tokens`, { cookie: owner, body: { name: 'model', permissions: ['order:create', 'webhook:create', 'claim:resolve'] } });
+  const acme = (JSON.parse((await call('GET', '/api/whitelabel/settings?store=acme')).body) as { storeId: string })
+    .storeId;
+  const created = await call('POST', `/api/stores/${acme}/api-tokens`, {
+    cookie: owner,
+    body: { name: 'model', permissions: ['order:create', 'webhook:create', 'claim:resolve'] },
+  });
   if (created.statusCode !== 201) throw new Error(`token: ${created.statusCode} ${created.body}`);
   const token = CreateApiTokenResponse.parse(JSON.parse(created.body)).token;
   // Every event type: the test compares what arrives with the contract's mapping.
@@ -79,7 +115,14 @@ export async function startReadersWorld(mode: Mode): Promise<ReadersWorld> {
   // Through a fresh topic the projectors first take in the demo's history (and join their groups): before any story, not in its time.
   await settleAll(runtime, FIRST_SETTLE_TIMEOUT_MS);
   return {
-    runtime, smtp, receiver, acme, owner, finance, token, call,
+    runtime,
+    smtp,
+    receiver,
+    acme,
+    owner,
+    finance,
+    token,
+    call,
     async stop() {
       await runtime.stop();
       await environment.dispose();
@@ -114,13 +157,21 @@ async function settleAll(runtime: Runtime, timeoutMs = SETTLE_TIMEOUT_MS): Promi
   }
 }
 
-interface FiledClaim { claimId: string; token: string; claimNumber: string; email: string }
+interface FiledClaim {
+  claimId: string;
+  token: string;
+  claimNumber: string;
+  email: string;
+}
 
 /**
  * What the claim page showed right after a decision that decided the claim as a whole, which its mail must state:
  * each decided item's name and each amount the shopper gets (store credit with its bonus).
  */
-interface DecisionPage { claimId: string; facts: string[] }
+interface DecisionPage {
+  claimId: string;
+  facts: string[];
+}
 
 /** The page's facts a decision mail states: the items decided one by one, refunds and amounts as decided, store credit with its bonus. */
 function decisionFacts(page: CustomerClaimView): string[] {
@@ -144,16 +195,27 @@ async function fileClaim(world: ReadersWorld, spec: ClaimSpec): Promise<FiledCla
     ...base,
     policy: { ...base.policy, insuredAmount: 500 },
     items: base.items.map((item, i) => ({ ...item, price: prices[i]!, quantity: i === 0 ? spec.firstQuantity : 1 })),
-    fulfillments: base.fulfillments.map((f) => ({ ...f, items: f.items.map((item, i) => ({ ...item, quantity: i === 0 ? spec.firstQuantity : 1 })) })),
+    fulfillments: base.fulfillments.map((f) => ({
+      ...f,
+      items: f.items.map((item, i) => ({ ...item, quantity: i === 0 ? spec.firstQuantity : 1 })),
+    })),
   };
   const put = await world.call('PUT', `/api/v1/orders/mr-${number}`, { token: world.token, body: order });
   if (put.statusCode !== 201) throw new Error(`order ${number}: ${put.statusCode} ${put.body}`);
   const body: FileClaimRequest = {
     email: base.customerEmail,
-    fulfillmentIssues: [{
-      sourceFulfillmentId: `${number}-f`,
-      issues: order.items.map((item) => ({ sourceItemId: item.sourceItemId, claimType: 'DAMAGED', quantity: item.quantity, details: 'Arrived broken.', images: [] })),
-    }],
+    fulfillmentIssues: [
+      {
+        sourceFulfillmentId: `${number}-f`,
+        issues: order.items.map((item) => ({
+          sourceItemId: item.sourceItemId,
+          claimType: 'DAMAGED',
+          quantity: item.quantity,
+          details: 'Arrived broken.',
+          images: [],
+        })),
+      },
+    ],
     resolution: { desiredMethod: 'STORE_CREDIT', customerSignature: 'A Shopper', updatedShippingAddress: null },
   };
   const filed = await world.call('POST', `/api/claims/mr-${number}`, { body });
@@ -162,7 +224,10 @@ async function fileClaim(world: ReadersWorld, spec: ClaimSpec): Promise<FiledCla
 }
 
 const fold = (events: readonly RecordedEvent[]): ClaimStateOrNone =>
-  events.reduce<ClaimStateOrNone>((state, recorded) => claimDecider.evolve(state, storedDomainEvent(recorded)), claimDecider.initialState);
+  events.reduce<ClaimStateOrNone>(
+    (state, recorded) => claimDecider.evolve(state, storedDomainEvent(recorded)),
+    claimDecider.initialState,
+  );
 
 /** The request a resolve command makes of the claim as it stands (its items named by index). */
 function resolveBody(command: Extract<StoryCommand, { kind: 'resolve' }>, claim: Claim): Record<string, unknown> {
@@ -170,7 +235,8 @@ function resolveBody(command: Extract<StoryCommand, { kind: 'resolve' }>, claim:
   if (command.amount !== undefined) return { resolutionType: command.type, amount: command.amount, ...reason };
   if (!command.lines) return { resolutionType: command.type, ...reason };
   return {
-    resolutionType: command.type, ...reason,
+    resolutionType: command.type,
+    ...reason,
     items: command.lines.map((line) => {
       const item = claim.items[line.item % claim.items.length]!;
       return {
@@ -184,32 +250,52 @@ function resolveBody(command: Extract<StoryCommand, { kind: 'resolve' }>, claim:
 }
 
 /** Sends one command as its actor would; null when it names nothing that exists (a return the claim has none of). */
-async function send(world: ReadersWorld, filed: FiledClaim, command: StoryCommand, claim: Claim, events: readonly RecordedEvent[]): Promise<Response | null> {
+async function send(
+  world: ReadersWorld,
+  filed: FiledClaim,
+  command: StoryCommand,
+  claim: Claim,
+  events: readonly RecordedEvent[],
+): Promise<Response | null> {
   const admin = `/api/admin/claims/${filed.claimId}`;
   const owner = { cookie: world.owner };
   switch (command.kind) {
     case 'resolve':
       return command.via === 'v1'
-        ? world.call('POST', `/api/v1/claims/${filed.claimId}/resolve`, { token: world.token, body: resolveBody(command, claim) })
+        ? world.call('POST', `/api/v1/claims/${filed.claimId}/resolve`, {
+            token: world.token,
+            body: resolveBody(command, claim),
+          })
         : world.call('POST', `${admin}/resolve`, { ...owner, body: resolveBody(command, claim) });
     case 'reverse':
       return world.call('POST', `${admin}/reverse-resolution`, { ...owner, body: { reason: 'Decided in error' } });
     case 'reopen':
       return world.call('POST', `${admin}/reopen`, { ...owner, body: {} });
     case 'status':
-      return world.call('POST', `${admin}/status`, { ...owner, body: { status: command.to, ...(command.reason ? { reason: REASON } : {}) } });
+      return world.call('POST', `${admin}/status`, {
+        ...owner,
+        body: { status: command.to, ...(command.reason ? { reason: REASON } : {}) },
+      });
     case 'message':
       return command.from === 'shopper'
         ? world.call('POST', `/api/claims/${filed.token}/messages`, { body: { messageContent: 'Any news?' } })
         : world.call('POST', `${admin}/messages`, { ...owner, body: { messageContent: 'We are on it.' } });
     case 'startReturn':
       return world.call('POST', `/api/claims/${filed.token}/returns`, {
-        body: { items: command.items.map((i) => ({ claimItemId: claim.items[i % claim.items.length]!.id, quantity: 1 })), reason: 'DAMAGED', method: 'DROP_OFF' },
+        body: {
+          items: command.items.map((i) => ({ claimItemId: claim.items[i % claim.items.length]!.id, quantity: 1 })),
+          reason: 'DAMAGED',
+          method: 'DROP_OFF',
+        },
       });
     case 'returnStatus': {
-      const returns = events.flatMap((e) => (e.type === 'ReturnStarted' ? [(e.data as { returnId: string }).returnId] : []));
+      const returns = events.flatMap((e) =>
+        e.type === 'ReturnStarted' ? [(e.data as { returnId: string }).returnId] : [],
+      );
       const returnId = returns[command.returnIndex % Math.max(returns.length, 1)];
-      return returnId ? world.call('POST', `${admin}/returns/${returnId}/status`, { ...owner, body: { to: command.to } }) : null;
+      return returnId
+        ? world.call('POST', `${admin}/returns/${returnId}/status`, { ...owner, body: { to: command.to } })
+        : null;
     }
     default: {
       const exhaustive: never = command;
@@ -233,10 +319,15 @@ export async function runStory(world: ReadersWorld, story: Story): Promise<strin
     if (!response) continue;
     const after = await readStream(db, filed.claimId);
     const what = `command ${index} (${command.kind}) on #${filed.claimNumber} answered ${response.statusCode}`;
-    if (response.statusCode >= 500 || response.statusCode < 200) violations.push(`refused or done, never a server error: ${what}: ${response.body}`);
+    if (response.statusCode >= 500 || response.statusCode < 200)
+      violations.push(`refused or done, never a server error: ${what}: ${response.body}`);
     // Every actor holds what its command needs: a refusal for want of rights is the harness's fault, and would hide the command.
-    else if (response.statusCode === 401 || response.statusCode === 403) violations.push(`the actor may do it: ${what}: ${response.body}`);
-    else if (response.statusCode >= 400 && after.version !== before.version) violations.push(`a refused command changes nothing: ${what} yet the stream moved ${before.version} → ${after.version}`);
+    else if (response.statusCode === 401 || response.statusCode === 403)
+      violations.push(`the actor may do it: ${what}: ${response.body}`);
+    else if (response.statusCode >= 400 && after.version !== before.version)
+      violations.push(
+        `a refused command changes nothing: ${what} yet the stream moved ${before.version} → ${after.version}`,
+      );
     const claim = fold(after.events)!;
     if (command.kind === 'resolve' && response.statusCode < 300 && !isResolvable(claim)) {
       const page = CustomerClaimView.parse(JSON.parse((await world.call('GET', `/api/claims/${filed.token}`)).body));
@@ -250,7 +341,16 @@ export async function runStory(world: ReadersWorld, story: Story): Promise<strin
     const events = stream.events.map(storedDomainEvent);
     const claim = fold(stream.events)!;
     folds.push({ claim, events });
-    violations.push(...(await checkClaim(world, filed, stream.version, claim, events, decisionPages.filter((p) => p.claimId === filed.claimId))));
+    violations.push(
+      ...(await checkClaim(
+        world,
+        filed,
+        stream.version,
+        claim,
+        events,
+        decisionPages.filter((p) => p.claimId === filed.claimId),
+      )),
+    );
   }
   violations.push(...(await checkAnalytics(world, periodFrom, folds)));
   return violations;
@@ -262,7 +362,12 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 const money = (minor: number, currency: string) => toDecimal(minor, currency);
 
 /** One ClaimResolved as the fold sees it: its lines, whether the claim stands decided as a whole after it, and its status then. */
-interface Decision { lines: readonly ClaimResolution[]; whole: boolean; statusAfter: string; resolved: Extract<DomainEvent, { type: 'ClaimResolved' }>['data'] }
+interface Decision {
+  lines: readonly ClaimResolution[];
+  whole: boolean;
+  statusAfter: string;
+  resolved: Extract<DomainEvent, { type: 'ClaimResolved' }>['data'];
+}
 
 function decisionsOf(events: readonly DomainEvent[]): { decisions: Decision[]; reversed: Set<string> } {
   const decisions: Decision[] = [];
@@ -270,7 +375,13 @@ function decisionsOf(events: readonly DomainEvent[]): { decisions: Decision[]; r
   let state: ClaimStateOrNone = claimDecider.initialState;
   for (const event of events) {
     state = claimDecider.evolve(state, event);
-    if (event.type === 'ClaimResolved') decisions.push({ lines: event.data.resolutions, whole: !isResolvable(state!), statusAfter: state!.status, resolved: event.data });
+    if (event.type === 'ClaimResolved')
+      decisions.push({
+        lines: event.data.resolutions,
+        whole: !isResolvable(state!),
+        statusAfter: state!.status,
+        resolved: event.data,
+      });
     if (event.type === 'ClaimResolutionReversed') for (const line of event.data.lines) reversed.add(line.resolutionId);
   }
   return { decisions, reversed };
@@ -282,14 +393,21 @@ function webhookTypesOf(events: readonly DomainEvent[]): string[] {
   return events.flatMap((event) => {
     state = claimDecider.evolve(state, event);
     switch (event.type) {
-      case 'ClaimFiled': return ['claim.filed'];
-      case 'ClaimStatusChanged': return ['claim.status_changed'];
-      case 'ClaimMessageSent': return ['claim.message_created'];
-      case 'ClaimReviewed': return ['claim.reviewed'];
-      case 'ClaimResolved': return [isResolvable(state!) ? 'claim.items_resolved' : 'claim.resolved'];
+      case 'ClaimFiled':
+        return ['claim.filed'];
+      case 'ClaimStatusChanged':
+        return ['claim.status_changed'];
+      case 'ClaimMessageSent':
+        return ['claim.message_created'];
+      case 'ClaimReviewed':
+        return ['claim.reviewed'];
+      case 'ClaimResolved':
+        return [isResolvable(state!) ? 'claim.items_resolved' : 'claim.resolved'];
       // Beyond the contract's list: integrators learn that a decision's money was taken back.
-      case 'ClaimResolutionReversed': return ['claim.resolution_reversed'];
-      default: return [];
+      case 'ClaimResolutionReversed':
+        return ['claim.resolution_reversed'];
+      default:
+        return [];
     }
   });
 }
@@ -297,11 +415,19 @@ function webhookTypesOf(events: readonly DomainEvent[]): string[] {
 const DeliveredLines = z.array(z.object({ relatedClaimItemId: z.string().nullable() }));
 
 async function checkClaim(
-  world: ReadersWorld, filed: FiledClaim, version: number, claim: Claim, events: readonly DomainEvent[], decisionPages: readonly DecisionPage[],
+  world: ReadersWorld,
+  filed: FiledClaim,
+  version: number,
+  claim: Claim,
+  events: readonly DomainEvent[],
+  decisionPages: readonly DecisionPage[],
 ): Promise<string[]> {
   const violations: string[] = [];
   const expect = (invariant: string, actual: unknown, expected: unknown) => {
-    if (!same(actual, expected)) violations.push(`#${claim.claimNumber} ${invariant}: got ${JSON.stringify(actual)}, the fold says ${JSON.stringify(expected)}`);
+    if (!same(actual, expected))
+      violations.push(
+        `#${claim.claimNumber} ${invariant}: got ${JSON.stringify(actual)}, the fold says ${JSON.stringify(expected)}`,
+      );
   };
   const { currency } = claim;
   const standing = claim.resolutions;
@@ -309,82 +435,201 @@ async function checkClaim(
   const wholeDecisions = decisions.filter((d) => d.whole);
 
   // The claim list (the desk's queue).
-  const page = AdminClaimPage.parse(JSON.parse((await world.call('GET', `/api/admin/claims?store=${world.acme}&search=${claim.claimNumber}`, { cookie: world.owner })).body));
+  const page = AdminClaimPage.parse(
+    JSON.parse(
+      (
+        await world.call('GET', `/api/admin/claims?store=${world.acme}&search=${claim.claimNumber}`, {
+          cookie: world.owner,
+        })
+      ).body,
+    ),
+  );
   const row = page.data.find((r) => r.id === claim.id);
-  expect('claim list row', row && {
-    status: row.status, resolutionType: row.resolutionType, resolved: row.resolvedAt !== null, messageCount: row.messageCount, version: row.version,
-  }, {
-    status: claim.status, resolutionType: standing[0]?.resolutionType ?? null, resolved: standing.length > 0 && !isResolvable(claim),
-    messageCount: claim.messageCount, version,
-  });
+  expect(
+    'claim list row',
+    row && {
+      status: row.status,
+      resolutionType: row.resolutionType,
+      resolved: row.resolvedAt !== null,
+      messageCount: row.messageCount,
+      version: row.version,
+    },
+    {
+      status: claim.status,
+      resolutionType: standing[0]?.resolutionType ?? null,
+      resolved: standing.length > 0 && !isResolvable(claim),
+      messageCount: claim.messageCount,
+      version,
+    },
+  );
 
   // The timeline: one line per claim event, reversals included.
-  const timeline = TimelineResponse.parse(JSON.parse((await world.call('GET', `/api/admin/claims/${claim.id}/timeline`, { cookie: world.owner })).body));
-  expect('timeline lines of the claim', timeline.data.filter((l) => l.source === 'claim').map((l) => `${l.version} ${l.eventType}`), events.map((e, i) => `${i + 1} ${e.type}`));
+  const timeline = TimelineResponse.parse(
+    JSON.parse((await world.call('GET', `/api/admin/claims/${claim.id}/timeline`, { cookie: world.owner })).body),
+  );
+  expect(
+    'timeline lines of the claim',
+    timeline.data.filter((l) => l.source === 'claim').map((l) => `${l.version} ${l.eventType}`),
+    events.map((e, i) => `${i + 1} ${e.type}`),
+  );
 
   // The payout ledger: an entry per line that moves money, reversed when its line was.
-  const entries = PayoutEntriesResponse.parse(JSON.parse((await world.call('GET', `/api/finance/payout-entries?storeId=${world.acme}`, { cookie: world.finance })).body));
+  const entries = PayoutEntriesResponse.parse(
+    JSON.parse(
+      (await world.call('GET', `/api/finance/payout-entries?storeId=${world.acme}`, { cookie: world.finance })).body,
+    ),
+  );
   expect(
     'payout entries',
-    sorted(entries.entries.filter((e) => e.claimId === claim.id).map((e) => `${e.resolutionType} ${e.amount} ${e.currency} ${e.status}`)),
-    sorted(decisions.flatMap((d) => payoutLinesOf(d.resolved, currency)
-      .map((line) => `${line.resolutionType} ${money(line.amount, line.currency)} ${line.currency} ${reversed.has(line.id) ? 'reversed' : 'pending'}`))),
+    sorted(
+      entries.entries
+        .filter((e) => e.claimId === claim.id)
+        .map((e) => `${e.resolutionType} ${e.amount} ${e.currency} ${e.status}`),
+    ),
+    sorted(
+      decisions.flatMap((d) =>
+        payoutLinesOf(d.resolved, currency).map(
+          (line) =>
+            `${line.resolutionType} ${money(line.amount, line.currency)} ${line.currency} ${reversed.has(line.id) ? 'reversed' : 'pending'}`,
+        ),
+      ),
+    ),
   );
 
   // Store credit: issued with its bonus per credit line, reclaimed for a reversed one; the balance is what stands.
-  const credits = decisions.flatMap((d) => d.lines.flatMap((line) => {
-    const value = storeCreditOf(line, currency, d.resolved.valuation);
-    return value ? [{ id: line.id, claim: value.claim, store: value.store }] : [];
-  }));
-  const ledger = StoreCreditLedger.parse(JSON.parse((await world.call('GET', `/api/admin/stores/${world.acme}/store-credit/ledger?email=${encodeURIComponent(filed.email)}`, { cookie: world.owner })).body));
-  expect('store credit ledger', {
-    entries: sorted(ledger.entries.map((e) => `${e.kind} ${e.amount}`)), balance: ledger.balance,
-  }, {
-    entries: sorted(credits.flatMap((c) => [`issued ${money(c.store.total, c.store.currency)}`, ...(reversed.has(c.id) ? [`reclaimed ${-money(c.store.total, c.store.currency)}`] : [])])),
-    balance: money(credits.filter((c) => !reversed.has(c.id)).reduce((sum, c) => sum + c.store.total, 0), currency),
-  });
+  const credits = decisions.flatMap((d) =>
+    d.lines.flatMap((line) => {
+      const value = storeCreditOf(line, currency, d.resolved.valuation);
+      return value ? [{ id: line.id, claim: value.claim, store: value.store }] : [];
+    }),
+  );
+  const ledger = StoreCreditLedger.parse(
+    JSON.parse(
+      (
+        await world.call(
+          'GET',
+          `/api/admin/stores/${world.acme}/store-credit/ledger?email=${encodeURIComponent(filed.email)}`,
+          { cookie: world.owner },
+        )
+      ).body,
+    ),
+  );
+  expect(
+    'store credit ledger',
+    {
+      entries: sorted(ledger.entries.map((e) => `${e.kind} ${e.amount}`)),
+      balance: ledger.balance,
+    },
+    {
+      entries: sorted(
+        credits.flatMap((c) => [
+          `issued ${money(c.store.total, c.store.currency)}`,
+          ...(reversed.has(c.id) ? [`reclaimed ${-money(c.store.total, c.store.currency)}`] : []),
+        ]),
+      ),
+      balance: money(
+        credits.filter((c) => !reversed.has(c.id)).reduce((sum, c) => sum + c.store.total, 0),
+        currency,
+      ),
+    },
+  );
 
   // The claim page: its status, and each credit line with its bonus, a reversed one with what was reclaimed of it.
   const view = CustomerClaimView.parse(JSON.parse((await world.call('GET', `/api/claims/${filed.token}`)).body));
-  expect('claim page', {
-    status: view.status, credits: sorted(view.storeCredits.map((c) => `${c.resolutionId} ${c.total} ${c.reclaimed ? 'reclaimed' : 'standing'}`)),
-  }, {
-    status: claim.status, credits: sorted(credits.map((c) => `${c.id} ${money(c.claim.total, c.claim.currency)} ${reversed.has(c.id) ? 'reclaimed' : 'standing'}`)),
-  });
+  expect(
+    'claim page',
+    {
+      status: view.status,
+      credits: sorted(
+        view.storeCredits.map((c) => `${c.resolutionId} ${c.total} ${c.reclaimed ? 'reclaimed' : 'standing'}`),
+      ),
+    },
+    {
+      status: claim.status,
+      credits: sorted(
+        credits.map(
+          (c) => `${c.id} ${money(c.claim.total, c.claim.currency)} ${reversed.has(c.id) ? 'reclaimed' : 'standing'}`,
+        ),
+      ),
+    },
+  );
 
   // Webhooks: the contract's mapping, each webhook-id once, signed; claim.resolved with every item's outcome and the status after it.
   const delivered = world.receiver.deliveries.filter((d) => d.payload.data.claimId === claim.id);
   expect('webhook types delivered', sorted(delivered.map((d) => d.payload.type)), sorted(webhookTypesOf(events)));
-  expect('webhook-ids delivered more than once', [...new Set(delivered.map((d) => d.webhookId))].filter((id) => delivered.filter((d) => d.webhookId === id).length > 1), []);
-  expect('webhooks failing verification', delivered.filter((d) => !d.verified).map((d) => d.webhookId), []);
-  const resolvedDeliveries = delivered.filter((d) => d.payload.type === 'claim.resolved').sort((a, b) => a.payload.timestamp.localeCompare(b.payload.timestamp));
-  expect('claim.resolved payloads (status, items with an outcome)', resolvedDeliveries.map((d) => {
-    const lines = DeliveredLines.safeParse(d.payload.data.resolutions);
-    const covered = !lines.success ? 'no resolutions'
-      : lines.data.some((l) => l.relatedClaimItemId === null) ? claim.items.length : new Set(lines.data.map((l) => l.relatedClaimItemId)).size;
-    return { status: d.payload.data.status, items: covered };
-  }), wholeDecisions.map((d) => ({ status: d.statusAfter, items: claim.items.length })));
+  expect(
+    'webhook-ids delivered more than once',
+    [...new Set(delivered.map((d) => d.webhookId))].filter(
+      (id) => delivered.filter((d) => d.webhookId === id).length > 1,
+    ),
+    [],
+  );
+  expect(
+    'webhooks failing verification',
+    delivered.filter((d) => !d.verified).map((d) => d.webhookId),
+    [],
+  );
+  const resolvedDeliveries = delivered
+    .filter((d) => d.payload.type === 'claim.resolved')
+    .sort((a, b) => a.payload.timestamp.localeCompare(b.payload.timestamp));
+  expect(
+    'claim.resolved payloads (status, items with an outcome)',
+    resolvedDeliveries.map((d) => {
+      const lines = DeliveredLines.safeParse(d.payload.data.resolutions);
+      const covered = !lines.success
+        ? 'no resolutions'
+        : lines.data.some((l) => l.relatedClaimItemId === null)
+          ? claim.items.length
+          : new Set(lines.data.map((l) => l.relatedClaimItemId)).size;
+      return { status: d.payload.data.status, items: covered };
+    }),
+    wholeDecisions.map((d) => ({ status: d.statusAfter, items: claim.items.length })),
+  );
 
   // Shopper mail: one on filing, one per store message, one decision per whole decision stating the page's amounts.
-  const mail = world.smtp.received.filter((m) => (m.to && 'text' in m.to ? m.to.text : '').includes(filed.email) && (m.subject ?? '').includes(`#${claim.claimNumber}`));
+  const mail = world.smtp.received.filter(
+    (m) =>
+      (m.to && 'text' in m.to ? m.to.text : '').includes(filed.email) &&
+      (m.subject ?? '').includes(`#${claim.claimNumber}`),
+  );
   const subjects = (pattern: string) => mail.filter((m) => m.subject?.includes(pattern));
   const decisionMails = subjects('has a decision');
-  expect('shopper mail (filed, store replies, decisions)', {
-    filed: subjects('We received your claim').length, replies: subjects('wrote about your claim').length, decisions: decisionMails.length,
-  }, {
-    filed: 1, replies: events.filter((e) => e.type === 'ClaimMessageSent' && e.data.senderType !== 'customer').length, decisions: wholeDecisions.length,
-  });
+  expect(
+    'shopper mail (filed, store replies, decisions)',
+    {
+      filed: subjects('We received your claim').length,
+      replies: subjects('wrote about your claim').length,
+      decisions: decisionMails.length,
+    },
+    {
+      filed: 1,
+      replies: events.filter((e) => e.type === 'ClaimMessageSent' && e.data.senderType !== 'customer').length,
+      decisions: wholeDecisions.length,
+    },
+  );
   for (const [i, decided] of decisionPages.entries()) {
     const text = decisionMails[i]?.text ?? '';
-    expect(`decision mail ${i + 1} states each item and the page's amounts (store credit with its bonus)`, decided.facts.filter((fact) => !text.includes(fact)), []);
+    expect(
+      `decision mail ${i + 1} states each item and the page's amounts (store credit with its bonus)`,
+      decided.facts.filter((fact) => !text.includes(fact)),
+      [],
+    );
   }
   return violations;
 }
 
 /** Analytics of the store for the story's claims (filed in the story's period) against the folds' standing lines. */
-async function checkAnalytics(world: ReadersWorld, from: string, folds: ReadonlyArray<{ claim: Claim; events: DomainEvent[] }>): Promise<string[]> {
+async function checkAnalytics(
+  world: ReadersWorld,
+  from: string,
+  folds: ReadonlyArray<{ claim: Claim; events: DomainEvent[] }>,
+): Promise<string[]> {
   const to = new Date(Date.now() + 60_000).toISOString();
-  const response = await world.call('GET', `/api/admin/analytics?store=${world.acme}&from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`, { cookie: world.owner });
+  const response = await world.call(
+    'GET',
+    `/api/admin/analytics?store=${world.acme}&from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
+    { cookie: world.owner },
+  );
   const { figures } = AnalyticsResponse.parse(JSON.parse(response.body));
   const reimbursed = new Map<string, { amount: number; lines: number; currency: string; type: string }>();
   let credit = 0;
@@ -410,8 +655,12 @@ async function checkAnalytics(world: ReadersWorld, from: string, folds: Readonly
   };
   const expected = {
     claimsFiled: folds.length,
-    reimbursed: sorted([...reimbursed.values()].map((r) => `${r.type} ${r.currency} ${money(r.amount, r.currency)} ${r.lines}`)),
+    reimbursed: sorted(
+      [...reimbursed.values()].map((r) => `${r.type} ${r.currency} ${money(r.amount, r.currency)} ${r.lines}`),
+    ),
     storeCredit: credit === 0 ? [] : [`${currency} ${money(credit, currency)}`],
   };
-  return same(actual, expected) ? [] : [`analytics of the story's claims: got ${JSON.stringify(actual)}, the folds say ${JSON.stringify(expected)}`];
+  return same(actual, expected)
+    ? []
+    : [`analytics of the story's claims: got ${JSON.stringify(actual)}, the folds say ${JSON.stringify(expected)}`];
 }

@@ -9,7 +9,10 @@ import type { ClaimStatus, ResolutionReason, ResolutionType, ReturnStatus } from
  */
 
 /** One claim to file: how many items its order has (each claimed), and the quantity of the first. */
-export interface ClaimSpec { items: number; firstQuantity: number }
+export interface ClaimSpec {
+  items: number;
+  firstQuantity: number;
+}
 
 export interface ResolutionLine {
   item: number;
@@ -20,7 +23,15 @@ export interface ResolutionLine {
 }
 
 export type StoryCommand =
-  | { kind: 'resolve'; via: 'desk' | 'v1'; claim: number; type: ResolutionType; reason: boolean; lines: ResolutionLine[] | null; amount?: number | undefined }
+  | {
+      kind: 'resolve';
+      via: 'desk' | 'v1';
+      claim: number;
+      type: ResolutionType;
+      reason: boolean;
+      lines: ResolutionLine[] | null;
+      amount?: number | undefined;
+    }
   | { kind: 'reverse'; claim: number }
   | { kind: 'reopen'; claim: number }
   | { kind: 'status'; claim: number; to: ClaimStatus; reason: boolean }
@@ -28,7 +39,10 @@ export type StoryCommand =
   | { kind: 'startReturn'; claim: number; items: number[] }
   | { kind: 'returnStatus'; claim: number; returnIndex: number; to: ReturnStatus };
 
-export interface Story { claims: ClaimSpec[]; commands: StoryCommand[] }
+export interface Story {
+  claims: ClaimSpec[];
+  commands: StoryCommand[];
+}
 
 const claim = fc.nat({ max: 1 });
 const item = fc.nat({ max: 2 });
@@ -39,47 +53,109 @@ const lineType = fc.oneof(
   { arbitrary: fc.constantFrom<ResolutionType>('REFUND', 'RESHIP'), weight: 2 },
 );
 
-const resolutionLine: fc.Arbitrary<ResolutionLine> = fc.record({
-  item,
-  type: fc.option(lineType, { nil: undefined }),
-  percentage: fc.option(fc.constantFrom(50, 80), { nil: undefined }),
-  partialQuantity: fc.option(fc.boolean(), { nil: undefined }),
-}, { requiredKeys: ['item'] });
+const resolutionLine: fc.Arbitrary<ResolutionLine> = fc.record(
+  {
+    item,
+    type: fc.option(lineType, { nil: undefined }),
+    percentage: fc.option(fc.constantFrom(50, 80), { nil: undefined }),
+    partialQuantity: fc.option(fc.boolean(), { nil: undefined }),
+  },
+  { requiredKeys: ['item'] },
+);
 
 /** The agent on the back-office, or the store's integration on the public API. */
 const via = fc.constantFrom('desk' as const, 'v1' as const);
 
 const resolve: fc.Arbitrary<StoryCommand> = fc.oneof(
   // Some items, each with its own type or the request's.
-  { arbitrary: fc.record({ kind: fc.constant('resolve' as const), via, claim, type: lineType, reason: fc.boolean(), lines: fc.array(resolutionLine, { minLength: 1, maxLength: 2 }) }), weight: 4 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('resolve' as const),
+      via,
+      claim,
+      type: lineType,
+      reason: fc.boolean(),
+      lines: fc.array(resolutionLine, { minLength: 1, maxLength: 2 }),
+    }),
+    weight: 4,
+  },
   // Every item not decided yet.
-  { arbitrary: fc.record({ kind: fc.constant('resolve' as const), via, claim, type: lineType, reason: fc.boolean(), lines: fc.constant(null) }), weight: 2 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('resolve' as const),
+      via,
+      claim,
+      type: lineType,
+      reason: fc.boolean(),
+      lines: fc.constant(null),
+    }),
+    weight: 2,
+  },
   // A claim-level amount.
   {
     arbitrary: fc.record({
-      kind: fc.constant('resolve' as const), via, claim, type: fc.constantFrom<ResolutionType>('FLAT_RATE', 'CUSTOM', 'STORE_CREDIT'), reason: fc.boolean(),
-      lines: fc.constant(null), amount: fc.constantFrom(12.5, 30),
+      kind: fc.constant('resolve' as const),
+      via,
+      claim,
+      type: fc.constantFrom<ResolutionType>('FLAT_RATE', 'CUSTOM', 'STORE_CREDIT'),
+      reason: fc.boolean(),
+      lines: fc.constant(null),
+      amount: fc.constantFrom(12.5, 30),
     }),
     weight: 1,
   },
 );
 
-const statuses = fc.constantFrom<ClaimStatus>('OPEN', 'COMMUNICATING', 'WAITING_FOR_CUSTOMER', 'TEMPORARILY_DISMISSED', 'DISMISSED', 'CLOSED', 'ARCHIVED', 'RESOLVED');
+const statuses = fc.constantFrom<ClaimStatus>(
+  'OPEN',
+  'COMMUNICATING',
+  'WAITING_FOR_CUSTOMER',
+  'TEMPORARILY_DISMISSED',
+  'DISMISSED',
+  'CLOSED',
+  'ARCHIVED',
+  'RESOLVED',
+);
 
 export const storyCommand: fc.Arbitrary<StoryCommand> = fc.oneof(
   { arbitrary: resolve, weight: 6 },
   { arbitrary: fc.record({ kind: fc.constant('reverse' as const), claim }), weight: 2 },
   { arbitrary: fc.record({ kind: fc.constant('reopen' as const), claim }), weight: 1 },
-  { arbitrary: fc.record({ kind: fc.constant('status' as const), claim, to: statuses, reason: fc.boolean() }), weight: 3 },
-  { arbitrary: fc.record({ kind: fc.constant('message' as const), claim, from: fc.constantFrom('shopper' as const, 'store' as const) }), weight: 2 },
-  { arbitrary: fc.record({ kind: fc.constant('startReturn' as const), claim, items: fc.array(item, { minLength: 1, maxLength: 2 }) }), weight: 1 },
   {
-    arbitrary: fc.record({ kind: fc.constant('returnStatus' as const), claim, returnIndex: fc.nat({ max: 1 }), to: fc.constantFrom<ReturnStatus>('APPROVED', 'RECEIVED', 'COMPLETED', 'CANCELLED') }),
+    arbitrary: fc.record({ kind: fc.constant('status' as const), claim, to: statuses, reason: fc.boolean() }),
+    weight: 3,
+  },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('message' as const),
+      claim,
+      from: fc.constantFrom('shopper' as const, 'store' as const),
+    }),
+    weight: 2,
+  },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('startReturn' as const),
+      claim,
+      items: fc.array(item, { minLength: 1, maxLength: 2 }),
+    }),
+    weight: 1,
+  },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('returnStatus' as const),
+      claim,
+      returnIndex: fc.nat({ max: 1 }),
+      to: fc.constantFrom<ReturnStatus>('APPROVED', 'RECEIVED', 'COMPLETED', 'CANCELLED'),
+    }),
     weight: 1,
   },
 );
 
-export const claimSpec: fc.Arbitrary<ClaimSpec> = fc.record({ items: fc.integer({ min: 2, max: 3 }), firstQuantity: fc.integer({ min: 1, max: 2 }) });
+export const claimSpec: fc.Arbitrary<ClaimSpec> = fc.record({
+  items: fc.integer({ min: 2, max: 3 }),
+  firstQuantity: fc.integer({ min: 1, max: 2 }),
+});
 
 /** One or two claims, then up to eight commands on them. */
 export const story: fc.Arbitrary<Story> = fc.record({

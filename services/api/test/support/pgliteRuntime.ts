@@ -9,10 +9,23 @@ export interface PgliteRuntime {
 }
 
 /** The whole product in-process on a PGlite folder of its own holding the demo data, no workers unless asked. */
-export async function startPgliteRuntime(name: string, env: Record<string, string> = {}, options: RuntimeOptions = {}): Promise<PgliteRuntime> {
+export async function startPgliteRuntime(
+  name: string,
+  env: Record<string, string> = {},
+  options: RuntimeOptions = {},
+): Promise<PgliteRuntime> {
   const { dataDir, seeded } = newDataDir(name, options.now !== undefined);
   const runtime = await startRuntime(
-    loadConfig({ ...process.env, DATA_DIR: dataDir, PORT: '0', SEED_DEMO: String(!seeded), DATABASE_URL: '', KAFKA_BROKERS: '', LOG_LEVEL: 'silent', ...env }),
+    loadConfig({
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      SEED_DEMO: String(!seeded),
+      DATABASE_URL: '',
+      KAFKA_BROKERS: '',
+      LOG_LEVEL: 'silent',
+      ...env,
+    }),
     { listen: false, workers: false, ...options },
   );
   return {
@@ -33,7 +46,11 @@ export const pathOf = (url: string) => {
 
 /** Signs a demo user in and returns the session cookie. */
 export async function signIn(runtime: Runtime, email: string): Promise<string> {
-  const res = await runtime.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'demo-pass-1234' } });
+  const res = await runtime.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email, password: 'demo-pass-1234' },
+  });
   if (res.statusCode !== 200) throw new Error(`login of ${email} answered ${res.statusCode}`);
   return String(res.headers['set-cookie']).split(';')[0]!;
 }

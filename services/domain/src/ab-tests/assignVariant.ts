@@ -14,7 +14,11 @@ function fnv1a(text: string): number {
  * The variant of a test a claim session sees: a hash of the test and the session id, so the same session
  * always gets the same variant (on every device, after every restart) and the split is even across sessions.
  */
-export function assignVariant<V extends Pick<AbVariant, 'id'>>(testId: string, sessionId: string, variants: readonly V[]): V {
+export function assignVariant<V extends Pick<AbVariant, 'id'>>(
+  testId: string,
+  sessionId: string,
+  variants: readonly V[],
+): V {
   if (variants.length === 0) throw new Error('a test has at least two variants');
   return variants[fnv1a(`${testId}:${sessionId}`) % variants.length]!;
 }

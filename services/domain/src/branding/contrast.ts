@@ -1,7 +1,11 @@
 import { hex as contrastOfHex } from 'wcag-contrast';
 import {
-  BRANDING_CONTRAST_PAIRS, PORTAL_DEFAULT_COLORS, WCAG_AA_TEXT_CONTRAST,
-  type Branding, type ContrastCheck, type ContrastColor,
+  BRANDING_CONTRAST_PAIRS,
+  PORTAL_DEFAULT_COLORS,
+  WCAG_AA_TEXT_CONTRAST,
+  type Branding,
+  type ContrastCheck,
+  type ContrastColor,
 } from '@claims/contracts';
 
 /** `#abc` → `#aabbcc`, lowercase; null when it is not an opaque hex colour. */
@@ -35,7 +39,14 @@ export function brandingContrast(branding: Branding): ContrastCheck[] {
     const foreground = colorOf(branding, pair.foreground);
     const background = colorOf(branding, pair.background);
     const ratio = contrastRatio(foreground, background);
-    return { id: pair.id, label: pair.label, foreground, background, ratio: floor2(ratio), passes: ratio >= WCAG_AA_TEXT_CONTRAST };
+    return {
+      id: pair.id,
+      label: pair.label,
+      foreground,
+      background,
+      ratio: floor2(ratio),
+      passes: ratio >= WCAG_AA_TEXT_CONTRAST,
+    };
   });
 }
 

@@ -1,6 +1,11 @@
 import {
-  BrandingInput, WCAG_AA_TEXT_CONTRAST,
-  type Actor, type Branding, type BrandingCommand, type BrandingHistoryEntry, type DomainEvent,
+  BrandingInput,
+  WCAG_AA_TEXT_CONTRAST,
+  type Actor,
+  type Branding,
+  type BrandingCommand,
+  type BrandingHistoryEntry,
+  type DomainEvent,
 } from '@claims/contracts';
 import type { Decider } from '../decider.js';
 import { fail, ok, type Result } from '../result.js';
@@ -21,7 +26,14 @@ export interface BrandingState {
   at: string;
 }
 
-const started = (storeId: string, at: string): BrandingState => ({ storeId, branding: null, domain: undefined, revision: 0, version: 0, at });
+const started = (storeId: string, at: string): BrandingState => ({
+  storeId,
+  branding: null,
+  domain: undefined,
+  revision: 0,
+  version: 0,
+  at,
+});
 
 export function evolveBranding(state: BrandingState | null, event: DomainEvent): BrandingState | null {
   switch (event.type) {
@@ -35,7 +47,13 @@ export function evolveBranding(state: BrandingState | null, event: DomainEvent):
     }
     case 'WhitelabelRestarted': {
       const base = state ?? started(event.data.storeId, event.data.restartedAt);
-      return { ...base, domain: event.data.domain, revision: base.revision + 1, version: base.version + 1, at: event.data.restartedAt };
+      return {
+        ...base,
+        domain: event.data.domain,
+        revision: base.revision + 1,
+        version: base.version + 1,
+        at: event.data.restartedAt,
+      };
     }
     default:
       return state;
@@ -43,7 +61,8 @@ export function evolveBranding(state: BrandingState | null, event: DomainEvent):
 }
 
 /** The later of two ISO times: a clock behind the last version's does not date a change before it. */
-const notBefore = (now: string, state: BrandingState | null) => (state && Date.parse(now) < Date.parse(state.at) ? state.at : now);
+const notBefore = (now: string, state: BrandingState | null) =>
+  state && Date.parse(now) < Date.parse(state.at) ? state.at : now;
 
 const issuesOf = (error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }) =>
   error.issues.map((issue) => `${issue.path.map(String).join('.') || 'branding'}: ${issue.message}`).join(' ');
@@ -59,19 +78,37 @@ export function decideBranding(command: BrandingCommand, state: BrandingState | 
       if (!parsed.success) return fail('validation_failed', issuesOf(parsed.error));
       const failures = contrastFailures(parsed.data);
       if (failures.length > 0) {
-        return fail('insufficient_contrast', `These colours are below WCAG AA contrast (${WCAG_AA_TEXT_CONTRAST}:1 for text): ${failures.join('; ')}.`);
+        return fail(
+          'insufficient_contrast',
+          `These colours are below WCAG AA contrast (${WCAG_AA_TEXT_CONTRAST}:1 for text): ${failures.join('; ')}.`,
+        );
       }
       const previous = state?.branding ?? command.baseline;
       if (sameJson(previous, parsed.data)) return ok([]);
-      return ok([{ type: 'StoreBrandingChanged', data: { storeId: command.storeId, branding: parsed.data, previous, changedAt: notBefore(command.now, state) } }]);
+      return ok([
+        {
+          type: 'StoreBrandingChanged',
+          data: { storeId: command.storeId, branding: parsed.data, previous, changedAt: notBefore(command.now, state) },
+        },
+      ]);
     }
     case 'SetPortalDomain': {
       const previous = state?.domain === undefined ? command.baseline : state.domain;
       if (previous === command.domain) return ok([]);
-      return ok([{ type: 'StorePortalDomainSet', data: { storeId: command.storeId, domain: command.domain, previous, setAt: notBefore(command.now, state) } }]);
+      return ok([
+        {
+          type: 'StorePortalDomainSet',
+          data: { storeId: command.storeId, domain: command.domain, previous, setAt: notBefore(command.now, state) },
+        },
+      ]);
     }
     case 'RestartWhitelabel':
-      return ok([{ type: 'WhitelabelRestarted', data: { storeId: command.storeId, domain: command.domain, restartedAt: notBefore(command.now, state) } }]);
+      return ok([
+        {
+          type: 'WhitelabelRestarted',
+          data: { storeId: command.storeId, domain: command.domain, restartedAt: notBefore(command.now, state) },
+        },
+      ]);
     default: {
       const exhaustive: never = command;
       return exhaustive;
@@ -89,19 +126,41 @@ export const brandingDecider: Decider<BrandingState | null, BrandingCommand> = {
 function movedFields(previous: Branding, next: Branding): string {
   const before = new Map(settingsLeaves(previous));
   const after = new Map(settingsLeaves(next));
-  const fields = [...new Set([...before.keys(), ...after.keys()])].filter((field) => before.get(field) !== after.get(field));
+  const fields = [...new Set([...before.keys(), ...after.keys()])].filter(
+    (field) => before.get(field) !== after.get(field),
+  );
   const show = (value: unknown) => (value === undefined || value === null ? '(unset)' : String(value));
-  return fields.map((field) => `${field} ${show(before.get(field))} → ${show(after.get(field))}`).join(', ') || 'no field';
+  return (
+    fields.map((field) => `${field} ${show(before.get(field))} → ${show(after.get(field))}`).join(', ') || 'no field'
+  );
 }
 
 /** Each version of the stream, oldest first: what kind, when, by whom and what moved. */
-export function brandingHistory(records: ReadonlyArray<{ version: number; event: DomainEvent; actor: Actor }>): BrandingHistoryEntry[] {
+export function brandingHistory(
+  records: ReadonlyArray<{ version: number; event: DomainEvent; actor: Actor }>,
+): BrandingHistoryEntry[] {
   return records.flatMap(({ version, event, actor }): BrandingHistoryEntry[] => {
     switch (event.type) {
       case 'StoreBrandingChanged':
-        return [{ version, kind: 'branding', at: event.data.changedAt, actor, summary: movedFields(event.data.previous, event.data.branding) }];
+        return [
+          {
+            version,
+            kind: 'branding',
+            at: event.data.changedAt,
+            actor,
+            summary: movedFields(event.data.previous, event.data.branding),
+          },
+        ];
       case 'StorePortalDomainSet':
-        return [{ version, kind: 'domain', at: event.data.setAt, actor, summary: event.data.domain ? `Custom domain ${event.data.domain}` : 'Custom domain removed' }];
+        return [
+          {
+            version,
+            kind: 'domain',
+            at: event.data.setAt,
+            actor,
+            summary: event.data.domain ? `Custom domain ${event.data.domain}` : 'Custom domain removed',
+          },
+        ];
       case 'WhitelabelRestarted':
         return [{ version, kind: 'restart', at: event.data.restartedAt, actor, summary: 'White label restarted' }];
       default:

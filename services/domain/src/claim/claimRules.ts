@@ -1,6 +1,12 @@
 import {
-  CLAIM_TYPE_FLAGS, MIXED_RESOLUTION,
-  type Claim, type ClaimItem, type ClaimType, type CustomerResolution, type ResolutionType, type StoreCapabilities,
+  CLAIM_TYPE_FLAGS,
+  MIXED_RESOLUTION,
+  type Claim,
+  type ClaimItem,
+  type ClaimType,
+  type CustomerResolution,
+  type ResolutionType,
+  type StoreCapabilities,
 } from '@claims/contracts';
 
 /**
@@ -72,7 +78,11 @@ export function defaultCreditStore(isOta: boolean, claimType: ClaimType): boolea
 }
 
 /** The capability a resolution type needs; flat rate, custom and denial are always the store's to give. */
-const CAPABILITY_OF: Partial<Record<ResolutionType, keyof StoreCapabilities>> = { REFUND: 'refund', RESHIP: 'reship', STORE_CREDIT: 'credit' };
+const CAPABILITY_OF: Partial<Record<ResolutionType, keyof StoreCapabilities>> = {
+  REFUND: 'refund',
+  RESHIP: 'reship',
+  STORE_CREDIT: 'credit',
+};
 
 /** Whether a store with these capabilities offers a resolution type (filing's desired method or a resolution). */
 export function isOffered(type: ResolutionType, capabilities: StoreCapabilities): boolean {

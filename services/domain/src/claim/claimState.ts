@@ -36,7 +36,9 @@ export function evolveClaim(state: ClaimStateOrNone, event: DomainEvent): ClaimS
     case 'ClaimStatusChanged':
       return state && { ...state, status: event.data.to };
     case 'ClaimResolved':
-      return state && { ...state, status: event.data.status, resolutions: [...state.resolutions, ...event.data.resolutions] };
+      return (
+        state && { ...state, status: event.data.status, resolutions: [...state.resolutions, ...event.data.resolutions] }
+      );
     case 'ClaimResolutionReversed': {
       const reversed = new Set(event.data.lines.map((l) => l.resolutionId));
       return state && { ...state, resolutions: state.resolutions.filter((r) => !reversed.has(r.id)) };
@@ -48,7 +50,12 @@ export function evolveClaim(state: ClaimStateOrNone, event: DomainEvent): ClaimS
     case 'ClaimNoteAdded':
       return state && { ...state, noteCount: state.noteCount + 1 };
     case 'ClaimLabelAdded':
-      return state && { ...state, labels: state.labels.includes(event.data.label) ? state.labels : [...state.labels, event.data.label] };
+      return (
+        state && {
+          ...state,
+          labels: state.labels.includes(event.data.label) ? state.labels : [...state.labels, event.data.label],
+        }
+      );
     case 'ClaimLabelRemoved':
       return state && { ...state, labels: state.labels.filter((l) => l !== event.data.label) };
     case 'ClaimMetadataSet':

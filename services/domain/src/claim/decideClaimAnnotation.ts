@@ -1,6 +1,13 @@
 import {
-  MAX_LABELS_PER_CLAIM, MAX_METADATA_KEYS, stripHtml,
-  type AddClaimLabel, type AddClaimNote, type Claim, type DomainEvent, type RemoveClaimLabel, type SetClaimMetadata,
+  MAX_LABELS_PER_CLAIM,
+  MAX_METADATA_KEYS,
+  stripHtml,
+  type AddClaimLabel,
+  type AddClaimNote,
+  type Claim,
+  type DomainEvent,
+  type RemoveClaimLabel,
+  type SetClaimMetadata,
 } from '@claims/contracts';
 import { fail, ok, type Result } from '../result.js';
 
@@ -17,12 +24,18 @@ export function decideClaimAnnotation(command: ClaimAnnotationCommand, claim: Cl
       const body = stripHtml(command.body).trim();
       if (!body) return fail('validation_failed', 'A note needs text.');
       const author = { type: command.actor.type, id: command.actor.id, name: command.actor.name ?? command.actor.id };
-      return ok([{ type: 'ClaimNoteAdded', data: { claimId: claim.id, noteId: command.noteId, body, author, createdAt: command.now } }]);
+      return ok([
+        {
+          type: 'ClaimNoteAdded',
+          data: { claimId: claim.id, noteId: command.noteId, body, author, createdAt: command.now },
+        },
+      ]);
     }
     case 'AddClaimLabel': {
       const label = command.label.trim();
       if (claim.labels.includes(label)) return ok([]);
-      if (claim.labels.length >= MAX_LABELS_PER_CLAIM) return fail('validation_failed', `A claim holds at most ${MAX_LABELS_PER_CLAIM} labels.`);
+      if (claim.labels.length >= MAX_LABELS_PER_CLAIM)
+        return fail('validation_failed', `A claim holds at most ${MAX_LABELS_PER_CLAIM} labels.`);
       return ok([{ type: 'ClaimLabelAdded', data: { claimId: claim.id, label } }]);
     }
     case 'RemoveClaimLabel': {
@@ -36,7 +49,9 @@ export function decideClaimAnnotation(command: ClaimAnnotationCommand, claim: Cl
       if (previous === null && Object.keys(claim.metadata).length >= MAX_METADATA_KEYS) {
         return fail('validation_failed', `A claim holds at most ${MAX_METADATA_KEYS} metadata keys.`);
       }
-      return ok([{ type: 'ClaimMetadataSet', data: { claimId: claim.id, key: command.key, value: command.value, previous } }]);
+      return ok([
+        { type: 'ClaimMetadataSet', data: { claimId: claim.id, key: command.key, value: command.value, previous } },
+      ]);
     }
     default: {
       const exhaustive: never = command;

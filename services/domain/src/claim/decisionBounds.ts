@@ -1,6 +1,11 @@
 import {
-  DEFAULT_CLAIM_CEILING, toDecimal, toMinor,
-  type Claim, type ClaimItem, type ClaimResolution, type Valuation,
+  DEFAULT_CLAIM_CEILING,
+  toDecimal,
+  toMinor,
+  type Claim,
+  type ClaimItem,
+  type ClaimResolution,
+  type Valuation,
 } from '@claims/contracts';
 import { fail, ok, type Result } from '../result.js';
 import { payoutLinesOf } from '../money/payouts.js';
@@ -19,13 +24,19 @@ const shown = (minor: number, currency: string) => `${toDecimal(minor, currency)
  * payout to the store (replacement cost and credit bonus applied as the rules say) no more than the store's ceiling on
  * one claim. A refusal names the bound, so the agent can decide again within it.
  */
-export function withinBounds(claim: Claim, resolutions: readonly ClaimResolution[], valuation: Valuation): Result<null> {
+export function withinBounds(
+  claim: Claim,
+  resolutions: readonly ClaimResolution[],
+  valuation: Valuation,
+): Result<null> {
   const decided = decidedItemIds(claim);
   for (const line of resolutions) {
     const item = claim.items.find((i) => i.id === line.relatedClaimItemId);
     const worth = item ? claimedValue(item) : sum(claim.items.filter((i) => !decided.has(i.id)).map(claimedValue));
     if (line.paidValue > worth) {
-      const what = item ? `${item.name} is worth ${shown(worth, claim.currency)} as claimed` : `The items still open on claim #${claim.claimNumber} are worth ${shown(worth, claim.currency)}`;
+      const what = item
+        ? `${item.name} is worth ${shown(worth, claim.currency)} as claimed`
+        : `The items still open on claim #${claim.claimNumber} are worth ${shown(worth, claim.currency)}`;
       return fail('exceeds_claimed_value', `${what}: ${shown(line.paidValue, claim.currency)} is more than that.`);
     }
   }
@@ -33,12 +44,20 @@ export function withinBounds(claim: Claim, resolutions: readonly ClaimResolution
   const worth = sum(claim.items.map(claimedValue));
   const paid = sum(standing.map((r) => r.paidValue));
   if (paid > worth) {
-    return fail('exceeds_claimed_value', `Claim #${claim.claimNumber} is worth ${shown(worth, claim.currency)}: its decisions would pay ${shown(paid, claim.currency)}.`);
+    return fail(
+      'exceeds_claimed_value',
+      `Claim #${claim.claimNumber} is worth ${shown(worth, claim.currency)}: its decisions would pay ${shown(paid, claim.currency)}.`,
+    );
   }
-  const payout = sum(payoutLinesOf({ claimId: claim.id, resolutions: standing, valuation }, claim.currency).map((line) => line.amount));
+  const payout = sum(
+    payoutLinesOf({ claimId: claim.id, resolutions: standing, valuation }, claim.currency).map((line) => line.amount),
+  );
   const ceiling = toMinor(valuation.rules.claimCeiling ?? DEFAULT_CLAIM_CEILING, valuation.storeCurrency);
   if (payout > ceiling) {
-    return fail('exceeds_claim_ceiling', `Claim #${claim.claimNumber} would pay ${shown(payout, valuation.storeCurrency)}, more than the store's ceiling of ${shown(ceiling, valuation.storeCurrency)} a claim.`);
+    return fail(
+      'exceeds_claim_ceiling',
+      `Claim #${claim.claimNumber} would pay ${shown(payout, valuation.storeCurrency)}, more than the store's ceiling of ${shown(ceiling, valuation.storeCurrency)} a claim.`,
+    );
   }
   return ok(null);
 }

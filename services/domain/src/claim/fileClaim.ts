@@ -1,6 +1,13 @@
 import {
-  SETTINGS_DEFAULTS, Signature,
-  type ClaimItem, type ClaimType, type DomainEvent, type FileClaim, type Fulfillment, type Order, type StoreSettings,
+  SETTINGS_DEFAULTS,
+  Signature,
+  type ClaimItem,
+  type ClaimType,
+  type DomainEvent,
+  type FileClaim,
+  type Fulfillment,
+  type Order,
+  type StoreSettings,
 } from '@claims/contracts';
 import { fail, ok, type Result } from '../result.js';
 import { fulfillmentEligibility } from '../eligibility/fulfillmentEligibility.js';
@@ -23,7 +30,11 @@ const PHOTOGRAPHABLE: readonly ClaimType[] = ['DAMAGED', 'DEFECTIVE_ITEM', 'WRON
 const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /** An order is open to a one-time appeasement when unprotected, allowed by the store, and not used yet. */
-export function oneTimeAppeasementAvailable(order: Pick<Order, 'protected'>, settings: StoreSettings, orderClaims: OrderClaimsState): boolean {
+export function oneTimeAppeasementAvailable(
+  order: Pick<Order, 'protected'>,
+  settings: StoreSettings,
+  orderClaims: OrderClaimsState,
+): boolean {
   return !order.protected && settings.allowOneTimeAppeasement && !orderClaims.claims.some((c) => c.isOta);
 }
 
@@ -38,14 +49,18 @@ export function decideFileClaim(command: FileClaim, context: FileClaimContext): 
     return fail('order_not_found', 'No order matches that order number and email address.');
   }
   const filing = settings.claimFiling ?? SETTINGS_DEFAULTS.claimFiling;
-  if (!filing.acceptingClaims) return fail('not_eligible', 'This store is not taking claims online right now: please contact the store.');
+  if (!filing.acceptingClaims)
+    return fail('not_eligible', 'This store is not taking claims online right now: please contact the store.');
   const isOta = !order.protected;
   if (isOta && !oneTimeAppeasementAvailable(order, settings, orderClaims)) {
     return fail('not_eligible', 'This order is not protected, so a claim cannot be filed for it.');
   }
   const method = request.resolution.desiredMethod;
   if (!isOffered(method, settings.capabilities)) {
-    return fail('unsupported_resolution', `This store does not offer ${method.toLowerCase().replace('_', ' ')} as a resolution.`);
+    return fail(
+      'unsupported_resolution',
+      `This store does not offer ${method.toLowerCase().replace('_', ' ')} as a resolution.`,
+    );
   }
 
   const items: ClaimItem[] = [];
@@ -57,8 +72,10 @@ export function decideFileClaim(command: FileClaim, context: FileClaimContext): 
     if (!fulfillment) return fail('unknown_item', `Shipment ${group.sourceFulfillmentId} is not part of this order.`);
     const eligibility = fulfillmentEligibility(fulfillment, order, settings, orderClaims.claimedItemIds, command.now);
     if (!fulfillmentFileable(eligibility, isOta)) {
-      return fail(eligibility.eligibilityCode === 'already_claimed' ? 'already_claimed' : 'not_eligible',
-        `Shipment ${group.sourceFulfillmentId} cannot be claimed (${eligibility.eligibilityCode}).`);
+      return fail(
+        eligibility.eligibilityCode === 'already_claimed' ? 'already_claimed' : 'not_eligible',
+        `Shipment ${group.sourceFulfillmentId} cannot be claimed (${eligibility.eligibilityCode}).`,
+      );
     }
     if (!shipments.includes(fulfillment)) shipments.push(fulfillment);
     for (const issue of latestIssuePerItem(group.issues)) {
@@ -71,7 +88,10 @@ export function decideFileClaim(command: FileClaim, context: FileClaimContext): 
       const orderItem = order.items.find((i) => i.sourceItemId === issue.sourceItemId);
       if (!orderItem) return fail('unknown_item', `Item ${issue.sourceItemId} is not part of this order.`);
       if (filing.photosRequired && PHOTOGRAPHABLE.includes(issue.claimType) && issue.images.length === 0) {
-        return fail('validation_failed', `Add a photo of ${orderItem.productName}: this store asks for one of each damaged, defective or wrong item.`);
+        return fail(
+          'validation_failed',
+          `Add a photo of ${orderItem.productName}: this store asks for one of each damaged, defective or wrong item.`,
+        );
       }
       const quantity = validQuantity(orderItem, issue.quantity);
       if (quantity <= 0) return fail('invalid_quantity', `Nothing is left to claim of ${orderItem.productName}.`);
@@ -104,7 +124,10 @@ export function decideFileClaim(command: FileClaim, context: FileClaimContext): 
   }
 
   const rawSignature = request.resolution.customerSignature;
-  const signature = typeof rawSignature === 'string' ? Signature.parse({ kind: 'typed', value: rawSignature, signedAt: command.now }) : rawSignature;
+  const signature =
+    typeof rawSignature === 'string'
+      ? Signature.parse({ kind: 'typed', value: rawSignature, signedAt: command.now })
+      : rawSignature;
 
   return ok([
     {
@@ -138,12 +161,15 @@ export function decideFileClaim(command: FileClaim, context: FileClaimContext): 
         signature,
         policy: order.policy,
         filedAt: command.now,
-        shipments: shipments.map((f) => ({ sourceFulfillmentId: f.sourceFulfillmentId, carrier: f.trackingCompany, status: f.status })),
+        shipments: shipments.map((f) => ({
+          sourceFulfillmentId: f.sourceFulfillmentId,
+          carrier: f.trackingCompany,
+          status: f.status,
+        })),
       },
     },
   ]);
 }
-
 
 /** FileClaim with the reference data it is decided against (orders and stores are rows, not streams). */
 export type FileClaimOnOrder = FileClaim & Omit<FileClaimContext, 'orderClaims'>;

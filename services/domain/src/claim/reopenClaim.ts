@@ -18,7 +18,15 @@ export const REOPENED_STATUS: ClaimStatus = 'OPEN';
  */
 export function decideReopen(command: ReopenClaim, claim: Claim): Result<DomainEvent[]> {
   if (!REOPENABLE_STATUSES.includes(claim.status)) {
-    return fail('invalid_transition', `Claim #${claim.claimNumber} is ${claim.status}: only a closed claim can be reopened.`);
+    return fail(
+      'invalid_transition',
+      `Claim #${claim.claimNumber} is ${claim.status}: only a closed claim can be reopened.`,
+    );
   }
-  return ok([{ type: 'ClaimStatusChanged', data: { claimId: claim.id, from: claim.status, to: REOPENED_STATUS, note: command.note } }]);
+  return ok([
+    {
+      type: 'ClaimStatusChanged',
+      data: { claimId: claim.id, from: claim.status, to: REOPENED_STATUS, note: command.note },
+    },
+  ]);
 }

@@ -1,4 +1,9 @@
-import { CLAIM_STATUS_LABELS, SHOPPER_VISIBLE_STATUSES, type DomainEvent, type ShopperStatusChange } from '@claims/contracts';
+import {
+  CLAIM_STATUS_LABELS,
+  SHOPPER_VISIBLE_STATUSES,
+  type DomainEvent,
+  type ShopperStatusChange,
+} from '@claims/contracts';
 import { evolveClaim, type ClaimStateOrNone } from './claimState.js';
 
 /** The statuses a claim's events moved it through, each with when, keeping only those a shopper sees. */

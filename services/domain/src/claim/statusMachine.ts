@@ -1,7 +1,15 @@
 import type { ClaimStatus, Permission } from '@claims/contracts';
 
 const WORKING: ClaimStatus[] = ['OPEN', 'COMMUNICATING', 'WAITING_FOR_BRAND', 'WAITING_FOR_CUSTOMER', 'WAITING_FOR_OP'];
-const OUTCOMES: ClaimStatus[] = ['APPROVED', 'DENIED', 'RESOLVED', 'RESOLVED_BY_BRAND', 'DISMISSED', 'TEMPORARILY_DISMISSED', 'CLOSED'];
+const OUTCOMES: ClaimStatus[] = [
+  'APPROVED',
+  'DENIED',
+  'RESOLVED',
+  'RESOLVED_BY_BRAND',
+  'DISMISSED',
+  'TEMPORARILY_DISMISSED',
+  'CLOSED',
+];
 
 /**
  * The allowed moves between claim statuses (the spec leaves them open; docs/decisions.md explains).
@@ -71,4 +79,4 @@ export const queueStatusesFor = (internal: boolean): ClaimStatus[] =>
 
 /** The permission a status change to `to` needs: closing (or any decision) settles a claim's fate, so it is the resolver's. */
 export const statusChangePermission = (to: ClaimStatus): Permission =>
-  (CLOSING_STATUSES.includes(to) || DECIDED_BY_RESOLUTION.includes(to) ? 'claim:resolve' : 'claim:update');
+  CLOSING_STATUSES.includes(to) || DECIDED_BY_RESOLUTION.includes(to) ? 'claim:resolve' : 'claim:update';

@@ -1,4 +1,10 @@
-import { SHIPPED_STATUSES, type ClaimPolicySettings, type EligibilityCode, type Fulfillment, type Order } from '@claims/contracts';
+import {
+  SHIPPED_STATUSES,
+  type ClaimPolicySettings,
+  type EligibilityCode,
+  type Fulfillment,
+  type Order,
+} from '@claims/contracts';
 
 const DAY_MS = 86_400_000;
 
@@ -32,7 +38,8 @@ export function fulfillmentEligibility(
   const eligibleAt = addDays(reference, delivered ? settings.claimWaitDays : IN_TRANSIT_WAIT_DAYS);
   const nowMs = Date.parse(now);
   if (nowMs < Date.parse(eligibleAt)) return { eligible: false, eligibleAt, eligibilityCode: 'too_soon' };
-  if (nowMs > Date.parse(addDays(reference, settings.claimWindowDays))) return { eligible: false, eligibleAt, eligibilityCode: 'expired' };
+  if (nowMs > Date.parse(addDays(reference, settings.claimWindowDays)))
+    return { eligible: false, eligibleAt, eligibilityCode: 'expired' };
   if (!order.protected) return { eligible: false, eligibleAt, eligibilityCode: 'unprotected' };
   const open = fulfillment.items.some((line) => !claimedItemIds.has(line.sourceItemId));
   if (!open) return { eligible: false, eligibleAt, eligibilityCode: 'already_claimed' };

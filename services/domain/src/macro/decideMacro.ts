@@ -39,12 +39,20 @@ export function decideMacro(command: MacroCommand, state: MacroState | null): Re
   switch (command.type) {
     case 'CreateMacro':
       if (state) return fail('version_conflict', 'A macro with this id exists already.');
-      return ok([{ type: 'MacroCreated', data: { macroId: command.macroId, storeId: command.storeId, ...command.macro, createdAt: command.now } }]);
+      return ok([
+        {
+          type: 'MacroCreated',
+          data: { macroId: command.macroId, storeId: command.storeId, ...command.macro, createdAt: command.now },
+        },
+      ]);
     case 'UpdateMacro': {
       if (!state || state.deleted) return notFound();
       const { name, kind, body, resolution } = command.macro;
-      if (name === state.name && kind === state.kind && body === state.body && sameJson(resolution, state.resolution)) return ok([]);
-      return ok([{ type: 'MacroUpdated', data: { macroId: state.id, name, kind, body, resolution, updatedAt: command.now } }]);
+      if (name === state.name && kind === state.kind && body === state.body && sameJson(resolution, state.resolution))
+        return ok([]);
+      return ok([
+        { type: 'MacroUpdated', data: { macroId: state.id, name, kind, body, resolution, updatedAt: command.now } },
+      ]);
     }
     case 'DeleteMacro':
       if (!state || state.deleted) return notFound();
@@ -56,4 +64,8 @@ export function decideMacro(command: MacroCommand, state: MacroState | null): Re
   }
 }
 
-export const macroDecider: Decider<MacroState | null, MacroCommand> = { initialState: null, evolve: evolveMacro, decide: decideMacro };
+export const macroDecider: Decider<MacroState | null, MacroCommand> = {
+  initialState: null,
+  evolve: evolveMacro,
+  decide: decideMacro,
+};

@@ -21,7 +21,10 @@ export function fractionOf(value: number): Fraction {
 }
 
 export const times = (a: Fraction, b: Fraction): Fraction => ({ n: a.n * b.n, d: a.d * b.d });
-export const dividedBy = (a: Fraction, b: Fraction): Fraction => ({ n: b.n < 0n ? -a.n * b.d : a.n * b.d, d: b.n < 0n ? a.d * -b.n : a.d * b.n });
+export const dividedBy = (a: Fraction, b: Fraction): Fraction => ({
+  n: b.n < 0n ? -a.n * b.d : a.n * b.d,
+  d: b.n < 0n ? a.d * -b.n : a.d * b.n,
+});
 export const plus = (a: Fraction, b: Fraction): Fraction => ({ n: a.n * b.d + b.n * a.d, d: a.d * b.d });
 export const whole = (n: number): Fraction => ({ n: BigInt(n), d: 1n });
 

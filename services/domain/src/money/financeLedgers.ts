@@ -1,4 +1,10 @@
-import type { CandidateMoneyRules, FinanceEvent, PayoutStatus, ResolutionType, StoreCreditKind } from '@claims/contracts';
+import type {
+  CandidateMoneyRules,
+  FinanceEvent,
+  PayoutStatus,
+  ResolutionType,
+  StoreCreditKind,
+} from '@claims/contracts';
 import { payoutLinesOf } from './payouts.js';
 
 /** A finance event with what the ledgers keep of its envelope. */
@@ -108,7 +114,8 @@ const storeMonthKey = (storeId: string, at: string) => `${storeId}|${at.slice(0,
  * Whether a payout counts on its month's invoice: not reversed, or reversed after it was batched (its money moved or
  * will, and the clawback counts in the month of the reversal instead).
  */
-export const standsOnInvoice = (entry: Pick<LedgerPayout, 'status'>, clawedBack: boolean): boolean => entry.status !== 'reversed' || clawedBack;
+export const standsOnInvoice = (entry: Pick<LedgerPayout, 'status'>, clawedBack: boolean): boolean =>
+  entry.status !== 'reversed' || clawedBack;
 
 /**
  * The payout ledger, premiums, store credit and invoices' inputs rebuilt from the events, exactly as the live
@@ -155,10 +162,22 @@ export function financeReplay(candidate: CandidateMoneyRules = {}): FinanceRepla
   /** The credit the replay issued for each resolution, what a reversal's reclamation is measured against. */
   const issuedCredit = new Map<string, number>();
 
-  const credit = (fact: FinanceFact & { type: 'StoreCreditIssued' | 'StoreCreditRedeemed' | 'StoreCreditAdjusted' | 'StoreCreditReclaimed' }, entry: Omit<LedgerStoreCredit, 'eventId' | 'storeId' | 'customerKey' | 'currency' | 'at'>) => {
+  const credit = (
+    fact: FinanceFact & {
+      type: 'StoreCreditIssued' | 'StoreCreditRedeemed' | 'StoreCreditAdjusted' | 'StoreCreditReclaimed';
+    },
+    entry: Omit<LedgerStoreCredit, 'eventId' | 'storeId' | 'customerKey' | 'currency' | 'at'>,
+  ) => {
     if (storeCredit.has(fact.eventId)) return;
     const { storeId, customerKey, currency } = fact.data;
-    storeCredit.set(fact.eventId, { eventId: fact.eventId, storeId, customerKey, currency, at: fact.occurredAt, ...entry });
+    storeCredit.set(fact.eventId, {
+      eventId: fact.eventId,
+      storeId,
+      customerKey,
+      currency,
+      at: fact.occurredAt,
+      ...entry,
+    });
     const key = balanceKey(storeId, customerKey);
     const balance = balances.get(key) ?? { storeId, customerKey, currency, balance: 0, issued: 0 };
     balance.balance += entry.amount;
@@ -170,21 +189,31 @@ export function financeReplay(candidate: CandidateMoneyRules = {}): FinanceRepla
   function add(fact: FinanceFact): void {
     switch (fact.type) {
       case 'ClaimFiled':
-        if (!claims.has(fact.data.claimId)) claims.set(fact.data.claimId, { storeId: fact.data.storeId, currency: fact.data.currency });
+        if (!claims.has(fact.data.claimId))
+          claims.set(fact.data.claimId, { storeId: fact.data.storeId, currency: fact.data.currency });
         return;
       case 'ClaimResolved': {
         const claim = claims.get(fact.data.claimId);
         if (!claim) return;
         const lines = payoutLinesOf(fact.data, claim.currency, candidate);
-        if (revalues) for (const line of payoutLinesOf(fact.data, claim.currency)) recordedAmounts.set(line.id, line.amount);
+        if (revalues)
+          for (const line of payoutLinesOf(fact.data, claim.currency)) recordedAmounts.set(line.id, line.amount);
         for (const line of lines) {
           if (payouts.has(line.id)) continue;
-          const entry: LedgerPayout = { ...line, storeId: claim.storeId, eventId: fact.eventId, status: 'pending', decidedAt: fact.occurredAt, reversalOf: null };
+          const entry: LedgerPayout = {
+            ...line,
+            storeId: claim.storeId,
+            eventId: fact.eventId,
+            status: 'pending',
+            decidedAt: fact.occurredAt,
+            reversalOf: null,
+          };
           payouts.set(line.id, entry);
           monthOf(entry.storeId, entry.decidedAt).payouts.push(entry);
         }
         for (const resolution of fact.data.resolutions) {
-          if (resolution.resolutionType === 'STORE_CREDIT') creditValues.set(resolution.id, lines.find((l) => l.id === resolution.id)?.amount ?? 0);
+          if (resolution.resolutionType === 'STORE_CREDIT')
+            creditValues.set(resolution.id, lines.find((l) => l.id === resolution.id)?.amount ?? 0);
         }
         return;
       }
@@ -200,7 +229,13 @@ export function financeReplay(candidate: CandidateMoneyRules = {}): FinanceRepla
           entry.status = 'reversed';
           if (!batched.has(entry.id)) continue;
           const clawback: LedgerPayout = {
-            ...entry, id: clawbackEntryId, eventId: fact.eventId, amount: -entry.amount, status: 'pending', decidedAt: fact.occurredAt, reversalOf: entry.id,
+            ...entry,
+            id: clawbackEntryId,
+            eventId: fact.eventId,
+            amount: -entry.amount,
+            status: 'pending',
+            decidedAt: fact.occurredAt,
+            reversalOf: entry.id,
           };
           payouts.set(clawbackEntryId, clawback);
           clawedBack.add(entry.id);
@@ -213,13 +248,26 @@ export function financeReplay(candidate: CandidateMoneyRules = {}): FinanceRepla
         if (invoices.has(d.invoiceId)) return;
         const month = byStoreMonth.get(`${d.storeId}|${d.month}`) ?? { premiums: [], payouts: [] };
         invoices.set(d.invoiceId, {
-          eventId: fact.eventId, invoiceId: d.invoiceId, storeId: d.storeId, number: d.number, month: d.month, currency: d.currency,
-          revSharePercent: candidate.revShare?.merchantSharePercent ?? d.revSharePercent, recordedRevSharePercent: d.revSharePercent,
+          eventId: fact.eventId,
+          invoiceId: d.invoiceId,
+          storeId: d.storeId,
+          number: d.number,
+          month: d.month,
+          currency: d.currency,
+          revSharePercent: candidate.revShare?.merchantSharePercent ?? d.revSharePercent,
+          recordedRevSharePercent: d.revSharePercent,
           premiums: month.premiums.map((p) => ({ orderId: p.orderId, amount: p.amount, currency: p.currency })),
           // Copied, not referenced: what stood then, whatever is reversed or revalued later.
-          payouts: month.payouts.filter((p) => standsOnInvoice(p, clawedBack.has(p.id))).map((p) => ({
-            id: p.id, claimId: p.claimId, eventId: p.eventId, amount: p.amount, currency: p.currency, recordedAmount: recordedAmounts.get(p.id) ?? p.amount,
-          })),
+          payouts: month.payouts
+            .filter((p) => standsOnInvoice(p, clawedBack.has(p.id)))
+            .map((p) => ({
+              id: p.id,
+              claimId: p.claimId,
+              eventId: p.eventId,
+              amount: p.amount,
+              currency: p.currency,
+              recordedAmount: recordedAmounts.get(p.id) ?? p.amount,
+            })),
         });
         return;
       }
@@ -232,8 +280,13 @@ export function financeReplay(candidate: CandidateMoneyRules = {}): FinanceRepla
         if (premiums.has(fact.eventId)) return;
         const d = fact.data;
         const premium: LedgerPremium = {
-          eventId: fact.eventId, orderId: d.orderId, storeId: d.storeId, orderNumber: d.orderNumber,
-          amount: fact.type === 'PremiumRecorded' ? d.premiumPaid : -d.premiumPaid, currency: d.premiumCurrency, at: fact.occurredAt,
+          eventId: fact.eventId,
+          orderId: d.orderId,
+          storeId: d.storeId,
+          orderNumber: d.orderNumber,
+          amount: fact.type === 'PremiumRecorded' ? d.premiumPaid : -d.premiumPaid,
+          currency: d.premiumCurrency,
+          at: fact.occurredAt,
         };
         premiums.set(fact.eventId, premium);
         monthOf(premium.storeId, premium.at).premiums.push(premium);
@@ -242,7 +295,10 @@ export function financeReplay(candidate: CandidateMoneyRules = {}): FinanceRepla
       case 'StoreCreditIssued':
         // Revalued from the line it was issued for; a line the replay never saw decided keeps what was issued.
         return credit(fact, {
-          kind: 'issued', amount: creditValues.get(fact.data.resolutionId) ?? fact.data.amount, claimId: fact.data.claimId, resolutionId: fact.data.resolutionId,
+          kind: 'issued',
+          amount: creditValues.get(fact.data.resolutionId) ?? fact.data.amount,
+          claimId: fact.data.claimId,
+          resolutionId: fact.data.resolutionId,
         });
       case 'StoreCreditRedeemed':
         return credit(fact, { kind: 'redeemed', amount: -fact.data.amount, claimId: null, resolutionId: null });
@@ -253,7 +309,12 @@ export function financeReplay(candidate: CandidateMoneyRules = {}): FinanceRepla
         const { claimId, resolutionId, amount, redeemed } = fact.data;
         const issued = issuedCredit.get(resolutionId);
         // `0 -`, not unary minus: a credit spent to the last cent reclaims 0, not -0 (which the ledgers' equality tells apart).
-        return credit(fact, { kind: 'reclaimed', amount: 0 - (issued === undefined ? amount : Math.max(0, issued - redeemed)), claimId, resolutionId });
+        return credit(fact, {
+          kind: 'reclaimed',
+          amount: 0 - (issued === undefined ? amount : Math.max(0, issued - redeemed)),
+          claimId,
+          resolutionId,
+        });
       }
       default: {
         const exhaustive: never = fact;

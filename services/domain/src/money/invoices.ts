@@ -39,7 +39,8 @@ export interface InvoiceFigures {
   direction: InvoiceDirection;
 }
 
-export const directionOf = (total: number): InvoiceDirection => (total > 0 ? 'store_owes' : total < 0 ? 'order_protection_owes' : 'settled');
+export const directionOf = (total: number): InvoiceDirection =>
+  total > 0 ? 'store_owes' : total < 0 ? 'order_protection_owes' : 'settled';
 
 const percentOf = (value: number): Fraction => ({ n: fractionOf(value).n, d: fractionOf(value).d * 100n });
 const distinct = (values: readonly string[]) => new Set(values).size;
@@ -53,14 +54,21 @@ const plural = (count: number, word: string) => `${count} ${word}${count === 1 ?
  */
 export function invoiceFigures(inputs: InvoiceInputs): Result<InvoiceFigures> {
   const { currency, revSharePercent } = inputs;
-  if (!(revSharePercent >= 0 && revSharePercent <= 100)) return fail('validation_failed', 'A revenue share is a percentage from 0 to 100.');
+  if (!(revSharePercent >= 0 && revSharePercent <= 100))
+    return fail('validation_failed', 'A revenue share is a percentage from 0 to 100.');
   const foreignPayout = inputs.payouts.find((p) => p.currency !== currency);
   if (foreignPayout) {
-    return fail('validation_failed', `A payout of claim ${foreignPayout.claimId} is in ${foreignPayout.currency}; this store is invoiced in ${currency}.`);
+    return fail(
+      'validation_failed',
+      `A payout of claim ${foreignPayout.claimId} is in ${foreignPayout.currency}; this store is invoiced in ${currency}.`,
+    );
   }
   let premiumsExact: Fraction = whole(0);
   for (const premium of inputs.premiums) {
-    const inCurrency = premium.currency === currency ? whole(premium.amount) : convertMinor(whole(premium.amount), premium.currency, currency, premium.exchangeRate);
+    const inCurrency =
+      premium.currency === currency
+        ? whole(premium.amount)
+        : convertMinor(whole(premium.amount), premium.currency, currency, premium.exchangeRate);
     premiumsExact = plus(premiumsExact, inCurrency);
   }
   const premiums = roundHalfEven(premiumsExact);
@@ -70,9 +78,24 @@ export function invoiceFigures(inputs: InvoiceInputs): Result<InvoiceFigures> {
   const orders = distinct(inputs.premiums.map((p) => p.orderId));
   const claimCount = distinct(inputs.payouts.map((p) => p.claimId));
   const lines: InvoiceLine[] = [
-    { kind: 'premiums', description: `${INVOICE_LINE_LABELS.premiums} (${plural(orders, 'order')})`, quantity: orders, amount: premiums },
-    { kind: 'rev_share', description: `${INVOICE_LINE_LABELS.rev_share} (${revSharePercent}% of premiums)`, quantity: null, amount: share || 0 },
-    { kind: 'claims', description: `${INVOICE_LINE_LABELS.claims} (${plural(claimCount, 'claim')})`, quantity: claimCount, amount: claims || 0 },
+    {
+      kind: 'premiums',
+      description: `${INVOICE_LINE_LABELS.premiums} (${plural(orders, 'order')})`,
+      quantity: orders,
+      amount: premiums,
+    },
+    {
+      kind: 'rev_share',
+      description: `${INVOICE_LINE_LABELS.rev_share} (${revSharePercent}% of premiums)`,
+      quantity: null,
+      amount: share || 0,
+    },
+    {
+      kind: 'claims',
+      description: `${INVOICE_LINE_LABELS.claims} (${plural(claimCount, 'claim')})`,
+      quantity: claimCount,
+      amount: claims || 0,
+    },
   ];
   const total = lines.reduce((sum, line) => sum + line.amount, 0);
   return ok({ currency, revSharePercent, lines, total, direction: directionOf(total) });
@@ -81,11 +104,15 @@ export function invoiceFigures(inputs: InvoiceInputs): Result<InvoiceFigures> {
 /** A month `YYYY-MM` as the half-open UTC period [start, end) its invoice covers. */
 export function monthPeriod(month: string): { start: string; end: string } {
   const [year, monthNumber] = month.split('-').map(Number) as [number, number];
-  return { start: new Date(Date.UTC(year, monthNumber - 1, 1)).toISOString(), end: new Date(Date.UTC(year, monthNumber, 1)).toISOString() };
+  return {
+    start: new Date(Date.UTC(year, monthNumber - 1, 1)).toISOString(),
+    end: new Date(Date.UTC(year, monthNumber, 1)).toISOString(),
+  };
 }
 
 /** Whether a month is over at `now`: only then is its invoice issued, so nothing of it arrives later. */
-export const monthHasEnded = (month: string, now: string): boolean => Date.parse(now) >= Date.parse(monthPeriod(month).end);
+export const monthHasEnded = (month: string, now: string): boolean =>
+  Date.parse(now) >= Date.parse(monthPeriod(month).end);
 
 /** An invoice's number: the store and the month, unique because a store is invoiced once a month (e.g. ACME-2025-06). */
 export const invoiceNumber = (storeSlug: string, month: string): string => `${storeSlug.toUpperCase()}-${month}`;

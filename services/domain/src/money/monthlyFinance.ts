@@ -34,13 +34,18 @@ export function monthlyFinance(ledgers: FinanceLedgers, storeIds?: ReadonlySet<s
     return found;
   };
   const wanted = (storeId: string) => !storeIds || storeIds.has(storeId);
-  for (const p of ledgers.premiums.values()) if (wanted(p.storeId)) row(p.storeId, p.at, p.currency).premiums += p.amount;
+  for (const p of ledgers.premiums.values())
+    if (wanted(p.storeId)) row(p.storeId, p.at, p.currency).premiums += p.amount;
   for (const p of ledgers.payouts.values()) {
     if (!wanted(p.storeId)) continue;
     const month = row(p.storeId, p.decidedAt, p.currency);
     month.payouts += p.amount;
     if (p.status === 'paid') month.payoutsPaid += p.amount;
   }
-  for (const c of ledgers.storeCredit.values()) if (c.kind === 'issued' && wanted(c.storeId)) row(c.storeId, c.at, c.currency).storeCreditIssued += c.amount;
-  return [...months.values()].sort((a, b) => a.storeId.localeCompare(b.storeId) || a.month.localeCompare(b.month) || a.currency.localeCompare(b.currency));
+  for (const c of ledgers.storeCredit.values())
+    if (c.kind === 'issued' && wanted(c.storeId)) row(c.storeId, c.at, c.currency).storeCreditIssued += c.amount;
+  return [...months.values()].sort(
+    (a, b) =>
+      a.storeId.localeCompare(b.storeId) || a.month.localeCompare(b.month) || a.currency.localeCompare(b.currency),
+  );
 }

@@ -34,14 +34,25 @@ export const orderPremiumDecider: Decider<OrderPremiumState, RecordOrderPolicy> 
   decide({ order, now }, state): Result<DomainEvent[]> {
     const policy = order.protected && order.policy && !order.policy.removedAt ? order.policy : null;
     const scope = { orderId: order.id, storeId: order.storeId, orderNumber: order.orderNumber };
-    const wanted = policy && { ...scope, premiumPaid: policy.premiumPaid, premiumCurrency: policy.premiumCurrency, insuredAmount: policy.insuredAmount };
+    const wanted = policy && {
+      ...scope,
+      premiumPaid: policy.premiumPaid,
+      premiumCurrency: policy.premiumCurrency,
+      insuredAmount: policy.insuredAmount,
+    };
     if (state && wanted && JSON.stringify(state) === JSON.stringify(wanted)) return ok([]);
     const events: DomainEvent[] = [];
     if (state) {
-      events.push({ type: 'PremiumReversed', data: {
-        ...scope, premiumPaid: state.premiumPaid, premiumCurrency: state.premiumCurrency,
-        reason: wanted ? 'premium_changed' : 'protection_removed', reversedAt: now,
-      } });
+      events.push({
+        type: 'PremiumReversed',
+        data: {
+          ...scope,
+          premiumPaid: state.premiumPaid,
+          premiumCurrency: state.premiumCurrency,
+          reason: wanted ? 'premium_changed' : 'protection_removed',
+          reversedAt: now,
+        },
+      });
     }
     if (wanted) events.push({ type: 'PremiumRecorded', data: { ...wanted, recordedAt: now } });
     return ok(events);

@@ -11,9 +11,14 @@ export function paymentMethodProblem(method: PaymentMethod): string | null {
   if ('last4' in method && !/^\d{4}$/.test(method.last4)) {
     return 'Enter only the last four digits of the card or account, never the full number.';
   }
-  const texts = method.kind === 'card' ? [method.brand] : method.kind === 'bank_account' ? [method.bankName] : [method.provider, method.reference];
+  const texts =
+    method.kind === 'card'
+      ? [method.brand]
+      : method.kind === 'bank_account'
+        ? [method.bankName]
+        : [method.provider, method.reference];
   if (texts.some((text) => LONG_NUMBER.test(text))) {
-    return 'That looks like a full card or account number. Only the last four digits (or the payment provider\'s reference) are kept.';
+    return "That looks like a full card or account number. Only the last four digits (or the payment provider's reference) are kept.";
   }
   return null;
 }

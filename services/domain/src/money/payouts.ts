@@ -1,6 +1,10 @@
 import {
-  DEFAULT_MONEY_RULES, currencyDecimals,
-  type CandidateMoneyRules, type ClaimResolution, type ResolutionType, type Valuation,
+  DEFAULT_MONEY_RULES,
+  currencyDecimals,
+  type CandidateMoneyRules,
+  type ClaimResolution,
+  type ResolutionType,
+  type Valuation,
 } from '@claims/contracts';
 import { convertMinor, fractionOf, plus, roundHalfEven, times, whole, type Fraction } from './exactMoney.js';
 
@@ -15,8 +19,12 @@ export interface PayoutLine {
 }
 
 /** Decisions recorded before valuations were: valued in the claim's own currency under the default rules. */
-export const unrecordedValuation = (claimCurrency: string): Valuation =>
-  ({ storeCurrency: claimCurrency, exchangeRate: 1, rules: DEFAULT_MONEY_RULES, credit: { bonus: 0, bonusType: 'percentage' } });
+export const unrecordedValuation = (claimCurrency: string): Valuation => ({
+  storeCurrency: claimCurrency,
+  exchangeRate: 1,
+  rules: DEFAULT_MONEY_RULES,
+  credit: { bonus: 0, bonusType: 'percentage' },
+});
 
 const percent = (value: number): Fraction => ({ n: fractionOf(value).n, d: fractionOf(value).d * 100n });
 
@@ -26,7 +34,8 @@ const percent = (value: number): Fraction => ({ n: fractionOf(value).n, d: fract
  * issued with its bonus; flat rate and custom the amount decided; a denial nothing.
  */
 function owed(line: ClaimResolution, claimCurrency: string, valuation: Valuation): Fraction | null {
-  const inStore = (orderMinor: Fraction) => convertMinor(orderMinor, claimCurrency, valuation.storeCurrency, valuation.exchangeRate);
+  const inStore = (orderMinor: Fraction) =>
+    convertMinor(orderMinor, claimCurrency, valuation.storeCurrency, valuation.exchangeRate);
   switch (line.resolutionType) {
     case 'DENY':
       return null;
@@ -36,9 +45,13 @@ function owed(line: ClaimResolution, claimCurrency: string, valuation: Valuation
       return inStore(times(whole(line.paidValue), percent(valuation.rules.replacementCostPercent)));
     case 'STORE_CREDIT': {
       const credit = inStore(whole(line.paidValue));
-      if (valuation.credit.bonusType === 'percentage') return plus(credit, times(credit, percent(valuation.credit.bonus)));
+      if (valuation.credit.bonusType === 'percentage')
+        return plus(credit, times(credit, percent(valuation.credit.bonus)));
       // A fixed bonus is an amount of the store's currency (spec §9 shows it times the exchange rate to the shopper).
-      return plus(credit, times(fractionOf(valuation.credit.bonus), whole(10 ** currencyDecimals(valuation.storeCurrency))));
+      return plus(
+        credit,
+        times(fractionOf(valuation.credit.bonus), whole(10 ** currencyDecimals(valuation.storeCurrency))),
+      );
     }
     case 'FLAT_RATE':
     case 'CUSTOM':
@@ -70,7 +83,17 @@ export function payoutLinesOf(
   return resolved.resolutions.flatMap((line) => {
     const exact = owed(line, claimCurrency, valuation);
     const amount = exact && roundHalfEven(exact);
-    return amount ? [{ id: line.id, claimId: resolved.claimId, resolutionType: line.resolutionType, amount, currency: valuation.storeCurrency }] : [];
+    return amount
+      ? [
+          {
+            id: line.id,
+            claimId: resolved.claimId,
+            resolutionType: line.resolutionType,
+            amount,
+            currency: valuation.storeCurrency,
+          },
+        ]
+      : [];
   });
 }
 
@@ -88,19 +111,32 @@ export interface StoreCreditValue {
  * total is exactly the payout line the ledger and the credit ledger record. Null for any other line.
  */
 export function storeCreditOf(
-  line: ClaimResolution, claimCurrency: string, valuation: Valuation = unrecordedValuation(claimCurrency),
+  line: ClaimResolution,
+  claimCurrency: string,
+  valuation: Valuation = unrecordedValuation(claimCurrency),
 ): { claim: StoreCreditValue; store: StoreCreditValue } | null {
   if (line.resolutionType !== 'STORE_CREDIT') return null;
   const { bonus, bonusType } = valuation.credit;
-  const claimBonus = bonusType === 'percentage'
-    ? times(whole(line.paidValue), percent(bonus))
-    : times(times(fractionOf(bonus), fractionOf(valuation.exchangeRate)), whole(10 ** currencyDecimals(claimCurrency)));
+  const claimBonus =
+    bonusType === 'percentage'
+      ? times(whole(line.paidValue), percent(bonus))
+      : times(
+          times(fractionOf(bonus), fractionOf(valuation.exchangeRate)),
+          whole(10 ** currencyDecimals(claimCurrency)),
+        );
   // The total is rounded, not the bonus, so in one currency the shopper's total is the ledger's to the cent.
   const claimTotal = roundHalfEven(plus(whole(line.paidValue), claimBonus));
-  const storeCredit = roundHalfEven(convertMinor(whole(line.paidValue), claimCurrency, valuation.storeCurrency, valuation.exchangeRate));
+  const storeCredit = roundHalfEven(
+    convertMinor(whole(line.paidValue), claimCurrency, valuation.storeCurrency, valuation.exchangeRate),
+  );
   const storeTotal = roundHalfEven(owed(line, claimCurrency, valuation)!);
   return {
     claim: { credit: line.paidValue, bonus: claimTotal - line.paidValue, total: claimTotal, currency: claimCurrency },
-    store: { credit: storeCredit, bonus: storeTotal - storeCredit, total: storeTotal, currency: valuation.storeCurrency },
+    store: {
+      credit: storeCredit,
+      bonus: storeTotal - storeCredit,
+      total: storeTotal,
+      currency: valuation.storeCurrency,
+    },
   };
 }

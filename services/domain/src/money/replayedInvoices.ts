@@ -19,11 +19,19 @@ export function replayedInvoiceFigures(invoice: ReplayedInvoice, rateOf: OrderRa
     }
     const order = rateOf(premium.orderId);
     if (order?.currency !== premium.currency) {
-      return fail('validation_failed', `A premium of ${invoice.month} is in ${premium.currency}, neither the store's currency nor its order's.`);
+      return fail(
+        'validation_failed',
+        `A premium of ${invoice.month} is in ${premium.currency}, neither the store's currency nor its order's.`,
+      );
     }
     premiums.push({ ...premium, exchangeRate: order.exchangeRate });
   }
-  return invoiceFigures({ currency: invoice.currency, revSharePercent: invoice.revSharePercent, premiums, payouts: invoice.payouts });
+  return invoiceFigures({
+    currency: invoice.currency,
+    revSharePercent: invoice.revSharePercent,
+    premiums,
+    payouts: invoice.payouts,
+  });
 }
 
 /** One line of an invoice (or its net, `total`) that the replay computes differently, minor units of the invoice's currency. */
@@ -41,16 +49,22 @@ export interface InvoiceLineDifference {
  * whose recorded share a candidate replaces. A side that is missing (no replayed figures, or no live invoice) is null.
  */
 export function invoiceDifferences(
-  live: { lines: readonly InvoiceLine[]; total: number } | null, invoice: ReplayedInvoice | null, replayed: InvoiceFigures | null,
+  live: { lines: readonly InvoiceLine[]; total: number } | null,
+  invoice: ReplayedInvoice | null,
+  replayed: InvoiceFigures | null,
 ): InvoiceLineDifference[] {
-  const amountOf = (lines: readonly InvoiceLine[] | undefined, kind: InvoiceLineKind) => (lines ? lines.find((l) => l.kind === kind)?.amount ?? 0 : null);
+  const amountOf = (lines: readonly InvoiceLine[] | undefined, kind: InvoiceLineKind) =>
+    lines ? (lines.find((l) => l.kind === kind)?.amount ?? 0) : null;
   const causesOf = (kind: InvoiceLineKind, change: number): InvoiceLineDifference['causes'] => {
     if (!invoice || change === 0) return [];
     if (kind === 'claims') {
       // A claims line is minus the payouts it counts: each revalued payout moves it by minus its own change.
-      return invoice.payouts.filter((p) => p.amount !== p.recordedAmount).map((p) => ({ eventId: p.eventId, claimId: p.claimId, change: p.recordedAmount - p.amount }));
+      return invoice.payouts
+        .filter((p) => p.amount !== p.recordedAmount)
+        .map((p) => ({ eventId: p.eventId, claimId: p.claimId, change: p.recordedAmount - p.amount }));
     }
-    if (kind === 'rev_share' && invoice.revSharePercent !== invoice.recordedRevSharePercent) return [{ eventId: invoice.eventId, claimId: null, change }];
+    if (kind === 'rev_share' && invoice.revSharePercent !== invoice.recordedRevSharePercent)
+      return [{ eventId: invoice.eventId, claimId: null, change }];
     return [];
   };
   const differences: InvoiceLineDifference[] = [];

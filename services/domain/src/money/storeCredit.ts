@@ -50,17 +50,28 @@ function evolve(state: StoreCreditState, event: DomainEvent): StoreCreditState {
   switch (event.type) {
     case 'StoreCreditIssued': {
       const { amount, resolutionId } = event.data;
-      return { balance: state.balance + amount, issuedFor: new Set([...state.issuedFor, resolutionId]), lots: [...state.lots, { resolutionId, issued: amount, remaining: amount }] };
+      return {
+        balance: state.balance + amount,
+        issuedFor: new Set([...state.issuedFor, resolutionId]),
+        lots: [...state.lots, { resolutionId, issued: amount, remaining: amount }],
+      };
     }
     case 'StoreCreditRedeemed':
       return { ...state, balance: state.balance - event.data.amount, lots: spend(state.lots, event.data.amount) };
     case 'StoreCreditAdjusted': {
       const { amount } = event.data;
-      const lots = amount > 0 ? [...state.lots, { resolutionId: null, issued: amount, remaining: amount }] : spend(state.lots, -amount);
+      const lots =
+        amount > 0
+          ? [...state.lots, { resolutionId: null, issued: amount, remaining: amount }]
+          : spend(state.lots, -amount);
       return { ...state, balance: state.balance + amount, lots };
     }
     case 'StoreCreditReclaimed':
-      return { ...state, balance: state.balance - event.data.amount, lots: state.lots.filter((lot) => lot.resolutionId !== event.data.resolutionId) };
+      return {
+        ...state,
+        balance: state.balance - event.data.amount,
+        lots: state.lots.filter((lot) => lot.resolutionId !== event.data.resolutionId),
+      };
     default:
       return state;
   }
@@ -76,26 +87,63 @@ export const storeCreditDecider: Decider<StoreCreditState, StoreCreditCommand> =
   evolve,
   decide(command, state): Result<DomainEvent[]> {
     const { type: _type, now, ...rest } = command;
-    const scope = { storeId: rest.storeId, customerEmail: rest.customerEmail, customerKey: rest.customerKey, currency: rest.currency };
+    const scope = {
+      storeId: rest.storeId,
+      customerEmail: rest.customerEmail,
+      customerKey: rest.customerKey,
+      currency: rest.currency,
+    };
     switch (command.type) {
       case 'IssueStoreCredit':
         if (state.issuedFor.has(command.resolutionId) || command.amount <= 0) return ok([]);
-        return ok([{ type: 'StoreCreditIssued', data: { ...scope, amount: command.amount, claimId: command.claimId, resolutionId: command.resolutionId, issuedAt: now } }]);
+        return ok([
+          {
+            type: 'StoreCreditIssued',
+            data: {
+              ...scope,
+              amount: command.amount,
+              claimId: command.claimId,
+              resolutionId: command.resolutionId,
+              issuedAt: now,
+            },
+          },
+        ]);
       case 'RedeemStoreCredit':
         if (command.amount <= 0) return fail('validation_failed', 'Redeem a positive amount.');
-        if (command.amount > state.balance) return fail('validation_failed', 'That is more than the customer\'s store credit balance.');
-        return ok([{ type: 'StoreCreditRedeemed', data: { ...scope, amount: command.amount, reference: command.reference, redeemedAt: now } }]);
+        if (command.amount > state.balance)
+          return fail('validation_failed', "That is more than the customer's store credit balance.");
+        return ok([
+          {
+            type: 'StoreCreditRedeemed',
+            data: { ...scope, amount: command.amount, reference: command.reference, redeemedAt: now },
+          },
+        ]);
       case 'AdjustStoreCredit':
         if (command.amount === 0) return fail('validation_failed', 'An adjustment changes the balance by some amount.');
         if (state.balance + command.amount < 0) return fail('validation_failed', 'The balance cannot go below zero.');
-        return ok([{ type: 'StoreCreditAdjusted', data: { ...scope, amount: command.amount, reason: command.reason, adjustedAt: now } }]);
+        return ok([
+          {
+            type: 'StoreCreditAdjusted',
+            data: { ...scope, amount: command.amount, reason: command.reason, adjustedAt: now },
+          },
+        ]);
       case 'ReclaimStoreCredit': {
         const lot = state.lots.find((l) => l.resolutionId === command.resolutionId);
         if (!lot) return ok([]);
-        return ok([{
-          type: 'StoreCreditReclaimed',
-          data: { ...scope, claimId: command.claimId, resolutionId: command.resolutionId, amount: lot.remaining, redeemed: lot.issued - lot.remaining, reason: command.reason, reclaimedAt: now },
-        }]);
+        return ok([
+          {
+            type: 'StoreCreditReclaimed',
+            data: {
+              ...scope,
+              claimId: command.claimId,
+              resolutionId: command.resolutionId,
+              amount: lot.remaining,
+              redeemed: lot.issued - lot.remaining,
+              reason: command.reason,
+              reclaimedAt: now,
+            },
+          },
+        ]);
       }
       default: {
         const exhaustive: never = command;

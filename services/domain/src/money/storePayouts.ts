@@ -27,11 +27,15 @@ export interface StorePayoutsState {
 
 export type StorePayoutsCommand =
   | {
-    type: 'CreatePayoutBatch'; storeId: string; batchId: string; currency: string;
-    /** The store's pending ledger entries (minor units of `currency`), read when the batch is made. */
-    entries: ReadonlyArray<{ id: string; amount: number }>;
-    actorId: string; now: string;
-  }
+      type: 'CreatePayoutBatch';
+      storeId: string;
+      batchId: string;
+      currency: string;
+      /** The store's pending ledger entries (minor units of `currency`), read when the batch is made. */
+      entries: ReadonlyArray<{ id: string; amount: number }>;
+      actorId: string;
+      now: string;
+    }
   | { type: 'ApprovePayoutBatch'; storeId: string; batchId: string; actorId: string; now: string }
   | { type: 'PayPayoutBatch'; storeId: string; batchId: string; reference: string; actorId: string; now: string };
 
@@ -40,18 +44,39 @@ function evolve(state: StorePayoutsState, event: DomainEvent): StorePayoutsState
     case 'PayoutBatchCreated': {
       const d = event.data;
       const batch: PayoutBatchState = {
-        id: d.batchId, storeId: d.storeId, currency: d.currency, total: d.total, entryIds: d.entryIds, status: 'created',
-        createdAt: d.createdAt, createdBy: d.createdBy, approvedAt: null, approvedBy: null, paidAt: null, paidBy: null, reference: null,
+        id: d.batchId,
+        storeId: d.storeId,
+        currency: d.currency,
+        total: d.total,
+        entryIds: d.entryIds,
+        status: 'created',
+        createdAt: d.createdAt,
+        createdBy: d.createdBy,
+        approvedAt: null,
+        approvedBy: null,
+        paidAt: null,
+        paidBy: null,
+        reference: null,
       };
-      return { batches: new Map([...state.batches, [d.batchId, batch]]), batched: new Set([...state.batched, ...d.entryIds]) };
+      return {
+        batches: new Map([...state.batches, [d.batchId, batch]]),
+        batched: new Set([...state.batched, ...d.entryIds]),
+      };
     }
     case 'PayoutBatchApproved':
     case 'PayoutBatchPaid': {
       const batch = state.batches.get(event.data.batchId);
       if (!batch) return state;
-      const next: PayoutBatchState = event.type === 'PayoutBatchApproved'
-        ? { ...batch, status: 'approved', approvedAt: event.data.approvedAt, approvedBy: event.data.approvedBy }
-        : { ...batch, status: 'paid', paidAt: event.data.paidAt, paidBy: event.data.paidBy ?? null, reference: event.data.reference };
+      const next: PayoutBatchState =
+        event.type === 'PayoutBatchApproved'
+          ? { ...batch, status: 'approved', approvedAt: event.data.approvedAt, approvedBy: event.data.approvedBy }
+          : {
+              ...batch,
+              status: 'paid',
+              paidAt: event.data.paidAt,
+              paidBy: event.data.paidBy ?? null,
+              reference: event.data.reference,
+            };
       return { ...state, batches: new Map([...state.batches, [event.data.batchId, next]]) };
     }
     default:
@@ -73,24 +98,61 @@ export const storePayoutsDecider: Decider<StorePayoutsState, StorePayoutsCommand
     switch (command.type) {
       case 'CreatePayoutBatch': {
         const entries = command.entries.filter((e) => !state.batched.has(e.id));
-        if (entries.length === 0) return fail('validation_failed', 'This store has no pending payout entry outside a batch.');
-        return ok([{ type: 'PayoutBatchCreated', data: {
-          storeId: command.storeId, batchId: command.batchId, currency: command.currency, entryIds: entries.map((e) => e.id),
-          total: entries.reduce((sum, e) => sum + e.amount, 0), createdBy: command.actorId, createdAt: command.now,
-        } }]);
+        if (entries.length === 0)
+          return fail('validation_failed', 'This store has no pending payout entry outside a batch.');
+        return ok([
+          {
+            type: 'PayoutBatchCreated',
+            data: {
+              storeId: command.storeId,
+              batchId: command.batchId,
+              currency: command.currency,
+              entryIds: entries.map((e) => e.id),
+              total: entries.reduce((sum, e) => sum + e.amount, 0),
+              createdBy: command.actorId,
+              createdAt: command.now,
+            },
+          },
+        ]);
       }
       case 'ApprovePayoutBatch': {
         const batch = state.batches.get(command.batchId);
         if (!batch) return noBatch();
         if (batch.status !== 'created') return fail('invalid_transition', `This batch is ${batch.status} already.`);
-        if (batch.createdBy === command.actorId) return fail('forbidden', 'A payout batch is approved by someone other than the person who made it.');
-        return ok([{ type: 'PayoutBatchApproved', data: { storeId: command.storeId, batchId: command.batchId, approvedBy: command.actorId, approvedAt: command.now } }]);
+        if (batch.createdBy === command.actorId)
+          return fail('forbidden', 'A payout batch is approved by someone other than the person who made it.');
+        return ok([
+          {
+            type: 'PayoutBatchApproved',
+            data: {
+              storeId: command.storeId,
+              batchId: command.batchId,
+              approvedBy: command.actorId,
+              approvedAt: command.now,
+            },
+          },
+        ]);
       }
       case 'PayPayoutBatch': {
         const batch = state.batches.get(command.batchId);
         if (!batch) return noBatch();
-        if (batch.status !== 'approved') return fail('invalid_transition', batch.status === 'paid' ? 'This batch is paid already.' : 'Approve the batch before paying it.');
-        return ok([{ type: 'PayoutBatchPaid', data: { storeId: command.storeId, batchId: command.batchId, reference: command.reference, paidAt: command.now, paidBy: command.actorId } }]);
+        if (batch.status !== 'approved')
+          return fail(
+            'invalid_transition',
+            batch.status === 'paid' ? 'This batch is paid already.' : 'Approve the batch before paying it.',
+          );
+        return ok([
+          {
+            type: 'PayoutBatchPaid',
+            data: {
+              storeId: command.storeId,
+              batchId: command.batchId,
+              reference: command.reference,
+              paidAt: command.now,
+              paidBy: command.actorId,
+            },
+          },
+        ]);
       }
       default: {
         const exhaustive: never = command;

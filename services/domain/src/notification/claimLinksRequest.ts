@@ -21,19 +21,25 @@ interface RequestScope {
 export type ClaimLinksCommand =
   | { type: 'RequestClaimLinks'; scope: RequestScope; now: string }
   | {
-    type: 'RecordClaimLinksMail';
-    scope: RequestScope;
-    to: string;
-    outcome: { sent: true; claimIds: string[]; subject: string } | { sent: false; error: string; nextAttemptAt: string | null };
-    now: string;
-  };
+      type: 'RecordClaimLinksMail';
+      scope: RequestScope;
+      to: string;
+      outcome:
+        | { sent: true; claimIds: string[]; subject: string }
+        | { sent: false; error: string; nextAttemptAt: string | null };
+      now: string;
+    };
 
 const evolve = (state: ClaimLinksRequests, event: DomainEvent): ClaimLinksRequests => {
   switch (event.type) {
     case 'ClaimLinksRequested':
       return { ...state, lastRequestedAt: event.data.requestedAt };
     case 'ClaimLinksMailSent':
-      return { ...state, sent: new Set([...state.sent, event.data.requestId]), attempts: new Map([...state.attempts, [event.data.requestId, event.data.attempt]]) };
+      return {
+        ...state,
+        sent: new Set([...state.sent, event.data.requestId]),
+        attempts: new Map([...state.attempts, [event.data.requestId, event.data.attempt]]),
+      };
     case 'ClaimLinksMailFailed':
       return { ...state, attempts: new Map([...state.attempts, [event.data.requestId, event.data.attempt]]) };
     default:
@@ -51,16 +57,35 @@ export const claimLinksRequestDecider: Decider<ClaimLinksRequests, ClaimLinksCom
   decide(command, state) {
     switch (command.type) {
       case 'RequestClaimLinks': {
-        const recent = state.lastRequestedAt !== null && Date.parse(command.now) - Date.parse(state.lastRequestedAt) < CLAIM_LINKS_INTERVAL_MS;
-        return ok(recent ? [] : [{ type: 'ClaimLinksRequested', data: { ...command.scope, requestedAt: command.now } }]);
+        const recent =
+          state.lastRequestedAt !== null &&
+          Date.parse(command.now) - Date.parse(state.lastRequestedAt) < CLAIM_LINKS_INTERVAL_MS;
+        return ok(
+          recent ? [] : [{ type: 'ClaimLinksRequested', data: { ...command.scope, requestedAt: command.now } }],
+        );
       }
       case 'RecordClaimLinksMail': {
         const { scope, outcome, to, now } = command;
         if (state.sent.has(scope.requestId)) return ok([]);
         const attempt = (state.attempts.get(scope.requestId) ?? 0) + 1;
-        return ok([outcome.sent
-          ? { type: 'ClaimLinksMailSent', data: { ...scope, claimIds: outcome.claimIds, to, subject: outcome.subject, attempt, sentAt: now } }
-          : { type: 'ClaimLinksMailFailed', data: { ...scope, to, attempt, error: outcome.error, failedAt: now, nextAttemptAt: outcome.nextAttemptAt } }]);
+        return ok([
+          outcome.sent
+            ? {
+                type: 'ClaimLinksMailSent',
+                data: { ...scope, claimIds: outcome.claimIds, to, subject: outcome.subject, attempt, sentAt: now },
+              }
+            : {
+                type: 'ClaimLinksMailFailed',
+                data: {
+                  ...scope,
+                  to,
+                  attempt,
+                  error: outcome.error,
+                  failedAt: now,
+                  nextAttemptAt: outcome.nextAttemptAt,
+                },
+              },
+        ]);
       }
       default: {
         const exhaustive: never = command;

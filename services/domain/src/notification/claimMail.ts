@@ -1,6 +1,14 @@
 import {
-  decideBy, readerOfTable, SHOPPER_MAILED_STATUSES,
-  type DecisionTable, type DomainEvent, type EventOf, type EventReader, type EventTypeIn, type NotificationKind, type TeamNotificationKind,
+  decideBy,
+  readerOfTable,
+  SHOPPER_MAILED_STATUSES,
+  type DecisionTable,
+  type DomainEvent,
+  type EventOf,
+  type EventReader,
+  type EventTypeIn,
+  type NotificationKind,
+  type TeamNotificationKind,
 } from '@claims/contracts';
 import { ok, type Result } from '../result.js';
 import type { Decider } from '../decider.js';
@@ -77,7 +85,10 @@ export interface RecordNotification {
 const evolve = (state: ClaimMailState, event: DomainEvent): ClaimMailState => {
   switch (event.type) {
     case 'ClaimNotificationSent':
-      return { sent: new Set([...state.sent, event.data.notificationId]), attempts: new Map([...state.attempts, [event.data.notificationId, event.data.attempt]]) };
+      return {
+        sent: new Set([...state.sent, event.data.notificationId]),
+        attempts: new Map([...state.attempts, [event.data.notificationId, event.data.attempt]]),
+      };
     case 'ClaimNotificationFailed':
       return { ...state, attempts: new Map([...state.attempts, [event.data.notificationId, event.data.attempt]]) };
     default:
@@ -93,9 +104,20 @@ export const claimMailDecider: Decider<ClaimMailState, RecordNotification> = {
     const { scope, now } = command;
     if (state.sent.has(scope.notificationId)) return ok([]);
     const attempt = (state.attempts.get(scope.notificationId) ?? 0) + 1;
-    return ok([command.outcome.sent
-      ? { type: 'ClaimNotificationSent', data: { ...scope, attempt, sentAt: now } }
-      : { type: 'ClaimNotificationFailed', data: { ...scope, attempt, error: command.outcome.error, failedAt: now, nextAttemptAt: command.outcome.nextAttemptAt } }]);
+    return ok([
+      command.outcome.sent
+        ? { type: 'ClaimNotificationSent', data: { ...scope, attempt, sentAt: now } }
+        : {
+            type: 'ClaimNotificationFailed',
+            data: {
+              ...scope,
+              attempt,
+              error: command.outcome.error,
+              failedAt: now,
+              nextAttemptAt: command.outcome.nextAttemptAt,
+            },
+          },
+    ]);
   },
 };
 
@@ -110,5 +132,11 @@ export interface IssueClaimLink {
 export const claimLinksDecider: Decider<readonly string[], IssueClaimLink> = {
   initialState: [],
   evolve: (state, event) => (event.type === 'ClaimLinkIssued' ? [...state, event.data.tokenHash] : state),
-  decide: (command) => ok([{ type: 'ClaimLinkIssued', data: { claimId: command.claimId, tokenHash: command.tokenHash, issuedAt: command.now } }]),
+  decide: (command) =>
+    ok([
+      {
+        type: 'ClaimLinkIssued',
+        data: { claimId: command.claimId, tokenHash: command.tokenHash, issuedAt: command.now },
+      },
+    ]),
 };

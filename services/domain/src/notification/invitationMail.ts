@@ -19,7 +19,10 @@ export interface RecordInvitationMail {
 const evolve = (state: InvitationMailState, event: DomainEvent): InvitationMailState => {
   switch (event.type) {
     case 'InvitationMailSent':
-      return { sent: new Set([...state.sent, event.data.notificationId]), attempts: new Map([...state.attempts, [event.data.notificationId, event.data.attempt]]) };
+      return {
+        sent: new Set([...state.sent, event.data.notificationId]),
+        attempts: new Map([...state.attempts, [event.data.notificationId, event.data.attempt]]),
+      };
     case 'InvitationMailFailed':
       return { ...state, attempts: new Map([...state.attempts, [event.data.notificationId, event.data.attempt]]) };
     default:
@@ -35,9 +38,14 @@ export const invitationMailDecider: Decider<InvitationMailState, RecordInvitatio
     const { scope, outcome, now } = command;
     if (state.sent.has(scope.notificationId)) return ok([]);
     const attempt = (state.attempts.get(scope.notificationId) ?? 0) + 1;
-    return ok([outcome.sent
-      ? { type: 'InvitationMailSent', data: { ...scope, subject: outcome.subject, attempt, sentAt: now } }
-      : { type: 'InvitationMailFailed', data: { ...scope, attempt, error: outcome.error, failedAt: now, nextAttemptAt: outcome.nextAttemptAt } }]);
+    return ok([
+      outcome.sent
+        ? { type: 'InvitationMailSent', data: { ...scope, subject: outcome.subject, attempt, sentAt: now } }
+        : {
+            type: 'InvitationMailFailed',
+            data: { ...scope, attempt, error: outcome.error, failedAt: now, nextAttemptAt: outcome.nextAttemptAt },
+          },
+    ]);
   },
 };
 
@@ -45,10 +53,24 @@ export const invitationMailDecider: Decider<InvitationMailState, RecordInvitatio
 export function latestInvitationMail(events: readonly DomainEvent[]): InvitationMailStatus | null {
   const last = events.findLast((e) => e.type === 'InvitationMailSent' || e.type === 'InvitationMailFailed');
   if (last?.type === 'InvitationMailSent') {
-    return { to: last.data.to, sent: true, attempt: last.data.attempt, at: last.data.sentAt, error: null, nextAttemptAt: null };
+    return {
+      to: last.data.to,
+      sent: true,
+      attempt: last.data.attempt,
+      at: last.data.sentAt,
+      error: null,
+      nextAttemptAt: null,
+    };
   }
   if (last?.type === 'InvitationMailFailed') {
-    return { to: last.data.to, sent: false, attempt: last.data.attempt, at: last.data.failedAt, error: last.data.error, nextAttemptAt: last.data.nextAttemptAt };
+    return {
+      to: last.data.to,
+      sent: false,
+      attempt: last.data.attempt,
+      at: last.data.failedAt,
+      error: last.data.error,
+      nextAttemptAt: last.data.nextAttemptAt,
+    };
   }
   return null;
 }

@@ -3,7 +3,12 @@ import type { Decider } from '../decider.js';
 import { ok } from '../result.js';
 
 /** Who gets a team mail without choosing: the owners and admins, who answer for the store (decisions: team mail). */
-export const MAIL_BY_DEFAULT_ROLES: readonly RoleName[] = ['account_owner', 'account_admin', 'store_owner', 'store_admin'];
+export const MAIL_BY_DEFAULT_ROLES: readonly RoleName[] = [
+  'account_owner',
+  'account_admin',
+  'store_owner',
+  'store_admin',
+];
 
 /** The members' own choices at one store: per user, per kind, the latest choice (none: the role's default applies). */
 export type MemberPreferences = ReadonlyMap<string, Readonly<Partial<Record<TeamNotificationKind, boolean>>>>;
@@ -17,10 +22,16 @@ export interface SetNotificationPreferences {
 }
 
 /** Whether a member's roles at a store give them this mail when they have not chosen. */
-export const mailedByDefault = (roles: readonly RoleName[]): boolean => roles.some((role) => MAIL_BY_DEFAULT_ROLES.includes(role));
+export const mailedByDefault = (roles: readonly RoleName[]): boolean =>
+  roles.some((role) => MAIL_BY_DEFAULT_ROLES.includes(role));
 
 /** Whether a member gets this mail: their own latest choice, else their roles' default; never without claim:read there. */
-export function memberGetsMail(preferences: MemberPreferences, userId: string, roles: readonly RoleName[], kind: TeamNotificationKind): boolean {
+export function memberGetsMail(
+  preferences: MemberPreferences,
+  userId: string,
+  roles: readonly RoleName[],
+  kind: TeamNotificationKind,
+): boolean {
   if (!roles.some((role) => ROLES[role].permissions.includes('claim:read'))) return false;
   return preferences.get(userId)?.[kind] ?? mailedByDefault(roles);
 }
@@ -41,11 +52,13 @@ export const memberPreferencesDecider: Decider<MemberPreferences, SetNotificatio
   evolve,
   decide(command, state) {
     const current = state.get(command.userId);
-    return ok(command.settings
-      .filter(({ kind, enabled }) => current?.[kind] !== enabled)
-      .map(({ kind, enabled }) => ({
-        type: 'NotificationPreferenceSet' as const,
-        data: { storeId: command.storeId, userId: command.userId, kind, enabled, setAt: command.now },
-      })));
+    return ok(
+      command.settings
+        .filter(({ kind, enabled }) => current?.[kind] !== enabled)
+        .map(({ kind, enabled }) => ({
+          type: 'NotificationPreferenceSet' as const,
+          data: { storeId: command.storeId, userId: command.userId, kind, enabled, setAt: command.now },
+        })),
+    );
   },
 };

@@ -1,7 +1,15 @@
 import {
-  RETURN_RELEASED_STATUSES, RETURN_STATUS_MOVES,
-  type ChangeReturnStatus, type DomainEvent, type ReturnCommand, type ReturnHandling, type ReturnItem, type ReturnMethod, type ReturnReason,
-  type ReturnStatus, type StartReturn,
+  RETURN_RELEASED_STATUSES,
+  RETURN_STATUS_MOVES,
+  type ChangeReturnStatus,
+  type DomainEvent,
+  type ReturnCommand,
+  type ReturnHandling,
+  type ReturnItem,
+  type ReturnMethod,
+  type ReturnReason,
+  type ReturnStatus,
+  type StartReturn,
 } from '@claims/contracts';
 import { fail, ok, type Result } from '../result.js';
 import type { Decider } from '../decider.js';
@@ -33,15 +41,26 @@ export function evolveClaimReturns(state: ClaimReturnsState, event: DomainEvent)
     case 'ReturnStarted': {
       const d = event.data;
       const record: ReturnRecord = {
-        id: d.returnId, code: d.code, status: d.status, handling: d.handling, portalUrl: d.portalUrl, reason: d.reason, method: d.method,
-        comment: d.comment, items: d.items, startedAt: d.startedAt, updatedAt: d.startedAt,
+        id: d.returnId,
+        code: d.code,
+        status: d.status,
+        handling: d.handling,
+        portalUrl: d.portalUrl,
+        reason: d.reason,
+        method: d.method,
+        comment: d.comment,
+        items: d.items,
+        startedAt: d.startedAt,
+        updatedAt: d.startedAt,
       };
       return { ...state, returns: [...state.returns, record] };
     }
     case 'ReturnStatusChanged':
       return {
         ...state,
-        returns: state.returns.map((r) => (r.id === event.data.returnId ? { ...r, status: event.data.to, updatedAt: event.data.changedAt } : r)),
+        returns: state.returns.map((r) =>
+          r.id === event.data.returnId ? { ...r, status: event.data.to, updatedAt: event.data.changedAt } : r,
+        ),
       };
     default: {
       const claim = evolveClaim(state.claim, event);
@@ -78,21 +97,32 @@ function decideStart(command: StartReturn, state: ClaimReturnsState): Result<Dom
     seen.add(item.id);
     const left = item.quantity - (held.get(item.id) ?? 0);
     if (line.quantity > left) {
-      return fail('invalid_quantity', left === 0
-        ? `${item.name} is already being returned.`
-        : `At most ${left} of ${item.name} can be returned.`);
+      return fail(
+        'invalid_quantity',
+        left === 0 ? `${item.name} is already being returned.` : `At most ${left} of ${item.name} can be returned.`,
+      );
     }
   }
   const handling: ReturnHandling = command.storePortalUrl ? 'store_portal' : 'here';
-  return ok([{
-    type: 'ReturnStarted',
-    data: {
-      claimId: claim.id, returnId: command.returnId, code: returnCode(claim.claimNumber, state.returns.length + 1), claimNumber: claim.claimNumber,
-      items: request.items.map((i) => ({ claimItemId: i.claimItemId, quantity: i.quantity })), reason: request.reason, method: request.method,
-      comment: request.comment ?? '', handling, portalUrl: command.storePortalUrl, status: handling === 'here' ? 'REQUESTED' : 'REDIRECTED',
-      startedAt: command.now,
+  return ok([
+    {
+      type: 'ReturnStarted',
+      data: {
+        claimId: claim.id,
+        returnId: command.returnId,
+        code: returnCode(claim.claimNumber, state.returns.length + 1),
+        claimNumber: claim.claimNumber,
+        items: request.items.map((i) => ({ claimItemId: i.claimItemId, quantity: i.quantity })),
+        reason: request.reason,
+        method: request.method,
+        comment: request.comment ?? '',
+        handling,
+        portalUrl: command.storePortalUrl,
+        status: handling === 'here' ? 'REQUESTED' : 'REDIRECTED',
+        startedAt: command.now,
+      },
     },
-  }]);
+  ]);
 }
 
 function decideStatus(command: ChangeReturnStatus, state: ClaimReturnsState): Result<DomainEvent[]> {
@@ -104,10 +134,19 @@ function decideStatus(command: ChangeReturnStatus, state: ClaimReturnsState): Re
   if (!RETURN_STATUS_MOVES[record.status].includes(command.to)) {
     return fail('invalid_transition', `Return ${record.code} cannot move from ${record.status} to ${command.to}.`);
   }
-  return ok([{
-    type: 'ReturnStatusChanged',
-    data: { claimId: state.claim.id, returnId: record.id, from: record.status, to: command.to, note: command.note, changedAt: command.now },
-  }]);
+  return ok([
+    {
+      type: 'ReturnStatusChanged',
+      data: {
+        claimId: state.claim.id,
+        returnId: record.id,
+        from: record.status,
+        to: command.to,
+        note: command.note,
+        changedAt: command.now,
+      },
+    },
+  ]);
 }
 
 export function decideReturn(command: ReturnCommand, state: ClaimReturnsState): Result<DomainEvent[]> {

@@ -1,4 +1,10 @@
-import { MAX_SAVED_VIEWS_PER_USER, type ClaimAssignee, type DomainEvent, type QueueView, type SavedViewCommand } from '@claims/contracts';
+import {
+  MAX_SAVED_VIEWS_PER_USER,
+  type ClaimAssignee,
+  type DomainEvent,
+  type QueueView,
+  type SavedViewCommand,
+} from '@claims/contracts';
 import { fail, ok, type Result } from '../result.js';
 import type { Decider } from '../decider.js';
 import { sameJson } from '../sameJson.js';
@@ -28,7 +34,12 @@ export function evolveSavedViews(state: TeamViewsState | null, event: DomainEven
     }
     case 'SavedViewUpdated': {
       const { viewId, updatedAt, name, filters, shared } = event.data;
-      return state && { ...state, views: state.views.map((v) => (v.id === viewId ? { ...v, name, filters, shared, updatedAt } : v)) };
+      return (
+        state && {
+          ...state,
+          views: state.views.map((v) => (v.id === viewId ? { ...v, name, filters, shared, updatedAt } : v)),
+        }
+      );
     }
     case 'SavedViewDeleted':
       return state && { ...state, views: state.views.filter((v) => v.id !== event.data.viewId) };
@@ -53,28 +64,52 @@ export function decideSavedViews(command: SavedViewCommand, state: TeamViewsStat
   switch (command.type) {
     case 'CreateSavedView': {
       const { name, filters, shared } = command.view;
-      if (state?.views.some((v) => v.id === command.viewId)) return fail('version_conflict', 'A saved view with this id exists already.');
-      if (nameTaken(state, command.owner.id, name)) return fail('validation_failed', `You have a view named "${name}" already.`);
+      if (state?.views.some((v) => v.id === command.viewId))
+        return fail('version_conflict', 'A saved view with this id exists already.');
+      if (nameTaken(state, command.owner.id, name))
+        return fail('validation_failed', `You have a view named "${name}" already.`);
       const own = (state?.views ?? []).filter((v) => v.owner.id === command.owner.id).length;
-      if (own >= MAX_SAVED_VIEWS_PER_USER) return fail('validation_failed', `You can keep at most ${MAX_SAVED_VIEWS_PER_USER} saved views; delete one first.`);
-      return ok([{
-        type: 'SavedViewCreated',
-        data: { team: command.team, viewId: command.viewId, owner: command.owner, name, filters, shared, createdAt: command.now },
-      }]);
+      if (own >= MAX_SAVED_VIEWS_PER_USER)
+        return fail(
+          'validation_failed',
+          `You can keep at most ${MAX_SAVED_VIEWS_PER_USER} saved views; delete one first.`,
+        );
+      return ok([
+        {
+          type: 'SavedViewCreated',
+          data: {
+            team: command.team,
+            viewId: command.viewId,
+            owner: command.owner,
+            name,
+            filters,
+            shared,
+            createdAt: command.now,
+          },
+        },
+      ]);
     }
     case 'UpdateSavedView': {
       const view = state?.views.find((v) => v.id === command.viewId);
       if (!state || !view) return notFound();
-      if (view.owner.id !== command.actorId) return fail('forbidden', `Only ${view.owner.name} can change the view "${view.name}".`);
+      if (view.owner.id !== command.actorId)
+        return fail('forbidden', `Only ${view.owner.name} can change the view "${view.name}".`);
       const { name, filters, shared } = command.view;
       if (name === view.name && shared === view.shared && sameJson(filters, view.filters)) return ok([]);
-      if (nameTaken(state, view.owner.id, name, view.id)) return fail('validation_failed', `You have a view named "${name}" already.`);
-      return ok([{ type: 'SavedViewUpdated', data: { team: state.team, viewId: view.id, name, filters, shared, updatedAt: command.now } }]);
+      if (nameTaken(state, view.owner.id, name, view.id))
+        return fail('validation_failed', `You have a view named "${name}" already.`);
+      return ok([
+        {
+          type: 'SavedViewUpdated',
+          data: { team: state.team, viewId: view.id, name, filters, shared, updatedAt: command.now },
+        },
+      ]);
     }
     case 'DeleteSavedView': {
       const view = state?.views.find((v) => v.id === command.viewId);
       if (!state || !view) return notFound();
-      if (view.owner.id !== command.actorId) return fail('forbidden', `Only ${view.owner.name} can delete the view "${view.name}".`);
+      if (view.owner.id !== command.actorId)
+        return fail('forbidden', `Only ${view.owner.name} can delete the view "${view.name}".`);
       return ok([{ type: 'SavedViewDeleted', data: { team: state.team, viewId: view.id, deletedAt: command.now } }]);
     }
     default: {
@@ -89,5 +124,7 @@ export const visibleViews = (state: TeamViewsState | null, userId: string): Save
   (state?.views ?? []).filter((v) => v.owner.id === userId || v.shared);
 
 export const savedViewsDecider: Decider<TeamViewsState | null, SavedViewCommand> = {
-  initialState: null, evolve: evolveSavedViews, decide: decideSavedViews,
+  initialState: null,
+  evolve: evolveSavedViews,
+  decide: decideSavedViews,
 };

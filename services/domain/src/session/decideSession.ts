@@ -10,15 +10,24 @@ export function decideSession(command: SessionCommand, state: SessionState): Res
     case 'UpdateSession': {
       const events: DomainEvent[] = [];
       if (!state) {
-        events.push({ type: 'ClaimSessionStarted', data: { sessionId: command.sessionId, orderId: command.orderId, email: command.email } });
+        events.push({
+          type: 'ClaimSessionStarted',
+          data: { sessionId: command.sessionId, orderId: command.orderId, email: command.email },
+        });
       } else if (state.orderId !== command.orderId || state.email.toLowerCase() !== command.email.toLowerCase()) {
         return fail('session_not_found', 'No claim session matches that order and email.');
       }
       if (command.status && command.status !== state?.status) {
-        events.push({ type: 'ClaimSessionStatusChanged', data: { sessionId: command.sessionId, status: command.status } });
+        events.push({
+          type: 'ClaimSessionStatusChanged',
+          data: { sessionId: command.sessionId, status: command.status },
+        });
       }
       if (command.metadata && !sameJson(command.metadata, state?.metadata ?? null)) {
-        events.push({ type: 'ClaimSessionMetadataSaved', data: { sessionId: command.sessionId, metadata: command.metadata } });
+        events.push({
+          type: 'ClaimSessionMetadataSaved',
+          data: { sessionId: command.sessionId, metadata: command.metadata },
+        });
       }
       return ok(events);
     }
@@ -33,4 +42,8 @@ export function decideSession(command: SessionCommand, state: SessionState): Res
 }
 
 /** A shopper's draft claim: one stream per order (its id derived from the order's). */
-export const sessionDecider: Decider<SessionState, SessionCommand> = { initialState: null, evolve: evolveSession, decide: decideSession };
+export const sessionDecider: Decider<SessionState, SessionCommand> = {
+  initialState: null,
+  evolve: evolveSession,
+  decide: decideSession,
+};

@@ -6,7 +6,13 @@ export type SessionState = Omit<ClaimSession, 'updatedAt'> | null;
 export function evolveSession(state: SessionState, event: DomainEvent): SessionState {
   switch (event.type) {
     case 'ClaimSessionStarted':
-      return { id: event.data.sessionId, orderId: event.data.orderId, email: event.data.email, status: null, metadata: null };
+      return {
+        id: event.data.sessionId,
+        orderId: event.data.orderId,
+        email: event.data.email,
+        status: null,
+        metadata: null,
+      };
     case 'ClaimSessionStatusChanged':
       return state && { ...state, status: event.data.status };
     case 'ClaimSessionMetadataSaved':

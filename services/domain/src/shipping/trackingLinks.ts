@@ -5,7 +5,8 @@
  * lower-cased without spaces or punctuation (see `carrierKey`).
  */
 /** Carriers that share a tracking page: DHL's express tracker serves plain "DHL"; La Poste's serves Colissimo. */
-const DHL_EXPRESS_TRACKING = 'https://www.dhl.com/global-en/home/tracking/tracking-express.html?submit=1&tracking-id={number}';
+const DHL_EXPRESS_TRACKING =
+  'https://www.dhl.com/global-en/home/tracking/tracking-express.html?submit=1&tracking-id={number}';
 const LA_POSTE_TRACKING = 'https://www.laposte.fr/outils/suivre-vos-envois?code={number}';
 
 export const CARRIER_TRACKING_URLS: Readonly<Record<string, { name: string; template: string }>> = {
@@ -14,9 +15,15 @@ export const CARRIER_TRACKING_URLS: Readonly<Record<string, { name: string; temp
   fedex: { name: 'FedEx', template: 'https://www.fedex.com/fedextrack/?trknbr={number}' },
   dhl: { name: 'DHL', template: DHL_EXPRESS_TRACKING },
   dhlexpress: { name: 'DHL Express', template: DHL_EXPRESS_TRACKING },
-  canadapost: { name: 'Canada Post', template: 'https://www.canadapost-postescanada.ca/track-reperage/en#/search?searchFor={number}' },
+  canadapost: {
+    name: 'Canada Post',
+    template: 'https://www.canadapost-postescanada.ca/track-reperage/en#/search?searchFor={number}',
+  },
   royalmail: { name: 'Royal Mail', template: 'https://www.royalmail.com/track-your-item#/tracking-results/{number}' },
-  japanpost: { name: 'Japan Post', template: 'https://trackings.post.japanpost.jp/services/srv/search/direct?reqCodeNo1={number}&locale=en' },
+  japanpost: {
+    name: 'Japan Post',
+    template: 'https://trackings.post.japanpost.jp/services/srv/search/direct?reqCodeNo1={number}&locale=en',
+  },
   australiapost: { name: 'Australia Post', template: 'https://auspost.com.au/mypost/track/details/{number}' },
   purolator: { name: 'Purolator', template: 'https://www.purolator.com/en/shipping/tracker?pin={number}' },
   laposte: { name: 'La Poste', template: LA_POSTE_TRACKING },
@@ -49,14 +56,19 @@ export interface TrackingLink {
  * `CARRIER_TRACKING_URLS`, else none (the number as text). Numbers and URLs pair by position; a URL without a
  * number is still a link.
  */
-export function trackingLinksOf(shipment: { trackingCompany: string | null; trackingNumbers: readonly string[]; trackingUrls: readonly string[] }): TrackingLink[] {
+export function trackingLinksOf(shipment: {
+  trackingCompany: string | null;
+  trackingNumbers: readonly string[];
+  trackingUrls: readonly string[];
+}): TrackingLink[] {
   const carrier = shipment.trackingCompany ? CARRIER_TRACKING_URLS[carrierKey(shipment.trackingCompany)] : undefined;
   const count = Math.max(shipment.trackingNumbers.length, shipment.trackingUrls.length);
   const links: TrackingLink[] = [];
   for (let i = 0; i < count; i++) {
     const number = shipment.trackingNumbers[i]?.trim() || null;
     const supplied = webUrl(shipment.trackingUrls[i]);
-    const url = supplied ?? (number && carrier ? carrier.template.replace('{number}', encodeURIComponent(number)) : null);
+    const url =
+      supplied ?? (number && carrier ? carrier.template.replace('{number}', encodeURIComponent(number)) : null);
     if (number || url) links.push({ number, url });
   }
   return links;

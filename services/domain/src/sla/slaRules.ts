@@ -20,16 +20,25 @@ export const SLA_WATCHED_STATUSES: readonly ClaimStatus[] = ['WAITING_FOR_CUSTOM
  * and a message (what moves the claim list's `updated_at`). Internal notes, labels and metadata do not
  * restart a timer: they are the store's bookkeeping, not an answer from the party being waited on.
  */
-export const SLA_ACTIVITY_EVENTS: ReadonlySet<string> = new Set(['ClaimFiled', 'ClaimStatusChanged', 'ClaimResolved', 'ClaimMessageSent']);
+export const SLA_ACTIVITY_EVENTS: ReadonlySet<string> = new Set([
+  'ClaimFiled',
+  'ClaimStatusChanged',
+  'ClaimResolved',
+  'ClaimMessageSent',
+]);
 
 /** When the claim last saw activity, from its events in stream order (null for none). */
 export function lastActivityAt(events: ReadonlyArray<{ type: string; occurredAt: string }>): string | null {
-  for (let i = events.length - 1; i >= 0; i--) if (SLA_ACTIVITY_EVENTS.has(events[i]!.type)) return events[i]!.occurredAt;
+  for (let i = events.length - 1; i >= 0; i--)
+    if (SLA_ACTIVITY_EVENTS.has(events[i]!.type)) return events[i]!.occurredAt;
   return null;
 }
 
 /** Per watched status, the last activity time before which a claim of a store with these settings is due at `now`. */
-export function slaCutoffs(settings: SlaSettings | undefined, now: string): Array<{ status: ClaimStatus; before: string }> {
+export function slaCutoffs(
+  settings: SlaSettings | undefined,
+  now: string,
+): Array<{ status: ClaimStatus; before: string }> {
   const sla = slaSettingsOf(settings);
   if (!sla.enabled) return [];
   const at = Date.parse(now);
@@ -67,7 +76,9 @@ export function slaActionFor(
       const dueAt = since + sla.waitingForCustomerDays * DAY;
       if (at < dueAt) return null;
       return {
-        to: 'CLOSED', reason: 'NO_RESPONSE', dueAt: new Date(dueAt).toISOString(),
+        to: 'CLOSED',
+        reason: 'NO_RESPONSE',
+        dueAt: new Date(dueAt).toISOString(),
         note: `Closed automatically: no response from the customer in ${sla.waitingForCustomerDays} day${sla.waitingForCustomerDays === 1 ? '' : 's'}.`,
       };
     }
@@ -75,7 +86,9 @@ export function slaActionFor(
       const dueAt = since + sla.waitingForBrandHours * HOUR;
       if (at < dueAt) return null;
       return {
-        to: 'WAITING_FOR_OP', reason: null, dueAt: new Date(dueAt).toISOString(),
+        to: 'WAITING_FOR_OP',
+        reason: null,
+        dueAt: new Date(dueAt).toISOString(),
         note: `Moved automatically: no answer from the brand in ${sla.waitingForBrandHours} hour${sla.waitingForBrandHours === 1 ? '' : 's'}.`,
       };
     }

@@ -46,10 +46,22 @@ export function decideSop(command: SopCommand, state: SopAggregate | null): Resu
   switch (command.type) {
     case 'CreateSop':
       if (state) return fail('version_conflict', 'An SOP with this id exists already.');
-      return ok([{ type: 'SopCreated', data: { sopId: command.sopId, storeId: command.storeId, ...command.sop, state: 'draft', createdAt: command.now } }]);
+      return ok([
+        {
+          type: 'SopCreated',
+          data: {
+            sopId: command.sopId,
+            storeId: command.storeId,
+            ...command.sop,
+            state: 'draft',
+            createdAt: command.now,
+          },
+        },
+      ]);
     case 'UpdateSop':
       if (!state || state.deleted) return notFound();
-      if (state.state === 'archived') return fail('invalid_transition', 'An archived SOP is read-only; restore it as a draft first.');
+      if (state.state === 'archived')
+        return fail('invalid_transition', 'An archived SOP is read-only; restore it as a draft first.');
       if (state.title === command.sop.title && state.body === command.sop.body) return ok([]);
       return ok([{ type: 'SopUpdated', data: { sopId: state.id, ...command.sop, updatedAt: command.now } }]);
     case 'SetSopState':
@@ -58,7 +70,12 @@ export function decideSop(command: SopCommand, state: SopAggregate | null): Resu
       if (!SOP_TRANSITIONS[state.state].includes(command.state)) {
         return fail('invalid_transition', `An SOP cannot move from ${state.state} to ${command.state}.`);
       }
-      return ok([{ type: 'SopStateChanged', data: { sopId: state.id, from: state.state, to: command.state, changedAt: command.now } }]);
+      return ok([
+        {
+          type: 'SopStateChanged',
+          data: { sopId: state.id, from: state.state, to: command.state, changedAt: command.now },
+        },
+      ]);
     case 'DeleteSop':
       if (!state || state.deleted) return notFound();
       return ok([{ type: 'SopDeleted', data: { sopId: state.id, deletedAt: command.now } }]);
@@ -69,4 +86,8 @@ export function decideSop(command: SopCommand, state: SopAggregate | null): Resu
   }
 }
 
-export const sopDecider: Decider<SopAggregate | null, SopCommand> = { initialState: null, evolve: evolveSop, decide: decideSop };
+export const sopDecider: Decider<SopAggregate | null, SopCommand> = {
+  initialState: null,
+  evolve: evolveSop,
+  decide: decideSop,
+};

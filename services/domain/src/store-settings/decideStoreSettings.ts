@@ -1,6 +1,11 @@
 import {
-  EDITABLE_SETTINGS_GROUPS, SETTINGS_GROUP_LABELS, SettingsChangeInput,
-  type DomainEvent, type EditableSettingsGroup, type StoreSettings, type StoreSettingsCommand,
+  EDITABLE_SETTINGS_GROUPS,
+  SETTINGS_GROUP_LABELS,
+  SettingsChangeInput,
+  type DomainEvent,
+  type EditableSettingsGroup,
+  type StoreSettings,
+  type StoreSettingsCommand,
 } from '@claims/contracts';
 import type { Decider } from '../decider.js';
 import { fail, ok, type Result } from '../result.js';
@@ -19,11 +24,19 @@ export interface StoreSettingsState {
 }
 
 const everyGroupAt = (version: number) =>
-  Object.fromEntries(EDITABLE_SETTINGS_GROUPS.map((group) => [group, version])) as Record<EditableSettingsGroup, number>;
+  Object.fromEntries(EDITABLE_SETTINGS_GROUPS.map((group) => [group, version])) as Record<
+    EditableSettingsGroup,
+    number
+  >;
 
 /** The first version: every group set at once. */
-const firstVersion = (storeId: string, settings: StoreSettings, at: string): StoreSettingsState =>
-  ({ storeId, settings, version: 1, at, changedIn: everyGroupAt(1) });
+const firstVersion = (storeId: string, settings: StoreSettings, at: string): StoreSettingsState => ({
+  storeId,
+  settings,
+  version: 1,
+  at,
+  changedIn: everyGroupAt(1),
+});
 
 export function evolveStoreSettings(state: StoreSettingsState | null, event: DomainEvent): StoreSettingsState | null {
   switch (event.type) {
@@ -50,30 +63,59 @@ const notBefore = (now: string, last: string) => (Date.parse(now) < Date.parse(l
 
 /** "returns.portalUrl: Enter a full http(s) address." for each problem, paths inside the group's value. */
 const issuesOf = (error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }) =>
-  error.issues.map((issue) => `${issue.path.filter((part, i) => i > 0 || part !== 'value').map(String).join('.') || 'value'}: ${issue.message}`).join(' ');
+  error.issues
+    .map(
+      (issue) =>
+        `${
+          issue.path
+            .filter((part, i) => i > 0 || part !== 'value')
+            .map(String)
+            .join('.') || 'value'
+        }: ${issue.message}`,
+    )
+    .join(' ');
 
-export function decideStoreSettings(command: StoreSettingsCommand, state: StoreSettingsState | null): Result<DomainEvent[]> {
+export function decideStoreSettings(
+  command: StoreSettingsCommand,
+  state: StoreSettingsState | null,
+): Result<DomainEvent[]> {
   switch (command.type) {
     case 'InitializeStoreSettings':
       if (state) return ok([]);
-      return ok([{ type: 'StoreSettingsInitialized', data: { storeId: command.storeId, settings: command.settings, initializedAt: command.now } }]);
+      return ok([
+        {
+          type: 'StoreSettingsInitialized',
+          data: { storeId: command.storeId, settings: command.settings, initializedAt: command.now },
+        },
+      ]);
     case 'ChangeStoreSettings': {
       const parsed = SettingsChangeInput.safeParse(command.change);
       if (!parsed.success) return fail('validation_failed', issuesOf(parsed.error));
       const change = parsed.data;
       const baseline: DomainEvent[] = state
         ? []
-        : [{ type: 'StoreSettingsInitialized', data: { storeId: command.storeId, settings: command.baseline, initializedAt: command.now } }];
+        : [
+            {
+              type: 'StoreSettingsInitialized',
+              data: { storeId: command.storeId, settings: command.baseline, initializedAt: command.now },
+            },
+          ];
       const current = state ?? firstVersion(command.storeId, command.baseline, command.now);
       // A store with no version yet was edited from its baseline, which is what the editor saw.
       if (state && command.seenVersion !== undefined && state.changedIn[change.group] > command.seenVersion) {
-        return fail('version_conflict',
-          `The ${SETTINGS_GROUP_LABELS[change.group].toLowerCase()} settings changed since you loaded them (now version ${state.version}). Reload and try again.`);
+        return fail(
+          'version_conflict',
+          `The ${SETTINGS_GROUP_LABELS[change.group].toLowerCase()} settings changed since you loaded them (now version ${state.version}). Reload and try again.`,
+        );
       }
       if (sameJson(settingsValuesOf(current.settings)[change.group], change.value)) return ok([]);
-      return ok([...baseline, {
-        type: 'StoreSettingsChanged', data: { storeId: current.storeId, change, changedAt: notBefore(command.now, current.at) },
-      }]);
+      return ok([
+        ...baseline,
+        {
+          type: 'StoreSettingsChanged',
+          data: { storeId: current.storeId, change, changedAt: notBefore(command.now, current.at) },
+        },
+      ]);
     }
     default: {
       const exhaustive: never = command;

@@ -1,5 +1,10 @@
 import {
-  DEFAULT_MONEY_RULES, SETTINGS_DEFAULTS, SLA_DEFAULTS, type EditableSettingsValues, type SettingsChange, type StoreSettings,
+  DEFAULT_MONEY_RULES,
+  SETTINGS_DEFAULTS,
+  SLA_DEFAULTS,
+  type EditableSettingsValues,
+  type SettingsChange,
+  type StoreSettings,
 } from '@claims/contracts';
 
 /** Each editable group's value in a store's settings, defaults filled in for the groups it never set. */

@@ -1,5 +1,10 @@
 import {
-  EDITABLE_SETTINGS_GROUPS, type Actor, type DomainEvent, type SettingsFieldChange, type SettingsHistoryEntry, type SettingsScalar,
+  EDITABLE_SETTINGS_GROUPS,
+  type Actor,
+  type DomainEvent,
+  type SettingsFieldChange,
+  type SettingsHistoryEntry,
+  type SettingsScalar,
 } from '@claims/contracts';
 import { evolveStoreSettings, type StoreSettingsState } from './decideStoreSettings.js';
 import { settingsValuesOf } from './settingsGroups.js';
@@ -32,7 +37,11 @@ export function settingsAsOf(events: readonly DomainEvent[], at: string): StoreS
 }
 
 /** A group's value as `path → scalar`, e.g. `credit.bonus → 10` (what the history compares and the settings page lists). */
-export function settingsLeaves(value: unknown, prefix = '', into = new Map<string, SettingsScalar>()): Map<string, SettingsScalar> {
+export function settingsLeaves(
+  value: unknown,
+  prefix = '',
+  into = new Map<string, SettingsScalar>(),
+): Map<string, SettingsScalar> {
   if (value !== null && typeof value === 'object') {
     for (const [key, inner] of Object.entries(value)) settingsLeaves(inner, prefix ? `${prefix}.${key}` : key, into);
   } else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null) {
@@ -73,11 +82,25 @@ export function settingsHistory(records: readonly SettingsRecord[]): SettingsHis
     const after = settingsValuesOf(state.settings);
     if (event.type === 'StoreSettingsInitialized') {
       for (const group of EDITABLE_SETTINGS_GROUPS) {
-        items.push({ version, group, kind: 'initialized', at, actor, changes: settingsFieldChanges(null, after[group]) });
+        items.push({
+          version,
+          group,
+          kind: 'initialized',
+          at,
+          actor,
+          changes: settingsFieldChanges(null, after[group]),
+        });
       }
     } else if (event.type === 'StoreSettingsChanged') {
       const { group } = event.data.change;
-      items.push({ version, group, kind: 'changed', at, actor, changes: settingsFieldChanges(before?.[group] ?? null, after[group]) });
+      items.push({
+        version,
+        group,
+        kind: 'changed',
+        at,
+        actor,
+        changes: settingsFieldChanges(before?.[group] ?? null, after[group]),
+      });
     }
   }
   return items;

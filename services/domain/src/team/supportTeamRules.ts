@@ -24,7 +24,9 @@ export function checkSupportChange(input: SupportChangeInput): Result<null> {
   return ok(null);
 }
 
-export type SupportTeamEvent = EventOf<'SupportUserInvited' | 'SupportInvitationAccepted' | 'SupportUserRoleChanged' | 'SupportUserRemoved'>;
+export type SupportTeamEvent = EventOf<
+  'SupportUserInvited' | 'SupportInvitationAccepted' | 'SupportUserRoleChanged' | 'SupportUserRemoved'
+>;
 
 /** A support-team change as decided: the facts read from the rows (null when only the invitee acts) and the change to record. */
 export interface RecordSupportChange {

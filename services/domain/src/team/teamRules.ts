@@ -35,12 +35,15 @@ export interface TeamChangeInput {
  */
 export function checkTeamChange(input: TeamChangeInput): Result<null> {
   const { newRole, targetRoles } = input;
-  if (newRole && ROLES[newRole].level === 'internal') return fail('forbidden', 'Order Protection roles are not given from a store\'s team.');
-  if (targetRoles.some((r) => ROLES[r].level === 'internal')) return fail('forbidden', 'Order Protection staff are not managed from a store\'s team.');
+  if (newRole && ROLES[newRole].level === 'internal')
+    return fail('forbidden', "Order Protection roles are not given from a store's team.");
+  if (targetRoles.some((r) => ROLES[r].level === 'internal'))
+    return fail('forbidden', "Order Protection staff are not managed from a store's team.");
   if (input.targetUserId !== null && input.targetUserId === input.callerId && input.change !== 'invite') {
     return fail('cannot_change_self', 'You cannot change or remove your own membership; ask another owner.');
   }
-  const accountLevel = (newRole !== null && ROLES[newRole].level === 'account') || targetRoles.some((r) => ROLES[r].level === 'account');
+  const accountLevel =
+    (newRole !== null && ROLES[newRole].level === 'account') || targetRoles.some((r) => ROLES[r].level === 'account');
   if (accountLevel && !input.callerHasAccountScope) {
     return fail('forbidden', 'Account roles and account members are managed by an account-level owner or admin.');
   }
@@ -56,7 +59,13 @@ export function checkTeamChange(input: TeamChangeInput): Result<null> {
   return ok(null);
 }
 
-export type TeamEvent = EventOf<'TeamMemberInvited' | 'TeamInvitationAccepted' | 'TeamMemberRoleChanged' | 'TeamMemberRemoved' | 'TeamOwnershipGranted'>;
+export type TeamEvent = EventOf<
+  | 'TeamMemberInvited'
+  | 'TeamInvitationAccepted'
+  | 'TeamMemberRoleChanged'
+  | 'TeamMemberRemoved'
+  | 'TeamOwnershipGranted'
+>;
 
 /**
  * A team change as decided: users and grants are rows, so the command carries the facts read from

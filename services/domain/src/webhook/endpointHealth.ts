@@ -4,8 +4,7 @@ import type { Decider } from '../decider.js';
 
 /** Why the product turns an endpoint off by itself: its receiver said 410 Gone, or it has failed for the whole window. */
 export type EndpointDisableCause =
-  | { kind: 'receiver_gone' }
-  | { kind: 'persistent_failure'; failingSince: string; windowMs: number };
+  { kind: 'receiver_gone' } | { kind: 'persistent_failure'; failingSince: string; windowMs: number };
 
 export interface DisableWebhookEndpoint {
   type: 'DisableWebhookEndpoint';
@@ -31,9 +30,14 @@ const HOUR_MS = 3_600_000;
 
 /** The window in words, the largest whole unit first ("3 days", "90 seconds"). */
 export function describeWindow(windowMs: number): string {
-  const [size, unit] = windowMs % DAY_MS === 0 ? [windowMs / DAY_MS, 'day']
-    : windowMs % HOUR_MS === 0 ? [windowMs / HOUR_MS, 'hour']
-      : windowMs % 60_000 === 0 ? [windowMs / 60_000, 'minute'] : [Math.round(windowMs / 1000), 'second'];
+  const [size, unit] =
+    windowMs % DAY_MS === 0
+      ? [windowMs / DAY_MS, 'day']
+      : windowMs % HOUR_MS === 0
+        ? [windowMs / HOUR_MS, 'hour']
+        : windowMs % 60_000 === 0
+          ? [windowMs / 60_000, 'minute']
+          : [Math.round(windowMs / 1000), 'second'];
   return `${size} ${unit}${size === 1 ? '' : 's'}`;
 }
 
@@ -43,8 +47,10 @@ export function endpointDisabledMessage(cause: EndpointDisableCause): string {
     case 'receiver_gone':
       return 'The receiver answered 410 Gone; enable the endpoint again once it accepts deliveries.';
     case 'persistent_failure':
-      return `Every delivery attempt failed for ${describeWindow(cause.windowMs)}, so the endpoint was turned off; `
-        + 'fix the receiver, then resume it: what it missed is sent then.';
+      return (
+        `Every delivery attempt failed for ${describeWindow(cause.windowMs)}, so the endpoint was turned off; ` +
+        'fix the receiver, then resume it: what it missed is sent then.'
+      );
   }
 }
 
@@ -71,8 +77,13 @@ export const storeWebhooksDecider: Decider<StoreWebhooksState, DisableWebhookEnd
     const event: EventOf<'WebhookEndpointDisabled'> = {
       type: 'WebhookEndpointDisabled',
       data: {
-        storeId: command.storeId, endpointId: command.endpointId, url: command.url, reason: cause.kind,
-        failingSince, message: endpointDisabledMessage(cause), disabledAt: command.at,
+        storeId: command.storeId,
+        endpointId: command.endpointId,
+        url: command.url,
+        reason: cause.kind,
+        failingSince,
+        message: endpointDisabledMessage(cause),
+        disabledAt: command.at,
       },
     };
     return ok([event]);

@@ -39,7 +39,11 @@ const outcomeOf = (result: Result<DomainEvent[]>) =>
   result.ok ? { decided: result.value } : { refused: result.error.code, message: result.error.message };
 
 const messageMatcher = (message: string | RegExp | undefined) =>
-  message === undefined ? expect.stringMatching(/\S/) : typeof message === 'string' ? expect.stringContaining(message) : expect.stringMatching(message);
+  message === undefined
+    ? expect.stringMatching(/\S/)
+    : typeof message === 'string'
+      ? expect.stringContaining(message)
+      : expect.stringMatching(message);
 
 const eventsOf = (result: Result<DomainEvent[]>) => (result.ok ? result.value : []);
 
@@ -48,7 +52,10 @@ const eventsOf = (result: Result<DomainEvent[]>) => (result.ok ? result.value : 
  * `given(claimDecider, filing).when(command).then([...])`. The state is folded with the decider's own
  * `evolve` from its `initialState`, as the command handler does.
  */
-export function given<State, Command extends { type: string }>(decider: Decider<State, Command>, events: readonly DomainEvent[] = []): Given<State, Command> {
+export function given<State, Command extends { type: string }>(
+  decider: Decider<State, Command>,
+  events: readonly DomainEvent[] = [],
+): Given<State, Command> {
   const state = foldEvents(decider, events);
   const history = events.length ? events.map((e) => e.type).join(', ') : 'no events';
   return {
@@ -58,13 +65,17 @@ export function given<State, Command extends { type: string }>(decider: Decider<
       const scene = `given ${history}, when ${command.type}`;
       const then = (expected: readonly DomainEvent[] | Refusal) => {
         // The decision has a `then`, so it looks like a promise: awaiting it would call `then` with callbacks.
-        if (typeof expected === 'function') throw new TypeError('A decision is not a promise: call then(events) or then(refused(code)).');
+        if (typeof expected === 'function')
+          throw new TypeError('A decision is not a promise: call then(events) or then(refused(code)).');
         if (Array.isArray(expected)) {
           expect(outcomeOf(result), scene).toEqual({ decided: expected });
           return eventsOf(result);
         }
         const refusal = expected as Refusal;
-        expect(outcomeOf(result), scene).toEqual({ refused: refusal.refused, message: messageMatcher(refusal.message) });
+        expect(outcomeOf(result), scene).toEqual({
+          refused: refusal.refused,
+          message: messageMatcher(refusal.message),
+        });
         return undefined;
       };
       return {

@@ -36,10 +36,20 @@ const migrations: Record<string, Migration> = {
 export const abTestsProjection = defineProjection({
   name: 'ab-tests',
   ...readerOf(['ab-assignments', 'claim'], {
-    AbVariantAssigned: 'handle', ClaimFiled: 'handle', ClaimStatusChanged: 'ignore', ClaimResolved: 'ignore',
-    ClaimMessageSent: 'ignore', ClaimReviewed: 'ignore', ClaimNoteAdded: 'ignore', ClaimLabelAdded: 'ignore',
-    ClaimLabelRemoved: 'ignore', ClaimMetadataSet: 'ignore', ClaimAssigned: 'ignore', ReturnStarted: 'ignore',
-    ReturnStatusChanged: 'ignore', ClaimResolutionReversed: 'ignore',
+    AbVariantAssigned: 'handle',
+    ClaimFiled: 'handle',
+    ClaimStatusChanged: 'ignore',
+    ClaimResolved: 'ignore',
+    ClaimMessageSent: 'ignore',
+    ClaimReviewed: 'ignore',
+    ClaimNoteAdded: 'ignore',
+    ClaimLabelAdded: 'ignore',
+    ClaimLabelRemoved: 'ignore',
+    ClaimMetadataSet: 'ignore',
+    ClaimAssigned: 'ignore',
+    ReturnStarted: 'ignore',
+    ReturnStatusChanged: 'ignore',
+    ClaimResolutionReversed: 'ignore',
   }),
   migrations,
   tables: ['ab_test_assignments', 'ab_test_filed_claims'],
@@ -50,11 +60,22 @@ export const abTestsProjection = defineProjection({
       switch (event.type) {
         case 'AbVariantAssigned': {
           const d = event.data;
-          assignments.push({ test_id: d.testId, session_id: d.sessionId, store_id: d.storeId, order_id: d.orderId, variant_id: d.variantId });
+          assignments.push({
+            test_id: d.testId,
+            session_id: d.sessionId,
+            store_id: d.storeId,
+            order_id: d.orderId,
+            variant_id: d.variantId,
+          });
           break;
         }
         case 'ClaimFiled':
-          filed.push({ claim_id: event.data.claimId, store_id: event.data.storeId, order_id: event.data.orderId, resolution: event.data.desiredMethod });
+          filed.push({
+            claim_id: event.data.claimId,
+            store_id: event.data.storeId,
+            order_id: event.data.orderId,
+            resolution: event.data.desiredMethod,
+          });
           break;
         default: {
           const exhaustive: never = event;

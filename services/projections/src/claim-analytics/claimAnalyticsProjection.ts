@@ -75,10 +75,22 @@ const migrations: Record<string, Migration> = {
 export const claimAnalyticsProjection = defineProjection({
   name: 'claim-analytics',
   ...readerOf(['claim', 'store-credit'], {
-    ClaimFiled: 'handle', ClaimStatusChanged: 'ignore', ClaimResolved: 'handle', ClaimMessageSent: 'handle',
-    ClaimReviewed: 'handle', ClaimNoteAdded: 'ignore', ClaimLabelAdded: 'ignore', ClaimLabelRemoved: 'ignore',
-    ClaimMetadataSet: 'ignore', ClaimAssigned: 'ignore', ReturnStarted: 'ignore', ReturnStatusChanged: 'ignore',
-    ClaimResolutionReversed: 'handle', StoreCreditIssued: 'handle', StoreCreditRedeemed: 'ignore', StoreCreditAdjusted: 'ignore',
+    ClaimFiled: 'handle',
+    ClaimStatusChanged: 'ignore',
+    ClaimResolved: 'handle',
+    ClaimMessageSent: 'handle',
+    ClaimReviewed: 'handle',
+    ClaimNoteAdded: 'ignore',
+    ClaimLabelAdded: 'ignore',
+    ClaimLabelRemoved: 'ignore',
+    ClaimMetadataSet: 'ignore',
+    ClaimAssigned: 'ignore',
+    ReturnStarted: 'ignore',
+    ReturnStatusChanged: 'ignore',
+    ClaimResolutionReversed: 'handle',
+    StoreCreditIssued: 'handle',
+    StoreCreditRedeemed: 'ignore',
+    StoreCreditAdjusted: 'ignore',
     StoreCreditReclaimed: 'handle',
   }),
   migrations,
@@ -98,13 +110,22 @@ export const claimAnalyticsProjection = defineProjection({
           // Counted under the shipment of its first item (a claim over several shipments is still one claim).
           const shipment = d.shipments?.[0] ?? null;
           filed.push({
-            claim_id: d.claimId, store_id: d.storeId, filed_at: d.filedAt, claim_type: d.claimType, is_ota: d.isOta, currency: d.currency,
-            carrier: shipment?.carrier ?? null, shipment_status: shipment?.status ?? null,
+            claim_id: d.claimId,
+            store_id: d.storeId,
+            filed_at: d.filedAt,
+            claim_type: d.claimType,
+            is_ota: d.isOta,
+            currency: d.currency,
+            carrier: shipment?.carrier ?? null,
+            shipment_status: shipment?.status ?? null,
           });
           break;
         }
         case 'ClaimMessageSent':
-          if ((event.data.senderType === 'merchant' || event.data.senderType === 'staff') && !firstResponses.has(event.data.claimId)) {
+          if (
+            (event.data.senderType === 'merchant' || event.data.senderType === 'staff') &&
+            !firstResponses.has(event.data.claimId)
+          ) {
             firstResponses.set(event.data.claimId, event.occurredAt);
           }
           break;
@@ -139,13 +160,19 @@ export const claimAnalyticsProjection = defineProjection({
     }
     if (firstResponses.size > 0) {
       await sql`update claim_analytics c set first_response_at = coalesce(c.first_response_at, r.at)
-        from ${recordset([...firstResponses].map(([claimId, at]) => ({ claim_id: claimId, at })), 'claim_id uuid, at timestamptz')}
+        from ${recordset(
+          [...firstResponses].map(([claimId, at]) => ({ claim_id: claimId, at })),
+          'claim_id uuid, at timestamptz',
+        )}
         where c.claim_id = r.claim_id`.execute(trx);
     }
     if (resolutions.length > 0) await writeDecisions(trx, resolutions);
     if (ratings.size > 0) {
       await sql`update claim_analytics c set rating = r.rating
-        from ${recordset([...ratings].map(([claimId, rating]) => ({ claim_id: claimId, rating })), 'claim_id uuid, rating int')}
+        from ${recordset(
+          [...ratings].map(([claimId, rating]) => ({ claim_id: claimId, rating })),
+          'claim_id uuid, rating int',
+        )}
         where c.claim_id = r.claim_id`.execute(trx);
     }
     if (credits.length > 0) {
@@ -159,7 +186,10 @@ export const claimAnalyticsProjection = defineProjection({
     }
     if (reclaims.size > 0) {
       await sql`update claim_analytics_credits c set reclaimed = r.amount
-        from ${recordset([...reclaims].map(([resolutionId, amount]) => ({ resolution_id: resolutionId, amount })), 'resolution_id uuid, amount bigint')}
+        from ${recordset(
+          [...reclaims].map(([resolutionId, amount]) => ({ resolution_id: resolutionId, amount })),
+          'resolution_id uuid, amount bigint',
+        )}
         where c.resolution_id = r.resolution_id`.execute(trx);
     }
   },
@@ -169,9 +199,15 @@ export const claimAnalyticsProjection = defineProjection({
  * Every decided line valued in the store's currency (from the claim's currency, so only for claims the
  * table holds), and each claim's decision: the first decision that leaves it Resolved (approved) or Denied.
  */
-async function writeDecisions(trx: QueryExecutorProvider, resolutions: readonly ProjectedEvent<'ClaimResolved'>[]): Promise<void> {
+async function writeDecisions(
+  trx: QueryExecutorProvider,
+  resolutions: readonly ProjectedEvent<'ClaimResolved'>[],
+): Promise<void> {
   const claimIds = [...new Set(resolutions.map((e) => e.data.claimId))];
-  const { rows } = await sql<{ claim_id: string; currency: string }>`select claim_id, currency from claim_analytics where claim_id = any(${claimIds}::uuid[])`.execute(trx);
+  const { rows } = await sql<{
+    claim_id: string;
+    currency: string;
+  }>`select claim_id, currency from claim_analytics where claim_id = any(${claimIds}::uuid[])`.execute(trx);
   const currencies = new Map(rows.map((r) => [r.claim_id, r.currency]));
   const lines: object[] = [];
   const decisions = new Map<string, { claim_id: string; at: string; outcome: string }>();
@@ -182,12 +218,20 @@ async function writeDecisions(trx: QueryExecutorProvider, resolutions: readonly 
     const storeCurrency = d.valuation?.storeCurrency ?? currency;
     for (const line of d.resolutions) {
       lines.push({
-        id: line.id, claim_id: d.claimId, resolution_type: line.resolutionType, reason: line.reason,
-        amount: owed.get(line.id)?.amount ?? 0, currency: owed.get(line.id)?.currency ?? storeCurrency,
+        id: line.id,
+        claim_id: d.claimId,
+        resolution_type: line.resolutionType,
+        reason: line.reason,
+        amount: owed.get(line.id)?.amount ?? 0,
+        currency: owed.get(line.id)?.currency ?? storeCurrency,
       });
     }
     if ((d.status === 'RESOLVED' || d.status === 'DENIED') && !decisions.has(d.claimId)) {
-      decisions.set(d.claimId, { claim_id: d.claimId, at: occurredAt, outcome: d.status === 'RESOLVED' ? 'APPROVED' : 'DENIED' });
+      decisions.set(d.claimId, {
+        claim_id: d.claimId,
+        at: occurredAt,
+        outcome: d.status === 'RESOLVED' ? 'APPROVED' : 'DENIED',
+      });
     }
   }
   if (lines.length > 0) {

@@ -1,5 +1,12 @@
 import { sql, type QueryExecutorProvider, type RawBuilder } from 'kysely';
-import { ratio, type AnalyticsFigures, type ClaimType, type ResolutionReason, type ResolutionType, type ShipmentStatus } from '@claims/contracts';
+import {
+  ratio,
+  type AnalyticsFigures,
+  type ClaimType,
+  type ResolutionReason,
+  type ResolutionType,
+  type ShipmentStatus,
+} from '@claims/contracts';
 
 export interface ClaimAnalyticsFilter {
   /** null: every store. */
@@ -16,7 +23,10 @@ export interface MinorTotal {
 }
 
 /** The figures the read model answers (money in minor units); protected orders are the catalog's, not the events'. */
-export type ClaimAnalytics = Omit<AnalyticsFigures, 'protectedOrders' | 'claimRate' | 'reimbursed' | 'storeCreditIssued'> & {
+export type ClaimAnalytics = Omit<
+  AnalyticsFigures,
+  'protectedOrders' | 'claimRate' | 'reimbursed' | 'storeCreditIssued'
+> & {
   reimbursed: Array<MinorTotal & { resolutionType: ResolutionType; lines: number }>;
   storeCreditIssued: MinorTotal[];
 };
@@ -36,11 +46,22 @@ const seconds = (value: number | string | null): number | null => (value === nul
 /** Every figure of the claims filed in a period, for some stores or all. */
 export async function claimAnalytics(db: QueryExecutorProvider, filter: ClaimAnalyticsFilter): Promise<ClaimAnalytics> {
   const claims = cohort(filter);
-  const { rows: [totals] } = await sql<{
-    filed: string; protected_claims: string; decided: string; approved: string; denied: string;
-    responded: string; response_median: number | null; response_p90: number | null;
-    resolved: string; resolution_median: number | null; resolution_p90: number | null;
-    reviews: string; average_rating: string | null;
+  const {
+    rows: [totals],
+  } = await sql<{
+    filed: string;
+    protected_claims: string;
+    decided: string;
+    approved: string;
+    denied: string;
+    responded: string;
+    response_median: number | null;
+    response_p90: number | null;
+    resolved: string;
+    resolution_median: number | null;
+    resolution_p90: number | null;
+    reviews: string;
+    average_rating: string | null;
   }>`
     select count(*) as filed,
       count(*) filter (where not is_ota) as protected_claims,
@@ -62,17 +83,28 @@ export async function claimAnalytics(db: QueryExecutorProvider, filter: ClaimAna
     select to_char(filed_at at time zone 'UTC', 'YYYY-MM-DD') as date, claim_type, count(*) as count
     from ${claims} c group by 1, 2 order by 1, 2`.execute(db);
   const { rows: byCarrier } = await sql<{ carrier: string | null; count: string }>`
-    select carrier, count(*) as count from ${claims} c group by carrier order by count(*) desc, carrier nulls last`.execute(db);
+    select carrier, count(*) as count from ${claims} c group by carrier order by count(*) desc, carrier nulls last`.execute(
+    db,
+  );
   const { rows: byStatus } = await sql<{ status: ShipmentStatus | null; count: string }>`
-    select shipment_status as status, count(*) as count from ${claims} c group by shipment_status order by count(*) desc, shipment_status nulls last`.execute(db);
-  const { rows: reimbursed } = await sql<{ resolution_type: ResolutionType; currency: string; amount: string; lines: string }>`
+    select shipment_status as status, count(*) as count from ${claims} c group by shipment_status order by count(*) desc, shipment_status nulls last`.execute(
+    db,
+  );
+  const { rows: reimbursed } = await sql<{
+    resolution_type: ResolutionType;
+    currency: string;
+    amount: string;
+    lines: string;
+  }>`
     select l.resolution_type, l.currency, sum(l.amount) as amount, count(*) as lines
     from claim_analytics_lines l join ${claims} c on c.claim_id = l.claim_id
     where l.resolution_type <> 'DENY' and not l.reversed group by 1, 2 order by 1, 2`.execute(db);
   const { rows: reasons } = await sql<{ reason: ResolutionReason | null; count: string }>`
     select l.reason, count(*) as count
     from claim_analytics_lines l join ${claims} c on c.claim_id = l.claim_id
-    where l.resolution_type = 'DENY' and not l.reversed group by l.reason order by count(*) desc, l.reason nulls last limit ${DENIAL_REASONS_SHOWN}`.execute(db);
+    where l.resolution_type = 'DENY' and not l.reversed group by l.reason order by count(*) desc, l.reason nulls last limit ${DENIAL_REASONS_SHOWN}`.execute(
+    db,
+  );
   const { rows: credit } = await sql<{ currency: string; amount: string }>`
     select s.currency, sum(s.amount - s.reclaimed) as amount
     from claim_analytics_credits s join ${claims} c on c.claim_id = s.claim_id group by 1 order by 1`.execute(db);
@@ -88,9 +120,22 @@ export async function claimAnalytics(db: QueryExecutorProvider, filter: ClaimAna
     denied: Number(t.denied),
     approvalRate: ratio(Number(t.approved), decided),
     denialRate: ratio(Number(t.denied), decided),
-    firstResponse: { count: Number(t.responded), medianSeconds: seconds(t.response_median), p90Seconds: seconds(t.response_p90) },
-    resolution: { count: Number(t.resolved), medianSeconds: seconds(t.resolution_median), p90Seconds: seconds(t.resolution_p90) },
-    reimbursed: reimbursed.map((r) => ({ resolutionType: r.resolution_type, currency: r.currency, amount: Number(r.amount), lines: Number(r.lines) })),
+    firstResponse: {
+      count: Number(t.responded),
+      medianSeconds: seconds(t.response_median),
+      p90Seconds: seconds(t.response_p90),
+    },
+    resolution: {
+      count: Number(t.resolved),
+      medianSeconds: seconds(t.resolution_median),
+      p90Seconds: seconds(t.resolution_p90),
+    },
+    reimbursed: reimbursed.map((r) => ({
+      resolutionType: r.resolution_type,
+      currency: r.currency,
+      amount: Number(r.amount),
+      lines: Number(r.lines),
+    })),
     storeCreditIssued: credit.map((r) => ({ currency: r.currency, amount: Number(r.amount) })),
     reviews: {
       count: Number(t.reviews),

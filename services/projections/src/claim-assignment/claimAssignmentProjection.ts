@@ -49,10 +49,20 @@ const iso = (at: Date | string | null) => (at === null ? null : new Date(at).toI
 
 /** The rows of these claims as the table holds them before the batch. */
 async function loadRows(trx: QueryExecutorProvider, claimIds: string[]): Promise<Map<string, AssignmentRow>> {
-  const { rows } = await sql<Omit<AssignmentRow, 'customer_activity_at' | 'store_replied_at'> & { customer_activity_at: Date | string; store_replied_at: Date | string | null }>`
+  const { rows } = await sql<
+    Omit<AssignmentRow, 'customer_activity_at' | 'store_replied_at'> & {
+      customer_activity_at: Date | string;
+      store_replied_at: Date | string | null;
+    }
+  >`
     select claim_id, store_id, status, assignee_id, assignee_name, customer_activity_at, store_replied_at, customer_replied
     from claim_assignment where claim_id = any(${claimIds}::uuid[])`.execute(trx);
-  return new Map(rows.map((r) => [r.claim_id, { ...r, customer_activity_at: iso(r.customer_activity_at)!, store_replied_at: iso(r.store_replied_at) }]));
+  return new Map(
+    rows.map((r) => [
+      r.claim_id,
+      { ...r, customer_activity_at: iso(r.customer_activity_at)!, store_replied_at: iso(r.store_replied_at) },
+    ]),
+  );
 }
 
 /**
@@ -60,11 +70,18 @@ async function loadRows(trx: QueryExecutorProvider, claimIds: string[]): Promise
  * claim entered it (applied one by one, entering creates the count, even if the claim leaves it again).
  */
 class CountMoves {
-  private readonly moves = new Map<string, { store_id: string; status: string; assignee_id: string | null; delta: number; entered: boolean }>();
+  private readonly moves = new Map<
+    string,
+    { store_id: string; status: string; assignee_id: string | null; delta: number; entered: boolean }
+  >();
 
   add(row: Pick<AssignmentRow, 'store_id' | 'status' | 'assignee_id'>, delta: 1 | -1): void {
     const move = entryOf(this.moves, `${row.store_id}|${row.status}|${row.assignee_id ?? ''}`, () => ({
-      store_id: row.store_id, status: row.status, assignee_id: row.assignee_id, delta: 0, entered: false,
+      store_id: row.store_id,
+      status: row.status,
+      assignee_id: row.assignee_id,
+      delta: 0,
+      entered: false,
     }));
     move.delta += delta;
     if (delta > 0) move.entered = true;
@@ -78,7 +95,9 @@ class CountMoves {
         update claim_queue_counts q set claims = q.claims + r.delta from r
         where not r.entered and q.store_id = r.store_id and q.status = r.status and q.assignee_id is not distinct from r.assignee_id)
       insert into claim_queue_counts (store_id, status, assignee_id, claims) select store_id, status, assignee_id, delta from r where entered
-      on conflict (store_id, status, assignee_id) do update set claims = claim_queue_counts.claims + excluded.claims`.execute(trx);
+      on conflict (store_id, status, assignee_id) do update set claims = claim_queue_counts.claims + excluded.claims`.execute(
+      trx,
+    );
   }
 }
 
@@ -91,9 +110,18 @@ class CountMoves {
 export const claimAssignmentProjection = defineProjection({
   name: 'claim-assignment',
   ...readerOf(['claim'], {
-    ClaimFiled: 'handle', ClaimStatusChanged: 'handle', ClaimResolved: 'handle', ClaimMessageSent: 'handle',
-    ClaimReviewed: 'ignore', ClaimNoteAdded: 'ignore', ClaimLabelAdded: 'ignore', ClaimLabelRemoved: 'ignore',
-    ClaimMetadataSet: 'ignore', ClaimAssigned: 'handle', ReturnStarted: 'ignore', ReturnStatusChanged: 'ignore',
+    ClaimFiled: 'handle',
+    ClaimStatusChanged: 'handle',
+    ClaimResolved: 'handle',
+    ClaimMessageSent: 'handle',
+    ClaimReviewed: 'ignore',
+    ClaimNoteAdded: 'ignore',
+    ClaimLabelAdded: 'ignore',
+    ClaimLabelRemoved: 'ignore',
+    ClaimMetadataSet: 'ignore',
+    ClaimAssigned: 'handle',
+    ReturnStarted: 'ignore',
+    ReturnStatusChanged: 'ignore',
     ClaimResolutionReversed: 'ignore',
   }),
   migrations,
@@ -106,7 +134,12 @@ export const claimAssignmentProjection = defineProjection({
     const counts = new CountMoves();
     const move = (row: AssignmentRow, to: Partial<Pick<AssignmentRow, 'status' | 'assignee_id' | 'assignee_name'>>) => {
       const next = { ...row, ...to };
-      if (next.status === row.status && next.assignee_id === row.assignee_id && next.assignee_name === row.assignee_name) return;
+      if (
+        next.status === row.status &&
+        next.assignee_id === row.assignee_id &&
+        next.assignee_name === row.assignee_name
+      )
+        return;
       if (next.status !== row.status || next.assignee_id !== row.assignee_id) {
         counts.add(row, -1);
         counts.add(next, 1);
@@ -119,8 +152,14 @@ export const claimAssignmentProjection = defineProjection({
       if (event.type === 'ClaimFiled') {
         if (rows.has(claimId)) continue;
         const row: AssignmentRow = {
-          claim_id: claimId, store_id: event.data.storeId, status: 'NEW', assignee_id: null, assignee_name: null,
-          customer_activity_at: iso(event.data.filedAt)!, store_replied_at: null, customer_replied: false,
+          claim_id: claimId,
+          store_id: event.data.storeId,
+          status: 'NEW',
+          assignee_id: null,
+          assignee_name: null,
+          customer_activity_at: iso(event.data.filedAt)!,
+          store_replied_at: null,
+          customer_replied: false,
         };
         rows.set(claimId, row);
         changed.add(claimId);
@@ -142,7 +181,8 @@ export const claimAssignmentProjection = defineProjection({
         case 'ClaimMessageSent': {
           const { senderType, createdAt } = event.data;
           if (senderType === 'customer') {
-            if (Date.parse(createdAt) > Date.parse(row.customer_activity_at)) row.customer_activity_at = iso(createdAt)!;
+            if (Date.parse(createdAt) > Date.parse(row.customer_activity_at))
+              row.customer_activity_at = iso(createdAt)!;
             row.customer_replied = true;
           } else if (senderType === 'merchant' || senderType === 'staff') {
             row.store_replied_at = iso(createdAt);
@@ -158,10 +198,15 @@ export const claimAssignmentProjection = defineProjection({
     if (changed.size > 0) {
       await sql`
         insert into claim_assignment (claim_id, store_id, status, assignee_id, assignee_name, customer_activity_at, store_replied_at, customer_replied)
-        select * from ${recordset([...changed].map((id) => rows.get(id)!), `claim_id uuid, store_id uuid, status text, assignee_id uuid, assignee_name text,
-          customer_activity_at timestamptz, store_replied_at timestamptz, customer_replied boolean`)}
+        select * from ${recordset(
+          [...changed].map((id) => rows.get(id)!),
+          `claim_id uuid, store_id uuid, status text, assignee_id uuid, assignee_name text,
+          customer_activity_at timestamptz, store_replied_at timestamptz, customer_replied boolean`,
+        )}
         on conflict (claim_id) do update set status = excluded.status, assignee_id = excluded.assignee_id, assignee_name = excluded.assignee_name,
-          customer_activity_at = excluded.customer_activity_at, store_replied_at = excluded.store_replied_at, customer_replied = excluded.customer_replied`.execute(trx);
+          customer_activity_at = excluded.customer_activity_at, store_replied_at = excluded.store_replied_at, customer_replied = excluded.customer_replied`.execute(
+        trx,
+      );
     }
     await counts.write(trx);
   },

@@ -95,30 +95,69 @@ interface ClaimListChange {
 export const claimListProjection = defineProjection({
   name: 'claim-list',
   ...readerOf(['claim'], {
-    ClaimFiled: 'handle', ClaimStatusChanged: 'handle', ClaimResolved: 'handle', ClaimMessageSent: 'handle',
-    ClaimReviewed: 'handle', ClaimNoteAdded: 'handle', ClaimLabelAdded: 'handle', ClaimLabelRemoved: 'handle',
-    ClaimMetadataSet: 'handle', ClaimAssigned: 'handle', ReturnStarted: 'handle', ReturnStatusChanged: 'handle',
+    ClaimFiled: 'handle',
+    ClaimStatusChanged: 'handle',
+    ClaimResolved: 'handle',
+    ClaimMessageSent: 'handle',
+    ClaimReviewed: 'handle',
+    ClaimNoteAdded: 'handle',
+    ClaimLabelAdded: 'handle',
+    ClaimLabelRemoved: 'handle',
+    ClaimMetadataSet: 'handle',
+    ClaimAssigned: 'handle',
+    ReturnStarted: 'handle',
+    ReturnStatusChanged: 'handle',
     ClaimResolutionReversed: 'handle',
   }),
   migrations,
   tables: ['claim_list'],
   // applyBatch writes by primary key only: the rest are built once a rebuild has loaded the rows.
-  indexedAfterLoad: ['claim_list_store_created', 'claim_list_store_status_created', 'claim_list_created', 'claim_list_number', 'claim_list_order_number', 'claim_list_email', 'claim_list_type_created', 'claim_list_store_value', 'claim_list_value'],
+  indexedAfterLoad: [
+    'claim_list_store_created',
+    'claim_list_store_status_created',
+    'claim_list_created',
+    'claim_list_number',
+    'claim_list_order_number',
+    'claim_list_email',
+    'claim_list_type_created',
+    'claim_list_store_value',
+    'claim_list_value',
+  ],
   async applyBatch(trx, events) {
     const filed: object[] = [];
     const changes = new Map<string, ClaimListChange>();
-    const changeOf = (claimId: string) => entryOf(changes, claimId, () => ({
-      claim_id: claimId, reversed: false, status: null, resolution_type: null, resolved_at: null, messages: 0, updated_at: null, version: 0,
-    }));
+    const changeOf = (claimId: string) =>
+      entryOf(changes, claimId, () => ({
+        claim_id: claimId,
+        reversed: false,
+        status: null,
+        resolution_type: null,
+        resolved_at: null,
+        messages: 0,
+        updated_at: null,
+        version: 0,
+      }));
     for (const event of events) {
       if (event.type === 'ClaimFiled') {
         const d = event.data;
         filed.push({
-          claim_id: d.claimId, store_id: d.storeId, claim_number: d.claimNumber, claim_type: d.claimType, order_id: d.orderId,
-          source_order_id: d.sourceOrderId, order_number: d.orderNumber, customer_email: d.customer.email, customer_name: d.customer.name,
-          protection_status: protectionStatus({ isOta: d.isOta, policy: d.policy }), requested_resolution: requestedResolution(d.items),
-          currency: d.currency, claimed_value: d.items.reduce((sum, i) => sum + lineValue(i, i.quantity), 0), item_count: d.items.length,
-          created_at: d.filedAt, updated_at: event.occurredAt, version: event.streamVersion,
+          claim_id: d.claimId,
+          store_id: d.storeId,
+          claim_number: d.claimNumber,
+          claim_type: d.claimType,
+          order_id: d.orderId,
+          source_order_id: d.sourceOrderId,
+          order_number: d.orderNumber,
+          customer_email: d.customer.email,
+          customer_name: d.customer.name,
+          protection_status: protectionStatus({ isOta: d.isOta, policy: d.policy }),
+          requested_resolution: requestedResolution(d.items),
+          currency: d.currency,
+          claimed_value: d.items.reduce((sum, i) => sum + lineValue(i, i.quantity), 0),
+          item_count: d.items.length,
+          created_at: d.filedAt,
+          updated_at: event.occurredAt,
+          version: event.streamVersion,
         });
         continue;
       }
@@ -168,9 +207,12 @@ export const claimListProjection = defineProjection({
           created_at, updated_at, version)
         select claim_id, store_id, claim_number, 'NEW', claim_type, order_id, source_order_id, order_number, customer_email, customer_name,
           protection_status, requested_resolution, currency, claimed_value, item_count, created_at, updated_at, version
-        from ${recordset(filed, `claim_id uuid, store_id uuid, claim_number text, claim_type text, order_id uuid, source_order_id text,
+        from ${recordset(
+          filed,
+          `claim_id uuid, store_id uuid, claim_number text, claim_type text, order_id uuid, source_order_id text,
           order_number text, customer_email text, customer_name text, protection_status text, requested_resolution text, currency text,
-          claimed_value bigint, item_count int, created_at timestamptz, updated_at timestamptz, version bigint`)}
+          claimed_value bigint, item_count int, created_at timestamptz, updated_at timestamptz, version bigint`,
+        )}
         on conflict (claim_id) do nothing`.execute(trx);
     }
     if (changes.size > 0) {

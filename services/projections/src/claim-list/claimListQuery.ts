@@ -50,7 +50,10 @@ export function decodeCursor(cursor: string): { createdAt: string; claimId: stri
 }
 
 /** One page of the claim list, newest first, by keyset (fast at any depth). */
-export async function listClaims(db: QueryExecutorProvider, filter: ClaimListFilter): Promise<{ rows: ClaimListRow[]; nextCursor: string | null }> {
+export async function listClaims(
+  db: QueryExecutorProvider,
+  filter: ClaimListFilter,
+): Promise<{ rows: ClaimListRow[]; nextCursor: string | null }> {
   const after = filter.cursor ? decodeCursor(filter.cursor) : null;
   if (filter.cursor && !after) throw new DomainFailure('validation_failed', 'The cursor is not one this API gave out.');
   const conditions = [sql`true`];
@@ -66,10 +69,14 @@ export async function listClaims(db: QueryExecutorProvider, filter: ClaimListFil
   }
   if (after) conditions.push(sql`(created_at, claim_id) < (${after.createdAt}::timestamptz, ${after.claimId}::uuid)`);
   // Each filter shape is its own named statement: the list's first page is read on every visit and poll.
-  const found = await queryNamedSql(db, 'claim_list_page', sql<ClaimListRow>`
+  const found = await queryNamedSql(
+    db,
+    'claim_list_page',
+    sql<ClaimListRow>`
     select * from claim_list where ${sql.join(conditions, sql` and `)}
     order by created_at desc, claim_id desc
-    limit ${filter.limit + 1}`);
+    limit ${filter.limit + 1}`,
+  );
   const rows = found.slice(0, filter.limit);
   const last = rows.at(-1);
   return { rows, nextCursor: found.length > filter.limit && last ? encodeCursor(last) : null };
@@ -83,7 +90,11 @@ export interface IdleCutoff {
 }
 
 /** Claims idle in a status since a cutoff of their store, longest idle first (the SLA timers' candidates). */
-export async function idleClaims(db: QueryExecutorProvider, cutoffs: readonly IdleCutoff[], limit: number): Promise<Array<{ claimId: string; storeId: string }>> {
+export async function idleClaims(
+  db: QueryExecutorProvider,
+  cutoffs: readonly IdleCutoff[],
+  limit: number,
+): Promise<Array<{ claimId: string; storeId: string }>> {
   if (cutoffs.length === 0) return [];
   const { rows } = await sql<{ claim_id: string; store_id: string }>`
     select c.claim_id, c.store_id

@@ -9,7 +9,10 @@ const HISTORY_LIMIT = 50;
  * and how many were filed since `since`. Served by the `lower(customer_email)` index.
  */
 export async function customerClaimHistory(
-  db: QueryExecutorProvider, email: string, storeIds: readonly string[] | null, since: string,
+  db: QueryExecutorProvider,
+  email: string,
+  storeIds: readonly string[] | null,
+  since: string,
 ): Promise<{ rows: ClaimListRow[]; recent: number }> {
   const inStores = storeIds ? sql`and store_id = any(${[...storeIds]}::uuid[])` : sql``;
   const [history, recent] = await Promise.all([
@@ -24,7 +27,10 @@ export async function customerClaimHistory(
 }
 
 /** The claims of the given orders (a photo uploaded against an order belongs to one of its claims). */
-export async function claimsOfOrders(db: QueryExecutorProvider, orderIds: readonly string[]): Promise<Array<Pick<ClaimListRow, 'claim_id' | 'store_id'>>> {
+export async function claimsOfOrders(
+  db: QueryExecutorProvider,
+  orderIds: readonly string[],
+): Promise<Array<Pick<ClaimListRow, 'claim_id' | 'store_id'>>> {
   if (orderIds.length === 0) return [];
   const { rows } = await sql<Pick<ClaimListRow, 'claim_id' | 'store_id'>>`
     select claim_id, store_id from claim_list where order_id = any(${[...orderIds]}::uuid[])`.execute(db);

@@ -39,7 +39,9 @@ const SORT_KEY: Record<QueueSort, { expression: RawBuilder<unknown>; type: RawBu
 };
 
 const keyOf = (row: QueueRow, sort: QueueSort): string =>
-  sort === 'value' ? String(row.claimed_value) : new Date(sort === 'filed' ? row.created_at : row.customer_activity_at).toISOString();
+  sort === 'value'
+    ? String(row.claimed_value)
+    : new Date(sort === 'filed' ? row.created_at : row.customer_activity_at).toISOString();
 
 /** Every filter but the status and the search (what the tab counts share with the page). */
 function filterConditions(filter: Omit<QueueFilter, 'sort' | 'order' | 'limit'>): RawBuilder<unknown>[] {
@@ -59,14 +61,24 @@ function filterConditions(filter: Omit<QueueFilter, 'sort' | 'order' | 'limit'>)
   return conditions;
 }
 
-async function page(db: QueryExecutorProvider, filter: QueueFilter, match: SearchMatch | null, searched: SearchedClaims | null, after: QueueCursor | null): Promise<QueuePage> {
+async function page(
+  db: QueryExecutorProvider,
+  filter: QueueFilter,
+  match: SearchMatch | null,
+  searched: SearchedClaims | null,
+  after: QueueCursor | null,
+): Promise<QueuePage> {
   const key = SORT_KEY[filter.sort];
   const conditions = filterConditions(filter);
   if (filter.status?.length) conditions.push(sql`c.status = any(${[...filter.status]}::text[])`);
   if (searched) conditions.push(searchedCondition(searched));
   if (after) {
     const at = sql`(${after.key}::${key.type}, ${after.id}::uuid)`;
-    conditions.push(filter.order === 'desc' ? sql`(${key.expression}, c.claim_id) < ${at}` : sql`(${key.expression}, c.claim_id) > ${at}`);
+    conditions.push(
+      filter.order === 'desc'
+        ? sql`(${key.expression}, c.claim_id) < ${at}`
+        : sql`(${key.expression}, c.claim_id) > ${at}`,
+    );
   }
   const direction = filter.order === 'desc' ? sql`desc` : sql`asc`;
   // Sorting by the customer's last word walks claim_assignment's index, so that side must be there (it is, a moment after filing).
@@ -80,9 +92,16 @@ async function page(db: QueryExecutorProvider, filter: QueueFilter, match: Searc
     limit ${filter.limit + 1}`.execute(db);
   const shown = rows.slice(0, filter.limit);
   const last = shown.at(-1);
-  const nextCursor = rows.length > filter.limit && last
-    ? encodeQueueCursor({ sort: filter.sort, order: filter.order, match, key: keyOf(last, filter.sort), id: last.claim_id })
-    : null;
+  const nextCursor =
+    rows.length > filter.limit && last
+      ? encodeQueueCursor({
+          sort: filter.sort,
+          order: filter.order,
+          match,
+          key: keyOf(last, filter.sort),
+          id: last.claim_id,
+        })
+      : null;
   return { rows: shown, nextCursor, match, searched };
 }
 
@@ -112,8 +131,13 @@ export async function queueClaims(db: QueryExecutorProvider, filter: QueueFilter
  * most LIVE_COUNT_CAP of them (then `capped`, each figure a lower bound). A search's counts are of the
  * claims its page found (`searched`, the page's own), so the index is not read twice.
  */
-export async function queueCounts(db: QueryExecutorProvider, filter: Omit<QueueFilter, 'status' | 'sort' | 'order' | 'cursor' | 'limit'>, searched: SearchedClaims | null): Promise<QueueCounts> {
-  const plain = !filter.search && !filter.claimType && !filter.protectionStatus && !filter.createdFrom && !filter.createdTo;
+export async function queueCounts(
+  db: QueryExecutorProvider,
+  filter: Omit<QueueFilter, 'status' | 'sort' | 'order' | 'cursor' | 'limit'>,
+  searched: SearchedClaims | null,
+): Promise<QueueCounts> {
+  const plain =
+    !filter.search && !filter.claimType && !filter.protectionStatus && !filter.createdFrom && !filter.createdTo;
   let rows: Array<{ status: ClaimStatus; n: number }>;
   let capped = false;
   if (plain) {
@@ -122,7 +146,9 @@ export async function queueCounts(db: QueryExecutorProvider, filter: Omit<QueueF
     if (filter.assignee?.kind === 'user') conditions.push(sql`assignee_id = ${filter.assignee.id}::uuid`);
     if (filter.assignee?.kind === 'none') conditions.push(sql`assignee_id is null`);
     ({ rows } = await sql<{ status: ClaimStatus; n: number }>`
-      select status, sum(claims)::int as n from claim_queue_counts where ${sql.join(conditions, sql` and `)} group by status`.execute(db));
+      select status, sum(claims)::int as n from claim_queue_counts where ${sql.join(conditions, sql` and `)} group by status`.execute(
+      db,
+    ));
   } else {
     const conditions = filterConditions(filter);
     if (filter.search) {

@@ -12,7 +12,8 @@ const QueueCursor = z.object({
 });
 export type QueueCursor = z.infer<typeof QueueCursor>;
 
-export const encodeQueueCursor = (cursor: QueueCursor): string => Buffer.from(JSON.stringify(cursor)).toString('base64url');
+export const encodeQueueCursor = (cursor: QueueCursor): string =>
+  Buffer.from(JSON.stringify(cursor)).toString('base64url');
 
 /** The cursor, or a 400 when it is not one this API gave out, or was given out for another sort. */
 export function decodeQueueCursor(text: string, sort: QueueSort, order: SortOrder): QueueCursor {
@@ -24,7 +25,10 @@ export function decodeQueueCursor(text: string, sort: QueueSort, order: SortOrde
   }
   if (!parsed.success) throw new DomainFailure('validation_failed', 'The cursor is not one this API gave out.');
   if (parsed.data.sort !== sort || parsed.data.order !== order) {
-    throw new DomainFailure('validation_failed', 'The cursor belongs to another sort order: start from the first page.');
+    throw new DomainFailure(
+      'validation_failed',
+      'The cursor belongs to another sort order: start from the first page.',
+    );
   }
   return parsed.data;
 }

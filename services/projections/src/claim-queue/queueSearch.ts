@@ -10,7 +10,10 @@ const CORRECTIONS_PER_WORD = 8;
 async function corrections(db: QueryExecutorProvider, word: string): Promise<string[]> {
   const { rows } = await sql<{ word: string }>`
     select word from claim_search_lexicon order by word <-> ${word} limit ${NEAREST_WORDS}`.execute(db);
-  return rows.map((r) => r.word).filter((w) => editDistance(w, word) <= typosAllowed(word)).slice(0, CORRECTIONS_PER_WORD);
+  return rows
+    .map((r) => r.word)
+    .filter((w) => editDistance(w, word) <= typosAllowed(word))
+    .slice(0, CORRECTIONS_PER_WORD);
 }
 
 /** Search words shorter than this cannot use the trigram index, so alone they would read every claim. */
@@ -21,7 +24,12 @@ const MIN_INDEXED_LENGTH = 3;
  * cannot match anything (too short to look for, or no near word for a typo). `storeIds` narrows what
  * the index reads to the caller's stores (the page filters by store again, so this only saves work).
  */
-async function matchingIds(db: QueryExecutorProvider, search: string, match: SearchMatch, storeIds: readonly string[] | null): Promise<RawBuilder<unknown> | null> {
+async function matchingIds(
+  db: QueryExecutorProvider,
+  search: string,
+  match: SearchMatch,
+  storeIds: readonly string[] | null,
+): Promise<RawBuilder<unknown> | null> {
   const raw = search.trim().replace(/^#/, '');
   if (!raw) return null;
   const inStores = storeIds ? sql`s.store_id = any(${[...storeIds]}::uuid[])` : sql`true`;
@@ -78,10 +86,17 @@ export type SearchedClaims = { kind: 'ids'; ids: string[] } | { kind: 'many'; co
  * thousand of a million claims; filtering the list row by row in its sort order would read most of it).
  * Null when that kind matches nothing.
  */
-export async function searchClaims(db: QueryExecutorProvider, search: string, match: SearchMatch, storeIds: readonly string[] | null): Promise<SearchedClaims | null> {
+export async function searchClaims(
+  db: QueryExecutorProvider,
+  search: string,
+  match: SearchMatch,
+  storeIds: readonly string[] | null,
+): Promise<SearchedClaims | null> {
   const ids = await matchingIds(db, search, match, storeIds);
   if (!ids) return null;
-  const { rows } = await sql<{ claim_id: string }>`select claim_id from (${ids}) m limit ${SEARCH_ID_LIMIT + 1}`.execute(db);
+  const { rows } = await sql<{
+    claim_id: string;
+  }>`select claim_id from (${ids}) m limit ${SEARCH_ID_LIMIT + 1}`.execute(db);
   if (rows.length === 0) return null;
   if (rows.length > SEARCH_ID_LIMIT) return { kind: 'many', condition: sql`c.claim_id in (${ids})` };
   return { kind: 'ids', ids: rows.map((r) => r.claim_id) };
@@ -89,7 +104,7 @@ export async function searchClaims(db: QueryExecutorProvider, search: string, ma
 
 /** The search as a condition on `c` (the claim list row). */
 export const searchedCondition = (searched: SearchedClaims): RawBuilder<unknown> =>
-  (searched.kind === 'ids' ? sql`c.claim_id = any(${searched.ids}::uuid[])` : searched.condition);
+  searched.kind === 'ids' ? sql`c.claim_id = any(${searched.ids}::uuid[])` : searched.condition;
 
 /** The kinds of match a search tries, in order: the first that finds anything is the answer. */
 export const SEARCH_ORDER: readonly SearchMatch[] = ['exact', 'contains', 'close'];

@@ -31,9 +31,18 @@ const migrations: Record<string, Migration> = {
 export const claimReturnsProjection = defineProjection({
   name: 'claim-returns',
   ...readerOf(['claim'], {
-    ClaimFiled: 'ignore', ClaimStatusChanged: 'ignore', ClaimResolved: 'ignore', ClaimMessageSent: 'ignore',
-    ClaimReviewed: 'ignore', ClaimNoteAdded: 'ignore', ClaimLabelAdded: 'ignore', ClaimLabelRemoved: 'ignore',
-    ClaimMetadataSet: 'ignore', ClaimAssigned: 'ignore', ReturnStarted: 'handle', ReturnStatusChanged: 'handle',
+    ClaimFiled: 'ignore',
+    ClaimStatusChanged: 'ignore',
+    ClaimResolved: 'ignore',
+    ClaimMessageSent: 'ignore',
+    ClaimReviewed: 'ignore',
+    ClaimNoteAdded: 'ignore',
+    ClaimLabelAdded: 'ignore',
+    ClaimLabelRemoved: 'ignore',
+    ClaimMetadataSet: 'ignore',
+    ClaimAssigned: 'ignore',
+    ReturnStarted: 'handle',
+    ReturnStatusChanged: 'handle',
     ClaimResolutionReversed: 'ignore',
   }),
   migrations,
@@ -47,14 +56,27 @@ export const claimReturnsProjection = defineProjection({
         case 'ReturnStarted': {
           const d = event.data;
           started.push({
-            return_id: d.returnId, claim_id: d.claimId, claim_number: d.claimNumber, store_id: event.storeId, code: d.code, status: d.status,
-            handling: d.handling, reason: d.reason, method: d.method, item_count: d.items.reduce((sum, i) => sum + i.quantity, 0), started_at: d.startedAt,
+            return_id: d.returnId,
+            claim_id: d.claimId,
+            claim_number: d.claimNumber,
+            store_id: event.storeId,
+            code: d.code,
+            status: d.status,
+            handling: d.handling,
+            reason: d.reason,
+            method: d.method,
+            item_count: d.items.reduce((sum, i) => sum + i.quantity, 0),
+            started_at: d.startedAt,
           });
           break;
         }
         case 'ReturnStatusChanged':
           moved.delete(event.data.returnId);
-          moved.set(event.data.returnId, { return_id: event.data.returnId, status: event.data.to, updated_at: event.data.changedAt });
+          moved.set(event.data.returnId, {
+            return_id: event.data.returnId,
+            status: event.data.to,
+            updated_at: event.data.changedAt,
+          });
           break;
       }
     }
@@ -62,14 +84,19 @@ export const claimReturnsProjection = defineProjection({
       await sql`
         insert into claim_returns (return_id, claim_id, claim_number, store_id, code, status, handling, reason, method, item_count, started_at, updated_at)
         select return_id, claim_id, claim_number, store_id, code, status, handling, reason, method, item_count, started_at, started_at
-        from ${recordset(started, `return_id uuid, claim_id uuid, claim_number text, store_id uuid, code text, status text, handling text, reason text,
-          method text, item_count int, started_at timestamptz`)}
+        from ${recordset(
+          started,
+          `return_id uuid, claim_id uuid, claim_number text, store_id uuid, code text, status text, handling text, reason text,
+          method text, item_count int, started_at timestamptz`,
+        )}
         on conflict (return_id) do nothing`.execute(trx);
     }
     if (moved.size > 0) {
       await sql`
         update claim_returns c set status = r.status, updated_at = r.updated_at
-        from ${recordset([...moved.values()], 'return_id uuid, status text, updated_at timestamptz')} where c.return_id = r.return_id`.execute(trx);
+        from ${recordset([...moved.values()], 'return_id uuid, status text, updated_at timestamptz')} where c.return_id = r.return_id`.execute(
+        trx,
+      );
     }
   },
 });

@@ -24,15 +24,30 @@ const migrations: Record<string, Migration> = {
 export const claimReviewsProjection = defineProjection({
   name: 'claim-reviews',
   ...readerOf(['claim'], {
-    ClaimFiled: 'ignore', ClaimStatusChanged: 'ignore', ClaimResolved: 'ignore', ClaimMessageSent: 'ignore',
-    ClaimReviewed: 'handle', ClaimNoteAdded: 'ignore', ClaimLabelAdded: 'ignore', ClaimLabelRemoved: 'ignore',
-    ClaimMetadataSet: 'ignore', ClaimAssigned: 'ignore', ReturnStarted: 'ignore', ReturnStatusChanged: 'ignore',
+    ClaimFiled: 'ignore',
+    ClaimStatusChanged: 'ignore',
+    ClaimResolved: 'ignore',
+    ClaimMessageSent: 'ignore',
+    ClaimReviewed: 'handle',
+    ClaimNoteAdded: 'ignore',
+    ClaimLabelAdded: 'ignore',
+    ClaimLabelRemoved: 'ignore',
+    ClaimMetadataSet: 'ignore',
+    ClaimAssigned: 'ignore',
+    ReturnStarted: 'ignore',
+    ReturnStatusChanged: 'ignore',
     ClaimResolutionReversed: 'ignore',
   }),
   migrations,
   tables: ['claim_reviews'],
   async applyBatch(trx, events) {
-    const rows = events.map(({ data: r }) => ({ review_id: r.id, claim_id: r.claimId, rating: r.rating, text: r.text, created_at: r.createdAt }));
+    const rows = events.map(({ data: r }) => ({
+      review_id: r.id,
+      claim_id: r.claimId,
+      rating: r.rating,
+      text: r.text,
+      created_at: r.createdAt,
+    }));
     await sql`
       insert into claim_reviews (review_id, claim_id, rating, text, created_at)
       select * from ${recordset(rows, 'review_id uuid, claim_id uuid, rating int, text text, created_at timestamptz')}

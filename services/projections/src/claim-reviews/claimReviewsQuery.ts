@@ -12,7 +12,10 @@ export interface ReviewRow {
 }
 
 /** The newest reviews of some stores (null: every store), optionally of one rating; at most `limit`. */
-export async function reviewRows(db: QueryExecutorProvider, filter: { storeIds: readonly string[] | null; rating?: number | undefined; limit: number }): Promise<ReviewRow[]> {
+export async function reviewRows(
+  db: QueryExecutorProvider,
+  filter: { storeIds: readonly string[] | null; rating?: number | undefined; limit: number },
+): Promise<ReviewRow[]> {
   const storeIds = filter.storeIds ? [...filter.storeIds] : null;
   const { rows } = await sql<ReviewRow>`
     select r.review_id, r.claim_id, l.claim_number, l.store_id, l.customer_name, r.rating, r.text, r.created_at

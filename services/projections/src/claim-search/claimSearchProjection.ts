@@ -39,22 +39,49 @@ const migrations: Record<string, Migration> = {
 export const claimSearchProjection = defineProjection({
   name: 'claim-search',
   ...readerOf(['claim'], {
-    ClaimFiled: 'handle', ClaimStatusChanged: 'ignore', ClaimResolved: 'ignore', ClaimMessageSent: 'ignore',
-    ClaimReviewed: 'ignore', ClaimNoteAdded: 'ignore', ClaimLabelAdded: 'ignore', ClaimLabelRemoved: 'ignore',
-    ClaimMetadataSet: 'ignore', ClaimAssigned: 'ignore', ReturnStarted: 'ignore', ReturnStatusChanged: 'ignore',
+    ClaimFiled: 'handle',
+    ClaimStatusChanged: 'ignore',
+    ClaimResolved: 'ignore',
+    ClaimMessageSent: 'ignore',
+    ClaimReviewed: 'ignore',
+    ClaimNoteAdded: 'ignore',
+    ClaimLabelAdded: 'ignore',
+    ClaimLabelRemoved: 'ignore',
+    ClaimMetadataSet: 'ignore',
+    ClaimAssigned: 'ignore',
+    ReturnStarted: 'ignore',
+    ReturnStatusChanged: 'ignore',
     ClaimResolutionReversed: 'ignore',
   }),
   migrations,
   tables: ['claim_search', 'claim_search_lexicon'],
   // applyBatch writes by primary key only: the rest are built once a rebuild has loaded the rows.
-  indexedAfterLoad: ['claim_search_document', 'claim_search_words', 'claim_search_item_types', 'claim_search_skus', 'claim_search_lexicon_trgm'],
+  indexedAfterLoad: [
+    'claim_search_document',
+    'claim_search_words',
+    'claim_search_item_types',
+    'claim_search_skus',
+    'claim_search_lexicon_trgm',
+  ],
   async applyBatch(trx, events) {
     const claims = events.map(({ data: d }) => {
-      const document = [d.customer.name, d.customer.email, d.orderNumber, d.sourceOrderId, d.claimNumber, ...d.items.flatMap((i) => [i.name, i.sku])]
-        .join(' ').toLowerCase();
+      const document = [
+        d.customer.name,
+        d.customer.email,
+        d.orderNumber,
+        d.sourceOrderId,
+        d.claimNumber,
+        ...d.items.flatMap((i) => [i.name, i.sku]),
+      ]
+        .join(' ')
+        .toLowerCase();
       return {
-        claim_id: d.claimId, store_id: d.storeId, document, words: [...new Set(searchWords(document))],
-        item_types: [...new Set(d.items.map((i) => i.claimType))], skus: [...new Set(d.items.map((i) => i.sku.toLowerCase()))],
+        claim_id: d.claimId,
+        store_id: d.storeId,
+        document,
+        words: [...new Set(searchWords(document))],
+        item_types: [...new Set(d.items.map((i) => i.claimType))],
+        skus: [...new Set(d.items.map((i) => i.sku.toLowerCase()))],
       };
     });
     const lexicon = [...new Set(claims.flatMap((c) => c.words.filter(isLexiconWord)))];
@@ -64,6 +91,8 @@ export const claimSearchProjection = defineProjection({
         select claim_id, store_id, document, to_tsvector('simple', array_to_string(words, ' ')), item_types, skus
         from ${recordset(claims, 'claim_id uuid, store_id uuid, document text, words text[], item_types text[], skus text[]')}
         on conflict (claim_id) do nothing)
-      insert into claim_search_lexicon (word) select unnest(${lexicon}::text[]) on conflict (word) do nothing`.execute(trx);
+      insert into claim_search_lexicon (word) select unnest(${lexicon}::text[]) on conflict (word) do nothing`.execute(
+      trx,
+    );
   },
 });

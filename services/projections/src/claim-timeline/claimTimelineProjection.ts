@@ -64,25 +64,47 @@ function summariseMail(event: MailEvent): Record<string, unknown> {
 }
 
 /** What a history line says about an event, beyond who and when. */
-function summarise(event: Exclude<ProjectedEvent<(typeof claimTimelineProjection.handles)[number]>, MailEvent>): { status: string | null; summary: Record<string, unknown> } {
+function summarise(event: Exclude<ProjectedEvent<(typeof claimTimelineProjection.handles)[number]>, MailEvent>): {
+  status: string | null;
+  summary: Record<string, unknown>;
+} {
   switch (event.type) {
     case 'ClaimFiled':
-      return { status: 'NEW', summary: { claimType: event.data.claimType, items: event.data.items.length, desiredMethod: event.data.desiredMethod } };
+      return {
+        status: 'NEW',
+        summary: {
+          claimType: event.data.claimType,
+          items: event.data.items.length,
+          desiredMethod: event.data.desiredMethod,
+        },
+      };
     case 'ClaimStatusChanged':
-      return { status: event.data.to, summary: { from: event.data.from, to: event.data.to, note: event.data.note, ...(event.data.reason ? { reason: event.data.reason } : {}) } };
+      return {
+        status: event.data.to,
+        summary: {
+          from: event.data.from,
+          to: event.data.to,
+          note: event.data.note,
+          ...(event.data.reason ? { reason: event.data.reason } : {}),
+        },
+      };
     case 'ClaimResolved':
       return {
         status: event.data.status,
         // The lines' ids: the desk shows each line's amount (and a credit's bonus) from the claim it has loaded.
         summary: {
-          outcome: event.data.outcome, resolutionTypes: [...new Set(event.data.resolutions.map((r) => r.resolutionType))],
+          outcome: event.data.outcome,
+          resolutionTypes: [...new Set(event.data.resolutions.map((r) => r.resolutionType))],
           resolutionIds: event.data.resolutions.map((r) => r.id),
         },
       };
     // Its own line even when the claim keeps its status (a decision on some items taken back); a claim that was decided
     // also gets the ClaimStatusChanged back to OPEN that follows it.
     case 'ClaimResolutionReversed':
-      return { status: null, summary: { reason: event.data.reason, resolutionIds: event.data.lines.map((l) => l.resolutionId) } };
+      return {
+        status: null,
+        summary: { reason: event.data.reason, resolutionIds: event.data.lines.map((l) => l.resolutionId) },
+      };
     case 'ClaimMessageSent':
       return { status: null, summary: { senderType: event.data.senderType, senderName: event.data.senderName } };
     case 'ClaimReviewed':
@@ -98,10 +120,19 @@ function summarise(event: Exclude<ProjectedEvent<(typeof claimTimelineProjection
     case 'ReturnStarted':
       return {
         status: null,
-        summary: { returnId: event.data.returnId, code: event.data.code, handling: event.data.handling, returnStatus: event.data.status, reason: event.data.reason },
+        summary: {
+          returnId: event.data.returnId,
+          code: event.data.code,
+          handling: event.data.handling,
+          returnStatus: event.data.status,
+          reason: event.data.reason,
+        },
       };
     case 'ReturnStatusChanged':
-      return { status: null, summary: { returnId: event.data.returnId, from: event.data.from, to: event.data.to, note: event.data.note } };
+      return {
+        status: null,
+        summary: { returnId: event.data.returnId, from: event.data.from, to: event.data.to, note: event.data.note },
+      };
   }
 }
 
@@ -109,10 +140,21 @@ function summarise(event: Exclude<ProjectedEvent<(typeof claimTimelineProjection
 export const claimTimelineProjection = defineProjection({
   name: 'claim-timeline',
   ...readerOf(['claim', 'claim-notifications'], {
-    ClaimFiled: 'handle', ClaimStatusChanged: 'handle', ClaimResolved: 'handle', ClaimMessageSent: 'handle',
-    ClaimReviewed: 'handle', ClaimNoteAdded: 'handle', ClaimLabelAdded: 'handle', ClaimLabelRemoved: 'handle',
-    ClaimMetadataSet: 'handle', ClaimAssigned: 'ignore', ReturnStarted: 'handle', ReturnStatusChanged: 'handle',
-    ClaimResolutionReversed: 'handle', ClaimNotificationSent: 'handle', ClaimNotificationFailed: 'handle',
+    ClaimFiled: 'handle',
+    ClaimStatusChanged: 'handle',
+    ClaimResolved: 'handle',
+    ClaimMessageSent: 'handle',
+    ClaimReviewed: 'handle',
+    ClaimNoteAdded: 'handle',
+    ClaimLabelAdded: 'handle',
+    ClaimLabelRemoved: 'handle',
+    ClaimMetadataSet: 'handle',
+    ClaimAssigned: 'ignore',
+    ReturnStarted: 'handle',
+    ReturnStatusChanged: 'handle',
+    ClaimResolutionReversed: 'handle',
+    ClaimNotificationSent: 'handle',
+    ClaimNotificationFailed: 'handle',
   }),
   migrations,
   tables: ['claim_timeline', 'claim_timeline_notifications'],
@@ -120,14 +162,21 @@ export const claimTimelineProjection = defineProjection({
     const lines: object[] = [];
     const mail: object[] = [];
     for (const event of events) {
-      const line = { stream_version: event.streamVersion, global_position: event.globalPosition, event_type: event.type, actor: event.metadata.actor, occurred_at: event.occurredAt };
+      const line = {
+        stream_version: event.streamVersion,
+        global_position: event.globalPosition,
+        event_type: event.type,
+        actor: event.metadata.actor,
+        occurred_at: event.occurredAt,
+      };
       if (event.type === 'ClaimNotificationSent' || event.type === 'ClaimNotificationFailed') {
         mail.push({ ...line, claim_id: event.data.claimId, summary: summariseMail(event) });
       } else {
         lines.push({ ...line, claim_id: event.streamId, ...summarise(event) });
       }
     }
-    const columns = 'claim_id uuid, stream_version bigint, global_position bigint, event_type text, actor jsonb, summary jsonb, occurred_at timestamptz';
+    const columns =
+      'claim_id uuid, stream_version bigint, global_position bigint, event_type text, actor jsonb, summary jsonb, occurred_at timestamptz';
     if (mail.length > 0) {
       await sql`
         insert into claim_timeline_notifications (claim_id, stream_version, global_position, event_type, actor, summary, occurred_at)

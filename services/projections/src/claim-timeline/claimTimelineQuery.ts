@@ -7,8 +7,14 @@ import type { Actor, TimelineEntry } from '@claims/contracts';
  */
 export async function claimTimeline(db: QueryExecutorProvider, claimId: string): Promise<TimelineEntry[]> {
   const result = await sql<{
-    source: TimelineEntry['source']; stream_version: number; global_position: number; event_type: string; status: string | null;
-    actor: Actor; summary: Record<string, unknown>; occurred_at: Date;
+    source: TimelineEntry['source'];
+    stream_version: number;
+    global_position: number;
+    event_type: string;
+    status: string | null;
+    actor: Actor;
+    summary: Record<string, unknown>;
+    occurred_at: Date;
   }>`
     select 'claim' as source, stream_version, global_position, event_type, status, actor, summary, occurred_at
       from claim_timeline where claim_id = ${claimId}

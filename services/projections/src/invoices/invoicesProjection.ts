@@ -53,7 +53,10 @@ const migrations: Record<string, Migration> = {
 export const invoicesProjection = defineProjection({
   name: 'invoices',
   ...readerOf(['store-billing'], {
-    InvoiceIssued: 'handle', CreditNoteIssued: 'handle', BillingMethodSet: 'handle', PayoutMethodSet: 'handle',
+    InvoiceIssued: 'handle',
+    CreditNoteIssued: 'handle',
+    BillingMethodSet: 'handle',
+    PayoutMethodSet: 'handle',
   }),
   migrations,
   tables: ['invoices', 'invoice_credit_notes', 'store_payment_methods'],
@@ -66,23 +69,44 @@ export const invoicesProjection = defineProjection({
         case 'InvoiceIssued': {
           const d = event.data;
           invoices.push({
-            id: d.invoiceId, store_id: d.storeId, number: d.number, month: d.month, currency: d.currency, rev_share_percent: d.revSharePercent,
-            lines: d.lines, total: d.total, issued_at: d.issuedAt, issued_by: d.issuedBy,
+            id: d.invoiceId,
+            store_id: d.storeId,
+            number: d.number,
+            month: d.month,
+            currency: d.currency,
+            rev_share_percent: d.revSharePercent,
+            lines: d.lines,
+            total: d.total,
+            issued_at: d.issuedAt,
+            issued_by: d.issuedBy,
           });
           break;
         }
         case 'CreditNoteIssued': {
           const d = event.data;
           creditNotes.push({
-            id: d.creditNoteId, invoice_id: d.invoiceId, store_id: d.storeId, number: d.number, lines: d.lines, total: d.total, reason: d.reason,
-            issued_at: d.issuedAt, issued_by: d.issuedBy,
+            id: d.creditNoteId,
+            invoice_id: d.invoiceId,
+            store_id: d.storeId,
+            number: d.number,
+            lines: d.lines,
+            total: d.total,
+            reason: d.reason,
+            issued_at: d.issuedAt,
+            issued_by: d.issuedBy,
           });
           break;
         }
         case 'BillingMethodSet':
         case 'PayoutMethodSet': {
           const d = event.data;
-          methods.push({ store_id: d.storeId, purpose: event.type === 'BillingMethodSet' ? 'billing' : 'payout', method: d.method, set_at: d.setAt, set_by: d.setBy });
+          methods.push({
+            store_id: d.storeId,
+            purpose: event.type === 'BillingMethodSet' ? 'billing' : 'payout',
+            method: d.method,
+            set_at: d.setAt,
+            set_by: d.setBy,
+          });
           break;
         }
         default: {
@@ -94,8 +118,11 @@ export const invoicesProjection = defineProjection({
     if (invoices.length > 0) {
       await sql`
         insert into invoices (id, store_id, number, month, currency, rev_share_percent, lines, total, issued_at, issued_by)
-        select * from ${recordset(invoices, `id uuid, store_id uuid, number text, month text, currency text, rev_share_percent numeric, lines jsonb,
-          total bigint, issued_at timestamptz, issued_by text`)}
+        select * from ${recordset(
+          invoices,
+          `id uuid, store_id uuid, number text, month text, currency text, rev_share_percent numeric, lines jsonb,
+          total bigint, issued_at timestamptz, issued_by text`,
+        )}
         on conflict (id) do nothing`.execute(trx);
     }
     if (creditNotes.length > 0) {
@@ -107,8 +134,13 @@ export const invoicesProjection = defineProjection({
     if (methods.length > 0) {
       await sql`
         insert into store_payment_methods (store_id, purpose, method, set_at, set_by)
-        select * from ${recordset(lastBy(methods, (m) => `${m.store_id}|${m.purpose}`), 'store_id uuid, purpose text, method jsonb, set_at timestamptz, set_by text')}
-        on conflict (store_id, purpose) do update set method = excluded.method, set_at = excluded.set_at, set_by = excluded.set_by`.execute(trx);
+        select * from ${recordset(
+          lastBy(methods, (m) => `${m.store_id}|${m.purpose}`),
+          'store_id uuid, purpose text, method jsonb, set_at timestamptz, set_by text',
+        )}
+        on conflict (store_id, purpose) do update set method = excluded.method, set_at = excluded.set_at, set_by = excluded.set_by`.execute(
+        trx,
+      );
     }
   },
 });

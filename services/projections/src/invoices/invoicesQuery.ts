@@ -41,8 +41,25 @@ const iso = (value: Date | string) => new Date(value).toISOString();
 export async function invoiceRows(db: QueryExecutorProvider, filter: InvoiceFilter): Promise<InvoiceRow[]> {
   const storeIds = filter.storeIds ? [...filter.storeIds] : null;
   const { rows } = await sql<{
-    id: string; store_id: string; number: string; month: string; currency: string; rev_share_percent: string; lines: InvoiceLine[]; total: string;
-    issued_at: Date; issued_by: string; notes: Array<{ id: string; number: string; lines: CreditNoteLine[]; total: number; reason: string; issued_at: string; issued_by: string }>;
+    id: string;
+    store_id: string;
+    number: string;
+    month: string;
+    currency: string;
+    rev_share_percent: string;
+    lines: InvoiceLine[];
+    total: string;
+    issued_at: Date;
+    issued_by: string;
+    notes: Array<{
+      id: string;
+      number: string;
+      lines: CreditNoteLine[];
+      total: number;
+      reason: string;
+      issued_at: string;
+      issued_by: string;
+    }>;
   }>`
     select i.*, coalesce((
       select jsonb_agg(jsonb_build_object('id', n.id, 'number', n.number, 'lines', n.lines, 'total', n.total, 'reason', n.reason,
@@ -54,10 +71,25 @@ export async function invoiceRows(db: QueryExecutorProvider, filter: InvoiceFilt
       and (${filter.invoiceId ?? null}::uuid is null or i.id = ${filter.invoiceId ?? null}::uuid)
     order by i.month desc, i.number`.execute(db);
   return rows.map((r) => ({
-    id: r.id, storeId: r.store_id, number: r.number, month: r.month, currency: r.currency, revSharePercent: Number(r.rev_share_percent),
-    lines: r.lines, total: Number(r.total), issuedAt: iso(r.issued_at), issuedBy: r.issued_by,
+    id: r.id,
+    storeId: r.store_id,
+    number: r.number,
+    month: r.month,
+    currency: r.currency,
+    revSharePercent: Number(r.rev_share_percent),
+    lines: r.lines,
+    total: Number(r.total),
+    issuedAt: iso(r.issued_at),
+    issuedBy: r.issued_by,
     creditNotes: r.notes.map((n) => ({
-      id: n.id, invoiceId: r.id, number: n.number, lines: n.lines, total: Number(n.total), reason: n.reason, issuedAt: iso(n.issued_at), issuedBy: n.issued_by,
+      id: n.id,
+      invoiceId: r.id,
+      number: n.number,
+      lines: n.lines,
+      total: Number(n.total),
+      reason: n.reason,
+      issuedAt: iso(n.issued_at),
+      issuedBy: n.issued_by,
     })),
   }));
 }
@@ -69,7 +101,10 @@ export interface PaymentMethodRow {
 }
 
 /** A store's billing and payout methods, each null until one is set. */
-export async function paymentMethodRows(db: QueryExecutorProvider, storeId: string): Promise<Record<PaymentMethodPurpose, PaymentMethodRow | null>> {
+export async function paymentMethodRows(
+  db: QueryExecutorProvider,
+  storeId: string,
+): Promise<Record<PaymentMethodPurpose, PaymentMethodRow | null>> {
   const { rows } = await sql<{ purpose: PaymentMethodPurpose; method: PaymentMethod; set_at: Date; set_by: string }>`
     select purpose, method, set_at, set_by from store_payment_methods where store_id = ${storeId}::uuid`.execute(db);
   const of = (purpose: PaymentMethodPurpose) => {

@@ -78,11 +78,24 @@ const migrations: Record<string, Migration> = {
 export const payoutLedgerProjection = defineProjection({
   name: 'payout-ledger',
   ...readerOf(['claim', 'store-payouts', 'order-premium'], {
-    ClaimFiled: 'handle', ClaimStatusChanged: 'ignore', ClaimResolved: 'handle', ClaimMessageSent: 'ignore',
-    ClaimReviewed: 'ignore', ClaimNoteAdded: 'ignore', ClaimLabelAdded: 'ignore', ClaimLabelRemoved: 'ignore',
-    ClaimMetadataSet: 'ignore', ClaimAssigned: 'ignore', ReturnStarted: 'ignore', ReturnStatusChanged: 'ignore',
-    ClaimResolutionReversed: 'handle', PayoutBatchCreated: 'handle', PayoutBatchApproved: 'handle', PayoutBatchPaid: 'handle',
-    PremiumRecorded: 'handle', PremiumReversed: 'handle',
+    ClaimFiled: 'handle',
+    ClaimStatusChanged: 'ignore',
+    ClaimResolved: 'handle',
+    ClaimMessageSent: 'ignore',
+    ClaimReviewed: 'ignore',
+    ClaimNoteAdded: 'ignore',
+    ClaimLabelAdded: 'ignore',
+    ClaimLabelRemoved: 'ignore',
+    ClaimMetadataSet: 'ignore',
+    ClaimAssigned: 'ignore',
+    ReturnStarted: 'ignore',
+    ReturnStatusChanged: 'ignore',
+    ClaimResolutionReversed: 'handle',
+    PayoutBatchCreated: 'handle',
+    PayoutBatchApproved: 'handle',
+    PayoutBatchPaid: 'handle',
+    PremiumRecorded: 'handle',
+    PremiumReversed: 'handle',
   }),
   migrations,
   tables: ['payout_claims', 'payout_entries', 'payout_batches', 'premium_entries'],
@@ -116,11 +129,16 @@ export const payoutLedgerProjection = defineProjection({
               approved_at = case when r.approved then r.approved_at else b.approved_at end, approved_by = case when r.approved then r.approved_by else b.approved_by end,
               paid_at = case when r.paid then r.paid_at else b.paid_at end, paid_by = case when r.paid then r.paid_by else b.paid_by end,
               reference = case when r.paid then r.reference else b.reference end, version = r.version
-            from ${recordset([...batchChanges.values()], `batch_id uuid, status text, approved boolean, approved_at timestamptz, approved_by text, paid boolean,
-              paid_at timestamptz, paid_by text, reference text, version bigint`)}
+            from ${recordset(
+              [...batchChanges.values()],
+              `batch_id uuid, status text, approved boolean, approved_at timestamptz, approved_by text, paid boolean,
+              paid_at timestamptz, paid_by text, reference text, version bigint`,
+            )}
             where b.id = r.batch_id
             returning b.entry_ids, r.status)
-          update payout_entries e set status = moved.status from moved where e.id = any(moved.entry_ids) and e.status <> 'reversed'`.execute(trx);
+          update payout_entries e set status = moved.status from moved where e.id = any(moved.entry_ids) and e.status <> 'reversed'`.execute(
+          trx,
+        );
       }
       if (premiums.length > 0) {
         await sql`
@@ -144,17 +162,35 @@ export const payoutLedgerProjection = defineProjection({
           break;
         case 'PayoutBatchCreated': {
           const d = event.data;
-          batches.push({ id: d.batchId, store_id: d.storeId, currency: d.currency, total: d.total, entry_ids: d.entryIds, created_at: d.createdAt, created_by: d.createdBy, version: event.streamVersion });
+          batches.push({
+            id: d.batchId,
+            store_id: d.storeId,
+            currency: d.currency,
+            total: d.total,
+            entry_ids: d.entryIds,
+            created_at: d.createdAt,
+            created_by: d.createdBy,
+            version: event.streamVersion,
+          });
           break;
         }
         case 'PayoutBatchApproved':
           Object.assign(batchChangeOf(batchChanges, event.data.batchId), {
-            status: 'approved', approved: true, approved_at: event.data.approvedAt, approved_by: event.data.approvedBy, version: event.streamVersion,
+            status: 'approved',
+            approved: true,
+            approved_at: event.data.approvedAt,
+            approved_by: event.data.approvedBy,
+            version: event.streamVersion,
           });
           break;
         case 'PayoutBatchPaid':
           Object.assign(batchChangeOf(batchChanges, event.data.batchId), {
-            status: 'paid', paid: true, paid_at: event.data.paidAt, paid_by: event.data.paidBy ?? null, reference: event.data.reference, version: event.streamVersion,
+            status: 'paid',
+            paid: true,
+            paid_at: event.data.paidAt,
+            paid_by: event.data.paidBy ?? null,
+            reference: event.data.reference,
+            version: event.streamVersion,
           });
           break;
         // Rare, and it depends on whether a batch already holds the entry: what came before it is written first.
@@ -166,7 +202,15 @@ export const payoutLedgerProjection = defineProjection({
         case 'PremiumReversed': {
           const d = event.data;
           const amount = event.type === 'PremiumRecorded' ? d.premiumPaid : -d.premiumPaid;
-          premiums.push({ event_id: event.eventId, order_id: d.orderId, store_id: d.storeId, order_number: d.orderNumber, amount, currency: d.premiumCurrency, at: event.occurredAt });
+          premiums.push({
+            event_id: event.eventId,
+            order_id: d.orderId,
+            store_id: d.storeId,
+            order_number: d.orderNumber,
+            amount,
+            currency: d.premiumCurrency,
+            at: event.occurredAt,
+          });
           break;
         }
         default: {
@@ -193,12 +237,25 @@ interface BatchChange {
   version: number;
 }
 
-const batchChangeOf = (changes: Map<string, BatchChange>, batchId: string) => entryOf(changes, batchId, () => ({
-  batch_id: batchId, status: 'created', approved: false, approved_at: null, approved_by: null, paid: false, paid_at: null, paid_by: null, reference: null, version: 0,
-}));
+const batchChangeOf = (changes: Map<string, BatchChange>, batchId: string) =>
+  entryOf(changes, batchId, () => ({
+    batch_id: batchId,
+    status: 'created',
+    approved: false,
+    approved_at: null,
+    approved_by: null,
+    paid: false,
+    paid_at: null,
+    paid_by: null,
+    reference: null,
+    version: 0,
+  }));
 
 /** One entry per line of each decision that moves money, for claims the ledger knows (their currency values it). */
-async function writeEntries(trx: QueryExecutorProvider, resolutions: readonly ProjectedEvent<'ClaimResolved'>[]): Promise<void> {
+async function writeEntries(
+  trx: QueryExecutorProvider,
+  resolutions: readonly ProjectedEvent<'ClaimResolved'>[],
+): Promise<void> {
   const claimIds = [...new Set(resolutions.map((e) => e.data.claimId))];
   const { rows } = await sql<{ claim_id: string; store_id: string; currency: string }>`
     select claim_id, store_id, currency from payout_claims where claim_id = any(${claimIds}::uuid[])`.execute(trx);
@@ -207,8 +264,14 @@ async function writeEntries(trx: QueryExecutorProvider, resolutions: readonly Pr
     const claim = claims.get(event.data.claimId);
     if (!claim) return [];
     return payoutLinesOf(event.data, claim.currency).map((line) => ({
-      id: line.id, store_id: claim.store_id, claim_id: line.claimId, event_id: event.eventId, resolution_type: line.resolutionType,
-      amount: line.amount, currency: line.currency, decided_at: event.occurredAt,
+      id: line.id,
+      store_id: claim.store_id,
+      claim_id: line.claimId,
+      event_id: event.eventId,
+      resolution_type: line.resolutionType,
+      amount: line.amount,
+      currency: line.currency,
+      decided_at: event.occurredAt,
     }));
   });
   if (entries.length === 0) return;
@@ -222,7 +285,10 @@ async function writeEntries(trx: QueryExecutorProvider, resolutions: readonly Pr
  * A reversed line's entry is reversed; one a batch holds already gets a clawback, a pending entry of minus its
  * amount that the next batch nets, because the batch's total (and so the transfer) includes the entry.
  */
-async function reverseEntries(trx: QueryExecutorProvider, event: ProjectedEvent<'ClaimResolutionReversed'>): Promise<void> {
+async function reverseEntries(
+  trx: QueryExecutorProvider,
+  event: ProjectedEvent<'ClaimResolutionReversed'>,
+): Promise<void> {
   for (const { resolutionId, clawbackEntryId } of event.data.lines) {
     const { rows } = await sql<{ batch_id: string | null }>`
       update payout_entries set status = 'reversed'

@@ -8,11 +8,18 @@ export interface PeriodLedger {
   payouts: Array<{ id: string; claimId: string; amount: number; currency: string }>;
 }
 
-export async function periodLedger(db: QueryExecutorProvider, storeId: string, from: string, to: string): Promise<PeriodLedger> {
+export async function periodLedger(
+  db: QueryExecutorProvider,
+  storeId: string,
+  from: string,
+  to: string,
+): Promise<PeriodLedger> {
   const [premiums, payouts] = await Promise.all([
     sql<{ order_id: string; amount: string; currency: string }>`
       select order_id, amount, currency from premium_entries
-      where store_id = ${storeId}::uuid and at >= ${from}::timestamptz and at < ${to}::timestamptz order by at, event_id`.execute(db),
+      where store_id = ${storeId}::uuid and at >= ${from}::timestamptz and at < ${to}::timestamptz order by at, event_id`.execute(
+      db,
+    ),
     sql<{ id: string; claim_id: string; amount: string; currency: string }>`
       select id, claim_id, amount, currency from payout_entries e
       where store_id = ${storeId}::uuid and decided_at >= ${from}::timestamptz and decided_at < ${to}::timestamptz
@@ -21,6 +28,11 @@ export async function periodLedger(db: QueryExecutorProvider, storeId: string, f
   ]);
   return {
     premiums: premiums.rows.map((r) => ({ orderId: r.order_id, amount: Number(r.amount), currency: r.currency })),
-    payouts: payouts.rows.map((r) => ({ id: r.id, claimId: r.claim_id, amount: Number(r.amount), currency: r.currency })),
+    payouts: payouts.rows.map((r) => ({
+      id: r.id,
+      claimId: r.claim_id,
+      amount: Number(r.amount),
+      currency: r.currency,
+    })),
   };
 }

@@ -10,9 +10,14 @@ export type EventTyping = (event: EventEnvelope) => DomainEvent;
 export const parsedDomainEvent: EventTyping = (event) => DomainEvent.parse({ type: event.type, data: event.data });
 
 /** The event typed for the projection; throws when it is not one the projection handles. */
-export function toProjected<T extends EventType>(projection: Projection<T>, event: EventEnvelope, typing: EventTyping = storedDomainEvent): ProjectedEvent<T> {
+export function toProjected<T extends EventType>(
+  projection: Projection<T>,
+  event: EventEnvelope,
+  typing: EventTyping = storedDomainEvent,
+): ProjectedEvent<T> {
   const typed = typing(event);
-  if (!isHandled(projection, typed)) throw new Error(`${projection.name} was given a ${typed.type} event, which it does not handle`);
+  if (!isHandled(projection, typed))
+    throw new Error(`${projection.name} was given a ${typed.type} event, which it does not handle`);
   return { ...event, ...typed };
 }
 
@@ -37,12 +42,18 @@ export const rebuildLockKey = (name: string) => `projection-rebuild:${name}`;
  * past events the replay has not reached yet, and the replay would skip them.
  */
 export async function lockProjection(trx: QueryExecutorProvider, name: string): Promise<void> {
-  const { rows } = await sql<{ free: boolean }>`select pg_try_advisory_xact_lock_shared(hashtextextended(${rebuildLockKey(name)}, 0)) as free`.execute(trx);
+  const { rows } = await sql<{
+    free: boolean;
+  }>`select pg_try_advisory_xact_lock_shared(hashtextextended(${rebuildLockKey(name)}, 0)) as free`.execute(trx);
   if (!rows[0]?.free) throw new RebuildInProgress(name);
   await sql`select pg_advisory_xact_lock(hashtextextended(${`projection:${name}`}, 0))`.execute(trx);
 }
 
-async function loadOffsets(trx: QueryExecutorProvider, projection: string, streamIds: string[]): Promise<Map<string, number>> {
+async function loadOffsets(
+  trx: QueryExecutorProvider,
+  projection: string,
+  streamIds: string[],
+): Promise<Map<string, number>> {
   if (streamIds.length === 0) return new Map();
   const rows = await sql<{ stream_id: string; version: number }>`
     select stream_id, version from projection_offsets
@@ -92,7 +103,9 @@ export async function applyInTransaction<T extends EventType>(
     await sql`
       insert into projection_offsets (projection, stream_id, version)
       select ${projection.name}, s.id, s.v from unnest(${ids}::text[], ${ids.map((id) => offsets.get(id)!)}::bigint[]) as s(id, v)
-      on conflict (projection, stream_id) do update set version = greatest(projection_offsets.version, excluded.version)`.execute(trx);
+      on conflict (projection, stream_id) do update set version = greatest(projection_offsets.version, excluded.version)`.execute(
+      trx,
+    );
   }
   if (checkpoint) await storeCheckpoint(trx, checkpoint.name, checkpoint.position);
   return fresh.length;

@@ -62,7 +62,12 @@ export async function consumeFromKafka<DB>(
   const { topic } = subscription;
   const groupId = projectorsGroupId(subscription.groupPrefix);
   const typing = sharedParsing();
-  const lanes = projections.map((projection) => new ProjectorLane(projection, new ProjectorGuard(db, projection, log, policy, typing), policy, log, () => scheduleCommit()));
+  const lanes = projections.map(
+    (projection) =>
+      new ProjectorLane(projection, new ProjectorGuard(db, projection, log, policy, typing), policy, log, () =>
+        scheduleCommit(),
+      ),
+  );
   const consumer = kafka.consumer({ groupId, allowAutoTopicCreation: false });
   const admin: Admin = kafka.admin();
   /** Partitions of this member's current assignment, and those of them whose lane positions are read back. */
@@ -77,7 +82,10 @@ export async function consumeFromKafka<DB>(
     const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
     const entry = committed?.partitions.find((p) => p.partition === partition);
     const positions = laneOffsets(entry?.metadata ?? null);
-    carried.set(partition, Object.fromEntries(Object.entries(positions).filter(([name]) => !lanes.some((l) => l.name === name))));
+    carried.set(
+      partition,
+      Object.fromEntries(Object.entries(positions).filter(([name]) => !lanes.some((l) => l.name === name))),
+    );
     const ends = await admin.fetchTopicOffsets(topic);
     const low = BigInt(ends.find((e) => e.partition === partition)?.low ?? '0');
     for (const lane of lanes) {
@@ -86,12 +94,18 @@ export async function consumeFromKafka<DB>(
       lane.restore(partition, offset < low ? low : offset);
     }
     restored.add(partition);
-    return lanes.reduce((min, lane) => { const at = lane.resumeAt(partition) ?? low; return at < min ? at : min; }, BigInt(Number.MAX_SAFE_INTEGER));
+    return lanes.reduce((min, lane) => {
+      const at = lane.resumeAt(partition) ?? low;
+      return at < min ? at : min;
+    }, BigInt(Number.MAX_SAFE_INTEGER));
   }
 
   /** Where a projection's own consumer group (before the projections shared one) had committed; -1 when it never had. */
   async function legacyPosition(name: string, partition: number): Promise<bigint> {
-    const [legacy] = await admin.fetchOffsets({ groupId: legacyProjectorGroupId(subscription.groupPrefix, name), topics: [topic] });
+    const [legacy] = await admin.fetchOffsets({
+      groupId: legacyProjectorGroupId(subscription.groupPrefix, name),
+      topics: [topic],
+    });
     return BigInt(legacy?.partitions.find((p) => p.partition === partition)?.offset ?? '-1');
   }
 
@@ -102,7 +116,10 @@ export async function consumeFromKafka<DB>(
       again = true;
       return;
     }
-    committing = commit().catch((error: unknown) => log.warn({ err: error }, 'projectors could not commit their offsets; the next batch does'))
+    committing = commit()
+      .catch((error: unknown) =>
+        log.warn({ err: error }, 'projectors could not commit their offsets; the next batch does'),
+      )
       .finally(() => {
         committing = null;
         if (again) {
@@ -120,7 +137,10 @@ export async function consumeFromKafka<DB>(
       const positions = lanes.map((lane) => [lane.name, lane.position(partition)] as const);
       if (positions.some(([, at]) => at === undefined)) continue;
       const lowest = positions.reduce((min, [, at]) => (at! < min ? at! : min), positions[0]![1]!);
-      const metadata = JSON.stringify({ ...carried.get(partition), ...Object.fromEntries(positions.map(([name, at]) => [name, at!.toString()])) });
+      const metadata = JSON.stringify({
+        ...carried.get(partition),
+        ...Object.fromEntries(positions.map(([name, at]) => [name, at!.toString()])),
+      });
       if (lastCommitted.get(partition) === metadata) continue;
       offsets.push({ topic, partition, offset: lowest.toString(), metadata });
       lastCommitted.set(partition, metadata);
@@ -158,13 +178,18 @@ export async function consumeFromKafka<DB>(
       // A lane far behind (backing off, held by a replay) holds the consumer back rather than queue without end.
       if (lanes.every((lane) => lane.hasRoom())) return;
       for (;;) {
-        const full = await Promise.race([Promise.all(lanes.map((lane) => lane.room())).then(() => false), pause(MAX_SILENT_MS).then(() => true)]);
+        const full = await Promise.race([
+          Promise.all(lanes.map((lane) => lane.room())).then(() => false),
+          pause(MAX_SILENT_MS).then(() => true),
+        ]);
         await heartbeat();
         if (!full || !isRunning() || isStale()) return;
       }
     },
   });
-  consumer.on(consumer.events.CRASH, (e) => log.error({ err: e.payload.error }, 'kafka consumer of the projections crashed'));
+  consumer.on(consumer.events.CRASH, (e) =>
+    log.error({ err: e.payload.error }, 'kafka consumer of the projections crashed'),
+  );
   let stopped: Promise<void> | null = null;
   return {
     consumer,

@@ -2,7 +2,13 @@ import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { Logger } from 'pino';
 import type { EventEnvelope, ParkedEvent } from '@claims/contracts';
-import { sqlMigration, storedDomainEvent, toRecordedEvent, type Position, type StoredEventRow } from '@claims/event-store';
+import {
+  sqlMigration,
+  storedDomainEvent,
+  toRecordedEvent,
+  type Position,
+  type StoredEventRow,
+} from '@claims/event-store';
 import { applyEvents, lockProjection, RebuildInProgress, toProjected, type EventTyping } from './applyEvents.js';
 import { projectionCheckpointName } from './readerProgress.js';
 import type { Projection } from './projection.js';
@@ -23,7 +29,10 @@ export type ProjectorStatus =
 
 /** The batch failed and is to be tried again after `delayMs` (the runtime backs off exponentially). */
 export class RetryLater extends Error {
-  constructor(readonly delayMs: number, cause: unknown) {
+  constructor(
+    readonly delayMs: number,
+    cause: unknown,
+  ) {
     super(`retry in ${delayMs} ms`, { cause });
   }
 }
@@ -52,11 +61,23 @@ export interface ParkedCount {
 }
 
 export async function parkedCounts<DB>(db: Kysely<DB>): Promise<ParkedCount[]> {
-  const { rows } = await sql<ParkedCount>`select projection, count(*)::int as parked from projection_parked group by projection order by projection`.execute(db);
+  const { rows } =
+    await sql<ParkedCount>`select projection, count(*)::int as parked from projection_parked group by projection order by projection`.execute(
+      db,
+    );
   return rows;
 }
 
-interface ParkedRow { projection: string; event_id: string; stream_id: string; stream_version: string; type: string; error: string; attempts: number; parked_at: Date | string }
+interface ParkedRow {
+  projection: string;
+  event_id: string;
+  stream_id: string;
+  stream_version: string;
+  type: string;
+  error: string;
+  attempts: number;
+  parked_at: Date | string;
+}
 
 /** Every parked event, oldest first (an operator's list: a handful, not a stream). */
 export async function listParked(db: QueryExecutorProvider): Promise<ParkedEvent[]> {
@@ -64,8 +85,14 @@ export async function listParked(db: QueryExecutorProvider): Promise<ParkedEvent
     select projection, event_id, stream_id, stream_version::text, type, error, attempts, parked_at
     from projection_parked order by parked_at, projection, event_id`.execute(db);
   return rows.map((r) => ({
-    projection: r.projection, eventId: r.event_id, streamId: r.stream_id, streamVersion: Number(r.stream_version), type: r.type,
-    error: r.error, attempts: r.attempts, parkedAt: new Date(r.parked_at).toISOString(),
+    projection: r.projection,
+    eventId: r.event_id,
+    streamId: r.stream_id,
+    streamVersion: Number(r.stream_version),
+    type: r.type,
+    error: r.error,
+    attempts: r.attempts,
+    parkedAt: new Date(r.parked_at).toISOString(),
   }));
 }
 
@@ -82,7 +109,10 @@ export async function retryParked<DB>(db: Kysely<DB>, projection: Projection, ev
   try {
     return await db.transaction().execute(async (trx) => {
       await lockProjection(trx, projection.name);
-      const parked = await sql`delete from projection_parked where projection = ${projection.name} and event_id = ${eventId}::uuid returning event_id`.execute(trx);
+      const parked =
+        await sql`delete from projection_parked where projection = ${projection.name} and event_id = ${eventId}::uuid returning event_id`.execute(
+          trx,
+        );
       if (parked.rows.length === 0) return { outcome: 'not_parked' as const };
       const { rows } = await sql<StoredEventRow>`
         select global_position, transaction_id::text as transaction_id, event_id, stream_id, stream_version, type, store_id, data, metadata, occurred_at
@@ -103,7 +133,10 @@ export async function retryParked<DB>(db: Kysely<DB>, projection: Projection, ev
 
 /** Gives a parked event up for good: the read model stays without it. True when it was parked. */
 export async function skipParked(db: QueryExecutorProvider, projection: string, eventId: string): Promise<boolean> {
-  const { rows } = await sql`delete from projection_parked where projection = ${projection} and event_id = ${eventId}::uuid returning event_id`.execute(db);
+  const { rows } =
+    await sql`delete from projection_parked where projection = ${projection} and event_id = ${eventId}::uuid returning event_id`.execute(
+      db,
+    );
   return rows.length > 0;
 }
 
@@ -149,7 +182,12 @@ export class ProjectorGuard<DB> {
    * failed batches instead of n single-event transactions, and every good event around it still goes in
    * a batch; halves applied before a failure stay applied (their offsets skip them on the retry).
    */
-  private async applySlice(events: readonly EventEnvelope[], from: number, to: number, at: (i: number) => { name: string; position: Position } | undefined): Promise<void> {
+  private async applySlice(
+    events: readonly EventEnvelope[],
+    from: number,
+    to: number,
+    at: (i: number) => { name: string; position: Position } | undefined,
+  ): Promise<void> {
     try {
       await applyEvents(this.db, this.projection, events.slice(from, to), at(to - 1), this.typing);
       return;
@@ -167,9 +205,16 @@ export class ProjectorGuard<DB> {
     throw new RetryLater(this.policy.baseDelayMs, error);
   }
 
-  private async failed(event: EventEnvelope, error: unknown, checkpoint: { name: string; position: Position } | undefined): Promise<void> {
+  private async failed(
+    event: EventEnvelope,
+    error: unknown,
+    checkpoint: { name: string; position: Position } | undefined,
+  ): Promise<void> {
     if (error instanceof RebuildInProgress) this.wait(error);
-    const databaseAnswers = await sql`select 1`.execute(this.db).then(() => true, () => false);
+    const databaseAnswers = await sql`select 1`.execute(this.db).then(
+      () => true,
+      () => false,
+    );
     const attempts = databaseAnswers ? (this.attempts.get(event.eventId) ?? 0) + 1 : 0;
     const reason = describe(error);
     if (attempts >= this.policy.maxAttempts) {
@@ -182,18 +227,38 @@ export class ProjectorGuard<DB> {
     const tries = Math.max(attempts, 1);
     const delayMs = Math.min(this.policy.baseDelayMs * 2 ** (tries - 1), this.policy.maxDelayMs);
     this.current = { state: 'failing', reason, eventId: databaseAnswers ? event.eventId : null, attempts };
-    this.log.warn({ err: error, projection: this.projection.name, eventId: event.eventId, attempts, delayMs }, 'projection failed on an event; backing off');
+    this.log.warn(
+      { err: error, projection: this.projection.name, eventId: event.eventId, attempts, delayMs },
+      'projection failed on an event; backing off',
+    );
     throw new RetryLater(delayMs, error);
   }
 
-  private async park(event: EventEnvelope, reason: string, attempts: number, checkpoint: { name: string; position: Position } | undefined): Promise<void> {
+  private async park(
+    event: EventEnvelope,
+    reason: string,
+    attempts: number,
+    checkpoint: { name: string; position: Position } | undefined,
+  ): Promise<void> {
     await sql`
       insert into projection_parked (projection, event_id, stream_id, stream_version, type, error, attempts)
       values (${this.projection.name}, ${event.eventId}::uuid, ${event.streamId}, ${event.streamVersion}, ${event.type}, ${reason}, ${attempts})
-      on conflict (projection, event_id) do update set error = excluded.error, attempts = excluded.attempts, parked_at = now()`.execute(this.db);
+      on conflict (projection, event_id) do update set error = excluded.error, attempts = excluded.attempts, parked_at = now()`.execute(
+      this.db,
+    );
     // The same bookkeeping as a successful apply (offset, checkpoint), without the apply.
     await applyEvents(this.db, { ...this.projection, applyBatch: async () => undefined }, [event], checkpoint);
-    this.log.error({ projection: this.projection.name, eventId: event.eventId, streamId: event.streamId, type: event.type, attempts, reason, alert: 'projection_parked' },
-      'projection parked an event it could not apply; it moves on without it');
+    this.log.error(
+      {
+        projection: this.projection.name,
+        eventId: event.eventId,
+        streamId: event.streamId,
+        type: event.type,
+        attempts,
+        reason,
+        alert: 'projection_parked',
+      },
+      'projection parked an event it could not apply; it moves on without it',
+    );
   }
 }

@@ -76,7 +76,9 @@ export class ProjectorLane {
     const from = this.accepted.get(partition) ?? -1n;
     if (next <= from) return;
     this.accepted.set(partition, next);
-    const events = messages.filter((m) => m.offset >= from && handledBy(this.projection, m.event.type)).map((m) => m.event);
+    const events = messages
+      .filter((m) => m.offset >= from && handledBy(this.projection, m.event.type))
+      .map((m) => m.event);
     if (events.length === 0 && !this.pending(partition)) {
       this.applied.set(partition, next);
       return;
@@ -137,7 +139,8 @@ export class ProjectorLane {
         return true;
       } catch (error) {
         const delayMs = error instanceof RetryLater ? error.delayMs : this.policy.baseDelayMs;
-        if (!(error instanceof RetryLater)) this.log.error({ err: error, projection: this.name }, 'projection batch failed; retrying');
+        if (!(error instanceof RetryLater))
+          this.log.error({ err: error, projection: this.name }, 'projection batch failed; retrying');
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, delayMs);
           this.wakeBackoff = () => {

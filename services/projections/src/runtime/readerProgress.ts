@@ -16,7 +16,9 @@ export interface CheckpointLag {
 
 /** The newest global position of the store (0 when it is empty). */
 export async function storeHead(db: QueryExecutorProvider): Promise<number> {
-  const { rows } = await sql<{ head: string | null }>`select max(global_position)::text as head from events`.execute(db);
+  const { rows } = await sql<{ head: string | null }>`select max(global_position)::text as head from events`.execute(
+    db,
+  );
   return Number(rows[0]?.head ?? 0);
 }
 
@@ -27,14 +29,22 @@ export async function checkpointLag(db: QueryExecutorProvider, checkpoint: strin
     select count(*)::int as behind, extract(epoch from now() - min(occurred_at))::float8 as age from events
     where (transaction_id, global_position) > (${at.transactionId}::xid8, ${at.globalPosition}::bigint)`.execute(db);
   const behind = rows[0]?.behind ?? 0;
-  return { position: at.globalPosition, lagEvents: behind, lagSeconds: behind === 0 ? 0 : Math.max(0, rows[0]?.age ?? 0) };
+  return {
+    position: at.globalPosition,
+    lagEvents: behind,
+    lagSeconds: behind === 0 ? 0 : Math.max(0, rows[0]?.age ?? 0),
+  };
 }
 
 /**
  * The last version of each stream a projection has applied (of every stream it has seen, or of those named):
  * whether its read model holds an event, however it is fed (store follower or Kafka).
  */
-export async function appliedVersions(db: QueryExecutorProvider, projection: string, streamIds?: readonly string[]): Promise<Map<string, number>> {
+export async function appliedVersions(
+  db: QueryExecutorProvider,
+  projection: string,
+  streamIds?: readonly string[],
+): Promise<Map<string, number>> {
   const ids = streamIds ? [...streamIds] : null;
   const { rows } = await sql<{ stream_id: string; version: string }>`
     select stream_id, version from projection_offsets
@@ -54,7 +64,9 @@ export function laneOffsets(metadata: string | null): Record<string, string> {
   try {
     const parsed: unknown = JSON.parse(metadata);
     if (typeof parsed !== 'object' || parsed === null) return {};
-    return Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+    return Object.fromEntries(
+      Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+    );
   } catch {
     return {};
   }
@@ -73,13 +85,19 @@ export interface GroupLag {
  * With `projection`, that projection's own offsets from the commit's metadata (the projectors' group commits
  * the lowest of its projections' offsets): a projection the commit does not name has consumed nothing.
  */
-export async function consumerGroupLag(admin: Admin, groupId: string, topic: string, projection?: string): Promise<GroupLag> {
+export async function consumerGroupLag(
+  admin: Admin,
+  groupId: string,
+  topic: string,
+  projection?: string,
+): Promise<GroupLag> {
   const [ends, committed, described] = await Promise.all([
     admin.fetchTopicOffsets(topic),
     admin.fetchOffsets({ groupId, topics: [topic] }),
     admin.describeGroups([groupId]),
   ]);
-  const offsetOf = (p: { offset: string; metadata: string | null }) => Number(projection === undefined ? p.offset : laneOffsets(p.metadata)[projection] ?? -1);
+  const offsetOf = (p: { offset: string; metadata: string | null }) =>
+    Number(projection === undefined ? p.offset : (laneOffsets(p.metadata)[projection] ?? -1));
   const committedBy = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, offsetOf(p)]));
   let position = 0;
   let lagEvents = 0;

@@ -1,6 +1,14 @@
 import { Kysely, PostgresDialect, sql, type QueryExecutorProvider, type Transaction } from 'kysely';
 import type pg from 'pg';
-import { countAfter, poolOf, readAll, START, storeCheckpoint, type EventStoreTables, type Position } from '@claims/event-store';
+import {
+  countAfter,
+  poolOf,
+  readAll,
+  START,
+  storeCheckpoint,
+  type EventStoreTables,
+  type Position,
+} from '@claims/event-store';
 import { applyEvents, applyInTransaction, lockProjection, rebuildLockKey } from './applyEvents.js';
 import { projectionRuntimeMigrations } from './projectionMigrations.js';
 import { projectionCheckpointName } from './readerProgress.js';
@@ -35,7 +43,8 @@ export class RebuildRunning extends Error {
  */
 const REBUILD_BATCH = 5_000;
 
-const schemaOf = (projection: Projection, role: 'rebuild' | 'retired') => `projection_${role}_${projection.name.replace(/[^a-z0-9]/gi, '_').toLowerCase()}`;
+const schemaOf = (projection: Projection, role: 'rebuild' | 'retired') =>
+  `projection_${role}_${projection.name.replace(/[^a-z0-9]/gi, '_').toLowerCase()}`;
 
 /**
  * The projection's tables and offsets, created by its own migrations in a schema of its own, without the
@@ -59,7 +68,8 @@ async function createBeside(db: Kysely<EventStoreTables>, projection: Projection
     select indexname as name, indexdef as definition from pg_indexes
     where schemaname = ${build.schema} and indexname = any(${[...deferred]}::text[])`.execute(db);
   const missing = deferred.filter((name) => !rows.some((r) => r.name === name));
-  if (missing.length > 0) throw new Error(`${projection.name} names indexes its migrations do not create: ${missing.join(', ')}`);
+  if (missing.length > 0)
+    throw new Error(`${projection.name} names indexes its migrations do not create: ${missing.join(', ')}`);
   for (const { name } of rows) await sql`drop index ${sql.id(build.schema, name)}`.execute(db);
   return rows.map((r) => r.definition);
 }
@@ -74,7 +84,9 @@ async function indexAfterLoad(db: Kysely<EventStoreTables>, definitions: readonl
  * (the events, the API's tables a migration joins) is found behind it. For this transaction only.
  */
 async function onlyIn(trx: QueryExecutorProvider, build: Build): Promise<void> {
-  await sql`select set_config('search_path', ${`${quoteIdent(build.schema)}, ${quoteIdent(build.live)}`}, true)`.execute(trx);
+  await sql`select set_config('search_path', ${`${quoteIdent(build.schema)}, ${quoteIdent(build.live)}`}, true)`.execute(
+    trx,
+  );
 }
 
 /** Where a build writes (its schema) and where the live tables are (the schema the database names first). */
@@ -124,7 +136,13 @@ async function catchUp(
  * the new ones in, and the offsets and the follower's checkpoint become the build's. A query that began
  * before reads the old rows to its end; one after, the new ones.
  */
-async function switchOver(db: Kysely<EventStoreTables>, projection: Projection, build: Build, from: Position, onBatch: (events: number) => Promise<void>): Promise<void> {
+async function switchOver(
+  db: Kysely<EventStoreTables>,
+  projection: Projection,
+  build: Build,
+  from: Position,
+  onBatch: (events: number) => Promise<void>,
+): Promise<void> {
   const retired = schemaOf(projection, 'retired');
   const { schema, live } = build;
   await db.transaction().execute(async (trx) => {
@@ -137,7 +155,9 @@ async function switchOver(db: Kysely<EventStoreTables>, projection: Projection, 
       await sql`alter table ${sql.id(schema, table)} set schema ${sql.id(live)}`.execute(trx);
     }
     await sql`delete from ${sql.id(live, 'projection_offsets')} where projection = ${projection.name}`.execute(trx);
-    await sql`insert into ${sql.id(live, 'projection_offsets')} select * from ${sql.id(schema, 'projection_offsets')} where projection = ${projection.name}`.execute(trx);
+    await sql`insert into ${sql.id(live, 'projection_offsets')} select * from ${sql.id(schema, 'projection_offsets')} where projection = ${projection.name}`.execute(
+      trx,
+    );
     await storeCheckpoint(trx, projectionCheckpointName(projection), position);
     await sql`drop schema ${sql.id(schema)} cascade`.execute(trx);
     await sql`drop schema ${sql.id(retired)} cascade`.execute(trx);
@@ -145,7 +165,12 @@ async function switchOver(db: Kysely<EventStoreTables>, projection: Projection, 
 }
 
 /** A rebuild beside the live tables: build, catch up, switch. Live workers and queries go on meanwhile. */
-async function buildBeside(db: Kysely<EventStoreTables>, projection: Projection, report: Report, options: RebuildOptions): Promise<RebuildProgress> {
+async function buildBeside(
+  db: Kysely<EventStoreTables>,
+  projection: Projection,
+  report: Report,
+  options: RebuildOptions,
+): Promise<RebuildProgress> {
   const schema = schemaOf(projection, 'rebuild');
   const build = { schema, live: await liveSchema(db) };
   const total = await countAfter(db, START, projection.handles);
@@ -188,7 +213,11 @@ async function buildBeside(db: Kysely<EventStoreTables>, projection: Projection,
  * in place: nothing is emptied, the offsets start over and what exists already is not inserted twice. The
  * projection's rebuild lock keeps live workers out meanwhile (RebuildInProgress).
  */
-async function replayInPlace(db: Kysely<EventStoreTables>, projection: Projection, report: Report): Promise<RebuildProgress> {
+async function replayInPlace(
+  db: Kysely<EventStoreTables>,
+  projection: Projection,
+  report: Report,
+): Promise<RebuildProgress> {
   const name = projectionCheckpointName(projection);
   const total = await countAfter(db, START, projection.handles);
   await db.transaction().execute(async (trx) => {
@@ -257,7 +286,10 @@ export async function startRebuild(
   const pool = poolOf(db);
   const client = pool ? await pool.connect() : null;
   if (client) {
-    const { rows } = await client.query<{ free: boolean }>('select pg_try_advisory_lock(hashtextextended($1, 0)) as free', [runningLockKey(projection.name)]);
+    const { rows } = await client.query<{ free: boolean }>(
+      'select pg_try_advisory_lock(hashtextextended($1, 0)) as free',
+      [runningLockKey(projection.name)],
+    );
     if (!rows[0]?.free) {
       client.release();
       throw new RebuildRunning(projection.name);
@@ -285,7 +317,10 @@ export async function startRebuild(
   const report: Report = async (progress, record = true) => {
     onProgress(progress);
     // The record is a progress bar: every batch, not every event.
-    if (record && (progress.done === 0 || progress.done - reported >= REBUILD_BATCH || progress.done === progress.total)) {
+    if (
+      record &&
+      (progress.done === 0 || progress.done - reported >= REBUILD_BATCH || progress.done === progress.total)
+    ) {
       reported = progress.done;
       await recordRebuildProgress(db, projection.name, progress);
     }
@@ -310,7 +345,9 @@ export async function startRebuild(
       return result;
     },
     async (error: unknown) => {
-      await finishRebuild(db, projection.name, null, error instanceof Error ? error.message : String(error)).catch(() => undefined);
+      await finishRebuild(db, projection.name, null, error instanceof Error ? error.message : String(error)).catch(
+        () => undefined,
+      );
       await release(error);
       throw error;
     },

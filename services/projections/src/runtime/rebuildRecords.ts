@@ -31,14 +31,27 @@ export interface RebuildRecord {
 export async function startRebuildRecord(db: QueryExecutorProvider, projection: string): Promise<void> {
   await sql`
     insert into projection_rebuilds (projection, status) values (${projection}, 'running')
-    on conflict (projection) do update set status = 'running', done = 0, total = 0, error = null, started_at = now(), finished_at = null`.execute(db);
+    on conflict (projection) do update set status = 'running', done = 0, total = 0, error = null, started_at = now(), finished_at = null`.execute(
+    db,
+  );
 }
 
-export async function recordRebuildProgress(db: QueryExecutorProvider, projection: string, progress: { done: number; total: number }): Promise<void> {
-  await sql`update projection_rebuilds set done = ${progress.done}, total = ${progress.total} where projection = ${projection}`.execute(db);
+export async function recordRebuildProgress(
+  db: QueryExecutorProvider,
+  projection: string,
+  progress: { done: number; total: number },
+): Promise<void> {
+  await sql`update projection_rebuilds set done = ${progress.done}, total = ${progress.total} where projection = ${projection}`.execute(
+    db,
+  );
 }
 
-export async function finishRebuild(db: QueryExecutorProvider, projection: string, progress: { done: number; total: number } | null, error: string | null): Promise<void> {
+export async function finishRebuild(
+  db: QueryExecutorProvider,
+  projection: string,
+  progress: { done: number; total: number } | null,
+  error: string | null,
+): Promise<void> {
   await sql`
     update projection_rebuilds set status = ${error === null ? 'done' : 'failed'}, error = ${error}, finished_at = now(),
       done = coalesce(${progress?.done ?? null}::bigint, done), total = coalesce(${progress?.total ?? null}::bigint, total)
@@ -46,10 +59,25 @@ export async function finishRebuild(db: QueryExecutorProvider, projection: strin
 }
 
 export async function listRebuilds(db: QueryExecutorProvider): Promise<RebuildRecord[]> {
-  const { rows } = await sql<{ projection: string; status: RebuildRecord['status']; done: string; total: string; error: string | null; started_at: Date | string; finished_at: Date | string | null }>`
-    select projection, status, done, total, error, started_at, finished_at from projection_rebuilds order by projection`.execute(db);
+  const { rows } = await sql<{
+    projection: string;
+    status: RebuildRecord['status'];
+    done: string;
+    total: string;
+    error: string | null;
+    started_at: Date | string;
+    finished_at: Date | string | null;
+  }>`
+    select projection, status, done, total, error, started_at, finished_at from projection_rebuilds order by projection`.execute(
+    db,
+  );
   return rows.map((r) => ({
-    projection: r.projection, status: r.status, done: Number(r.done), total: Number(r.total), error: r.error,
-    startedAt: new Date(r.started_at).toISOString(), finishedAt: r.finished_at === null ? null : new Date(r.finished_at).toISOString(),
+    projection: r.projection,
+    status: r.status,
+    done: Number(r.done),
+    total: Number(r.total),
+    error: r.error,
+    startedAt: new Date(r.started_at).toISOString(),
+    finishedAt: r.finished_at === null ? null : new Date(r.finished_at).toISOString(),
   }));
 }

@@ -1,9 +1,24 @@
 import type { Kysely } from 'kysely';
-import { catchUpCheckpoint, hasReached, loadCheckpoint, readAll, startPollingLoop, storeCheckpoint, type EventStoreTables, type RecordedEvent } from '@claims/event-store';
+import {
+  catchUpCheckpoint,
+  hasReached,
+  loadCheckpoint,
+  readAll,
+  startPollingLoop,
+  storeCheckpoint,
+  type EventStoreTables,
+  type RecordedEvent,
+} from '@claims/event-store';
 import type { Logger } from 'pino';
 import type { Projection } from './projection.js';
 import { projectionCheckpointName } from './readerProgress.js';
-import { DEFAULT_FAULT_POLICY, ProjectorGuard, RetryLater, type FaultPolicy, type ProjectorStatus } from './projectionFaults.js';
+import {
+  DEFAULT_FAULT_POLICY,
+  ProjectorGuard,
+  RetryLater,
+  type FaultPolicy,
+  type ProjectorStatus,
+} from './projectionFaults.js';
 
 export interface Follower {
   /** Resolves once every event committed before the call has been applied (or parked). */
@@ -13,13 +28,22 @@ export interface Follower {
   stop(): Promise<void>;
 }
 
-const positionOf = (event: RecordedEvent) => ({ transactionId: event.transactionId, globalPosition: event.globalPosition });
+const positionOf = (event: RecordedEvent) => ({
+  transactionId: event.transactionId,
+  globalPosition: event.globalPosition,
+});
 
 /**
  * Reads the event store directly (no Kafka): polls, and wakes early when this process appends. A
  * failing batch is retried after a growing pause, and an event failing every try is parked.
  */
-export function followStore(db: Kysely<EventStoreTables>, projection: Projection, log: Logger, pollMs = 250, policy: FaultPolicy = DEFAULT_FAULT_POLICY): Follower {
+export function followStore(
+  db: Kysely<EventStoreTables>,
+  projection: Projection,
+  log: Logger,
+  pollMs = 250,
+  policy: FaultPolicy = DEFAULT_FAULT_POLICY,
+): Follower {
   const guard = new ProjectorGuard(db, projection, log, policy);
   let retryAt = 0;
 
@@ -31,7 +55,8 @@ export function followStore(db: Kysely<EventStoreTables>, projection: Projection
       const page = await readAll(db, position, 1000, projection.handles);
       if (page.events.length === 0) {
         // Nothing of its own up to the head: the checkpoint still moves, so catchUp sees it there.
-        if (!hasReached(position, page.next)) await storeCheckpoint(db, projectionCheckpointName(projection), page.next);
+        if (!hasReached(position, page.next))
+          await storeCheckpoint(db, projectionCheckpointName(projection), page.next);
         return;
       }
       try {
@@ -45,7 +70,9 @@ export function followStore(db: Kysely<EventStoreTables>, projection: Projection
     }
   }
 
-  const loop = startPollingLoop(drain, pollMs, (error) => log.error({ err: error, projection: projection.name }, 'projection failed; retrying'));
+  const loop = startPollingLoop(drain, pollMs, (error) =>
+    log.error({ err: error, projection: projection.name }, 'projection failed; retrying'),
+  );
 
   let stopping = false;
   /**
@@ -53,11 +80,12 @@ export function followStore(db: Kysely<EventStoreTables>, projection: Projection
    * And waits for the events committed before the call that readAll cannot return yet, because a transaction
    * open elsewhere on the server holds its horizon back (another database's load does).
    */
-  const catchUp = () => catchUpCheckpoint(db, loop, projectionCheckpointName(projection), {
-    givenUp: () => stopping,
-    pending: () => guard.status().state !== 'ok',
-    pauseMs: () => Math.max(retryAt - Date.now(), Math.min(pollMs, 50)),
-  });
+  const catchUp = () =>
+    catchUpCheckpoint(db, loop, projectionCheckpointName(projection), {
+      givenUp: () => stopping,
+      pending: () => guard.status().state !== 'ok',
+      pauseMs: () => Math.max(retryAt - Date.now(), Math.min(pollMs, 50)),
+    });
 
   return {
     catchUp,

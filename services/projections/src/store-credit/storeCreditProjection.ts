@@ -54,7 +54,9 @@ const migrations: Record<string, Migration> = {
 };
 
 /** What a store-credit event did to the balance, signed. */
-function changeOf(event: EventOf<'StoreCreditIssued' | 'StoreCreditRedeemed' | 'StoreCreditAdjusted' | 'StoreCreditReclaimed'>): { kind: StoreCreditKind; change: number } {
+function changeOf(
+  event: EventOf<'StoreCreditIssued' | 'StoreCreditRedeemed' | 'StoreCreditAdjusted' | 'StoreCreditReclaimed'>,
+): { kind: StoreCreditKind; change: number } {
   switch (event.type) {
     case 'StoreCreditIssued':
       return { kind: 'issued', change: event.data.amount };
@@ -78,24 +80,51 @@ function changeOf(event: EventOf<'StoreCreditIssued' | 'StoreCreditRedeemed' | '
 export const storeCreditProjection = defineProjection({
   name: 'store-credit',
   ...readerOf(['store-credit'], {
-    StoreCreditIssued: 'handle', StoreCreditRedeemed: 'handle', StoreCreditAdjusted: 'handle', StoreCreditReclaimed: 'handle',
+    StoreCreditIssued: 'handle',
+    StoreCreditRedeemed: 'handle',
+    StoreCreditAdjusted: 'handle',
+    StoreCreditReclaimed: 'handle',
   }),
   migrations,
   tables: ['store_credit_balances', 'store_credit_entries'],
   async applyBatch(trx, events) {
     const entries: object[] = [];
-    const balances = new Map<string, { store_id: string; customer_key: string; customer_email: string; currency: string; balance: number; issued: number; updated_at: string }>();
+    const balances = new Map<
+      string,
+      {
+        store_id: string;
+        customer_key: string;
+        customer_email: string;
+        currency: string;
+        balance: number;
+        issued: number;
+        updated_at: string;
+      }
+    >();
     for (const event of events) {
       const d = event.data;
       const { kind, change } = changeOf(event);
       const forClaim = event.type === 'StoreCreditIssued' || event.type === 'StoreCreditReclaimed' ? event.data : null;
       entries.push({
-        event_id: event.eventId, store_id: d.storeId, customer_key: d.customerKey, kind, amount: change, currency: d.currency,
-        claim_id: forClaim?.claimId ?? null, resolution_id: forClaim?.resolutionId ?? null, at: event.occurredAt,
+        event_id: event.eventId,
+        store_id: d.storeId,
+        customer_key: d.customerKey,
+        kind,
+        amount: change,
+        currency: d.currency,
+        claim_id: forClaim?.claimId ?? null,
+        resolution_id: forClaim?.resolutionId ?? null,
+        at: event.occurredAt,
       });
       // A balance keeps the email and currency it was opened with; the batch adds its changes up.
       const balance = entryOf(balances, `${d.storeId}|${d.customerKey}`, () => ({
-        store_id: d.storeId, customer_key: d.customerKey, customer_email: d.customerEmail, currency: d.currency, balance: 0, issued: 0, updated_at: event.occurredAt,
+        store_id: d.storeId,
+        customer_key: d.customerKey,
+        customer_email: d.customerEmail,
+        currency: d.currency,
+        balance: 0,
+        issued: 0,
+        updated_at: event.occurredAt,
       }));
       balance.balance += change;
       if (kind === 'issued') balance.issued += d.amount;
@@ -123,12 +152,26 @@ export interface StoreCreditBalanceRow {
 }
 
 /** A store's customers with store credit, most recently changed first. */
-export async function storeCreditBalances(db: QueryExecutorProvider, storeId: string): Promise<StoreCreditBalanceRow[]> {
-  const { rows } = await sql<{ customer_key: string; customer_email: string; currency: string; balance: number; issued: number; updated_at: Date }>`
+export async function storeCreditBalances(
+  db: QueryExecutorProvider,
+  storeId: string,
+): Promise<StoreCreditBalanceRow[]> {
+  const { rows } = await sql<{
+    customer_key: string;
+    customer_email: string;
+    currency: string;
+    balance: number;
+    issued: number;
+    updated_at: Date;
+  }>`
     select customer_key, customer_email, currency, balance, issued, updated_at from store_credit_balances
     where store_id = ${storeId}::uuid order by updated_at desc, customer_key`.execute(db);
   return rows.map((r) => ({
-    customerKey: r.customer_key, customerEmail: r.customer_email, currency: r.currency, balance: Number(r.balance), issued: Number(r.issued),
+    customerKey: r.customer_key,
+    customerEmail: r.customer_email,
+    currency: r.currency,
+    balance: Number(r.balance),
+    issued: Number(r.issued),
     updatedAt: new Date(r.updated_at).toISOString(),
   }));
 }
@@ -137,15 +180,35 @@ export async function storeCreditBalances(db: QueryExecutorProvider, storeId: st
 export type StoreCreditEntryRow = LedgerStoreCredit;
 
 /** Store credit entries of some stores (or all) made in a period, in no particular order (a replay reads them all into a map). */
-export async function storeCreditEntries(db: QueryExecutorProvider, filter: { storeIds?: readonly string[] | undefined; from?: string | undefined; to?: string | undefined }): Promise<StoreCreditEntryRow[]> {
+export async function storeCreditEntries(
+  db: QueryExecutorProvider,
+  filter: { storeIds?: readonly string[] | undefined; from?: string | undefined; to?: string | undefined },
+): Promise<StoreCreditEntryRow[]> {
   const storeIds = filter.storeIds ? [...filter.storeIds] : null;
-  const { rows } = await sql<{ event_id: string; store_id: string; customer_key: string; kind: StoreCreditEntryRow['kind']; amount: string; currency: string; claim_id: string | null; resolution_id: string | null; at: Date }>`
+  const { rows } = await sql<{
+    event_id: string;
+    store_id: string;
+    customer_key: string;
+    kind: StoreCreditEntryRow['kind'];
+    amount: string;
+    currency: string;
+    claim_id: string | null;
+    resolution_id: string | null;
+    at: Date;
+  }>`
     select event_id, store_id, customer_key, kind, amount, currency, claim_id, resolution_id, at from store_credit_entries
     where (${storeIds}::uuid[] is null or store_id = any(${storeIds}::uuid[]))
       and (${filter.from ?? null}::timestamptz is null or at >= ${filter.from ?? null}::timestamptz)
       and (${filter.to ?? null}::timestamptz is null or at <= ${filter.to ?? null}::timestamptz)`.execute(db);
   return rows.map((r) => ({
-    eventId: r.event_id, storeId: r.store_id, customerKey: r.customer_key, kind: r.kind, amount: Number(r.amount), currency: r.currency,
-    claimId: r.claim_id, resolutionId: r.resolution_id, at: new Date(r.at).toISOString(),
+    eventId: r.event_id,
+    storeId: r.store_id,
+    customerKey: r.customer_key,
+    kind: r.kind,
+    amount: Number(r.amount),
+    currency: r.currency,
+    claimId: r.claim_id,
+    resolutionId: r.resolution_id,
+    at: new Date(r.at).toISOString(),
   }));
 }

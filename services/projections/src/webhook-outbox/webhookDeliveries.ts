@@ -3,8 +3,13 @@ import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
 import {
-  DomainFailure, type ParkedWebhookDelivery, WEBHOOK_TEST_EVENT_TYPE, WebhookDeliveryAttempt, WebhookReplayResponse,
-  type WebhookDeliveryAttemptPage, type WebhookDeliveryAttemptQuery,
+  DomainFailure,
+  type ParkedWebhookDelivery,
+  WEBHOOK_TEST_EVENT_TYPE,
+  WebhookDeliveryAttempt,
+  WebhookReplayResponse,
+  type WebhookDeliveryAttemptPage,
+  type WebhookDeliveryAttemptQuery,
 } from '@claims/contracts';
 
 /**
@@ -37,14 +42,29 @@ export interface ClaimedDelivery {
 }
 
 /** What one attempt came to. */
-export type DeliveryOutcome = Pick<WebhookDeliveryAttempt, 'statusCode' | 'error' | 'succeeded' | 'durationMs' | 'responseExcerpt'>;
+export type DeliveryOutcome = Pick<
+  WebhookDeliveryAttempt,
+  'statusCode' | 'error' | 'succeeded' | 'durationMs' | 'responseExcerpt'
+>;
 
 /** The retry policy: when to try again after a failure of a schedule, or null to give up. */
-export type NextAttemptAfterFailure = (input: { failedAttempts: number; firstAttemptAt: Date; failedAt: Date }) => Date | null;
+export type NextAttemptAfterFailure = (input: {
+  failedAttempts: number;
+  firstAttemptAt: Date;
+  failedAt: Date;
+}) => Date | null;
 
 interface ClaimedRow {
-  id: string; endpoint_id: string; webhook_id: string; payload: string; url: string; secret: string; previous_secret: string | null; claim_token: string;
-  schedule_attempts: number; schedule_started_at: Date | string | null;
+  id: string;
+  endpoint_id: string;
+  webhook_id: string;
+  payload: string;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  claim_token: string;
+  schedule_attempts: number;
+  schedule_started_at: Date | string | null;
 }
 
 const iso = (value: Date | string) => new Date(value).toISOString();
@@ -59,14 +79,20 @@ const iso = (value: Date | string) => new Date(value).toISOString();
  * runs out, the delivery is due again, with the same webhook-id.
  */
 export async function claimDueDeliveries<DB>(
-  db: Kysely<DB>, now: Date, limit: number, leaseMs: number, perEndpoint: number = Number.MAX_SAFE_INTEGER,
+  db: Kysely<DB>,
+  now: Date,
+  limit: number,
+  leaseMs: number,
+  perEndpoint: number = Number.MAX_SAFE_INTEGER,
 ): Promise<ClaimedDelivery[]> {
   if (limit <= 0) return [];
   const token = randomUUID();
   const at = now.toISOString();
   const rows = await db.transaction().execute(async (trx) => {
     // Plain index scans, which mark the dead entries they pass (bitmap scans do not): without vacuum, updates leave many.
-    await sql`select pg_advisory_xact_lock(hashtextextended('webhook-delivery-claims', 0)), set_config('enable_bitmapscan', 'off', true)`.execute(trx);
+    await sql`select pg_advisory_xact_lock(hashtextextended('webhook-delivery-claims', 0)), set_config('enable_bitmapscan', 'off', true)`.execute(
+      trx,
+    );
     const { rows: claimed } = await sql<ClaimedRow>`
       with in_flight as (
         select endpoint_id, count(*)::int as n from webhook_deliveries
@@ -101,18 +127,30 @@ export async function claimDueDeliveries<DB>(
       set next_attempt_at = ${new Date(now.getTime() + leaseMs).toISOString()}::timestamptz, claim_token = ${token}::uuid
       from due e
       where d.id = e.id
-      returning d.id, d.endpoint_id, d.webhook_id, d.payload, e.url, e.secret, e.previous_secret, d.claim_token, d.schedule_attempts, d.schedule_started_at`.execute(trx);
+      returning d.id, d.endpoint_id, d.webhook_id, d.payload, e.url, e.secret, e.previous_secret, d.claim_token, d.schedule_attempts, d.schedule_started_at`.execute(
+      trx,
+    );
     return claimed;
   });
   return rows.map((r) => ({
-    id: r.id, endpointId: r.endpoint_id, webhookId: r.webhook_id, payload: r.payload, url: r.url,
-    secrets: r.previous_secret ? [r.secret, r.previous_secret] : [r.secret], claimToken: r.claim_token,
-    scheduleAttempts: r.schedule_attempts, scheduleStartedAt: r.schedule_started_at ? new Date(r.schedule_started_at) : null,
+    id: r.id,
+    endpointId: r.endpoint_id,
+    webhookId: r.webhook_id,
+    payload: r.payload,
+    url: r.url,
+    secrets: r.previous_secret ? [r.secret, r.previous_secret] : [r.secret],
+    claimToken: r.claim_token,
+    scheduleAttempts: r.schedule_attempts,
+    scheduleStartedAt: r.schedule_started_at ? new Date(r.schedule_started_at) : null,
   }));
 }
 
 /** One attempt that ended, to record. */
-export interface EndedAttempt { delivery: ClaimedDelivery; outcome: DeliveryOutcome; attemptedAt: Date }
+export interface EndedAttempt {
+  delivery: ClaimedDelivery;
+  outcome: DeliveryOutcome;
+  attemptedAt: Date;
+}
 
 /**
  * Records attempts and decides what comes next for each: done on a 2xx, else the retry policy's next
@@ -137,13 +175,24 @@ export async function recordDeliveryAttempts<A extends EndedAttempt>(
     const scheduleAttempts = delivery.scheduleAttempts + 1;
     // Delays count from when the attempt ended, so a 10 s timeout does not eat into a 5 s delay.
     const failedAt = new Date(attemptedAt.getTime() + outcome.durationMs);
-    const next = outcome.succeeded ? null : nextAttemptAfterFailure({ failedAttempts: scheduleAttempts, firstAttemptAt, failedAt }, ended);
+    const next = outcome.succeeded
+      ? null
+      : nextAttemptAfterFailure({ failedAttempts: scheduleAttempts, firstAttemptAt, failedAt }, ended);
     return {
-      id: delivery.id, endpoint_id: delivery.endpointId, claim_token: delivery.claimToken, attempt_id: randomUUID(),
-      attempted_at: attemptedAt.toISOString(), status_code: outcome.statusCode, error: outcome.error, succeeded: outcome.succeeded,
-      duration_ms: outcome.durationMs, response_excerpt: outcome.responseExcerpt,
-      schedule_attempts: scheduleAttempts, schedule_started_at: firstAttemptAt.toISOString(),
-      status: outcome.succeeded ? 'succeeded' : next ? 'pending' : 'failed', next_attempt_at: next ? next.toISOString() : null,
+      id: delivery.id,
+      endpoint_id: delivery.endpointId,
+      claim_token: delivery.claimToken,
+      attempt_id: randomUUID(),
+      attempted_at: attemptedAt.toISOString(),
+      status_code: outcome.statusCode,
+      error: outcome.error,
+      succeeded: outcome.succeeded,
+      duration_ms: outcome.durationMs,
+      response_excerpt: outcome.responseExcerpt,
+      schedule_attempts: scheduleAttempts,
+      schedule_started_at: firstAttemptAt.toISOString(),
+      status: outcome.succeeded ? 'succeeded' : next ? 'pending' : 'failed',
+      next_attempt_at: next ? next.toISOString() : null,
     };
   });
   await sql`
@@ -177,9 +226,13 @@ export async function recordDeliveryAttempts<A extends EndedAttempt>(
       from locked l join input i on i.id = l.id
       where d.id = l.id
     )
-    ${clearFailing ? sql`
+    ${
+      clearFailing
+        ? sql`
       update webhook_endpoints set failing_since = null
-      where failing_since is not null and id in (select endpoint_id from input group by endpoint_id having bool_and(succeeded))` : sql`select 1`}`.execute(db);
+      where failing_since is not null and id in (select endpoint_id from input group by endpoint_id having bool_and(succeeded))`
+        : sql`select 1`
+    }`.execute(db);
 }
 
 /** Records one attempt: {@link recordDeliveryAttempts} of one. */
@@ -214,7 +267,11 @@ export async function cancelPendingDeliveries(trx: QueryExecutorProvider, endpoi
  * An endpoint turned back on: what it is still owed is due at once, each on a fresh retry schedule
  * (its failures while the receiver was broken do not count against the day it is retried for).
  */
-export async function resumePendingDeliveries(trx: QueryExecutorProvider, endpointId: string, now: string): Promise<void> {
+export async function resumePendingDeliveries(
+  trx: QueryExecutorProvider,
+  endpointId: string,
+  now: string,
+): Promise<void> {
   await sql`
     update webhook_deliveries set next_attempt_at = ${now}::timestamptz, schedule_started_at = null, schedule_attempts = 0
     where endpoint_id = ${endpointId}::uuid and status = 'pending' and claim_token is null`.execute(trx);
@@ -226,7 +283,12 @@ export async function resumePendingDeliveries(trx: QueryExecutorProvider, endpoi
  * the retry schedule starts over. An attempt in flight at this moment no longer reschedules it.
  * Null when the endpoint has no such delivery.
  */
-export async function replayDelivery(db: QueryExecutorProvider, endpointId: string, deliveryId: string, now: string): Promise<WebhookReplayResponse | null> {
+export async function replayDelivery(
+  db: QueryExecutorProvider,
+  endpointId: string,
+  deliveryId: string,
+  now: string,
+): Promise<WebhookReplayResponse | null> {
   const { rows } = await sql<{ id: string; webhook_id: string; status: string; next_attempt_at: Date | string | null }>`
     update webhook_deliveries
     set status = 'pending', next_attempt_at = ${now}::timestamptz, schedule_started_at = null, schedule_attempts = 0,
@@ -237,7 +299,10 @@ export async function replayDelivery(db: QueryExecutorProvider, endpointId: stri
   if (!row) return null;
   await notifyDeliveriesDue(db);
   return WebhookReplayResponse.parse({
-    deliveryId: row.id, webhookId: row.webhook_id, status: row.status, nextAttemptAt: row.next_attempt_at ? iso(row.next_attempt_at) : null,
+    deliveryId: row.id,
+    webhookId: row.webhook_id,
+    status: row.status,
+    nextAttemptAt: row.next_attempt_at ? iso(row.next_attempt_at) : null,
   });
 }
 
@@ -246,7 +311,13 @@ export async function replayDelivery(db: QueryExecutorProvider, endpointId: stri
  * (succeeded ones too: a receiver that lost what it stored asks for it again), each with its own
  * `webhook-id`, as {@link replayDelivery} does one. Answers how many.
  */
-export async function replayDeliveriesBetween(db: QueryExecutorProvider, endpointId: string, from: string, to: string, now: string): Promise<number> {
+export async function replayDeliveriesBetween(
+  db: QueryExecutorProvider,
+  endpointId: string,
+  from: string,
+  to: string,
+  now: string,
+): Promise<number> {
   const { rows } = await sql<{ replayed: number }>`
     with replayed as (
       update webhook_deliveries
@@ -266,14 +337,21 @@ export async function replayDeliveriesBetween(db: QueryExecutorProvider, endpoin
  * other (signed, retried, in the log), of no event of the store, so its event id is new.
  */
 export async function enqueueTestDelivery(
-  db: QueryExecutorProvider, endpoint: { id: string; storeId: string }, now: string,
+  db: QueryExecutorProvider,
+  endpoint: { id: string; storeId: string },
+  now: string,
 ): Promise<{ deliveryId: string; webhookId: string }> {
   const deliveryId = randomUUID();
   const eventId = randomUUID();
   const webhookId = `msg_${createHash('sha256').update(`${endpoint.id}:${eventId}`).digest('hex').slice(0, 32)}`;
   const body = JSON.stringify({
-    type: WEBHOOK_TEST_EVENT_TYPE, timestamp: now,
-    data: { endpointId: endpoint.id, storeId: endpoint.storeId, message: 'A test delivery from the back-office: no event happened.' },
+    type: WEBHOOK_TEST_EVENT_TYPE,
+    timestamp: now,
+    data: {
+      endpointId: endpoint.id,
+      storeId: endpoint.storeId,
+      message: 'A test delivery from the back-office: no event happened.',
+    },
   });
   await sql`
     insert into webhook_deliveries (id, endpoint_id, store_id, event_id, event_type, webhook_id, payload, status, next_attempt_at, occurred_at)
@@ -284,9 +362,21 @@ export async function enqueueTestDelivery(
 }
 
 interface AttemptRow {
-  id: string; delivery_id: string; webhook_id: string; event_id: string; event_type: string; attempt: number; replay: boolean;
-  attempted_at: Date | string; status_code: number | null; error: string | null; succeeded: boolean; duration_ms: number;
-  response_excerpt: string | null; delivery_status: string; next_attempt_at: Date | string | null;
+  id: string;
+  delivery_id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  replay: boolean;
+  attempted_at: Date | string;
+  status_code: number | null;
+  error: string | null;
+  succeeded: boolean;
+  duration_ms: number;
+  response_excerpt: string | null;
+  delivery_status: string;
+  next_attempt_at: Date | string | null;
 }
 
 const encodeCursor = (row: AttemptRow) => Buffer.from(`${iso(row.attempted_at)}|${row.id}`).toString('base64url');
@@ -300,7 +390,11 @@ function decodeCursor(cursor: string): { attemptedAt: string; id: string } {
 }
 
 /** Every attempt to the endpoint, newest first. */
-export async function listDeliveryAttempts(db: QueryExecutorProvider, endpointId: string, query: WebhookDeliveryAttemptQuery): Promise<WebhookDeliveryAttemptPage> {
+export async function listDeliveryAttempts(
+  db: QueryExecutorProvider,
+  endpointId: string,
+  query: WebhookDeliveryAttemptQuery,
+): Promise<WebhookDeliveryAttemptPage> {
   const after = query.cursor ? decodeCursor(query.cursor) : null;
   const { rows } = await sql<AttemptRow>`
     select a.id, a.delivery_id, d.webhook_id, d.event_id, d.event_type, a.attempt, a.replay, a.attempted_at,
@@ -316,19 +410,34 @@ export async function listDeliveryAttempts(db: QueryExecutorProvider, endpointId
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {
-    data: page.map((row) => WebhookDeliveryAttempt.parse({
-      id: row.id, deliveryId: row.delivery_id, webhookId: row.webhook_id, eventId: row.event_id, eventType: row.event_type,
-      attempt: row.attempt, replay: row.replay, attemptedAt: iso(row.attempted_at), statusCode: row.status_code,
-      error: row.error, succeeded: row.succeeded, durationMs: row.duration_ms, responseExcerpt: row.response_excerpt,
-      deliveryStatus: row.delivery_status, nextAttemptAt: row.next_attempt_at ? iso(row.next_attempt_at) : null,
-    })),
+    data: page.map((row) =>
+      WebhookDeliveryAttempt.parse({
+        id: row.id,
+        deliveryId: row.delivery_id,
+        webhookId: row.webhook_id,
+        eventId: row.event_id,
+        eventType: row.event_type,
+        attempt: row.attempt,
+        replay: row.replay,
+        attemptedAt: iso(row.attempted_at),
+        statusCode: row.status_code,
+        error: row.error,
+        succeeded: row.succeeded,
+        durationMs: row.duration_ms,
+        responseExcerpt: row.response_excerpt,
+        deliveryStatus: row.delivery_status,
+        nextAttemptAt: row.next_attempt_at ? iso(row.next_attempt_at) : null,
+      }),
+    ),
     nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null,
   };
 }
 
 /** Deliveries still to be sent, due or not (a figure of the outbox for metrics). */
 export async function countPendingDeliveries(db: QueryExecutorProvider): Promise<number> {
-  const { rows } = await sql<{ pending: number }>`select count(*)::int as pending from webhook_deliveries where status = 'pending'`.execute(db);
+  const { rows } = await sql<{
+    pending: number;
+  }>`select count(*)::int as pending from webhook_deliveries where status = 'pending'`.execute(db);
   return rows[0]?.pending ?? 0;
 }
 
@@ -353,30 +462,50 @@ export const webhookDeliveryFaultMigrations: Record<string, Migration> = {
 };
 
 /** Hands a claimed delivery back after its processing failed: due again at `at`, unless another claim took it meanwhile. */
-export async function releaseDeliveryUntil(db: QueryExecutorProvider, delivery: ClaimedDelivery, at: Date): Promise<void> {
+export async function releaseDeliveryUntil(
+  db: QueryExecutorProvider,
+  delivery: ClaimedDelivery,
+  at: Date,
+): Promise<void> {
   await sql`
     update webhook_deliveries set next_attempt_at = ${at.toISOString()}::timestamptz, claim_token = null
     where id = ${delivery.id}::uuid and claim_token = ${delivery.claimToken}::uuid`.execute(db);
 }
 
 /** Parks a claimed delivery (no worker claims it until a person retries it); false when its claim was no longer this one's. */
-export async function parkDelivery<DB>(db: Kysely<DB>, delivery: ClaimedDelivery, error: string, failures: number): Promise<boolean> {
+export async function parkDelivery<DB>(
+  db: Kysely<DB>,
+  delivery: ClaimedDelivery,
+  error: string,
+  failures: number,
+): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const { rows } = await sql`
       update webhook_deliveries set next_attempt_at = null, claim_token = null
-      where id = ${delivery.id}::uuid and claim_token = ${delivery.claimToken}::uuid and status = 'pending' returning id`.execute(trx);
+      where id = ${delivery.id}::uuid and claim_token = ${delivery.claimToken}::uuid and status = 'pending' returning id`.execute(
+      trx,
+    );
     if (rows.length === 0) return false;
     await sql`
       insert into webhook_delivery_parked (delivery_id, error, failures) values (${delivery.id}::uuid, ${error}, ${failures})
       on conflict (delivery_id) do update
-      set error = excluded.error, failures = excluded.failures, parked_at = now(), resolution = null, resolved_by = null, resolved_at = null`.execute(trx);
+      set error = excluded.error, failures = excluded.failures, parked_at = now(), resolution = null, resolved_by = null, resolved_at = null`.execute(
+      trx,
+    );
     return true;
   });
 }
 
 interface ParkedDeliveryRow {
-  delivery_id: string; endpoint_id: string; store_id: string; webhook_id: string; event_id: string; event_type: string;
-  error: string; failures: number; parked_at: Date | string;
+  delivery_id: string;
+  endpoint_id: string;
+  store_id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  error: string;
+  failures: number;
+  parked_at: Date | string;
 }
 
 /** Parked deliveries not yet retried or skipped (nor replayed or cancelled from the endpoint's page since), oldest first. */
@@ -384,10 +513,19 @@ export async function listParkedDeliveries(db: QueryExecutorProvider): Promise<P
   const { rows } = await sql<ParkedDeliveryRow>`
     select p.delivery_id, d.endpoint_id, d.store_id, d.webhook_id, d.event_id, d.event_type, p.error, p.failures, p.parked_at
     from webhook_delivery_parked p join webhook_deliveries d on d.id = p.delivery_id
-    where p.resolution is null and d.status = 'pending' and d.next_attempt_at is null order by p.parked_at, p.delivery_id`.execute(db);
+    where p.resolution is null and d.status = 'pending' and d.next_attempt_at is null order by p.parked_at, p.delivery_id`.execute(
+    db,
+  );
   return rows.map((r) => ({
-    deliveryId: r.delivery_id, endpointId: r.endpoint_id, storeId: r.store_id, webhookId: r.webhook_id, eventId: r.event_id, eventType: r.event_type,
-    error: r.error, failures: r.failures, parkedAt: iso(r.parked_at),
+    deliveryId: r.delivery_id,
+    endpointId: r.endpoint_id,
+    storeId: r.store_id,
+    webhookId: r.webhook_id,
+    eventId: r.event_id,
+    eventType: r.event_type,
+    error: r.error,
+    failures: r.failures,
+    parkedAt: iso(r.parked_at),
   }));
 }
 
@@ -396,7 +534,11 @@ export async function listParkedDeliveries(db: QueryExecutorProvider): Promise<P
  * failure then is handled as any other), `skipped` cancels it. False when it was not parked (or already decided).
  */
 export async function resolveParkedDelivery<DB>(
-  db: Kysely<DB>, deliveryId: string, resolution: 'retried' | 'skipped', operator: string, now: string,
+  db: Kysely<DB>,
+  deliveryId: string,
+  resolution: 'retried' | 'skipped',
+  operator: string,
+  now: string,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const { rows } = await sql`
@@ -404,7 +546,9 @@ export async function resolveParkedDelivery<DB>(
       where delivery_id = ${deliveryId}::uuid and resolution is null returning delivery_id`.execute(trx);
     if (rows.length === 0) return false;
     if (resolution === 'skipped') {
-      await sql`update webhook_deliveries set status = 'cancelled', next_attempt_at = null, claim_token = null where id = ${deliveryId}::uuid`.execute(trx);
+      await sql`update webhook_deliveries set status = 'cancelled', next_attempt_at = null, claim_token = null where id = ${deliveryId}::uuid`.execute(
+        trx,
+      );
       return true;
     }
     await sql`

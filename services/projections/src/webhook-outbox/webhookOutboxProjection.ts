@@ -1,7 +1,15 @@
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
-import { EVENT_REGISTRY, eventTypesIn, ITEMS_RESOLVED_WEBHOOK, WEBHOOK_EVENT_TYPES, WEBHOOK_SOURCE_TYPES, type EventReader, type WebhookSourceType } from '@claims/contracts';
+import {
+  EVENT_REGISTRY,
+  eventTypesIn,
+  ITEMS_RESOLVED_WEBHOOK,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_SOURCE_TYPES,
+  type EventReader,
+  type WebhookSourceType,
+} from '@claims/contracts';
 import { wholeDecisionOf } from '@claims/domain';
 import { defineProjection, type ProjectedEvent } from '../runtime/projection.js';
 import { recordset } from '../runtime/bulkRows.js';
@@ -88,14 +96,21 @@ function publicMessage(event: WebhookSourceEvent): { type: string; data: Record<
       const { claimResolutions: _whole, ...data } = event.data;
       const whole = wholeDecisionOf(event.data);
       return whole
-        ? { type: WEBHOOK_EVENT_TYPES.ClaimResolved, data: { ...data, outcome: whole.outcome, resolutions: whole.resolutions } }
+        ? {
+            type: WEBHOOK_EVENT_TYPES.ClaimResolved,
+            data: { ...data, outcome: whole.outcome, resolutions: whole.resolutions },
+          }
         : { type: ITEMS_RESOLVED_WEBHOOK, data };
     }
     // Who reversed it and the payout entries that take the money back are the back-office's.
     case 'ClaimResolutionReversed':
       return {
         type: WEBHOOK_EVENT_TYPES.ClaimResolutionReversed,
-        data: { resolutionIds: event.data.lines.map((l) => l.resolutionId), reason: event.data.reason, reversedAt: event.data.reversedAt },
+        data: {
+          resolutionIds: event.data.lines.map((l) => l.resolutionId),
+          reason: event.data.reason,
+          reversedAt: event.data.reversedAt,
+        },
       };
     case 'ClaimStatusChanged':
     case 'ClaimMessageSent':
@@ -107,7 +122,9 @@ function publicMessage(event: WebhookSourceEvent): { type: string; data: Record<
 /** Integrators read claim events: each says in the registry what they receive of it (its webhook name or null). */
 const webhookReader: EventReader<WebhookSourceType> = {
   streams: ['claim'],
-  decisions: Object.fromEntries(eventTypesIn(['claim']).map((type) => [type, EVENT_REGISTRY[type].webhook === null ? 'ignore' : 'handle'])),
+  decisions: Object.fromEntries(
+    eventTypesIn(['claim']).map((type) => [type, EVENT_REGISTRY[type].webhook === null ? 'ignore' : 'handle']),
+  ),
   handles: WEBHOOK_SOURCE_TYPES,
 };
 
@@ -134,7 +151,16 @@ export const webhookOutboxProjection = defineProjection({
     const messages = events.flatMap((event) => {
       if (!event.storeId) return [];
       const message = webhookBody(event, event.storeId);
-      return [{ event_id: event.eventId, event_key: event.eventId, store_id: event.storeId, type: message.type, body: message.body, occurred_at: event.occurredAt }];
+      return [
+        {
+          event_id: event.eventId,
+          event_key: event.eventId,
+          store_id: event.storeId,
+          type: message.type,
+          body: message.body,
+          occurred_at: event.occurredAt,
+        },
+      ];
     });
     if (messages.length === 0) return;
     // The notification goes out at the batch's commit, and only when it added a delivery: the workers' wake-up.

@@ -1,6 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { streamOf, type Actor, type ClaimCommand, type DomainEvent, type EventEnvelope, type FileClaim } from '@claims/contracts';
-import { claimDecider, claimMailDecider, foldEvents, orderClaimsDecider, type Decider, type RecordNotification } from '@claims/domain';
+import {
+  streamOf,
+  type Actor,
+  type ClaimCommand,
+  type DomainEvent,
+  type EventEnvelope,
+  type FileClaim,
+} from '@claims/contracts';
+import {
+  claimDecider,
+  claimMailDecider,
+  foldEvents,
+  orderClaimsDecider,
+  type Decider,
+  type RecordNotification,
+} from '@claims/domain';
 import { fileClaim, NOW, order, settings, storeTerms } from '../../../domain/test/fixtures.js';
 
 export { NOW, order, storeTerms };
@@ -8,7 +22,18 @@ export { NOW, order, storeTerms };
 /** A claim of two of order 1001's lines (the jacket and the mug), and the ids its items are filed with: for decisions on some items. */
 export const twoItems = (() => {
   const request: Partial<FileClaim['request']> = {
-    fulfillmentIssues: [{ sourceFulfillmentId: 'f-1', issues: ['li-1', 'li-3'].map((sourceItemId) => ({ sourceItemId, claimType: 'DAMAGED' as const, quantity: 1, details: '', images: [] })) }],
+    fulfillmentIssues: [
+      {
+        sourceFulfillmentId: 'f-1',
+        issues: ['li-1', 'li-3'].map((sourceItemId) => ({
+          sourceItemId,
+          claimType: 'DAMAGED' as const,
+          quantity: 1,
+          details: '',
+          images: [],
+        })),
+      },
+    ],
   };
   const [first, second] = fileClaim().itemIds;
   return { request, itemIds: [first!, second!] as const };
@@ -28,7 +53,11 @@ export class ClaimStory {
   private mail = claimMailDecider.initialState;
   private clock: number;
 
-  constructor(readonly claimId: string = randomUUID(), private readonly claimNumber = '10001', startsAt: string = NOW) {
+  constructor(
+    readonly claimId: string = randomUUID(),
+    private readonly claimNumber = '10001',
+    startsAt: string = NOW,
+  ) {
     this.clock = Date.parse(startsAt);
   }
 
@@ -44,9 +73,13 @@ export class ClaimStory {
 
   /** A mail about the claim, recorded in its notifications stream as the notifications worker records it. */
   notify(scope: Omit<RecordNotification['scope'], 'claimId'>, outcome: RecordNotification['outcome']): this {
-    const decided = claimMailDecider.decide({ type: 'RecordNotification', scope: { ...scope, claimId: this.claimId }, outcome, now: this.at() }, this.mail);
+    const decided = claimMailDecider.decide(
+      { type: 'RecordNotification', scope: { ...scope, claimId: this.claimId }, outcome, now: this.at() },
+      this.mail,
+    );
     if (!decided.ok) throw new Error(`${decided.error.code}: ${decided.error.message}`);
-    for (const event of decided.value) this.append(event, { type: 'system', id: 'notifications', name: 'Notifications' });
+    for (const event of decided.value)
+      this.append(event, { type: 'system', id: 'notifications', name: 'Notifications' });
     this.mail = foldEvents(claimMailDecider, decided.value, this.mail);
     this.clock += 60_000;
     return this;
@@ -71,8 +104,15 @@ export class ClaimStory {
     const streamVersion = (this.versions.get(streamId) ?? 0) + 1;
     this.versions.set(streamId, streamVersion);
     this.envelopes.push({
-      eventId: randomUUID(), type: event.type, data: event.data, streamId, streamVersion, globalPosition: this.envelopes.length + 1,
-      storeId: order.storeId, occurredAt: this.at(), metadata: { actor, correlationId: randomUUID(), causationId: null, schemaVersion: 1 },
+      eventId: randomUUID(),
+      type: event.type,
+      data: event.data,
+      streamId,
+      streamVersion,
+      globalPosition: this.envelopes.length + 1,
+      storeId: order.storeId,
+      occurredAt: this.at(),
+      metadata: { actor, correlationId: randomUUID(), causationId: null, schemaVersion: 1 },
     });
   }
 }

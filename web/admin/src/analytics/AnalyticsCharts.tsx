@@ -11,7 +11,10 @@ const axis = { fontSize: 12 };
 export function FiledByDayChart({ figures, period }: { figures: AnalyticsFigures; period: AnalyticsPeriod }) {
   const types = [...new Set(figures.filedByDay.map((r) => r.claimType))].sort();
   const counts = new Map(figures.filedByDay.map((r) => [`${r.date} ${r.claimType}`, r.count]));
-  const data = daysOf(period).map((date) => ({ date, ...Object.fromEntries(types.map((t) => [t, counts.get(`${date} ${t}`) ?? 0])) }));
+  const data = daysOf(period).map((date) => ({
+    date,
+    ...Object.fromEntries(types.map((t) => [t, counts.get(`${date} ${t}`) ?? 0])),
+  }));
   const busiest = figures.filedByDay.reduce<{ date: string; count: number } | null>((best, r) => {
     const total = figures.filedByDay.filter((x) => x.date === r.date).reduce((sum, x) => sum + x.count, 0);
     return !best || total > best.count ? { date: r.date, count: total } : best;
@@ -29,14 +32,31 @@ export function FiledByDayChart({ figures, period }: { figures: AnalyticsFigures
         <YAxis allowDecimals={false} tick={axis} width={32} />
         <Tooltip />
         <Legend />
-        {types.map((t, i) => <Line key={t} type="monotone" dataKey={t} name={claimTypeLabel(t)} stroke={colourOf(i)} strokeWidth={2} dot={false} isAnimationActive={false} />)}
+        {types.map((t, i) => (
+          <Line
+            key={t}
+            type="monotone"
+            dataKey={t}
+            name={claimTypeLabel(t)}
+            stroke={colourOf(i)}
+            strokeWidth={2}
+            dot={false}
+            isAnimationActive={false}
+          />
+        ))}
       </LineChart>
     </ChartFigure>
   );
 }
 
 /** Claims counted by one of their facts, most first, as bars. */
-function CountsChart({ title, column, rows, summary, colour }: {
+function CountsChart({
+  title,
+  column,
+  rows,
+  summary,
+  colour,
+}: {
   title: string;
   column: string;
   rows: ReadonlyArray<{ name: string; claims: number }>;
@@ -64,7 +84,9 @@ function CountsChart({ title, column, rows, summary, colour }: {
 /** Claims by the carrier of their shipment. */
 export const CarrierChart = ({ figures }: { figures: AnalyticsFigures }) => (
   <CountsChart
-    title="Claims by carrier" column="Carrier" colour={0}
+    title="Claims by carrier"
+    column="Carrier"
+    colour={0}
     rows={figures.byCarrier.map((r) => ({ name: r.carrier ?? 'Not recorded', claims: r.count }))}
     summary={(top) => `Most claims were shipped with ${top.name} (${top.claims}).`}
   />
@@ -73,8 +95,13 @@ export const CarrierChart = ({ figures }: { figures: AnalyticsFigures }) => (
 /** Claims by the status their shipment had when they were filed. */
 export const ShipmentStatusChart = ({ figures }: { figures: AnalyticsFigures }) => (
   <CountsChart
-    title="Claims by shipment status" column="Shipment status" colour={2}
-    rows={figures.byShipmentStatus.map((r) => ({ name: r.status ? humanizeCode(r.status) : 'Not recorded', claims: r.count }))}
+    title="Claims by shipment status"
+    column="Shipment status"
+    colour={2}
+    rows={figures.byShipmentStatus.map((r) => ({
+      name: r.status ? humanizeCode(r.status) : 'Not recorded',
+      claims: r.count,
+    }))}
     summary={(top) => `Most claims were on shipments with the status ${top.name.toLowerCase()} (${top.claims}).`}
   />
 );
@@ -110,14 +137,30 @@ export function ReimbursedChart({ figures }: { figures: AnalyticsFigures }) {
   const types = [...new Set(figures.reimbursed.map((r) => r.resolutionType))];
   const data = types.map((t) => ({
     name: resolutionTypeLabel(t),
-    ...Object.fromEntries(currencies.map((c) => [c, figures.reimbursed.find((r) => r.resolutionType === t && r.currency === c)?.amount ?? 0])),
+    ...Object.fromEntries(
+      currencies.map((c) => [
+        c,
+        figures.reimbursed.find((r) => r.resolutionType === t && r.currency === c)?.amount ?? 0,
+      ]),
+    ),
   }));
   return (
     <ChartFigure
       title="Reimbursed by resolution type"
-      summary={figures.reimbursed.length === 0 ? 'Nothing reimbursed.' : figures.reimbursed.map((r) => `${resolutionTypeLabel(r.resolutionType)} ${formatMoney(r.amount, r.currency)}`).join(', ')}
+      summary={
+        figures.reimbursed.length === 0
+          ? 'Nothing reimbursed.'
+          : figures.reimbursed
+              .map((r) => `${resolutionTypeLabel(r.resolutionType)} ${formatMoney(r.amount, r.currency)}`)
+              .join(', ')
+      }
       columns={['Resolution type', 'Currency', 'Reimbursed', 'Lines']}
-      rows={figures.reimbursed.map((r) => [resolutionTypeLabel(r.resolutionType), r.currency, formatMoney(r.amount, r.currency), r.lines])}
+      rows={figures.reimbursed.map((r) => [
+        resolutionTypeLabel(r.resolutionType),
+        r.currency,
+        formatMoney(r.amount, r.currency),
+        r.lines,
+      ])}
     >
       <BarChart data={data} accessibilityLayer={false}>
         <CartesianGrid strokeDasharray="3 3" />
@@ -125,7 +168,9 @@ export function ReimbursedChart({ figures }: { figures: AnalyticsFigures }) {
         <YAxis tick={axis} width={56} />
         <Tooltip />
         <Legend />
-        {currencies.map((c, i) => <Bar key={c} dataKey={c} name={c} fill={colourOf(i + 3)} isAnimationActive={false} />)}
+        {currencies.map((c, i) => (
+          <Bar key={c} dataKey={c} name={c} fill={colourOf(i + 3)} isAnimationActive={false} />
+        ))}
       </BarChart>
     </ChartFigure>
   );

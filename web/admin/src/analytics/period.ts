@@ -7,7 +7,10 @@ const Day = z.iso.date();
 
 /** The page's URL: a preset of days or a custom range of whole UTC days (both ends included), and a store. */
 export const AnalyticsSearch = z.object({
-  range: z.enum([...PRESETS, 'custom']).optional().catch(undefined),
+  range: z
+    .enum([...PRESETS, 'custom'])
+    .optional()
+    .catch(undefined),
   from: Day.optional().catch(undefined),
   to: Day.optional().catch(undefined),
   store: z.uuid().optional().catch(undefined),

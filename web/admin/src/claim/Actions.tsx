@@ -1,6 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { CLAIM_STATUS_LABELS, ClaimStatus, RESOLUTION_REASON_LABELS, ResolutionReason, type AdminClaimDetail } from '@claims/contracts';
+import {
+  CLAIM_STATUS_LABELS,
+  ClaimStatus,
+  RESOLUTION_REASON_LABELS,
+  ResolutionReason,
+  type AdminClaimDetail,
+} from '@claims/contracts';
 import { CLOSING_STATUSES } from '@claims/domain';
 import { api, isHttpError } from '../api.js';
 import { Alert } from '@claims/ui/components';
@@ -24,8 +30,13 @@ export function useClaimUpdated(claimId: string) {
 export function ConflictAlert({ onReload }: { onReload: () => void }) {
   return (
     <div role="alert" className="alert alert-danger">
-      <p><strong>This claim changed while you were working on it.</strong> Someone else updated it after you opened it, so nothing was saved. Reload it to see the latest version, then try again.</p>
-      <button type="button" className="button button-secondary" onClick={onReload}>Reload claim</button>
+      <p>
+        <strong>This claim changed while you were working on it.</strong> Someone else updated it after you opened it,
+        so nothing was saved. Reload it to see the latest version, then try again.
+      </p>
+      <button type="button" className="button button-secondary" onClick={onReload}>
+        Reload claim
+      </button>
     </div>
   );
 }
@@ -42,9 +53,13 @@ export function StatusForm({ claim }: { claim: AdminClaimDetail }) {
   // The server holds the rule (domain CLOSING_STATUSES); the form asks for what it will need.
   const needsReason = status !== '' && CLOSING_STATUSES.includes(status) && claim.resolutions.length === 0;
   const change = useMutation({
-    mutationFn: (to: ClaimStatus) => api.changeStatus(claim.id, {
-      status: to, expectedVersion: claim.version, ...(note.trim() ? { note: note.trim() } : {}), ...(needsReason && reason ? { reason } : {}),
-    }),
+    mutationFn: (to: ClaimStatus) =>
+      api.changeStatus(claim.id, {
+        status: to,
+        expectedVersion: claim.version,
+        ...(note.trim() ? { note: note.trim() } : {}),
+        ...(needsReason && reason ? { reason } : {}),
+      }),
     onSuccess: async (next) => {
       setDone(`Status changed to ${CLAIM_STATUS_LABELS[next.status]}.`);
       setStatus('');
@@ -73,29 +88,69 @@ export function StatusForm({ claim }: { claim: AdminClaimDetail }) {
       <form className="stack" onSubmit={onSubmit} noValidate>
         <div className="field">
           <label htmlFor={`${id}-status`}>New status</label>
-          <select id={`${id}-status`} value={status} onChange={(e) => { const parsed = ClaimStatus.safeParse(e.target.value); setStatus(parsed.success ? parsed.data : ''); }}>
+          <select
+            id={`${id}-status`}
+            value={status}
+            onChange={(e) => {
+              const parsed = ClaimStatus.safeParse(e.target.value);
+              setStatus(parsed.success ? parsed.data : '');
+            }}
+          >
             <option value="">Choose a status</option>
-            {claim.allowedTransitions.map((s) => <option key={s} value={s}>{CLAIM_STATUS_LABELS[s]}</option>)}
+            {claim.allowedTransitions.map((s) => (
+              <option key={s} value={s}>
+                {CLAIM_STATUS_LABELS[s]}
+              </option>
+            ))}
           </select>
         </div>
         {needsReason ? (
           <div className="field">
             <label htmlFor={`${id}-reason`}>Reason (required)</label>
-            <select id={`${id}-reason`} value={reason} aria-required onChange={(e) => { const parsed = ResolutionReason.safeParse(e.target.value); setReason(parsed.success ? parsed.data : ''); }}>
+            <select
+              id={`${id}-reason`}
+              value={reason}
+              aria-required
+              onChange={(e) => {
+                const parsed = ResolutionReason.safeParse(e.target.value);
+                setReason(parsed.success ? parsed.data : '');
+              }}
+            >
               <option value="">Choose a reason</option>
-              {ResolutionReason.options.map((r) => <option key={r} value={r}>{RESOLUTION_REASON_LABELS[r]}</option>)}
+              {ResolutionReason.options.map((r) => (
+                <option key={r} value={r}>
+                  {RESOLUTION_REASON_LABELS[r]}
+                </option>
+              ))}
             </select>
           </div>
         ) : null}
         <div className="field">
           <label htmlFor={`${id}-note`}>Note (optional)</label>
-          <textarea id={`${id}-note`} rows={2} maxLength={2_000} value={note} onChange={(e) => setNote(e.target.value)} />
+          <textarea
+            id={`${id}-note`}
+            rows={2}
+            maxLength={2_000}
+            value={note}
+            onChange={(e) => setNote(e.target.value)}
+          />
         </div>
         {problem ? <Alert>{problem}</Alert> : null}
-        {conflict ? <ConflictAlert onReload={() => { change.reset(); void updated(); }} /> : null}
+        {conflict ? (
+          <ConflictAlert
+            onReload={() => {
+              change.reset();
+              void updated();
+            }}
+          />
+        ) : null}
         {change.isError && !conflict ? <Alert>{errorText(change.error)}</Alert> : null}
         {done ? <Alert tone="success">{done}</Alert> : null}
-        <div className="actions"><button type="submit" className="button button-secondary" disabled={change.isPending}>Change status</button></div>
+        <div className="actions">
+          <button type="submit" className="button button-secondary" disabled={change.isPending}>
+            Change status
+          </button>
+        </div>
       </form>
     </ToolCard>
   );

@@ -16,13 +16,30 @@ import { useClaimPresence } from './useClaimPresence.js';
 function PresenceNotice({ claimId }: { claimId: string }) {
   const viewers = useClaimPresence(claimId);
   const names = viewers.map((v) => v.name);
-  const text = names.length === 0 ? null
-    : names.length === 1 ? `${names[0]} also has this claim open.`
-      : `${names.slice(0, -1).join(', ')} and ${names.at(-1)} also have this claim open.`;
-  return <div role="status" className="presence">{text ? <p className="alert alert-info">{text}</p> : null}</div>;
+  const text =
+    names.length === 0
+      ? null
+      : names.length === 1
+        ? `${names[0]} also has this claim open.`
+        : `${names.slice(0, -1).join(', ')} and ${names.at(-1)} also have this claim open.`;
+  return (
+    <div role="status" className="presence">
+      {text ? <p className="alert alert-info">{text}</p> : null}
+    </div>
+  );
 }
 
-function ReopenDialog({ claim, open, onClose, onDone }: { claim: AdminClaimDetail; open: boolean; onClose: () => void; onDone: (message: string) => void }) {
+function ReopenDialog({
+  claim,
+  open,
+  onClose,
+  onDone,
+}: {
+  claim: AdminClaimDetail;
+  open: boolean;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
   const id = useId();
   const client = useQueryClient();
   const [note, setNote] = useState('');
@@ -30,7 +47,10 @@ function ReopenDialog({ claim, open, onClose, onDone }: { claim: AdminClaimDetai
     mutationFn: () => api.reopen(claim.id, { note: note.trim() || undefined, expectedVersion: claim.version }),
     onSuccess: async (reopened) => {
       client.setQueryData(['claim', claim.id], reopened);
-      await Promise.all([client.invalidateQueries({ queryKey: ['timeline', claim.id] }), client.invalidateQueries({ queryKey: ['claims'] })]);
+      await Promise.all([
+        client.invalidateQueries({ queryKey: ['timeline', claim.id] }),
+        client.invalidateQueries({ queryKey: ['claims'] }),
+      ]);
       onClose();
       onDone(`Claim #${claim.claimNumber} is open again.`);
     },
@@ -44,8 +64,17 @@ function ReopenDialog({ claim, open, onClose, onDone }: { claim: AdminClaimDetai
       </div>
       {reopen.isError ? <Alert>{errorText(reopen.error, 'The claim could not be reopened.')}</Alert> : null}
       <div className="actions">
-        <button type="button" className="button button-primary" onClick={() => reopen.mutate()} disabled={reopen.isPending}>Reopen claim</button>
-        <button type="button" className="button button-secondary" onClick={onClose} autoFocus>Cancel</button>
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={() => reopen.mutate()}
+          disabled={reopen.isPending}
+        >
+          Reopen claim
+        </button>
+        <button type="button" className="button button-secondary" onClick={onClose} autoFocus>
+          Cancel
+        </button>
       </div>
     </Dialog>
   );
@@ -55,7 +84,15 @@ function ReopenDialog({ claim, open, onClose, onDone }: { claim: AdminClaimDetai
  * The claim page's working bar: who else has the claim open (live), reopening a closed claim, and the
  * page's keyboard shortcuts (next and previous claim of the queue, reply, decide, `?`).
  */
-export function ClaimDeskBar({ claim, canReopen, onNotice }: { claim: AdminClaimDetail; canReopen: boolean; onNotice: (message: string) => void }) {
+export function ClaimDeskBar({
+  claim,
+  canReopen,
+  onNotice,
+}: {
+  claim: AdminClaimDetail;
+  canReopen: boolean;
+  onNotice: (message: string) => void;
+}) {
   const navigate = useNavigate();
   const [helpOpen, setHelpOpen] = useState(false);
   const [reopenOpen, setReopenOpen] = useState(false);
@@ -69,8 +106,12 @@ export function ClaimDeskBar({ claim, canReopen, onNotice }: { claim: AdminClaim
     return {
       next: () => go(1),
       previous: () => go(-1),
-      reply: () => { if (!focusSection(/^Messages/i)) onNotice('You cannot send messages on this claim.'); },
-      decide: () => { if (!focusSection(/^(Resolve|Decision|Decide)/i)) onNotice('This claim has nothing left to decide.'); },
+      reply: () => {
+        if (!focusSection(/^Messages/i)) onNotice('You cannot send messages on this claim.');
+      },
+      decide: () => {
+        if (!focusSection(/^(Resolve|Decision|Decide)/i)) onNotice('This claim has nothing left to decide.');
+      },
       help: () => setHelpOpen(true),
     };
   }, [claim.id, navigate, onNotice]);
@@ -79,12 +120,19 @@ export function ClaimDeskBar({ claim, canReopen, onNotice }: { claim: AdminClaim
     <div className="claim-desk-bar">
       <PresenceNotice claimId={claim.id} />
       <div className="actions">
-        {reopenable ? <button type="button" className="button button-secondary" onClick={() => setReopenOpen(true)}>Reopen claim</button> : null}
-        <button type="button" className="button button-link" onClick={() => setHelpOpen(true)}>Keyboard shortcuts <kbd>?</kbd></button>
+        {reopenable ? (
+          <button type="button" className="button button-secondary" onClick={() => setReopenOpen(true)}>
+            Reopen claim
+          </button>
+        ) : null}
+        <button type="button" className="button button-link" onClick={() => setHelpOpen(true)}>
+          Keyboard shortcuts <kbd>?</kbd>
+        </button>
       </div>
-      {reopenable ? <ReopenDialog claim={claim} open={reopenOpen} onClose={() => setReopenOpen(false)} onDone={onNotice} /> : null}
+      {reopenable ? (
+        <ReopenDialog claim={claim} open={reopenOpen} onClose={() => setReopenOpen(false)} onDone={onNotice} />
+      ) : null}
       <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} page="claim" />
     </div>
   );
 }
-

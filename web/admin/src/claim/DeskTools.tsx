@@ -1,24 +1,33 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  Label, MetadataKey, MetadataValue, NoteBody,
-  type AdminClaimDetail, type ClaimTags, type MacroView, type RenderedMacro,
+  Label,
+  MetadataKey,
+  MetadataValue,
+  NoteBody,
+  type AdminClaimDetail,
+  type ClaimTags,
+  type MacroView,
+  type RenderedMacro,
 } from '@claims/contracts';
 import { errorText, formatDateTime, pluralize } from '@claims/ui';
 import { api, isHttpError } from '../api.js';
 import { ToolCard } from '../components/ui.js';
 import { Alert } from '@claims/ui/components';
 
-const failureText = (error: unknown): string => (isHttpError(error, 409)
-  ? 'This claim changed while you were working on it. Reload it and try again.'
-  : errorText(error));
+const failureText = (error: unknown): string =>
+  isHttpError(error, 409)
+    ? 'This claim changed while you were working on it. Reload it and try again.'
+    : errorText(error);
 
 /** After a note, label or metadata change: the claim (labels, metadata, version) and its history follow. */
 function useAnnotated(claimId: string) {
   const client = useQueryClient();
   return async (tags?: ClaimTags) => {
     if (tags) {
-      client.setQueryData<AdminClaimDetail>(['claim', claimId], (old) => (old ? { ...old, labels: tags.labels, metadata: tags.metadata, version: tags.version } : old));
+      client.setQueryData<AdminClaimDetail>(['claim', claimId], (old) =>
+        old ? { ...old, labels: tags.labels, metadata: tags.metadata, version: tags.version } : old,
+      );
     }
     await Promise.all([
       client.invalidateQueries({ queryKey: ['claim', claimId] }),
@@ -29,7 +38,15 @@ function useAnnotated(claimId: string) {
 }
 
 /** Internal notes: never shown to the shopper. Reading needs claim-note:read, adding claim-note:create. */
-export function NotesSection({ claim, canRead, canCreate }: { claim: AdminClaimDetail; canRead: boolean; canCreate: boolean }) {
+export function NotesSection({
+  claim,
+  canRead,
+  canCreate,
+}: {
+  claim: AdminClaimDetail;
+  canRead: boolean;
+  canCreate: boolean;
+}) {
   const id = useId();
   const annotated = useAnnotated(claim.id);
   const notes = useQuery({ queryKey: ['notes', claim.id], queryFn: () => api.notes(claim.id), enabled: canRead });
@@ -66,24 +83,39 @@ export function NotesSection({ claim, canRead, canCreate }: { claim: AdminClaimD
             <ol className="thread" aria-label={`Notes (${pluralize(list.length, 'note')})`}>
               {list.map((note) => (
                 <li key={note.id} className="message note">
-                  <p className="message-meta"><strong>{note.author.name}</strong> · <time dateTime={note.createdAt}>{formatDateTime(note.createdAt)}</time></p>
+                  <p className="message-meta">
+                    <strong>{note.author.name}</strong> ·{' '}
+                    <time dateTime={note.createdAt}>{formatDateTime(note.createdAt)}</time>
+                  </p>
                   <p className="note-body">{note.body}</p>
                 </li>
               ))}
             </ol>
           ) : null}
         </>
-      ) : <p className="muted">{pluralize(claim.noteCount, 'note')}.</p>}
+      ) : (
+        <p className="muted">{pluralize(claim.noteCount, 'note')}.</p>
+      )}
       {canCreate ? (
         <form className="stack" onSubmit={onSubmit} noValidate aria-label="Add an internal note">
           <div className="field">
             <label htmlFor={`${id}-text`}>New internal note</label>
-            <textarea id={`${id}-text`} rows={3} maxLength={10_000} value={text} onChange={(e) => setText(e.target.value)} />
+            <textarea
+              id={`${id}-text`}
+              rows={3}
+              maxLength={10_000}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+            />
           </div>
           {problem ? <Alert>{problem}</Alert> : null}
           {add.isError ? <Alert>{failureText(add.error)}</Alert> : null}
           <div role="status">{add.isSuccess ? <p className="alert alert-success">Note added.</p> : null}</div>
-          <div className="actions"><button type="submit" className="button button-secondary" disabled={add.isPending}>Add note</button></div>
+          <div className="actions">
+            <button type="submit" className="button button-secondary" disabled={add.isPending}>
+              Add note
+            </button>
+          </div>
         </form>
       ) : null}
     </section>
@@ -91,7 +123,15 @@ export function NotesSection({ claim, canRead, canCreate }: { claim: AdminClaimD
 }
 
 /** Labels as chips: add with label:add, remove with label:remove. */
-export function LabelsSection({ claim, canAdd, canRemove }: { claim: AdminClaimDetail; canAdd: boolean; canRemove: boolean }) {
+export function LabelsSection({
+  claim,
+  canAdd,
+  canRemove,
+}: {
+  claim: AdminClaimDetail;
+  canAdd: boolean;
+  canRemove: boolean;
+}) {
   const id = useId();
   const annotated = useAnnotated(claim.id);
   const [text, setText] = useState('');
@@ -127,14 +167,24 @@ export function LabelsSection({ claim, canAdd, canRemove }: { claim: AdminClaimD
   const error = add.error ?? remove.error;
   return (
     <ToolCard title="Labels" titleId={`${id}-title`}>
-      {claim.labels.length === 0 ? <p className="muted">No labels.</p> : (
+      {claim.labels.length === 0 ? (
+        <p className="muted">No labels.</p>
+      ) : (
         <ul className="chips" aria-label="Labels of this claim">
           {claim.labels.map((label) => (
             <li key={label} className="chip">
               <span>{label}</span>
               {canRemove ? (
-                <button type="button" className="chip-remove" onClick={() => { setDone(null); remove.mutate(label); }} disabled={remove.isPending}
-                  aria-label={`Remove label ${label}`}>
+                <button
+                  type="button"
+                  className="chip-remove"
+                  onClick={() => {
+                    setDone(null);
+                    remove.mutate(label);
+                  }}
+                  disabled={remove.isPending}
+                  aria-label={`Remove label ${label}`}
+                >
                   <span aria-hidden="true">×</span>
                 </button>
               ) : null}
@@ -146,20 +196,38 @@ export function LabelsSection({ claim, canAdd, canRemove }: { claim: AdminClaimD
         <form className="inline-form" onSubmit={onSubmit} noValidate>
           <div className="field">
             <label htmlFor={`${id}-label`}>New label</label>
-            <input id={`${id}-label`} type="text" maxLength={50} value={text} onChange={(e) => setText(e.target.value)} />
+            <input
+              id={`${id}-label`}
+              type="text"
+              maxLength={50}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+            />
           </div>
-          <button type="submit" className="button button-secondary" disabled={add.isPending}>Add label</button>
+          <button type="submit" className="button button-secondary" disabled={add.isPending}>
+            Add label
+          </button>
         </form>
       ) : null}
       {problem ? <Alert>{problem}</Alert> : null}
       {error ? <Alert>{failureText(error)}</Alert> : null}
-      <p role="status" className="muted">{done}</p>
+      <p role="status" className="muted">
+        {done}
+      </p>
     </ToolCard>
   );
 }
 
 /** Metadata as a key/value list; setting a new key needs metadata:create, changing one metadata:update. */
-export function MetadataSection({ claim, canCreate, canUpdate }: { claim: AdminClaimDetail; canCreate: boolean; canUpdate: boolean }) {
+export function MetadataSection({
+  claim,
+  canCreate,
+  canUpdate,
+}: {
+  claim: AdminClaimDetail;
+  canCreate: boolean;
+  canUpdate: boolean;
+}) {
   const id = useId();
   const annotated = useAnnotated(claim.id);
   const [key, setKey] = useState('');
@@ -203,7 +271,9 @@ export function MetadataSection({ claim, canCreate, canUpdate }: { claim: AdminC
   }
   return (
     <ToolCard title="Metadata">
-      {entries.length === 0 ? <p className="muted">No metadata.</p> : (
+      {entries.length === 0 ? (
+        <p className="muted">No metadata.</p>
+      ) : (
         <dl className="facts metadata">
           {entries.map(([k, v]) => (
             <div className="fact" key={k}>
@@ -217,19 +287,41 @@ export function MetadataSection({ claim, canCreate, canUpdate }: { claim: AdminC
         <form className="inline-form" onSubmit={onSubmit} noValidate aria-label="Set a metadata value">
           <div className="field">
             <label htmlFor={`${id}-key`}>Key</label>
-            <input id={`${id}-key`} type="text" maxLength={64} value={key} onChange={(e) => setKey(e.target.value)} list={`${id}-keys`} autoComplete="off" />
-            <datalist id={`${id}-keys`}>{entries.map(([k]) => <option key={k} value={k} />)}</datalist>
+            <input
+              id={`${id}-key`}
+              type="text"
+              maxLength={64}
+              value={key}
+              onChange={(e) => setKey(e.target.value)}
+              list={`${id}-keys`}
+              autoComplete="off"
+            />
+            <datalist id={`${id}-keys`}>
+              {entries.map(([k]) => (
+                <option key={k} value={k} />
+              ))}
+            </datalist>
           </div>
           <div className="field">
             <label htmlFor={`${id}-value`}>Value</label>
-            <input id={`${id}-value`} type="text" maxLength={1_000} value={value} onChange={(e) => setValue(e.target.value)} />
+            <input
+              id={`${id}-value`}
+              type="text"
+              maxLength={1_000}
+              value={value}
+              onChange={(e) => setValue(e.target.value)}
+            />
           </div>
-          <button type="submit" className="button button-secondary" disabled={set.isPending}>Set value</button>
+          <button type="submit" className="button button-secondary" disabled={set.isPending}>
+            Set value
+          </button>
         </form>
       ) : null}
       {problem ? <Alert>{problem}</Alert> : null}
       {set.isError ? <Alert>{failureText(set.error)}</Alert> : null}
-      <p role="status" className="muted">{done}</p>
+      <p role="status" className="muted">
+        {done}
+      </p>
     </ToolCard>
   );
 }
@@ -239,13 +331,32 @@ export function MetadataSection({ claim, canCreate, canUpdate }: { claim: AdminC
  * here; the server renders the chosen one for this claim, and the caller fills the message box (a reply)
  * or presets the resolve form (a resolution).
  */
-export function MacroPicker({ claim, canStore, canGlobal, allowReply, allowResolution, onRendered }: {
-  claim: AdminClaimDetail; canStore: boolean; canGlobal: boolean; allowReply: boolean; allowResolution: boolean;
+export function MacroPicker({
+  claim,
+  canStore,
+  canGlobal,
+  allowReply,
+  allowResolution,
+  onRendered,
+}: {
+  claim: AdminClaimDetail;
+  canStore: boolean;
+  canGlobal: boolean;
+  allowReply: boolean;
+  allowResolution: boolean;
   onRendered: (rendered: RenderedMacro, macro: MacroView) => void;
 }) {
   const id = useId();
-  const storeMacros = useQuery({ queryKey: ['macros', claim.storeId], queryFn: () => api.storeMacros(claim.storeId), enabled: canStore });
-  const globalMacros = useQuery({ queryKey: ['macros', 'global'], queryFn: () => api.globalMacros(), enabled: canGlobal });
+  const storeMacros = useQuery({
+    queryKey: ['macros', claim.storeId],
+    queryFn: () => api.storeMacros(claim.storeId),
+    enabled: canStore,
+  });
+  const globalMacros = useQuery({
+    queryKey: ['macros', 'global'],
+    queryFn: () => api.globalMacros(),
+    enabled: canGlobal,
+  });
   const [macroId, setMacroId] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -259,9 +370,11 @@ export function MacroPicker({ claim, canStore, canGlobal, allowReply, allowResol
     mutationFn: (macro: MacroView) => api.renderMacro(claim.id, macro.id),
     onSuccess: (rendered, macro) => {
       onRendered(rendered, macro);
-      setDone(rendered.kind === 'reply'
-        ? `"${macro.name}" was put in the message box; review it before sending.`
-        : `"${macro.name}" was filled into the resolve form; review it before resolving.`);
+      setDone(
+        rendered.kind === 'reply'
+          ? `"${macro.name}" was put in the message box; review it before sending.`
+          : `"${macro.name}" was filled into the resolve form; review it before resolving.`,
+      );
     },
   });
   function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -281,7 +394,9 @@ export function MacroPicker({ claim, canStore, canGlobal, allowReply, allowResol
     <ToolCard title="Use macro">
       {loading ? <p className="muted">Loading the macros…</p> : null}
       {loadError ? <Alert>The macros could not be loaded: {loadError.message}</Alert> : null}
-      {!loading && !loadError && all.length === 0 ? <p className="muted">No macros you can use on this claim.</p> : null}
+      {!loading && !loadError && all.length === 0 ? (
+        <p className="muted">No macros you can use on this claim.</p>
+      ) : null}
       {all.length > 0 ? (
         <form className="inline-form" onSubmit={onSubmit} noValidate>
           <div className="field">
@@ -290,17 +405,25 @@ export function MacroPicker({ claim, canStore, canGlobal, allowReply, allowResol
               <option value="">Choose a macro</option>
               {groups.map((g) => (
                 <optgroup key={g.label} label={g.label}>
-                  {g.macros.map((m) => <option key={m.id} value={m.id}>{m.name} ({m.kind === 'reply' ? 'reply' : 'resolution'})</option>)}
+                  {g.macros.map((m) => (
+                    <option key={m.id} value={m.id}>
+                      {m.name} ({m.kind === 'reply' ? 'reply' : 'resolution'})
+                    </option>
+                  ))}
                 </optgroup>
               ))}
             </select>
           </div>
-          <button type="submit" className="button button-secondary" disabled={render.isPending}>Use macro</button>
+          <button type="submit" className="button button-secondary" disabled={render.isPending}>
+            Use macro
+          </button>
         </form>
       ) : null}
       {problem ? <Alert>{problem}</Alert> : null}
       {render.isError ? <Alert>{failureText(render.error)}</Alert> : null}
-      <p role="status" className="muted">{done}</p>
+      <p role="status" className="muted">
+        {done}
+      </p>
     </ToolCard>
   );
 }

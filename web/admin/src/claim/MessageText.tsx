@@ -7,9 +7,15 @@ import { messageParts } from '@claims/ui';
 export function MessageText({ text }: { text: string }) {
   return (
     <p className="message-text">
-      {messageParts(text).map((part, i) => (part.kind === 'link'
-        ? <a key={i} href={part.href} target="_blank" rel="noopener noreferrer nofollow">{part.text}</a>
-        : <span key={i}>{part.text}</span>))}
+      {messageParts(text).map((part, i) =>
+        part.kind === 'link' ? (
+          <a key={i} href={part.href} target="_blank" rel="noopener noreferrer nofollow">
+            {part.text}
+          </a>
+        ) : (
+          <span key={i}>{part.text}</span>
+        ),
+      )}
     </p>
   );
 }

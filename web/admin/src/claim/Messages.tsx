@@ -23,7 +23,12 @@ function Attachments({ message, onOpen }: { message: Message; onOpen: (index: nu
             <button type="button" className="photo-button" onClick={() => onOpen(pictures.indexOf(media))}>
               <img src={media.downloadLink} alt={attachmentName(message, media, index)} width={72} height={72} />
             </button>
-          ) : <a href={media.downloadLink} target="_blank" rel="noopener noreferrer">{media.filename}<span className="visually-hidden"> (opens in a new tab)</span></a>}
+          ) : (
+            <a href={media.downloadLink} target="_blank" rel="noopener noreferrer">
+              {media.filename}
+              <span className="visually-hidden"> (opens in a new tab)</span>
+            </a>
+          )}
         </li>
       ))}
     </ul>
@@ -31,7 +36,15 @@ function Attachments({ message, onOpen }: { message: Message; onOpen: (index: nu
 }
 
 /** The conversation with the shopper; sending (with attachments) needs message:create on the claim's store. */
-export function Messages({ claim, canSend, initialText = '' }: { claim: AdminClaimDetail; canSend: boolean; initialText?: string }) {
+export function Messages({
+  claim,
+  canSend,
+  initialText = '',
+}: {
+  claim: AdminClaimDetail;
+  canSend: boolean;
+  initialText?: string;
+}) {
   const id = useId();
   const updated = useClaimUpdated(claim.id);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -55,7 +68,13 @@ export function Messages({ claim, canSend, initialText = '' }: { claim: AdminCla
     const picked = [...(list ?? [])];
     const refused = picked.map(attachmentProblem).filter((p): p is string => p !== null);
     const next = [...files, ...picked.filter((f) => attachmentProblem(f) === null)];
-    setProblem(refused.length ? refused.join(' ') : next.length > MAX_ATTACHMENTS ? `A message takes at most ${MAX_ATTACHMENTS} files.` : null);
+    setProblem(
+      refused.length
+        ? refused.join(' ')
+        : next.length > MAX_ATTACHMENTS
+          ? `A message takes at most ${MAX_ATTACHMENTS} files.`
+          : null,
+    );
     setFiles(next.slice(0, MAX_ATTACHMENTS));
     if (fileInput.current) fileInput.current.value = '';
   }
@@ -72,19 +91,28 @@ export function Messages({ claim, canSend, initialText = '' }: { claim: AdminCla
   return (
     <section className="card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Messages</h2>
-      {claim.messages.length === 0 ? <p className="muted">No messages yet.</p> : (
+      {claim.messages.length === 0 ? (
+        <p className="muted">No messages yet.</p>
+      ) : (
         <ol className="thread">
           {claim.messages.map((m) => (
             <li key={m.id} className={`message message-${m.senderType}`}>
-              <p className="message-meta"><strong>{m.senderName}</strong> ({m.senderType}) · <time dateTime={m.createdAt}>{formatDateTime(m.createdAt)}</time></p>
+              <p className="message-meta">
+                <strong>{m.senderName}</strong> ({m.senderType}) ·{' '}
+                <time dateTime={m.createdAt}>{formatDateTime(m.createdAt)}</time>
+              </p>
               {m.messageContent ? <MessageText text={stripHtml(m.messageContent)} /> : null}
-              {m.medias.length > 0 ? <Attachments message={m} onOpen={(index) => setViewing({ messageId: m.id, index })} /> : null}
+              {m.medias.length > 0 ? (
+                <Attachments message={m} onOpen={(index) => setViewing({ messageId: m.id, index })} />
+              ) : null}
             </li>
           ))}
         </ol>
       )}
       <Lightbox
-        images={(viewed?.medias ?? []).filter(isImage).map((media, index) => ({ url: media.downloadLink, alt: `Attachment ${index + 1}: ${media.filename}` }))}
+        images={(viewed?.medias ?? [])
+          .filter(isImage)
+          .map((media, index) => ({ url: media.downloadLink, alt: `Attachment ${index + 1}: ${media.filename}` }))}
         startIndex={viewed ? viewing!.index : null}
         title={viewed ? `Attachments from ${viewed.senderName}` : undefined}
         onClose={() => setViewing(null)}
@@ -93,18 +121,36 @@ export function Messages({ claim, canSend, initialText = '' }: { claim: AdminCla
         <form className="stack" onSubmit={onSubmit} noValidate>
           <div className="field">
             <label htmlFor={`${id}-text`}>Message to the customer</label>
-            <textarea id={`${id}-text`} rows={3} maxLength={10_000} value={text} onChange={(e) => setText(e.target.value)} />
+            <textarea
+              id={`${id}-text`}
+              rows={3}
+              maxLength={10_000}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+            />
           </div>
           <div className="field">
             <label htmlFor={`${id}-files`}>Attach photos or videos</label>
-            <input id={`${id}-files`} ref={fileInput} type="file" multiple accept={ACCEPT_ATTRIBUTE} onChange={(e) => onPick(e.target.files)} />
+            <input
+              id={`${id}-files`}
+              ref={fileInput}
+              type="file"
+              multiple
+              accept={ACCEPT_ATTRIBUTE}
+              onChange={(e) => onPick(e.target.files)}
+            />
           </div>
           {files.length > 0 ? (
             <ul className="chips" aria-label="Files to send">
               {files.map((file, index) => (
                 <li key={`${index}:${file.name}`} className="chip">
                   <span>{file.name}</span>
-                  <button type="button" className="chip-remove" aria-label={`Remove ${file.name}`} onClick={() => setFiles((all) => all.filter((_, i) => i !== index))}>
+                  <button
+                    type="button"
+                    className="chip-remove"
+                    aria-label={`Remove ${file.name}`}
+                    onClick={() => setFiles((all) => all.filter((_, i) => i !== index))}
+                  >
                     <span aria-hidden="true">×</span>
                   </button>
                 </li>
@@ -114,7 +160,11 @@ export function Messages({ claim, canSend, initialText = '' }: { claim: AdminCla
           {problem ? <Alert>{problem}</Alert> : null}
           {send.isError ? <Alert>{errorText(send.error)}</Alert> : null}
           {send.isSuccess ? <Alert tone="success">Message sent.</Alert> : null}
-          <div className="actions"><button type="submit" className="button button-secondary" disabled={send.isPending}>Send message</button></div>
+          <div className="actions">
+            <button type="submit" className="button button-secondary" disabled={send.isPending}>
+              Send message
+            </button>
+          </div>
         </form>
       ) : null}
     </section>

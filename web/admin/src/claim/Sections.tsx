@@ -8,10 +8,21 @@ import { summarizeResolutions } from './resolutionSummary.js';
 
 function AddressLines({ address }: { address: Address }) {
   const lines = [
-    address.name, address.address1, address.address2, [address.city, address.provinceCode ?? address.province, address.zip].filter(Boolean).join(' '),
+    address.name,
+    address.address1,
+    address.address2,
+    [address.city, address.provinceCode ?? address.province, address.zip].filter(Boolean).join(' '),
     address.country,
   ].filter((line): line is string => Boolean(line));
-  return <address>{lines.map((line) => <span key={line} className="address-line">{line}</span>)}</address>;
+  return (
+    <address>
+      {lines.map((line) => (
+        <span key={line} className="address-line">
+          {line}
+        </span>
+      ))}
+    </address>
+  );
 }
 
 /** Spec §2 'Customer Claim'. */
@@ -21,14 +32,24 @@ export function CustomerClaimSection({ claim }: { claim: AdminClaimDetail }) {
       <h2 id="customer-claim">Customer Claim</h2>
       <dl className="facts">
         <Fact term="Claim ID">#{claim.claimNumber}</Fact>
-        <Fact term="Order ID">#{claim.orderNumber} <span className="muted">({claim.sourceOrderId})</span></Fact>
-        <Fact term="Filed On"><time dateTime={claim.createdAt}>{formatDateTime(claim.createdAt)}</time></Fact>
+        <Fact term="Order ID">
+          #{claim.orderNumber} <span className="muted">({claim.sourceOrderId})</span>
+        </Fact>
+        <Fact term="Filed On">
+          <time dateTime={claim.createdAt}>{formatDateTime(claim.createdAt)}</time>
+        </Fact>
         <Fact term="Requested Resolution">{requestedResolutionLabel(claim.requestedResolution)}</Fact>
-        <Fact term="Shipping Address Change">{claim.updatedShippingAddress ? <AddressLines address={claim.updatedShippingAddress} /> : 'None'}</Fact>
-        <Fact term="Customer">{claim.customer.name} <span className="muted">{claim.customer.email}</span></Fact>
+        <Fact term="Shipping Address Change">
+          {claim.updatedShippingAddress ? <AddressLines address={claim.updatedShippingAddress} /> : 'None'}
+        </Fact>
+        <Fact term="Customer">
+          {claim.customer.name} <span className="muted">{claim.customer.email}</span>
+        </Fact>
         <Fact term="Store">{claim.store.name}</Fact>
         <Fact term="Claim type">{claimTypeLabel(claim.claimType)}</Fact>
-        {claim.policy ? <Fact term="Insured amount">{formatMoney(claim.policy.insuredAmount, claim.policy.premiumCurrency)}</Fact> : null}
+        {claim.policy ? (
+          <Fact term="Insured amount">{formatMoney(claim.policy.insuredAmount, claim.policy.premiumCurrency)}</Fact>
+        ) : null}
       </dl>
     </section>
   );
@@ -43,13 +64,26 @@ export function ItemIssuesSection({ claim }: { claim: AdminClaimDetail }) {
       <h2 id="item-issues">Item Issue(s)</h2>
       <ul className="plain item-list">
         {claim.items.map((item) => {
-          const options = Object.entries(item.selectedOptions).map(([k, v]) => `${k}: ${v}`).join(', ');
+          const options = Object.entries(item.selectedOptions)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join(', ');
           return (
             <li key={item.id} className="item">
-              {item.imageUrl ? <img className="thumb" src={item.imageUrl} alt="" width={56} height={56} /> : <span className="thumb thumb-empty" aria-hidden="true">{item.name.slice(0, 1)}</span>}
+              {item.imageUrl ? (
+                <img className="thumb" src={item.imageUrl} alt="" width={56} height={56} />
+              ) : (
+                <span className="thumb thumb-empty" aria-hidden="true">
+                  {item.name.slice(0, 1)}
+                </span>
+              )}
               <div className="item-body">
-                <h3>{item.name} × {item.quantity}</h3>
-                <p className="muted">SKU {item.sku}{options ? ` · ${options}` : ''} · ordered {item.orderedQuantity}</p>
+                <h3>
+                  {item.name} × {item.quantity}
+                </h3>
+                <p className="muted">
+                  SKU {item.sku}
+                  {options ? ` · ${options}` : ''} · ordered {item.orderedQuantity}
+                </p>
                 <dl className="facts facts-compact">
                   <Fact term="Issue">{claimTypeLabel(item.claimType)}</Fact>
                   <Fact term="Requested">{CUSTOMER_RESOLUTION_LABELS[item.resolutionRequested]}</Fact>
@@ -63,20 +97,29 @@ export function ItemIssuesSection({ claim }: { claim: AdminClaimDetail }) {
                   <ul className="photos" aria-label={`Photos of ${item.name}`}>
                     {item.images.map((image, index) => (
                       <li key={image.url}>
-                        <button type="button" className="photo-button" onClick={() => setOpen({ itemId: item.id, index })}>
+                        <button
+                          type="button"
+                          className="photo-button"
+                          onClick={() => setOpen({ itemId: item.id, index })}
+                        >
                           <img src={image.url} alt={`Photo ${index + 1} of ${item.name}`} width={72} height={72} />
                         </button>
                       </li>
                     ))}
                   </ul>
-                ) : <p className="muted">No photos.</p>}
+                ) : (
+                  <p className="muted">No photos.</p>
+                )}
               </div>
             </li>
           );
         })}
       </ul>
       <Lightbox
-        images={(openItem?.images ?? []).map((image, index) => ({ url: image.url, alt: `Photo ${index + 1} of ${openItem?.name ?? 'the item'}` }))}
+        images={(openItem?.images ?? []).map((image, index) => ({
+          url: image.url,
+          alt: `Photo ${index + 1} of ${openItem?.name ?? 'the item'}`,
+        }))}
         startIndex={openItem ? open!.index : null}
         title={openItem ? `Photos of ${openItem.name}` : undefined}
         onClose={() => setOpen(null)}
@@ -89,14 +132,18 @@ export function ItemIssuesSection({ claim }: { claim: AdminClaimDetail }) {
 export function ResolutionSections({ claim }: { claim: AdminClaimDetail }) {
   const summary = summarizeResolutions(claim);
   const money = (value: number) => formatMoney(value, claim.currency);
-  const reshipped = claim.resolutions.filter((r) => r.resolutionType === 'RESHIP' && r.relatedClaimItemId && r.quantity > 0);
+  const reshipped = claim.resolutions.filter(
+    (r) => r.resolutionType === 'RESHIP' && r.relatedClaimItemId && r.quantity > 0,
+  );
   return (
     <>
       <section className="card" aria-labelledby="resolution-details">
         <h2 id="resolution-details">Resolution Details</h2>
         {summary ? (
           <dl className="facts">
-            <Fact term="Resolution Date"><time dateTime={summary.date}>{formatDateTime(summary.date)}</time></Fact>
+            <Fact term="Resolution Date">
+              <time dateTime={summary.date}>{formatDateTime(summary.date)}</time>
+            </Fact>
             <Fact term="Provided Resolution">{summary.types.map(resolutionTypeLabel).join(', ')}</Fact>
             {/* "Reimbursed" only when protection pays the store back (a line marked creditStore): a denial moves no money. */}
             {summary.reimbursed ? <Fact term="Reimbursed">Yes</Fact> : null}
@@ -106,14 +153,18 @@ export function ResolutionSections({ claim }: { claim: AdminClaimDetail }) {
               <>
                 <Fact term="Shipping">{money(summary.money.shipping)}</Fact>
                 <Fact term="Total Value To Customer">{money(summary.money.totalValueToCustomer)}</Fact>
-                {summary.money.totalReimbursed > 0 ? <Fact term="Total Reimbursed">{money(summary.money.totalReimbursed)}</Fact> : null}
+                {summary.money.totalReimbursed > 0 ? (
+                  <Fact term="Total Reimbursed">{money(summary.money.totalReimbursed)}</Fact>
+                ) : null}
                 <Fact term="Items">{formatItemMoney(summary.money.items, claim.currency)}</Fact>
                 <Fact term="Taxes">{formatItemMoney(summary.money.taxes, claim.currency)}</Fact>
                 <Fact term="Subtotal">{formatSubtotal(summary.money.subtotal, claim.currency)}</Fact>
               </>
             ) : null}
           </dl>
-        ) : <p className="muted">Not resolved yet.</p>}
+        ) : (
+          <p className="muted">Not resolved yet.</p>
+        )}
         {claim.resolutions.some((r) => r.resolutionDescription) ? (
           <p className="details">{claim.resolutions.find((r) => r.resolutionDescription)?.resolutionDescription}</p>
         ) : null}
@@ -124,10 +175,16 @@ export function ResolutionSections({ claim }: { claim: AdminClaimDetail }) {
           <ul className="plain">
             {reshipped.map((line) => {
               const item = claim.items.find((i) => i.id === line.relatedClaimItemId);
-              return <li key={line.id}>{item?.name ?? 'Item'} × {line.quantity}</li>;
+              return (
+                <li key={line.id}>
+                  {item?.name ?? 'Item'} × {line.quantity}
+                </li>
+              );
             })}
           </ul>
-        ) : <p className="muted">No items to reship.</p>}
+        ) : (
+          <p className="muted">No items to reship.</p>
+        )}
       </section>
     </>
   );

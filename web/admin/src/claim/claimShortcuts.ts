@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 
 const isTyping = (target: EventTarget | null) =>
-  target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+  target instanceof HTMLElement &&
+  (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 
 export interface ClaimShortcutActions {
   next(): void;
@@ -14,7 +15,13 @@ export interface ClaimShortcutActions {
 /** The claim page's keys (listed in HelpDialog's CLAIM_SHORTCUTS): not while typing, with a modifier, or with a dialog open. */
 export function useClaimShortcuts(actions: ClaimShortcutActions): void {
   useEffect(() => {
-    const keys: Record<string, () => void> = { j: actions.next, k: actions.previous, r: actions.reply, d: actions.decide, '?': actions.help };
+    const keys: Record<string, () => void> = {
+      j: actions.next,
+      k: actions.previous,
+      r: actions.reply,
+      d: actions.decide,
+      '?': actions.help,
+    };
     function onKey(event: KeyboardEvent) {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
       if (document.querySelector('[role="dialog"], [role="menu"]')) return;
@@ -33,7 +40,9 @@ export function useClaimShortcuts(actions: ClaimShortcutActions): void {
  * components, so the keys find them by what they are called on screen.
  */
 export function focusSection(heading: RegExp): boolean {
-  const section = Array.from(document.querySelectorAll<HTMLElement>('main section')).find((s) => heading.test(s.querySelector('h2')?.textContent ?? ''));
+  const section = Array.from(document.querySelectorAll<HTMLElement>('main section')).find((s) =>
+    heading.test(s.querySelector('h2')?.textContent ?? ''),
+  );
   if (!section) return false;
   const field = section.querySelector<HTMLElement>('textarea, select, input, button') ?? section;
   section.scrollIntoView({ block: 'start' });

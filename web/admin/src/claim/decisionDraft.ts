@@ -1,6 +1,13 @@
 import {
-  DEFAULT_MONEY_RULES, ResolutionReason, toDecimal, toMinor,
-  type AdminClaimDetail, type ClaimFacts, type ResolutionLineInput, type ResolutionType, type ResolveClaimRequest,
+  DEFAULT_MONEY_RULES,
+  ResolutionReason,
+  toDecimal,
+  toMinor,
+  type AdminClaimDetail,
+  type ClaimFacts,
+  type ResolutionLineInput,
+  type ResolutionType,
+  type ResolveClaimRequest,
 } from '@claims/contracts';
 import { storeCreditOf } from '@claims/domain';
 import { estimateLine } from './resolutionSummary.js';
@@ -18,12 +25,18 @@ export interface ItemDraft {
 }
 
 /** Which inputs a decision takes: the items' value (quantity, and a share of it) or an amount of its own. */
-export const usesQuantity = (type: ResolutionType | '') => type === 'REFUND' || type === 'RESHIP' || type === 'STORE_CREDIT';
+export const usesQuantity = (type: ResolutionType | '') =>
+  type === 'REFUND' || type === 'RESHIP' || type === 'STORE_CREDIT';
 export const usesPercentage = (type: ResolutionType | '') => type === 'REFUND' || type === 'STORE_CREDIT';
 export const usesAmount = (type: ResolutionType | '') => type === 'FLAT_RATE' || type === 'CUSTOM';
 
-export const emptyDraft = (item: Item, type: ResolutionType | '' = '', reason = ''): ItemDraft =>
-  ({ type, quantity: String(item.quantity), percentage: '100', amount: '', reason });
+export const emptyDraft = (item: Item, type: ResolutionType | '' = '', reason = ''): ItemDraft => ({
+  type,
+  quantity: String(item.quantity),
+  percentage: '100',
+  amount: '',
+  reason,
+});
 
 /** A line ready to send, what it is worth to the shopper (claim's currency, decimals) and any store-credit bonus. */
 export interface PlannedLine {
@@ -38,17 +51,35 @@ export interface PlannedLine {
 /** The bonus the store adds to `value` of store credit, as the server will value it (spec §9, `storeCreditOf`). */
 export function creditBonus(value: number, currency: string, terms: DecisionTerms): number {
   const line = {
-    id: '00000000-0000-4000-8000-000000000000', relatedClaimItemId: null, resolutionType: 'STORE_CREDIT' as const, reason: null,
-    resolutionDescription: '', quantity: 0, percentage: null, paidValue: toMinor(value, currency), shippingAmount: 0, creditStore: false,
-    final: true, resolvedBy: { type: 'user', id: '', name: '' }, createdAt: new Date(0).toISOString(),
+    id: '00000000-0000-4000-8000-000000000000',
+    relatedClaimItemId: null,
+    resolutionType: 'STORE_CREDIT' as const,
+    reason: null,
+    resolutionDescription: '',
+    quantity: 0,
+    percentage: null,
+    paidValue: toMinor(value, currency),
+    shippingAmount: 0,
+    creditStore: false,
+    final: true,
+    resolvedBy: { type: 'user', id: '', name: '' },
+    createdAt: new Date(0).toISOString(),
   };
-  const valuation = { storeCurrency: currency, exchangeRate: terms.exchangeRate, rules: DEFAULT_MONEY_RULES, credit: terms.credit };
+  const valuation = {
+    storeCurrency: currency,
+    exchangeRate: terms.exchangeRate,
+    rules: DEFAULT_MONEY_RULES,
+    credit: terms.credit,
+  };
   return toDecimal(storeCreditOf(line, currency, valuation)?.claim.bonus ?? 0, currency);
 }
 
 /** Checks each draft with a decision and turns it into a line; problems are said per item, in words. */
 export function planLines(
-  items: readonly Item[], drafts: Readonly<Record<string, ItemDraft>>, currency: string, terms: DecisionTerms,
+  items: readonly Item[],
+  drafts: Readonly<Record<string, ItemDraft>>,
+  currency: string,
+  terms: DecisionTerms,
 ): { lines: PlannedLine[]; problems: string[] } {
   const lines: PlannedLine[] = [];
   const problems: string[] = [];
@@ -107,25 +138,46 @@ export interface PlanTotals {
   toCustomer: number;
 }
 
-export function totalsOf(lines: ReadonlyArray<Pick<PlannedLine, 'type' | 'quantity' | 'value' | 'bonus'>>, currency: string): PlanTotals {
+export function totalsOf(
+  lines: ReadonlyArray<Pick<PlannedLine, 'type' | 'quantity' | 'value' | 'bonus'>>,
+  currency: string,
+): PlanTotals {
   const minor = { refund: 0, credit: 0, creditBonus: 0, flatRate: 0, custom: 0 };
   let reshipUnits = 0;
   let denied = 0;
   for (const line of lines) {
     const value = toMinor(line.value, currency);
     switch (line.type) {
-      case 'REFUND': minor.refund += value; break;
-      case 'STORE_CREDIT': minor.credit += value; minor.creditBonus += toMinor(line.bonus, currency); break;
-      case 'FLAT_RATE': minor.flatRate += value; break;
-      case 'CUSTOM': minor.custom += value; break;
-      case 'RESHIP': reshipUnits += line.quantity; break;
-      case 'DENY': denied += 1; break;
+      case 'REFUND':
+        minor.refund += value;
+        break;
+      case 'STORE_CREDIT':
+        minor.credit += value;
+        minor.creditBonus += toMinor(line.bonus, currency);
+        break;
+      case 'FLAT_RATE':
+        minor.flatRate += value;
+        break;
+      case 'CUSTOM':
+        minor.custom += value;
+        break;
+      case 'RESHIP':
+        reshipUnits += line.quantity;
+        break;
+      case 'DENY':
+        denied += 1;
+        break;
     }
   }
   const decimal = (value: number) => toDecimal(value, currency);
   return {
-    refund: decimal(minor.refund), credit: decimal(minor.credit), creditBonus: decimal(minor.creditBonus),
-    flatRate: decimal(minor.flatRate), custom: decimal(minor.custom), reshipUnits, denied,
+    refund: decimal(minor.refund),
+    credit: decimal(minor.credit),
+    creditBonus: decimal(minor.creditBonus),
+    flatRate: decimal(minor.flatRate),
+    custom: decimal(minor.custom),
+    reshipUnits,
+    denied,
     toCustomer: decimal(minor.refund + minor.credit + minor.creditBonus + minor.flatRate + minor.custom),
   };
 }

@@ -3,7 +3,10 @@ import { formatMoney } from '@claims/ui';
 import { reasonLabel } from '../labels.js';
 
 /** What one decided line gives the shopper, in words: the amount issued (credit with its bonus), the units reshipped, or the denial's reason. */
-export function decisionText(line: ApiClaimResolution, claim: Pick<AdminClaimDetail, 'currency' | 'storeCredits'>): string {
+export function decisionText(
+  line: ApiClaimResolution,
+  claim: Pick<AdminClaimDetail, 'currency' | 'storeCredits'>,
+): string {
   const money = (value: number) => formatMoney(value, claim.currency);
   switch (line.resolutionType) {
     case 'REFUND':
@@ -26,4 +29,4 @@ export function decisionText(line: ApiClaimResolution, claim: Pick<AdminClaimDet
 
 /** Which item a line decided ("Whole claim" for a claim-level amount). */
 export const lineSubject = (line: ApiClaimResolution, claim: Pick<AdminClaimDetail, 'items'>): string =>
-  line.relatedClaimItemId ? claim.items.find((i) => i.id === line.relatedClaimItemId)?.name ?? 'Item' : 'Whole claim';
+  line.relatedClaimItemId ? (claim.items.find((i) => i.id === line.relatedClaimItemId)?.name ?? 'Item') : 'Whole claim';

@@ -23,7 +23,9 @@ export interface ResolutionSummary {
  * with tax), Taxes their share of the line tax, Items the rest; Total Value To Customer adds the
  * shipping; Total Reimbursed is what protection pays the store back (lines marked creditStore).
  */
-export function summarizeResolutions(claim: Pick<AdminClaimDetail, 'currency' | 'items' | 'resolutions'>): ResolutionSummary | null {
+export function summarizeResolutions(
+  claim: Pick<AdminClaimDetail, 'currency' | 'items' | 'resolutions'>,
+): ResolutionSummary | null {
   const lines: ApiClaimResolution[] = claim.resolutions;
   const first = lines[0];
   if (!first) return null;
@@ -51,14 +53,16 @@ export function summarizeResolutions(claim: Pick<AdminClaimDetail, 'currency' | 
     taxes += Math.round((minor(item.tax) / item.orderedQuantity) * line.quantity * share);
   }
   taxes = Math.min(taxes, subtotal);
-  const money = types.some((t) => t === 'REFUND' || t === 'RESHIP') ? {
-    shipping: decimal(shipping),
-    totalValueToCustomer: decimal(subtotal + claimLevel + shipping),
-    totalReimbursed: decimal(reimbursed),
-    items: decimal(subtotal - taxes),
-    taxes: decimal(taxes),
-    subtotal: decimal(subtotal),
-  } : null;
+  const money = types.some((t) => t === 'REFUND' || t === 'RESHIP')
+    ? {
+        shipping: decimal(shipping),
+        totalValueToCustomer: decimal(subtotal + claimLevel + shipping),
+        totalReimbursed: decimal(reimbursed),
+        items: decimal(subtotal - taxes),
+        taxes: decimal(taxes),
+        subtotal: decimal(subtotal),
+      }
+    : null;
 
   return {
     date: first.createdAt,
@@ -66,14 +70,20 @@ export function summarizeResolutions(claim: Pick<AdminClaimDetail, 'currency' | 
     reimbursed: reimbursed > 0,
     actionedBy: first.resolvedBy.name || first.resolvedBy.id,
     // Items are decided one by one: the denial's own line says why, not the first line of the claim.
-    denialReason: deny ? lines.find((l) => l.resolutionType === 'DENY')?.reason ?? null : null,
+    denialReason: deny ? (lines.find((l) => l.resolutionType === 'DENY')?.reason ?? null) : null,
     money,
   };
 }
 
 /** What `quantity` units at `percentage` of a claimed line are worth (the server's rule, for the form's preview). */
-export function estimateLine(item: { price: number; tax: number; discount: number; orderedQuantity: number }, quantity: number, percentage: number, currency: string): number {
+export function estimateLine(
+  item: { price: number; tax: number; discount: number; orderedQuantity: number },
+  quantity: number,
+  percentage: number,
+  currency: string,
+): number {
   const price = toMinor(item.price, currency);
-  const perUnit = price + (toMinor(item.tax, currency) - toMinor(item.discount, currency)) / Math.max(1, item.orderedQuantity);
+  const perUnit =
+    price + (toMinor(item.tax, currency) - toMinor(item.discount, currency)) / Math.max(1, item.orderedQuantity);
   return toDecimal(Math.round((Math.round(quantity * perUnit) * percentage) / 100), currency);
 }

@@ -8,8 +8,18 @@ import * as RadixDialog from '@radix-ui/react-dialog';
  * No Radix Overlay: its scroll lock injects a <style> element, which the apps' CSP (style-src 'self')
  * refuses; the backdrop is the content's own shadow (styles.css), and the page behind is inert anyway.
  */
-export function Dialog({ open, title, onClose, eyebrow, children }: {
-  open: boolean; title: string; onClose: () => void; eyebrow?: ReactNode; children: ReactNode;
+export function Dialog({
+  open,
+  title,
+  onClose,
+  eyebrow,
+  children,
+}: {
+  open: boolean;
+  title: string;
+  onClose: () => void;
+  eyebrow?: ReactNode;
+  children: ReactNode;
 }) {
   // Radix hands focus back to its Trigger; these dialogs are opened by the owner's own buttons, so the
   // element that had focus when the dialog opened is remembered (read while rendering, before any autoFocus moves it).
@@ -20,7 +30,12 @@ export function Dialog({ open, title, onClose, eyebrow, children }: {
     if (open) opener.current = document.activeElement;
   }
   return (
-    <RadixDialog.Root open={open} onOpenChange={(next) => { if (!next) onClose(); }}>
+    <RadixDialog.Root
+      open={open}
+      onOpenChange={(next) => {
+        if (!next) onClose();
+      }}
+    >
       <RadixDialog.Portal>
         {/* The dialogs say what they are about in their title and body: no separate description. */}
         <RadixDialog.Content
@@ -28,12 +43,15 @@ export function Dialog({ open, title, onClose, eyebrow, children }: {
           aria-describedby={undefined}
           onCloseAutoFocus={(event) => {
             event.preventDefault();
-            if (opener.current instanceof HTMLElement && opener.current.isConnected) opener.current.focus({ preventScroll: true });
+            if (opener.current instanceof HTMLElement && opener.current.isConnected)
+              opener.current.focus({ preventScroll: true });
           }}
         >
           <div className="modal-body">
             {eyebrow}
-            <RadixDialog.Title asChild><h2>{title}</h2></RadixDialog.Title>
+            <RadixDialog.Title asChild>
+              <h2>{title}</h2>
+            </RadixDialog.Title>
             {children}
           </div>
         </RadixDialog.Content>

@@ -28,10 +28,20 @@ function ShortcutTable({ caption, shortcuts }: { caption: string; shortcuts: Sho
   return (
     <table className="shortcuts">
       <caption className="visually-hidden">{caption}</caption>
-      <thead><tr><th scope="col">Key</th><th scope="col">Action</th></tr></thead>
+      <thead>
+        <tr>
+          <th scope="col">Key</th>
+          <th scope="col">Action</th>
+        </tr>
+      </thead>
       <tbody>
         {shortcuts.map(([key, action]) => (
-          <tr key={key}><td><kbd>{key}</kbd></td><td>{action}</td></tr>
+          <tr key={key}>
+            <td>
+              <kbd>{key}</kbd>
+            </td>
+            <td>{action}</td>
+          </tr>
         ))}
       </tbody>
     </table>
@@ -39,19 +49,37 @@ function ShortcutTable({ caption, shortcuts }: { caption: string; shortcuts: Sho
 }
 
 /** The keyboard shortcuts of the queue and of the claim page, one tab each (Radix Tabs: arrow keys move between them); the page it opens on first. */
-export function HelpDialog({ open, onClose, page = 'queue' }: { open: boolean; onClose: () => void; page?: ShortcutPage }) {
+export function HelpDialog({
+  open,
+  onClose,
+  page = 'queue',
+}: {
+  open: boolean;
+  onClose: () => void;
+  page?: ShortcutPage;
+}) {
   return (
     <Dialog open={open} title="Keyboard shortcuts" onClose={onClose}>
       <Tabs.Root defaultValue={page} className="help-tabs">
         <Tabs.List aria-label="Shortcuts of" className="tab-list">
-          <Tabs.Trigger value="queue" className="tab-trigger">Claim queue</Tabs.Trigger>
-          <Tabs.Trigger value="claim" className="tab-trigger">Claim page</Tabs.Trigger>
+          <Tabs.Trigger value="queue" className="tab-trigger">
+            Claim queue
+          </Tabs.Trigger>
+          <Tabs.Trigger value="claim" className="tab-trigger">
+            Claim page
+          </Tabs.Trigger>
         </Tabs.List>
-        <Tabs.Content value="queue"><ShortcutTable caption="Keys of the claim queue" shortcuts={QUEUE_SHORTCUTS} /></Tabs.Content>
-        <Tabs.Content value="claim"><ShortcutTable caption="Keys of the claim page" shortcuts={CLAIM_SHORTCUTS} /></Tabs.Content>
+        <Tabs.Content value="queue">
+          <ShortcutTable caption="Keys of the claim queue" shortcuts={QUEUE_SHORTCUTS} />
+        </Tabs.Content>
+        <Tabs.Content value="claim">
+          <ShortcutTable caption="Keys of the claim page" shortcuts={CLAIM_SHORTCUTS} />
+        </Tabs.Content>
       </Tabs.Root>
       <div className="actions">
-        <button type="button" className="button button-primary" onClick={onClose}>Close</button>
+        <button type="button" className="button button-primary" onClick={onClose}>
+          Close
+        </button>
       </div>
     </Dialog>
   );

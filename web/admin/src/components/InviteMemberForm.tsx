@@ -5,8 +5,16 @@ import { errorText } from '@claims/ui';
 import { Alert } from '@claims/ui/components';
 
 /** A team's invitation form (a store's team, Order Protection's support staff): email, name and one of `roles`. */
-export function InviteMemberForm<R extends RoleName>({ title, roles, initialRole, onInvite }: {
-  title: string; roles: readonly R[]; initialRole: R; onInvite: (body: { email: string; name: string; role: R }) => Promise<void>;
+export function InviteMemberForm<R extends RoleName>({
+  title,
+  roles,
+  initialRole,
+  onInvite,
+}: {
+  title: string;
+  roles: readonly R[];
+  initialRole: R;
+  onInvite: (body: { email: string; name: string; role: R }) => Promise<void>;
 }) {
   const id = useId();
   const [email, setEmail] = useState('');
@@ -24,7 +32,11 @@ export function InviteMemberForm<R extends RoleName>({ title, roles, initialRole
     event.preventDefault();
     const parsed = InviteMemberRequest.safeParse({ email, name, role });
     if (!parsed.success) {
-      setProblems(parsed.error.issues.map((i) => (i.path[0] === 'email' ? 'Enter an email address.' : i.path[0] === 'name' ? 'Enter their name.' : i.message)));
+      setProblems(
+        parsed.error.issues.map((i) =>
+          i.path[0] === 'email' ? 'Enter an email address.' : i.path[0] === 'name' ? 'Enter their name.' : i.message,
+        ),
+      );
       return;
     }
     setProblems([]);
@@ -36,21 +48,56 @@ export function InviteMemberForm<R extends RoleName>({ title, roles, initialRole
       <form className="inline-form" onSubmit={onSubmit} noValidate>
         <div className="field">
           <label htmlFor={`${id}-email`}>Email</label>
-          <input id={`${id}-email`} type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} maxLength={320} />
+          <input
+            id={`${id}-email`}
+            type="email"
+            autoComplete="off"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            maxLength={320}
+          />
         </div>
         <div className="field">
           <label htmlFor={`${id}-name`}>Name</label>
-          <input id={`${id}-name`} type="text" autoComplete="off" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} />
+          <input
+            id={`${id}-name`}
+            type="text"
+            autoComplete="off"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            maxLength={200}
+          />
         </div>
         <div className="field">
           <label htmlFor={`${id}-role`}>Role</label>
-          <select id={`${id}-role`} value={role} onChange={(e) => { const next = roles.find((r) => r === e.target.value); if (next) setRole(next); }}>
-            {roles.map((r) => <option key={r} value={r}>{ROLES[r].label}</option>)}
+          <select
+            id={`${id}-role`}
+            value={role}
+            onChange={(e) => {
+              const next = roles.find((r) => r === e.target.value);
+              if (next) setRole(next);
+            }}
+          >
+            {roles.map((r) => (
+              <option key={r} value={r}>
+                {ROLES[r].label}
+              </option>
+            ))}
           </select>
         </div>
-        <button type="submit" className="button button-primary" disabled={invite.isPending}>Send invitation</button>
+        <button type="submit" className="button button-primary" disabled={invite.isPending}>
+          Send invitation
+        </button>
       </form>
-      {problems.length > 0 ? <div role="alert" className="alert alert-danger"><ul className="plain">{problems.map((p) => <li key={p}>{p}</li>)}</ul></div> : null}
+      {problems.length > 0 ? (
+        <div role="alert" className="alert alert-danger">
+          <ul className="plain">
+            {problems.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       {invite.isError ? <Alert>{errorText(invite.error)}</Alert> : null}
     </section>
   );

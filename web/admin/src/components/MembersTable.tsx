@@ -10,7 +10,13 @@ export function MembersTable({ caption, children }: { caption: string; children:
       <table className="claims-table">
         <caption className="visually-hidden">{caption}</caption>
         <thead>
-          <tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Status</th><th scope="col">Roles</th><th scope="col">Actions</th></tr>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Email</th>
+            <th scope="col">Status</th>
+            <th scope="col">Roles</th>
+            <th scope="col">Actions</th>
+          </tr>
         </thead>
         <tbody>{children}</tbody>
       </table>
@@ -23,14 +29,19 @@ export function invitationMailText(mail: InvitationMailStatus | null | undefined
   if (!mail) return 'Invitation mail not sent yet';
   if (mail.sent) return `Invitation mailed to ${mail.to} on ${formatDateTime(mail.at)}`;
   const why = `Invitation mail to ${mail.to} failed (${mail.error ?? 'unknown error'})`;
-  return mail.nextAttemptAt ? `${why}; retrying at ${formatDateTime(mail.nextAttemptAt)}` : `${why}; given up after ${mail.attempt} tries`;
+  return mail.nextAttemptAt
+    ? `${why}; retrying at ${formatDateTime(mail.nextAttemptAt)}`
+    : `${why}; given up after ${mail.attempt} tries`;
 }
 
 /** The first four cells of a member's row; the row adds its actions. */
 export function MemberCells({ member, self, roles }: { member: TeamMember; self: boolean; roles: string }) {
   return (
     <>
-      <th scope="row">{member.name}{self ? <span className="muted"> (you)</span> : null}</th>
+      <th scope="row">
+        {member.name}
+        {self ? <span className="muted"> (you)</span> : null}
+      </th>
       <td>{member.email}</td>
       <td>
         <Badge tone={member.status === 'active' ? 'success' : 'info'}>{member.status}</Badge>

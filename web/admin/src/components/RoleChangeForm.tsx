@@ -2,8 +2,18 @@ import { useId, useState, type FormEvent } from 'react';
 import { ROLES, type RoleName } from '@claims/contracts';
 
 /** A member row's role picker and its Change role button; the current role, when offered, is preselected. */
-export function RoleChangeForm<R extends RoleName>({ memberName, roles, current, busy, onChange }: {
-  memberName: string; roles: readonly R[]; current: RoleName | undefined; busy: boolean; onChange: (role: R) => void;
+export function RoleChangeForm<R extends RoleName>({
+  memberName,
+  roles,
+  current,
+  busy,
+  onChange,
+}: {
+  memberName: string;
+  roles: readonly R[];
+  current: RoleName | undefined;
+  busy: boolean;
+  onChange: (role: R) => void;
 }) {
   const id = useId();
   const [role, setRole] = useState<R | ''>(roles.find((r) => r === current) ?? '');
@@ -14,10 +24,16 @@ export function RoleChangeForm<R extends RoleName>({ memberName, roles, current,
   return (
     <form className="inline-form" onSubmit={onSubmit}>
       <div className="field">
-        <label htmlFor={`${id}-role`} className="visually-hidden">Role for {memberName}</label>
+        <label htmlFor={`${id}-role`} className="visually-hidden">
+          Role for {memberName}
+        </label>
         <select id={`${id}-role`} value={role} onChange={(e) => setRole(roles.find((r) => r === e.target.value) ?? '')}>
           <option value="">Choose a role</option>
-          {roles.map((r) => <option key={r} value={r}>{ROLES[r].label}</option>)}
+          {roles.map((r) => (
+            <option key={r} value={r}>
+              {ROLES[r].label}
+            </option>
+          ))}
         </select>
       </div>
       <button type="submit" className="button button-secondary" disabled={!role || role === current || busy}>

@@ -19,12 +19,26 @@ export function SecretValue({ label, value }: { label: string; value: string }) 
     <div className="stack">
       <div className="field">
         <label htmlFor={`${id}-value`}>{label}</label>
-        <input id={`${id}-value`} type="text" className="secret" readOnly value={value} onFocus={(e) => e.target.select()} aria-describedby={`${id}-hint`} />
-        <p id={`${id}-hint`} className="hint">Shown only this once. Store it somewhere safe before closing.</p>
+        <input
+          id={`${id}-value`}
+          type="text"
+          className="secret"
+          readOnly
+          value={value}
+          onFocus={(e) => e.target.select()}
+          aria-describedby={`${id}-hint`}
+        />
+        <p id={`${id}-hint`} className="hint">
+          Shown only this once. Store it somewhere safe before closing.
+        </p>
       </div>
       <div className="actions">
-        <button type="button" className="button button-secondary" onClick={() => void copy()}>Copy<span className="visually-hidden"> {label}</span></button>
-        <p role="status" className="muted copy-status">{copied}</p>
+        <button type="button" className="button button-secondary" onClick={() => void copy()}>
+          Copy<span className="visually-hidden"> {label}</span>
+        </button>
+        <p role="status" className="muted copy-status">
+          {copied}
+        </p>
       </div>
     </div>
   );

@@ -2,14 +2,26 @@ import { useId } from 'react';
 import type { StoreRef } from '@claims/contracts';
 
 /** Which store a per-store page shows; a single store needs no choice. */
-export function StorePicker({ stores, value, onChange }: { stores: readonly StoreRef[]; value: string; onChange: (storeId: string) => void }) {
+export function StorePicker({
+  stores,
+  value,
+  onChange,
+}: {
+  stores: readonly StoreRef[];
+  value: string;
+  onChange: (storeId: string) => void;
+}) {
   const id = useId();
   if (stores.length <= 1) return null;
   return (
     <div className="field field-inline">
       <label htmlFor={`${id}-store`}>Store</label>
       <select id={`${id}-store`} value={value} onChange={(e) => onChange(e.target.value)}>
-        {stores.map((s) => <option key={s.id} value={s.id}>{s.name}</option>)}
+        {stores.map((s) => (
+          <option key={s.id} value={s.id}>
+            {s.name}
+          </option>
+        ))}
       </select>
     </div>
   );

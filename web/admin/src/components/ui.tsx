@@ -1,6 +1,10 @@
 import { useId, type ReactNode } from 'react';
 import {
-  CLAIM_STATE_BADGES, CLAIM_STATE_OF_STATUS, CLAIM_STATUS_LABELS, type ClaimStatus, type ProtectionStatus,
+  CLAIM_STATE_BADGES,
+  CLAIM_STATE_OF_STATUS,
+  CLAIM_STATUS_LABELS,
+  type ClaimStatus,
+  type ProtectionStatus,
 } from '@claims/contracts';
 
 export type BadgeTone = 'info' | 'warning' | 'success' | 'danger' | 'neutral';
@@ -31,7 +35,12 @@ export const PROTECTION_LABELS: Record<ProtectionStatus, string> = {
   removed: 'Protection removed',
   unprotected: 'Unprotected',
 };
-const PROTECTION_TONES: Record<ProtectionStatus, BadgeTone> = { protected: 'success', ota: 'info', removed: 'warning', unprotected: 'neutral' };
+const PROTECTION_TONES: Record<ProtectionStatus, BadgeTone> = {
+  protected: 'success',
+  ota: 'info',
+  removed: 'warning',
+  unprotected: 'neutral',
+};
 
 /** Spec §4 protection status: ota, removed, protected or unprotected. */
 export function ProtectionBadge({ status }: { status: string }) {
@@ -60,7 +69,11 @@ export function ToolCard({ title, titleId, children }: { title: string; titleId?
     <section className="card tool-card" aria-labelledby={id}>
       <details>
         {/* A title given from outside is one its tool moves the focus to (tabIndex -1). */}
-        <summary><h2 id={id} tabIndex={titleId ? -1 : undefined}>{title}</h2></summary>
+        <summary>
+          <h2 id={id} tabIndex={titleId ? -1 : undefined}>
+            {title}
+          </h2>
+        </summary>
         <div className="stack tool-body">{children}</div>
       </details>
     </section>

@@ -1,5 +1,13 @@
 /** A listed item's Edit and Delete buttons (each shown when given), naming the item to a screen reader. */
-export function EditDeleteButtons({ name, onEdit, onDelete }: { name: string; onEdit: (() => void) | null; onDelete: (() => void) | null }) {
+export function EditDeleteButtons({
+  name,
+  onEdit,
+  onDelete,
+}: {
+  name: string;
+  onEdit: (() => void) | null;
+  onDelete: (() => void) | null;
+}) {
   return (
     <>
       {onEdit ? (

@@ -3,8 +3,18 @@ import { SopInput, type SopView } from '@claims/contracts';
 import { Alert } from '@claims/ui/components';
 
 /** Write or rewrite an SOP: a title and its procedure as plain text. */
-export function SopForm({ sop, busy, error, onSave, onCancel }: {
-  sop: SopView | null; busy: boolean; error: string | null; onSave: (input: SopInput) => void; onCancel: () => void;
+export function SopForm({
+  sop,
+  busy,
+  error,
+  onSave,
+  onCancel,
+}: {
+  sop: SopView | null;
+  busy: boolean;
+  error: string | null;
+  onSave: (input: SopInput) => void;
+  onCancel: () => void;
 }) {
   const id = useId();
   const [title, setTitle] = useState(sop?.title ?? '');
@@ -14,9 +24,13 @@ export function SopForm({ sop, busy, error, onSave, onCancel }: {
     event.preventDefault();
     const parsed = SopInput.safeParse({ title, body });
     if (!parsed.success) {
-      setProblem(parsed.error.issues[0]?.path[0] === 'title'
-        ? (title.trim() ? 'The title is at most 200 characters.' : 'Give the SOP a title.')
-        : 'The procedure is at most 50,000 characters.');
+      setProblem(
+        parsed.error.issues[0]?.path[0] === 'title'
+          ? title.trim()
+            ? 'The title is at most 200 characters.'
+            : 'Give the SOP a title.'
+          : 'The procedure is at most 50,000 characters.',
+      );
       return;
     }
     setProblem(null);
@@ -31,13 +45,23 @@ export function SopForm({ sop, busy, error, onSave, onCancel }: {
       </div>
       <div className="field">
         <label htmlFor={`${id}-body`}>Procedure</label>
-        <textarea id={`${id}-body`} rows={8} maxLength={50_000} value={body} onChange={(e) => setBody(e.target.value)} />
+        <textarea
+          id={`${id}-body`}
+          rows={8}
+          maxLength={50_000}
+          value={body}
+          onChange={(e) => setBody(e.target.value)}
+        />
       </div>
       {problem ? <Alert>{problem}</Alert> : null}
       {error ? <Alert>{error}</Alert> : null}
       <div className="actions">
-        <button type="submit" className="button" disabled={busy}>{sop ? 'Save SOP' : 'Create SOP'}</button>
-        <button type="button" className="button button-secondary" onClick={onCancel}>Cancel</button>
+        <button type="submit" className="button" disabled={busy}>
+          {sop ? 'Save SOP' : 'Create SOP'}
+        </button>
+        <button type="button" className="button button-secondary" onClick={onCancel}>
+          Cancel
+        </button>
       </div>
     </form>
   );

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { MacroList, MacroView, SopList, SopView, type MacroInput, type SopInput, type SopState } from '@claims/contracts';
+import {
+  MacroList,
+  MacroView,
+  SopList,
+  SopView,
+  type MacroInput,
+  type SopInput,
+  type SopState,
+} from '@claims/contracts';
 import { request } from '@claims/ui/http';
 
 const storePath = (storeId: string, rest: string) => `admin/stores/${encodeURIComponent(storeId)}${rest}`;
@@ -11,7 +19,8 @@ const macrosPath = (owner: MacroOwner, macroId?: string) => {
   const base = owner.scope === 'global' ? 'admin/global-macros' : storePath(owner.storeId, '/macros');
   return macroId ? `${base}/${encodeURIComponent(macroId)}` : base;
 };
-const sopsPath = (storeId: string, sopId?: string, rest = '') => storePath(storeId, `/sops${sopId ? `/${encodeURIComponent(sopId)}` : ''}${rest}`);
+const sopsPath = (storeId: string, sopId?: string, rest = '') =>
+  storePath(storeId, `/sops${sopId ? `/${encodeURIComponent(sopId)}` : ''}${rest}`);
 
 /** The macro and SOP management pages' calls (the claim page only reads and renders macros, through `api`). */
 export const deskToolsApi = {

@@ -2,7 +2,10 @@ import { useState } from 'react';
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
 
 /** A listed item the server versions: what an edit and a delete send back as the version they saw. */
-interface Versioned { id: string; version: number }
+interface Versioned {
+  id: string;
+  version: number;
+}
 
 /**
  * Editing a listed kind of desk tool (macros, SOPs): which form is open (none, a new item, or one item's edit), the
@@ -51,7 +54,15 @@ export function useListEditing<Item extends Versioned, Input>(options: {
     setDeleting(item);
   };
   return {
-    editing, deleting, notice, setNotice, refresh, save, remove, open, askDelete,
+    editing,
+    deleting,
+    notice,
+    setNotice,
+    refresh,
+    save,
+    remove,
+    open,
+    askDelete,
     close: () => setEditing(null),
     cancelDelete: () => setDeleting(null),
   };

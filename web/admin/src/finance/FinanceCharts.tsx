@@ -11,7 +11,15 @@ type MonthRow = FinanceMonthlyTotals['months'][number];
 const axis = { fontSize: 12 };
 
 /** One bar series per store and currency (money of two currencies is never added), over every month of the range. */
-function MonthlyChart({ title, rows, months, stores, pick, count, countLabel }: {
+function MonthlyChart({
+  title,
+  rows,
+  months,
+  stores,
+  pick,
+  count,
+  countLabel,
+}: {
   title: string;
   rows: readonly MonthRow[];
   months: readonly string[];
@@ -21,7 +29,9 @@ function MonthlyChart({ title, rows, months, stores, pick, count, countLabel }: 
   countLabel: string;
 }) {
   const shown = rows.filter((r) => pick(r) !== 0 || count(r) !== 0);
-  const series = [...new Map(shown.map((r) => [`${r.storeId} ${r.currency}`, { storeId: r.storeId, currency: r.currency }])).values()]
+  const series = [
+    ...new Map(shown.map((r) => [`${r.storeId} ${r.currency}`, { storeId: r.storeId, currency: r.currency }])).values(),
+  ]
     .map((s) => ({ ...s, name: `${storeNameOf(stores, s.storeId)} (${s.currency})` }))
     .sort((a, b) => a.name.localeCompare(b.name));
   const valueOf = new Map(shown.map((r) => [`${r.month} ${r.storeId} ${r.currency}`, pick(r)]));
@@ -33,9 +43,17 @@ function MonthlyChart({ title, rows, months, stores, pick, count, countLabel }: 
   return (
     <ChartFigure
       title={title}
-      summary={shown.length === 0 ? 'Nothing in these months.' : `In all ${formatTotals(totals)} over ${months.length} months.`}
+      summary={
+        shown.length === 0 ? 'Nothing in these months.' : `In all ${formatTotals(totals)} over ${months.length} months.`
+      }
       columns={['Month', 'Store', 'Currency', 'Amount', countLabel]}
-      rows={shown.map((r) => [formatMonth(r.month), storeNameOf(stores, r.storeId), r.currency, formatMoney(pick(r), r.currency), count(r)])}
+      rows={shown.map((r) => [
+        formatMonth(r.month),
+        storeNameOf(stores, r.storeId),
+        r.currency,
+        formatMoney(pick(r), r.currency),
+        count(r),
+      ])}
     >
       <BarChart data={data} accessibilityLayer={false}>
         <CartesianGrid strokeDasharray="3 3" />
@@ -43,18 +61,44 @@ function MonthlyChart({ title, rows, months, stores, pick, count, countLabel }: 
         <YAxis tick={axis} width={64} />
         <Tooltip />
         <Legend />
-        {series.map((s, i) => <Bar key={s.name} dataKey={`s${i}`} name={s.name} fill={colourOf(i)} isAnimationActive={false} />)}
+        {series.map((s, i) => (
+          <Bar key={s.name} dataKey={`s${i}`} name={s.name} fill={colourOf(i)} isAnimationActive={false} />
+        ))}
       </BarChart>
     </ChartFigure>
   );
 }
 
 /** Premiums collected and payouts decided per month and store. */
-export function FinanceCharts({ rows, months, stores }: { rows: readonly MonthRow[]; months: readonly string[]; stores: readonly StoreRef[] }) {
+export function FinanceCharts({
+  rows,
+  months,
+  stores,
+}: {
+  rows: readonly MonthRow[];
+  months: readonly string[];
+  stores: readonly StoreRef[];
+}) {
   return (
     <div className="charts">
-      <MonthlyChart title="Premiums collected per month" rows={rows} months={months} stores={stores} pick={(r) => r.premiums} count={(r) => r.orders} countLabel="Orders" />
-      <MonthlyChart title="Payouts decided per month" rows={rows} months={months} stores={stores} pick={(r) => r.payouts} count={(r) => r.entries} countLabel="Entries" />
+      <MonthlyChart
+        title="Premiums collected per month"
+        rows={rows}
+        months={months}
+        stores={stores}
+        pick={(r) => r.premiums}
+        count={(r) => r.orders}
+        countLabel="Orders"
+      />
+      <MonthlyChart
+        title="Payouts decided per month"
+        rows={rows}
+        months={months}
+        stores={stores}
+        pick={(r) => r.payouts}
+        count={(r) => r.entries}
+        countLabel="Entries"
+      />
     </div>
   );
 }

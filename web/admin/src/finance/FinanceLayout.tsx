@@ -9,10 +9,45 @@ export function FinanceLayout() {
     <>
       <nav aria-label="Finance" className="tabs">
         <ul>
-          {holdsInternally(me, 'payout:read') ? <li><Link className="tab" to="/finance/payouts" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ ...current, className: 'tab tab-current' }}>Payouts</Link></li> : null}
-          {holdsInternally(me, 'finance:read') ? <li><Link className="tab" to="/finance/replay" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ ...current, className: 'tab tab-current' }}>Replay</Link></li> : null}
-          {holdsInternally(me, 'finance:read') && holdsInternally(me, 'payout:read')
-            ? <li><Link className="tab" to="/finance/charts" search={{}} activeOptions={{ includeSearch: false }} activeProps={{ ...current, className: 'tab tab-current' }}>Premiums &amp; payouts</Link></li> : null}
+          {holdsInternally(me, 'payout:read') ? (
+            <li>
+              <Link
+                className="tab"
+                to="/finance/payouts"
+                search={{}}
+                activeOptions={{ includeSearch: false }}
+                activeProps={{ ...current, className: 'tab tab-current' }}
+              >
+                Payouts
+              </Link>
+            </li>
+          ) : null}
+          {holdsInternally(me, 'finance:read') ? (
+            <li>
+              <Link
+                className="tab"
+                to="/finance/replay"
+                search={{}}
+                activeOptions={{ includeSearch: false }}
+                activeProps={{ ...current, className: 'tab tab-current' }}
+              >
+                Replay
+              </Link>
+            </li>
+          ) : null}
+          {holdsInternally(me, 'finance:read') && holdsInternally(me, 'payout:read') ? (
+            <li>
+              <Link
+                className="tab"
+                to="/finance/charts"
+                search={{}}
+                activeOptions={{ includeSearch: false }}
+                activeProps={{ ...current, className: 'tab tab-current' }}
+              >
+                Premiums &amp; payouts
+              </Link>
+            </li>
+          ) : null}
         </ul>
       </nav>
       <Outlet />

@@ -14,7 +14,16 @@ const STATUS_TONES: Record<PayoutBatchStatus, BadgeTone> = { created: 'warning',
 /** Who took a step and when, or what it waits for. */
 function Step({ by, at, children }: { by: string | null; at: string | null; children?: ReactNode }) {
   if (!at) return <>{children ?? '—'}</>;
-  return <>{by ?? 'Someone'}<br /><time className="hint" dateTime={at}>{formatDateTime(at)}</time>{children}</>;
+  return (
+    <>
+      {by ?? 'Someone'}
+      <br />
+      <time className="hint" dateTime={at}>
+        {formatDateTime(at)}
+      </time>
+      {children}
+    </>
+  );
 }
 
 function PayForm({ batch, busy, onPay }: { batch: PayoutBatch; busy: boolean; onPay: (reference: string) => void }) {
@@ -23,19 +32,39 @@ function PayForm({ batch, busy, onPay }: { batch: PayoutBatch; busy: boolean; on
   const [problem, setProblem] = useState<string | null>(null);
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (!reference.trim()) return setProblem('Enter the transfer\'s reference.');
+    if (!reference.trim()) return setProblem("Enter the transfer's reference.");
     setProblem(null);
     onPay(reference.trim());
   }
   return (
     <form className="inline-form" onSubmit={onSubmit} noValidate>
       <div className="field">
-        <label htmlFor={id}>Transfer reference<span className="visually-hidden"> for batch {shortId(batch.id)}</span></label>
-        <input id={id} type="text" maxLength={200} value={reference} onChange={(e) => setReference(e.target.value)}
-          aria-invalid={problem ? true : undefined} aria-describedby={problem ? `${id}-problem` : undefined} />
+        <label htmlFor={id}>
+          Transfer reference<span className="visually-hidden"> for batch {shortId(batch.id)}</span>
+        </label>
+        <input
+          id={id}
+          type="text"
+          maxLength={200}
+          value={reference}
+          onChange={(e) => setReference(e.target.value)}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? `${id}-problem` : undefined}
+        />
       </div>
-      <button type="submit" className="button button-primary" disabled={busy} aria-label={`Mark batch ${shortId(batch.id)} paid`}>Mark paid</button>
-      {problem ? <p id={`${id}-problem`} className="field-error" role="alert">{problem}</p> : null}
+      <button
+        type="submit"
+        className="button button-primary"
+        disabled={busy}
+        aria-label={`Mark batch ${shortId(batch.id)} paid`}
+      >
+        Mark paid
+      </button>
+      {problem ? (
+        <p id={`${id}-problem`} className="field-error" role="alert">
+          {problem}
+        </p>
+      ) : null}
     </form>
   );
 }
@@ -52,14 +81,23 @@ export function PayoutBatches({ store }: { store: StoreRef }) {
   const [notice, setNotice] = useState<{ tone: 'success' | 'danger'; text: string } | null>(null);
   // The list is a read model a moment behind the command: the answer of each step goes straight into it.
   const settle = async (batch: PayoutBatch, text: string) => {
-    client.setQueryData<{ data: PayoutBatch[] }>(key, (old) => ({ data: [batch, ...(old?.data ?? []).filter((b) => b.id !== batch.id)].sort((a, b) => b.createdAt.localeCompare(a.createdAt)) }));
+    client.setQueryData<{ data: PayoutBatch[] }>(key, (old) => ({
+      data: [batch, ...(old?.data ?? []).filter((b) => b.id !== batch.id)].sort((a, b) =>
+        b.createdAt.localeCompare(a.createdAt),
+      ),
+    }));
     setNotice({ tone: 'success', text });
     await client.invalidateQueries({ queryKey: ['payout-entries'] });
   };
-  const failed = (text: string) => (error: unknown) => setNotice({ tone: 'danger', text: `${text} ${errorText(error)}` });
+  const failed = (text: string) => (error: unknown) =>
+    setNotice({ tone: 'danger', text: `${text} ${errorText(error)}` });
   const create = useMutation({
     mutationFn: () => financeApi.createBatch(store.id),
-    onSuccess: (b) => settle(b, `Batch ${shortId(b.id)} made: ${pluralize(b.entryIds.length, 'entry', 'entries')}, ${formatMoney(b.total, b.currency)}. Someone other than you approves it.`),
+    onSuccess: (b) =>
+      settle(
+        b,
+        `Batch ${shortId(b.id)} made: ${pluralize(b.entryIds.length, 'entry', 'entries')}, ${formatMoney(b.total, b.currency)}. Someone other than you approves it.`,
+      ),
     onError: failed('No batch was made.'),
   });
   const approve = useMutation({
@@ -68,7 +106,8 @@ export function PayoutBatches({ store }: { store: StoreRef }) {
     onError: (error, b) => failed(`Batch ${shortId(b.id)} was not approved.`)(error),
   });
   const pay = useMutation({
-    mutationFn: ({ batch, reference }: { batch: PayoutBatch; reference: string }) => financeApi.payBatch(store.id, batch.id, reference),
+    mutationFn: ({ batch, reference }: { batch: PayoutBatch; reference: string }) =>
+      financeApi.payBatch(store.id, batch.id, reference),
     onSuccess: (b) => settle(b, `Batch ${shortId(b.id)} marked paid (${b.reference ?? ''}).`),
     onError: (error, { batch }) => failed(`Batch ${shortId(batch.id)} was not marked paid.`)(error),
   });
@@ -82,15 +121,29 @@ export function PayoutBatches({ store }: { store: StoreRef }) {
       <h2 id="batches-title">Payout batches of {store.name}</h2>
       {mayCreate ? (
         <div className="actions">
-          <button type="button" className="button button-primary" disabled={create.isPending} onClick={() => { setNotice(null); create.mutate(); }}>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={create.isPending}
+            onClick={() => {
+              setNotice(null);
+              create.mutate();
+            }}
+          >
             Create batch
           </button>
-          <p className="hint">Gathers every pending entry of {store.name} that is in no batch yet, whatever the period above.</p>
+          <p className="hint">
+            Gathers every pending entry of {store.name} that is in no batch yet, whatever the period above.
+          </p>
         </div>
       ) : null}
-      <div role="status">{notice?.tone === 'success' ? <p className="alert alert-success">{notice.text}</p> : null}</div>
+      <div role="status">
+        {notice?.tone === 'success' ? <p className="alert alert-success">{notice.text}</p> : null}
+      </div>
       {notice?.tone === 'danger' ? <Alert>{notice.text}</Alert> : null}
-      {batches.isError ? <Alert>{errorText(batches.error, 'The batches could not be loaded. Try again.')}</Alert> : null}
+      {batches.isError ? (
+        <Alert>{errorText(batches.error, 'The batches could not be loaded. Try again.')}</Alert>
+      ) : null}
       {batches.isPending ? <p className="muted">Loading the batches…</p> : null}
       {batches.data && list.length === 0 ? <p className="muted">No payout batches yet.</p> : null}
       {list.length > 0 ? (
@@ -99,8 +152,12 @@ export function PayoutBatches({ store }: { store: StoreRef }) {
             <caption className="visually-hidden">Payout batches of {store.name}</caption>
             <thead>
               <tr>
-                <th scope="col">Batch</th><th scope="col">Total</th><th scope="col">Status</th>
-                <th scope="col">Created</th><th scope="col">Approved</th><th scope="col">Paid</th>
+                <th scope="col">Batch</th>
+                <th scope="col">Total</th>
+                <th scope="col">Status</th>
+                <th scope="col">Created</th>
+                <th scope="col">Approved</th>
+                <th scope="col">Paid</th>
               </tr>
             </thead>
             <tbody>
@@ -108,26 +165,56 @@ export function PayoutBatches({ store }: { store: StoreRef }) {
                 const mine = batch.createdBy === me.user.id;
                 return (
                   <tr key={batch.id}>
-                    <th scope="row">Batch {shortId(batch.id)}<p className="hint">{pluralize(batch.entryIds.length, 'entry', 'entries')}</p></th>
+                    <th scope="row">
+                      Batch {shortId(batch.id)}
+                      <p className="hint">{pluralize(batch.entryIds.length, 'entry', 'entries')}</p>
+                    </th>
                     <td className="numeric">{formatMoney(batch.total, batch.currency)}</td>
-                    <td><Badge tone={STATUS_TONES[batch.status]}>{batch.status}</Badge></td>
-                    <td><Step by={batch.createdByName} at={batch.createdAt} /></td>
+                    <td>
+                      <Badge tone={STATUS_TONES[batch.status]}>{batch.status}</Badge>
+                    </td>
+                    <td>
+                      <Step by={batch.createdByName} at={batch.createdAt} />
+                    </td>
                     <td>
                       <Step by={batch.approvedByName} at={batch.approvedAt}>
                         {batch.status === 'created' && mayApprove ? (
                           <>
-                            <button type="button" className="button button-secondary" disabled={approve.isPending}
-                              aria-label={`Approve batch ${shortId(batch.id)}`} onClick={() => { setNotice(null); approve.mutate(batch); }}>Approve</button>
+                            <button
+                              type="button"
+                              className="button button-secondary"
+                              disabled={approve.isPending}
+                              aria-label={`Approve batch ${shortId(batch.id)}`}
+                              onClick={() => {
+                                setNotice(null);
+                                approve.mutate(batch);
+                              }}
+                            >
+                              Approve
+                            </button>
                             {mine ? <p className="hint">You made this batch: someone else approves it.</p> : null}
                           </>
-                        ) : batch.status === 'created' ? 'Waiting for approval' : null}
+                        ) : batch.status === 'created' ? (
+                          'Waiting for approval'
+                        ) : null}
                       </Step>
                     </td>
                     <td>
                       <Step by={batch.paidByName} at={batch.paidAt}>
-                        {batch.paidAt ? <p className="hint">Reference {batch.reference}</p> : batch.status === 'approved' && mayPay
-                          ? <PayForm batch={batch} busy={pay.isPending} onPay={(reference) => { setNotice(null); pay.mutate({ batch, reference }); }} />
-                          : batch.status === 'created' ? 'After approval' : null}
+                        {batch.paidAt ? (
+                          <p className="hint">Reference {batch.reference}</p>
+                        ) : batch.status === 'approved' && mayPay ? (
+                          <PayForm
+                            batch={batch}
+                            busy={pay.isPending}
+                            onPay={(reference) => {
+                              setNotice(null);
+                              pay.mutate({ batch, reference });
+                            }}
+                          />
+                        ) : batch.status === 'created' ? (
+                          'After approval'
+                        ) : null}
                       </Step>
                     </td>
                   </tr>

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import {
-  FinanceMonthlyTotals, FinanceReplayView, PayoutBatch, PayoutBatchList, PayoutEntriesResponse, PremiumTotals,
+  FinanceMonthlyTotals,
+  FinanceReplayView,
+  PayoutBatch,
+  PayoutBatchList,
+  PayoutEntriesResponse,
+  PremiumTotals,
   type FinanceReplayRequest,
 } from '@claims/contracts';
 import { request } from '@claims/ui/http';
@@ -11,8 +16,10 @@ export interface FinancePeriod {
   to?: string | undefined;
 }
 
-const batchesPath = (storeId: string, rest = '') => `finance/stores/${encodeURIComponent(storeId)}/payout-batches${rest}`;
-const batchPath = (storeId: string, batchId: string, step: 'approve' | 'pay') => batchesPath(storeId, `/${encodeURIComponent(batchId)}/${step}`);
+const batchesPath = (storeId: string, rest = '') =>
+  `finance/stores/${encodeURIComponent(storeId)}/payout-batches${rest}`;
+const batchPath = (storeId: string, batchId: string, step: 'approve' | 'pay') =>
+  batchesPath(storeId, `/${encodeURIComponent(batchId)}/${step}`);
 
 /** Contract §Finance, for Order Protection's finance team: the payout ledger, batches, premiums and replays. */
 export const financeApi = {
@@ -25,9 +32,11 @@ export const financeApi = {
   payoutBatches: (storeId: string) => request('GET', batchesPath(storeId), { schema: PayoutBatchList }),
   createBatch: (storeId: string) => request('POST', batchesPath(storeId), { body: {}, schema: PayoutBatch }),
   // Without expectedVersion: the store's batches share one stream, and the decider refuses a step a batch is past.
-  approveBatch: (storeId: string, batchId: string) => request('POST', batchPath(storeId, batchId, 'approve'), { body: {}, schema: PayoutBatch }),
+  approveBatch: (storeId: string, batchId: string) =>
+    request('POST', batchPath(storeId, batchId, 'approve'), { body: {}, schema: PayoutBatch }),
   payBatch: (storeId: string, batchId: string, reference: string) =>
     request('POST', batchPath(storeId, batchId, 'pay'), { body: { reference }, schema: PayoutBatch }),
-  startReplay: (body: FinanceReplayRequest) => request('POST', 'finance/replays', { body, schema: z.object({ id: z.uuid() }) }),
+  startReplay: (body: FinanceReplayRequest) =>
+    request('POST', 'finance/replays', { body, schema: z.object({ id: z.uuid() }) }),
   replay: (id: string) => request('GET', `finance/replays/${encodeURIComponent(id)}`, { schema: FinanceReplayView }),
 };

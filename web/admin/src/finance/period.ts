@@ -14,7 +14,10 @@ export type PeriodSearch = z.infer<typeof PeriodSearch>;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** The days a search names (or the last 30 through today) and the instants the finance API takes for them. */
-export function daysOf(search: PeriodSearch, now = Date.now()): { fromDay: string; toDay: string; from: string; to: string } {
+export function daysOf(
+  search: PeriodSearch,
+  now = Date.now(),
+): { fromDay: string; toDay: string; from: string; to: string } {
   const toDay = search.to ?? dayOf(now);
   const fromDay = search.from ?? dayOf(Date.parse(`${toDay}T00:00:00.000Z`) - 29 * DAY_MS);
   return { fromDay, toDay, from: `${fromDay}T00:00:00.000Z`, to: `${toDay}T23:59:59.999Z` };

@@ -1,5 +1,11 @@
 import {
-  AccountList, AccountView, OnboardingList, StoreOnboardingView, type CreateAccountRequest, type CreateStoreRequest, type OnboardingStepRequest,
+  AccountList,
+  AccountView,
+  OnboardingList,
+  StoreOnboardingView,
+  type CreateAccountRequest,
+  type CreateStoreRequest,
+  type OnboardingStepRequest,
 } from '@claims/contracts';
 import { request } from '@claims/ui/http';
 
@@ -13,5 +19,6 @@ export const onboardingApi = {
   list: () => request('GET', 'admin/onboarding', { schema: OnboardingList }),
   step: (storeId: string, body: OnboardingStepRequest & { expectedVersion: number }) =>
     request('POST', storePath(storeId, '/onboarding/steps'), { body, schema: StoreOnboardingView }),
-  activate: (storeId: string) => request('POST', storePath(storeId, '/activate'), { body: {}, schema: StoreOnboardingView }),
+  activate: (storeId: string) =>
+    request('POST', storePath(storeId, '/activate'), { body: {}, schema: StoreOnboardingView }),
 };

@@ -15,14 +15,28 @@ export function OrderReference({ reference, fallback }: { reference: string; fal
   useEffect(() => {
     if (only) void navigate({ to: '/orders/$orderId', params: { orderId: only.id }, replace: true });
   }, [only, navigate]);
-  if (found.isPending || only) return <Page title="Finding the order"><p role="status">Looking up {reference}…</p></Page>;
-  if (found.isError) return <Page title="Something went wrong"><Alert>{found.error.message}</Alert></Page>;
+  if (found.isPending || only)
+    return (
+      <Page title="Finding the order">
+        <p role="status">Looking up {reference}…</p>
+      </Page>
+    );
+  if (found.isError)
+    return (
+      <Page title="Something went wrong">
+        <Alert>{found.error.message}</Alert>
+      </Page>
+    );
   if (found.data.data.length === 0) return <>{fallback}</>;
   return (
     <Page title={`Orders ${reference}`}>
       <ul className="plain">
         {found.data.data.map((o) => (
-          <li key={o.id}><Link to="/orders/$orderId" params={{ orderId: o.id }}>Order {o.orderNumber} of {o.store.name}</Link></li>
+          <li key={o.id}>
+            <Link to="/orders/$orderId" params={{ orderId: o.id }}>
+              Order {o.orderNumber} of {o.store.name}
+            </Link>
+          </li>
         ))}
       </ul>
     </Page>

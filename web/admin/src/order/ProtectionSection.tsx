@@ -8,12 +8,19 @@ import { ConfirmDialog } from '../components/ConfirmDialog.js';
 import { Fact, ProtectionBadge } from '../components/ui.js';
 import { orderApi } from './orderApi.js';
 
-const failureText = (error: unknown) => (isHttpError(error, 409)
-  ? 'The protection changed meanwhile. Look at it again and try again.'
-  : errorText(error));
+const failureText = (error: unknown) =>
+  isHttpError(error, 409) ? 'The protection changed meanwhile. Look at it again and try again.' : errorText(error);
 
 /** The order's protection; removing reverses its premium (`protection:remove`), adding records it (`protection:add`). */
-export function ProtectionSection({ order, canAdd, canRemove }: { order: AdminOrderView; canAdd: boolean; canRemove: boolean }) {
+export function ProtectionSection({
+  order,
+  canAdd,
+  canRemove,
+}: {
+  order: AdminOrderView;
+  canAdd: boolean;
+  canRemove: boolean;
+}) {
   const id = useId();
   const client = useQueryClient();
   const [confirming, setConfirming] = useState(false);
@@ -56,15 +63,31 @@ export function ProtectionSection({ order, canAdd, canRemove }: { order: AdminOr
     <section className="card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Protection</h2>
       <dl className="facts facts-compact">
-        <Fact term="Status"><ProtectionBadge status={order.protectionStatus} /></Fact>
+        <Fact term="Status">
+          <ProtectionBadge status={order.protectionStatus} />
+        </Fact>
         {policy ? <Fact term="Premium paid">{formatMoney(policy.premiumPaid, policy.premiumCurrency)}</Fact> : null}
         {policy ? <Fact term="Insured amount">{formatMoney(policy.insuredAmount, policy.premiumCurrency)}</Fact> : null}
-        {policy?.removedAt ? <Fact term="Removed"><time dateTime={policy.removedAt}>{formatDateTime(policy.removedAt)}</time></Fact> : null}
+        {policy?.removedAt ? (
+          <Fact term="Removed">
+            <time dateTime={policy.removedAt}>{formatDateTime(policy.removedAt)}</time>
+          </Fact>
+        ) : null}
       </dl>
       <div role="status">{notice ? <p className="alert alert-success">{notice}</p> : null}</div>
       {canRemove && order.protectionStatus === 'protected' ? (
         <div className="actions">
-          <button type="button" className="button button-secondary" onClick={() => { setNotice(null); remove.reset(); setConfirming(true); }}>Remove protection</button>
+          <button
+            type="button"
+            className="button button-secondary"
+            onClick={() => {
+              setNotice(null);
+              remove.reset();
+              setConfirming(true);
+            }}
+          >
+            Remove protection
+          </button>
         </div>
       ) : null}
       {canAdd && order.protectionStatus !== 'protected' ? (
@@ -72,10 +95,18 @@ export function ProtectionSection({ order, canAdd, canRemove }: { order: AdminOr
           {needsPremium ? (
             <div className="field">
               <label htmlFor={`${id}-premium`}>Premium paid ({order.currency})</label>
-              <input id={`${id}-premium`} type="text" inputMode="decimal" value={premium} onChange={(e) => setPremium(e.target.value)} />
+              <input
+                id={`${id}-premium`}
+                type="text"
+                inputMode="decimal"
+                value={premium}
+                onChange={(e) => setPremium(e.target.value)}
+              />
             </div>
           ) : null}
-          <button type="submit" className="button button-secondary" disabled={add.isPending}>Add protection</button>
+          <button type="submit" className="button button-secondary" disabled={add.isPending}>
+            Add protection
+          </button>
         </form>
       ) : null}
       {problem ? <Alert>{problem}</Alert> : null}

@@ -2,7 +2,12 @@ import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import {
-  CUSTOMER_RESOLUTION_LABELS, CustomerIssueType, CustomerResolution, ITEM_ISSUE_LABELS, SHIPMENT_ISSUE_LABELS, StaffFileClaimRequest,
+  CUSTOMER_RESOLUTION_LABELS,
+  CustomerIssueType,
+  CustomerResolution,
+  ITEM_ISSUE_LABELS,
+  SHIPMENT_ISSUE_LABELS,
+  StaffFileClaimRequest,
   type AdminOrderView,
 } from '@claims/contracts';
 import { errorText } from '@claims/ui';
@@ -19,7 +24,9 @@ export function StaffClaimForm({ order, staffName }: { order: AdminOrderView; st
   const id = useId();
   const navigate = useNavigate();
   const client = useQueryClient();
-  const shipments = order.fulfillments.filter((f) => f.items.some((line) => !order.items.find((i) => i.sourceItemId === line.sourceItemId)?.claimed));
+  const shipments = order.fulfillments.filter((f) =>
+    f.items.some((line) => !order.items.find((i) => i.sourceItemId === line.sourceItemId)?.claimed),
+  );
   const [fulfillmentId, setFulfillmentId] = useState(shipments[0]?.sourceFulfillmentId ?? '');
   const [picked, setPicked] = useState<Record<string, boolean>>({});
   const [issueType, setIssueType] = useState<string>('DAMAGED');
@@ -43,10 +50,18 @@ export function StaffClaimForm({ order, staffName }: { order: AdminOrderView; st
     event.preventDefault();
     const chosen = lines.filter((line) => picked[line.sourceItemId]);
     const parsed = StaffFileClaimRequest.safeParse({
-      fulfillmentIssues: [{
-        sourceFulfillmentId: fulfillmentId,
-        issues: chosen.map((line) => ({ sourceItemId: line.sourceItemId, claimType: issueType, quantity: line.quantity, details, images: [] })),
-      }],
+      fulfillmentIssues: [
+        {
+          sourceFulfillmentId: fulfillmentId,
+          issues: chosen.map((line) => ({
+            sourceItemId: line.sourceItemId,
+            claimType: issueType,
+            quantity: line.quantity,
+            details,
+            images: [],
+          })),
+        },
+      ],
       resolution: { desiredMethod: method, customerSignature: signature.trim(), updatedShippingAddress: null },
     });
     if (chosen.length === 0) {
@@ -54,7 +69,11 @@ export function StaffClaimForm({ order, staffName }: { order: AdminOrderView; st
       return;
     }
     if (!parsed.success) {
-      setProblem(signature.trim() ? parsed.error.issues[0]?.message ?? 'Check the claim.' : 'Enter the name the claim is signed with.');
+      setProblem(
+        signature.trim()
+          ? (parsed.error.issues[0]?.message ?? 'Check the claim.')
+          : 'Enter the name the claim is signed with.',
+      );
       return;
     }
     setProblem(null);
@@ -71,46 +90,89 @@ export function StaffClaimForm({ order, staffName }: { order: AdminOrderView; st
   return (
     <form className="card stack" onSubmit={onSubmit} noValidate aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>File a claim</h2>
-      <p className="hint">For the shopper, e.g. a problem reported by phone or email. The shopper gets the claim&apos;s link by mail as usual.</p>
+      <p className="hint">
+        For the shopper, e.g. a problem reported by phone or email. The shopper gets the claim&apos;s link by mail as
+        usual.
+      </p>
       <div className="field">
         <label htmlFor={`${id}-shipment`}>Shipment</label>
-        <select id={`${id}-shipment`} value={fulfillmentId} onChange={(e) => { setFulfillmentId(e.target.value); setPicked({}); }}>
-          {shipments.map((f) => <option key={f.sourceFulfillmentId} value={f.sourceFulfillmentId}>{f.sourceFulfillmentId}</option>)}
+        <select
+          id={`${id}-shipment`}
+          value={fulfillmentId}
+          onChange={(e) => {
+            setFulfillmentId(e.target.value);
+            setPicked({});
+          }}
+        >
+          {shipments.map((f) => (
+            <option key={f.sourceFulfillmentId} value={f.sourceFulfillmentId}>
+              {f.sourceFulfillmentId}
+            </option>
+          ))}
         </select>
       </div>
       <fieldset className="field">
         <legend>Items</legend>
         {lines.map((line) => (
           <label key={line.sourceItemId}>
-            <input type="checkbox" checked={Boolean(picked[line.sourceItemId])}
-              onChange={(e) => setPicked((p) => ({ ...p, [line.sourceItemId]: e.target.checked }))} />
-            {' '}{line.productName} ({line.sku}) × {line.quantity}
+            <input
+              type="checkbox"
+              checked={Boolean(picked[line.sourceItemId])}
+              onChange={(e) => setPicked((p) => ({ ...p, [line.sourceItemId]: e.target.checked }))}
+            />{' '}
+            {line.productName} ({line.sku}) × {line.quantity}
           </label>
         ))}
       </fieldset>
       <div className="field">
         <label htmlFor={`${id}-issue`}>Issue</label>
         <select id={`${id}-issue`} value={issueType} onChange={(e) => setIssueType(e.target.value)}>
-          {CustomerIssueType.options.flatMap((o) => o.options).map((t) => <option key={t} value={t}>{ISSUE_LABELS[t] ?? t}</option>)}
+          {CustomerIssueType.options
+            .flatMap((o) => o.options)
+            .map((t) => (
+              <option key={t} value={t}>
+                {ISSUE_LABELS[t] ?? t}
+              </option>
+            ))}
         </select>
       </div>
       <div className="field">
         <label htmlFor={`${id}-details`}>What happened</label>
-        <textarea id={`${id}-details`} rows={3} maxLength={5_000} value={details} onChange={(e) => setDetails(e.target.value)} />
+        <textarea
+          id={`${id}-details`}
+          rows={3}
+          maxLength={5_000}
+          value={details}
+          onChange={(e) => setDetails(e.target.value)}
+        />
       </div>
       <div className="field">
         <label htmlFor={`${id}-method`}>Resolution the shopper asks for</label>
         <select id={`${id}-method`} value={method} onChange={(e) => setMethod(e.target.value)}>
-          {CustomerResolution.options.map((m) => <option key={m} value={m}>{CUSTOMER_RESOLUTION_LABELS[m]}</option>)}
+          {CustomerResolution.options.map((m) => (
+            <option key={m} value={m}>
+              {CUSTOMER_RESOLUTION_LABELS[m]}
+            </option>
+          ))}
         </select>
       </div>
       <div className="field">
         <label htmlFor={`${id}-signature`}>Signed by</label>
-        <input id={`${id}-signature`} type="text" maxLength={200} value={signature} onChange={(e) => setSignature(e.target.value)} />
+        <input
+          id={`${id}-signature`}
+          type="text"
+          maxLength={200}
+          value={signature}
+          onChange={(e) => setSignature(e.target.value)}
+        />
       </div>
       {problem ? <Alert>{problem}</Alert> : null}
       {file.isError ? <Alert>{errorText(file.error)}</Alert> : null}
-      <div className="actions"><button type="submit" className="button" disabled={file.isPending}>File claim</button></div>
+      <div className="actions">
+        <button type="submit" className="button" disabled={file.isPending}>
+          File claim
+        </button>
+      </div>
     </form>
   );
 }

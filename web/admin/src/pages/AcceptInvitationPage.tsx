@@ -54,15 +54,19 @@ export function AcceptInvitationPage() {
     return (
       <main id="main" className="narrow" tabIndex={-1}>
         <Page title="Accept your invitation">
-          <Alert>This link is not complete. Open the invitation link from your email again, or ask for a new invitation.</Alert>
+          <Alert>
+            This link is not complete. Open the invitation link from your email again, or ask for a new invitation.
+          </Alert>
         </Page>
       </main>
     );
   }
 
   const error = accept.error;
-  const message = !error ? null
-    : isHttpError(error, 404) ? 'This invitation is unknown, used or expired. Ask the person who invited you for a new one.'
+  const message = !error
+    ? null
+    : isHttpError(error, 404)
+      ? 'This invitation is unknown, used or expired. Ask the person who invited you for a new one.'
       : errorText(error, 'Accepting the invitation failed. Check your connection and try again.');
 
   return (
@@ -72,23 +76,45 @@ export function AcceptInvitationPage() {
         <form className="stack card" onSubmit={onSubmit} noValidate>
           <div className="field">
             <label htmlFor={nameId}>Your name (optional)</label>
-            <input id={nameId} autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} />
+            <input
+              id={nameId}
+              autoComplete="name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              maxLength={200}
+            />
           </div>
           <div className="field">
             <label htmlFor={passwordId}>Password</label>
             <input
-              id={passwordId} type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)}
-              aria-invalid={problems.password ? true : undefined} aria-describedby={`${passwordId}-hint`}
+              id={passwordId}
+              type="password"
+              autoComplete="new-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              aria-invalid={problems.password ? true : undefined}
+              aria-describedby={`${passwordId}-hint`}
             />
-            <p id={`${passwordId}-hint`} className={problems.password ? 'field-error' : 'hint'}>{problems.password ?? `At least ${MIN_PASSWORD} characters.`}</p>
+            <p id={`${passwordId}-hint`} className={problems.password ? 'field-error' : 'hint'}>
+              {problems.password ?? `At least ${MIN_PASSWORD} characters.`}
+            </p>
           </div>
           <div className="field">
             <label htmlFor={confirmId}>Password again</label>
             <input
-              id={confirmId} type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)}
-              aria-invalid={problems.confirm ? true : undefined} aria-describedby={problems.confirm ? `${confirmId}-error` : undefined}
+              id={confirmId}
+              type="password"
+              autoComplete="new-password"
+              value={confirm}
+              onChange={(e) => setConfirm(e.target.value)}
+              aria-invalid={problems.confirm ? true : undefined}
+              aria-describedby={problems.confirm ? `${confirmId}-error` : undefined}
             />
-            {problems.confirm ? <p id={`${confirmId}-error`} className="field-error">{problems.confirm}</p> : null}
+            {problems.confirm ? (
+              <p id={`${confirmId}-error`} className="field-error">
+                {problems.confirm}
+              </p>
+            ) : null}
           </div>
           {message ? <Alert>{message}</Alert> : null}
           <button type="submit" className="button button-primary" disabled={accept.isPending}>

@@ -1,7 +1,13 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { ANALYTICS_MAX_DAYS, relativeChange, type AnalyticsFigures, type AnalyticsQuery, type AnalyticsResponse } from '@claims/contracts';
+import {
+  ANALYTICS_MAX_DAYS,
+  relativeChange,
+  type AnalyticsFigures,
+  type AnalyticsQuery,
+  type AnalyticsResponse,
+} from '@claims/contracts';
 import { formatDate } from '@claims/ui';
 import { api, isHttpError } from '../api.js';
 import { storesWith, useMe } from '../session.js';
@@ -9,7 +15,13 @@ import { Alert, Page } from '@claims/ui/components';
 import { reasonLabel } from '../labels.js';
 import { PRESETS, dayOf, periodOf, type AnalyticsSearch } from '../analytics/period.js';
 import { formatChange, formatDuration, formatRate, formatTotals } from '../analytics/format.js';
-import { CarrierChart, FiledByDayChart, ReimbursedChart, ResolutionMixChart, ShipmentStatusChart } from '../analytics/AnalyticsCharts.js';
+import {
+  CarrierChart,
+  FiledByDayChart,
+  ReimbursedChart,
+  ResolutionMixChart,
+  ShipmentStatusChart,
+} from '../analytics/AnalyticsCharts.js';
 
 const DAY_MS = 86_400_000;
 
@@ -28,7 +40,8 @@ function Filters({ search, onChange }: { search: AnalyticsSearch; onChange: (nex
     event.preventDefault();
     if (!from || !to) return setProblem('Choose both days of the range.');
     if (from > to) return setProblem('The first day must be on or before the last day.');
-    if ((Date.parse(to) - Date.parse(from)) / DAY_MS + 1 > ANALYTICS_MAX_DAYS) return setProblem(`A range spans at most ${ANALYTICS_MAX_DAYS} days.`);
+    if ((Date.parse(to) - Date.parse(from)) / DAY_MS + 1 > ANALYTICS_MAX_DAYS)
+      return setProblem(`A range spans at most ${ANALYTICS_MAX_DAYS} days.`);
     setProblem(null);
     onChange({ ...search, range: 'custom', from, to });
   }
@@ -37,11 +50,21 @@ function Filters({ search, onChange }: { search: AnalyticsSearch; onChange: (nex
     <form className="filters analytics-filters" onSubmit={applyCustom} aria-label="Analytics filters" noValidate>
       <div className="field">
         <label htmlFor={`${id}-range`}>Period</label>
-        <select id={`${id}-range`} value={range} onChange={(e) => {
-          const next = e.target.value as NonNullable<AnalyticsSearch['range']>;
-          onChange(next === 'custom' ? { ...search, range: 'custom', from, to } : { store: search.store, range: next });
-        }}>
-          {PRESETS.map((days) => <option key={days} value={days}>Last {days} days</option>)}
+        <select
+          id={`${id}-range`}
+          value={range}
+          onChange={(e) => {
+            const next = e.target.value as NonNullable<AnalyticsSearch['range']>;
+            onChange(
+              next === 'custom' ? { ...search, range: 'custom', from, to } : { store: search.store, range: next },
+            );
+          }}
+        >
+          {PRESETS.map((days) => (
+            <option key={days} value={days}>
+              Last {days} days
+            </option>
+          ))}
           <option value="custom">Custom range</option>
         </select>
       </div>
@@ -49,25 +72,55 @@ function Filters({ search, onChange }: { search: AnalyticsSearch; onChange: (nex
         <>
           <div className="field">
             <label htmlFor={`${id}-from`}>From</label>
-            <input id={`${id}-from`} type="date" value={from} onChange={(e) => setFrom(e.target.value)} aria-invalid={problem ? true : undefined} aria-describedby={problem ? `${id}-problem` : undefined} />
+            <input
+              id={`${id}-from`}
+              type="date"
+              value={from}
+              onChange={(e) => setFrom(e.target.value)}
+              aria-invalid={problem ? true : undefined}
+              aria-describedby={problem ? `${id}-problem` : undefined}
+            />
           </div>
           <div className="field">
             <label htmlFor={`${id}-to`}>To</label>
-            <input id={`${id}-to`} type="date" value={to} onChange={(e) => setTo(e.target.value)} aria-invalid={problem ? true : undefined} aria-describedby={problem ? `${id}-problem` : undefined} />
+            <input
+              id={`${id}-to`}
+              type="date"
+              value={to}
+              onChange={(e) => setTo(e.target.value)}
+              aria-invalid={problem ? true : undefined}
+              aria-describedby={problem ? `${id}-problem` : undefined}
+            />
           </div>
-          <div className="field"><button type="submit" className="button button-secondary">Apply range</button></div>
+          <div className="field">
+            <button type="submit" className="button button-secondary">
+              Apply range
+            </button>
+          </div>
         </>
       ) : null}
       {stores.length > 1 ? (
         <div className="field">
           <label htmlFor={`${id}-store`}>Store</label>
-          <select id={`${id}-store`} value={search.store ?? ''} onChange={(e) => onChange({ ...search, store: e.target.value || undefined })}>
+          <select
+            id={`${id}-store`}
+            value={search.store ?? ''}
+            onChange={(e) => onChange({ ...search, store: e.target.value || undefined })}
+          >
             <option value="">All stores</option>
-            {stores.map((s) => <option key={s.id} value={s.id}>{s.name}</option>)}
+            {stores.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name}
+              </option>
+            ))}
           </select>
         </div>
       ) : null}
-      {problem ? <p id={`${id}-problem`} className="field-error field-wide" role="alert">{problem}</p> : null}
+      {problem ? (
+        <p id={`${id}-problem`} className="field-error field-wide" role="alert">
+          {problem}
+        </p>
+      ) : null}
     </form>
   );
 }
@@ -91,26 +144,82 @@ const reimbursedTotals = (f: AnalyticsFigures) => {
 
 /** One number for money only when it is all in one currency (across stores it may not be). */
 const singleCurrencySum = (totals: ReadonlyArray<{ currency: string; amount: number }>) =>
-  (new Set(totals.map((t) => t.currency)).size > 1 ? null : totals.reduce((s, t) => s + t.amount, 0));
+  new Set(totals.map((t) => t.currency)).size > 1 ? null : totals.reduce((s, t) => s + t.amount, 0);
 
 function tilesOf(figures: AnalyticsFigures, previous: AnalyticsFigures | null): Tile[] {
-  const tile = (label: string, pick: (f: AnalyticsFigures) => number | null, show: (f: AnalyticsFigures) => string, detail?: string): Tile => ({
-    label, value: show(figures), current: pick(figures), previous: previous ? pick(previous) : null, previousValue: previous ? show(previous) : null,
+  const tile = (
+    label: string,
+    pick: (f: AnalyticsFigures) => number | null,
+    show: (f: AnalyticsFigures) => string,
+    detail?: string,
+  ): Tile => ({
+    label,
+    value: show(figures),
+    current: pick(figures),
+    previous: previous ? pick(previous) : null,
+    previousValue: previous ? show(previous) : null,
     ...(detail ? { detail } : {}),
   });
   return [
-    tile('Claims filed', (f) => f.claimsFiled, (f) => String(f.claimsFiled)),
-    tile('Claim rate', (f) => f.claimRate, (f) => formatRate(f.claimRate), `${figures.protectedClaims} claims on ${figures.protectedOrders} protected orders`),
-    tile('Approval rate', (f) => f.approvalRate, (f) => formatRate(f.approvalRate), `${figures.approved} of ${figures.decided} decided`),
-    tile('Denial rate', (f) => f.denialRate, (f) => formatRate(f.denialRate), `${figures.denied} of ${figures.decided} decided`),
-    tile('First response, median', (f) => f.firstResponse.medianSeconds, (f) => formatDuration(f.firstResponse.medianSeconds)),
-    tile('First response, p90', (f) => f.firstResponse.p90Seconds, (f) => formatDuration(f.firstResponse.p90Seconds)),
-    tile('Resolution, median', (f) => f.resolution.medianSeconds, (f) => formatDuration(f.resolution.medianSeconds)),
-    tile('Resolution, p90', (f) => f.resolution.p90Seconds, (f) => formatDuration(f.resolution.p90Seconds)),
-    tile('Reimbursed', (f) => singleCurrencySum(reimbursedTotals(f)), (f) => formatTotals(reimbursedTotals(f))),
-    tile('Store credit issued', (f) => singleCurrencySum(f.storeCreditIssued), (f) => formatTotals(f.storeCreditIssued)),
-    tile('Review rating', (f) => f.reviews.averageRating, (f) => (f.reviews.averageRating === null ? '–' : `${f.reviews.averageRating.toFixed(1)} of 5`),
-      `${figures.reviews.count} reviews`),
+    tile(
+      'Claims filed',
+      (f) => f.claimsFiled,
+      (f) => String(f.claimsFiled),
+    ),
+    tile(
+      'Claim rate',
+      (f) => f.claimRate,
+      (f) => formatRate(f.claimRate),
+      `${figures.protectedClaims} claims on ${figures.protectedOrders} protected orders`,
+    ),
+    tile(
+      'Approval rate',
+      (f) => f.approvalRate,
+      (f) => formatRate(f.approvalRate),
+      `${figures.approved} of ${figures.decided} decided`,
+    ),
+    tile(
+      'Denial rate',
+      (f) => f.denialRate,
+      (f) => formatRate(f.denialRate),
+      `${figures.denied} of ${figures.decided} decided`,
+    ),
+    tile(
+      'First response, median',
+      (f) => f.firstResponse.medianSeconds,
+      (f) => formatDuration(f.firstResponse.medianSeconds),
+    ),
+    tile(
+      'First response, p90',
+      (f) => f.firstResponse.p90Seconds,
+      (f) => formatDuration(f.firstResponse.p90Seconds),
+    ),
+    tile(
+      'Resolution, median',
+      (f) => f.resolution.medianSeconds,
+      (f) => formatDuration(f.resolution.medianSeconds),
+    ),
+    tile(
+      'Resolution, p90',
+      (f) => f.resolution.p90Seconds,
+      (f) => formatDuration(f.resolution.p90Seconds),
+    ),
+    tile(
+      'Reimbursed',
+      (f) => singleCurrencySum(reimbursedTotals(f)),
+      (f) => formatTotals(reimbursedTotals(f)),
+    ),
+    tile(
+      'Store credit issued',
+      (f) => singleCurrencySum(f.storeCreditIssued),
+      (f) => formatTotals(f.storeCreditIssued),
+    ),
+    tile(
+      'Review rating',
+      (f) => f.reviews.averageRating,
+      (f) => (f.reviews.averageRating === null ? '–' : `${f.reviews.averageRating.toFixed(1)} of 5`),
+      `${figures.reviews.count} reviews`,
+    ),
   ];
 }
 
@@ -132,14 +241,26 @@ function Kpis({ analytics }: { analytics: AnalyticsResponse }) {
 function DenialReasons({ figures }: { figures: AnalyticsFigures }) {
   return (
     <section className="card" aria-labelledby="denial-reasons">
-      <h2 id="denial-reasons" className="chart-title">Top denial reasons</h2>
-      {figures.topDenialReasons.length === 0 ? <p className="hint">No denials in this period.</p> : (
+      <h2 id="denial-reasons" className="chart-title">
+        Top denial reasons
+      </h2>
+      {figures.topDenialReasons.length === 0 ? (
+        <p className="hint">No denials in this period.</p>
+      ) : (
         <div className="table-wrap">
           <table className="claims-table">
-            <thead><tr><th scope="col">Reason</th><th scope="col">Denied items</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Reason</th>
+                <th scope="col">Denied items</th>
+              </tr>
+            </thead>
             <tbody>
               {figures.topDenialReasons.map((r) => (
-                <tr key={r.reason ?? 'none'}><th scope="row">{r.reason ? reasonLabel(r.reason) : 'No reason given'}</th><td>{r.count}</td></tr>
+                <tr key={r.reason ?? 'none'}>
+                  <th scope="row">{r.reason ? reasonLabel(r.reason) : 'No reason given'}</th>
+                  <td>{r.count}</td>
+                </tr>
               ))}
             </tbody>
           </table>
@@ -154,7 +275,9 @@ function Skeleton() {
     <div aria-busy="true" aria-live="polite">
       <p className="visually-hidden">Loading analytics…</p>
       <ul className="kpis" aria-hidden="true">
-        {Array.from({ length: 8 }, (_, i) => <li key={i} className="card kpi skeleton" />)}
+        {Array.from({ length: 8 }, (_, i) => (
+          <li key={i} className="card kpi skeleton" />
+        ))}
       </ul>
     </div>
   );
@@ -179,19 +302,34 @@ export function AnalyticsPage() {
   return (
     <Page
       title="Analytics"
-      actions={result.data && result.data.figures.claimsFiled > 0 ? (
-        <a className="button button-secondary" href={api.analyticsCsvUrl(query)} download>Export CSV</a>
-      ) : null}
+      actions={
+        result.data && result.data.figures.claimsFiled > 0 ? (
+          <a className="button button-secondary" href={api.analyticsCsvUrl(query)} download>
+            Export CSV
+          </a>
+        ) : null
+      }
     >
-      {!canRead ? <Alert>You need the analytics:read permission to see analytics.</Alert> : (
+      {!canRead ? (
+        <Alert>You need the analytics:read permission to see analytics.</Alert>
+      ) : (
         <>
-          <Filters key={`${search.range ?? ''}-${search.from ?? ''}-${search.to ?? ''}`} search={search} onChange={onChange} />
+          <Filters
+            key={`${search.range ?? ''}-${search.from ?? ''}-${search.to ?? ''}`}
+            search={search}
+            onChange={onChange}
+          />
           <p className="hint" aria-live="polite">
-            Claims filed {formatDate(period.from)} to {formatDate(`${toDay}T12:00:00.000Z`)} (UTC days), compared with the {Math.round((Date.parse(period.to) - Date.parse(period.from)) / DAY_MS)} days before.
+            Claims filed {formatDate(period.from)} to {formatDate(`${toDay}T12:00:00.000Z`)} (UTC days), compared with
+            the {Math.round((Date.parse(period.to) - Date.parse(period.from)) / DAY_MS)} days before.
           </p>
           {result.isError ? (
-            <Alert>{isHttpError(result.error) ? result.error.message : 'The figures could not be loaded. Try again.'}</Alert>
-          ) : !result.data ? <Skeleton /> : result.data.figures.claimsFiled === 0 ? (
+            <Alert>
+              {isHttpError(result.error) ? result.error.message : 'The figures could not be loaded. Try again.'}
+            </Alert>
+          ) : !result.data ? (
+            <Skeleton />
+          ) : result.data.figures.claimsFiled === 0 ? (
             <div className="card empty-state" role="status">
               <h2 className="chart-title">No claims in this period</h2>
               <p className="hint">Choose a longer period or another store.</p>

@@ -2,8 +2,14 @@ import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type R
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  BRANDING_PREVIEW_MESSAGE, BrandingInput, PORTAL_DEFAULT_COLORS, PortalDomain,
-  type Branding, type BrandingColorField, type BrandingView, type BrandingPreviewMessage,
+  BRANDING_PREVIEW_MESSAGE,
+  BrandingInput,
+  PORTAL_DEFAULT_COLORS,
+  PortalDomain,
+  type Branding,
+  type BrandingColorField,
+  type BrandingView,
+  type BrandingPreviewMessage,
 } from '@claims/contracts';
 import { brandingContrast } from '@claims/domain';
 import { errorText, formatDateTime } from '@claims/ui';
@@ -16,7 +22,11 @@ const COLOR_FIELDS: ReadonlyArray<{ field: BrandingColorField; label: string; hi
   { field: 'brand700', label: 'Primary colour', hint: 'Buttons, links and selected choices (brand 700).' },
   { field: 'brand800', label: 'Hover colour', hint: 'A button under the pointer (brand 800).' },
   { field: 'brand900', label: 'Darkest colour', hint: 'The store name and notice text (brand 900).' },
-  { field: 'brand100', label: 'Lightest colour', hint: 'Notices, badges and a chosen option\'s background (brand 100).' },
+  {
+    field: 'brand100',
+    label: 'Lightest colour',
+    hint: "Notices, badges and a chosen option's background (brand 100).",
+  },
   { field: 'backgroundColor', label: 'Page background', hint: 'Behind every page.' },
 ];
 
@@ -27,14 +37,22 @@ const PREVIEW_PAGES = [
 ] as const;
 
 /** The branding with one field set, or removed when the editor left it empty. */
-function withField<K extends keyof Branding>(branding: Branding, key: K, value: Branding[K] | '' | undefined): Branding {
+function withField<K extends keyof Branding>(
+  branding: Branding,
+  key: K,
+  value: Branding[K] | '' | undefined,
+): Branding {
   const next = { ...branding };
   if (value === '' || value === undefined) delete next[key];
   else next[key] = value;
   return next;
 }
 
-function withEntry(record: Record<string, string> | undefined, key: string, value: string): Record<string, string> | undefined {
+function withEntry(
+  record: Record<string, string> | undefined,
+  key: string,
+  value: string,
+): Record<string, string> | undefined {
   const next = { ...record };
   if (value.trim() === '') delete next[key];
   else next[key] = value.trim();
@@ -46,7 +64,11 @@ function Field({ id, label, hint, children }: { id: string; label: string; hint?
     <div className="field">
       <label htmlFor={id}>{label}</label>
       {children}
-      {hint ? <p className="hint" id={`${id}-hint`}>{hint}</p> : null}
+      {hint ? (
+        <p className="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -55,19 +77,36 @@ function Field({ id, label, hint, children }: { id: string; label: string; hint?
 function ContrastTable({ branding }: { branding: Branding }) {
   const checks = brandingContrast(branding);
   return (
-    <div className="table-wrap"><table className="claims-table">
-      <caption>Contrast of the portal's text (WCAG AA needs 4.5:1)</caption>
-      <thead><tr><th scope="col">Where</th><th scope="col">Colours</th><th scope="col">Ratio</th></tr></thead>
-      <tbody>
-        {checks.map((check) => (
-          <tr key={check.id}>
-            <th scope="row">{check.label}</th>
-            <td>{check.foreground} on {check.background}</td>
-            <td>{check.ratio.toFixed(2)}:1 {check.passes ? <span className="badge badge-success">Passes AA</span> : <span className="badge badge-danger">Below AA</span>}</td>
+    <div className="table-wrap">
+      <table className="claims-table">
+        <caption>Contrast of the portal's text (WCAG AA needs 4.5:1)</caption>
+        <thead>
+          <tr>
+            <th scope="col">Where</th>
+            <th scope="col">Colours</th>
+            <th scope="col">Ratio</th>
           </tr>
-        ))}
-      </tbody>
-    </table></div>
+        </thead>
+        <tbody>
+          {checks.map((check) => (
+            <tr key={check.id}>
+              <th scope="row">{check.label}</th>
+              <td>
+                {check.foreground} on {check.background}
+              </td>
+              <td>
+                {check.ratio.toFixed(2)}:1{' '}
+                {check.passes ? (
+                  <span className="badge badge-success">Passes AA</span>
+                ) : (
+                  <span className="badge badge-danger">Below AA</span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -84,8 +123,12 @@ function PortalPreview({ storeId, storeName, branding }: { storeId: string; stor
   // The frame says when it listens (after each load, or a navigation inside it): it gets the draft at once.
   useEffect(() => {
     const onMessage = (event: MessageEvent<unknown>) => {
-      const ready = event.origin === window.location.origin && event.source === frame.current?.contentWindow
-        && typeof event.data === 'object' && event.data !== null && (event.data as { type?: unknown }).type === `${BRANDING_PREVIEW_MESSAGE}:ready`;
+      const ready =
+        event.origin === window.location.origin &&
+        event.source === frame.current?.contentWindow &&
+        typeof event.data === 'object' &&
+        event.data !== null &&
+        (event.data as { type?: unknown }).type === `${BRANDING_PREVIEW_MESSAGE}:ready`;
       if (ready) send();
     };
     window.addEventListener('message', onMessage);
@@ -99,7 +142,11 @@ function PortalPreview({ storeId, storeName, branding }: { storeId: string; stor
       <div className="field field-inline">
         <label htmlFor={`${id}-page`}>Portal page</label>
         <select id={`${id}-page`} value={page} onChange={(e) => setPage(e.target.value)}>
-          {PREVIEW_PAGES.map((p) => <option key={p.path} value={p.path}>{p.label}</option>)}
+          {PREVIEW_PAGES.map((p) => (
+            <option key={p.path} value={p.path}>
+              {p.label}
+            </option>
+          ))}
         </select>
       </div>
       <p className="hint">The shopper's portal with your unsaved changes; nothing is saved until you save.</p>
@@ -109,8 +156,16 @@ function PortalPreview({ storeId, storeName, branding }: { storeId: string; stor
 }
 
 /** Every branding field of spec §3, a contrast check of the draft, and save. */
-function BrandingForm({ view, editable, onDraft, onSaved }: {
-  view: BrandingView; editable: boolean; onDraft: (branding: Branding) => void; onSaved: (message: string) => void;
+function BrandingForm({
+  view,
+  editable,
+  onDraft,
+  onSaved,
+}: {
+  view: BrandingView;
+  editable: boolean;
+  onDraft: (branding: Branding) => void;
+  onSaved: (message: string) => void;
 }) {
   const id = useId();
   const client = useQueryClient();
@@ -131,7 +186,15 @@ function BrandingForm({ view, editable, onDraft, onSaved }: {
   const setFont = (patch: Partial<{ family: string; url: string; weight: number | undefined }>) => {
     const next = { family: font?.family ?? '', url: font?.url ?? '', weight: font?.weight, ...patch };
     const { weight, ...rest } = next;
-    setDraft(withField(draft, 'fontFiles', next.family.trim() === '' && next.url.trim() === '' ? undefined : [weight === undefined ? rest : { ...rest, weight }]));
+    setDraft(
+      withField(
+        draft,
+        'fontFiles',
+        next.family.trim() === '' && next.url.trim() === ''
+          ? undefined
+          : [weight === undefined ? rest : { ...rest, weight }],
+      ),
+    );
   };
   const number = (value: string) => (value.trim() === '' ? undefined : Number(value));
   const setWidth = (size: 'mobile' | 'desktop', value: string) => {
@@ -151,7 +214,12 @@ function BrandingForm({ view, editable, onDraft, onSaved }: {
     }
     const failing = brandingContrast(parsed.data).filter((check) => !check.passes);
     if (failing.length > 0) {
-      setProblems(failing.map((check) => `${check.label}: ${check.foreground} on ${check.background} is ${check.ratio.toFixed(2)}:1, below the 4.5:1 of WCAG AA.`));
+      setProblems(
+        failing.map(
+          (check) =>
+            `${check.label}: ${check.foreground} on ${check.background} is ${check.ratio.toFixed(2)}:1, below the 4.5:1 of WCAG AA.`,
+        ),
+      );
       return;
     }
     setProblems([]);
@@ -161,15 +229,22 @@ function BrandingForm({ view, editable, onDraft, onSaved }: {
   const f = (name: string) => `${id}-${name}`;
   return (
     <form className="stack" onSubmit={onSubmit} noValidate aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`} className="visually-hidden">Branding fields</h2>
+      <h2 id={`${id}-title`} className="visually-hidden">
+        Branding fields
+      </h2>
       <fieldset className="card stack" disabled={!editable}>
         <legend>Colours</legend>
         <div className="form-grid">
           {COLOR_FIELDS.map(({ field, label, hint }) => (
             <Field key={field} id={f(field)} label={label} hint={hint}>
               <div className="color-field">
-                <input id={f(field)} type="color" value={(draft[field] ?? PORTAL_DEFAULT_COLORS[field]).toLowerCase()} aria-describedby={`${f(field)}-hint`}
-                  onChange={(e) => setDraft(withField(draft, field, e.target.value))} />
+                <input
+                  id={f(field)}
+                  type="color"
+                  value={(draft[field] ?? PORTAL_DEFAULT_COLORS[field]).toLowerCase()}
+                  aria-describedby={`${f(field)}-hint`}
+                  onChange={(e) => setDraft(withField(draft, field, e.target.value))}
+                />
                 <output htmlFor={f(field)}>{draft[field] ?? `${PORTAL_DEFAULT_COLORS[field]} (default)`}</output>
               </div>
             </Field>
@@ -181,16 +256,46 @@ function BrandingForm({ view, editable, onDraft, onSaved }: {
         <legend>Logo and background</legend>
         <div className="form-grid">
           <Field id={f('logo')} label="Logo address" hint="A path on this site (/brand/logo.svg) or an https address.">
-            <input id={f('logo')} type="text" value={draft.logoUrl ?? ''} aria-describedby={`${f('logo')}-hint`} onChange={(e) => setDraft(withField(draft, 'logoUrl', e.target.value))} />
+            <input
+              id={f('logo')}
+              type="text"
+              value={draft.logoUrl ?? ''}
+              aria-describedby={`${f('logo')}-hint`}
+              onChange={(e) => setDraft(withField(draft, 'logoUrl', e.target.value))}
+            />
           </Field>
-          <Field id={f('bg-image')} label="Background image address" hint="Optional; covers the page behind the content.">
-            <input id={f('bg-image')} type="text" value={draft.backgroundImage ?? ''} aria-describedby={`${f('bg-image')}-hint`} onChange={(e) => setDraft(withField(draft, 'backgroundImage', e.target.value))} />
+          <Field
+            id={f('bg-image')}
+            label="Background image address"
+            hint="Optional; covers the page behind the content."
+          >
+            <input
+              id={f('bg-image')}
+              type="text"
+              value={draft.backgroundImage ?? ''}
+              aria-describedby={`${f('bg-image')}-hint`}
+              onChange={(e) => setDraft(withField(draft, 'backgroundImage', e.target.value))}
+            />
           </Field>
           <Field id={f('logo-mobile')} label="Logo width on phones (px)">
-            <input id={f('logo-mobile')} type="number" min={16} max={600} value={draft.logoWidths?.mobile ?? ''} onChange={(e) => setWidth('mobile', e.target.value)} />
+            <input
+              id={f('logo-mobile')}
+              type="number"
+              min={16}
+              max={600}
+              value={draft.logoWidths?.mobile ?? ''}
+              onChange={(e) => setWidth('mobile', e.target.value)}
+            />
           </Field>
           <Field id={f('logo-desktop')} label="Logo width on wide screens (px)">
-            <input id={f('logo-desktop')} type="number" min={16} max={600} value={draft.logoWidths?.desktop ?? ''} onChange={(e) => setWidth('desktop', e.target.value)} />
+            <input
+              id={f('logo-desktop')}
+              type="number"
+              min={16}
+              max={600}
+              value={draft.logoWidths?.desktop ?? ''}
+              onChange={(e) => setWidth('desktop', e.target.value)}
+            />
           </Field>
         </div>
       </fieldset>
@@ -198,35 +303,107 @@ function BrandingForm({ view, editable, onDraft, onSaved }: {
         <legend>Type</legend>
         <div className="form-grid">
           <Field id={f('font-family')} label="Font family" hint="The family name of the font file below.">
-            <input id={f('font-family')} type="text" value={font?.family ?? ''} aria-describedby={`${f('font-family')}-hint`} onChange={(e) => setFont({ family: e.target.value })} />
+            <input
+              id={f('font-family')}
+              type="text"
+              value={font?.family ?? ''}
+              aria-describedby={`${f('font-family')}-hint`}
+              onChange={(e) => setFont({ family: e.target.value })}
+            />
           </Field>
-          <Field id={f('font-url')} label="Font file address" hint="A .woff2 file on this site, e.g. /brand/font.woff2.">
-            <input id={f('font-url')} type="text" value={font?.url ?? ''} aria-describedby={`${f('font-url')}-hint`} onChange={(e) => setFont({ url: e.target.value })} />
+          <Field
+            id={f('font-url')}
+            label="Font file address"
+            hint="A .woff2 file on this site, e.g. /brand/font.woff2."
+          >
+            <input
+              id={f('font-url')}
+              type="text"
+              value={font?.url ?? ''}
+              aria-describedby={`${f('font-url')}-hint`}
+              onChange={(e) => setFont({ url: e.target.value })}
+            />
           </Field>
           <Field id={f('font-weight')} label="Font weight">
-            <input id={f('font-weight')} type="number" min={100} max={900} step={100} value={font?.weight ?? ''} onChange={(e) => setFont({ weight: number(e.target.value) })} />
+            <input
+              id={f('font-weight')}
+              type="number"
+              min={100}
+              max={900}
+              step={100}
+              value={font?.weight ?? ''}
+              onChange={(e) => setFont({ weight: number(e.target.value) })}
+            />
           </Field>
           <Field id={f('h1')} label="Main headline size" hint="11px to 30px, e.g. 28px or 1.75rem.">
-            <input id={f('h1')} type="text" value={draft.headlineFontSizes?.h1 ?? ''} aria-describedby={`${f('h1')}-hint`}
-              onChange={(e) => setDraft(withField(draft, 'headlineFontSizes', withEntry(draft.headlineFontSizes, 'h1', e.target.value)))} />
+            <input
+              id={f('h1')}
+              type="text"
+              value={draft.headlineFontSizes?.h1 ?? ''}
+              aria-describedby={`${f('h1')}-hint`}
+              onChange={(e) =>
+                setDraft(
+                  withField(draft, 'headlineFontSizes', withEntry(draft.headlineFontSizes, 'h1', e.target.value)),
+                )
+              }
+            />
           </Field>
           <Field id={f('h2')} label="Section headline size">
-            <input id={f('h2')} type="text" value={draft.headlineFontSizes?.h2 ?? ''}
-              onChange={(e) => setDraft(withField(draft, 'headlineFontSizes', withEntry(draft.headlineFontSizes, 'h2', e.target.value)))} />
+            <input
+              id={f('h2')}
+              type="text"
+              value={draft.headlineFontSizes?.h2 ?? ''}
+              onChange={(e) =>
+                setDraft(
+                  withField(draft, 'headlineFontSizes', withEntry(draft.headlineFontSizes, 'h2', e.target.value)),
+                )
+              }
+            />
           </Field>
           <Field id={f('lh1')} label="Main headline line height" hint="e.g. 1.2 or 36px.">
-            <input id={f('lh1')} type="text" value={draft.lineHeights?.h1 ?? ''} aria-describedby={`${f('lh1')}-hint`}
-              onChange={(e) => setDraft(withField(draft, 'lineHeights', withEntry(draft.lineHeights, 'h1', e.target.value)))} />
+            <input
+              id={f('lh1')}
+              type="text"
+              value={draft.lineHeights?.h1 ?? ''}
+              aria-describedby={`${f('lh1')}-hint`}
+              onChange={(e) =>
+                setDraft(withField(draft, 'lineHeights', withEntry(draft.lineHeights, 'h1', e.target.value)))
+              }
+            />
           </Field>
           <Field id={f('lh2')} label="Section headline line height">
-            <input id={f('lh2')} type="text" value={draft.lineHeights?.h2 ?? ''}
-              onChange={(e) => setDraft(withField(draft, 'lineHeights', withEntry(draft.lineHeights, 'h2', e.target.value)))} />
+            <input
+              id={f('lh2')}
+              type="text"
+              value={draft.lineHeights?.h2 ?? ''}
+              onChange={(e) =>
+                setDraft(withField(draft, 'lineHeights', withEntry(draft.lineHeights, 'h2', e.target.value)))
+              }
+            />
           </Field>
           <Field id={f('spacing')} label="Headline letter spacing" hint="e.g. 0.02em or 1px.">
-            <input id={f('spacing')} type="text" value={draft.letterSpacing ?? ''} aria-describedby={`${f('spacing')}-hint`} onChange={(e) => setDraft(withField(draft, 'letterSpacing', e.target.value))} />
+            <input
+              id={f('spacing')}
+              type="text"
+              value={draft.letterSpacing ?? ''}
+              aria-describedby={`${f('spacing')}-hint`}
+              onChange={(e) => setDraft(withField(draft, 'letterSpacing', e.target.value))}
+            />
           </Field>
           <Field id={f('transform')} label="Headline text transform">
-            <select id={f('transform')} value={draft.textTransform ?? ''} onChange={(e) => setDraft(withField(draft, 'textTransform', BrandingInput.shape.textTransform.parse(e.target.value || undefined)))}>
+            <select
+              id={f('transform')}
+              value={draft.textTransform ?? ''}
+              onChange={(e) =>
+                setDraft(
+                  withField(
+                    draft,
+                    'textTransform',
+                    BrandingInput.shape.textTransform.parse(e.target.value || undefined),
+                  ),
+                )
+              }
+            >
               <option value="">As written</option>
               <option value="uppercase">UPPERCASE</option>
               <option value="lowercase">lowercase</option>
@@ -235,7 +412,15 @@ function BrandingForm({ view, editable, onDraft, onSaved }: {
             </select>
           </Field>
           <Field id={f('button')} label="Button style">
-            <select id={f('button')} value={draft.buttonStyle ?? ''} onChange={(e) => setDraft(withField(draft, 'buttonStyle', BrandingInput.shape.buttonStyle.parse(e.target.value || undefined)))}>
+            <select
+              id={f('button')}
+              value={draft.buttonStyle ?? ''}
+              onChange={(e) =>
+                setDraft(
+                  withField(draft, 'buttonStyle', BrandingInput.shape.buttonStyle.parse(e.target.value || undefined)),
+                )
+              }
+            >
               <option value="">Default (rounded)</option>
               <option value="ROUNDED">Rounded (6px)</option>
               <option value="ROUNDED_FULL">Pill (fully rounded)</option>
@@ -245,21 +430,51 @@ function BrandingForm({ view, editable, onDraft, onSaved }: {
         </div>
       </fieldset>
       {problems.length > 0 ? (
-        <Alert><p>Not saved:</p><ul>{problems.map((p) => <li key={p}>{p}</li>)}</ul></Alert>
+        <Alert>
+          <p>Not saved:</p>
+          <ul>
+            {problems.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
+        </Alert>
       ) : null}
       {save.isError ? <Alert>{errorText(save.error)}</Alert> : null}
       {editable ? (
         <div className="actions">
-          <button type="submit" className="button button-primary" disabled={save.isPending}>Save branding</button>
-          <button type="button" className="button button-secondary" onClick={() => { setProblems([]); setDraft(view.branding); }}>Discard changes</button>
+          <button type="submit" className="button button-primary" disabled={save.isPending}>
+            Save branding
+          </button>
+          <button
+            type="button"
+            className="button button-secondary"
+            onClick={() => {
+              setProblems([]);
+              setDraft(view.branding);
+            }}
+          >
+            Discard changes
+          </button>
         </div>
-      ) : <p className="hint">You may look; changing the branding needs branding:update.</p>}
+      ) : (
+        <p className="hint">You may look; changing the branding needs branding:update.</p>
+      )}
     </form>
   );
 }
 
 /** The store's custom portal domain (whitelabel) and the restart of its white label. */
-function WhitelabelSection({ view, mayUpdate, mayRestart, onSaved }: { view: BrandingView; mayUpdate: boolean; mayRestart: boolean; onSaved: (message: string) => void }) {
+function WhitelabelSection({
+  view,
+  mayUpdate,
+  mayRestart,
+  onSaved,
+}: {
+  view: BrandingView;
+  mayUpdate: boolean;
+  mayRestart: boolean;
+  onSaved: (message: string) => void;
+}) {
   const id = useId();
   const client = useQueryClient();
   const [domain, setDomain] = useState(view.domain ?? '');
@@ -267,11 +482,17 @@ function WhitelabelSection({ view, mayUpdate, mayRestart, onSaved }: { view: Bra
   const refresh = () => client.invalidateQueries({ queryKey: ['branding', view.storeId] });
   const save = useMutation({
     mutationFn: (next: string | null) => brandingApi.setDomain(view.storeId, next, view.version),
-    onSuccess: async (_, next) => { onSaved(next ? `The portal is served on ${next}.` : 'Custom domain removed.'); await refresh(); },
+    onSuccess: async (_, next) => {
+      onSaved(next ? `The portal is served on ${next}.` : 'Custom domain removed.');
+      await refresh();
+    },
   });
   const restart = useMutation({
     mutationFn: () => brandingApi.restartWhitelabel(view.storeId),
-    onSuccess: async () => { onSaved('White label restarted: shoppers fetch the logo, background and fonts again.'); await refresh(); },
+    onSuccess: async () => {
+      onSaved('White label restarted: shoppers fetch the logo, background and fonts again.');
+      await refresh();
+    },
   });
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -298,13 +519,36 @@ function WhitelabelSection({ view, mayUpdate, mayRestart, onSaved }: { view: Bra
       <form className="inline-form" onSubmit={onSubmit} noValidate>
         <div className="field">
           <label htmlFor={`${id}-domain`}>Custom portal domain</label>
-          <input id={`${id}-domain`} type="text" value={domain} disabled={!mayUpdate} aria-invalid={problem ? true : undefined}
-            aria-describedby={problem ? `${id}-domain-error` : undefined} onChange={(e) => setDomain(e.target.value)} placeholder="claims.example.com" />
-          {problem ? <p id={`${id}-domain-error`} className="field-error">{problem}</p> : null}
+          <input
+            id={`${id}-domain`}
+            type="text"
+            value={domain}
+            disabled={!mayUpdate}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? `${id}-domain-error` : undefined}
+            onChange={(e) => setDomain(e.target.value)}
+            placeholder="claims.example.com"
+          />
+          {problem ? (
+            <p id={`${id}-domain-error`} className="field-error">
+              {problem}
+            </p>
+          ) : null}
         </div>
-        {mayUpdate ? <button type="submit" className="button button-primary" disabled={save.isPending}>Save domain</button> : null}
+        {mayUpdate ? (
+          <button type="submit" className="button button-primary" disabled={save.isPending}>
+            Save domain
+          </button>
+        ) : null}
         {mayRestart ? (
-          <button type="button" className="button button-secondary" disabled={restart.isPending} onClick={() => restart.mutate()}>Restart white label</button>
+          <button
+            type="button"
+            className="button button-secondary"
+            disabled={restart.isPending}
+            onClick={() => restart.mutate()}
+          >
+            Restart white label
+          </button>
         ) : null}
       </form>
       {save.isError ? <Alert>{errorText(save.error)}</Alert> : null}
@@ -318,11 +562,16 @@ function BrandingHistory({ view }: { view: BrandingView }) {
   return (
     <section className="card stack" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Versions ({view.history.length})</h2>
-      {view.history.length === 0 ? <p className="muted">No change yet: the branding is the store's first one.</p> : (
+      {view.history.length === 0 ? (
+        <p className="muted">No change yet: the branding is the store's first one.</p>
+      ) : (
         <ol className="plain stack">
           {view.history.map((entry) => (
             <li key={entry.version}>
-              <p className="hint">Version {entry.version} · <time dateTime={entry.at}>{formatDateTime(entry.at)}</time> · {entry.actor.name ?? entry.actor.id}</p>
+              <p className="hint">
+                Version {entry.version} · <time dateTime={entry.at}>{formatDateTime(entry.at)}</time> ·{' '}
+                {entry.actor.name ?? entry.actor.id}
+              </p>
               <p>{entry.summary}</p>
             </li>
           ))}
@@ -340,25 +589,59 @@ export function BrandingPage() {
   const stores = me.stores.filter((s) => s.permissions.includes('branding:read'));
   const store = stores.find((s) => s.id === search.store) ?? stores[0];
   const storeId = store?.id ?? '';
-  const branding = useQuery({ queryKey: ['branding', storeId], queryFn: () => brandingApi.branding(storeId), enabled: Boolean(store) });
+  const branding = useQuery({
+    queryKey: ['branding', storeId],
+    queryFn: () => brandingApi.branding(storeId),
+    enabled: Boolean(store),
+  });
   const [draft, setDraft] = useState<Branding | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  if (!store) return <Page title="Branding"><Alert tone="info">You have no store whose branding you may see.</Alert></Page>;
+  if (!store)
+    return (
+      <Page title="Branding">
+        <Alert tone="info">You have no store whose branding you may see.</Alert>
+      </Page>
+    );
   const view = branding.data;
   return (
     <Page title={`Branding of ${store.name}`}>
-      <StorePicker stores={stores} value={storeId} onChange={(next) => { setNotice(null); setDraft(null); void navigate({ to: '/branding', search: { store: next } }); }} />
+      <StorePicker
+        stores={stores}
+        value={storeId}
+        onChange={(next) => {
+          setNotice(null);
+          setDraft(null);
+          void navigate({ to: '/branding', search: { store: next } });
+        }}
+      />
       <div role="status">{notice ? <p className="alert alert-success">{notice}</p> : null}</div>
-      {branding.isPending ? <p role="status" className="muted">Loading the branding…</p> : null}
+      {branding.isPending ? (
+        <p role="status" className="muted">
+          Loading the branding…
+        </p>
+      ) : null}
       {branding.isError ? <Alert>The branding could not be loaded: {errorText(branding.error)}</Alert> : null}
       {view ? (
         <div className="branding-layout">
           <div className="stack">
-            <BrandingForm key={`${view.storeId}:${view.version}`} view={view} editable={can(me, 'branding:update', storeId)} onDraft={setDraft}
-              onSaved={(message) => { setNotice(message); setDraft(null); }} />
+            <BrandingForm
+              key={`${view.storeId}:${view.version}`}
+              view={view}
+              editable={can(me, 'branding:update', storeId)}
+              onDraft={setDraft}
+              onSaved={(message) => {
+                setNotice(message);
+                setDraft(null);
+              }}
+            />
             {can(me, 'whitelabel:read', storeId) ? (
-              <WhitelabelSection key={`${view.storeId}:${view.version}:wl`} view={view} mayUpdate={can(me, 'whitelabel:update', storeId)}
-                mayRestart={can(me, 'whitelabel:restart', storeId)} onSaved={setNotice} />
+              <WhitelabelSection
+                key={`${view.storeId}:${view.version}:wl`}
+                view={view}
+                mayUpdate={can(me, 'whitelabel:update', storeId)}
+                mayRestart={can(me, 'whitelabel:restart', storeId)}
+                onSaved={setNotice}
+              />
             ) : null}
             <BrandingHistory view={view} />
           </div>

@@ -30,34 +30,55 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function ClaimPage() {
   const { claimRef } = useParams({ from: '/app/claims/view/$claimRef' });
-  return UUID.test(claimRef)
-    ? <ClaimView key={claimRef} claimId={claimRef.toLowerCase()} />
-    : <OrderReference key={claimRef} reference={claimRef} fallback={<OrderClaims reference={claimRef} />} />;
+  return UUID.test(claimRef) ? (
+    <ClaimView key={claimRef} claimId={claimRef.toLowerCase()} />
+  ) : (
+    <OrderReference key={claimRef} reference={claimRef} fallback={<OrderClaims reference={claimRef} />} />
+  );
 }
 
 function OrderClaims({ reference }: { reference: string }) {
   const navigate = useNavigate();
-  const found = useQuery({ queryKey: ['claims', { search: reference }], queryFn: () => api.listClaims({ search: reference, limit: '100' }) });
+  const found = useQuery({
+    queryKey: ['claims', { search: reference }],
+    queryFn: () => api.listClaims({ search: reference, limit: '100' }),
+  });
   const only = found.data?.data.length === 1 ? found.data.data[0] : undefined;
   useEffect(() => {
     if (only) void navigate({ to: '/claims/view/$claimRef', params: { claimRef: only.id }, search: {}, replace: true });
   }, [only, navigate]);
-  if (found.isPending || only) return <Page title="Finding the claim"><p role="status">Looking up {reference}…</p></Page>;
-  if (found.isError) return <Page title="Something went wrong"><Alert>{found.error.message}</Alert></Page>;
+  if (found.isPending || only)
+    return (
+      <Page title="Finding the claim">
+        <p role="status">Looking up {reference}…</p>
+      </Page>
+    );
+  if (found.isError)
+    return (
+      <Page title="Something went wrong">
+        <Alert>{found.error.message}</Alert>
+      </Page>
+    );
   const claims = found.data.data;
   return (
     <Page title={claims.length === 0 ? 'Claim not found' : `Claims of order ${reference}`}>
-      {claims.length === 0 ? <Alert tone="info">No claim you can see matches {reference}.</Alert> : (
+      {claims.length === 0 ? (
+        <Alert tone="info">No claim you can see matches {reference}.</Alert>
+      ) : (
         <ul className="plain">
           {claims.map((c) => (
             <li key={c.id}>
-              <Link to="/claims/view/$claimRef" params={{ claimRef: c.id }} search={{}}>#{c.claimNumber}</Link>{' '}
+              <Link to="/claims/view/$claimRef" params={{ claimRef: c.id }} search={{}}>
+                #{c.claimNumber}
+              </Link>{' '}
               <StatusBadge status={c.status} /> · filed {formatDateTime(c.createdAt)}
             </li>
           ))}
         </ul>
       )}
-      <Link to="/" search={{}}>Back to the claims</Link>
+      <Link to="/" search={{}}>
+        Back to the claims
+      </Link>
     </Page>
   );
 }
@@ -71,13 +92,20 @@ function ClaimView({ claimId }: { claimId: string }) {
   // A macro's text or preset: the message box or the resolve form starts over with it (a new key).
   const [reply, setReply] = useState<{ seq: number; text: string }>({ seq: 0, text: '' });
   const [preset, setPreset] = useState<{ seq: number; value: MacroResolutionPreset | null }>({ seq: 0, value: null });
-  if (claim.isPending) return <Page title="Loading the claim"><p role="status">Loading…</p></Page>;
+  if (claim.isPending)
+    return (
+      <Page title="Loading the claim">
+        <p role="status">Loading…</p>
+      </Page>
+    );
   if (claim.isError) {
     const missing = isHttpError(claim.error, 404);
     const page = (
       <Page title={missing ? 'Claim not found' : 'Something went wrong'}>
         <Alert>{missing ? 'No claim you can see has that reference.' : claim.error.message}</Alert>
-        <Link to="/" search={{}}>Back to the claims</Link>
+        <Link to="/" search={{}}>
+          Back to the claims
+        </Link>
       </Page>
     );
     // No claim has this id: it may be an order's system id (spec §2's /claims/view/{orderId}).
@@ -100,21 +128,38 @@ function ClaimView({ claimId }: { claimId: string }) {
   return (
     <Page
       title={`Claim #${data.claimNumber}`}
-      actions={(
+      actions={
         <>
-          <Link to="/claims/view/$claimRef" params={{ claimRef: data.sourceOrderId }} search={{}} className="button button-link">Order {data.orderNumber}</Link>
-          <Link to="/" search={{}} className="button button-link">Back to the claims</Link>
+          <Link
+            to="/claims/view/$claimRef"
+            params={{ claimRef: data.sourceOrderId }}
+            search={{}}
+            className="button button-link"
+          >
+            Order {data.orderNumber}
+          </Link>
+          <Link to="/" search={{}} className="button button-link">
+            Back to the claims
+          </Link>
         </>
-      )}
+      }
     >
       <div className="claim-badges">
         <StatusBadge status={data.status} />
-        <span>Protection: <ProtectionBadge status={data.protectionStatus} /></span>
+        <span>
+          Protection: <ProtectionBadge status={data.protectionStatus} />
+        </span>
         <span className="muted">Version {data.version}</span>
       </div>
       <ClaimDeskBar claim={data} canReopen={can(me, 'claim:resolve', store)} onNotice={setNotice} />
       <div role="status">{notice ? <p className="alert alert-success">{notice}</p> : null}</div>
-      <DecisionPanel key={`decide-${preset.seq}`} claim={data} canResolve={mayResolve} preset={preset.value} onDone={setNotice} />
+      <DecisionPanel
+        key={`decide-${preset.seq}`}
+        claim={data}
+        canResolve={mayResolve}
+        preset={preset.value}
+        onDone={setNotice}
+      />
       <div className="claim-grid">
         <div className="stack">
           <CustomerClaimSection claim={data} />
@@ -124,7 +169,9 @@ function ClaimView({ claimId }: { claimId: string }) {
           <StoreCreditSection claim={data} />
           <Messages key={`messages-${reply.seq}`} claim={data} canSend={maySend} initialText={reply.text} />
           {can(me, 'reviews:read', store) ? <ReviewSection claimId={data.id} /> : null}
-          {mayReadNotes || mayAddNotes ? <NotesSection claim={data} canRead={mayReadNotes} canCreate={mayAddNotes} /> : null}
+          {mayReadNotes || mayAddNotes ? (
+            <NotesSection claim={data} canRead={mayReadNotes} canCreate={mayAddNotes} />
+          ) : null}
         </div>
         <div className="stack">
           <AssignmentSection claim={data} me={me.user} canAssign={can(me, 'claim:update', store)} />
@@ -142,15 +189,26 @@ function ClaimView({ claimId }: { claimId: string }) {
             />
           ) : null}
           {mayChangeStatus ? <StatusForm claim={data} /> : null}
-          {can(me, 'label:read', store) || mayAddLabel || mayRemoveLabel
-            ? <LabelsSection claim={data} canAdd={mayAddLabel} canRemove={mayRemoveLabel} /> : null}
-          {can(me, 'metadata:read', store) || mayCreateMeta || mayUpdateMeta
-            ? <MetadataSection claim={data} canCreate={mayCreateMeta} canUpdate={mayUpdateMeta} /> : null}
-          {can(me, 'returns:read', store) ? <ReturnsSection claimId={data.id} canUpdate={can(me, 'returns:update', store)} /> : null}
+          {can(me, 'label:read', store) || mayAddLabel || mayRemoveLabel ? (
+            <LabelsSection claim={data} canAdd={mayAddLabel} canRemove={mayRemoveLabel} />
+          ) : null}
+          {can(me, 'metadata:read', store) || mayCreateMeta || mayUpdateMeta ? (
+            <MetadataSection claim={data} canCreate={mayCreateMeta} canUpdate={mayUpdateMeta} />
+          ) : null}
+          {can(me, 'returns:read', store) ? (
+            <ReturnsSection claimId={data.id} canUpdate={can(me, 'returns:update', store)} />
+          ) : null}
           <Timeline
             claim={data}
             selected={v}
-            onSelect={(version) => void navigate({ to: '/claims/view/$claimRef', params: { claimRef: claimId }, search: { v: version }, replace: true })}
+            onSelect={(version) =>
+              void navigate({
+                to: '/claims/view/$claimRef',
+                params: { claimRef: claimId },
+                search: { v: version },
+                replace: true,
+              })
+            }
           />
         </div>
       </div>

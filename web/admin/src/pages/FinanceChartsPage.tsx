@@ -34,27 +34,53 @@ export function FinanceChartsPage() {
     placeholderData: keepPreviousData,
   });
   const onChange = (next: FinanceChartsSearch) => void navigate({ to: '/finance/charts', search: next });
-  if (!allowed) return <Page title="Premiums & payouts"><Alert>You need the finance:read and payout:read permissions to see these figures.</Alert></Page>;
+  if (!allowed)
+    return (
+      <Page title="Premiums & payouts">
+        <Alert>You need the finance:read and payout:read permissions to see these figures.</Alert>
+      </Page>
+    );
   return (
     <Page title="Premiums & payouts">
       <form className="filters" aria-label="Chart filters" onSubmit={(e) => e.preventDefault()}>
         <div className="field">
           <label htmlFor={`${id}-months`}>Months</label>
-          <select id={`${id}-months`} value={String(count)} onChange={(e) => onChange({ ...search, months: MonthChoice.parse(e.target.value) })}>
-            {MONTH_CHOICES.map((m) => <option key={m} value={m}>Last {m} months</option>)}
+          <select
+            id={`${id}-months`}
+            value={String(count)}
+            onChange={(e) => onChange({ ...search, months: MonthChoice.parse(e.target.value) })}
+          >
+            {MONTH_CHOICES.map((m) => (
+              <option key={m} value={m}>
+                Last {m} months
+              </option>
+            ))}
           </select>
         </div>
         <div className="field">
           <label htmlFor={`${id}-store`}>Store</label>
-          <select id={`${id}-store`} value={search.store ?? ''} onChange={(e) => onChange({ ...search, store: e.target.value || undefined })}>
+          <select
+            id={`${id}-store`}
+            value={search.store ?? ''}
+            onChange={(e) => onChange({ ...search, store: e.target.value || undefined })}
+          >
             <option value="">All stores</option>
-            {me.stores.map((s) => <option key={s.id} value={s.id}>{s.name}</option>)}
+            {me.stores.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name}
+              </option>
+            ))}
           </select>
         </div>
       </form>
-      <p className="hint">{formatMonth(range.months[0]!)} to {formatMonth(range.months.at(-1)!)} (UTC months); premiums in each order's premium currency, payouts in the store's.</p>
+      <p className="hint">
+        {formatMonth(range.months[0]!)} to {formatMonth(range.months.at(-1)!)} (UTC months); premiums in each order's
+        premium currency, payouts in the store's.
+      </p>
       {totals.isError ? <Alert>{errorText(totals.error, 'The figures could not be loaded. Try again.')}</Alert> : null}
-      {!totals.data ? <p role="status">Loading the figures…</p> : (
+      {!totals.data ? (
+        <p role="status">Loading the figures…</p>
+      ) : (
         <div aria-busy={totals.isFetching ? 'true' : 'false'}>
           <FinanceCharts rows={totals.data.months} months={range.months} stores={me.stores} />
         </div>

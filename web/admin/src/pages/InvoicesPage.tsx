@@ -12,7 +12,15 @@ import { DraftCard } from '../billing/DraftCard.js';
 import { previousMonth } from '../billing/month.js';
 import '../billing/billing.css';
 
-function InvoiceTable({ invoices, mayCredit, onCredit }: { invoices: readonly InvoiceView[]; mayCredit: boolean; onCredit: (invoice: InvoiceView) => void }) {
+function InvoiceTable({
+  invoices,
+  mayCredit,
+  onCredit,
+}: {
+  invoices: readonly InvoiceView[];
+  mayCredit: boolean;
+  onCredit: (invoice: InvoiceView) => void;
+}) {
   if (invoices.length === 0) return <p className="empty">No invoice issued yet.</p>;
   return (
     <div className="table-wrap">
@@ -20,23 +28,37 @@ function InvoiceTable({ invoices, mayCredit, onCredit }: { invoices: readonly In
         <caption className="visually-hidden">Issued invoices, newest month first</caption>
         <thead>
           <tr>
-            <th scope="col">Invoice</th><th scope="col">Month</th><th scope="col">Total</th><th scope="col">Who owes whom</th>
-            <th scope="col">Balance after credit notes</th><th scope="col">Credit notes</th><th scope="col">Issued</th><th scope="col">Actions</th>
+            <th scope="col">Invoice</th>
+            <th scope="col">Month</th>
+            <th scope="col">Total</th>
+            <th scope="col">Who owes whom</th>
+            <th scope="col">Balance after credit notes</th>
+            <th scope="col">Credit notes</th>
+            <th scope="col">Issued</th>
+            <th scope="col">Actions</th>
           </tr>
         </thead>
         <tbody>
           {invoices.map((invoice) => (
             <tr key={invoice.id}>
-              <th scope="row"><Link className="row-link" to="/invoices/$invoiceId" params={{ invoiceId: invoice.id }}>{invoice.number}</Link></th>
+              <th scope="row">
+                <Link className="row-link" to="/invoices/$invoiceId" params={{ invoiceId: invoice.id }}>
+                  {invoice.number}
+                </Link>
+              </th>
               <td>{formatMonth(invoice.month, 'long')}</td>
               <td className="numeric">{formatMoney(invoice.total, invoice.currency)}</td>
               <td>{directionLabel(invoice.direction, invoice.storeName)}</td>
               <td className="numeric">{formatMoney(invoice.balance, invoice.currency)}</td>
               <td className="numeric">{invoice.creditNotes.length}</td>
-              <td><time dateTime={invoice.issuedAt}>{formatLongDate(invoice.issuedAt)}</time></td>
+              <td>
+                <time dateTime={invoice.issuedAt}>{formatLongDate(invoice.issuedAt)}</time>
+              </td>
               <td>
                 <div className="actions">
-                  <a href={billingApi.csvUrl(invoice.id)} download>Download CSV<span className="visually-hidden"> of {invoice.number}</span></a>
+                  <a href={billingApi.csvUrl(invoice.id)} download>
+                    Download CSV<span className="visually-hidden"> of {invoice.number}</span>
+                  </a>
                   {mayCredit ? (
                     <button type="button" className="button button-link" onClick={() => onCredit(invoice)}>
                       Credit note<span className="visually-hidden"> for {invoice.number}</span>
@@ -65,29 +87,67 @@ export function InvoicesPage() {
   const store = stores.find((s) => s.id === search.store) ?? stores[0];
   const storeId = store?.id ?? '';
   const month = search.month ?? previousMonth(new Date());
-  const invoices = useQuery({ queryKey: ['invoices', storeId], queryFn: () => billingApi.invoices(storeId), enabled: Boolean(store) });
+  const invoices = useQuery({
+    queryKey: ['invoices', storeId],
+    queryFn: () => billingApi.invoices(storeId),
+    enabled: Boolean(store),
+  });
   const [crediting, setCrediting] = useState<InvoiceView | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  if (!store) return <Page title="Invoices"><Alert tone="info">You have no store whose invoices you may see.</Alert></Page>;
-  const go = (next: { store?: string; month?: string }) => void navigate({ to: '/invoices', search: { store: storeId, month, ...next } });
+  if (!store)
+    return (
+      <Page title="Invoices">
+        <Alert tone="info">You have no store whose invoices you may see.</Alert>
+      </Page>
+    );
+  const go = (next: { store?: string; month?: string }) =>
+    void navigate({ to: '/invoices', search: { store: storeId, month, ...next } });
   return (
     <Page title={`Invoices of ${store.name}`}>
       <div className="inline-form">
         <StorePicker stores={stores} value={storeId} onChange={(next) => go({ store: next })} />
         <div className="field">
           <label htmlFor={`${id}-month`}>Month</label>
-          <input id={`${id}-month`} type="month" value={month} required onChange={(e) => { if (e.target.value) go({ month: e.target.value }); }} />
+          <input
+            id={`${id}-month`}
+            type="month"
+            value={month}
+            required
+            onChange={(e) => {
+              if (e.target.value) go({ month: e.target.value });
+            }}
+          />
         </div>
       </div>
-      {can(me, 'invoice:create', storeId) ? <DraftCard key={`${storeId}:${month}`} store={store} month={month} /> : null}
+      {can(me, 'invoice:create', storeId) ? (
+        <DraftCard key={`${storeId}:${month}`} store={store} month={month} />
+      ) : null}
       <section className="stack" aria-labelledby={`${id}-issued`}>
         <h2 id={`${id}-issued`}>Issued invoices</h2>
         <div role="status">{notice ? <p className="alert alert-success">{notice}</p> : null}</div>
         {invoices.isPending ? <p className="muted">Loading the invoices…</p> : null}
-        {invoices.isError ? <Alert>{errorText(invoices.error, 'The invoices could not be loaded. Try again.')}</Alert> : null}
-        {invoices.data ? <InvoiceTable invoices={invoices.data.data} mayCredit={can(me, 'invoice:update', storeId)} onCredit={(invoice) => { setNotice(null); setCrediting(invoice); }} /> : null}
+        {invoices.isError ? (
+          <Alert>{errorText(invoices.error, 'The invoices could not be loaded. Try again.')}</Alert>
+        ) : null}
+        {invoices.data ? (
+          <InvoiceTable
+            invoices={invoices.data.data}
+            mayCredit={can(me, 'invoice:update', storeId)}
+            onCredit={(invoice) => {
+              setNotice(null);
+              setCrediting(invoice);
+            }}
+          />
+        ) : null}
       </section>
-      <CreditNoteDialog invoice={crediting} onClose={() => setCrediting(null)} onIssued={(text) => { setCrediting(null); setNotice(text); }} />
+      <CreditNoteDialog
+        invoice={crediting}
+        onClose={() => setCrediting(null)}
+        onIssued={(text) => {
+          setCrediting(null);
+          setNotice(text);
+        }}
+      />
     </Page>
   );
 }

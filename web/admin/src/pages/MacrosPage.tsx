@@ -15,15 +15,25 @@ export function MacrosPage() {
   const stores = storesWith(me, 'macro:read');
   const store = stores.find((s) => s.id === search.store) ?? stores[0];
   const global = holdsInternally(me, 'global-macro:read');
-  if (!store && !global) return <Page title="Macros"><Alert tone="info">You have no macros you may see.</Alert></Page>;
+  if (!store && !global)
+    return (
+      <Page title="Macros">
+        <Alert tone="info">You have no macros you may see.</Alert>
+      </Page>
+    );
   return (
     <Page title="Macros">
       <p className="hint">
-        Macros are canned replies and resolutions. Placeholders in double braces are filled in from the claim when an agent uses the macro.
+        Macros are canned replies and resolutions. Placeholders in double braces are filled in from the claim when an
+        agent uses the macro.
       </p>
       {store ? (
         <>
-          <StorePicker stores={stores} value={store.id} onChange={(next) => void navigate({ to: '/macros', search: { store: next } })} />
+          <StorePicker
+            stores={stores}
+            value={store.id}
+            onChange={(next) => void navigate({ to: '/macros', search: { store: next } })}
+          />
           <MacroSection
             key={store.id}
             owner={{ scope: 'store', storeId: store.id }}

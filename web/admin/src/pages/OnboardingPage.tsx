@@ -1,8 +1,14 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  CreateAccountRequest, CreateStoreRequest, ONBOARDING_STAGE_LABELS, ONBOARDING_STEP_LABELS, ONBOARDING_STEP_PERMISSION,
-  type AccountView, type OnboardingStep, type StoreOnboardingView,
+  CreateAccountRequest,
+  CreateStoreRequest,
+  ONBOARDING_STAGE_LABELS,
+  ONBOARDING_STEP_LABELS,
+  ONBOARDING_STEP_PERMISSION,
+  type AccountView,
+  type OnboardingStep,
+  type StoreOnboardingView,
 } from '@claims/contracts';
 import { errorText, formatDateTime } from '@claims/ui';
 import { Alert, Page } from '@claims/ui/components';
@@ -11,24 +17,47 @@ import { holdsInternally, useMe } from '../session.js';
 import { Badge, type BadgeTone } from '../components/ui.js';
 
 const STAGE_TONES: Record<StoreOnboardingView['stage'], BadgeTone> = {
-  created: 'neutral', branded: 'info', in_review: 'warning', approved: 'success', rejected: 'danger', deployed: 'success',
+  created: 'neutral',
+  branded: 'info',
+  in_review: 'warning',
+  approved: 'success',
+  rejected: 'danger',
+  deployed: 'success',
 };
 
 /** The path every store takes, in order: the checklist's rows (a rejection sends it back to branding). */
-const CHECKLIST: readonly Exclude<OnboardingStep, 'reject'>[] = ['create', 'brand-create', 'review', 'approve', 'deploy'];
+const CHECKLIST: readonly Exclude<OnboardingStep, 'reject'>[] = [
+  'create',
+  'brand-create',
+  'review',
+  'approve',
+  'deploy',
+];
 
 /** The steps a rejection undoes. */
 const REVIEWED: readonly OnboardingStep[] = ['review', 'approve', 'deploy'];
 
 /** The button of each step, by the action it takes. */
 const STEP_BUTTONS: Record<Exclude<OnboardingStep, 'create' | 'reject'>, string> = {
-  'brand-create': 'Mark branding created', review: 'Send for review', approve: 'Approve', deploy: 'Deploy',
+  'brand-create': 'Mark branding created',
+  review: 'Send for review',
+  approve: 'Approve',
+  deploy: 'Deploy',
 };
 
-const issuesText = (issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>) => issues.map((i) => `${String(i.path[0] ?? '')}: ${i.message}`);
+const issuesText = (issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>) =>
+  issues.map((i) => `${String(i.path[0] ?? '')}: ${i.message}`);
 
 function Problems({ problems }: { problems: string[] }) {
-  return problems.length > 0 ? <div role="alert" className="alert alert-danger"><ul className="plain">{problems.map((p) => <li key={p}>{p}</li>)}</ul></div> : null;
+  return problems.length > 0 ? (
+    <div role="alert" className="alert alert-danger">
+      <ul className="plain">
+        {problems.map((p) => (
+          <li key={p}>{p}</li>
+        ))}
+      </ul>
+    </div>
+  ) : null;
 }
 
 function NewAccountForm({ onDone }: { onDone: (message: string) => void }) {
@@ -59,14 +88,31 @@ function NewAccountForm({ onDone }: { onDone: (message: string) => void }) {
       <form className="inline-form" onSubmit={onSubmit} noValidate>
         <div className="field">
           <label htmlFor={`${id}-name`}>Account name</label>
-          <input id={`${id}-name`} value={name} onChange={(e) => setName(e.target.value)} maxLength={120} autoComplete="off" />
+          <input
+            id={`${id}-name`}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            maxLength={120}
+            autoComplete="off"
+          />
         </div>
         <div className="field">
           <label htmlFor={`${id}-slug`}>Account slug</label>
-          <input id={`${id}-slug`} value={slug} onChange={(e) => setSlug(e.target.value)} maxLength={60} autoComplete="off" aria-describedby={`${id}-slug-hint`} />
-          <p className="hint" id={`${id}-slug-hint`}>Lowercase letters, digits and hyphens.</p>
+          <input
+            id={`${id}-slug`}
+            value={slug}
+            onChange={(e) => setSlug(e.target.value)}
+            maxLength={60}
+            autoComplete="off"
+            aria-describedby={`${id}-slug-hint`}
+          />
+          <p className="hint" id={`${id}-slug-hint`}>
+            Lowercase letters, digits and hyphens.
+          </p>
         </div>
-        <button type="submit" className="button button-primary" disabled={create.isPending}>Create account</button>
+        <button type="submit" className="button button-primary" disabled={create.isPending}>
+          Create account
+        </button>
       </form>
       <Problems problems={problems} />
       {create.isError ? <Alert>{errorText(create.error)}</Alert> : null}
@@ -93,7 +139,11 @@ function NewStoreForm({ accounts, onDone }: { accounts: AccountView[]; onDone: (
   });
   function onSubmit(event: FormEvent) {
     event.preventDefault();
-    const parsed = CreateStoreRequest.safeParse({ ...fields, accountId: fields.accountId || accounts[0]?.id, domain: fields.domain.trim() || null });
+    const parsed = CreateStoreRequest.safeParse({
+      ...fields,
+      accountId: fields.accountId || accounts[0]?.id,
+      domain: fields.domain.trim() || null,
+    });
     if (!parsed.success) return setProblems(issuesText(parsed.error.issues));
     setProblems([]);
     create.mutate(parsed.data);
@@ -101,25 +151,43 @@ function NewStoreForm({ accounts, onDone }: { accounts: AccountView[]; onDone: (
   const input = (key: 'name' | 'slug' | 'currency' | 'domain', label: string, max: number) => (
     <div className="field">
       <label htmlFor={`${id}-${key}`}>{label}</label>
-      <input id={`${id}-${key}`} value={fields[key]} onChange={(e) => set(key)(e.target.value)} maxLength={max} autoComplete="off" />
+      <input
+        id={`${id}-${key}`}
+        value={fields[key]}
+        onChange={(e) => set(key)(e.target.value)}
+        maxLength={max}
+        autoComplete="off"
+      />
     </div>
   );
   return (
     <section className="card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>New store</h2>
-      {accounts.length === 0 ? <p className="hint">Create an account first: every store belongs to one.</p> : (
+      {accounts.length === 0 ? (
+        <p className="hint">Create an account first: every store belongs to one.</p>
+      ) : (
         <form className="inline-form" onSubmit={onSubmit} noValidate>
           <div className="field">
             <label htmlFor={`${id}-account`}>Account</label>
-            <select id={`${id}-account`} value={fields.accountId || accounts[0]?.id} onChange={(e) => set('accountId')(e.target.value)}>
-              {accounts.map((a) => <option key={a.id} value={a.id}>{a.name}</option>)}
+            <select
+              id={`${id}-account`}
+              value={fields.accountId || accounts[0]?.id}
+              onChange={(e) => set('accountId')(e.target.value)}
+            >
+              {accounts.map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.name}
+                </option>
+              ))}
             </select>
           </div>
           {input('name', 'Store name', 120)}
           {input('slug', 'Store slug', 60)}
           {input('currency', 'Currency', 3)}
           {input('domain', 'Custom domain (optional)', 253)}
-          <button type="submit" className="button button-primary" disabled={create.isPending}>Create store</button>
+          <button type="submit" className="button button-primary" disabled={create.isPending}>
+            Create store
+          </button>
         </form>
       )}
       <Problems problems={problems} />
@@ -135,12 +203,16 @@ function StoreChecklist({ store, onDone }: { store: StoreOnboardingView; onDone:
   const client = useQueryClient();
   const [reason, setReason] = useState('');
   const refresh = async (view: StoreOnboardingView, message: string) => {
-    client.setQueryData<{ data: StoreOnboardingView[] }>(['onboarding'], (list) => list && { data: list.data.map((s) => (s.storeId === view.storeId ? view : s)) });
+    client.setQueryData<{ data: StoreOnboardingView[] }>(
+      ['onboarding'],
+      (list) => list && { data: list.data.map((s) => (s.storeId === view.storeId ? view : s)) },
+    );
     onDone(message);
     await client.invalidateQueries({ queryKey: ['onboarding'] });
   };
   const advance = useMutation({
-    mutationFn: (body: { step: Exclude<OnboardingStep, 'create'>; note: string }) => onboardingApi.step(store.storeId, { ...body, expectedVersion: store.version }),
+    mutationFn: (body: { step: Exclude<OnboardingStep, 'create'>; note: string }) =>
+      onboardingApi.step(store.storeId, { ...body, expectedVersion: store.version }),
     onSuccess: (view, body) => {
       setReason('');
       return refresh(view, `${view.storeName}: ${ONBOARDING_STEP_LABELS[body.step].toLowerCase()}.`);
@@ -153,48 +225,97 @@ function StoreChecklist({ store, onDone }: { store: StoreOnboardingView; onDone:
   const last = (step: OnboardingStep) => store.steps.findLast((s) => s.step === step);
   // A rejection undoes the review: a review and what follows it count only when taken after the last rejection.
   const rejectedAt = store.steps.findLastIndex((s) => s.step === 'reject');
-  const doneSince = (step: OnboardingStep) => store.steps.some((s, i) => s.step === step && (i > rejectedAt || !REVIEWED.includes(step)));
+  const doneSince = (step: OnboardingStep) =>
+    store.steps.some((s, i) => s.step === step && (i > rejectedAt || !REVIEWED.includes(step)));
   const may = (step: OnboardingStep) => me.permissions.includes(ONBOARDING_STEP_PERMISSION[step]);
-  const offered = store.nextSteps.filter((s): s is Exclude<OnboardingStep, 'create' | 'reject'> => s !== 'reject' && s !== 'create' && may(s));
+  const offered = store.nextSteps.filter(
+    (s): s is Exclude<OnboardingStep, 'create' | 'reject'> => s !== 'reject' && s !== 'create' && may(s),
+  );
   const rejectable = store.nextSteps.includes('reject') && may('reject');
   const rejection = rejectedAt >= 0 ? store.steps[rejectedAt] : undefined;
   return (
     <section className="card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{store.storeName}</h2>
-      <p className="hint">{store.accountName} · {store.slug} · <Badge tone={STAGE_TONES[store.stage]}>{ONBOARDING_STAGE_LABELS[store.stage]}</Badge>{' '}
-        {store.active ? <Badge tone="success">Active</Badge> : <Badge tone="neutral">Not active</Badge>}</p>
+      <p className="hint">
+        {store.accountName} · {store.slug} ·{' '}
+        <Badge tone={STAGE_TONES[store.stage]}>{ONBOARDING_STAGE_LABELS[store.stage]}</Badge>{' '}
+        {store.active ? <Badge tone="success">Active</Badge> : <Badge tone="neutral">Not active</Badge>}
+      </p>
       {rejection && store.stage !== 'deployed' && store.stage !== 'approved' ? (
-        <p>Rejected {formatDateTime(rejection.at)} by {rejection.actor.name ?? rejection.actor.id}: {rejection.note}</p>
+        <p>
+          Rejected {formatDateTime(rejection.at)} by {rejection.actor.name ?? rejection.actor.id}: {rejection.note}
+        </p>
       ) : null}
       <ol className="plain" aria-label={`Onboarding checklist of ${store.storeName}`}>
         {CHECKLIST.map((step) => {
           const done = doneSince(step) ? last(step) : undefined;
           return (
             <li key={step}>
-              {done ? '✓ ' : '○ '}{ONBOARDING_STEP_LABELS[step]}
-              {done ? <span className="hint"> — {formatDateTime(done.at)} by {done.actor.name ?? done.actor.id}</span> : <span className="hint"> — to do</span>}
+              {done ? '✓ ' : '○ '}
+              {ONBOARDING_STEP_LABELS[step]}
+              {done ? (
+                <span className="hint">
+                  {' '}
+                  — {formatDateTime(done.at)} by {done.actor.name ?? done.actor.id}
+                </span>
+              ) : (
+                <span className="hint"> — to do</span>
+              )}
             </li>
           );
         })}
-        <li>{store.active ? '✓ ' : '○ '}Activated{store.active ? null : <span className="hint"> — to do</span>}</li>
+        <li>
+          {store.active ? '✓ ' : '○ '}Activated{store.active ? null : <span className="hint"> — to do</span>}
+        </li>
       </ol>
       <div className="inline-form">
         {offered.map((step) => (
-          <button key={step} type="button" className="button button-primary" disabled={advance.isPending} onClick={() => advance.mutate({ step, note: '' })}>
+          <button
+            key={step}
+            type="button"
+            className="button button-primary"
+            disabled={advance.isPending}
+            onClick={() => advance.mutate({ step, note: '' })}
+          >
             {STEP_BUTTONS[step]}
           </button>
         ))}
         {store.activatable && me.permissions.includes('store:activate') ? (
-          <button type="button" className="button button-primary" disabled={activate.isPending} onClick={() => activate.mutate()}>Activate store</button>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={activate.isPending}
+            onClick={() => activate.mutate()}
+          >
+            Activate store
+          </button>
         ) : null}
       </div>
       {rejectable ? (
-        <form className="inline-form" onSubmit={(e) => { e.preventDefault(); advance.mutate({ step: 'reject', note: reason }); }}>
+        <form
+          className="inline-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            advance.mutate({ step: 'reject', note: reason });
+          }}
+        >
           <div className="field">
             <label htmlFor={`${id}-reason`}>Reason for rejecting</label>
-            <input id={`${id}-reason`} value={reason} onChange={(e) => setReason(e.target.value)} maxLength={2_000} required />
+            <input
+              id={`${id}-reason`}
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+              maxLength={2_000}
+              required
+            />
           </div>
-          <button type="submit" className="button button-secondary" disabled={advance.isPending || reason.trim() === ''}>Reject</button>
+          <button
+            type="submit"
+            className="button button-secondary"
+            disabled={advance.isPending || reason.trim() === ''}
+          >
+            Reject
+          </button>
         </form>
       ) : null}
       {advance.isError ? <Alert>{errorText(advance.error)}</Alert> : null}
@@ -209,16 +330,25 @@ export function OnboardingPage() {
   const [notice, setNotice] = useState<string | null>(null);
   const mayCreateAccount = holdsInternally(me, 'account:create');
   const mayCreateStore = holdsInternally(me, 'admin-stores:create') || holdsInternally(me, 'implementation:create');
-  const accounts = useQuery({ queryKey: ['accounts'], queryFn: onboardingApi.accounts, enabled: mayCreateStore && holdsInternally(me, 'account:read') });
+  const accounts = useQuery({
+    queryKey: ['accounts'],
+    queryFn: onboardingApi.accounts,
+    enabled: mayCreateStore && holdsInternally(me, 'account:read'),
+  });
   const stores = useQuery({ queryKey: ['onboarding'], queryFn: onboardingApi.list });
   return (
-    <Page title="Store onboarding" subtitle="Every store created here, where its onboarding stands, and what comes next.">
+    <Page
+      title="Store onboarding"
+      subtitle="Every store created here, where its onboarding stands, and what comes next."
+    >
       <div role="status">{notice ? <p className="alert alert-success">{notice}</p> : null}</div>
       {mayCreateAccount ? <NewAccountForm onDone={setNotice} /> : null}
       {mayCreateStore && accounts.data ? <NewStoreForm accounts={accounts.data.data} onDone={setNotice} /> : null}
       {stores.isError ? <Alert>{errorText(stores.error)}</Alert> : null}
       {stores.data?.data.length === 0 ? <p>No store has been created here yet.</p> : null}
-      {stores.data?.data.map((store) => <StoreChecklist key={store.storeId} store={store} onDone={setNotice} />)}
+      {stores.data?.data.map((store) => (
+        <StoreChecklist key={store.storeId} store={store} onDone={setNotice} />
+      ))}
     </Page>
   );
 }

@@ -1,6 +1,12 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { OperationsView, ParkedEvent, ParkedWebhookDelivery, ReaderProgress, WorkerState } from '@claims/contracts';
+import type {
+  OperationsView,
+  ParkedEvent,
+  ParkedWebhookDelivery,
+  ReaderProgress,
+  WorkerState,
+} from '@claims/contracts';
 import { formatDateTime, pluralize } from '@claims/ui';
 import { api, isHttpError } from '../api.js';
 import { holdsInternally, useMe } from '../session.js';
@@ -14,7 +20,8 @@ const REFRESH_MS = 5_000;
 /** While a rebuild runs, its progress bar moves this often. */
 const REBUILD_REFRESH_MS = 1_000;
 
-const errorText = (error: unknown) => (isHttpError(error) || error instanceof Error ? error.message : 'Something went wrong. Try again.');
+const errorText = (error: unknown) =>
+  isHttpError(error) || error instanceof Error ? error.message : 'Something went wrong. Try again.';
 const time = (iso: string) => <time dateTime={iso}>{formatDateTime(iso)}</time>;
 
 const STATE_BADGES: Record<WorkerState, { tone: BadgeTone; label: string }> = {
@@ -67,16 +74,28 @@ function ReadinessTable({ view }: { view: OperationsView }) {
   return (
     <section className="card stack" aria-labelledby="readiness-title">
       <h2 id="readiness-title">Readiness</h2>
-      <p className="muted">What <code>GET /api/health</code> answers, per component.</p>
+      <p className="muted">
+        What <code>GET /api/health</code> answers, per component.
+      </p>
       <div className="table-wrap">
         <table className="claims-table">
           <caption className="visually-hidden">Readiness of each component</caption>
-          <thead><tr><th scope="col">Component</th><th scope="col">Status</th><th scope="col">Reason</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Component</th>
+              <th scope="col">Status</th>
+              <th scope="col">Reason</th>
+            </tr>
+          </thead>
           <tbody>
             {view.readiness.map((c) => (
               <tr key={c.name}>
                 <th scope="row">{c.name}</th>
-                <td><Badge tone={c.status === 'ok' ? 'success' : 'danger'}>{c.status === 'ok' ? 'ready' : 'failing'}</Badge></td>
+                <td>
+                  <Badge tone={c.status === 'ok' ? 'success' : 'danger'}>
+                    {c.status === 'ok' ? 'ready' : 'failing'}
+                  </Badge>
+                </td>
                 <td>{c.reason ?? '—'}</td>
               </tr>
             ))}
@@ -92,8 +111,12 @@ type Parked = Omit<ParkedEvent, 'projection'> & { reader: 'projector' | 'reactio
 
 function parkedOf(view: OperationsView): Parked[] {
   return [
-    ...view.projectors.flatMap((p) => p.parked.map(({ projection, ...event }) => ({ ...event, reader: 'projector' as const, name: projection }))),
-    ...view.reactions.flatMap((r) => r.parked.map(({ reaction, ...event }) => ({ ...event, reader: 'reaction' as const, name: reaction }))),
+    ...view.projectors.flatMap((p) =>
+      p.parked.map(({ projection, ...event }) => ({ ...event, reader: 'projector' as const, name: projection })),
+    ),
+    ...view.reactions.flatMap((r) =>
+      r.parked.map(({ reaction, ...event }) => ({ ...event, reader: 'reaction' as const, name: reaction })),
+    ),
   ];
 }
 
@@ -119,7 +142,9 @@ function ParkedEvents({ parked, mayAct }: { parked: readonly Parked[]; mayAct: b
   const retry = useMutation({
     mutationFn: retryParked,
     onSuccess: (_result, event) =>
-      done(`${event.name} ${event.reader === 'projector' ? 'applied' : 'handled'} the ${event.type} event of ${event.streamId}; it is no longer parked.`),
+      done(
+        `${event.name} ${event.reader === 'projector' ? 'applied' : 'handled'} the ${event.type} event of ${event.streamId}; it is no longer parked.`,
+      ),
     onError: (error) => setOutcome({ tone: 'danger', text: errorText(error) }),
   });
   const skip = useMutation({
@@ -134,26 +159,44 @@ function ParkedEvents({ parked, mayAct }: { parked: readonly Parked[]; mayAct: b
     <section className="card stack" aria-labelledby="parked-title">
       <h2 id="parked-title">Parked events</h2>
       <p className="muted">
-        Events a projector or a reaction could not handle after every try. It moved on without them, so a read model lacks them (or a
-        mail, claim link or store credit did not happen) until they are retried (once the fault is fixed) or skipped.
+        Events a projector or a reaction could not handle after every try. It moved on without them, so a read model
+        lacks them (or a mail, claim link or store credit did not happen) until they are retried (once the fault is
+        fixed) or skipped.
       </p>
       {outcome ? <Alert tone={outcome.tone}>{outcome.text}</Alert> : null}
-      {parked.length === 0 ? <p>No parked events.</p> : (
+      {parked.length === 0 ? (
+        <p>No parked events.</p>
+      ) : (
         <div className="table-wrap">
           <table className="claims-table">
             <caption className="visually-hidden">Parked events</caption>
             <thead>
               <tr>
-                <th scope="col">Parked by</th><th scope="col">Event</th><th scope="col">Stream</th><th scope="col">Error</th>
-                <th scope="col">Tries</th><th scope="col">Parked</th>{mayAct ? <th scope="col">Actions</th> : null}
+                <th scope="col">Parked by</th>
+                <th scope="col">Event</th>
+                <th scope="col">Stream</th>
+                <th scope="col">Error</th>
+                <th scope="col">Tries</th>
+                <th scope="col">Parked</th>
+                {mayAct ? <th scope="col">Actions</th> : null}
               </tr>
             </thead>
             <tbody>
               {parked.map((event) => (
                 <tr key={`${event.reader}/${event.name}/${event.eventId}`}>
-                  <td>{event.name}<p className="hint">{event.reader}</p></td>
-                  <th scope="row"><code>{event.type}</code><p className="hint"><code>{event.eventId}</code></p></th>
-                  <td><code>{event.streamId}</code> v{event.streamVersion}</td>
+                  <td>
+                    {event.name}
+                    <p className="hint">{event.reader}</p>
+                  </td>
+                  <th scope="row">
+                    <code>{event.type}</code>
+                    <p className="hint">
+                      <code>{event.eventId}</code>
+                    </p>
+                  </th>
+                  <td>
+                    <code>{event.streamId}</code> v{event.streamVersion}
+                  </td>
                   <td>{event.error}</td>
                   <td className="numeric">{event.attempts}</td>
                   <td>{time(event.parkedAt)}</td>
@@ -161,15 +204,22 @@ function ParkedEvents({ parked, mayAct }: { parked: readonly Parked[]; mayAct: b
                     <td>
                       <div className="actions">
                         <button
-                          type="button" className="button button-secondary" disabled={retry.isPending}
+                          type="button"
+                          className="button button-secondary"
+                          disabled={retry.isPending}
                           aria-label={`Retry ${event.type} of ${event.streamId} in ${event.name}`}
                           onClick={() => retry.mutate(event)}
-                        >Retry</button>
+                        >
+                          Retry
+                        </button>
                         <button
-                          type="button" className="button button-secondary"
+                          type="button"
+                          className="button button-secondary"
                           aria-label={`Skip ${event.type} of ${event.streamId} in ${event.name}`}
                           onClick={() => setSkipping(event)}
-                        >Skip</button>
+                        >
+                          Skip
+                        </button>
                       </div>
                     </td>
                   ) : null}
@@ -184,12 +234,22 @@ function ParkedEvents({ parked, mayAct }: { parked: readonly Parked[]; mayAct: b
         title="Skip this event for good?"
         confirmLabel="Skip event"
         busy={skip.isPending}
-        onConfirm={() => { if (skipping) skip.mutate(skipping); }}
+        onConfirm={() => {
+          if (skipping) skip.mutate(skipping);
+        }}
         onClose={() => setSkipping(null)}
       >
-        {skipping?.reader === 'reaction'
-          ? <p>{skipping.name} will never handle this {skipping.type} event of {skipping.streamId}: what it would have done (mail, a claim link, store credit) does not happen.</p>
-          : <p>{skipping?.name} will never show this {skipping?.type} event of {skipping?.streamId}. Rebuilding the read model is the way back.</p>}
+        {skipping?.reader === 'reaction' ? (
+          <p>
+            {skipping.name} will never handle this {skipping.type} event of {skipping.streamId}: what it would have done
+            (mail, a claim link, store credit) does not happen.
+          </p>
+        ) : (
+          <p>
+            {skipping?.name} will never show this {skipping?.type} event of {skipping?.streamId}. Rebuilding the read
+            model is the way back.
+          </p>
+        )}
       </ConfirmDialog>
     </section>
   );
@@ -223,25 +283,38 @@ function ParkedDeliveries({ parked, mayAct }: { parked: readonly ParkedWebhookDe
     <section className="card stack" aria-labelledby="parked-deliveries-title">
       <h2 id="parked-deliveries-title">Parked webhook deliveries</h2>
       <p className="muted">
-        Deliveries whose processing failed inside the product every try (a receiver&apos;s failures are retried on the delivery schedule instead).
-        The other deliveries go on; these wait until they are retried or skipped.
+        Deliveries whose processing failed inside the product every try (a receiver&apos;s failures are retried on the
+        delivery schedule instead). The other deliveries go on; these wait until they are retried or skipped.
       </p>
       {outcome ? <Alert tone={outcome.tone}>{outcome.text}</Alert> : null}
-      {parked.length === 0 ? <p>No parked webhook deliveries.</p> : (
+      {parked.length === 0 ? (
+        <p>No parked webhook deliveries.</p>
+      ) : (
         <div className="table-wrap">
           <table className="claims-table">
             <caption className="visually-hidden">Parked webhook deliveries</caption>
             <thead>
               <tr>
-                <th scope="col">Delivery</th><th scope="col">Endpoint</th><th scope="col">Error</th><th scope="col">Tries</th><th scope="col">Parked</th>
+                <th scope="col">Delivery</th>
+                <th scope="col">Endpoint</th>
+                <th scope="col">Error</th>
+                <th scope="col">Tries</th>
+                <th scope="col">Parked</th>
                 {mayAct ? <th scope="col">Actions</th> : null}
               </tr>
             </thead>
             <tbody>
               {parked.map((delivery) => (
                 <tr key={delivery.deliveryId}>
-                  <th scope="row"><code>{delivery.eventType}</code><p className="hint"><code>{delivery.webhookId}</code></p></th>
-                  <td><code>{delivery.endpointId}</code></td>
+                  <th scope="row">
+                    <code>{delivery.eventType}</code>
+                    <p className="hint">
+                      <code>{delivery.webhookId}</code>
+                    </p>
+                  </th>
+                  <td>
+                    <code>{delivery.endpointId}</code>
+                  </td>
                   <td>{delivery.error}</td>
                   <td className="numeric">{delivery.failures}</td>
                   <td>{time(delivery.parkedAt)}</td>
@@ -249,13 +322,22 @@ function ParkedDeliveries({ parked, mayAct }: { parked: readonly ParkedWebhookDe
                     <td>
                       <div className="actions">
                         <button
-                          type="button" className="button button-secondary" disabled={retry.isPending}
-                          aria-label={`Retry delivery ${delivery.webhookId}`} onClick={() => retry.mutate(delivery)}
-                        >Retry</button>
+                          type="button"
+                          className="button button-secondary"
+                          disabled={retry.isPending}
+                          aria-label={`Retry delivery ${delivery.webhookId}`}
+                          onClick={() => retry.mutate(delivery)}
+                        >
+                          Retry
+                        </button>
                         <button
-                          type="button" className="button button-secondary"
-                          aria-label={`Skip delivery ${delivery.webhookId}`} onClick={() => setSkipping(delivery)}
-                        >Skip</button>
+                          type="button"
+                          className="button button-secondary"
+                          aria-label={`Skip delivery ${delivery.webhookId}`}
+                          onClick={() => setSkipping(delivery)}
+                        >
+                          Skip
+                        </button>
                       </div>
                     </td>
                   ) : null}
@@ -270,10 +352,15 @@ function ParkedDeliveries({ parked, mayAct }: { parked: readonly ParkedWebhookDe
         title="Cancel this delivery for good?"
         confirmLabel="Skip delivery"
         busy={skip.isPending}
-        onConfirm={() => { if (skipping) skip.mutate(skipping); }}
+        onConfirm={() => {
+          if (skipping) skip.mutate(skipping);
+        }}
         onClose={() => setSkipping(null)}
       >
-        <p>The endpoint never receives the {skipping?.eventType} webhook {skipping?.webhookId}; a replay from its delivery log can still send it.</p>
+        <p>
+          The endpoint never receives the {skipping?.eventType} webhook {skipping?.webhookId}; a replay from its
+          delivery log can still send it.
+        </p>
       </ConfirmDialog>
     </section>
   );
@@ -291,8 +378,12 @@ export function OperationsPage() {
     queryKey: ['operations'],
     queryFn: () => api.operations(),
     // A refusal will not change by asking again; a server or network failure may.
-    refetchInterval: (query) => (paused || isHttpError(query.state.error, 403) || isHttpError(query.state.error, 404) ? false
-      : query.state.data?.projectors.some((p) => p.rebuild?.status === 'running') ? REBUILD_REFRESH_MS : REFRESH_MS),
+    refetchInterval: (query) =>
+      paused || isHttpError(query.state.error, 403) || isHttpError(query.state.error, 404)
+        ? false
+        : query.state.data?.projectors.some((p) => p.rebuild?.status === 'running')
+          ? REBUILD_REFRESH_MS
+          : REFRESH_MS,
     staleTime: 0,
   });
   const mayAct = holdsInternally(me, 'admin-stores:update');
@@ -303,22 +394,33 @@ export function OperationsPage() {
   return (
     <Page
       title="Operations"
-      actions={(
-        <button type="button" className="button button-secondary" aria-pressed={paused} onClick={() => setPaused((p) => !p)}>
+      actions={
+        <button
+          type="button"
+          className="button button-secondary"
+          aria-pressed={paused}
+          onClick={() => setPaused((p) => !p)}
+        >
           {paused ? 'Resume refreshing' : 'Pause refreshing'}
         </button>
-      )}
+      }
     >
       {operations.isError ? <Alert>{errorText(operations.error)}</Alert> : null}
-      {!view ? <p role="status">Loading…</p> : (
+      {!view ? (
+        <p role="status">Loading…</p>
+      ) : (
         <div className="stack">
           <p role="status">
             {failing === 0 ? 'Every component is ready.' : `${pluralize(failing, 'component')} failing.`}
             {parked.length > 0 ? ` ${pluralize(parked.length, 'parked event')}.` : ''}
-            {view.parkedWebhookDeliveries.length > 0 ? ` ${pluralize(view.parkedWebhookDeliveries.length, 'parked webhook delivery', 'parked webhook deliveries')}.` : ''}
+            {view.parkedWebhookDeliveries.length > 0
+              ? ` ${pluralize(view.parkedWebhookDeliveries.length, 'parked webhook delivery', 'parked webhook deliveries')}.`
+              : ''}
           </p>
           <p className="muted">
-            Read {time(view.at)}{paused ? ' — refreshing paused.' : `, again every ${REFRESH_MS / 1000} seconds.`} Event store head: position {view.headPosition}.
+            Read {time(view.at)}
+            {paused ? ' — refreshing paused.' : `, again every ${REFRESH_MS / 1000} seconds.`} Event store head:
+            position {view.headPosition}.
           </p>
 
           <section className="card stack" aria-labelledby="projectors-title">
@@ -326,7 +428,15 @@ export function OperationsPage() {
             <div className="table-wrap">
               <table className="claims-table">
                 <caption className="visually-hidden">Projectors: position, lag and state</caption>
-                <thead><tr><th scope="col">Projector</th><th scope="col">Reads from</th>{PROGRESS_HEADS}<th scope="col">Parked</th><th scope="col">Rebuild</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">Projector</th>
+                    <th scope="col">Reads from</th>
+                    {PROGRESS_HEADS}
+                    <th scope="col">Parked</th>
+                    <th scope="col">Rebuild</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {view.projectors.map((p) => (
                     <tr key={p.name}>
@@ -348,7 +458,13 @@ export function OperationsPage() {
             <div className="table-wrap">
               <table className="claims-table">
                 <caption className="visually-hidden">Reactions: position, lag and state</caption>
-                <thead><tr><th scope="col">Reaction</th>{PROGRESS_HEADS}<th scope="col">Parked</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">Reaction</th>
+                    {PROGRESS_HEADS}
+                    <th scope="col">Parked</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {view.reactions.map((r) => (
                     <tr key={r.name}>
@@ -372,12 +488,19 @@ export function OperationsPage() {
 
           <section className="card stack" aria-labelledby="relay-title">
             <h2 id="relay-title">Relay to Kafka</h2>
-            {!view.relay ? <p>No Kafka configured: projectors read the event store directly, nothing is relayed.</p> : (
+            {!view.relay ? (
+              <p>No Kafka configured: projectors read the event store directly, nothing is relayed.</p>
+            ) : (
               <>
                 <div className="table-wrap">
                   <table className="claims-table">
                     <caption className="visually-hidden">Relay: position, lag and state</caption>
-                    <thead><tr>{PROGRESS_HEADS}<th scope="col">Quarantined</th></tr></thead>
+                    <thead>
+                      <tr>
+                        {PROGRESS_HEADS}
+                        <th scope="col">Quarantined</th>
+                      </tr>
+                    </thead>
                     <tbody>
                       <tr>
                         <ProgressCells progress={view.relay} />
@@ -387,16 +510,33 @@ export function OperationsPage() {
                     </tbody>
                   </table>
                 </div>
-                {view.relay.quarantined.length === 0 ? <p>No quarantined events.</p> : (
+                {view.relay.quarantined.length === 0 ? (
+                  <p>No quarantined events.</p>
+                ) : (
                   <div className="table-wrap">
                     <table className="claims-table">
                       <caption>Events the broker refused for good (not in Kafka)</caption>
-                      <thead><tr><th scope="col">Event</th><th scope="col">Stream</th><th scope="col">Size</th><th scope="col">Error</th><th scope="col">Quarantined</th></tr></thead>
+                      <thead>
+                        <tr>
+                          <th scope="col">Event</th>
+                          <th scope="col">Stream</th>
+                          <th scope="col">Size</th>
+                          <th scope="col">Error</th>
+                          <th scope="col">Quarantined</th>
+                        </tr>
+                      </thead>
                       <tbody>
                         {view.relay.quarantined.map((q) => (
                           <tr key={q.eventId}>
-                            <th scope="row"><code>{q.type}</code><p className="hint"><code>{q.eventId}</code> at {q.globalPosition}</p></th>
-                            <td><code>{q.streamId}</code></td>
+                            <th scope="row">
+                              <code>{q.type}</code>
+                              <p className="hint">
+                                <code>{q.eventId}</code> at {q.globalPosition}
+                              </p>
+                            </th>
+                            <td>
+                              <code>{q.streamId}</code>
+                            </td>
                             <td className="numeric">{q.bytes} bytes</td>
                             <td>{q.error}</td>
                             <td>{time(q.quarantinedAt)}</td>

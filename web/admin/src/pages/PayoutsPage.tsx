@@ -22,10 +22,23 @@ export const PayoutsSearch = PeriodSearch.extend({
 });
 export type PayoutsSearch = z.infer<typeof PayoutsSearch>;
 
-const PAYOUT_STATUS_TONES: Record<PayoutStatus, BadgeTone> = { pending: 'warning', approved: 'info', paid: 'success', reversed: 'neutral' };
+const PAYOUT_STATUS_TONES: Record<PayoutStatus, BadgeTone> = {
+  pending: 'warning',
+  approved: 'info',
+  paid: 'success',
+  reversed: 'neutral',
+};
 
 /** Store, period and status; sent together, so the URL always names what the tables show. */
-function Filters({ search, stores, onApply }: { search: PayoutsSearch; stores: readonly StoreRef[]; onApply: (next: PayoutsSearch) => void }) {
+function Filters({
+  search,
+  stores,
+  onApply,
+}: {
+  search: PayoutsSearch;
+  stores: readonly StoreRef[];
+  onApply: (next: PayoutsSearch) => void;
+}) {
   const id = useId();
   const days = daysOf(search);
   const [store, setStore] = useState(search.store ?? '');
@@ -40,14 +53,18 @@ function Filters({ search, stores, onApply }: { search: PayoutsSearch; stores: r
     if (wrong) return;
     onApply({ store: store || undefined, from, to, status: PayoutStatus.safeParse(status).data });
   }
-  const invalid = problem ? { 'aria-invalid': true, 'aria-describedby': `${id}-problem` } as const : {};
+  const invalid = problem ? ({ 'aria-invalid': true, 'aria-describedby': `${id}-problem` } as const) : {};
   return (
     <form className="filters" onSubmit={onSubmit} aria-label="Payout filters" noValidate>
       <div className="field">
         <label htmlFor={`${id}-store`}>Store</label>
         <select id={`${id}-store`} value={store} onChange={(e) => setStore(e.target.value)}>
           <option value="">All stores</option>
-          {stores.map((s) => <option key={s.id} value={s.id}>{s.name}</option>)}
+          {stores.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.name}
+            </option>
+          ))}
         </select>
       </div>
       <div className="field">
@@ -62,11 +79,23 @@ function Filters({ search, stores, onApply }: { search: PayoutsSearch; stores: r
         <label htmlFor={`${id}-status`}>Status</label>
         <select id={`${id}-status`} value={status} onChange={(e) => setStatus(e.target.value)}>
           <option value="">Any status</option>
-          {PayoutStatus.options.map((s) => <option key={s} value={s}>{s}</option>)}
+          {PayoutStatus.options.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
         </select>
       </div>
-      <div className="field filter-actions"><button type="submit" className="button button-secondary">Apply filters</button></div>
-      {problem ? <p id={`${id}-problem`} className="field-error field-wide" role="alert">{problem}</p> : null}
+      <div className="field filter-actions">
+        <button type="submit" className="button button-secondary">
+          Apply filters
+        </button>
+      </div>
+      {problem ? (
+        <p id={`${id}-problem`} className="field-error field-wide" role="alert">
+          {problem}
+        </p>
+      ) : null}
     </form>
   );
 }
@@ -80,16 +109,26 @@ function StoreTotals({ entries, stores }: { entries: readonly PayoutEntry[]; sto
     group.entries.push(e);
     groups.set(key, group);
   }
-  const rows = [...groups.values()].sort((a, b) => a.store.localeCompare(b.store) || a.currency.localeCompare(b.currency));
-  const sum = (list: readonly PayoutEntry[], currency: string) => formatMoney(totalsByCurrency(list)[0]?.amount ?? 0, currency);
+  const rows = [...groups.values()].sort(
+    (a, b) => a.store.localeCompare(b.store) || a.currency.localeCompare(b.currency),
+  );
+  const sum = (list: readonly PayoutEntry[], currency: string) =>
+    formatMoney(totalsByCurrency(list)[0]?.amount ?? 0, currency);
   return (
     <div className="table-wrap">
       <table className="claims-table">
         <caption>Totals per store and currency</caption>
         <thead>
           <tr>
-            <th scope="col">Store</th><th scope="col">Currency</th><th scope="col">Entries</th>
-            {PayoutStatus.options.map((s) => <th key={s} scope="col">{humanizeCode(s)}</th>)}<th scope="col">Total</th>
+            <th scope="col">Store</th>
+            <th scope="col">Currency</th>
+            <th scope="col">Entries</th>
+            {PayoutStatus.options.map((s) => (
+              <th key={s} scope="col">
+                {humanizeCode(s)}
+              </th>
+            ))}
+            <th scope="col">Total</th>
           </tr>
         </thead>
         <tbody>
@@ -98,8 +137,17 @@ function StoreTotals({ entries, stores }: { entries: readonly PayoutEntry[]; sto
               <th scope="row">{row.store}</th>
               <td>{row.currency}</td>
               <td className="numeric">{row.entries.length}</td>
-              {PayoutStatus.options.map((s) => <td key={s} className="numeric">{sum(row.entries.filter((e) => e.status === s), row.currency)}</td>)}
-              <td className="numeric"><strong>{sum(row.entries, row.currency)}</strong></td>
+              {PayoutStatus.options.map((s) => (
+                <td key={s} className="numeric">
+                  {sum(
+                    row.entries.filter((e) => e.status === s),
+                    row.currency,
+                  )}
+                </td>
+              ))}
+              <td className="numeric">
+                <strong>{sum(row.entries, row.currency)}</strong>
+              </td>
             </tr>
           ))}
         </tbody>
@@ -114,16 +162,31 @@ function EntriesTable({ entries, stores }: { entries: readonly PayoutEntry[]; st
       <table className="claims-table">
         <caption>Payout entries</caption>
         <thead>
-          <tr><th scope="col">Claim</th><th scope="col">Store</th><th scope="col">Resolution</th><th scope="col">Decided</th><th scope="col">Status</th><th scope="col">Amount</th></tr>
+          <tr>
+            <th scope="col">Claim</th>
+            <th scope="col">Store</th>
+            <th scope="col">Resolution</th>
+            <th scope="col">Decided</th>
+            <th scope="col">Status</th>
+            <th scope="col">Amount</th>
+          </tr>
         </thead>
         <tbody>
           {entries.map((e) => (
             <tr key={e.id}>
-              <th scope="row"><Link to="/claims/view/$claimRef" params={{ claimRef: e.claimId }} search={{}}>Claim {shortId(e.claimId)}</Link></th>
+              <th scope="row">
+                <Link to="/claims/view/$claimRef" params={{ claimRef: e.claimId }} search={{}}>
+                  Claim {shortId(e.claimId)}
+                </Link>
+              </th>
               <td>{storeNameOf(stores, e.storeId)}</td>
               <td>{resolutionTypeLabel(e.resolutionType)}</td>
-              <td><time dateTime={e.decidedAt}>{formatDateTime(e.decidedAt)}</time></td>
-              <td><Badge tone={PAYOUT_STATUS_TONES[e.status]}>{e.status}</Badge></td>
+              <td>
+                <time dateTime={e.decidedAt}>{formatDateTime(e.decidedAt)}</time>
+              </td>
+              <td>
+                <Badge tone={PAYOUT_STATUS_TONES[e.status]}>{e.status}</Badge>
+              </td>
               <td className="numeric">{formatMoney(e.amount, e.currency)}</td>
             </tr>
           ))}
@@ -152,19 +215,42 @@ export function PayoutsPage() {
   });
   const shown = (entries.data?.entries ?? []).filter((e) => !search.status || e.status === search.status);
   const store = search.store ? stores.find((s) => s.id === search.store) : undefined;
-  if (!allowed) return <Page title="Payouts"><Alert>You need the payout:read permission to see payouts.</Alert></Page>;
+  if (!allowed)
+    return (
+      <Page title="Payouts">
+        <Alert>You need the payout:read permission to see payouts.</Alert>
+      </Page>
+    );
   return (
     <Page title="Payouts">
-      <Filters key={JSON.stringify(search)} search={search} stores={stores} onApply={(next) => void navigate({ to: '/finance/payouts', search: next })} />
+      <Filters
+        key={JSON.stringify(search)}
+        search={search}
+        stores={stores}
+        onApply={(next) => void navigate({ to: '/finance/payouts', search: next })}
+      />
       <p className="hint">
-        Decided {formatDay(days.fromDay)} to {formatDay(days.toDay)} (UTC days){store ? ` at ${store.name}` : ' at every store'}{search.status ? `, ${search.status} only` : ''}.
+        Decided {formatDay(days.fromDay)} to {formatDay(days.toDay)} (UTC days)
+        {store ? ` at ${store.name}` : ' at every store'}
+        {search.status ? `, ${search.status} only` : ''}.
       </p>
-      {entries.isError ? <Alert>{errorText(entries.error, 'The payout entries could not be loaded. Try again.')}</Alert> : null}
-      {!entries.data ? (entries.isPending ? <p role="status">Loading the payout entries…</p> : null) : (
-        <section className="card stack" aria-labelledby="entries-title" aria-busy={entries.isFetching ? 'true' : 'false'}>
+      {entries.isError ? (
+        <Alert>{errorText(entries.error, 'The payout entries could not be loaded. Try again.')}</Alert>
+      ) : null}
+      {!entries.data ? (
+        entries.isPending ? (
+          <p role="status">Loading the payout entries…</p>
+        ) : null
+      ) : (
+        <section
+          className="card stack"
+          aria-labelledby="entries-title"
+          aria-busy={entries.isFetching ? 'true' : 'false'}
+        >
           <h2 id="entries-title">Entries</h2>
           <p role="status">
-            {pluralize(shown.length, 'entry', 'entries')}{shown.length > 0 ? `, in all ${formatTotals(totalsByCurrency(shown))}` : ''}.
+            {pluralize(shown.length, 'entry', 'entries')}
+            {shown.length > 0 ? `, in all ${formatTotals(totalsByCurrency(shown))}` : ''}.
           </p>
           {shown.length > 0 ? (
             <>
@@ -174,7 +260,9 @@ export function PayoutsPage() {
           ) : null}
         </section>
       )}
-      {store ? <PayoutBatches key={store.id} store={store} /> : (
+      {store ? (
+        <PayoutBatches key={store.id} store={store} />
+      ) : (
         <section className="card" aria-labelledby="batches-title">
           <h2 id="batches-title">Payout batches</h2>
           <p className="hint">Choose a store in the filters to see its payout batches and make a new one.</p>

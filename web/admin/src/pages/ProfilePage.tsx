@@ -19,10 +19,16 @@ function StoreSettingsForm({ entry }: { entry: StoreNotificationSettings }) {
   const [choices, setChoices] = useState(() => new Map(entry.settings.map((s) => [s.kind, s.enabled])));
   const [saved, setSaved] = useState(false);
   const save = useMutation({
-    mutationFn: () => api.setNotificationSettings(entry.store.id, { settings: [...choices].map(([kind, enabled]) => ({ kind, enabled })) }),
+    mutationFn: () =>
+      api.setNotificationSettings(entry.store.id, {
+        settings: [...choices].map(([kind, enabled]) => ({ kind, enabled })),
+      }),
     onSuccess: async (updated) => {
-      client.setQueryData(['notification-settings'], (old: { data: StoreNotificationSettings[] } | undefined) =>
-        old && { data: old.data.map((e) => (e.store.id === updated.store.id ? updated : e)) });
+      client.setQueryData(
+        ['notification-settings'],
+        (old: { data: StoreNotificationSettings[] } | undefined) =>
+          old && { data: old.data.map((e) => (e.store.id === updated.store.id ? updated : e)) },
+      );
       setSaved(true);
     },
   });
@@ -39,17 +45,26 @@ function StoreSettingsForm({ entry }: { entry: StoreNotificationSettings }) {
         {entry.settings.map((setting) => (
           <div key={setting.kind} className="field field-check">
             <input
-              id={`${id}-${setting.kind}`} type="checkbox" checked={choices.get(setting.kind) ?? false} aria-describedby={`${id}-${setting.kind}-help`}
-              onChange={(e) => { setSaved(false); setChoices((current) => new Map(current).set(setting.kind, e.target.checked)); }}
+              id={`${id}-${setting.kind}`}
+              type="checkbox"
+              checked={choices.get(setting.kind) ?? false}
+              aria-describedby={`${id}-${setting.kind}-help`}
+              onChange={(e) => {
+                setSaved(false);
+                setChoices((current) => new Map(current).set(setting.kind, e.target.checked));
+              }}
             />
             <label htmlFor={`${id}-${setting.kind}`}>{TEAM_NOTIFICATION_LABELS[setting.kind]}</label>
             <p id={`${id}-${setting.kind}-help`} className="muted">
-              {HELP[setting.kind]}{setting.chosen ? '' : ' (Your role\'s default: owners and admins get it.)'}
+              {HELP[setting.kind]}
+              {setting.chosen ? '' : " (Your role's default: owners and admins get it.)"}
             </p>
           </div>
         ))}
       </fieldset>
-      <div role="status">{saved ? <p className="alert alert-success">Saved your email settings for {entry.store.name}.</p> : null}</div>
+      <div role="status">
+        {saved ? <p className="alert alert-success">Saved your email settings for {entry.store.name}.</p> : null}
+      </div>
       {save.isError ? <Alert>{errorText(save.error)}</Alert> : null}
       <button type="submit" className="button button-primary" disabled={save.isPending}>
         Save<span className="visually-hidden"> email settings for {entry.store.name}</span>
@@ -67,11 +82,18 @@ export function ProfilePage() {
       {me.permissions.includes('user:update') ? <NameForm name={me.user.name} /> : null}
       <PasswordForm />
       <h2>Email notifications</h2>
-      {settings.isPending ? <p role="status" className="muted">Loading your settings…</p> : null}
+      {settings.isPending ? (
+        <p role="status" className="muted">
+          Loading your settings…
+        </p>
+      ) : null}
       {settings.isError ? <Alert>Your email settings could not be loaded: {errorText(settings.error)}</Alert> : null}
-      {settings.data && settings.data.data.length === 0
-        ? <Alert tone="info">You belong to no store's team, so no store mails you about its claims.</Alert> : null}
-      {settings.data?.data.map((entry) => <StoreSettingsForm key={entry.store.id} entry={entry} />)}
+      {settings.data && settings.data.data.length === 0 ? (
+        <Alert tone="info">You belong to no store's team, so no store mails you about its claims.</Alert>
+      ) : null}
+      {settings.data?.data.map((entry) => (
+        <StoreSettingsForm key={entry.store.id} entry={entry} />
+      ))}
     </Page>
   );
 }

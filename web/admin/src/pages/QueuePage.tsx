@@ -1,8 +1,23 @@
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type FormEvent,
+  type KeyboardEvent as ReactKeyboardEvent,
+} from 'react';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTable, type SortingState } from '@tanstack/react-table';
-import { CLAIM_STATUS_LABELS, ClaimType, ProtectionStatus, type AdminClaimListItem, type SearchMatch } from '@claims/contracts';
+import {
+  CLAIM_STATUS_LABELS,
+  ClaimType,
+  ProtectionStatus,
+  type AdminClaimListItem,
+  type SearchMatch,
+} from '@claims/contracts';
 import { errorText, pluralize } from '@claims/ui';
 import { api } from '../api.js';
 import { storesWith, useMe } from '../session.js';
@@ -12,7 +27,14 @@ import { PROTECTION_LABELS } from '../components/ui.js';
 import { HelpDialog } from '../components/HelpDialog.js';
 import { claimTypeLabel } from '../labels.js';
 import { COLUMN_OF_SORT, DEFAULT_VISIBILITY, SORT_OF_COLUMN, SORT_WORDS, columns, features } from '../queue/columns.js';
-import { DEFAULT_PAGE_SIZE, FILTER_KEYS, PAGE_SIZES, compact, toListParams, type QueueSearch } from '../queue/search.js';
+import {
+  DEFAULT_PAGE_SIZE,
+  FILTER_KEYS,
+  PAGE_SIZES,
+  compact,
+  toListParams,
+  type QueueSearch,
+} from '../queue/search.js';
 import { loadColumns, saveColumns, type ColumnVisibility } from '../queue/storage.js';
 import { AssigneeViews, StatusTabs } from '../queue/QueueTabs.js';
 import { SavedViews } from '../queue/SavedViews.js';
@@ -22,7 +44,11 @@ import { ColumnChooser } from '../queue/ColumnChooser.js';
 
 const EMPTY: AdminClaimListItem[] = [];
 
-function Filters({ search, onApply, searchInputRef }: {
+function Filters({
+  search,
+  onApply,
+  searchInputRef,
+}: {
   search: QueueSearch;
   onApply: (next: QueueSearch) => void;
   searchInputRef: React.RefObject<HTMLInputElement | null>;
@@ -31,7 +57,8 @@ function Filters({ search, onApply, searchInputRef }: {
   const id = useId();
   const stores = storesWith(me, 'claim:read');
   const [draft, setDraft] = useState<QueueSearch>(search);
-  const set = (key: keyof QueueSearch) => (event: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: event.target.value || undefined }));
+  const set = (key: keyof QueueSearch) => (event: { target: { value: string } }) =>
+    setDraft((d) => ({ ...d, [key]: event.target.value || undefined }));
   const [problem, setProblem] = useState<string | null>(null);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -44,19 +71,41 @@ function Filters({ search, onApply, searchInputRef }: {
     onApply(compact({ ...search, ...draft, q: draft.q?.trim() || undefined }));
   }
 
-  const clear = () => onApply(compact({ status: search.status, assignee: search.assignee, sort: search.sort, order: search.order, size: search.size }));
+  const clear = () =>
+    onApply(
+      compact({
+        status: search.status,
+        assignee: search.assignee,
+        sort: search.sort,
+        order: search.order,
+        size: search.size,
+      }),
+    );
   return (
     <form className="filters" onSubmit={onSubmit} aria-label="Filter claims" role="search">
       <div className="field field-wide">
         <label htmlFor={`${id}-q`}>Search claims</label>
-        <input id={`${id}-q`} ref={searchInputRef} type="search" value={draft.q ?? ''} onChange={set('q')} aria-describedby={`${id}-q-hint`} />
-        <p id={`${id}-q-hint`} className="hint">Customer name, part of an email, item, SKU, order or claim number; typos are forgiven</p>
+        <input
+          id={`${id}-q`}
+          ref={searchInputRef}
+          type="search"
+          value={draft.q ?? ''}
+          onChange={set('q')}
+          aria-describedby={`${id}-q-hint`}
+        />
+        <p id={`${id}-q-hint`} className="hint">
+          Customer name, part of an email, item, SKU, order or claim number; typos are forgiven
+        </p>
       </div>
       <div className="field">
         <label htmlFor={`${id}-type`}>Claim type</label>
         <select id={`${id}-type`} value={draft.type ?? ''} onChange={set('type')}>
           <option value="">Any type</option>
-          {ClaimType.options.map((t) => <option key={t} value={t}>{claimTypeLabel(t)}</option>)}
+          {ClaimType.options.map((t) => (
+            <option key={t} value={t}>
+              {claimTypeLabel(t)}
+            </option>
+          ))}
         </select>
       </div>
       {stores.length > 1 ? (
@@ -64,7 +113,11 @@ function Filters({ search, onApply, searchInputRef }: {
           <label htmlFor={`${id}-store`}>Store</label>
           <select id={`${id}-store`} value={draft.store ?? ''} onChange={set('store')}>
             <option value="">Every store</option>
-            {stores.map((s) => <option key={s.id} value={s.id}>{s.name}</option>)}
+            {stores.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name}
+              </option>
+            ))}
           </select>
         </div>
       ) : null}
@@ -72,7 +125,11 @@ function Filters({ search, onApply, searchInputRef }: {
         <label htmlFor={`${id}-protection`}>Protection</label>
         <select id={`${id}-protection`} value={draft.protection ?? ''} onChange={set('protection')}>
           <option value="">Any protection</option>
-          {ProtectionStatus.options.map((p) => <option key={p} value={p}>{PROTECTION_LABELS[p]}</option>)}
+          {ProtectionStatus.options.map((p) => (
+            <option key={p} value={p}>
+              {PROTECTION_LABELS[p]}
+            </option>
+          ))}
         </select>
       </div>
       <div className="field">
@@ -84,16 +141,29 @@ function Filters({ search, onApply, searchInputRef }: {
         <input id={`${id}-to`} type="date" value={draft.to ?? ''} onChange={set('to')} />
       </div>
       <div className="filter-actions">
-        <button type="submit" className="button button-primary">Apply filters</button>
-        <button type="button" className="button button-secondary" onClick={clear}>Clear filters</button>
+        <button type="submit" className="button button-primary">
+          Apply filters
+        </button>
+        <button type="button" className="button button-secondary" onClick={clear}>
+          Clear filters
+        </button>
       </div>
-      {problem ? <div className="field-wide"><Alert>{problem}</Alert></div> : null}
+      {problem ? (
+        <div className="field-wide">
+          <Alert>{problem}</Alert>
+        </div>
+      ) : null}
     </form>
   );
 }
 
 function CsvExport({ search }: { search: QueueSearch }) {
-  const [state, setState] = useState<{ running: boolean; rows: number; message: string | null; error: boolean }>({ running: false, rows: 0, message: null, error: false });
+  const [state, setState] = useState<{ running: boolean; rows: number; message: string | null; error: boolean }>({
+    running: false,
+    rows: 0,
+    message: null,
+    error: false,
+  });
   const abort = useRef<AbortController | null>(null);
   useEffect(() => () => abort.current?.abort(), []);
 
@@ -113,25 +183,37 @@ function CsvExport({ search }: { search: QueueSearch }) {
       setState({ running: false, rows, message: `Export finished: ${pluralize(rows, 'claim')}.`, error: false });
     } catch (error) {
       const cancelled = controller.signal.aborted;
-      setState((s) => ({ running: false, rows: s.rows, message: cancelled ? 'Export cancelled.' : `Export failed: ${errorText(error, 'unknown error')}.`, error: !cancelled }));
+      setState((s) => ({
+        running: false,
+        rows: s.rows,
+        message: cancelled ? 'Export cancelled.' : `Export failed: ${errorText(error, 'unknown error')}.`,
+        error: !cancelled,
+      }));
     }
   }
 
   return (
     <div className="export">
       {state.running ? (
-        <button type="button" className="button button-secondary" onClick={() => abort.current?.abort()}>Cancel export</button>
+        <button type="button" className="button button-secondary" onClick={() => abort.current?.abort()}>
+          Cancel export
+        </button>
       ) : (
-        <button type="button" className="button button-secondary" onClick={() => void run()}>Export CSV</button>
+        <button type="button" className="button button-secondary" onClick={() => void run()}>
+          Export CSV
+        </button>
       )}
       {state.running ? <progress aria-label="Export progress" /> : null}
-      <p role={state.error ? 'alert' : 'status'} className="export-status">{state.message}</p>
+      <p role={state.error ? 'alert' : 'status'} className="export-status">
+        {state.message}
+      </p>
     </div>
   );
 }
 
 const isTyping = (target: EventTarget | null) =>
-  target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+  target instanceof HTMLElement &&
+  (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 
 /** What the search found, said in words: the kind of match decides what the agent should read into the list. */
 const MATCH_WORDS: Record<SearchMatch, string> = {
@@ -165,7 +247,11 @@ export function QueuePage() {
   const claims = useInfiniteQuery({
     queryKey: ['claims', params, pageSize],
     // The first page also brings the status tabs' counts for these filters.
-    queryFn: ({ pageParam, signal }) => api.listClaims({ ...params, cursor: pageParam, limit: String(pageSize), counts: pageParam ? undefined : 'true' }, signal),
+    queryFn: ({ pageParam, signal }) =>
+      api.listClaims(
+        { ...params, cursor: pageParam, limit: String(pageSize), counts: pageParam ? undefined : 'true' },
+        signal,
+      ),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
@@ -175,12 +261,13 @@ export function QueuePage() {
   useEffect(() => rememberQueueOrder(rows.map((r) => r.id)), [rows]);
   const selectedRows = useMemo(() => rows.filter((r) => selection.has(r.id)), [rows, selection]);
   const allSelected = rows.length > 0 && selectedRows.length === rows.length;
-  const toggle = (claimId: string, on: boolean) => setSelection((previous) => {
-    const next = new Set(previous);
-    if (on) next.add(claimId);
-    else next.delete(claimId);
-    return next;
-  });
+  const toggle = (claimId: string, on: boolean) =>
+    setSelection((previous) => {
+      const next = new Set(previous);
+      if (on) next.add(claimId);
+      else next.delete(claimId);
+      return next;
+    });
   const sort = search.sort ?? 'filed';
   const order = search.order ?? 'desc';
   const sorting = useMemo<SortingState>(() => [{ id: COLUMN_OF_SORT[sort], desc: order === 'desc' }], [sort, order]);
@@ -199,7 +286,15 @@ export function QueuePage() {
       if (!next || !nextSort) return;
       const nextOrder = next.desc ? 'desc' : 'asc';
       // The server sorts every claim: a new order is a new list from its first page.
-      void navigate({ to: '/', search: compact({ ...search, sort: nextSort === 'filed' ? undefined : nextSort, order: nextOrder === 'desc' ? undefined : nextOrder }), replace: true });
+      void navigate({
+        to: '/',
+        search: compact({
+          ...search,
+          sort: nextSort === 'filed' ? undefined : nextSort,
+          order: nextOrder === 'desc' ? undefined : nextOrder,
+        }),
+        replace: true,
+      });
     },
     onColumnVisibilityChange: (updater) => {
       setColumnVisibility((previous) => {
@@ -217,7 +312,8 @@ export function QueuePage() {
     const links = rowLinks();
     if (links.length === 0) return;
     const current = links.findIndex((link) => link === document.activeElement);
-    const next = current === -1 ? (delta === 1 ? 0 : links.length - 1) : Math.min(links.length - 1, Math.max(0, current + delta));
+    const next =
+      current === -1 ? (delta === 1 ? 0 : links.length - 1) : Math.min(links.length - 1, Math.max(0, current + delta));
     links[next]?.focus();
     links[next]?.closest('tr')?.scrollIntoView({ block: 'nearest' });
   }, []);
@@ -254,11 +350,23 @@ export function QueuePage() {
 
   const filtersActive = FILTER_KEYS.some((key) => search[key] !== undefined);
   const claimsOf = search.status ? `${CLAIM_STATUS_LABELS[search.status]} claims` : 'All claims';
-  const title = search.assignee === 'me' ? `${claimsOf} assigned to me` : search.assignee === 'none' ? `${claimsOf}, unassigned` : claimsOf;
+  const title =
+    search.assignee === 'me'
+      ? `${claimsOf} assigned to me`
+      : search.assignee === 'none'
+        ? `${claimsOf}, unassigned`
+        : claimsOf;
   const match = firstPage?.match ?? null;
 
   return (
-    <Page title={title} actions={<button type="button" className="button button-link" onClick={() => setHelpOpen(true)}>Keyboard shortcuts <kbd>?</kbd></button>}>
+    <Page
+      title={title}
+      actions={
+        <button type="button" className="button button-link" onClick={() => setHelpOpen(true)}>
+          Keyboard shortcuts <kbd>?</kbd>
+        </button>
+      }
+    >
       <AssigneeViews search={search} />
       <StatusTabs search={search} counts={firstPage?.counts} internal={internal} />
       <Filters key={JSON.stringify(search)} search={search} onApply={apply} searchInputRef={searchInputRef} />
@@ -266,8 +374,25 @@ export function QueuePage() {
         <ColumnChooser table={table} />
         <div className="field field-inline">
           <label htmlFor={sizeId}>Rows per page</label>
-          <select id={sizeId} value={pageSize} onChange={(e) => apply(compact({ ...search, size: Number(e.target.value) === DEFAULT_PAGE_SIZE ? undefined : Number(e.target.value) }))}>
-            {[...new Set<number>([...PAGE_SIZES, pageSize])].sort((a, b) => a - b).map((n) => <option key={n} value={n}>{n}</option>)}
+          <select
+            id={sizeId}
+            value={pageSize}
+            onChange={(e) =>
+              apply(
+                compact({
+                  ...search,
+                  size: Number(e.target.value) === DEFAULT_PAGE_SIZE ? undefined : Number(e.target.value),
+                }),
+              )
+            }
+          >
+            {[...new Set<number>([...PAGE_SIZES, pageSize])]
+              .sort((a, b) => a - b)
+              .map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
           </select>
         </div>
         <CsvExport search={search} />
@@ -275,11 +400,15 @@ export function QueuePage() {
       {claims.isError ? (
         <Alert>
           The claims could not be loaded: {claims.error.message}{' '}
-          <button type="button" className="button button-link" onClick={() => void claims.refetch()}>Try again</button>
+          <button type="button" className="button button-link" onClick={() => void claims.refetch()}>
+            Try again
+          </button>
         </Alert>
       ) : null}
       <p role="status" className="muted">
-        {claims.isPending ? 'Loading claims…' : `Showing ${pluralize(rows.length, 'claim')}${filtersActive ? ' matching the filters' : ''}${claims.hasNextPage ? '; more are available' : ''}.`}
+        {claims.isPending
+          ? 'Loading claims…'
+          : `Showing ${pluralize(rows.length, 'claim')}${filtersActive ? ' matching the filters' : ''}${claims.hasNextPage ? '; more are available' : ''}.`}
         {!claims.isPending && search.q && match ? ` Search: ${MATCH_WORDS[match]}.` : ''}
       </p>
       {mayBulk ? <BulkStatusBar selected={selectedRows} onClear={() => setSelection(new Set())} /> : null}
@@ -291,25 +420,40 @@ export function QueuePage() {
               <tr key={group.id}>
                 {mayBulk ? (
                   <th scope="col" className="select-cell">
-                    <input type="checkbox" aria-label="Select all claims on this page" checked={allSelected} disabled={rows.length === 0}
-                      ref={(el) => { if (el) el.indeterminate = selectedRows.length > 0 && !allSelected; }}
-                      onChange={(e) => setSelection(e.target.checked ? new Set(rows.map((r) => r.id)) : new Set())} />
+                    <input
+                      type="checkbox"
+                      aria-label="Select all claims on this page"
+                      checked={allSelected}
+                      disabled={rows.length === 0}
+                      ref={(el) => {
+                        if (el) el.indeterminate = selectedRows.length > 0 && !allSelected;
+                      }}
+                      onChange={(e) => setSelection(e.target.checked ? new Set(rows.map((r) => r.id)) : new Set())}
+                    />
                   </th>
                 ) : null}
                 {group.headers.map((header) => {
                   const sorted = header.column.getIsSorted();
                   const columnSort = SORT_OF_COLUMN[header.column.id];
                   return (
-                    <th key={header.id} scope="col" aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}>
+                    <th
+                      key={header.id}
+                      scope="col"
+                      aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
+                    >
                       {header.column.getCanSort() && columnSort ? (
                         <button type="button" className="sort-button" onClick={header.column.getToggleSortingHandler()}>
                           <table.FlexRender header={header} />
                           <span aria-hidden="true">{sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ' ↕'}</span>
                           <span className="visually-hidden">
-                            {sorted ? `, ${SORT_WORDS[columnSort][sorted]}: show ${SORT_WORDS[columnSort][sorted === 'asc' ? 'desc' : 'asc']}` : `: sort, ${SORT_WORDS[columnSort].desc}`}
+                            {sorted
+                              ? `, ${SORT_WORDS[columnSort][sorted]}: show ${SORT_WORDS[columnSort][sorted === 'asc' ? 'desc' : 'asc']}`
+                              : `: sort, ${SORT_WORDS[columnSort].desc}`}
                           </span>
                         </button>
-                      ) : <table.FlexRender header={header} />}
+                      ) : (
+                        <table.FlexRender header={header} />
+                      )}
                     </th>
                   );
                 })}
@@ -321,22 +465,37 @@ export function QueuePage() {
               <tr key={row.id} className={selection.has(row.id) ? 'row-selected' : undefined}>
                 {mayBulk ? (
                   <td className="select-cell">
-                    <input type="checkbox" aria-label={`Select claim #${row.original.claimNumber}`} checked={selection.has(row.id)}
-                      onChange={(e) => toggle(row.id, e.target.checked)} />
+                    <input
+                      type="checkbox"
+                      aria-label={`Select claim #${row.original.claimNumber}`}
+                      checked={selection.has(row.id)}
+                      onChange={(e) => toggle(row.id, e.target.checked)}
+                    />
                   </td>
                 ) : null}
                 {row.getVisibleCells().map((cell) => (
-                  <td key={cell.id}><table.FlexRender cell={cell} /></td>
+                  <td key={cell.id}>
+                    <table.FlexRender cell={cell} />
+                  </td>
                 ))}
               </tr>
             ))}
           </tbody>
         </table>
       </div>
-      <p id="queue-keys" className="hint">Press j or k to move between claims, Enter to open one, ? for all shortcuts.</p>
-      {!claims.isPending && rows.length === 0 && !claims.isError ? <p className="empty">No claims match these filters.</p> : null}
+      <p id="queue-keys" className="hint">
+        Press j or k to move between claims, Enter to open one, ? for all shortcuts.
+      </p>
+      {!claims.isPending && rows.length === 0 && !claims.isError ? (
+        <p className="empty">No claims match these filters.</p>
+      ) : null}
       {claims.hasNextPage ? (
-        <button type="button" className="button button-secondary load-more" onClick={() => void claims.fetchNextPage()} disabled={claims.isFetchingNextPage}>
+        <button
+          type="button"
+          className="button button-secondary load-more"
+          onClick={() => void claims.fetchNextPage()}
+          disabled={claims.isFetchingNextPage}
+        >
           {claims.isFetchingNextPage ? 'Loading more…' : 'Load more'}
         </button>
       ) : null}

@@ -2,7 +2,13 @@ import { useId, useState } from 'react';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  EDITABLE_SETTINGS_GROUPS, SETTINGS_GROUP_ACCESS, SETTINGS_GROUP_LABELS, SETTINGS_GROUPS, type EditableSettingsGroup, type SettingsChange, type SettingsGroupView,
+  EDITABLE_SETTINGS_GROUPS,
+  SETTINGS_GROUP_ACCESS,
+  SETTINGS_GROUP_LABELS,
+  SETTINGS_GROUPS,
+  type EditableSettingsGroup,
+  type SettingsChange,
+  type SettingsGroupView,
   type SettingsHistoryEntry,
 } from '@claims/contracts';
 import { settingsLeaves } from '@claims/domain';
@@ -16,7 +22,12 @@ import { displayScalar, fieldLabel } from '../settings/settingsFields.js';
 import { SettingsGroupForm } from '../settings/SettingsGroupForm.js';
 import { MetadataForm } from '../settings/MetadataForm.js';
 
-const GENERAL_LABELS: Record<string, string> = { name: 'Name', slug: 'Slug', domain: 'Portal domain', currency: 'Currency' };
+const GENERAL_LABELS: Record<string, string> = {
+  name: 'Name',
+  slug: 'Slug',
+  domain: 'Portal domain',
+  currency: 'Currency',
+};
 
 /** A field's label in a group's facts: the form's label for editable groups, plain words otherwise. */
 function labelOf(view: SettingsGroupView, path: string): string {
@@ -31,7 +42,11 @@ function GroupFacts({ view }: { view: SettingsGroupView }) {
   if (leaves.length === 0) return <p className="muted">Nothing set.</p>;
   return (
     <dl className="facts">
-      {leaves.map(([path, value]) => <Fact key={path} term={labelOf(view, path)}>{displayScalar(value)}</Fact>)}
+      {leaves.map(([path, value]) => (
+        <Fact key={path} term={labelOf(view, path)}>
+          {displayScalar(value)}
+        </Fact>
+      ))}
     </dl>
   );
 }
@@ -45,12 +60,17 @@ function GroupHistory({ group, entries }: { group: EditableSettingsGroup; entrie
         {entries.map((entry) => (
           <li key={entry.version}>
             <p className="hint">
-              Version {entry.version} · <time dateTime={entry.at}>{formatDateTime(entry.at)}</time> · {entry.actor.name ?? entry.actor.id}
+              Version {entry.version} · <time dateTime={entry.at}>{formatDateTime(entry.at)}</time> ·{' '}
+              {entry.actor.name ?? entry.actor.id}
             </p>
-            {entry.kind === 'initialized' ? <p>First version recorded.</p> : (
+            {entry.kind === 'initialized' ? (
+              <p>First version recorded.</p>
+            ) : (
               <ul>
                 {entry.changes.map((change) => (
-                  <li key={change.field}>{fieldLabel(group, change.field)}: {displayScalar(change.from)} → {displayScalar(change.to)}</li>
+                  <li key={change.field}>
+                    {fieldLabel(group, change.field)}: {displayScalar(change.from)} → {displayScalar(change.to)}
+                  </li>
                 ))}
               </ul>
             )}
@@ -61,8 +81,18 @@ function GroupHistory({ group, entries }: { group: EditableSettingsGroup; entrie
   );
 }
 
-function SettingsSection({ storeId, version, view, history, onSaved }: {
-  storeId: string; version: number; view: SettingsGroupView; history: readonly SettingsHistoryEntry[] | undefined; onSaved: (message: string) => void;
+function SettingsSection({
+  storeId,
+  version,
+  view,
+  history,
+  onSaved,
+}: {
+  storeId: string;
+  version: number;
+  view: SettingsGroupView;
+  history: readonly SettingsHistoryEntry[] | undefined;
+  onSaved: (message: string) => void;
 }) {
   const id = useId();
   const client = useQueryClient();
@@ -78,22 +108,46 @@ function SettingsSection({ storeId, version, view, history, onSaved }: {
   const formKey = `${view.group}:${view.lastChange?.version ?? 0}`;
   let body = <GroupFacts view={view} />;
   if (editable && view.group === 'metadata') {
-    body = <MetadataForm key={formKey} entries={view.value.entries} busy={save.isPending} onSave={(change) => save.mutate(change)} />;
+    body = (
+      <MetadataForm
+        key={formKey}
+        entries={view.value.entries}
+        busy={save.isPending}
+        onSave={(change) => save.mutate(change)}
+      />
+    );
   } else if (editable && view.group !== 'metadata') {
-    body = <SettingsGroupForm key={formKey} group={view.group} value={view.value} busy={save.isPending} onSave={(change) => save.mutate(change)} />;
+    body = (
+      <SettingsGroupForm
+        key={formKey}
+        group={view.group}
+        value={view.value}
+        busy={save.isPending}
+        onSave={(change) => save.mutate(change)}
+      />
+    );
   }
   const versioned = view.group !== 'general' && view.group !== 'branding';
   return (
     <section className="card stack" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{label}</h2>
       {view.lastChange ? (
-        <p className="hint">Last changed <time dateTime={view.lastChange.at}>{formatDateTime(view.lastChange.at)}</time> by {view.lastChange.actor.name ?? view.lastChange.actor.id}</p>
+        <p className="hint">
+          Last changed <time dateTime={view.lastChange.at}>{formatDateTime(view.lastChange.at)}</time> by{' '}
+          {view.lastChange.actor.name ?? view.lastChange.actor.id}
+        </p>
       ) : null}
-      {!view.updatable && versioned ? <p className="hint">You may read these settings; changing them needs {SETTINGS_GROUP_ACCESS[view.group].update}.</p> : null}
+      {!view.updatable && versioned ? (
+        <p className="hint">
+          You may read these settings; changing them needs {SETTINGS_GROUP_ACCESS[view.group].update}.
+        </p>
+      ) : null}
       {view.group === 'branding' ? <p className="hint">The branding editor changes these.</p> : null}
       {body}
       {save.isError ? <Alert>{errorText(save.error)}</Alert> : null}
-      {versioned && history ? <GroupHistory group={view.group} entries={history.filter((entry) => entry.group === view.group)} /> : null}
+      {versioned && history ? (
+        <GroupHistory group={view.group} entries={history.filter((entry) => entry.group === view.group)} />
+      ) : null}
     </section>
   );
 }
@@ -103,27 +157,61 @@ export function SettingsPage() {
   const me = useMe();
   const navigate = useNavigate();
   const search = useSearch({ from: '/app/settings' });
-  const stores = me.stores.filter((s) => SETTINGS_GROUPS.some((group) => s.permissions.includes(SETTINGS_GROUP_ACCESS[group].read)));
+  const stores = me.stores.filter((s) =>
+    SETTINGS_GROUPS.some((group) => s.permissions.includes(SETTINGS_GROUP_ACCESS[group].read)),
+  );
   const store = stores.find((s) => s.id === search.store) ?? stores[0];
   const storeId = store?.id ?? '';
-  const settings = useQuery({ queryKey: ['settings', storeId, 'current'], queryFn: () => api.settings(storeId), enabled: Boolean(store) });
-  const mayReadHistory = EDITABLE_SETTINGS_GROUPS.some((group) => store?.permissions.includes(SETTINGS_GROUP_ACCESS[group].read));
-  const history = useQuery({ queryKey: ['settings', storeId, 'history'], queryFn: () => api.settingsHistory(storeId), enabled: Boolean(store) && mayReadHistory });
+  const settings = useQuery({
+    queryKey: ['settings', storeId, 'current'],
+    queryFn: () => api.settings(storeId),
+    enabled: Boolean(store),
+  });
+  const mayReadHistory = EDITABLE_SETTINGS_GROUPS.some((group) =>
+    store?.permissions.includes(SETTINGS_GROUP_ACCESS[group].read),
+  );
+  const history = useQuery({
+    queryKey: ['settings', storeId, 'history'],
+    queryFn: () => api.settingsHistory(storeId),
+    enabled: Boolean(store) && mayReadHistory,
+  });
   const [notice, setNotice] = useState<string | null>(null);
   if (!store) {
-    return <Page title="Settings"><Alert tone="info">You have no store whose settings you may see.</Alert></Page>;
+    return (
+      <Page title="Settings">
+        <Alert tone="info">You have no store whose settings you may see.</Alert>
+      </Page>
+    );
   }
   return (
     <Page title={`Settings of ${store.name}`}>
-      <StorePicker stores={stores} value={storeId} onChange={(next) => { setNotice(null); void navigate({ to: '/settings', search: { store: next } }); }} />
+      <StorePicker
+        stores={stores}
+        value={storeId}
+        onChange={(next) => {
+          setNotice(null);
+          void navigate({ to: '/settings', search: { store: next } });
+        }}
+      />
       <div role="status">{notice ? <p className="alert alert-success">{notice}</p> : null}</div>
-      {settings.isPending ? <p role="status" className="muted">Loading the settings…</p> : null}
+      {settings.isPending ? (
+        <p role="status" className="muted">
+          Loading the settings…
+        </p>
+      ) : null}
       {settings.isError ? <Alert>The settings could not be loaded: {errorText(settings.error)}</Alert> : null}
       {history.isError ? <Alert>The change history could not be loaded: {errorText(history.error)}</Alert> : null}
       {settings.data ? (
         <div className="stack">
           {settings.data.groups.map((view) => (
-            <SettingsSection key={view.group} storeId={storeId} version={settings.data.version} view={view} history={history.data?.entries} onSaved={setNotice} />
+            <SettingsSection
+              key={view.group}
+              storeId={storeId}
+              version={settings.data.version}
+              view={view}
+              history={history.data?.entries}
+              onSaved={setNotice}
+            />
           ))}
         </div>
       ) : null}

@@ -7,7 +7,8 @@ import { meQuery } from '../session.js';
 import { Alert, Page } from '@claims/ui/components';
 
 function lockoutMessage(seconds: number | null): string {
-  const until = seconds !== null && seconds > 0 ? ` after ${formatDateTime(Date.now() + seconds * 1000)}` : ' in 15 minutes';
+  const until =
+    seconds !== null && seconds > 0 ? ` after ${formatDateTime(Date.now() + seconds * 1000)}` : ' in 15 minutes';
   return `Too many failed sign-ins for this email. For your security it is locked for now: try again${until}, or ask your account owner to help.`;
 }
 
@@ -56,18 +57,36 @@ export function SignInPage() {
           <div className="field">
             <label htmlFor={emailId}>Email</label>
             <input
-              id={emailId} type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)}
-              aria-invalid={fieldErrors.email ? true : undefined} aria-describedby={fieldErrors.email ? `${emailId}-error` : undefined}
+              id={emailId}
+              type="email"
+              autoComplete="username"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              aria-invalid={fieldErrors.email ? true : undefined}
+              aria-describedby={fieldErrors.email ? `${emailId}-error` : undefined}
             />
-            {fieldErrors.email ? <p id={`${emailId}-error`} className="field-error">{fieldErrors.email}</p> : null}
+            {fieldErrors.email ? (
+              <p id={`${emailId}-error`} className="field-error">
+                {fieldErrors.email}
+              </p>
+            ) : null}
           </div>
           <div className="field">
             <label htmlFor={passwordId}>Password</label>
             <input
-              id={passwordId} type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)}
-              aria-invalid={fieldErrors.password ? true : undefined} aria-describedby={fieldErrors.password ? `${passwordId}-error` : undefined}
+              id={passwordId}
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              aria-invalid={fieldErrors.password ? true : undefined}
+              aria-describedby={fieldErrors.password ? `${passwordId}-error` : undefined}
             />
-            {fieldErrors.password ? <p id={`${passwordId}-error`} className="field-error">{fieldErrors.password}</p> : null}
+            {fieldErrors.password ? (
+              <p id={`${passwordId}-error`} className="field-error">
+                {fieldErrors.password}
+              </p>
+            ) : null}
           </div>
           {message ? <Alert>{message}</Alert> : null}
           {fieldErrors.email || fieldErrors.password ? <Alert>Fill in your email and password.</Alert> : null}

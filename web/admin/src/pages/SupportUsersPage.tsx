@@ -14,11 +14,22 @@ import { RoleChangeForm } from '../components/RoleChangeForm.js';
 const SUPPORT_USERS = ['support-users'] as const;
 
 const rolesText = (member: TeamMember) => member.grants.map((g) => ROLES[g.role].label).join(', ');
-const isActiveAdmin = (member: TeamMember) => member.status === 'active' && member.grants.some((g) => g.role === SUPPORT_ADMIN_ROLE);
+const isActiveAdmin = (member: TeamMember) =>
+  member.status === 'active' && member.grants.some((g) => g.role === SUPPORT_ADMIN_ROLE);
 
 /** A support member's row: change between the two support roles and remove, except for the last support admin (the server refuses both). */
-function SupportUserRow({ member, self, lastAdmin, onRemove, onDone }: {
-  member: TeamMember; self: boolean; lastAdmin: boolean; onRemove: (member: TeamMember) => void; onDone: (message: string) => void;
+function SupportUserRow({
+  member,
+  self,
+  lastAdmin,
+  onRemove,
+  onDone,
+}: {
+  member: TeamMember;
+  self: boolean;
+  lastAdmin: boolean;
+  onRemove: (member: TeamMember) => void;
+  onDone: (message: string) => void;
 }) {
   const me = useMe();
   const client = useQueryClient();
@@ -37,7 +48,13 @@ function SupportUserRow({ member, self, lastAdmin, onRemove, onDone }: {
       <td>
         <div className="row-actions">
           {mayChange ? (
-            <RoleChangeForm memberName={member.name} roles={SUPPORT_ROLES} current={member.grants[0]?.role} busy={change.isPending} onChange={(role) => change.mutate(role)} />
+            <RoleChangeForm
+              memberName={member.name}
+              roles={SUPPORT_ROLES}
+              current={member.grants[0]?.role}
+              busy={change.isPending}
+              onChange={(role) => change.mutate(role)}
+            />
           ) : null}
           {mayRemove ? (
             <button type="button" className="button button-link" onClick={() => onRemove(member)}>
@@ -74,21 +91,38 @@ function SupportUsers() {
       <p>Order Protection&rsquo;s support staff work claims on every store; support admins also manage this list.</p>
       <div role="status">{notice ? <p className="alert alert-success">{notice}</p> : null}</div>
       {holdsInternally(me, 'support-user:create') ? (
-        <InviteMemberForm title="Invite a support member" roles={SUPPORT_ROLES} initialRole="orderprotection_support"
+        <InviteMemberForm
+          title="Invite a support member"
+          roles={SUPPORT_ROLES}
+          initialRole="orderprotection_support"
           onInvite={async (body) => {
             const answer = await api.inviteSupportUser(body);
             setNotice(null);
             setInvited({ email: answer.member.email, pending: answer.pending, expiresAt: answer.expiresAt });
             await client.invalidateQueries({ queryKey: SUPPORT_USERS });
-          }} />
+          }}
+        />
       ) : null}
-      {members.isPending ? <p role="status" className="muted">Loading the support staff…</p> : null}
+      {members.isPending ? (
+        <p role="status" className="muted">
+          Loading the support staff…
+        </p>
+      ) : null}
       {members.isError ? <Alert>The support staff could not be loaded: {members.error.message}</Alert> : null}
       {members.data ? (
         <MembersTable caption="Support users">
           {members.data.data.map((member) => (
-            <SupportUserRow key={`${member.userId}:${member.grants.map((g) => g.role).join(',')}`} member={member} self={member.userId === me.user.id}
-              lastAdmin={isActiveAdmin(member) && activeAdmins === 1} onRemove={(m) => { remove.reset(); setRemoving(m); }} onDone={setNotice} />
+            <SupportUserRow
+              key={`${member.userId}:${member.grants.map((g) => g.role).join(',')}`}
+              member={member}
+              self={member.userId === me.user.id}
+              lastAdmin={isActiveAdmin(member) && activeAdmins === 1}
+              onRemove={(m) => {
+                remove.reset();
+                setRemoving(m);
+              }}
+              onDone={setNotice}
+            />
           ))}
         </MembersTable>
       ) : null}
@@ -98,10 +132,15 @@ function SupportUsers() {
         title={`Remove ${removing?.name ?? 'member'}?`}
         confirmLabel="Remove support member"
         busy={remove.isPending}
-        onConfirm={() => { if (removing) remove.mutate(removing); }}
+        onConfirm={() => {
+          if (removing) remove.mutate(removing);
+        }}
         onClose={() => setRemoving(null)}
       >
-        <p>{removing?.name} ({removing?.email}) loses their support role at once{removing?.userId === me.user.id ? ', and with it this page' : ''}.</p>
+        <p>
+          {removing?.name} ({removing?.email}) loses their support role at once
+          {removing?.userId === me.user.id ? ', and with it this page' : ''}.
+        </p>
         {remove.isError ? <Alert>{errorText(remove.error)}</Alert> : null}
       </ConfirmDialog>
     </Page>
@@ -112,7 +151,11 @@ function SupportUsers() {
 export function SupportUsersPage() {
   const me = useMe();
   if (!holdsInternally(me, 'support-user:read')) {
-    return <Page title="Support users"><Alert tone="info">Support users are managed by Order Protection&rsquo;s support admins.</Alert></Page>;
+    return (
+      <Page title="Support users">
+        <Alert tone="info">Support users are managed by Order Protection&rsquo;s support admins.</Alert>
+      </Page>
+    );
   }
   return <SupportUsers />;
 }

@@ -2,7 +2,15 @@ import { useState } from 'react';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { OWNER_ROLES, ROLES, ROLE_NAMES, type MeResponse, type RoleGrant, type RoleName, type TeamMember } from '@claims/contracts';
+import {
+  OWNER_ROLES,
+  ROLES,
+  ROLE_NAMES,
+  type MeResponse,
+  type RoleGrant,
+  type RoleName,
+  type TeamMember,
+} from '@claims/contracts';
 import { errorText } from '@claims/ui';
 import { api } from '../api.js';
 import { can, storesWith, useMe } from '../session.js';
@@ -15,7 +23,6 @@ import { ConfirmDialog } from '../components/ConfirmDialog.js';
 import { StorePicker } from '../components/StorePicker.js';
 
 export const StoreSearch = z.object({ store: z.uuid().optional().catch(undefined) });
-
 
 const isOwnerRole = (role: RoleName) => OWNER_ROLES.includes(role);
 
@@ -36,8 +43,20 @@ function grantText(grant: RoleGrant): string {
 }
 
 /** A member's row: their roles and, per permission, change role, make owner and remove. */
-function MemberRow({ member, storeId, storeName, self, onRemove, onDone }: {
-  member: TeamMember; storeId: string; storeName: string; self: boolean; onRemove: (member: TeamMember) => void; onDone: (message: string) => void;
+function MemberRow({
+  member,
+  storeId,
+  storeName,
+  self,
+  onRemove,
+  onDone,
+}: {
+  member: TeamMember;
+  storeId: string;
+  storeName: string;
+  self: boolean;
+  onRemove: (member: TeamMember) => void;
+  onDone: (message: string) => void;
 }) {
   const me = useMe();
   const client = useQueryClient();
@@ -45,9 +64,16 @@ function MemberRow({ member, storeId, storeName, self, onRemove, onDone }: {
   const current = member.grants[0]?.role;
   const internal = member.grants.some((g) => g.level === 'internal');
   const manageable = !self && !internal;
-  const mayChange = manageable && can(me, 'team-member:change-role', storeId) && (!current || !isOwnerRole(current) || can(me, 'team-member:grant-ownership', storeId));
-  const mayOwn = manageable && can(me, 'team-member:grant-ownership', storeId) && !member.grants.some((g) => isOwnerRole(g.role));
-  const mayRemove = manageable && can(me, 'team-member:remove', storeId) && (!current || !isOwnerRole(current) || can(me, 'team-member:grant-ownership', storeId));
+  const mayChange =
+    manageable &&
+    can(me, 'team-member:change-role', storeId) &&
+    (!current || !isOwnerRole(current) || can(me, 'team-member:grant-ownership', storeId));
+  const mayOwn =
+    manageable && can(me, 'team-member:grant-ownership', storeId) && !member.grants.some((g) => isOwnerRole(g.role));
+  const mayRemove =
+    manageable &&
+    can(me, 'team-member:remove', storeId) &&
+    (!current || !isOwnerRole(current) || can(me, 'team-member:grant-ownership', storeId));
   const refresh = () => client.invalidateQueries({ queryKey: ['team', storeId] });
   const change = useMutation({
     mutationFn: (next: RoleName) => api.changeRole(storeId, member.userId, next),
@@ -69,10 +95,27 @@ function MemberRow({ member, storeId, storeName, self, onRemove, onDone }: {
       <MemberCells member={member} self={self} roles={member.grants.map(grantText).join(', ')} />
       <td>
         <div className="row-actions">
-          {mayChange ? <RoleChangeForm memberName={member.name} roles={roles} current={current} busy={change.isPending} onChange={(next) => change.mutate(next)} /> : null}
+          {mayChange ? (
+            <RoleChangeForm
+              memberName={member.name}
+              roles={roles}
+              current={current}
+              busy={change.isPending}
+              onChange={(next) => change.mutate(next)}
+            />
+          ) : null}
           {mayOwn ? (
-            <button type="button" className="button button-secondary" onClick={() => own.mutate()} disabled={own.isPending}>
-              Make owner<span className="visually-hidden"> of {storeName}: {member.name}</span>
+            <button
+              type="button"
+              className="button button-secondary"
+              onClick={() => own.mutate()}
+              disabled={own.isPending}
+            >
+              Make owner
+              <span className="visually-hidden">
+                {' '}
+                of {storeName}: {member.name}
+              </span>
             </button>
           ) : null}
           {mayRemove ? (
@@ -93,12 +136,16 @@ function InviteForm({ storeId, onInvited }: { storeId: string; onInvited: (resul
   const client = useQueryClient();
   const roles = grantableRoles(me, storeId);
   return (
-    <InviteMemberForm title="Invite a member" roles={roles} initialRole={roles.includes('store_support') ? 'store_support' : roles[0] ?? 'store_user'}
+    <InviteMemberForm
+      title="Invite a member"
+      roles={roles}
+      initialRole={roles.includes('store_support') ? 'store_support' : (roles[0] ?? 'store_user')}
       onInvite={async (body) => {
         const answer = await api.inviteMember(storeId, body);
         onInvited({ email: answer.member.email, pending: answer.pending, expiresAt: answer.expiresAt });
         await client.invalidateQueries({ queryKey: ['team', storeId] });
-      }} />
+      }}
+    />
   );
 }
 
@@ -111,7 +158,11 @@ export function TeamPage() {
   const stores = storesWith(me, 'team-member:read');
   const store = stores.find((s) => s.id === search.store) ?? stores[0];
   const storeId = store?.id ?? '';
-  const members = useQuery({ queryKey: ['team', storeId], queryFn: () => api.teamMembers(storeId), enabled: Boolean(store) });
+  const members = useQuery({
+    queryKey: ['team', storeId],
+    queryFn: () => api.teamMembers(storeId),
+    enabled: Boolean(store),
+  });
   const [notice, setNotice] = useState<string | null>(null);
   const [invited, setInvited] = useState<Invited | null>(null);
   const [removing, setRemoving] = useState<TeamMember | null>(null);
@@ -124,20 +175,51 @@ export function TeamPage() {
     },
   });
   if (!store) {
-    return <Page title="Team"><Alert tone="info">You have no store whose team you may see.</Alert></Page>;
+    return (
+      <Page title="Team">
+        <Alert tone="info">You have no store whose team you may see.</Alert>
+      </Page>
+    );
   }
   return (
     <Page title={`Team of ${store.name}`}>
-      <StorePicker stores={stores} value={storeId} onChange={(next) => void navigate({ to: '/team', search: { store: next } })} />
+      <StorePicker
+        stores={stores}
+        value={storeId}
+        onChange={(next) => void navigate({ to: '/team', search: { store: next } })}
+      />
       <div role="status">{notice ? <p className="alert alert-success">{notice}</p> : null}</div>
-      {can(me, 'team-member:invite', storeId) ? <InviteForm key={storeId} storeId={storeId} onInvited={(result) => { setNotice(null); setInvited(result); }} /> : null}
-      {members.isPending ? <p role="status" className="muted">Loading the team…</p> : null}
+      {can(me, 'team-member:invite', storeId) ? (
+        <InviteForm
+          key={storeId}
+          storeId={storeId}
+          onInvited={(result) => {
+            setNotice(null);
+            setInvited(result);
+          }}
+        />
+      ) : null}
+      {members.isPending ? (
+        <p role="status" className="muted">
+          Loading the team…
+        </p>
+      ) : null}
       {members.isError ? <Alert>The team could not be loaded: {members.error.message}</Alert> : null}
       {members.data ? (
         <MembersTable caption={`Members of ${store.name}`}>
           {members.data.data.map((member) => (
-            <MemberRow key={`${member.userId}:${member.grants.map((g) => g.role).join(',')}`} member={member} storeId={storeId} storeName={store.name}
-              self={member.userId === me.user.id} onRemove={(m) => { remove.reset(); setRemoving(m); }} onDone={setNotice} />
+            <MemberRow
+              key={`${member.userId}:${member.grants.map((g) => g.role).join(',')}`}
+              member={member}
+              storeId={storeId}
+              storeName={store.name}
+              self={member.userId === me.user.id}
+              onRemove={(m) => {
+                remove.reset();
+                setRemoving(m);
+              }}
+              onDone={setNotice}
+            />
           ))}
         </MembersTable>
       ) : null}
@@ -147,10 +229,15 @@ export function TeamPage() {
         title={`Remove ${removing?.name ?? 'member'}?`}
         confirmLabel="Remove member"
         busy={remove.isPending}
-        onConfirm={() => { if (removing) remove.mutate(removing); }}
+        onConfirm={() => {
+          if (removing) remove.mutate(removing);
+        }}
         onClose={() => setRemoving(null)}
       >
-        <p>{removing?.name} ({removing?.email}) loses access to {store.name}{removing?.grants.some((g) => g.level === 'account') ? ' and the other stores of its account' : ''} at once.</p>
+        <p>
+          {removing?.name} ({removing?.email}) loses access to {store.name}
+          {removing?.grants.some((g) => g.level === 'account') ? ' and the other stores of its account' : ''} at once.
+        </p>
         {remove.isError ? <Alert>{errorText(remove.error)}</Alert> : null}
       </ConfirmDialog>
     </Page>

@@ -12,12 +12,19 @@ export function ColumnChooser({ table }: { table: ReturnType<typeof useTable<typ
         <Popover.Content className="popover" align="start" sideOffset={4} aria-label="Columns to show">
           <fieldset>
             <legend className="visually-hidden">Columns to show</legend>
-            {table.getAllLeafColumns().filter((c) => c.getCanHide()).map((column) => (
-              <label key={column.id} className="checkbox">
-                <input type="checkbox" checked={column.getIsVisible()} onChange={(e) => column.toggleVisibility(e.target.checked)} />
-                {typeof column.columnDef.header === 'string' ? column.columnDef.header : column.id}
-              </label>
-            ))}
+            {table
+              .getAllLeafColumns()
+              .filter((c) => c.getCanHide())
+              .map((column) => (
+                <label key={column.id} className="checkbox">
+                  <input
+                    type="checkbox"
+                    checked={column.getIsVisible()}
+                    onChange={(e) => column.toggleVisibility(e.target.checked)}
+                  />
+                  {typeof column.columnDef.header === 'string' ? column.columnDef.header : column.id}
+                </label>
+              ))}
           </fieldset>
         </Popover.Content>
       </Popover.Portal>

@@ -10,14 +10,18 @@ function Count({ n, capped }: { n: number | undefined; capped: boolean }) {
   const text = `${formatCount(n)}${capped ? '+' : ''}`;
   return (
     <>
-      <span className="tab-count" aria-hidden="true">{text}</span>
-      <span className="visually-hidden">, {text} {n === 1 && !capped ? 'claim' : 'claims'}</span>
+      <span className="tab-count" aria-hidden="true">
+        {text}
+      </span>
+      <span className="visually-hidden">
+        , {text} {n === 1 && !capped ? 'claim' : 'claims'}
+      </span>
     </>
   );
 }
 
 const WHOSE: ReadonlyArray<{ assignee: AssigneeFilter | undefined; label: string }> = [
-  { assignee: undefined, label: 'Everyone\'s claims' },
+  { assignee: undefined, label: "Everyone's claims" },
   { assignee: 'me', label: 'Assigned to me' },
   { assignee: 'none', label: 'Unassigned' },
 ];
@@ -31,7 +35,12 @@ export function AssigneeViews({ search }: { search: QueueSearch }) {
           const current = search.assignee === view.assignee;
           return (
             <li key={view.label}>
-              <Link to="/" search={compact({ ...search, assignee: view.assignee })} aria-current={current ? 'page' : undefined} className={current ? 'tab tab-current' : 'tab'}>
+              <Link
+                to="/"
+                search={compact({ ...search, assignee: view.assignee })}
+                aria-current={current ? 'page' : undefined}
+                className={current ? 'tab tab-current' : 'tab'}
+              >
                 {view.label}
               </Link>
             </li>
@@ -46,7 +55,15 @@ export function AssigneeViews({ search }: { search: QueueSearch }) {
  * The status tabs in workflow order (the status table's), each with how many claims the other filters
  * leave in it; Order Protection's own queue only for its staff.
  */
-export function StatusTabs({ search, counts, internal }: { search: QueueSearch; counts: QueueCounts | undefined; internal: boolean }) {
+export function StatusTabs({
+  search,
+  counts,
+  internal,
+}: {
+  search: QueueSearch;
+  counts: QueueCounts | undefined;
+  internal: boolean;
+}) {
   const tabs: Array<{ status: ClaimStatus | undefined; label: string }> = [
     { status: undefined, label: 'All' },
     ...queueStatusesFor(internal).map((status) => ({ status, label: CLAIM_STATUS_LABELS[status] })),
@@ -56,10 +73,15 @@ export function StatusTabs({ search, counts, internal }: { search: QueueSearch; 
       <ul>
         {tabs.map((tab) => {
           const current = search.status === tab.status;
-          const n = counts ? (tab.status ? counts.byStatus[tab.status] ?? 0 : counts.total) : undefined;
+          const n = counts ? (tab.status ? (counts.byStatus[tab.status] ?? 0) : counts.total) : undefined;
           return (
             <li key={tab.label}>
-              <Link to="/" search={compact({ ...search, status: tab.status })} aria-current={current ? 'page' : undefined} className={current ? 'tab tab-current' : 'tab'}>
+              <Link
+                to="/"
+                search={compact({ ...search, status: tab.status })}
+                aria-current={current ? 'page' : undefined}
+                className={current ? 'tab tab-current' : 'tab'}
+              >
                 {tab.label} <Count n={n} capped={counts?.capped ?? false} />
               </Link>
             </li>

@@ -35,7 +35,8 @@ export function SavedViews({ search }: { search: QueueSearch }) {
     setProblem(errorText(error, 'The view could not be saved.'));
   };
   const create = useMutation({
-    mutationFn: (input: { name: string; shared: boolean }) => api.createSavedView({ ...input, filters: compact(search) }),
+    mutationFn: (input: { name: string; shared: boolean }) =>
+      api.createSavedView({ ...input, filters: compact(search) }),
     onSuccess: async (view) => {
       setName('');
       setShared(false);
@@ -44,8 +45,14 @@ export function SavedViews({ search }: { search: QueueSearch }) {
     onError: failed,
   });
   const share = useMutation({
-    mutationFn: (view: SavedView) => api.updateSavedView(view.id, { name: view.name, filters: view.filters, shared: !view.shared }),
-    onSuccess: (view) => done(view.shared ? `The view "${view.name}" is shared with your team.` : `The view "${view.name}" is yours alone again.`),
+    mutationFn: (view: SavedView) =>
+      api.updateSavedView(view.id, { name: view.name, filters: view.filters, shared: !view.shared }),
+    onSuccess: (view) =>
+      done(
+        view.shared
+          ? `The view "${view.name}" is shared with your team.`
+          : `The view "${view.name}" is yours alone again.`,
+      ),
     onError: failed,
   });
   const remove = useMutation({
@@ -79,17 +86,23 @@ export function SavedViews({ search }: { search: QueueSearch }) {
           <ul className="saved-views">
             {mine.map((view) => (
               <li key={view.id}>
-                <Link to="/" search={searchOf(view)}>{view.name}</Link>
+                <Link to="/" search={searchOf(view)}>
+                  {view.name}
+                </Link>
                 {view.shared ? <span className="muted">(shared)</span> : null}
                 {/* Not modal: a modal menu locks the page's scroll with an injected <style>, which the CSP refuses. */}
                 <Menu.Root modal={false}>
-                  <Menu.Trigger className="button button-link" aria-label={`Actions for view ${view.name}`}>Actions ▾</Menu.Trigger>
+                  <Menu.Trigger className="button button-link" aria-label={`Actions for view ${view.name}`}>
+                    Actions ▾
+                  </Menu.Trigger>
                   <Menu.Portal>
                     <Menu.Content className="menu" align="start" sideOffset={4}>
                       <Menu.Item className="menu-item" disabled={share.isPending} onSelect={() => share.mutate(view)}>
                         {view.shared ? 'Stop sharing' : 'Share with team'}
                       </Menu.Item>
-                      <Menu.Item className="menu-item" disabled={remove.isPending} onSelect={() => remove.mutate(view)}>Delete</Menu.Item>
+                      <Menu.Item className="menu-item" disabled={remove.isPending} onSelect={() => remove.mutate(view)}>
+                        Delete
+                      </Menu.Item>
                     </Menu.Content>
                   </Menu.Portal>
                 </Menu.Root>
@@ -104,7 +117,9 @@ export function SavedViews({ search }: { search: QueueSearch }) {
           <ul className="saved-views">
             {team.map((view) => (
               <li key={view.id}>
-                <Link to="/" search={searchOf(view)}>{view.name}</Link>
+                <Link to="/" search={searchOf(view)}>
+                  {view.name}
+                </Link>
                 <span className="muted">by {view.owner.name}</span>
               </li>
             ))}
@@ -120,10 +135,14 @@ export function SavedViews({ search }: { search: QueueSearch }) {
           <input type="checkbox" checked={shared} onChange={(e) => setShared(e.target.checked)} />
           Share with my team
         </label>
-        <button type="submit" className="button button-secondary" disabled={create.isPending}>Save current filters</button>
+        <button type="submit" className="button button-secondary" disabled={create.isPending}>
+          Save current filters
+        </button>
       </form>
       {problem ? <Alert>{problem}</Alert> : null}
-      <p role="status" className="muted">{note}</p>
+      <p role="status" className="muted">
+        {note}
+      </p>
     </section>
   );
 }

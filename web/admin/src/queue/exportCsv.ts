@@ -7,16 +7,53 @@ import { claimTypeLabel, requestedResolutionLabel, resolutionTypeLabel } from '.
 export const EXPORT_PAGE_SIZE = 100;
 
 const HEADER = [
-  'Claim number', 'Status', 'State', 'Claim type', 'Store', 'Order number', 'Source order id', 'Customer name', 'Customer email',
-  'Protection', 'Requested resolution', 'Currency', 'Claimed value', 'Items', 'Messages', 'Resolution', 'Resolved at', 'Filed at',
-  'Claim id', 'Assignee', 'Last customer reply', 'Customer replied',
+  'Claim number',
+  'Status',
+  'State',
+  'Claim type',
+  'Store',
+  'Order number',
+  'Source order id',
+  'Customer name',
+  'Customer email',
+  'Protection',
+  'Requested resolution',
+  'Currency',
+  'Claimed value',
+  'Items',
+  'Messages',
+  'Resolution',
+  'Resolved at',
+  'Filed at',
+  'Claim id',
+  'Assignee',
+  'Last customer reply',
+  'Customer replied',
 ] as const;
 
 const row = (c: AdminClaimListItem) => [
-  c.claimNumber, c.statusLabel, CLAIM_STATE_OF_STATUS[c.status], claimTypeLabel(c.claimType), c.store.name, c.orderNumber, c.sourceOrderId,
-  c.customerName, c.customerEmail, c.protectionStatus, requestedResolutionLabel(c.requestedResolution), c.currency, c.claimedValue,
-  c.itemCount, c.messageCount, resolutionTypeLabel(c.resolutionType), c.resolvedAt ?? '', c.createdAt, c.id,
-  c.assignee?.name ?? '', c.lastCustomerReplyAt, c.customerReplied ? 'yes' : 'no',
+  c.claimNumber,
+  c.statusLabel,
+  CLAIM_STATE_OF_STATUS[c.status],
+  claimTypeLabel(c.claimType),
+  c.store.name,
+  c.orderNumber,
+  c.sourceOrderId,
+  c.customerName,
+  c.customerEmail,
+  c.protectionStatus,
+  requestedResolutionLabel(c.requestedResolution),
+  c.currency,
+  c.claimedValue,
+  c.itemCount,
+  c.messageCount,
+  resolutionTypeLabel(c.resolutionType),
+  c.resolvedAt ?? '',
+  c.createdAt,
+  c.id,
+  c.assignee?.name ?? '',
+  c.lastCustomerReplyAt,
+  c.customerReplied ? 'yes' : 'no',
 ];
 
 /**
@@ -24,7 +61,10 @@ const row = (c: AdminClaimListItem) => [
  * rows it has so far) until the server says there is no next page, or `signal` aborts.
  */
 export async function exportClaimsCsv(
-  params: ClaimListParams, onProgress: (rows: number) => void, signal: AbortSignal, pageSize: number = EXPORT_PAGE_SIZE,
+  params: ClaimListParams,
+  onProgress: (rows: number) => void,
+  signal: AbortSignal,
+  pageSize: number = EXPORT_PAGE_SIZE,
 ): Promise<{ csv: string; rows: number }> {
   const rows: AdminClaimListItem[] = [];
   let cursor: string | undefined;

@@ -18,7 +18,7 @@ export function neighbourInQueue(claimId: string, delta: 1 | -1): string | null 
     const parsed = QueueOrder.safeParse(JSON.parse(window.sessionStorage.getItem(ORDER_KEY) ?? '[]'));
     const order = parsed.success ? parsed.data : [];
     const at = order.indexOf(claimId);
-    return at === -1 ? null : order[at + delta] ?? null;
+    return at === -1 ? null : (order[at + delta] ?? null);
   } catch {
     return null;
   }

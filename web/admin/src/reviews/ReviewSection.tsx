@@ -17,7 +17,9 @@ export function ReviewSection({ claimId }: { claimId: string }) {
         <figure key={review.id} className="review">
           <Stars rating={review.rating} />
           {review.text ? <blockquote className="note-body">{review.text}</blockquote> : null}
-          <figcaption className="muted"><time dateTime={review.createdAt}>{formatDateTime(review.createdAt)}</time></figcaption>
+          <figcaption className="muted">
+            <time dateTime={review.createdAt}>{formatDateTime(review.createdAt)}</time>
+          </figcaption>
         </figure>
       ))}
     </section>

@@ -2,7 +2,10 @@
 export function Stars({ rating }: { rating: number }) {
   return (
     <span className="stars" role="img" aria-label={`${rating} of 5 stars`}>
-      <span aria-hidden="true">{'★'.repeat(rating)}{'☆'.repeat(5 - rating)}</span>
+      <span aria-hidden="true">
+        {'★'.repeat(rating)}
+        {'☆'.repeat(5 - rating)}
+      </span>
     </span>
   );
 }

@@ -5,5 +5,6 @@ import { request } from '@claims/ui/http';
 export const reviewsApi = {
   list: (filter: { store?: string | undefined; rating?: number | undefined }) =>
     request('GET', 'admin/reviews', { query: { store: filter.store, rating: filter.rating }, schema: AdminReviewList }),
-  ofClaim: (claimId: string) => request('GET', `admin/claims/${encodeURIComponent(claimId)}/reviews`, { schema: ClaimReviewList }),
+  ofClaim: (claimId: string) =>
+    request('GET', `admin/claims/${encodeURIComponent(claimId)}/reviews`, { schema: ClaimReviewList }),
 };

@@ -1,5 +1,8 @@
 import {
-  StoreCreditBalanceList, StoreCreditLedger, type AdjustStoreCreditRequest, type RedeemStoreCreditRequest,
+  StoreCreditBalanceList,
+  StoreCreditLedger,
+  type AdjustStoreCreditRequest,
+  type RedeemStoreCreditRequest,
 } from '@claims/contracts';
 import { request } from '@claims/ui/http';
 
@@ -8,7 +11,8 @@ const creditPath = (storeId: string, rest = '') => `admin/stores/${encodeURIComp
 /** Each customer's store credit at a store: balances, one customer's ledger, redemptions and adjustments. */
 export const storeCreditApi = {
   balances: (storeId: string) => request('GET', creditPath(storeId), { schema: StoreCreditBalanceList }),
-  ledger: (storeId: string, email: string) => request('GET', creditPath(storeId, '/ledger'), { query: { email }, schema: StoreCreditLedger }),
+  ledger: (storeId: string, email: string) =>
+    request('GET', creditPath(storeId, '/ledger'), { query: { email }, schema: StoreCreditLedger }),
   redeem: (storeId: string, body: RedeemStoreCreditRequest) =>
     request('POST', creditPath(storeId, '/redeem'), { body, schema: StoreCreditLedger }),
   adjust: (storeId: string, body: AdjustStoreCreditRequest) =>

@@ -38,7 +38,15 @@ function Result({ attempt }: { attempt: WebhookDeliveryAttempt }) {
 /** `datetime-local` gives local wall time without a zone; the API takes an instant. */
 const instantOf = (local: string) => (local ? new Date(local).toISOString() : '');
 
-function ReplayRangeForm({ storeId, endpoint, onReplayed }: { storeId: string; endpoint: WebhookEndpoint; onReplayed: (text: string) => void }) {
+function ReplayRangeForm({
+  storeId,
+  endpoint,
+  onReplayed,
+}: {
+  storeId: string;
+  endpoint: WebhookEndpoint;
+  onReplayed: (text: string) => void;
+}) {
   const id = useId();
   const client = useQueryClient();
   const [from, setFrom] = useState('');
@@ -47,7 +55,11 @@ function ReplayRangeForm({ storeId, endpoint, onReplayed }: { storeId: string; e
   const replay = useMutation({
     mutationFn: (body: ReplayWebhookRangeRequest) => api.replayWebhookRange(storeId, endpoint.id, body),
     onSuccess: async ({ replayed }) => {
-      onReplayed(replayed === 0 ? 'No delivery of that time range to replay.' : `${pluralize(replayed, 'delivery', 'deliveries')} will be sent again.`);
+      onReplayed(
+        replayed === 0
+          ? 'No delivery of that time range to replay.'
+          : `${pluralize(replayed, 'delivery', 'deliveries')} will be sent again.`,
+      );
       await client.invalidateQueries({ queryKey: deliveriesKey(storeId, endpoint.id) });
     },
   });
@@ -64,17 +76,28 @@ function ReplayRangeForm({ storeId, endpoint, onReplayed }: { storeId: string; e
   return (
     <form className="stack" onSubmit={onSubmit} noValidate aria-labelledby={`${id}-title`}>
       <h4 id={`${id}-title`}>Replay a time range</h4>
-      <p className="hint">Sends again every delivery of an event that happened in the range, delivered ones too, each with its own webhook-id.</p>
+      <p className="hint">
+        Sends again every delivery of an event that happened in the range, delivered ones too, each with its own
+        webhook-id.
+      </p>
       <div className="inline-form">
         <div className="field">
           <label htmlFor={`${id}-from`}>From</label>
-          <input id={`${id}-from`} type="datetime-local" step={1} value={from} onChange={(e) => setFrom(e.target.value)} />
+          <input
+            id={`${id}-from`}
+            type="datetime-local"
+            step={1}
+            value={from}
+            onChange={(e) => setFrom(e.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor={`${id}-to`}>To</label>
           <input id={`${id}-to`} type="datetime-local" step={1} value={to} onChange={(e) => setTo(e.target.value)} />
         </div>
-        <button type="submit" className="button button-secondary" disabled={replay.isPending}>Replay deliveries</button>
+        <button type="submit" className="button button-secondary" disabled={replay.isPending}>
+          Replay deliveries
+        </button>
       </div>
       {problem ? <Alert>{problem}</Alert> : null}
       {replay.isError ? <Alert>{errorText(replay.error)}</Alert> : null}
@@ -83,7 +106,15 @@ function ReplayRangeForm({ storeId, endpoint, onReplayed }: { storeId: string; e
 }
 
 /** Every attempt to the endpoint, newest first: result, duration, the receiver's answer and what comes next; replays. */
-export function DeliveryLog({ storeId, endpoint, mayReplay }: { storeId: string; endpoint: WebhookEndpoint; mayReplay: boolean }) {
+export function DeliveryLog({
+  storeId,
+  endpoint,
+  mayReplay,
+}: {
+  storeId: string;
+  endpoint: WebhookEndpoint;
+  mayReplay: boolean;
+}) {
   const id = useId();
   const client = useQueryClient();
   const [notice, setNotice] = useState<string | null>(null);
@@ -95,7 +126,8 @@ export function DeliveryLog({ storeId, endpoint, mayReplay }: { storeId: string;
     refetchInterval: REFRESH_MS,
   });
   const replay = useMutation({
-    mutationFn: (attempt: WebhookDeliveryAttempt) => api.replayWebhookDelivery(storeId, endpoint.id, attempt.deliveryId),
+    mutationFn: (attempt: WebhookDeliveryAttempt) =>
+      api.replayWebhookDelivery(storeId, endpoint.id, attempt.deliveryId),
     onSuccess: async (replayed) => {
       setNotice(`The delivery ${replayed.webhookId} will be sent again.`);
       await client.invalidateQueries({ queryKey: deliveriesKey(storeId, endpoint.id) });
@@ -112,16 +144,27 @@ export function DeliveryLog({ storeId, endpoint, mayReplay }: { storeId: string;
       {replay.isError ? <Alert>{errorText(replay.error)}</Alert> : null}
       {log.isPending ? <p className="muted">Loading the delivery log…</p> : null}
       {log.isError ? <Alert>The delivery log could not be loaded: {errorText(log.error)}</Alert> : null}
-      {log.data && attempts.length === 0 ? <p className="muted">No delivery attempts yet. Send a test event to try the endpoint.</p> : null}
+      {log.data && attempts.length === 0 ? (
+        <p className="muted">No delivery attempts yet. Send a test event to try the endpoint.</p>
+      ) : null}
       {attempts.length > 0 ? (
         <div className="table-wrap">
           <table className="claims-table">
             <caption className="visually-hidden">Delivery attempts to {endpoint.url}, newest first</caption>
             <thead>
               <tr>
-                <th scope="col">Attempted</th><th scope="col">Event</th><th scope="col">Attempt</th><th scope="col">Result</th>
-                <th scope="col">Duration</th><th scope="col">Response</th><th scope="col">Next</th>
-                {mayReplay ? <th scope="col"><span className="visually-hidden">Actions</span></th> : null}
+                <th scope="col">Attempted</th>
+                <th scope="col">Event</th>
+                <th scope="col">Attempt</th>
+                <th scope="col">Result</th>
+                <th scope="col">Duration</th>
+                <th scope="col">Response</th>
+                <th scope="col">Next</th>
+                {mayReplay ? (
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                ) : null}
               </tr>
             </thead>
             <tbody>
@@ -129,17 +172,47 @@ export function DeliveryLog({ storeId, endpoint, mayReplay }: { storeId: string;
                 const latest = latestOf.get(attempt.deliveryId) === attempt.id;
                 return (
                   <tr key={attempt.id}>
-                    <th scope="row"><time dateTime={attempt.attemptedAt}>{formatLogTime(attempt.attemptedAt)}</time></th>
-                    <td><code>{attempt.eventType}</code><br /><span className="muted">{attempt.webhookId}</span></td>
-                    <td>#{attempt.attempt}{attempt.replay ? <> <Badge tone="info">replay</Badge></> : null}</td>
-                    <td><Result attempt={attempt} /></td>
+                    <th scope="row">
+                      <time dateTime={attempt.attemptedAt}>{formatLogTime(attempt.attemptedAt)}</time>
+                    </th>
+                    <td>
+                      <code>{attempt.eventType}</code>
+                      <br />
+                      <span className="muted">{attempt.webhookId}</span>
+                    </td>
+                    <td>
+                      #{attempt.attempt}
+                      {attempt.replay ? (
+                        <>
+                          {' '}
+                          <Badge tone="info">replay</Badge>
+                        </>
+                      ) : null}
+                    </td>
+                    <td>
+                      <Result attempt={attempt} />
+                    </td>
                     <td className="numeric">{formatDuration(attempt.durationMs)}</td>
-                    <td>{attempt.responseExcerpt ? <code className="response-excerpt">{attempt.responseExcerpt}</code> : <span className="muted">—</span>}</td>
+                    <td>
+                      {attempt.responseExcerpt ? (
+                        <code className="response-excerpt">{attempt.responseExcerpt}</code>
+                      ) : (
+                        <span className="muted">—</span>
+                      )}
+                    </td>
                     <td>{latest ? nextStep(attempt, endpoint) : <span className="muted">—</span>}</td>
                     {mayReplay ? (
                       <td>
                         {latest ? (
-                          <button type="button" className="button button-link" disabled={replay.isPending} onClick={() => { setNotice(null); replay.mutate(attempt); }}>
+                          <button
+                            type="button"
+                            className="button button-link"
+                            disabled={replay.isPending}
+                            onClick={() => {
+                              setNotice(null);
+                              replay.mutate(attempt);
+                            }}
+                          >
                             Replay<span className="visually-hidden"> delivery {attempt.webhookId}</span>
                           </button>
                         ) : null}
@@ -153,7 +226,12 @@ export function DeliveryLog({ storeId, endpoint, mayReplay }: { storeId: string;
         </div>
       ) : null}
       {log.hasNextPage ? (
-        <button type="button" className="button button-secondary load-more" onClick={() => void log.fetchNextPage()} disabled={log.isFetchingNextPage}>
+        <button
+          type="button"
+          className="button button-secondary load-more"
+          onClick={() => void log.fetchNextPage()}
+          disabled={log.isFetchingNextPage}
+        >
           Show older attempts
         </button>
       ) : null}

@@ -11,7 +11,9 @@ import { useOrderAndEmail } from '../orderAndEmail.js';
  */
 export function ClaimLinksPage() {
   const { fields, validated } = useOrderAndEmail();
-  const request = useMutation({ mutationFn: (input: { order: string; email: string }) => api.requestClaimLinks(input) });
+  const request = useMutation({
+    mutationFn: (input: { order: string; email: string }) => api.requestClaimLinks(input),
+  });
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -20,18 +22,29 @@ export function ClaimLinksPage() {
   }
 
   return (
-    <Page title="Get your claim links" subtitle="Enter your order number and email address. We'll email the links to your claims on that order to the order's email address.">
+    <Page
+      title="Get your claim links"
+      subtitle="Enter your order number and email address. We'll email the links to your claims on that order to the order's email address."
+    >
       <form className="stack" onSubmit={onSubmit} noValidate>
         {fields}
-        <div role="status">{request.isSuccess ? <p className="alert alert-success">{request.data.message}</p> : null}</div>
+        <div role="status">
+          {request.isSuccess ? <p className="alert alert-success">{request.data.message}</p> : null}
+        </div>
         {request.isError ? (
-          <Alert>{isRateLimited(request.error) ? rateLimitedText(request.error) : 'Something went wrong while sending your links. Please try again.'}</Alert>
+          <Alert>
+            {isRateLimited(request.error)
+              ? rateLimitedText(request.error)
+              : 'Something went wrong while sending your links. Please try again.'}
+          </Alert>
         ) : null}
         <button type="submit" className="button button-primary" disabled={request.isPending}>
           {request.isPending ? 'Sending…' : 'Email my claim links'}
         </button>
       </form>
-      <p><Link to="/start">File a new claim instead</Link></p>
+      <p>
+        <Link to="/start">File a new claim instead</Link>
+      </p>
     </Page>
   );
 }

@@ -16,12 +16,17 @@ export function ClaimMessages({ token }: { token: string }) {
   const [error, setError] = useState<string | null>(null);
   const messages = useQuery({ queryKey: ['messages', token], queryFn: () => api.listMessages(token) });
   const send = useMutation({
-    mutationFn: () => api.sendMessage(token, {
-      messageContent: text.trim(),
-      medias: medias.map((m): Media => ({
-        caption: formatDateTime(new Date()), downloadLink: m.downloadLink, fileKey: m.fileName, fileType: m.contentType, filename: m.originalName,
-      })),
-    }),
+    mutationFn: () =>
+      api.sendMessage(token, {
+        messageContent: text.trim(),
+        medias: medias.map((m): Media => ({
+          caption: formatDateTime(new Date()),
+          downloadLink: m.downloadLink,
+          fileKey: m.fileName,
+          fileType: m.contentType,
+          filename: m.originalName,
+        })),
+      }),
     onSuccess: async () => {
       setText('');
       setMedias([]);
@@ -48,14 +53,20 @@ export function ClaimMessages({ token }: { token: string }) {
       <ol className="thread" aria-live="polite">
         {(messages.data ?? []).map((m) => (
           <li key={m.id} className={`message message-${m.senderType}`}>
-            <p className="message-meta"><strong>{m.senderName}</strong> · <time dateTime={m.createdAt}>{formatDateTime(m.createdAt)}</time></p>
+            <p className="message-meta">
+              <strong>{m.senderName}</strong> · <time dateTime={m.createdAt}>{formatDateTime(m.createdAt)}</time>
+            </p>
             {m.messageContent ? <p>{stripHtml(m.messageContent)}</p> : null}
             {m.medias.length > 0 ? (
               <ul className="photos">
                 {m.medias.map((media) => (
                   <li key={media.fileKey}>
                     <a href={media.downloadLink}>
-                      {media.fileType.startsWith('image/') ? <img src={media.downloadLink} alt={media.caption ?? media.filename} width={72} height={72} /> : media.filename}
+                      {media.fileType.startsWith('image/') ? (
+                        <img src={media.downloadLink} alt={media.caption ?? media.filename} width={72} height={72} />
+                      ) : (
+                        media.filename
+                      )}
                     </a>
                   </li>
                 ))}
@@ -78,7 +89,9 @@ export function ClaimMessages({ token }: { token: string }) {
           onChange={(next) => setMedias((all) => all.filter((m) => next.some((i) => i.url === m.url)))}
         />
         {error ? <Alert>{error}</Alert> : null}
-        <button type="submit" className="button button-primary" disabled={send.isPending}>{send.isPending ? 'Sending…' : 'Send message'}</button>
+        <button type="submit" className="button button-primary" disabled={send.isPending}>
+          {send.isPending ? 'Sending…' : 'Send message'}
+        </button>
       </form>
     </section>
   );

@@ -1,6 +1,11 @@
 import { useId, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { SHIPMENT_ISSUE_LABELS, ShipmentIssueType, type CustomerFulfillment, type CustomerOrder } from '@claims/contracts';
+import {
+  SHIPMENT_ISSUE_LABELS,
+  ShipmentIssueType,
+  type CustomerFulfillment,
+  type CustomerOrder,
+} from '@claims/contracts';
 import { formatDateTime, pluralize } from '@claims/ui';
 import { Alert, Modal, Page, TrackingLinks } from '@claims/ui/components';
 import { StepFooter, StepNeeds, useStepForm } from '../components.js';
@@ -37,14 +42,22 @@ export function IssuesPage() {
   }
 
   return (
-    <Page title="What's happening with your order?" subtitle={`Order #${order.orderNumber} · ${pluralize(itemCount(order), 'item')}`}>
+    <Page
+      title="What's happening with your order?"
+      subtitle={`Order #${order.orderNumber} · ${pluralize(itemCount(order), 'item')}`}
+    >
       {restored ? <Alert tone="info">We restored the claim you started earlier.</Alert> : null}
       {ota ? (
         <Alert tone="info">
           This order wasn't protected, but as a one-time courtesy the store will review one claim for it.
         </Alert>
       ) : null}
-      {ota && !otaAcknowledged ? <OtaModal onContinue={() => setState({ otaAcknowledged: true })} onLeave={() => void navigate({ to: '/start' })} /> : null}
+      {ota && !otaAcknowledged ? (
+        <OtaModal
+          onContinue={() => setState({ otaAcknowledged: true })}
+          onLeave={() => void navigate({ to: '/start' })}
+        />
+      ) : null}
       <ul className="choices">
         <li>
           <button type="button" className="choice" onClick={() => choose('notReceived')}>
@@ -69,12 +82,16 @@ function OtaModal({ onContinue, onLeave }: { onContinue: () => void; onLeave: ()
     <Modal title="A one-time courtesy claim" onClose={onContinue}>
       <p>This order wasn't covered by order protection when you placed it.</p>
       <p>
-        As a one-time courtesy, the store will still review one claim for this order. The store decides on it, and this courtesy
-        can be used only once. To have future orders covered, add order protection at checkout.
+        As a one-time courtesy, the store will still review one claim for this order. The store decides on it, and this
+        courtesy can be used only once. To have future orders covered, add order protection at checkout.
       </p>
       <div className="actions">
-        <button type="button" className="button button-secondary" onClick={onLeave}>Cancel</button>
-        <button type="button" className="button button-primary" onClick={onContinue} autoFocus>Continue</button>
+        <button type="button" className="button button-secondary" onClick={onLeave}>
+          Cancel
+        </button>
+        <button type="button" className="button button-primary" onClick={onContinue} autoFocus>
+          Continue
+        </button>
       </div>
     </Modal>
   );
@@ -85,23 +102,45 @@ function ShipmentSummary({ fulfillment, index }: { fulfillment: CustomerFulfillm
   const when = fulfillment.deliveredAt ?? fulfillment.shippedAt;
   return (
     <span className="shipment">
-      <span className="choice-title">Shipment {index + 1} · {status}{when ? ` ${formatDateTime(when)}` : ''}</span>
-      <span className="choice-help">
-        <TrackingLinks shipment={{ trackingCompany: fulfillment.trackingCompany, trackingNumbers: fulfillment.trackingNumber, trackingUrls: fulfillment.trackingUrl }} />
+      <span className="choice-title">
+        Shipment {index + 1} · {status}
+        {when ? ` ${formatDateTime(when)}` : ''}
       </span>
-      <span className="choice-help">{fulfillment.items.map((l) => `${l.item.productName} × ${l.quantity}`).join(', ')}</span>
+      <span className="choice-help">
+        <TrackingLinks
+          shipment={{
+            trackingCompany: fulfillment.trackingCompany,
+            trackingNumbers: fulfillment.trackingNumber,
+            trackingUrls: fulfillment.trackingUrl,
+          }}
+        />
+      </span>
+      <span className="choice-help">
+        {fulfillment.items.map((l) => `${l.item.productName} × ${l.quantity}`).join(', ')}
+      </span>
     </span>
   );
 }
 
 /** A step that picks among the order's fileable shipments, each with the input `input` gives it. */
-function ShipmentPicker({ input, problem, next, children }: {
-  input: (fulfillment: CustomerFulfillment) => ReactNode; problem: string | null; next: () => void; children?: ReactNode;
+function ShipmentPicker({
+  input,
+  problem,
+  next,
+  children,
+}: {
+  input: (fulfillment: CustomerFulfillment) => ReactNode;
+  problem: string | null;
+  next: () => void;
+  children?: ReactNode;
 }) {
   const order = useOrder();
   const { error, onSubmit } = useStepForm(problem, next);
   return (
-    <Page title="Select the shipment(s) you're having issues with." subtitle={`There are ${order.fulfillments.length} different deliveries for this order.`}>
+    <Page
+      title="Select the shipment(s) you're having issues with."
+      subtitle={`There are ${order.fulfillments.length} different deliveries for this order.`}
+    >
       <form className="stack" onSubmit={onSubmit} noValidate>
         <fieldset>
           <legend className="visually-hidden">Shipments</legend>
@@ -133,10 +172,15 @@ export function ShipmentListPage() {
       next={() => void navigate({ to: '/issues/shipment/details' })}
       input={(f) => (
         <input
-          type="checkbox" checked={selected.includes(f.id)}
-          onChange={(e) => setState((s) => ({
-            selectedShipments: e.target.checked ? [...s.selectedShipments, f.id] : s.selectedShipments.filter((x) => x !== f.id),
-          }))}
+          type="checkbox"
+          checked={selected.includes(f.id)}
+          onChange={(e) =>
+            setState((s) => ({
+              selectedShipments: e.target.checked
+                ? [...s.selectedShipments, f.id]
+                : s.selectedShipments.filter((x) => x !== f.id),
+            }))
+          }
         />
       )}
     />
@@ -150,7 +194,11 @@ export function ShipmentDetailsPage() {
   const selected = usePortal((s) => s.selectedShipments);
   const claim = usePortal((s) => s.claim);
   const first = selected[0] ? claim.fulfillments[selected[0]] : undefined;
-  const [type, setType] = useState<ShipmentIssueType | ''>(first?.shipmentIssue && ShipmentIssueType.safeParse(first.shipmentIssue).success ? ShipmentIssueType.parse(first.shipmentIssue) : '');
+  const [type, setType] = useState<ShipmentIssueType | ''>(
+    first?.shipmentIssue && ShipmentIssueType.safeParse(first.shipmentIssue).success
+      ? ShipmentIssueType.parse(first.shipmentIssue)
+      : '',
+  );
   const [details, setDetails] = useState(first?.details ?? '');
   const detailsId = useId();
   const { error, onSubmit } = useStepForm(type ? null : 'Tell us what happened to your shipment.', () => {
@@ -161,14 +209,22 @@ export function ShipmentDetailsPage() {
       const issues = fulfillment.items
         .map((line) => ({ line, quantity: claimableQuantity(order, line.item.sourceItemId, line.quantity) }))
         .filter((x) => x.quantity > 0)
-        .map((x) => ({ id: shortId(), sourceItemId: x.line.item.sourceItemId, claimType: type, quantity: x.quantity, details, images: [] }));
+        .map((x) => ({
+          id: shortId(),
+          sourceItemId: x.line.item.sourceItemId,
+          claimType: type,
+          quantity: x.quantity,
+          details,
+          images: [],
+        }));
       addIssues(fid, issues, { shipmentIssue: type, details });
     }
     setState({ currentShipmentId: selected[0] ?? null });
     void navigate({ to: '/resolution' });
   });
 
-  if (selected.length === 0) return <StepNeeds title="What happened to your shipment?" missing="Select a shipment first." back="/issues" />;
+  if (selected.length === 0)
+    return <StepNeeds title="What happened to your shipment?" missing="Select a shipment first." back="/issues" />;
 
   return (
     <Page title="What happened to your shipment?" subtitle="Haven't received my order">
@@ -179,7 +235,13 @@ export function ShipmentDetailsPage() {
             {(Object.entries(SHIPMENT_ISSUE_LABELS) as Array<[ShipmentIssueType, string]>).map(([code, label]) => (
               <li key={code}>
                 <label className="choice choice-compact">
-                  <input type="radio" name="shipmentIssue" value={code} checked={type === code} onChange={() => setType(code)} />
+                  <input
+                    type="radio"
+                    name="shipmentIssue"
+                    value={code}
+                    checked={type === code}
+                    onChange={() => setType(code)}
+                  />
                   <span className="choice-title">{label}</span>
                 </label>
               </li>
@@ -188,8 +250,14 @@ export function ShipmentDetailsPage() {
         </fieldset>
         <div className="field">
           <label htmlFor={detailsId}>Provide an additional information</label>
-          <textarea id={detailsId} rows={4} placeholder="Tell us briefly about the issue" value={details} maxLength={5000}
-            onChange={(e) => setDetails(e.target.value)} />
+          <textarea
+            id={detailsId}
+            rows={4}
+            placeholder="Tell us briefly about the issue"
+            value={details}
+            maxLength={5000}
+            onChange={(e) => setDetails(e.target.value)}
+          />
         </div>
         <StepFooter error={error} back="/issues" />
       </form>
@@ -211,7 +279,9 @@ export function MultipleShipmentsPage() {
       }}
       input={(f) => <input type="radio" name="shipment" checked={choice === f.id} onChange={() => setChoice(f.id)} />}
     >
-      <p><Link to="/issues">Choose another kind of issue</Link></p>
+      <p>
+        <Link to="/issues">Choose another kind of issue</Link>
+      </p>
     </ShipmentPicker>
   );
 }

@@ -1,6 +1,13 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useNavigate } from '@tanstack/react-router';
-import { ITEM_ISSUE_LABELS, ItemIssueType, type CustomerItem, type DraftIssue, type ImageRef, type UploadProof } from '@claims/contracts';
+import {
+  ITEM_ISSUE_LABELS,
+  ItemIssueType,
+  type CustomerItem,
+  type DraftIssue,
+  type ImageRef,
+  type UploadProof,
+} from '@claims/contracts';
 import { formatItemMoney } from '@claims/ui';
 import { Alert, Modal, Page } from '@claims/ui/components';
 import { BackLink, ItemThumb, issueLabel } from '../components.js';
@@ -15,7 +22,13 @@ interface Candidate {
 type Step = 'same' | 'count' | 'form';
 
 /** Spec §2 item issue modal: quantity questions, then issue type, details and photos, one product at a time. */
-function IssueModal({ queue, existing, proof, onDone, onCancel }: {
+function IssueModal({
+  queue,
+  existing,
+  proof,
+  onDone,
+  onCancel,
+}: {
   queue: Candidate[];
   proof: UploadProof;
   existing: Map<string, DraftIssue>;
@@ -54,7 +67,14 @@ function IssueModal({ queue, existing, proof, onDone, onCancel }: {
       setError('Select the issue with this item.');
       return;
     }
-    const issue: DraftIssue = { id: previous?.id ?? shortId(), sourceItemId: candidate.item.sourceItemId, claimType: type, quantity, details: details.trim(), images };
+    const issue: DraftIssue = {
+      id: previous?.id ?? shortId(),
+      sourceItemId: candidate.item.sourceItemId,
+      claimType: type,
+      quantity,
+      details: details.trim(),
+      images,
+    };
     const all = [...collected, issue];
     if (index + 1 < queue.length) {
       setCollected(all);
@@ -65,58 +85,121 @@ function IssueModal({ queue, existing, proof, onDone, onCancel }: {
   }
 
   return (
-    <Modal title="Tell us about your issue" onClose={onCancel} eyebrow={<p className="progress-text">Product {index + 1} / {queue.length}</p>}>
-        <div className="item-row">
-          <ItemThumb src={candidate.item.productImage} name={candidate.item.productName} />
-          <span><strong>{candidate.item.productName}</strong></span>
+    <Modal
+      title="Tell us about your issue"
+      onClose={onCancel}
+      eyebrow={
+        <p className="progress-text">
+          Product {index + 1} / {queue.length}
+        </p>
+      }
+    >
+      <div className="item-row">
+        <ItemThumb src={candidate.item.productImage} name={candidate.item.productName} />
+        <span>
+          <strong>{candidate.item.productName}</strong>
+        </span>
+      </div>
+      {step === 'same' ? (
+        <div className="stack">
+          <p>You ordered {candidate.max} of this item. Do they all have the same issue?</p>
+          <div className="actions">
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={() => {
+                setQuantity(candidate.max);
+                setStep('form');
+              }}
+            >
+              Yes, they do
+            </button>
+            <button
+              type="button"
+              className="button button-secondary"
+              onClick={() => {
+                setQuantity(Math.min(quantity, candidate.max - 1) || 1);
+                setStep('count');
+              }}
+            >
+              No, they don't
+            </button>
+          </div>
+          <button type="button" className="button button-link" onClick={onCancel}>
+            Cancel
+          </button>
         </div>
-        {step === 'same' ? (
-          <div className="stack">
-            <p>You ordered {candidate.max} of this item. Do they all have the same issue?</p>
-            <div className="actions">
-              <button type="button" className="button button-primary" onClick={() => { setQuantity(candidate.max); setStep('form'); }}>Yes, they do</button>
-              <button type="button" className="button button-secondary" onClick={() => { setQuantity(Math.min(quantity, candidate.max - 1) || 1); setStep('count'); }}>No, they don't</button>
-            </div>
-            <button type="button" className="button button-link" onClick={onCancel}>Cancel</button>
+      ) : null}
+      {step === 'count' ? (
+        <div className="stack">
+          <div className="field">
+            <label htmlFor={countId}>From the {candidate.max} you ordered, how many have issues?</label>
+            <select id={countId} value={quantity} onChange={(e) => setQuantity(Number(e.target.value))}>
+              {Array.from({ length: candidate.max }, (_, i) => i + 1).map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </select>
           </div>
-        ) : null}
-        {step === 'count' ? (
-          <div className="stack">
-            <div className="field">
-              <label htmlFor={countId}>From the {candidate.max} you ordered, how many have issues?</label>
-              <select id={countId} value={quantity} onChange={(e) => setQuantity(Number(e.target.value))}>
-                {Array.from({ length: candidate.max }, (_, i) => i + 1).map((n) => <option key={n} value={n}>{n}</option>)}
-              </select>
-            </div>
-            <div className="actions">
-              <button type="button" className="button button-secondary" onClick={onCancel}>Cancel</button>
-              <button type="button" className="button button-primary" onClick={() => setStep('form')}>Continue</button>
-            </div>
+          <div className="actions">
+            <button type="button" className="button button-secondary" onClick={onCancel}>
+              Cancel
+            </button>
+            <button type="button" className="button button-primary" onClick={() => setStep('form')}>
+              Continue
+            </button>
           </div>
-        ) : null}
-        {step === 'form' ? (
-          <form className="stack" onSubmit={onSubmit} noValidate>
-            {candidate.max > 1 ? <p className="hint">Items with this issue: {quantity}</p> : null}
-            <div className="field">
-              <label htmlFor={typeId}>What's the issue with this item?</label>
-              <select id={typeId} value={type} required aria-invalid={Boolean(error)}
-                onChange={(e) => { const parsed = ItemIssueType.safeParse(e.target.value); setType(parsed.success ? parsed.data : ''); }}>
-                <option value="" disabled>Select issue</option>
-                {(Object.entries(ITEM_ISSUE_LABELS) as Array<[ItemIssueType, string]>).map(([code, label]) => <option key={code} value={code}>{label}</option>)}
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor={detailsId}>Provide an additional information</label>
-              <textarea id={detailsId} rows={3} maxLength={5000} placeholder="Tell us briefly about the issue" value={details} onChange={(e) => setDetails(e.target.value)} />
-            </div>
-            <PhotoUpload label="Upload photos" proof={proof} value={images} onChange={setImages} />
-            {error ? <Alert>{error}</Alert> : null}
-            <div className="actions">
-              <button type="button" className="button button-secondary" onClick={onCancel}>Cancel</button>
-              <button type="submit" className="button button-primary">Add issue to claim</button>
-            </div>
-          </form>
-        ) : null}
+        </div>
+      ) : null}
+      {step === 'form' ? (
+        <form className="stack" onSubmit={onSubmit} noValidate>
+          {candidate.max > 1 ? <p className="hint">Items with this issue: {quantity}</p> : null}
+          <div className="field">
+            <label htmlFor={typeId}>What's the issue with this item?</label>
+            <select
+              id={typeId}
+              value={type}
+              required
+              aria-invalid={Boolean(error)}
+              onChange={(e) => {
+                const parsed = ItemIssueType.safeParse(e.target.value);
+                setType(parsed.success ? parsed.data : '');
+              }}
+            >
+              <option value="" disabled>
+                Select issue
+              </option>
+              {(Object.entries(ITEM_ISSUE_LABELS) as Array<[ItemIssueType, string]>).map(([code, label]) => (
+                <option key={code} value={code}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor={detailsId}>Provide an additional information</label>
+            <textarea
+              id={detailsId}
+              rows={3}
+              maxLength={5000}
+              placeholder="Tell us briefly about the issue"
+              value={details}
+              onChange={(e) => setDetails(e.target.value)}
+            />
+          </div>
+          <PhotoUpload label="Upload photos" proof={proof} value={images} onChange={setImages} />
+          {error ? <Alert>{error}</Alert> : null}
+          <div className="actions">
+            <button type="button" className="button button-secondary" onClick={onCancel}>
+              Cancel
+            </button>
+            <button type="submit" className="button button-primary">
+              Add issue to claim
+            </button>
+          </div>
+        </form>
+      ) : null}
     </Modal>
   );
 }
@@ -141,7 +224,10 @@ export function ItemsPage() {
   }
   const draft = claim.fulfillments[fulfillment.id];
   const existing = new Map((draft?.issues ?? []).map((i) => [i.sourceItemId, i]));
-  const candidates: Candidate[] = fulfillment.items.map((line) => ({ item: line.item, max: claimableQuantity(order, line.item.sourceItemId, line.quantity) }));
+  const candidates: Candidate[] = fulfillment.items.map((line) => ({
+    item: line.item,
+    max: claimableQuantity(order, line.item.sourceItemId, line.quantity),
+  }));
 
   function onContinue() {
     setError(null);
@@ -161,27 +247,43 @@ export function ItemsPage() {
       <ul className="choices">
         {candidates.map(({ item, max }) => {
           const issue = existing.get(item.sourceItemId);
-          const options = Object.entries(item.selectedOptions).map(([k, v]) => `${k[0]?.toUpperCase() ?? ''}${k.slice(1)}: ${v}`).join(' · ');
+          const options = Object.entries(item.selectedOptions)
+            .map(([k, v]) => `${k[0]?.toUpperCase() ?? ''}${k.slice(1)}: ${v}`)
+            .join(' · ');
           return (
             <li key={item.sourceItemId}>
               <label className={`choice${max === 0 ? ' choice-disabled' : ''}`}>
                 <input
-                  type="checkbox" disabled={max === 0} checked={selected.includes(item.sourceItemId)}
-                  onChange={(e) => setSelected((s) => (e.target.checked ? [...s, item.sourceItemId] : s.filter((x) => x !== item.sourceItemId)))}
+                  type="checkbox"
+                  disabled={max === 0}
+                  checked={selected.includes(item.sourceItemId)}
+                  onChange={(e) =>
+                    setSelected((s) =>
+                      e.target.checked ? [...s, item.sourceItemId] : s.filter((x) => x !== item.sourceItemId),
+                    )
+                  }
                 />
                 <ItemThumb src={item.productImage} name={item.productName} />
                 <span className="shipment">
                   <span className="choice-title">{item.productName}</span>
                   {options ? <span className="choice-help">{options}</span> : null}
-                  <span className="choice-help">{formatItemMoney(item.price, order.currency)} · Qty {item.quantity}</span>
+                  <span className="choice-help">
+                    {formatItemMoney(item.price, order.currency)} · Qty {item.quantity}
+                  </span>
                   {max === 0 ? <span className="choice-help">Already claimed</span> : null}
                   {issue?.claimType ? (
-                    <span className="badge badge-info">Issue added: {issueLabel(issue.claimType)} × {issue.quantity}</span>
+                    <span className="badge badge-info">
+                      Issue added: {issueLabel(issue.claimType)} × {issue.quantity}
+                    </span>
                   ) : null}
                 </span>
               </label>
               {issue ? (
-                <button type="button" className="button button-link" onClick={() => removeIssue(fulfillment.id, issue.id)}>
+                <button
+                  type="button"
+                  className="button button-link"
+                  onClick={() => removeIssue(fulfillment.id, issue.id)}
+                >
                   Remove<span className="visually-hidden"> issue for {item.productName}</span>
                 </button>
               ) : null}
@@ -192,7 +294,9 @@ export function ItemsPage() {
       {error ? <Alert>{error}</Alert> : null}
       <div className="actions">
         <BackLink to="/issues" />
-        <button type="button" className="button button-primary" onClick={onContinue}>Continue</button>
+        <button type="button" className="button button-primary" onClick={onContinue}>
+          Continue
+        </button>
       </div>
       {queue ? (
         <IssueModal

@@ -18,21 +18,36 @@ export function ClaimReceivedPage() {
   const submitted = usePortal((s) => s.submitted);
   const order = usePortal((s) => s.order);
   // Read when the page shows, not with the order: the store's acknowledgment as it is now.
-  const store = useQuery({ queryKey: ['store', order?.storeId], queryFn: () => api.getStore(order!.storeId), enabled: Boolean(order) });
+  const store = useQuery({
+    queryKey: ['store', order?.storeId],
+    queryFn: () => api.getStore(order!.storeId),
+    enabled: Boolean(order),
+  });
   const acknowledgment = store.data?.claimAcknowledgment;
   return (
     <Page title="We've received your claim" subtitle={submitted ? `Claim #${submitted.claimNumber}` : undefined}>
       {acknowledgment ? <p className="card">{acknowledgment}</p> : null}
-      <p>We'll email {order?.customerEmail ?? 'you'} with updates. You can follow your claim and message the store at any time.</p>
-      {submitted ? <Link className="button button-primary" to="/view/$token" params={{ token: submitted.token }}>View my claim</Link> : null}
-      <p><Link to="/start">File a claim for another order</Link></p>
+      <p>
+        We'll email {order?.customerEmail ?? 'you'} with updates. You can follow your claim and message the store at any
+        time.
+      </p>
+      {submitted ? (
+        <Link className="button button-primary" to="/view/$token" params={{ token: submitted.token }}>
+          View my claim
+        </Link>
+      ) : null}
+      <p>
+        <Link to="/start">File a claim for another order</Link>
+      </p>
     </Page>
   );
 }
 
 export function TooSoonPage() {
   const order = usePortal((s) => s.order);
-  const dates = (order?.fulfillments ?? []).flatMap((f) => (f.eligibilityCode === 'too_soon' && f.eligibleAt ? [f.eligibleAt] : [])).sort();
+  const dates = (order?.fulfillments ?? [])
+    .flatMap((f) => (f.eligibilityCode === 'too_soon' && f.eligibleAt ? [f.eligibleAt] : []))
+    .sort();
   const date = dates[0];
   return (
     <Page title="Hold that thought!" subtitle="Your order has been marked as delivered.">
@@ -47,7 +62,8 @@ export function TooSoonPage() {
         <p>If you still haven't received your package.</p>
       </div>
       <p className="fine-print">
-        Claims for packages that were not received can be filed a short time after delivery, because carriers sometimes mark a package as delivered before it arrives.
+        Claims for packages that were not received can be filed a short time after delivery, because carriers sometimes
+        mark a package as delivered before it arrives.
       </p>
       <Link to="/start">Look up another order</Link>
     </Page>
@@ -57,7 +73,10 @@ export function TooSoonPage() {
 export function TooLatePage() {
   return (
     <Page title="It's too late to file a claim" subtitle="The time to file a claim for this order has passed.">
-      <p>Claims must be filed within the store's claim window after delivery. If you think this is a mistake, please contact the store.</p>
+      <p>
+        Claims must be filed within the store's claim window after delivery. If you think this is a mistake, please
+        contact the store.
+      </p>
       <Link to="/start">Look up another order</Link>
     </Page>
   );
@@ -66,7 +85,10 @@ export function TooLatePage() {
 export function NotShippedPage() {
   return (
     <Page title="Your order hasn't shipped yet" subtitle="There is nothing to file a claim on until your order ships.">
-      <p>You'll get an email with tracking details once your order is on its way. If something goes wrong after that, come back here.</p>
+      <p>
+        You'll get an email with tracking details once your order is on its way. If something goes wrong after that,
+        come back here.
+      </p>
       <Link to="/start">Look up another order</Link>
     </Page>
   );

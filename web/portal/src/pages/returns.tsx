@@ -2,7 +2,12 @@ import { useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  RETURN_LABEL_STATUSES, RETURN_METHOD_LABELS, RETURN_REASON_LABELS, ReturnMethod, ReturnReason, type ClaimReturn,
+  RETURN_LABEL_STATUSES,
+  RETURN_METHOD_LABELS,
+  RETURN_REASON_LABELS,
+  ReturnMethod,
+  ReturnReason,
+  type ClaimReturn,
 } from '@claims/contracts';
 import { errorText, formatDateTime } from '@claims/ui';
 import { Alert, Page } from '@claims/ui/components';
@@ -14,7 +19,8 @@ import '../returns.css';
 
 const returnsKey = (token: string) => ['returns', token] as const;
 
-export const useReturns = (token: string) => useQuery({ queryKey: returnsKey(token), queryFn: () => returnsApi.list(token), enabled: Boolean(token) });
+export const useReturns = (token: string) =>
+  useQuery({ queryKey: returnsKey(token), queryFn: () => returnsApi.list(token), enabled: Boolean(token) });
 
 /** Whose label the shopper may print: handled here, neither arrived nor ended. */
 export const hasLabel = (r: ClaimReturn) => r.handling === 'here' && RETURN_LABEL_STATUSES.includes(r.status);
@@ -30,17 +36,30 @@ export function ClaimReturnsCard({ token }: { token: string }) {
         <ul className="plain">
           {returns.data.map((r) => (
             <li key={r.id} className="return-row">
-              <span className="choice-title">Return {r.code} · <span className="badge badge-info">{r.statusLabel}</span></span>
-              <span className="choice-help">{r.items.map((i) => `${i.name} × ${i.quantity}`).join(', ')} · started {formatDateTime(r.startedAt)}</span>
-              {hasLabel(r) ? <Link to="/print/$token" params={{ token }} search={{ return: r.id }}>Print return label {r.code}</Link> : null}
-              {r.handling === 'store_portal' && r.portalUrl
-                ? <a href={r.portalUrl} rel="noopener noreferrer">Continue return {r.code} on the store's returns portal</a> : null}
+              <span className="choice-title">
+                Return {r.code} · <span className="badge badge-info">{r.statusLabel}</span>
+              </span>
+              <span className="choice-help">
+                {r.items.map((i) => `${i.name} × ${i.quantity}`).join(', ')} · started {formatDateTime(r.startedAt)}
+              </span>
+              {hasLabel(r) ? (
+                <Link to="/print/$token" params={{ token }} search={{ return: r.id }}>
+                  Print return label {r.code}
+                </Link>
+              ) : null}
+              {r.handling === 'store_portal' && r.portalUrl ? (
+                <a href={r.portalUrl} rel="noopener noreferrer">
+                  Continue return {r.code} on the store's returns portal
+                </a>
+              ) : null}
             </li>
           ))}
         </ul>
       ) : null}
       {returns.data?.length === 0 ? <p className="hint">No returns yet.</p> : null}
-      <Link className="button button-secondary" to="/return/start" search={{ token }}>Start a return</Link>
+      <Link className="button button-secondary" to="/return/start" search={{ token }}>
+        Start a return
+      </Link>
     </section>
   );
 }
@@ -52,9 +71,14 @@ function ReturnsWithoutClaim() {
   return (
     <Page title="Start a return" subtitle="Returns start from your claim.">
       {portalUrl ? (
-        <a className="button button-primary" href={portalUrl} rel="noopener noreferrer">Go to the returns portal</a>
+        <a className="button button-primary" href={portalUrl} rel="noopener noreferrer">
+          Go to the returns portal
+        </a>
       ) : (
-        <p>Open your claim from the link in your email and choose "Start a return". <Link to="/claim-links">Get your claim links</Link></p>
+        <p>
+          Open your claim from the link in your email and choose "Start a return".{' '}
+          <Link to="/claim-links">Get your claim links</Link>
+        </p>
       )}
     </Page>
   );
@@ -64,7 +88,11 @@ type Quantities = Record<string, number>;
 
 function StartReturnForm({ token }: { token: string }) {
   const claim = useQuery({ queryKey: ['claim', token], queryFn: () => api.getClaim(token) });
-  const store = useQuery({ queryKey: ['store', claim.data?.storeId], queryFn: () => api.getStore(claim.data!.storeId), enabled: Boolean(claim.data) });
+  const store = useQuery({
+    queryKey: ['store', claim.data?.storeId],
+    queryFn: () => api.getStore(claim.data!.storeId),
+    enabled: Boolean(claim.data),
+  });
   const returns = useReturns(token);
   const client = useQueryClient();
   const navigate = useNavigate();
@@ -77,13 +105,19 @@ function StartReturnForm({ token }: { token: string }) {
   const [error, setError] = useState<string | null>(null);
   const [redirected, setRedirected] = useState<ClaimReturn | null>(null);
   const start = useMutation({
-    mutationFn: () => returnsApi.start(token, {
-      items: Object.entries(quantities).filter(([, q]) => q > 0).map(([claimItemId, quantity]) => ({ claimItemId, quantity })),
-      reason: reason as ReturnReason, method: method as ReturnMethod, ...(comment.trim() ? { comment: comment.trim() } : {}),
-    }),
+    mutationFn: () =>
+      returnsApi.start(token, {
+        items: Object.entries(quantities)
+          .filter(([, q]) => q > 0)
+          .map(([claimItemId, quantity]) => ({ claimItemId, quantity })),
+        reason: reason as ReturnReason,
+        method: method as ReturnMethod,
+        ...(comment.trim() ? { comment: comment.trim() } : {}),
+      }),
     onSuccess: async (started) => {
       await client.invalidateQueries({ queryKey: returnsKey(token) });
-      if (started.handling === 'here') await navigate({ to: '/print/$token', params: { token }, search: { return: started.id } });
+      if (started.handling === 'here')
+        await navigate({ to: '/print/$token', params: { token }, search: { return: started.id } });
       else setRedirected(started);
     },
     onError: (e) => setError(errorText(e, 'Your return could not be started. Please try again.')),
@@ -92,15 +126,37 @@ function StartReturnForm({ token }: { token: string }) {
   if (claim.isPending) return <Page title="Loading your claim…" />;
   if (claim.isError) {
     const notFound = claim.error instanceof HttpError && claim.error.status === 404;
-    return <Page title="Start a return"><Alert>{notFound ? "We couldn't find a claim for that link. Check the link in your email." : 'Your claim could not be loaded. Please try again.'}</Alert></Page>;
+    return (
+      <Page title="Start a return">
+        <Alert>
+          {notFound
+            ? "We couldn't find a claim for that link. Check the link in your email."
+            : 'Your claim could not be loaded. Please try again.'}
+        </Alert>
+      </Page>
+    );
   }
   const c = claim.data;
   if (redirected) {
     return (
-      <Page title="Continue on the store's returns portal" subtitle={`Return ${redirected.code} for claim #${c.claimNumber}`}>
-        <p>{c.orderNumber ? `Order #${c.orderNumber}: ` : ''}this store handles its returns on its own returns portal. We've noted your return; finish it there.</p>
-        {redirected.portalUrl ? <a className="button button-primary" href={redirected.portalUrl} rel="noopener noreferrer">Go to the returns portal</a> : null}
-        <p><Link to="/view/$token" params={{ token }}>Back to my claim</Link></p>
+      <Page
+        title="Continue on the store's returns portal"
+        subtitle={`Return ${redirected.code} for claim #${c.claimNumber}`}
+      >
+        <p>
+          {c.orderNumber ? `Order #${c.orderNumber}: ` : ''}this store handles its returns on its own returns portal.
+          We've noted your return; finish it there.
+        </p>
+        {redirected.portalUrl ? (
+          <a className="button button-primary" href={redirected.portalUrl} rel="noopener noreferrer">
+            Go to the returns portal
+          </a>
+        ) : null}
+        <p>
+          <Link to="/view/$token" params={{ token }}>
+            Back to my claim
+          </Link>
+        </p>
       </Page>
     );
   }
@@ -123,7 +179,11 @@ function StartReturnForm({ token }: { token: string }) {
   }
   return (
     <Page title="Start a return" subtitle={`Claim #${c.claimNumber} · Order #${c.orderNumber}`}>
-      <p>{portal ? 'This store handles returns on its own returns portal: we note your return here, then take you there.' : 'Next you print a return label to stick on the parcel.'}</p>
+      <p>
+        {portal
+          ? 'This store handles returns on its own returns portal: we note your return here, then take you there.'
+          : 'Next you print a return label to stick on the parcel.'}
+      </p>
       <form className="stack" onSubmit={onSubmit} noValidate>
         <fieldset className="field">
           <legend>Items to return</legend>
@@ -132,10 +192,21 @@ function StartReturnForm({ token }: { token: string }) {
             const id = `return-qty-${item.id}`;
             return (
               <div key={item.id} className="return-item">
-                <label htmlFor={id}>{item.name}{left <= 0 ? ' (already being returned)' : ''}</label>
-                <select id={id} value={quantities[item.id] ?? 0} disabled={left <= 0}
-                  onChange={(e) => setQuantities((all) => ({ ...all, [item.id]: Number(e.target.value) }))}>
-                  {Array.from({ length: Math.max(left, 0) + 1 }, (_, n) => <option key={n} value={n}>{n === 0 ? 'None' : `${n} of ${item.quantity}`}</option>)}
+                <label htmlFor={id}>
+                  {item.name}
+                  {left <= 0 ? ' (already being returned)' : ''}
+                </label>
+                <select
+                  id={id}
+                  value={quantities[item.id] ?? 0}
+                  disabled={left <= 0}
+                  onChange={(e) => setQuantities((all) => ({ ...all, [item.id]: Number(e.target.value) }))}
+                >
+                  {Array.from({ length: Math.max(left, 0) + 1 }, (_, n) => (
+                    <option key={n} value={n}>
+                      {n === 0 ? 'None' : `${n} of ${item.quantity}`}
+                    </option>
+                  ))}
                 </select>
               </div>
             );
@@ -145,7 +216,11 @@ function StartReturnForm({ token }: { token: string }) {
           <label htmlFor={reasonId}>Why are you returning it?</label>
           <select id={reasonId} value={reason} onChange={(e) => setReason(e.target.value as ReturnReason | '')}>
             <option value="">Select a reason</option>
-            {ReturnReason.options.map((r) => <option key={r} value={r}>{RETURN_REASON_LABELS[r]}</option>)}
+            {ReturnReason.options.map((r) => (
+              <option key={r} value={r}>
+                {RETURN_REASON_LABELS[r]}
+              </option>
+            ))}
           </select>
         </div>
         <fieldset className="field">
@@ -159,12 +234,22 @@ function StartReturnForm({ token }: { token: string }) {
         </fieldset>
         <div className="field">
           <label htmlFor={commentId}>Anything else we should know? (optional)</label>
-          <textarea id={commentId} rows={3} maxLength={2000} value={comment} onChange={(e) => setComment(e.target.value)} />
+          <textarea
+            id={commentId}
+            rows={3}
+            maxLength={2000}
+            value={comment}
+            onChange={(e) => setComment(e.target.value)}
+          />
         </div>
         {error ? <Alert>{error}</Alert> : null}
         <div className="actions">
-          <Link to="/view/$token" params={{ token }}>Back to my claim</Link>
-          <button type="submit" className="button button-primary" disabled={start.isPending}>{start.isPending ? 'Starting…' : 'Start return'}</button>
+          <Link to="/view/$token" params={{ token }}>
+            Back to my claim
+          </Link>
+          <button type="submit" className="button button-primary" disabled={start.isPending}>
+            {start.isPending ? 'Starting…' : 'Start return'}
+          </button>
         </div>
       </form>
     </Page>

@@ -17,18 +17,35 @@ export function StartPage() {
   const [problem, setProblem] = useState<string | null>(null);
 
   const lookup = useMutation({
-    mutationFn: async (input: { order: string; email: string }): Promise<{ order: CustomerOrder; restored: string | null }> => {
+    mutationFn: async (input: {
+      order: string;
+      email: string;
+    }): Promise<{ order: CustomerOrder; restored: string | null }> => {
       const order = await api.lookupOrder(input.order, input.email);
       setState({
-        order, claim: emptyClaim(order.customerEmail, order.orderId), currentShipmentId: null, category: null,
-        sessionStatus: null, restored: false, submitted: null, selectedShipments: [], sessionId: null, brandStoreId: null,
-        demo: false, otaAcknowledged: false,
+        order,
+        claim: emptyClaim(order.customerEmail, order.orderId),
+        currentShipmentId: null,
+        category: null,
+        sessionStatus: null,
+        restored: false,
+        submitted: null,
+        selectedShipments: [],
+        sessionId: null,
+        brandStoreId: null,
+        demo: false,
+        otaAcknowledged: false,
       });
       let restored: string | null = null;
       try {
         const session = await api.getSession(order.systemOrderId, order.customerEmail);
         setState({ sessionId: session.id });
-        if (restoreFromSession(session, order) && session.status && session.status !== 'SUBMITTED' && session.status !== 'ORDER_FOUND') {
+        if (
+          restoreFromSession(session, order) &&
+          session.status &&
+          session.status !== 'SUBMITTED' &&
+          session.status !== 'ORDER_FOUND'
+        ) {
           restored = SESSION_STEP_PATHS[session.status];
         }
       } catch {
@@ -39,7 +56,9 @@ export function StartPage() {
     onSuccess: ({ order, restored }) => {
       const destination = destinationOf(order);
       if (destination === 'unprotected') {
-        setProblem("This order isn't covered by order protection, so a claim can't be filed here. Please contact the store for help.");
+        setProblem(
+          "This order isn't covered by order protection, so a claim can't be filed here. Please contact the store for help.",
+        );
       } else if (destination === 'claimed') {
         setProblem('Every item in this order already has a claim. Check your email for the link to your claim.');
       } else {
@@ -47,8 +66,13 @@ export function StartPage() {
       }
     },
     onError: (error) => {
-      setProblem(isRateLimited(error) ? rateLimitedText(error)
-        : error instanceof HttpError && error.status === 404 ? NO_MATCH : 'Something went wrong while looking up your order. Please try again.');
+      setProblem(
+        isRateLimited(error)
+          ? rateLimitedText(error)
+          : error instanceof HttpError && error.status === 404
+            ? NO_MATCH
+            : 'Something went wrong while looking up your order. Please try again.',
+      );
     },
   });
 
@@ -71,7 +95,9 @@ export function StartPage() {
           {lookup.isPending ? 'Looking up your order…' : 'Continue'}
         </button>
       </form>
-      <p>Already filed a claim? <Link to="/claim-links">Get your claim links by email</Link></p>
+      <p>
+        Already filed a claim? <Link to="/claim-links">Get your claim links by email</Link>
+      </p>
     </Page>
   );
 }

@@ -24,7 +24,11 @@ function useToken(): string {
 }
 
 function useClaim(token: string) {
-  const query = useQuery({ queryKey: ['claim', token], queryFn: () => api.getClaim(token), retry: retryWhileUnavailable((n, e) => !(e instanceof HttpError) && n < 1) });
+  const query = useQuery({
+    queryKey: ['claim', token],
+    queryFn: () => api.getClaim(token),
+    retry: retryWhileUnavailable((n, e) => !(e instanceof HttpError) && n < 1),
+  });
   const storeId = query.data?.storeId ?? null;
   useEffect(() => {
     if (storeId) setState({ brandStoreId: storeId });
@@ -36,7 +40,11 @@ function ClaimMissing({ error }: { error: unknown }) {
   const notFound = error instanceof HttpError && error.status === 404;
   return (
     <Page title={notFound ? 'Claim not found' : 'Something went wrong'}>
-      <Alert>{notFound ? "We couldn't find a claim for that link. Check the link in your email." : 'Your claim could not be loaded. Please try again.'}</Alert>
+      <Alert>
+        {notFound
+          ? "We couldn't find a claim for that link. Check the link in your email."
+          : 'Your claim could not be loaded. Please try again.'}
+      </Alert>
     </Page>
   );
 }
@@ -58,8 +66,13 @@ function ClaimDetails({ token, c }: { token: string; c: CustomerClaimView | unde
   const belowTheFold = useDeferredValue(c !== undefined, false);
   if (!c) return <Page title="Loading your claim…" />;
   return (
-    <Page title={`My Claim #${c.claimNumber}`} subtitle={`Order #${c.orderNumber} · Filed ${formatDateTime(c.createdAt)}`}>
-      <p>Status: <span className="badge badge-info">{c.statusLabel}</span></p>
+    <Page
+      title={`My Claim #${c.claimNumber}`}
+      subtitle={`Order #${c.orderNumber} · Filed ${formatDateTime(c.createdAt)}`}
+    >
+      <p>
+        Status: <span className="badge badge-info">{c.statusLabel}</span>
+      </p>
       <section className="card" aria-labelledby="items-title">
         <h2 id="items-title">Items</h2>
         <ul className="plain">
@@ -67,17 +80,30 @@ function ClaimDetails({ token, c }: { token: string; c: CustomerClaimView | unde
             <li key={item.id} className="item-row">
               <ItemThumb src={item.imageUrl} name={item.name} />
               <span className="shipment">
-                <span className="choice-title">{item.name} × {item.quantity}</span>
-                <span className="choice-help">{issueLabel(item.claimType)} · {formatItemMoney(item.price, c.currency)}</span>
+                <span className="choice-title">
+                  {item.name} × {item.quantity}
+                </span>
+                <span className="choice-help">
+                  {issueLabel(item.claimType)} · {formatItemMoney(item.price, c.currency)}
+                </span>
                 <ItemDecision claim={c} itemId={item.id} />
                 {item.details ? <span className="choice-help">{item.details}</span> : null}
                 {item.images.length > 0 ? (
                   <span className="photos">
                     {item.images.map((image, index) => (
-                      <button key={image.url} type="button" className="photo-button" onClick={() => {
-                        setLightboxShown(true);
-                        setViewer({ images: item.images.map((x, i) => ({ url: x.url, alt: `Photo ${i + 1} of ${item.name}` })), index, title: `Photos of ${item.name}` });
-                      }}>
+                      <button
+                        key={image.url}
+                        type="button"
+                        className="photo-button"
+                        onClick={() => {
+                          setLightboxShown(true);
+                          setViewer({
+                            images: item.images.map((x, i) => ({ url: x.url, alt: `Photo ${i + 1} of ${item.name}` })),
+                            index,
+                            title: `Photos of ${item.name}`,
+                          });
+                        }}
+                      >
                         <img src={image.url} alt={`Photo ${index + 1} of ${item.name}`} width={56} height={56} />
                         <span className="visually-hidden"> (open larger)</span>
                       </button>
@@ -99,13 +125,19 @@ function ClaimDetails({ token, c }: { token: string; c: CustomerClaimView | unde
                 {c.storeCredits.map((credit) => (
                   <li key={credit.resolutionId}>
                     <strong>{formatMoney(credit.total, credit.currency)}</strong> in store credit
-                    {credit.bonus > 0 ? `: ${formatMoney(credit.credit, credit.currency)} plus a ${formatMoney(credit.bonus, credit.currency)} bonus` : ''}.
-                    {' '}{credit.issuedAt ? `Issued ${formatDateTime(credit.issuedAt)}.` : 'It is being issued.'}
+                    {credit.bonus > 0
+                      ? `: ${formatMoney(credit.credit, credit.currency)} plus a ${formatMoney(credit.bonus, credit.currency)} bonus`
+                      : ''}
+                    . {credit.issuedAt ? `Issued ${formatDateTime(credit.issuedAt)}.` : 'It is being issued.'}
                     {credit.reclaimed ? (
                       <>
-                        {' '}The store reversed this decision on {formatDateTime(credit.reclaimed.at)}:{' '}
+                        {' '}
+                        The store reversed this decision on {formatDateTime(credit.reclaimed.at)}:{' '}
                         {formatMoney(credit.reclaimed.amount, credit.reclaimed.currency)} was taken back
-                        {credit.reclaimed.redeemed > 0 ? `, and the ${formatMoney(credit.reclaimed.redeemed, credit.reclaimed.currency)} you had already used is yours to keep` : ''}.
+                        {credit.reclaimed.redeemed > 0
+                          ? `, and the ${formatMoney(credit.reclaimed.redeemed, credit.reclaimed.currency)} you had already used is yours to keep`
+                          : ''}
+                        .
                       </>
                     ) : null}
                   </li>
@@ -117,7 +149,9 @@ function ClaimDetails({ token, c }: { token: string; c: CustomerClaimView | unde
             <h2 id="history-title">Status history</h2>
             <ol className="plain">
               {c.statusHistory.map((change) => (
-                <li key={`${change.status}-${change.at}`}>{change.statusLabel} · <time dateTime={change.at}>{formatDateTime(change.at)}</time></li>
+                <li key={`${change.status}-${change.at}`}>
+                  {change.statusLabel} · <time dateTime={change.at}>{formatDateTime(change.at)}</time>
+                </li>
               ))}
             </ol>
           </section>
@@ -126,15 +160,28 @@ function ClaimDetails({ token, c }: { token: string; c: CustomerClaimView | unde
             <ClaimReturnsCard token={token} />
             <Messages token={token} />
             <p className="actions">
-              {c.hasReview ? <span>Thank you for your review.</span> : <Link className="button button-secondary" to="/view/$token/review" params={{ token }}>Leave a review</Link>}
-              <Link className="button button-link" to="/print/$token" params={{ token }}>Print</Link>
+              {c.hasReview ? (
+                <span>Thank you for your review.</span>
+              ) : (
+                <Link className="button button-secondary" to="/view/$token/review" params={{ token }}>
+                  Leave a review
+                </Link>
+              )}
+              <Link className="button button-link" to="/print/$token" params={{ token }}>
+                Print
+              </Link>
             </p>
           </Suspense>
         </>
       ) : null}
       {lightboxShown ? (
         <Suspense fallback={null}>
-          <Lightbox images={viewer?.images ?? []} startIndex={viewer ? viewer.index : null} title={viewer?.title} onClose={() => setViewer(null)} />
+          <Lightbox
+            images={viewer?.images ?? []}
+            startIndex={viewer ? viewer.index : null}
+            title={viewer?.title}
+            onClose={() => setViewer(null)}
+          />
         </Suspense>
       ) : null}
     </Page>
@@ -162,22 +209,28 @@ export function ViewReviewPage() {
       {done ? (
         <Alert tone="success">Thank you for your review.</Alert>
       ) : (
-        <form className="stack" noValidate onSubmit={(e) => {
-          e.preventDefault();
-          if (rating < 1) {
-            setError('Choose a rating from 1 to 5.');
-            return;
-          }
-          setError(null);
-          review.mutate();
-        }}>
+        <form
+          className="stack"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (rating < 1) {
+              setError('Choose a rating from 1 to 5.');
+              return;
+            }
+            setError(null);
+            review.mutate();
+          }}
+        >
           <fieldset className="field">
             <legend>Rate how your claim was handled</legend>
             <div className="rating">
               {[1, 2, 3, 4, 5].map((n) => (
                 <label key={n} className="choice choice-compact">
                   <input type="radio" name="rating" value={n} checked={rating === n} onChange={() => setRating(n)} />
-                  <span>{n} {n === 1 ? 'star' : 'stars'}</span>
+                  <span>
+                    {n} {n === 1 ? 'star' : 'stars'}
+                  </span>
                 </label>
               ))}
             </div>
@@ -187,10 +240,14 @@ export function ViewReviewPage() {
             <textarea id={textId} rows={3} maxLength={5000} value={text} onChange={(e) => setText(e.target.value)} />
           </div>
           {error ? <Alert>{error}</Alert> : null}
-          <button type="submit" className="button button-primary" disabled={review.isPending}>Submit review</button>
+          <button type="submit" className="button button-primary" disabled={review.isPending}>
+            Submit review
+          </button>
         </form>
       )}
-      <Link to="/view/$token" params={{ token }}>Back to my claim</Link>
+      <Link to="/view/$token" params={{ token }}>
+        Back to my claim
+      </Link>
     </Page>
   );
 }
@@ -202,15 +259,34 @@ export function PrintPage() {
   if (claim.isError) return <ClaimMissing error={claim.error} />;
   const c = claim.data;
   return (
-    <Page title={`Claim #${c.claimNumber}`} subtitle={`Order #${c.orderNumber} · Filed ${formatDateTime(c.createdAt)} · ${c.statusLabel}`}>
+    <Page
+      title={`Claim #${c.claimNumber}`}
+      subtitle={`Order #${c.orderNumber} · Filed ${formatDateTime(c.createdAt)} · ${c.statusLabel}`}
+    >
       <table className="print-table">
         <caption className="visually-hidden">Claimed items</caption>
-        <thead><tr><th scope="col">Item</th><th scope="col">SKU</th><th scope="col">Qty</th><th scope="col">Issue</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">Item</th>
+            <th scope="col">SKU</th>
+            <th scope="col">Qty</th>
+            <th scope="col">Issue</th>
+          </tr>
+        </thead>
         <tbody>
-          {c.items.map((i) => <tr key={i.id}><td>{i.name}</td><td>{i.sku}</td><td>{i.quantity}</td><td>{issueLabel(i.claimType)}</td></tr>)}
+          {c.items.map((i) => (
+            <tr key={i.id}>
+              <td>{i.name}</td>
+              <td>{i.sku}</td>
+              <td>{i.quantity}</td>
+              <td>{issueLabel(i.claimType)}</td>
+            </tr>
+          ))}
         </tbody>
       </table>
-      <button type="button" className="button button-primary no-print" onClick={() => window.print()}>Print</button>
+      <button type="button" className="button button-primary no-print" onClick={() => window.print()}>
+        Print
+      </button>
     </Page>
   );
 }
