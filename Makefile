@@ -13,7 +13,7 @@ export npm_config_audit := false
 .PHONY: dev start install build build-portal build-admin typecheck lint format format-check test test-unit chaos infra infra-down replay bench clean
 
 install: node_modules/.installed
-node_modules/.installed: package.json package-lock.json $(wildcard */package.json services/*/package.json web/*/package.json)
+node_modules/.installed: package.json package-lock.json $(wildcard */package.json packages/*/package.json services/*/package.json web/*/package.json)
 	npm ci --loglevel=error
 	@touch $@
 

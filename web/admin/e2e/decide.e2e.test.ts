@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminClaimDetail, ClaimFacts, OrderInput } from '@claims/contracts';
-import { formatDate } from '@claims/ui/format';
+import { formatDate } from '@claims/format';
 import { upsertOrder } from '../../../services/api/src/catalog/orderRepository.js';
 import {
   apiSession,

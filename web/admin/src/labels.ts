@@ -6,7 +6,7 @@ import {
   SHIPMENT_ISSUE_LABELS,
   type ResolutionType,
 } from '@claims/contracts';
-import { humanizeCode } from '@claims/ui';
+import { humanizeCode } from '@claims/format';
 
 const TYPE_LABELS: Record<string, string> = {
   ...SHIPMENT_ISSUE_LABELS,

@@ -1,4 +1,4 @@
-import { LOCALE } from '@claims/ui/format';
+import { LOCALE } from '@claims/format';
 
 /** Spec §9: the locale cookie lasts 365 days. */
 export const LOCALE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;

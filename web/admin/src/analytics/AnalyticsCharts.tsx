@@ -1,6 +1,6 @@
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import type { AnalyticsFigures, AnalyticsPeriod } from '@claims/contracts';
-import { formatMoney, humanizeCode, pluralize } from '@claims/ui';
+import { formatMoney, humanizeCode, pluralize } from '@claims/format';
 import { claimTypeLabel, resolutionTypeLabel } from '../labels.js';
 import { ChartFigure, colourOf } from './ChartFigure.js';
 import { daysOf } from './period.js';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { CUSTOMER_RESOLUTION_LABELS, type AdminClaimDetail, type Address } from '@claims/contracts';
-import { formatDateTime, formatItemMoney, formatMoney, formatSubtotal, stripHtml } from '@claims/ui';
+import { formatDateTime, formatItemMoney, formatMoney, formatSubtotal, stripHtml } from '@claims/format';
 import { Lightbox } from '@claims/ui/lightbox';
 import { Fact } from '../components/ui.js';
 import { claimTypeLabel, reasonLabel, requestedResolutionLabel, resolutionTypeLabel } from '../labels.js';

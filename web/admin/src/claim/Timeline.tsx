@@ -9,7 +9,7 @@ import {
   type AdminClaimDetail,
   type TimelineResponse,
 } from '@claims/contracts';
-import { formatDateTime, pluralize } from '@claims/ui';
+import { formatDateTime, pluralize } from '@claims/format';
 import { api } from '../api.js';
 import { Alert } from '@claims/ui/components';
 import { Fact, StatusBadge } from '../components/ui.js';

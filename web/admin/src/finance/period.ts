@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatDate } from '@claims/ui/format';
+import { formatDate } from '@claims/format';
 
 const DAY_MS = 86_400_000;
 const Day = z.iso.date();

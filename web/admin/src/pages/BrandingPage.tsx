@@ -12,7 +12,8 @@ import {
   type BrandingPreviewMessage,
 } from '@claims/contracts';
 import { brandingContrast } from '@claims/domain';
-import { errorText, formatDateTime } from '@claims/ui';
+import { errorText } from '@claims/ui';
+import { formatDateTime } from '@claims/format';
 import { Alert, Page } from '@claims/ui/components';
 import { can, useMe } from '../session.js';
 import { StorePicker } from '../components/StorePicker.js';

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import type { AdminClaimDetail, MacroResolutionPreset } from '@claims/contracts';
-import { formatDateTime } from '@claims/ui';
+import { formatDateTime } from '@claims/format';
 import { api, isHttpError } from '../api.js';
 import { can, useMe } from '../session.js';
 import { Alert, Page } from '@claims/ui/components';

@@ -6,7 +6,7 @@ import {
   type CustomerFulfillment,
   type CustomerOrder,
 } from '@claims/contracts';
-import { formatDateTime, pluralize } from '@claims/ui';
+import { formatDateTime, pluralize } from '@claims/format';
 import { Alert, Modal, Page, TrackingLinks } from '@claims/ui/components';
 import { StepFooter, StepNeeds, useStepForm } from '../components.js';
 import { addIssues, claimableQuantity, fileableFulfillments, setState, shortId, usePortal } from '../claimFlowState.js';

@@ -8,7 +8,7 @@ import {
   type ImageRef,
   type UploadProof,
 } from '@claims/contracts';
-import { formatItemMoney } from '@claims/ui';
+import { formatItemMoney } from '@claims/format';
 import { Alert, Modal, Page } from '@claims/ui/components';
 import { BackLink, ItemThumb, issueLabel } from '../components.js';
 import { PhotoUpload } from '../photoUpload.js';

@@ -7,7 +7,8 @@ import {
   type CustomerResolution,
   type FileClaimRequest,
 } from '@claims/contracts';
-import { errorText, formatCreditBonus } from '@claims/ui';
+import { errorText } from '@claims/ui';
+import { formatCreditBonus } from '@claims/format';
 import { api, isRateLimited, rateLimitedText } from '../api.js';
 import { AddressModal } from '../address.js';
 import { Alert, Page } from '@claims/ui/components';

@@ -8,7 +8,7 @@ import {
   type ClaimReturn,
   type CustomerClaimView,
 } from '@claims/contracts';
-import { formatDateTime } from '@claims/ui';
+import { formatDateTime } from '@claims/format';
 import { Alert, Page } from '@claims/ui/components';
 import { HttpError, api } from '../api.js';
 import { PrintPage as ClaimSummaryPage } from './view.js';

@@ -9,7 +9,8 @@ import {
   ReturnReason,
   type ClaimReturn,
 } from '@claims/contracts';
-import { errorText, formatDateTime } from '@claims/ui';
+import { errorText } from '@claims/ui';
+import { formatDateTime } from '@claims/format';
 import { Alert, Page } from '@claims/ui/components';
 import { HttpError, api } from '../api.js';
 import { returnsApi } from '../returnsApi.js';
