@@ -1,7 +1,24 @@
 import path from 'node:path';
 import { z } from 'zod';
-import type { LoginLimits } from './auth/loginThrottle.js';
-import { OWASP_SCRYPT_N, scryptCost, type ScryptCost } from './auth/passwords.js';
+
+/** OWASP's scrypt advice (Password Storage Cheat Sheet): N=2^17, r=8, p=1, about 128 MiB per hash; production's least. */
+export const OWASP_SCRYPT_N = 2 ** 17;
+
+/** The scrypt cost new hashes are made with (config `PASSWORD_SCRYPT_N`); r and p stay OWASP's. */
+export interface ScryptCost {
+  N: number;
+  r: number;
+  p: number;
+}
+export const scryptCost = (N: number): ScryptCost => ({ N, r: 8, p: 1 });
+
+/** Sign-in attempts counted per fixed window before a lock (auth/loginThrottle.ts). */
+export interface LoginLimits {
+  windowMinutes: number;
+  perEmailAndClient: number;
+  perClient: number;
+  perEmail: number;
+}
 
 /** `false`/`true`, a hop count, or addresses and CIDR ranges of the proxies (what Fastify's `trustProxy` takes). */
 export type TrustProxy = boolean | number | string[];

@@ -29,7 +29,7 @@ import { customerMeta, metaOf } from '../http/requestMeta.js';
 import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
 import { findOrderById } from '../catalog/orderRepository.js';
 import { findStore } from '../catalog/storeRepository.js';
-import { sessionIdOf } from '../customer/draftSessions.js';
+import { sessionIdOf } from '../customer/index.js';
 
 const StoreParams = z.object({ storeId: z.uuid() });
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as const;

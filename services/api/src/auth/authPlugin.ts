@@ -7,9 +7,9 @@ import { claimNotFound } from '../http/authorizedClaim.js';
 import { orderNotFound } from '../http/authorizedOrder.js';
 import { storeNotFound } from '../http/authorizedStore.js';
 import { AppError } from '../platform/errors.js';
-import { findTokenPrincipal } from '../public-v1/apiTokens.js';
-import { originMatches, SAFE_METHODS } from './origin.js';
-import { permissionsAt, storesWith, type Principal } from './principal.js';
+import { findTokenPrincipal } from '../public-v1/index.js';
+import { originMatches, SAFE_METHODS } from '../http/origin.js';
+import { permissionsAt, storesWith, type Principal } from '../http/principal.js';
 import { clearedSessionCookie, cookieValue, findSessionPrincipal, sessionCookieName } from './loginSessions.js';
 
 /**

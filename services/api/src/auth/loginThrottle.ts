@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
+import type { LoginLimits } from '../config.js';
 import { AppError } from '../platform/errors.js';
 import { retryAfterSeconds } from '../platform/rateWindows.js';
 
@@ -17,12 +18,6 @@ import { retryAfterSeconds } from '../platform/rateWindows.js';
  * one's password (the sign-in counters, a wrong current password is a failed sign-in) and accepting an
  * invitation (a counter per client of its own, docs/decisions/password-routes-throttled.md).
  */
-export interface LoginLimits {
-  windowMinutes: number;
-  perEmailAndClient: number;
-  perClient: number;
-  perEmail: number;
-}
 
 interface Counter {
   key: string;

@@ -4,7 +4,7 @@ import { ApiError, PublicStore, SETTINGS_DEFAULTS, WhitelabelSettings, type Stor
 import type { AppContext } from '../context.js';
 import { findStore, findStoreBySlugOrDomain } from '../catalog/storeRepository.js';
 import { AppError } from '../platform/errors.js';
-import { readBrandingStream, withRevision } from '../branding/brandingStream.js';
+import { readBrandingStream, withRevision } from '../branding/index.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AdminReviewList, AdminReviewListQuery, ApiError, ClaimReviewList } from '@claims/contracts';
 import { reviewRows } from '@claims/projections';
 import type { AppContext } from '../context.js';
-import { storesWith } from '../auth/principal.js';
+import { storesWith } from '../http/principal.js';
 import { storeRefs } from '../catalog/storeRepository.js';
 import { authorizedClaim } from '../http/authorizedClaim.js';
 import { reviewsOf } from '../http/claimEvents.js';

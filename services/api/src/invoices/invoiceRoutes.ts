@@ -21,7 +21,7 @@ import {
 import { invoiceFigures, monthHasEnded, monthPeriod, storeBillingDecider } from '@claims/domain';
 import { invoiceRows, type InvoiceRow } from '@claims/projections';
 import type { AppContext } from '../context.js';
-import { actorOf, storesWith, type Principal } from '../auth/principal.js';
+import { actorOf, storesWith, type Principal } from '../http/principal.js';
 import { findStore, storeRefs } from '../catalog/storeRepository.js';
 import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
 import { authorizedStore } from '../http/authorizedStore.js';

@@ -2,12 +2,12 @@ import { invitationMailStreamOf, readerOf, type DomainEvent, type EventOf } from
 import { readStream, storedDomainEvent, type Alongside } from '@claims/event-store';
 import { invitationMailDecider, type RecordInvitationMail } from '@claims/domain';
 import type { AppContext } from '../context.js';
-import { randomSecret, sha256 } from '../auth/passwords.js';
+import { randomSecret, sha256 } from '../platform/secrets.js';
 import { findStore } from '../catalog/storeRepository.js';
 import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
 import { nameBasedId } from '../eventsourcing/nameBasedId.js';
 import type { Reaction } from '../eventsourcing/reactions.js';
-import { issueInvitationLink } from '../team/teamRepository.js';
+import { issueInvitationLink } from '../team/index.js';
 import type { Mailer } from './mailer.js';
 import { mailStore } from './mailLayout.js';
 import { invitationMail } from './invitationMail.js';

@@ -22,7 +22,7 @@ import {
 } from '@claims/projections';
 import type { AppContext } from '../context.js';
 import { authorizeGlobal } from '../http/authorizedStore.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../http/principal.js';
 import { AppError } from './errors.js';
 import type { Reaction } from '../eventsourcing/reactions.js';
 import { retryParkedReaction, skipParkedReaction } from '../eventsourcing/reactionFaults.js';

@@ -18,8 +18,8 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext, RequestMeta } from '../context.js';
 import { AppError } from '../platform/errors.js';
 import { authorizeGlobal } from '../http/authorizedStore.js';
-import { awaitsFirstPassword, findOrCreateInvitee } from '../auth/users.js';
-import { loadGrants } from '../auth/principal.js';
+import { awaitsFirstPassword, findOrCreateInvitee } from '../auth/index.js';
+import { loadGrants } from '../http/principal.js';
 import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { metaOf } from '../http/requestMeta.js';
 import { insertInvitation } from './teamRepository.js';
@@ -30,7 +30,7 @@ import {
   replaceSupportRole,
 } from './supportTeamRepository.js';
 import { INVITATION_TTL_MS } from './teamRoutes.js';
-import { withInvitationMail } from '../notifications/invitationMailStatus.js';
+import { withInvitationMail } from '../notifications/index.js';
 
 const MemberParams = z.object({ userId: z.uuid() });
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError } as const;

@@ -8,11 +8,11 @@ import {
   type Valuation,
 } from '@claims/contracts';
 import type { AppContext } from '../context.js';
-import { actorOf, type Principal } from '../auth/principal.js';
+import { actorOf, type Principal } from '../http/principal.js';
 import { findOrderById } from '../catalog/orderRepository.js';
 import { findStore } from '../catalog/storeRepository.js';
 import { AppError } from '../platform/errors.js';
-import { offeredCreditOf } from '../ab-tests/offeredCredit.js';
+import { offeredCreditOf } from '../ab-tests/index.js';
 
 /** What a resolution of this claim is decided with now: the store's capabilities and the money rules it is valued under. */
 export async function storeTermsOf(
