@@ -46,6 +46,7 @@ import { apiTokenRoutes } from './public-v1/apiTokenRoutes.js';
 import { v1Routes } from './public-v1/v1Routes.js';
 import { webhookRoutes } from './webhooks/webhookRoutes.js';
 import { webhookAdminRoutes } from './webhooks/webhookAdminRoutes.js';
+import { parkedDeliveryRoutes } from './webhooks/parkedDeliveryRoutes.js';
 import { financeRoutes } from './finance/financeRoutes.js';
 import { payoutBatchRoutes } from './finance/payoutBatchRoutes.js';
 import { reverseResolutionRoute } from './finance/reverseResolutionRoute.js';
@@ -163,6 +164,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(v1Routes(ctx));
   await app.register(webhookRoutes(ctx));
   await app.register(webhookAdminRoutes(ctx));
+  await app.register(parkedDeliveryRoutes(ctx));
   await app.register(financeRoutes(ctx));
   await app.register(payoutBatchRoutes(ctx));
   await app.register(reverseResolutionRoute(ctx));

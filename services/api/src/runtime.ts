@@ -14,20 +14,22 @@ import {
 } from '@claims/event-store';
 import {
   consumeFromKafka,
-  countPendingDeliveries,
   DEFAULT_FAULT_POLICY,
   followStore,
-  listParkedDeliveries,
   parkedCounts,
   PROJECTIONS,
   projectionMigrations,
   storeHead,
-  webhookDeliveryFaultMigrations,
   type FaultPolicy,
   type Follower,
   type KafkaProjectors,
   type ProjectorStatus,
 } from '@claims/projections';
+import {
+  countPendingDeliveries,
+  listParkedDeliveries,
+  webhookDeliveryFaultMigrations,
+} from './webhooks/deliveryQueue.js';
 import {
   createKafka,
   DEFAULT_TOPIC_SETTINGS,
@@ -417,6 +419,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
         relay: { name: 'relay', status: () => relay?.status() ?? null },
       },
       pendingWebhookDeliveries: () => countPendingDeliveries(database.db),
+      parkedWebhookDeliveries: () => listParkedDeliveries(database.db),
       notificationRetriesDue: () => countDueRetries(database.db, ctx.now()),
     };
     const app = await buildApp(ctx, { healthChecks, operations });

@@ -14,7 +14,6 @@ export * from './registry.js';
 export * from './payout-ledger/payoutLedgerProjection.js';
 export * from './payout-ledger/payoutLedgerQuery.js';
 export * from './store-credit/storeCreditProjection.js';
-export * from './webhook-outbox/webhookDeliveries.js';
 export * from './claim-analytics/claimAnalyticsProjection.js';
 export * from './claim-analytics/claimAnalyticsQuery.js';
 export * from './runtime/readerProgress.js';

@@ -38,4 +38,8 @@ export const projectionMigrations: Record<string, Migration> = registerMigration
   ...PROJECTIONS.map((p) => p.migrations),
 );
 
-export { WEBHOOK_OUTBOX, webhookOutboxProjection } from './webhook-outbox/webhookOutboxProjection.js';
+export {
+  DELIVERIES_DUE_CHANNEL,
+  WEBHOOK_OUTBOX,
+  webhookOutboxProjection,
+} from './webhook-outbox/webhookOutboxProjection.js';
