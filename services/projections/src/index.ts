@@ -25,7 +25,6 @@ export * from './claim-assignment/claimAssignmentProjection.js';
 export * from './claim-queue/claimQueueQuery.js';
 export * from './claim-list/customerClaimsQuery.js';
 export * from './claim-reviews/claimReviewsProjection.js';
-export * from './claim-reviews/claimReviewsQuery.js';
 export * from './ab-tests/abTestsProjection.js';
 export * from './ab-tests/abTestsQuery.js';
 export * from './claim-returns/claimReturnsProjection.js';
