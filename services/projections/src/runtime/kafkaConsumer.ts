@@ -88,7 +88,14 @@ export async function consumeFromKafka<DB>(
         scheduleCommit(),
       ),
   );
-  const consumer = kafka.consumer({ groupId, allowAutoTopicCreation: false, ...GROUP_TIMING });
+  /** Set once stopping: kafkajs would otherwise restart a consumer whose crash it was still handling, a member nobody runs. */
+  let leaving = false;
+  const consumer = kafka.consumer({
+    groupId,
+    allowAutoTopicCreation: false,
+    ...GROUP_TIMING,
+    retry: { restartOnFailure: () => Promise.resolve(!leaving) },
+  });
   const admin: Admin = kafka.admin();
   /** Partitions of this member's current assignment, and those of them whose lane positions are read back. */
   let assigned = new Set<number>();
@@ -213,9 +220,11 @@ export async function consumeFromKafka<DB>(
   const alive = () => void (lastSign = Date.now());
   for (const event of [consumer.events.FETCH_START, consumer.events.HEARTBEAT, consumer.events.GROUP_JOIN])
     consumer.on(event, alive);
+  // A crash kafkajs restarts is a consumer waiting on the broker, not a stuck one.
   consumer.on(consumer.events.CRASH, (e) => {
     log.error({ err: e.payload.error, restart: e.payload.restart }, 'kafka consumer of the projections crashed');
-    if (!e.payload.restart) fail(e.payload.error);
+    if (e.payload.restart) alive();
+    else if (!leaving) fail(e.payload.error);
   });
   const watchdog = setInterval(() => {
     if (Date.now() - lastSign > STUCK_AFTER_MS) fail(new Error(`no fetch or heartbeat for ${STUCK_AFTER_MS / 1000} s`));
@@ -228,6 +237,7 @@ export async function consumeFromKafka<DB>(
     status: (name) => lanes.find((lane) => lane.name === name)?.status() ?? null,
     stop() {
       stopped ??= (async () => {
+        leaving = true;
         clearInterval(watchdog);
         await Promise.all(lanes.map((lane) => lane.stop()));
         await committing;
