@@ -15,7 +15,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SMTPServer } from 'smtp-server';
-import { call, caughtUp, createOrders, fileAtRate, setUp, startApi, startReceiver, startWatch } from './commandsBench.js';
+import {
+  call,
+  caughtUp,
+  createOrders,
+  fileAtRate,
+  setUp,
+  startApi,
+  startReceiver,
+  startWatch,
+} from './commandsBench.js';
 import { recreateDatabase, withDatabase } from './postgres.js';
 import { fmtInt, fmtMs, percentile, sortedCopy } from './stats.js';
 
@@ -56,7 +65,10 @@ async function startMailReceiver(): Promise<{
       stream.on('end', () => {
         const at = performance.now();
         mails++;
-        const head = Buffer.concat(chunks).toString('latin1').split('\r\n\r\n', 1)[0]!.replace(/\r\n[ \t]+/g, ' ');
+        const head = Buffer.concat(chunks)
+          .toString('latin1')
+          .split('\r\n\r\n', 1)[0]!
+          .replace(/\r\n[ \t]+/g, ' ');
         const subject = /^Subject: (.*)$/m.exec(head)?.[1] ?? '';
         const to = /^To: .*?<?([^\s<>]+@[^\s<>]+)>?\s*$/m.exec(head)?.[1];
         if (to && subject.startsWith('We received your claim') && !received.has(to)) received.set(to, at);
@@ -159,7 +171,9 @@ export async function benchSoak({ databaseUrl }: { databaseUrl: string }): Promi
     SENTRY_DSN: '',
     SMTP_URL: mail.url,
     METRICS_TOKEN: '',
-    ...(process.env.BENCH_SOAK_SMTP_CONNECTIONS ? { SMTP_MAX_CONNECTIONS: process.env.BENCH_SOAK_SMTP_CONNECTIONS } : {}),
+    ...(process.env.BENCH_SOAK_SMTP_CONNECTIONS
+      ? { SMTP_MAX_CONNECTIONS: process.env.BENCH_SOAK_SMTP_CONNECTIONS }
+      : {}),
   };
   const loadBefore = os.loadavg();
   const api = await startApi({ ...env, WORKERS: 'none' }, { seed: true });
@@ -233,7 +247,7 @@ export async function benchSoak({ databaseUrl }: { databaseUrl: string }): Promi
         '`BENCH_SOAK_SECONDS`) against an API process (`WORKERS=none`) and a worker process (every worker: relay, ' +
         'projectors through Kafka, reactions, webhook delivery, timers) on PostgreSQL and Kafka; mail to a real SMTP ' +
         "server and webhooks to a receiver, both in the bench's process. Lag is from each filing's 201 to its row in " +
-        "the claim list, its `claim.filed` webhook and its shopper's \"We received your claim\" mail; catching up is " +
+        'the claim list, its `claim.filed` webhook and its shopper\'s "We received your claim" mail; catching up is ' +
         'from the last filing to the last arrival.',
       '',
       `Filed ${fmtInt(ids.length)} claims in ${sent.seconds.toFixed(1)} s (${fmtInt(ids.length / sent.seconds)}/s achieved, ` +

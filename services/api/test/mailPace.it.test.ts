@@ -1,4 +1,4 @@
-import net from 'node:net';
+import type net from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -360,7 +360,13 @@ export async function appendToManyStreams(
       stream_type: append.streamType,
       store_id: append.storeId,
       expected: append.expectedVersion,
-      events: append.events.map((e) => ({ i: e.eventId, t: e.type, v: e.metadata.schemaVersion, d: e.data, m: e.metadata })),
+      events: append.events.map((e) => ({
+        i: e.eventId,
+        t: e.type,
+        v: e.metadata.schemaVersion,
+        d: e.data,
+        m: e.metadata,
+      })),
     };
   });
   // Two such statements locking the same streams in different orders may deadlock: PostgreSQL ends one, whose streams

@@ -194,7 +194,15 @@ export async function handleCommandsInBatch<State, Command>(
     const loaded = held.get(request.streamId)!;
     let stream = streams.get(request.streamId);
     if (!stream) {
-      stream = { loaded, state: loaded.state, storeId: request.storeId, streamType: null, events: [], decided: [], alone: [] };
+      stream = {
+        loaded,
+        state: loaded.state,
+        storeId: request.storeId,
+        streamType: null,
+        events: [],
+        decided: [],
+        alone: [],
+      };
       streams.set(request.streamId, stream);
     }
     if (stream.alone.length > 0) {

@@ -165,11 +165,7 @@ interface Planned {
  * of its events; each is recorded as soon as it is sent (gathered with the others sent meanwhile into one append), so
  * a crash or a retry finds it sent and never sends it again.
  */
-export async function deliverClaimMails(
-  ctx: AppContext,
-  mailer: Mailer,
-  jobs: readonly ClaimMailJob[],
-): Promise<void> {
+export async function deliverClaimMails(ctx: AppContext, mailer: Mailer, jobs: readonly ClaimMailJob[]): Promise<void> {
   if (jobs.length === 0) return;
   const db = ctx.database.db;
   const streamOf = (job: ClaimMailJob) => claimNotificationsStreamOf(job.cause.streamId);
@@ -222,8 +218,11 @@ export async function deliverClaimMails(
   const recordSent = groupCommit((commands: readonly BatchedCommand<RecordNotification>[]) =>
     handleCommandsInBatch(ctx, claimMailDecider, commands, mails),
   );
-  await eachInOrderPerKey(planned, (p) => p.job.cause.streamId, mailer.concurrency, (p) =>
-    sendPlanned(ctx, mailer, p, mails, recordSent),
+  await eachInOrderPerKey(
+    planned,
+    (p) => p.job.cause.streamId,
+    mailer.concurrency,
+    (p) => sendPlanned(ctx, mailer, p, mails, recordSent),
   );
 }
 
@@ -255,7 +254,13 @@ async function sendPlanned(
       },
     };
     if (!alongside) {
-      const recorded = await recordSent({ streamId: stream, storeId: store.id, meta, command, onConflict: RECORD_MAIL });
+      const recorded = await recordSent({
+        streamId: stream,
+        storeId: store.id,
+        meta,
+        command,
+        onConflict: RECORD_MAIL,
+      });
       if (!recorded.ok) throw recorded.error;
       return;
     }
@@ -321,7 +326,10 @@ export async function notifyTeamOf(
     let members = recipients.get(key);
     if (!members) recipients.set(key, (members = await teamRecipients(ctx, store, kind)));
     for (const member of members)
-      jobs.push({ cause: { ...cause, job: { kind: 'member', memberId: member.userId } }, held: { event, store, member } });
+      jobs.push({
+        cause: { ...cause, job: { kind: 'member', memberId: member.userId } },
+        held: { event, store, member },
+      });
   }
   await deliverClaimMails(ctx, mailer, jobs);
 }
