@@ -277,7 +277,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   const pause = (ms: number) => sleep(ms, undefined, { signal: stopping.signal }).catch(() => undefined);
   let kafkaSetup: Promise<void> = Promise.resolve();
   let topicRefused: string | null = null;
-  const mailer = createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, dataDir: config.dataDir }, log);
+  const mailer = createMailer({ ...config.mail, dataDir: config.dataDir }, log);
   const ctx: AppContext = {
     config,
     database,
