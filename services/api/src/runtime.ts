@@ -74,6 +74,7 @@ import { mediaMigrations } from './media/mediaMigrations.js';
 import { rateWindowMigrations } from './platform/rateWindows.js';
 import { presenceMigrations } from './desk/claimPresence.js';
 import { sweepOrphanedMedia } from './media/mediaRoutes.js';
+import { automationMigrations } from './automation/automationMigrations.js';
 
 /** How often stored leftovers (expired idempotency keys, orphaned uploads) are swept. */
 const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
@@ -104,6 +105,7 @@ export const ALL_MIGRATIONS: Record<string, Migration> = registerMigrations(
   reactionFaultMigrations,
   webhookDeliveryFaultMigrations,
   rateWindowMigrations,
+  automationMigrations,
 );
 
 export interface Runtime {
