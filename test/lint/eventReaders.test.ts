@@ -43,6 +43,7 @@ const CLAIM_READER_FILES = [
   'services/projections/src/payout-ledger/payoutLedgerProjection.ts',
   'services/api/src/customer/draftSessions.ts',
   'services/api/src/store-credit/storeCreditLedger.ts',
+  'services/api/src/automation/ruleReaction.ts',
   'services/domain/src/notification/claimMail.ts',
 ];
 

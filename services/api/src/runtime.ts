@@ -75,6 +75,7 @@ import { rateWindowMigrations } from './platform/rateWindows.js';
 import { presenceMigrations } from './desk/claimPresence.js';
 import { sweepOrphanedMedia } from './media/mediaRoutes.js';
 import { automationMigrations } from './automation/automationMigrations.js';
+import { decideByRules } from './automation/ruleReaction.js';
 
 /** How often stored leftovers (expired idempotency keys, orphaned uploads) are swept. */
 const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
@@ -87,6 +88,7 @@ export const afterCommitReactions = (mailer: Mailer): readonly Reaction[] => [
   sendClaimLinks(mailer),
   mailInvitations(mailer),
   storeCreditOfDecisions,
+  decideByRules,
 ];
 
 export const ALL_MIGRATIONS: Record<string, Migration> = registerMigrations(

@@ -15,7 +15,9 @@ export interface Period {
 export function periodOf(from: string, to: string): Period {
   const start = from.length === 10 ? `${from}T00:00:00.000Z` : new Date(from).toISOString();
   const end =
-    to.length === 10 ? new Date(Date.parse(`${to}T00:00:00.000Z`) + 86_400_000 - 1).toISOString() : new Date(to).toISOString();
+    to.length === 10
+      ? new Date(Date.parse(`${to}T00:00:00.000Z`) + 86_400_000 - 1).toISOString()
+      : new Date(to).toISOString();
   if (start > end) throw new AppError('validation_failed', 'The period ends before it starts.');
   return { start, end };
 }
@@ -43,10 +45,15 @@ async function historyOf(
   );
   const total = Math.max(1, Number(counted[0]?.events ?? 1));
   for (;;) {
-    const page = await readAllOfTypes(ctx.database.db, position, ['ClaimFiled', 'ClaimResolved', 'ClaimResolutionReversed'], {
-      limit: PAGE,
-      where: sql`stream_id in (select stream_id from streams where store_id = ${storeId}::uuid and stream_type = 'claim')`,
-    });
+    const page = await readAllOfTypes(
+      ctx.database.db,
+      position,
+      ['ClaimFiled', 'ClaimResolved', 'ClaimResolutionReversed'],
+      {
+        limit: PAGE,
+        where: sql`stream_id in (select stream_id from streams where store_id = ${storeId}::uuid and stream_type = 'claim')`,
+      },
+    );
     for (const fact of page.events) apply(claims, fact, period);
     read += page.events.length;
     await progress(Math.min(0.99, read / total));
@@ -59,7 +66,8 @@ async function historyOf(
 function apply(claims: Map<string, HistoricClaim>, fact: RecordedFact, period: Period): void {
   if (fact.type === 'ClaimFiled') {
     const data = fact.data as EventOf<'ClaimFiled'>['data'];
-    if (data.filedAt >= period.start && data.filedAt <= period.end) claims.set(data.claimId, { filed: data, decided: null });
+    if (data.filedAt >= period.start && data.filedAt <= period.end)
+      claims.set(data.claimId, { filed: data, decided: null });
     return;
   }
   const claim = claims.get(fact.streamId);

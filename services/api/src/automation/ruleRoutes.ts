@@ -247,7 +247,8 @@ export const ruleRoutes =
         config: { auth: 'user-or-token', permission: 'automation:read' },
         schema: {
           tags,
-          summary: 'A backtest: how far it got, what the rule matched and decided, where it disagrees with the decisions made',
+          summary:
+            'A backtest: how far it got, what the rule matched and decided, where it disagrees with the decisions made',
           security,
           params: BacktestParams,
           response: { 200: BacktestView, ...errors },

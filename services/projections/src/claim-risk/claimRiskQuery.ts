@@ -19,7 +19,11 @@ const USUAL_CLAIM_SAMPLE_MIN = 5;
 const USUAL_CLAIM_SAMPLE = 200;
 
 /** The median value (minor units) of the store's latest claims in its currency; null below a few claims. */
-export async function storeUsualClaim(db: QueryExecutorProvider, storeId: string, currency: string): Promise<number | null> {
+export async function storeUsualClaim(
+  db: QueryExecutorProvider,
+  storeId: string,
+  currency: string,
+): Promise<number | null> {
   const { rows } = await sql<{ median: string | null; claims: string }>`
     select percentile_disc(0.5) within group (order by claim_value) as median, count(*) as claims
     from (select claim_value from claim_risk where store_id = ${storeId}::uuid and store_currency = ${currency}
