@@ -14,6 +14,7 @@ import { CurrencyCode, DecimalAmount } from './money.js';
 import { ClaimStoreCredit } from './finance.js';
 import { Policy } from './order.js';
 import { ClaimAssignee } from './queue.js';
+import { Risk } from './automation.js';
 
 export const Signature = z.object({
   kind: z.enum(['drawn', 'typed']),
@@ -93,7 +94,13 @@ export const ClaimResolution = z.object({
   shippingAmount: z.number().int(),
   creditStore: z.boolean(),
   final: z.boolean(),
-  resolvedBy: z.object({ type: z.string(), id: z.string(), name: z.string() }),
+  /** Who decided it; a rule adds the version of it that did (added without a schema bump). */
+  resolvedBy: z.object({
+    type: z.string(),
+    id: z.string(),
+    name: z.string(),
+    version: z.number().int().positive().optional(),
+  }),
   createdAt: z.iso.datetime(),
 });
 export type ClaimResolution = z.infer<typeof ClaimResolution>;
@@ -211,6 +218,8 @@ export const Claim = z.object({
   noteCount: z.number().int(),
   /** Back-office only: the teammate working it. */
   assignee: ClaimAssignee.nullable(),
+  /** Back-office only: the risk assessed at filing (contract §Automation). */
+  risk: Risk,
 });
 export type Claim = z.infer<typeof Claim>;
 

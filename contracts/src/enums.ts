@@ -146,5 +146,5 @@ export type SenderType = z.infer<typeof SenderType>;
 
 export const MediaType = z.enum(['CLAIM']);
 
-export const ActorType = z.enum(['customer', 'user', 'api-token', 'system']);
+export const ActorType = z.enum(['customer', 'user', 'api-token', 'system', 'rule']);
 export type ActorType = z.infer<typeof ActorType>;

@@ -16,6 +16,7 @@ export const RESOURCES = [
   'admin-users',
   'analytics',
   'api-tokens',
+  'automation',
   'billing',
   'billing-method',
   'billing-settings',

@@ -158,6 +158,12 @@ const Env = z.object({
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().nonnegative().default(10_000),
   HEALTH_MAX_TRANSACTION_AGE_SECONDS: z.coerce.number().positive().default(60),
   PROJECTION_MAX_ATTEMPTS: z.coerce.number().int().positive().default(5),
+  // The key of the shopper's keyed email hash that links their claims across stores for risk (docs/decisions/automation.md).
+  SHOPPER_KEY_SECRET: z
+    .string()
+    .min(32, 'at least 32 characters')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   // The bearer token of GET /api/metrics; unset, anyone reads them (development only: production refuses to start).
   METRICS_TOKEN: z
     .string()
@@ -220,6 +226,8 @@ export type Config = {
   projectionMaxAttempts: number;
   /** Who may read GET /api/metrics (Authorization: Bearer); undefined (never in production): anyone. */
   metricsToken: string | undefined;
+  /** The HMAC key of shoppers' email hashes (risk across stores); unset, the installation's own random key. */
+  shopperKeySecret: string | undefined;
 };
 
 /** Reads the contract's variables; a bad value stops start-up with the variable named. */
@@ -274,6 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
     production,
+    shopperKeySecret: e.SHOPPER_KEY_SECRET,
     seedDemo: e.SEED_DEMO,
     trustProxy: e.TRUST_PROXY,
     demoFixture: path.resolve(e.DEMO_FIXTURE),

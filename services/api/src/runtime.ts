@@ -74,6 +74,8 @@ import { mediaMigrations } from './media/mediaMigrations.js';
 import { rateWindowMigrations } from './platform/rateWindows.js';
 import { presenceMigrations } from './desk/claimPresence.js';
 import { sweepOrphanedMedia } from './media/mediaRoutes.js';
+import { automationMigrations } from './automation/automationMigrations.js';
+import { decideByRules } from './automation/ruleReaction.js';
 
 /** How often stored leftovers (expired idempotency keys, orphaned uploads) are swept. */
 const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
@@ -90,6 +92,7 @@ export const afterCommitReactions = (mailer: Mailer): readonly Reaction[] => [
   sendClaimLinks(mailer),
   mailInvitations(mailer),
   storeCreditOfDecisions,
+  decideByRules,
 ];
 
 export const ALL_MIGRATIONS: Record<string, Migration> = registerMigrations(
@@ -108,6 +111,7 @@ export const ALL_MIGRATIONS: Record<string, Migration> = registerMigrations(
   reactionFaultMigrations,
   webhookDeliveryFaultMigrations,
   rateWindowMigrations,
+  automationMigrations,
 );
 
 export interface Runtime {
