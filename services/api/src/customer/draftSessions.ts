@@ -18,7 +18,7 @@ export function toSessionView(loaded: Loaded<SessionState> | Handled<SessionStat
   return { ...loaded.state, updatedAt };
 }
 
-/** Spec §4: the draft is deleted once its claim is submitted; after the claim commits, never inside its request. */
+/** The draft is deleted once its claim is submitted; after the claim commits, never inside its request (docs/product.md#draft-claim). */
 export const closeDraftOnFiling: Reaction = {
   name: 'close-draft-on-filing',
   ...readerOf(['claim'], {
