@@ -5,7 +5,7 @@ import { Branding } from './store.js';
 /**
  * The branding editor and white label (docs/product.md#branding; the `branding` and `whitelabel` permissions):
  * what a change must satisfy, the colour pairs the portal puts text on, and the back-office's shapes.
- * The versions live in the store's `store-branding:{storeId}` stream (docs/decisions.md "Branding").
+ * The versions live in the store's `store-branding:{storeId}` stream (docs/decisions/branding-and-white-label.md).
  */
 
 /** An opaque colour as the editor takes it: `#rgb` or `#rrggbb` (contrast needs an opaque colour). */

@@ -40,7 +40,7 @@ export const CLAIM_STATE_BADGES = {
 export const ClaimState = z.enum(Object.keys(CLAIM_STATE_BADGES) as [keyof typeof CLAIM_STATE_BADGES]);
 export type ClaimState = z.infer<typeof ClaimState>;
 
-/** Which lowercase badge state each status shows as (decision recorded in docs/decisions.md). */
+/** Which lowercase badge state each status shows as (docs/decisions/claim-statuses.md). */
 export const CLAIM_STATE_OF_STATUS: Record<ClaimStatus, ClaimState> = {
   NEW: 'new',
   OPEN: 'pending',

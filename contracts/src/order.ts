@@ -167,7 +167,7 @@ export const ClaimPolicySettings = z.object({
 export type ClaimPolicySettings = z.infer<typeof ClaimPolicySettings>;
 
 /**
- * SLA timers of a store (docs/decisions.md "SLA timers"): every field optional, {@link SLA_DEFAULTS}
+ * SLA timers of a store (docs/decisions/sla-timers.md): every field optional, {@link SLA_DEFAULTS}
  * fill what a store leaves out.
  */
 export const SlaSettings = z.object({

@@ -6,7 +6,7 @@ import type { StoreSettings } from './storeSettings.js';
 /**
  * Accounts and stores created by Order Protection's staff, and the onboarding a new store goes
  * through before shoppers reach it (docs/product.md#store-onboarding). Each is an event: an account's
- * `account:<id>` stream, a store's `store:<id>` stream (docs/decisions.md "Accounts, stores and onboarding").
+ * `account:<id>` stream, a store's `store:<id>` stream (docs/decisions/accounts-stores-onboarding.md).
  */
 
 export const accountStreamOf = (accountId: string): string => `account:${accountId}`;

@@ -9,7 +9,7 @@ export { ContactSettings, PoliciesSettings } from './storeHelp.js';
 
 /**
  * A store's settings, by group (docs/product.md#settings-groups). The editable groups are events of the store's
- * `store-settings:<storeId>` stream (docs/decisions.md "Store settings"); general (the store's facts)
+ * `store-settings:<storeId>` stream (docs/decisions/store-settings.md); general (the store's facts)
  * and branding are read here and changed elsewhere.
  */
 
@@ -40,7 +40,7 @@ export type RevShareSettings = z.infer<typeof RevShareSettings>;
 export const ClaimAcknowledgmentSettings = z.object({ enabled: z.boolean(), message: z.string().max(2_000) });
 export type ClaimAcknowledgmentSettings = z.infer<typeof ClaimAcknowledgmentSettings>;
 
-/** How long a conversation may wait on the shopper or the brand before the SLA timers act (docs/decisions.md "SLA timers"). */
+/** How long a conversation may wait on the shopper or the brand before the SLA timers act (docs/decisions/sla-timers.md). */
 export const CustomerCommunicationSettings = z.object({ sla: SlaSettings.required() });
 export type CustomerCommunicationSettings = z.infer<typeof CustomerCommunicationSettings>;
 

@@ -1,7 +1,7 @@
 /**
  * Where a carrier shows a parcel, `{number}` standing for its tracking number (URL-encoded). docs/product.md#tracking-links once said "a default
  * tracking base followed by /{trackingNumber}"; most carriers take the number in a query instead, so each known
- * carrier has a template (docs/decisions.md, "Tracking links"). Keys are carrier names as shops write them,
+ * carrier has a template (docs/decisions/tracking-links.md). Keys are carrier names as shops write them,
  * lower-cased without spaces or punctuation (see `carrierKey`).
  */
 /** Carriers that share a tracking page: DHL's express tracker serves plain "DHL"; La Poste's serves Colissimo. */

@@ -69,7 +69,7 @@ export function ResolutionPage() {
   const claim = usePortal((s) => s.claim);
   const demo = usePortal((s) => s.demo);
   const navigate = useNavigate();
-  // The offer of an A/B test (docs/decisions.md "A/B tests"): asked once per order; the store's own bonus until it answers or if it fails.
+  // The offer of an A/B test (docs/decisions/ab-tests.md): asked once per order; the store's own bonus until it answers or if it fails.
   const offer = useQuery({
     queryKey: ['offer', order?.systemOrderId],
     queryFn: () => api.offer(order!.systemOrderId, order!.customerEmail),
