@@ -78,7 +78,7 @@ import { writeRawResult } from './rawResults.js';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DAY_MS = 86_400_000;
 const GOAL_MS = 50;
-/** Searches read more than a page of the list: their goal (issue 13). */
+/** Searches read more than a page of the list: their goal is looser. */
 const SEARCH_GOAL_MS = 100;
 /** The queue's read models, rebuilt in this order. */
 const QUEUE_PROJECTIONS: readonly Projection[] = [

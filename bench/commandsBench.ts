@@ -10,7 +10,7 @@
  * the API process, PostgreSQL, Kafka and the rest; the ten functions with the most self time in a CPU profile of
  * the API filing claims at 32 clients.
  *
- * Env: BENCH_COMMANDS_PER_LEVEL (2000 commands per kind and level), BENCH_LAG_RATES ("100,200,500,1000" claims/s: issue 15 asks 100, 500 and 1,000, the analytics issue 200 and 1,000),
+ * Env: BENCH_COMMANDS_PER_LEVEL (2000 commands per kind and level), BENCH_LAG_RATES ("100,200,500,1000" claims/s: the goals name 100, 500 and 1,000, analytics 200 and 1,000),
  * BENCH_LAG_SECONDS (10), BENCH_PGBENCH_SECONDS (10).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';

@@ -14,7 +14,7 @@
  * BENCH_WRITERS (e.g. "1,8,32"), BENCH_BATCHES (e.g. "1,10"), BENCH_SECTIONS / BENCH_ONLY (comma-separated section
  * titles), BENCH_OUT; the claim-desk section's own BENCH_DESK_* (bench/claimDeskBench.ts); the fault-suite section's
  * CHAOS_MINUTES (5; `make chaos` runs that section alone); the finance-replay section's BENCH_FINANCE_* (bench/financeReplayBench.ts);
- * the projections section's BENCH_PROJECTIONS_* (bench/projectionsBench.ts).
+ * the projections section's BENCH_PROJECTIONS_* (bench/projectionsBench.ts); the soak section's BENCH_SOAK_* (bench/soakBench.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,6 +27,7 @@ import { benchFaultSuite } from './faultSuiteBench.js';
 import { benchCommands } from './commandsBench.js';
 import { benchFinanceReplay } from './financeReplayBench.js';
 import { benchProjections } from './projectionsBench.js';
+import { benchSoak } from './soakBench.js';
 import { machineInfo, machineMarkdown } from './machine.js';
 import { benchDatabaseUrl } from './postgres.js';
 
@@ -61,6 +62,7 @@ export const sections: BenchSection[] = [
     heading: '## Projections',
     run: async ({ databaseUrl }) => (await benchProjections({ url: databaseUrl })).markdown,
   },
+  { title: 'soak', heading: '## Soak', run: benchSoak },
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -226,7 +228,8 @@ async function main(): Promise<void> {
           (name) =>
             name.startsWith('BENCH_DESK_') ||
             name.startsWith('BENCH_FINANCE_') ||
-            name.startsWith('BENCH_PROJECTIONS_'),
+            name.startsWith('BENCH_PROJECTIONS_') ||
+            name.startsWith('BENCH_SOAK_'),
         )
         .sort(),
     )

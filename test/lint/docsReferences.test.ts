@@ -112,6 +112,14 @@ describe('references into docs/', () => {
     expect(citing).toEqual([]);
   });
 
+  // A record nobody can find from the index is a decision a newcomer never reads.
+  it('include an index entry for every decision record', () => {
+    const folder = path.join(ROOT, 'docs/decisions');
+    const index = readFileSync(path.join(folder, 'README.md'), 'utf8');
+    const unlisted = readdirSync(folder).filter((name) => name !== 'README.md' && !index.includes(`](${name})`));
+    expect(unlisted).toEqual([]);
+  });
+
   it('are found and judged: a missing heading and a missing file are reported', () => {
     expect(headingAnchors('# Claim types\n## Store credit bonus\n```\n# not a heading\n```\n## Claim types')).toEqual(
       new Set(['claim-types', 'store-credit-bonus', 'claim-types-1']),

@@ -18,6 +18,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 const unusedMailer: Mailer = {
   send: () => Promise.reject(new Error('no mail is sent here')),
+  concurrency: 1,
   close: () => undefined,
 };
 

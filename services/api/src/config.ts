@@ -110,6 +110,8 @@ const Env = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   MAIL_FROM: z.string().min(3).default('Order Protection <claims@orderprotection.test>'),
+  /** SMTP connections a process keeps open and sends on at once (docs/decisions/mail-keeps-pace.md). */
+  SMTP_MAX_CONNECTIONS: z.coerce.number().int().positive().max(50).default(5),
   /** Where shoppers reach the portal: the origin of the links in mail (default: this server's address; required in production). */
   PUBLIC_URL: z
     .string()
@@ -203,7 +205,7 @@ export type Config = {
   passwordCost: ScryptCost;
   /** Both set, or error reporting is off. */
   sentry: { dsn: string; environment: string } | null;
-  mail: { smtpUrl: string | undefined; from: string };
+  mail: { smtpUrl: string | undefined; from: string; maxConnections: number };
   /** The portal's public origin, without a trailing slash. */
   publicUrl: string;
   /** The background workers this process runs (HTTP is the caller's choice: `npm run worker` serves none). */
@@ -303,7 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perEmail: e.LOGIN_MAX_FAILURES_PER_EMAIL,
     },
     sentry: e.SENTRY_DSN && e.SENTRY_ENVIRONMENT ? { dsn: e.SENTRY_DSN, environment: e.SENTRY_ENVIRONMENT } : null,
-    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, maxConnections: e.SMTP_MAX_CONNECTIONS },
     publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/+$/, ''),
     workers: e.WORKERS,
     apiProcesses: e.API_PROCESSES,
