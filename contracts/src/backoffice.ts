@@ -227,7 +227,7 @@ export const AdminClaimDetail = ApiClaim.extend({
     })
     .nullable(),
   messages: z.array(Message),
-  /** Spec §4: resolvable only while it has no resolutions (and its status allows it). */
+  /** Resolvable only while it has no resolutions (and its status allows it) (docs/product.md#resolutions). */
   resolvable: z.boolean(),
   /** The statuses this claim may move to next. */
   allowedTransitions: z.array(ClaimStatus),

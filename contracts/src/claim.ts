@@ -24,7 +24,7 @@ export const Signature = z.object({
 });
 export type Signature = z.infer<typeof Signature>;
 
-/** One issue the shopper reports (spec §7 submission). */
+/** One issue the shopper reports (in the filing call, docs/product.md#http-client). */
 export const ClaimIssueInput = z.object({
   sourceItemId: z.string().min(1).max(100),
   claimType: CustomerIssueType,
@@ -34,7 +34,7 @@ export const ClaimIssueInput = z.object({
 });
 export type ClaimIssueInput = z.infer<typeof ClaimIssueInput>;
 
-/** Spec §7: body of `POST /api/claims/{sourceOrderId}`. */
+/** Body of `POST /api/claims/{sourceOrderId}` (docs/product.md#http-client). */
 export const FileClaimRequest = z.object({
   email: z.string().trim().min(3).max(320),
   fulfillmentIssues: z
@@ -81,7 +81,7 @@ export const ClaimItem = z.object({
 });
 export type ClaimItem = z.infer<typeof ClaimItem>;
 
-/** One resolution line (spec §3), in minor units. */
+/** One resolution line (docs/product.md#claim-records), in minor units. */
 export const ClaimResolution = z.object({
   id: z.uuid(),
   relatedClaimItemId: z.uuid().nullable(),
@@ -105,7 +105,7 @@ export const ClaimResolution = z.object({
 });
 export type ClaimResolution = z.infer<typeof ClaimResolution>;
 
-/** Spec §3 message. */
+/** Message (docs/product.md#claim-records). */
 export const Message = z.object({
   id: z.uuid(),
   claimId: z.uuid(),

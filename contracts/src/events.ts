@@ -156,8 +156,8 @@ const claimResolvedData = z.object({
 
 /**
  * A claim's resolution taken back: every line it decided is undone, so the claim may be decided again. Each line
- * names the payout entry that takes its money back should the line have been batched already (docs/decisions.md
- * "Reversed resolutions"); the ids are chosen here so the live ledger and a replay make the same entry.
+ * names the payout entry that takes its money back should the line have been batched already
+ * (docs/decisions/reversed-resolutions.md); the ids are chosen here so the live ledger and a replay make the same entry.
  */
 const claimResolutionReversedData = z.object({
   claimId: z.uuid(),
@@ -436,7 +436,7 @@ const storeCreditAdjustedData = z.object({
 });
 /**
  * The credit a reversed resolution issued, taken back: `amount` is its unredeemed part (what leaves the balance),
- * `redeemed` the part the customer spent already and keeps (docs/decisions.md "Reversed store credit").
+ * `redeemed` the part the customer spent already and keeps (docs/decisions/store-credit.md).
  */
 const storeCreditReclaimedData = z.object({
   ...creditScope,
@@ -550,7 +550,7 @@ const storePortalDomainSetData = z.object({
   previous: z.string().nullable(),
   setAt: z.iso.datetime(),
 });
-/** docs/decisions.md "White label restart": the store's portal drops every cached copy of its branding. */
+/** docs/decisions/branding-and-white-label.md, white label restart: the store's portal drops every cached copy of its branding. */
 const whitelabelRestartedData = z.object({
   storeId: z.uuid(),
   domain: z.string().nullable(),
@@ -603,7 +603,7 @@ interface EventDefinition<Data extends z.ZodType, S extends StreamType, Webhook 
 
 /**
  * Integrators read the claim's stream only, so every claim event says what they receive of it: its webhook name, or
- * null (the webhook mapping's decision on it, docs/decisions.md "Every reader decides").
+ * null (the webhook mapping's decision on it, docs/decisions/every-reader-decides.md).
  */
 type EventOptions<S extends StreamType, Webhook> = S extends 'claim'
   ? [options: { webhook: Webhook; schemaVersion?: number }]

@@ -9,7 +9,7 @@ export type StoreCreditKind = z.infer<typeof StoreCreditKind>;
 
 /**
  * The money rules a decision was valued under, recorded with it: the store's currency and the order's
- * exchange rate (order currency per unit of store currency, spec §9), the replacement cost of a reshipment
+ * exchange rate (order currency per unit of store currency, docs/product.md#store-credit-bonus), the replacement cost of a reshipment
  * as a percentage of the items' value, and the store-credit bonus. A replay may try candidate rules.
  */
 export const MoneyRules = z.object({

@@ -78,7 +78,7 @@ const Env = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
-  // An endpoint whose every attempt failed for this long is turned off (docs/decisions.md "Webhooks"): 3 days.
+  // An endpoint whose every attempt failed for this long is turned off (docs/decisions/webhooks.md): 3 days.
   WEBHOOK_DISABLE_AFTER_FAILING_SECONDS: z.coerce
     .number()
     .int()

@@ -19,9 +19,10 @@ export function toSessionView(loaded: Loaded<SessionState> | Handled<SessionStat
 }
 
 /**
- * Spec §4: the draft is deleted once its claim is submitted; after the claim commits, never inside its request.
- * 500 filings at once (the store's page): each costs a session read and a deletion, so a batch is two statements
- * (every draft read in one query, every deletion appended in one) whatever its size; nothing slow or outside waits.
+ * The draft is deleted once its claim is submitted; after the claim commits, never inside its request
+ * (docs/product.md#draft-claim). 500 filings at once (the store's page): each costs a session read and a deletion,
+ * so a batch is two statements (every draft read in one query, every deletion appended in one) whatever its size;
+ * nothing slow or outside waits.
  */
 export const closeDraftOnFiling: Reaction = {
   name: 'close-draft-on-filing',
