@@ -71,11 +71,11 @@ replay: install
 bench: install
 	@eval "$$(infra/scripts/infra.sh up)" && export DATABASE_URL KAFKA_BROKERS && npm run bench
 
-# The fault suite's long run: CHAOS_MINUTES (5) of killing the API, the worker, Kafka and PostgreSQL in turn
+# The fault suite's long run: CHAOS_ROUNDS (20) rounds of killing the API, the worker, Kafka and PostgreSQL in turn
 # under load, on a cluster and broker of its own; its figures go to docs/benchmarks.md (section fault-suite).
 # `make test` runs one round of it.
 chaos: install
-	@eval "$$(infra/scripts/postgres.sh start)" && export DATABASE_URL && BENCH_SECTIONS=fault-suite CHAOS_MINUTES=$${CHAOS_MINUTES:-5} npm run bench
+	@eval "$$(infra/scripts/postgres.sh start)" && export DATABASE_URL && BENCH_SECTIONS=fault-suite CHAOS_ROUNDS=$${CHAOS_ROUNDS:-20} npm run bench
 
 clean:
 	rm -rf node_modules .data .test-data

@@ -11,7 +11,7 @@ import {
   stripHtml,
 } from '../src/format.js';
 
-describe('formatting (spec §9)', () => {
+describe('formatting (docs/product.md#money-on-screen)', () => {
   it('formats money to the currency decimals', () => {
     expect(formatMoney(18, 'USD')).toBe('$18.00');
     expect(formatMoney(2400, 'JPY')).toBe('¥2,400');

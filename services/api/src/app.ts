@@ -23,6 +23,7 @@ import { sessionRoutes } from './customer/draftSessionRoutes.js';
 import { storeRoutes } from './customer/storeRoutes.js';
 import { brandingRoutes } from './branding/brandingRoutes.js';
 import { abTestRoutes } from './ab-tests/abTestRoutes.js';
+import { ruleRoutes } from './automation/ruleRoutes.js';
 import { mediaRoutes } from './media/mediaRoutes.js';
 import { portalRoutes } from './web/portalRoutes.js';
 import { adminRoutes } from './web/adminRoutes.js';
@@ -179,6 +180,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(storeRoutes(ctx));
   await app.register(brandingRoutes(ctx));
   await app.register(abTestRoutes(ctx));
+  await app.register(ruleRoutes(ctx));
   await app.register(mediaRoutes(ctx));
   await app.register(adminRoutes(ctx));
   await app.register(orderRoutes(ctx));

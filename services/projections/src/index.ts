@@ -29,3 +29,5 @@ export * from './ab-tests/abTestsProjection.js';
 export * from './ab-tests/abTestsQuery.js';
 export * from './claim-returns/claimReturnsProjection.js';
 export * from './claim-returns/claimReturnsQuery.js';
+export * from './claim-risk/claimRiskProjection.js';
+export * from './claim-risk/claimRiskQuery.js';

@@ -61,7 +61,7 @@ async function testsView(ctx: AppContext, store: Store): Promise<AbTestsResponse
 }
 
 /**
- * A/B tests of the resolution offer (spec §6 `ab-tests`), and the shopper's offer: the claim session's
+ * A/B tests of the resolution offer (the `ab-tests` permissions, docs/product.md#roles-and-permissions), and the shopper's offer: the claim session's
  * variant, assigned by a hash of its id and recorded once as an event.
  */
 export const abTestRoutes =

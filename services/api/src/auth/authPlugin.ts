@@ -16,7 +16,8 @@ import { clearedSessionCookie, cookieValue, findSessionPrincipal, sessionCookieN
  * How a route is authenticated: `user` needs a signed-in user (session cookie), `optional-user`
  * resolves one when present, `token` needs `Authorization: Bearer <API token>`.
  */
-export type AuthMode = 'user' | 'optional-user' | 'token';
+/** `user-or-token`: an API token when the request carries `Authorization: Bearer`, else the back-office session. */
+export type AuthMode = 'user' | 'optional-user' | 'token' | 'user-or-token';
 
 /**
  * What an authenticated route needs, declared once beside it and published as `x-permission` in the
@@ -57,6 +58,7 @@ function bearerOf(request: FastifyRequest): string | null {
 }
 
 async function authenticate(ctx: AppContext, request: FastifyRequest, mode: AuthMode): Promise<Principal | null> {
+  if (mode === 'user-or-token') return authenticate(ctx, request, bearerOf(request) === null ? 'user' : 'token');
   if (mode === 'token') {
     const bearer = bearerOf(request);
     const challenge = { 'www-authenticate': 'Bearer realm="api"' };

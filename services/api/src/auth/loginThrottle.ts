@@ -7,7 +7,7 @@ import { AppError } from '../platform/errors.js';
 import { retryAfterSeconds } from '../platform/rateWindows.js';
 
 /**
- * Sign-in throttling (decision in docs/decisions.md). Three counters per fixed window:
+ * Sign-in throttling (docs/decisions/sign-in-throttling.md). Three counters per fixed window:
  * - (email, client): the lockout a guesser meets; it does not reach the same user on another network;
  * - client: one address guessing at many emails;
  * - email, across clients: a distributed guess at one account, high enough that locking a victim

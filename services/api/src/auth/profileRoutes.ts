@@ -17,7 +17,7 @@ function signedInUser(principal: Principal): UserPrincipal {
 }
 
 /**
- * The signed-in user's own profile and password. The name needs `user:update` (spec §6); the password
+ * The signed-in user's own profile and password. The name needs `user:update` (docs/product.md#roles-and-permissions); the password
  * needs only the current one, so every user can replace a credential they fear is known (decision).
  */
 export const profileRoutes =

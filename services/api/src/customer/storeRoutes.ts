@@ -26,7 +26,7 @@ export function toPublicStore(store: Store): PublicStore {
 
 const noStore = () => new AppError('not_found', 'No store matches that link.');
 
-/** Spec §7: the portal omits the domain on localhost; so does the Host fallback. */
+/** The portal omits the domain on localhost; so does the Host fallback (docs/product.md#http-client). */
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
 export const storeRoutes =

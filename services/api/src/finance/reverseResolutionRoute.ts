@@ -15,7 +15,7 @@ const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409
 
 /**
  * Taking a claim's resolution back (whoever may resolve the claim): its payout entries become `reversed`, with a
- * clawback for each one a batch holds already (docs/decisions.md "Reversed resolutions"), and the claim is back in work.
+ * clawback for each one a batch holds already (docs/decisions/reversed-resolutions.md), and the claim is back in work.
  */
 export const reverseResolutionRoute =
   (ctx: AppContext): FastifyPluginAsyncZod =>

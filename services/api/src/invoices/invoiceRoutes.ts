@@ -63,7 +63,7 @@ async function authorizedInvoice(
 }
 
 /**
- * Invoices and credit notes (docs/decisions.md "Invoices"): Order Protection's finance team drafts a store's
+ * Invoices and credit notes (docs/decisions/invoices.md): Order Protection's finance team drafts a store's
  * month from the ledger and issues it once the month is over (`invoice:create`), corrects it only with credit
  * notes (`invoice:update`); the store's owners and admins read theirs (`invoice:read`), as a page or CSV.
  */

@@ -32,7 +32,7 @@ export async function storeTermsOf(
       storeCurrency: store.currency,
       exchangeRate: order?.exchangeRate ?? 1,
       rules: { ...DEFAULT_MONEY_RULES, ...moneyRules },
-      // An A/B test's variant is what the shopper was promised (docs/decisions.md "A/B tests").
+      // An A/B test's variant is what the shopper was promised (docs/decisions/ab-tests.md).
       credit: offered ?? { bonus: credit.bonus, bonusType: credit.bonusType },
     },
   };

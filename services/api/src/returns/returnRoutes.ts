@@ -60,7 +60,7 @@ async function readableStores(
 }
 
 /**
- * Returns (docs/decisions.md "Returns"): the shopper starts one from their claim (by its token) and prints its
+ * Returns (docs/decisions/returns.md): the shopper starts one from their claim (by its token) and prints its
  * label; the desk lists them (`returns:read`) and moves them along (`returns:update`). Each is a record on the
  * claim's stream.
  */

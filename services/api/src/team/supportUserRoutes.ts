@@ -95,7 +95,7 @@ function recordSupportChange(
 }
 
 /**
- * Order Protection's support staff (spec §6 `support-user`, held by the support admin and the admin): list,
+ * Order Protection's support staff (`support-user`, docs/product.md#support-staff, held by the support admin and the admin): list,
  * invite with the team's invitation (accepted on the same page), change between the two support roles,
  * remove. Grants are rows; each change is an event of the `support-team` stream with its actor.
  */

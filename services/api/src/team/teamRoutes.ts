@@ -216,7 +216,7 @@ async function giveRole(
 }
 
 /**
- * A store's team (spec §6 team-member permissions): users and role grants are rows; every change is
+ * A store's team (its team-member permissions, docs/product.md#roles-and-permissions): users and role grants are rows; every change is
  * also an event in the account's `account-team` stream (stream id = the account id), with the actor.
  */
 export const teamRoutes =

@@ -10,7 +10,7 @@ import {
   type EventReader,
   type WebhookSourceType,
 } from '@claims/contracts';
-import { wholeDecisionOf } from '@claims/domain';
+import { riskOfFiled, wholeDecisionOf } from '@claims/domain';
 import { defineProjection, type ProjectedEvent } from '../runtime/projection.js';
 import { recordset } from '../runtime/bulkRows.js';
 
@@ -91,8 +91,9 @@ type WebhookSourceEvent = ProjectedEvent<WebhookSourceType>;
 function publicMessage(event: WebhookSourceEvent): { type: string; data: Record<string, unknown> } {
   switch (event.type) {
     case 'ClaimFiled': {
-      const { tokenHash: _secret, ...data } = event.data;
-      return { type: WEBHOOK_EVENT_TYPES.ClaimFiled, data };
+      // The shopper's keyed hash and the facts behind the risk (their claims at other stores) stay inside the product.
+      const { tokenHash: _secret, shopperKey: _shopper, riskFacts: _facts, ...data } = event.data;
+      return { type: WEBHOOK_EVENT_TYPES.ClaimFiled, data: { ...data, risk: riskOfFiled(event.data) } };
     }
     case 'ClaimResolved': {
       const { claimResolutions: _whole, ...data } = event.data;

@@ -156,7 +156,7 @@ function PortalPreview({ storeId, storeName, branding }: { storeId: string; stor
   );
 }
 
-/** Every branding field of spec §3, a contrast check of the draft, and save. */
+/** Every branding field (docs/product.md#branding), a contrast check of the draft, and save. */
 function BrandingForm({
   view,
   editable,

@@ -24,7 +24,7 @@ import { ClaimDeskBar } from '../claim/ClaimDeskBar.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * `/admin/claims/view/$claimRef`: a claim id opens the claim. Spec §2's back-office link carries an
+ * `/admin/claims/view/$claimRef`: a claim id opens the claim. The back-office link of docs/product.md#merchant-claim-view carries an
  * order instead (`/claims/view/{orderId}`), and an order can have several claims, so any other value
  * is looked up as an order number (or claim number): one match opens it, several are listed.
  */
@@ -108,7 +108,7 @@ function ClaimView({ claimId }: { claimId: string }) {
         </Link>
       </Page>
     );
-    // No claim has this id: it may be an order's system id (spec §2's /claims/view/{orderId}).
+    // No claim has this id: it may be an order's system id (/claims/view/{orderId}, docs/product.md#merchant-claim-view).
     return missing ? <OrderReference reference={claimId} fallback={page} /> : page;
   }
   const data: AdminClaimDetail = claim.data;

@@ -76,7 +76,7 @@ export function IssuesPage() {
   );
 }
 
-/** Spec §2 OTA modal: an unprotected order the store grants one courtesy claim (decisions: one-time appeasement). */
+/** OTA modal: an unprotected order the store grants one courtesy claim (decisions: one-time appeasement) (docs/product.md#portal-screens). */
 function OtaModal({ onContinue, onLeave }: { onContinue: () => void; onLeave: () => void }) {
   return (
     <Modal title="A one-time courtesy claim" onClose={onContinue}>

@@ -21,7 +21,7 @@ interface Candidate {
 
 type Step = 'same' | 'count' | 'form';
 
-/** Spec §2 item issue modal: quantity questions, then issue type, details and photos, one product at a time. */
+/** Item issue modal: quantity questions, then issue type, details and photos, one product at a time (docs/product.md#portal-screens). */
 function IssueModal({
   queue,
   existing,
