@@ -50,7 +50,7 @@ export const queryClient = new QueryClient({
   // A session that ended (expired, signed out in another tab) sends the user to sign in, then back here.
   queryCache: new QueryCache({
     onError: (error, query) => {
-      if (!isHttpError(error, 401) || query.queryKey[0] === 'me') return;
+      if (!isHttpError(error, 401) || query.queryKey[0] === meQuery.queryKey[0]) return;
       queryClient.removeQueries({ queryKey: meQuery.queryKey });
       void router.navigate({
         to: '/sign-in',

@@ -3,7 +3,7 @@ import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router'
 import { useQuery } from '@tanstack/react-query';
 import type { AdminClaimDetail, MacroResolutionPreset } from '@claims/contracts';
 import { formatDateTime } from '@claims/ui';
-import { api, isHttpError } from '../shared/api.js';
+import { isHttpError } from '../shared/api.js';
 import { can, useMe } from '../shared/session.js';
 import { Alert, Page } from '@claims/ui/components';
 import { ProtectionBadge, StatusBadge } from '../shared/components/ui.js';
@@ -20,6 +20,7 @@ import { OrderReference } from './order/OrderReference.js';
 import { ReviewSection } from './reviews/ReviewSection.js';
 import { ReturnsSection } from './returns/ReturnsSection.js';
 import { ClaimDeskBar } from './claim/ClaimDeskBar.js';
+import { claimQueries } from './queries.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -39,10 +40,7 @@ export function ClaimPage() {
 
 function OrderClaims({ reference }: { reference: string }) {
   const navigate = useNavigate();
-  const found = useQuery({
-    queryKey: ['claims', { search: reference }],
-    queryFn: () => api.listClaims({ search: reference, limit: '100' }),
-  });
+  const found = useQuery(claimQueries.matching(reference));
   const only = found.data?.data.length === 1 ? found.data.data[0] : undefined;
   useEffect(() => {
     if (only) void navigate({ to: '/claims/view/$claimRef', params: { claimRef: only.id }, search: {}, replace: true });
@@ -87,7 +85,7 @@ function ClaimView({ claimId }: { claimId: string }) {
   const me = useMe();
   const navigate = useNavigate();
   const { v } = useSearch({ from: '/app/claims/view/$claimRef' });
-  const claim = useQuery({ queryKey: ['claim', claimId], queryFn: () => api.getClaim(claimId) });
+  const claim = useQuery(claimQueries.detail(claimId));
   const [notice, setNotice] = useState<string | null>(null);
   // A macro's text or preset: the message box or the resolve form starts over with it (a new key).
   const [reply, setReply] = useState<{ seq: number; text: string }>({ seq: 0, text: '' });

@@ -6,15 +6,15 @@ import { Alert, Page, TrackingLinks } from '@claims/ui/components';
 import { isHttpError } from '../shared/api.js';
 import { can, useMe } from '../shared/session.js';
 import { Fact, StatusBadge } from '../shared/components/ui.js';
-import { orderApi } from './order/orderApi.js';
 import { ProtectionSection } from './order/ProtectionSection.js';
 import { StaffClaimForm } from './order/StaffClaimForm.js';
+import { orderQueries } from './queries.js';
 
 /** `/admin/orders/$orderId`: an order's items, shipments, protection and claims; protection changes and a staff-filed claim. */
 export function OrderPage() {
   const me = useMe();
   const { orderId } = useParams({ from: '/app/orders/$orderId' });
-  const order = useQuery({ queryKey: ['order', orderId], queryFn: () => orderApi.order(orderId) });
+  const order = useQuery(orderQueries.detail(orderId));
   if (order.isPending)
     return (
       <Page title="Loading the order">

@@ -19,7 +19,6 @@ import {
   type SearchMatch,
 } from '@claims/contracts';
 import { errorText, pluralize } from '@claims/ui';
-import { api } from '../shared/api.js';
 import { storesWith, useMe } from '../shared/session.js';
 import { BulkStatusBar } from './queue/BulkStatusBar.js';
 import { Alert, Page } from '@claims/ui/components';
@@ -34,6 +33,7 @@ import { SavedViews } from './queue/SavedViews.js';
 import { EXPORT_PAGE_SIZE, download, exportClaimsCsv } from './queue/exportCsv.js';
 import { rememberQueueOrder } from './queue/queueOrder.js';
 import { ColumnChooser } from './queue/ColumnChooser.js';
+import { claimQueries } from './queries.js';
 
 const EMPTY: AdminClaimListItem[] = [];
 
@@ -237,17 +237,7 @@ export function QueuePage() {
   // Another list (filters, status tab) starts with nothing selected.
   useEffect(() => setSelection(new Set()), [searchKey]);
 
-  const claims = useInfiniteQuery({
-    queryKey: ['claims', params, pageSize],
-    // The first page also brings the status tabs' counts for these filters.
-    queryFn: ({ pageParam, signal }) =>
-      api.listClaims(
-        { ...params, cursor: pageParam, limit: String(pageSize), counts: pageParam ? undefined : 'true' },
-        signal,
-      ),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  const claims = useInfiniteQuery(claimQueries.queue(params, pageSize));
   const rows = useMemo(() => claims.data?.pages.flatMap((p) => p.data) ?? EMPTY, [claims.data]);
   const firstPage = claims.data?.pages[0];
   // The claim page's next and previous walk the list as loaded here.

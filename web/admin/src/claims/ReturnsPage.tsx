@@ -7,7 +7,7 @@ import { formatDateTime } from '@claims/ui/format';
 import { Alert, Page } from '@claims/ui/components';
 import { storesWith, useMe } from '../shared/session.js';
 import { StorePicker } from '../shared/components/StorePicker.js';
-import { returnsApi } from './returns/returnsApi.js';
+import { returnQueries } from './queries.js';
 
 export const ReturnsSearch = z.object({
   store: z.uuid().optional().catch(undefined),
@@ -23,11 +23,7 @@ export function ReturnsPage() {
   const stores = storesWith(me, 'returns:read');
   const store = stores.find((s) => s.id === search.store) ?? stores[0];
   const storeId = store?.id ?? '';
-  const returns = useQuery({
-    queryKey: ['returns', storeId, search.status],
-    queryFn: () => returnsApi.list({ storeId, status: search.status }),
-    enabled: Boolean(store),
-  });
+  const returns = useQuery({ ...returnQueries.list(storeId, search.status), enabled: Boolean(store) });
   if (!store)
     return (
       <Page title="Returns">

@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { errorText, formatDateTime } from '@claims/ui';
 import { Alert, Page } from '@claims/ui/components';
 import { storesWith, useMe } from '../shared/session.js';
-import { reviewsApi } from './reviews/reviewsApi.js';
 import { Stars } from './reviews/Stars.js';
+import { reviewQueries } from './queries.js';
 
 export const ReviewsSearch = z.object({
   store: z.uuid().optional().catch(undefined),
@@ -21,10 +21,7 @@ export function ReviewsPage() {
   const search = useSearch({ from: '/app/reviews' });
   const stores = storesWith(me, 'reviews:read');
   const store = stores.some((s) => s.id === search.store) ? search.store : undefined;
-  const reviews = useQuery({
-    queryKey: ['reviews', { store, rating: search.rating }],
-    queryFn: () => reviewsApi.list({ store, rating: search.rating }),
-  });
+  const reviews = useQuery(reviewQueries.list({ store, rating: search.rating }));
   const filter = (next: { store?: string | undefined; rating?: number | undefined }) =>
     void navigate({ to: '/reviews', search: next, replace: true });
   const list = reviews.data?.data ?? [];

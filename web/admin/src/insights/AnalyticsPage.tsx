@@ -22,6 +22,7 @@ import {
   ResolutionMixChart,
   ShipmentStatusChart,
 } from './analytics/AnalyticsCharts.js';
+import { analyticsQueries } from './queries.js';
 
 const DAY_MS = 86_400_000;
 
@@ -291,8 +292,7 @@ export function AnalyticsPage() {
   const period = periodOf(search);
   const query: AnalyticsQuery = { ...period, store: search.store, compare: 'previous' };
   const result = useQuery({
-    queryKey: ['analytics', query],
-    queryFn: () => api.analytics(query),
+    ...analyticsQueries.of(query),
     placeholderData: keepPreviousData,
   });
   const onChange = (next: AnalyticsSearch) => void navigate({ to: '/analytics', search: next });

@@ -18,6 +18,7 @@ import { Badge } from '../shared/components/ui.js';
 import { ConfirmDialog } from '../shared/components/ConfirmDialog.js';
 import { SecretValue } from './secrets/SecretValue.js';
 import { StorePicker } from '../shared/components/StorePicker.js';
+import { apiTokenQueries } from './queries.js';
 
 const time = (iso: string | null) => (iso ? <time dateTime={iso}>{formatDateTime(iso)}</time> : '—');
 
@@ -74,7 +75,7 @@ function CreateTokenForm({
       setChosen(new Set());
       setFilter('');
       onCreated(token);
-      await client.invalidateQueries({ queryKey: ['api-tokens', storeId] });
+      await client.invalidateQueries({ queryKey: apiTokenQueries.of(storeId).queryKey });
     },
   });
   function toggle(permission: string, on: boolean) {
@@ -214,11 +215,7 @@ export function ApiTokensPage() {
   const stores = storesWith(me, 'api-tokens:read');
   const store = stores.find((s) => s.id === search.store) ?? stores[0];
   const storeId = store?.id ?? '';
-  const tokens = useQuery({
-    queryKey: ['api-tokens', storeId],
-    queryFn: () => api.apiTokens(storeId),
-    enabled: Boolean(store),
-  });
+  const tokens = useQuery({ ...apiTokenQueries.of(storeId), enabled: Boolean(store) });
   const [created, setCreated] = useState<CreateApiTokenResponse | null>(null);
   const [revoking, setRevoking] = useState<ApiTokenSummary | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -229,7 +226,7 @@ export function ApiTokensPage() {
     onSuccess: async (_, token) => {
       setRevoking(null);
       setNotice(`The token "${token.name}" was revoked; it is refused from now on.`);
-      await client.invalidateQueries({ queryKey: ['api-tokens', storeId] });
+      await client.invalidateQueries({ queryKey: apiTokenQueries.of(storeId).queryKey });
     },
   });
   if (!store)

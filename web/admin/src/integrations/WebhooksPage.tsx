@@ -6,13 +6,13 @@ import type { CreateWebhookEndpointResponse, WebhookEndpoint } from '@claims/con
 import { errorText, formatDateTime } from '@claims/ui';
 import { Alert, Page } from '@claims/ui/components';
 import { Dialog } from '../shared/components/Dialog.js';
-import { api } from '../shared/api.js';
 import { can, storesWith, useMe } from '../shared/session.js';
 import { Badge } from '../shared/components/ui.js';
 import { SecretValue } from './secrets/SecretValue.js';
 import { StorePicker } from '../shared/components/StorePicker.js';
 import { AddEndpointForm } from './webhooks/AddEndpointForm.js';
 import { EndpointPanel } from './webhooks/EndpointPanel.js';
+import { webhookQueries } from './queries.js';
 
 const ENDPOINTS_REFRESH_MS = 5_000;
 
@@ -35,8 +35,7 @@ export function WebhooksPage() {
   const storeId = store?.id ?? '';
   // Refreshed while open: the delivery worker turns endpoints off (410, persistent failure) behind the page's back.
   const endpoints = useQuery({
-    queryKey: ['webhook-endpoints', storeId],
-    queryFn: () => api.webhookEndpoints(storeId),
+    ...webhookQueries.endpoints(storeId),
     enabled: Boolean(store),
     refetchInterval: ENDPOINTS_REFRESH_MS,
   });

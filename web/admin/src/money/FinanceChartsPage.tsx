@@ -5,17 +5,17 @@ import { errorText } from '@claims/ui';
 import { formatMonth } from '@claims/ui/format';
 import { Alert, Page } from '@claims/ui/components';
 import { holdsInternally, useMe } from '../shared/session.js';
-import { financeApi } from './finance/financeApi.js';
 import { FinanceCharts } from './finance/FinanceCharts.js';
 import { MONTH_CHOICES, MonthChoice, type FinanceChartsSearch } from './finance/period.js';
+import { financeQueries } from './queries.js';
 
-/** The last `count` UTC months through the current one, oldest first, and the instants they span. */
+/** The last `count` UTC months through the current one, oldest first, and the instant the first begins. */
 function monthsThrough(count: number, now = new Date()) {
   const months = Array.from({ length: count }, (_, i) => {
     const at = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (count - 1 - i), 1));
     return at.toISOString().slice(0, 7);
   });
-  return { months, from: `${months[0]}-01T00:00:00.000Z`, to: now.toISOString() };
+  return { months, from: `${months[0]}-01T00:00:00.000Z` };
 }
 
 /** `/admin/finance/charts`: premiums collected and payouts decided per month and store, each chart with its table. */
@@ -28,8 +28,7 @@ export function FinanceChartsPage() {
   const range = monthsThrough(count);
   const allowed = holdsInternally(me, 'finance:read') && holdsInternally(me, 'payout:read');
   const totals = useQuery({
-    queryKey: ['finance-monthly', search.store ?? null, range.from],
-    queryFn: () => financeApi.monthlyTotals(search.store, { from: range.from, to: range.to }),
+    ...financeQueries.monthlyTotals(search.store, range.from),
     enabled: allowed,
     placeholderData: keepPreviousData,
   });

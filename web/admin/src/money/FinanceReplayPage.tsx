@@ -11,6 +11,7 @@ import { financeApi } from './finance/financeApi.js';
 import { daysOf, formatDay, periodProblem } from './finance/period.js';
 import { difference } from './finance/totals.js';
 import { shortId, storeNameOf } from './finance/references.js';
+import { financeQueries } from './queries.js';
 
 export const ReplaySearch = z.object({ replay: z.uuid().optional().catch(undefined) });
 
@@ -484,8 +485,7 @@ export function FinanceReplayPage() {
     },
   });
   const replay = useQuery({
-    queryKey: ['finance-replay', search.replay],
-    queryFn: () => financeApi.replay(search.replay!),
+    ...financeQueries.replay(search.replay ?? ''),
     enabled: Boolean(search.replay),
     staleTime: 0,
     refetchInterval: (query) => (query.state.data?.status === 'running' ? POLL_MS : false),

@@ -7,11 +7,12 @@ import { billingApi } from '../shared/api.js';
 import { Fact } from '../shared/components/ui.js';
 import { InvoiceLinesTable, Owed } from './billing/InvoiceLinesTable.js';
 import './billing/billing.css';
+import { invoiceQueries } from './queries.js';
 
 /** `/admin/invoices/{id}`: one issued invoice as a printable sheet, with its credit notes and balance. */
 export function InvoicePage() {
   const { invoiceId } = useParams({ from: '/app/invoices/$invoiceId' });
-  const invoice = useQuery({ queryKey: ['invoice', invoiceId], queryFn: () => billingApi.invoice(invoiceId) });
+  const invoice = useQuery(invoiceQueries.detail(invoiceId));
   const v = invoice.data;
   if (!v) {
     return (

@@ -11,6 +11,7 @@ import { CreditNoteDialog } from './billing/CreditNoteDialog.js';
 import { DraftCard } from './billing/DraftCard.js';
 import { previousMonth } from './billing/month.js';
 import './billing/billing.css';
+import { invoiceQueries } from './queries.js';
 
 function InvoiceTable({
   invoices,
@@ -87,11 +88,7 @@ export function InvoicesPage() {
   const store = stores.find((s) => s.id === search.store) ?? stores[0];
   const storeId = store?.id ?? '';
   const month = search.month ?? previousMonth(new Date());
-  const invoices = useQuery({
-    queryKey: ['invoices', storeId],
-    queryFn: () => billingApi.invoices(storeId),
-    enabled: Boolean(store),
-  });
+  const invoices = useQuery({ ...invoiceQueries.list(storeId), enabled: Boolean(store) });
   const [crediting, setCrediting] = useState<InvoiceView | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   if (!store)

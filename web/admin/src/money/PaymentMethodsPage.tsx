@@ -16,6 +16,7 @@ import { can, useMe } from '../shared/session.js';
 import { StorePicker } from '../shared/components/StorePicker.js';
 import { untilShown } from './billing/readModel.js';
 import './billing/billing.css';
+import { paymentMethodQueries } from './queries.js';
 
 type Kind = PaymentMethod['kind'];
 /** Reading either method is enough to open the page; each card shows only what its reader may see. */
@@ -107,7 +108,7 @@ function MethodForm({
         () => billingApi.methods(storeId),
         (view) => JSON.stringify(view[purpose]?.method) === JSON.stringify(method),
       );
-      client.setQueryData(['payment-methods', storeId], shown);
+      client.setQueryData(paymentMethodQueries.of(storeId).queryKey, shown);
       setValues({});
       onSaved(`${PURPOSES[purpose].title} saved: ${describe(method)}.`);
     },
@@ -246,11 +247,7 @@ export function PaymentMethodsPage() {
   const stores = me.stores.filter((s) => METHOD_READS.some((p) => s.permissions.includes(p)));
   const store = stores.find((s) => s.id === search.store) ?? stores[0];
   const storeId = store?.id ?? '';
-  const methods = useQuery({
-    queryKey: ['payment-methods', storeId],
-    queryFn: () => billingApi.methods(storeId),
-    enabled: Boolean(store),
-  });
+  const methods = useQuery({ ...paymentMethodQueries.of(storeId), enabled: Boolean(store) });
   const [notice, setNotice] = useState<string | null>(null);
   if (!store)
     return (

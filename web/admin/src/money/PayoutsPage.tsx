@@ -9,12 +9,12 @@ import { Alert, Page } from '@claims/ui/components';
 import { holdsInternally, useMe } from '../shared/session.js';
 import { Badge, type BadgeTone } from '../shared/components/ui.js';
 import { resolutionTypeLabel } from '../shared/labels.js';
-import { financeApi } from './finance/financeApi.js';
 import { PeriodSearch, daysOf, formatDay, periodProblem } from './finance/period.js';
 import { shortId, storeNameOf } from './finance/references.js';
 import { totalsByCurrency } from './finance/totals.js';
 import { formatTotals } from '../shared/format.js';
 import { PayoutBatches } from './finance/PayoutBatches.js';
+import { financeQueries } from './queries.js';
 
 export const PayoutsSearch = PeriodSearch.extend({
   store: z.uuid().optional().catch(undefined),
@@ -208,8 +208,7 @@ export function PayoutsPage() {
   const days = daysOf(search);
   const allowed = holdsInternally(me, 'payout:read');
   const entries = useQuery({
-    queryKey: ['payout-entries', search.store ?? null, days.from, days.to],
-    queryFn: () => financeApi.payoutEntries(search.store, { from: days.from, to: days.to }),
+    ...financeQueries.payoutEntries.of(search.store, { from: days.from, to: days.to }),
     enabled: allowed,
     placeholderData: keepPreviousData,
   });

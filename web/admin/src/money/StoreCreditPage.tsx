@@ -2,23 +2,21 @@ import { useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import type { StoreCreditBalanceList, StoreCreditEntry, StoreCreditLedger } from '@claims/contracts';
+import type { StoreCreditEntry, StoreCreditLedger } from '@claims/contracts';
 import { errorText } from '@claims/ui';
 import { formatDateTime, formatMoney } from '@claims/ui/format';
 import { Alert, Page } from '@claims/ui/components';
 import { can, storesWith, useMe } from '../shared/session.js';
 import { StorePicker } from '../shared/components/StorePicker.js';
 import { shortId } from './finance/references.js';
-import { storeCreditApi } from './store-credit/storeCreditApi.js';
 import { CreditChangeForms } from './store-credit/CreditChangeForms.js';
+import { storeCreditQueries } from './queries.js';
 
 export const StoreCreditSearch = z.object({
   store: z.uuid().optional().catch(undefined),
   customer: z.email().max(320).optional().catch(undefined),
 });
 export type StoreCreditSearch = z.infer<typeof StoreCreditSearch>;
-
-const ledgerKey = (storeId: string, email: string) => ['store-credit-ledger', storeId, email.toLowerCase()];
 
 /** Any customer's ledger by email, also one with no credit yet (an adjustment can give some). */
 function CustomerLookup({ onOpen }: { onOpen: (email: string) => void }) {
@@ -67,16 +65,13 @@ const ENTRY_LABELS: Record<StoreCreditEntry['kind'], string> = {
 
 function Ledger({ storeId, email, mayChange }: { storeId: string; email: string; mayChange: boolean }) {
   const client = useQueryClient();
-  const ledger = useQuery({
-    queryKey: ledgerKey(storeId, email),
-    queryFn: () => storeCreditApi.ledger(storeId, email),
-  });
+  const ledger = useQuery(storeCreditQueries.ledger(storeId, email));
   const [notice, setNotice] = useState<string | null>(null);
   // The balances list is a read model a moment behind: the ledger the change answered updates it at once.
   function changed(after: StoreCreditLedger, text: string) {
-    client.setQueryData(ledgerKey(storeId, email), after);
-    client.setQueryData<StoreCreditBalanceList>(
-      ['store-credit', storeId],
+    client.setQueryData(storeCreditQueries.ledger(storeId, email).queryKey, after);
+    client.setQueryData(
+      storeCreditQueries.balances(storeId).queryKey,
       (old) =>
         old && {
           data: old.data.map((b) =>
@@ -164,11 +159,7 @@ export function StoreCreditPage() {
   const stores = storesWith(me, 'store-credit:read');
   const store = stores.find((s) => s.id === search.store) ?? stores[0];
   const storeId = store?.id ?? '';
-  const balances = useQuery({
-    queryKey: ['store-credit', storeId],
-    queryFn: () => storeCreditApi.balances(storeId),
-    enabled: Boolean(store),
-  });
+  const balances = useQuery({ ...storeCreditQueries.balances(storeId), enabled: Boolean(store) });
   if (!store)
     return (
       <Page title="Store credit">

@@ -13,8 +13,9 @@ import {
 import { errorText, formatDateTime } from '@claims/ui';
 import { Alert, Page } from '@claims/ui/components';
 import { onboardingApi } from './onboarding/onboardingApi.js';
-import { holdsInternally, useMe } from '../shared/session.js';
+import { holdsInternally, meQuery, useMe } from '../shared/session.js';
 import { Badge, type BadgeTone } from '../shared/components/ui.js';
+import { onboardingQueries } from './queries.js';
 
 const STAGE_TONES: Record<StoreOnboardingView['stage'], BadgeTone> = {
   created: 'neutral',
@@ -72,7 +73,7 @@ function NewAccountForm({ onDone }: { onDone: (message: string) => void }) {
       setName('');
       setSlug('');
       onDone(`The account ${account.name} was created.`);
-      await client.invalidateQueries({ queryKey: ['accounts'] });
+      await client.invalidateQueries({ queryKey: onboardingQueries.accounts().queryKey });
     },
   });
   function onSubmit(event: FormEvent) {
@@ -131,10 +132,10 @@ function NewStoreForm({ accounts, onDone }: { accounts: AccountView[]; onDone: (
     onSuccess: async (store) => {
       setFields((f) => ({ ...f, name: '', slug: '', domain: '' }));
       onDone(`The store ${store.storeName} was created: its onboarding starts below.`);
-      await client.invalidateQueries({ queryKey: ['onboarding'] });
-      await client.invalidateQueries({ queryKey: ['accounts'] });
+      await client.invalidateQueries({ queryKey: onboardingQueries.stores().queryKey });
+      await client.invalidateQueries({ queryKey: onboardingQueries.accounts().queryKey });
       // The new store is one more store of the signed-in staff member's.
-      await client.invalidateQueries({ queryKey: ['me'] });
+      await client.invalidateQueries({ queryKey: meQuery.queryKey });
     },
   });
   function onSubmit(event: FormEvent) {
@@ -203,12 +204,12 @@ function StoreChecklist({ store, onDone }: { store: StoreOnboardingView; onDone:
   const client = useQueryClient();
   const [reason, setReason] = useState('');
   const refresh = async (view: StoreOnboardingView, message: string) => {
-    client.setQueryData<{ data: StoreOnboardingView[] }>(
-      ['onboarding'],
+    client.setQueryData(
+      onboardingQueries.stores().queryKey,
       (list) => list && { data: list.data.map((s) => (s.storeId === view.storeId ? view : s)) },
     );
     onDone(message);
-    await client.invalidateQueries({ queryKey: ['onboarding'] });
+    await client.invalidateQueries({ queryKey: onboardingQueries.stores().queryKey });
   };
   const advance = useMutation({
     mutationFn: (body: { step: Exclude<OnboardingStep, 'create'>; note: string }) =>
@@ -331,11 +332,10 @@ export function OnboardingPage() {
   const mayCreateAccount = holdsInternally(me, 'account:create');
   const mayCreateStore = holdsInternally(me, 'admin-stores:create') || holdsInternally(me, 'implementation:create');
   const accounts = useQuery({
-    queryKey: ['accounts'],
-    queryFn: onboardingApi.accounts,
+    ...onboardingQueries.accounts(),
     enabled: mayCreateStore && holdsInternally(me, 'account:read'),
   });
-  const stores = useQuery({ queryKey: ['onboarding'], queryFn: onboardingApi.list });
+  const stores = useQuery(onboardingQueries.stores());
   return (
     <Page
       title="Store onboarding"

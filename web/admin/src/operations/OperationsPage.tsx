@@ -14,6 +14,7 @@ import { Alert, Page } from '@claims/ui/components';
 import { Badge, Fact, type BadgeTone } from '../shared/components/ui.js';
 import { ConfirmDialog } from '../shared/components/ConfirmDialog.js';
 import { ProjectionRebuildCell } from './projections/ProjectionRebuildCell.js';
+import { operationsQueries } from './queries.js';
 
 /** How often the figures are read again while the page is open (and not paused). */
 const REFRESH_MS = 5_000;
@@ -137,7 +138,7 @@ function ParkedEvents({ parked, mayAct }: { parked: readonly Parked[]; mayAct: b
   const done = async (text: string) => {
     setOutcome({ tone: 'success', text });
     setSkipping(null);
-    await client.invalidateQueries({ queryKey: ['operations'] });
+    await client.invalidateQueries({ queryKey: operationsQueries.state().queryKey });
   };
   const retry = useMutation({
     mutationFn: retryParked,
@@ -263,7 +264,7 @@ function ParkedDeliveries({ parked, mayAct }: { parked: readonly ParkedWebhookDe
   const done = async (text: string) => {
     setOutcome({ tone: 'success', text });
     setSkipping(null);
-    await client.invalidateQueries({ queryKey: ['operations'] });
+    await client.invalidateQueries({ queryKey: operationsQueries.state().queryKey });
   };
   const failed = (error: unknown) => {
     setSkipping(null);
@@ -375,8 +376,7 @@ export function OperationsPage() {
   const me = useMe();
   const [paused, setPaused] = useState(false);
   const operations = useQuery({
-    queryKey: ['operations'],
-    queryFn: () => api.operations(),
+    ...operationsQueries.state(),
     // A refusal will not change by asking again; a server or network failure may.
     refetchInterval: (query) =>
       paused || isHttpError(query.state.error, 403) || isHttpError(query.state.error, 404)
@@ -384,7 +384,6 @@ export function OperationsPage() {
         : query.state.data?.projectors.some((p) => p.rebuild?.status === 'running')
           ? REBUILD_REFRESH_MS
           : REFRESH_MS,
-    staleTime: 0,
   });
   const mayAct = holdsInternally(me, 'admin-stores:update');
   const view = operations.data;

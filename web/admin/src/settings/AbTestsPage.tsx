@@ -13,6 +13,7 @@ import { Alert, Page } from '@claims/ui/components';
 import { can, useMe } from '../shared/session.js';
 import { StorePicker } from '../shared/components/StorePicker.js';
 import { brandingApi } from './branding/brandingApi.js';
+import { abTestQueries } from './queries.js';
 
 const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
 
@@ -28,7 +29,7 @@ function StartTestForm({ storeId, onStarted }: { storeId: string; onStarted: (me
     mutationFn: (body: StartAbTestRequest) => brandingApi.startAbTest(storeId, body),
     onSuccess: async () => {
       onStarted('Test started: each new claim session sees one variant.');
-      await client.invalidateQueries({ queryKey: ['ab-tests', storeId] });
+      await client.invalidateQueries({ queryKey: abTestQueries.of(storeId).queryKey });
     },
   });
   const variant = (bonus: string, letter: 'a' | 'b') => ({
@@ -116,7 +117,7 @@ function TestResults({
     mutationFn: () => brandingApi.stopAbTest(storeId, test.testId),
     onSuccess: async () => {
       onStopped(`"${test.name}" stopped.`);
-      await client.invalidateQueries({ queryKey: ['ab-tests', storeId] });
+      await client.invalidateQueries({ queryKey: abTestQueries.of(storeId).queryKey });
     },
   });
   const significance = test.significance;
@@ -202,11 +203,7 @@ export function AbTestsPage() {
   const stores = me.stores.filter((s) => s.permissions.includes('ab-tests:read'));
   const store = stores.find((s) => s.id === search.store) ?? stores[0];
   const storeId = store?.id ?? '';
-  const tests = useQuery({
-    queryKey: ['ab-tests', storeId],
-    queryFn: () => brandingApi.abTests(storeId),
-    enabled: Boolean(store),
-  });
+  const tests = useQuery({ ...abTestQueries.of(storeId), enabled: Boolean(store) });
   const [notice, setNotice] = useState<string | null>(null);
   if (!store)
     return (

@@ -17,6 +17,7 @@ import { Alert, Page } from '@claims/ui/components';
 import { can, useMe } from '../shared/session.js';
 import { StorePicker } from '../shared/components/StorePicker.js';
 import { brandingApi } from './branding/brandingApi.js';
+import { brandingQueries } from './queries.js';
 
 const COLOR_FIELDS: ReadonlyArray<{ field: BrandingColorField; label: string; hint: string }> = [
   { field: 'brand700', label: 'Primary colour', hint: 'Buttons, links and selected choices (brand 700).' },
@@ -179,7 +180,7 @@ function BrandingForm({
     mutationFn: (branding: Branding) => brandingApi.saveBranding(view.storeId, branding, view.version),
     onSuccess: async () => {
       onSaved('Branding saved.');
-      await client.invalidateQueries({ queryKey: ['branding', view.storeId] });
+      await client.invalidateQueries({ queryKey: brandingQueries.branding(view.storeId).queryKey });
     },
   });
   const font = draft.fontFiles?.[0];
@@ -479,7 +480,7 @@ function WhitelabelSection({
   const client = useQueryClient();
   const [domain, setDomain] = useState(view.domain ?? '');
   const [problem, setProblem] = useState<string | null>(null);
-  const refresh = () => client.invalidateQueries({ queryKey: ['branding', view.storeId] });
+  const refresh = () => client.invalidateQueries({ queryKey: brandingQueries.branding(view.storeId).queryKey });
   const save = useMutation({
     mutationFn: (next: string | null) => brandingApi.setDomain(view.storeId, next, view.version),
     onSuccess: async (_, next) => {
@@ -589,11 +590,7 @@ export function BrandingPage() {
   const stores = me.stores.filter((s) => s.permissions.includes('branding:read'));
   const store = stores.find((s) => s.id === search.store) ?? stores[0];
   const storeId = store?.id ?? '';
-  const branding = useQuery({
-    queryKey: ['branding', storeId],
-    queryFn: () => brandingApi.branding(storeId),
-    enabled: Boolean(store),
-  });
+  const branding = useQuery({ ...brandingQueries.branding(storeId), enabled: Boolean(store) });
   const [draft, setDraft] = useState<Branding | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   if (!store)

@@ -21,6 +21,7 @@ import { Fact } from '../shared/components/ui.js';
 import { displayScalar, fieldLabel } from './store-settings/settingsFields.js';
 import { SettingsGroupForm } from './store-settings/SettingsGroupForm.js';
 import { MetadataForm } from './store-settings/MetadataForm.js';
+import { storeSettingsQueries } from './queries.js';
 
 const GENERAL_LABELS: Record<string, string> = {
   name: 'Name',
@@ -101,7 +102,7 @@ function SettingsSection({
     mutationFn: (change: SettingsChange) => api.changeSettings(storeId, change, version),
     onSuccess: async () => {
       onSaved(`${label} settings saved.`);
-      await client.invalidateQueries({ queryKey: ['settings', storeId] });
+      await client.invalidateQueries({ queryKey: storeSettingsQueries.all(storeId) });
     },
   });
   const editable = view.updatable && view.group !== 'general' && view.group !== 'branding';
@@ -162,19 +163,11 @@ export function SettingsPage() {
   );
   const store = stores.find((s) => s.id === search.store) ?? stores[0];
   const storeId = store?.id ?? '';
-  const settings = useQuery({
-    queryKey: ['settings', storeId, 'current'],
-    queryFn: () => api.settings(storeId),
-    enabled: Boolean(store),
-  });
+  const settings = useQuery({ ...storeSettingsQueries.current(storeId), enabled: Boolean(store) });
   const mayReadHistory = EDITABLE_SETTINGS_GROUPS.some((group) =>
     store?.permissions.includes(SETTINGS_GROUP_ACCESS[group].read),
   );
-  const history = useQuery({
-    queryKey: ['settings', storeId, 'history'],
-    queryFn: () => api.settingsHistory(storeId),
-    enabled: Boolean(store) && mayReadHistory,
-  });
+  const history = useQuery({ ...storeSettingsQueries.history(storeId), enabled: Boolean(store) && mayReadHistory });
   const [notice, setNotice] = useState<string | null>(null);
   if (!store) {
     return (

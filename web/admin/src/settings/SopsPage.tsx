@@ -14,6 +14,7 @@ import { deskToolsApi } from './desk-tools/deskToolsApi.js';
 import { EditDeleteButtons } from './desk-tools/EditDeleteButtons.js';
 import { SopForm } from './desk-tools/SopForm.js';
 import { useListEditing } from './desk-tools/useListEditing.js';
+import { sopQueries } from './queries.js';
 
 export const SopsSearch = z.object({ store: z.uuid().optional().catch(undefined) });
 
@@ -45,11 +46,10 @@ export function SopsPage() {
   const stores = storesWith(me, 'sop:read');
   const store = stores.find((s) => s.id === search.store) ?? stores[0];
   const storeId = store?.id ?? '';
-  const key = ['sops', storeId];
-  const sops = useQuery({ queryKey: key, queryFn: () => deskToolsApi.sops(storeId), enabled: Boolean(store) });
+  const sops = useQuery({ ...sopQueries.of(storeId), enabled: Boolean(store) });
   const { editing, deleting, notice, setNotice, refresh, save, remove, open, close, askDelete, cancelDelete } =
     useListEditing<SopView, SopInput>({
-      queryKey: key,
+      queryKey: sopQueries.of(storeId).queryKey,
       save: (input, sop) =>
         sop ? deskToolsApi.updateSop(storeId, sop.id, input, sop.version) : deskToolsApi.createSop(storeId, input),
       remove: (sop) => deskToolsApi.deleteSop(storeId, sop.id, sop.version),

@@ -12,7 +12,6 @@ import {
   CreateApiTokenResponse,
   AssigneeList,
   InviteMemberResponse,
-  MacroList,
   SavedView,
   SavedViewList,
   MeResponse,
@@ -145,8 +144,6 @@ export const api = {
     request('DELETE', claimPath(claimId, `/labels/${encodeURIComponent(label)}`), { schema: ClaimTags }),
   setMetadata: (claimId: string, key: string, value: string) =>
     request('PUT', claimPath(claimId, `/metadata/${encodeURIComponent(key)}`), { body: { value }, schema: ClaimTags }),
-  storeMacros: (storeId: string) => request('GET', storePath(storeId, '/macros'), { schema: MacroList }),
-  globalMacros: () => request('GET', 'admin/global-macros', { schema: MacroList }),
   renderMacro: (claimId: string, macroId: string) =>
     request('POST', claimPath(claimId, `/macros/${encodeURIComponent(macroId)}/render`), { schema: RenderedMacro }),
 

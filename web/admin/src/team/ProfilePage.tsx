@@ -6,6 +6,7 @@ import { Alert, Page } from '@claims/ui/components';
 import { api } from '../shared/api.js';
 import { useMe } from '../shared/session.js';
 import { NameForm, PasswordForm } from './profile/AccountForms.js';
+import { teamQueries } from './queries.js';
 
 const HELP: Record<TeamNotificationKind, string> = {
   new_claim: 'An email for each claim filed at this store.',
@@ -25,9 +26,8 @@ function StoreSettingsForm({ entry }: { entry: StoreNotificationSettings }) {
       }),
     onSuccess: async (updated) => {
       client.setQueryData(
-        ['notification-settings'],
-        (old: { data: StoreNotificationSettings[] } | undefined) =>
-          old && { data: old.data.map((e) => (e.store.id === updated.store.id ? updated : e)) },
+        teamQueries.notificationSettings().queryKey,
+        (old) => old && { data: old.data.map((e) => (e.store.id === updated.store.id ? updated : e)) },
       );
       setSaved(true);
     },
@@ -76,7 +76,7 @@ function StoreSettingsForm({ entry }: { entry: StoreNotificationSettings }) {
 /** `/admin/profile`: who is signed in, and which claim mail they get from each store they belong to. */
 export function ProfilePage() {
   const me = useMe();
-  const settings = useQuery({ queryKey: ['notification-settings'], queryFn: () => api.notificationSettings() });
+  const settings = useQuery(teamQueries.notificationSettings());
   return (
     <Page title="Your profile" subtitle={`${me.user.name} · ${me.user.email}`}>
       {me.permissions.includes('user:update') ? <NameForm name={me.user.name} /> : null}

@@ -10,8 +10,7 @@ import { InvitationCreatedDialog, type Invited } from './members/InvitationCreat
 import { InviteMemberForm } from './members/InviteMemberForm.js';
 import { MemberCells, MembersTable } from './members/MembersTable.js';
 import { RoleChangeForm } from './members/RoleChangeForm.js';
-
-const SUPPORT_USERS = ['support-users'] as const;
+import { teamQueries } from './queries.js';
 
 const rolesText = (member: TeamMember) => member.grants.map((g) => ROLES[g.role].label).join(', ');
 const isActiveAdmin = (member: TeamMember) =>
@@ -37,7 +36,7 @@ function SupportUserRow({
     mutationFn: (role: SupportRole) => api.changeSupportRole(member.userId, role),
     onSuccess: async (updated) => {
       onDone(`${updated.name} is now ${rolesText(updated)}.`);
-      await client.invalidateQueries({ queryKey: SUPPORT_USERS });
+      await client.invalidateQueries({ queryKey: teamQueries.supportUsers().queryKey });
     },
   });
   const mayChange = !lastAdmin && holdsInternally(me, 'support-user:update');
@@ -73,7 +72,7 @@ function SupportUserRow({
 function SupportUsers() {
   const me = useMe();
   const client = useQueryClient();
-  const members = useQuery({ queryKey: SUPPORT_USERS, queryFn: () => api.supportUsers() });
+  const members = useQuery(teamQueries.supportUsers());
   const [notice, setNotice] = useState<string | null>(null);
   const [invited, setInvited] = useState<Invited | null>(null);
   const [removing, setRemoving] = useState<TeamMember | null>(null);
@@ -82,7 +81,7 @@ function SupportUsers() {
     onSuccess: async (_, member) => {
       setRemoving(null);
       setNotice(`${member.name} is no longer a support member.`);
-      await client.invalidateQueries({ queryKey: SUPPORT_USERS });
+      await client.invalidateQueries({ queryKey: teamQueries.supportUsers().queryKey });
     },
   });
   const activeAdmins = members.data?.data.filter(isActiveAdmin).length ?? 0;
@@ -99,7 +98,7 @@ function SupportUsers() {
             const answer = await api.inviteSupportUser(body);
             setNotice(null);
             setInvited({ email: answer.member.email, pending: answer.pending, expiresAt: answer.expiresAt });
-            await client.invalidateQueries({ queryKey: SUPPORT_USERS });
+            await client.invalidateQueries({ queryKey: teamQueries.supportUsers().queryKey });
           }}
         />
       ) : null}

@@ -20,6 +20,7 @@ import { RoleChangeForm } from './members/RoleChangeForm.js';
 import { MemberCells, MembersTable } from './members/MembersTable.js';
 import { ConfirmDialog } from '../shared/components/ConfirmDialog.js';
 import { StorePicker } from '../shared/components/StorePicker.js';
+import { teamQueries } from './queries.js';
 
 const isOwnerRole = (role: RoleName) => OWNER_ROLES.includes(role);
 
@@ -71,7 +72,7 @@ function MemberRow({
     manageable &&
     can(me, 'team-member:remove', storeId) &&
     (!current || !isOwnerRole(current) || can(me, 'team-member:grant-ownership', storeId));
-  const refresh = () => client.invalidateQueries({ queryKey: ['team', storeId] });
+  const refresh = () => client.invalidateQueries({ queryKey: teamQueries.members(storeId).queryKey });
   const change = useMutation({
     mutationFn: (next: RoleName) => api.changeRole(storeId, member.userId, next),
     onSuccess: async (updated) => {
@@ -140,7 +141,7 @@ function InviteForm({ storeId, onInvited }: { storeId: string; onInvited: (resul
       onInvite={async (body) => {
         const answer = await api.inviteMember(storeId, body);
         onInvited({ email: answer.member.email, pending: answer.pending, expiresAt: answer.expiresAt });
-        await client.invalidateQueries({ queryKey: ['team', storeId] });
+        await client.invalidateQueries({ queryKey: teamQueries.members(storeId).queryKey });
       }}
     />
   );
@@ -155,11 +156,7 @@ export function TeamPage() {
   const stores = storesWith(me, 'team-member:read');
   const store = stores.find((s) => s.id === search.store) ?? stores[0];
   const storeId = store?.id ?? '';
-  const members = useQuery({
-    queryKey: ['team', storeId],
-    queryFn: () => api.teamMembers(storeId),
-    enabled: Boolean(store),
-  });
+  const members = useQuery({ ...teamQueries.members(storeId), enabled: Boolean(store) });
   const [notice, setNotice] = useState<string | null>(null);
   const [invited, setInvited] = useState<Invited | null>(null);
   const [removing, setRemoving] = useState<TeamMember | null>(null);
@@ -168,7 +165,7 @@ export function TeamPage() {
     onSuccess: async (_, member) => {
       setRemoving(null);
       setNotice(`${member.name} was removed from ${store?.name ?? 'the store'}.`);
-      await client.invalidateQueries({ queryKey: ['team', storeId] });
+      await client.invalidateQueries({ queryKey: teamQueries.members(storeId).queryKey });
     },
   });
   if (!store) {

@@ -12,16 +12,18 @@ import { api, isHttpError } from '../../shared/api.js';
 import { Alert } from '@claims/ui/components';
 import { ToolCard } from '../../shared/components/ui.js';
 import { errorText } from '@claims/ui';
+import { claimQueries } from '../queries.js';
 
 /** After a change: the answer is the new claim; the history and the lists follow. */
 export function useClaimUpdated(claimId: string) {
   const client = useQueryClient();
   return async (claim?: AdminClaimDetail) => {
-    if (claim) client.setQueryData(['claim', claimId], claim);
+    const { queryKey } = claimQueries.detail(claimId);
+    if (claim) client.setQueryData(queryKey, claim);
     await Promise.all([
-      client.invalidateQueries({ queryKey: ['claim', claimId], refetchType: claim ? 'none' : 'active' }),
-      client.invalidateQueries({ queryKey: ['timeline', claimId] }),
-      client.invalidateQueries({ queryKey: ['claims'] }),
+      client.invalidateQueries({ queryKey, refetchType: claim ? 'none' : 'active' }),
+      client.invalidateQueries({ queryKey: claimQueries.timeline(claimId).queryKey }),
+      client.invalidateQueries({ queryKey: claimQueries.lists() }),
     ]);
   };
 }

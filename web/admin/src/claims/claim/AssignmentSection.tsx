@@ -4,6 +4,7 @@ import type { AdminClaimDetail } from '@claims/contracts';
 import { errorText } from '@claims/ui';
 import { Alert } from '@claims/ui/components';
 import { api, isHttpError } from '../../shared/api.js';
+import { claimQueries } from '../queries.js';
 
 /**
  * Who works the claim: anyone who may update it can take it, give it to a teammate who can work the
@@ -20,11 +21,7 @@ export function AssignmentSection({
 }) {
   const id = useId();
   const client = useQueryClient();
-  const teammates = useQuery({
-    queryKey: ['assignees', claim.id],
-    queryFn: () => api.assignees(claim.id),
-    enabled: canAssign,
-  });
+  const teammates = useQuery({ ...claimQueries.assignees(claim.id), enabled: canAssign });
   const [choice, setChoice] = useState<string>(claim.assignee?.id ?? '');
   const [note, setNote] = useState<string | null>(null);
   // Someone else may hand the claim on meanwhile: a reloaded claim shows its assignee.
@@ -33,7 +30,7 @@ export function AssignmentSection({
   const assign = useMutation({
     mutationFn: (assigneeId: string | null) => api.assign(claim.id, assigneeId, claim.version),
     onSuccess: async (updated) => {
-      client.setQueryData(['claim', claim.id], updated);
+      client.setQueryData(claimQueries.detail(claim.id).queryKey, updated);
       setChoice(updated.assignee?.id ?? '');
       setNote(
         updated.assignee
@@ -41,9 +38,9 @@ export function AssignmentSection({
           : `Claim #${updated.claimNumber} is unassigned.`,
       );
       await Promise.all([
-        client.invalidateQueries({ queryKey: ['claim', claim.id] }),
-        client.invalidateQueries({ queryKey: ['timeline', claim.id] }),
-        client.invalidateQueries({ queryKey: ['claims'] }),
+        client.invalidateQueries({ queryKey: claimQueries.detail(claim.id).queryKey }),
+        client.invalidateQueries({ queryKey: claimQueries.timeline(claim.id).queryKey }),
+        client.invalidateQueries({ queryKey: claimQueries.lists() }),
       ]);
     },
   });

@@ -11,6 +11,7 @@ import { HelpDialog } from '../shortcuts/HelpDialog.js';
 import { neighbourInQueue } from '../queue/queueOrder.js';
 import { focusSection, useClaimShortcuts } from './claimShortcuts.js';
 import { useClaimPresence } from './useClaimPresence.js';
+import { claimQueries } from '../queries.js';
 
 /** Who else is on the claim, said once for everyone: two agents answering one customer is the mistake it prevents. */
 function PresenceNotice({ claimId }: { claimId: string }) {
@@ -46,10 +47,10 @@ function ReopenDialog({
   const reopen = useMutation({
     mutationFn: () => api.reopen(claim.id, { note: note.trim() || undefined, expectedVersion: claim.version }),
     onSuccess: async (reopened) => {
-      client.setQueryData(['claim', claim.id], reopened);
+      client.setQueryData(claimQueries.detail(claim.id).queryKey, reopened);
       await Promise.all([
-        client.invalidateQueries({ queryKey: ['timeline', claim.id] }),
-        client.invalidateQueries({ queryKey: ['claims'] }),
+        client.invalidateQueries({ queryKey: claimQueries.timeline(claim.id).queryKey }),
+        client.invalidateQueries({ queryKey: claimQueries.lists() }),
       ]);
       onClose();
       onDone(`Claim #${claim.claimNumber} is open again.`);

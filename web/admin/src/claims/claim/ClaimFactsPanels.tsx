@@ -5,8 +5,8 @@ import { errorText, formatDate, formatDateTime, formatMoney, humanizeCode, plura
 import { Alert, TrackingLinks } from '@claims/ui/components';
 import { Fact } from '../../shared/components/ui.js';
 import { resolutionTypeLabel } from '../../shared/labels.js';
-import { claimFacts } from './claimFactsApi.js';
 import './decision.css';
+import { claimQueries } from '../queries.js';
 
 function AddressBlock({ address }: { address: Address }) {
   const lines = [
@@ -203,7 +203,7 @@ function OtherClaimsPanel({ facts }: { facts: ClaimFacts }) {
 
 /** The facts to decide with, beside the claim: order and shipping, signature, flags and the customer's history. */
 export function ClaimFactsPanels({ claim }: { claim: AdminClaimDetail }) {
-  const facts = useQuery({ queryKey: ['claim', claim.id, 'facts'], queryFn: () => claimFacts(claim.id) });
+  const facts = useQuery(claimQueries.facts(claim.id));
   if (facts.isPending)
     return (
       <p className="muted" role="status">

@@ -18,7 +18,6 @@ import { Alert } from '@claims/ui/components';
 import { api, isHttpError } from '../../shared/api.js';
 import { RESOLUTION_TYPE_LABELS, reasonLabel } from '../../shared/labels.js';
 import { ConflictAlert, useClaimUpdated } from './Actions.js';
-import { claimFacts } from './claimFactsApi.js';
 import {
   creditBonus,
   emptyDraft,
@@ -34,6 +33,7 @@ import {
 import { decisionText, lineSubject } from './decisionText.js';
 import { estimateLine } from './resolutionSummary.js';
 import './decision.css';
+import { claimQueries } from '../queries.js';
 
 type Claim = AdminClaimDetail;
 type Item = Claim['items'][number];
@@ -362,11 +362,7 @@ export function DecisionPanel({
 }) {
   const id = useId();
   const open = canResolve && claim.resolvable;
-  const facts = useQuery({
-    queryKey: ['claim', claim.id, 'facts'],
-    queryFn: () => claimFacts(claim.id),
-    enabled: open,
-  });
+  const facts = useQuery({ ...claimQueries.facts(claim.id), enabled: open });
   if (!open && claim.resolutions.length === 0) return null;
   return (
     <section className="card decision-panel" aria-labelledby={`${id}-title`}>

@@ -14,6 +14,8 @@ import { errorText, formatDateTime, pluralize } from '@claims/ui';
 import { api, isHttpError } from '../../shared/api.js';
 import { ToolCard } from '../../shared/components/ui.js';
 import { Alert } from '@claims/ui/components';
+import { claimQueries } from '../queries.js';
+import { macroQueries } from '../../settings/queries.js';
 
 const failureText = (error: unknown): string =>
   isHttpError(error, 409)
@@ -25,14 +27,14 @@ function useAnnotated(claimId: string) {
   const client = useQueryClient();
   return async (tags?: ClaimTags) => {
     if (tags) {
-      client.setQueryData<AdminClaimDetail>(['claim', claimId], (old) =>
+      client.setQueryData(claimQueries.detail(claimId).queryKey, (old) =>
         old ? { ...old, labels: tags.labels, metadata: tags.metadata, version: tags.version } : old,
       );
     }
     await Promise.all([
-      client.invalidateQueries({ queryKey: ['claim', claimId] }),
-      client.invalidateQueries({ queryKey: ['timeline', claimId] }),
-      client.invalidateQueries({ queryKey: ['notes', claimId] }),
+      client.invalidateQueries({ queryKey: claimQueries.detail(claimId).queryKey }),
+      client.invalidateQueries({ queryKey: claimQueries.timeline(claimId).queryKey }),
+      client.invalidateQueries({ queryKey: claimQueries.notes(claimId).queryKey }),
     ]);
   };
 }
@@ -49,7 +51,7 @@ export function NotesSection({
 }) {
   const id = useId();
   const annotated = useAnnotated(claim.id);
-  const notes = useQuery({ queryKey: ['notes', claim.id], queryFn: () => api.notes(claim.id), enabled: canRead });
+  const notes = useQuery({ ...claimQueries.notes(claim.id), enabled: canRead });
   const [text, setText] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const add = useMutation({
@@ -347,16 +349,8 @@ export function MacroPicker({
   onRendered: (rendered: RenderedMacro, macro: MacroView) => void;
 }) {
   const id = useId();
-  const storeMacros = useQuery({
-    queryKey: ['macros', claim.storeId],
-    queryFn: () => api.storeMacros(claim.storeId),
-    enabled: canStore,
-  });
-  const globalMacros = useQuery({
-    queryKey: ['macros', 'global'],
-    queryFn: () => api.globalMacros(),
-    enabled: canGlobal,
-  });
+  const storeMacros = useQuery({ ...macroQueries.of({ scope: 'store', storeId: claim.storeId }), enabled: canStore });
+  const globalMacros = useQuery({ ...macroQueries.of({ scope: 'global' }), enabled: canGlobal });
   const [macroId, setMacroId] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);

@@ -10,12 +10,12 @@ import {
   type TimelineResponse,
 } from '@claims/contracts';
 import { formatDateTime, pluralize } from '@claims/ui';
-import { api } from '../../shared/api.js';
 import { Alert } from '@claims/ui/components';
 import { Fact, StatusBadge } from '../../shared/components/ui.js';
 import { claimTypeLabel, requestedResolutionLabel, resolutionTypeLabel } from '../../shared/labels.js';
 import { summarizeResolutions } from './resolutionSummary.js';
 import { decisionText, lineSubject } from './decisionText.js';
+import { claimQueries } from '../queries.js';
 
 type Entry = TimelineResponse['data'][number];
 
@@ -187,12 +187,7 @@ export function statusAsOf(entries: readonly Entry[], version: number): string |
  */
 function AsOf({ claim, entries, version }: { claim: AdminClaimDetail; entries: readonly Entry[]; version: number }) {
   const isCurrent = version === claim.version;
-  const asOf = useQuery({
-    queryKey: ['claim', claim.id, 'asOf', version],
-    queryFn: () => api.getClaim(claim.id, version),
-    enabled: !isCurrent,
-    staleTime: Infinity,
-  });
+  const asOf = useQuery({ ...claimQueries.asOf(claim.id, version), enabled: !isCurrent });
   const snapshot = isCurrent ? claim : asOf.data?.version === version ? asOf.data : null;
   const status = statusAsOf(entries, version);
   return (
@@ -250,8 +245,7 @@ export function Timeline({
   onSelect: (version: number | undefined) => void;
 }) {
   const timeline = useQuery({
-    queryKey: ['timeline', claim.id],
-    queryFn: () => api.timeline(claim.id),
+    ...claimQueries.timeline(claim.id),
     // The history is a read model: poll briefly until it has caught up with the claim's own stream.
     refetchInterval: (query) =>
       (query.state.data?.data.findLast((e) => e.source === 'claim')?.version ?? -1) < claim.version ? 500 : false,

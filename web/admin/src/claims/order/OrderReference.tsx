@@ -2,7 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Page } from '@claims/ui/components';
-import { orderApi } from './orderApi.js';
+import { orderQueries } from '../queries.js';
 
 /**
  * Spec §2's back-office link `/claims/view/{orderId}`: a system or source order id opens that order's
@@ -10,7 +10,7 @@ import { orderApi } from './orderApi.js';
  */
 export function OrderReference({ reference, fallback }: { reference: string; fallback: ReactNode }) {
   const navigate = useNavigate();
-  const found = useQuery({ queryKey: ['order-ref', reference], queryFn: () => orderApi.find(reference) });
+  const found = useQuery(orderQueries.byReference(reference));
   const only = found.data?.data.length === 1 ? found.data.data[0] : undefined;
   useEffect(() => {
     if (only) void navigate({ to: '/orders/$orderId', params: { orderId: only.id }, replace: true });

@@ -7,6 +7,7 @@ import { isHttpError } from '../../shared/api.js';
 import { ConfirmDialog } from '../../shared/components/ConfirmDialog.js';
 import { Fact, ProtectionBadge } from '../../shared/components/ui.js';
 import { orderApi } from './orderApi.js';
+import { orderQueries } from '../queries.js';
 
 const failureText = (error: unknown) =>
   isHttpError(error, 409) ? 'The protection changed meanwhile. Look at it again and try again.' : errorText(error);
@@ -28,7 +29,7 @@ export function ProtectionSection({
   const [problem, setProblem] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const changed = (next: AdminOrderView, text: string) => {
-    client.setQueryData(['order', order.id], next);
+    client.setQueryData(orderQueries.detail(order.id).queryKey, next);
     setNotice(text);
   };
   const remove = useMutation({

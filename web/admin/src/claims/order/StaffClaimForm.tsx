@@ -13,6 +13,7 @@ import {
 import { errorText } from '@claims/ui';
 import { Alert } from '@claims/ui/components';
 import { orderApi } from './orderApi.js';
+import { orderQueries } from '../queries.js';
 
 const ISSUE_LABELS: Record<string, string> = { ...ITEM_ISSUE_LABELS, ...SHIPMENT_ISSUE_LABELS };
 
@@ -37,7 +38,7 @@ export function StaffClaimForm({ order, staffName }: { order: AdminOrderView; st
   const file = useMutation({
     mutationFn: (body: StaffFileClaimRequest) => orderApi.fileClaim(order.id, body),
     onSuccess: async (filed) => {
-      await client.invalidateQueries({ queryKey: ['order', order.id] });
+      await client.invalidateQueries({ queryKey: orderQueries.detail(order.id).queryKey });
       await navigate({ to: '/claims/view/$claimRef', params: { claimRef: filed.claimId }, search: {} });
     },
   });

@@ -12,6 +12,7 @@ import { errorText, pluralize } from '@claims/ui';
 import { api } from '../../shared/api.js';
 import { can, useMe } from '../../shared/session.js';
 import { Alert } from '@claims/ui/components';
+import { claimQueries } from '../queries.js';
 
 export const OUTCOME_LABELS: Record<BulkStatusOutcome, string> = {
   ok: 'Changed',
@@ -65,10 +66,10 @@ export function BulkStatusBar({ selected, onClear }: { selected: readonly AdminC
       setNote('');
       if (response.results.every((r) => r.result === 'ok')) onClear();
       await Promise.all([
-        client.invalidateQueries({ queryKey: ['claims'] }),
+        client.invalidateQueries({ queryKey: claimQueries.lists() }),
         ...response.results.flatMap((r) => [
-          client.invalidateQueries({ queryKey: ['claim', r.claimId] }),
-          client.invalidateQueries({ queryKey: ['timeline', r.claimId] }),
+          client.invalidateQueries({ queryKey: claimQueries.detail(r.claimId).queryKey }),
+          client.invalidateQueries({ queryKey: claimQueries.timeline(r.claimId).queryKey }),
         ]),
       ]);
     },

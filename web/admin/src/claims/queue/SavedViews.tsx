@@ -7,8 +7,7 @@ import { errorText } from '@claims/ui';
 import { Alert } from '@claims/ui/components';
 import { api } from '../../shared/api.js';
 import { compact, QueueSearch } from './search.js';
-
-const VIEWS_KEY = ['saved-views'] as const;
+import { claimQueries } from '../queries.js';
 
 /** A view's filters as the queue's URL: a view saved by an older shape keeps what still parses. */
 const searchOf = (view: SavedView) => compact(QueueSearch.parse(view.filters));
@@ -20,7 +19,7 @@ const searchOf = (view: SavedView) => compact(QueueSearch.parse(view.filters));
 export function SavedViews({ search }: { search: QueueSearch }) {
   const id = useId();
   const client = useQueryClient();
-  const views = useQuery({ queryKey: VIEWS_KEY, queryFn: () => api.savedViews() });
+  const views = useQuery(claimQueries.savedViews());
   const [name, setName] = useState('');
   const [shared, setShared] = useState(false);
   const [note, setNote] = useState<string | null>(null);
@@ -28,7 +27,7 @@ export function SavedViews({ search }: { search: QueueSearch }) {
   const done = async (message: string) => {
     setProblem(null);
     setNote(message);
-    await client.invalidateQueries({ queryKey: VIEWS_KEY });
+    await client.invalidateQueries({ queryKey: claimQueries.savedViews().queryKey });
   };
   const failed = (error: unknown) => {
     setNote(null);

@@ -12,6 +12,7 @@ import { errorText, formatDateTime } from '@claims/ui';
 import { Alert } from '@claims/ui/components';
 import { ToolCard } from '../../shared/components/ui.js';
 import { returnsApi } from './returnsApi.js';
+import { claimQueries, returnQueries } from '../queries.js';
 
 /** What the button that makes each move says. */
 const MOVE_VERBS: Readonly<Record<ReturnStatus, string>> = {
@@ -48,9 +49,9 @@ function ReturnCard({
     onSuccess: async () => {
       setNote('');
       await Promise.all([
-        client.invalidateQueries({ queryKey: ['claim-returns', claimId] }),
-        client.invalidateQueries({ queryKey: ['timeline', claimId] }),
-        client.invalidateQueries({ queryKey: ['returns'] }),
+        client.invalidateQueries({ queryKey: returnQueries.ofClaim(claimId).queryKey }),
+        client.invalidateQueries({ queryKey: claimQueries.timeline(claimId).queryKey }),
+        client.invalidateQueries({ queryKey: returnQueries.lists() }),
       ]);
     },
   });
@@ -105,7 +106,7 @@ function ReturnCard({
 
 /** The claim's returns on its desk page: read with returns:read, moved with returns:update. */
 export function ReturnsSection({ claimId, canUpdate }: { claimId: string; canUpdate: boolean }) {
-  const returns = useQuery({ queryKey: ['claim-returns', claimId], queryFn: () => returnsApi.ofClaim(claimId) });
+  const returns = useQuery(returnQueries.ofClaim(claimId));
   return (
     <ToolCard title="Returns">
       {returns.isError ? (

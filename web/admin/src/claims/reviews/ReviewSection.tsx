@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { errorText, formatDateTime } from '@claims/ui';
 import { Alert } from '@claims/ui/components';
-import { reviewsApi } from './reviewsApi.js';
 import { Stars } from './Stars.js';
+import { reviewQueries } from '../queries.js';
 
 /** The shopper's review of this claim (rating and text), shown once they left one. */
 export function ReviewSection({ claimId }: { claimId: string }) {
-  const reviews = useQuery({ queryKey: ['reviews', claimId], queryFn: () => reviewsApi.ofClaim(claimId) });
+  const reviews = useQuery(reviewQueries.ofClaim(claimId));
   return (
     <section className="card" aria-labelledby="claim-review">
       <h2 id="claim-review">Customer review</h2>

@@ -4,6 +4,7 @@ import { CreateWebhookEndpointRequest, WebhookEventType, type CreateWebhookEndpo
 import { errorText } from '@claims/ui';
 import { Alert } from '@claims/ui/components';
 import { api } from '../../shared/api.js';
+import { webhookQueries } from '../queries.js';
 
 const problemOf = (path: PropertyKey | undefined) =>
   path === 'url'
@@ -33,7 +34,7 @@ export function AddEndpointForm({
       setDescription('');
       setChosen(new Set());
       onCreated(endpoint);
-      await client.invalidateQueries({ queryKey: ['webhook-endpoints', storeId] });
+      await client.invalidateQueries({ queryKey: webhookQueries.endpoints(storeId).queryKey });
     },
   });
   function toggle(type: WebhookEventType, on: boolean) {

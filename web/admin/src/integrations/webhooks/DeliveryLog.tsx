@@ -5,11 +5,10 @@ import { errorText, formatDuration, formatLogTime, pluralize } from '@claims/ui'
 import { Alert } from '@claims/ui/components';
 import { api } from '../../shared/api.js';
 import { Badge } from '../../shared/components/ui.js';
+import { webhookQueries } from '../queries.js';
 
 /** The log refreshes itself while it is open, so a test event or a retry shows up without a reload. */
 const REFRESH_MS = 2_000;
-
-export const deliveriesKey = (storeId: string, endpointId: string) => ['webhook-deliveries', storeId, endpointId];
 
 /** Where a delivery goes next, as its newest attempt's row says it. */
 function nextStep(attempt: WebhookDeliveryAttempt, endpoint: WebhookEndpoint): string {
@@ -60,7 +59,7 @@ function ReplayRangeForm({
           ? 'No delivery of that time range to replay.'
           : `${pluralize(replayed, 'delivery', 'deliveries')} will be sent again.`,
       );
-      await client.invalidateQueries({ queryKey: deliveriesKey(storeId, endpoint.id) });
+      await client.invalidateQueries({ queryKey: webhookQueries.deliveries(storeId, endpoint.id).queryKey });
     },
   });
   function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -119,10 +118,7 @@ export function DeliveryLog({
   const client = useQueryClient();
   const [notice, setNotice] = useState<string | null>(null);
   const log = useInfiniteQuery({
-    queryKey: deliveriesKey(storeId, endpoint.id),
-    queryFn: ({ pageParam }) => api.webhookDeliveries(storeId, endpoint.id, pageParam),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (page) => page.nextCursor ?? undefined,
+    ...webhookQueries.deliveries(storeId, endpoint.id),
     refetchInterval: REFRESH_MS,
   });
   const replay = useMutation({
@@ -130,7 +126,7 @@ export function DeliveryLog({
       api.replayWebhookDelivery(storeId, endpoint.id, attempt.deliveryId),
     onSuccess: async (replayed) => {
       setNotice(`The delivery ${replayed.webhookId} will be sent again.`);
-      await client.invalidateQueries({ queryKey: deliveriesKey(storeId, endpoint.id) });
+      await client.invalidateQueries({ queryKey: webhookQueries.deliveries(storeId, endpoint.id).queryKey });
     },
   });
   const attempts = log.data?.pages.flatMap((page) => page.data) ?? [];

@@ -7,7 +7,8 @@ import { Dialog } from '../../shared/components/Dialog.js';
 import { api } from '../../shared/api.js';
 import { ConfirmDialog } from '../../shared/components/ConfirmDialog.js';
 import { SecretValue } from '../secrets/SecretValue.js';
-import { DeliveryLog, deliveriesKey } from './DeliveryLog.js';
+import { DeliveryLog } from './DeliveryLog.js';
+import { webhookQueries } from '../queries.js';
 
 export interface EndpointRights {
   update: boolean;
@@ -33,8 +34,8 @@ export function EndpointPanel({
   const [deleting, setDeleting] = useState(false);
   const refresh = () =>
     Promise.all([
-      client.invalidateQueries({ queryKey: ['webhook-endpoints', storeId] }),
-      client.invalidateQueries({ queryKey: deliveriesKey(storeId, endpoint.id) }),
+      client.invalidateQueries({ queryKey: webhookQueries.endpoints(storeId).queryKey }),
+      client.invalidateQueries({ queryKey: webhookQueries.deliveries(storeId, endpoint.id).queryKey }),
     ]);
   const test = useMutation({
     mutationFn: () => api.sendTestWebhook(storeId, endpoint.id),
@@ -70,7 +71,7 @@ export function EndpointPanel({
     onSuccess: async () => {
       setDeleting(false);
       onDeleted(endpoint);
-      await client.invalidateQueries({ queryKey: ['webhook-endpoints', storeId] });
+      await client.invalidateQueries({ queryKey: webhookQueries.endpoints(storeId).queryKey });
     },
   });
   const failed = [test, status, rotate].find((m) => m.isError);

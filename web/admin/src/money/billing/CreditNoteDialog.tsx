@@ -13,6 +13,7 @@ import { Alert } from '@claims/ui/components';
 import { Dialog } from '../../shared/components/Dialog.js';
 import { billingApi } from '../../shared/api.js';
 import { untilShown } from './readModel.js';
+import { invoiceQueries } from '../queries.js';
 
 /** What is left of each invoice line to take back (minor units): its magnitude less what credit notes took already. */
 function creditable(invoice: InvoiceView): Array<{ kind: InvoiceLineKind; left: number }> {
@@ -48,13 +49,13 @@ function CreditNoteForm({
     mutationFn: (body: Parameters<typeof billingApi.creditNote>[1]) => billingApi.creditNote(invoice.id, body),
     onSuccess: async (note) => {
       client.setQueryData(
-        ['invoice', invoice.id],
+        invoiceQueries.detail(invoice.id).queryKey,
         await untilShown(
           () => billingApi.invoice(invoice.id),
           (v) => v.creditNotes.some((n) => n.id === note.id),
         ),
       );
-      await client.invalidateQueries({ queryKey: ['invoices', invoice.storeId] });
+      await client.invalidateQueries({ queryKey: invoiceQueries.list(invoice.storeId).queryKey });
       onIssued(`Credit note ${note.number} issued on ${invoice.number}: ${formatMoney(note.total, invoice.currency)}.`);
     },
   });

@@ -8,6 +8,7 @@ import { billingApi } from '../../shared/api.js';
 import { ConfirmDialog } from '../../shared/components/ConfirmDialog.js';
 import { InvoiceLinesTable, Owed } from './InvoiceLinesTable.js';
 import { untilShown } from './readModel.js';
+import { invoiceQueries } from '../queries.js';
 
 /** A month's invoice as the ledger has it now, and issuing it once the month is over (`invoice:create`). */
 export function DraftCard({ store, month }: { store: StoreRef; month: string }) {
@@ -15,22 +16,19 @@ export function DraftCard({ store, month }: { store: StoreRef; month: string }) 
   const client = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const [issued, setIssued] = useState<InvoiceView | null>(null);
-  const draft = useQuery({
-    queryKey: ['invoice-draft', store.id, month],
-    queryFn: () => billingApi.draft(store.id, month),
-  });
+  const draft = useQuery(invoiceQueries.draft(store.id, month));
   const issue = useMutation({
     mutationFn: () => billingApi.issue({ storeId: store.id, month }),
     onSuccess: async (invoice) => {
-      client.setQueryData(['invoice', invoice.id], invoice);
+      client.setQueryData(invoiceQueries.detail(invoice.id).queryKey, invoice);
       client.setQueryData(
-        ['invoices', store.id],
+        invoiceQueries.list(store.id).queryKey,
         await untilShown(
           () => billingApi.invoices(store.id),
           (list) => list.data.some((i) => i.id === invoice.id),
         ),
       );
-      await client.invalidateQueries({ queryKey: ['invoice-draft', store.id] });
+      await client.invalidateQueries({ queryKey: invoiceQueries.drafts(store.id) });
       setConfirming(false);
       setIssued(invoice);
     },

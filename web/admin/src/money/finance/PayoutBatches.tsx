@@ -8,6 +8,7 @@ import { holdsInternally, useMe } from '../../shared/session.js';
 import { Badge, type BadgeTone } from '../../shared/components/ui.js';
 import { financeApi } from './financeApi.js';
 import { shortId } from './references.js';
+import { financeQueries } from '../queries.js';
 
 const STATUS_TONES: Record<PayoutBatchStatus, BadgeTone> = { created: 'warning', approved: 'info', paid: 'success' };
 
@@ -76,18 +77,17 @@ function PayForm({ batch, busy, onPay }: { batch: PayoutBatch; busy: boolean; on
 export function PayoutBatches({ store }: { store: StoreRef }) {
   const me = useMe();
   const client = useQueryClient();
-  const key = ['payout-batches', store.id];
-  const batches = useQuery({ queryKey: key, queryFn: () => financeApi.payoutBatches(store.id) });
+  const batches = useQuery(financeQueries.payoutBatches(store.id));
   const [notice, setNotice] = useState<{ tone: 'success' | 'danger'; text: string } | null>(null);
   // The list is a read model a moment behind the command: the answer of each step goes straight into it.
   const settle = async (batch: PayoutBatch, text: string) => {
-    client.setQueryData<{ data: PayoutBatch[] }>(key, (old) => ({
+    client.setQueryData(financeQueries.payoutBatches(store.id).queryKey, (old) => ({
       data: [batch, ...(old?.data ?? []).filter((b) => b.id !== batch.id)].sort((a, b) =>
         b.createdAt.localeCompare(a.createdAt),
       ),
     }));
     setNotice({ tone: 'success', text });
-    await client.invalidateQueries({ queryKey: ['payout-entries'] });
+    await client.invalidateQueries({ queryKey: financeQueries.payoutEntries.all() });
   };
   const failed = (text: string) => (error: unknown) =>
     setNotice({ tone: 'danger', text: `${text} ${errorText(error)}` });

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ProjectionRebuild } from '@claims/contracts';
 import { formatDateTime } from '@claims/ui';
 import { api, isHttpError } from '../../shared/api.js';
+import { operationsQueries } from '../queries.js';
 
 const errorText = (error: unknown) =>
   isHttpError(error) || error instanceof Error ? error.message : 'Something went wrong. Try again.';
@@ -51,7 +52,7 @@ export function ProjectionRebuildCell({
   const client = useQueryClient();
   const start = useMutation({
     mutationFn: () => api.rebuildProjection(name),
-    onSettled: () => client.invalidateQueries({ queryKey: ['operations'] }),
+    onSettled: () => client.invalidateQueries({ queryKey: operationsQueries.state().queryKey }),
   });
   const running = rebuild?.status === 'running';
   return (

@@ -10,6 +10,7 @@ import { deskToolsApi, type MacroOwner } from './deskToolsApi.js';
 import { EditDeleteButtons } from './EditDeleteButtons.js';
 import { MacroForm } from './MacroForm.js';
 import { useListEditing } from './useListEditing.js';
+import { macroQueries } from '../queries.js';
 
 const failureText = (error: unknown) =>
   isHttpError(error, 409)
@@ -35,13 +36,12 @@ export function MacroSection({
   canDelete: boolean;
 }) {
   const id = useId();
-  const key = ['macros', owner.scope === 'global' ? 'global' : owner.storeId];
-  const macros = useQuery({ queryKey: key, queryFn: () => deskToolsApi.macros(owner) });
+  const macros = useQuery(macroQueries.of(owner));
   const { editing, deleting, notice, save, remove, open, close, askDelete, cancelDelete } = useListEditing<
     MacroView,
     MacroInput
   >({
-    queryKey: key,
+    queryKey: macroQueries.of(owner).queryKey,
     save: (input, macro) =>
       macro ? deskToolsApi.updateMacro(owner, macro.id, input, macro.version) : deskToolsApi.createMacro(owner, input),
     remove: (macro) => deskToolsApi.deleteMacro(owner, macro.id, macro.version),

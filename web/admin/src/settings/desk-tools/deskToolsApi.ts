@@ -22,7 +22,7 @@ const macrosPath = (owner: MacroOwner, macroId?: string) => {
 const sopsPath = (storeId: string, sopId?: string, rest = '') =>
   storePath(storeId, `/sops${sopId ? `/${encodeURIComponent(sopId)}` : ''}${rest}`);
 
-/** The macro and SOP management pages' calls (the claim page only reads and renders macros, through `api`). */
+/** The macro and SOP management pages' calls (the claim page reads macros through `macroQueries` and renders one through `api`). */
 export const deskToolsApi = {
   macros: (owner: MacroOwner) => request('GET', macrosPath(owner), { schema: MacroList }),
   createMacro: (owner: MacroOwner, body: MacroInput) => request('POST', macrosPath(owner), { body, schema: MacroView }),
