@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { DocumentTitle } from '@claims/ui/components';
-import { queryClient, router } from './router.js';
+import { queryClient, router } from './app/router.js';
 import './styles.css';
 
 const deskTitle = (title: string) => `${title} · Claim desk`;

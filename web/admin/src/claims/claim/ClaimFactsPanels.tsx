@@ -1,0 +1,224 @@
+import { Link } from '@tanstack/react-router';
+import { useQuery } from '@tanstack/react-query';
+import { RECENT_CLAIMS_DAYS, type AdminClaimDetail, type ClaimFacts, type Address } from '@claims/contracts';
+import { errorText } from '@claims/ui';
+import { formatDate, formatDateTime, formatMoney, humanizeCode, pluralize } from '@claims/format';
+import { Alert, TrackingLinks } from '@claims/ui/components';
+import { Fact } from '../../shared/components/ui.js';
+import { resolutionTypeLabel } from '../../shared/labels.js';
+import './decision.css';
+import { claimQueries } from '../queries.js';
+
+function AddressBlock({ address }: { address: Address }) {
+  const lines = [
+    address.name,
+    address.address1,
+    address.address2,
+    [address.city, address.provinceCode ?? address.province, address.zip].filter(Boolean).join(' '),
+    address.country,
+    address.phone,
+  ].filter((line): line is string => Boolean(line));
+  return (
+    <address>
+      {lines.map((line) => (
+        <span key={line} className="address-line">
+          {line}
+        </span>
+      ))}
+    </address>
+  );
+}
+
+/** The order: when placed, where it was shipped (and where the shopper asked it go now), each shipment with carrier, tracking and dates. */
+function OrderPanel({ facts }: { facts: ClaimFacts }) {
+  const { order } = facts;
+  return (
+    <section className="card" aria-labelledby="order-facts">
+      <h2 id="order-facts">Order and shipping</h2>
+      {order ? (
+        <>
+          <dl className="facts">
+            <Fact term="Order">#{order.orderNumber}</Fact>
+            <Fact term="Placed">
+              <time dateTime={order.createdAt}>{formatDateTime(order.createdAt)}</time>
+            </Fact>
+            <Fact term="Shipping address">
+              <AddressBlock address={order.shippingAddress} />
+            </Fact>
+            <Fact term="Updated address (asked by the shopper)">
+              {facts.updatedShippingAddress ? <AddressBlock address={facts.updatedShippingAddress} /> : 'None'}
+            </Fact>
+          </dl>
+          {order.fulfillments.length > 0 ? (
+            <div className="table-scroll">
+              <table className="lines">
+                <caption>Shipments</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Shipment</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Carrier and tracking</th>
+                    <th scope="col">Shipped</th>
+                    <th scope="col">Delivered</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {order.fulfillments.map((f) => (
+                    <tr key={f.sourceFulfillmentId}>
+                      <th scope="row">
+                        {f.sourceFulfillmentId}
+                        {f.claimed ? <span className="muted"> (claimed)</span> : null}
+                      </th>
+                      <td>{humanizeCode(f.status)}</td>
+                      <td>
+                        {f.trackingNumbers.length + f.trackingUrls.length > 0 ? (
+                          <TrackingLinks shipment={f} />
+                        ) : (
+                          (f.trackingCompany ?? 'No tracking')
+                        )}
+                      </td>
+                      <td>{f.shippedAt ? <time dateTime={f.shippedAt}>{formatDate(f.shippedAt)}</time> : '—'}</td>
+                      <td>
+                        {f.deliveredAt ? (
+                          <time dateTime={f.deliveredAt}>{formatDate(f.deliveredAt)}</time>
+                        ) : (
+                          'Not delivered'
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : (
+            <p className="muted">The order has no shipments.</p>
+          )}
+        </>
+      ) : (
+        <p className="muted">The order is no longer on file.</p>
+      )}
+    </section>
+  );
+}
+
+/** What the shopper signed with: the drawn signature as an image, or the typed name. */
+function SignaturePanel({ facts, customer }: { facts: ClaimFacts; customer: string }) {
+  const { signature } = facts;
+  return (
+    <section className="card" aria-labelledby="signature">
+      <h2 id="signature">Signature</h2>
+      {signature ? (
+        <figure className="signature">
+          {signature.kind === 'drawn' ? (
+            <img src={signature.value} alt={`Signature drawn by ${customer}`} className="signature-image" />
+          ) : (
+            <p className="signature-typed">{signature.value}</p>
+          )}
+          <figcaption className="muted">
+            {signature.kind === 'drawn' ? 'Drawn' : 'Typed'} · signed{' '}
+            <time dateTime={signature.signedAt}>{formatDateTime(signature.signedAt)}</time>
+          </figcaption>
+        </figure>
+      ) : (
+        <p className="muted">No signature on file.</p>
+      )}
+    </section>
+  );
+}
+
+/** Warnings worth a second look before deciding: a frequent claimer, a photo already used on another claim. */
+function FlagsPanel({ facts }: { facts: ClaimFacts }) {
+  const { recentClaimsByEmail, reusedPhotos } = facts.flags;
+  const frequent = recentClaimsByEmail > 1;
+  return (
+    <section className="card" aria-labelledby="flags">
+      <h2 id="flags">Flags</h2>
+      <ul className="plain flags">
+        <li className={frequent ? 'flag flag-raised' : 'flag'}>
+          {pluralize(recentClaimsByEmail, 'claim')} by this email in the last {RECENT_CLAIMS_DAYS} days
+        </li>
+        {reusedPhotos.length === 0 ? (
+          <li className="flag">No photo used on another claim</li>
+        ) : (
+          reusedPhotos.map((photo) => (
+            <li key={`${photo.url}:${photo.otherClaimId}`} className="flag flag-raised">
+              <a href={photo.url} target="_blank" rel="noopener noreferrer">
+                A photo<span className="visually-hidden"> (opens in a new tab)</span>
+              </a>{' '}
+              is identical to one on{' '}
+              <Link to="/claims/view/$claimRef" params={{ claimRef: photo.otherClaimId }} search={{}}>
+                claim #{photo.otherClaimNumber}
+              </Link>
+            </li>
+          ))
+        )}
+      </ul>
+    </section>
+  );
+}
+
+/** The shopper's other claims (stores the agent may read) and how each ended. */
+function OtherClaimsPanel({ facts }: { facts: ClaimFacts }) {
+  return (
+    <section className="card" aria-labelledby="other-claims">
+      <h2 id="other-claims">The customer's other claims</h2>
+      {facts.otherClaims.length === 0 ? (
+        <p className="muted">No other claims.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="lines">
+            <caption className="visually-hidden">Other claims, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Claim</th>
+                <th scope="col">Filed</th>
+                <th scope="col">Value</th>
+                <th scope="col">Outcome</th>
+              </tr>
+            </thead>
+            <tbody>
+              {facts.otherClaims.map((c) => (
+                <tr key={c.id}>
+                  <th scope="row">
+                    <Link to="/claims/view/$claimRef" params={{ claimRef: c.id }} search={{}}>
+                      #{c.claimNumber}
+                    </Link>
+                  </th>
+                  <td>
+                    <time dateTime={c.createdAt}>{formatDate(c.createdAt)}</time>
+                  </td>
+                  <td>{formatMoney(c.claimedValue, c.currency)}</td>
+                  <td>
+                    {c.statusLabel}
+                    {c.resolutionType ? ` · ${resolutionTypeLabel(c.resolutionType)}` : ''}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** The facts to decide with, beside the claim: order and shipping, signature, flags and the customer's history. */
+export function ClaimFactsPanels({ claim }: { claim: AdminClaimDetail }) {
+  const facts = useQuery(claimQueries.facts(claim.id));
+  if (facts.isPending)
+    return (
+      <p className="muted" role="status">
+        Loading the order and the customer's history…
+      </p>
+    );
+  if (facts.isError)
+    return <Alert>The order and the customer's history could not be loaded: {errorText(facts.error)}</Alert>;
+  return (
+    <>
+      <FlagsPanel facts={facts.data} />
+      <OrderPanel facts={facts.data} />
+      <SignaturePanel facts={facts.data} customer={claim.customer.name} />
+      <OtherClaimsPanel facts={facts.data} />
+    </>
+  );
+}

@@ -1,0 +1,137 @@
+import { useId } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { MacroInput, MacroView } from '@claims/contracts';
+import { errorText } from '@claims/ui';
+import { formatDateTime } from '@claims/format';
+import { Alert } from '@claims/ui/components';
+import { isHttpError } from '../../shared/api.js';
+import { ConfirmDialog } from '../../shared/components/ConfirmDialog.js';
+import { Badge } from '../../shared/components/ui.js';
+import { deskToolsApi, type MacroOwner } from './deskToolsApi.js';
+import { EditDeleteButtons } from './EditDeleteButtons.js';
+import { MacroForm } from './MacroForm.js';
+import { useListEditing } from './useListEditing.js';
+import { macroQueries } from '../queries.js';
+
+const failureText = (error: unknown) =>
+  isHttpError(error, 409)
+    ? 'Someone changed this macro while you were editing it. Cancel, look at the new version and try again.'
+    : errorText(error);
+
+/** One list of macros (a store's or the global ones) with what the user may do to them. */
+export function MacroSection({
+  owner,
+  title,
+  storeName,
+  agentName,
+  canCreate,
+  canUpdate,
+  canDelete,
+}: {
+  owner: MacroOwner;
+  title: string;
+  storeName: string;
+  agentName: string;
+  canCreate: boolean;
+  canUpdate: boolean;
+  canDelete: boolean;
+}) {
+  const id = useId();
+  const macros = useQuery(macroQueries.of(owner));
+  const { editing, deleting, notice, save, remove, open, close, askDelete, cancelDelete } = useListEditing<
+    MacroView,
+    MacroInput
+  >({
+    queryKey: macroQueries.of(owner).queryKey,
+    save: (input, macro) =>
+      macro ? deskToolsApi.updateMacro(owner, macro.id, input, macro.version) : deskToolsApi.createMacro(owner, input),
+    remove: (macro) => deskToolsApi.deleteMacro(owner, macro.id, macro.version),
+    savedNotice: (saved, created) => `Macro "${saved.name}" ${created ? 'created' : 'saved'}.`,
+    deletedNotice: (macro) => `Macro "${macro.name}" deleted.`,
+    focusAfterDelete: () => document.getElementById(`${id}-title`)?.focus(),
+  });
+  const list = macros.data?.data ?? [];
+  return (
+    <section className="stack" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} tabIndex={-1}>
+        {title}
+      </h2>
+      <div role="status">{notice ? <p className="alert alert-success">{notice}</p> : null}</div>
+      {macros.isPending ? <p className="muted">Loading the macros…</p> : null}
+      {macros.isError ? <Alert>The macros could not be loaded: {errorText(macros.error)}</Alert> : null}
+      {macros.isSuccess && list.length === 0 ? <p className="muted">No macros yet.</p> : null}
+      {list.length > 0 ? (
+        <div className="table-wrap">
+          <table className="claims-table">
+            <caption className="visually-hidden">{title}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Text</th>
+                <th scope="col">Updated</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((macro) => (
+                <tr key={macro.id}>
+                  <th scope="row">{macro.name}</th>
+                  <td>
+                    <Badge tone={macro.kind === 'reply' ? 'neutral' : 'info'}>{macro.kind}</Badge>
+                  </td>
+                  <td className="macro-text">{macro.body}</td>
+                  <td>
+                    <time dateTime={macro.updatedAt}>{formatDateTime(macro.updatedAt)}</time>
+                  </td>
+                  <td>
+                    <div className="row-actions">
+                      <EditDeleteButtons
+                        name={macro.name}
+                        onEdit={canUpdate ? () => open(macro) : null}
+                        onDelete={canDelete ? () => askDelete(macro) : null}
+                      />
+                      {!canUpdate && !canDelete ? <span className="muted">—</span> : null}
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {canCreate && editing === null ? (
+        <div className="actions">
+          <button type="button" className="button" onClick={() => open('new')}>
+            New macro
+          </button>
+        </div>
+      ) : null}
+      {editing !== null ? (
+        <MacroForm
+          key={editing === 'new' ? 'new' : `${editing.id}-${editing.version}`}
+          macro={editing === 'new' ? null : editing}
+          storeName={storeName}
+          agentName={agentName}
+          busy={save.isPending}
+          error={save.isError ? failureText(save.error) : null}
+          onSave={(input) => save.mutate(input)}
+          onCancel={close}
+        />
+      ) : null}
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete macro ${deleting?.name ?? ''}?`}
+        confirmLabel="Delete macro"
+        busy={remove.isPending}
+        onConfirm={() => {
+          if (deleting) remove.mutate(deleting);
+        }}
+        onClose={cancelDelete}
+      >
+        <p>Agents can no longer use it. Replies already sent with it stay as they are.</p>
+        {remove.isError ? <Alert>{failureText(remove.error)}</Alert> : null}
+      </ConfirmDialog>
+    </section>
+  );
+}
