@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DomainFailure, WebhookPayload } from '@claims/contracts';
+import { DomainFailure, WEBHOOK_EVENT_TYPES, WebhookPayload } from '@claims/contracts';
 import {
   applyEvents,
   cancelPendingDeliveries,
@@ -360,5 +360,11 @@ describe('webhook-outbox projection', () => {
       type: 'webhook.test',
       data: { endpointId, storeId: order.storeId },
     });
+  });
+});
+
+describe('webhook-outbox projection, its decisions', () => {
+  it('turns every event type of WEBHOOK_EVENT_TYPES into deliveries', () => {
+    for (const type of Object.keys(WEBHOOK_EVENT_TYPES)) expect([...webhookOutboxProjection.handles]).toContain(type);
   });
 });
