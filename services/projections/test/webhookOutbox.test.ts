@@ -17,7 +17,7 @@ import {
 } from '../src/index.js';
 import { projectionDatabase } from './support/projectionDatabase.js';
 import { webhookEndpointsTable } from './support/webhookEndpointsTable.js';
-import { agent, ClaimStory, NOW, order, storeTerms } from './support/claimStory.js';
+import { agent, ClaimStory, NOW, order } from './support/claimStory.js';
 
 const hoursAgo = (hours: number) => new Date(Date.parse(NOW) - hours * 3_600_000).toISOString();
 const FIVE_SECONDS_LATER: NextAttemptAfterFailure = ({ failedAt }) => new Date(failedAt.getTime() + 5_000);
@@ -27,26 +27,10 @@ function busyClaim(): ClaimStory {
   const story = new ClaimStory().file();
   return story
     .do({ type: 'ChangeClaimStatus', to: 'OPEN', note: null })
-    .do({
-      type: 'SendMessage',
-      messageId: randomUUID(),
-      actor: agent,
-      senderType: 'merchant',
-      senderName: 'Acme',
-      messageContent: 'Hi',
-      medias: [],
-      now: story.at(),
-    })
+    .message('Hi')
     .do({ type: 'AddClaimNote', noteId: randomUUID(), actor: agent, body: 'internal', now: story.at() })
     .do({ type: 'AddClaimLabel', label: 'vip' })
-    .do({
-      type: 'ResolveClaim',
-      resolutionIds: [randomUUID()],
-      actor: agent,
-      now: story.at(),
-      ...storeTerms,
-      request: { resolutionType: 'REFUND' },
-    })
+    .resolve({ resolutionType: 'REFUND' })
     .do({ type: 'AddReview', reviewId: randomUUID(), now: story.at(), review: { rating: 4, text: 'ok' } });
 }
 
@@ -143,14 +127,7 @@ describe('webhook-outbox projection', () => {
       e.type === 'ClaimFiled' ? (e.data as { items: Array<{ id: string }> }).items.map((i) => i.id) : [],
     );
     const decide = (claimItemId: string, resolutionType: 'STORE_CREDIT' | 'DENY' | 'REFUND') =>
-      story.do({
-        type: 'ResolveClaim',
-        resolutionIds: [randomUUID()],
-        actor: agent,
-        now: story.at(),
-        ...storeTerms,
-        request: { resolutionType, reason: 'NOT_COVERED', items: [{ claimItemId }] },
-      });
+      story.resolve({ resolutionType, reason: 'NOT_COVERED', items: [{ claimItemId }] });
     decide(itemIds[0]!, 'STORE_CREDIT');
     await applyEvents(db, webhookOutboxProjection, story.envelopes);
     const payloads = async (endpointId: string) =>
@@ -201,14 +178,7 @@ describe('webhook-outbox projection', () => {
         actor: agent,
         now: story.at(),
       })
-      .do({
-        type: 'ResolveClaim',
-        resolutionIds: [randomUUID(), randomUUID()],
-        actor: agent,
-        now: story.at(),
-        ...storeTerms,
-        request: { resolutionType: 'REFUND' },
-      });
+      .resolve({ resolutionType: 'REFUND' });
     await applyEvents(db, webhookOutboxProjection, story.envelopes);
     const resolved = (await payloads(resolvedOnly)).map((p) => p.data);
     expect(resolved).toHaveLength(2);

@@ -6,6 +6,7 @@ import {
   type DomainEvent,
   type EventEnvelope,
   type FileClaim,
+  type SenderType,
 } from '@claims/contracts';
 import {
   claimDecider,
@@ -88,6 +89,25 @@ export class ClaimStory {
     return filed.data.items[0]!.id;
   }
 
+  /** A message on the claim, sent now. */
+  message(messageContent: string, senderType: SenderType = 'merchant', senderName = 'Acme'): this {
+    return this.do({
+      type: 'SendMessage',
+      messageId: randomUUID(),
+      actor: agent,
+      senderType,
+      senderName,
+      messageContent,
+      medias: [],
+      now: this.at(),
+    });
+  }
+
+  /** A decision under the store's terms, now: of every item unless the request names some. */
+  resolve(request: ResolveClaim['request'], resolutionIds: string[] = [randomUUID(), randomUUID()]): this {
+    return this.do({ type: 'ResolveClaim', resolutionIds, actor: agent, now: this.at(), ...storeTerms, request });
+  }
+
   /** A mail about the claim, recorded in its notifications stream as the notifications worker records it. */
   notify(scope: Omit<RecordNotification['scope'], 'claimId'>, outcome: RecordNotification['outcome']): this {
     const decided = claimMailDecider.decide(
@@ -135,4 +155,5 @@ export class ClaimStory {
   }
 }
 
+type ResolveClaim = Extract<ClaimCommand, { type: 'ResolveClaim' }>;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
