@@ -6,10 +6,10 @@ import {
   abTestResults,
   abTestsDecider,
   assignVariant,
-  foldEvents,
   offeredVariant,
   twoProportionTest,
 } from '../src/index.js';
+import { given, refused } from './support/givenWhenThen.js';
 
 const storeId = 'a0cea1ca-8017-4455-8392-fa5be97b8803';
 const testId = '5b1f0a2e-8f6d-4c1e-9a37-2d6f1b0c9e44';
@@ -44,54 +44,48 @@ describe('variant assignment', () => {
       sessionId: testId,
       orderId: storeId,
       variantId: 'bonus-10',
-      now: NOW,
     };
-    const first = abAssignmentsDecider.decide(command, abAssignmentsDecider.initialState);
-    expect(first.ok && first.value).toHaveLength(1);
-    const state = foldEvents(abAssignmentsDecider, first.ok ? first.value : []);
-    expect(abAssignmentsDecider.decide({ ...command, variantId: 'bonus-15' }, state)).toEqual({ ok: true, value: [] });
+    const assigned = given(abAssignmentsDecider)
+      .when({ ...command, now: NOW })
+      .thenMatches([{ type: 'AbVariantAssigned', data: { testId, variantId: 'bonus-10', assignedAt: NOW } }]);
+    given(abAssignmentsDecider, assigned)
+      .when({ ...command, variantId: 'bonus-15', now: NOW })
+      .then([]);
   });
 });
 
+const start = (id: string, now = NOW) =>
+  ({ type: 'StartAbTest', storeId, testId: id, name: 'Bonus', variants, now }) as const;
+const stop = (now = NOW) => ({ type: 'StopAbTest', storeId, testId, now }) as const;
+
 describe('A/B tests of a store', () => {
   it('runs one test at a time', () => {
-    const start = abTestsDecider.decide(
-      { type: 'StartAbTest', storeId, testId, name: 'Bonus', variants, now: NOW },
-      abTestsDecider.initialState,
-    );
-    const state = foldEvents(abTestsDecider, start.ok ? start.value : []);
-    const again = abTestsDecider.decide(
-      { type: 'StartAbTest', storeId, testId: storeId, name: 'Another', variants, now: NOW },
-      state,
-    );
-    expect(again).toMatchObject({ ok: false, error: { code: 'ab_test_running' } });
-    const stop = abTestsDecider.decide({ type: 'StopAbTest', storeId, testId, now: NOW }, state);
-    const stopped = foldEvents(abTestsDecider, stop.ok ? stop.value : [], state);
-    expect(
-      abTestsDecider.decide(
-        { type: 'StartAbTest', storeId, testId: storeId, name: 'Another', variants, now: NOW },
-        stopped,
-      ).ok,
-    ).toBe(true);
+    const started = given(abTestsDecider)
+      .when(start(testId))
+      .thenMatches([{ type: 'AbTestStarted' }]);
+    given(abTestsDecider, started).when(start(storeId)).then(refused('ab_test_running'));
+    const stopped = given(abTestsDecider, started)
+      .when(stop())
+      .thenMatches([{ type: 'AbTestStopped' }]);
+    given(abTestsDecider, [...started, ...stopped])
+      .when(start(storeId))
+      .thenMatches([{ type: 'AbTestStarted', data: { testId: storeId } }]);
   });
 });
 
 describe('the offer a claim was made', () => {
   it("is its session's variant in the test running when it was filed, even after the test stopped", () => {
-    const start = abTestsDecider.decide(
-      { type: 'StartAbTest', storeId, testId, name: 'Bonus', variants, now: NOW },
-      abTestsDecider.initialState,
-    );
-    const running = foldEvents(abTestsDecider, start.ok ? start.value : []);
-    const stop = abTestsDecider.decide(
-      { type: 'StopAbTest', storeId, testId, now: '2026-11-30T00:00:00.000Z' },
-      running,
-    );
-    const stopped = foldEvents(abTestsDecider, stop.ok ? stop.value : [], running);
+    const started = given(abTestsDecider)
+      .when(start(testId))
+      .thenMatches([{ type: 'AbTestStarted' }]);
+    const stopped = given(abTestsDecider, started)
+      .when(stop('2026-11-30T00:00:00.000Z'))
+      .thenMatches([{ type: 'AbTestStopped' }]);
+    const tests = given(abTestsDecider, [...started, ...stopped]).state;
     const assigned = { [testId]: 'bonus-15' };
-    expect(offeredVariant(stopped, assigned, '2026-11-24T00:00:00.000Z')?.creditBonus).toBe(15);
-    expect(offeredVariant(stopped, assigned, '2026-12-01T00:00:00.000Z')).toBeNull();
-    expect(offeredVariant(stopped, {}, '2026-11-24T00:00:00.000Z')).toBeNull();
+    expect(offeredVariant(tests, assigned, '2026-11-24T00:00:00.000Z')?.creditBonus).toBe(15);
+    expect(offeredVariant(tests, assigned, '2026-12-01T00:00:00.000Z')).toBeNull();
+    expect(offeredVariant(tests, {}, '2026-11-24T00:00:00.000Z')).toBeNull();
   });
 });
 

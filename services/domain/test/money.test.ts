@@ -15,6 +15,7 @@ import {
   type StorePayoutsCommand,
   type StorePayoutsState,
 } from '../src/index.js';
+import { given } from './support/givenWhenThen.js';
 
 const line = (
   resolutionType: ClaimResolution['resolutionType'],
@@ -313,7 +314,7 @@ describe('store credit', () => {
         );
         expect(state.balance).toBeGreaterThanOrEqual(0);
         // Reversed again, nothing more is taken.
-        expect(storeCreditDecider.decide(reclaim, state)).toEqual({ ok: true, value: [] });
+        given(storeCreditDecider, events).when(reclaim).then([]);
       }),
     );
   });

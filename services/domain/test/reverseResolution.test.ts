@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { EventOf } from '@claims/contracts';
-import { claimDecider, decideFileClaim, foldEvents, initialOrderClaimsState, isResolvable } from '../src/index.js';
+import { claimDecider, decideFileClaim, initialOrderClaimsState, isResolvable } from '../src/index.js';
+import { given, refused } from './support/givenWhenThen.js';
 import { NOW } from './fixtures.js';
 import { demoOrder, demoStore } from './demoOrders.js';
 
@@ -44,10 +44,7 @@ function filedClaim() {
     },
   );
   if (!filed.ok) throw new Error(filed.error.message);
-  return foldEvents(
-    claimDecider,
-    filed.value.filter((e): e is EventOf<'ClaimFiled'> => e.type === 'ClaimFiled'),
-  );
+  return filed.value.filter((e) => e.type === 'ClaimFiled');
 }
 
 const reverse = {
@@ -62,57 +59,55 @@ const reverse = {
 
 describe("reversing a claim's resolution", () => {
   it('undoes every line, names a clawback entry per line, and puts the decided claim back in work', () => {
-    const claim = filedClaim();
-    expect(claimDecider.decide(reverse, claim)).toMatchObject({ ok: false, error: { code: 'invalid_transition' } });
-    const resolved = claimDecider.decide(
-      {
-        type: 'ResolveClaim',
-        claimId: id(1),
-        resolutionIds: [id(3)],
-        actor: agent,
-        now: NOW,
-        request: { resolutionType: 'REFUND', reason: 'OTHER' },
-        capabilities: acme.settings.capabilities,
-        valuation: {
-          storeCurrency: 'USD',
-          exchangeRate: 1,
-          rules: { replacementCostPercent: 100 },
-          credit: { bonus: 0, bonusType: 'percentage' },
-        },
-      },
-      claim,
-    );
-    if (!resolved.ok) throw new Error(resolved.error.message);
-    const decided = foldEvents(claimDecider, resolved.value, claim)!;
-    expect(decided.status).toBe('RESOLVED');
-
-    expect(claimDecider.decide({ ...reverse, clawbackEntryIds: [] }, decided)).toMatchObject({
-      ok: false,
-      error: { code: 'validation_failed' },
-    });
-    const reversed = claimDecider.decide(reverse, decided);
-    if (!reversed.ok) throw new Error(reversed.error.message);
-    expect(reversed.value).toEqual([
-      {
-        type: 'ClaimResolutionReversed',
-        data: {
+    const filing = filedClaim();
+    given(claimDecider, filing).when(reverse).then(refused('invalid_transition'));
+    const resolved = [
+      ...filing,
+      ...given(claimDecider, filing)
+        .when({
+          type: 'ResolveClaim',
           claimId: id(1),
-          storeId: acme.id,
-          lines: [{ resolutionId: id(3), clawbackEntryId: id(9) }],
-          reason: 'Charged back',
-          reversedBy: 'u-1',
-          reversedAt: NOW,
+          resolutionIds: [id(3)],
+          actor: agent,
+          now: NOW,
+          request: { resolutionType: 'REFUND', reason: 'OTHER' },
+          capabilities: acme.settings.capabilities,
+          valuation: {
+            storeCurrency: 'USD',
+            exchangeRate: 1,
+            rules: { replacementCostPercent: 100 },
+            credit: { bonus: 0, bonusType: 'percentage' },
+          },
+        })
+        .thenMatches([{ type: 'ClaimResolved', data: { status: 'RESOLVED' } }]),
+    ];
+
+    given(claimDecider, resolved)
+      .when({ ...reverse, clawbackEntryIds: [] })
+      .then(refused('validation_failed'));
+    const reversed = given(claimDecider, resolved)
+      .when(reverse)
+      .then([
+        {
+          type: 'ClaimResolutionReversed',
+          data: {
+            claimId: id(1),
+            storeId: acme.id,
+            lines: [{ resolutionId: id(3), clawbackEntryId: id(9) }],
+            reason: 'Charged back',
+            reversedBy: 'u-1',
+            reversedAt: NOW,
+          },
         },
-      },
-      {
-        type: 'ClaimStatusChanged',
-        data: { claimId: id(1), from: 'RESOLVED', to: 'OPEN', note: 'Resolution reversed: Charged back' },
-      },
-    ]);
-    const after = foldEvents(claimDecider, reversed.value, decided)!;
-    expect(after).toMatchObject({ status: 'OPEN', resolutions: [] });
-    expect(isResolvable(after)).toBe(true);
+        {
+          type: 'ClaimStatusChanged',
+          data: { claimId: id(1), from: 'RESOLVED', to: 'OPEN', note: 'Resolution reversed: Charged back' },
+        },
+      ]);
+    const after = given(claimDecider, [...resolved, ...reversed]);
+    expect(after.state).toMatchObject({ status: 'OPEN', resolutions: [] });
+    expect(isResolvable(after.state!)).toBe(true);
     // Once taken back there is nothing left to reverse.
-    expect(claimDecider.decide(reverse, after)).toMatchObject({ ok: false, error: { code: 'invalid_transition' } });
+    after.when(reverse).then(refused('invalid_transition'));
   });
 });

@@ -9,6 +9,7 @@ import {
   type StoreLifecycleCommand,
 } from '@claims/contracts';
 import { accountDecider, storeLifecycleDecider, type StoreLifecycleState } from '../src/index.js';
+import { given, refused } from './support/givenWhenThen.js';
 
 const storeId = 'b1111111-1111-4111-8111-111111111111';
 const accountId = 'a1111111-1111-4111-8111-111111111111';
@@ -38,26 +39,42 @@ const created = () => run(null, create).state!;
 
 describe("a store's creation and onboarding", () => {
   it('creates a store once, inactive, at the created stage', () => {
-    const state = created();
-    expect(state).toMatchObject({ stage: 'created', active: false, steps: [{ step: 'create' }] });
-    expect(run(state, create).error).toBe('already_exists');
-    expect(
-      accountDecider.decide({ type: 'CreateAccount', accountId, slug: 'noord', name: 'Noord', now }, { name: 'Noord' })
-        .ok,
-    ).toBe(false);
+    const filed = given(storeLifecycleDecider)
+      .when(create)
+      .thenMatches([{ type: 'StoreCreated' }]);
+    const store = given(storeLifecycleDecider, filed);
+    expect(store.state).toMatchObject({ stage: 'created', active: false, steps: [{ step: 'create' }] });
+    store.when(create).then(refused('already_exists'));
+    const createAccount = { type: 'CreateAccount', accountId, slug: 'noord', name: 'Noord', now } as const;
+    const account = given(accountDecider)
+      .when(createAccount)
+      .thenMatches([{ type: 'AccountCreated' }]);
+    given(accountDecider, account).when(createAccount).then(refused('already_exists'));
   });
 
   it('asks a reason for a rejection and activates only a deployed store, once', () => {
-    let state = created();
-    expect(run(state, { type: 'ActivateStore', now }).error).toBe('invalid_transition');
+    const advance = (step: Exclude<OnboardingStep, 'create'>, note = ''): StoreLifecycleCommand => ({
+      type: 'AdvanceOnboarding',
+      step,
+      note,
+      now,
+    });
+    const activate: StoreLifecycleCommand = { type: 'ActivateStore', now };
+    let history = given(storeLifecycleDecider)
+      .when(create)
+      .thenMatches([{ type: 'StoreCreated' }]);
+    given(storeLifecycleDecider, history).when(activate).then(refused('invalid_transition'));
     for (const step of ['brand-create', 'review'] as const)
-      state = run(state, { type: 'AdvanceOnboarding', step, note: '', now }).state!;
-    expect(run(state, { type: 'AdvanceOnboarding', step: 'reject', note: ' ', now }).error).toBe('validation_failed');
+      history = [...history, ...given(storeLifecycleDecider, history).when(advance(step)).thenMatches([{}])];
+    given(storeLifecycleDecider, history).when(advance('reject', ' ')).then(refused('validation_failed'));
     for (const step of ['approve', 'deploy'] as const)
-      state = run(state, { type: 'AdvanceOnboarding', step, note: '', now }).state!;
-    const activated = run(state, { type: 'ActivateStore', now });
-    expect(activated.events.map((e) => e.type)).toEqual(['StoreActivated']);
-    expect(run(activated.state, { type: 'ActivateStore', now }).events).toEqual([]);
+      history = [...history, ...given(storeLifecycleDecider, history).when(advance(step)).thenMatches([{}])];
+    const activated = given(storeLifecycleDecider, history)
+      .when(activate)
+      .thenMatches([{ type: 'StoreActivated' }]);
+    given(storeLifecycleDecider, [...history, ...activated])
+      .when(activate)
+      .then([]);
   });
 
   it('follows the step table whatever is asked: a step is taken iff its stage allows it, and no store is deployed unapproved (property)', () => {

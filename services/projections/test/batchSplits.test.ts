@@ -2,146 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { ClaimStatus, EventEnvelope } from '@claims/contracts';
 import { applyEvents, PROJECTIONS } from '../src/index.js';
 import { projectionDatabase } from './support/projectionDatabase.js';
 import { webhookEndpointsTable } from './support/webhookEndpointsTable.js';
-import { agent, ClaimStory, NOW, order, storeTerms, twoItems } from './support/claimStory.js';
+import { order } from './support/claimStory.js';
+import { claimHistories, claimHistory, interleave } from './support/claimHistories.js';
 import { MoneyHistory, moneyStep } from './support/moneyHistory.js';
-
-type ClaimStep =
-  | { kind: 'status'; to: ClaimStatus }
-  | { kind: 'message'; sender: 'customer' | 'merchant' | 'staff' }
-  | { kind: 'label'; label: string; remove: boolean }
-  | { kind: 'assign'; who: number | null }
-  | { kind: 'resolve'; type: 'REFUND' | 'RESHIP' | 'STORE_CREDIT' | 'DENY'; firstItemOnly: boolean }
-  | { kind: 'reverse' }
-  | { kind: 'review'; rating: number }
-  | { kind: 'mail'; sent: boolean };
-
-const claimStep: fc.Arbitrary<ClaimStep> = fc.oneof(
-  fc.record({
-    kind: fc.constant('status' as const),
-    to: fc.constantFrom<ClaimStatus>('OPEN', 'COMMUNICATING', 'CLOSED', 'ARCHIVED', 'NEW'),
-  }),
-  fc.record({
-    kind: fc.constant('message' as const),
-    sender: fc.constantFrom('customer' as const, 'merchant' as const, 'staff' as const),
-  }),
-  fc.record({ kind: fc.constant('label' as const), label: fc.constantFrom('vip', 'fragile'), remove: fc.boolean() }),
-  fc.record({ kind: fc.constant('assign' as const), who: fc.option(fc.nat({ max: 1 })) }),
-  fc.record({
-    kind: fc.constant('resolve' as const),
-    type: fc.constantFrom('REFUND' as const, 'RESHIP' as const, 'STORE_CREDIT' as const, 'DENY' as const),
-    firstItemOnly: fc.boolean(),
-  }),
-  fc.record({ kind: fc.constant('reverse' as const) }),
-  fc.record({ kind: fc.constant('review' as const), rating: fc.integer({ min: 1, max: 5 }) }),
-  fc.record({ kind: fc.constant('mail' as const), sent: fc.boolean() }),
-);
-
-const TEAM = [
-  { id: randomUUID(), name: 'Ana Agent' },
-  { id: randomUUID(), name: 'Ben Agent' },
-];
-
-type ClaimCommandOfStory = Parameters<ClaimStory['do']>[0];
-
-function commandOf(step: ClaimStep, story: ClaimStory): ClaimCommandOfStory {
-  switch (step.kind) {
-    case 'status':
-      return { type: 'ChangeClaimStatus', to: step.to, note: null };
-    case 'message':
-      return {
-        type: 'SendMessage',
-        messageId: randomUUID(),
-        actor: agent,
-        senderType: step.sender,
-        senderName: step.sender,
-        messageContent: 'Hello',
-        medias: [],
-        now: story.at(),
-      };
-    case 'label':
-      return step.remove
-        ? { type: 'RemoveClaimLabel', label: step.label }
-        : { type: 'AddClaimLabel', label: step.label };
-    case 'assign':
-      return { type: 'AssignClaim', assignee: step.who === null ? null : TEAM[step.who]! };
-    case 'resolve':
-      return {
-        type: 'ResolveClaim',
-        resolutionIds: [randomUUID(), randomUUID()],
-        actor: agent,
-        now: story.at(),
-        ...storeTerms,
-        request: {
-          resolutionType: step.type,
-          reason: 'OTHER',
-          ...(step.firstItemOnly ? { items: [{ claimItemId: twoItems.itemIds[0] }] } : {}),
-        },
-      };
-    case 'reverse':
-      return {
-        type: 'ReverseResolution',
-        storeId: order.storeId,
-        clawbackEntryIds: [randomUUID(), randomUUID()],
-        reason: 'Charged back',
-        actor: agent,
-        now: story.at(),
-      };
-    case 'review':
-      return {
-        type: 'AddReview',
-        reviewId: randomUUID(),
-        now: story.at(),
-        review: { rating: step.rating, text: 'ok' },
-      };
-    case 'mail':
-      throw new Error('mail is not a claim command');
-  }
-}
-
-/**
- * A claim's life from random steps, of one item or two (so a decision on the first item alone leaves the claim in work);
- * a step the domain refuses is left out, as the API would answer it with an error.
- */
-function claimHistory([ofTwoItems, steps]: readonly [boolean, readonly ClaimStep[]], n: number): EventEnvelope[] {
-  const story = new ClaimStory(randomUUID(), String(20_000 + n)).file(ofTwoItems ? twoItems.request : {});
-  const filed = story.envelopes.find((e) => e.type === 'ClaimFiled')!.eventId;
-  for (const step of steps) {
-    try {
-      if (step.kind === 'mail') {
-        story.notify(
-          {
-            notificationId: randomUUID(),
-            kind: 'claim_filed',
-            causedBy: filed,
-            to: 'ava@example.com',
-            subject: 'We received your claim',
-          },
-          step.sent ? { sent: true } : { sent: false, error: 'refused', nextAttemptAt: NOW },
-        );
-      } else {
-        story.do(commandOf(step, story));
-      }
-    } catch {
-      // Refused by the domain: nothing recorded.
-    }
-  }
-  return story.envelopes;
-}
-
-/** Interleaves the sources at random, each kept in its own order (so each stream's versions stay in order), numbered anew. */
-function interleave(sources: EventEnvelope[][], picks: readonly number[]): EventEnvelope[] {
-  const queues = sources.map((s) => [...s]);
-  const merged: EventEnvelope[] = [];
-  for (let i = 0; queues.some((q) => q.length > 0); i++) {
-    const open = queues.filter((q) => q.length > 0);
-    merged.push(open[(picks[i % Math.max(1, picks.length)] ?? 0) % open.length]!.shift()!);
-  }
-  return merged.map((e, i) => ({ ...e, globalPosition: i + 1 }));
-}
 
 const TABLES = [...new Set(PROJECTIONS.flatMap((p) => p.tables))];
 
@@ -184,7 +50,7 @@ describe('every projection applied in batches equals it applied event by event',
   it('for a random history, in random batch splits, with earlier batches and overlapping slices delivered again', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.tuple(fc.boolean(), fc.array(claimStep, { maxLength: 12 })), { minLength: 1, maxLength: 4 }),
+        claimHistories,
         fc.array(moneyStep, { maxLength: 30 }),
         fc.array(fc.nat(), { minLength: 1, maxLength: 40 }),
         fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 6 }),

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DomainFailure } from '@claims/contracts';
 import { applyEvents, claimListProjection, idleClaims, listClaims } from '../src/index.js';
 import { projectionDatabase } from './support/projectionDatabase.js';
-import { agent, ClaimStory, order, storeTerms, twoItems } from './support/claimStory.js';
+import { agent, ClaimStory, order, twoItems } from './support/claimStory.js';
 
 const everyStore = { storeIds: null, limit: 50 };
 
@@ -13,25 +13,9 @@ function refundedClaim(claimNumber = '10001', startsAt?: string): ClaimStory {
   const story = new ClaimStory(randomUUID(), claimNumber, startsAt).file();
   return story
     .do({ type: 'ChangeClaimStatus', to: 'OPEN', note: null })
-    .do({
-      type: 'SendMessage',
-      messageId: randomUUID(),
-      actor: agent,
-      senderType: 'merchant',
-      senderName: 'Acme',
-      messageContent: 'Sorry!',
-      medias: [],
-      now: story.at(),
-    })
+    .message('Sorry!')
     .do({ type: 'AddClaimLabel', label: 'vip' })
-    .do({
-      type: 'ResolveClaim',
-      resolutionIds: [randomUUID()],
-      actor: agent,
-      now: story.at(),
-      ...storeTerms,
-      request: { resolutionType: 'REFUND' },
-    });
+    .resolve({ resolutionType: 'REFUND' });
 }
 
 const reverse = (story: ClaimStory, reason = 'Charged back') =>
@@ -169,14 +153,7 @@ describe('claim-list projection', () => {
       expect(reversed).toMatchObject({ status: 'OPEN', resolution_type: null, resolved_at: null });
       expect(Number(reversed.version)).toBe(reversal.streamVersion);
 
-      story.do({
-        type: 'ResolveClaim',
-        resolutionIds: [randomUUID()],
-        actor: agent,
-        now: story.at(),
-        ...storeTerms,
-        request: { resolutionType: 'RESHIP' },
-      });
+      story.resolve({ resolutionType: 'RESHIP' });
       await applyEvents(db, claimListProjection, story.envelopes.slice(-1));
       const decidedAgain = await rowOf(story.claimId);
       expect(decidedAgain).toMatchObject({ status: 'RESOLVED', resolution_type: 'RESHIP' });
@@ -185,14 +162,7 @@ describe('claim-list projection', () => {
 
     it('takes back a decision on some items while the claim keeps its status, and moves the version and last activity', async () => {
       const story = new ClaimStory().file(twoItems.request).do({ type: 'ChangeClaimStatus', to: 'OPEN', note: null });
-      story.do({
-        type: 'ResolveClaim',
-        resolutionIds: [randomUUID()],
-        actor: agent,
-        now: story.at(),
-        ...storeTerms,
-        request: { resolutionType: 'STORE_CREDIT', items: [{ claimItemId: twoItems.itemIds[0] }] },
-      });
+      story.resolve({ resolutionType: 'STORE_CREDIT', items: [{ claimItemId: twoItems.itemIds[0] }] });
       await applyEvents(db, claimListProjection, story.envelopes);
       expect(await rowOf(story.claimId)).toMatchObject({
         status: 'OPEN',
@@ -213,14 +183,7 @@ describe('claim-list projection', () => {
     it('ends as event by event when the decision, its reversal and the next decision come in one batch', async () => {
       const story = refundedClaim();
       reverse(story);
-      story.do({
-        type: 'ResolveClaim',
-        resolutionIds: [randomUUID()],
-        actor: agent,
-        now: story.at(),
-        ...storeTerms,
-        request: { resolutionType: 'DENY', reason: 'PACKAGE_ARRIVED' },
-      });
+      story.resolve({ resolutionType: 'DENY', reason: 'PACKAGE_ARRIVED' });
       await applyEvents(db, claimListProjection, story.envelopes);
       const row = await rowOf(story.claimId);
       expect(row).toMatchObject({ status: 'DENIED', resolution_type: 'DENY' });

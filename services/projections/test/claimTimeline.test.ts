@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyEvents, claimTimeline, claimTimelineProjection } from '../src/index.js';
 import { projectionDatabase } from './support/projectionDatabase.js';
-import { agent, ClaimStory, order, storeTerms, twoItems } from './support/claimStory.js';
+import { agent, ClaimStory, order, twoItems } from './support/claimStory.js';
 
 describe('claim-timeline projection', () => {
   let db: Kysely<unknown>;
@@ -19,28 +19,12 @@ describe('claim-timeline projection', () => {
     const story = new ClaimStory().file();
     story
       .do({ type: 'ChangeClaimStatus', to: 'OPEN', note: 'looking into it' })
-      .do({
-        type: 'SendMessage',
-        messageId: randomUUID(),
-        actor: agent,
-        senderType: 'merchant',
-        senderName: 'Acme',
-        messageContent: 'Photos?',
-        medias: [],
-        now: story.at(),
-      })
+      .message('Photos?')
       .do({ type: 'AddClaimNote', noteId, actor: agent, body: 'Repeat claimer, check the photos', now: story.at() })
       .do({ type: 'AddClaimLabel', label: 'vip' })
       .do({ type: 'RemoveClaimLabel', label: 'vip' })
       .do({ type: 'SetClaimMetadata', key: 'carrier', value: 'UPS' })
-      .do({
-        type: 'ResolveClaim',
-        resolutionIds: [randomUUID()],
-        actor: agent,
-        now: story.at(),
-        ...storeTerms,
-        request: { resolutionType: 'RESHIP' },
-      })
+      .resolve({ resolutionType: 'RESHIP' })
       .do({ type: 'AddReview', reviewId: randomUUID(), now: story.at(), review: { rating: 5, text: 'Quick!' } });
     const claimEvents = story.envelopes.filter((e) => e.streamId === story.claimId);
 
@@ -166,14 +150,7 @@ describe('claim-timeline projection', () => {
     it('is a line with its reason and who, before the status going back to open', async () => {
       const resolutionId = randomUUID();
       const story = new ClaimStory().file();
-      story.do({
-        type: 'ResolveClaim',
-        resolutionIds: [resolutionId],
-        actor: agent,
-        now: story.at(),
-        ...storeTerms,
-        request: { resolutionType: 'REFUND' },
-      });
+      story.resolve({ resolutionType: 'REFUND' }, [resolutionId]);
       reverse(story, 'Charged back');
       await applyEvents(db, claimTimelineProjection, story.envelopes);
       const entries = await claimTimeline(db, story.claimId);
@@ -195,14 +172,7 @@ describe('claim-timeline projection', () => {
     it('is a line even when the claim keeps its status (a decision on some items taken back)', async () => {
       const resolutionId = randomUUID();
       const story = new ClaimStory().file(twoItems.request).do({ type: 'ChangeClaimStatus', to: 'OPEN', note: null });
-      story.do({
-        type: 'ResolveClaim',
-        resolutionIds: [resolutionId],
-        actor: agent,
-        now: story.at(),
-        ...storeTerms,
-        request: { resolutionType: 'RESHIP', items: [{ claimItemId: twoItems.itemIds[1] }] },
-      });
+      story.resolve({ resolutionType: 'RESHIP', items: [{ claimItemId: twoItems.itemIds[1] }] }, [resolutionId]);
       reverse(story, 'Wrong item');
       await applyEvents(db, claimTimelineProjection, story.envelopes);
       const entries = await claimTimeline(db, story.claimId);

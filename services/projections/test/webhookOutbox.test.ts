@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { WebhookPayload } from '@claims/contracts';
+import { WEBHOOK_EVENT_TYPES, WebhookPayload } from '@claims/contracts';
 import { applyEvents, webhookOutboxProjection } from '../src/index.js';
 import { projectionDatabase } from './support/projectionDatabase.js';
 import { webhookEndpointsTable } from './support/webhookEndpointsTable.js';
@@ -103,14 +103,7 @@ describe('webhook-outbox projection', () => {
       e.type === 'ClaimFiled' ? (e.data as { items: Array<{ id: string }> }).items.map((i) => i.id) : [],
     );
     const decide = (claimItemId: string, resolutionType: 'STORE_CREDIT' | 'DENY' | 'REFUND') =>
-      story.do({
-        type: 'ResolveClaim',
-        resolutionIds: [randomUUID()],
-        actor: agent,
-        now: story.at(),
-        ...storeTerms,
-        request: { resolutionType, reason: 'NOT_COVERED', items: [{ claimItemId }] },
-      });
+      story.resolve({ resolutionType, reason: 'NOT_COVERED', items: [{ claimItemId }] });
     decide(itemIds[0]!, 'STORE_CREDIT');
     await applyEvents(db, webhookOutboxProjection, story.envelopes);
     const payloads = async (endpointId: string) =>
@@ -161,14 +154,7 @@ describe('webhook-outbox projection', () => {
         actor: agent,
         now: story.at(),
       })
-      .do({
-        type: 'ResolveClaim',
-        resolutionIds: [randomUUID(), randomUUID()],
-        actor: agent,
-        now: story.at(),
-        ...storeTerms,
-        request: { resolutionType: 'REFUND' },
-      });
+      .resolve({ resolutionType: 'REFUND' });
     await applyEvents(db, webhookOutboxProjection, story.envelopes);
     const resolved = (await payloads(resolvedOnly)).map((p) => p.data);
     expect(resolved).toHaveLength(2);
@@ -201,5 +187,11 @@ describe('webhook-outbox projection', () => {
     await sql`truncate projection_offsets`.execute(db);
     await applyEvents(db, webhookOutboxProjection, story.envelopes);
     expect(await deliveries()).toEqual(first);
+  });
+});
+
+describe('webhook-outbox projection, its decisions', () => {
+  it('turns every event type of WEBHOOK_EVENT_TYPES into deliveries', () => {
+    for (const type of Object.keys(WEBHOOK_EVENT_TYPES)) expect([...webhookOutboxProjection.handles]).toContain(type);
   });
 });

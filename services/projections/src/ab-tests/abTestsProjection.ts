@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
 import { defineProjection } from '../runtime/projection.js';
-import { recordset } from '../runtime/bulkRows.js';
+import { rowFold } from '../runtime/rowFold.js';
 
 const migrations: Record<string, Migration> = {
   '2500_ab_tests': sqlMigration(
@@ -27,6 +27,36 @@ const migrations: Record<string, Migration> = {
     sql`create index ab_test_filed_claims_order on ab_test_filed_claims (order_id)`,
   ),
 };
+
+/** The variant a claim session was given in a test: a session is assigned once per test. */
+const assignmentRows = rowFold({
+  table: 'ab_test_assignments',
+  columns: { test_id: 'uuid', session_id: 'uuid', store_id: 'uuid', order_id: 'uuid', variant_id: 'text' },
+  key: ['test_id', 'session_id'],
+  handles: ['AbVariantAssigned'],
+  startedBy: ['AbVariantAssigned'],
+  rowKey: ({ data }) => ({ test_id: data.testId, session_id: data.sessionId }),
+  evolve: (row, { data }) =>
+    row ?? {
+      test_id: data.testId,
+      session_id: data.sessionId,
+      store_id: data.storeId,
+      order_id: data.orderId,
+      variant_id: data.variantId,
+    },
+});
+
+/** Each claim filed, with the resolution its shopper chose. */
+const filedClaimRows = rowFold({
+  table: 'ab_test_filed_claims',
+  columns: { claim_id: 'uuid', store_id: 'uuid', order_id: 'uuid', resolution: 'text' },
+  key: ['claim_id'],
+  handles: ['ClaimFiled'],
+  startedBy: ['ClaimFiled'],
+  rowKey: ({ data }) => ({ claim_id: data.claimId }),
+  evolve: (row, { data }) =>
+    row ?? { claim_id: data.claimId, store_id: data.storeId, order_id: data.orderId, resolution: data.desiredMethod },
+});
 
 /**
  * A/B test results: which variant each claim session was assigned, and each claim filed with the resolution
@@ -54,46 +84,7 @@ export const abTestsProjection = defineProjection({
   migrations,
   tables: ['ab_test_assignments', 'ab_test_filed_claims'],
   async applyBatch(trx, events) {
-    const assignments: object[] = [];
-    const filed: object[] = [];
-    for (const event of events) {
-      switch (event.type) {
-        case 'AbVariantAssigned': {
-          const d = event.data;
-          assignments.push({
-            test_id: d.testId,
-            session_id: d.sessionId,
-            store_id: d.storeId,
-            order_id: d.orderId,
-            variant_id: d.variantId,
-          });
-          break;
-        }
-        case 'ClaimFiled':
-          filed.push({
-            claim_id: event.data.claimId,
-            store_id: event.data.storeId,
-            order_id: event.data.orderId,
-            resolution: event.data.desiredMethod,
-          });
-          break;
-        default: {
-          const exhaustive: never = event;
-          return exhaustive;
-        }
-      }
-    }
-    if (assignments.length > 0) {
-      await sql`
-        insert into ab_test_assignments (test_id, session_id, store_id, order_id, variant_id)
-        select * from ${recordset(assignments, 'test_id uuid, session_id uuid, store_id uuid, order_id uuid, variant_id text')}
-        on conflict do nothing`.execute(trx);
-    }
-    if (filed.length > 0) {
-      await sql`
-        insert into ab_test_filed_claims (claim_id, store_id, order_id, resolution)
-        select * from ${recordset(filed, 'claim_id uuid, store_id uuid, order_id uuid, resolution text')}
-        on conflict do nothing`.execute(trx);
-    }
+    await assignmentRows.applyBatch(trx, events);
+    await filedClaimRows.applyBatch(trx, events);
   },
 });

@@ -4,7 +4,7 @@ import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
 import { lineValue, protectionStatus, requestedResolution } from '@claims/domain';
 import { defineProjection } from '../runtime/projection.js';
-import { entryOf, recordset } from '../runtime/bulkRows.js';
+import { rowFold } from '../runtime/rowFold.js';
 
 const migrations: Record<string, Migration> = {
   '0200_claim_list': sqlMigration(
@@ -78,37 +78,123 @@ const migrations: Record<string, Migration> = {
   ),
 };
 
-/** What a batch's later events do to a claim's row, folded in their order. */
-interface ClaimListChange {
-  claim_id: string;
-  /** A reversal took back every decision the row held before: its resolution is what came after, if anything. */
-  reversed: boolean;
-  status: string | null;
-  resolution_type: string | null;
-  resolved_at: string | null;
-  messages: number;
-  updated_at: string | null;
-  version: number;
-}
+/** Every event of a claim's stream moves its row (its version, at least). */
+const claimListReader = readerOf(['claim'], {
+  ClaimFiled: 'handle',
+  ClaimStatusChanged: 'handle',
+  ClaimResolved: 'handle',
+  ClaimMessageSent: 'handle',
+  ClaimReviewed: 'handle',
+  ClaimNoteAdded: 'handle',
+  ClaimLabelAdded: 'handle',
+  ClaimLabelRemoved: 'handle',
+  ClaimMetadataSet: 'handle',
+  ClaimAssigned: 'handle',
+  ReturnStarted: 'handle',
+  ReturnStatusChanged: 'handle',
+  ClaimResolutionReversed: 'handle',
+});
+
+/** A claim's row: filed with its order, customer and items, then moved by each event of the claim's stream. */
+const claimRows = rowFold({
+  table: 'claim_list',
+  columns: {
+    claim_id: 'uuid',
+    store_id: 'uuid',
+    claim_number: 'text',
+    status: 'text',
+    claim_type: 'text',
+    order_id: 'uuid',
+    source_order_id: 'text',
+    order_number: 'text',
+    customer_email: 'text',
+    customer_name: 'text',
+    protection_status: 'text',
+    requested_resolution: 'text',
+    currency: 'text',
+    claimed_value: 'bigint',
+    item_count: 'int',
+    message_count: 'int',
+    resolution_type: 'text | null',
+    resolved_at: 'timestamptz | null',
+    created_at: 'timestamptz',
+    updated_at: 'timestamptz',
+    version: 'bigint',
+  },
+  key: ['claim_id'],
+  handles: claimListReader.handles,
+  startedBy: ['ClaimFiled'],
+  rowKey: (event) => ({ claim_id: event.data.claimId }),
+  evolve(row, event) {
+    if (event.type === 'ClaimFiled') {
+      const d = event.data;
+      return (
+        row ?? {
+          claim_id: d.claimId,
+          store_id: d.storeId,
+          claim_number: d.claimNumber,
+          status: 'NEW',
+          claim_type: d.claimType,
+          order_id: d.orderId,
+          source_order_id: d.sourceOrderId,
+          order_number: d.orderNumber,
+          customer_email: d.customer.email,
+          customer_name: d.customer.name,
+          protection_status: protectionStatus({ isOta: d.isOta, policy: d.policy }),
+          requested_resolution: requestedResolution(d.items),
+          currency: d.currency,
+          claimed_value: d.items.reduce((sum, i) => sum + lineValue(i, i.quantity), 0),
+          item_count: d.items.length,
+          message_count: 0,
+          resolution_type: null,
+          resolved_at: null,
+          created_at: d.filedAt,
+          updated_at: event.occurredAt,
+          version: event.streamVersion,
+        }
+      );
+    }
+    if (!row) return null;
+    const moved = { ...row, version: event.streamVersion };
+    const active = { ...moved, updated_at: event.occurredAt };
+    switch (event.type) {
+      case 'ClaimStatusChanged':
+        return { ...active, status: event.data.to };
+      // Items may be decided in several passes: the first decision names the row's resolution type, the
+      // last (the one that leaves the claim Resolved or Denied) its resolution time.
+      case 'ClaimResolved': {
+        const { status, resolutions } = event.data;
+        return {
+          ...active,
+          status,
+          resolution_type: row.resolution_type ?? resolutions[0]!.resolutionType,
+          resolved_at: status === 'RESOLVED' || status === 'DENIED' ? event.occurredAt : row.resolved_at,
+        };
+      }
+      // A reversal takes back every standing line (decideReverse), so the claim is undecided until the next decision.
+      case 'ClaimResolutionReversed':
+        return { ...active, resolution_type: null, resolved_at: null };
+      case 'ClaimMessageSent':
+        return { ...active, message_count: row.message_count + 1 };
+      // The back-office's own marks, a review and a return move the row's version (so a list's expectedVersion stays
+      // exact), not its updated_at: that is the claim's last activity, which the SLA timers count from (docs/decisions/agent-desk.md).
+      case 'ClaimNoteAdded':
+      case 'ClaimLabelAdded':
+      case 'ClaimLabelRemoved':
+      case 'ClaimMetadataSet':
+      case 'ClaimAssigned':
+      case 'ClaimReviewed':
+      case 'ReturnStarted':
+      case 'ReturnStatusChanged':
+        return moved;
+    }
+  },
+});
 
 /** The claim desk's queue: one row per claim, kept current by the claim's events. */
 export const claimListProjection = defineProjection({
   name: 'claim-list',
-  ...readerOf(['claim'], {
-    ClaimFiled: 'handle',
-    ClaimStatusChanged: 'handle',
-    ClaimResolved: 'handle',
-    ClaimMessageSent: 'handle',
-    ClaimReviewed: 'handle',
-    ClaimNoteAdded: 'handle',
-    ClaimLabelAdded: 'handle',
-    ClaimLabelRemoved: 'handle',
-    ClaimMetadataSet: 'handle',
-    ClaimAssigned: 'handle',
-    ReturnStarted: 'handle',
-    ReturnStatusChanged: 'handle',
-    ClaimResolutionReversed: 'handle',
-  }),
+  ...claimListReader,
   migrations,
   tables: ['claim_list'],
   // applyBatch writes by primary key only: the rest are built once a rebuild has loaded the rows.
@@ -123,106 +209,5 @@ export const claimListProjection = defineProjection({
     'claim_list_store_value',
     'claim_list_value',
   ],
-  async applyBatch(trx, events) {
-    const filed: object[] = [];
-    const changes = new Map<string, ClaimListChange>();
-    const changeOf = (claimId: string) =>
-      entryOf(changes, claimId, () => ({
-        claim_id: claimId,
-        reversed: false,
-        status: null,
-        resolution_type: null,
-        resolved_at: null,
-        messages: 0,
-        updated_at: null,
-        version: 0,
-      }));
-    for (const event of events) {
-      if (event.type === 'ClaimFiled') {
-        const d = event.data;
-        filed.push({
-          claim_id: d.claimId,
-          store_id: d.storeId,
-          claim_number: d.claimNumber,
-          claim_type: d.claimType,
-          order_id: d.orderId,
-          source_order_id: d.sourceOrderId,
-          order_number: d.orderNumber,
-          customer_email: d.customer.email,
-          customer_name: d.customer.name,
-          protection_status: protectionStatus({ isOta: d.isOta, policy: d.policy }),
-          requested_resolution: requestedResolution(d.items),
-          currency: d.currency,
-          claimed_value: d.items.reduce((sum, i) => sum + lineValue(i, i.quantity), 0),
-          item_count: d.items.length,
-          created_at: d.filedAt,
-          updated_at: event.occurredAt,
-          version: event.streamVersion,
-        });
-        continue;
-      }
-      const change = changeOf(event.data.claimId);
-      change.version = event.streamVersion;
-      switch (event.type) {
-        case 'ClaimStatusChanged':
-          change.status = event.data.to;
-          change.updated_at = event.occurredAt;
-          break;
-        // Items may be decided in several passes: the first decision names the row's resolution type, the
-        // last (the one that leaves the claim Resolved or Denied) its resolution time.
-        case 'ClaimResolved':
-          change.status = event.data.status;
-          change.resolution_type ??= event.data.resolutions[0]!.resolutionType;
-          if (event.data.status === 'RESOLVED' || event.data.status === 'DENIED') change.resolved_at = event.occurredAt;
-          change.updated_at = event.occurredAt;
-          break;
-        // A reversal takes back every standing line (decideReverse), so the claim is undecided until the next decision.
-        case 'ClaimResolutionReversed':
-          change.reversed = true;
-          change.resolution_type = null;
-          change.resolved_at = null;
-          change.updated_at = event.occurredAt;
-          break;
-        case 'ClaimMessageSent':
-          change.messages++;
-          change.updated_at = event.occurredAt;
-          break;
-        // The back-office's own marks, a review and a return move the row's version (so a list's expectedVersion stays
-        // exact), not its updated_at: that is the claim's last activity, which the SLA timers count from (docs/decisions/agent-desk.md).
-        case 'ClaimNoteAdded':
-        case 'ClaimLabelAdded':
-        case 'ClaimLabelRemoved':
-        case 'ClaimMetadataSet':
-        case 'ClaimAssigned':
-        case 'ClaimReviewed':
-        case 'ReturnStarted':
-        case 'ReturnStatusChanged':
-          break;
-      }
-    }
-    if (filed.length > 0) {
-      await sql`
-        insert into claim_list (claim_id, store_id, claim_number, status, claim_type, order_id, source_order_id, order_number,
-          customer_email, customer_name, protection_status, requested_resolution, currency, claimed_value, item_count,
-          created_at, updated_at, version)
-        select claim_id, store_id, claim_number, 'NEW', claim_type, order_id, source_order_id, order_number, customer_email, customer_name,
-          protection_status, requested_resolution, currency, claimed_value, item_count, created_at, updated_at, version
-        from ${recordset(
-          filed,
-          `claim_id uuid, store_id uuid, claim_number text, claim_type text, order_id uuid, source_order_id text,
-          order_number text, customer_email text, customer_name text, protection_status text, requested_resolution text, currency text,
-          claimed_value bigint, item_count int, created_at timestamptz, updated_at timestamptz, version bigint`,
-        )}
-        on conflict (claim_id) do nothing`.execute(trx);
-    }
-    if (changes.size > 0) {
-      await sql`
-        update claim_list c set status = coalesce(r.status, c.status),
-          resolution_type = case when r.reversed then r.resolution_type else coalesce(c.resolution_type, r.resolution_type) end,
-          resolved_at = case when r.reversed then r.resolved_at else coalesce(r.resolved_at, c.resolved_at) end, message_count = c.message_count + r.messages,
-          updated_at = coalesce(r.updated_at, c.updated_at), version = r.version
-        from ${recordset([...changes.values()], 'claim_id uuid, reversed boolean, status text, resolution_type text, resolved_at timestamptz, messages int, updated_at timestamptz, version bigint')}
-        where c.claim_id = r.claim_id`.execute(trx);
-    }
-  },
+  applyBatch: claimRows.applyBatch,
 });

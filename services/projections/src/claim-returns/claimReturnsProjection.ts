@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
 import { defineProjection } from '../runtime/projection.js';
-import { recordset } from '../runtime/bulkRows.js';
+import { rowFold } from '../runtime/rowFold.js';
 
 const migrations: Record<string, Migration> = {
   '2100_claim_returns': sqlMigration(
@@ -27,6 +27,54 @@ const migrations: Record<string, Migration> = {
   ),
 };
 
+/** A return's row, begun when it is started and moved by each change of its status. */
+const returnRows = rowFold({
+  table: 'claim_returns',
+  columns: {
+    return_id: 'uuid',
+    claim_id: 'uuid',
+    claim_number: 'text',
+    store_id: 'uuid',
+    code: 'text',
+    status: 'text',
+    handling: 'text',
+    reason: 'text',
+    method: 'text',
+    item_count: 'int',
+    started_at: 'timestamptz',
+    updated_at: 'timestamptz',
+  },
+  key: ['return_id'],
+  handles: ['ReturnStarted', 'ReturnStatusChanged'],
+  startedBy: ['ReturnStarted'],
+  rowKey: (event) => ({ return_id: event.data.returnId }),
+  evolve(row, event) {
+    switch (event.type) {
+      case 'ReturnStarted': {
+        const d = event.data;
+        // A claim's events always carry its store: one without could not be listed by store.
+        if (row || event.storeId === null) return row;
+        return {
+          return_id: d.returnId,
+          claim_id: d.claimId,
+          claim_number: d.claimNumber,
+          store_id: event.storeId,
+          code: d.code,
+          status: d.status,
+          handling: d.handling,
+          reason: d.reason,
+          method: d.method,
+          item_count: d.items.reduce((sum, i) => sum + i.quantity, 0),
+          started_at: d.startedAt,
+          updated_at: d.startedAt,
+        };
+      }
+      case 'ReturnStatusChanged':
+        return row && { ...row, status: event.data.to, updated_at: event.data.changedAt };
+    }
+  },
+});
+
 /** The desk's returns list: one row per return of every claim, in its current status. */
 export const claimReturnsProjection = defineProjection({
   name: 'claim-returns',
@@ -47,56 +95,5 @@ export const claimReturnsProjection = defineProjection({
   }),
   migrations,
   tables: ['claim_returns'],
-  async applyBatch(trx, events) {
-    const started: object[] = [];
-    // Every move is written after the starts, so a start delivered again never hides a later move.
-    const moved = new Map<string, { return_id: string; status: string; updated_at: string }>();
-    for (const event of events) {
-      switch (event.type) {
-        case 'ReturnStarted': {
-          const d = event.data;
-          started.push({
-            return_id: d.returnId,
-            claim_id: d.claimId,
-            claim_number: d.claimNumber,
-            store_id: event.storeId,
-            code: d.code,
-            status: d.status,
-            handling: d.handling,
-            reason: d.reason,
-            method: d.method,
-            item_count: d.items.reduce((sum, i) => sum + i.quantity, 0),
-            started_at: d.startedAt,
-          });
-          break;
-        }
-        case 'ReturnStatusChanged':
-          moved.delete(event.data.returnId);
-          moved.set(event.data.returnId, {
-            return_id: event.data.returnId,
-            status: event.data.to,
-            updated_at: event.data.changedAt,
-          });
-          break;
-      }
-    }
-    if (started.length > 0) {
-      await sql`
-        insert into claim_returns (return_id, claim_id, claim_number, store_id, code, status, handling, reason, method, item_count, started_at, updated_at)
-        select return_id, claim_id, claim_number, store_id, code, status, handling, reason, method, item_count, started_at, started_at
-        from ${recordset(
-          started,
-          `return_id uuid, claim_id uuid, claim_number text, store_id uuid, code text, status text, handling text, reason text,
-          method text, item_count int, started_at timestamptz`,
-        )}
-        on conflict (return_id) do nothing`.execute(trx);
-    }
-    if (moved.size > 0) {
-      await sql`
-        update claim_returns c set status = r.status, updated_at = r.updated_at
-        from ${recordset([...moved.values()], 'return_id uuid, status text, updated_at timestamptz')} where c.return_id = r.return_id`.execute(
-        trx,
-      );
-    }
-  },
+  applyBatch: returnRows.applyBatch,
 });

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
 import { defineProjection } from '../runtime/projection.js';
-import { recordset } from '../runtime/bulkRows.js';
+import { rowFold } from '../runtime/rowFold.js';
 
 const migrations: Record<string, Migration> = {
   '2200_claim_reviews': sqlMigration(
@@ -19,6 +19,24 @@ const migrations: Record<string, Migration> = {
     sql`create index claim_reviews_claim on claim_reviews (claim_id)`,
   ),
 };
+
+/** A review is written once, when the shopper leaves it. */
+const reviewRows = rowFold({
+  table: 'claim_reviews',
+  columns: { review_id: 'uuid', claim_id: 'uuid', rating: 'smallint', text: 'text', created_at: 'timestamptz' },
+  key: ['review_id'],
+  handles: ['ClaimReviewed'],
+  startedBy: ['ClaimReviewed'],
+  rowKey: (event) => ({ review_id: event.data.id }),
+  evolve: (row, { data }) =>
+    row ?? {
+      review_id: data.id,
+      claim_id: data.claimId,
+      rating: data.rating,
+      text: data.text,
+      created_at: data.createdAt,
+    },
+});
 
 /** Shoppers' reviews of how their claim was handled, for the desk's reviews list (the API adds each claim's number, store and shopper from the claim list). */
 export const claimReviewsProjection = defineProjection({
@@ -40,17 +58,5 @@ export const claimReviewsProjection = defineProjection({
   }),
   migrations,
   tables: ['claim_reviews'],
-  async applyBatch(trx, events) {
-    const rows = events.map(({ data: r }) => ({
-      review_id: r.id,
-      claim_id: r.claimId,
-      rating: r.rating,
-      text: r.text,
-      created_at: r.createdAt,
-    }));
-    await sql`
-      insert into claim_reviews (review_id, claim_id, rating, text, created_at)
-      select * from ${recordset(rows, 'review_id uuid, claim_id uuid, rating int, text text, created_at timestamptz')}
-      on conflict (review_id) do nothing`.execute(trx);
-  },
+  applyBatch: reviewRows.applyBatch,
 });

@@ -6,6 +6,7 @@ import {
   type DomainEvent,
   type EventEnvelope,
   type FileClaim,
+  type SenderType,
 } from '@claims/contracts';
 import {
   claimDecider,
@@ -49,6 +50,8 @@ const shopper: Actor = { type: 'customer', id: 'ava@example.com', name: 'Ava Sto
 export class ClaimStory {
   readonly envelopes: EventEnvelope[] = [];
   private readonly versions = new Map<string, number>();
+  /** Each stream's events so far, for the deciders of streams other than the claim's and of the claim's besides its own. */
+  private readonly streams = new Map<string, DomainEvent[]>();
   private claim = claimDecider.initialState;
   private mail = claimMailDecider.initialState;
   private clock: number;
@@ -69,6 +72,40 @@ export class ClaimStory {
   /** A claim command (the claim id is filled in), decided on the claim as the earlier events left it. */
   do(command: DistributiveOmit<ClaimCommand, 'claimId'>, actor: Actor = agent): this {
     return this.record(claimDecider, this.claim, { ...command, claimId: this.claimId }, actor);
+  }
+
+  /**
+   * A command of another decider of a stream the story writes (a return on the claim's own stream, an A/B variant on
+   * the shopper's session `ab-assignments:{sessionId}`), decided on the events that stream holds so far.
+   */
+  decide<State, Command>(decider: Decider<State, Command>, streamId: string, command: Command): this {
+    return this.record(decider, foldEvents(decider, this.streams.get(streamId) ?? []), command, agent);
+  }
+
+  /** The id the claim's first item was filed with. */
+  firstItemId(): string {
+    const filed = this.streams.get(this.claimId)?.find((e) => e.type === 'ClaimFiled');
+    if (filed?.type !== 'ClaimFiled') throw new Error('The claim is not filed yet');
+    return filed.data.items[0]!.id;
+  }
+
+  /** A message on the claim, sent now. */
+  message(messageContent: string, senderType: SenderType = 'merchant', senderName = 'Acme'): this {
+    return this.do({
+      type: 'SendMessage',
+      messageId: randomUUID(),
+      actor: agent,
+      senderType,
+      senderName,
+      messageContent,
+      medias: [],
+      now: this.at(),
+    });
+  }
+
+  /** A decision under the store's terms, now: of every item unless the request names some. */
+  resolve(request: ResolveClaim['request'], resolutionIds: string[] = [randomUUID(), randomUUID()]): this {
+    return this.do({ type: 'ResolveClaim', resolutionIds, actor: agent, now: this.at(), ...storeTerms, request });
   }
 
   /** A mail about the claim, recorded in its notifications stream as the notifications worker records it. */
@@ -101,6 +138,7 @@ export class ClaimStory {
 
   private append(event: DomainEvent, actor: Actor): void {
     const { streamId } = streamOf(event);
+    this.streams.set(streamId, [...(this.streams.get(streamId) ?? []), event]);
     const streamVersion = (this.versions.get(streamId) ?? 0) + 1;
     this.versions.set(streamId, streamVersion);
     this.envelopes.push({
@@ -117,6 +155,7 @@ export class ClaimStory {
   }
 }
 
+type ResolveClaim = Extract<ClaimCommand, { type: 'ResolveClaim' }>;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** A claim's life with everything a webhook receiver hears about, and a note and a label it never does. */
