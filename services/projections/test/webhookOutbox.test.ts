@@ -6,7 +6,7 @@ import { WEBHOOK_EVENT_TYPES, WebhookPayload } from '@claims/contracts';
 import { applyEvents, webhookOutboxProjection } from '../src/index.js';
 import { projectionDatabase } from './support/projectionDatabase.js';
 import { webhookEndpointsTable } from './support/webhookEndpointsTable.js';
-import { agent, busyClaim, ClaimStory, NOW, order, storeTerms } from './support/claimStory.js';
+import { agent, busyClaim, ClaimStory, NOW, order } from './support/claimStory.js';
 
 const hoursAgo = (hours: number) => new Date(Date.parse(NOW) - hours * 3_600_000).toISOString();
 
