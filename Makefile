@@ -13,7 +13,7 @@ export npm_config_audit := false
 .PHONY: dev start install build build-portal build-admin typecheck lint format format-check test test-unit chaos infra infra-down replay bench clean
 
 install: node_modules/.installed
-node_modules/.installed: package.json package-lock.json $(wildcard */package.json services/*/package.json web/*/package.json)
+node_modules/.installed: package.json package-lock.json $(wildcard */package.json packages/*/package.json services/*/package.json web/*/package.json)
 	npm ci --loglevel=error
 	@touch $@
 
@@ -71,11 +71,11 @@ replay: install
 bench: install
 	@eval "$$(infra/scripts/infra.sh up)" && export DATABASE_URL KAFKA_BROKERS && npm run bench
 
-# The fault suite's long run: CHAOS_MINUTES (5) of killing the API, the worker, Kafka and PostgreSQL in turn
+# The fault suite's long run: CHAOS_ROUNDS (20) rounds of killing the API, the worker, Kafka and PostgreSQL in turn
 # under load, on a cluster and broker of its own; its figures go to docs/benchmarks.md (section fault-suite).
 # `make test` runs one round of it.
 chaos: install
-	@eval "$$(infra/scripts/postgres.sh start)" && export DATABASE_URL && BENCH_SECTIONS=fault-suite CHAOS_MINUTES=$${CHAOS_MINUTES:-5} npm run bench
+	@eval "$$(infra/scripts/postgres.sh start)" && export DATABASE_URL && BENCH_SECTIONS=fault-suite CHAOS_ROUNDS=$${CHAOS_ROUNDS:-20} npm run bench
 
 clean:
 	rm -rf node_modules .data .test-data

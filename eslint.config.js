@@ -1,32 +1,70 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import boundaries from 'eslint-plugin-boundaries';
 
-const ROUTES_OF_ANOTHER_FEATURE = {
-  group: ['../*/*Routes.js', '../*/*Route.js', '../*/*Routes', '../*/*Route'],
-  message:
-    "A feature never imports another feature's routes: move what both need to http/ or to the owner of the table.",
-};
-const ANY_FEATURE = {
-  group: [
-    '../customer/*',
-    '../desk/*',
-    '../finance/*',
-    '../notifications/*',
-    '../store-credit/*',
-    '../store-settings/*',
-    '../analytics/*',
-    '../public-v1/*',
-    '../team/*',
-    '../webhooks/*',
-    '../media/*',
-    '../sla/*',
-    '../seed/*',
-    '../ops/*',
-    '../invoices/*',
-    '../onboarding/*',
-  ],
-  message: 'Shared modules (http/, platform/, eventsourcing/, catalog/) depend on no feature.',
-};
+/**
+ * Boundaries (eslint-plugin-boundaries), found by folder: every folder of services/api/src is a feature unless it is
+ * the shared kernel (what every feature may use) or the composition root (the entry points that wire the features
+ * into one process). A feature uses another only through its public entry, its index.ts. Server code never imports a
+ * web package. Tests are none of these: they may reach inside what they test.
+ */
+const API_KERNEL_FOLDERS = ['http', 'platform', 'eventsourcing', 'catalog'];
+const API_KERNEL_FILES = ['context.ts', 'config.ts'];
+const API_ROOT_FOLDERS = ['ops', 'seed'];
+const API_ROOT_FILES = ['app.ts', 'runtime.ts', 'server.ts', 'main.ts', 'index.ts'];
+const braces = (names) => `{${names.join(',')}}`;
+
+const ELEMENTS = [
+  { type: 'api-kernel', pattern: `services/api/src/${braces(API_KERNEL_FOLDERS)}`, partialMatch: false },
+  { type: 'api-root', pattern: `services/api/src/${braces(API_ROOT_FOLDERS)}`, partialMatch: false },
+  { type: 'api-feature', pattern: 'services/api/src/*', capture: ['feature'], partialMatch: false },
+  { type: 'api', pattern: 'services/api', partialMatch: false },
+  { type: 'contracts', pattern: 'contracts', partialMatch: false },
+  { type: 'service', pattern: 'services/*', capture: ['service'], partialMatch: false },
+  { type: 'package', pattern: 'packages/*', capture: ['package'], partialMatch: false },
+  { type: 'web', pattern: 'web/*', capture: ['app'], partialMatch: false },
+];
+
+const FILES = [
+  { category: 'test', pattern: '**/{test,e2e}/**' },
+  { category: 'api-kernel', pattern: `services/api/src/${braces(API_KERNEL_FILES)}` },
+  { category: 'api-root', pattern: `services/api/src/${braces(API_ROOT_FILES)}` },
+];
+
+const KERNEL = [{ element: { type: 'api-kernel' } }, { element: { type: 'api' }, file: { categories: 'api-kernel' } }];
+const PACKAGES = [{ element: { type: '{contracts,package,service}' } }];
+
+const BOUNDARY_POLICIES = [
+  { from: { element: { type: '{contracts,package,service}' } }, allow: { to: PACKAGES } },
+  // The web apps use contracts, the shared packages, the domain's rules and each other's pieces (web/ui).
+  {
+    from: { element: { type: 'web' } },
+    allow: {
+      to: [
+        { element: { type: '{contracts,package,web}' } },
+        { element: { type: 'service', captured: { service: 'domain' } } },
+      ],
+    },
+  },
+  // The kernel uses only the kernel.
+  { from: KERNEL, allow: { to: [...KERNEL, ...PACKAGES] } },
+  // A feature uses the kernel, and another feature only through its public entry.
+  {
+    from: { element: { type: 'api-feature' } },
+    allow: { to: [...KERNEL, ...PACKAGES, { element: { type: 'api-feature', fileInternalPath: 'index.ts' } }] },
+  },
+  // The composition root wires everything; a test reaches inside what it tests.
+  {
+    from: [{ element: { type: 'api-root' } }, { file: { categories: 'api-root' } }],
+    allow: { to: [{ element: { type: 'api*' } }, ...PACKAGES] },
+  },
+  { from: { file: { categories: 'test' } }, allow: { to: { element: { type: '*' } } } },
+  {
+    from: { element: { type: '{contracts,service,api*}' } },
+    disallow: { to: { element: { type: 'web' } } },
+    message: 'Server code never imports a web package: what both need lives in a package both may import (packages/).',
+  },
+];
 
 export default tseslint.config(
   {
@@ -63,14 +101,24 @@ export default tseslint.config(
     },
   },
   {
-    // Feature boundaries in the API: no feature imports another feature's routes; what features share
-    // lives in http/ (request helpers), eventsourcing/, platform/ and the table owners (catalog/, auth/).
-    files: ['services/api/src/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [ROUTES_OF_ANOTHER_FEATURE] }] },
-  },
-  {
-    // The shared modules depend on no feature at all.
-    files: ['services/api/src/{http,platform,eventsourcing,catalog}/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [ROUTES_OF_ANOTHER_FEATURE, ANY_FEATURE] }] },
+    files: ['contracts/**/*.{ts,tsx}', 'services/**/*.{ts,tsx}', 'web/**/*.{ts,tsx}', 'packages/**/*.{ts,tsx}'],
+    plugins: { boundaries },
+    settings: {
+      'boundaries/elements': ELEMENTS,
+      'boundaries/files': FILES,
+      'boundaries/include': ['contracts/**', 'services/**', 'web/**', 'packages/**'],
+      'import/resolver': { typescript: { project: 'tsconfig.json', alwaysTryTypes: true } },
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'disallow',
+          message:
+            "{{from.element.path}} may not import {{to.element.path}}: a feature uses the shared kernel and another feature only through that feature's index.ts; the kernel imports no feature.",
+          policies: BOUNDARY_POLICIES,
+        },
+      ],
+    },
   },
 );

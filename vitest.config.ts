@@ -24,6 +24,7 @@ export default defineConfig({
             'contracts/test/**/*.test.ts',
             'services/domain/test/**/*.test.ts',
             'services/projections/test/**/*.test.ts',
+            'packages/*/test/**/*.test.ts',
             'web/ui/test/**/*.test.ts',
             'services/api/test/**/*.test.ts',
             'test/lint/**/*.test.ts',

@@ -10,7 +10,7 @@
  * the API process, PostgreSQL, Kafka and the rest; the ten functions with the most self time in a CPU profile of
  * the API filing claims at 32 clients.
  *
- * Env: BENCH_COMMANDS_PER_LEVEL (2000 commands per kind and level), BENCH_LAG_RATES ("100,200,500,1000" claims/s: issue 15 asks 100, 500 and 1,000, the analytics issue 200 and 1,000),
+ * Env: BENCH_COMMANDS_PER_LEVEL (2000 commands per kind and level), BENCH_LAG_RATES ("100,200,500,1000" claims/s: the goals name 100, 500 and 1,000, analytics 200 and 1,000),
  * BENCH_LAG_SECONDS (10), BENCH_PGBENCH_SECONDS (10).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -37,10 +37,11 @@ import {
   openDatabase,
 } from '@claims/event-store';
 import { orderBody } from '../test/support/orderBody.js';
-import { machineInfo, machineMarkdown } from './machine.js';
+import { machineInfo } from './machine.js';
 import { readProcTicks } from './cpuSampler.js';
 import { databaseName, recreateDatabase, withDatabase } from './postgres.js';
 import { fmtInt, fmtMs, percentile, sortedCopy } from './stats.js';
+import { writeRawResult } from './rawResults.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const LEVELS = [8, 32] as const;
@@ -732,9 +733,10 @@ export async function benchCommands({ databaseUrl }: { databaseUrl: string }): P
     );
     await api.stop();
     const profileFile = fs.readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
-    const top = profileFile
-      ? topFunctions(JSON.parse(fs.readFileSync(path.join(profileDir, profileFile), 'utf8')) as CpuProfile, 10)
-      : [];
+    const profileText = profileFile ? fs.readFileSync(path.join(profileDir, profileFile), 'utf8') : null;
+    const top = profileText ? topFunctions(JSON.parse(profileText) as CpuProfile, 10) : [];
+    // The whole profile, for a flame graph (Chrome's DevTools, speedscope): the summary keeps only its top ten.
+    const profileSaved = profileText ? writeRawResult('commands', 'filing-api.cpuprofile', profileText) : null;
 
     // The command path alone (no relay, projections, reactions or delivery anywhere): what filing costs without the
     // work that follows each commit on the same two cores. Last, since nothing catches these claims up.
@@ -742,7 +744,6 @@ export async function benchCommands({ databaseUrl }: { databaseUrl: string }): P
     await fileClaims('FileClaim, WORKERS=none', 32, false);
 
     return report({
-      machine: machineMarkdown(machine, new URL(url).host),
       loadAverage: machine.loadAverage,
       cpus: machine.nproc,
       kafka,
@@ -752,6 +753,7 @@ export async function benchCommands({ databaseUrl }: { databaseUrl: string }): P
       database,
       top,
       profiled,
+      profileSaved,
       lagSeconds,
       pgbenchSeconds,
     });
@@ -765,7 +767,6 @@ export async function benchCommands({ databaseUrl }: { databaseUrl: string }): P
 }
 
 function report(r: {
-  machine: string;
   loadAverage: number;
   cpus: number;
   kafka: string;
@@ -775,18 +776,13 @@ function report(r: {
   database: Record<number, { pgbench: number; node: number }>;
   top: ReturnType<typeof topFunctions>;
   profiled: LoopResult;
+  profileSaved: string | null;
   lagSeconds: number;
   pgbenchSeconds: number;
 }): string {
   const rate = (row: LoopResult) => row.ok / row.seconds;
   const lines = [
     '## Commands over HTTP',
-    '',
-    '```sh',
-    'BENCH_SECTIONS=commands make bench',
-    '```',
-    '',
-    r.machine,
     '',
     ...(r.loadAverage > r.cpus
       ? [
@@ -822,6 +818,10 @@ function report(r: {
     '| function | where | share of busy time |',
     '|---|---|---|',
     ...r.top.map((t) => `| \`${t.name}\` | ${t.where} | ${(t.share * 100).toFixed(1)}% |`),
+    '',
+    r.profileSaved
+      ? `The whole profile: \`${r.profileSaved}\` (written by the run, not committed; open it in Chrome's DevTools or speedscope).`
+      : 'No profile was written.',
   ];
   return lines.join('\n');
 }

@@ -29,10 +29,10 @@ const GOAL_EVENTS_PER_SECOND = 20_000;
 
 /**
  * The last figures of the event-by-event path (one statement or more per event, offsets per event), from
- * docs/benchmarks.md before this section and issue 11: what the batched path is compared with.
+ * docs/benchmarks.md before this section existed: what the batched path is compared with.
  */
 const BEFORE: Record<string, { eventsPerSecond: number; source: string }> = {
-  'claim-list': { eventsPerSecond: 2_200, source: 'issue 11 (rebuild, docs/benchmarks.md of its day)' },
+  'claim-list': { eventsPerSecond: 2_200, source: 'event by event, before batching' },
   'payout-ledger': { eventsPerSecond: 1_750, source: 'Finance replay section, live projection catching up' },
   'store-credit': { eventsPerSecond: 23_107, source: 'Finance replay section, live projection catching up' },
 };

@@ -1,7 +1,9 @@
 /**
  * `make bench` (= `npm run bench`): runs every benchmark section in turn, prints progress, and rewrites
- * docs/benchmarks.md with a header (command, machine) followed by each section's markdown.
- * To add a benchmark, add an entry to `sections`: a title, the start of its `## ` heading, and a function returning markdown.
+ * docs/benchmarks.md: a short header, then each section's tables under its heading with the command and machine of the
+ * run that produced it. Raw output (query plans, CPU profiles) goes to bench/results/<section>/ (bench/rawResults.ts),
+ * not into the markdown. To add a benchmark, add an entry to `sections`: a title, the start of its `## ` heading, and a
+ * function returning markdown.
  *
  * BENCH_SECTIONS (or BENCH_ONLY) runs some sections only, e.g. `BENCH_SECTIONS=claim-desk` (names compare without
  * case or dashes, so `claimDesk` works too): the other sections keep their text, and their run's date and machine,
@@ -12,11 +14,12 @@
  * BENCH_WRITERS (e.g. "1,8,32"), BENCH_BATCHES (e.g. "1,10"), BENCH_SECTIONS / BENCH_ONLY (comma-separated section
  * titles), BENCH_OUT; the claim-desk section's own BENCH_DESK_* (bench/claimDeskBench.ts); the fault-suite section's
  * CHAOS_MINUTES (5; `make chaos` runs that section alone); the finance-replay section's BENCH_FINANCE_* (bench/financeReplayBench.ts);
- * the projections section's BENCH_PROJECTIONS_* (bench/projectionsBench.ts).
+ * the projections section's BENCH_PROJECTIONS_* (bench/projectionsBench.ts); the soak section's BENCH_SOAK_* (bench/soakBench.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as prettier from 'prettier';
 import { benchEventStores } from './eventStoreBench.js';
 import { benchPortal } from './portalBench.js';
 import { benchClaimDesk } from './claimDeskBench.js';
@@ -24,6 +27,7 @@ import { benchFaultSuite } from './faultSuiteBench.js';
 import { benchCommands } from './commandsBench.js';
 import { benchFinanceReplay } from './financeReplayBench.js';
 import { benchProjections } from './projectionsBench.js';
+import { benchSoak } from './soakBench.js';
 import { machineInfo, machineMarkdown } from './machine.js';
 import { benchDatabaseUrl } from './postgres.js';
 
@@ -58,6 +62,7 @@ export const sections: BenchSection[] = [
     heading: '## Projections',
     run: async ({ databaseUrl }) => (await benchProjections({ url: databaseUrl })).markdown,
   },
+  { title: 'soak', heading: '## Soak', run: benchSoak },
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -79,19 +84,44 @@ export function selectSections(env: NodeJS.ProcessEnv = process.env): BenchSecti
   return sections.filter((s) => names.some((n) => normalise(n) === normalise(s.title)));
 }
 
-interface RunBlock {
+export interface RunBlock {
   /** ISO time the run started. */
   run: string;
   command: string;
   machine: string;
 }
 
-interface KeptSection {
+export interface KeptSection {
   run: string;
   body: string;
 }
 
 const RUN_LINE = /^Run (\S+?)(?: \(([^)]*)\))? on:$/;
+
+/** The lines of a run block: `Run <time> (`<command>`) on:`, a blank line, the machine as a list. */
+function runBlockLines(block: RunBlock | undefined, run: string): string[] {
+  return [`Run ${run} (\`${block?.command ?? 'make bench'}\`) on:`, '', block?.machine ?? '- (machine not recorded)'];
+}
+
+/** A section's text without the run block written under its heading, and that block. */
+function withoutRunBlock(text: string, fallbackCommand: string): { run: RunBlock | null; body: string } {
+  const lines = text.split('\n');
+  const at = lines.findIndex((l) => RUN_LINE.test(l));
+  if (at === -1) return { run: null, body: text };
+  const match = RUN_LINE.exec(lines[at]!)!;
+  let end = at + 2;
+  while (end < lines.length && lines[end]!.startsWith('- ')) end++;
+  const command = /`([^`]+)`/.exec(match[2] ?? '')?.[1] ?? fallbackCommand;
+  const run = { run: match[1]!, command, machine: lines.slice(at + 2, end).join('\n') };
+  const rest = [...lines.slice(0, at), ...lines.slice(end + (lines[end] === '' ? 1 : 0))];
+  return { run, body: rest.join('\n').trim() };
+}
+
+/** A section's text with its run block under the heading (the heading is the text's first line). */
+function withRunBlock(text: string, lines: string[]): string {
+  const [heading, ...rest] = text.split('\n');
+  return [heading, '', ...lines, '', ...rest].join('\n').replace(/\n{3,}/g, '\n\n');
+}
 
 /** What an existing docs/benchmarks.md holds: each section's text and run, and each run's command and machine. */
 export function parseBenchmarksDoc(doc: string): { runs: Map<string, RunBlock>; sections: Map<string, KeptSection> } {
@@ -114,7 +144,11 @@ export function parseBenchmarksDoc(doc: string): { runs: Map<string, RunBlock>; 
     ...body.matchAll(/<!-- bench-section: (\S+) run (\S+) -->\n([\s\S]*?)\n<!-- \/bench-section: \1 -->/g),
   ];
   if (marked.length > 0) {
-    for (const m of marked) found.set(m[1]!, { run: m[2]!, body: m[3]!.trim() });
+    for (const m of marked) {
+      const { run, body: text } = withoutRunBlock(m[3]!.trim(), legacyCommand);
+      if (run) runs.set(run.run, run);
+      found.set(m[1]!, { run: m[2]!, body: text });
+    }
   } else if (body) {
     // Written before the markers: one run, sections told apart by their headings.
     const run = [...runs.keys()][0] ?? 'unknown';
@@ -129,6 +163,34 @@ export function parseBenchmarksDoc(doc: string): { runs: Map<string, RunBlock>; 
     }
   }
   return { runs, sections: found };
+}
+
+/** docs/benchmarks.md from each section's text and the runs they came from. */
+export function benchmarksDoc(
+  kept: Array<{ title: string; section: KeptSection }>,
+  runs: Map<string, RunBlock>,
+): string {
+  return (
+    [
+      '# Benchmarks',
+      '',
+      'What each part of the product costs, measured: every section gives its tables, the command that reproduces it ' +
+        "and the machine it ran on. Generated by `bench/run.ts`; a section's prose is the bench's own, so edit the bench, " +
+        'not this file.',
+      '',
+      '`make bench` runs `npm run bench`, i.e. `tsx bench/run.ts`; it needs a PostgreSQL server, by default ' +
+        '`postgres://postgres@127.0.0.1:5432`, where it drops and recreates the `claims_bench*` databases. ' +
+        "`BENCH_SECTIONS=<title>` reruns one section and keeps the others' text. Raw output (query plans, CPU profiles) " +
+        'is written to `bench/results/<section>/`, which is not committed.',
+      '',
+      ...kept.flatMap((s) => [
+        `<!-- bench-section: ${s.title} run ${s.section.run} -->`,
+        withRunBlock(s.section.body, runBlockLines(runs.get(s.section.run), s.section.run)),
+        `<!-- /bench-section: ${s.title} -->`,
+        '',
+      ]),
+    ].join('\n') + '\n'
+  );
 }
 
 async function main(): Promise<void> {
@@ -166,7 +228,8 @@ async function main(): Promise<void> {
           (name) =>
             name.startsWith('BENCH_DESK_') ||
             name.startsWith('BENCH_FINANCE_') ||
-            name.startsWith('BENCH_PROJECTIONS_'),
+            name.startsWith('BENCH_PROJECTIONS_') ||
+            name.startsWith('BENCH_SOAK_'),
         )
         .sort(),
     )
@@ -179,38 +242,12 @@ async function main(): Promise<void> {
   const kept = sections
     .map((s) => ({ title: s.title, section: bodies.get(s.title) ?? previous.sections.get(s.title) }))
     .filter((s): s is { title: string; section: KeptSection } => s.section !== undefined);
-  const usedRuns = [...new Set(kept.map((s) => s.section.run))].sort();
-  const runBlocks = usedRuns.flatMap((run) => {
-    const block = runs.get(run);
-    const titles = kept
-      .filter((s) => s.section.run === run)
-      .map((s) => s.title)
-      .join(', ');
-    const label = usedRuns.length > 1 ? ` (${titles}; \`${block?.command ?? 'make bench'}\`)` : '';
-    return [`Run ${run}${label} on:`, '', block?.machine ?? '- (machine not recorded)', ''];
+  // Laid out as `make format` would, so a fresh run passes the formatter check of `make test`.
+  const doc = await prettier.format(benchmarksDoc(kept, runs), {
+    ...(await prettier.resolveConfig(out)),
+    filepath: out,
   });
-  const doc = [
-    '# Benchmarks',
-    '',
-    'Generated by `bench/run.ts`; do not edit by hand. Reproduce with:',
-    '',
-    '```sh',
-    usedRuns.length > 1 ? 'make bench' : command,
-    '```',
-    '',
-    '(`make bench` runs `npm run bench`, i.e. `tsx bench/run.ts`; it needs a PostgreSQL server, by default ' +
-      '`postgres://postgres@127.0.0.1:5432`, where it drops and recreates the `claims_bench*` databases. ' +
-      "`BENCH_SECTIONS=<title>` reruns one section and keeps the others' text.)",
-    '',
-    ...runBlocks,
-    ...kept.flatMap((s) => [
-      `<!-- bench-section: ${s.title} run ${s.section.run} -->`,
-      s.section.body,
-      `<!-- /bench-section: ${s.title} -->`,
-      '',
-    ]),
-  ].join('\n');
-  fs.writeFileSync(out, doc.endsWith('\n') ? doc : `${doc}\n`);
+  fs.writeFileSync(out, doc);
   console.log(`wrote ${path.relative(process.cwd(), out)}`);
 }
 

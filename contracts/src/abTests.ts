@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { CustomerResolution } from './enums.js';
 
 /**
- * A/B tests of the portal's resolution offer (spec §6 `ab-tests`): a store runs one test at a time; each
- * claim session is assigned a variant by a hash of its id (docs/decisions.md "A/B tests"), the assignment
+ * A/B tests of the portal's resolution offer (the `ab-tests` permissions, docs/product.md#roles-and-permissions): a store runs one test at a time; each
+ * claim session is assigned a variant by a hash of its id (docs/decisions/ab-tests.md), the assignment
  * is an event, and the results are a projection of those events and the claims filed.
  */
 

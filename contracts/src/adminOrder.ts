@@ -18,7 +18,7 @@ export const AdminOrderView = z.object({
   customerEmail: z.string(),
   currency: CurrencyCode,
   createdAt: z.iso.datetime(),
-  /** Spec §4's protection status of the order: protected, removed or unprotected (never ota, which is a claim's). */
+  /** Protection status of the order: protected, removed or unprotected (never ota, which is a claim's) (docs/product.md#protection-status). */
   protectionStatus: ProtectionStatus,
   policy: z
     .object({

@@ -39,7 +39,7 @@ export type CurrencyTotal = z.infer<typeof CurrencyTotal>;
 
 /**
  * The figures of one period. Every figure is about the claims filed in the period (a cohort): what
- * became of them, however late, is counted with them (docs/decisions.md "Analytics").
+ * became of them, however late, is counted with them (docs/decisions/analytics.md).
  */
 export const AnalyticsFigures = z.object({
   claimsFiled: z.number().int().nonnegative(),

@@ -4,6 +4,7 @@ import { ClaimStoreCredit } from './finance.js';
 import { ClaimStatus, ClaimType, CustomerResolution, MIXED_RESOLUTION, ResolutionReason } from './enums.js';
 import { Actor } from './events.js';
 import { CurrencyCode, DecimalAmount } from './money.js';
+import { Risk } from './automation.js';
 import { Address, Fulfillment } from './order.js';
 import { Permission, RoleLevel, RoleName } from './permissions.js';
 import {
@@ -78,6 +79,13 @@ export type ApiClaimItem = z.infer<typeof ApiClaimItem>;
 export const ApiClaimResolution = ClaimResolution.omit({ paidValue: true, shippingAmount: true }).extend({
   paidValue: DecimalAmount,
   shippingAmount: DecimalAmount,
+  /** Contract §Automation: who decided it; a rule as `{type: "rule", id, version}`. */
+  decidedBy: z.object({
+    type: z.string(),
+    id: z.string(),
+    name: z.string(),
+    version: z.number().int().positive().optional(),
+  }),
 });
 export type ApiClaimResolution = z.infer<typeof ApiClaimResolution>;
 
@@ -96,6 +104,8 @@ export const ApiClaim = z.object({
   items: z.array(ApiClaimItem),
   resolutions: z.array(ApiClaimResolution),
   version: z.number().int().nonnegative(),
+  /** Contract §Automation: the claim's risk, as assessed when it was filed. */
+  risk: Risk,
 });
 export type ApiClaim = z.infer<typeof ApiClaim>;
 
@@ -217,7 +227,7 @@ export const AdminClaimDetail = ApiClaim.extend({
     })
     .nullable(),
   messages: z.array(Message),
-  /** Spec §4: resolvable only while it has no resolutions (and its status allows it). */
+  /** Resolvable only while it has no resolutions (and its status allows it) (docs/product.md#resolutions). */
   resolvable: z.boolean(),
   /** The statuses this claim may move to next. */
   allowedTransitions: z.array(ClaimStatus),

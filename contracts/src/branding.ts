@@ -3,9 +3,9 @@ import { Actor } from './events.js';
 import { Branding } from './store.js';
 
 /**
- * The branding editor and white label (spec §3 branding settings, spec §6 `branding` and `whitelabel`):
+ * The branding editor and white label (docs/product.md#branding; the `branding` and `whitelabel` permissions):
  * what a change must satisfy, the colour pairs the portal puts text on, and the back-office's shapes.
- * The versions live in the store's `store-branding:{storeId}` stream (docs/decisions.md "Branding").
+ * The versions live in the store's `store-branding:{storeId}` stream (docs/decisions/branding-and-white-label.md).
  */
 
 /** An opaque colour as the editor takes it: `#rgb` or `#rrggbb` (contrast needs an opaque colour). */
@@ -25,7 +25,7 @@ const FontAsset = z
   .trim()
   .max(2_000)
   .regex(/^\/(?!\/)[^\s"'()\\]*$/, 'Font files are served from this site: enter a path starting with /.');
-/** A CSS size the portal clamps to spec §9's 11–30px: `24px`, `1.5rem` or a bare number of pixels. */
+/** A CSS size the portal clamps to 11–30px (docs/product.md#look-and-feel): `24px`, `1.5rem` or a bare number of pixels. */
 const HeadlineSize = z
   .string()
   .trim()
@@ -44,7 +44,7 @@ const LogoWidth = z.number().int().min(16).max(600);
 export const HEADLINE_LEVELS = ['h1', 'h2'] as const;
 export const LOGO_SIZES = ['mobile', 'desktop'] as const;
 
-/** A branding change: the whole new branding of spec §3, each field checked; contrast is the domain's rule on top. */
+/** A branding change: the whole new branding (docs/product.md#branding), each field checked; contrast is the domain's rule on top. */
 export const BrandingInput = z
   .object({
     backgroundColor: HexColor.optional(),
@@ -141,7 +141,7 @@ export const PortalDomain = z
     'Enter a host name such as claims.example.com (no https://, port or path).',
   );
 
-/** Spec §6 `whitelabel`: the custom domain the store's portal is served on (null: none). */
+/** `whitelabel`: the custom domain the store's portal is served on (null: none) (docs/product.md#branding). */
 export const WhitelabelInput = z.object({ domain: PortalDomain.nullable() });
 export type WhitelabelInput = z.infer<typeof WhitelabelInput>;
 

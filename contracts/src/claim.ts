@@ -14,6 +14,7 @@ import { CurrencyCode, DecimalAmount } from './money.js';
 import { ClaimStoreCredit } from './finance.js';
 import { Policy } from './order.js';
 import { ClaimAssignee } from './queue.js';
+import { Risk } from './automation.js';
 
 export const Signature = z.object({
   kind: z.enum(['drawn', 'typed']),
@@ -23,7 +24,7 @@ export const Signature = z.object({
 });
 export type Signature = z.infer<typeof Signature>;
 
-/** One issue the shopper reports (spec §7 submission). */
+/** One issue the shopper reports (in the filing call, docs/product.md#http-client). */
 export const ClaimIssueInput = z.object({
   sourceItemId: z.string().min(1).max(100),
   claimType: CustomerIssueType,
@@ -33,7 +34,7 @@ export const ClaimIssueInput = z.object({
 });
 export type ClaimIssueInput = z.infer<typeof ClaimIssueInput>;
 
-/** Spec §7: body of `POST /api/claims/{sourceOrderId}`. */
+/** Body of `POST /api/claims/{sourceOrderId}` (docs/product.md#http-client). */
 export const FileClaimRequest = z.object({
   email: z.string().trim().min(3).max(320),
   fulfillmentIssues: z
@@ -80,7 +81,7 @@ export const ClaimItem = z.object({
 });
 export type ClaimItem = z.infer<typeof ClaimItem>;
 
-/** One resolution line (spec §3), in minor units. */
+/** One resolution line (docs/product.md#claim-records), in minor units. */
 export const ClaimResolution = z.object({
   id: z.uuid(),
   relatedClaimItemId: z.uuid().nullable(),
@@ -93,12 +94,18 @@ export const ClaimResolution = z.object({
   shippingAmount: z.number().int(),
   creditStore: z.boolean(),
   final: z.boolean(),
-  resolvedBy: z.object({ type: z.string(), id: z.string(), name: z.string() }),
+  /** Who decided it; a rule adds the version of it that did (added without a schema bump). */
+  resolvedBy: z.object({
+    type: z.string(),
+    id: z.string(),
+    name: z.string(),
+    version: z.number().int().positive().optional(),
+  }),
   createdAt: z.iso.datetime(),
 });
 export type ClaimResolution = z.infer<typeof ClaimResolution>;
 
-/** Spec §3 message. */
+/** Message (docs/product.md#claim-records). */
 export const Message = z.object({
   id: z.uuid(),
   claimId: z.uuid(),
@@ -211,6 +218,8 @@ export const Claim = z.object({
   noteCount: z.number().int(),
   /** Back-office only: the teammate working it. */
   assignee: ClaimAssignee.nullable(),
+  /** Back-office only: the risk assessed at filing (contract §Automation). */
+  risk: Risk,
 });
 export type Claim = z.infer<typeof Claim>;
 

@@ -9,6 +9,7 @@ import { SessionMetadata } from './session.js';
 import { SettingsChange, StoreSettings } from './storeSettings.js';
 import { ClaimAssignee, SavedViewInput, SavedViewTeam } from './queue.js';
 import { Label, MacroInput, MetadataKey, MetadataValue, NoteBody, SopInput, SopState } from './deskTools.js';
+import { FilingScreening } from './automation.js';
 
 /**
  * Commands are decided by pure functions. The edge supplies everything non-deterministic
@@ -22,6 +23,8 @@ export const FileClaim = z.object({
   itemIds: z.array(z.uuid()),
   now: z.iso.datetime(),
   request: FileClaimRequest,
+  /** The shopper's history and reused photos, for the claim's risk; absent, it is assessed on the claim alone. */
+  screening: FilingScreening.optional(),
 });
 export type FileClaim = z.infer<typeof FileClaim>;
 

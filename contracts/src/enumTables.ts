@@ -3,7 +3,7 @@
  * needs no schema built for it (on a slow phone, building zod schemas is the costliest part of a page's start-up).
  */
 
-/** Spec §4: claim status codes and their labels. */
+/** Claim status codes and their labels (docs/product.md#claim-statuses). */
 export const CLAIM_STATUS_LABELS = {
   APPROVED: 'Approved',
   ARCHIVED: 'Archived',
@@ -21,7 +21,7 @@ export const CLAIM_STATUS_LABELS = {
   WAITING_FOR_OP: 'Waiting for OP',
 } as const;
 
-/** Spec §9: claim types with their flag; true marks carrier/shipment-caused loss covered by protection. */
+/** Claim types with their flag; true marks carrier/shipment-caused loss covered by protection (docs/product.md#claim-types). */
 export const CLAIM_TYPE_FLAGS = {
   CARRIER_DID_NOT_RECEIVE: false,
   DAMAGED: true,
@@ -41,7 +41,7 @@ export const CLAIM_TYPE_FLAGS = {
   MULTIPLE: false,
 } as const;
 
-/** Spec §9: what a shopper may pick for a whole shipment that never arrived. */
+/** What a shopper may pick for a whole shipment that never arrived (docs/product.md#claim-types). */
 export const SHIPMENT_ISSUE_LABELS = {
   ORDER_DELIVERED_NOT_RECEIVED: 'Marked as delivered but not received',
   STOLEN: 'Stolen',
@@ -50,7 +50,7 @@ export const SHIPMENT_ISSUE_LABELS = {
   WRONG_ADDRESS: 'Sent to the wrong address',
 } as const;
 
-/** Spec §9: item-level issue types with their labels. */
+/** Item-level issue types with their labels (docs/product.md#claim-types). */
 export const ITEM_ISSUE_LABELS = {
   DAMAGED: 'Damaged',
   DEFECTIVE_ITEM: 'Defective',
@@ -58,7 +58,7 @@ export const ITEM_ISSUE_LABELS = {
   WRONG_ITEM: 'Wrong item',
 } as const;
 
-/** Spec §9: resolution reasons; a reason without a label in the spec shows its humanised code. */
+/** Resolution reasons; a reason without a label in the spec shows its humanised code (docs/product.md#resolution-reasons). */
 export const RESOLUTION_REASON_LABELS = {
   ADDRESS_TYPO: 'Customer Shipping Address Typo',
   CUSTOM: 'Custom',

@@ -28,7 +28,7 @@ export const SHOPPER_VISIBLE_STATUSES: readonly ClaimStatus[] = ClaimStatus.opti
 /** A status change to one of these is mailed to the shopper: the store waits on them, or dismissed their claim. */
 export const SHOPPER_MAILED_STATUSES: readonly ClaimStatus[] = ['WAITING_FOR_CUSTOMER', 'DISMISSED'];
 
-/** Spec §4: the lowercase claim states with their badge colours. */
+/** The lowercase claim states with their badge colours (docs/product.md#status-badges). */
 export const CLAIM_STATE_BADGES = {
   new: 'info',
   pending: 'warning',
@@ -40,7 +40,7 @@ export const CLAIM_STATE_BADGES = {
 export const ClaimState = z.enum(Object.keys(CLAIM_STATE_BADGES) as [keyof typeof CLAIM_STATE_BADGES]);
 export type ClaimState = z.infer<typeof ClaimState>;
 
-/** Which lowercase badge state each status shows as (decision recorded in docs/decisions.md). */
+/** Which lowercase badge state each status shows as (docs/decisions/claim-statuses.md). */
 export const CLAIM_STATE_OF_STATUS: Record<ClaimStatus, ClaimState> = {
   NEW: 'new',
   OPEN: 'pending',
@@ -58,7 +58,7 @@ export const CLAIM_STATE_OF_STATUS: Record<ClaimStatus, ClaimState> = {
   ARCHIVED: 'closed',
 };
 
-/** Spec §4: the second badge map (order fulfilment and payment states). */
+/** The second badge map (order fulfilment and payment states) (docs/product.md#status-badges). */
 export const ORDER_STATE_BADGES = {
   fulfilled: 'success',
   open: 'info',
@@ -86,14 +86,14 @@ export const ResolutionReason = z.enum(
 );
 export type ResolutionReason = z.infer<typeof ResolutionReason>;
 
-/** Spec §9 back-office resolution kinds, plus DENY for a denial (contract: POST /api/v1/claims/{id}/resolve). */
+/** Back-office resolution kinds, plus DENY for a denial (contract: POST /api/v1/claims/{id}/resolve) (docs/product.md#resolutions). */
 export const ResolutionType = z.enum(['REFUND', 'RESHIP', 'STORE_CREDIT', 'FLAT_RATE', 'CUSTOM', 'DENY']);
 export type ResolutionType = z.infer<typeof ResolutionType>;
 
 export const CustomerResolution = z.enum(['REFUND', 'RESHIP', 'STORE_CREDIT']);
 export type CustomerResolution = z.infer<typeof CustomerResolution>;
 
-/** The requested resolution of a claim whose items disagree (spec §4). */
+/** The requested resolution of a claim whose items disagree (docs/product.md#requested-resolution). */
 export const MIXED_RESOLUTION = 'MIXED' as const;
 
 export const AmountKind = z.enum(['fixed', 'percentage']);
@@ -102,7 +102,7 @@ export type AmountKind = z.infer<typeof AmountKind>;
 export const DecisionOutcome = z.enum(['APPROVED', 'DENIED']);
 export type DecisionOutcome = z.infer<typeof DecisionOutcome>;
 
-/** Spec §4 shipment statuses; the shopper sees only 'In Transit' and 'Delivered'. */
+/** Shipment statuses; the shopper sees only 'In Transit' and 'Delivered' (docs/product.md#shipment-statuses). */
 export const ShipmentStatus = z.enum([
   'AWAITING_SHIPMENT',
   'DELIVERED',
@@ -146,5 +146,5 @@ export type SenderType = z.infer<typeof SenderType>;
 
 export const MediaType = z.enum(['CLAIM']);
 
-export const ActorType = z.enum(['customer', 'user', 'api-token', 'system']);
+export const ActorType = z.enum(['customer', 'user', 'api-token', 'system', 'rule']);
 export type ActorType = z.infer<typeof ActorType>;

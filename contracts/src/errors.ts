@@ -47,6 +47,7 @@ export const ERROR_CATALOGUE = {
   already_exists: 409,
   rebuild_running: 409,
   replay_running: 409,
+  rule_not_found: 404,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 

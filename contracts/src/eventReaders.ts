@@ -13,7 +13,7 @@ export type EventDecision = 'handle' | 'ignore';
 
 /**
  * A reader's decision on every event type of the streams it reads. A type added to one of those streams without a
- * decision here is a type error, so no reader can miss a new event (docs/decisions.md, "Every reader decides").
+ * decision here is a type error, so no reader can miss a new event (docs/decisions/every-reader-decides.md).
  */
 export type EventDecisions<S extends StreamType> = { readonly [T in EventTypeIn<S>]: EventDecision };
 

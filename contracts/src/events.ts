@@ -30,9 +30,25 @@ import { ClaimAssignee, QueueView, SavedViewTeam } from './queue.js';
 import { Branding } from './store.js';
 import { AbVariant } from './abTests.js';
 import { ReturnStartedData, ReturnStatusChangedData } from './returns.js';
+import {
+  Risk,
+  RiskFacts,
+  ruleActivityStreamOf,
+  ruleAppliedData,
+  ruleCreatedData,
+  ruleRevisedData,
+  rulesReorderedData,
+  rulesSwitchedData,
+  storeRulesStreamOf,
+} from './automation.js';
 
-/** Who caused an event. */
-export const Actor = z.object({ type: ActorType, id: z.string(), name: z.string().optional() });
+/** Who caused an event; a rule names the version of it that acted (contract §Automation). */
+export const Actor = z.object({
+  type: ActorType,
+  id: z.string(),
+  name: z.string().optional(),
+  version: z.number().int().positive().optional(),
+});
 export type Actor = z.infer<typeof Actor>;
 
 export const EventMetadata = z.object({
@@ -72,6 +88,8 @@ export const StreamType = z.enum([
   'store',
   'support-team',
   'invitation-mail',
+  'store-rules',
+  'rule-activity',
 ]);
 export type StreamType = z.infer<typeof StreamType>;
 
@@ -92,6 +110,15 @@ const claimFiledData = z.object({
   shipments: z
     .array(z.object({ sourceFulfillmentId: z.string(), carrier: z.string().nullable(), status: ShipmentStatus }))
     .optional(),
+  /**
+   * The claim's risk as assessed at filing, and the facts it was assessed on (contract §Automation), so rules decide
+   * the same live and in a backtest. Added without a schema bump: older events lack them (their risk is assessed
+   * from the event alone, docs/decisions/automation.md).
+   */
+  risk: Risk.optional(),
+  riskFacts: RiskFacts.optional(),
+  /** HMAC of the shopper's email under the product's key: what links their claims across stores, never the email. */
+  shopperKey: z.string().optional(),
 });
 
 const orderItemsClaimedData = z.object({
@@ -129,8 +156,8 @@ const claimResolvedData = z.object({
 
 /**
  * A claim's resolution taken back: every line it decided is undone, so the claim may be decided again. Each line
- * names the payout entry that takes its money back should the line have been batched already (docs/decisions.md
- * "Reversed resolutions"); the ids are chosen here so the live ledger and a replay make the same entry.
+ * names the payout entry that takes its money back should the line have been batched already
+ * (docs/decisions/reversed-resolutions.md); the ids are chosen here so the live ledger and a replay make the same entry.
  */
 const claimResolutionReversedData = z.object({
   claimId: z.uuid(),
@@ -409,7 +436,7 @@ const storeCreditAdjustedData = z.object({
 });
 /**
  * The credit a reversed resolution issued, taken back: `amount` is its unredeemed part (what leaves the balance),
- * `redeemed` the part the customer spent already and keeps (docs/decisions.md "Reversed store credit").
+ * `redeemed` the part the customer spent already and keeps (docs/decisions/store-credit.md).
  */
 const storeCreditReclaimedData = z.object({
   ...creditScope,
@@ -523,7 +550,7 @@ const storePortalDomainSetData = z.object({
   previous: z.string().nullable(),
   setAt: z.iso.datetime(),
 });
-/** docs/decisions.md "White label restart": the store's portal drops every cached copy of its branding. */
+/** docs/decisions/branding-and-white-label.md, white label restart: the store's portal drops every cached copy of its branding. */
 const whitelabelRestartedData = z.object({
   storeId: z.uuid(),
   domain: z.string().nullable(),
@@ -576,7 +603,7 @@ interface EventDefinition<Data extends z.ZodType, S extends StreamType, Webhook 
 
 /**
  * Integrators read the claim's stream only, so every claim event says what they receive of it: its webhook name, or
- * null (the webhook mapping's decision on it, docs/decisions.md "Every reader decides").
+ * null (the webhook mapping's decision on it, docs/decisions/every-reader-decides.md).
  */
 type EventOptions<S extends StreamType, Webhook> = S extends 'claim'
   ? [options: { webhook: Webhook; schemaVersion?: number }]
@@ -669,6 +696,10 @@ const invitationMailStream = streamKind('invitation-mail', (data: { userId: stri
   invitationMailStreamOf(data.userId),
 );
 const supportTeamStream = streamKind('support-team', () => SUPPORT_TEAM_STREAM);
+const storeRulesStream = streamKind('store-rules', (data: { storeId: string }) => storeRulesStreamOf(data.storeId));
+const ruleActivityStream = streamKind('rule-activity', (data: { ruleId: string; day: string }) =>
+  ruleActivityStreamOf(data.ruleId, data.day),
+);
 
 /**
  * Every event type, once. `DomainEvent`, `EventType`, `EVENT_SCHEMA_VERSIONS`, `streamOf` and
@@ -749,6 +780,11 @@ export const EVENT_REGISTRY = {
   ClaimResolutionReversed: defineEvent(claimResolutionReversedData, claimStream, {
     webhook: 'claim.resolution_reversed',
   }),
+  RuleCreated: defineEvent(ruleCreatedData, storeRulesStream),
+  RuleRevised: defineEvent(ruleRevisedData, storeRulesStream),
+  RulesReordered: defineEvent(rulesReorderedData, storeRulesStream),
+  RulesSwitched: defineEvent(rulesSwitchedData, storeRulesStream),
+  RuleApplied: defineEvent(ruleAppliedData, ruleActivityStream),
 };
 
 type EventRegistry = typeof EVENT_REGISTRY;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ResolutionType } from './enums.js';
+import { currencyDecimals } from './currencyDigits.js';
 import { CurrencyCode, DecimalAmount } from './money.js';
 
 /** What a store-credit entry did: issued for a resolution, redeemed, adjusted by the store, or reclaimed by a reversal. */
@@ -8,14 +9,14 @@ export type StoreCreditKind = z.infer<typeof StoreCreditKind>;
 
 /**
  * The money rules a decision was valued under, recorded with it: the store's currency and the order's
- * exchange rate (order currency per unit of store currency, spec §9), the replacement cost of a reshipment
+ * exchange rate (order currency per unit of store currency, docs/product.md#store-credit-bonus), the replacement cost of a reshipment
  * as a percentage of the items' value, and the store-credit bonus. A replay may try candidate rules.
  */
 export const MoneyRules = z.object({
   replacementCostPercent: z.number().min(0).max(1_000),
   /**
-   * The most one claim may pay out, in units of the store's currency (the field's usual cap is 5,000); absent on
-   * stores and decisions from before it was a rule: {@link DEFAULT_CLAIM_CEILING}.
+   * The most one claim may pay out, in units of the store's currency; absent (a store that never set it, decisions
+   * from before it was a rule): {@link defaultClaimCeiling} of the store's currency.
    */
   claimCeiling: z.number().positive().max(1_000_000_000).optional(),
 });
@@ -29,10 +30,21 @@ export const Valuation = z.object({
 });
 export type Valuation = z.infer<typeof Valuation>;
 
+/** The field's usual cap on one claim, in a currency of two minor digits (dollars, euros, pounds). */
 export const DEFAULT_CLAIM_CEILING = 5_000;
+
+/**
+ * The cap on one claim when the store set none. A currency without minor digits counts in units about a hundred
+ * times smaller (yen, won), so 5,000 of them would refuse most claims: its default is a hundred times larger (one
+ * minor digit, ten times). Exchange rates are not known here; a store whose currency this misjudges sets its own.
+ */
+export function defaultClaimCeiling(currency: string): number {
+  return DEFAULT_CLAIM_CEILING * 10 ** Math.max(0, 2 - currencyDecimals(currency));
+}
+
+/** Money rules of a store that set none; the claim ceiling depends on its currency ({@link defaultClaimCeiling}). */
 export const DEFAULT_MONEY_RULES = {
   replacementCostPercent: 100,
-  claimCeiling: DEFAULT_CLAIM_CEILING,
 } as const satisfies MoneyRules;
 
 /**

@@ -41,3 +41,4 @@ export * from './returnCommands.js';
 export * from './claimPresence.js';
 export * from './claimReopen.js';
 export * from './publicConfig.js';
+export * from './automation.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MediaType } from './enums.js';
 
-/** Spec §5: accepted photo and video extensions, with the content types they arrive as. */
+/** Accepted photo and video extensions, with the content types they arrive as (docs/product.md#photos-and-videos). */
 export const ACCEPTED_MEDIA = {
   jpg: 'image/jpeg',
   jpeg: 'image/jpeg',
@@ -21,7 +21,7 @@ export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 export const ImageRef = z.object({ url: z.string().min(1).max(2048) });
 export type ImageRef = z.infer<typeof ImageRef>;
 
-/** Spec §3 media attached to a message. */
+/** Media attached to a message (docs/product.md#claim-records). */
 export const Media = z.object({
   caption: z.string().max(200).optional(),
   downloadLink: z.string().max(2048),

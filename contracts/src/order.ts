@@ -137,7 +137,7 @@ export const OrderInput = z.object({
 });
 export type OrderInput = z.infer<typeof OrderInput>;
 
-/** Spec §3: what a store offers its shoppers (and so what its claims may be resolved with). */
+/** What a store offers its shoppers (and so what its claims may be resolved with) (docs/product.md#store-capabilities). */
 export const StoreCapabilities = z.object({
   credit: z.boolean(),
   refund: z.boolean(),
@@ -146,7 +146,7 @@ export const StoreCapabilities = z.object({
 });
 export type StoreCapabilities = z.infer<typeof StoreCapabilities>;
 
-/** Spec §3 order settings: what the customer order carries of its store's settings. */
+/** Order settings: what the customer order carries of its store's settings (docs/product.md#claim-records). */
 export const OrderSettings = z.object({
   capabilities: StoreCapabilities,
   credit: z.object({
@@ -167,7 +167,7 @@ export const ClaimPolicySettings = z.object({
 export type ClaimPolicySettings = z.infer<typeof ClaimPolicySettings>;
 
 /**
- * SLA timers of a store (docs/decisions.md "SLA timers"): every field optional, {@link SLA_DEFAULTS}
+ * SLA timers of a store (docs/decisions/sla-timers.md): every field optional, {@link SLA_DEFAULTS}
  * fill what a store leaves out.
  */
 export const SlaSettings = z.object({
@@ -217,7 +217,7 @@ export const ExistingClaim = z.object({
   createdAt: z.iso.datetime(),
 });
 
-/** Spec §3 customer order: the answer of `GET /api/order-lookup`. */
+/** Customer order: the answer of `GET /api/order-lookup` (docs/product.md#claim-records). */
 export const CustomerOrder = z.object({
   systemOrderId: z.uuid(),
   orderId: z.string(),

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 
 /**
- * Spec §6 permissions as data: `resource:action` strings, the roles of the table and what each may
+ * Permissions as data (docs/product.md#roles-and-permissions): `resource:action` strings, the roles of the table and what each may
  * do. The server enforces these rows on every endpoint and the back-office hides what a role lacks.
  * Rows the spec leaves open (finance, implementation, the exact reads of the store roles) are
  * decided here and explained in docs/permissions.md.
  */
 
-/** Spec §3: the back-office resources (permission names). */
+/** The back-office resources (permission names) (docs/product.md#roles-and-permissions). */
 export const RESOURCES = [
   'ab-tests',
   'account',
@@ -16,6 +16,7 @@ export const RESOURCES = [
   'admin-users',
   'analytics',
   'api-tokens',
+  'automation',
   'billing',
   'billing-method',
   'billing-settings',
@@ -63,7 +64,7 @@ export type Resource = (typeof RESOURCES)[number];
 export const CRUD_ACTIONS = ['create', 'read', 'update', 'delete'] as const;
 export type CrudAction = (typeof CRUD_ACTIONS)[number];
 
-/** Spec §6: the actions beyond create, read, update and delete. */
+/** The actions beyond create, read, update and delete (docs/product.md#roles-and-permissions). */
 export const EXTRA_PERMISSIONS = [
   'claim:resolve',
   'protection:add',
@@ -94,7 +95,7 @@ export const EXTRA_PERMISSIONS = [
   'supportUser:create',
 ] as const;
 
-/** Spec §6 settings areas; each has read and update, except general, which is read-only. */
+/** Settings areas; each has read and update, except general, which is read-only (docs/product.md#settings-groups). */
 export const SETTINGS_AREAS = [
   'general',
   'claim-acknowledgment',
@@ -318,7 +319,7 @@ const OP_IMPLEMENTATION_RIGHTS = union(
   ['slack:view-channel'],
 );
 
-/** Spec §6 role table, with every right spelled out. */
+/** Role table, with every right spelled out (docs/product.md#roles-and-permissions). */
 export const ROLES: Readonly<Record<RoleName, RoleDefinition>> = {
   account_owner: {
     level: 'account',
@@ -400,7 +401,7 @@ export const ROLES: Readonly<Record<RoleName, RoleDefinition>> = {
   },
 };
 
-/** Only these roles may grant ownership (spec §6). */
+/** Only these roles may grant ownership (docs/product.md#roles-and-permissions). */
 export const OWNER_ROLES: readonly RoleName[] = ['account_owner', 'store_owner'];
 
 export const roleAllows = (role: RoleName, permission: Permission): boolean =>

@@ -14,7 +14,7 @@ const grantedBecause = (own: ResolutionReason): ResolutionReason[] => [
 ];
 
 /**
- * The reasons the desk offers for each decision (decided: spec §9 lists the codes without saying which fit
+ * The reasons the desk offers for each decision (decided: docs/product.md#resolution-reasons lists the codes without saying which fit
  * which). A denial offers the grounds for refusing; an approval offers its own code and the follow-ups,
  * never a denial ground. The API still accepts any reason (the contract's resolve never restricted it).
  */

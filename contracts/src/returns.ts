@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Returns (docs/decisions.md "Returns"): a shopper sends claimed items back. Each return is a record on its
+ * Returns (docs/decisions/returns.md): a shopper sends claimed items back. Each return is a record on its
  * claim's stream with its own statuses. A store with its own returns portal (capabilities.returns on, and its
  * portal address) gets the shopper there; any other store's returns are handled here, with a printable label.
  */

@@ -4,7 +4,7 @@ import { CustomerIssueType, CustomerResolution, SessionStatus } from './enums.js
 import { ImageRef } from './media.js';
 import { Signature } from './claim.js';
 
-/** An issue in the shopper's draft (spec §3: id is a generated short id). */
+/** An issue in the shopper's draft (its id a generated short id: docs/product.md#draft-claim). */
 export const DraftIssue = z.object({
   id: z.string().min(1).max(40),
   sourceItemId: z.string().min(1),
@@ -23,7 +23,7 @@ export const DraftFulfillment = z.object({
 });
 export type DraftFulfillment = z.infer<typeof DraftFulfillment>;
 
-/** Spec §3: the claim as the shopper drafts it in the portal. */
+/** The claim as the shopper drafts it in the portal (docs/product.md#draft-claim). */
 export const DraftClaim = z.object({
   customer: z.object({ email: z.string(), sourceOrderId: z.string() }),
   fulfillments: z.record(z.string(), DraftFulfillment),
@@ -44,7 +44,7 @@ export const SessionMetadata = z.object({
 });
 export type SessionMetadata = z.infer<typeof SessionMetadata>;
 
-/** Spec §3 claim session. */
+/** Claim session (docs/product.md#claim-sessions). */
 export const ClaimSession = z.object({
   id: z.uuid(),
   email: z.string(),
@@ -55,7 +55,7 @@ export const ClaimSession = z.object({
 });
 export type ClaimSession = z.infer<typeof ClaimSession>;
 
-/** Spec §7: a session update carries either a status or the metadata. */
+/** A session update carries either a status or the metadata (docs/product.md#claim-sessions). */
 export const UpdateSessionRequest = z.union([
   z.object({ email: z.string().trim().min(3).max(320), orderId: z.uuid(), status: SessionStatus }),
   z.object({ email: z.string().trim().min(3).max(320), orderId: z.uuid(), metadata: SessionMetadata }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ContactSettings, PoliciesSettings } from './storeHelp.js';
 
-/** Spec §3 branding settings (every field optional: a store brands what it wants). */
+/** Branding settings (every field optional: a store brands what it wants) (docs/product.md#branding). */
 export const Branding = z.object({
   backgroundColor: z.string().optional(),
   backgroundImage: z.string().optional(),

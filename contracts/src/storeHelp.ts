@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 // Kept apart from the store's settings: the portal's chrome (the whitelabel answer) shows these without building the rest.
 
-/** The store's policy pages, linked from the portal's footer (docs/decisions.md "Store settings"). */
+/** The store's policy pages, linked from the portal's footer (docs/decisions/store-settings.md). */
 export const PoliciesSettings = z.object({
   termsUrl: z.string().nullable(),
   privacyUrl: z.string().nullable(),

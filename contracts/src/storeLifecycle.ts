@@ -5,8 +5,8 @@ import type { StoreSettings } from './storeSettings.js';
 
 /**
  * Accounts and stores created by Order Protection's staff, and the onboarding a new store goes
- * through before shoppers reach it (spec §6 implementation actions). Each is an event: an account's
- * `account:<id>` stream, a store's `store:<id>` stream (docs/decisions.md "Accounts, stores and onboarding").
+ * through before shoppers reach it (docs/product.md#store-onboarding). Each is an event: an account's
+ * `account:<id>` stream, a store's `store:<id>` stream (docs/decisions/accounts-stores-onboarding.md).
  */
 
 export const accountStreamOf = (accountId: string): string => `account:${accountId}`;
@@ -30,7 +30,7 @@ const Domain = z
   );
 
 // ---------------------------------------------------------------------------------------------
-// Onboarding: the steps (spec §6 `implementation:*` actions) and the stage each leaves the store in.
+// Onboarding: the steps (`implementation:*` actions, docs/product.md#store-onboarding) and the stage each leaves the store in.
 
 export const ONBOARDING_STEPS = ['create', 'brand-create', 'review', 'approve', 'reject', 'deploy'] as const;
 export const OnboardingStep = z.enum(ONBOARDING_STEPS);

@@ -8,8 +8,8 @@ import { ContactSettings, PoliciesSettings } from './storeHelp.js';
 export { ContactSettings, PoliciesSettings } from './storeHelp.js';
 
 /**
- * A store's settings, spec §6's settings groups. The editable groups are events of the store's
- * `store-settings:<storeId>` stream (docs/decisions.md "Store settings"); general (the store's facts)
+ * A store's settings, by group (docs/product.md#settings-groups). The editable groups are events of the store's
+ * `store-settings:<storeId>` stream (docs/decisions/store-settings.md); general (the store's facts)
  * and branding are read here and changed elsewhere.
  */
 
@@ -17,7 +17,7 @@ export { ContactSettings, PoliciesSettings } from './storeHelp.js';
 // The value of each group: the shapes stored and answered (no cross-field rules, so an event
 // recorded under older rules still reads). What a change must satisfy is `SettingsChangeInput`.
 
-/** Spec §3 capabilities: what the store offers, its store-credit bonus and its returns links. */
+/** Capabilities: what the store offers, its store-credit bonus and its returns links (docs/product.md#store-credit-bonus). */
 export const CapabilitiesSettings = OrderSettings;
 export type CapabilitiesSettings = z.infer<typeof CapabilitiesSettings>;
 
@@ -40,7 +40,7 @@ export type RevShareSettings = z.infer<typeof RevShareSettings>;
 export const ClaimAcknowledgmentSettings = z.object({ enabled: z.boolean(), message: z.string().max(2_000) });
 export type ClaimAcknowledgmentSettings = z.infer<typeof ClaimAcknowledgmentSettings>;
 
-/** How long a conversation may wait on the shopper or the brand before the SLA timers act (docs/decisions.md "SLA timers"). */
+/** How long a conversation may wait on the shopper or the brand before the SLA timers act (docs/decisions/sla-timers.md). */
 export const CustomerCommunicationSettings = z.object({ sla: SlaSettings.required() });
 export type CustomerCommunicationSettings = z.infer<typeof CustomerCommunicationSettings>;
 
@@ -161,7 +161,7 @@ export const EditableSettingsValues = z.object({
 export type EditableSettingsValues = z.infer<typeof EditableSettingsValues>;
 
 /**
- * Spec §6: who reads and who changes each group. General is read-only by definition; branding is
+ * Who reads and who changes each group (docs/product.md#settings-groups). General is read-only by definition; branding is
  * changed by the branding editor, not through these routes.
  */
 export const SETTINGS_GROUP_ACCESS: Readonly<Record<SettingsGroup, { read: Permission; update: Permission | null }>> = {

@@ -3,7 +3,7 @@ import { InviteMemberRequest } from './backoffice.js';
 import { RoleName } from './permissions.js';
 
 /**
- * Order Protection's support staff (spec §6: `orderprotection_support_admin` manages support members):
+ * Order Protection's support staff (docs/product.md#support-staff; `orderprotection_support_admin` manages support members):
  * the two internal roles the support-users page gives and takes. Members are listed as `TeamMember`s and
  * invited with the team's invitation (`InviteMemberResponse`); only the roles differ.
  */

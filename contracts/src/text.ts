@@ -1,4 +1,4 @@
-/** Spec §9: HTML tags are stripped from text; entities of the common five are decoded. */
+/** HTML tags are stripped from text; entities of the common five are decoded (docs/product.md#text). */
 export function stripHtml(text: string): string {
   return text
     .replace(/<[^>]*>/g, '')

@@ -15,7 +15,7 @@ const accountId = '1b6e2f4a-3c9d-4e8f-a1b2-c3d4e5f6a7b8';
 describe('the event registry', () => {
   it('gives every event type a schema version and a stream', () => {
     expect(Object.keys(EVENT_SCHEMA_VERSIONS).sort()).toEqual([...EVENT_TYPES].sort());
-    expect(EVENT_TYPES).toHaveLength(72);
+    expect(EVENT_TYPES).toHaveLength(77);
     const label = DomainEvent.parse({ type: 'ClaimLabelAdded', data: { claimId, label: 'vip' } });
     expect(streamOf(label)).toEqual({ streamId: claimId, streamType: 'claim' });
     const invited = DomainEvent.parse({

@@ -25,7 +25,7 @@ describe('Permission', () => {
 });
 
 describe('settings groups', () => {
-  it('guard each spec §6 settings permission with exactly one group, and only general has no update', () => {
+  it('guard each settings permission (docs/product.md#settings-groups) with exactly one group, and only general has no update', () => {
     const used = Object.values(SETTINGS_GROUP_ACCESS)
       .flatMap((access) => [access.read, access.update])
       .filter((p) => p !== null);

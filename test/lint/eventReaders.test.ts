@@ -18,6 +18,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 const unusedMailer: Mailer = {
   send: () => Promise.reject(new Error('no mail is sent here')),
+  concurrency: 1,
   close: () => undefined,
 };
 
@@ -36,12 +37,14 @@ const CLAIM_READER_FILES = [
   'services/projections/src/claim-assignment/claimAssignmentProjection.ts',
   'services/projections/src/claim-list/claimListProjection.ts',
   'services/projections/src/claim-returns/claimReturnsProjection.ts',
+  'services/projections/src/claim-risk/claimRiskProjection.ts',
   'services/projections/src/claim-reviews/claimReviewsProjection.ts',
   'services/projections/src/claim-search/claimSearchProjection.ts',
   'services/projections/src/claim-timeline/claimTimelineProjection.ts',
   'services/projections/src/payout-ledger/payoutLedgerProjection.ts',
   'services/api/src/customer/draftSessions.ts',
   'services/api/src/store-credit/storeCreditLedger.ts',
+  'services/api/src/automation/ruleReaction.ts',
   'services/domain/src/notification/claimMail.ts',
 ];
 

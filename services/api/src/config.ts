@@ -1,7 +1,24 @@
 import path from 'node:path';
 import { z } from 'zod';
-import type { LoginLimits } from './auth/loginThrottle.js';
-import { OWASP_SCRYPT_N, scryptCost, type ScryptCost } from './auth/passwords.js';
+
+/** OWASP's scrypt advice (Password Storage Cheat Sheet): N=2^17, r=8, p=1, about 128 MiB per hash; production's least. */
+export const OWASP_SCRYPT_N = 2 ** 17;
+
+/** The scrypt cost new hashes are made with (config `PASSWORD_SCRYPT_N`); r and p stay OWASP's. */
+export interface ScryptCost {
+  N: number;
+  r: number;
+  p: number;
+}
+export const scryptCost = (N: number): ScryptCost => ({ N, r: 8, p: 1 });
+
+/** Sign-in attempts counted per fixed window before a lock (auth/loginThrottle.ts). */
+export interface LoginLimits {
+  windowMinutes: number;
+  perEmailAndClient: number;
+  perClient: number;
+  perEmail: number;
+}
 
 /** `false`/`true`, a hop count, or addresses and CIDR ranges of the proxies (what Fastify's `trustProxy` takes). */
 export type TrustProxy = boolean | number | string[];
@@ -78,7 +95,7 @@ const Env = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
-  // An endpoint whose every attempt failed for this long is turned off (docs/decisions.md "Webhooks"): 3 days.
+  // An endpoint whose every attempt failed for this long is turned off (docs/decisions/webhooks.md): 3 days.
   WEBHOOK_DISABLE_AFTER_FAILING_SECONDS: z.coerce
     .number()
     .int()
@@ -110,6 +127,8 @@ const Env = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   MAIL_FROM: z.string().min(3).default('Order Protection <claims@orderprotection.test>'),
+  /** SMTP connections a process keeps open and sends on at once (docs/decisions/mail-keeps-pace.md). */
+  SMTP_MAX_CONNECTIONS: z.coerce.number().int().positive().max(50).default(5),
   /** Where shoppers reach the portal: the origin of the links in mail (default: this server's address; required in production). */
   PUBLIC_URL: z
     .string()
@@ -156,6 +175,12 @@ const Env = z.object({
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().nonnegative().default(10_000),
   HEALTH_MAX_TRANSACTION_AGE_SECONDS: z.coerce.number().positive().default(60),
   PROJECTION_MAX_ATTEMPTS: z.coerce.number().int().positive().default(5),
+  // The key of the shopper's keyed email hash that links their claims across stores for risk (docs/decisions/automation.md).
+  SHOPPER_KEY_SECRET: z
+    .string()
+    .min(32, 'at least 32 characters')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   // The bearer token of GET /api/metrics; unset, anyone reads them (development only: production refuses to start).
   METRICS_TOKEN: z
     .string()
@@ -203,7 +228,7 @@ export type Config = {
   passwordCost: ScryptCost;
   /** Both set, or error reporting is off. */
   sentry: { dsn: string; environment: string } | null;
-  mail: { smtpUrl: string | undefined; from: string };
+  mail: { smtpUrl: string | undefined; from: string; maxConnections: number };
   /** The portal's public origin, without a trailing slash. */
   publicUrl: string;
   /** The background workers this process runs (HTTP is the caller's choice: `npm run worker` serves none). */
@@ -218,6 +243,8 @@ export type Config = {
   projectionMaxAttempts: number;
   /** Who may read GET /api/metrics (Authorization: Bearer); undefined (never in production): anyone. */
   metricsToken: string | undefined;
+  /** The HMAC key of shoppers' email hashes (risk across stores); unset, the installation's own random key. */
+  shopperKeySecret: string | undefined;
 };
 
 /** Reads the contract's variables; a bad value stops start-up with the variable named. */
@@ -272,6 +299,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
     production,
+    shopperKeySecret: e.SHOPPER_KEY_SECRET,
     seedDemo: e.SEED_DEMO,
     trustProxy: e.TRUST_PROXY,
     demoFixture: path.resolve(e.DEMO_FIXTURE),
@@ -303,7 +331,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perEmail: e.LOGIN_MAX_FAILURES_PER_EMAIL,
     },
     sentry: e.SENTRY_DSN && e.SENTRY_ENVIRONMENT ? { dsn: e.SENTRY_DSN, environment: e.SENTRY_ENVIRONMENT } : null,
-    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, maxConnections: e.SMTP_MAX_CONNECTIONS },
     publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/+$/, ''),
     workers: e.WORKERS,
     apiProcesses: e.API_PROCESSES,

@@ -7,7 +7,7 @@ import { serve, stopOnSignals } from './server.js';
  * `npm start`: the portal, the back-office and the API on one port. With API_PROCESSES above 1, this
  * process becomes a cluster primary: it migrates, seeds and runs the background workers of WORKERS
  * without serving HTTP, and forks that many HTTP-only processes sharing the port, so requests use
- * every core (docs/decisions.md "Processes").
+ * every core (docs/decisions/processes-and-workers.md).
  */
 const config = loadConfig();
 const primary = config.apiProcesses > 1 && cluster.isPrimary;

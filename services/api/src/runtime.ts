@@ -14,20 +14,22 @@ import {
 } from '@claims/event-store';
 import {
   consumeFromKafka,
-  countPendingDeliveries,
   DEFAULT_FAULT_POLICY,
   followStore,
-  listParkedDeliveries,
   parkedCounts,
   PROJECTIONS,
   projectionMigrations,
   storeHead,
-  webhookDeliveryFaultMigrations,
   type FaultPolicy,
   type Follower,
   type KafkaProjectors,
   type ProjectorStatus,
 } from '@claims/projections';
+import {
+  countPendingDeliveries,
+  listParkedDeliveries,
+  webhookDeliveryFaultMigrations,
+} from './webhooks/deliveryQueue.js';
 import {
   createKafka,
   DEFAULT_TOPIC_SETTINGS,
@@ -74,9 +76,15 @@ import { mediaMigrations } from './media/mediaMigrations.js';
 import { rateWindowMigrations } from './platform/rateWindows.js';
 import { presenceMigrations } from './desk/claimPresence.js';
 import { sweepOrphanedMedia } from './media/mediaRoutes.js';
+import { automationMigrations } from './automation/automationMigrations.js';
+import { decideByRules } from './automation/ruleReaction.js';
 
 /** How often stored leftovers (expired idempotency keys, orphaned uploads) are swept. */
 const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
+/** The longest wait between attempts to join Kafka: a broker back is joined within this. */
+const MAX_JOIN_RETRY_MS = 2_000;
+/** A failed consumer gets this long to leave cleanly before its replacement joins anyway. */
+const REPLACE_STOP_MS = 5_000;
 
 /** Everything the product does after a commit, each from its own checkpoint. */
 export const afterCommitReactions = (mailer: Mailer): readonly Reaction[] => [
@@ -86,6 +94,7 @@ export const afterCommitReactions = (mailer: Mailer): readonly Reaction[] => [
   sendClaimLinks(mailer),
   mailInvitations(mailer),
   storeCreditOfDecisions,
+  decideByRules,
 ];
 
 export const ALL_MIGRATIONS: Record<string, Migration> = registerMigrations(
@@ -104,6 +113,7 @@ export const ALL_MIGRATIONS: Record<string, Migration> = registerMigrations(
   reactionFaultMigrations,
   webhookDeliveryFaultMigrations,
   rateWindowMigrations,
+  automationMigrations,
 );
 
 export interface Runtime {
@@ -273,7 +283,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   const pause = (ms: number) => sleep(ms, undefined, { signal: stopping.signal }).catch(() => undefined);
   let kafkaSetup: Promise<void> = Promise.resolve();
   let topicRefused: string | null = null;
-  const mailer = createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, dataDir: config.dataDir }, log);
+  const mailer = createMailer({ ...config.mail, dataDir: config.dataDir }, log);
   const ctx: AppContext = {
     config,
     database,
@@ -325,20 +335,33 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   let databaseClosed: Promise<void> | null = null;
   const closeDatabase = () => (databaseClosed ??= step('database', () => database.close()));
 
-  /** Consumers join once the broker answers; until then (and on a topic contradicting the configuration) they retry in the background. */
-  async function startKafkaProjectors(kafka: Kafka, settings: TopicSettings): Promise<void> {
+  /**
+   * Consumers join once the broker answers; until then (and on a topic contradicting the configuration) they
+   * retry in the background, never more than a few seconds apart so a broker back is joined at once. A consumer
+   * kafkajs gives up on, or one stuck, is stopped and replaced rather than waited on.
+   */
+  async function superviseKafkaProjectors(kafka: Kafka, settings: TopicSettings): Promise<void> {
     const subscription = { topic: config.kafkaTopic, groupPrefix: config.kafkaGroupPrefix };
+    const stopRequested = new Promise<null>((resolve) =>
+      stopping.signal.addEventListener('abort', () => resolve(null)),
+    );
     for (let attempt = 0; !stopped; attempt++) {
       try {
         await ensureTopic(kafka, config.kafkaTopic, settings);
         topicRefused = null;
-        if (!stopped)
-          projectors = await consumeFromKafka(kafka, database.db, PROJECTIONS, log, subscription, faultPolicy);
-        return;
+        if (stopped) return;
+        const running = await consumeFromKafka(kafka, database.db, PROJECTIONS, log, subscription, faultPolicy);
+        projectors = running;
+        const failure = await Promise.race([running.failed, stopRequested]);
+        if (!failure) return;
+        log.error({ err: failure }, "the projectors' Kafka consumer failed; replacing it");
+        projectors = null;
+        await Promise.race([running.stop().catch(() => undefined), pause(REPLACE_STOP_MS)]);
+        attempt = -1;
       } catch (error) {
         if (error instanceof TopicSettingsError) topicRefused = error.message;
         log.error({ err: error }, 'projectors cannot join Kafka yet; retrying');
-        await pause(Math.min(500 * 2 ** attempt, 30_000));
+        await pause(Math.min(500 * 2 ** attempt, MAX_JOIN_RETRY_MS));
       }
     }
   }
@@ -350,7 +373,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     const settings: TopicSettings = { ...DEFAULT_TOPIC_SETTINGS, ...config.kafkaTopicDurability };
     if (kafka && workers.has('relay')) relay = startRelay(database, kafka, log, { topic: config.kafkaTopic, settings });
     if (workers.has('projectors')) {
-      if (kafka) kafkaSetup = startKafkaProjectors(kafka, settings);
+      if (kafka) kafkaSetup = superviseKafkaProjectors(kafka, settings);
       else
         for (const projection of PROJECTIONS)
           followers.push(followStore(database.db, projection, log, 250, faultPolicy));
@@ -417,6 +440,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
         relay: { name: 'relay', status: () => relay?.status() ?? null },
       },
       pendingWebhookDeliveries: () => countPendingDeliveries(database.db),
+      parkedWebhookDeliveries: () => listParkedDeliveries(database.db),
       notificationRetriesDue: () => countDueRetries(database.db, ctx.now()),
     };
     const app = await buildApp(ctx, { healthChecks, operations });

@@ -412,7 +412,7 @@ describe('claim analytics: every figure equals a direct SQL over the events', ()
         expect(resolved.statusCode, resolved.body).toBe(200);
       }
       if (c.reversed) {
-        // Reversed once its credit is issued: a line reversed before that is never issued (docs/decisions.md "Reversed store credit").
+        // Reversed once its credit is issued: a line reversed before that is never issued (docs/decisions/store-credit.md).
         await h.runtime.settle();
         const reversed = await h.call({
           method: 'POST',

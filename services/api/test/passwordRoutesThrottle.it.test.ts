@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword, scryptCost } from '../src/auth/passwords.js';
+import { scryptCost } from '../src/config.js';
+import { hashPassword } from '../src/auth/passwords.js';
 import { DEMO_PASSWORD, DEMO_USERS, startHarness, type Harness } from './support/backofficeHarness.js';
 import { mailedInvitationToken } from './support/invitations.js';
 

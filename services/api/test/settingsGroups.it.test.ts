@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreSettingsView } from '@claims/contracts';
 import { DEMO_PASSWORD, json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
 
-/** The settings groups beyond spec §6's nine: claim filing, policies, pricing, quote pricing, notifications, contact (PostgreSQL). */
+/** The settings groups beyond the nine of docs/product.md#settings-groups: claim filing, policies, pricing, quote pricing, notifications, contact (PostgreSQL). */
 describe('settings groups of the back-office resources', () => {
   let h: Harness;
   let acme: string;
@@ -69,7 +69,7 @@ describe('settings groups of the back-office resources', () => {
     expect((await put('quote-pricing', { quotePercent: 101 }, admin)).statusCode).toBe(400);
   });
 
-  it('lets the support admin change claim filing (spec §6), and filing reads it at once', async () => {
+  it('lets the support admin change claim filing (docs/product.md#support-staff), and filing reads it at once', async () => {
     expect((await put('claim-filing', { acceptingClaims: false, photosRequired: false }, agent)).statusCode).toBe(403);
     expect((await put('claim-filing', { acceptingClaims: false, photosRequired: false }, kumoOwner)).statusCode).toBe(
       404,

@@ -14,7 +14,8 @@ import {
   WebhookPayload,
   WebhookReplayResponse,
 } from '@claims/contracts';
-import { claimDueDeliveries, rebuild, webhookOutboxProjection } from '@claims/projections';
+import { rebuild, webhookOutboxProjection } from '@claims/projections';
+import { claimDueDeliveries } from '../src/webhooks/deliveryQueue.js';
 import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { orderBody } from '../../../test/support/orderBody.js';

@@ -53,3 +53,8 @@ export * from './ab-tests/decideAbTests.js';
 export * from './store-lifecycle/storeLifecycle.js';
 export * from './returns/decideReturn.js';
 export * from './claim/reopenClaim.js';
+export * from './automation/riskAssessment.js';
+export * from './automation/ruleMatching.js';
+export * from './automation/storeRules.js';
+export * from './automation/ruleApplication.js';
+export * from './automation/backtest.js';

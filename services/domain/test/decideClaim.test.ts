@@ -134,7 +134,7 @@ describe('status changes and messages', () => {
     expect(history[0]!.at).toBe(at(filing.findIndex((e) => e.type === 'ClaimFiled')));
   });
 
-  it('shows the shopper a reversal only as the status it sends a decided claim back to, never its reason (docs/decisions.md)', () => {
+  it('shows the shopper a reversal only as the status it sends a decided claim back to, never its reason (docs/decisions/reversed-resolutions.md)', () => {
     const reverse: ClaimCommand = {
       type: 'ReverseResolution',
       claimId: claim.id,

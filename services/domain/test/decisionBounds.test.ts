@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
+  defaultClaimCeiling,
   toMinor,
   type Claim,
   type ClaimCommand,
@@ -108,6 +109,18 @@ describe('a decision pays no more than the claim is worth', () => {
       .thenMatches([{ type: 'ClaimResolved' }]);
   });
 
+  it('bounds a store that set no ceiling by its currency: 5,000 dollars, 500,000 yen', () => {
+    expect([defaultClaimCeiling('USD'), defaultClaimCeiling('EUR'), defaultClaimCeiling('JPY')]).toEqual([
+      5_000, 5_000, 500_000,
+    ]);
+    // The whole claim, worth more than 5,000 yen at 150 yen to the dollar, in a yen store that never set a ceiling.
+    expect((claimWorth / 100) * 150).toBeGreaterThan(5_000);
+    const yenStore: Valuation = { ...usd(), storeCurrency: 'JPY', exchangeRate: 1 / 150 };
+    open
+      .when(resolve({ resolutionType: 'REFUND', items: filed.items.map((i) => ({ claimItemId: i.id })) }, yenStore))
+      .thenMatches([{ type: 'ClaimResolved' }]);
+  });
+
   it('parses decimals exactly: 1.005 dollars are 101 cents, not 100.49999…', () => {
     expect(toMinor(1.005, 'USD')).toBe(101);
     expect(toMinor(9.995, 'USD')).toBe(1000);
@@ -173,7 +186,9 @@ describe('a decision pays no more than the claim is worth', () => {
               { claimId: claim.id, resolutions: claim.resolutions, valuation: command.valuation },
               'USD',
             ).reduce((t, l) => t + l.amount, 0);
-            expect(payout).toBeLessThanOrEqual(toMinor(command.valuation.rules.claimCeiling!, 'USD'));
+            expect(payout).toBeLessThanOrEqual(
+              toMinor(command.valuation.rules.claimCeiling ?? defaultClaimCeiling('USD'), 'USD'),
+            );
             expect(Number.isSafeInteger(payout)).toBe(true);
           }
         }

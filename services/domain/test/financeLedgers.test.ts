@@ -306,7 +306,7 @@ describe("the finance replay's fold of the money events", () => {
   });
 });
 
-describe("converting the demo's EUR and JPY orders (docs/decisions.md: exact, one half-even rounding)", () => {
+describe("converting the demo's EUR and JPY orders (docs/decisions/money-from-events.md: exact, one half-even rounding)", () => {
   const percentages = fc.integer({ min: 0, max: 20_000 }).map((n) => n / 100);
   // Percentages that land one of the lines below on an exact half (see the last test), so ties are drawn often.
   const eurTies = fc.integer({ min: 0, max: 8 }).map((k) => 11.5 + 23 * k);

@@ -68,7 +68,7 @@ describe('exact money', () => {
     );
   });
 
-  it('converts the EUR demo order (rate 0.92) and JPY amounts as docs/decisions.md says', () => {
+  it('converts the EUR demo order (rate 0.92) and JPY amounts as docs/decisions/money-from-events.md says', () => {
     // 44.00 EUR at 0.92 EUR per USD is 47.826… USD: 47.83.
     expect(roundHalfEven(convertMinor(whole(4400), 'EUR', 'USD', 0.92))).toBe(4783);
     // 2,400 JPY to a USD store at 150.5 JPY per USD: 15.946… USD: 15.95; and back the other way, yen have no minor digits.

@@ -25,7 +25,7 @@ const line = fc.record({
   refundedQuantity: fc.integer({ min: 0, max: 1200 }),
 });
 
-describe('valid quantity (spec §5)', () => {
+describe('valid quantity (docs/product.md#claimable-quantity)', () => {
   it('is the claimed quantity when it fits, otherwise what remains', () => {
     fc.assert(
       fc.property(line, fc.integer({ min: 1, max: 2000 }), (item, claimed) => {
@@ -47,7 +47,7 @@ describe('valid quantity (spec §5)', () => {
   });
 });
 
-describe('requested resolution (spec §4)', () => {
+describe('requested resolution (docs/product.md#requested-resolution)', () => {
   const choice = fc.constantFrom(...CustomerResolution.options);
   it('is the mixed marker when items disagree, the shared choice when they agree, refund when there is none', () => {
     fc.assert(
@@ -61,7 +61,7 @@ describe('requested resolution (spec §4)', () => {
   });
 });
 
-describe('protection status (spec §4)', () => {
+describe('protection status (docs/product.md#protection-status)', () => {
   const policy = { insuredAmount: 1, premiumPaid: 1, premiumCurrency: 'USD', removedAt: null };
   it('prefers ota, then removed, then protected, else unprotected', () => {
     expect(protectionStatus({ isOta: true, policy })).toBe('ota');
@@ -175,7 +175,7 @@ describe('fileable shipments', () => {
   });
 });
 
-describe('issue replacement (spec §5)', () => {
+describe('issue replacement (docs/product.md#draft-claim)', () => {
   const issue = fc.record({ sourceItemId: fc.constantFrom('li-1', 'li-2', 'li-3', 'li-4'), n: fc.nat() });
   it('keeps one issue per item, the last one reported, in the order the kept ones were reported', () => {
     fc.assert(

@@ -8,7 +8,7 @@ const shipment = (trackingCompany: string | null, trackingNumbers: string[], tra
   trackingUrls,
 });
 
-describe('tracking links (spec §2)', () => {
+describe('tracking links (docs/product.md#tracking-links)', () => {
   it("uses the URL the store supplied, else the carrier's page, else none", () => {
     expect(
       trackingLinksOf(

@@ -12,4 +12,5 @@ export * from './migrate.js';
 export * from './pollingLoop.js';
 export * from './catchUp.js';
 export * from './eventSize.js';
+export * from './textsInEvents.js';
 export type { Subscription } from './notifications.js';

@@ -60,3 +60,29 @@ export async function readStreamsOfType(
   }
   return [...streams.values()];
 }
+
+const READ_STREAMS = `
+  select global_position, transaction_id::text as transaction_id, event_id, stream_id, stream_version, type,
+         store_id, data, metadata, occurred_at
+  from events
+  where stream_id = any($1::text[])
+  order by stream_id, stream_version`;
+
+/**
+ * Several streams in one query (a reaction's batch reads every claim it mails about at once, not one by one); each id
+ * asked for is in the answer, an unknown stream as version 0 with no events.
+ */
+export async function readStreams(
+  db: Kysely<EventStoreTables>,
+  streamIds: readonly string[],
+): Promise<Map<string, StreamRead>> {
+  const read = new Map<string, StreamRead>(streamIds.map((id) => [id, { version: 0, events: [] }]));
+  if (read.size === 0) return read;
+  const rows = await queryNamed<StoredEventRow>(db, 'event_store_read_streams', READ_STREAMS, [[...read.keys()]]);
+  for (const event of rows.map(toRecordedEvent)) {
+    const stream = read.get(event.streamId)!;
+    stream.events.push(event);
+    stream.version = event.streamVersion;
+  }
+  return read;
+}

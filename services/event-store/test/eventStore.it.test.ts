@@ -20,6 +20,7 @@ import {
   readAllOfTypes,
   readStream,
   START,
+  textsNamedInEvents,
   type Database,
   type NewEvent,
 } from '../src/index.js';
@@ -215,6 +216,23 @@ describe.each(modes)('event store on %s', (mode) => {
     expect(facts.find((f) => f.type === 'Big')!.data).toEqual({ keep: 'k', also: 2 });
     expect(facts.find((f) => f.type === 'Kept')!.data).toEqual(everything.find((e) => e.type === 'Kept')!.data);
     expect(await countOfTypes(database.db, ['Big', 'Kept'])).toBe(everything.length);
+  });
+
+  it('answers which texts the data of an event since a given time names, without the reader scanning events', async () => {
+    const named = `media/${randomUUID()}.jpg`;
+    const unnamed = `media/${randomUUID()}.jpg`;
+    await append(database, randomUUID(), NO_STREAM, [{ ...event('Imaged'), data: { url: `https://x.test/${named}` } }]);
+    const past = new Date(Date.now() - 3_600_000).toISOString();
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    expect(
+      await textsNamedInEvents(database.db, [
+        { text: named, since: past },
+        { text: unnamed, since: past },
+      ]),
+    ).toEqual(new Set([named]));
+    // Only events from `since` on count: a key named before its upload was made is no reference to it.
+    expect(await textsNamedInEvents(database.db, [{ text: named, since: future }])).toEqual(new Set());
+    expect(await textsNamedInEvents(database.db, [])).toEqual(new Set());
   });
 });
 

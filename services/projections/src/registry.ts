@@ -12,6 +12,7 @@ import { claimAssignmentProjection } from './claim-assignment/claimAssignmentPro
 import { claimReviewsProjection } from './claim-reviews/claimReviewsProjection.js';
 import { abTestsProjection } from './ab-tests/abTestsProjection.js';
 import { claimReturnsProjection } from './claim-returns/claimReturnsProjection.js';
+import { claimRiskProjection } from './claim-risk/claimRiskProjection.js';
 import { projectionRuntimeMigrations } from './runtime/projectionMigrations.js';
 import { projectionFaultMigrations } from './runtime/projectionFaults.js';
 import type { Projection } from './runtime/projection.js';
@@ -30,6 +31,7 @@ export const PROJECTIONS: readonly Projection[] = [
   claimReviewsProjection,
   abTestsProjection,
   claimReturnsProjection,
+  claimRiskProjection,
 ];
 
 export const projectionMigrations: Record<string, Migration> = registerMigrations(
@@ -38,4 +40,8 @@ export const projectionMigrations: Record<string, Migration> = registerMigration
   ...PROJECTIONS.map((p) => p.migrations),
 );
 
-export { WEBHOOK_OUTBOX, webhookOutboxProjection } from './webhook-outbox/webhookOutboxProjection.js';
+export {
+  DELIVERIES_DUE_CHANNEL,
+  WEBHOOK_OUTBOX,
+  webhookOutboxProjection,
+} from './webhook-outbox/webhookOutboxProjection.js';

@@ -54,10 +54,11 @@ const REFUSALS = new Set([
   'POLICY_VIOLATION',
 ]);
 
-function refusalOf(error: unknown): string | null {
+/** The broker's error type (a kafkajs `type`) in the error or its causes, when it is one of `types`. */
+function brokerAnswerIn(error: unknown, types: ReadonlySet<string>): string | null {
   for (let e: unknown = error; typeof e === 'object' && e !== null; e = (e as { cause?: unknown }).cause) {
     const type = (e as { type?: unknown }).type;
-    if (typeof type === 'string' && REFUSALS.has(type)) return type;
+    if (typeof type === 'string' && types.has(type)) return type;
   }
   return null;
 }
@@ -90,6 +91,15 @@ function chunksOf(items: readonly Outgoing[], maxBytes: number): Outgoing[][] {
   if (current.length > 0) chunks.push(current);
   return chunks;
 }
+
+/** Broker answers about the producer's own idempotence state rather than the records: only a new producer id clears them. */
+const PRODUCER_STATE_ERRORS = new Set([
+  'OUT_OF_ORDER_SEQUENCE_NUMBER',
+  'UNKNOWN_PRODUCER_ID',
+  'INVALID_PRODUCER_EPOCH',
+  'INVALID_PRODUCER_ID_MAPPING',
+  'PRODUCER_FENCED',
+]);
 
 const positionOf = (event: RecordedEvent) => ({
   transactionId: event.transactionId,
@@ -137,7 +147,7 @@ async function publishPending(
     try {
       await send(chunk);
     } catch (error) {
-      const refusal = refusalOf(error);
+      const refusal = brokerAnswerIn(error, REFUSALS);
       if (!refusal) throw error;
       if (chunk.length === 1) return quarantine(chunk[0]!, refusal, error);
       for (const item of chunk) await publish([item]);
@@ -162,7 +172,8 @@ async function publishPending(
 export function startRelay(database: Database, kafka: Kafka, log: Logger, options: RelayOptions = {}): Relay {
   const topic = options.topic ?? CLAIM_EVENTS_TOPIC;
   const settings = options.settings ?? DEFAULT_TOPIC_SETTINGS;
-  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  const newProducer = () => kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  let producer = newProducer();
   let maxBatchBytes: number | null = null;
   let leadership: Leadership | null = null;
   let stopped = false;
@@ -187,9 +198,29 @@ export function startRelay(database: Database, kafka: Kafka, log: Logger, option
         leadership = null;
       });
     }
-    const count = await publishPending(database.db, producer, topic, maxBatchBytes, log);
+    let count: number;
+    try {
+      count = await publishPending(database.db, producer, topic, maxBatchBytes, log);
+    } catch (error) {
+      if (brokerAnswerIn(error, PRODUCER_STATE_ERRORS)) await replaceProducer(error);
+      throw error;
+    }
     status = { state: 'publishing' };
     if (count > 0) log.debug({ count }, 'relay published');
+  }
+
+  /**
+   * The broker forgot or no longer accepts this producer's id and sequence (after its restart, or a send
+   * kafkajs gave up on): every later send would fail the same way, a stall until the process restarts. A new
+   * producer gets a new id; the checkpoint never moved past an unacknowledged send, so it republishes from
+   * there and the consumers skip what they already applied.
+   */
+  async function replaceProducer(error: unknown): Promise<void> {
+    log.warn({ err: error }, "the broker refused the relay producer's sequence; starting a new producer");
+    const old = producer;
+    producer = newProducer();
+    maxBatchBytes = null;
+    await old.disconnect().catch(() => undefined);
   }
 
   const loop = startPollingLoop(step, options.pollMs ?? 200, (error) => {

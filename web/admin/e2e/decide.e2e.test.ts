@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminClaimDetail, ClaimFacts, OrderInput } from '@claims/contracts';
-import { formatDate } from '@claims/ui/format';
+import { formatDate } from '@claims/format';
 import { upsertOrder } from '../../../services/api/src/catalog/orderRepository.js';
 import {
   apiSession,
@@ -190,7 +190,7 @@ describe('deciding a claim item by item', () => {
     const jacket = panel.getByRole('group', { name: 'Trail Jacket × 1' });
     const socks = panel.getByRole('group', { name: 'Merino Socks × 2' });
     const mug = panel.getByRole('group', { name: 'Enamel Camp Mug × 1' });
-    // Item prices to three decimals (spec §9).
+    // Item prices to three decimals (docs/product.md#money-on-screen).
     await jacket.getByText('$129.000 each').waitFor();
 
     // Pass one: the jacket refunded, the socks reshipped, the mug left for later.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { Page } from 'playwright-core';
-import { formatMonth } from '@claims/ui/format';
+import { formatMonth } from '@claims/format';
 import { apiSession, expectAccessible, fileClaim, signIn, startHarness, type Harness } from './harness.js';
 
 let h: Harness;

@@ -184,7 +184,7 @@ export async function uploadPhoto(
   return signed.publicUrl;
 }
 
-/** Files a claim through the customer API (spec §7), as a shopper would. */
+/** Files a claim through the customer API (docs/product.md#http-client), as a shopper would. */
 export async function fileClaim(baseUrl: string, sourceOrderId: string, body: FileClaimRequest) {
   const response = await fetch(`${baseUrl}/api/claims/${encodeURIComponent(sourceOrderId)}`, {
     method: 'POST',

@@ -195,7 +195,7 @@ describe('portal flows', () => {
     expect(await modal.getByLabel('Country').inputValue()).toBe('DE');
     expect(await modal.getByLabel('State').inputValue()).toBe('BE');
     await expectAccessible(page);
-    // Spec §5 labels: a non-ASCII name shows its first alias; the value is the short code.
+    // Labels: a non-ASCII name shows its first alias; the value is the short code (docs/product.md#addresses-and-provinces).
     await modal.getByLabel('Country').selectOption('JP');
     expect(await modal.getByLabel('Prefecture').locator('option', { hasText: 'Tokyo' }).getAttribute('value')).toBe(
       'JP-13',
@@ -429,7 +429,7 @@ describe('portal flows', () => {
     await page.goto('/start?store=kumo');
     await page.getByRole('img', { name: 'Kumo Tea' }).waitFor();
     await expectHeading(page, 'Get a resolution for your order in minutes');
-    // Spec §2: a `.spec` duplicate is the same screen.
+    // A `.spec` duplicate is the same screen (docs/product.md#portal-routes).
     await page.goto('/return.spec');
     await page.waitForURL('**/return');
     await expectHeading(page, 'Start a return');

@@ -38,7 +38,7 @@ function draftOf(address: Address, table: ProvinceTable): Draft {
   };
 }
 
-/** The draft as a spec §3 address (province name and short code from the country's list). */
+/** The draft as an address (docs/product.md#addresses-and-provinces) (province name and short code from the country's list). */
 export function addressOf(draft: Draft, table: ProvinceTable): Address {
   const countries = listCountries();
   const provinces = provinceOptions(table, draft.countryCode);
@@ -66,7 +66,7 @@ interface AddressModalProps {
 }
 
 /**
- * Spec §2 'edit shipping address' modal; the result becomes the claim's `updatedShippingAddress`. The province
+ * The 'edit shipping address' modal (docs/product.md#portal-screens); the result becomes the claim's `updatedShippingAddress`. The province
  * lists are fetched when it opens (their own chunk); should that fail, the province is a free-text field.
  */
 export function AddressModal(props: AddressModalProps) {

@@ -84,7 +84,7 @@ export const api = {
     request('GET', `stores/${encodeURIComponent(id)}`, {
       schema: import('./storeSchemas.js').then((m) => m.PublicStore),
     }),
-  /** Spec §7: the domain is omitted on localhost. */
+  /** The domain is omitted on localhost (docs/product.md#http-client). */
   whitelabel: (store: string | undefined) => {
     const host = window.location.hostname;
     return request('GET', 'whitelabel/settings', {
@@ -97,7 +97,7 @@ export const api = {
     request('POST', 'sessions/offer', { body: { orderId, email }, schema: schemaOf('OfferResponse') }),
   uploadUrl: (body: UploadUrlRequest) =>
     request('POST', 'media/upload-url', { body, schema: schemaOf('UploadUrlResponse') }),
-  /** Public runtime configuration (spec §7: the error-reporting DSN and environment). */
+  /** Public runtime configuration (the error-reporting DSN and environment, docs/product.md#error-reporting). */
   publicConfig: () =>
     request('GET', 'public-config', { schema: loadPublicConfigSchema().then((m) => m.PublicConfig), timeoutMs: 5_000 }),
 };

@@ -1,6 +1,6 @@
 import { BUTTON_RADIUS, type Branding } from '@claims/contracts';
 
-/** Spec §9: font sizes run from 11px to 30px. */
+/** Font sizes run from 11px to 30px (docs/product.md#look-and-feel). */
 const MIN_FONT_PX = 11;
 const MAX_FONT_PX = 30;
 
@@ -13,7 +13,7 @@ export function headlineSize(value: string | undefined): string | null {
   return `${Math.min(MAX_FONT_PX, Math.max(MIN_FONT_PX, px))}px`;
 }
 
-/** Spec §7: the domain is omitted on localhost. */
+/** The domain is omitted on localhost (docs/product.md#http-client). */
 export const isLocalHost = (host: string): boolean => host === 'localhost' || host === '127.0.0.1' || host === '[::1]';
 
 /** Served on a host of its own (a store's custom domain, or the product's public one): the host may name the store. */
@@ -29,7 +29,7 @@ const safeColor = (value: string | undefined) =>
 const loadedFonts = new Set<string>();
 
 /**
- * Spec §3 branding applied as CSS custom properties (the stylesheet reads them; no inline style under the CSP):
+ * Branding (docs/product.md#branding) applied as CSS custom properties (the stylesheet reads them; no inline style under the CSP):
  * brand colours, background colour and image, button radius, headline sizes, letter spacing, line heights, text transform,
  * logo widths and the store's font files (same-origin, loaded through the FontFace API).
  */
@@ -73,7 +73,7 @@ export function applyBranding(branding: Branding | undefined, root: HTMLElement 
       weight: font.weight ? String(font.weight) : 'normal',
       display: 'swap',
     });
-    // A font that fails to load leaves the system font in place (spec §8: branding failures are swallowed).
+    // A font that fails to load leaves the system font in place (branding failures are swallowed: docs/product.md#messages-the-shopper-reads).
     face.load().then(
       (loaded) => document.fonts.add(loaded),
       () => undefined,

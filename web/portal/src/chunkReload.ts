@@ -1,6 +1,6 @@
 import { createElement, type ReactNode } from 'react';
 
-/** Spec §8: a chunk-load failure reloads the page once, at most once every 10 seconds. */
+/** A chunk-load failure reloads the page once, at most once every 10 seconds (docs/product.md#messages-the-shopper-reads). */
 export const RELOAD_KEY = 'claims-portal:chunk-reload-at';
 export const RELOAD_INTERVAL_MS = 10_000;
 

@@ -108,12 +108,12 @@ export function usePortal<T>(select: (s: PortalState) => T): T {
   );
 }
 
-/** Spec §2: reaching /start resets the current order. */
+/** Reaching /start resets the current order (docs/product.md#portal-routes). */
 export function resetOrder(): void {
   setState((s) => ({ ...initial, queryStore: s.queryStore }));
 }
 
-// ---- Claim session sync (spec §4: metadata saved on change, status on step change) ----
+// ---- Claim session sync (metadata saved on change, status on step change: docs/product.md#claim-sessions) ----
 
 let saveTimer: ReturnType<typeof setTimeout> | null = null;
 let pendingSave: Promise<unknown> = Promise.resolve();
@@ -122,7 +122,7 @@ function shouldSaveMetadata(s: PortalState): boolean {
   if (!s.order || s.demo) return false;
   const current = s.currentShipmentId;
   if (!current) return false;
-  // Spec §4: no save while the claim has no entry for the current shipment.
+  // No save while the claim has no entry for the current shipment (docs/product.md#claim-sessions).
   return Boolean(s.claim.fulfillments[current]);
 }
 
@@ -168,7 +168,7 @@ const STEP_BY_PATH = new Map<string, SessionStatus>(
   (Object.entries(SESSION_STEP_PATHS) as Array<[SessionStatus, string]>).map(([status, path]) => [path, status]),
 );
 
-/** Spec §2: before each navigation, a step path different from the stored status updates the session. */
+/** Before each navigation, a step path different from the stored status updates the session (docs/product.md#claim-sessions). */
 export function trackStep(pathname: string): void {
   const s = state;
   const path = pathname.length > 1 ? pathname.replace(/\/$/, '') : pathname;
@@ -179,7 +179,7 @@ export function trackStep(pathname: string): void {
   void api.saveSession({ email: s.order.customerEmail, orderId: s.order.systemOrderId, status }).catch(() => undefined);
 }
 
-/** A found claim session restores the saved claim and current shipment (spec §4). */
+/** A found claim session restores the saved claim and current shipment (docs/product.md#claim-sessions). */
 export function restoreFromSession(session: ClaimSession, order: CustomerOrder): boolean {
   const metadata = session.metadata;
   if (!metadata || metadata.claim.customer.sourceOrderId !== order.orderId) {
@@ -220,14 +220,14 @@ export function fileableFulfillments(order: CustomerOrder): CustomerFulfillment[
   return order.fulfillments.filter((f) => fulfillmentFileable(f, order.isOneTimeAppeasement));
 }
 
-/** How many of an item may still be claimed (spec §5 valid quantity; 0 once claimed). */
+/** How many of an item may still be claimed (docs/product.md#claimable-quantity; 0 once claimed). */
 export function claimableQuantity(order: CustomerOrder, sourceItemId: string, shipped: number): number {
   return Math.min(order.eligibility[sourceItemId] ?? 0, shipped);
 }
 
 export type Destination = '/issues' | '/too-soon' | '/too-late' | '/not-shipped' | 'unprotected' | 'claimed';
 
-/** Spec §4 eligibility: where the shopper goes once the order is found. */
+/** Eligibility: where the shopper goes once the order is found (docs/product.md#claim-statuses). */
 export function destinationOf(order: CustomerOrder): Destination {
   const fs = order.fulfillments;
   if (fs.length === 0 || fs.every((f) => f.eligibilityCode === 'not_shipped')) return '/not-shipped';
@@ -239,7 +239,7 @@ export function destinationOf(order: CustomerOrder): Destination {
   return 'claimed';
 }
 
-/** Spec §5: adding issues for a fulfillment replaces earlier issues for the same source items. */
+/** Adding issues for a fulfillment replaces earlier issues for the same source items (docs/product.md#draft-claim). */
 export function addIssues(fulfillmentId: string, issues: DraftIssue[], patch: Partial<DraftFulfillment> = {}): void {
   setState((s) => {
     const existing = s.claim.fulfillments[fulfillmentId];
@@ -261,7 +261,7 @@ export function removeIssue(fulfillmentId: string, issueId: string): void {
   });
 }
 
-/** Fulfillments with at least one issue (spec §4: one without issues is unfinished). */
+/** Fulfillments with at least one issue (one without issues is unfinished: docs/product.md#draft-claim). */
 export const finishedFulfillments = (claim: DraftClaim): DraftFulfillment[] =>
   Object.values(claim.fulfillments).filter((f) => f.issues.length > 0);
 

@@ -2,7 +2,7 @@ import type { CustomerOrder } from '@claims/contracts';
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
 
-/** Spec §2: the built-in sample order the `fake` query flag loads for demos (nothing reaches the server). */
+/** The built-in sample order the `fake` query flag loads for demos (nothing reaches the server) (docs/product.md#access-guard). */
 export function sampleOrder(): CustomerOrder {
   const item = (id: string, name: string, price: number, quantity: number, options: Record<string, string>) => ({
     sourceItemId: id,

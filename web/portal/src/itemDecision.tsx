@@ -1,5 +1,5 @@
 import { RESOLUTION_REASON_LABELS, type CustomerClaimView } from '@claims/contracts';
-import { formatMoney } from '@claims/ui';
+import { formatMoney } from '@claims/format';
 
 type Resolution = CustomerClaimView['resolutions'][number];
 

@@ -1,6 +1,6 @@
-import { LOCALE } from '@claims/ui/format';
+import { LOCALE } from '@claims/format';
 
-/** Spec §9: the locale cookie lasts 365 days. */
+/** The locale cookie lasts 365 days (docs/product.md#text). */
 export const LOCALE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 
 /** Remembers the portal's locale (en-US, the only one) for 365 days, renewed on each visit. */

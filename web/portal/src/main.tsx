@@ -10,7 +10,7 @@ import { installBrandingPreview } from './brandingPreview.js';
 import { queryClient } from './queryClient.js';
 import './styles.css';
 
-// Spec §8: a failed chunk load reloads the page once, at most every 10 seconds.
+// A failed chunk load reloads the page once, at most every 10 seconds (docs/product.md#messages-the-shopper-reads).
 installChunkReload();
 rememberLocale();
 void installBrandingPreview();

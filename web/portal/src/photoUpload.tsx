@@ -13,7 +13,7 @@ interface PhotoState {
   done: UploadedMedia | null;
 }
 
-/** Photos for an issue or message: checks, uploads with progress, announces spec §8 errors. */
+/** Photos for an issue or message: checks, uploads with progress, announces the errors of docs/product.md#messages-the-shopper-reads. */
 export function PhotoUpload({
   label,
   proof,

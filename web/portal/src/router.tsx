@@ -30,7 +30,7 @@ import {
 import { StartPage } from './pages/start.js';
 import { AppErrorPage, NotFoundPage } from './pages/errors.js';
 
-/** Spec §2: pages render in a layout chosen by route meta; the default layout otherwise. */
+/** Pages render in a layout chosen by route meta; the default layout otherwise (docs/product.md#access-guard). */
 export type LayoutName = 'default' | 'app' | 'app-spec' | 'view-my-claim';
 
 declare module '@tanstack/react-router' {
@@ -39,11 +39,11 @@ declare module '@tanstack/react-router' {
   }
 }
 
-/** Spec §2 access guard: these paths need no looked-up order. */
+/** Access guard: these paths need no looked-up order (docs/product.md#access-guard). */
 export const isOpenPath = (path: string) =>
   path.includes('return') || path.includes('/view') || path.includes('/print');
 
-/** Spec §2 validate rule of the token routes: a URL-safe token, else the 404 page. */
+/** Validate rule of the token routes: a URL-safe token, else the 404 page (docs/product.md#portal-routes). */
 export const TOKEN_PATTERN = CLAIM_TOKEN_PATTERN;
 
 // Every screen but the start page (the usual landing) is its own chunk.
@@ -87,9 +87,9 @@ function useWhitelabel() {
   const orderStore = usePortal((s) => (s.demo ? null : (s.order?.storeId ?? null)));
   const brandStore = usePortal((s) => s.brandStoreId);
   const queryStore = usePortal((s) => s.queryStore);
-  // Spec §2: the store query parameter first, else the order's (or the viewed claim's) store.
+  // The store query parameter first, else the order's (or the viewed claim's) store (docs/product.md#access-guard).
   const store = queryStore ?? orderStore ?? brandStore ?? undefined;
-  // Spec §8: a whitelabel failure is swallowed; the portal keeps its default look. On a store's custom domain the
+  // A whitelabel failure is swallowed; the portal keeps its default look. On a store's custom domain the (docs/product.md#messages-the-shopper-reads)
   // domain alone finds its branding.
   return useQuery({
     queryKey: ['whitelabel', store],
@@ -290,14 +290,14 @@ const rootRoute = createRootRoute({
   errorComponent: AppErrorPage,
   beforeLoad: async ({ location }) => {
     await restoreSavedState();
-    // Spec §2: a `.spec` duplicate of a route is the same screen.
+    // A `.spec` duplicate of a route is the same screen (docs/product.md#portal-routes).
     if (location.pathname.length > 5 && location.pathname.endsWith('.spec')) {
       throw redirect({ href: `${location.pathname.slice(0, -'.spec'.length)}${location.searchStr}`, replace: true });
     }
     const search = location.search as Record<string, unknown>;
     const store = searchValue(search, 'store');
     if (store && store !== getState().queryStore) setState({ queryStore: store });
-    // Spec §2: the `fake` flag loads the built-in sample order.
+    // The `fake` flag loads the built-in sample order (docs/product.md#access-guard).
     if ('fake' in search && !getState().demo) {
       const { sampleOrder } = await import('./fake.js');
       const order = sampleOrder();

@@ -33,9 +33,9 @@ export const PortalState = z.object({
   selectedShipments: z.array(z.string()),
   sessionId: z.string().nullable(),
   brandStoreId: z.string().nullable(),
-  /** Spec §2: a `store` query parameter picks the branding (kept while the shopper moves through the flow). */
+  /** A `store` query parameter picks the branding (kept while the shopper moves through the flow) (docs/product.md#branding). */
   queryStore: z.string().nullable().default(null),
-  /** Spec §2: the built-in sample order of `?fake` (nothing is saved or submitted). */
+  /** The built-in sample order of `?fake` (nothing is saved or submitted) (docs/product.md#access-guard). */
   demo: z.boolean().default(false),
   /** The shopper has read the one-time-appeasement explanation for this order. */
   otaAcknowledged: z.boolean().default(false),

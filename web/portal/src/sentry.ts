@@ -7,7 +7,7 @@ interface BrowserSentry {
 let client: BrowserSentry | null = null;
 
 /**
- * Spec §7 error reporting: the portal asks the server's public runtime configuration; only with a DSN and an
+ * Error reporting (docs/product.md#error-reporting): the portal asks the server's public runtime configuration; only with a DSN and an
  * environment is @sentry/react loaded (its own chunk) and started, errors only, through the same-origin tunnel.
  */
 export async function startErrorReporting(): Promise<void> {

@@ -11,7 +11,7 @@ const MAX_DATA_URL = 200_000;
 const MIN_INK = 40;
 
 /**
- * Spec §2 'collect signature': a drawn signature (canvas, pointer events: mouse, touch and pen) or, for
+ * The 'collect signature' modal (docs/product.md#portal-screens): a drawn signature (canvas, pointer events: mouse, touch and pen) or, for
  * keyboards and screen readers, the typed full name. Typing is the default; drawing is never the only way.
  */
 export const SignatureField = forwardRef<

@@ -1,7 +1,7 @@
 import { ACCEPTED_MEDIA, MAX_UPLOAD_BYTES, type AcceptedExtension, type UploadProof } from '@claims/contracts';
 import { api } from './api.js';
 
-/** Spec §8 media upload errors, word for word. */
+/** Media upload errors, word for word (docs/product.md#messages-the-shopper-reads). */
 export const UPLOAD_ERRORS = {
   signedUrl: 'Failed to get signed url for image',
   noSignedUrl: 'Signed URL not found in the response',

@@ -26,13 +26,13 @@ export interface LightboxProps {
   title?: string;
   loop?: boolean;
   rtl?: boolean;
-  /** Spec §2: body scroll can be hidden while open (default true). */
+  /** Body scroll can be hidden while open (default true) (docs/product.md#lightbox). */
   hideBodyScroll?: boolean;
 }
 
 type LoadState = 'loading' | 'loaded' | 'error';
 
-/** Spec §2 broken-image icon. */
+/** Broken-image icon (docs/product.md#lightbox). */
 function BrokenImageIcon() {
   return (
     <svg className="lightbox-broken" viewBox="0 0 24 24" width="64" height="64" aria-hidden="true" focusable="false">
@@ -45,7 +45,7 @@ function BrokenImageIcon() {
 }
 
 /**
- * Spec §2 image lightbox: previous/next (only with more than one image, disabled at the ends
+ * Image lightbox (docs/product.md#lightbox): previous/next (only with more than one image, disabled at the ends
  * unless looping), close, a toolbar (zoom in, zoom out, rotate left, rotate right, reset size),
  * an optional title, loading and load-error states, right-to-left mode, keyboard, wheel (throttled)
  * and swipe, hidden body scroll. A native modal dialog: focus stays inside, Escape closes.

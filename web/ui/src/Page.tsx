@@ -44,7 +44,7 @@ export function Page({
   );
 }
 
-/** Spec §8's error page body: the status code, the message, what to do, and a way on. */
+/** Error page body: the status code, the message, what to do, and a way on (docs/product.md#error-pages). */
 export function ErrorView({
   status,
   title,

@@ -1,7 +1,7 @@
 import { trackingLinksOf } from '@claims/domain';
 
 /**
- * A shipment's tracking numbers (spec §2): each a link to the store's tracking URL or the carrier's page, opening in a
+ * A shipment's tracking numbers (docs/product.md#tracking-links): each a link to the store's tracking URL or the carrier's page, opening in a
  * new tab (said to screen readers), or the number as text when no page is known.
  */
 export function TrackingLinks({

@@ -1,12 +1,12 @@
 /**
- * Spec §3 country reference data, the part the address form needs: ISO 3166-1 alpha-2 codes (names come
- * from `Intl.DisplayNames`, en-US), the spec §5 province option rule, and the spec §9 province lists (./provinces.ts,
+ * Country reference data (docs/product.md#addresses-and-provinces), the part the address form needs: ISO 3166-1 alpha-2 codes (names come
+ * from `Intl.DisplayNames`, en-US), the province option rule and the province lists of docs/product.md#addresses-and-provinces (./provinces.ts,
  * loaded on demand by `loadProvinces`).
  */
 
 export interface Province {
   name: string;
-  /** Short code (`TX`, `JP-13`); the option's value when present (spec §5). */
+  /** Short code (`TX`, `JP-13`); the option's value when present (docs/product.md#claimable-quantity). */
   code?: string;
   aliases?: string[];
 }
@@ -19,7 +19,7 @@ export interface ProvinceOption {
 /** Printable ASCII with at least one letter. */
 const PRINTABLE_ASCII = /^[\x20-\x7E]*[A-Za-z][\x20-\x7E]*$/;
 
-/** Spec §5: the label is the name when it is printable ASCII with a letter, otherwise the first alias, else the name; the value is the short code if present, else the name. */
+/** The label is the name when it is printable ASCII with a letter, otherwise the first alias, else the name; the value is the short code if present, else the name (docs/product.md#addresses-and-provinces). */
 export function provinceOption(province: Province): ProvinceOption {
   const label = PRINTABLE_ASCII.test(province.name) ? province.name : (province.aliases?.[0] ?? province.name);
   return { label, value: province.code ?? province.name };
@@ -56,7 +56,7 @@ export function countryName(code: string): string {
   return listCountries().find((c) => c.code === code)?.name ?? code;
 }
 
-/** Spec §9: the countries with a province list. */
+/** The countries with a province list (docs/product.md#addresses-and-provinces). */
 export const PROVINCE_COUNTRIES: readonly string[] =
   'AR AT AU BD BE BO BR CA CL CN CU DE DK ES ET GB ID IN IT JO JP KH MX NG NL PE PH PK TR US VN'.split(' ');
 
@@ -120,7 +120,7 @@ export function addressLabels(countryCode: string): { province: string; zip: str
   }
 }
 
-/** The province options of a country (spec §5 labels and values), in list order. */
+/** The province options of a country (labels and values: docs/product.md#addresses-and-provinces), in list order. */
 export function provinceOptions(table: ProvinceTable, countryCode: string): ProvinceOption[] {
   return (table[countryCode] ?? []).map(provinceOption);
 }

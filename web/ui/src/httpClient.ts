@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 
 /**
- * Spec §7's HTTP client, shared by the portal and the back-office: a base path, query and JSON
+ * The HTTP client (docs/product.md#http-client), shared by the portal and the back-office: a base path, query and JSON
  * body, a timeout, one retry for reads and none for writes, and 4xx/5xx raised as HttpError.
  */
 export const API_BASE = '/api';

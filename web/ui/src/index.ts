@@ -1,4 +1,3 @@
-export * from './format.js';
 export * from './lightbox.js';
 export * from './countries.js';
 export * from './errorText.js';

@@ -1,5 +1,5 @@
 /**
- * Spec §2/§9 image lightbox, the part without a screen: its defaults and how zoom, rotation and
+ * Image lightbox (docs/product.md#lightbox), the part without a screen: its defaults and how zoom, rotation and
  * paging move. The React component (`@claims/ui/lightbox`) only draws this state.
  */
 export const LIGHTBOX_DEFAULTS = {

@@ -1,10 +1,10 @@
 /**
- * Spec §9 province lists, the first-level subdivisions (ISO 3166-2) of the 31 countries that have one, loaded on
+ * Province lists (docs/product.md#addresses-and-provinces), the first-level subdivisions (ISO 3166-2) of the 31 countries that have one, loaded on
  * demand (`loadProvinces` in countries.ts) so that the data stays out of the pages that never show an address form.
  *
  * Each entry is `code|name|alias|…`: the short code (ISO 3166-2 subdivision code without the country prefix; JP keeps
  * the full `JP-13` form), the local name, then aliases (an English or ASCII spelling first where the local name is
- * not printable ASCII, so that the spec §5 label rule shows it; native-script names after).
+ * not printable ASCII, so that the label rule of docs/product.md#addresses-and-provinces shows it; native-script names after).
  * Notes: ID and NL list their provinces, as addresses use them (ISO's geographical units and constituent countries
  * above them carry no postal meaning); BE, ES, IT and PH list ISO's regions (communities); CN lists the 31 mainland
  * divisions (Hong Kong, Macao and Taiwan addresses use their own country codes); VN keeps ISO's 63 provinces.

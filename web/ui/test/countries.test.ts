@@ -12,7 +12,7 @@ import {
 
 const PRINTABLE_WITH_LETTER = /^[\x20-\x7E]*[A-Za-z][\x20-\x7E]*$/;
 
-describe('country reference data (spec §3, §5, §9)', () => {
+describe('country reference data (docs/product.md#addresses-and-provinces)', () => {
   let table: ProvinceTable;
   beforeAll(async () => {
     table = await loadProvinces();
@@ -32,7 +32,7 @@ describe('country reference data (spec §3, §5, §9)', () => {
     expect(provinceOption({ name: 'Somewhere' })).toEqual({ label: 'Somewhere', value: 'Somewhere' });
   });
 
-  it('has a province list for exactly the 31 countries of spec §9', () => {
+  it('has a province list for exactly the 31 countries (docs/product.md#addresses-and-provinces)', () => {
     expect(PROVINCE_COUNTRIES).toHaveLength(31);
     expect(new Set(PROVINCE_COUNTRIES).size).toBe(31);
     expect(Object.keys(table).sort()).toEqual([...PROVINCE_COUNTRIES].sort());
@@ -76,7 +76,7 @@ describe('country reference data (spec §3, §5, §9)', () => {
         const option = options[i]!;
         expect(province.name.trim(), `${country} name`).toBe(province.name);
         expect(province.name.length).toBeGreaterThan(0);
-        // Spec §5: the label is the name when printable ASCII with a letter, else the first alias, else the name.
+        // The label is the name when printable ASCII with a letter, else the first alias, else the name (docs/product.md#addresses-and-provinces).
         const expected = PRINTABLE_WITH_LETTER.test(province.name)
           ? province.name
           : (province.aliases?.[0] ?? province.name);

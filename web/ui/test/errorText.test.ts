@@ -35,7 +35,7 @@ describe('error text shown for a failed call', () => {
     expect(errorText(failure, FALLBACK)).toBe('Request failed with status 502');
   });
 
-  it('keeps the timeout text of spec §8 and gives the fallback for a network failure or an unexpected value', () => {
+  it('keeps the timeout text (docs/product.md#messages-the-shopper-reads) and gives the fallback for a network failure or an unexpected value', () => {
     expect(errorText(new Error(TIMEOUT_MESSAGE), FALLBACK)).toBe('The operation was aborted due to timeout');
     expect(errorText(new TypeError('Failed to fetch'), FALLBACK)).toBe(FALLBACK);
     expect(errorText('boom', FALLBACK)).toBe(FALLBACK);

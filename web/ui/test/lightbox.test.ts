@@ -10,7 +10,7 @@ import {
   zoomBy,
 } from '../src/lightbox.js';
 
-describe('lightbox (spec §2/§9 defaults)', () => {
+describe('lightbox defaults (docs/product.md#lightbox)', () => {
   it('has the spec defaults', () => {
     expect(LIGHTBOX_DEFAULTS).toEqual({
       zoomStep: 0.12,

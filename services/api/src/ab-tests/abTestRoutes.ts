@@ -29,7 +29,7 @@ import { customerMeta, metaOf } from '../http/requestMeta.js';
 import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
 import { findOrderById } from '../catalog/orderRepository.js';
 import { findStore } from '../catalog/storeRepository.js';
-import { sessionIdOf } from '../customer/draftSessions.js';
+import { sessionIdOf } from '../customer/index.js';
 
 const StoreParams = z.object({ storeId: z.uuid() });
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as const;
@@ -61,7 +61,7 @@ async function testsView(ctx: AppContext, store: Store): Promise<AbTestsResponse
 }
 
 /**
- * A/B tests of the resolution offer (spec §6 `ab-tests`), and the shopper's offer: the claim session's
+ * A/B tests of the resolution offer (the `ab-tests` permissions, docs/product.md#roles-and-permissions), and the shopper's offer: the claim session's
  * variant, assigned by a hash of its id and recorded once as an event.
  */
 export const abTestRoutes =

@@ -2,7 +2,7 @@ import { abAssignmentsStreamOf, storeAbTestsStreamOf, type Claim } from '@claims
 import { abAssignmentsDecider, abTestsDecider, offeredVariant } from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { loadAggregate } from '../eventsourcing/commandHandler.js';
-import { sessionIdOf } from '../customer/draftSessions.js';
+import { sessionIdOf } from '../customer/index.js';
 
 /** The store-credit bonus an A/B test offered this claim's shopper, so the credit issued is the one promised; null outside a test. */
 export async function offeredCreditOf(

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AnalyticsQuery, AnalyticsResponse, ApiError } from '@claims/contracts';
 import type { AppContext } from '../context.js';
-import { storesWith } from '../auth/principal.js';
+import { storesWith } from '../http/principal.js';
 import { findStore } from '../catalog/storeRepository.js';
 import { storeNotFound } from '../http/authorizedStore.js';
 import { analyticsOf } from './analyticsFigures.js';

@@ -7,16 +7,17 @@ import { claimNotFound } from '../http/authorizedClaim.js';
 import { orderNotFound } from '../http/authorizedOrder.js';
 import { storeNotFound } from '../http/authorizedStore.js';
 import { AppError } from '../platform/errors.js';
-import { findTokenPrincipal } from '../public-v1/apiTokens.js';
-import { originMatches, SAFE_METHODS } from './origin.js';
-import { permissionsAt, storesWith, type Principal } from './principal.js';
+import { findTokenPrincipal } from '../public-v1/index.js';
+import { originMatches, SAFE_METHODS } from '../http/origin.js';
+import { permissionsAt, storesWith, type Principal } from '../http/principal.js';
 import { clearedSessionCookie, cookieValue, findSessionPrincipal, sessionCookieName } from './loginSessions.js';
 
 /**
  * How a route is authenticated: `user` needs a signed-in user (session cookie), `optional-user`
  * resolves one when present, `token` needs `Authorization: Bearer <API token>`.
  */
-export type AuthMode = 'user' | 'optional-user' | 'token';
+/** `user-or-token`: an API token when the request carries `Authorization: Bearer`, else the back-office session. */
+export type AuthMode = 'user' | 'optional-user' | 'token' | 'user-or-token';
 
 /**
  * What an authenticated route needs, declared once beside it and published as `x-permission` in the
@@ -57,6 +58,7 @@ function bearerOf(request: FastifyRequest): string | null {
 }
 
 async function authenticate(ctx: AppContext, request: FastifyRequest, mode: AuthMode): Promise<Principal | null> {
+  if (mode === 'user-or-token') return authenticate(ctx, request, bearerOf(request) === null ? 'user' : 'token');
   if (mode === 'token') {
     const bearer = bearerOf(request);
     const challenge = { 'www-authenticate': 'Bearer realm="api"' };

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiError, LoginRequest, MeResponse } from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
-import { originMatches } from './origin.js';
+import { originMatches } from '../http/origin.js';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import { clientOf, countAttempt, forgetAttempt, tooManyAttempts } from './loginThrottle.js';
 import {

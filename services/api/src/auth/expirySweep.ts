@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
-import { deleteExpiredPendingGrants } from '../team/teamRepository.js';
+import { deleteExpiredPendingGrants } from '../team/index.js';
 import { deleteExpiredAttempts } from './loginThrottle.js';
 import { deleteExpiredSessions } from './loginSessions.js';
 import { deleteEndedWindows } from '../platform/rateWindows.js';

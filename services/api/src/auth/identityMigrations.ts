@@ -3,7 +3,7 @@ import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
 
 /**
- * Back-office identities: users with scrypt password hashes, their role grants (spec §6), server-side
+ * Back-office identities: users with scrypt password hashes, their role grants (docs/product.md#roles-and-permissions), server-side
  * sessions (only the SHA-256 of the cookie value is stored) and the failed sign-in counters (see loginThrottle.ts).
  */
 export const identityMigrations: Record<string, Migration> = {

@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import type { FastifyRequest } from 'fastify';
 import { queryNamed } from '@claims/event-store';
 import type { AppContext } from '../context.js';
-import { randomSecret, sha256 } from './passwords.js';
-import { grantsOf, rolesJsonOf, type RoleRow, type UserPrincipal } from './principal.js';
+import { randomSecret, sha256 } from '../platform/secrets.js';
+import { grantsOf, rolesJsonOf, type RoleRow, type UserPrincipal } from '../http/principal.js';
 
 /**
  * Over HTTPS (or in production) the cookie is `__Host-session` with `Secure`: the browser keeps it to

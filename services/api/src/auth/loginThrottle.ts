@@ -2,11 +2,12 @@ import { sql } from 'kysely';
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
+import type { LoginLimits } from '../config.js';
 import { AppError } from '../platform/errors.js';
 import { retryAfterSeconds } from '../platform/rateWindows.js';
 
 /**
- * Sign-in throttling (decision in docs/decisions.md). Three counters per fixed window:
+ * Sign-in throttling (docs/decisions/sign-in-throttling.md). Three counters per fixed window:
  * - (email, client): the lockout a guesser meets; it does not reach the same user on another network;
  * - client: one address guessing at many emails;
  * - email, across clients: a distributed guess at one account, high enough that locking a victim
@@ -17,12 +18,6 @@ import { retryAfterSeconds } from '../platform/rateWindows.js';
  * one's password (the sign-in counters, a wrong current password is a failed sign-in) and accepting an
  * invitation (a counter per client of its own, docs/decisions/password-routes-throttled.md).
  */
-export interface LoginLimits {
-  windowMinutes: number;
-  perEmailAndClient: number;
-  perClient: number;
-  perEmail: number;
-}
 
 interface Counter {
   key: string;

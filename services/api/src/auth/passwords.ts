@@ -1,15 +1,6 @@
-import { randomBytes, scrypt, timingSafeEqual, createHash, type ScryptOptions } from 'node:crypto';
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import type { ScryptCost } from '../config.js';
 
-/** OWASP's scrypt advice (Password Storage Cheat Sheet): N=2^17, r=8, p=1, about 128 MiB per hash; production's least. */
-export const OWASP_SCRYPT_N = 2 ** 17;
-
-/** The scrypt cost new hashes are made with (config `PASSWORD_SCRYPT_N`); r and p stay OWASP's. */
-export interface ScryptCost {
-  N: number;
-  r: number;
-  p: number;
-}
-export const scryptCost = (N: number): ScryptCost => ({ N, r: 8, p: 1 });
 const KEY_LENGTH = 64;
 /** The most a stored hash may ask for: its cost is read from the row, so it is bounded here. */
 const MAX_N = 2 ** 20;
@@ -72,8 +63,3 @@ export function needsRehash(stored: string, cost: ScryptCost): boolean {
 /** A hash no password matches, verified against when the email is unknown so both cases take as long. */
 export const dummyHash = (cost: ScryptCost): string =>
   `scrypt$${cost.N}$${cost.r}$${cost.p}$${randomBytes(16).toString('base64url')}$${randomBytes(KEY_LENGTH).toString('base64url')}`;
-
-/** Secrets with 256 random bits (session cookies, API tokens) are stored as their SHA-256. */
-export const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
-
-export const randomSecret = (bytes = 32): string => randomBytes(bytes).toString('base64url');

@@ -6,7 +6,7 @@ import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { clientOf, countAttempt, forgetAttempt, tooManyAttempts } from './loginThrottle.js';
-import { storesWith, type Principal, type UserPrincipal } from './principal.js';
+import { storesWith, type Principal, type UserPrincipal } from '../http/principal.js';
 import { describeUser, setPassword } from './users.js';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 429: ApiError } as const;
@@ -17,7 +17,7 @@ function signedInUser(principal: Principal): UserPrincipal {
 }
 
 /**
- * The signed-in user's own profile and password. The name needs `user:update` (spec §6); the password
+ * The signed-in user's own profile and password. The name needs `user:update` (docs/product.md#roles-and-permissions); the password
  * needs only the current one, so every user can replace a credential they fear is known (decision).
  */
 export const profileRoutes =

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { sql, type QueryExecutorProvider } from 'kysely';
 import { ROLES, RoleName, type DemoData, type MeResponse, type Permission } from '@claims/contracts';
 import type { AppContext } from '../context.js';
-import { hashPassword, randomSecret } from './passwords.js';
-import { permissionsAt, visibleStores, type UserPrincipal } from './principal.js';
+import { hashPassword } from './passwords.js';
+import { randomSecret } from '../platform/secrets.js';
+import { permissionsAt, visibleStores, type UserPrincipal } from '../http/principal.js';
 
 export interface UserRow {
   id: string;

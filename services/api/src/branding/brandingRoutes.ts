@@ -37,7 +37,7 @@ async function viewOf(ctx: AppContext, storeId: string): Promise<BrandingView> {
 }
 
 /**
- * The branding editor and white label (spec §6 `branding`, `whitelabel`): each change a version of the
+ * The branding editor and white label (`branding`, `whitelabel`: docs/product.md#branding): each change a version of the
  * store's `store-branding` stream with its actor and time, contrast checked by the decider.
  */
 export const brandingRoutes =

@@ -115,7 +115,7 @@ export async function findFilingTarget(
 export const findOrderById = (db: QueryExecutorProvider, id: string) =>
   findOne(db, sql<{ doc: unknown }>`select doc from orders where id = ${id}::uuid`);
 
-/** Claim numbers are short and shared across stores, drawn from one sequence (spec §9: "#10001"). */
+/** Claim numbers are short and shared across stores, drawn from one sequence (docs/product.md#claim-numbers-and-links: "#10001"). */
 export async function nextClaimNumber(db: QueryExecutorProvider): Promise<string> {
   const { rows } = await sql<{ n: string }>`select nextval('claim_number_seq')::text as n`.execute(db);
   return rows[0]!.n;

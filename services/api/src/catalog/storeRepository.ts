@@ -30,6 +30,14 @@ export async function findStore(db: QueryExecutorProvider, id: string): Promise<
   return rows[0] ? toStore(rows[0]) : null;
 }
 
+/** Several stores in one query (a batch of events about many claims), by id; an unknown id is absent. */
+export async function findStores(db: QueryExecutorProvider, ids: Iterable<string>): Promise<Map<string, Store>> {
+  const wanted = [...new Set(ids)];
+  if (wanted.length === 0) return new Map();
+  const { rows } = await sql<StoreRow>`select * from stores where id = any(${wanted}::uuid[])`.execute(db);
+  return new Map(rows.map((row) => [row.id, toStore(row)]));
+}
+
 export async function findStoreBySlugOrDomain(
   db: QueryExecutorProvider,
   key: { slug?: string | undefined; domain?: string | undefined },

@@ -25,8 +25,8 @@ import { AppError } from '../platform/errors.js';
 import { openClaimLink } from '../http/claimLinks.js';
 import { fileClaim } from './fileClaim.js';
 import { toCustomerClaimView } from './customerClaimView.js';
-import { claimStoreCredits } from '../store-credit/claimStoreCredits.js';
-import { assertOwnAttachments, assertOwnPhotos } from '../media/attachmentLinks.js';
+import { claimStoreCredits } from '../store-credit/index.js';
+import { assertOwnAttachments, assertOwnPhotos } from '../media/index.js';
 
 const TokenParams = z.object({ id: z.string().min(1).max(100) });
 const notFound = () => new AppError('claim_not_found', 'No claim matches that link. Check the link in your email.');

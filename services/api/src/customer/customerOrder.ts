@@ -13,7 +13,7 @@ const itemAtEdge = (item: OrderItem, currency: string) => ({
   discount: toDecimal(item.discount, currency),
 });
 
-/** Spec §3 customer order: the order with eligibility computed per fulfillment, money as decimals. */
+/** Customer order: the order with eligibility computed per fulfillment, money as decimals (docs/product.md#claim-records). */
 export function toCustomerOrder(order: Order, store: Store, ledger: OrderClaimsState, now: string): CustomerOrder {
   const items = new Map(order.items.map((i) => [i.sourceItemId, itemAtEdge(i, order.currency)]));
   return {

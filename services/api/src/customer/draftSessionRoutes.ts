@@ -23,7 +23,7 @@ async function provenOrder(ctx: AppContext, orderId: string, email: string | und
 }
 
 /**
- * A shopper's draft claim (spec §4): it holds their email, address and drawn signature, so every
+ * A shopper's draft claim (docs/product.md#draft-claim): it holds their email, address and drawn signature, so every
  * read, save and delete proves the order's email (contract: the `email` query parameter on GET and DELETE).
  */
 export const sessionRoutes =

@@ -7,6 +7,7 @@ import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { loadClaim } from '../http/authorizedClaim.js';
 import { AppError } from '../platform/errors.js';
 import { claimIdForKey, claimTokenForKey, newClaimToken } from '../http/claimLinks.js';
+import { screenFiling } from '../automation/index.js';
 
 export interface FiledClaim {
   claimId: string;
@@ -68,7 +69,10 @@ export async function fileClaim(
     const earlier = await filedBefore(ctx, claimId, token, requestHash);
     if (earlier) return earlier;
   }
-  const claimNumber = await nextClaimNumber(ctx.database.db);
+  const [claimNumber, screening] = await Promise.all([
+    nextClaimNumber(ctx.database.db),
+    screenFiling(ctx, order, store, request),
+  ]);
   const issueCount = request.fulfillmentIssues.reduce((n, f) => n + f.issues.length, 0);
   const itemIds = Array.from({ length: issueCount }, () => randomUUID());
   const decider: Decider<typeof orderClaimsDecider.initialState, FileClaimOnOrder> = {
@@ -94,6 +98,7 @@ export async function fileClaim(
         request,
         order,
         settings: store.settings,
+        screening,
       },
     });
   } catch (error) {

@@ -4,7 +4,7 @@ import { ApiError, PublicStore, SETTINGS_DEFAULTS, WhitelabelSettings, type Stor
 import type { AppContext } from '../context.js';
 import { findStore, findStoreBySlugOrDomain } from '../catalog/storeRepository.js';
 import { AppError } from '../platform/errors.js';
-import { readBrandingStream, withRevision } from '../branding/brandingStream.js';
+import { readBrandingStream, withRevision } from '../branding/index.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -26,7 +26,7 @@ export function toPublicStore(store: Store): PublicStore {
 
 const noStore = () => new AppError('not_found', 'No store matches that link.');
 
-/** Spec §7: the portal omits the domain on localhost; so does the Host fallback. */
+/** The portal omits the domain on localhost; so does the Host fallback (docs/product.md#http-client). */
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
 export const storeRoutes =

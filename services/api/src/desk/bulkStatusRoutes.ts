@@ -10,7 +10,7 @@ import { claimDecider, statusChangePermission } from '@claims/domain';
 import type { AppContext, RequestMeta } from '../context.js';
 import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { AppError } from '../platform/errors.js';
-import { permissionsAt, type Principal } from '../auth/principal.js';
+import { permissionsAt, type Principal } from '../http/principal.js';
 import { loadClaim } from '../http/authorizedClaim.js';
 import { metaOf } from '../http/requestMeta.js';
 

@@ -20,7 +20,7 @@ import { storedDomainEvent } from '@claims/event-store';
 import { claimDecider } from '@claims/domain';
 import type { AppContext, RequestMeta } from '../context.js';
 import { handleCommand } from '../eventsourcing/commandHandler.js';
-import { actorOf, permissionsAt } from '../auth/principal.js';
+import { actorOf, permissionsAt } from '../http/principal.js';
 import { authorizedClaim, claimNotFound, loadClaim } from '../http/authorizedClaim.js';
 import { created } from '../http/claimEvents.js';
 import { metaOf } from '../http/requestMeta.js';

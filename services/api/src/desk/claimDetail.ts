@@ -8,14 +8,14 @@ import {
   statusChangeTargets,
 } from '@claims/domain';
 import type { AppContext } from '../context.js';
-import { permissionsAt, type Principal } from '../auth/principal.js';
+import { permissionsAt, type Principal } from '../http/principal.js';
 import { storeRefs } from '../catalog/storeRepository.js';
 import { findOrderById } from '../catalog/orderRepository.js';
 import { toApiClaim } from '../http/apiClaim.js';
 import { claimNotFound } from '../http/authorizedClaim.js';
 import { messagesOf } from '../http/claimEvents.js';
 import type { Handled } from '../eventsourcing/commandHandler.js';
-import { claimStoreCredits } from '../store-credit/claimStoreCredits.js';
+import { claimStoreCredits } from '../store-credit/index.js';
 
 export interface ClaimForDetail {
   state: Claim;

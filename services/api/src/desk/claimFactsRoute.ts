@@ -13,10 +13,10 @@ import { storedDomainEvent } from '@claims/event-store';
 import { isOffered } from '@claims/domain';
 import { customerClaimHistory } from '@claims/projections';
 import type { AppContext } from '../context.js';
-import { permissionsAt, storesWith } from '../auth/principal.js';
+import { permissionsAt, storesWith } from '../http/principal.js';
 import { findOrderById } from '../catalog/orderRepository.js';
 import { authorizedClaim } from '../http/authorizedClaim.js';
-import { storeTermsOf } from '../http/resolveCommand.js';
+import { storeTermsOf } from '../resolutions/index.js';
 import { reusedPhotos } from './reusedPhotos.js';
 
 const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiError, type ClaimPresence } from '@claims/contracts';
 import type { AppContext } from '../context.js';
-import { actorOf } from '../auth/principal.js';
+import { actorOf } from '../http/principal.js';
 import { authorizedClaim } from '../http/authorizedClaim.js';
 import { ClaimPresenceHub, PRESENCE_TIMING } from './claimPresence.js';
 

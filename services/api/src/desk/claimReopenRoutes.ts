@@ -12,7 +12,7 @@ const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });
 
 /**
  * `POST /api/admin/claims/{claimId}/reopen`: a closed claim back to OPEN (a ClaimStatusChanged). Closing
- * settles a claim's fate and takes claim:resolve, so undoing it takes the same permission (spec §6:
+ * settles a claim's fate and takes claim:resolve, so undoing it takes the same permission (docs/product.md#roles-and-permissions:
  * store support and above; a store user, who may only update claims, cannot).
  */
 export const claimReopenRoutes =

@@ -22,15 +22,15 @@ import { claimDecider, statusChangePermission } from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { AppError } from '../platform/errors.js';
-import { actorOf, isInternal, storesWith } from '../auth/principal.js';
+import { actorOf, isInternal, storesWith } from '../http/principal.js';
 import { findStore, storeRefs } from '../catalog/storeRepository.js';
 import { authorizedClaim, loadClaim } from '../http/authorizedClaim.js';
 import { metaOf } from '../http/requestMeta.js';
-import { resolveCommand } from '../http/resolveCommand.js';
+import { resolveCommand } from '../resolutions/index.js';
 import { afterCommand, toAdminClaimDetail } from './claimDetail.js';
 import { created, messagesOf } from '../http/claimEvents.js';
 import { assignableUsers } from './assignees.js';
-import { assertOwnAttachments } from '../media/attachmentLinks.js';
+import { assertOwnAttachments } from '../media/index.js';
 
 const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as const;

@@ -17,7 +17,7 @@ import {
 import { macroDecider, type MacroState } from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
-import { permissionsAt } from '../auth/principal.js';
+import { permissionsAt } from '../http/principal.js';
 import { findStore } from '../catalog/storeRepository.js';
 import { authorizedClaim } from '../http/authorizedClaim.js';
 import { metaOf } from '../http/requestMeta.js';

@@ -19,12 +19,12 @@ import { initialOrderClaimsState, evolveOrderClaims, orderPremiumDecider } from 
 import type { AppContext, RequestMeta } from '../context.js';
 import { AppError } from '../platform/errors.js';
 import { findStore } from '../catalog/storeRepository.js';
-import { storesWith } from '../auth/principal.js';
+import { storesWith } from '../http/principal.js';
 import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
 import { loadClaim } from '../http/authorizedClaim.js';
 import { authorizedOrder, orderNotFound } from '../http/authorizedOrder.js';
 import { metaOf } from '../http/requestMeta.js';
-import { fileClaim } from '../customer/fileClaim.js';
+import { fileClaim } from '../customer/index.js';
 
 const OrderParams = z.object({ orderId: z.uuid() });
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError } as const;

@@ -3,8 +3,7 @@ import { claimsOfOrders } from '@claims/projections';
 import type { AppContext } from '../context.js';
 import { loadClaim } from '../http/authorizedClaim.js';
 import { messagesOf } from '../http/claimEvents.js';
-import { mediaKeyOf } from '../media/mediaKeys.js';
-import { uploadsWithSameContent } from '../media/mediaUploads.js';
+import { mediaKeyOf, uploadsWithSameContent } from '../media/index.js';
 
 /** Every stored photo of a claim (its items' photos and its messages' attachments) by key, with the URL shown for it. */
 function photosOf(claim: Pick<Claim, 'items'>, messages: readonly Message[]): Map<string, string> {

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AdminReviewList, AdminReviewListQuery, ApiError, ClaimReviewList } from '@claims/contracts';
-import { reviewRows } from '@claims/projections';
 import type { AppContext } from '../context.js';
-import { storesWith } from '../auth/principal.js';
+import { storesWith } from '../http/principal.js';
 import { storeRefs } from '../catalog/storeRepository.js';
 import { authorizedClaim } from '../http/authorizedClaim.js';
 import { reviewsOf } from '../http/claimEvents.js';
 import { AppError } from '../platform/errors.js';
+import { reviewRows } from './reviewList.js';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as const;
 /** Decided: the list shows the newest reviews only; filters narrow it. */

@@ -13,7 +13,7 @@ import {
 import { savedViewsDecider, visibleViews, type SavedViewState } from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
-import { isInternal, type Principal, type UserPrincipal } from '../auth/principal.js';
+import { isInternal, type Principal, type UserPrincipal } from '../http/principal.js';
 import { metaOf } from '../http/requestMeta.js';
 import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
 

@@ -2,11 +2,14 @@ import type { DomainEvent } from '@claims/contracts';
 import type { Decider } from '@claims/domain';
 import {
   storedDomainEvent,
+  appendToManyStreams,
   appendToStream,
   appendToStreams,
   NO_STREAM,
   readStream,
+  readStreams,
   type Alongside,
+  type NewEvent,
   type RecordedEvent,
   type StreamAppend,
   type StreamRead,
@@ -136,4 +139,142 @@ export async function handleCommand<State, Command>(
       throw conflict(now.version);
     }
   }
+}
+
+/** Streams read and folded in one query: what a batch decides on, by stream id. */
+export async function loadAggregates<State>(
+  ctx: AppContext,
+  decider: Pick<Decider<State, unknown>, 'initialState' | 'evolve'>,
+  streamIds: Iterable<string>,
+): Promise<Map<string, Loaded<State>>> {
+  const read = await readStreams(ctx.database.db, [...new Set(streamIds)]);
+  return new Map([...read].map(([id, stream]) => [id, foldStream(decider, stream)]));
+}
+
+/** One command of a batch: its stream, and what it is to be decided on (the stream as the batch holds it). */
+export interface BatchedCommand<Command> {
+  streamId: string;
+  storeId: string | null;
+  command: Command;
+  meta: RequestMeta;
+  /** When its stream moved meanwhile, the command is handled alone with this policy (default: decide again). */
+  onConflict?: ConflictPolicy;
+}
+
+export type BatchedOutcome<State> = { ok: true; handled: Handled<State> } | { ok: false; error: unknown };
+
+/**
+ * Many commands of one decider as one batch: the streams not in `held` read in one query, every command decided in the
+ * order given (several on one stream each on the state the one before it left), and everything decided appended in one
+ * statement (appendToManyStreams). A stream that moved meanwhile, and a command whose events reach another stream, is
+ * handled alone afterwards by `handleCommand`, in order. An expected refusal is that command's outcome, not an error of
+ * the batch. `held` is brought up to date with what was appended, so a later batch decides on it without reading again.
+ */
+export async function handleCommandsInBatch<State, Command>(
+  ctx: AppContext,
+  decider: Decider<State, Command>,
+  commands: readonly BatchedCommand<Command>[],
+  held: Map<string, Loaded<State>> = new Map(),
+): Promise<BatchedOutcome<State>[]> {
+  const unread = commands.map((c) => c.streamId).filter((id) => !held.has(id));
+  for (const [id, loaded] of await loadAggregates(ctx, decider, unread)) held.set(id, loaded);
+  interface Pending {
+    loaded: Loaded<State>;
+    state: State;
+    storeId: string | null;
+    streamType: string | null;
+    events: NewEvent[];
+    decided: Array<{ index: number; decided: DomainEvent[]; state: State; version: number }>;
+    /** Commands handled alone, in order, once the batch is appended. */
+    alone: number[];
+  }
+  const outcomes: BatchedOutcome<State>[] = new Array(commands.length);
+  const streams = new Map<string, Pending>();
+  for (const [index, request] of commands.entries()) {
+    const loaded = held.get(request.streamId)!;
+    let stream = streams.get(request.streamId);
+    if (!stream) {
+      stream = {
+        loaded,
+        state: loaded.state,
+        storeId: request.storeId,
+        streamType: null,
+        events: [],
+        decided: [],
+        alone: [],
+      };
+      streams.set(request.streamId, stream);
+    }
+    if (stream.alone.length > 0) {
+      stream.alone.push(index);
+      continue;
+    }
+    const decision = decider.decide(request.command, stream.state);
+    if (!decision.ok) {
+      outcomes[index] = { ok: false, error: AppError.from(decision.error) };
+      continue;
+    }
+    const groups = groupByStream(decision.value, request.meta);
+    const own = groups.get(request.streamId);
+    if (groups.size > (own ? 1 : 0)) {
+      stream.alone.push(index);
+      continue;
+    }
+    stream.state = decision.value.reduce(decider.evolve, stream.state);
+    if (own) {
+      stream.streamType = own.streamType;
+      stream.events.push(...own.events);
+    }
+    stream.decided.push({
+      index,
+      decided: decision.value,
+      state: stream.state,
+      version: loaded.version + stream.events.length,
+    });
+  }
+  const appending = [...streams].filter(([, s]) => s.events.length > 0);
+  const results = await appendToManyStreams(
+    ctx.database.db,
+    appending.map(([streamId, s]) => ({
+      streamId,
+      streamType: s.streamType!,
+      storeId: s.storeId,
+      expectedVersion: s.loaded.version,
+      events: s.events,
+    })),
+  );
+  const conflicted = new Set(appending.filter((_, k) => !results[k]!.ok).map(([id]) => id));
+  for (const [streamId, stream] of streams) {
+    if (conflicted.has(streamId)) {
+      stream.alone.unshift(...stream.decided.map((d) => d.index));
+      continue;
+    }
+    for (const d of stream.decided)
+      outcomes[d.index] = {
+        ok: true,
+        handled: { state: d.state, version: d.version, events: stream.loaded.events, decided: d.decided },
+      };
+    const last = stream.decided.at(-1);
+    if (last) held.set(streamId, { state: last.state, version: last.version, events: stream.loaded.events });
+  }
+  for (const [streamId, stream] of streams) {
+    for (const index of stream.alone) {
+      const request = commands[index]!;
+      try {
+        const handled = await handleCommand(ctx, {
+          decider,
+          streamId,
+          storeId: request.storeId,
+          meta: request.meta,
+          command: request.command,
+          onConflict: request.onConflict ?? DECIDE_AGAIN,
+        });
+        outcomes[index] = { ok: true, handled };
+        held.set(streamId, handled);
+      } catch (error) {
+        outcomes[index] = { ok: false, error };
+      }
+    }
+  }
+  return outcomes;
 }

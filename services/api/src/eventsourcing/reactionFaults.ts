@@ -117,7 +117,7 @@ export async function retryParkedReaction(
   if (!row) return { outcome: 'not_parked' };
   const recorded = toRecordedEvent(row);
   try {
-    await reaction.react(ctx, { ...recorded, ...storedDomainEvent(recorded) });
+    await reaction.react(ctx, [{ ...recorded, ...storedDomainEvent(recorded) }]);
   } catch (error) {
     const reason = describe(error);
     await sql`

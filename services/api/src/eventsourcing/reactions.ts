@@ -32,7 +32,17 @@ export interface Reaction extends EventReader {
    * first event ever (a new kind of mail is not sent about years of old claims).
    */
   readonly fromFirstRun?: 'beginning' | 'now';
-  react(ctx: AppContext, event: ReactedEvent): Promise<void>;
+  /**
+   * How many of its events it takes at once (each reaction says why its number): its checkpoint moves once per batch,
+   * and a crash repeats at most one batch.
+   */
+  readonly batchSize: number;
+  /**
+   * Handles events in the store's order, several at once (reading and writing what they share in a few statements,
+   * never one round trip per event where a batch would do), each stream's own still in order. A failure fails the
+   * batch: the runtime then halves it down to the event that fails alone.
+   */
+  react(ctx: AppContext, events: readonly ReactedEvent[]): Promise<void>;
 }
 
 /** Where a reaction's checkpoint lives in `checkpoints`. */
@@ -47,8 +57,6 @@ export async function prepareReaction(ctx: AppContext, reaction: Reaction): Prom
   if (reaction.fromFirstRun !== 'now') return;
   await initCheckpoint(ctx.database.db, checkpointName(reaction), await lastCommittedPosition(ctx.database.db));
 }
-
-const PAGE = 500;
 
 const movedPast = (next: Position, from: Position) =>
   next.transactionId !== from.transactionId || next.globalPosition !== from.globalPosition;
@@ -76,11 +84,12 @@ export interface ReactionLoopOptions {
 }
 
 /**
- * Follows the event store from the reaction's own checkpoint, which moves after each event is
- * handled: a crash repeats at most the event in hand, never skips one. A failing event holds the
- * reaction back and is retried with a growing delay; after `maxAttempts` tries it is parked
- * (reaction_parked, an error log) and the reaction moves on past it, so one bad event does not stop
- * the reaction for every store. Failures while the database does not answer are not the event's and never park it.
+ * Follows the event store from the reaction's own checkpoint, a batch (`batchSize`) at a time, the checkpoint moving
+ * once the batch is handled: a crash repeats at most the batch in hand, never skips an event. A failing batch is halved
+ * down to the one event that fails alone (the events around it still go in batches, about 2·log2(n) tries); that event
+ * holds the reaction back and is retried with a growing delay, and after `maxAttempts` tries it is parked
+ * (reaction_parked, an error log) and the reaction moves on past it, so one bad event does not stop the reaction for
+ * every store. Failures while the database does not answer are not the events' and never park one.
  */
 export function startReaction(ctx: AppContext, reaction: Reaction, options: ReactionLoopOptions = {}): ReactionLoop {
   const pollMs = options.pollMs ?? 250;
@@ -103,13 +112,14 @@ export function startReaction(ctx: AppContext, reaction: Reaction, options: Reac
       throw error;
     }
   }
-  /** After a failed try of `event`: parks it once it has had every try, else rethrows to retry later. */
-  async function failed(event: ReactedEvent, error: unknown): Promise<void> {
-    const databaseAnswers = await sql`select 1`.execute(db).then(
+  const databaseAnswers = () =>
+    sql`select 1`.execute(db).then(
       () => true,
       () => false,
     );
-    if (!databaseAnswers) throw error;
+  /** After a failed try of `event` alone: parks it once it has had every try, else rethrows to retry later. */
+  async function failed(event: ReactedEvent, error: unknown): Promise<void> {
+    if (!(await databaseAnswers())) throw error;
     const tries = (attempts.get(event.eventId) ?? 0) + 1;
     if (tries < policy.maxAttempts) {
       attempts.set(event.eventId, tries);
@@ -130,35 +140,60 @@ export function startReaction(ctx: AppContext, reaction: Reaction, options: Reac
       'reaction parked an event it could not handle; it moves on without it',
     );
   }
+  /**
+   * Handles events[from..to) as one batch; failing, each half in turn, down to the event that fails alone. Slices go in
+   * order, so when one throws every event before it is handled (`handled` says up to where).
+   */
+  async function handleSlice(
+    events: readonly ReactedEvent[],
+    from: number,
+    to: number,
+    handled: { through: number },
+  ): Promise<void> {
+    try {
+      await reaction.react(ctx, events.slice(from, to));
+      for (const event of events.slice(from, to)) attempts.delete(event.eventId);
+      handled.through = to - 1;
+      return;
+    } catch (error) {
+      if (to - from === 1) {
+        // Parked (else it throws): the checkpoint is past it.
+        await failed(events[from]!, error);
+        handled.through = from;
+        return;
+      }
+      if (!(await databaseAnswers())) throw error;
+    }
+    const middle = from + Math.ceil((to - from) / 2);
+    await handleSlice(events, from, middle, handled);
+    await handleSlice(events, middle, to, handled);
+  }
   // Only the types it handles come over the wire (five reactions each read and parsed every event before).
   const types = [...reaction.handles];
   async function drainFromCheckpoint(): Promise<void> {
     let position = await loadCheckpoint(db, checkpointName(reaction));
     for (;;) {
-      const page = await readAll(db, position, PAGE, types);
+      const page = await readAll(db, position, reaction.batchSize, types);
       if (page.events.length === 0 && !movedPast(page.next, position)) return;
-      for (const [i, recorded] of page.events.entries()) {
-        const event: ReactedEvent = { ...recorded, ...storedDomainEvent(recorded) };
-        try {
-          await reaction.react(ctx, event);
-          attempts.delete(event.eventId);
-        } catch (error) {
-          // Parked (else it throws): the checkpoint is past it.
-          await failed(event, error);
-          continue;
-        }
-        // The last event's own checkpoint would be overwritten at once by the page's below.
-        if (i < page.events.length - 1)
+      const events = page.events.map((recorded): ReactedEvent => ({ ...recorded, ...storedDomainEvent(recorded) }));
+      const handled = { through: -1 };
+      try {
+        if (events.length > 0) await handleSlice(events, 0, events.length, handled);
+      } catch (error) {
+        // What was handled before the failure is not handled again on the retry.
+        const last = events[handled.through];
+        if (last)
           await storeCheckpoint(db, checkpointName(reaction), {
-            transactionId: event.transactionId,
-            globalPosition: event.globalPosition,
-          });
+            transactionId: last.transactionId,
+            globalPosition: last.globalPosition,
+          }).catch(() => undefined);
+        throw error;
       }
       // Past the events of other types too, so the next read starts at the head.
       await storeCheckpoint(db, checkpointName(reaction), page.next);
       position = page.next;
       // A page that is not full read everything visible (readAll).
-      if (page.events.length < PAGE) return;
+      if (page.events.length < reaction.batchSize) return;
     }
   }
   const loop = startPollingLoop(drain, pollMs, (error) =>

@@ -18,8 +18,8 @@ import { storePayoutsDecider, type PayoutBatchState, type StorePayoutsCommand } 
 import { payoutBatches, payoutEntries } from '@claims/projections';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { actorOf, type Principal } from '../auth/principal.js';
-import { userNames } from '../auth/users.js';
+import { actorOf, type Principal } from '../http/principal.js';
+import { userNames } from '../auth/index.js';
 import { findStore } from '../catalog/storeRepository.js';
 import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { authorizeGlobal, storeNotFound } from '../http/authorizedStore.js';

@@ -4,18 +4,18 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AdminClaimDetail, ApiError, ReverseResolutionRequest } from '@claims/contracts';
 import { claimDecider } from '@claims/domain';
 import type { AppContext } from '../context.js';
-import { actorOf } from '../auth/principal.js';
+import { actorOf } from '../http/principal.js';
 import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { authorizedClaim } from '../http/authorizedClaim.js';
 import { metaOf } from '../http/requestMeta.js';
-import { afterCommand, toAdminClaimDetail } from '../desk/claimDetail.js';
+import { afterCommand, toAdminClaimDetail } from '../desk/index.js';
 
 const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError } as const;
 
 /**
  * Taking a claim's resolution back (whoever may resolve the claim): its payout entries become `reversed`, with a
- * clawback for each one a batch holds already (docs/decisions.md "Reversed resolutions"), and the claim is back in work.
+ * clawback for each one a batch holds already (docs/decisions/reversed-resolutions.md), and the claim is back in work.
  */
 export const reverseResolutionRoute =
   (ctx: AppContext): FastifyPluginAsyncZod =>

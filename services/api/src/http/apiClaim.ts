@@ -19,7 +19,9 @@ export function toApiClaim(claim: Claim, version: number): ApiClaim {
       ...r,
       paidValue: money(r.paidValue),
       shippingAmount: money(r.shippingAmount),
+      decidedBy: r.resolvedBy,
     })),
     version,
+    risk: claim.risk,
   };
 }

@@ -3,7 +3,7 @@ import type { Permission, Store } from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { findStore } from '../catalog/storeRepository.js';
 import { AppError } from '../platform/errors.js';
-import { permissionsAt, storesWith, type Principal } from '../auth/principal.js';
+import { permissionsAt, storesWith, type Principal } from './principal.js';
 
 export const storeNotFound = () => new AppError('not_found', 'No store matches that reference.');
 

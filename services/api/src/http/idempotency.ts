@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
-import { SAFE_METHODS } from '../auth/origin.js';
+import { SAFE_METHODS } from './origin.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

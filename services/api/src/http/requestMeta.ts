@@ -1,5 +1,5 @@
 import type { RequestMeta } from '../context.js';
-import { actorOf, type Principal } from '../auth/principal.js';
+import { actorOf, type Principal } from './principal.js';
 
 /** The metadata a signed-in caller's (or API token's) command stamps on its events. */
 export const metaOf = (principal: Principal, correlationId: string): RequestMeta => ({

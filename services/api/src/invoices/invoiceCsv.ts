@@ -1,5 +1,5 @@
 import { directionLabel, INVOICE_LINE_LABELS, type InvoiceView } from '@claims/contracts';
-import { toCsv } from '@claims/ui/format';
+import { toCsv } from '@claims/format';
 
 /**
  * One invoice as CSV: its lines and total, then each credit note's lines and total, then the balance. Amounts

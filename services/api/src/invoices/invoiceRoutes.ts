@@ -21,7 +21,7 @@ import {
 import { invoiceFigures, monthHasEnded, monthPeriod, storeBillingDecider } from '@claims/domain';
 import { invoiceRows, type InvoiceRow } from '@claims/projections';
 import type { AppContext } from '../context.js';
-import { actorOf, storesWith, type Principal } from '../auth/principal.js';
+import { actorOf, storesWith, type Principal } from '../http/principal.js';
 import { findStore, storeRefs } from '../catalog/storeRepository.js';
 import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
 import { authorizedStore } from '../http/authorizedStore.js';
@@ -63,7 +63,7 @@ async function authorizedInvoice(
 }
 
 /**
- * Invoices and credit notes (docs/decisions.md "Invoices"): Order Protection's finance team drafts a store's
+ * Invoices and credit notes (docs/decisions/invoices.md): Order Protection's finance team drafts a store's
  * month from the ledger and issues it once the month is over (`invoice:create`), corrects it only with credit
  * notes (`invoice:update`); the store's owners and admins read theirs (`invoice:read`), as a page or CSV.
  */

@@ -4,7 +4,7 @@ import { ApiError, PaymentMethodsView, SetPaymentMethodRequest, storeBillingStre
 import { storeBillingDecider } from '@claims/domain';
 import { paymentMethodRows } from '@claims/projections';
 import type { AppContext } from '../context.js';
-import { actorOf, permissionsAt } from '../auth/principal.js';
+import { actorOf, permissionsAt } from '../http/principal.js';
 import { findStore } from '../catalog/storeRepository.js';
 import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { authorizedStore, storeNotFound } from '../http/authorizedStore.js';

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { FastifyRequest } from 'fastify';
 import type { FileClaimRequest, Media } from '@claims/contracts';
 import type { AppContext } from '../context.js';
-import { ownOrigin } from '../auth/origin.js';
+import { ownOrigin } from '../http/origin.js';
 import { AppError } from '../platform/errors.js';
 import { mediaKeyOf } from './mediaKeys.js';
 import type { UploadOwner } from './mediaUploads.js';

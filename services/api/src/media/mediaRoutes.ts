@@ -123,7 +123,7 @@ const tooLarge = () =>
   });
 
 /**
- * Spec §7 media upload: `POST /api/media/upload-url` hands out an HMAC-signed, expiring URL for
+ * Media upload (docs/product.md#http-client): `POST /api/media/upload-url` hands out an HMAC-signed, expiring URL for
  * one upload to a shopper who proves an order or a claim (rate-limited per IP, quota per order or
  * claim); `PUT` of the raw file to it streams the file to disk, never whole in memory, and keeps it
  * once its content fits its extension; `GET` of the download link streams it back.

@@ -1,5 +1,5 @@
 import { sql, type QueryExecutorProvider } from 'kysely';
-import type { Database } from '@claims/event-store';
+import { textsNamedInEvents, type Database } from '@claims/event-store';
 import { UPLOAD_QUOTA } from '@claims/contracts';
 
 /** Who an upload is charged to: the looked-up order or the claim whose proof asked for its URL. */
@@ -88,24 +88,26 @@ const SWEEP_BATCH = 200;
 
 /**
  * Uploads older than a day that no event names (a claim's item images, a message's medias, a
- * draft's images: all carry the file's key in their URL). Referenced ones are marked and never
- * looked at again; the orphans are returned for deletion.
+ * draft's images: all carry the file's key in their URL; the event store answers which). Referenced
+ * ones are marked and never looked at again; the orphans are returned for deletion.
  */
 export async function orphanedUploads(db: QueryExecutorProvider, now: string): Promise<string[]> {
-  const { rows } = await sql<{ key: string; referenced: boolean }>`
-    select u.key, exists (
-      select 1 from events e where e.occurred_at >= u.created_at - interval '1 hour' and position(u.key in e.data::text) > 0
-    ) as referenced
+  const { rows } = await sql<{ key: string; since: Date | string }>`
+    select u.key, u.created_at - interval '1 hour' as since
     from media_uploads u
     where u.referenced_at is null and u.created_at < ${now}::timestamptz - ${ORPHAN_AFTER_HOURS} * interval '1 hour'
     order by u.created_at limit ${SWEEP_BATCH}`.execute(db);
-  const referenced = rows.filter((r) => r.referenced).map((r) => r.key);
+  const named = await textsNamedInEvents(
+    db,
+    rows.map((row) => ({ text: row.key, since: new Date(row.since).toISOString() })),
+  );
+  const referenced = rows.filter((row) => named.has(row.key)).map((row) => row.key);
   if (referenced.length > 0) {
     await sql`update media_uploads set referenced_at = ${now}::timestamptz where key = any(${referenced}::text[])`.execute(
       db,
     );
   }
-  return rows.filter((r) => !r.referenced).map((r) => r.key);
+  return rows.filter((row) => !named.has(row.key)).map((row) => row.key);
 }
 
 export async function forgetUpload(db: QueryExecutorProvider, key: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { CLAIM_STATUS_LABELS, type Claim, type Store } from '@claims/contracts';
-import { formatLongDate } from '@claims/ui/format';
+import { formatLongDate } from '@claims/format';
 import type { Mail } from './mailer.js';
 import { renderMail } from './mailLayout.js';
 

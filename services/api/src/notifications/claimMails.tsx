@@ -8,8 +8,8 @@ import {
   type Store,
 } from '@claims/contracts';
 import type { notificationKindOf } from '@claims/domain';
-import { formatLongDate, formatMoney, humanizeCode } from '@claims/ui/format';
-import { storeCreditLinesOf, type StoredEvent } from '../store-credit/storeCreditLines.js';
+import { formatLongDate, formatMoney, humanizeCode } from '@claims/format';
+import { storeCreditLinesOf, type StoredEvent } from '../store-credit/index.js';
 import type { Mail } from './mailer.js';
 import { renderMail, type MailContent } from './mailLayout.js';
 

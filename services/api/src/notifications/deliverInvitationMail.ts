@@ -2,12 +2,13 @@ import { invitationMailStreamOf, readerOf, type DomainEvent, type EventOf } from
 import { readStream, storedDomainEvent, type Alongside } from '@claims/event-store';
 import { invitationMailDecider, type RecordInvitationMail } from '@claims/domain';
 import type { AppContext } from '../context.js';
-import { randomSecret, sha256 } from '../auth/passwords.js';
+import { randomSecret, sha256 } from '../platform/secrets.js';
 import { findStore } from '../catalog/storeRepository.js';
 import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
 import { nameBasedId } from '../eventsourcing/nameBasedId.js';
+import { eachInOrderPerKey } from '../eventsourcing/inOrderPerKey.js';
 import type { Reaction } from '../eventsourcing/reactions.js';
-import { issueInvitationLink } from '../team/teamRepository.js';
+import { issueInvitationLink } from '../team/index.js';
 import type { Mailer } from './mailer.js';
 import { mailStore } from './mailLayout.js';
 import { invitationMail } from './invitationMail.js';
@@ -121,10 +122,13 @@ export async function deliverInvitationMail(
 /**
  * Team and support invitations are mailed to the invitee, with their link, after the request (contract §Notifications),
  * in every environment: a reaction with its own checkpoint, failures retried on their own schedule.
+ * 20 invitations at once, over the mailer's connections at the same time: each issues its own link and reads its own
+ * invitee's mail, nothing a batch shares; invitations come a few a day, so a larger batch would only repeat more.
  */
 export function mailInvitations(mailer: Mailer): Reaction {
   return {
     name: 'mail-invitations',
+    batchSize: 20,
     // Only a new invitation is mailed: what follows it (accepted, another role, removed) ends or replaces it, which the
     // mail's own checks read when it is sent.
     ...readerOf(['account-team', 'support-team'], {
@@ -138,18 +142,24 @@ export function mailInvitations(mailer: Mailer): Reaction {
       SupportUserRoleChanged: 'ignore',
       SupportUserRemoved: 'ignore',
     }),
-    async react(ctx, event) {
-      await deliverInvitationMail(
-        ctx,
-        mailer,
-        {
-          job: { kind: 'invitation' },
-          streamId: event.streamId,
-          eventId: event.eventId,
-          streamVersion: event.streamVersion,
-          correlationId: event.metadata.correlationId,
-        },
-        event,
+    async react(ctx, events) {
+      await eachInOrderPerKey(
+        events,
+        (event) => event.streamId,
+        mailer.concurrency,
+        (event) =>
+          deliverInvitationMail(
+            ctx,
+            mailer,
+            {
+              job: { kind: 'invitation' },
+              streamId: event.streamId,
+              eventId: event.eventId,
+              streamVersion: event.streamVersion,
+              correlationId: event.metadata.correlationId,
+            },
+            event,
+          ),
       );
     },
   };

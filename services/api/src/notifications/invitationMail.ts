@@ -1,5 +1,5 @@
 import { ROLES, type RoleName, type Store } from '@claims/contracts';
-import { formatLongDate } from '@claims/ui/format';
+import { formatLongDate } from '@claims/format';
 import type { Mail } from './mailer.js';
 import { renderMail, type MailSender } from './mailLayout.js';
 

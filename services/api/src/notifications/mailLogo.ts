@@ -3,8 +3,8 @@ import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { Resvg } from '@resvg/resvg-js';
 import type { AppContext } from '../context.js';
-import { DiskMediaStorage, mediaDirOf } from '../media/mediaStorage.js';
-import { PORTAL_DIST } from '../web/portalFiles.js';
+import { DiskMediaStorage, mediaDirOf } from '../media/index.js';
+import { PORTAL_DIST } from '../web/index.js';
 
 /** An image a mail carries as an inline part, shown by `cid:`: no mail client has to fetch it from this server. */
 export interface InlineImage {

@@ -24,6 +24,8 @@ export function withStoreReplyTo(mail: Mail, store: Store): Mail {
 
 export interface Mailer {
   send(mail: Mail): Promise<void>;
+  /** How many mails it sends at once (its connections): what a batch of mail keeps in flight. */
+  readonly concurrency: number;
   close(): void;
 }
 
@@ -31,10 +33,16 @@ export interface MailerConfig {
   smtpUrl: string | undefined;
   from: string;
   dataDir: string;
+  /** SMTP connections kept open and used at once. */
+  maxConnections?: number;
 }
 
+/** Mails written to files at once without SMTP_URL (the disk, not a server, is what they wait on). */
+const FILE_CONCURRENCY = 4;
+
 /**
- * Mail through SMTP at `SMTP_URL`; without one it stays on this machine: each message is written as an
+ * Mail through SMTP at `SMTP_URL` over a pool of at most `maxConnections` connections, each kept open and used for
+ * mail after mail (a new connection per mail, with its greeting and EHLO, capped mail at a few a second); without one it stays on this machine: each message is written as an
  * `.eml` file under DATA_DIR/mail (open it with any mail program), and the folder is logged once.
  */
 export function createMailer(config: MailerConfig, log: Logger): Mailer {
@@ -42,7 +50,12 @@ export function createMailer(config: MailerConfig, log: Logger): Mailer {
     // A dead server fails fast: the notifier records the failure and tries again later, never a request.
     const url = new URL(config.smtpUrl);
     const secure = url.protocol === 'smtps:';
+    const maxConnections = config.maxConnections ?? 5;
     const transport = nodemailer.createTransport({
+      pool: true,
+      maxConnections,
+      // A connection is closed and opened again after this many mails (servers limit a session), not after each.
+      maxMessages: 1_000,
       host: url.hostname,
       port: Number(url.port || (secure ? 465 : 587)),
       secure,
@@ -57,6 +70,7 @@ export function createMailer(config: MailerConfig, log: Logger): Mailer {
       async send(mail) {
         await transport.sendMail({ from: config.from, ...mail });
       },
+      concurrency: maxConnections,
       close: () => transport.close(),
     };
   }
@@ -77,6 +91,7 @@ export function createMailer(config: MailerConfig, log: Logger): Mailer {
         await fs.writeFile(file, message as Buffer);
       });
     },
+    concurrency: FILE_CONCURRENCY,
     close: () => transport.close(),
   };
 }

@@ -13,7 +13,7 @@ import {
 import { memberGetsMail, memberPreferencesDecider, type MemberPreferences } from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../http/principal.js';
 import { findStore } from '../catalog/storeRepository.js';
 import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
 import { storeNotFound } from '../http/authorizedStore.js';

@@ -62,6 +62,12 @@ export async function clearRetry(db: QueryExecutorProvider, notificationId: stri
   await sql`delete from notification_retries where notification_id = ${notificationId}::uuid`.execute(db);
 }
 
+/** The retries of mail found sent, given up or no longer owed, in one statement (none: no round trip). */
+export async function clearRetries(db: QueryExecutorProvider, notificationIds: readonly string[]): Promise<void> {
+  if (notificationIds.length === 0) return;
+  await sql`delete from notification_retries where notification_id = any(${[...notificationIds]}::uuid[])`.execute(db);
+}
+
 function jobOf(row: { job: string; member_id: string | null }): NotificationJob | null {
   if (row.job === 'shopper') return { kind: 'shopper' };
   if (row.job === 'claim-links') return { kind: 'claim-links' };

@@ -1,16 +1,16 @@
 import { readerOf } from '@claims/contracts';
 import { storedDomainEvent, type Alongside } from '@claims/event-store';
-import { claimLinksRequestDecider, orderClaimsDecider, type ClaimLinksCommand } from '@claims/domain';
+import { claimDecider, claimLinksRequestDecider, orderClaimsDecider, type ClaimLinksCommand } from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { findOrderById } from '../catalog/orderRepository.js';
 import { findStore } from '../catalog/storeRepository.js';
-import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
+import { handleCommand, loadAggregate, loadAggregates } from '../eventsourcing/commandHandler.js';
+import { eachInOrderPerKey } from '../eventsourcing/inOrderPerKey.js';
 import type { Reaction } from '../eventsourcing/reactions.js';
-import { loadClaim } from '../http/authorizedClaim.js';
 import { withStoreReplyTo, type Mailer } from './mailer.js';
 import { claimLinksMail } from './claimLinksMail.js';
 import { mailStore } from './mailLayout.js';
-import { issueClaimLink } from './claimLinkIssuer.js';
+import { issueClaimLinks } from './claimLinkIssuer.js';
 import { clearRetry, sendRecorded, type NotificationCause } from './notificationRetries.js';
 import { MAX_ATTEMPTS, notificationMeta, RECORD_MAIL } from './retrySchedule.js';
 
@@ -56,11 +56,21 @@ export async function deliverClaimLinks(ctx: AppContext, mailer: Mailer, cause: 
     { notificationId, cause, attempts, now: ctx.now },
     async () => {
       const ledger = await loadAggregate(ctx, orderClaimsDecider, order.id);
-      const claims = [];
-      for (const { claimId } of ledger.state.claims) {
-        const loaded = await loadClaim(ctx, claimId);
-        if (loaded) claims.push({ claim: loaded.state, link: await issueClaimLink(ctx, loaded.state, meta) });
-      }
+      // Every claim of the order read in one query and linked in one append, however many it has.
+      const loaded = await loadAggregates(
+        ctx,
+        claimDecider,
+        ledger.state.claims.map((c) => c.claimId),
+      );
+      const found = ledger.state.claims.flatMap(({ claimId }) => {
+        const claim = loaded.get(claimId)?.state;
+        return claim ? [claim] : [];
+      });
+      const links = await issueClaimLinks(
+        ctx,
+        found.map((claim) => ({ claim, meta })),
+      );
+      const claims = found.map((claim, i) => ({ claim, link: links[i]! }));
       const mail = withStoreReplyTo(
         claimLinksMail(
           order.customerEmail,
@@ -84,23 +94,35 @@ export async function deliverClaimLinks(ctx: AppContext, mailer: Mailer, cause: 
   }
 }
 
-/** A shopper's request for their claim links is answered by mail after the request (contract §Notifications). */
+/**
+ * A shopper's request for their claim links is answered by mail after the request (contract §Notifications).
+ * 20 requests at once, answered over the mailer's connections at the same time: each reads its order and every claim of
+ * it, so the work is per request, not shared; requests come a few an hour (each is rate limited), so a larger batch
+ * would only make a retry repeat more.
+ */
 export function sendClaimLinks(mailer: Mailer): Reaction {
   return {
     name: 'send-claim-links',
+    batchSize: 20,
     ...readerOf(['order-notifications'], {
       ClaimLinksRequested: 'handle',
       ClaimLinksMailSent: 'ignore',
       ClaimLinksMailFailed: 'ignore',
     }),
-    async react(ctx, event) {
-      await deliverClaimLinks(ctx, mailer, {
-        job: { kind: 'claim-links' },
-        streamId: event.streamId,
-        eventId: event.eventId,
-        streamVersion: event.streamVersion,
-        correlationId: event.metadata.correlationId,
-      });
+    async react(ctx, events) {
+      await eachInOrderPerKey(
+        events,
+        (event) => event.streamId,
+        mailer.concurrency,
+        (event) =>
+          deliverClaimLinks(ctx, mailer, {
+            job: { kind: 'claim-links' },
+            streamId: event.streamId,
+            eventId: event.eventId,
+            streamVersion: event.streamVersion,
+            correlationId: event.metadata.correlationId,
+          }),
+      );
     },
   };
 }

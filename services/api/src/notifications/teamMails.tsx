@@ -5,7 +5,7 @@ import {
   type Store,
   type TeamNotificationKind,
 } from '@claims/contracts';
-import { formatLongDate, humanizeCode, pluralize } from '@claims/ui/format';
+import { formatLongDate, humanizeCode, pluralize } from '@claims/format';
 import type { Mail } from './mailer.js';
 import { renderMail, type MailContent } from './mailLayout.js';
 

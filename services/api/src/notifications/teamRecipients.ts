@@ -2,7 +2,7 @@ import { notificationPreferencesStreamOf, type Store, type TeamNotificationKind 
 import { memberGetsMail, memberPreferencesDecider } from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { loadAggregate } from '../eventsourcing/commandHandler.js';
-import { listMembers } from '../team/teamRepository.js';
+import { listMembers } from '../team/index.js';
 
 /** A team member a mail goes to. */
 export interface TeamRecipient {

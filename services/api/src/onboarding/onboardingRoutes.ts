@@ -24,7 +24,7 @@ import { AppError } from '../platform/errors.js';
 import { authorizeGlobal, authorizedStore, storeNotFound } from '../http/authorizedStore.js';
 import { metaOf } from '../http/requestMeta.js';
 import { handleCommand } from '../eventsourcing/commandHandler.js';
-import { storesWith, type Principal } from '../auth/principal.js';
+import { storesWith, type Principal } from '../http/principal.js';
 import {
   accountExists,
   insertAccount,

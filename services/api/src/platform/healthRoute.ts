@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { oldestTransactionAgeSeconds } from '@claims/event-store';
 import type { AppContext } from '../context.js';
-import { storesWith } from '../auth/principal.js';
+import { storesWith } from '../http/principal.js';
 import { holdsToken } from './metrics.js';
 
 const ComponentHealth = z.union([

@@ -110,14 +110,14 @@ function operationsGauges(registry: Registry) {
  * HTTP requests by route and status (a histogram of their duration, whose `_count` is the count) and
  * the process's own metrics. It tells a competitor how many claims flow, so with METRICS_TOKEN it answers only its
  * bearer; without one (never in production: config.ts refuses to start) it answers anyone, as `make dev` needs
- * (docs/decisions.md "Operations").
+ * (docs/decisions/operations.md).
  * Installed on the root instance: its onResponse hook must see every route.
  */
 export function installMetrics(app: FastifyInstance, ctx: AppContext, reader: OperationsReader): void {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const setOperations = operationsGauges(registry);
-  // Which of a cluster's processes answered the scrape, and what it runs beside HTTP (docs/decisions.md "Processes").
+  // Which of a cluster's processes answered the scrape, and what it runs beside HTTP (docs/decisions/processes-and-workers.md).
   const workers = [...ctx.config.workers].sort().join(',');
   new Gauge({
     name: 'process_role',

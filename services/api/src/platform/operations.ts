@@ -1,10 +1,15 @@
 import type { Admin } from 'kafkajs';
-import type { OperationsView, ProjectorOperations, ReaderProgress, WorkerState } from '@claims/contracts';
+import type {
+  OperationsView,
+  ParkedWebhookDelivery,
+  ProjectorOperations,
+  ReaderProgress,
+  WorkerState,
+} from '@claims/contracts';
 import {
   checkpointLag,
   consumerGroupLag,
   listParked,
-  listParkedDeliveries,
   projectorsGroupId,
   listRebuilds,
   projectionCheckpointName,
@@ -45,6 +50,7 @@ export interface OperationsSources {
   } | null;
   readonly healthChecks: Readonly<Record<string, HealthCheck>>;
   pendingWebhookDeliveries(): Promise<number>;
+  parkedWebhookDeliveries(): Promise<ParkedWebhookDelivery[]>;
   notificationRetriesDue(): Promise<number>;
 }
 
@@ -173,7 +179,7 @@ export function operationsReader(ctx: AppContext, sources: OperationsSources): O
             }))
           : null,
         sources.pendingWebhookDeliveries(),
-        listParkedDeliveries(db),
+        sources.parkedWebhookDeliveries(),
         sources.notificationRetriesDue(),
         readiness(ctx, sources.healthChecks),
       ]);

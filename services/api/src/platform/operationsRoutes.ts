@@ -2,8 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ApiError,
   OperationsView,
-  ParkedDeliveryOutcome,
-  ParkedDeliveryParams,
   ParkedEventOutcome,
   ParkedEventParams,
   ParkedReactionOutcome,
@@ -11,18 +9,10 @@ import {
   ProjectionParams,
   RebuildStarted,
 } from '@claims/contracts';
-import {
-  listRebuilds,
-  PROJECTIONS,
-  RebuildRunning,
-  resolveParkedDelivery,
-  retryParked,
-  skipParked,
-  startRebuild,
-} from '@claims/projections';
+import { listRebuilds, PROJECTIONS, RebuildRunning, retryParked, skipParked, startRebuild } from '@claims/projections';
 import type { AppContext } from '../context.js';
 import { authorizeGlobal } from '../http/authorizedStore.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../http/principal.js';
 import { AppError } from './errors.js';
 import type { Reaction } from '../eventsourcing/reactions.js';
 import { retryParkedReaction, skipParkedReaction } from '../eventsourcing/reactionFaults.js';
@@ -161,36 +151,6 @@ export const operationsRoutes =
         return { reaction, eventId, outcome: 'skipped' as const };
       },
     );
-
-    // As a reaction's, a parked delivery's row keeps the decision on it.
-    for (const action of ['retry', 'skip'] as const) {
-      app.post(
-        `/api/admin/operations/webhook-deliveries/:deliveryId/${action}`,
-        {
-          config: { auth: 'user', permission: 'admin-stores:update' },
-          schema: {
-            tags: ['operations'],
-            summary:
-              action === 'retry'
-                ? 'Makes a parked webhook delivery due now, with the same webhook-id; a failure then is handled as any other'
-                : 'Gives a parked webhook delivery up: it is cancelled, never sent',
-            params: ParkedDeliveryParams,
-            response: { 200: ParkedDeliveryOutcome, ...errors },
-          },
-        },
-        async (request) => {
-          const principal = authorizeGlobal(request, 'admin-stores:update');
-          const { deliveryId } = request.params;
-          const by = operatorOf(principal);
-          const outcome = action === 'retry' ? ('retried' as const) : ('skipped' as const);
-          if (!(await resolveParkedDelivery(ctx.database.db, deliveryId, outcome, by, ctx.now()))) {
-            throw new AppError('not_found', 'That webhook delivery is not parked (or was already retried or skipped).');
-          }
-          ctx.log.warn({ deliveryId, by, outcome }, 'parked webhook delivery decided by an operator');
-          return { deliveryId, outcome };
-        },
-      );
-    }
 
     app.post(
       '/api/admin/operations/projections/:projection/rebuild',

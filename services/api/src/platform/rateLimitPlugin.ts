@@ -6,7 +6,7 @@ import { AppError } from './errors.js';
 import { hitWindow, retryAfterSeconds } from './rateWindows.js';
 
 /**
- * Abuse limits of the customer endpoints that guess at orders (spec §7 lookup and filing):
+ * Abuse limits of the customer endpoints that guess at orders (the lookup and filing calls, docs/product.md#http-client):
  * per client IP and per order number, fixed one-minute windows (`RATE_LIMIT_*` in config.ts).
  *
  * Counting is in PostgreSQL (`rate_windows`, one upsert per check), so the limits hold however many processes serve

@@ -58,7 +58,7 @@ function parseDsn(dsn: string): { origin: string; projectId: string } | null {
 }
 
 /**
- * Error reporting (spec §7: configured from public runtime configuration, a DSN and an environment name).
+ * Error reporting (docs/product.md#error-reporting; configured from public runtime configuration, a DSN and an environment name).
  * `GET /api/public-config` tells the portal whether and where to report; the server reports its own 5xx
  * defects; `POST /api/monitoring` relays the portal's envelopes to the configured DSN only.
  */

@@ -10,7 +10,7 @@ import {
 } from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
-import { permissionsAt } from '../auth/principal.js';
+import { permissionsAt } from '../http/principal.js';
 import { createApiToken, listApiTokens, revokeApiToken } from './apiTokens.js';
 
 const StoreParams = z.object({ storeId: z.uuid() });

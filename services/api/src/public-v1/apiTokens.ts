@@ -3,8 +3,8 @@ import { sql, type QueryExecutorProvider } from 'kysely';
 import { queryNamed } from '@claims/event-store';
 import { ApiTokenSummary, isPermission, type Permission } from '@claims/contracts';
 import type { AppContext } from '../context.js';
-import { randomSecret, sha256 } from '../auth/passwords.js';
-import { grantedAt, grantsOf, rolesJsonOf, type RoleRow, type TokenPrincipal } from '../auth/principal.js';
+import { randomSecret, sha256 } from '../platform/secrets.js';
+import { grantedAt, grantsOf, rolesJsonOf, type RoleRow, type TokenPrincipal } from '../http/principal.js';
 
 /** Tokens read `opk_` + 256 random bits, so a leaked one is recognisable in logs and secret scanners. */
 const TOKEN_PREFIX = 'opk_';

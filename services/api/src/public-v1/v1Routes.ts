@@ -18,7 +18,7 @@ import { AppError } from '../platform/errors.js';
 import { authorizedClaim, claimNotFound, loadClaim } from '../http/authorizedClaim.js';
 import { toApiClaim } from '../http/apiClaim.js';
 import { metaOf } from '../http/requestMeta.js';
-import { resolveCommand } from '../http/resolveCommand.js';
+import { resolveCommand } from '../resolutions/index.js';
 import { installIdempotency } from '../http/idempotency.js';
 
 const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });

@@ -25,7 +25,7 @@ export function claimReturnView(claim: Claim, record: ReturnRecord): ClaimReturn
 
 /**
  * Where the store's returns go: its own returns portal when it runs one (capabilities.returns, with the
- * portal's address), else null: handled here (docs/decisions.md "Returns").
+ * portal's address), else null: handled here (docs/decisions/returns.md).
  */
 export const storeReturnsPortal = (store: Store): string | null =>
   (store.settings.capabilities.returns && store.settings.returns.portalUrl) || null;

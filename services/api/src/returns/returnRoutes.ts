@@ -17,7 +17,7 @@ import { returnRows } from '@claims/projections';
 import type { AppContext } from '../context.js';
 import { findStore } from '../catalog/storeRepository.js';
 import { foldRecorded, handleCommand, type Loaded } from '../eventsourcing/commandHandler.js';
-import { actorOf, storesWith } from '../auth/principal.js';
+import { actorOf, storesWith } from '../http/principal.js';
 import { authorizedClaim, type LoadedClaim } from '../http/authorizedClaim.js';
 import { authorizedStore } from '../http/authorizedStore.js';
 import { openClaimLink } from '../http/claimLinks.js';
@@ -60,7 +60,7 @@ async function readableStores(
 }
 
 /**
- * Returns (docs/decisions.md "Returns"): the shopper starts one from their claim (by its token) and prints its
+ * Returns (docs/decisions/returns.md): the shopper starts one from their claim (by its token) and prints its
  * label; the desk lists them (`returns:read`) and moves them along (`returns:update`). Each is a record on the
  * claim's stream.
  */

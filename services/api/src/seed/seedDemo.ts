@@ -7,7 +7,7 @@ import { claimDecider, orderClaimsDecider } from '@claims/domain';
 import { fileClaim } from '../customer/fileClaim.js';
 import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
 import { loadClaim } from '../http/authorizedClaim.js';
-import { storeTermsOf } from '../http/resolveCommand.js';
+import { storeTermsOf } from '../resolutions/resolveCommand.js';
 import { randomUUID } from 'node:crypto';
 import { seedDemoUsers } from '../auth/users.js';
 import { initializeStoreSettings } from '../store-settings/storeSettingsStream.js';

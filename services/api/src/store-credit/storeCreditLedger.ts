@@ -8,10 +8,15 @@ import {
   type StoreCreditLedger,
 } from '@claims/contracts';
 import { storedDomainEvent } from '@claims/event-store';
-import { payoutLinesOf, storeCreditDecider, type StoreCreditCommand } from '@claims/domain';
+import { claimDecider, payoutLinesOf, storeCreditDecider, type StoreCreditCommand } from '@claims/domain';
 import type { AppContext } from '../context.js';
-import { findStore } from '../catalog/storeRepository.js';
-import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
+import { findStores } from '../catalog/storeRepository.js';
+import {
+  handleCommandsInBatch,
+  loadAggregate,
+  loadAggregates,
+  type BatchedCommand,
+} from '../eventsourcing/commandHandler.js';
 import type { Reaction } from '../eventsourcing/reactions.js';
 import { loadClaim } from '../http/authorizedClaim.js';
 import { storeCreditLinesOf } from './storeCreditLines.js';
@@ -118,9 +123,14 @@ export async function storeCreditLedger(
  * reversal is never handled before the issue it takes back). A STORE_CREDIT resolution issues the credit it decided
  * (with the store's bonus, in the store's currency, valued as the payout ledger values it) once per resolution line,
  * unless the line was reversed since; a reversal reclaims what of each line's credit is unredeemed.
+ *
+ * 200 decisions at once: a batch is four statements whatever its size (the claims, their stores, the customers' credit
+ * streams, every change appended), each customer's changes decided in order on their stream; decisions come far slower
+ * than filings, so a larger batch would only make a retry repeat more.
  */
 export const storeCreditOfDecisions: Reaction = {
   name: 'store-credit',
+  batchSize: 200,
   ...readerOf(['claim'], {
     ClaimFiled: 'ignore',
     ClaimStatusChanged: 'ignore',
@@ -136,54 +146,65 @@ export const storeCreditOfDecisions: Reaction = {
     ReturnStatusChanged: 'ignore',
     ClaimResolutionReversed: 'handle',
   }),
-  async react(ctx, event) {
-    if (event.type === 'ClaimResolved' && !event.data.resolutions.some((r) => r.resolutionType === 'STORE_CREDIT'))
-      return;
-    if (event.type !== 'ClaimResolved' && event.type !== 'ClaimResolutionReversed') return;
-    const loaded = await loadClaim(ctx, event.data.claimId);
-    const store = loaded && (await findStore(ctx.database.db, loaded.state.storeId));
-    if (!loaded || !store) return;
-    const email = loaded.state.customer.email;
-    const meta = {
-      actor: { type: 'system', id: 'store-credit', name: 'Store credit' },
-      correlationId: event.metadata.correlationId,
-      causationId: event.eventId,
-    } as const;
-    const scope = { storeId: store.id, customerEmail: email, customerKey: customerKeyOf(email), now: ctx.now() };
-    const decide = (command: StoreCreditCommand) =>
-      handleCommand(ctx, {
-        decider: storeCreditDecider,
-        streamId: creditStreamOf(store.id, email),
-        storeId: store.id,
-        meta,
-        command,
-      });
-    if (event.type === 'ClaimResolutionReversed') {
-      const credited = new Set(storeCreditLinesOf(loaded.state.currency, loaded.events).map((l) => l.resolutionId));
-      for (const line of event.data.lines.filter((l) => credited.has(l.resolutionId))) {
-        await decide({
-          ...scope,
-          type: 'ReclaimStoreCredit',
-          currency: store.currency,
-          claimId: loaded.state.id,
-          resolutionId: line.resolutionId,
-          reason: event.data.reason,
-        });
+  async react(ctx, events) {
+    const decisions = events.flatMap((event) =>
+      (event.type === 'ClaimResolved' && event.data.resolutions.some((r) => r.resolutionType === 'STORE_CREDIT')) ||
+      event.type === 'ClaimResolutionReversed'
+        ? [event]
+        : [],
+    );
+    if (decisions.length === 0) return;
+    const claims = await loadAggregates(
+      ctx,
+      claimDecider,
+      decisions.map((e) => e.data.claimId),
+    );
+    const stores = await findStores(
+      ctx.database.db,
+      [...claims.values()].flatMap((c) => (c.state ? [c.state.storeId] : [])),
+    );
+    const commands: BatchedCommand<StoreCreditCommand>[] = [];
+    for (const event of decisions) {
+      const loaded = claims.get(event.data.claimId)!;
+      const claim = loaded.state;
+      const store = claim && stores.get(claim.storeId);
+      if (!claim || !store) continue;
+      const email = claim.customer.email;
+      const meta = {
+        actor: { type: 'system', id: 'store-credit', name: 'Store credit' },
+        correlationId: event.metadata.correlationId,
+        causationId: event.eventId,
+      } as const;
+      const scope = { storeId: store.id, customerEmail: email, customerKey: customerKeyOf(email), now: ctx.now() };
+      const change = (command: StoreCreditCommand) =>
+        commands.push({ streamId: creditStreamOf(store.id, email), storeId: store.id, meta, command });
+      if (event.type === 'ClaimResolutionReversed') {
+        const credited = new Set(storeCreditLinesOf(claim.currency, loaded.events).map((l) => l.resolutionId));
+        for (const line of event.data.lines.filter((l) => credited.has(l.resolutionId)))
+          change({
+            ...scope,
+            type: 'ReclaimStoreCredit',
+            currency: store.currency,
+            claimId: claim.id,
+            resolutionId: line.resolutionId,
+            reason: event.data.reason,
+          });
+        continue;
       }
-      return;
+      const standing = new Set(claim.resolutions.map((r) => r.id));
+      for (const line of payoutLinesOf(event.data, claim.currency).filter(
+        (l) => l.resolutionType === 'STORE_CREDIT' && standing.has(l.id),
+      ))
+        change({
+          ...scope,
+          type: 'IssueStoreCredit',
+          currency: line.currency,
+          amount: line.amount,
+          claimId: claim.id,
+          resolutionId: line.id,
+        });
     }
-    const standing = new Set(loaded.state.resolutions.map((r) => r.id));
-    for (const line of payoutLinesOf(event.data, loaded.state.currency).filter(
-      (l) => l.resolutionType === 'STORE_CREDIT' && standing.has(l.id),
-    )) {
-      await decide({
-        ...scope,
-        type: 'IssueStoreCredit',
-        currency: line.currency,
-        amount: line.amount,
-        claimId: loaded.state.id,
-        resolutionId: line.id,
-      });
-    }
+    const failed = (await handleCommandsInBatch(ctx, storeCreditDecider, commands)).find((o) => !o.ok);
+    if (failed && !failed.ok) throw failed.error;
   },
 };

@@ -23,7 +23,7 @@ const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409
 
 type CreditScope = Pick<StoreCreditCommand, 'storeId' | 'customerEmail' | 'customerKey' | 'currency' | 'now'>;
 
-/** Spec §3 store credit, per customer and store: balances, each customer's ledger, redemptions and adjustments. */
+/** Store credit, per customer and store: balances, each customer's ledger, redemptions and adjustments (docs/product.md#claim-records). */
 export const storeCreditRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {

@@ -109,7 +109,7 @@ const readsOf = (groups: readonly SettingsGroup[]) => ({
 });
 
 /**
- * A store's settings (spec §6 settings groups): each group read and changed with its own permission;
+ * A store's settings (docs/product.md#settings-groups): each group read and changed with its own permission;
  * the editable ones are versions of the store's settings stream, with their history and `?asOf=`.
  */
 export const storeSettingsRoutes =

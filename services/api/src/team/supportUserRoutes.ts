@@ -18,8 +18,8 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext, RequestMeta } from '../context.js';
 import { AppError } from '../platform/errors.js';
 import { authorizeGlobal } from '../http/authorizedStore.js';
-import { awaitsFirstPassword, findOrCreateInvitee } from '../auth/users.js';
-import { loadGrants } from '../auth/principal.js';
+import { awaitsFirstPassword, findOrCreateInvitee } from '../auth/index.js';
+import { loadGrants } from '../http/principal.js';
 import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { metaOf } from '../http/requestMeta.js';
 import { insertInvitation } from './teamRepository.js';
@@ -30,7 +30,7 @@ import {
   replaceSupportRole,
 } from './supportTeamRepository.js';
 import { INVITATION_TTL_MS } from './teamRoutes.js';
-import { withInvitationMail } from '../notifications/invitationMailStatus.js';
+import { withInvitationMail } from '../notifications/index.js';
 
 const MemberParams = z.object({ userId: z.uuid() });
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError } as const;
@@ -95,7 +95,7 @@ function recordSupportChange(
 }
 
 /**
- * Order Protection's support staff (spec §6 `support-user`, held by the support admin and the admin): list,
+ * Order Protection's support staff (`support-user`, docs/product.md#support-staff, held by the support admin and the admin): list,
  * invite with the team's invitation (accepted on the same page), change between the two support roles,
  * remove. Grants are rows; each change is an event of the `support-team` stream with its actor.
  */

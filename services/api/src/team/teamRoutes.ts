@@ -31,12 +31,19 @@ import type { Alongside } from '@claims/event-store';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext, RequestMeta } from '../context.js';
 import { AppError } from '../platform/errors.js';
-import { permissionsAt, type Principal } from '../auth/principal.js';
-import { findOrCreateInvitee, setPassword } from '../auth/users.js';
-import { clientOf, countInvitationAttempt, forgetInvitationAttempt, tooManyAttempts } from '../auth/loginThrottle.js';
+import { permissionsAt, type Principal } from '../http/principal.js';
+import {
+  findOrCreateInvitee,
+  setPassword,
+  clientOf,
+  countInvitationAttempt,
+  forgetInvitationAttempt,
+  tooManyAttempts,
+  hashPassword,
+} from '../auth/index.js';
 import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { metaOf } from '../http/requestMeta.js';
-import { hashPassword, sha256 } from '../auth/passwords.js';
+import { sha256 } from '../platform/secrets.js';
 import { authorizedStore } from '../http/authorizedStore.js';
 import {
   findOpenInvitation,
@@ -52,7 +59,7 @@ import {
   takePendingGrant,
   upsertPendingGrant,
 } from './teamRepository.js';
-import { withInvitationMail } from '../notifications/invitationMailStatus.js';
+import { withInvitationMail } from '../notifications/index.js';
 
 const StoreParams = z.object({ storeId: z.uuid() });
 const MemberParams = StoreParams.extend({ userId: z.uuid() });
@@ -209,7 +216,7 @@ async function giveRole(
 }
 
 /**
- * A store's team (spec §6 team-member permissions): users and role grants are rows; every change is
+ * A store's team (its team-member permissions, docs/product.md#roles-and-permissions): users and role grants are rows; every change is
  * also an event in the account's `account-team` stream (stream id = the account id), with the actor.
  */
 export const teamRoutes =

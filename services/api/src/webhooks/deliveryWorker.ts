@@ -1,14 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
+import { DELIVERIES_DUE_CHANNEL } from '@claims/projections';
 import {
   claimDueDeliveries,
-  DELIVERIES_DUE_CHANNEL,
   parkDelivery,
   recordDeliveryAttempts,
   releaseDelivery,
   releaseDeliveryUntil,
   type ClaimedDelivery,
-} from '@claims/projections';
+} from './deliveryQueue.js';
 import type { AppContext } from '../context.js';
 import { nextAttemptAfterFailure } from './retrySchedule.js';
 import { sendWebhook, DELIVERY_TIMEOUT_MS, type WebhookOutcome } from './sendWebhook.js';

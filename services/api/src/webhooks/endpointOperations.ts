@@ -10,12 +10,7 @@ import type {
   WebhookReplayResponse,
   WebhookTestResponse,
 } from '@claims/contracts';
-import {
-  enqueueTestDelivery,
-  listDeliveryAttempts,
-  replayDeliveriesBetween,
-  replayDelivery,
-} from '@claims/projections';
+import { enqueueTestDelivery, listDeliveryAttempts, replayDeliveriesBetween, replayDelivery } from './deliveryQueue.js';
 import type { AppContext } from '../context.js';
 import type { Config } from '../config.js';
 import { AppError } from '../platform/errors.js';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type QueryExecutorProvider } from 'kysely';
 import { WebhookEndpoint, type WebhookEndpointStatus, type WebhookEventType } from '@claims/contracts';
-import { cancelPendingDeliveries, lockProjection, resumePendingDeliveries, WEBHOOK_OUTBOX } from '@claims/projections';
+import { lockProjection, WEBHOOK_OUTBOX } from '@claims/projections';
+import { cancelPendingDeliveries, resumePendingDeliveries } from './deliveryQueue.js';
 import type { AppContext } from '../context.js';
 import { newWebhookSecret } from './signature.js';
 

@@ -18,7 +18,7 @@ import {
 } from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { authorizedStore } from '../http/authorizedStore.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../http/principal.js';
 import { listEndpoints } from './endpointRepository.js';
 import {
   changeEndpointStatus,

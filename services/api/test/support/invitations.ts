@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Runtime } from '../../src/index.js';
-import { sha256 } from '../../src/auth/passwords.js';
+import { sha256 } from '../../src/platform/secrets.js';
 
 /**
  * The invitee's mailbox, for tests that do not read the mail itself (invitationMail.it.test.ts does): a link to

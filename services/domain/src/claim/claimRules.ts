@@ -26,7 +26,7 @@ export const isResolvable = (claim: Pick<Claim, 'items' | 'resolutions'>): boole
 
 export type ProtectionStatus = 'ota' | 'removed' | 'protected' | 'unprotected';
 
-/** Spec §4 protection status. */
+/** Protection status (docs/product.md#protection-status). */
 export function protectionStatus(claim: Pick<Claim, 'isOta' | 'policy'>): ProtectionStatus {
   if (claim.isOta) return 'ota';
   if (claim.policy?.removedAt) return 'removed';
@@ -34,7 +34,7 @@ export function protectionStatus(claim: Pick<Claim, 'isOta' | 'policy'>): Protec
   return 'unprotected';
 }
 
-/** Spec §4: MULTIPLE by type, or when the items carry more than one distinct type. */
+/** MULTIPLE by type, or when the items carry more than one distinct type (docs/product.md#claim-types). */
 export function isMultipleType(claimType: ClaimType, items: ReadonlyArray<Pick<ClaimItem, 'claimType'>>): boolean {
   return claimType === 'MULTIPLE' || new Set(items.map((i) => i.claimType)).size > 1;
 }
@@ -46,7 +46,7 @@ export function claimTypeOf(items: ReadonlyArray<Pick<ClaimItem, 'claimType'>>):
 }
 
 /**
- * Spec §4 requested resolution: the mixed marker when items disagree, else the choice held by the
+ * Requested resolution (docs/product.md#requested-resolution): the mixed marker when items disagree, else the choice held by the
  * majority of refund, reship and store credit, with refund as the fallback.
  */
 export function requestedResolution(
@@ -70,8 +70,9 @@ export function requestedResolution(
 }
 
 /**
- * Spec §9: an item's credit-store default is false on ota claims, otherwise the claim type's flag
- * (the types flagged true are the carrier-caused losses the protection reimburses the store for).
+ * An item's credit-store default is false on ota claims, otherwise the claim type's flag
+ * (the types flagged true are the carrier-caused losses the protection reimburses the store for;
+ * docs/product.md#claim-types).
  */
 export function defaultCreditStore(isOta: boolean, claimType: ClaimType): boolean {
   return !isOta && CLAIM_TYPE_FLAGS[claimType];

@@ -1,4 +1,5 @@
 import type { Claim, DomainEvent } from '@claims/contracts';
+import { riskOfFiled } from '../automation/riskAssessment.js';
 
 export type ClaimStateOrNone = Claim | null;
 
@@ -31,6 +32,7 @@ export function evolveClaim(state: ClaimStateOrNone, event: DomainEvent): ClaimS
         metadata: {},
         noteCount: 0,
         assignee: null,
+        risk: riskOfFiled(event.data),
       };
     }
     case 'ClaimStatusChanged':

@@ -46,7 +46,13 @@ function decideResolve(command: ResolveClaim, claim: Claim): Result<DomainEvent[
   }
   const { request } = command;
   const decided = decidedItemIds(claim);
-  const resolvedBy = { type: command.actor.type, id: command.actor.id, name: command.actor.name ?? command.actor.id };
+  const { actor } = command;
+  const resolvedBy = {
+    type: actor.type,
+    id: actor.id,
+    name: actor.name ?? actor.id,
+    ...(actor.version === undefined ? {} : { version: actor.version }),
+  };
   const base = {
     resolutionDescription: request.description ?? '',
     shippingAmount: 0,

@@ -1,5 +1,5 @@
 import {
-  DEFAULT_CLAIM_CEILING,
+  defaultClaimCeiling,
   toDecimal,
   toMinor,
   type Claim,
@@ -52,7 +52,10 @@ export function withinBounds(
   const payout = sum(
     payoutLinesOf({ claimId: claim.id, resolutions: standing, valuation }, claim.currency).map((line) => line.amount),
   );
-  const ceiling = toMinor(valuation.rules.claimCeiling ?? DEFAULT_CLAIM_CEILING, valuation.storeCurrency);
+  const ceiling = toMinor(
+    valuation.rules.claimCeiling ?? defaultClaimCeiling(valuation.storeCurrency),
+    valuation.storeCurrency,
+  );
   if (payout > ceiling) {
     return fail(
       'exceeds_claim_ceiling',

@@ -17,6 +17,7 @@ import { evolveOrderClaims, initialOrderClaimsState, type OrderClaimsState } fro
 import type { Decider } from '../decider.js';
 import { claimTypeOf, defaultCreditStore, isOffered } from './claimRules.js';
 import { latestIssuePerItem } from './latestIssuePerItem.js';
+import { assessRisk, riskFactsOf } from '../automation/riskAssessment.js';
 
 export interface FileClaimContext {
   order: Order;
@@ -166,9 +167,30 @@ export function decideFileClaim(command: FileClaim, context: FileClaimContext): 
           carrier: f.trackingCompany,
           status: f.status,
         })),
+        ...riskAtFiling(command, items, shipments, order),
       },
     },
   ]);
+}
+
+/** The claim's risk and the facts it stands on, when filing looked the shopper's history up (contract §Automation). */
+function riskAtFiling(
+  command: FileClaim,
+  items: readonly ClaimItem[],
+  shipments: readonly Fulfillment[],
+  order: Order,
+) {
+  const { screening } = command;
+  if (!screening) return {};
+  const riskFacts = riskFactsOf({
+    items,
+    shipments,
+    order,
+    updatedShippingAddress: command.request.resolution.updatedShippingAddress ?? null,
+    screening,
+    now: command.now,
+  });
+  return { risk: assessRisk(riskFacts), riskFacts, shopperKey: screening.shopperKey };
 }
 
 /** FileClaim with the reference data it is decided against (orders and stores are rows, not streams). */

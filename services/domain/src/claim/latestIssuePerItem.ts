@@ -1,5 +1,5 @@
 /**
- * Spec §5: a later issue for the same item replaces an earlier one. Issues keep the order in which
+ * A later issue for the same item replaces an earlier one (docs/product.md#draft-claim). Issues keep the order in which
  * their latest version was reported, so a replaced issue moves to where it was reported again.
  */
 export function latestIssuePerItem<T extends { sourceItemId: string }>(issues: readonly T[]): T[] {

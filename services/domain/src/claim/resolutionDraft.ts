@@ -1,4 +1,4 @@
-/** An item's resolution as an agent edits it before resolving (spec §4 derived rules). */
+/** An item's resolution as an agent edits it before resolving (docs/product.md#claim-records). */
 export interface ItemResolutionDraft {
   resolutionFinal: boolean;
   resolutionQuantity: number | null;

@@ -12,7 +12,7 @@ const OUTCOMES: ClaimStatus[] = [
 ];
 
 /**
- * The allowed moves between claim statuses (the spec leaves them open; docs/decisions.md explains).
+ * The allowed moves between claim statuses (docs/product.md#claim-statuses leaves them open; docs/decisions/claim-statuses.md explains).
  * Work moves freely among the working statuses; an outcome only moves forward to closing and
  * archiving, except a dismissal, which can be reopened.
  */

@@ -8,7 +8,7 @@ import {
 
 const DAY_MS = 86_400_000;
 
-/** A parcel still in transit may be claimed as lost once it has been moving this long (docs/decisions.md). */
+/** A parcel still in transit may be claimed as lost once it has been moving this long (docs/decisions/eligibility.md). */
 export const IN_TRANSIT_WAIT_DAYS = 7;
 
 export interface FulfillmentEligibility {

@@ -1,7 +1,7 @@
 import type { Order } from '@claims/contracts';
 import { remainingQuantity } from './validQuantity.js';
 
-/** Spec §3 `eligibility`: how many of each line may still be claimed (0 once a claim holds it). */
+/** `eligibility`: how many of each line may still be claimed (0 once a claim holds it) (docs/product.md#claimable-quantity). */
 export function itemEligibility(
   order: Pick<Order, 'items'>,
   claimedItemIds: ReadonlySet<string>,

@@ -6,8 +6,8 @@ export function remainingQuantity(item: Pick<OrderItem, 'quantity' | 'refundedQu
 }
 
 /**
- * Spec §5: the remaining amount is used when nothing remains or the claim asks for more than
- * remains; otherwise the claimed quantity.
+ * The remaining amount is used when nothing remains or the claim asks for more than
+ * remains; otherwise the claimed quantity (docs/product.md#claimable-quantity).
  */
 export function validQuantity(item: Pick<OrderItem, 'quantity' | 'refundedQuantity'>, claimed: number): number {
   const remaining = remainingQuantity(item);

@@ -28,7 +28,7 @@ export const dividedBy = (a: Fraction, b: Fraction): Fraction => ({
 export const plus = (a: Fraction, b: Fraction): Fraction => ({ n: a.n * b.d + b.n * a.d, d: a.d * b.d });
 export const whole = (n: number): Fraction => ({ n: BigInt(n), d: 1n });
 
-/** Rounds half to even (banker's rounding): the one rounding rule of every conversion (docs/decisions.md). */
+/** Rounds half to even (banker's rounding): the one rounding rule of every conversion (docs/decisions/money-from-events.md). */
 export function roundHalfEven({ n, d }: Fraction): number {
   const negative = n < 0n !== d < 0n;
   const num = n < 0n ? -n : n;

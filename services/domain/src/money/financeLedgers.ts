@@ -72,7 +72,7 @@ export interface InvoicedPayout {
 
 /**
  * An issued invoice and what the replayed ledgers held of its store and month at the moment it was issued (in the
- * events' order): the inputs its figures are computed from again (docs/decisions.md "Finance replay").
+ * events' order): the inputs its figures are computed from again (docs/decisions/finance-replay.md).
  */
 export interface ReplayedInvoice {
   /** The InvoiceIssued. */

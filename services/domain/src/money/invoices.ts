@@ -47,7 +47,7 @@ const distinct = (values: readonly string[]) => new Set(values).size;
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 /**
- * A store's invoice for a month, in integer minor units of its currency (docs/decisions.md "Invoices"):
+ * A store's invoice for a month, in integer minor units of its currency (docs/decisions/invoices.md):
  * premiums collected, each converted exactly and summed before one half-even rounding; the store's revenue
  * share of that printed line, rounded half-even once; and the claims reimbursed, already whole minor units
  * of the store's currency. The total is the sum of the three lines, so it always equals them.

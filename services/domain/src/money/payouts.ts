@@ -47,7 +47,7 @@ function owed(line: ClaimResolution, claimCurrency: string, valuation: Valuation
       const credit = inStore(whole(line.paidValue));
       if (valuation.credit.bonusType === 'percentage')
         return plus(credit, times(credit, percent(valuation.credit.bonus)));
-      // A fixed bonus is an amount of the store's currency (spec §9 shows it times the exchange rate to the shopper).
+      // A fixed bonus is an amount of the store's currency (docs/product.md#store-credit-bonus: shown times the exchange rate to the shopper).
       return plus(
         credit,
         times(fractionOf(valuation.credit.bonus), whole(10 ** currencyDecimals(valuation.storeCurrency))),
@@ -107,7 +107,7 @@ export interface StoreCreditValue {
 
 /**
  * What a STORE_CREDIT line gives the shopper, in the claim's currency (the credit decided and the bonus: a percentage
- * of it, or a fixed amount of the store's currency times the exchange rate, spec §9) and in the store's, where the
+ * of it, or a fixed amount of the store's currency times the exchange rate, docs/product.md#store-credit-bonus) and in the store's, where the
  * total is exactly the payout line the ledger and the credit ledger record. Null for any other line.
  */
 export function storeCreditOf(

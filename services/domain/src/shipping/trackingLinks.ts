@@ -1,7 +1,7 @@
 /**
- * Where a carrier shows a parcel, `{number}` standing for its tracking number (URL-encoded). Spec §2 says "a default
+ * Where a carrier shows a parcel, `{number}` standing for its tracking number (URL-encoded). docs/product.md#tracking-links once said "a default
  * tracking base followed by /{trackingNumber}"; most carriers take the number in a query instead, so each known
- * carrier has a template (docs/decisions.md, "Tracking links"). Keys are carrier names as shops write them,
+ * carrier has a template (docs/decisions/tracking-links.md). Keys are carrier names as shops write them,
  * lower-cased without spaces or punctuation (see `carrierKey`).
  */
 /** Carriers that share a tracking page: DHL's express tracker serves plain "DHL"; La Poste's serves Colissimo. */
@@ -52,7 +52,7 @@ export interface TrackingLink {
 }
 
 /**
- * The tracking links of a shipment (spec §2): the URL the store supplied for a number, else the carrier's page from
+ * The tracking links of a shipment (docs/product.md#tracking-links): the URL the store supplied for a number, else the carrier's page from
  * `CARRIER_TRACKING_URLS`, else none (the number as text). Numbers and URLs pair by position; a URL without a
  * number is still a link.
  */

@@ -188,7 +188,7 @@ export const claimListProjection = defineProjection({
           change.updated_at = event.occurredAt;
           break;
         // The back-office's own marks, a review and a return move the row's version (so a list's expectedVersion stays
-        // exact), not its updated_at: that is the claim's last activity, which the SLA timers count from (docs/decisions.md).
+        // exact), not its updated_at: that is the claim's last activity, which the SLA timers count from (docs/decisions/agent-desk.md).
         case 'ClaimNoteAdded':
         case 'ClaimLabelAdded':
         case 'ClaimLabelRemoved':

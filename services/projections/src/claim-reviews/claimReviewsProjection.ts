@@ -20,7 +20,7 @@ const migrations: Record<string, Migration> = {
   ),
 };
 
-/** Shoppers' reviews of how their claim was handled, for the desk's reviews list (store and claim from the claim list). */
+/** Shoppers' reviews of how their claim was handled, for the desk's reviews list (the API adds each claim's number, store and shopper from the claim list). */
 export const claimReviewsProjection = defineProjection({
   name: 'claim-reviews',
   ...readerOf(['claim'], {

@@ -27,11 +27,31 @@ export interface KafkaProjectors {
   status(name: string): ProjectorStatus | null;
   /** Lets the batches in flight finish, commits where every lane stands, and leaves the group. */
   stop(): Promise<void>;
+  /**
+   * Settles when this consumer can no longer be trusted to go on: kafkajs gave up on it (a crash it does not
+   * restart), or it neither fetched nor heartbeat for STUCK_AFTER_MS. The owner stops it and starts another.
+   */
+  readonly failed: Promise<Error>;
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** Kafka evicts a member silent for longer than its session timeout (30 s by default); stay well below. */
-const MAX_SILENT_MS = 3_000;
+/**
+ * Group membership, chosen for recovery within seconds. The broker hands a silent member's partitions on only
+ * after its session timeout: kafkajs' 30 s default made a killed worker's partitions, and a restarted broker's
+ * group (which still lists the members from before), wait 30 s; 6 s is the broker's floor. Heartbeats go out
+ * every second from the fetch loop, whose idle fetch waits at most `maxWaitTimeInMs`, so a quiet topic still
+ * heartbeats six times a session; a rebalance waits `rebalanceTimeout` for the members to rejoin.
+ */
+export const GROUP_TIMING = {
+  sessionTimeout: 6_000,
+  heartbeatInterval: 1_000,
+  rebalanceTimeout: 10_000,
+  maxWaitTimeInMs: 1_000,
+} as const;
+/** A lane far behind holds the consumer in its batch; it heartbeats at this pace meanwhile, well inside the session. */
+const MAX_SILENT_MS = 2_000;
+/** Neither a fetch nor a heartbeat for this long: the consumer is stuck (five sessions' worth), not slow. */
+export const STUCK_AFTER_MS = 30_000;
 
 /**
  * Messages come from outside the process, so their data is parsed, once per message whichever projections
@@ -68,7 +88,14 @@ export async function consumeFromKafka<DB>(
         scheduleCommit(),
       ),
   );
-  const consumer = kafka.consumer({ groupId, allowAutoTopicCreation: false });
+  /** Set once stopping: kafkajs would otherwise restart a consumer whose crash it was still handling, a member nobody runs. */
+  let leaving = false;
+  const consumer = kafka.consumer({
+    groupId,
+    allowAutoTopicCreation: false,
+    ...GROUP_TIMING,
+    retry: { restartOnFailure: () => Promise.resolve(!leaving) },
+  });
   const admin: Admin = kafka.admin();
   /** Partitions of this member's current assignment, and those of them whose lane positions are read back. */
   let assigned = new Set<number>();
@@ -187,15 +214,31 @@ export async function consumeFromKafka<DB>(
       }
     },
   });
-  consumer.on(consumer.events.CRASH, (e) =>
-    log.error({ err: e.payload.error }, 'kafka consumer of the projections crashed'),
-  );
+  let fail: (error: Error) => void = () => undefined;
+  const failed = new Promise<Error>((resolve) => (fail = resolve));
+  let lastSign = Date.now();
+  const alive = () => void (lastSign = Date.now());
+  for (const event of [consumer.events.FETCH_START, consumer.events.HEARTBEAT, consumer.events.GROUP_JOIN])
+    consumer.on(event, alive);
+  // A crash kafkajs restarts is a consumer waiting on the broker, not a stuck one.
+  consumer.on(consumer.events.CRASH, (e) => {
+    log.error({ err: e.payload.error, restart: e.payload.restart }, 'kafka consumer of the projections crashed');
+    if (e.payload.restart) alive();
+    else if (!leaving) fail(e.payload.error);
+  });
+  const watchdog = setInterval(() => {
+    if (Date.now() - lastSign > STUCK_AFTER_MS) fail(new Error(`no fetch or heartbeat for ${STUCK_AFTER_MS / 1000} s`));
+  }, 1_000);
+  watchdog.unref();
   let stopped: Promise<void> | null = null;
   return {
     consumer,
+    failed,
     status: (name) => lanes.find((lane) => lane.name === name)?.status() ?? null,
     stop() {
       stopped ??= (async () => {
+        leaving = true;
+        clearInterval(watchdog);
         await Promise.all(lanes.map((lane) => lane.stop()));
         await committing;
         await commit().catch(() => undefined);

@@ -274,7 +274,7 @@ export interface StartedRebuild {
  * Starts a rebuild of the projection and answers once it holds the projection's rebuild (RebuildRunning
  * when another holds it). Progress goes to `projection_rebuilds` (what the operations page shows, from any
  * process) and to `onProgress`. A projection with tables is built beside the live one and switched in;
- * queries read the old rows until the switch (docs/decisions.md).
+ * queries read the old rows until the switch (docs/decisions/batched-projections.md).
  */
 export async function startRebuild(
   db: Kysely<EventStoreTables>,

@@ -10,20 +10,22 @@ import {
   type EventReader,
   type WebhookSourceType,
 } from '@claims/contracts';
-import { wholeDecisionOf } from '@claims/domain';
+import { riskOfFiled, wholeDecisionOf } from '@claims/domain';
 import { defineProjection, type ProjectedEvent } from '../runtime/projection.js';
 import { recordset } from '../runtime/bulkRows.js';
-import { DELIVERIES_DUE_CHANNEL } from './webhookDeliveries.js';
 
 export const WEBHOOK_OUTBOX = 'webhook-outbox';
+
+/** Notified when a commit adds deliveries due at once, so delivery workers claim them without waiting for their poll. */
+export const DELIVERIES_DUE_CHANNEL = 'webhook_deliveries_due';
 
 /**
  * One row per event × matching endpoint: the delivery the webhook worker owes. Rows are written in
  * the projection's transaction together with its per-stream offsets, so an event is turned into
- * deliveries exactly once, and a crash anywhere loses none. `webhook_endpoints` belongs to the API
- * (migration 0500_webhook_endpoints). This module owns `webhook_deliveries` and every attempt
- * (`webhook_delivery_attempts`): the worker's columns, from `status` on, and the attempts are
- * written only through `webhookDeliveries.ts`.
+ * deliveries exactly once, and a crash anywhere loses none. This projection only enqueues: the queue
+ * (the worker's columns, from `status` on, the attempts, the parked deliveries) belongs to the API's
+ * webhooks feature (services/api/src/webhooks/deliveryQueue.ts), beside `webhook_endpoints`, which
+ * this projection only reads to fan an event out.
  */
 const migrations: Record<string, Migration> = {
   '0510_webhook_deliveries': sqlMigration(
@@ -89,8 +91,9 @@ type WebhookSourceEvent = ProjectedEvent<WebhookSourceType>;
 function publicMessage(event: WebhookSourceEvent): { type: string; data: Record<string, unknown> } {
   switch (event.type) {
     case 'ClaimFiled': {
-      const { tokenHash: _secret, ...data } = event.data;
-      return { type: WEBHOOK_EVENT_TYPES.ClaimFiled, data };
+      // The shopper's keyed hash and the facts behind the risk (their claims at other stores) stay inside the product.
+      const { tokenHash: _secret, shopperKey: _shopper, riskFacts: _facts, ...data } = event.data;
+      return { type: WEBHOOK_EVENT_TYPES.ClaimFiled, data: { ...data, risk: riskOfFiled(event.data) } };
     }
     case 'ClaimResolved': {
       const { claimResolutions: _whole, ...data } = event.data;

@@ -118,3 +118,31 @@ export class ClaimStory {
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** A claim's life with everything a webhook receiver hears about, and a note and a label it never does. */
+export function busyClaim(): ClaimStory {
+  const story = new ClaimStory().file();
+  return story
+    .do({ type: 'ChangeClaimStatus', to: 'OPEN', note: null })
+    .do({
+      type: 'SendMessage',
+      messageId: randomUUID(),
+      actor: agent,
+      senderType: 'merchant',
+      senderName: 'Acme',
+      messageContent: 'Hi',
+      medias: [],
+      now: story.at(),
+    })
+    .do({ type: 'AddClaimNote', noteId: randomUUID(), actor: agent, body: 'internal', now: story.at() })
+    .do({ type: 'AddClaimLabel', label: 'vip' })
+    .do({
+      type: 'ResolveClaim',
+      resolutionIds: [randomUUID()],
+      actor: agent,
+      now: story.at(),
+      ...storeTerms,
+      request: { resolutionType: 'REFUND' },
+    })
+    .do({ type: 'AddReview', reviewId: randomUUID(), now: story.at(), review: { rating: 4, text: 'ok' } });
+}

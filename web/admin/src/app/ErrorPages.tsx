@@ -2,7 +2,7 @@ import { Link, useLocation } from '@tanstack/react-router';
 import { ErrorView } from '@claims/ui/components';
 import { NO_ROUTE_MATCHES } from '@claims/ui';
 
-/** Spec §8: 'Page Not Found: ' plus the path; a path no route matches says 'Page not found'. */
+/** 'Page Not Found: ' plus the path; a path no route matches says 'Page not found' (docs/product.md#error-pages). */
 function NotFoundView() {
   // The path as the browser shows it (the router's own drops its /admin basepath); read again on each navigation.
   useLocation();
@@ -38,7 +38,7 @@ export function NotFoundInFrame() {
   );
 }
 
-/** Spec §8: an unhandled error shows status, message and description; the title defaults to Internal Server Error. */
+/** An unhandled error shows status, message and description; the title defaults to Internal Server Error (docs/product.md#messages-the-shopper-reads). */
 export function ErrorPage({ error }: { error: unknown }) {
   const message = error instanceof Error ? error.message : 'Something went wrong.';
   return (

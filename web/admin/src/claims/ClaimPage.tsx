@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import type { AdminClaimDetail, MacroResolutionPreset } from '@claims/contracts';
-import { formatDateTime } from '@claims/ui';
+import { formatDateTime } from '@claims/format';
 import { isHttpError } from '../shared/api.js';
 import { can, useMe } from '../shared/session.js';
 import { Alert, Page } from '@claims/ui/components';
@@ -25,7 +25,7 @@ import { claimQueries } from './queries.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * `/admin/claims/view/$claimRef`: a claim id opens the claim. Spec §2's back-office link carries an
+ * `/admin/claims/view/$claimRef`: a claim id opens the claim. The back-office link of docs/product.md#merchant-claim-view carries an
  * order instead (`/claims/view/{orderId}`), and an order can have several claims, so any other value
  * is looked up as an order number (or claim number): one match opens it, several are listed.
  */
@@ -106,7 +106,7 @@ function ClaimView({ claimId }: { claimId: string }) {
         </Link>
       </Page>
     );
-    // No claim has this id: it may be an order's system id (spec §2's /claims/view/{orderId}).
+    // No claim has this id: it may be an order's system id (/claims/view/{orderId}, docs/product.md#merchant-claim-view).
     return missing ? <OrderReference reference={claimId} fallback={page} /> : page;
   }
   const data: AdminClaimDetail = claim.data;

@@ -1,7 +1,7 @@
 import { Link, useParams } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import type { AdminOrderView } from '@claims/contracts';
-import { formatDateTime, formatItemMoney, humanizeCode } from '@claims/ui';
+import { formatDateTime, formatItemMoney, humanizeCode } from '@claims/format';
 import { Alert, Page, TrackingLinks } from '@claims/ui/components';
 import { isHttpError } from '../shared/api.js';
 import { can, useMe } from '../shared/session.js';

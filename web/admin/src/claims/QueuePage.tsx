@@ -18,7 +18,8 @@ import {
   type AdminClaimListItem,
   type SearchMatch,
 } from '@claims/contracts';
-import { errorText, pluralize } from '@claims/ui';
+import { errorText } from '@claims/ui';
+import { pluralize } from '@claims/format';
 import { storesWith, useMe } from '../shared/session.js';
 import { BulkStatusBar } from './queue/BulkStatusBar.js';
 import { Alert, Page } from '@claims/ui/components';

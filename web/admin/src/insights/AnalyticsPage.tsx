@@ -8,7 +8,7 @@ import {
   type AnalyticsQuery,
   type AnalyticsResponse,
 } from '@claims/contracts';
-import { formatDate } from '@claims/ui';
+import { formatDate } from '@claims/format';
 import { api, isHttpError } from '../shared/api.js';
 import { storesWith, useMe } from '../shared/session.js';
 import { Alert, Page } from '@claims/ui/components';

@@ -9,7 +9,8 @@ import {
   type ApiTokenSummary,
   type CreateApiTokenResponse,
 } from '@claims/contracts';
-import { errorText, formatDateTime, pluralize } from '@claims/ui';
+import { errorText } from '@claims/ui';
+import { formatDateTime, pluralize } from '@claims/format';
 import { api } from '../shared/api.js';
 import { can, storesWith, useMe } from '../shared/session.js';
 import { Alert, Page } from '@claims/ui/components';

@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { errorText } from '@claims/ui';
-import { formatMonth } from '@claims/ui/format';
+import { formatMonth } from '@claims/format';
 import { Alert, Page } from '@claims/ui/components';
 import { holdsInternally, useMe } from '../shared/session.js';
 import { FinanceCharts } from './finance/FinanceCharts.js';

@@ -4,7 +4,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { FinanceReplayRequest, type FinanceReplayView, type StoreCreditKind, type StoreRef } from '@claims/contracts';
 import { errorText } from '@claims/ui';
-import { formatMoney, pluralize } from '@claims/ui/format';
+import { formatMoney, pluralize } from '@claims/format';
 import { Alert, Page } from '@claims/ui/components';
 import { holdsInternally, useMe } from '../shared/session.js';
 import { financeApi } from './finance/financeApi.js';

@@ -1,7 +1,8 @@
 import { Link, useParams } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { directionLabel, INVOICE_LINE_LABELS } from '@claims/contracts';
-import { errorText, formatLongDate, formatMonth } from '@claims/ui';
+import { errorText } from '@claims/ui';
+import { formatLongDate, formatMonth } from '@claims/format';
 import { Alert, Page } from '@claims/ui/components';
 import { billingApi } from '../shared/api.js';
 import { Fact } from '../shared/components/ui.js';

@@ -9,7 +9,8 @@ import {
   type Permission,
 } from '@claims/contracts';
 import { paymentMethodProblem } from '@claims/domain';
-import { errorText, formatDateTime } from '@claims/ui';
+import { errorText } from '@claims/ui';
+import { formatDateTime } from '@claims/format';
 import { Alert, Page } from '@claims/ui/components';
 import { billingApi } from '../shared/api.js';
 import { can, useMe } from '../shared/session.js';

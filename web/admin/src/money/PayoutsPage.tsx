@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { PayoutStatus, type PayoutEntry, type StoreRef } from '@claims/contracts';
 import { errorText } from '@claims/ui';
-import { formatDateTime, formatMoney, humanizeCode, pluralize } from '@claims/ui/format';
+import { formatDateTime, formatMoney, humanizeCode, pluralize } from '@claims/format';
 import { Alert, Page } from '@claims/ui/components';
 import { holdsInternally, useMe } from '../shared/session.js';
 import { Badge, type BadgeTone } from '../shared/components/ui.js';

@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import type { StoreCreditEntry, StoreCreditLedger } from '@claims/contracts';
 import { errorText } from '@claims/ui';
-import { formatDateTime, formatMoney } from '@claims/ui/format';
+import { formatDateTime, formatMoney } from '@claims/format';
 import { Alert, Page } from '@claims/ui/components';
 import { can, storesWith, useMe } from '../shared/session.js';
 import { StorePicker } from '../shared/components/StorePicker.js';

@@ -10,7 +10,8 @@ import {
   type OnboardingStep,
   type StoreOnboardingView,
 } from '@claims/contracts';
-import { errorText, formatDateTime } from '@claims/ui';
+import { errorText } from '@claims/ui';
+import { formatDateTime } from '@claims/format';
 import { Alert, Page } from '@claims/ui/components';
 import { onboardingApi } from './onboarding/onboardingApi.js';
 import { holdsInternally, meQuery, useMe } from '../shared/session.js';

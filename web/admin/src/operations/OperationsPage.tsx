@@ -7,7 +7,7 @@ import type {
   ReaderProgress,
   WorkerState,
 } from '@claims/contracts';
-import { formatDateTime, pluralize } from '@claims/ui';
+import { formatDateTime, pluralize } from '@claims/format';
 import { api, isHttpError } from '../shared/api.js';
 import { holdsInternally, useMe } from '../shared/session.js';
 import { Alert, Page } from '@claims/ui/components';

@@ -12,7 +12,8 @@ import {
   type BrandingPreviewMessage,
 } from '@claims/contracts';
 import { brandingContrast } from '@claims/domain';
-import { errorText, formatDateTime } from '@claims/ui';
+import { errorText } from '@claims/ui';
+import { formatDateTime } from '@claims/format';
 import { Alert, Page } from '@claims/ui/components';
 import { can, useMe } from '../shared/session.js';
 import { StorePicker } from '../shared/components/StorePicker.js';
@@ -156,7 +157,7 @@ function PortalPreview({ storeId, storeName, branding }: { storeId: string; stor
   );
 }
 
-/** Every branding field of spec §3, a contrast check of the draft, and save. */
+/** Every branding field (docs/product.md#branding), a contrast check of the draft, and save. */
 function BrandingForm({
   view,
   editable,

@@ -12,7 +12,8 @@ import {
   type SettingsHistoryEntry,
 } from '@claims/contracts';
 import { settingsLeaves } from '@claims/domain';
-import { errorText, formatDateTime, humanizeCode } from '@claims/ui';
+import { errorText } from '@claims/ui';
+import { formatDateTime, humanizeCode } from '@claims/format';
 import { Alert, Page } from '@claims/ui/components';
 import { api } from '../shared/api.js';
 import { useMe } from '../shared/session.js';

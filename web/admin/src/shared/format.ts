@@ -1,4 +1,4 @@
-import { formatMoney } from '@claims/ui';
+import { formatMoney } from '@claims/format';
 import type { CurrencyTotal } from '@claims/contracts';
 
 /** A share as a percentage to one decimal; a dash when there is nothing to divide. */

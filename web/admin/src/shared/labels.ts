@@ -6,7 +6,7 @@ import {
   SHIPMENT_ISSUE_LABELS,
   type ResolutionType,
 } from '@claims/contracts';
-import { humanizeCode } from '@claims/ui';
+import { humanizeCode } from '@claims/format';
 
 const TYPE_LABELS: Record<string, string> = {
   ...SHIPMENT_ISSUE_LABELS,
@@ -14,10 +14,10 @@ const TYPE_LABELS: Record<string, string> = {
   MULTIPLE: 'Multiple issues',
 };
 
-/** A claim type's label (spec §9 labels where given, else the humanised code). */
+/** A claim type's label (the labels of docs/product.md#claim-types where given, else the humanised code). */
 export const claimTypeLabel = (code: string): string => TYPE_LABELS[code] ?? humanizeCode(code);
 
-/** Spec §9 back-office resolution kinds, plus DENY. */
+/** Back-office resolution kinds, plus DENY (docs/product.md#resolutions). */
 export const RESOLUTION_TYPE_LABELS: Record<ResolutionType, string> = {
   REFUND: 'Refund',
   RESHIP: 'Reship',
@@ -30,7 +30,7 @@ export const RESOLUTION_TYPE_LABELS: Record<ResolutionType, string> = {
 export const resolutionTypeLabel = (code: string | null): string =>
   code ? ((RESOLUTION_TYPE_LABELS as Record<string, string>)[code] ?? humanizeCode(code)) : '';
 
-/** The shopper's requested resolution (spec §9 customer choices; 'Mixed' when items disagree). */
+/** The shopper's requested resolution (docs/product.md#requested-resolution; 'Mixed' when items disagree). */
 export const requestedResolutionLabel = (code: string): string =>
   code === MIXED_RESOLUTION
     ? 'Mixed'

@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ImageRef, Media } from '@claims/contracts';
-import { errorText, formatDateTime, stripHtml } from '@claims/ui';
+import { errorText } from '@claims/ui';
+import { formatDateTime, stripHtml } from '@claims/format';
 import { Alert } from '@claims/ui/components';
 import { api } from '../api.js';
 import { PhotoUpload } from '../photoUpload.js';

@@ -10,7 +10,7 @@ const StartLink = () => (
   </Link>
 );
 
-/** Spec §2/§8: 'Page Not Found: ' plus the path; a path no route matches says 'Page not found', a failed validate rule why. */
+/** 'Page Not Found: ' plus the path; a path no route matches says 'Page not found', a failed validate rule why (docs/product.md#error-pages). */
 export function NotFoundPage({ data }: { data?: unknown }) {
   const location = useLocation();
   const description =
@@ -27,7 +27,7 @@ export function NotFoundPage({ data }: { data?: unknown }) {
   );
 }
 
-/** Spec §2: the generic error page, status 500 by default. */
+/** The generic error page, status 500 by default (docs/product.md#error-pages). */
 export function AppErrorPage({ error }: { error: unknown }) {
   const status =
     typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number'

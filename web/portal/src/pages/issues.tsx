@@ -6,7 +6,7 @@ import {
   type CustomerFulfillment,
   type CustomerOrder,
 } from '@claims/contracts';
-import { formatDateTime, pluralize } from '@claims/ui';
+import { formatDateTime, pluralize } from '@claims/format';
 import { Alert, Modal, Page, TrackingLinks } from '@claims/ui/components';
 import { StepFooter, StepNeeds, useStepForm } from '../components.js';
 import { addIssues, claimableQuantity, fileableFulfillments, setState, shortId, usePortal } from '../claimFlowState.js';
@@ -76,7 +76,7 @@ export function IssuesPage() {
   );
 }
 
-/** Spec §2 OTA modal: an unprotected order the store grants one courtesy claim (decisions: one-time appeasement). */
+/** OTA modal: an unprotected order the store grants one courtesy claim (decisions: one-time appeasement) (docs/product.md#portal-screens). */
 function OtaModal({ onContinue, onLeave }: { onContinue: () => void; onLeave: () => void }) {
   return (
     <Modal title="A one-time courtesy claim" onClose={onContinue}>

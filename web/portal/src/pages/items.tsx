@@ -8,7 +8,7 @@ import {
   type ImageRef,
   type UploadProof,
 } from '@claims/contracts';
-import { formatItemMoney } from '@claims/ui';
+import { formatItemMoney } from '@claims/format';
 import { Alert, Modal, Page } from '@claims/ui/components';
 import { BackLink, ItemThumb, issueLabel } from '../components.js';
 import { PhotoUpload } from '../photoUpload.js';
@@ -21,7 +21,7 @@ interface Candidate {
 
 type Step = 'same' | 'count' | 'form';
 
-/** Spec §2 item issue modal: quantity questions, then issue type, details and photos, one product at a time. */
+/** Item issue modal: quantity questions, then issue type, details and photos, one product at a time (docs/product.md#portal-screens). */
 function IssueModal({
   queue,
   existing,

@@ -1,6 +1,6 @@
 import { Link, Navigate } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { formatDateTime } from '@claims/ui';
+import { formatDateTime } from '@claims/format';
 import { Page } from '@claims/ui/components';
 import { api } from '../api.js';
 import { usePortal } from '../claimFlowState.js';

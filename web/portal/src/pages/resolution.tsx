@@ -7,7 +7,8 @@ import {
   type CustomerResolution,
   type FileClaimRequest,
 } from '@claims/contracts';
-import { errorText, formatCreditBonus } from '@claims/ui';
+import { errorText } from '@claims/ui';
+import { formatCreditBonus } from '@claims/format';
 import { api, isRateLimited, rateLimitedText } from '../api.js';
 import { AddressModal } from '../address.js';
 import { Alert, Page } from '@claims/ui/components';
@@ -33,7 +34,7 @@ interface Option {
 }
 
 /**
- * Spec §2 resolution choices, filtered by what the store offers (spec §3 capabilities); `credit` is the offer's
+ * The resolution choices (docs/product.md#resolutions), filtered by what the store offers (docs/product.md#store-capabilities); `credit` is the offer's
  * store-credit bonus when an A/B test gave this session another one.
  */
 export function resolutionOptions(
@@ -69,7 +70,7 @@ export function ResolutionPage() {
   const claim = usePortal((s) => s.claim);
   const demo = usePortal((s) => s.demo);
   const navigate = useNavigate();
-  // The offer of an A/B test (docs/decisions.md "A/B tests"): asked once per order; the store's own bonus until it answers or if it fails.
+  // The offer of an A/B test (docs/decisions/ab-tests.md): asked once per order; the store's own bonus until it answers or if it fails.
   const offer = useQuery({
     queryKey: ['offer', order?.systemOrderId],
     queryFn: () => api.offer(order!.systemOrderId, order!.customerEmail),
@@ -127,7 +128,7 @@ export function ResolutionPage() {
   );
 }
 
-/** Spec §5 review-step wording, word for word. */
+/** Review-step wording, word for word (docs/product.md#portal-screens). */
 export const CONFIRM_ADDRESS_TEXT =
   'I confirm this address is accurate and understand items cannot be reshipped multiple times if incorrect.';
 export const CONFIRM_ADDRESS_ERROR = 'Please confirm your shipping address.';

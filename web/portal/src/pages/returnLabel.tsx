@@ -8,7 +8,7 @@ import {
   type ClaimReturn,
   type CustomerClaimView,
 } from '@claims/contracts';
-import { formatDateTime } from '@claims/ui';
+import { formatDateTime } from '@claims/format';
 import { Alert, Page } from '@claims/ui/components';
 import { HttpError, api } from '../api.js';
 import { PrintPage as ClaimSummaryPage } from './view.js';
@@ -78,7 +78,7 @@ function ReturnLabel({ claim, label }: { claim: CustomerClaimView; label: ClaimR
 }
 
 /**
- * Spec §2 /print/{token}, "print a label by token": the return labels of the claim's returns handled here (one with
+ * /print/{token}, "print a label by token" (docs/product.md#returns): the return labels of the claim's returns handled here (one with
  * `?return=`), else the claim's summary as before.
  */
 export function PrintPage() {

@@ -9,7 +9,8 @@ import {
   ReturnReason,
   type ClaimReturn,
 } from '@claims/contracts';
-import { errorText, formatDateTime } from '@claims/ui';
+import { errorText } from '@claims/ui';
+import { formatDateTime } from '@claims/format';
 import { Alert, Page } from '@claims/ui/components';
 import { HttpError, api } from '../api.js';
 import { returnsApi } from '../returnsApi.js';
@@ -256,7 +257,7 @@ function StartReturnForm({ token }: { token: string }) {
   );
 }
 
-/** Spec §2 /return and /return/start: with a claim's token (from its view page) the return form, else the store's portal. */
+/** /return and /return/start: with a claim's token (from its view page) the return form, else the store's portal (docs/product.md#returns). */
 export function ReturnStartPage() {
   const search: { token?: unknown } = useSearch({ strict: false });
   const token = typeof search.token === 'string' && TOKEN_PATTERN.test(search.token) ? search.token : null;

@@ -7,7 +7,7 @@ import { Alert, Page } from '@claims/ui/components';
 import { useOrderAndEmail } from '../orderAndEmail.js';
 import { destinationOf, emptyClaim, restoreFromSession, setState } from '../claimFlowState.js';
 
-/** Spec §2 start page no-match alert, word for word. */
+/** Start page no-match alert, word for word (docs/product.md#portal-screens). */
 export const NO_MATCH =
   "We couldn't find a match for that order number and email address. Please double-check your order confirmation email to ensure you're using the correct order number and email address for the order.";
 

@@ -2,7 +2,8 @@ import { Suspense, lazy, useDeferredValue, useEffect, useId, useState } from 're
 import { Link, useParams } from '@tanstack/react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CUSTOMER_RESOLUTION_LABELS, type CustomerClaimView } from '@claims/contracts';
-import { errorText, formatDateTime, formatItemMoney, formatMoney } from '@claims/ui';
+import { errorText } from '@claims/ui';
+import { formatDateTime, formatItemMoney, formatMoney } from '@claims/format';
 import type { LightboxImage } from '@claims/ui/lightbox';
 import { HttpError, api } from '../api.js';
 import { Alert, Page } from '@claims/ui/components';

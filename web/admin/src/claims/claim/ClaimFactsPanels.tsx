@@ -1,7 +1,8 @@
 import { Link } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { RECENT_CLAIMS_DAYS, type AdminClaimDetail, type ClaimFacts, type Address } from '@claims/contracts';
-import { errorText, formatDate, formatDateTime, formatMoney, humanizeCode, pluralize } from '@claims/ui';
+import { errorText } from '@claims/ui';
+import { formatDate, formatDateTime, formatMoney, humanizeCode, pluralize } from '@claims/format';
 import { Alert, TrackingLinks } from '@claims/ui/components';
 import { Fact } from '../../shared/components/ui.js';
 import { resolutionTypeLabel } from '../../shared/labels.js';

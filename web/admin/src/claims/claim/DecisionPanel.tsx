@@ -13,7 +13,8 @@ import {
   type ResolveClaimRequest,
 } from '@claims/contracts';
 import { decidedItemIds } from '@claims/domain';
-import { errorText, formatDateTime, formatItemMoney, formatMoney, pluralize } from '@claims/ui';
+import { errorText } from '@claims/ui';
+import { formatDateTime, formatItemMoney, formatMoney, pluralize } from '@claims/format';
 import { Alert } from '@claims/ui/components';
 import { api, isHttpError } from '../../shared/api.js';
 import { RESOLUTION_TYPE_LABELS, reasonLabel } from '../../shared/labels.js';

@@ -10,7 +10,8 @@ import {
   type MacroView,
   type RenderedMacro,
 } from '@claims/contracts';
-import { errorText, formatDateTime, pluralize } from '@claims/ui';
+import { errorText } from '@claims/ui';
+import { formatDateTime, pluralize } from '@claims/format';
 import { api, isHttpError } from '../../shared/api.js';
 import { ToolCard } from '../../shared/components/ui.js';
 import { Alert } from '@claims/ui/components';

@@ -1,7 +1,8 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import type { AdminClaimDetail, Media, Message } from '@claims/contracts';
-import { errorText, formatDateTime, stripHtml } from '@claims/ui';
+import { errorText } from '@claims/ui';
+import { formatDateTime, stripHtml } from '@claims/format';
 import { Alert } from '@claims/ui/components';
 import { Lightbox } from '@claims/ui/lightbox';
 import { api } from '../../shared/api.js';

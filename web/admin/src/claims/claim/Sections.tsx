@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { CUSTOMER_RESOLUTION_LABELS, type AdminClaimDetail, type Address } from '@claims/contracts';
-import { formatDateTime, formatItemMoney, formatMoney, formatSubtotal, stripHtml } from '@claims/ui';
+import { formatDateTime, formatItemMoney, formatMoney, formatSubtotal, stripHtml } from '@claims/format';
 import { Lightbox } from '@claims/ui/lightbox';
 import { Fact } from '../../shared/components/ui.js';
 import { claimTypeLabel, reasonLabel, requestedResolutionLabel, resolutionTypeLabel } from '../../shared/labels.js';
@@ -25,7 +25,7 @@ function AddressLines({ address }: { address: Address }) {
   );
 }
 
-/** Spec §2 'Customer Claim'. */
+/** 'Customer Claim' (docs/product.md#merchant-claim-view). */
 export function CustomerClaimSection({ claim }: { claim: AdminClaimDetail }) {
   return (
     <section className="card" aria-labelledby="customer-claim">
@@ -55,7 +55,7 @@ export function CustomerClaimSection({ claim }: { claim: AdminClaimDetail }) {
   );
 }
 
-/** Spec §2 'Item Issue(s)' with the photos in the lightbox. */
+/** 'Item Issue(s)' with the photos in the lightbox (docs/product.md#merchant-claim-view). */
 export function ItemIssuesSection({ claim }: { claim: AdminClaimDetail }) {
   const [open, setOpen] = useState<{ itemId: string; index: number } | null>(null);
   const openItem = claim.items.find((i) => i.id === open?.itemId);
@@ -128,7 +128,7 @@ export function ItemIssuesSection({ claim }: { claim: AdminClaimDetail }) {
   );
 }
 
-/** Spec §2 'Resolution Details' (with the money block for a reship or refund) and 'Reshipment (Items)'. */
+/** 'Resolution Details' (with the money block for a reship or refund) and 'Reshipment (Items)' (docs/product.md#merchant-claim-view). */
 export function ResolutionSections({ claim }: { claim: AdminClaimDetail }) {
   const summary = summarizeResolutions(claim);
   const money = (value: number) => formatMoney(value, claim.currency);

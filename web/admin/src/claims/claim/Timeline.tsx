@@ -9,7 +9,7 @@ import {
   type AdminClaimDetail,
   type TimelineResponse,
 } from '@claims/contracts';
-import { formatDateTime, pluralize } from '@claims/ui';
+import { formatDateTime, pluralize } from '@claims/format';
 import { Alert } from '@claims/ui/components';
 import { Fact, StatusBadge } from '../../shared/components/ui.js';
 import { claimTypeLabel, requestedResolutionLabel, resolutionTypeLabel } from '../../shared/labels.js';
@@ -166,6 +166,9 @@ export function describeEntry(entry: Entry, claim?: AdminClaimDetail): { title: 
 }
 
 export function actorName(actor: Actor): string {
+  // A rule is named with the version that acted: a later edit must not reword what it did.
+  if (actor.type === 'rule')
+    return `Rule ${actor.name ?? actor.id}${actor.version ? ` (version ${actor.version})` : ''}`;
   if (actor.name) return actor.name;
   if (actor.type === 'customer') return 'Customer';
   if (actor.type === 'system') return 'System';

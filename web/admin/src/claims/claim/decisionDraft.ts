@@ -48,7 +48,7 @@ export interface PlannedLine {
   bonus: number;
 }
 
-/** The bonus the store adds to `value` of store credit, as the server will value it (spec §9, `storeCreditOf`). */
+/** The bonus the store adds to `value` of store credit, as the server will value it (docs/product.md#store-credit-bonus, `storeCreditOf`). */
 export function creditBonus(value: number, currency: string, terms: DecisionTerms): number {
   const line = {
     id: '00000000-0000-4000-8000-000000000000',

@@ -1,5 +1,5 @@
 import type { AdminClaimDetail, ApiClaimResolution } from '@claims/contracts';
-import { formatMoney } from '@claims/ui';
+import { formatMoney } from '@claims/format';
 import { reasonLabel } from '../../shared/labels.js';
 
 /** What one decided line gives the shopper, in words: the amount issued (credit with its bonus), the units reshipped, or the denial's reason. */

@@ -6,7 +6,7 @@ export interface ResolutionSummary {
   reimbursed: boolean;
   actionedBy: string;
   denialReason: string | null;
-  /** Spec §2: only for a reship or refund. */
+  /** Only for a reship or refund (docs/product.md#merchant-claim-view). */
   money: null | {
     shipping: number;
     totalValueToCustomer: number;
@@ -18,7 +18,7 @@ export interface ResolutionSummary {
 }
 
 /**
- * Spec §2 'Resolution Details' from a claim's resolution lines (decimals of its currency, summed in
+ * 'Resolution Details' (docs/product.md#merchant-claim-view) from a claim's resolution lines (decimals of its currency, summed in
  * minor units so nothing drifts). Subtotal is what the lines paid for the items (net of discount,
  * with tax), Taxes their share of the line tax, Items the rest; Total Value To Customer adds the
  * shipping; Total Reimbursed is what protection pays the store back (lines marked creditStore).

@@ -5,7 +5,7 @@ import { Alert, Page } from '@claims/ui/components';
 import { orderQueries } from '../queries.js';
 
 /**
- * Spec §2's back-office link `/claims/view/{orderId}`: a system or source order id opens that order's
+ * The back-office link `/claims/view/{orderId}` (docs/product.md#merchant-claim-view): a system or source order id opens that order's
  * page (several stores' orders with one source id are listed); any other reference shows `fallback`.
  */
 export function OrderReference({ reference, fallback }: { reference: string; fallback: ReactNode }) {

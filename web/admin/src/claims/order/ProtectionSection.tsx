@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AdminOrderView } from '@claims/contracts';
-import { errorText, formatDateTime, formatMoney } from '@claims/ui';
+import { errorText } from '@claims/ui';
+import { formatDateTime, formatMoney } from '@claims/format';
 import { Alert } from '@claims/ui/components';
 import { isHttpError } from '../../shared/api.js';
 import { ConfirmDialog } from '../../shared/components/ConfirmDialog.js';

@@ -8,7 +8,8 @@ import {
   type BulkStatusResponse,
 } from '@claims/contracts';
 import { statusChangePermission, statusChangeTargets } from '@claims/domain';
-import { errorText, pluralize } from '@claims/ui';
+import { errorText } from '@claims/ui';
+import { pluralize } from '@claims/format';
 import { api } from '../../shared/api.js';
 import { can, useMe } from '../../shared/session.js';
 import { Alert } from '@claims/ui/components';

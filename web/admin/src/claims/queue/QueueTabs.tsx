@@ -1,7 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import { CLAIM_STATUS_LABELS, type AssigneeFilter, type ClaimStatus, type QueueCounts } from '@claims/contracts';
 import { queueStatusesFor } from '@claims/domain';
-import { formatCount } from '@claims/ui';
+import { formatCount } from '@claims/format';
 import { compact, type QueueSearch } from './search.js';
 
 /** A tab's count: "1,234", "10,000+" when the count stopped early, nothing while loading. */

@@ -1,7 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import { columnVisibilityFeature, createColumnHelper, rowSortingFeature, tableFeatures } from '@tanstack/react-table';
 import type { AdminClaimListItem, QueueSort } from '@claims/contracts';
-import { formatDateTime, formatMoney } from '@claims/ui';
+import { formatDateTime, formatMoney } from '@claims/format';
 import { claimTypeLabel, requestedResolutionLabel, resolutionTypeLabel } from '../../shared/labels.js';
 import { Badge, ProtectionBadge, StatusTag } from '../../shared/components/ui.js';
 

@@ -1,5 +1,5 @@
 import { CLAIM_STATE_OF_STATUS, type AdminClaimListItem } from '@claims/contracts';
-import { toCsv } from '@claims/ui';
+import { toCsv } from '@claims/format';
 import { api, type ClaimListParams } from '../../shared/api.js';
 import { claimTypeLabel, requestedResolutionLabel, resolutionTypeLabel } from '../../shared/labels.js';
 

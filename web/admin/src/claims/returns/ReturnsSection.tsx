@@ -8,7 +8,8 @@ import {
   type ClaimReturn,
   type ReturnStatus,
 } from '@claims/contracts';
-import { errorText, formatDateTime } from '@claims/ui';
+import { errorText } from '@claims/ui';
+import { formatDateTime } from '@claims/format';
 import { Alert } from '@claims/ui/components';
 import { ToolCard } from '../../shared/components/ui.js';
 import { returnsApi } from './returnsApi.js';

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { errorText, formatDateTime } from '@claims/ui';
+import { errorText } from '@claims/ui';
+import { formatDateTime } from '@claims/format';
 import { Alert } from '@claims/ui/components';
 import { Stars } from './Stars.js';
 import { reviewQueries } from '../queries.js';

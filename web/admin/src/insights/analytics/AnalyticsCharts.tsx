@@ -1,6 +1,6 @@
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import type { AnalyticsFigures, AnalyticsPeriod } from '@claims/contracts';
-import { formatMoney, humanizeCode, pluralize } from '@claims/ui';
+import { formatMoney, humanizeCode, pluralize } from '@claims/format';
 import { claimTypeLabel, resolutionTypeLabel } from '../../shared/labels.js';
 import { ChartFigure, colourOf } from '../../shared/components/ChartFigure.js';
 import { daysOf } from './period.js';

@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { ReplayWebhookRangeRequest, type WebhookDeliveryAttempt, type WebhookEndpoint } from '@claims/contracts';
-import { errorText, formatDuration, formatLogTime, pluralize } from '@claims/ui';
+import { errorText } from '@claims/ui';
+import { formatDuration, formatLogTime, pluralize } from '@claims/format';
 import { Alert } from '@claims/ui/components';
 import { api } from '../../shared/api.js';
 import { Badge } from '../../shared/components/ui.js';

@@ -1,7 +1,8 @@
 import { useId, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RotateWebhookSecretResponse, WebhookEndpoint } from '@claims/contracts';
-import { errorText, formatDateTime } from '@claims/ui';
+import { errorText } from '@claims/ui';
+import { formatDateTime } from '@claims/format';
 import { Alert } from '@claims/ui/components';
 import { Dialog } from '../../shared/components/Dialog.js';
 import { api } from '../../shared/api.js';

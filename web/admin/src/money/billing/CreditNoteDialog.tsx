@@ -8,7 +8,8 @@ import {
   type InvoiceLineKind,
   type InvoiceView,
 } from '@claims/contracts';
-import { errorText, formatMoney } from '@claims/ui';
+import { errorText } from '@claims/ui';
+import { formatMoney } from '@claims/format';
 import { Alert } from '@claims/ui/components';
 import { Dialog } from '../../shared/components/Dialog.js';
 import { billingApi } from '../../shared/api.js';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { formatMoney } from '@claims/ui';
+import { formatMoney } from '@claims/format';
 
 /** Lines and their total, amounts signed as on the invoice (positive: owed by the store). */
 export function InvoiceLinesTable({

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PayoutBatch, PayoutBatchStatus, StoreRef } from '@claims/contracts';
 import { errorText } from '@claims/ui';
-import { formatDateTime, formatMoney, pluralize } from '@claims/ui/format';
+import { formatDateTime, formatMoney, pluralize } from '@claims/format';
 import { Alert } from '@claims/ui/components';
 import { holdsInternally, useMe } from '../../shared/session.js';
 import { Badge, type BadgeTone } from '../../shared/components/ui.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatDate } from '@claims/ui/format';
+import { formatDate } from '@claims/format';
 
 const DAY_MS = 86_400_000;
 const Day = z.iso.date();
@@ -30,7 +30,7 @@ export function periodProblem(fromDay: string, toDay: string): string | null {
   return null;
 }
 
-/** A UTC day as spec §9's date (read at noon, so no time zone moves it to the day before or after). */
+/** A UTC day as a date of docs/product.md#dates (read at noon, so no time zone moves it to the day before or after). */
 export const formatDay = (day: string): string => formatDate(`${day.slice(0, 10)}T12:00:00.000Z`);
 
 export const MONTH_CHOICES = ['6', '12', '24'] as const;

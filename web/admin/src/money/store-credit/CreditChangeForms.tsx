@@ -9,7 +9,7 @@ import {
   type StoreCreditLedger,
 } from '@claims/contracts';
 import { errorText } from '@claims/ui';
-import { formatMoney } from '@claims/ui/format';
+import { formatMoney } from '@claims/format';
 import { Alert } from '@claims/ui/components';
 import { storeCreditApi } from './storeCreditApi.js';
 

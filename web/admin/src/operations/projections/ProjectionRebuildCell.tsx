@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ProjectionRebuild } from '@claims/contracts';
-import { formatDateTime } from '@claims/ui';
+import { formatDateTime } from '@claims/format';
 import { api, isHttpError } from '../../shared/api.js';
 import { operationsQueries } from '../queries.js';
 

@@ -30,7 +30,10 @@ function withTexts(group: FormGroup, value: unknown, texts: Record<string, strin
   let next = value;
   for (const field of SETTINGS_FIELDS[group]) {
     const text = texts[pathOf(field)] ?? '';
-    if (field.kind === 'number') next = withValueAt(next, field.path, text.trim() === '' ? Number.NaN : Number(text));
+    if (field.kind === 'number') {
+      const empty = field.optional ? undefined : Number.NaN;
+      next = withValueAt(next, field.path, text.trim() === '' ? empty : Number(text));
+    }
     if (field.kind === 'url' || field.kind === 'line')
       next = withValueAt(next, field.path, text.trim() === '' ? null : text.trim());
     if (field.kind === 'text') next = withValueAt(next, field.path, text);

@@ -7,7 +7,17 @@ import type { EditableSettingsGroup, SettingsScalar } from '@claims/contracts';
  */
 export type SettingsField =
   | { kind: 'switch'; paths: readonly string[]; label: string; hint?: string }
-  | { kind: 'number'; path: string; label: string; min: number; max: number; step: number; hint?: string }
+  | {
+      kind: 'number';
+      path: string;
+      label: string;
+      min: number;
+      max: number;
+      step: number;
+      hint?: string;
+      /** Left empty, the field is unset (the rule's default applies) rather than refused. */
+      optional?: true;
+    }
   | { kind: 'select'; path: string; label: string; options: ReadonlyArray<{ value: string; label: string }> }
   | { kind: 'url'; path: string; label: string; hint?: string }
   | { kind: 'text'; path: string; label: string; hint?: string }
@@ -101,7 +111,8 @@ export const SETTINGS_FIELDS: Readonly<Record<Exclude<EditableSettingsGroup, 'me
       min: 0,
       max: 1_000_000_000,
       step: 0.01,
-      hint: 'Decisions above it are refused.',
+      hint: 'Decisions above it are refused. Empty: 5,000, or 500,000 in a currency without cents such as yen.',
+      optional: true,
     },
   ],
   'rev-share': [

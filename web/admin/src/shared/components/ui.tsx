@@ -13,7 +13,7 @@ export function Badge({ tone, children }: { tone: BadgeTone; children: ReactNode
   return <span className={`badge badge-${tone}`}>{children}</span>;
 }
 
-/** Spec §4: the status label with its lowercase state badge in the state's colour. */
+/** The status label with its lowercase state badge in the state's colour (docs/product.md#status-badges). */
 export function StatusBadge({ status, withLabel = true }: { status: ClaimStatus; withLabel?: boolean }) {
   const state = CLAIM_STATE_OF_STATUS[status];
   return (
@@ -42,7 +42,7 @@ const PROTECTION_TONES: Record<ProtectionStatus, BadgeTone> = {
   unprotected: 'neutral',
 };
 
-/** Spec §4 protection status: ota, removed, protected or unprotected. */
+/** Protection status: ota, removed, protected or unprotected (docs/product.md#protection-status). */
 export function ProtectionBadge({ status }: { status: string }) {
   const known = status === 'protected' || status === 'ota' || status === 'removed' || status === 'unprotected';
   return <Badge tone={known ? PROTECTION_TONES[status] : 'neutral'}>{status}</Badge>;

@@ -1,4 +1,4 @@
-import { formatLongDate } from '@claims/ui';
+import { formatLongDate } from '@claims/format';
 import { Dialog } from '../../shared/components/Dialog.js';
 
 /** What the inviter learns of an invitation: never its token, which only the invitee receives. */

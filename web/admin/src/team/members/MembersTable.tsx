@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { InvitationMailStatus, TeamMember } from '@claims/contracts';
-import { formatDateTime } from '@claims/ui';
+import { formatDateTime } from '@claims/format';
 import { Badge } from '../../shared/components/ui.js';
 
 /** A team's members, one row each (name, email, status, roles, actions); `caption` names the team for screen readers. */

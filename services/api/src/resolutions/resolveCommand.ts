@@ -8,11 +8,11 @@ import {
   type Valuation,
 } from '@claims/contracts';
 import type { AppContext } from '../context.js';
-import { actorOf, type Principal } from '../auth/principal.js';
+import { actorOf, type Principal } from '../http/principal.js';
 import { findOrderById } from '../catalog/orderRepository.js';
 import { findStore } from '../catalog/storeRepository.js';
 import { AppError } from '../platform/errors.js';
-import { offeredCreditOf } from '../ab-tests/offeredCredit.js';
+import { offeredCreditOf } from '../ab-tests/index.js';
 
 /** What a resolution of this claim is decided with now: the store's capabilities and the money rules it is valued under. */
 export async function storeTermsOf(
@@ -32,7 +32,7 @@ export async function storeTermsOf(
       storeCurrency: store.currency,
       exchangeRate: order?.exchangeRate ?? 1,
       rules: { ...DEFAULT_MONEY_RULES, ...moneyRules },
-      // An A/B test's variant is what the shopper was promised (docs/decisions.md "A/B tests").
+      // An A/B test's variant is what the shopper was promised (docs/decisions/ab-tests.md).
       credit: offered ?? { bonus: credit.bonus, bonusType: credit.bonusType },
     },
   };

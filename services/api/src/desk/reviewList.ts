@@ -11,7 +11,11 @@ export interface ReviewRow {
   created_at: Date;
 }
 
-/** The newest reviews of some stores (null: every store), optionally of one rating; at most `limit`. */
+/**
+ * The newest reviews of some stores (null: every store), optionally of one rating; at most `limit`. The desk's list
+ * joins two read models, the reviews and the claim list (its number, store and shopper): composing read models for a
+ * screen is the API's job, so no projection reads another's table (docs/decisions/read-models-composed-in-the-api.md).
+ */
 export async function reviewRows(
   db: QueryExecutorProvider,
   filter: { storeIds: readonly string[] | null; rating?: number | undefined; limit: number },

@@ -9,9 +9,9 @@ import {
   formatMoney,
   pluralize,
   stripHtml,
-} from '../src/index.js';
+} from '../src/format.js';
 
-describe('formatting (spec §9)', () => {
+describe('formatting (docs/product.md#money-on-screen)', () => {
   it('formats money to the currency decimals', () => {
     expect(formatMoney(18, 'USD')).toBe('$18.00');
     expect(formatMoney(2400, 'JPY')).toBe('¥2,400');
@@ -109,7 +109,7 @@ describe('formatting (spec §9)', () => {
 
 describe('back-office formatting', () => {
   it('shows item money to three decimals, none for JPY, subtotals to two, months by name', async () => {
-    const { formatItemMoney, formatMonth, formatSubtotal, humanizeCode, toCsv } = await import('../src/index.js');
+    const { formatItemMoney, formatMonth, formatSubtotal, humanizeCode, toCsv } = await import('../src/format.js');
     expect(formatItemMoney(10.32, 'USD')).toBe('$10.320');
     expect(formatItemMoney(2400, 'JPY')).toBe('¥2,400');
     expect(formatSubtotal(18.5, 'USD')).toBe('$18.50');
@@ -133,13 +133,13 @@ describe('back-office formatting', () => {
 
 describe('invoice formatting', () => {
   it("names an invoice's month in words, whatever the viewer's time zone", async () => {
-    const { formatMonth } = await import('../src/index.js');
+    const { formatMonth } = await import('../src/format.js');
     expect(formatMonth('2026-06', 'long')).toBe('June 2026');
     expect(formatMonth('2027-01', 'long')).toBe('January 2027');
   });
 
   it('keeps each kept formatter to its own style: short and long months, long dates and counts interleaved', async () => {
-    const { formatCount, formatLongDate, formatMonth } = await import('../src/index.js');
+    const { formatCount, formatLongDate, formatMonth } = await import('../src/format.js');
     const written = () => [
       formatMonth('2026-03'),
       formatMonth('2026-03', 'long'),

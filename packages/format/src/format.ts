@@ -1,7 +1,7 @@
 import { currencyDecimals, stripHtml } from '@claims/contracts';
 
 /**
- * The one formatting module of spec §9 for the portal and the back-office: money, dates,
+ * The one formatting module (docs/product.md#money-on-screen, docs/product.md#dates) for the portal and the back-office: money, dates,
  * plural text and HTML stripping. Locale is en-US only.
  */
 export const LOCALE = 'en-US';
@@ -9,7 +9,7 @@ export const LOCALE = 'en-US';
 export { stripHtml };
 
 export interface MoneyOptions {
-  /** Fixed digits instead of the currency's own (spec §9: item prices and tax 3, subtotals 2). */
+  /** Fixed digits instead of the currency's own (docs/product.md#money-on-screen; item prices and tax 3, subtotals 2). */
   digits?: number;
 }
 
@@ -67,7 +67,7 @@ const toDate = (value: string | number | Date): Date | null => {
 };
 
 /**
- * Spec §9: item prices and tax to three decimals (subtotals and other money use {@link formatMoney}).
+ * Item prices and tax to three decimals (docs/product.md#money-on-screen; subtotals and other money use {@link formatMoney}).
  * A currency without minor units (JPY) keeps none: '¥2,400', never '¥2,400.000'.
  */
 export function formatItemMoney(amount: number, currency = 'USD'): string {
@@ -75,7 +75,7 @@ export function formatItemMoney(amount: number, currency = 'USD'): string {
   return formatMoney(amount, code, { digits: currencyDecimals(code) === 0 ? 0 : 3 });
 }
 
-/** Spec §9: subtotals to two decimals (none for a currency without minor units). */
+/** Subtotals to two decimals (none for a currency without minor units) (docs/product.md#money-on-screen). */
 export function formatSubtotal(amount: number, currency = 'USD'): string {
   const code = /^[A-Z]{3}$/.test(currency) ? currency : 'USD';
   return formatMoney(amount, code, { digits: Math.min(2, currencyDecimals(code)) });
@@ -100,7 +100,7 @@ export function toCsv(rows: ReadonlyArray<ReadonlyArray<string | number | boolea
   return rows.map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }
 
-/** Spec §9 display format 'MMM D at h:mm A' (e.g. 'Mar 5 at 9:07 PM'), in the viewer's time zone. */
+/** Display format 'MMM D at h:mm A' (e.g. 'Mar 5 at 9:07 PM'), in the viewer's time zone (docs/product.md#dates). */
 export function formatDateTime(value: string | number | Date): string {
   const date = toDate(value);
   if (!date) return '';
@@ -110,7 +110,7 @@ export function formatDateTime(value: string | number | Date): string {
   return `${MONTHS[date.getMonth()]} ${date.getDate()} at ${h12}:${minutes} ${hours < 12 ? 'AM' : 'PM'}`;
 }
 
-/** A log line's time: the spec §9 date and time with seconds ('Mar 5 at 9:07:23 PM'), attempts being seconds apart. */
+/** A log line's time: the date and time of docs/product.md#dates with seconds ('Mar 5 at 9:07:23 PM'), attempts being seconds apart. */
 export function formatLogTime(value: string | number | Date): string {
   const date = toDate(value);
   if (!date) return '';
@@ -123,7 +123,7 @@ export function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-/** Spec §9 default date format DD/MM/YYYY. */
+/** Default date format DD/MM/YYYY (docs/product.md#dates). */
 export function formatDate(value: string | number | Date): string {
   const date = toDate(value);
   if (!date) return '';
@@ -169,14 +169,14 @@ export function formatCount(count: number): string {
   return countFormat().format(count);
 }
 
-/** Spec §9: 'No {plural}' for zero, '1 {singular}' for one, '{n} {plural}' otherwise. */
+/** 'No {plural}' for zero, '1 {singular}' for one, '{n} {plural}' otherwise (docs/product.md#text). */
 export function pluralize(count: number, singular: string, plural = `${singular}s`): string {
   if (count === 0) return `No ${plural}`;
   if (count === 1) return `1 ${singular}`;
   return `${count} ${plural}`;
 }
 
-/** Spec §9 store-credit bonus: a currency amount (bonus × exchangeRate) when fixed, else a percent. */
+/** Store-credit bonus: a currency amount (bonus × exchangeRate) when fixed, else a percent (docs/product.md#store-credit-bonus). */
 export function formatCreditBonus(
   bonus: number,
   bonusType: 'fixed' | 'percentage',

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
+import { DELIVERIES_DUE_CHANNEL } from '@claims/projections';
 import {
   DomainFailure,
   type ParkedWebhookDelivery,
@@ -13,13 +14,11 @@ import {
 } from '@claims/contracts';
 
 /**
- * Every statement on `webhook_deliveries` and `webhook_delivery_attempts` after the outbox
- * projection has written a delivery: this module owns both tables, and the API's delivery worker and
- * routes go through it.
+ * The webhook delivery queue, beside the endpoints it delivers to (endpointRepository.ts): every statement on
+ * `webhook_deliveries` after the outbox projection has enqueued a delivery, on `webhook_delivery_attempts` and on
+ * `webhook_delivery_parked`, and the end of an endpoint's run of failures. The delivery worker, the webhook routes and
+ * the operations page go through it.
  */
-
-/** Notified when a commit adds deliveries due at once, so delivery workers claim them without waiting for their poll. */
-export const DELIVERIES_DUE_CHANNEL = 'webhook_deliveries_due';
 
 /** Wakes the listening delivery workers (inside a transaction, at its commit): a delivery asked for by a person is due now. */
 async function notifyDeliveriesDue(db: QueryExecutorProvider): Promise<void> {

@@ -1,0 +1,264 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ApiError,
+  BacktestRequest,
+  BacktestView,
+  RuleActivityList,
+  RuleCreatedResponse,
+  RuleInput,
+  RuleList,
+  RuleOrderRequest,
+  RuleSwitchRequest,
+  storeRulesStreamOf,
+  toDecimal,
+  type Store,
+} from '@claims/contracts';
+import { rulesInOrder, storeRulesDecider, type StoreRulesCommand, type StoreRulesState } from '@claims/domain';
+import { ruleActivityRows } from '@claims/projections';
+import type { AppContext } from '../context.js';
+import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
+import { authorizedStore } from '../http/authorizedStore.js';
+import { metaOf } from '../http/requestMeta.js';
+import { AppError } from '../platform/errors.js';
+import { definitionOf, ruleViewOf } from './ruleEdge.js';
+import { backtestView, periodOf, startBacktest } from './backtests.js';
+
+const StoreParams = z.object({ storeId: z.uuid() });
+const RuleParams = z.object({ storeId: z.uuid(), ruleId: z.uuid() });
+const BacktestParams = z.object({ storeId: z.uuid(), backtestId: z.uuid() });
+const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError } as const;
+const tags = ['automation'];
+const security: Array<Record<string, string[]>> = [{ bearer: [] }, { cookie: [] }];
+
+const ruleNotFound = () => new AppError('rule_not_found', 'No rule of this store has that id.');
+
+function listOf(state: StoreRulesState, version: number, store: Store): RuleList {
+  return {
+    rules: rulesInOrder(state).map((rule, position) => ruleViewOf(rule, position, store.currency)),
+    paused: state.paused,
+    version,
+  };
+}
+
+/**
+ * Contract §Automation: a store's rules (`automation:read` / `automation:update`, by session or API token), each change
+ * a version on the store's `store-rules` stream; backtests of a draft rule over the store's history.
+ */
+export const ruleRoutes =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    const change = async (store: Store, meta: ReturnType<typeof metaOf>, command: StoreRulesCommand) =>
+      handleCommand(ctx, {
+        decider: storeRulesDecider,
+        streamId: storeRulesStreamOf(store.id),
+        storeId: store.id,
+        meta,
+        command,
+      });
+
+    app.get(
+      '/api/stores/:storeId/rules',
+      {
+        config: { auth: 'user-or-token', permission: 'automation:read' },
+        schema: {
+          tags,
+          summary: 'The store’s rules in the order they are tried, and whether the kill switch holds them all',
+          security,
+          params: StoreParams,
+          response: { 200: RuleList, ...errors },
+        },
+      },
+      async (request) => {
+        const { store } = await authorizedStore(ctx, request, 'automation:read', request.params.storeId);
+        const loaded = await loadAggregate(ctx, storeRulesDecider, storeRulesStreamOf(store.id));
+        return listOf(loaded.state, loaded.version, store);
+      },
+    );
+
+    app.post(
+      '/api/stores/:storeId/rules',
+      {
+        config: { auth: 'user-or-token', permission: 'automation:update' },
+        schema: {
+          tags,
+          summary: 'Add a rule, tried after the others (money as decimals of the store’s currency)',
+          security,
+          params: StoreParams,
+          body: RuleInput,
+          response: { 201: RuleCreatedResponse, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { store, principal } = await authorizedStore(ctx, request, 'automation:update', request.params.storeId);
+        const ruleId = randomUUID();
+        await change(store, metaOf(principal, request.id), {
+          type: 'CreateRule',
+          storeId: store.id,
+          ruleId,
+          rule: definitionOf(request.body, store.currency),
+          now: ctx.now(),
+        });
+        return reply.code(201).send({ id: ruleId, version: 1 });
+      },
+    );
+
+    app.put(
+      '/api/stores/:storeId/rules/order',
+      {
+        config: { auth: 'user-or-token', permission: 'automation:update' },
+        schema: {
+          tags,
+          summary: 'Put the rules in a new order (every rule of the store, once)',
+          security,
+          params: StoreParams,
+          body: RuleOrderRequest,
+          response: { 200: RuleList, ...errors },
+        },
+      },
+      async (request) => {
+        const { store, principal } = await authorizedStore(ctx, request, 'automation:update', request.params.storeId);
+        const handled = await change(store, metaOf(principal, request.id), {
+          type: 'ReorderRules',
+          storeId: store.id,
+          ruleIds: request.body.ruleIds,
+          now: ctx.now(),
+        });
+        return listOf(handled.state, handled.version, store);
+      },
+    );
+
+    app.put(
+      '/api/stores/:storeId/rules/switch',
+      {
+        config: { auth: 'user-or-token', permission: 'automation:update' },
+        schema: {
+          tags,
+          summary: 'The kill switch: paused, no rule of the store acts or records anything until resumed',
+          security,
+          params: StoreParams,
+          body: RuleSwitchRequest,
+          response: { 200: RuleList, ...errors },
+        },
+      },
+      async (request) => {
+        const { store, principal } = await authorizedStore(ctx, request, 'automation:update', request.params.storeId);
+        const handled = await change(store, metaOf(principal, request.id), {
+          type: 'SwitchRules',
+          storeId: store.id,
+          paused: request.body.paused,
+          now: ctx.now(),
+        });
+        return listOf(handled.state, handled.version, store);
+      },
+    );
+
+    app.put(
+      '/api/stores/:storeId/rules/:ruleId',
+      {
+        config: { auth: 'user-or-token', permission: 'automation:update' },
+        schema: {
+          tags,
+          summary: 'A new version of a rule (the whole rule)',
+          security,
+          params: RuleParams,
+          body: RuleInput,
+          response: { 200: RuleCreatedResponse, ...errors },
+        },
+      },
+      async (request) => {
+        const { store, principal } = await authorizedStore(ctx, request, 'automation:update', request.params.storeId);
+        const { ruleId } = request.params;
+        const handled = await change(store, metaOf(principal, request.id), {
+          type: 'ReviseRule',
+          storeId: store.id,
+          ruleId,
+          rule: definitionOf(request.body, store.currency),
+          now: ctx.now(),
+        });
+        const revised = handled.state.rules.get(ruleId);
+        if (!revised) throw ruleNotFound();
+        return { id: ruleId, version: revised.version };
+      },
+    );
+
+    app.get(
+      '/api/stores/:storeId/rules/:ruleId/activity',
+      {
+        config: { auth: 'user-or-token', permission: 'automation:read' },
+        schema: {
+          tags,
+          summary: 'What a rule did (live) or would have done (shadow), newest first',
+          security,
+          params: RuleParams,
+          response: { 200: RuleActivityList, ...errors },
+        },
+      },
+      async (request) => {
+        const { store } = await authorizedStore(ctx, request, 'automation:read', request.params.storeId);
+        const rows = await ruleActivityRows(ctx.database.db, {
+          storeId: store.id,
+          ruleId: request.params.ruleId,
+          limit: 500,
+        });
+        return {
+          entries: rows.map((r) => ({
+            ruleId: r.rule_id,
+            ruleVersion: r.rule_version,
+            ruleName: r.rule_name,
+            mode: r.mode,
+            claimId: r.claim_id,
+            claimNumber: r.claim_number,
+            action: r.action,
+            amount: toDecimal(Number(r.amount), r.currency),
+            currency: r.currency,
+            at: new Date(r.applied_at).toISOString(),
+          })),
+        };
+      },
+    );
+
+    app.post(
+      '/api/stores/:storeId/rules/backtests',
+      {
+        config: { auth: 'user-or-token', permission: 'automation:read' },
+        schema: {
+          tags,
+          summary: 'Try a draft rule over the store’s claims filed in a period, from the events, changing nothing',
+          security,
+          params: StoreParams,
+          body: BacktestRequest,
+          response: { 202: z.object({ id: z.uuid() }), ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { store, principal } = await authorizedStore(ctx, request, 'automation:read', request.params.storeId);
+        const { rule, from, to } = request.body;
+        const draft = { id: randomUUID(), version: 1, rule: definitionOf(rule, store.currency), updatedAt: ctx.now() };
+        const job = await startBacktest(ctx, store, draft, periodOf(from, to), metaOf(principal, request.id).actor.id);
+        return reply.code(202).send({ id: job.id });
+      },
+    );
+
+    app.get(
+      '/api/stores/:storeId/rules/backtests/:backtestId',
+      {
+        config: { auth: 'user-or-token', permission: 'automation:read' },
+        schema: {
+          tags,
+          summary:
+            'A backtest: how far it got, what the rule matched and decided, where it disagrees with the decisions made',
+          security,
+          params: BacktestParams,
+          response: { 200: BacktestView, ...errors },
+        },
+      },
+      async (request) => {
+        const { store } = await authorizedStore(ctx, request, 'automation:read', request.params.storeId);
+        const view = await backtestView(ctx, store.id, request.params.backtestId);
+        if (!view) throw new AppError('not_found', 'No backtest of this store has that id.');
+        return view;
+      },
+    );
+  };

@@ -1,0 +1,2 @@
+/** What other features use of the claim desk: the agent's claim detail, answered after a command. */
+export { afterCommand, toAdminClaimDetail } from './claimDetail.js';

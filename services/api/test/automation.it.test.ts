@@ -1,0 +1,220 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClaim, BacktestView, CreateApiTokenResponse, RuleActivityList, type RuleInput } from '@claims/contracts';
+import { orderBody } from '../../../test/support/orderBody.js';
+import { startReadersWorld, type ReadersWorld } from './support/claimReaders.js';
+
+const json = <T>(response: { body: string }): T => JSON.parse(response.body) as T;
+
+/** Contract §Automation end to end on PostgreSQL and Kafka: rules decide like an agent, shadow rules only record. */
+describe('rules decide claims like an agent (PostgreSQL and Kafka)', () => {
+  let world: ReadersWorld;
+  let token: string;
+  let agent: string;
+  let orderSeq = 90_000 + Math.floor(Math.random() * 9_000);
+
+  const login = async (email: string) => {
+    const response = await world.runtime.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password: 'demo-pass-1234' },
+    });
+    return String(response.headers['set-cookie']).split(';')[0]!;
+  };
+
+  /** A fresh one-item order of `price` through API v1, and a DAMAGED claim on it filed by its shopper. */
+  async function file(price: number): Promise<{ claimId: string; email: string }> {
+    const number = String(orderSeq++);
+    const order = { ...orderBody(number), items: orderBody(number).items.map((item) => ({ ...item, price })) };
+    const put = await world.call('PUT', `/api/v1/orders/rule-${number}`, { token: world.token, body: order });
+    expect(put.statusCode).toBe(201);
+    const filed = await world.call('POST', `/api/claims/rule-${number}`, {
+      body: {
+        email: order.customerEmail,
+        fulfillmentIssues: [
+          {
+            sourceFulfillmentId: `${number}-f`,
+            issues: [
+              { sourceItemId: `${number}-li-0`, claimType: 'DAMAGED', quantity: 1, details: 'Broken.', images: [] },
+            ],
+          },
+        ],
+        resolution: { desiredMethod: 'STORE_CREDIT', customerSignature: 'A Shopper', updatedShippingAddress: null },
+      },
+    });
+    expect(filed.statusCode).toBe(201);
+    return { claimId: json<{ claimId: string }>(filed).claimId, email: order.customerEmail };
+  }
+
+  const claimOf = async (claimId: string) =>
+    ApiClaim.parse(json(await world.call('GET', `/api/v1/claims/${claimId}`, { token })));
+
+  const approveSmallDamage: RuleInput = {
+    name: 'Approve damaged claims up to $100',
+    mode: 'live',
+    conditions: [
+      { field: 'claimType', op: 'eq', value: 'DAMAGED' },
+      { field: 'claimValue', op: 'lte', value: 100 },
+    ],
+    action: { type: 'approve' },
+  };
+  const shadowDeny: RuleInput = {
+    name: 'Would deny every damaged claim',
+    mode: 'shadow',
+    conditions: [{ field: 'claimType', op: 'in', value: ['DAMAGED', 'DEFECTIVE_ITEM'] }],
+    action: { type: 'deny', reason: 'OTHER' },
+  };
+  let liveRuleId: string;
+  let shadowRuleId: string;
+  let periodStart: string;
+  let approved: { claimId: string; email: string };
+  let untouched: { claimId: string; email: string };
+
+  beforeAll(async () => {
+    world = await startReadersWorld('postgres+kafka');
+    const created = await world.call('POST', `/api/stores/${world.acme}/api-tokens`, {
+      cookie: world.owner,
+      body: { name: 'automation', permissions: ['automation:read', 'automation:update', 'claim:read'] },
+    });
+    token = CreateApiTokenResponse.parse(json(created)).token;
+    agent = await login('agent@acme.test');
+  });
+  afterAll(async () => {
+    await world?.stop();
+  });
+
+  it('lets support read the rules but not change them; owners change them, by session or API token', async () => {
+    expect((await world.call('GET', `/api/stores/${world.acme}/rules`, { cookie: agent })).statusCode).toBe(200);
+    const refused = await world.call('POST', `/api/stores/${world.acme}/rules`, { cookie: agent, body: shadowDeny });
+    expect(refused.statusCode).toBe(403);
+    const shadow = await world.call('POST', `/api/stores/${world.acme}/rules`, {
+      cookie: world.owner,
+      body: shadowDeny,
+    });
+    expect(shadow.statusCode).toBe(201);
+    shadowRuleId = json<{ id: string }>(shadow).id;
+    const live = await world.call('POST', `/api/stores/${world.acme}/rules`, { token, body: approveSmallDamage });
+    expect(live.statusCode).toBe(201);
+    expect(json<{ version: number }>(live).version).toBe(1);
+    liveRuleId = json<{ id: string }>(live).id;
+    const list = json<{ rules: Array<{ id: string; conditions: Array<{ value: unknown }> }> }>(
+      await world.call('GET', `/api/stores/${world.acme}/rules`, { token }),
+    );
+    expect(list.rules.map((r) => r.id)).toEqual([shadowRuleId, liveRuleId]);
+    // Money at the edge is a decimal of the store's currency, as sent.
+    expect(list.rules[1]!.conditions[1]!.value).toBe(100);
+  });
+
+  it('decides a matching claim within seconds as the rule, with mail and webhooks as for an agent; leaves another alone; a shadow rule only records', async () => {
+    periodStart = new Date(Date.now() - 1_000).toISOString();
+    const started = Date.now();
+    approved = await file(24.5);
+    let claim = await claimOf(approved.claimId);
+    while (claim.status === 'NEW' && Date.now() - started < 10_000) {
+      await sleep(50);
+      claim = await claimOf(approved.claimId);
+    }
+    const decidedInMs = Date.now() - started;
+    expect(claim.status).toBe('RESOLVED');
+    expect(decidedInMs).toBeLessThan(5_000);
+    expect(claim.resolutions.map((r) => r.decidedBy)).toEqual([
+      { type: 'rule', id: liveRuleId, version: 1, name: approveSmallDamage.name },
+    ]);
+    expect(claim.resolutions[0]!.resolutionType).toBe('STORE_CREDIT');
+    expect(claim.risk.level).toBe('low');
+
+    untouched = await file(500);
+    await world.runtime.settle();
+    await sleep(500);
+    await world.runtime.settle();
+    const other = await claimOf(untouched.claimId);
+    expect(other.status).toBe('NEW');
+    expect(other.resolutions).toEqual([]);
+
+    // Webhooks and mail as for an agent's decision, once the readers caught up.
+    const deadline = Date.now() + 30_000;
+    const webhooksOf = (claimId: string) =>
+      world.receiver.deliveries.filter((d) => (d.payload.data as { claimId?: string }).claimId === claimId);
+    while (
+      (!webhooksOf(approved.claimId).some((d) => d.payload.type === 'claim.resolved') ||
+        !world.smtp.received.some(
+          (m) =>
+            (m.to && 'text' in m.to ? m.to.text : '').includes(approved.email) &&
+            /has a decision/.test(m.subject ?? ''),
+        )) &&
+      Date.now() < deadline
+    ) {
+      await world.runtime.settle();
+      await sleep(100);
+    }
+    const resolvedHook = webhooksOf(approved.claimId).find((d) => d.payload.type === 'claim.resolved');
+    expect(resolvedHook?.verified).toBe(true);
+    const filedHook = webhooksOf(approved.claimId).find((d) => d.payload.type === 'claim.filed');
+    expect((filedHook?.payload.data as { risk?: { level: string } }).risk?.level).toBe('low');
+    expect(JSON.stringify(filedHook?.payload.data)).not.toMatch(/shopperKey|riskFacts/);
+    expect(
+      world.smtp.received.some(
+        (m) =>
+          (m.to && 'text' in m.to ? m.to.text : '').includes(approved.email) && /has a decision/.test(m.subject ?? ''),
+      ),
+    ).toBe(true);
+    expect(webhooksOf(untouched.claimId).map((d) => d.payload.type)).toEqual(['claim.filed']);
+
+    const activity = async (ruleId: string) =>
+      RuleActivityList.parse(
+        json(await world.call('GET', `/api/stores/${world.acme}/rules/${ruleId}/activity`, { token })),
+      ).entries;
+    expect((await activity(liveRuleId)).map((e) => [e.claimId, e.mode, e.action, e.amount])).toEqual([
+      [approved.claimId, 'live', 'approve', 24.5],
+    ]);
+    expect(new Set((await activity(shadowRuleId)).map((e) => `${e.claimId} ${e.mode} ${e.action}`))).toEqual(
+      new Set([`${approved.claimId} shadow deny`, `${untouched.claimId} shadow deny`]),
+    );
+  });
+
+  it('backtests a rule over the same claims to what it did live, changing nothing', async () => {
+    const backtest = async (rule: RuleInput) => {
+      const started = await world.call('POST', `/api/stores/${world.acme}/rules/backtests`, {
+        token,
+        body: { rule, from: periodStart, to: new Date().toISOString() },
+      });
+      expect(started.statusCode).toBe(202);
+      const { id } = json<{ id: string }>(started);
+      for (;;) {
+        const view = BacktestView.parse(
+          json(await world.call('GET', `/api/stores/${world.acme}/rules/backtests/${id}`, { token })),
+        );
+        if (view.status !== 'running') return view;
+        await sleep(50);
+      }
+    };
+    const live = await backtest(approveSmallDamage);
+    expect(live).toMatchObject({
+      status: 'done',
+      progress: 1,
+      matched: 1,
+      decided: { count: 1, amount: 24.5, currency: 'USD' },
+      disagreements: [],
+    });
+    const shadow = await backtest({ ...shadowDeny, mode: 'live' });
+    expect(shadow).toMatchObject({ status: 'done', matched: 2, decided: { count: 2, amount: 0, currency: 'USD' } });
+    // The rule approved the first claim; the draft would have denied it: that is the disagreement to look at.
+    expect(shadow.disagreements).toEqual([
+      expect.objectContaining({ claimId: approved.claimId, agent: 'APPROVED', rule: 'DENIED' }),
+    ]);
+    expect((await claimOf(untouched.claimId)).status).toBe('NEW');
+  });
+
+  it('the kill switch stops every rule of the store', async () => {
+    const paused = await world.call('PUT', `/api/stores/${world.acme}/rules/switch`, {
+      token,
+      body: { paused: true },
+    });
+    expect(json<{ paused: boolean }>(paused).paused).toBe(true);
+    const held = await file(10);
+    await world.runtime.settle();
+    await sleep(500);
+    await world.runtime.settle();
+    expect((await claimOf(held.claimId)).status).toBe('NEW');
+  });
+});
