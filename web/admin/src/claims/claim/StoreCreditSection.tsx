@@ -1,5 +1,5 @@
 import type { AdminClaimDetail } from '@claims/contracts';
-import { formatDateTime, formatMoney } from '@claims/ui/format';
+import { formatDateTime, formatMoney } from '@claims/format';
 import { Fact } from '../../shared/components/ui.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
 import type { FinanceMonthlyTotals, StoreRef } from '@claims/contracts';
-import { formatMoney, formatMonth } from '@claims/ui/format';
+import { formatMoney, formatMonth } from '@claims/format';
 import { ChartFigure, colourOf } from '../../shared/components/ChartFigure.js';
 import { formatTotals } from '../../shared/format.js';
 import { storeNameOf } from './references.js';
