@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { ClaimStatus, EventEnvelope } from '@claims/contracts';
+import type { ClaimStatus, EventEnvelope, FilingScreening } from '@claims/contracts';
+import type { StoredRule } from '@claims/domain';
 import { applyEvents, PROJECTIONS } from '../src/index.js';
 import { projectionDatabase } from './support/projectionDatabase.js';
 import { webhookEndpointsTable } from './support/webhookEndpointsTable.js';
@@ -17,7 +18,8 @@ type ClaimStep =
   | { kind: 'resolve'; type: 'REFUND' | 'RESHIP' | 'STORE_CREDIT' | 'DENY'; firstItemOnly: boolean }
   | { kind: 'reverse' }
   | { kind: 'review'; rating: number }
-  | { kind: 'mail'; sent: boolean };
+  | { kind: 'mail'; sent: boolean }
+  | { kind: 'rule'; rule: number; mode: 'live' | 'shadow' };
 
 const claimStep: fc.Arbitrary<ClaimStep> = fc.oneof(
   fc.record({
@@ -38,7 +40,39 @@ const claimStep: fc.Arbitrary<ClaimStep> = fc.oneof(
   fc.record({ kind: fc.constant('reverse' as const) }),
   fc.record({ kind: fc.constant('review' as const), rating: fc.integer({ min: 1, max: 5 }) }),
   fc.record({ kind: fc.constant('mail' as const), sent: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('rule' as const),
+    rule: fc.nat({ max: 1 }),
+    mode: fc.constantFrom('live' as const, 'shadow' as const),
+  }),
 );
+
+/** What filing looked up for the claim's risk (contract §Automation), or nothing: a claim filed before risk was recorded. */
+const screening: fc.Arbitrary<FilingScreening | null> = fc.option(
+  fc.record({
+    shopperKey: fc.constantFrom('shopper-a', 'shopper-b'),
+    shopperClaims90d: fc.nat({ max: 3 }),
+    shopperClaimsElsewhere90d: fc.nat({ max: 3 }),
+    reusedPhotos: fc.nat({ max: 2 }),
+    storeCurrency: fc.constant('USD'),
+    storeUsualClaim: fc.option(fc.integer({ min: 1, max: 20_000 })),
+  }),
+);
+
+/** A claim's two rules (one approving within a daily count, one holding), each claim's own so their day streams are too. */
+const rulesOfClaim = (): StoredRule[] =>
+  (['approve', 'hold'] as const).map((type) => ({
+    id: randomUUID(),
+    version: 1,
+    updatedAt: NOW,
+    rule: {
+      name: `${type} them`,
+      mode: 'live',
+      conditions: [],
+      action: { type },
+      dailyLimit: { count: 5, amount: null },
+    },
+  }));
 
 const TEAM = [
   { id: randomUUID(), name: 'Ana Agent' },
@@ -98,7 +132,8 @@ function commandOf(step: ClaimStep, story: ClaimStory): ClaimCommandOfStory {
         review: { rating: step.rating, text: 'ok' },
       };
     case 'mail':
-      throw new Error('mail is not a claim command');
+    case 'rule':
+      throw new Error(`${step.kind} is not a claim command`);
   }
 }
 
@@ -106,12 +141,21 @@ function commandOf(step: ClaimStep, story: ClaimStory): ClaimCommandOfStory {
  * A claim's life from random steps, of one item or two (so a decision on the first item alone leaves the claim in work);
  * a step the domain refuses is left out, as the API would answer it with an error.
  */
-function claimHistory([ofTwoItems, steps]: readonly [boolean, readonly ClaimStep[]], n: number): EventEnvelope[] {
-  const story = new ClaimStory(randomUUID(), String(20_000 + n)).file(ofTwoItems ? twoItems.request : {});
+function claimHistory(
+  [ofTwoItems, steps, screened]: readonly [boolean, readonly ClaimStep[], FilingScreening | null],
+  n: number,
+): EventEnvelope[] {
+  const story = new ClaimStory(randomUUID(), String(20_000 + n)).file(
+    ofTwoItems ? twoItems.request : {},
+    screened ?? undefined,
+  );
+  const rules = rulesOfClaim();
   const filed = story.envelopes.find((e) => e.type === 'ClaimFiled')!.eventId;
   for (const step of steps) {
     try {
-      if (step.kind === 'mail') {
+      if (step.kind === 'rule') {
+        story.applyRule(rules[step.rule]!, step.mode);
+      } else if (step.kind === 'mail') {
         story.notify(
           {
             notificationId: randomUUID(),
@@ -184,7 +228,10 @@ describe('every projection applied in batches equals it applied event by event',
   it('for a random history, in random batch splits, with earlier batches and overlapping slices delivered again', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.tuple(fc.boolean(), fc.array(claimStep, { maxLength: 12 })), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.tuple(fc.boolean(), fc.array(claimStep, { maxLength: 12 }), screening), {
+          minLength: 1,
+          maxLength: 4,
+        }),
         fc.array(moneyStep, { maxLength: 30 }),
         fc.array(fc.nat(), { minLength: 1, maxLength: 40 }),
         fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 6 }),
