@@ -23,9 +23,14 @@ describe('rules decide claims like an agent (PostgreSQL and Kafka)', () => {
   };
 
   /** A fresh one-item order of `price` through API v1, and a DAMAGED claim on it filed by its shopper. */
-  async function file(price: number): Promise<{ claimId: string; email: string }> {
+  async function file(price: number, customerEmail?: string): Promise<{ claimId: string; email: string }> {
     const number = String(orderSeq++);
-    const order = { ...orderBody(number), items: orderBody(number).items.map((item) => ({ ...item, price })) };
+    const body = orderBody(number);
+    const order = {
+      ...body,
+      customerEmail: customerEmail ?? body.customerEmail,
+      items: body.items.map((item) => ({ ...item, price })),
+    };
     const put = await world.call('PUT', `/api/v1/orders/rule-${number}`, { token: world.token, body: order });
     expect(put.statusCode).toBe(201);
     const filed = await world.call('POST', `/api/claims/rule-${number}`, {
@@ -216,5 +221,67 @@ describe('rules decide claims like an agent (PostgreSQL and Kafka)', () => {
     await sleep(500);
     await world.runtime.settle();
     expect((await claimOf(held.claimId)).status).toBe('NEW');
+  });
+
+  it("counts a shopper's claim of a moment ago in the next one's risk, at the store and at another", async () => {
+    const email = `burst-${orderSeq}@example.com`;
+    const first = await file(30, email);
+    // At once, with no wait for the projectors: the history is read from the event store.
+    const second = await file(30, email);
+    const kumo = json<{ storeId: string }>(await world.call('GET', '/api/whitelabel/settings?store=kumo')).storeId;
+    const kumoToken = CreateApiTokenResponse.parse(
+      json(
+        await world.call('POST', `/api/stores/${kumo}/api-tokens`, {
+          cookie: await login('owner@kumo.test'),
+          body: { name: 'burst', permissions: ['order:create', 'claim:read'] },
+        }),
+      ),
+    ).token;
+    const number = String(orderSeq++);
+    const body = orderBody(number);
+    const yen = {
+      ...body,
+      customerEmail: email,
+      currency: 'JPY',
+      shippingCost: 500,
+      tax: 300,
+      policy: { insuredAmount: 10_000, premiumPaid: 200, premiumCurrency: 'JPY' },
+      items: body.items.map((item) => ({ ...item, price: 3_000 })),
+    };
+    expect(
+      (await world.call('PUT', `/api/v1/orders/burst-${number}`, { token: kumoToken, body: yen })).statusCode,
+    ).toBe(201);
+    const elsewhere = await world.call('POST', `/api/claims/burst-${number}`, {
+      body: {
+        email,
+        fulfillmentIssues: [
+          {
+            sourceFulfillmentId: `${number}-f`,
+            issues: [
+              { sourceItemId: `${number}-li-0`, claimType: 'DAMAGED', quantity: 1, details: 'Broken.', images: [] },
+            ],
+          },
+        ],
+        resolution: { desiredMethod: 'STORE_CREDIT', customerSignature: 'A Shopper', updatedShippingAddress: null },
+      },
+    });
+    expect(elsewhere.statusCode, elsewhere.body).toBe(201);
+    const codes = (claim: ApiClaim) => claim.risk.reasons.map((r) => r.code);
+    expect(codes(await claimOf(first.claimId))).not.toContain('earlier_claims_here');
+    expect((await claimOf(second.claimId)).risk.reasons).toContainEqual({
+      code: 'earlier_claims_here',
+      text: 'The shopper filed 1 other claim at this store in the last 90 days.',
+    });
+    const atKumo = ApiClaim.parse(
+      json(
+        await world.call('GET', `/api/v1/claims/${json<{ claimId: string }>(elsewhere).claimId}`, {
+          token: kumoToken,
+        }),
+      ),
+    );
+    expect(codes(atKumo)).toContain('claims_at_other_stores');
+    expect(atKumo.risk.reasons.find((r) => r.code === 'claims_at_other_stores')?.text).toBe(
+      'The shopper filed 2 claims at other stores in the last 90 days.',
+    );
   });
 });

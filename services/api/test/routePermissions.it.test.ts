@@ -43,7 +43,10 @@ interface Operation {
   method: Method;
   path: string;
   permissions: Permission[];
+  /** Taken with an API token (`security` names `bearer`). */
   bearer: boolean;
+  /** Taken with a back-office session: every operation that declares no security, and those naming `cookie`. */
+  cookie: boolean;
   stream: boolean;
 }
 type DeclaredOperation = {
@@ -63,11 +66,13 @@ function operationsOf(document: { paths: Record<string, Record<string, DeclaredO
       const permissions = declared.filter(isPermission);
       expect(permissions, `${method} ${path} declares permissions of the table`).toEqual(declared);
       const bearer = operation.security?.some((scheme) => 'bearer' in scheme) ?? false;
+      const cookie = operation.security?.some((scheme) => 'cookie' in scheme) ?? true;
       operations.push({
         method: method.toUpperCase() as Method,
         path,
         permissions,
         bearer,
+        cookie,
         stream: operation['x-event-stream'] === true,
       });
     }
@@ -136,8 +141,12 @@ describe('every route answers as the permission table says', () => {
   afterAll(() => h.stop());
 
   it('finds the declared routes in the OpenAPI document', () => {
-    expect(operations.filter((o) => !o.bearer).length).toBeGreaterThan(60);
+    expect(operations.filter((o) => o.cookie).length).toBeGreaterThan(60);
     expect(operations.filter((o) => o.bearer).length).toBeGreaterThan(10);
+    // Routes taken both ways (the rules of contract §Automation) are walked with sessions and with tokens.
+    expect(operations.filter((o) => o.bearer && o.cookie).map((o) => `${o.method} ${o.path}`)).toEqual(
+      expect.arrayContaining(['GET /api/stores/{storeId}/rules', 'POST /api/stores/{storeId}/rules/backtests']),
+    );
     // Routes whose permission depends on what is asked are walked too (settings groups, status moves, onboarding steps).
     expect(operations.filter((o) => o.permissions.length !== 1).map((o) => `${o.method} ${o.path}`)).toEqual(
       expect.arrayContaining([
@@ -164,7 +173,7 @@ describe('every route answers as the permission table says', () => {
       const cookie = cookies.get(role)!;
       const held = new Set<string>(ROLES[role].permissions);
       const wrong: string[] = [];
-      for (const operation of operations.filter((o) => !o.bearer)) {
+      for (const operation of operations.filter((o) => o.cookie)) {
         const allowed = operation.permissions.some((permission) => held.has(permission));
         // An event stream that is allowed never ends: only its refusals are walked (they come before it opens).
         if (!(operation.stream && allowed)) {
@@ -197,13 +206,16 @@ describe('every route answers as the permission table says', () => {
             ([method, o]) =>
               method !== 'get' &&
               (o['x-permission'] ?? o['x-permission-any-of']) &&
-              !o.security?.some((scheme) => 'bearer' in scheme),
+              (o.security?.some((scheme) => 'cookie' in scheme) ?? true),
           )
           .map(([method]) => ({ method: method.toUpperCase() as Method, path })),
       )
       .filter((o) => scopedToTenant(o.path));
-    expect(writes.map((o) => `${o.method} ${o.path}`)).toContain(
-      'PUT /api/admin/stores/{storeId}/notification-preferences',
+    expect(writes.map((o) => `${o.method} ${o.path}`)).toEqual(
+      expect.arrayContaining([
+        'PUT /api/admin/stores/{storeId}/notification-preferences',
+        'POST /api/stores/{storeId}/rules/backtests',
+      ]),
     );
     const wrong: string[] = [];
     for (const role of ['account_owner', 'store_owner'] as const) {

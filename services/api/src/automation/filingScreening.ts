@@ -1,7 +1,8 @@
 import type { FileClaimRequest, FilingScreening, Order, Store } from '@claims/contracts';
-import { shopperClaimCounts, storeUsualClaim } from '@claims/projections';
+import { storeUsualClaim } from '@claims/projections';
 import type { AppContext } from '../context.js';
 import { mediaKeyOf, uploadsWithSameContent } from '../media/index.js';
+import { shopperClaimCounts } from './shopperHistory.js';
 import { shopperKeyOf } from './shopperKey.js';
 
 const HISTORY_DAYS = 90;
@@ -21,8 +22,8 @@ async function reusedPhotoCount(ctx: AppContext, order: Order, request: FileClai
 
 /**
  * What filing looks up for the claim's risk before it is decided: the shopper's claims of the last 90 days by the
- * keyed hash of their email (the risk read model: a claim filed a moment ago may not be in it yet), photos reused from
- * elsewhere, and the store's usual claim.
+ * keyed hash of their email (from the event store, so one committed a moment ago counts), photos reused from
+ * elsewhere, and the store's usual claim (the risk read model: a moment behind changes a median little).
  */
 export async function screenFiling(
   ctx: AppContext,

@@ -3,37 +3,50 @@ import { z } from 'zod';
 import {
   AdminClaimPage,
   AnalyticsResponse,
+  ApiClaim,
   CreateApiTokenResponse,
   CreateWebhookEndpointResponse,
   CustomerClaimView,
   FileClaimResponse,
   PayoutEntriesResponse,
+  RuleCreatedResponse,
   StoreCreditLedger,
   TimelineResponse,
   currencyDecimals,
   toDecimal,
+  toMinor,
   type Claim,
   type ClaimResolution,
   type DomainEvent,
   type FileClaimRequest,
+  type RuleInput,
 } from '@claims/contracts';
 import { readStream, storedDomainEvent, type RecordedEvent } from '@claims/event-store';
-import { claimDecider, isResolvable, payoutLinesOf, storeCreditOf, type ClaimStateOrNone } from '@claims/domain';
+import {
+  claimDecider,
+  isResolvable,
+  payoutLinesOf,
+  ruleMatches,
+  storeCreditOf,
+  subjectOfFiled,
+  type ClaimStateOrNone,
+} from '@claims/domain';
 import { PROJECTIONS, storeHead } from '@claims/projections';
 import { loadConfig, startRuntime, type Runtime } from '../../src/index.js';
 import { orderBody } from '../../../../test/support/orderBody.js';
 import { projectionsBehind } from './backofficeHarness.js';
 import { StandardWebhookReceiver } from '../../../../test/support/standardWebhookReceiver.js';
 import { testEnvironment, type Mode } from '../../../../test/support/testRuntime.js';
-import { REASON, type ClaimSpec, type Story, type StoryCommand } from './claimStories.js';
+import { REASON, type ClaimSpec, type RuleSpec, type Story, type StoryCommand } from './claimStories.js';
 import { startSmtp } from '../../../../test/support/smtpServers.js';
 
 /**
  * The model-based test across readers: a story (claimStories.ts) is played through the HTTP API as a shopper and
  * a store's owner would, then every reader of the claims' events is compared with what the fold of each claim's
  * stream (the domain's own `claimDecider.evolve`) implies: the claim list, the timeline, the payout ledger, store
- * credit, the claim page, analytics, the webhooks an endpoint received and the mail an SMTP server received.
- * `runStory` answers every disagreement as a line naming the invariant, so one run reports them all.
+ * credit, the claim page, analytics, API v1, the webhooks an endpoint received and the mail an SMTP server received.
+ * A story may run under a live rule of the store, which then decides claims at filing as an agent would: every reader
+ * must tell its decision exactly as an agent's, naming the rule where a reader names who decided. `runStory` answers every disagreement as a line naming the invariant, so one run reports them all.
  */
 
 const OWN_ORIGIN = 'http://localhost';
@@ -56,7 +69,7 @@ export interface ReadersWorld {
   acme: string;
   owner: string;
   finance: string;
-  /** Acme's API token: it puts orders, registers the webhook endpoint and resolves as an integration would. */
+  /** Acme's API token: it puts orders, registers the webhook endpoint, reads and resolves as an integration would. */
   token: string;
   call(
     method: 'GET' | 'POST' | 'PUT',
@@ -104,7 +117,7 @@ export async function startReadersWorld(mode: Mode): Promise<ReadersWorld> {
     .storeId;
   const created = await call('POST', `/api/stores/${acme}/api-tokens`, {
     cookie: owner,
-    body: { name: 'model', permissions: ['order:create', 'webhook:create', 'claim:resolve'] },
+    body: { name: 'model', permissions: ['order:create', 'webhook:create', 'claim:read', 'claim:resolve'] },
   });
   if (created.statusCode !== 201) throw new Error(`token: ${created.statusCode} ${created.body}`);
   const token = CreateApiTokenResponse.parse(JSON.parse(created.body)).token;
@@ -304,14 +317,73 @@ async function send(
   }
 }
 
+/** The story's rule as the store is sent it (money as decimals of its currency, US dollars for acme). */
+function ruleInputOf(spec: RuleSpec): RuleInput {
+  const action =
+    spec.action === 'deny'
+      ? { type: 'deny' as const, reason: REASON }
+      : spec.action === 'approve'
+        ? { type: 'approve' as const, ...(spec.resolutionType ? { resolutionType: spec.resolutionType } : {}) }
+        : { type: 'hold' as const };
+  return {
+    name: `Model: ${spec.action} ${spec.matches} claims`,
+    mode: 'live',
+    conditions:
+      spec.matches === 'every'
+        ? [{ field: 'riskLevel', op: 'lte', value: 'high' }]
+        : [{ field: 'claimValue', op: 'lte', value: 60 }],
+    action,
+    dailyLimit: { count: spec.dailyCount },
+  };
+}
+
+interface LiveRule {
+  id: string;
+  input: RuleInput;
+}
+
+async function createRule(world: ReadersWorld, spec: RuleSpec): Promise<LiveRule> {
+  const input = ruleInputOf(spec);
+  const created = await world.call('POST', `/api/stores/${world.acme}/rules`, { cookie: world.owner, body: input });
+  if (created.statusCode !== 201) throw new Error(`rule: ${created.statusCode} ${created.body}`);
+  return { id: RuleCreatedResponse.parse(JSON.parse(created.body)).id, input };
+}
+
+/** Turns the story's rule off, so it decides nothing of the next story. */
+async function retireRule(world: ReadersWorld, rule: LiveRule): Promise<void> {
+  const off = await world.call('PUT', `/api/stores/${world.acme}/rules/${rule.id}`, {
+    cookie: world.owner,
+    body: { ...rule.input, mode: 'off' },
+  });
+  if (off.statusCode !== 200) throw new Error(`rule off: ${off.statusCode} ${off.body}`);
+}
+
 /** Plays a story and answers every disagreement between a reader and the fold, one line each (none: they all agree). */
 export async function runStory(world: ReadersWorld, story: Story): Promise<string[]> {
+  const rule = story.rule ? await createRule(world, story.rule) : null;
+  try {
+    return await playStory(world, story, rule);
+  } finally {
+    if (rule) await retireRule(world, rule);
+  }
+}
+
+async function playStory(world: ReadersWorld, story: Story, rule: LiveRule | null): Promise<string[]> {
   const db = world.runtime.ctx.database.db;
   const violations: string[] = [];
   const periodFrom = new Date().toISOString();
   const claims: FiledClaim[] = [];
   for (const spec of story.claims) claims.push(await fileClaim(world, spec));
   const decisionPages: DecisionPage[] = [];
+  if (rule) {
+    // The rule decides within seconds of filing: before a person would, so the story's commands follow its decision.
+    await settleAll(world.runtime);
+    for (const filed of claims) {
+      if (isResolvable(fold((await readStream(db, filed.claimId)).events)!)) continue;
+      const page = CustomerClaimView.parse(JSON.parse((await world.call('GET', `/api/claims/${filed.token}`)).body));
+      decisionPages.push({ claimId: filed.claimId, facts: decisionFacts(page) });
+    }
+  }
   for (const [index, command] of story.commands.entries()) {
     const filed = claims[command.claim % claims.length]!;
     const before = await readStream(db, filed.claimId);
@@ -335,25 +407,56 @@ export async function runStory(world: ReadersWorld, story: Story): Promise<strin
     }
   }
   await settleAll(world.runtime);
-  const folds: Array<{ claim: Claim; events: DomainEvent[] }> = [];
+  const folds: Array<{ claim: Claim; events: DomainEvent[]; recorded: readonly RecordedEvent[] }> = [];
   for (const filed of claims) {
     const stream = await readStream(db, filed.claimId);
     const events = stream.events.map(storedDomainEvent);
     const claim = fold(stream.events)!;
-    folds.push({ claim, events });
+    folds.push({ claim, events, recorded: stream.events });
     violations.push(
       ...(await checkClaim(
         world,
         filed,
         stream.version,
         claim,
-        events,
+        stream.events,
         decisionPages.filter((p) => p.claimId === filed.claimId),
       )),
     );
   }
   violations.push(...(await checkAnalytics(world, periodFrom, folds)));
+  if (rule) violations.push(...checkRuleActed(rule, folds));
   return violations;
+}
+
+/** Who did it, as readers name a decider: a rule with the version of it that acted. */
+const actorKey = (actor: { type: string; id: string; version?: number | undefined }) =>
+  `${actor.type}:${actor.id}${actor.version === undefined ? '' : `@${actor.version}`}`;
+
+/**
+ * The rule acted on exactly the claims it matches as filed (their recorded risk and value), in filing order up to its
+ * daily count, and on no other: each claim it acted on shows it as the actor of an event of the claim's stream.
+ */
+function checkRuleActed(
+  rule: LiveRule,
+  folds: ReadonlyArray<{ claim: Claim; events: DomainEvent[]; recorded: readonly RecordedEvent[] }>,
+): string[] {
+  const conditions = rule.input.conditions.map((c) =>
+    c.field === 'claimValue' && typeof c.value === 'number' ? { ...c, value: toMinor(c.value, 'USD') } : c,
+  );
+  const matching = folds.filter(({ events }) => {
+    const filed = events[0];
+    return filed?.type === 'ClaimFiled' && ruleMatches({ conditions }, subjectOfFiled(filed.data));
+  });
+  const expected = matching.slice(0, rule.input.dailyLimit?.count ?? matching.length).map((f) => f.claim.claimNumber);
+  const acted = folds
+    .filter(({ recorded }) => recorded.some((e) => e.metadata.actor.type === 'rule' && e.metadata.actor.id === rule.id))
+    .map((f) => f.claim.claimNumber);
+  return same(acted, expected)
+    ? []
+    : [
+        `rule "${rule.input.name}" acted on claims ${JSON.stringify(acted)}, its conditions and limit say ${JSON.stringify(expected)}`,
+      ];
 }
 
 /** Compares as sorted lists, so order never matters where the reader promises none. */
@@ -419,9 +522,10 @@ async function checkClaim(
   filed: FiledClaim,
   version: number,
   claim: Claim,
-  events: readonly DomainEvent[],
+  recorded: readonly RecordedEvent[],
   decisionPages: readonly DecisionPage[],
 ): Promise<string[]> {
+  const events = recorded.map(storedDomainEvent);
   const violations: string[] = [];
   const expect = (invariant: string, actual: unknown, expected: unknown) => {
     if (!same(actual, expected))
@@ -468,9 +572,26 @@ async function checkClaim(
     JSON.parse((await world.call('GET', `/api/admin/claims/${claim.id}/timeline`, { cookie: world.owner })).body),
   );
   expect(
-    'timeline lines of the claim',
-    timeline.data.filter((l) => l.source === 'claim').map((l) => `${l.version} ${l.eventType}`),
-    events.map((e, i) => `${i + 1} ${e.type}`),
+    'timeline lines of the claim, each with who did it (a rule with its version)',
+    timeline.data.filter((l) => l.source === 'claim').map((l) => `${l.version} ${l.eventType} ${actorKey(l.actor)}`),
+    recorded.map((e, i) => `${i + 1} ${e.type} ${actorKey(e.metadata.actor)}`),
+  );
+
+  // API v1: each standing resolution's decidedBy is who sent the decision that made it.
+  const deciderOf = new Map(
+    recorded.flatMap((e) =>
+      e.type === 'ClaimResolved'
+        ? (e.data as { resolutions: ClaimResolution[] }).resolutions.map((r) => [r.id, actorKey(e.metadata.actor)])
+        : [],
+    ),
+  );
+  const v1 = ApiClaim.parse(
+    JSON.parse((await world.call('GET', `/api/v1/claims/${claim.id}`, { token: world.token })).body),
+  );
+  expect(
+    'API v1 decidedBy of each standing resolution',
+    v1.resolutions.map((r) => `${r.id} ${actorKey(r.decidedBy)}`),
+    standing.map((r) => `${r.id} ${deciderOf.get(r.id)}`),
   );
 
   // The payout ledger: an entry per line that moves money, reversed when its line was.
@@ -568,6 +689,24 @@ async function checkClaim(
     'webhooks failing verification',
     delivered.filter((d) => !d.verified).map((d) => d.webhookId),
     [],
+  );
+  // Each decision's webhook carries its own lines (claim.resolved every standing one), each naming who decided it.
+  const ResolvedByLines = z.array(
+    z.object({ resolvedBy: z.object({ type: z.string(), id: z.string(), version: z.number().optional() }) }),
+  );
+  expect(
+    'deciders named by the decision webhooks',
+    sorted([
+      ...new Set(
+        delivered
+          .filter((d) => d.payload.type === 'claim.resolved' || d.payload.type === 'claim.items_resolved')
+          .flatMap((d) => {
+            const lines = ResolvedByLines.safeParse(d.payload.data.resolutions);
+            return lines.success ? lines.data.map((l) => actorKey(l.resolvedBy)) : ['no resolutions'];
+          }),
+      ),
+    ]),
+    sorted([...new Set(recorded.filter((e) => e.type === 'ClaimResolved').map((e) => actorKey(e.metadata.actor)))]),
   );
   const resolvedDeliveries = delivered
     .filter((d) => d.payload.type === 'claim.resolved')

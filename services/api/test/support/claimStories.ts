@@ -39,8 +39,23 @@ export type StoryCommand =
   | { kind: 'startReturn'; claim: number; items: number[] }
   | { kind: 'returnStatus'; claim: number; returnIndex: number; to: ReturnStatus };
 
+/**
+ * A live rule of the store, created before the story's claims are filed (contract §Automation): it decides the claims
+ * it matches at filing, as the actor `{type: "rule", id, version}`, before the story's commands follow.
+ */
+export interface RuleSpec {
+  action: 'approve' | 'deny' | 'hold';
+  /** approve: what each item's shopper asked for (store credit), or refunds. */
+  resolutionType: 'REFUND' | null;
+  /** every: any claim (its risk is low); small: worth at most 60 (two items, the first once). */
+  matches: 'every' | 'small';
+  /** The rule's daily count, so a second matching claim may be left to a person. */
+  dailyCount: number | null;
+}
+
 export interface Story {
   claims: ClaimSpec[];
+  rule: RuleSpec | null;
   commands: StoryCommand[];
 }
 
@@ -157,9 +172,17 @@ export const claimSpec: fc.Arbitrary<ClaimSpec> = fc.record({
   firstQuantity: fc.integer({ min: 1, max: 2 }),
 });
 
-/** One or two claims, then up to eight commands on them. */
+export const ruleSpec: fc.Arbitrary<RuleSpec> = fc.record({
+  action: fc.constantFrom('approve' as const, 'deny' as const, 'hold' as const),
+  resolutionType: fc.constantFrom(null, 'REFUND' as const),
+  matches: fc.constantFrom('every' as const, 'small' as const),
+  dailyCount: fc.constantFrom(null, 1),
+});
+
+/** One or two claims, half the time under a live rule, then up to eight commands on them. */
 export const story: fc.Arbitrary<Story> = fc.record({
   claims: fc.array(claimSpec, { minLength: 1, maxLength: 2 }),
+  rule: fc.option(ruleSpec, { nil: null, freq: 2 }),
   commands: fc.array(storyCommand, { maxLength: 8 }),
 });
 

@@ -1,19 +1,5 @@
 import { sql, type QueryExecutorProvider } from 'kysely';
 
-/** The shopper's claims filed since `since` (their keyed email hash): at this store, and at every other. */
-export async function shopperClaimCounts(
-  db: QueryExecutorProvider,
-  shopperKey: string,
-  storeId: string,
-  since: string,
-): Promise<{ here: number; elsewhere: number }> {
-  const { rows } = await sql<{ here: string; elsewhere: string }>`
-    select count(*) filter (where store_id = ${storeId}::uuid) as here,
-           count(*) filter (where store_id <> ${storeId}::uuid) as elsewhere
-    from claim_risk where shopper_key = ${shopperKey} and filed_at >= ${since}::timestamptz`.execute(db);
-  return { here: Number(rows[0]?.here ?? 0), elsewhere: Number(rows[0]?.elsewhere ?? 0) };
-}
-
 /** Claims a store needs before its usual claim is said (fewer, and one claim would be the norm). */
 const USUAL_CLAIM_SAMPLE_MIN = 5;
 const USUAL_CLAIM_SAMPLE = 200;

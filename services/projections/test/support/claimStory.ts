@@ -5,16 +5,24 @@ import {
   type ClaimCommand,
   type DomainEvent,
   type EventEnvelope,
+  type EventOf,
   type FileClaim,
+  type FilingScreening,
+  type RuleAppliedData,
   type SenderType,
 } from '@claims/contracts';
 import {
   claimDecider,
   claimMailDecider,
   foldEvents,
+  limitDayOf,
   orderClaimsDecider,
+  ruleDayDecider,
+  subjectOfFiled,
   type Decider,
   type RecordNotification,
+  type RuleDayState,
+  type StoredRule,
 } from '@claims/domain';
 import { fileClaim, NOW, order, settings, storeTerms } from '../../../domain/test/fixtures.js';
 
@@ -54,6 +62,7 @@ export class ClaimStory {
   private readonly streams = new Map<string, DomainEvent[]>();
   private claim = claimDecider.initialState;
   private mail = claimMailDecider.initialState;
+  private readonly ruleDays = new Map<string, RuleDayState>();
   private clock: number;
 
   constructor(
@@ -64,9 +73,48 @@ export class ClaimStory {
     this.clock = Date.parse(startsAt);
   }
 
-  file(overrides: Partial<FileClaim['request']> = {}): this {
-    const command = { ...fileClaim(overrides), claimId: this.claimId, claimNumber: this.claimNumber, now: this.at() };
+  /** Files the claim; with `screening`, as the API files it: risk assessed on the shopper's history and photos. */
+  file(overrides: Partial<FileClaim['request']> = {}, screening?: FilingScreening): this {
+    const command = {
+      ...fileClaim(overrides),
+      claimId: this.claimId,
+      claimNumber: this.claimNumber,
+      now: this.at(),
+      ...(screening ? { screening } : {}),
+    };
     return this.record(orderClaimsDecider, orderClaimsDecider.initialState, { ...command, order, settings }, shopper);
+  }
+
+  /**
+   * A rule acting on the claim as filed (live) or recording what it would have done (shadow), in its rule-day stream
+   * as the rule reaction records it; nothing when the day's limit or an earlier application leaves nothing to record.
+   */
+  applyRule(rule: StoredRule, mode: RuleAppliedData['mode']): this {
+    const filed = this.envelopes.find((e) => e.type === 'ClaimFiled');
+    if (!filed) throw new Error('a rule applies to a filed claim');
+    const data = filed.data as EventOf<'ClaimFiled'>['data'];
+    const day = limitDayOf(data.filedAt);
+    const state = this.ruleDays.get(`${rule.id}:${day}`) ?? ruleDayDecider.initialState;
+    const decided = ruleDayDecider.decide(
+      {
+        type: 'ApplyRule',
+        storeId: data.storeId,
+        rule,
+        mode,
+        claimId: data.claimId,
+        claimNumber: data.claimNumber,
+        filedAt: data.filedAt,
+        subject: subjectOfFiled(data),
+        now: this.at(),
+      },
+      state,
+    );
+    if (!decided.ok) throw new Error(`${decided.error.code}: ${decided.error.message}`);
+    const actor: Actor = { type: 'rule', id: rule.id, version: rule.version, name: rule.rule.name };
+    for (const event of decided.value) this.append(event, actor);
+    this.ruleDays.set(`${rule.id}:${day}`, foldEvents(ruleDayDecider, decided.value, state));
+    this.clock += 60_000;
+    return this;
   }
 
   /** A claim command (the claim id is filled in), decided on the claim as the earlier events left it. */
