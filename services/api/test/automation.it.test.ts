@@ -1,6 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClaim, BacktestView, CreateApiTokenResponse, RuleActivityList, type RuleInput } from '@claims/contracts';
+import {
+  ApiClaim,
+  BacktestView,
+  CreateApiTokenResponse,
+  RuleActivityList,
+  type DomainEvent,
+  type RuleInput,
+} from '@claims/contracts';
+import { appendToStreams, readStream, type NewEvent } from '@claims/event-store';
+import { groupByStream } from '../src/eventsourcing/newEvents.js';
 import { orderBody } from '../../../test/support/orderBody.js';
 import { startReadersWorld, type ReadersWorld } from './support/claimReaders.js';
 
@@ -208,6 +218,77 @@ describe('rules decide claims like an agent (PostgreSQL and Kafka)', () => {
       expect.objectContaining({ claimId: approved.claimId, agent: 'APPROVED', rule: 'DENIED' }),
     ]);
     expect((await claimOf(untouched.claimId)).status).toBe('NEW');
+  });
+
+  it('keeps a daily limit when another process decided for the rule meanwhile', async () => {
+    const limited = await world.call('POST', `/api/stores/${world.acme}/rules`, {
+      token,
+      body: {
+        name: 'Approve two mid-size damages a day',
+        mode: 'live',
+        conditions: [
+          { field: 'claimType', op: 'eq', value: 'DAMAGED' },
+          { field: 'claimValue', op: 'gte', value: 200 },
+          { field: 'claimValue', op: 'lte', value: 300 },
+        ],
+        action: { type: 'approve' },
+        dailyLimit: { count: 2 },
+      } satisfies RuleInput,
+    });
+    const ruleId = json<{ id: string }>(limited).id;
+    const decided = async (claimId: string) => {
+      await world.runtime.settle();
+      await sleep(300);
+      await world.runtime.settle();
+      return (await claimOf(claimId)).status;
+    };
+    const first = await file(250);
+    expect(await decided(first.claimId)).toBe('RESOLVED');
+    // Another process's decision for the same rule and day: this process's view of the day is now one behind.
+    const appliedAt = new Date().toISOString();
+    const day = appliedAt.slice(0, 10);
+    const elsewhere = randomUUID();
+    const elsewhereEvent: DomainEvent = {
+      type: 'RuleApplied',
+      data: {
+        storeId: world.acme,
+        ruleId,
+        ruleVersion: 1,
+        ruleName: 'Approve two mid-size damages a day',
+        mode: 'live',
+        day,
+        claimId: elsewhere,
+        claimNumber: 'elsewhere',
+        action: 'approve',
+        amount: 25_000,
+        currency: 'USD',
+        appliedAt,
+      },
+    };
+    const [[streamId, group]] = [
+      ...groupByStream([elsewhereEvent], {
+        actor: { type: 'system', id: 'other-process' },
+        correlationId: elsewhere,
+        causationId: elsewhere,
+      }),
+    ] as [[string, { streamType: string; events: NewEvent[] }]];
+    const read = await readStream(world.runtime.ctx.database.db, streamId);
+    const [appended] = await appendToStreams(world.runtime.ctx.database.db, [
+      {
+        streamId,
+        streamType: group.streamType,
+        storeId: world.acme,
+        expectedVersion: read.version,
+        events: group.events,
+      },
+    ]);
+    expect(appended?.ok).toBe(true);
+    const past = await file(260);
+    expect(await decided(past.claimId)).toBe('NEW');
+    const entries = RuleActivityList.parse(
+      json(await world.call('GET', `/api/stores/${world.acme}/rules/${ruleId}/activity`, { token })),
+    ).entries;
+    expect(entries.map((e) => e.claimId).sort()).toEqual([first.claimId, elsewhere].sort());
   });
 
   it('the kill switch stops every rule of the store', async () => {

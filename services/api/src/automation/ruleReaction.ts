@@ -17,12 +17,13 @@ import {
   ruleMatches,
   storeRulesDecider,
   subjectOfFiled,
+  type RuleDayState,
   type RuleSubject,
   type StoredRule,
 } from '@claims/domain';
 import { appendToStreams, storedDomainEvent, type StreamAppend } from '@claims/event-store';
 import type { AppContext, RequestMeta } from '../context.js';
-import { loadAggregate } from '../eventsourcing/commandHandler.js';
+import { loadAggregate, type Loaded } from '../eventsourcing/commandHandler.js';
 import { groupByStream } from '../eventsourcing/newEvents.js';
 import type { ReactedEvent, Reaction } from '../eventsourcing/reactions.js';
 import { loadClaim } from '../http/authorizedClaim.js';
@@ -70,6 +71,22 @@ async function agentCommand(ctx: AppContext, claim: Claim, rule: StoredRule): Pr
 
 type Outcome = 'acted' | 'recorded' | 'passed';
 
+type RuleDay = Loaded<RuleDayState>;
+
+/**
+ * Each rule-day's state as this process last appended it, per database: a day stream gains an event per decision, so
+ * reading it again for each decision would cost the day's length every time. A stale entry (another process decided
+ * meanwhile) fails its append on the version and is read afresh; entries of past days are dropped as days turn.
+ */
+const heldDays = new WeakMap<object, Map<string, RuleDay>>();
+
+function daysHeldFor(ctx: AppContext, today: string): Map<string, RuleDay> {
+  let days = heldDays.get(ctx.database);
+  if (!days) heldDays.set(ctx.database, (days = new Map()));
+  for (const streamId of days.keys()) if (streamId.slice(-10) < today) days.delete(streamId);
+  return days;
+}
+
 /**
  * One rule on one claim: the claim's command and the rule-day's record are decided on what was read and appended in
  * one transaction at both versions, so a decision never outruns the day's limit and a claim decided meanwhile (by an
@@ -85,10 +102,12 @@ async function tryRule(
   const mode = rule.rule.mode === 'shadow' ? 'shadow' : 'live';
   const dayStream = ruleActivityStreamOf(rule.id, limitDayOf(filed.filedAt));
   const meta = ruleMeta(rule, causationId);
+  const held = daysHeldFor(ctx, limitDayOf(ctx.now()));
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const cached = attempt === 1 ? held.get(dayStream) : undefined;
     const [claim, day] = await Promise.all([
       loadClaim(ctx, filed.claimId),
-      loadAggregate(ctx, ruleDayDecider, dayStream),
+      cached ?? loadAggregate(ctx, ruleDayDecider, dayStream),
     ]);
     if (!claim || !isResolvable(claim.state)) return 'acted';
     const applied = ruleDayDecider.decide(
@@ -136,8 +155,16 @@ async function tryRule(
         expectedVersion: day.version,
         events: group.events,
       });
-    const [result] = await appendToStreams(ctx.database.db, appends);
-    if (result?.ok) return mode === 'live' ? 'acted' : 'recorded';
+    const results = await appendToStreams(ctx.database.db, appends);
+    if (results.every((r) => r.ok)) {
+      held.set(dayStream, {
+        state: applied.value.reduce(ruleDayDecider.evolve, day.state),
+        version: day.version + applied.value.length,
+        events: [],
+      });
+      return mode === 'live' ? 'acted' : 'recorded';
+    }
+    held.delete(dayStream);
   }
   throw new Error(`rule ${rule.id} kept meeting concurrent writers on claim ${filed.claimId}`);
 }
