@@ -27,6 +27,7 @@ import {
   FileClaimResponse,
   type EventMetadata,
   type FileClaimRequest,
+  type Permission,
 } from '@claims/contracts';
 import {
   appendStatementText,
@@ -183,7 +184,11 @@ export async function call(
   return { status: response.status, body: await response.text(), headers: response.headers };
 }
 
-export async function setUp(base: string): Promise<{ token: string }> {
+/** Signs in as Acme's owner and makes an API token of the bench's permissions and `extra`. */
+export async function setUp(
+  base: string,
+  extra: readonly Permission[] = [],
+): Promise<{ token: string; storeId: string }> {
   const login = await call(base, 'POST', '/api/auth/login', {
     body: { email: 'owner@acme.test', password: 'demo-pass-1234' },
   });
@@ -194,10 +199,13 @@ export async function setUp(base: string): Promise<{ token: string }> {
   ).storeId;
   const created = await call(base, 'POST', `/api/stores/${storeId}/api-tokens`, {
     cookie,
-    body: { name: 'commands bench', permissions: ['order:create', 'claim:read', 'claim:resolve', 'webhook:create'] },
+    body: {
+      name: 'commands bench',
+      permissions: ['order:create', 'claim:read', 'claim:resolve', 'webhook:create', ...extra],
+    },
   });
   if (created.status !== 201) throw new Error(`creating the token answered ${created.status}: ${created.body}`);
-  return { token: CreateApiTokenResponse.parse(JSON.parse(created.body)).token };
+  return { token: CreateApiTokenResponse.parse(JSON.parse(created.body)).token, storeId };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

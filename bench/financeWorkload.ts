@@ -6,6 +6,7 @@ import {
   orderPremiumStreamOf,
   storeCreditStreamOf,
   storePayoutsStreamOf,
+  toDecimal,
   type Actor,
   type ClaimCommand,
   type CustomerIssueType,
@@ -22,6 +23,7 @@ import {
   decideFileClaim,
   foldEvents,
   initialOrderClaimsState,
+  lineValue,
   orderPremiumDecider,
   payoutLinesOf,
   storeCreditDecider,
@@ -315,10 +317,14 @@ export function orderUnit(
           ? {
               resolutionType: type,
               reason: 'OTHER',
-              amount:
-                claim!.currency === 'JPY'
-                  ? Math.round((5 + random() * 55) * 100)
-                  : Math.round((5 + random() * 55) * 100) / 100,
+              // Up to what the claimed items are worth: the domain refuses paying more than that.
+              amount: toDecimal(
+                Math.min(
+                  Math.round((5 + random() * 55) * 100),
+                  claim!.items.reduce((worth, item) => worth + Math.max(0, lineValue(item, item.quantity)), 0),
+                ),
+                claim!.currency,
+              ),
             }
           : random() < MIX.mixedLines && claim!.items.length > 1
             ? {

@@ -28,6 +28,7 @@ import { benchCommands } from './commandsBench.js';
 import { benchFinanceReplay } from './financeReplayBench.js';
 import { benchProjections } from './projectionsBench.js';
 import { benchSoak } from './soakBench.js';
+import { benchAutomation } from './automationBench.js';
 import { machineInfo, machineMarkdown } from './machine.js';
 import { benchDatabaseUrl } from './postgres.js';
 
@@ -63,6 +64,7 @@ export const sections: BenchSection[] = [
     run: async ({ databaseUrl }) => (await benchProjections({ url: databaseUrl })).markdown,
   },
   { title: 'soak', heading: '## Soak', run: benchSoak },
+  { title: 'automation', heading: '## Automation', run: benchAutomation },
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

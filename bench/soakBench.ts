@@ -40,7 +40,7 @@ const GOAL = { mailP99Ms: 5_000, listP99Ms: 250, webhookP99Ms: 250, catchUpMs: 5
  * An SMTP server noting when each shopper's "We received your claim" mail arrived (by recipient), from the mail's
  * headers alone: parsing tens of thousands of whole mails would take the CPU the product is measured with.
  */
-async function startMailReceiver(): Promise<{
+export async function startMailReceiver(): Promise<{
   url: string;
   received: Map<string, number>;
   mails: () => number;
@@ -125,7 +125,7 @@ function traceMemory(pids: Record<string, number>): () => Record<string, MemoryT
 }
 
 /** The worker process (`npm run worker`): every background worker, no HTTP. */
-async function startWorker(env: NodeJS.ProcessEnv): Promise<{ pid: number; stop(): Promise<void> }> {
+export async function startWorker(env: NodeJS.ProcessEnv): Promise<{ pid: number; stop(): Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'services/api/src/ops/workerMain.ts'], {
     cwd: root,
     env,
