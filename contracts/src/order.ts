@@ -234,5 +234,7 @@ export const CustomerOrder = z.object({
   shippingAddress: Address,
   fulfillments: z.array(CustomerFulfillment),
   settings: OrderSettings,
+  /** A draft claim is saved for this order: the portal asks for it only then (a missing draft is not an error). */
+  hasDraft: z.boolean(),
 });
 export type CustomerOrder = z.infer<typeof CustomerOrder>;

@@ -50,4 +50,33 @@ describe("draft sessions without the order's email", () => {
     expect(still.statusCode).toBe(200);
     expect(ClaimSession.parse(still.json()).id).toBe(session.id);
   });
+
+  it('are announced by the lookup, so the portal asks for a draft only when one is saved', async () => {
+    const lookUp = async () =>
+      CustomerOrder.parse(
+        (await runtime.app.inject({ method: 'GET', url: '/api/order-lookup?email=ava@example.com&order=1001' })).json(),
+      );
+    const before = await lookUp();
+    const session = await runtime.app.inject({
+      method: 'GET',
+      url: `/api/sessions?orderId=${before.systemOrderId}&email=ava@example.com`,
+    });
+    expect(before.hasDraft).toBe(session.statusCode === 200);
+    const saved = ClaimSession.parse(
+      (
+        await runtime.app.inject({
+          method: 'PUT',
+          url: '/api/sessions',
+          payload: { orderId: before.systemOrderId, email: 'ava@example.com', status: SessionStatus.options[0] },
+        })
+      ).json(),
+    );
+    expect((await lookUp()).hasDraft).toBe(true);
+    const deleted = await runtime.app.inject({
+      method: 'DELETE',
+      url: `/api/sessions/${saved.id}?email=ava@example.com`,
+    });
+    expect(deleted.statusCode).toBeLessThan(300);
+    expect((await lookUp()).hasDraft).toBe(false);
+  });
 });

@@ -32,6 +32,7 @@ export function sampleOrder(): CustomerOrder {
     eligibility: { 'demo-1': 1, 'demo-2': 3 },
     existingClaims: [],
     returns: [],
+    hasDraft: false,
     shippingAddress: {
       name: 'Sam Sample',
       address1: '1 Sample Street',

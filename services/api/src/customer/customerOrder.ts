@@ -14,7 +14,13 @@ const itemAtEdge = (item: OrderItem, currency: string) => ({
 });
 
 /** Customer order: the order with eligibility computed per fulfillment, money as decimals (docs/product.md#claim-records). */
-export function toCustomerOrder(order: Order, store: Store, ledger: OrderClaimsState, now: string): CustomerOrder {
+export function toCustomerOrder(
+  order: Order,
+  store: Store,
+  ledger: OrderClaimsState,
+  now: string,
+  hasDraft: boolean,
+): CustomerOrder {
   const items = new Map(order.items.map((i) => [i.sourceItemId, itemAtEdge(i, order.currency)]));
   return {
     systemOrderId: order.id,
@@ -55,5 +61,6 @@ export function toCustomerOrder(order: Order, store: Store, ledger: OrderClaimsS
       credit: store.settings.credit,
       returns: store.settings.returns,
     },
+    hasDraft,
   };
 }

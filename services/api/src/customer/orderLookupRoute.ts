@@ -8,6 +8,7 @@ import { orderClaimsDecider } from '@claims/domain';
 import { loadAggregate } from '../eventsourcing/commandHandler.js';
 import { AppError } from '../platform/errors.js';
 import { toCustomerOrder } from './customerOrder.js';
+import { loadSession, sessionIdOf } from './draftSessions.js';
 
 export const orderLookupRoute =
   (ctx: AppContext): FastifyPluginAsyncZod =>
@@ -27,8 +28,11 @@ export const orderLookupRoute =
         const store = order && (await findStore(ctx.database.db, order.storeId));
         if (!order || !store)
           throw new AppError('order_not_found', 'We could not find an order with that number and email address.');
-        const ledger = await loadAggregate(ctx, orderClaimsDecider, order.id);
-        return toCustomerOrder(order, store, ledger.state, ctx.now());
+        const [ledger, draft] = await Promise.all([
+          loadAggregate(ctx, orderClaimsDecider, order.id),
+          loadSession(ctx, sessionIdOf(order.id)),
+        ]);
+        return toCustomerOrder(order, store, ledger.state, ctx.now(), draft.state !== null);
       },
     );
   };

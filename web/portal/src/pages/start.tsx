@@ -37,6 +37,7 @@ export function StartPage() {
         otaAcknowledged: false,
       });
       let restored: string | null = null;
+      if (!order.hasDraft) return { order, restored };
       try {
         const session = await api.getSession(order.systemOrderId, order.customerEmail);
         setState({ sessionId: session.id });
@@ -49,7 +50,7 @@ export function StartPage() {
           restored = SESSION_STEP_PATHS[session.status];
         }
       } catch {
-        // No saved session: a fresh claim.
+        // The draft went between the lookup and this read (filed or deleted elsewhere): a fresh claim.
       }
       return { order, restored };
     },
