@@ -43,6 +43,9 @@ describe('customer claims portal', () => {
       .getByLabel('Upload photos')
       .setInputFiles({ name: 'torn-socks.png', mimeType: 'image/png', buffer: PNG_1PX });
     await dialog.getByRole('img', { name: 'Uploaded photo 1' }).waitFor();
+    // The picker says what was added, not the browser's "No file chosen" of its emptied input.
+    await dialog.getByText('1 photo added.').waitFor();
+    await dialog.getByText('Add more photos').waitFor();
     await expectAccessible(page);
     await dialog.getByRole('button', { name: 'Add issue to claim' }).click();
 

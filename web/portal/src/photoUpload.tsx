@@ -30,6 +30,7 @@ export function PhotoUpload({
 }) {
   const inputId = useId();
   const hintId = useId();
+  const countId = useId();
   const [uploads, setUploads] = useState<PhotoState[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
   const valueRef = useRef(value);
@@ -66,17 +67,32 @@ export function PhotoUpload({
       <p id={hintId} className="hint">
         Photos or videos, up to 25 MB each.
       </p>
-      <input
-        id={inputId}
-        type="file"
-        accept={ACCEPT_ATTRIBUTE}
-        multiple
-        aria-describedby={hintId}
-        onChange={(e) => {
-          void onFiles(e.currentTarget.files);
-          e.currentTarget.value = '';
-        }}
-      />
+      {/* The browser's own picker says "No file chosen" once a photo is uploaded (its value is cleared for the next
+          pick), so it is hidden behind a button-like label and the count of photos says what was chosen. */}
+      <div className="file-picker">
+        <input
+          id={inputId}
+          className="file-input"
+          type="file"
+          accept={ACCEPT_ATTRIBUTE}
+          multiple
+          aria-describedby={`${hintId} ${countId}`}
+          onChange={(e) => {
+            void onFiles(e.currentTarget.files);
+            e.currentTarget.value = '';
+          }}
+        />
+        <label htmlFor={inputId} className="button button-secondary file-button" aria-hidden="true">
+          {value.length > 0 ? 'Add more photos' : 'Choose photos'}
+        </label>
+        <span id={countId} className="hint" aria-live="polite">
+          {value.length === 0
+            ? 'No photos added yet.'
+            : value.length === 1
+              ? '1 photo added.'
+              : `${value.length} photos added.`}
+        </span>
+      </div>
       {problem ? <Alert>{problem}</Alert> : null}
       <ul className="uploads" aria-label="Uploads">
         {uploads.map((u) => (
