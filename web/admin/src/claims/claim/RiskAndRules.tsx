@@ -29,15 +29,19 @@ export function RiskPanel({ claim }: { claim: AdminClaimDetail }) {
   );
 }
 
-const DID: Record<RuleActionType, string> = { approve: 'approved', deny: 'denied', hold: 'held for review' };
+const DID: Record<RuleActionType, string> = {
+  approve: 'approved this claim',
+  deny: 'denied this claim',
+  hold: 'held this claim for review',
+};
 
 /** One rule's act in a sentence: a live rule's decision, or what a shadow rule would have done (and nothing more). */
 function ruleSentence(entry: RuleActivityEntry): string {
   const rule = `“${entry.ruleName}” (version ${entry.ruleVersion})`;
   const money = entry.action === 'approve' ? ` for ${formatMoney(entry.amount, entry.currency)}` : '';
   return entry.mode === 'shadow'
-    ? `Shadow rule ${rule} would have ${DID[entry.action]} this claim${money}. It only records: nothing was changed.`
-    : `Rule ${rule} ${DID[entry.action]} this claim${money}.`;
+    ? `Shadow rule ${rule} would have ${DID[entry.action]}${money}. It only records: nothing was changed.`
+    : `Rule ${rule} ${DID[entry.action]}${money}.`;
 }
 
 /** What the store's rules did to the claim and, for shadow rules, what they would have done; absent when none acted. */
