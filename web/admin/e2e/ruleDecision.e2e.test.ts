@@ -97,7 +97,9 @@ describe('a claim a live rule approves at filing', () => {
       smtp
         .messages()
         .filter((m) => m.to.includes('ava@example.com') && m.subject.includes(`#${claimNumber}`))
-        .map((m) => m.subject);
+        .map((m) => m.subject)
+        // The catcher keeps the newest first.
+        .reverse();
     await expect
       .poll(toAva, { timeout: 20_000 })
       .toEqual([`We received your claim #${claimNumber}`, `Your claim #${claimNumber} has a decision: approved`]);

@@ -20,7 +20,8 @@ export function RiskPanel({ claim }: { claim: AdminClaimDetail }) {
       </dl>
       <ul className="plain flags" aria-label="Reasons">
         {risk.reasons.map((reason) => (
-          <li key={reason.code} className={reason.code === 'nothing_unusual' ? 'flag' : 'flag flag-raised'}>
+          // A low risk's reasons are worth knowing, not a warning.
+          <li key={reason.code} className={risk.level === 'low' ? 'flag' : 'flag flag-raised'}>
             {reason.text}
           </li>
         ))}
