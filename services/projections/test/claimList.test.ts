@@ -107,8 +107,9 @@ describe('claim-list projection', () => {
     const assessed = new ClaimStory(randomUUID(), '10001').file();
     const legacy = new ClaimStory(randomUUID(), '10002').file();
     const filedOf = (story: ClaimStory) => story.envelopes.find((e) => e.streamId === story.claimId)!;
-    const withRisk = { ...filedOf(assessed), data: { ...filedOf(assessed).data, risk: recorded } };
-    const { risk: _none, ...legacyData } = filedOf(legacy).data as EventOf<'ClaimFiled'>['data'];
+    const filedData = (story: ClaimStory) => filedOf(story).data as EventOf<'ClaimFiled'>['data'];
+    const withRisk = { ...filedOf(assessed), data: { ...filedData(assessed), risk: recorded } };
+    const { risk: _none, ...legacyData } = filedData(legacy);
     const withoutRisk = { ...filedOf(legacy), data: legacyData };
     await applyEvents(db, claimListProjection, [withRisk, withoutRisk]);
     const risks = async () =>
