@@ -4,7 +4,7 @@ import { ClaimStoreCredit } from './finance.js';
 import { ClaimStatus, ClaimType, CustomerResolution, MIXED_RESOLUTION, ResolutionReason } from './enums.js';
 import { Actor } from './events.js';
 import { CurrencyCode, DecimalAmount } from './money.js';
-import { Risk } from './automation.js';
+import { Risk, RiskLevel } from './automation.js';
 import { Address, Fulfillment } from './order.js';
 import { Permission, RoleLevel, RoleName } from './permissions.js';
 import {
@@ -153,6 +153,7 @@ export const AdminClaimListQuery = z.object({
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
   protection: ProtectionStatus.optional(),
+  risk: RiskLevel.optional(),
   search: z.string().trim().max(MAX_SEARCH_LENGTH).optional(),
   /** `me`, `none` or a teammate's id. */
   assignee: AssigneeFilter.optional(),
@@ -196,6 +197,8 @@ export const AdminClaimListItem = z.object({
   lastCustomerReplyAt: z.iso.datetime(),
   /** The customer wrote after the store's (or staff's) last message: an answer is owed. */
   customerReplied: z.boolean(),
+  /** The risk filing assessed (its reasons are on the claim); null on a claim listed before the list carried it. */
+  risk: Risk.pick({ level: true, score: true }).nullable(),
 });
 export type AdminClaimListItem = z.infer<typeof AdminClaimListItem>;
 

@@ -4,6 +4,7 @@ import {
   ClaimStatus,
   ClaimType,
   CustomerIssueType,
+  DecisionOutcome,
   CustomerResolution,
   ResolutionReason,
   ResolutionType,
@@ -181,6 +182,8 @@ export const CustomerClaimView = z.object({
   storeCredits: z.array(ClaimStoreCredit),
   /** Oldest first. */
   statusHistory: z.array(ShopperStatusChange),
+  /** The decision on the claim as a whole (every item decided), null while an item waits (docs/decisions/approved-at-once.md). */
+  outcome: DecisionOutcome.nullable(),
 });
 export type CustomerClaimView = z.infer<typeof CustomerClaimView>;
 

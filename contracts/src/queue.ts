@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ClaimStatus, ClaimType } from './enums.js';
+import { RiskLevel } from './automation.js';
 
 /**
  * The claim desk's queue worked as a team (issue 13): its filters and sorts, who works a claim,
@@ -41,6 +42,8 @@ export const QueueView = z.object({
   /** Filed on or before this local day. */
   to: Day.optional(),
   protection: ProtectionStatus.optional(),
+  /** Claims of this risk level, as filing assessed it (contract §Automation). */
+  risk: RiskLevel.optional(),
   /** Customer name, part of an email, item name, SKU, order or claim number; typos tolerated. */
   q: z.string().trim().max(MAX_SEARCH_LENGTH).optional(),
   assignee: AssigneeFilter.optional(),

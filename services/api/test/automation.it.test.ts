@@ -5,6 +5,7 @@ import {
   ApiClaim,
   BacktestView,
   CreateApiTokenResponse,
+  CustomerClaimView,
   RuleActivityList,
   type DomainEvent,
   type RuleInput,
@@ -33,7 +34,10 @@ describe('rules decide claims like an agent (PostgreSQL and Kafka)', () => {
   };
 
   /** A fresh one-item order of `price` through API v1, and a DAMAGED claim on it filed by its shopper. */
-  async function file(price: number, customerEmail?: string): Promise<{ claimId: string; email: string }> {
+  async function file(
+    price: number,
+    customerEmail?: string,
+  ): Promise<{ claimId: string; email: string; token: string }> {
     const number = String(orderSeq++);
     const body = orderBody(number);
     const order = {
@@ -58,7 +62,8 @@ describe('rules decide claims like an agent (PostgreSQL and Kafka)', () => {
       },
     });
     expect(filed.statusCode).toBe(201);
-    return { claimId: json<{ claimId: string }>(filed).claimId, email: order.customerEmail };
+    const { claimId, token } = json<{ claimId: string; token: string }>(filed);
+    return { claimId, email: order.customerEmail, token };
   }
 
   const claimOf = async (claimId: string) =>
@@ -82,8 +87,8 @@ describe('rules decide claims like an agent (PostgreSQL and Kafka)', () => {
   let liveRuleId: string;
   let shadowRuleId: string;
   let periodStart: string;
-  let approved: { claimId: string; email: string };
-  let untouched: { claimId: string; email: string };
+  let approved: { claimId: string; email: string; token: string };
+  let untouched: { claimId: string; email: string; token: string };
 
   beforeAll(async () => {
     world = await startReadersWorld('postgres+kafka');
@@ -174,6 +179,18 @@ describe('rules decide claims like an agent (PostgreSQL and Kafka)', () => {
       ),
     ).toBe(true);
     expect(webhooksOf(untouched.claimId).map((d) => d.payload.type)).toEqual(['claim.filed']);
+    // The shopper's mail says "approved", the claim page too; the other claim has no outcome yet.
+    expect(
+      world.smtp.received
+        .filter(
+          (m) => (m.to && 'text' in m.to ? m.to.text : '').includes(approved.email) && /decision/.test(m.subject ?? ''),
+        )
+        .map((m) => m.subject?.replace(/#\d+/, '#N')),
+    ).toEqual(['Your claim #N has a decision: approved']);
+    const shopperView = async (filed: { token: string }) =>
+      CustomerClaimView.parse(json(await world.call('GET', `/api/claims/${filed.token}`))).outcome;
+    expect(await shopperView(approved)).toBe('APPROVED');
+    expect(await shopperView(untouched)).toBeNull();
 
     const activity = async (ruleId: string) =>
       RuleActivityList.parse(
@@ -185,6 +202,23 @@ describe('rules decide claims like an agent (PostgreSQL and Kafka)', () => {
     expect(new Set((await activity(shadowRuleId)).map((e) => `${e.claimId} ${e.mode} ${e.action}`))).toEqual(
       new Set([`${approved.claimId} shadow deny`, `${untouched.claimId} shadow deny`]),
     );
+    // The claim page's view of the same: what every rule did or would have done to that claim, for its agents.
+    const onClaim = async (claimId: string) => {
+      const response = await world.call('GET', `/api/admin/claims/${claimId}/rule-activity`, { cookie: agent });
+      expect(response.statusCode, response.body).toBe(200);
+      return RuleActivityList.parse(json(response)).entries.map(
+        (e) => `${e.ruleName} v${e.ruleVersion} ${e.mode} ${e.action}`,
+      );
+    };
+    expect(new Set(await onClaim(approved.claimId))).toEqual(
+      new Set([`${approveSmallDamage.name} v1 live approve`, `${shadowDeny.name} v1 shadow deny`]),
+    );
+    expect(await onClaim(untouched.claimId)).toEqual([`${shadowDeny.name} v1 shadow deny`]);
+    const kumoOwner = await login('owner@kumo.test');
+    expect(
+      (await world.call('GET', `/api/admin/claims/${approved.claimId}/rule-activity`, { cookie: kumoOwner }))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('backtests a rule over the same claims to what it did live, changing nothing', async () => {

@@ -177,6 +177,45 @@ describe('the claim queue as a team works it', () => {
     expect(damaged).not.toContain(claimOf('okafor').claimNumber);
   });
 
+  it('filters by the risk filing assessed, on the server, each row carrying its level and score', async () => {
+    // One shopper's claims one after another: each counts the earlier ones (15 points each, docs/decisions/automation.md),
+    // and the last, worth many times the store's usual claim, adds 20 more.
+    const repeat = (price: number) => ({
+      name: 'Riley Repeat',
+      email: 'riley.repeat@example.com',
+      items: [{ name: 'Head Torch', sku: 'HT-1', price, type: 'DAMAGED' as const }],
+    });
+    for (const [i, price] of [20, 20, 20].entries()) await fileFor(`repeat-${i}`, repeat(price));
+    await caughtUp();
+    await fileFor('repeat-3', repeat(400));
+    await caughtUp();
+    const riskOf = async (key: string) =>
+      AdminClaimDetail.parse(await ok('acmeAgent', 'GET', `/api/admin/claims/${claimOf(key).claimId}`)).risk;
+    const levels = await Promise.all(['repeat-0', 'repeat-2', 'repeat-3'].map(async (k) => (await riskOf(k)).level));
+    expect(levels).toEqual(['low', 'medium', 'high']);
+
+    const all = await queue('acmeAgent', 'limit=100');
+    for (const level of ['low', 'medium', 'high'] as const) {
+      const page = await queue('acmeAgent', `risk=${level}&limit=100&counts=true`);
+      expect(page.data.length).toBeGreaterThan(0);
+      expect(page.data.every((c) => c.risk?.level === level)).toBe(true);
+      // Exactly the claims of that level, and the tabs count those.
+      expect(numbersOf(page)).toEqual(
+        numbersOf(all).filter((n) => all.data.find((c) => c.claimNumber === n)!.risk?.level === level),
+      );
+      expect(page.counts?.total).toBe(page.data.length);
+    }
+    const high = (await queue('acmeAgent', 'risk=high&limit=100')).data.find(
+      (c) => c.claimNumber === claimOf('repeat-3').claimNumber,
+    );
+    const detail = await riskOf('repeat-3');
+    expect(high?.risk).toEqual({ level: detail.level, score: detail.score });
+    // With a search and a status: the filters combine.
+    const searched = await queue('acmeAgent', `risk=medium&status=NEW&search=${encodeURIComponent('riley repeat')}`);
+    expect(numbersOf(searched)).toEqual([claimOf('repeat-2').claimNumber]);
+    expect((await call('acmeAgent', 'GET', '/api/admin/claims?risk=severe')).statusCode).toBe(400);
+  });
+
   it('assigns claims to me, to a teammate and to nobody, with the views and tab counts that follow', async () => {
     const { claimId, claimNumber } = claimOf('okafor');
     const agentId = (await ok<{ user: { id: string } }>('acmeAgent', 'GET', '/api/auth/me')).user.id;

@@ -102,7 +102,9 @@ describe('mail to the shopper, after the request and never inside it (contract Â
       expect(resolved.statusCode, resolved.body).toBe(200);
       const later = await eventually(async () => {
         const reply = smtp.received.find((m) => m.subject?.includes(`wrote about your claim #${filed.claimNumber}`));
-        const decision = smtp.received.find((m) => m.subject === `Your claim #${filed.claimNumber} has a decision`);
+        const decision = smtp.received.find(
+          (m) => m.subject === `Your claim #${filed.claimNumber} has a decision: approved`,
+        );
         const waiting = smtp.received.find(
           (m) => m.subject === `Acme Outfitters needs your reply on claim #${filed.claimNumber}`,
         );
@@ -170,7 +172,7 @@ describe('mail to the shopper, after the request and never inside it (contract Â
         expect(response.statusCode, response.body).toBe(200);
       };
       const decisionMails = () =>
-        mailTo(smtp.received, 'jon@example.com', `Your claim #${filed.claimNumber} has a decision`);
+        mailTo(smtp.received, 'jon@example.com', `Your claim #${filed.claimNumber} has a decision: approved`);
       const mailed = async () =>
         shoppers((await readStream(h.runtime.ctx.database.db, claimNotificationsStreamOf(filed.claimId))).events).map(
           (e) => e.data.kind,

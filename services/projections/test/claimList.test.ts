@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DomainFailure } from '@claims/contracts';
+import { DomainFailure, type EventOf, type Risk } from '@claims/contracts';
+import { riskOfFiled } from '@claims/domain';
 import { applyEvents, claimListProjection, idleClaims, listClaims } from '../src/index.js';
+import { claimListRiskBackfill } from '../src/claim-list/claimListRiskBackfill.js';
 import { projectionDatabase } from './support/projectionDatabase.js';
 import { agent, ClaimStory, order, twoItems } from './support/claimStory.js';
 
@@ -94,6 +96,47 @@ describe('claim-list projection', () => {
     );
     expect(idle).toEqual([{ claimId: story.claimId, storeId: order.storeId }]);
     expect(await idleClaims(db, [{ storeId: order.storeId, status: 'OPEN', before: statusChangedAt }], 10)).toEqual([]);
+  });
+
+  it("carries the risk filing recorded, and fills it in for rows listed before from each claim's filing", async () => {
+    const recorded: Risk = {
+      level: 'high',
+      score: 75,
+      reasons: [{ code: 'reused_photos', text: 'A photo is on another claim.' }],
+    };
+    const assessed = new ClaimStory(randomUUID(), '10001').file();
+    const legacy = new ClaimStory(randomUUID(), '10002').file();
+    const filedOf = (story: ClaimStory) => story.envelopes.find((e) => e.streamId === story.claimId)!;
+    const filedData = (story: ClaimStory) => filedOf(story).data as EventOf<'ClaimFiled'>['data'];
+    const withRisk = { ...filedOf(assessed), data: { ...filedData(assessed), risk: recorded } };
+    const { risk: _none, ...legacyData } = filedData(legacy);
+    const withoutRisk = { ...filedOf(legacy), data: legacyData };
+    await applyEvents(db, claimListProjection, [withRisk, withoutRisk]);
+    const risks = async () =>
+      (await listClaims(db, everyStore)).rows
+        .map((r) => [r.claim_number, r.risk_level, r.risk_score])
+        .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    const fromEvent = riskOfFiled(legacyData);
+    const expected = [
+      ['10001', 'high', 75],
+      ['10002', fromEvent.level, fromEvent.score],
+    ];
+    expect(await risks()).toEqual(expected);
+
+    // Rows listed before the column: the migration reads each claim's ClaimFiled where the event store shares the
+    // database (here a table of the same shape), through the same riskOfFiled.
+    await sql`update claim_list set risk_level = null, risk_score = null`.execute(db);
+    await sql`create table events (stream_id text, stream_version bigint, type text, data jsonb)`.execute(db);
+    try {
+      for (const e of [withRisk, withoutRisk])
+        await sql`insert into events values (${e.streamId}, ${e.streamVersion}, ${e.type}, ${JSON.stringify(e.data)}::jsonb)`.execute(
+          db,
+        );
+      await claimListRiskBackfill.up(db);
+      expect(await risks()).toEqual(expected);
+    } finally {
+      await sql`drop table events`.execute(db);
+    }
   });
 
   it('changes nothing when a batch is delivered again', async () => {

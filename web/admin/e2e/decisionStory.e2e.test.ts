@@ -41,7 +41,9 @@ const decisionsOf = (claimId: string) =>
 const decisionMails = (claimNumber: string) =>
   smtp
     .messages()
-    .filter((m) => m.to.includes('ava@example.com') && m.subject === `Your claim #${claimNumber} has a decision`);
+    .filter(
+      (m) => m.to.includes('ava@example.com') && m.subject === `Your claim #${claimNumber} has a decision: approved`,
+    );
 
 describe('a claim of two items decided one item at a time', () => {
   it("tells the shopper and the integration once, when the claim as a whole is decided, with both items and the page's amounts", async () => {

@@ -12,11 +12,9 @@ import {
   RuleOrderRequest,
   RuleSwitchRequest,
   storeRulesStreamOf,
-  toDecimal,
   type Store,
 } from '@claims/contracts';
 import { rulesInOrder, storeRulesDecider, type StoreRulesCommand, type StoreRulesState } from '@claims/domain';
-import { ruleActivityRows } from '@claims/projections';
 import type { AppContext } from '../context.js';
 import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
 import { authorizedStore } from '../http/authorizedStore.js';
@@ -24,6 +22,7 @@ import { metaOf } from '../http/requestMeta.js';
 import { AppError } from '../platform/errors.js';
 import { definitionOf, ruleViewOf } from './ruleEdge.js';
 import { backtestView, periodOf, startBacktest } from './backtests.js';
+import { ruleActivity } from './ruleActivity.js';
 
 const StoreParams = z.object({ storeId: z.uuid() });
 const RuleParams = z.object({ storeId: z.uuid(), ruleId: z.uuid() });
@@ -197,24 +196,8 @@ export const ruleRoutes =
       },
       async (request) => {
         const { store } = await authorizedStore(ctx, request, 'automation:read', request.params.storeId);
-        const rows = await ruleActivityRows(ctx.database.db, {
-          storeId: store.id,
-          ruleId: request.params.ruleId,
-          limit: 500,
-        });
         return {
-          entries: rows.map((r) => ({
-            ruleId: r.rule_id,
-            ruleVersion: r.rule_version,
-            ruleName: r.rule_name,
-            mode: r.mode,
-            claimId: r.claim_id,
-            claimNumber: r.claim_number,
-            action: r.action,
-            amount: toDecimal(Number(r.amount), r.currency),
-            currency: r.currency,
-            at: new Date(r.applied_at).toISOString(),
-          })),
+          entries: await ruleActivity(ctx, { storeId: store.id, ruleId: request.params.ruleId, limit: 500 }),
         };
       },
     );

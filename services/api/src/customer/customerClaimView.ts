@@ -1,4 +1,5 @@
 import type { Claim, ClaimStoreCredit, CustomerClaimView, ShopperStatusChange } from '@claims/contracts';
+import { decidesWholeClaim, decisionOutcome } from '@claims/domain';
 import { toApiClaim } from '../http/apiClaim.js';
 
 /** The claim as the shopper sees it: the API's claim without versions, risk or who resolved it. */
@@ -17,5 +18,6 @@ export function toCustomerClaimView(
     hasReview: claim.reviewed,
     storeCredits,
     statusHistory,
+    outcome: claim.resolutions.length > 0 && decidesWholeClaim(claim) ? decisionOutcome(claim.resolutions) : null,
   };
 }

@@ -13,6 +13,7 @@ import {
   CLAIM_STATUS_LABELS,
   Message,
   ResolveClaimRequest,
+  RuleActivityList,
   SendMessageRequest,
   TimelineResponse,
   toDecimal,
@@ -31,6 +32,7 @@ import { afterCommand, toAdminClaimDetail } from './claimDetail.js';
 import { created, messagesOf } from '../http/claimEvents.js';
 import { assignableUsers } from './assignees.js';
 import { assertOwnAttachments } from '../media/index.js';
+import { ruleActivity } from '../automation/index.js';
 
 const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as const;
@@ -75,6 +77,7 @@ export const adminClaimRoutes =
           storeIds,
           claimType: q.type,
           protectionStatus: q.protection,
+          riskLevel: q.risk,
           createdFrom: q.from,
           createdTo: q.to,
           search: q.search || undefined,
@@ -120,6 +123,10 @@ export const adminClaimRoutes =
             assignee: row.assignee_id ? { id: row.assignee_id, name: row.assignee_name ?? '' } : null,
             lastCustomerReplyAt: iso(row.customer_activity_at)!,
             customerReplied: row.customer_replied,
+            risk:
+              row.risk_level === null || row.risk_score === null
+                ? null
+                : { level: row.risk_level, score: Number(row.risk_score) },
           })),
         };
       },
@@ -167,6 +174,24 @@ export const adminClaimRoutes =
       async (request) => {
         const { state: claim } = await authorizedClaim(ctx, request, 'claim:read', request.params.claimId);
         return { data: await claimTimeline(ctx.database.db, claim.id) };
+      },
+    );
+
+    app.get(
+      '/api/admin/claims/:claimId/rule-activity',
+      {
+        config: { auth: 'user', permission: 'claim:read' },
+        schema: {
+          tags: ['back-office'],
+          summary:
+            "What the store's rules did to the claim (live) or would have done (shadow), newest first: a shadow rule records here only",
+          params: ClaimParams,
+          response: { 200: RuleActivityList, ...errors },
+        },
+      },
+      async (request) => {
+        const { state: claim } = await authorizedClaim(ctx, request, 'claim:read', request.params.claimId);
+        return { entries: await ruleActivity(ctx, { storeId: claim.storeId, claimId: claim.id, limit: 100 }) };
       },
     );
 

@@ -7,7 +7,7 @@ import {
   type Message,
   type Store,
 } from '@claims/contracts';
-import type { notificationKindOf } from '@claims/domain';
+import { wholeDecisionOf, type notificationKindOf } from '@claims/domain';
 import { formatLongDate, formatMoney, humanizeCode } from '@claims/format';
 import { storeCreditLinesOf, type StoredEvent } from '../store-credit/index.js';
 import type { Mail } from './mailer.js';
@@ -101,9 +101,13 @@ function contentFor(
       };
     case 'claim_resolved': {
       const latest = claim.resolutions.at(-1)?.createdAt ?? claim.filedAt;
+      // Says "approved" whoever decided, a rule at filing included: this mail is the one that tells a shopper their
+      // claim was approved at once, after the filing mail (docs/decisions/approved-at-once.md).
+      const approved =
+        after.event.type === 'ClaimResolved' && wholeDecisionOf(after.event.data)?.outcome === 'APPROVED';
       return {
-        subject: `Your claim #${claim.claimNumber} has a decision`,
-        heading: `Claim #${claim.claimNumber}: the decision`,
+        subject: `Your claim #${claim.claimNumber} has a decision${approved ? ': approved' : ''}`,
+        heading: `Claim #${claim.claimNumber}: ${approved ? 'approved' : 'the decision'}`,
         paragraphs: [hello, `${store.name} decided on your claim on ${formatLongDate(latest)}:`],
         lines: decisionLines(after),
         action,

@@ -2,9 +2,10 @@ import { readerOf } from '@claims/contracts';
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
-import { lineValue, protectionStatus, requestedResolution } from '@claims/domain';
+import { lineValue, protectionStatus, requestedResolution, riskOfFiled } from '@claims/domain';
 import { defineProjection } from '../runtime/projection.js';
 import { rowFold } from '../runtime/rowFold.js';
+import { claimListRiskBackfill } from './claimListRiskBackfill.js';
 
 const migrations: Record<string, Migration> = {
   '0200_claim_list': sqlMigration(
@@ -76,6 +77,14 @@ const migrations: Record<string, Migration> = {
         end if;
       end $$`,
   ),
+  // The queue's risk column and filter read the claim's risk here, from its ClaimFiled like the rest of the row, rather
+  // than join the claim-risk projection's table (docs/decisions/claim-queue.md "Risk in the queue"). Nullable: rows
+  // of a projection database apart from the event store have none until it is rebuilt.
+  '2900_claim_list_risk': sqlMigration(
+    sql`alter table claim_list add column risk_level text, add column risk_score smallint`,
+    sql`create index claim_list_store_risk_created on claim_list (store_id, risk_level, created_at desc, claim_id desc)`,
+  ),
+  '2910_claim_list_risk_backfill': claimListRiskBackfill,
 };
 
 /** Every event of a claim's stream moves its row (its version, at least). */
@@ -120,6 +129,8 @@ const claimRows = rowFold({
     created_at: 'timestamptz',
     updated_at: 'timestamptz',
     version: 'bigint',
+    risk_level: 'text | null',
+    risk_score: 'smallint | null',
   },
   key: ['claim_id'],
   handles: claimListReader.handles,
@@ -128,6 +139,7 @@ const claimRows = rowFold({
   evolve(row, event) {
     if (event.type === 'ClaimFiled') {
       const d = event.data;
+      const risk = riskOfFiled(d);
       return (
         row ?? {
           claim_id: d.claimId,
@@ -151,6 +163,8 @@ const claimRows = rowFold({
           created_at: d.filedAt,
           updated_at: event.occurredAt,
           version: event.streamVersion,
+          risk_level: risk.level,
+          risk_score: risk.score,
         }
       );
     }
@@ -208,6 +222,7 @@ export const claimListProjection = defineProjection({
     'claim_list_type_created',
     'claim_list_store_value',
     'claim_list_value',
+    'claim_list_store_risk_created',
   ],
   applyBatch: claimRows.applyBatch,
 });

@@ -1,5 +1,5 @@
 import { sql, type QueryExecutorProvider } from 'kysely';
-import { DomainFailure, type ClaimStatus, type ClaimType } from '@claims/contracts';
+import { DomainFailure, type ClaimStatus, type ClaimType, type RiskLevel } from '@claims/contracts';
 import { queryNamedSql } from '@claims/event-store';
 
 export interface ClaimListRow {
@@ -24,6 +24,9 @@ export interface ClaimListRow {
   created_at: Date;
   updated_at: Date;
   version: number;
+  /** As filing assessed it; null only on a row listed before the list carried risk and not backfilled. */
+  risk_level: RiskLevel | null;
+  risk_score: number | null;
 }
 
 export interface ClaimListFilter {

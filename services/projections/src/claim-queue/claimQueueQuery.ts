@@ -1,5 +1,5 @@
 import { sql, type QueryExecutorProvider, type RawBuilder } from 'kysely';
-import type { ClaimStatus, QueueCounts, QueueSort, SearchMatch, SortOrder } from '@claims/contracts';
+import type { ClaimStatus, QueueCounts, QueueSort, RiskLevel, SearchMatch, SortOrder } from '@claims/contracts';
 import type { ClaimListFilter, ClaimListRow } from '../claim-list/claimListQuery.js';
 import { decodeQueueCursor, encodeQueueCursor, type QueueCursor } from './queueCursor.js';
 import { SEARCH_ORDER, searchClaims, searchedCondition, type SearchedClaims } from './queueSearch.js';
@@ -17,6 +17,7 @@ export type AssigneeCondition = { kind: 'user'; id: string } | { kind: 'none' };
 /** The claim list's filter, with who works the claim and the queue's server-side sorts. */
 export interface QueueFilter extends ClaimListFilter {
   assignee?: AssigneeCondition | undefined;
+  riskLevel?: RiskLevel | undefined;
   sort: QueueSort;
   order: SortOrder;
 }
@@ -58,6 +59,7 @@ function filterConditions(filter: Omit<QueueFilter, 'sort' | 'order' | 'limit'>)
   if (filter.createdTo) conditions.push(sql`c.created_at < ${filter.createdTo}`);
   if (filter.assignee?.kind === 'user') conditions.push(sql`a.assignee_id = ${filter.assignee.id}::uuid`);
   if (filter.assignee?.kind === 'none') conditions.push(sql`a.assignee_id is null`);
+  if (filter.riskLevel) conditions.push(sql`c.risk_level = ${filter.riskLevel}`);
   return conditions;
 }
 
@@ -137,7 +139,12 @@ export async function queueCounts(
   searched: SearchedClaims | null,
 ): Promise<QueueCounts> {
   const plain =
-    !filter.search && !filter.claimType && !filter.protectionStatus && !filter.createdFrom && !filter.createdTo;
+    !filter.search &&
+    !filter.claimType &&
+    !filter.protectionStatus &&
+    !filter.createdFrom &&
+    !filter.createdTo &&
+    !filter.riskLevel;
   let rows: Array<{ status: ClaimStatus; n: number }>;
   let capped = false;
   if (plain) {

@@ -15,6 +15,7 @@ import {
   CLAIM_STATUS_LABELS,
   ClaimType,
   ProtectionStatus,
+  RiskLevel,
   type AdminClaimListItem,
   type SearchMatch,
 } from '@claims/contracts';
@@ -23,7 +24,7 @@ import { pluralize } from '@claims/format';
 import { storesWith, useMe } from '../shared/session.js';
 import { BulkStatusBar } from './queue/BulkStatusBar.js';
 import { Alert, Page } from '@claims/ui/components';
-import { PROTECTION_LABELS } from '../shared/components/ui.js';
+import { PROTECTION_LABELS, RISK_LABELS } from '../shared/components/ui.js';
 import { HelpDialog } from './shortcuts/HelpDialog.js';
 import { claimTypeLabel } from '../shared/labels.js';
 import { COLUMN_OF_SORT, DEFAULT_VISIBILITY, SORT_OF_COLUMN, SORT_WORDS, columns, features } from './queue/columns.js';
@@ -122,6 +123,17 @@ function Filters({
           {ProtectionStatus.options.map((p) => (
             <option key={p} value={p}>
               {PROTECTION_LABELS[p]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-risk`}>Risk</label>
+        <select id={`${id}-risk`} value={draft.risk ?? ''} onChange={set('risk')}>
+          <option value="">Any risk</option>
+          {RiskLevel.options.map((level) => (
+            <option key={level} value={level}>
+              {RISK_LABELS[level]} risk
             </option>
           ))}
         </select>

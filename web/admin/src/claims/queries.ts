@@ -2,6 +2,7 @@ import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type { ReturnStatus } from '@claims/contracts';
 import { api, type ClaimListParams } from '../shared/api.js';
 import { claimFacts } from './claim/claimFactsApi.js';
+import { claimRuleActivity } from './claim/ruleActivityApi.js';
 import { orderApi } from './order/orderApi.js';
 import { returnsApi } from './returns/returnsApi.js';
 import { reviewsApi } from './reviews/reviewsApi.js';
@@ -47,6 +48,9 @@ export const claimQueries = {
     }),
   facts: (claimId: string) =>
     queryOptions({ queryKey: ['claim', claimId, 'facts'], queryFn: () => claimFacts(claimId) }),
+  /** What rules did or would have done to the claim (a moment after filing: the read model follows the events). */
+  ruleActivity: (claimId: string) =>
+    queryOptions({ queryKey: ['claim', claimId, 'rule-activity'], queryFn: () => claimRuleActivity(claimId) }),
   timeline: (claimId: string) =>
     queryOptions({ queryKey: ['timeline', claimId], queryFn: () => api.timeline(claimId) }),
   assignees: (claimId: string) =>

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Link, Navigate } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { formatDateTime } from '@claims/format';
@@ -14,19 +15,46 @@ export function ProcessPage() {
   return <Navigate to="/resolution" />;
 }
 
+/**
+ * How long the "claim received" page keeps asking for a decision, and how often: a store's live rule decides within a
+ * second or two of filing (docs/decisions/approved-at-once.md), and after that the claim waits for a person.
+ */
+const DECISION_WATCH_MS = 6_000;
+const DECISION_POLL_MS = 500;
+
 export function ClaimReceivedPage() {
   const submitted = usePortal((s) => s.submitted);
   const order = usePortal((s) => s.order);
+  const [shownAt] = useState(() => Date.now());
   // Read when the page shows, not with the order: the store's acknowledgment as it is now.
   const store = useQuery({
     queryKey: ['store', order?.storeId],
     queryFn: () => api.getStore(order!.storeId),
     enabled: Boolean(order),
   });
+  // The claim page's own read (same key): what it learns here, the claim page shows at once.
+  const claim = useQuery({
+    queryKey: ['claim', submitted?.token],
+    queryFn: () => api.getClaim(submitted!.token),
+    enabled: Boolean(submitted),
+    refetchInterval: (query) =>
+      query.state.data?.outcome || Date.now() - shownAt > DECISION_WATCH_MS ? false : DECISION_POLL_MS,
+  });
+  const approved = claim.data?.outcome === 'APPROVED';
   const acknowledgment = store.data?.claimAcknowledgment;
   return (
-    <Page title="We've received your claim" subtitle={submitted ? `Claim #${submitted.claimNumber}` : undefined}>
+    <Page
+      title={approved ? 'Your claim is approved' : "We've received your claim"}
+      subtitle={submitted ? `Claim #${submitted.claimNumber}` : undefined}
+    >
       {acknowledgment ? <p className="card">{acknowledgment}</p> : null}
+      <div role="status">
+        {approved ? (
+          <p className="card">
+            {store.data?.name ?? 'The store'} approved your claim right away. The claim page shows what you get.
+          </p>
+        ) : null}
+      </div>
       <p>
         We'll email {order?.customerEmail ?? 'you'} with updates. You can follow your claim and message the store at any
         time.

@@ -8,6 +8,7 @@ import { Fact } from '../../shared/components/ui.js';
 import { resolutionTypeLabel } from '../../shared/labels.js';
 import './decision.css';
 import { claimQueries } from '../queries.js';
+import { RiskPanel, RuleActivityPanel } from './RiskAndRules.js';
 
 function AddressBlock({ address }: { address: Address }) {
   const lines = [
@@ -202,23 +203,27 @@ function OtherClaimsPanel({ facts }: { facts: ClaimFacts }) {
   );
 }
 
-/** The facts to decide with, beside the claim: order and shipping, signature, flags and the customer's history. */
+/** The facts to decide with, beside the claim: its risk, what rules did, order and shipping, signature, flags and the customer's history. */
 export function ClaimFactsPanels({ claim }: { claim: AdminClaimDetail }) {
   const facts = useQuery(claimQueries.facts(claim.id));
-  if (facts.isPending)
-    return (
-      <p className="muted" role="status">
-        Loading the order and the customer's history…
-      </p>
-    );
-  if (facts.isError)
-    return <Alert>The order and the customer's history could not be loaded: {errorText(facts.error)}</Alert>;
   return (
     <>
-      <FlagsPanel facts={facts.data} />
-      <OrderPanel facts={facts.data} />
-      <SignaturePanel facts={facts.data} customer={claim.customer.name} />
-      <OtherClaimsPanel facts={facts.data} />
+      <RiskPanel claim={claim} />
+      <RuleActivityPanel claimId={claim.id} />
+      {facts.isPending ? (
+        <p className="muted" role="status">
+          Loading the order and the customer's history…
+        </p>
+      ) : facts.isError ? (
+        <Alert>The order and the customer's history could not be loaded: {errorText(facts.error)}</Alert>
+      ) : (
+        <>
+          <FlagsPanel facts={facts.data} />
+          <OrderPanel facts={facts.data} />
+          <SignaturePanel facts={facts.data} customer={claim.customer.name} />
+          <OtherClaimsPanel facts={facts.data} />
+        </>
+      )}
     </>
   );
 }

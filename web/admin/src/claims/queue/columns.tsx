@@ -3,7 +3,7 @@ import { columnVisibilityFeature, createColumnHelper, rowSortingFeature, tableFe
 import type { AdminClaimListItem, QueueSort } from '@claims/contracts';
 import { formatDateTime, formatMoney } from '@claims/format';
 import { claimTypeLabel, requestedResolutionLabel, resolutionTypeLabel } from '../../shared/labels.js';
-import { Badge, ProtectionBadge, StatusTag } from '../../shared/components/ui.js';
+import { Badge, ProtectionBadge, RiskBadge, StatusTag } from '../../shared/components/ui.js';
 
 /** Sorting is the server's (keyset over every claim, not the loaded rows): the table only shows which. */
 export const features = tableFeatures({ columnVisibilityFeature, rowSortingFeature });
@@ -51,6 +51,15 @@ export const columns = helper.columns([
     header: 'Status',
     enableSorting: false,
     cell: (info) => <StatusTag status={info.getValue()} />,
+  }),
+  helper.accessor('risk', {
+    id: 'risk',
+    header: 'Risk',
+    enableSorting: false,
+    cell: (info) => {
+      const risk = info.getValue();
+      return risk ? <RiskBadge level={risk.level} score={risk.score} /> : <span className="muted">Not assessed</span>;
+    },
   }),
   helper.accessor('claimType', {
     id: 'claimType',

@@ -29,6 +29,8 @@ const HEADER = [
   'Assignee',
   'Last customer reply',
   'Customer replied',
+  'Risk',
+  'Risk score',
 ] as const;
 
 const row = (c: AdminClaimListItem) => [
@@ -54,6 +56,8 @@ const row = (c: AdminClaimListItem) => [
   c.assignee?.name ?? '',
   c.lastCustomerReplyAt,
   c.customerReplied ? 'yes' : 'no',
+  c.risk?.level ?? '',
+  c.risk?.score ?? '',
 ];
 
 /**

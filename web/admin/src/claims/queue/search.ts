@@ -16,6 +16,7 @@ export const QueueSearch = z.object({
   from: lenient.from.catch(undefined),
   to: lenient.to.catch(undefined),
   protection: lenient.protection.catch(undefined),
+  risk: lenient.risk.catch(undefined),
   q: lenient.q.catch(undefined),
   assignee: lenient.assignee.catch(undefined),
   sort: lenient.sort.catch(undefined),
@@ -27,7 +28,7 @@ export type QueueSearch = z.infer<typeof QueueSearch>;
 export const DEFAULT_PAGE_SIZE = 25;
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
 
-export const FILTER_KEYS = ['type', 'store', 'from', 'to', 'protection', 'q'] as const;
+export const FILTER_KEYS = ['type', 'store', 'from', 'to', 'protection', 'risk', 'q'] as const;
 
 /** A local calendar day as the instant it starts. */
 function startOfDay(value: string, plusDays = 0): string {
@@ -44,6 +45,7 @@ export function toListParams(search: QueueSearch): ClaimListParams {
     from: search.from ? startOfDay(search.from) : undefined,
     to: search.to ? startOfDay(search.to, 1) : undefined,
     protection: search.protection,
+    risk: search.risk,
     search: search.q || undefined,
     assignee: search.assignee,
     sort: search.sort,

@@ -5,6 +5,7 @@ import {
   CLAIM_STATUS_LABELS,
   type ClaimStatus,
   type ProtectionStatus,
+  type RiskLevel,
 } from '@claims/contracts';
 
 export type BadgeTone = 'info' | 'warning' | 'success' | 'danger' | 'neutral';
@@ -46,6 +47,21 @@ const PROTECTION_TONES: Record<ProtectionStatus, BadgeTone> = {
 export function ProtectionBadge({ status }: { status: string }) {
   const known = status === 'protected' || status === 'ota' || status === 'removed' || status === 'unprotected';
   return <Badge tone={known ? PROTECTION_TONES[status] : 'neutral'}>{status}</Badge>;
+}
+
+const RISK_TONES: Record<RiskLevel, BadgeTone> = { low: 'success', medium: 'warning', high: 'danger' };
+export const RISK_LABELS: Record<RiskLevel, string> = { low: 'Low', medium: 'Medium', high: 'High' };
+
+/**
+ * A claim's risk level in words (its colour only repeats them), the score on hover and, for a screen reader, in the
+ * text itself.
+ */
+export function RiskBadge({ level, score }: { level: RiskLevel; score: number }) {
+  return (
+    <span className={`badge badge-${RISK_TONES[level]}`} title={`Risk score ${score} of 100`}>
+      {RISK_LABELS[level]} risk<span className="visually-hidden">, score {score} of 100</span>
+    </span>
+  );
 }
 
 /** A term and its value in a description list. */
