@@ -11,18 +11,20 @@ import {
   RuleList,
   RuleOrderRequest,
   RuleSwitchRequest,
+  RuleVersionList,
   storeRulesStreamOf,
   toDecimal,
   type Store,
 } from '@claims/contracts';
 import { rulesInOrder, storeRulesDecider, type StoreRulesCommand, type StoreRulesState } from '@claims/domain';
+import { readStream } from '@claims/event-store';
 import { ruleActivityRows } from '@claims/projections';
 import type { AppContext } from '../context.js';
 import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
 import { authorizedStore } from '../http/authorizedStore.js';
 import { metaOf } from '../http/requestMeta.js';
 import { AppError } from '../platform/errors.js';
-import { definitionOf, ruleViewOf } from './ruleEdge.js';
+import { definitionOf, ruleVersionsOf, ruleViewOf } from './ruleEdge.js';
 import { backtestView, periodOf, startBacktest } from './backtests.js';
 
 const StoreParams = z.object({ storeId: z.uuid() });
@@ -180,6 +182,28 @@ export const ruleRoutes =
         const revised = handled.state.rules.get(ruleId);
         if (!revised) throw ruleNotFound();
         return { id: ruleId, version: revised.version };
+      },
+    );
+
+    app.get(
+      '/api/stores/:storeId/rules/:ruleId/versions',
+      {
+        config: { auth: 'user-or-token', permission: 'automation:read' },
+        schema: {
+          tags,
+          summary: 'Every version of a rule, newest first: what it said, when and who saved it',
+          security,
+          params: RuleParams,
+          response: { 200: RuleVersionList, ...errors },
+        },
+      },
+      async (request) => {
+        const { store } = await authorizedStore(ctx, request, 'automation:read', request.params.storeId);
+        const { ruleId } = request.params;
+        const { events } = await readStream(ctx.database.db, storeRulesStreamOf(store.id));
+        const versions = ruleVersionsOf(events, ruleId, store.currency);
+        if (versions.length === 0) throw ruleNotFound();
+        return { ruleId, versions };
       },
     );
 
