@@ -96,7 +96,10 @@ describe('rules decide claims like an agent (PostgreSQL and Kafka)', () => {
   });
 
   it('lets support read the rules but not change them; owners change them, by session or API token', async () => {
-    expect((await world.call('GET', `/api/stores/${world.acme}/rules`, { cookie: agent })).statusCode).toBe(200);
+    const none = await world.call('GET', `/api/stores/${world.acme}/rules`, { cookie: agent });
+    expect(none.statusCode).toBe(200);
+    // A store without rules still says its currency, what a new rule's money is in.
+    expect(json(none)).toEqual({ rules: [], paused: false, currency: 'USD', version: 0 });
     const refused = await world.call('POST', `/api/stores/${world.acme}/rules`, { cookie: agent, body: shadowDeny });
     expect(refused.statusCode).toBe(403);
     const shadow = await world.call('POST', `/api/stores/${world.acme}/rules`, {

@@ -40,6 +40,7 @@ function listOf(state: StoreRulesState, version: number, store: Store): RuleList
   return {
     rules: rulesInOrder(state).map((rule, position) => ruleViewOf(rule, position, store.currency)),
     paused: state.paused,
+    currency: store.currency,
     version,
   };
 }
