@@ -29,7 +29,7 @@ const DENY = 'Deny small damage from new shoppers';
 const HOLD = 'Hold high-risk claims';
 
 describe('rules page', () => {
-  it('builds a rule with its preview, backtests it over the store’s history, saves, reorders by keyboard, switches its mode and pauses every rule', async () => {
+  it('builds a rule with its preview, backtests it over the store’s history, saves, reorders by drag and by keyboard, switches its mode and pauses every rule', async () => {
     const { page, context, problems } = await h.newPage();
     await signIn(page, 'owner@acme.test');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Rules' }).click();
@@ -106,13 +106,22 @@ describe('rules page', () => {
     await page.getByRole('status').getByText(`“${HOLD}” saved as version 1.`).waitFor();
     expect(await ruleHeadings(page)).toEqual([`1. ${DENY}`, `2. ${HOLD}`]);
 
+    // Dragged onto the first, the second rule goes first.
+    const rowOf = (name: string) =>
+      page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: new RegExp(`^\\d\\. ${name}$`) }) });
+    await rowOf(HOLD).dragTo(rowOf(DENY));
+    await page.getByRole('status').getByText(`“${HOLD}” moved to position 1 of 2.`).waitFor();
+    expect(await ruleHeadings(page)).toEqual([`1. ${HOLD}`, `2. ${DENY}`]);
+    // From the keyboard: down, then up again; the handle keeps the focus, so each arrow key moves the same rule.
     const handle = page.getByRole('button', { name: new RegExp(`^Reorder “${HOLD}”`) });
     await handle.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.getByRole('status').getByText(`“${HOLD}” moved to position 2 of 2.`).waitFor();
+    expect(await ruleHeadings(page)).toEqual([`1. ${DENY}`, `2. ${HOLD}`]);
+    expect(await handle.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.press('ArrowUp');
     await page.getByRole('status').getByText(`“${HOLD}” moved to position 1 of 2.`).waitFor();
     expect(await ruleHeadings(page)).toEqual([`1. ${HOLD}`, `2. ${DENY}`]);
-    // The handle keeps the focus, so the next arrow key moves the same rule.
-    expect(await handle.evaluate((el) => el === document.activeElement)).toBe(true);
     const owner = await apiSession(h.baseUrl, 'owner@acme.test');
     const storeId = owner.me.stores.find((s) => s.name === 'Acme Outfitters')!.id;
     await eventually(async () =>

@@ -127,30 +127,32 @@ export function BacktestPanel({
           {view.disagreements.length === 0 ? (
             <p className="muted">The rule agrees with every decision made in this period.</p>
           ) : (
-            <div className="table-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-disagree`}>
-              <table className="claims-table">
-                <caption id={`${id}-disagree`}>Claims where the rule disagrees with the decision made</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Claim</th>
-                    <th scope="col">What was decided</th>
-                    <th scope="col">What the rule would do</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {view.disagreements.map((d) => (
-                    <tr key={d.claimId}>
-                      <th scope="row">
-                        <Link to="/claims/view/$claimRef" params={{ claimRef: d.claimId }} search={{}}>
-                          {d.claimNumber}
-                        </Link>
-                      </th>
-                      <td>{OUTCOME_LABELS[d.agent] ?? d.agent}</td>
-                      <td>{OUTCOME_LABELS[d.rule] ?? d.rule}</td>
+            <div className="stack">
+              <h5 id={`${id}-disagree`}>Claims where the rule disagrees with the decision made</h5>
+              <div className="table-wrap" tabIndex={0} role="region" aria-label="Disagreements, table">
+                <table className="claims-table" aria-labelledby={`${id}-disagree`}>
+                  <thead>
+                    <tr>
+                      <th scope="col">Claim</th>
+                      <th scope="col">What was decided</th>
+                      <th scope="col">What the rule would do</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody>
+                    {view.disagreements.map((d) => (
+                      <tr key={d.claimId}>
+                        <th scope="row">
+                          <Link to="/claims/view/$claimRef" params={{ claimRef: d.claimId }} search={{}}>
+                            {d.claimNumber}
+                          </Link>
+                        </th>
+                        <td>{OUTCOME_LABELS[d.agent] ?? d.agent}</td>
+                        <td>{OUTCOME_LABELS[d.rule] ?? d.rule}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
             </div>
           )}
         </div>

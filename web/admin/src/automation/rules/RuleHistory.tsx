@@ -73,8 +73,12 @@ export function RuleHistory({ storeId, rule }: { storeId: string; rule: RuleView
                   <th scope="col">When</th>
                   <th scope="col">Claim</th>
                   <th scope="col">What it did</th>
-                  <th scope="col">Amount</th>
-                  <th scope="col">Version</th>
+                  <th scope="col" className="numeric">
+                    Amount
+                  </th>
+                  <th scope="col" className="numeric">
+                    Version
+                  </th>
                 </tr>
               </thead>
               <tbody>

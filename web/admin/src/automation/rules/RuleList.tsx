@@ -52,21 +52,20 @@ export function RuleList({
   const [dragging, setDragging] = useState<string | null>(null);
   const [over, setOver] = useState<number | null>(null);
   const [open, setOpen] = useState<string | null>(null);
+  // Moves are sent one after another (a scope runs its mutations in order), so the store's order ends as the last
+  // move left it; only the last answer replaces the list, an earlier one would undo the moves after it for a moment.
+  const orderKey = ['rules', storeId, 'order'];
   const reorder = useMutation({
+    mutationKey: orderKey,
+    scope: { id: `rules-order-${storeId}` },
     mutationFn: (ruleIds: string[]) => automationApi.reorder(storeId, ruleIds),
-    onMutate: async (ruleIds) => {
-      await client.cancelQueries({ queryKey: listKey });
-      const previous = client.getQueryData(listKey);
-      client.setQueryData(listKey, (old) =>
-        old ? { ...old, rules: ruleIds.flatMap((rid) => old.rules.filter((r) => r.id === rid)) } : old,
-      );
-      return { previous };
+    onSuccess: (saved) => {
+      if (client.isMutating({ mutationKey: orderKey }) <= 1) client.setQueryData(listKey, saved);
     },
-    onError: (error, _ids, context) => {
-      client.setQueryData(listKey, context?.previous);
+    onError: async (error) => {
       announce(`The new order was not saved: ${errorText(error)}`);
+      await client.invalidateQueries({ queryKey: listKey });
     },
-    onSuccess: (saved) => client.setQueryData(listKey, saved),
   });
   const switchMode = useMutation({
     mutationFn: ({ rule, mode }: { rule: RuleView; mode: RuleMode }) =>
@@ -81,13 +80,17 @@ export function RuleList({
   function move(from: number, to: number) {
     if (to < 0 || to >= rules.length || from === to) return;
     const rule = rules[from]!;
-    reorder.mutate(
-      moved(
-        rules.map((r) => r.id),
-        from,
-        to,
-      ),
+    const ids = moved(
+      rules.map((r) => r.id),
+      from,
+      to,
     );
+    // The list moves at once; a read still on its way would bring the old order back.
+    void client.cancelQueries({ queryKey: listKey });
+    client.setQueryData(listKey, (old) =>
+      old ? { ...old, rules: ids.flatMap((rid) => old.rules.filter((r) => r.id === rid)) } : old,
+    );
+    reorder.mutate(ids);
     announce(`“${rule.name}” moved to position ${to + 1} of ${rules.length}.`);
   }
   function onHandleKey(event: KeyboardEvent<HTMLButtonElement>, index: number) {
