@@ -161,6 +161,17 @@ describe('rules page', () => {
     await expectAccessible(page);
     await screenshots(page, 'rules-list');
 
+    // Edited: the builder starts from the rule, and saving makes its next version.
+    await page.getByRole('button', { name: `Edit “${HOLD}”` }).click();
+    const editor = page.getByRole('region', { name: `Edit “${HOLD}”` });
+    expect(await editor.getByLabel('Rule name').inputValue()).toBe(HOLD);
+    await editor.getByLabel('Claims a day').fill('20');
+    await eventually(() => editor.getByRole('region', { name: 'Preview' }).locator('p').textContent()).toBe(
+      'Hold every claim with high risk for review, labelled “Held by rule”, at most 20 claims a day.',
+    );
+    await editor.getByRole('button', { name: 'Save as version 2' }).click();
+    await page.getByRole('status').getByText(`“${HOLD}” saved as version 2.`).waitFor();
+
     // The kill switch, after a confirmation; then on again.
     await page.getByRole('button', { name: 'Pause all rules' }).click();
     const dialog = page.getByRole('dialog', { name: 'Pause every rule of this store?' });
