@@ -184,10 +184,14 @@ export const RuleView = RuleInput.extend({
 });
 export type RuleView = z.infer<typeof RuleView>;
 
-/** `GET /api/stores/{storeId}/rules`: the rules in the order they are tried, and the store's kill switch. */
+/**
+ * `GET /api/stores/{storeId}/rules`: the rules in the order they are tried, and the store's kill switch; `currency` is
+ * the store's, what a new rule's money is in (a store without rules has no rule to say it).
+ */
 export const RuleList = z.object({
   rules: z.array(RuleView),
   paused: z.boolean(),
+  currency: CurrencyCode,
   version: z.number().int().nonnegative(),
 });
 export type RuleList = z.infer<typeof RuleList>;

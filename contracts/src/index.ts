@@ -42,3 +42,4 @@ export * from './claimPresence.js';
 export * from './claimReopen.js';
 export * from './publicConfig.js';
 export * from './automation.js';
+export * from './ruleVersions.js';

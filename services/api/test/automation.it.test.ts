@@ -7,6 +7,7 @@ import {
   CreateApiTokenResponse,
   CustomerClaimView,
   RuleActivityList,
+  RuleVersionList,
   type DomainEvent,
   type RuleInput,
 } from '@claims/contracts';
@@ -104,7 +105,10 @@ describe('rules decide claims like an agent (PostgreSQL and Kafka)', () => {
   });
 
   it('lets support read the rules but not change them; owners change them, by session or API token', async () => {
-    expect((await world.call('GET', `/api/stores/${world.acme}/rules`, { cookie: agent })).statusCode).toBe(200);
+    const none = await world.call('GET', `/api/stores/${world.acme}/rules`, { cookie: agent });
+    expect(none.statusCode).toBe(200);
+    // A store without rules still says its currency, what a new rule's money is in.
+    expect(json(none)).toEqual({ rules: [], paused: false, currency: 'USD', version: 0 });
     const refused = await world.call('POST', `/api/stores/${world.acme}/rules`, { cookie: agent, body: shadowDeny });
     expect(refused.statusCode).toBe(403);
     const shadow = await world.call('POST', `/api/stores/${world.acme}/rules`, {
@@ -336,6 +340,28 @@ describe('rules decide claims like an agent (PostgreSQL and Kafka)', () => {
     await sleep(500);
     await world.runtime.settle();
     expect((await claimOf(held.claimId)).status).toBe('NEW');
+  });
+
+  it('keeps every version of a rule, newest first, with who saved it; support reads them', async () => {
+    const revised = await world.call('PUT', `/api/stores/${world.acme}/rules/${liveRuleId}`, {
+      cookie: world.owner,
+      body: { ...approveSmallDamage, mode: 'shadow', dailyLimit: { count: 5, amount: 250.5 } },
+    });
+    expect(json<{ version: number }>(revised).version).toBe(2);
+    const read = await world.call('GET', `/api/stores/${world.acme}/rules/${liveRuleId}/versions`, { cookie: agent });
+    expect(read.statusCode).toBe(200);
+    const { versions } = RuleVersionList.parse(json(read));
+    expect(versions.map((v) => [v.version, v.rule.mode, v.rule.dailyLimit])).toEqual([
+      [2, 'shadow', { count: 5, amount: 250.5 }],
+      [1, 'live', { count: null, amount: null }],
+    ]);
+    expect(versions[0]!.actor).toMatchObject({ type: 'user', name: 'Alex Owner' });
+    expect(versions[1]!.rule.conditions).toEqual(approveSmallDamage.conditions);
+    expect(Date.parse(versions[0]!.at)).toBeGreaterThanOrEqual(Date.parse(versions[1]!.at));
+    const unknown = await world.call('GET', `/api/stores/${world.acme}/rules/${crypto.randomUUID()}/versions`, {
+      cookie: agent,
+    });
+    expect(unknown.statusCode).toBe(404);
   });
 
   it("counts a shopper's claim of a moment ago in the next one's risk, at the store and at another", async () => {

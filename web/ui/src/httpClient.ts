@@ -15,6 +15,8 @@ export class HttpError extends Error {
     readonly code: string,
     message: string,
     readonly retryAfterSeconds: number | null = null,
+    /** Which parts of the request were refused (a 400's `details`: `body.name`, `body.conditions.0.value`), to show by their fields. */
+    readonly details: ReadonlyArray<{ path: string; message: string }> = [],
   ) {
     super(message);
     this.name = 'HttpError';
@@ -87,6 +89,7 @@ async function once<T>(
       parsed.success ? parsed.data.error : 'http_error',
       parsed.success ? parsed.data.message : `Request failed with status ${response.status}`,
       Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,
+      parsed.success ? (parsed.data.details ?? []) : [],
     );
   }
   const body: unknown = response.status === 204 ? null : await response.json();

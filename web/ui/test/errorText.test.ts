@@ -27,6 +27,14 @@ describe('error text shown for a failed call', () => {
     expect(errorText(failure, FALLBACK)).toBe('Item li-2 already has a claim.');
   });
 
+  it("keeps a refusal's details, so a form shows each under its field", async () => {
+    const details = [{ path: 'body.conditions.0.value', message: 'claimValue needs a number of at least 0.' }];
+    answer(400, { error: 'validation_failed', message: 'The request is not valid.', details });
+    const failure = await request('POST', 'stores/s/rules', { body: {}, schema: z.unknown() }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(HttpError);
+    expect((failure as HttpError).details).toEqual(details);
+  });
+
   it('says what failed in plain words when the answer carries no error body', async () => {
     answer(502, '<html>Bad gateway</html>');
     const failure = await request('POST', 'claims/acme-5001', { body: {}, schema: z.unknown() }).catch(

@@ -11,16 +11,18 @@ import {
   RuleList,
   RuleOrderRequest,
   RuleSwitchRequest,
+  RuleVersionList,
   storeRulesStreamOf,
   type Store,
 } from '@claims/contracts';
 import { rulesInOrder, storeRulesDecider, type StoreRulesCommand, type StoreRulesState } from '@claims/domain';
+import { readStream } from '@claims/event-store';
 import type { AppContext } from '../context.js';
 import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
 import { authorizedStore } from '../http/authorizedStore.js';
 import { metaOf } from '../http/requestMeta.js';
 import { AppError } from '../platform/errors.js';
-import { definitionOf, ruleViewOf } from './ruleEdge.js';
+import { definitionOf, ruleVersionsOf, ruleViewOf } from './ruleEdge.js';
 import { backtestView, periodOf, startBacktest } from './backtests.js';
 import { ruleActivity } from './ruleActivity.js';
 
@@ -37,6 +39,7 @@ function listOf(state: StoreRulesState, version: number, store: Store): RuleList
   return {
     rules: rulesInOrder(state).map((rule, position) => ruleViewOf(rule, position, store.currency)),
     paused: state.paused,
+    currency: store.currency,
     version,
   };
 }
@@ -179,6 +182,28 @@ export const ruleRoutes =
         const revised = handled.state.rules.get(ruleId);
         if (!revised) throw ruleNotFound();
         return { id: ruleId, version: revised.version };
+      },
+    );
+
+    app.get(
+      '/api/stores/:storeId/rules/:ruleId/versions',
+      {
+        config: { auth: 'user-or-token', permission: 'automation:read' },
+        schema: {
+          tags,
+          summary: 'Every version of a rule, newest first: what it said, when and who saved it',
+          security,
+          params: RuleParams,
+          response: { 200: RuleVersionList, ...errors },
+        },
+      },
+      async (request) => {
+        const { store } = await authorizedStore(ctx, request, 'automation:read', request.params.storeId);
+        const { ruleId } = request.params;
+        const { events } = await readStream(ctx.database.db, storeRulesStreamOf(store.id));
+        const versions = ruleVersionsOf(events, ruleId, store.currency);
+        if (versions.length === 0) throw ruleNotFound();
+        return { ruleId, versions };
       },
     );
 

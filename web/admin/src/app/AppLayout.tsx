@@ -174,6 +174,18 @@ export function AppLayout() {
                 </Link>
               </li>
             ) : null}
+            {storesWith(me, 'automation:read').length > 0 ? (
+              <li>
+                <Link
+                  to="/rules"
+                  search={{}}
+                  activeOptions={{ includeSearch: false }}
+                  activeProps={{ 'aria-current': 'page' }}
+                >
+                  Rules
+                </Link>
+              </li>
+            ) : null}
             {storesWith(me, 'sop:read').length > 0 ? (
               <li>
                 <Link

@@ -45,6 +45,7 @@ import { BrandingPage } from '../settings/BrandingPage.js';
 import { AbTestsPage } from '../settings/AbTestsPage.js';
 import { OnboardingPage } from '../operations/OnboardingPage.js';
 import { ReturnsPage, ReturnsSearch } from '../claims/ReturnsPage.js';
+import { RulesPage } from '../automation/RulesPage.js';
 
 export const queryClient = new QueryClient({
   // A session that ended (expired, signed out in another tab) sends the user to sign in, then back here.
@@ -323,6 +324,13 @@ export const abTestsRoute = createRoute({
   component: AbTestsPage,
 });
 
+export const rulesRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/rules',
+  validateSearch: (raw) => StoreSearch.parse(raw),
+  component: RulesPage,
+});
+
 const financeTree = financeRoute.addChildren([financeIndexRoute, payoutsRoute, financeReplayRoute, financeChartsRoute]);
 
 /** Any other path of a signed-in user: the 404 inside the app's frame, its navigation kept. */
@@ -350,6 +358,7 @@ const routeTree = rootRoute.addChildren([
     abTestsRoute,
     onboardingRoute,
     returnsRoute,
+    rulesRoute,
     notFoundInFrameRoute,
   ]),
 ]);
