@@ -50,7 +50,7 @@ export default defineConfig({
       {
         test: {
           // The fault suite runs its own PostgreSQL cluster and Kafka broker and kills them: after every
-          // other project, alone. One round here; CHAOS_MINUTES=5 (`make chaos`) keeps going round.
+          // other project, alone. One round here; `make chaos` runs CHAOS_ROUNDS (20).
           name: 'chaos',
           include: ['test/faults.it.test.ts'],
           testTimeout: 600_000,
