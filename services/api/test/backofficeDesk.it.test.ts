@@ -23,11 +23,11 @@ import {
   DEMO_USERS,
   json,
   oneItemClaim,
-  protectedOrder,
   startHarness,
   type DemoUser,
   type Harness,
 } from './support/backofficeHarness.js';
+import { testOrder } from './support/testOrders.js';
 import { mailedInvitationToken } from './support/invitations.js';
 
 type Slug = 'acme' | 'kumo';
@@ -46,7 +46,7 @@ const DAY = 86_400_000;
 let orderCount = 0;
 function freshOrder(currency: 'USD' | 'JPY'): { number: string; input: OrderInput } {
   const number = `DESK-${++orderCount}`;
-  return { number, input: protectedOrder(number, currency) };
+  return { number, input: testOrder(number, { currency }) };
 }
 
 describe('the agent desk: notes, labels, metadata, macros, SOPs, team, bulk status, SLA timers, claim as of a version', () => {

@@ -7,11 +7,11 @@ import {
   DEMO_USERS,
   json,
   oneItemClaim,
-  protectedOrder,
   startHarness,
   type DemoUser,
   type Harness,
 } from './support/backofficeHarness.js';
+import { testOrder } from './support/testOrders.js';
 
 type Slug = 'acme' | 'kumo';
 const USERS = Object.keys(DEMO_USERS) as DemoUser[];
@@ -40,7 +40,7 @@ describe('the permission table on every back-office endpoint', () => {
     for (const slug of STORES) {
       for (const user of USERS) {
         const number = `${slug.toUpperCase()}-${user.toUpperCase()}`;
-        const input = protectedOrder(number, slug === 'kumo' ? 'JPY' : 'USD');
+        const input = testOrder(number, { currency: slug === 'kumo' ? 'JPY' : 'USD' });
         await upsertOrder(h.runtime.ctx.database.db, storeIds.get(slug)!, `src-${number}`, input);
         const filed = await h.fileClaim(
           `src-${number}`,

@@ -3,56 +3,18 @@ import {
   ApiClaim,
   FinanceMonthlyTotals,
   FinanceReplayView,
-  OrderInput,
   PayoutBatch,
   PayoutEntriesResponse,
 } from '@claims/contracts';
 import { DEMO_PASSWORD } from './support/backofficeHarness.js';
+import { testOrder } from './support/testOrders.js';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { ingestOrder } from '../src/catalog/ingestOrder.js';
 import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
 
-const DAY = 86_400_000;
-const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
-
 /** An order of Acme (a USD store) in `currency`, with one 44.00 item. */
 const order = (number: string, currency: string, exchangeRate: number) =>
-  OrderInput.parse({
-    orderNumber: number,
-    customerEmail: `${number.toLowerCase()}@example.com`,
-    currency,
-    exchangeRate,
-    createdAt: ago(12),
-    protected: true,
-    policy: { insuredAmount: 100, premiumPaid: 2, premiumCurrency: currency },
-    shippingAddress: {
-      name: 'Pat Doe',
-      address1: '1 Main St',
-      city: 'Springfield',
-      country: 'United States',
-      countryCode: 'US',
-    },
-    items: [
-      {
-        sourceItemId: `${number}-li`,
-        sourceProductId: 'p',
-        sourceVariantId: 'v',
-        sku: 'SKU',
-        productName: 'Thing',
-        price: 44,
-        quantity: 1,
-      },
-    ],
-    fulfillments: [
-      {
-        sourceFulfillmentId: `${number}-f`,
-        status: 'DELIVERED',
-        shippedAt: ago(11),
-        deliveredAt: ago(10),
-        items: [{ sourceItemId: `${number}-li`, quantity: 1 }],
-      },
-    ],
-  });
+  testOrder(number, { currency, exchangeRate, line: { price: 44 } });
 
 describe('finance: the payout ledger and its replay from the events (contract §Finance)', () => {
   let h: Harness;

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   ApiClaim,
   FinanceReplayView,
-  OrderInput,
   PayoutBatch,
   PayoutEntriesResponse,
   StoreCreditBalanceList,
@@ -12,48 +11,17 @@ import {
 import { eventually } from '../../../test/support/testDatabase.js';
 import { ingestOrder } from '../src/catalog/ingestOrder.js';
 import { DEMO_PASSWORD, json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
+import { testOrder } from './support/testOrders.js';
 
-const DAY = 86_400_000;
-const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
 const meta = { actor: { type: 'system' as const, id: 'test' }, correlationId: 'test', causationId: null };
 
 /** An order in `currency` with one item of `price`, its premium paid in the same currency. */
 const order = (number: string, currency: string, exchangeRate: number, price: number, premium: number) =>
-  OrderInput.parse({
-    orderNumber: number,
-    customerEmail: `${number.toLowerCase()}@example.com`,
+  testOrder(number, {
     currency,
     exchangeRate,
-    createdAt: ago(12),
-    protected: true,
-    policy: { insuredAmount: price, premiumPaid: premium, premiumCurrency: currency },
-    shippingAddress: {
-      name: 'Pat Doe',
-      address1: '1 Main St',
-      city: 'Springfield',
-      country: 'United States',
-      countryCode: 'US',
-    },
-    items: [
-      {
-        sourceItemId: `${number}-li`,
-        sourceProductId: 'p',
-        sourceVariantId: 'v',
-        sku: 'SKU',
-        productName: 'Thing',
-        price,
-        quantity: 1,
-      },
-    ],
-    fulfillments: [
-      {
-        sourceFulfillmentId: `${number}-f`,
-        status: 'DELIVERED',
-        shippedAt: ago(11),
-        deliveredAt: ago(10),
-        items: [{ sourceItemId: `${number}-li`, quantity: 1 }],
-      },
-    ],
+    policy: { insuredAmount: price, premiumPaid: premium },
+    line: { price },
   });
 
 describe('the finance replay of the whole history equals the live ledgers fed through Kafka (contract §Finance)', () => {

@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ApiClaim,
   FinanceReplayView,
-  OrderInput,
   PayoutBatch,
   PayoutEntriesResponse,
   StoreCreditBalanceList,
@@ -13,50 +12,14 @@ import {
 import { eventually } from '../../../test/support/testDatabase.js';
 import { ingestOrder } from '../src/catalog/ingestOrder.js';
 import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
+import { testOrder } from './support/testOrders.js';
 
-const DAY = 86_400_000;
-const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
 const meta = { actor: { type: 'system' as const, id: 'test' }, correlationId: 'test', causationId: null };
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A USD order of Acme with one item of `price`. */
 const order = (number: string, price: number) =>
-  OrderInput.parse({
-    orderNumber: number,
-    customerEmail: `${number.toLowerCase()}@example.com`,
-    currency: 'USD',
-    exchangeRate: 1,
-    createdAt: ago(12),
-    protected: true,
-    policy: { insuredAmount: price, premiumPaid: 1.5, premiumCurrency: 'USD' },
-    shippingAddress: {
-      name: 'Pat Doe',
-      address1: '1 Main St',
-      city: 'Springfield',
-      country: 'United States',
-      countryCode: 'US',
-    },
-    items: [
-      {
-        sourceItemId: `${number}-li`,
-        sourceProductId: 'p',
-        sourceVariantId: 'v',
-        sku: 'SKU',
-        productName: 'Thing',
-        price,
-        quantity: 1,
-      },
-    ],
-    fulfillments: [
-      {
-        sourceFulfillmentId: `${number}-f`,
-        status: 'DELIVERED',
-        shippedAt: ago(11),
-        deliveredAt: ago(10),
-        items: [{ sourceItemId: `${number}-li`, quantity: 1 }],
-      },
-    ],
-  });
+  testOrder(number, { policy: { insuredAmount: price, premiumPaid: 1.5 }, line: { price } });
 
 /**
  * A replay reads the period's scope only: decisions made before the period count where the period's money depends on

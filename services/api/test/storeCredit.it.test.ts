@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreCreditBalanceList, StoreCreditLedger } from '@claims/contracts';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
-import { json, oneItemClaim, protectedOrder, startHarness, type Harness } from './support/backofficeHarness.js';
+import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
+import { testOrder } from './support/testOrders.js';
 
 describe('store credit per customer and store: issued by resolutions, redeemed and adjusted, never negative', () => {
   let h: Harness;
@@ -117,7 +118,7 @@ describe('store credit per customer and store: issued by resolutions, redeemed a
   });
 
   it("reclaims the unredeemed part of a reversed resolution's credit and states what was redeemed, through the route", async () => {
-    await upsertOrder(h.runtime.ctx.database.db, acme, 'src-SC-1', protectedOrder('SC-1'));
+    await upsertOrder(h.runtime.ctx.database.db, acme, 'src-SC-1', testOrder('SC-1'));
     const email = 'sc-1@example.com';
     const filed = await h.fileClaim('src-SC-1', oneItemClaim(email, 'SC-1-f', 'SC-1-li', 'STORE_CREDIT'));
     const resolved = await h.call({

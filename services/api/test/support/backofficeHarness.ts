@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { z } from 'zod';
-import { FileClaimResponse, OrderInput, type FileClaimRequest, type RoleName } from '@claims/contracts';
+import { FileClaimResponse, type FileClaimRequest, type RoleName } from '@claims/contracts';
 import type { Projection } from '@claims/projections';
 import { loadConfig, startRuntime, type Runtime, type RuntimeOptions } from '../../src/index.js';
 import { createTestDatabase } from '../../../../test/support/testDatabase.js';
@@ -169,48 +169,6 @@ export function oneItemClaim(
 }
 
 export const json = <T = unknown>(response: LightMyRequestResponse): T => JSON.parse(response.body) as T;
-
-const DAY = 86_400_000;
-
-/** A protected one-item order, delivered ten days ago (inside every demo store's claim window), for `upsertOrder`. */
-export function protectedOrder(orderNumber: string, currency: 'USD' | 'JPY' = 'USD'): OrderInput {
-  const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
-  return OrderInput.parse({
-    orderNumber,
-    customerEmail: `${orderNumber.toLowerCase()}@example.com`,
-    currency,
-    createdAt: ago(12),
-    protected: true,
-    policy: { insuredAmount: 100, premiumPaid: 2, premiumCurrency: currency },
-    shippingAddress: {
-      name: 'Pat Doe',
-      address1: '1 Main St',
-      city: 'Springfield',
-      country: 'United States',
-      countryCode: 'US',
-    },
-    items: [
-      {
-        sourceItemId: `${orderNumber}-li`,
-        sourceProductId: 'p',
-        sourceVariantId: 'v',
-        sku: 'SKU',
-        productName: 'Thing',
-        price: currency === 'JPY' ? 2400 : 24.5,
-        quantity: 1,
-      },
-    ],
-    fulfillments: [
-      {
-        sourceFulfillmentId: `${orderNumber}-f`,
-        status: 'DELIVERED',
-        shippedAt: ago(11),
-        deliveredAt: ago(10),
-        items: [{ sourceItemId: `${orderNumber}-li`, quantity: 1 }],
-      },
-    ],
-  });
-}
 
 /** The projections among `projections` that have not applied every event they handle yet, each with how many streams it lags on. */
 export async function projectionsBehind(
