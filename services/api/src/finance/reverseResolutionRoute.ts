@@ -2,12 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AdminClaimDetail, ApiError, ReverseResolutionRequest } from '@claims/contracts';
-import { claimDecider } from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { actorOf } from '../http/principal.js';
-import { handleCommand } from '../eventsourcing/commandHandler.js';
+import { handleClaimCommand } from '../http/claimCommand.js';
 import { authorizedClaim } from '../http/authorizedClaim.js';
-import { metaOf } from '../http/requestMeta.js';
 import { afterCommand, toAdminClaimDetail } from '../desk/index.js';
 
 const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });
@@ -37,13 +35,11 @@ export const reverseResolutionRoute =
         const loaded = await authorizedClaim(ctx, request, 'claim:resolve', request.params.claimId);
         const { state: claim } = loaded;
         const principal = request.requirePrincipal();
-        const handled = await handleCommand(ctx, {
-          decider: claimDecider,
-          streamId: claim.id,
-          storeId: claim.storeId,
+        const handled = await handleClaimCommand(
+          ctx,
+          request,
           loaded,
-          meta: metaOf(principal, request.id),
-          command: {
+          {
             type: 'ReverseResolution',
             claimId: claim.id,
             storeId: claim.storeId,
@@ -52,8 +48,8 @@ export const reverseResolutionRoute =
             actor: actorOf(principal),
             now: ctx.now(),
           },
-          expectedVersion: request.body.expectedVersion,
-        });
+          request.body.expectedVersion,
+        );
         return toAdminClaimDetail(ctx, afterCommand(handled), principal);
       },
     );
