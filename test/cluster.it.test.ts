@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClaimPage, CreateApiTokenResponse, FileClaimResponse, WhitelabelSettings } from '@claims/contracts';
 import { ApiClient } from './support/faultLoad.js';
 import { freePort } from './support/faultInfra.js';
-import { orderBody } from './support/orderBody.js';
+import { filingBody, orderBody } from './support/orderBody.js';
 import { eventually } from './support/testDatabase.js';
 import { testEnvironment, type TestEnvironment } from './support/testRuntime.js';
 
@@ -109,26 +109,7 @@ describe('the API as a cluster of processes', () => {
       expect(
         (await api.call('PUT', `/api/v1/orders/cluster-${number}`, { body: orderBody(number), token })).status,
       ).toBe(201);
-      const filing = await api.call('POST', `/api/claims/cluster-${number}`, {
-        body: {
-          email: `buyer-${number}@example.com`,
-          fulfillmentIssues: [
-            {
-              sourceFulfillmentId: `${number}-f`,
-              issues: [
-                {
-                  sourceItemId: `${number}-li-0`,
-                  claimType: 'DAMAGED',
-                  quantity: 1,
-                  details: 'Arrived broken.',
-                  images: [],
-                },
-              ],
-            },
-          ],
-          resolution: { desiredMethod: 'REFUND', customerSignature: 'Lee Buyer', updatedShippingAddress: null },
-        },
-      });
+      const filing = await api.call('POST', `/api/claims/cluster-${number}`, { body: filingBody(number) });
       expect(filing.status, filing.body).toBe(201);
       filed.push(FileClaimResponse.parse(JSON.parse(filing.body)).claimId);
     }

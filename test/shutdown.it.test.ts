@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClaim, CreateApiTokenResponse, FileClaimResponse, WhitelabelSettings } from '@claims/contracts';
 import { ApiClient } from './support/faultLoad.js';
 import { freePort } from './support/faultInfra.js';
-import { orderBody } from './support/orderBody.js';
+import { filingBody, orderBody } from './support/orderBody.js';
 import { eventually } from './support/testDatabase.js';
 import { testEnvironment, type TestEnvironment } from './support/testRuntime.js';
 
@@ -66,26 +66,7 @@ afterAll(async () => {
 
 const fileClaim = async (api: ApiClient, token: string, number: string) => {
   expect((await api.call('PUT', `/api/v1/orders/stop-${number}`, { body: orderBody(number), token })).status).toBe(201);
-  const filing = await api.call('POST', `/api/claims/stop-${number}`, {
-    body: {
-      email: `buyer-${number}@example.com`,
-      fulfillmentIssues: [
-        {
-          sourceFulfillmentId: `${number}-f`,
-          issues: [
-            {
-              sourceItemId: `${number}-li-0`,
-              claimType: 'DAMAGED',
-              quantity: 1,
-              details: 'Arrived broken.',
-              images: [],
-            },
-          ],
-        },
-      ],
-      resolution: { desiredMethod: 'REFUND', customerSignature: 'Lee Buyer', updatedShippingAddress: null },
-    },
-  });
+  const filing = await api.call('POST', `/api/claims/stop-${number}`, { body: filingBody(number) });
   expect(filing.status, filing.body).toBe(201);
   return FileClaimResponse.parse(JSON.parse(filing.body)).claimId;
 };

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FileClaimResponse, Message, WebhookPayload, type FileClaimRequest } from '@claims/contracts';
-import { orderBody } from './orderBody.js';
+import { FileClaimResponse, Message, WebhookPayload } from '@claims/contracts';
+import { filingBody, orderBody } from './orderBody.js';
 
 /**
  * The fault suite's traffic: a webhook receiver counting deliveries per `webhook-id`, and lanes of
@@ -127,25 +127,6 @@ export interface Failure {
   startedAt: number;
   endedAt: number;
 }
-
-const filingBody = (orderNumber: string): FileClaimRequest => ({
-  email: `buyer-${orderNumber}@example.com`,
-  fulfillmentIssues: [
-    {
-      sourceFulfillmentId: `${orderNumber}-f`,
-      issues: [
-        {
-          sourceItemId: `${orderNumber}-li-0`,
-          claimType: 'DAMAGED',
-          quantity: 1,
-          details: 'Arrived broken.',
-          images: [],
-        },
-      ],
-    },
-  ],
-  resolution: { desiredMethod: 'REFUND', customerSignature: 'Lee Buyer', updatedShippingAddress: null },
-});
 
 export interface LoadOptions {
   api: ApiClient;
