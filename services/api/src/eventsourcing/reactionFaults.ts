@@ -1,16 +1,8 @@
 import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { ParkedReactionEvent } from '@claims/contracts';
-import {
-  sqlMigration,
-  storeCheckpoint,
-  storedDomainEvent,
-  parkedEventOf,
-  toRecordedEvent,
-  type ParkedEventRow,
-  type Position,
-  type StoredEventRow,
-} from '@claims/event-store';
+import { parkedEventOf, sqlMigration, storeCheckpoint, storedDomainEvent, toRecordedEvent } from '@claims/event-store';
+import type { ParkedEventRow, Position, StoredEventRow } from '@claims/event-store';
 import type { AppContext } from '../context.js';
 import type { ReactedEvent, Reaction } from './reactions.js';
 
