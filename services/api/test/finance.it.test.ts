@@ -1,15 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ApiClaim,
-  FinanceMonthlyTotals,
-  FinanceReplayView,
-  PayoutBatch,
-  PayoutEntriesResponse,
-} from '@claims/contracts';
-import { DEMO_PASSWORD } from './support/backofficeHarness.js';
+import { ApiClaim, FinanceMonthlyTotals, PayoutBatch, PayoutEntriesResponse } from '@claims/contracts';
 import { testOrder } from './support/testOrders.js';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { ingestOrder } from '../src/catalog/ingestOrder.js';
+import { finishedReplay } from './support/financeReplays.js';
 import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
 
 /** An order of Acme (a USD store) in `currency`, with one 44.00 item. */
@@ -146,19 +140,7 @@ describe('finance: the payout ledger and its replay from the events (contract §
     expect((await entries('storeId=not-a-uuid')).statusCode).toBe(400);
   });
 
-  async function replay(body: object): Promise<FinanceReplayView> {
-    const started = await h.call({ method: 'POST', url: '/api/finance/replays', cookie: finance, body });
-    expect(started.statusCode, started.body).toBe(202);
-    const { id } = json<{ id: string }>(started);
-    for (let i = 0; i < 100; i++) {
-      const view = FinanceReplayView.parse(
-        json(await h.call({ method: 'GET', url: `/api/finance/replays/${id}`, cookie: finance })),
-      );
-      if (view.status !== 'running') return view;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error('The replay did not finish');
-  }
+  const replay = (body: object) => finishedReplay(h, finance, body);
 
   it('takes periods as dates, whole days in UTC with `to` included, as finance staff type them', async () => {
     const listed = async (query: string) => {
@@ -211,13 +193,7 @@ describe('finance: the payout ledger and its replay from the events (contract §
   });
 
   it('moves entries pending -> approved -> paid in batches: four eyes, and never an entry paid twice', async () => {
-    const controller = (
-      await h.call({
-        method: 'POST',
-        url: '/api/auth/login',
-        body: { email: 'controller@orderprotection.test', password: DEMO_PASSWORD },
-      })
-    ).headers['set-cookie']!.toString().split(';')[0]!;
+    const controller = await h.loginWith('controller@orderprotection.test');
     const batches = `/api/finance/stores/${acme}/payout-batches`;
     // Two finance users gathering at once: one batch takes the pending entries, the other finds none left.
     const [a, b] = await Promise.all([

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { FinanceReplayView } from '@claims/contracts';
 import {
   ApiClaim,
-  FinanceReplayView,
   PayoutBatch,
   PayoutEntriesResponse,
   StoreCreditBalanceList,
@@ -10,7 +10,8 @@ import {
 } from '@claims/contracts';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { ingestOrder } from '../src/catalog/ingestOrder.js';
-import { DEMO_PASSWORD, json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
+import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
+import { finishedReplay } from './support/financeReplays.js';
 import { testOrder } from './support/testOrders.js';
 
 const meta = { actor: { type: 'system' as const, id: 'test' }, correlationId: 'test', causationId: null };
@@ -117,13 +118,7 @@ describe('the finance replay of the whole history equals the live ledgers fed th
     );
     const batches = `/api/finance/stores/${stores.acme}/payout-batches`;
     const made = PayoutBatch.parse(json(await h.call({ method: 'POST', url: batches, cookie: finance, body: {} })));
-    const controller = (
-      await h.call({
-        method: 'POST',
-        url: '/api/auth/login',
-        body: { email: 'controller@orderprotection.test', password: DEMO_PASSWORD },
-      })
-    ).headers['set-cookie']!.toString().split(';')[0]!;
+    const controller = await h.loginWith('controller@orderprotection.test');
     expect(
       (await h.call({ method: 'POST', url: `${batches}/${made.id}/approve`, cookie: controller, body: {} })).statusCode,
     ).toBe(200);
@@ -152,18 +147,7 @@ describe('the finance replay of the whole history equals the live ledgers fed th
   }, 180_000);
   afterAll(() => h.stop());
 
-  async function replay(body: object): Promise<FinanceReplayView> {
-    const started = await h.call({ method: 'POST', url: '/api/finance/replays', cookie: finance, body });
-    expect(started.statusCode, started.body).toBe(202);
-    const { id } = json<{ id: string }>(started);
-    return eventually(async () => {
-      const view = FinanceReplayView.parse(
-        json(await h.call({ method: 'GET', url: `/api/finance/replays/${id}`, cookie: finance })),
-      );
-      expect(view.status).not.toBe('running');
-      return view;
-    }, 60_000);
-  }
+  const replay = (body: object) => finishedReplay(h, finance, body);
 
   it('finds no difference in payouts, premiums or store credit, and totals every store and currency alike', async () => {
     const view = await replay(whole);

@@ -11,6 +11,7 @@ import {
 } from '@claims/contracts';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { ingestOrder } from '../src/catalog/ingestOrder.js';
+import { finishedReplay } from './support/financeReplays.js';
 import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
 import { testOrder } from './support/testOrders.js';
 
@@ -110,18 +111,7 @@ describe('a finance replay of a period and a store (contract §Finance)', () => 
   }, 180_000);
   afterAll(() => h?.stop());
 
-  async function replay(body: object): Promise<FinanceReplayView> {
-    const started = await h.call({ method: 'POST', url: '/api/finance/replays', cookie: finance, body });
-    expect(started.statusCode, started.body).toBe(202);
-    const { id } = json<{ id: string }>(started);
-    return eventually(async () => {
-      const view = FinanceReplayView.parse(
-        json(await h.call({ method: 'GET', url: `/api/finance/replays/${id}`, cookie: finance })),
-      );
-      expect(view.status).not.toBe('running');
-      return view;
-    }, 60_000);
-  }
+  const replay = (body: object) => finishedReplay(h, finance, body);
 
   it('equals the live ledger of the period: the clawbacks of entries decided before it, the reclaimed credit, the refund, and nothing decided before it', async () => {
     const period = { from, to: new Date().toISOString(), storeIds: [acme] };

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { z } from 'zod';
-import { FileClaimResponse, type FileClaimRequest, type RoleName } from '@claims/contracts';
+import { FileClaimResponse, ROLES, type FileClaimRequest, type Permission, type RoleName } from '@claims/contracts';
 import type { Projection } from '@claims/projections';
 import { loadConfig, startRuntime, type Runtime, type RuntimeOptions } from '../../src/index.js';
 import { createTestDatabase } from '../../../../test/support/testDatabase.js';
@@ -47,11 +47,36 @@ export const DEMO_SCOPES: Record<DemoUser, 'all' | 'acme' | 'kumo'> = {
   kumoOwner: 'kumo',
 };
 
+export type DemoStore = 'acme' | 'kumo';
+export const DEMO_USER_NAMES = Object.keys(DEMO_USERS) as DemoUser[];
+export const DEMO_STORES: readonly DemoStore[] = ['acme', 'kumo'];
+
+/** Whether the demo user's role grants `permission` (contracts' ROLES, not the server's answer). */
+export const demoUserHolds = (user: DemoUser, permission: Permission) =>
+  ROLES[DEMO_ROLES[user]].permissions.includes(permission);
+
+/**
+ * What the permission table says a demo user's request on a store answers: 404 where the store is invisible to them,
+ * 403 where it is visible but they lack one of the permissions `needs`, else `allowed`.
+ */
+export function statusByTable(
+  user: DemoUser,
+  needs: Permission | Permission[],
+  store: DemoStore,
+  allowed: number,
+): number {
+  const scope = DEMO_SCOPES[user];
+  if (scope !== 'all' && scope !== store) return 404;
+  return [needs].flat().every((p) => demoUserHolds(user, p)) ? allowed : 403;
+}
+
 export interface Harness {
   runtime: Runtime;
   stop(): Promise<void>;
   call(options: CallOptions): Promise<LightMyRequestResponse>;
   login(user: DemoUser): Promise<string>;
+  /** Signs in with the demo password as any user of the demo data (one outside DEMO_USERS too); answers the session cookie. */
+  loginWith(email: string): Promise<string>;
   storeId(slug: 'acme' | 'kumo'): Promise<string>;
   fileClaim(sourceOrderId: string, body: FileClaimRequest): Promise<z.infer<typeof FileClaimResponse>>;
 }
@@ -112,6 +137,13 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}, options: Runtime
     });
   };
 
+  const loginWith = async (email: string) => {
+    const response = await call({ method: 'POST', url: '/api/auth/login', body: { email, password: DEMO_PASSWORD } });
+    if (response.statusCode !== 200)
+      throw new Error(`login of ${email} answered ${response.statusCode}: ${response.body}`);
+    return String(response.headers['set-cookie']).split(';')[0]!;
+  };
+
   return {
     runtime,
     call,
@@ -120,17 +152,8 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}, options: Runtime
       await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
-    async login(user) {
-      const response = await call({
-        method: 'POST',
-        url: '/api/auth/login',
-        body: { email: DEMO_USERS[user], password: DEMO_PASSWORD },
-      });
-      if (response.statusCode !== 200)
-        throw new Error(`login of ${user} answered ${response.statusCode}: ${response.body}`);
-      const setCookie = String(response.headers['set-cookie']);
-      return setCookie.split(';')[0]!;
-    },
+    login: (user) => loginWith(DEMO_USERS[user]),
+    loginWith,
     async storeId(slug) {
       let id = stores.get(slug);
       if (!id) {
