@@ -3,8 +3,8 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClaim, CreateApiTokenResponse, FileClaimResponse, WhitelabelSettings } from '@claims/contracts';
-import { ApiClient } from './support/faultLoad.js';
+import { ApiClaim, FileClaimResponse } from '@claims/contracts';
+import { acmeApiToken, ApiClient } from './support/faultLoad.js';
 import { freePort } from './support/faultInfra.js';
 import { filingBody, orderBody } from './support/orderBody.js';
 import { eventually } from './support/testDatabase.js';
@@ -76,19 +76,7 @@ describe('stopping a busy server', () => {
     const smtpPort = (smtp.address() as net.AddressInfo).port;
     const { child, api, port } = await startServer({ SMTP_URL: `smtp://127.0.0.1:${smtpPort}` });
 
-    const login = await api.call('POST', '/api/auth/login', {
-      body: { email: 'owner@acme.test', password: 'demo-pass-1234' },
-    });
-    expect(login.status, login.body).toBe(200);
-    const cookie = String(login.headers.get('set-cookie')).split(';')[0]!;
-    const storeId = WhitelabelSettings.parse(
-      JSON.parse((await api.call('GET', '/api/whitelabel/settings?store=acme')).body),
-    ).storeId;
-    const created = await api.call('POST', `/api/stores/${storeId}/api-tokens`, {
-      cookie,
-      body: { name: 'shutdown', permissions: ['order:create', 'claim:read'] },
-    });
-    const { token } = CreateApiTokenResponse.parse(JSON.parse(created.body));
+    const { token, cookie } = await acmeApiToken(api, 'shutdown', ['order:create', 'claim:read']);
 
     const filed: string[] = [];
     for (let i = 0; i < 3; i++) filed.push(await fileClaim(api, token, `${Date.now() % 100_000}${i}`));

@@ -1,6 +1,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FileClaimResponse, Message, WebhookPayload } from '@claims/contracts';
+import {
+  CreateApiTokenResponse,
+  FileClaimResponse,
+  Message,
+  WebhookPayload,
+  WhitelabelSettings,
+  type Permission,
+} from '@claims/contracts';
 import { filingBody, orderBody } from './orderBody.js';
 
 /**
@@ -106,6 +113,28 @@ export class ApiClient {
       throw new NoAnswer(startedAt, Date.now(), error);
     }
   }
+}
+
+/**
+ * Signs in as Acme's owner and makes Acme an API token holding `permissions`: what the tests' merchant platform
+ * sends with (the owner's session cookie comes along).
+ */
+export async function acmeApiToken(
+  api: ApiClient,
+  name: string,
+  permissions: Permission[],
+): Promise<{ storeId: string; token: string; cookie: string }> {
+  const login = await api.call('POST', '/api/auth/login', {
+    body: { email: 'owner@acme.test', password: 'demo-pass-1234' },
+  });
+  if (login.status !== 200) throw new Error(`signing in answered ${login.status}: ${login.body}`);
+  const cookie = String(login.headers.get('set-cookie')).split(';')[0]!;
+  const { storeId } = WhitelabelSettings.parse(
+    JSON.parse((await api.call('GET', '/api/whitelabel/settings?store=acme')).body),
+  );
+  const created = await api.call('POST', `/api/stores/${storeId}/api-tokens`, { cookie, body: { name, permissions } });
+  if (created.status !== 201) throw new Error(`making the token answered ${created.status}: ${created.body}`);
+  return { storeId, token: CreateApiTokenResponse.parse(JSON.parse(created.body)).token, cookie };
 }
 
 export type CommandKind = 'order' | 'filing' | 'message' | 'resolution';
