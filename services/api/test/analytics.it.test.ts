@@ -369,13 +369,7 @@ describe('claim analytics: every figure equals a direct SQL over the events', ()
         expect(sent.statusCode, sent.body).toBe(201);
       }
       if (c.decision) {
-        const resolved = await h.call({
-          method: 'POST',
-          url: `/api/admin/claims/${filed.claimId}/resolve`,
-          cookie,
-          body: c.decision,
-        });
-        expect(resolved.statusCode, resolved.body).toBe(200);
+        await h.resolveClaim(cookie, filed.claimId, c.decision);
       }
       if (c.reversed) {
         // Reversed once its credit is issued: a line reversed before that is never issued (docs/decisions/store-credit.md).

@@ -41,13 +41,7 @@ describe('finance: the payout ledger and its replay from the events (contract §
         `src-${number}`,
         oneItemClaim(`${number.toLowerCase()}@example.com`, `${number}-f`, `${number}-li`),
       );
-      const resolved = await h.call({
-        method: 'POST',
-        url: `/api/admin/claims/${filed.claimId}/resolve`,
-        cookie: owner,
-        body: { resolutionType: type, reason: 'OTHER' },
-      });
-      expect(resolved.statusCode, resolved.body).toBe(200);
+      const resolved = await h.resolveClaim(owner, filed.claimId, { resolutionType: type, reason: 'OTHER' });
       claims.set(number, { claimId: filed.claimId, paid: ApiClaim.parse(json(resolved)).resolutions[0]!.paidValue });
     }
     await h.runtime.settle();

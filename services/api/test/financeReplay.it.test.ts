@@ -77,13 +77,7 @@ describe('the finance replay of the whole history equals the live ledgers fed th
         oneItemClaim(`${number.toLowerCase()}@example.com`, `${number}-f`, `${number}-li`),
       );
       claimOf.set(number, filed.claimId);
-      const resolved = await h.call({
-        method: 'POST',
-        url: `/api/admin/claims/${filed.claimId}/resolve`,
-        cookie: owners[store],
-        body: request,
-      });
-      expect(resolved.statusCode, resolved.body).toBe(200);
+      const resolved = await h.resolveClaim(owners[store], filed.claimId, request);
       if (request.resolutionType === 'STORE_CREDIT')
         credited.set(filed.claimId, ApiClaim.parse(json(resolved)).resolutions[0]!.paidValue);
     }

@@ -42,13 +42,7 @@ describe('a finance replay of a period and a store (contract §Finance)', () => 
       `src-${number}`,
       oneItemClaim(`${number.toLowerCase()}@example.com`, `${number}-f`, `${number}-li`),
     );
-    const resolved = await h.call({
-      method: 'POST',
-      url: `/api/admin/claims/${filed.claimId}/resolve`,
-      cookie: owner,
-      body: request,
-    });
-    expect(resolved.statusCode, resolved.body).toBe(200);
+    const resolved = await h.resolveClaim(owner, filed.claimId, request);
     claimOf.set(number, { claimId: filed.claimId, paid: ApiClaim.parse(json(resolved)).resolutions[0]!.paidValue });
   };
   const reverse = async (number: string) => {

@@ -79,6 +79,8 @@ export interface Harness {
   loginWith(email: string): Promise<string>;
   storeId(slug: 'acme' | 'kumo'): Promise<string>;
   fileClaim(sourceOrderId: string, body: FileClaimRequest): Promise<z.infer<typeof FileClaimResponse>>;
+  /** Resolves a claim through the desk's route as the holder of `cookie`; anything but 200 throws with the answer. */
+  resolveClaim(cookie: string | undefined, claimId: string, body: unknown): Promise<LightMyRequestResponse>;
 }
 
 export interface CallOptions {
@@ -168,6 +170,12 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}, options: Runtime
       if (response.statusCode !== 201)
         throw new Error(`filing on ${sourceOrderId} answered ${response.statusCode}: ${response.body}`);
       return FileClaimResponse.parse(JSON.parse(response.body));
+    },
+    async resolveClaim(cookie, claimId, body) {
+      const response = await call({ method: 'POST', url: `/api/admin/claims/${claimId}/resolve`, cookie, body });
+      if (response.statusCode !== 200)
+        throw new Error(`resolving ${claimId} answered ${response.statusCode}: ${response.body}`);
+      return response;
     },
   };
 }
