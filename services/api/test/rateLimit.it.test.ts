@@ -2,20 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, PublicConfig } from '@claims/contracts';
 import { loadConfig, type Runtime } from '../src/index.js';
 import { startPgliteRuntime, type PgliteRuntime } from './support/pgliteRuntime.js';
+import { PRODUCTION_RATE_LIMITS } from './support/productionRateLimits.js';
 import { orderKey } from '../src/platform/rateLimitPlugin.js';
 
 let limited: PgliteRuntime;
 let runtime: Runtime;
 
 beforeAll(async () => {
-  // The production defaults (20/10 lookups, 5/5 filings a minute), whatever the test run's environment says.
+  // The production defaults, whatever the test run's environment says.
   limited = await startPgliteRuntime('rate-limit', {
-    RATE_LIMIT_ENABLED: 'true',
-    RATE_LIMIT_WINDOW_MS: '60000',
-    RATE_LIMIT_LOOKUP_PER_IP: '20',
-    RATE_LIMIT_LOOKUP_PER_ORDER: '10',
-    RATE_LIMIT_FILING_PER_IP: '5',
-    RATE_LIMIT_FILING_PER_ORDER: '5',
+    ...PRODUCTION_RATE_LIMITS,
     RATE_LIMIT_RECOVERY_PER_IP: '5',
     RATE_LIMIT_RECOVERY_PER_ORDER: '3',
     SENTRY_DSN: '',
