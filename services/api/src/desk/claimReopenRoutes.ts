@@ -2,9 +2,7 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AdminClaimDetail, ApiError, ReopenClaimRequest } from '@claims/contracts';
 import type { AppContext } from '../context.js';
-import { handleClaimCommand } from '../http/claimCommand.js';
-import { authorizedClaim } from '../http/authorizedClaim.js';
-import { afterCommand, toAdminClaimDetail } from './claimDetail.js';
+import { commandOnClaim } from './claimDetail.js';
 
 const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });
 
@@ -38,17 +36,11 @@ export const claimReopenRoutes =
         },
       },
       async (request) => {
-        const loaded = await authorizedClaim(ctx, request, 'claim:resolve', request.params.claimId);
-        const { state: claim } = loaded;
-        const principal = request.requirePrincipal();
-        const handled = await handleClaimCommand(
-          ctx,
-          request,
-          loaded,
-          { type: 'ReopenClaim', claimId: claim.id, note: request.body.note || null },
-          request.body.expectedVersion,
-        );
-        return toAdminClaimDetail(ctx, afterCommand(handled), principal);
+        return commandOnClaim(ctx, request, 'claim:resolve', (claim) => ({
+          type: 'ReopenClaim',
+          claimId: claim.id,
+          note: request.body.note || null,
+        }));
       },
     );
   };

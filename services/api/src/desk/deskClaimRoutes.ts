@@ -26,7 +26,7 @@ import { findStore, storeRefs } from '../catalog/storeRepository.js';
 import { handleClaimCommand } from '../http/claimCommand.js';
 import { authorizedClaim, loadClaim } from '../http/authorizedClaim.js';
 import { resolveCommand } from '../resolutions/index.js';
-import { afterCommand, toAdminClaimDetail } from './claimDetail.js';
+import { afterCommand, commandOnClaim, toAdminClaimDetail } from './claimDetail.js';
 import { created, messagesOf } from '../http/claimEvents.js';
 import { assignableUsers } from './assignees.js';
 import { assertOwnAttachments } from '../media/index.js';
@@ -182,17 +182,9 @@ export const adminClaimRoutes =
         },
       },
       async (request) => {
-        const loaded = await authorizedClaim(ctx, request, 'claim:resolve', request.params.claimId);
-        const { state: claim } = loaded;
-        const principal = request.requirePrincipal();
-        const handled = await handleClaimCommand(
-          ctx,
-          request,
-          loaded,
-          await resolveCommand(ctx, claim, principal, request.body),
-          request.body.expectedVersion,
+        return commandOnClaim(ctx, request, 'claim:resolve', (claim, principal) =>
+          resolveCommand(ctx, claim, principal, request.body),
         );
-        return toAdminClaimDetail(ctx, afterCommand(handled), principal);
       },
     );
 
@@ -210,28 +202,13 @@ export const adminClaimRoutes =
       },
       async (request) => {
         // Closing decides a claim's fate: it takes the resolver's permission, not only claim:update.
-        const loaded = await authorizedClaim(
-          ctx,
-          request,
-          statusChangePermission(request.body.status),
-          request.params.claimId,
-        );
-        const { state: claim } = loaded;
-        const principal = request.requirePrincipal();
-        const handled = await handleClaimCommand(
-          ctx,
-          request,
-          loaded,
-          {
-            type: 'ChangeClaimStatus',
-            claimId: claim.id,
-            to: request.body.status,
-            note: request.body.note || null,
-            reason: request.body.reason ?? null,
-          },
-          request.body.expectedVersion,
-        );
-        return toAdminClaimDetail(ctx, afterCommand(handled), principal);
+        return commandOnClaim(ctx, request, statusChangePermission(request.body.status), (claim) => ({
+          type: 'ChangeClaimStatus',
+          claimId: claim.id,
+          to: request.body.status,
+          note: request.body.note || null,
+          reason: request.body.reason ?? null,
+        }));
       },
     );
 

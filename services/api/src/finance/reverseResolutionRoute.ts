@@ -4,9 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AdminClaimDetail, ApiError, ReverseResolutionRequest } from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { actorOf } from '../http/principal.js';
-import { handleClaimCommand } from '../http/claimCommand.js';
-import { authorizedClaim } from '../http/authorizedClaim.js';
-import { afterCommand, toAdminClaimDetail } from '../desk/index.js';
+import { commandOnClaim } from '../desk/index.js';
 
 const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError } as const;
@@ -32,25 +30,15 @@ export const reverseResolutionRoute =
         },
       },
       async (request) => {
-        const loaded = await authorizedClaim(ctx, request, 'claim:resolve', request.params.claimId);
-        const { state: claim } = loaded;
-        const principal = request.requirePrincipal();
-        const handled = await handleClaimCommand(
-          ctx,
-          request,
-          loaded,
-          {
-            type: 'ReverseResolution',
-            claimId: claim.id,
-            storeId: claim.storeId,
-            clawbackEntryIds: claim.resolutions.map(() => randomUUID()),
-            reason: request.body.reason,
-            actor: actorOf(principal),
-            now: ctx.now(),
-          },
-          request.body.expectedVersion,
-        );
-        return toAdminClaimDetail(ctx, afterCommand(handled), principal);
+        return commandOnClaim(ctx, request, 'claim:resolve', (claim, principal) => ({
+          type: 'ReverseResolution',
+          claimId: claim.id,
+          storeId: claim.storeId,
+          clawbackEntryIds: claim.resolutions.map(() => randomUUID()),
+          reason: request.body.reason,
+          actor: actorOf(principal),
+          now: ctx.now(),
+        }));
       },
     );
   };
