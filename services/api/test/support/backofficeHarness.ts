@@ -81,6 +81,12 @@ export interface Harness {
   fileClaim(sourceOrderId: string, body: FileClaimRequest): Promise<z.infer<typeof FileClaimResponse>>;
   /** Resolves a claim through the desk's route as the holder of `cookie`; anything but 200 throws with the answer. */
   resolveClaim(cookie: string | undefined, claimId: string, body: unknown): Promise<LightMyRequestResponse>;
+  /** Invites someone to a store's team as the holder of `cookie`; anything but 201 throws with the answer. */
+  invite(
+    cookie: string | undefined,
+    storeId: string,
+    member: { email: string; name: string; role: RoleName },
+  ): Promise<LightMyRequestResponse>;
 }
 
 export interface CallOptions {
@@ -170,6 +176,17 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}, options: Runtime
       if (response.statusCode !== 201)
         throw new Error(`filing on ${sourceOrderId} answered ${response.statusCode}: ${response.body}`);
       return FileClaimResponse.parse(JSON.parse(response.body));
+    },
+    async invite(cookie, storeId, member) {
+      const response = await call({
+        method: 'POST',
+        url: `/api/admin/stores/${storeId}/team-members`,
+        cookie,
+        body: member,
+      });
+      if (response.statusCode !== 201)
+        throw new Error(`inviting ${member.email} answered ${response.statusCode}: ${response.body}`);
+      return response;
     },
     async resolveClaim(cookie, claimId, body) {
       const response = await call({ method: 'POST', url: `/api/admin/claims/${claimId}/resolve`, cookie, body });
