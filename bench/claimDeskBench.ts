@@ -64,9 +64,11 @@ import {
   type QueueFilter,
   type RebuildProgress,
 } from '@claims/projections';
-import { loadConfig, startRuntime, type Runtime } from '../services/api/src/index.js';
+import type { loadConfig } from '../services/api/src/index.js';
+import { startRuntime, type Runtime } from '../services/api/src/index.js';
 import { findOrderBySourceIdAndEmail } from '../services/api/src/catalog/orderRepository.js';
 import { findStoreBySlugOrDomain } from '../services/api/src/catalog/storeRepository.js';
+import { benchConfig } from './benchConfig.js';
 import type { ClientJob, PagesResult, ResolveResult } from './claimDeskClient.js';
 import { startCpuSample, type CpuShare } from './cpuSampler.js';
 import { machineInfo, machineMarkdown } from './machine.js';
@@ -75,7 +77,6 @@ import { fmtInt, fmtMs, percentile } from './stats.js';
 import { pick, rng } from './seededRandom.js';
 import { writeRawResult } from './rawResults.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DAY_MS = 86_400_000;
 const GOAL_MS = 50;
 /** Searches read more than a page of the list: their goal is looser. */
@@ -667,19 +668,7 @@ export async function benchClaimDesk(opts: ClaimDeskOptions = {}): Promise<Claim
     ['1', 'true'].includes(process.env.BENCH_DESK_REUSE ?? '') && (await existingClaims(options.url)) >= options.claims;
   if (!reuse) await recreateDatabase(options.url);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'claim-desk-bench-'));
-  const config = loadConfig({
-    ...process.env,
-    DATABASE_URL: options.url,
-    KAFKA_BROKERS: '',
-    DATA_DIR: dataDir,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    SEED_DEMO: 'true',
-    LOG_LEVEL: 'warn',
-    DEMO_FIXTURE: path.join(root, 'fixtures/demo.json'),
-    SENTRY_DSN: '',
-    SENTRY_ENVIRONMENT: '',
-  });
+  const config = benchConfig(options.url, dataDir);
   try {
     // 1. The events, then the read model (unless reusing the last run's database).
     const built = reuse ? null : await buildDatabase(options, config, dataDir);

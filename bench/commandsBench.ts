@@ -22,13 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import {
-  CreateApiTokenResponse,
-  FileClaimResponse,
-  type EventMetadata,
-  type FileClaimRequest,
-  type Permission,
-} from '@claims/contracts';
+import { CreateApiTokenResponse, FileClaimResponse, type EventMetadata, type Permission } from '@claims/contracts';
 import {
   appendStatementText,
   appendToStream,
@@ -37,7 +31,7 @@ import {
   NO_STREAM,
   openDatabase,
 } from '@claims/event-store';
-import { orderBody } from '../test/support/orderBody.js';
+import { filingBody, orderBody } from '../test/support/orderBody.js';
 import { machineInfo } from './machine.js';
 import { readProcTicks } from './cpuSampler.js';
 import { databaseName, recreateDatabase, withDatabase } from './postgres.js';
@@ -254,25 +248,6 @@ export async function closedLoop<J>(
     answers,
   };
 }
-
-export const filingBody = (orderNumber: string): FileClaimRequest => ({
-  email: `buyer-${orderNumber}@example.com`,
-  fulfillmentIssues: [
-    {
-      sourceFulfillmentId: `${orderNumber}-f`,
-      issues: [
-        {
-          sourceItemId: `${orderNumber}-li-0`,
-          claimType: 'DAMAGED',
-          quantity: 1,
-          details: 'Arrived broken.',
-          images: [],
-        },
-      ],
-    },
-  ],
-  resolution: { desiredMethod: 'REFUND', customerSignature: 'Lee Buyer', updatedShippingAddress: null },
-});
 
 /** Orders the merchant's platform sends before the run (untimed): each filing needs a fresh one. */
 export async function createOrders(base: string, token: string, numbers: readonly string[]): Promise<void> {

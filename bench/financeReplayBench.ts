@@ -38,13 +38,14 @@ import {
   storeCreditProjection,
   type Projection,
 } from '@claims/projections';
-import { loadConfig, startRuntime, type Runtime } from '../services/api/src/index.js';
+import { startRuntime, type Runtime } from '../services/api/src/index.js';
 import { findOrderBySourceIdAndEmail } from '../services/api/src/catalog/orderRepository.js';
 import { findStoreBySlugOrDomain } from '../services/api/src/catalog/storeRepository.js';
 import { findReplay, insertReplay } from '../services/api/src/finance/financeReplays.js';
 import { replayHistory, runFinanceReplay } from '../services/api/src/finance/runFinanceReplay.js';
 import { handleCommand } from '../services/api/src/eventsourcing/commandHandler.js';
 import { invoiceInputsOf } from '../services/api/src/invoices/invoiceInputs.js';
+import { benchConfig } from './benchConfig.js';
 import { startCpuSample, type CpuShare } from './cpuSampler.js';
 import { rng } from './seededRandom.js';
 import {
@@ -59,7 +60,6 @@ import {
 import { benchDatabaseUrl, checkpoint, recreateDatabase, withDatabase } from './postgres.js';
 import { fmtInt } from './stats.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const GOAL_EVENTS_PER_SECOND = 20_000;
 const CANDIDATE: NonNullable<FinanceReplayRequest['rules']> = {
   replacementCostPercent: 80,
@@ -290,19 +290,7 @@ export async function benchFinanceReplay(opts: { url?: string } = {}): Promise<F
     (await historyStats(url).catch(() => ({ events: 0 }))).events >= target;
   if (!reuse) await recreateDatabase(url);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'finance-replay-bench-'));
-  const config = loadConfig({
-    ...process.env,
-    DATABASE_URL: url,
-    KAFKA_BROKERS: '',
-    DATA_DIR: dataDir,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    SEED_DEMO: 'true',
-    LOG_LEVEL: 'warn',
-    DEMO_FIXTURE: path.join(root, 'fixtures/demo.json'),
-    SENTRY_DSN: '',
-    SENTRY_ENVIRONMENT: '',
-  });
+  const config = benchConfig(url, dataDir);
   const runtime = await startRuntime(config, { listen: false, workers: false });
   try {
     let generated: Generated | null = null;

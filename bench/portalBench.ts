@@ -18,7 +18,8 @@ import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { FileClaimResponse, type FileClaimRequest } from '@claims/contracts';
-import { loadConfig, startRuntime } from '../services/api/src/index.js';
+import { startRuntime } from '../services/api/src/index.js';
+import { benchConfig } from './benchConfig.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(root, 'web/portal/dist');
@@ -90,20 +91,7 @@ export interface PortalStage {
 /** Starts the server (PGlite, the demo seeded) and headless Chromium, and files one claim as a shopper would. */
 export async function startPortalStage(): Promise<PortalStage> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-bench-'));
-  const runtime = await startRuntime(
-    loadConfig({
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      SEED_DEMO: 'true',
-      DATABASE_URL: '',
-      KAFKA_BROKERS: '',
-      LOG_LEVEL: 'warn',
-      SENTRY_DSN: '',
-      SENTRY_ENVIRONMENT: '',
-    }),
-  );
+  const runtime = await startRuntime(benchConfig('', dataDir));
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
     chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],

@@ -15,16 +15,15 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PROJECTIONS, rebuild } from '@claims/projections';
-import { loadConfig, startRuntime } from '../services/api/src/index.js';
+import { startRuntime } from '../services/api/src/index.js';
 import { findStoreBySlugOrDomain } from '../services/api/src/catalog/storeRepository.js';
+import { benchConfig } from './benchConfig.js';
 import type { CpuShare } from './cpuSampler.js';
 import { generate, templatesOf, timed, withPool, type Generated, type Timed } from './financeReplayBench.js';
 import { benchDatabaseUrl, checkpoint, recreateDatabase, withDatabase } from './postgres.js';
 import { fmtInt } from './stats.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const GOAL_EVENTS_PER_SECOND = 20_000;
 
 /**
@@ -54,19 +53,7 @@ export async function benchProjections(opts: { url?: string } = {}): Promise<{ m
   const reuse = ['1', 'true'].includes(process.env.BENCH_PROJECTIONS_REUSE ?? '');
   if (!reuse) await recreateDatabase(url);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'projections-bench-'));
-  const config = loadConfig({
-    ...process.env,
-    DATABASE_URL: url,
-    KAFKA_BROKERS: '',
-    DATA_DIR: dataDir,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    SEED_DEMO: 'true',
-    LOG_LEVEL: 'warn',
-    DEMO_FIXTURE: path.join(root, 'fixtures/demo.json'),
-    SENTRY_DSN: '',
-    SENTRY_ENVIRONMENT: '',
-  });
+  const config = benchConfig(url, dataDir);
   const runtime = await startRuntime(config, { listen: false, workers: false });
   try {
     const db = runtime.ctx.database.db;

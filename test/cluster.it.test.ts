@@ -2,10 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClaimPage, CreateApiTokenResponse, FileClaimResponse, WhitelabelSettings } from '@claims/contracts';
-import { ApiClient } from './support/faultLoad.js';
+import { ApiClaimPage, FileClaimResponse } from '@claims/contracts';
+import { acmeApiToken, ApiClient } from './support/faultLoad.js';
 import { freePort } from './support/faultInfra.js';
-import { orderBody } from './support/orderBody.js';
+import { filingBody, orderBody } from './support/orderBody.js';
 import { eventually } from './support/testDatabase.js';
 import { testEnvironment, type TestEnvironment } from './support/testRuntime.js';
 
@@ -89,19 +89,7 @@ describe('the API as a cluster of processes', () => {
     });
     expect([...roles.values()]).toEqual(['http', 'http']);
 
-    const login = await api.call('POST', '/api/auth/login', {
-      body: { email: 'owner@acme.test', password: 'demo-pass-1234' },
-    });
-    expect(login.status, login.body).toBe(200);
-    const cookie = String(login.headers.get('set-cookie')).split(';')[0]!;
-    const storeId = WhitelabelSettings.parse(
-      JSON.parse((await api.call('GET', '/api/whitelabel/settings?store=acme')).body),
-    ).storeId;
-    const created = await api.call('POST', `/api/stores/${storeId}/api-tokens`, {
-      cookie,
-      body: { name: 'cluster', permissions: ['order:create', 'claim:read'] },
-    });
-    const { token } = CreateApiTokenResponse.parse(JSON.parse(created.body));
+    const { token } = await acmeApiToken(api, 'cluster', ['order:create', 'claim:read']);
 
     const filed: string[] = [];
     for (let i = 0; i < 4; i++) {
@@ -109,26 +97,7 @@ describe('the API as a cluster of processes', () => {
       expect(
         (await api.call('PUT', `/api/v1/orders/cluster-${number}`, { body: orderBody(number), token })).status,
       ).toBe(201);
-      const filing = await api.call('POST', `/api/claims/cluster-${number}`, {
-        body: {
-          email: `buyer-${number}@example.com`,
-          fulfillmentIssues: [
-            {
-              sourceFulfillmentId: `${number}-f`,
-              issues: [
-                {
-                  sourceItemId: `${number}-li-0`,
-                  claimType: 'DAMAGED',
-                  quantity: 1,
-                  details: 'Arrived broken.',
-                  images: [],
-                },
-              ],
-            },
-          ],
-          resolution: { desiredMethod: 'REFUND', customerSignature: 'Lee Buyer', updatedShippingAddress: null },
-        },
-      });
+      const filing = await api.call('POST', `/api/claims/cluster-${number}`, { body: filingBody(number) });
       expect(filing.status, filing.body).toBe(201);
       filed.push(FileClaimResponse.parse(JSON.parse(filing.body)).claimId);
     }

@@ -3,12 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  CreateApiTokenResponse,
-  CreateWebhookEndpointResponse,
-  WEBHOOK_SOURCE_TYPES,
-  WhitelabelSettings,
-} from '@claims/contracts';
+import { CreateWebhookEndpointResponse, WEBHOOK_SOURCE_TYPES } from '@claims/contracts';
 import { openDatabase, type Database } from '@claims/event-store';
 import { PROJECTIONS, rebuild } from '@claims/projections';
 import {
@@ -19,7 +14,7 @@ import {
   type OwnKafka,
   type OwnPostgres,
 } from './support/faultInfra.js';
-import { ApiClient, Load, NoAnswer, WebhookReceiver, type Acknowledged } from './support/faultLoad.js';
+import { acmeApiToken, ApiClient, Load, NoAnswer, WebhookReceiver, type Acknowledged } from './support/faultLoad.js';
 import { eventually } from './support/testDatabase.js';
 
 /**
@@ -127,23 +122,13 @@ describe('fault suite: API, worker, Kafka and PostgreSQL killed and restarted un
     worker.start({ ...env, WORKERS: 'all', SEED_DEMO: 'false' });
     await waitFor('readiness (database, Kafka, projectors)', () => answers('/api/health'));
 
-    const login = await client.call('POST', '/api/auth/login', {
-      body: { email: 'owner@acme.test', password: 'demo-pass-1234' },
-    });
-    expect(login.status, login.body).toBe(200);
-    const cookie = String(login.headers.get('set-cookie')).split(';')[0]!;
-    storeId = WhitelabelSettings.parse(
-      JSON.parse((await client.call('GET', '/api/whitelabel/settings?store=acme')).body),
-    ).storeId;
-    const created = await client.call('POST', `/api/stores/${storeId}/api-tokens`, {
-      cookie,
-      body: {
-        name: 'fault suite',
-        permissions: ['order:create', 'claim:read', 'claim:resolve', 'webhook:create', 'webhook:read'],
-      },
-    });
-    expect(created.status, created.body).toBe(201);
-    token = CreateApiTokenResponse.parse(JSON.parse(created.body)).token;
+    ({ storeId, token } = await acmeApiToken(client, 'fault suite', [
+      'order:create',
+      'claim:read',
+      'claim:resolve',
+      'webhook:create',
+      'webhook:read',
+    ]));
     const endpoint = await client.call('POST', '/api/v1/webhook-endpoints', {
       token,
       body: { url: await receiver.start() },

@@ -2,9 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventEnvelope, type FileClaimRequest } from '@claims/contracts';
+import { EventEnvelope } from '@claims/contracts';
 import { PROJECTIONS, rebuild } from '@claims/projections';
 import { loadConfig, startRuntime, type Runtime } from '../services/api/src/index.js';
+import { avasClaim } from './support/seededDemo.js';
 import { eventually } from './support/testDatabase.js';
 import { readModelSnapshot } from './support/snapshots.js';
 import { testEnvironment, type TestEnvironment } from './support/testRuntime.js';
@@ -12,16 +13,7 @@ import { testEnvironment, type TestEnvironment } from './support/testRuntime.js'
 const root = path.resolve(import.meta.dirname, '..');
 const MESSAGES = 60;
 
-const claimRequest: FileClaimRequest = {
-  email: 'ava@example.com',
-  fulfillmentIssues: [
-    {
-      sourceFulfillmentId: 'f-1001-1',
-      issues: [{ sourceItemId: 'li-1', claimType: 'DEFECTIVE_ITEM', quantity: 1, details: 'Zip broke', images: [] }],
-    },
-  ],
-  resolution: { desiredMethod: 'RESHIP', customerSignature: 'Ava Stone' },
-};
+const claimRequest = avasClaim();
 
 /** The relay and the projectors as a separate process, so the test can kill -9 them. */
 function startWorker(env: NodeJS.ProcessEnv): ChildProcess {

@@ -1,23 +1,14 @@
 import net from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { FileClaimRequest } from '@claims/contracts';
 import { createKafka } from '@claims/relay';
 import pino from 'pino';
 import { loadConfig, startRuntime, type Runtime } from '../services/api/src/index.js';
+import { avasClaim } from './support/seededDemo.js';
 import { eventually } from './support/testDatabase.js';
 import { testEnvironment, type TestEnvironment } from './support/testRuntime.js';
 
-const claimRequest: FileClaimRequest = {
-  email: 'ava@example.com',
-  fulfillmentIssues: [
-    {
-      sourceFulfillmentId: 'f-1001-1',
-      issues: [{ sourceItemId: 'li-1', claimType: 'DEFECTIVE_ITEM', quantity: 1, details: 'Zip broke', images: [] }],
-    },
-  ],
-  resolution: { desiredMethod: 'RESHIP', customerSignature: 'Ava Stone' },
-};
+const claimRequest = avasClaim();
 
 /** A bootstrap address the test opens and closes: until `open()`, every connection is cut at once, as with a broker that is down. */
 async function brokerGate(target: string): Promise<{ address: string; open: () => void; close: () => Promise<void> }> {

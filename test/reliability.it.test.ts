@@ -2,9 +2,10 @@ import { sql, type QueryExecutorProvider } from 'kysely';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CustomerOrder, FileClaimRequest } from '@claims/contracts';
+import type { CustomerOrder } from '@claims/contracts';
 import { followStore, type Projection } from '@claims/projections';
 import { loadConfig, startRuntime, type Runtime } from '../services/api/src/index.js';
+import { avasClaim } from './support/seededDemo.js';
 import { eventually } from './support/testDatabase.js';
 import { testEnvironment, type TestEnvironment } from './support/testRuntime.js';
 
@@ -13,16 +14,7 @@ const drawnSignature = {
   value: `data:image/png;base64,${'A'.repeat(199_000)}`,
   signedAt: '2026-01-05T10:00:00.000Z',
 };
-const claimRequest: FileClaimRequest = {
-  email: 'ava@example.com',
-  fulfillmentIssues: [
-    {
-      sourceFulfillmentId: 'f-1001-1',
-      issues: [{ sourceItemId: 'li-1', claimType: 'DEFECTIVE_ITEM', quantity: 1, details: 'Zip broke', images: [] }],
-    },
-  ],
-  resolution: { desiredMethod: 'RESHIP', customerSignature: drawnSignature },
-};
+const claimRequest = avasClaim(drawnSignature);
 
 /** The reasons of a 503 are for an operator: read as Prometheus would, with the metrics token. */
 const METRICS_TOKEN = 'reliability-metrics-token';

@@ -3,10 +3,10 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClaim, CreateApiTokenResponse, FileClaimResponse, WhitelabelSettings } from '@claims/contracts';
-import { ApiClient } from './support/faultLoad.js';
+import { ApiClaim, FileClaimResponse } from '@claims/contracts';
+import { acmeApiToken, ApiClient } from './support/faultLoad.js';
 import { freePort } from './support/faultInfra.js';
-import { orderBody } from './support/orderBody.js';
+import { filingBody, orderBody } from './support/orderBody.js';
 import { eventually } from './support/testDatabase.js';
 import { testEnvironment, type TestEnvironment } from './support/testRuntime.js';
 
@@ -66,26 +66,7 @@ afterAll(async () => {
 
 const fileClaim = async (api: ApiClient, token: string, number: string) => {
   expect((await api.call('PUT', `/api/v1/orders/stop-${number}`, { body: orderBody(number), token })).status).toBe(201);
-  const filing = await api.call('POST', `/api/claims/stop-${number}`, {
-    body: {
-      email: `buyer-${number}@example.com`,
-      fulfillmentIssues: [
-        {
-          sourceFulfillmentId: `${number}-f`,
-          issues: [
-            {
-              sourceItemId: `${number}-li-0`,
-              claimType: 'DAMAGED',
-              quantity: 1,
-              details: 'Arrived broken.',
-              images: [],
-            },
-          ],
-        },
-      ],
-      resolution: { desiredMethod: 'REFUND', customerSignature: 'Lee Buyer', updatedShippingAddress: null },
-    },
-  });
+  const filing = await api.call('POST', `/api/claims/stop-${number}`, { body: filingBody(number) });
   expect(filing.status, filing.body).toBe(201);
   return FileClaimResponse.parse(JSON.parse(filing.body)).claimId;
 };
@@ -95,19 +76,7 @@ describe('stopping a busy server', () => {
     const smtpPort = (smtp.address() as net.AddressInfo).port;
     const { child, api, port } = await startServer({ SMTP_URL: `smtp://127.0.0.1:${smtpPort}` });
 
-    const login = await api.call('POST', '/api/auth/login', {
-      body: { email: 'owner@acme.test', password: 'demo-pass-1234' },
-    });
-    expect(login.status, login.body).toBe(200);
-    const cookie = String(login.headers.get('set-cookie')).split(';')[0]!;
-    const storeId = WhitelabelSettings.parse(
-      JSON.parse((await api.call('GET', '/api/whitelabel/settings?store=acme')).body),
-    ).storeId;
-    const created = await api.call('POST', `/api/stores/${storeId}/api-tokens`, {
-      cookie,
-      body: { name: 'shutdown', permissions: ['order:create', 'claim:read'] },
-    });
-    const { token } = CreateApiTokenResponse.parse(JSON.parse(created.body));
+    const { token, cookie } = await acmeApiToken(api, 'shutdown', ['order:create', 'claim:read']);
 
     const filed: string[] = [];
     for (let i = 0; i < 3; i++) filed.push(await fileClaim(api, token, `${Date.now() % 100_000}${i}`));

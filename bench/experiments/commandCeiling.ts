@@ -43,7 +43,6 @@ import {
   closedLoop,
   commandLineOf,
   createOrders,
-  filingBody,
   freePort,
   lagAt,
   setUp,
@@ -55,6 +54,7 @@ import {
   type LoopResult,
   fileAtRate,
 } from '../commandsBench.js';
+import { filingBody } from '../../test/support/orderBody.js';
 import { recreateDatabase, withDatabase } from '../postgres.js';
 import { percentile } from '../stats.js';
 

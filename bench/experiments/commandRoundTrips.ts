@@ -15,9 +15,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { statementLabel } from './statementLabel.js';
-import { FileClaimResponse, type FileClaimRequest } from '@claims/contracts';
+import { FileClaimResponse } from '@claims/contracts';
 import { loadConfig, startRuntime } from '../../services/api/src/index.js';
-import { orderBody } from '../../test/support/orderBody.js';
+import { filingBody, orderBody } from '../../test/support/orderBody.js';
 import { benchDatabaseUrl, recreateDatabase, withDatabase } from '../postgres.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -102,18 +102,6 @@ for (const n of numbers) {
   const put = await call('PUT', `/api/v1/orders/rt-${n}`, { body: orderBody(n), token });
   if (put.status !== 201) throw new Error(`creating order ${n} answered ${put.status}: ${put.body}`);
 }
-const filingBody = (n: string): FileClaimRequest => ({
-  email: `buyer-${n}@example.com`,
-  fulfillmentIssues: [
-    {
-      sourceFulfillmentId: `${n}-f`,
-      issues: [
-        { sourceItemId: `${n}-li-0`, claimType: 'DAMAGED', quantity: 1, details: 'Arrived broken.', images: [] },
-      ],
-    },
-  ],
-  resolution: { desiredMethod: 'REFUND', customerSignature: 'Lee Buyer', updatedShippingAddress: null },
-});
 
 interface Phase {
   kind: string;

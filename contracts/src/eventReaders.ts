@@ -44,6 +44,41 @@ export function readerOf<const S extends StreamType, const D extends EventDecisi
 }
 
 /**
+ * The claim's events in groups that readers take together, so that a reader's decisions say what it reads a claim for
+ * (docs/decisions/every-reader-decides.md). A type added to a group is decided for every reader that names the group:
+ * add one only where each such reader would decide it the same way.
+ */
+export const CLAIM_EVENT_GROUPS = {
+  /** The claim's money decision: a resolution, and taking it back. */
+  decisions: ['ClaimResolved', 'ClaimResolutionReversed'],
+  /** What the shopper and the store say on the claim: its messages, and the shopper's review. */
+  conversation: ['ClaimMessageSent', 'ClaimReviewed'],
+  /** The desk's own marks on the claim: internal notes, labels and metadata (never published, never the shopper's). */
+  deskMarks: ['ClaimNoteAdded', 'ClaimLabelAdded', 'ClaimLabelRemoved', 'ClaimMetadataSet'],
+  /** A return of the claim's items: started, then moved through its statuses. */
+  returns: ['ReturnStarted', 'ReturnStatusChanged'],
+} as const satisfies Record<string, readonly EventTypeIn<'claim'>[]>;
+export type ClaimEventGroup = keyof typeof CLAIM_EVENT_GROUPS;
+
+type GroupDecisions<G extends ClaimEventGroup, D extends EventDecision> = {
+  readonly [T in (typeof CLAIM_EVENT_GROUPS)[G][number]]: D;
+};
+
+const decidingAll = <G extends ClaimEventGroup, D extends EventDecision>(
+  decision: D,
+  groups: readonly G[],
+): GroupDecisions<G, D> =>
+  Object.fromEntries(
+    groups.flatMap((group) => CLAIM_EVENT_GROUPS[group].map((type) => [type, decision])),
+  ) as GroupDecisions<G, D>;
+
+/** A reader's decision to handle every claim event of the groups: spread among its other decisions. */
+export const handling = <const G extends ClaimEventGroup>(...groups: G[]) => decidingAll('handle', groups);
+
+/** A reader's decision to leave every claim event of the groups alone: spread among its other decisions. */
+export const ignoring = <const G extends ClaimEventGroup>(...groups: G[]) => decidingAll('ignore', groups);
+
+/**
  * A decision per event type that also says how: a function of the event (the mails, the webhook mapping), or 'ignore'.
  * The table is the reader's one place: what it handles is derived from it.
  */

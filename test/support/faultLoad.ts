@@ -1,7 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FileClaimResponse, Message, WebhookPayload, type FileClaimRequest } from '@claims/contracts';
-import { orderBody } from './orderBody.js';
+import {
+  CreateApiTokenResponse,
+  FileClaimResponse,
+  Message,
+  WebhookPayload,
+  WhitelabelSettings,
+  type Permission,
+} from '@claims/contracts';
+import { filingBody, orderBody } from './orderBody.js';
 
 /**
  * The fault suite's traffic: a webhook receiver counting deliveries per `webhook-id`, and lanes of
@@ -108,6 +115,28 @@ export class ApiClient {
   }
 }
 
+/**
+ * Signs in as Acme's owner and makes Acme an API token holding `permissions`: what the tests' merchant platform
+ * sends with (the owner's session cookie comes along).
+ */
+export async function acmeApiToken(
+  api: ApiClient,
+  name: string,
+  permissions: Permission[],
+): Promise<{ storeId: string; token: string; cookie: string }> {
+  const login = await api.call('POST', '/api/auth/login', {
+    body: { email: 'owner@acme.test', password: 'demo-pass-1234' },
+  });
+  if (login.status !== 200) throw new Error(`signing in answered ${login.status}: ${login.body}`);
+  const cookie = String(login.headers.get('set-cookie')).split(';')[0]!;
+  const { storeId } = WhitelabelSettings.parse(
+    JSON.parse((await api.call('GET', '/api/whitelabel/settings?store=acme')).body),
+  );
+  const created = await api.call('POST', `/api/stores/${storeId}/api-tokens`, { cookie, body: { name, permissions } });
+  if (created.status !== 201) throw new Error(`making the token answered ${created.status}: ${created.body}`);
+  return { storeId, token: CreateApiTokenResponse.parse(JSON.parse(created.body)).token, cookie };
+}
+
 export type CommandKind = 'order' | 'filing' | 'message' | 'resolution';
 
 /** A command the API acknowledged with a 2xx: it must be in the store whatever happened afterwards. */
@@ -127,25 +156,6 @@ export interface Failure {
   startedAt: number;
   endedAt: number;
 }
-
-const filingBody = (orderNumber: string): FileClaimRequest => ({
-  email: `buyer-${orderNumber}@example.com`,
-  fulfillmentIssues: [
-    {
-      sourceFulfillmentId: `${orderNumber}-f`,
-      issues: [
-        {
-          sourceItemId: `${orderNumber}-li-0`,
-          claimType: 'DAMAGED',
-          quantity: 1,
-          details: 'Arrived broken.',
-          images: [],
-        },
-      ],
-    },
-  ],
-  resolution: { desiredMethod: 'REFUND', customerSignature: 'Lee Buyer', updatedShippingAddress: null },
-});
 
 export interface LoadOptions {
   api: ApiClient;

@@ -1,3 +1,5 @@
+import type { FileClaimRequest } from '@claims/contracts';
+
 const DAY = 86_400_000;
 const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
 
@@ -36,4 +38,24 @@ export const orderBody = (orderNumber: string, items = 1) => ({
       items: Array.from({ length: items }, (_, i) => ({ sourceItemId: `${orderNumber}-li-${i}`, quantity: 1 })),
     },
   ],
+});
+
+/** The shopper's claim on the first item of an {@link orderBody} order, as the portal POSTs it to /api/claims/{sourceOrderId}. */
+export const filingBody = (orderNumber: string): FileClaimRequest => ({
+  email: `buyer-${orderNumber}@example.com`,
+  fulfillmentIssues: [
+    {
+      sourceFulfillmentId: `${orderNumber}-f`,
+      issues: [
+        {
+          sourceItemId: `${orderNumber}-li-0`,
+          claimType: 'DAMAGED',
+          quantity: 1,
+          details: 'Arrived broken.',
+          images: [],
+        },
+      ],
+    },
+  ],
+  resolution: { desiredMethod: 'REFUND', customerSignature: 'Lee Buyer', updatedShippingAddress: null },
 });

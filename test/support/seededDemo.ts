@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
+import type { FileClaimRequest } from '@claims/contracts';
 import { loadConfig, startRuntime } from '../../services/api/src/index.js';
 import { createTestDatabase } from './testDatabase.js';
 
@@ -68,3 +69,17 @@ export function newDataDir(prefix: string, ownClock: boolean): { dataDir: string
   cpSync(inject('seededDataDir'), dataDir, { recursive: true });
   return { dataDir, seeded: true };
 }
+
+/** Ava's claim on her demo order 1001 (one defective item, reshipped), signed as given. */
+export const avasClaim = (
+  customerSignature: FileClaimRequest['resolution']['customerSignature'] = 'Ava Stone',
+): FileClaimRequest => ({
+  email: 'ava@example.com',
+  fulfillmentIssues: [
+    {
+      sourceFulfillmentId: 'f-1001-1',
+      issues: [{ sourceItemId: 'li-1', claimType: 'DEFECTIVE_ITEM', quantity: 1, details: 'Zip broke', images: [] }],
+    },
+  ],
+  resolution: { desiredMethod: 'RESHIP', customerSignature },
+});

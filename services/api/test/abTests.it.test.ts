@@ -76,13 +76,7 @@ describe('A/B tests of the store-credit bonus', () => {
     expect([5, 25]).toContain(percent);
 
     const filed = await h.fileClaim('acme-5008', oneItemClaim('hugo@example.com', 'f-1008-1', 'li-12', 'STORE_CREDIT'));
-    const resolved = await h.call({
-      method: 'POST',
-      url: `/api/admin/claims/${filed.claimId}/resolve`,
-      cookie: owner,
-      body: { resolutionType: 'STORE_CREDIT' },
-    });
-    expect(resolved.statusCode, resolved.body).toBe(200);
+    await h.resolveClaim(owner, filed.claimId, { resolutionType: 'STORE_CREDIT' });
     const entry = await eventually(async () => {
       const ledger = StoreCreditLedger.parse(
         json(

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type RawBuilder } from 'kysely';
 import {
   AnalyticsResponse,
-  OrderInput,
   previousPeriod,
   ratio,
   toDecimal,
@@ -16,6 +15,7 @@ import { claimAnalyticsProjection } from '@claims/projections';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { json, startHarness, type Harness } from './support/backofficeHarness.js';
+import { testOrder } from './support/testOrders.js';
 
 const DAY = 86_400_000;
 const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
@@ -130,45 +130,11 @@ const CASES: Case[] = [
 ];
 
 const orderOf = (c: Case) =>
-  OrderInput.parse({
-    orderNumber: c.number,
-    customerEmail: `${c.number.toLowerCase()}@example.com`,
+  testOrder(c.number, {
     currency: c.store === 'acme' ? 'USD' : 'JPY',
-    exchangeRate: 1,
-    createdAt: ago(12),
-    protected: c.protectedOrder ?? true,
-    policy:
-      c.protectedOrder === false
-        ? null
-        : { insuredAmount: 100, premiumPaid: 2, premiumCurrency: c.store === 'acme' ? 'USD' : 'JPY' },
-    shippingAddress: {
-      name: 'Pat Doe',
-      address1: '1 Main St',
-      city: 'Springfield',
-      country: 'United States',
-      countryCode: 'US',
-    },
-    items: [
-      {
-        sourceItemId: `${c.number}-li`,
-        sourceProductId: 'p',
-        sourceVariantId: 'v',
-        sku: 'SKU',
-        productName: 'Thing',
-        price: c.store === 'acme' ? 44.45 : 4445,
-        quantity: 1,
-      },
-    ],
-    fulfillments: [
-      {
-        sourceFulfillmentId: `${c.number}-f`,
-        status: c.shipment,
-        trackingCompany: c.carrier,
-        shippedAt: ago(11),
-        deliveredAt: c.shipment === 'DELIVERED' ? ago(10) : null,
-        items: [{ sourceItemId: `${c.number}-li`, quantity: 1 }],
-      },
-    ],
+    policy: c.protectedOrder === false ? null : { insuredAmount: 100, premiumPaid: 2 },
+    line: { price: c.store === 'acme' ? 44.45 : 4445 },
+    shipment: { status: c.shipment, trackingCompany: c.carrier },
   });
 
 /**
@@ -403,13 +369,7 @@ describe('claim analytics: every figure equals a direct SQL over the events', ()
         expect(sent.statusCode, sent.body).toBe(201);
       }
       if (c.decision) {
-        const resolved = await h.call({
-          method: 'POST',
-          url: `/api/admin/claims/${filed.claimId}/resolve`,
-          cookie,
-          body: c.decision,
-        });
-        expect(resolved.statusCode, resolved.body).toBe(200);
+        await h.resolveClaim(cookie, filed.claimId, c.decision);
       }
       if (c.reversed) {
         // Reversed once its credit is issued: a line reversed before that is never issued (docs/decisions/store-credit.md).

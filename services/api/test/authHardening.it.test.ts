@@ -285,23 +285,11 @@ describe('invitations across tenants', () => {
     const kumoOwner = await h.login('kumoOwner');
     const acmeOwner = await h.login('acmeOwner');
     // A kumo owner invites a brand-new address: the answer carries no token.
-    const invited = await h.call({
-      method: 'POST',
-      url: `/api/admin/stores/${kumo}/team-members`,
-      cookie: kumoOwner,
-      body: { email: 'sam@newhire.test', name: 'Sam', role: 'store_user' },
-    });
-    expect(invited.statusCode).toBe(201);
+    const invited = await h.invite(kumoOwner, kumo, { email: 'sam@newhire.test', name: 'Sam', role: 'store_user' });
     expect(invited.body).not.toMatch(/token/i);
     expect(json(invited)).toMatchObject({ pending: false, member: { status: 'invited' } });
     // acme then invites the same address (the user exists now): a pending offer, no grant.
-    const offered = await h.call({
-      method: 'POST',
-      url: `/api/admin/stores/${acme}/team-members`,
-      cookie: acmeOwner,
-      body: { email: 'sam@newhire.test', name: 'Sam', role: 'store_admin' },
-    });
-    expect(offered.statusCode).toBe(201);
+    const offered = await h.invite(acmeOwner, acme, { email: 'sam@newhire.test', name: 'Sam', role: 'store_admin' });
     expect(json(offered)).toMatchObject({ pending: true, member: { status: 'invited' } });
     const acmeTeam = TeamMemberList.parse(
       json(await h.call({ method: 'GET', url: `/api/admin/stores/${acme}/team-members`, cookie: acmeOwner })),
@@ -364,13 +352,7 @@ describe('invitations across tenants', () => {
 
   it('does not let a tenant grant itself into an existing staff account', async () => {
     const kumoOwner = await h.login('kumoOwner');
-    const offered = await h.call({
-      method: 'POST',
-      url: `/api/admin/stores/${kumo}/team-members`,
-      cookie: kumoOwner,
-      body: { email: DEMO_USERS.acmeAgent, name: 'Riley', role: 'store_user' },
-    });
-    expect(offered.statusCode).toBe(201);
+    const offered = await h.invite(kumoOwner, kumo, { email: DEMO_USERS.acmeAgent, name: 'Riley', role: 'store_user' });
     expect(offered.body).not.toMatch(/token/i);
     const agent = await h.login('acmeAgent');
     const me = json<{ stores: Array<{ slug: string }> }>(

@@ -6,7 +6,6 @@ import {
   ClaimNoteList,
   MacroList,
   RenderedMacro,
-  ROLES,
   SopList,
   TeamMemberList,
   TimelineResponse,
@@ -18,48 +17,38 @@ import { readStream } from '@claims/event-store';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
 import { runSlaSweep } from '../src/sla/slaScheduler.js';
 import {
-  DEMO_ROLES,
-  DEMO_SCOPES,
-  DEMO_USERS,
+  DEMO_STORES,
+  DEMO_USER_NAMES,
+  demoUserHolds,
+  statusByTable,
+  type DemoStore,
   json,
   oneItemClaim,
-  protectedOrder,
   startHarness,
   type DemoUser,
   type Harness,
 } from './support/backofficeHarness.js';
+import { testOrder } from './support/testOrders.js';
 import { mailedInvitationToken } from './support/invitations.js';
-
-type Slug = 'acme' | 'kumo';
-const USERS = Object.keys(DEMO_USERS) as DemoUser[];
-const STORES: readonly Slug[] = ['acme', 'kumo'];
-const holds = (user: DemoUser, permission: Permission) => ROLES[DEMO_ROLES[user]].permissions.includes(permission);
-
-/** The permission table: invisible store 404, visible without every needed right 403, else `allowed`. */
-function expected(user: DemoUser, needs: Permission | Permission[], store: Slug, allowed: number): number {
-  const scope = DEMO_SCOPES[user];
-  if (scope !== 'all' && scope !== store) return 404;
-  return [needs].flat().every((p) => holds(user, p)) ? allowed : 403;
-}
 
 const DAY = 86_400_000;
 let orderCount = 0;
 function freshOrder(currency: 'USD' | 'JPY'): { number: string; input: OrderInput } {
   const number = `DESK-${++orderCount}`;
-  return { number, input: protectedOrder(number, currency) };
+  return { number, input: testOrder(number, { currency }) };
 }
 
 describe('the agent desk: notes, labels, metadata, macros, SOPs, team, bulk status, SLA timers, claim as of a version', () => {
   let h: Harness;
   const cookies = new Map<DemoUser, string>();
-  const storeIds = new Map<Slug, string>();
+  const storeIds = new Map<DemoStore, string>();
   /** Per `${user}@${slug}`: what each user's walk acts on, so one user's changes never meet another's. */
   const claims = new Map<string, { claimId: string; token: string }>();
   const seeded = new Map<
     string,
     { sop: string; sopToDelete: string; macroToDelete: string; changeRole: string; remove: string; owner: string }
   >();
-  const storeMacro = new Map<Slug, string>();
+  const storeMacro = new Map<DemoStore, string>();
   let globalMacro = '';
 
   const call = (user: DemoUser, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown) =>
@@ -75,12 +64,12 @@ describe('the agent desk: notes, labels, metadata, macros, SOPs, team, bulk stat
       throw new Error(`${method} ${url} as ${user}: ${response.statusCode} ${response.body}`);
     return (response.body ? json<T>(response) : undefined) as T;
   };
-  async function fileOn(slug: Slug): Promise<{ claimId: string; token: string }> {
+  async function fileOn(slug: DemoStore): Promise<{ claimId: string; token: string }> {
     const { number, input } = freshOrder(slug === 'kumo' ? 'JPY' : 'USD');
     await upsertOrder(h.runtime.ctx.database.db, storeIds.get(slug)!, `src-${number}`, input);
     return h.fileClaim(`src-${number}`, oneItemClaim(input.customerEmail, `${number}-f`, `${number}-li`));
   }
-  const invite = async (slug: Slug, email: string, role: RoleName = 'store_user') =>
+  const invite = async (slug: DemoStore, email: string, role: RoleName = 'store_user') =>
     await ok<{ member: { userId: string } }>('admin', 'POST', `/api/admin/stores/${storeIds.get(slug)}/team-members`, {
       email,
       name: 'Tess Member',
@@ -89,9 +78,9 @@ describe('the agent desk: notes, labels, metadata, macros, SOPs, team, bulk stat
 
   beforeAll(async () => {
     h = await startHarness();
-    for (const user of USERS) cookies.set(user, await h.login(user));
-    for (const slug of STORES) storeIds.set(slug, await h.storeId(slug));
-    for (const slug of STORES) {
+    for (const user of DEMO_USER_NAMES) cookies.set(user, await h.login(user));
+    for (const slug of DEMO_STORES) storeIds.set(slug, await h.storeId(slug));
+    for (const slug of DEMO_STORES) {
       const store = storeIds.get(slug)!;
       storeMacro.set(
         slug,
@@ -103,7 +92,7 @@ describe('the agent desk: notes, labels, metadata, macros, SOPs, team, bulk stat
           })
         ).id,
       );
-      for (const user of USERS) {
+      for (const user of DEMO_USER_NAMES) {
         const key = `${user}@${slug}`;
         const filed = await fileOn(slug);
         claims.set(key, filed);
@@ -147,7 +136,7 @@ describe('the agent desk: notes, labels, metadata, macros, SOPs, team, bulk stat
   }, 240_000);
   afterAll(() => h.stop());
 
-  const cases = USERS.flatMap((user) => STORES.map((store) => [user, store] as const));
+  const cases = DEMO_USER_NAMES.flatMap((user) => DEMO_STORES.map((store) => [user, store] as const));
 
   it.each(cases)('%s on %s answers every new endpoint as the table says', async (user, store) => {
     const key = `${user}@${store}`;
@@ -316,7 +305,7 @@ describe('the agent desk: notes, labels, metadata, macros, SOPs, team, bulk stat
     for (const step of walk) {
       const response = await step.run();
       answers[step.name] = response.statusCode;
-      wanted[step.name] = expected(user, step.needs, store, step.ok);
+      wanted[step.name] = statusByTable(user, step.needs, store, step.ok);
       if (response.statusCode === 404)
         expect(json<{ error: string }>(response).error, step.name).toMatch(/^(not_found|claim_not_found)$/);
       if (response.statusCode === 403) expect(json(response), step.name).toMatchObject({ error: 'forbidden' });
@@ -337,15 +326,15 @@ describe('the agent desk: notes, labels, metadata, macros, SOPs, team, bulk stat
   });
 
   it('answers the global macros to Order Protection roles only', async () => {
-    for (const user of USERS) {
+    for (const user of DEMO_USER_NAMES) {
       const list = await call(user, 'GET', '/api/admin/global-macros');
-      expect(list.statusCode, user).toBe(holds(user, 'global-macro:read') ? 200 : 403);
+      expect(list.statusCode, user).toBe(demoUserHolds(user, 'global-macro:read') ? 200 : 403);
       const created = await call(user, 'POST', '/api/admin/global-macros', {
         name: `G ${user}`,
         kind: 'reply',
         body: 'Hi',
       });
-      expect(created.statusCode, user).toBe(holds(user, 'global-macro:create') ? 201 : 403);
+      expect(created.statusCode, user).toBe(demoUserHolds(user, 'global-macro:create') ? 201 : 403);
     }
     const data = MacroList.parse(json(await call('admin', 'GET', '/api/admin/global-macros'))).data;
     expect(data.every((m) => m.scope === 'global' && m.storeId === null)).toBe(true);

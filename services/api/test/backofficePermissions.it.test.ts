@@ -1,46 +1,36 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClaimDetail, AdminClaimPage, ROLES, type Permission } from '@claims/contracts';
+import { AdminClaimDetail, AdminClaimPage, type Permission } from '@claims/contracts';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
 import {
-  DEMO_ROLES,
-  DEMO_SCOPES,
-  DEMO_USERS,
+  DEMO_STORES,
+  DEMO_USER_NAMES,
+  statusByTable,
+  type DemoStore,
   json,
   oneItemClaim,
-  protectedOrder,
   startHarness,
   type DemoUser,
   type Harness,
 } from './support/backofficeHarness.js';
-
-type Slug = 'acme' | 'kumo';
-const USERS = Object.keys(DEMO_USERS) as DemoUser[];
-const STORES: readonly Slug[] = ['acme', 'kumo'];
-
-/** What the permission table says: the store is invisible (404), visible without the right (403), or allowed. */
-function expected(user: DemoUser, permission: Permission, store: Slug, allowed: number): number {
-  const scope = DEMO_SCOPES[user];
-  if (scope !== 'all' && scope !== store) return 404;
-  return ROLES[DEMO_ROLES[user]].permissions.includes(permission) ? allowed : 403;
-}
+import { testOrder } from './support/testOrders.js';
 
 describe('the permission table on every back-office endpoint', () => {
   let h: Harness;
   const cookies = new Map<DemoUser, string>();
-  const storeIds = new Map<Slug, string>();
+  const storeIds = new Map<DemoStore, string>();
   /** One fresh claim per user and store, so each user's resolve meets an unresolved claim. */
   const claims = new Map<string, string>();
   /** A token per store for the revoke walk. */
-  const tokens = new Map<Slug, string>();
+  const tokens = new Map<DemoStore, string>();
 
   beforeAll(async () => {
     h = await startHarness();
-    for (const user of USERS) cookies.set(user, await h.login(user));
-    for (const slug of STORES) storeIds.set(slug, await h.storeId(slug));
-    for (const slug of STORES) {
-      for (const user of USERS) {
+    for (const user of DEMO_USER_NAMES) cookies.set(user, await h.login(user));
+    for (const slug of DEMO_STORES) storeIds.set(slug, await h.storeId(slug));
+    for (const slug of DEMO_STORES) {
+      for (const user of DEMO_USER_NAMES) {
         const number = `${slug.toUpperCase()}-${user.toUpperCase()}`;
-        const input = protectedOrder(number, slug === 'kumo' ? 'JPY' : 'USD');
+        const input = testOrder(number, { currency: slug === 'kumo' ? 'JPY' : 'USD' });
         await upsertOrder(h.runtime.ctx.database.db, storeIds.get(slug)!, `src-${number}`, input);
         const filed = await h.fileClaim(
           `src-${number}`,
@@ -62,7 +52,7 @@ describe('the permission table on every back-office endpoint', () => {
   });
   afterAll(() => h.stop());
 
-  const cases = USERS.flatMap((user) => STORES.map((store) => [user, store] as const));
+  const cases = DEMO_USER_NAMES.flatMap((user) => DEMO_STORES.map((store) => [user, store] as const));
 
   it.each(cases)('%s on %s answers as the table says', async (user, store) => {
     const cookie = cookies.get(user)!;
@@ -171,7 +161,7 @@ describe('the permission table on every back-office endpoint', () => {
     for (const step of walk) {
       const response = await step.run();
       answers[step.name] = response.statusCode;
-      wanted[step.name] = expected(user, step.permission, store, step.ok);
+      wanted[step.name] = statusByTable(user, step.permission, store, step.ok);
       if (response.statusCode === 404)
         expect(json<{ error: string }>(response).error).toMatch(/^(not_found|claim_not_found)$/);
       if (response.statusCode === 403) expect(json(response)).toMatchObject({ error: 'forbidden' });

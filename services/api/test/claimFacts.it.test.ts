@@ -3,13 +3,14 @@ import { sql } from 'kysely';
 import {
   AdminClaimDetail,
   ClaimFacts,
-  OrderInput,
   TimelineResponse,
   UploadUrlResponse,
   type FileClaimRequest,
+  type OrderInput,
 } from '@claims/contracts';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
 import { json, startHarness, type DemoUser, type Harness } from './support/backofficeHarness.js';
+import { testOrder } from './support/testOrders.js';
 
 /** A 1×1 PNG: the same bytes uploaded twice are the same photo whatever the file is called. */
 const PNG = Buffer.from(
@@ -32,13 +33,9 @@ let orderCount = 0;
 async function order(slug: 'acme' | 'kumo'): Promise<{ sourceOrderId: string; orderId: string; input: OrderInput }> {
   const number = `FACTS-${slug}-${++orderCount}`;
   const currency = slug === 'kumo' ? 'JPY' : 'USD';
-  const input = OrderInput.parse({
-    orderNumber: number,
-    customerEmail: EMAIL.toLowerCase(),
+  const input = testOrder(number, {
     currency,
-    createdAt: ago(12),
-    protected: true,
-    policy: { insuredAmount: 100, premiumPaid: 2, premiumCurrency: currency },
+    customerEmail: EMAIL.toLowerCase(),
     shippingAddress: {
       name: 'Rae Claimer',
       address1: '9 Elm St',
@@ -47,26 +44,14 @@ async function order(slug: 'acme' | 'kumo'): Promise<{ sourceOrderId: string; or
       country: 'United States',
       countryCode: 'US',
     },
-    items: ['a', 'b', 'c'].map((x) => ({
+    lines: ['a', 'b', 'c'].map((x) => ({
       sourceItemId: `${number}-${x}`,
-      sourceProductId: 'p',
-      sourceVariantId: 'v',
       sku: `SKU-${x}`,
       productName: `Thing ${x.toUpperCase()}`,
       price: currency === 'JPY' ? 2400 : 10,
       quantity: 2,
     })),
-    fulfillments: [
-      {
-        sourceFulfillmentId: `${number}-f`,
-        status: 'DELIVERED',
-        shippedAt: ago(11),
-        deliveredAt: ago(10),
-        trackingCompany: 'UPS',
-        trackingNumbers: ['1Z999AA10123456784'],
-        items: ['a', 'b', 'c'].map((x) => ({ sourceItemId: `${number}-${x}`, quantity: 2 })),
-      },
-    ],
+    shipment: { status: 'DELIVERED', trackingCompany: 'UPS', trackingNumbers: ['1Z999AA10123456784'] },
   });
   const stored = await upsertOrder(h.runtime.ctx.database.db, await h.storeId(slug), `src-${number}`, input);
   return { sourceOrderId: `src-${number}`, orderId: stored.id, input };

@@ -3,7 +3,6 @@ import {
   AdminClaimDetail,
   AdminClaimPage,
   AssigneeList,
-  OrderInput,
   SavedView,
   SavedViewList,
   type AdminClaimListItem,
@@ -14,9 +13,7 @@ import {
 import { PROJECTIONS } from '@claims/projections';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
 import { json, projectionsCaughtUp, startHarness, type DemoUser, type Harness } from './support/backofficeHarness.js';
-
-const DAY = 86_400_000;
-const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
+import { testOrder } from './support/testOrders.js';
 
 interface Shopper {
   name: string;
@@ -56,13 +53,8 @@ describe('the claim queue as a team works it', () => {
   /** A new Acme order of this shopper and a claim on all its items, each with its own issue type. */
   async function fileFor(key: string, shopper: Shopper): Promise<void> {
     const orderNumber = `Q-${++orderCount}`;
-    const input = OrderInput.parse({
-      orderNumber,
+    const input = testOrder(orderNumber, {
       customerEmail: shopper.email,
-      currency: 'USD',
-      createdAt: ago(12),
-      protected: true,
-      policy: { insuredAmount: 100, premiumPaid: 2, premiumCurrency: 'USD' },
       shippingAddress: {
         name: shopper.name,
         address1: '1 Main St',
@@ -70,24 +62,13 @@ describe('the claim queue as a team works it', () => {
         country: 'United States',
         countryCode: 'US',
       },
-      items: shopper.items.map((item, i) => ({
+      lines: shopper.items.map((item, i) => ({
         sourceItemId: `${orderNumber}-li-${i}`,
-        sourceProductId: 'p',
-        sourceVariantId: 'v',
         sku: item.sku,
         productName: item.name,
         price: item.price,
         quantity: 1,
       })),
-      fulfillments: [
-        {
-          sourceFulfillmentId: `${orderNumber}-f`,
-          status: 'DELIVERED',
-          shippedAt: ago(11),
-          deliveredAt: ago(10),
-          items: shopper.items.map((_, i) => ({ sourceItemId: `${orderNumber}-li-${i}`, quantity: 1 })),
-        },
-      ],
     });
     await upsertOrder(h.runtime.ctx.database.db, acme, `src-${orderNumber}`, input);
     const body: FileClaimRequest = {

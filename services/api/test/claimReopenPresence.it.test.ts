@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClaimDetail, OrderInput, TimelineResponse, type ClaimViewer } from '@claims/contracts';
+import { AdminClaimDetail, TimelineResponse, type ClaimViewer } from '@claims/contracts';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
 import { ClaimPresenceHub } from '../src/desk/claimPresence.js';
 import { json, oneItemClaim, startHarness, type DemoUser, type Harness } from './support/backofficeHarness.js';
+import { testOrder } from './support/testOrders.js';
 
-const DAY = 86_400_000;
-const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
 let orderCount = 0;
 
 /** The lists of viewers a hub sends one watcher, and a wait for the next one that satisfies a test. */
@@ -39,41 +38,7 @@ describe('reopening a closed claim, and who else has a claim open', () => {
 
   async function fileClaim(): Promise<string> {
     const number = `REOPEN-${++orderCount}`;
-    const input = OrderInput.parse({
-      orderNumber: number,
-      customerEmail: `${number.toLowerCase()}@example.com`,
-      currency: 'USD',
-      createdAt: ago(12),
-      protected: true,
-      policy: { insuredAmount: 100, premiumPaid: 2, premiumCurrency: 'USD' },
-      shippingAddress: {
-        name: 'Pat Doe',
-        address1: '1 Main St',
-        city: 'Springfield',
-        country: 'United States',
-        countryCode: 'US',
-      },
-      items: [
-        {
-          sourceItemId: `${number}-li`,
-          sourceProductId: 'p',
-          sourceVariantId: 'v',
-          sku: 'SKU',
-          productName: 'Thing',
-          price: 24.5,
-          quantity: 1,
-        },
-      ],
-      fulfillments: [
-        {
-          sourceFulfillmentId: `${number}-f`,
-          status: 'DELIVERED',
-          shippedAt: ago(11),
-          deliveredAt: ago(10),
-          items: [{ sourceItemId: `${number}-li`, quantity: 1 }],
-        },
-      ],
-    });
+    const input = testOrder(number);
     await upsertOrder(h.runtime.ctx.database.db, acme, `src-${number}`, input);
     return (await h.fileClaim(`src-${number}`, oneItemClaim(input.customerEmail, `${number}-f`, `${number}-li`)))
       .claimId;

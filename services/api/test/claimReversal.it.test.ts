@@ -9,13 +9,14 @@ import {
 } from '@claims/contracts';
 import { claimAssignmentProjection, claimListProjection, claimTimelineProjection, rebuild } from '@claims/projections';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
-import { json, projectionsCaughtUp, protectedOrder, startHarness, type Harness } from './support/backofficeHarness.js';
+import { json, projectionsCaughtUp, startHarness, type Harness } from './support/backofficeHarness.js';
+import { testOrder } from './support/testOrders.js';
 
 const READERS = [claimListProjection, claimTimelineProjection, claimAssignmentProjection];
 
 /** A protected order of two items (a jacket and a mug), for a decision on one of them. */
 function twoItemOrder(orderNumber: string): OrderInput {
-  const one = protectedOrder(orderNumber);
+  const one = testOrder(orderNumber);
   const mug = { ...one.items[0]!, sourceItemId: `${orderNumber}-mug`, sku: 'MUG', productName: 'Mug', price: 12 };
   return OrderInput.parse({
     ...one,
@@ -81,7 +82,7 @@ describe("a reversed resolution in the desk's queue and history", () => {
     owner = await h.login('acmeOwner');
     acme = await h.storeId('acme');
     const db = h.runtime.ctx.database.db;
-    await upsertOrder(db, acme, 'src-RV-1', protectedOrder('RV-1'));
+    await upsertOrder(db, acme, 'src-RV-1', testOrder('RV-1'));
     await upsertOrder(db, acme, 'src-RV-2', twoItemOrder('RV-2'));
     claims.set('RV-1', await h.fileClaim('src-RV-1', claimOf('RV-1', ['RV-1-li'])));
     claims.set('RV-2', await h.fileClaim('src-RV-2', claimOf('RV-2', ['RV-2-li', 'RV-2-mug'])));

@@ -4,58 +4,25 @@ import {
   AdminOrderRefList,
   AdminOrderView,
   FileClaimResponse,
-  OrderInput,
   orderPremiumStreamOf,
   type StaffFileClaimRequest,
 } from '@claims/contracts';
 import { readStream } from '@claims/event-store';
 import { ingestOrder } from '../src/catalog/ingestOrder.js';
 import { json, startHarness, type DemoUser, type Harness } from './support/backofficeHarness.js';
+import { testOrder } from './support/testOrders.js';
 
-const DAY = 86_400_000;
 let orderCount = 0;
 
 /** A delivered, protected order of one line. */
 function freshOrder() {
   const number = `ORD-${++orderCount}`;
-  const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
   return {
     number,
     sourceOrderId: `src-${number}`,
-    input: OrderInput.parse({
-      orderNumber: number,
-      customerEmail: `${number.toLowerCase()}@example.com`,
-      currency: 'USD',
-      createdAt: ago(12),
-      protected: true,
-      policy: { insuredAmount: 49, premiumPaid: 1.5, premiumCurrency: 'USD' },
-      shippingAddress: {
-        name: 'Pat Doe',
-        address1: '1 Main St',
-        city: 'Springfield',
-        country: 'United States',
-        countryCode: 'US',
-      },
-      items: [
-        {
-          sourceItemId: `${number}-li`,
-          sourceProductId: 'p',
-          sourceVariantId: 'v',
-          sku: 'SKU-1',
-          productName: 'Lamp',
-          price: 49,
-          quantity: 1,
-        },
-      ],
-      fulfillments: [
-        {
-          sourceFulfillmentId: `${number}-f`,
-          status: 'DELIVERED',
-          shippedAt: ago(11),
-          deliveredAt: ago(10),
-          items: [{ sourceItemId: `${number}-li`, quantity: 1 }],
-        },
-      ],
+    input: testOrder(number, {
+      policy: { insuredAmount: 49, premiumPaid: 1.5 },
+      line: { sku: 'SKU-1', productName: 'Lamp', price: 49 },
     }),
   };
 }

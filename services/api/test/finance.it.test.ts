@@ -1,58 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ApiClaim,
-  FinanceMonthlyTotals,
-  FinanceReplayView,
-  OrderInput,
-  PayoutBatch,
-  PayoutEntriesResponse,
-} from '@claims/contracts';
-import { DEMO_PASSWORD } from './support/backofficeHarness.js';
+import { ApiClaim, FinanceMonthlyTotals, PayoutBatch, PayoutEntriesResponse } from '@claims/contracts';
+import { testOrder } from './support/testOrders.js';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { ingestOrder } from '../src/catalog/ingestOrder.js';
+import { finishedReplay } from './support/financeReplays.js';
 import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
-
-const DAY = 86_400_000;
-const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
 
 /** An order of Acme (a USD store) in `currency`, with one 44.00 item. */
 const order = (number: string, currency: string, exchangeRate: number) =>
-  OrderInput.parse({
-    orderNumber: number,
-    customerEmail: `${number.toLowerCase()}@example.com`,
-    currency,
-    exchangeRate,
-    createdAt: ago(12),
-    protected: true,
-    policy: { insuredAmount: 100, premiumPaid: 2, premiumCurrency: currency },
-    shippingAddress: {
-      name: 'Pat Doe',
-      address1: '1 Main St',
-      city: 'Springfield',
-      country: 'United States',
-      countryCode: 'US',
-    },
-    items: [
-      {
-        sourceItemId: `${number}-li`,
-        sourceProductId: 'p',
-        sourceVariantId: 'v',
-        sku: 'SKU',
-        productName: 'Thing',
-        price: 44,
-        quantity: 1,
-      },
-    ],
-    fulfillments: [
-      {
-        sourceFulfillmentId: `${number}-f`,
-        status: 'DELIVERED',
-        shippedAt: ago(11),
-        deliveredAt: ago(10),
-        items: [{ sourceItemId: `${number}-li`, quantity: 1 }],
-      },
-    ],
-  });
+  testOrder(number, { currency, exchangeRate, line: { price: 44 } });
 
 describe('finance: the payout ledger and its replay from the events (contract §Finance)', () => {
   let h: Harness;
@@ -85,13 +41,7 @@ describe('finance: the payout ledger and its replay from the events (contract §
         `src-${number}`,
         oneItemClaim(`${number.toLowerCase()}@example.com`, `${number}-f`, `${number}-li`),
       );
-      const resolved = await h.call({
-        method: 'POST',
-        url: `/api/admin/claims/${filed.claimId}/resolve`,
-        cookie: owner,
-        body: { resolutionType: type, reason: 'OTHER' },
-      });
-      expect(resolved.statusCode, resolved.body).toBe(200);
+      const resolved = await h.resolveClaim(owner, filed.claimId, { resolutionType: type, reason: 'OTHER' });
       claims.set(number, { claimId: filed.claimId, paid: ApiClaim.parse(json(resolved)).resolutions[0]!.paidValue });
     }
     await h.runtime.settle();
@@ -184,19 +134,7 @@ describe('finance: the payout ledger and its replay from the events (contract §
     expect((await entries('storeId=not-a-uuid')).statusCode).toBe(400);
   });
 
-  async function replay(body: object): Promise<FinanceReplayView> {
-    const started = await h.call({ method: 'POST', url: '/api/finance/replays', cookie: finance, body });
-    expect(started.statusCode, started.body).toBe(202);
-    const { id } = json<{ id: string }>(started);
-    for (let i = 0; i < 100; i++) {
-      const view = FinanceReplayView.parse(
-        json(await h.call({ method: 'GET', url: `/api/finance/replays/${id}`, cookie: finance })),
-      );
-      if (view.status !== 'running') return view;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error('The replay did not finish');
-  }
+  const replay = (body: object) => finishedReplay(h, finance, body);
 
   it('takes periods as dates, whole days in UTC with `to` included, as finance staff type them', async () => {
     const listed = async (query: string) => {
@@ -249,13 +187,7 @@ describe('finance: the payout ledger and its replay from the events (contract §
   });
 
   it('moves entries pending -> approved -> paid in batches: four eyes, and never an entry paid twice', async () => {
-    const controller = (
-      await h.call({
-        method: 'POST',
-        url: '/api/auth/login',
-        body: { email: 'controller@orderprotection.test', password: DEMO_PASSWORD },
-      })
-    ).headers['set-cookie']!.toString().split(';')[0]!;
+    const controller = await h.loginWith('controller@orderprotection.test');
     const batches = `/api/finance/stores/${acme}/payout-batches`;
     // Two finance users gathering at once: one batch takes the pending entries, the other finds none left.
     const [a, b] = await Promise.all([

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { FinanceReplayView } from '@claims/contracts';
 import {
   ApiClaim,
-  FinanceReplayView,
-  OrderInput,
   PayoutBatch,
   PayoutEntriesResponse,
   StoreCreditBalanceList,
@@ -11,49 +10,19 @@ import {
 } from '@claims/contracts';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { ingestOrder } from '../src/catalog/ingestOrder.js';
-import { DEMO_PASSWORD, json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
+import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
+import { finishedReplay } from './support/financeReplays.js';
+import { testOrder } from './support/testOrders.js';
 
-const DAY = 86_400_000;
-const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
 const meta = { actor: { type: 'system' as const, id: 'test' }, correlationId: 'test', causationId: null };
 
 /** An order in `currency` with one item of `price`, its premium paid in the same currency. */
 const order = (number: string, currency: string, exchangeRate: number, price: number, premium: number) =>
-  OrderInput.parse({
-    orderNumber: number,
-    customerEmail: `${number.toLowerCase()}@example.com`,
+  testOrder(number, {
     currency,
     exchangeRate,
-    createdAt: ago(12),
-    protected: true,
-    policy: { insuredAmount: price, premiumPaid: premium, premiumCurrency: currency },
-    shippingAddress: {
-      name: 'Pat Doe',
-      address1: '1 Main St',
-      city: 'Springfield',
-      country: 'United States',
-      countryCode: 'US',
-    },
-    items: [
-      {
-        sourceItemId: `${number}-li`,
-        sourceProductId: 'p',
-        sourceVariantId: 'v',
-        sku: 'SKU',
-        productName: 'Thing',
-        price,
-        quantity: 1,
-      },
-    ],
-    fulfillments: [
-      {
-        sourceFulfillmentId: `${number}-f`,
-        status: 'DELIVERED',
-        shippedAt: ago(11),
-        deliveredAt: ago(10),
-        items: [{ sourceItemId: `${number}-li`, quantity: 1 }],
-      },
-    ],
+    policy: { insuredAmount: price, premiumPaid: premium },
+    line: { price },
   });
 
 describe('the finance replay of the whole history equals the live ledgers fed through Kafka (contract §Finance)', () => {
@@ -108,13 +77,7 @@ describe('the finance replay of the whole history equals the live ledgers fed th
         oneItemClaim(`${number.toLowerCase()}@example.com`, `${number}-f`, `${number}-li`),
       );
       claimOf.set(number, filed.claimId);
-      const resolved = await h.call({
-        method: 'POST',
-        url: `/api/admin/claims/${filed.claimId}/resolve`,
-        cookie: owners[store],
-        body: request,
-      });
-      expect(resolved.statusCode, resolved.body).toBe(200);
+      const resolved = await h.resolveClaim(owners[store], filed.claimId, request);
       if (request.resolutionType === 'STORE_CREDIT')
         credited.set(filed.claimId, ApiClaim.parse(json(resolved)).resolutions[0]!.paidValue);
     }
@@ -149,13 +112,7 @@ describe('the finance replay of the whole history equals the live ledgers fed th
     );
     const batches = `/api/finance/stores/${stores.acme}/payout-batches`;
     const made = PayoutBatch.parse(json(await h.call({ method: 'POST', url: batches, cookie: finance, body: {} })));
-    const controller = (
-      await h.call({
-        method: 'POST',
-        url: '/api/auth/login',
-        body: { email: 'controller@orderprotection.test', password: DEMO_PASSWORD },
-      })
-    ).headers['set-cookie']!.toString().split(';')[0]!;
+    const controller = await h.loginWith('controller@orderprotection.test');
     expect(
       (await h.call({ method: 'POST', url: `${batches}/${made.id}/approve`, cookie: controller, body: {} })).statusCode,
     ).toBe(200);
@@ -184,18 +141,7 @@ describe('the finance replay of the whole history equals the live ledgers fed th
   }, 180_000);
   afterAll(() => h.stop());
 
-  async function replay(body: object): Promise<FinanceReplayView> {
-    const started = await h.call({ method: 'POST', url: '/api/finance/replays', cookie: finance, body });
-    expect(started.statusCode, started.body).toBe(202);
-    const { id } = json<{ id: string }>(started);
-    return eventually(async () => {
-      const view = FinanceReplayView.parse(
-        json(await h.call({ method: 'GET', url: `/api/finance/replays/${id}`, cookie: finance })),
-      );
-      expect(view.status).not.toBe('running');
-      return view;
-    }, 60_000);
-  }
+  const replay = (body: object) => finishedReplay(h, finance, body);
 
   it('finds no difference in payouts, premiums or store credit, and totals every store and currency alike', async () => {
     const view = await replay(whole);

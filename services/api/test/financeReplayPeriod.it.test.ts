@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ApiClaim,
   FinanceReplayView,
-  OrderInput,
   PayoutBatch,
   PayoutEntriesResponse,
   StoreCreditBalanceList,
@@ -12,51 +11,16 @@ import {
 } from '@claims/contracts';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { ingestOrder } from '../src/catalog/ingestOrder.js';
+import { finishedReplay } from './support/financeReplays.js';
 import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
+import { testOrder } from './support/testOrders.js';
 
-const DAY = 86_400_000;
-const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
 const meta = { actor: { type: 'system' as const, id: 'test' }, correlationId: 'test', causationId: null };
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A USD order of Acme with one item of `price`. */
 const order = (number: string, price: number) =>
-  OrderInput.parse({
-    orderNumber: number,
-    customerEmail: `${number.toLowerCase()}@example.com`,
-    currency: 'USD',
-    exchangeRate: 1,
-    createdAt: ago(12),
-    protected: true,
-    policy: { insuredAmount: price, premiumPaid: 1.5, premiumCurrency: 'USD' },
-    shippingAddress: {
-      name: 'Pat Doe',
-      address1: '1 Main St',
-      city: 'Springfield',
-      country: 'United States',
-      countryCode: 'US',
-    },
-    items: [
-      {
-        sourceItemId: `${number}-li`,
-        sourceProductId: 'p',
-        sourceVariantId: 'v',
-        sku: 'SKU',
-        productName: 'Thing',
-        price,
-        quantity: 1,
-      },
-    ],
-    fulfillments: [
-      {
-        sourceFulfillmentId: `${number}-f`,
-        status: 'DELIVERED',
-        shippedAt: ago(11),
-        deliveredAt: ago(10),
-        items: [{ sourceItemId: `${number}-li`, quantity: 1 }],
-      },
-    ],
-  });
+  testOrder(number, { policy: { insuredAmount: price, premiumPaid: 1.5 }, line: { price } });
 
 /**
  * A replay reads the period's scope only: decisions made before the period count where the period's money depends on
@@ -78,13 +42,7 @@ describe('a finance replay of a period and a store (contract §Finance)', () => 
       `src-${number}`,
       oneItemClaim(`${number.toLowerCase()}@example.com`, `${number}-f`, `${number}-li`),
     );
-    const resolved = await h.call({
-      method: 'POST',
-      url: `/api/admin/claims/${filed.claimId}/resolve`,
-      cookie: owner,
-      body: request,
-    });
-    expect(resolved.statusCode, resolved.body).toBe(200);
+    const resolved = await h.resolveClaim(owner, filed.claimId, request);
     claimOf.set(number, { claimId: filed.claimId, paid: ApiClaim.parse(json(resolved)).resolutions[0]!.paidValue });
   };
   const reverse = async (number: string) => {
@@ -147,18 +105,7 @@ describe('a finance replay of a period and a store (contract §Finance)', () => 
   }, 180_000);
   afterAll(() => h?.stop());
 
-  async function replay(body: object): Promise<FinanceReplayView> {
-    const started = await h.call({ method: 'POST', url: '/api/finance/replays', cookie: finance, body });
-    expect(started.statusCode, started.body).toBe(202);
-    const { id } = json<{ id: string }>(started);
-    return eventually(async () => {
-      const view = FinanceReplayView.parse(
-        json(await h.call({ method: 'GET', url: `/api/finance/replays/${id}`, cookie: finance })),
-      );
-      expect(view.status).not.toBe('running');
-      return view;
-    }, 60_000);
-  }
+  const replay = (body: object) => finishedReplay(h, finance, body);
 
   it('equals the live ledger of the period: the clawbacks of entries decided before it, the reclaimed credit, the refund, and nothing decided before it', async () => {
     const period = { from, to: new Date().toISOString(), storeIds: [acme] };

@@ -53,13 +53,11 @@ describe('invitations are mailed to the invitee, with their link, in every envir
       expect(h.runtime.ctx.config.production).toBe(true);
       const owner = await h.login('acmeOwner');
       const acme = await h.storeId('acme');
-      const invited = await h.call({
-        method: 'POST',
-        url: `/api/admin/stores/${acme}/team-members`,
-        cookie: owner,
-        body: { email: 'ines@acme.test', name: 'Ines Agent', role: 'store_support' },
+      const invited = await h.invite(owner, acme, {
+        email: 'ines@acme.test',
+        name: 'Ines Agent',
+        role: 'store_support',
       });
-      expect(invited.statusCode, invited.body).toBe(201);
       const userId = json<{ member: { userId: string } }>(invited).member.userId;
       const mail = await eventually(async () => {
         const [found] = mailTo(smtp.received, 'ines@acme.test');
@@ -197,13 +195,11 @@ describe('invitations are mailed to the invitee, with their link, in every envir
       });
       expect(store.statusCode, store.body).toBe(201);
       const storeId = StoreOnboardingView.parse(json(store)).storeId;
-      const invited = await h.call({
-        method: 'POST',
-        url: `/api/admin/stores/${storeId}/team-members`,
-        cookie: admin,
-        body: { email: 'nora@noord.test', name: 'Nora Noord', role: 'store_owner' },
+      await h.invite(admin, storeId, {
+        email: 'nora@noord.test',
+        name: 'Nora Noord',
+        role: 'store_owner',
       });
-      expect(invited.statusCode, invited.body).toBe(201);
       const mail = await eventually(async () => {
         const [found] = mailTo(smtp.received, 'nora@noord.test');
         expect(found).toBeDefined();
@@ -241,13 +237,7 @@ describe('invitations are mailed to the invitee, with their link, in every envir
       const owner = await h.login('acmeOwner');
       const acme = await h.storeId('acme');
       const invite = async (email: string, name: string) => {
-        const answer = await h.call({
-          method: 'POST',
-          url: `/api/admin/stores/${acme}/team-members`,
-          cookie: owner,
-          body: { email, name, role: 'store_user' },
-        });
-        expect(answer.statusCode, answer.body).toBe(201);
+        const answer = await h.invite(owner, acme, { email, name, role: 'store_user' });
         return json<{ member: { userId: string } }>(answer).member.userId;
       };
       const waiting = await invite('wes@acme.test', 'Wes Waiting');

@@ -10,7 +10,7 @@ import {
   PremiumTotals,
 } from '@claims/contracts';
 import { eventually } from '../../../test/support/testDatabase.js';
-import { DEMO_PASSWORD, json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
+import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
 
 /** The month this run's events fall in (the database's clock), and the app's clock an hour into the next one, when it is over. */
 const started = new Date();
@@ -155,13 +155,7 @@ describe('invoices and billing on PostgreSQL: issued once, immutable, corrected 
       lines: [{ kind: 'claims', amount: Math.ceil(left * 0.6) / 100 }],
       reason: 'Claim paid by the carrier',
     };
-    const controller = (
-      await h.call({
-        method: 'POST',
-        url: '/api/auth/login',
-        body: { email: 'controller@orderprotection.test', password: DEMO_PASSWORD },
-      })
-    ).headers['set-cookie']!.toString().split(';')[0]!;
+    const controller = await h.loginWith('controller@orderprotection.test');
     const both = await Promise.all([post(url, most), post(url, most, controller)]);
     expect(both.map((r) => r.statusCode).sort()).toEqual([201, 422]);
   });

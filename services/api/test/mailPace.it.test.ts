@@ -9,7 +9,8 @@ import { findStoreBySlugOrDomain } from '../src/catalog/storeRepository.js';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { testEnvironment, type TestEnvironment } from '../../../test/support/testRuntime.js';
-import { oneItemClaim, protectedOrder } from './support/backofficeHarness.js';
+import { oneItemClaim } from './support/backofficeHarness.js';
+import { testOrder } from './support/testOrders.js';
 
 const METRICS_TOKEN = 'metrics-token-for-tests-0123456789';
 const SHOPPER_MAIL = 'notify-shopper';
@@ -75,7 +76,7 @@ describe('mail keeps pace with filings (PostgreSQL and Kafka, every worker on)',
   /** Orders created and claims filed on them all at once; answers each claim's id and its shopper's address. */
   const fileBurst = async (r: Runtime, prefix: string, count: number) => {
     const numbers = Array.from({ length: count }, (_, i) => `${prefix}${i}`);
-    for (const n of numbers) await upsertOrder(r.ctx.database.db, acme, `src-${n}`, protectedOrder(n));
+    for (const n of numbers) await upsertOrder(r.ctx.database.db, acme, `src-${n}`, testOrder(n));
     return Promise.all(
       numbers.map(async (n) => {
         const email = `${n.toLowerCase()}@example.com`;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readStream } from '@claims/event-store';
 import { findOrderBySourceIdAndEmail, upsertOrder } from '../src/catalog/orderRepository.js';
-import { json, oneItemClaim, protectedOrder, startHarness, type Harness } from './support/backofficeHarness.js';
+import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
+import { testOrder } from './support/testOrders.js';
 
 /** Issue 24's attacks over HTTP, as a merchant or an integrator would try them: each is refused and leaves nothing behind. */
 describe('money and access that cannot be abused', () => {
@@ -14,7 +15,7 @@ describe('money and access that cannot be abused', () => {
 
   /** A claim on a fresh one-item order of acme worth 24.50 USD (the harness's protected order). */
   const freshClaim = async (number: string) => {
-    const input = protectedOrder(number);
+    const input = testOrder(number);
     await upsertOrder(h.runtime.ctx.database.db, acme, `src-${number}`, input);
     return h.fileClaim(`src-${number}`, oneItemClaim(input.customerEmail, `${number}-f`, `${number}-li`, 'REFUND'));
   };
@@ -104,7 +105,7 @@ describe('money and access that cannot be abused', () => {
     });
 
     it('refuses negative or absurd premiums and prices on PUT /api/v1/orders with 400, recording nothing', async () => {
-      const base = protectedOrder('PREMIUM-1');
+      const base = testOrder('PREMIUM-1');
       const attempts = [
         { ...base, policy: { ...base.policy!, premiumPaid: -5 } },
         { ...base, policy: { ...base.policy!, premiumPaid: 1e300 } },

@@ -93,13 +93,7 @@ describe('mail to the shopper, after the request and never inside it (contract Â
         });
         expect(moved.statusCode, moved.body).toBe(200);
       }
-      const resolved = await h.call({
-        method: 'POST',
-        url: `/api/admin/claims/${filed.claimId}/resolve`,
-        cookie: owner,
-        body: { resolutionType: 'REFUND' },
-      });
-      expect(resolved.statusCode, resolved.body).toBe(200);
+      await h.resolveClaim(owner, filed.claimId, { resolutionType: 'REFUND' });
       const later = await eventually(async () => {
         const reply = smtp.received.find((m) => m.subject?.includes(`wrote about your claim #${filed.claimNumber}`));
         const decision = smtp.received.find(
@@ -163,13 +157,7 @@ describe('mail to the shopper, after the request and never inside it (contract Â
       );
       const [chalk, harness] = ['Chalk Bag', 'Harness'].map((name) => items.find((i) => i.name === name)!.id);
       const decide = async (body: object) => {
-        const response = await h.call({
-          method: 'POST',
-          url: `/api/admin/claims/${filed.claimId}/resolve`,
-          cookie: owner,
-          body,
-        });
-        expect(response.statusCode, response.body).toBe(200);
+        await h.resolveClaim(owner, filed.claimId, body);
       };
       const decisionMails = () =>
         mailTo(smtp.received, 'jon@example.com', `Your claim #${filed.claimNumber} has a decision: approved`);

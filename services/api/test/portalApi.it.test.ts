@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES, PublicStore, UploadUrlResponse, WhitelabelSettings } from '@claims/contracts';
-import { loadConfig, startRuntime, type Runtime } from '../src/index.js';
+import type { Runtime } from '../src/index.js';
+import { pathOf, startPgliteRuntime, type PgliteRuntime } from './support/pgliteRuntime.js';
 import { contentMatchesExtension } from '../src/media/magicBytes.js';
 
 const PNG = Buffer.from(
@@ -12,35 +10,18 @@ const PNG = Buffer.from(
 );
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46]);
 
+let portal: PgliteRuntime;
 let runtime: Runtime;
-let dataDir: string;
 let now = new Date().toISOString();
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'portal-api-'));
-  runtime = await startRuntime(
-    loadConfig({
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: '0',
-      SEED_DEMO: 'true',
-      DATABASE_URL: '',
-      KAFKA_BROKERS: '',
-      LOG_LEVEL: 'silent',
-    }),
-    { listen: false, workers: false, now: () => now },
-  );
+  portal = await startPgliteRuntime('portal-api', {}, { now: () => now });
+  runtime = portal.runtime;
 });
 
 afterAll(async () => {
-  await runtime?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await portal?.stop();
 });
-
-const pathOf = (url: string) => {
-  const u = new URL(url);
-  return `${u.pathname}${u.search}`;
-};
 
 /** An upload URL, with the proof of a looked-up order the contract asks for. */
 async function uploadUrl(filename: string, contentType: string, mediaType = 'CLAIM') {
@@ -52,6 +33,15 @@ async function uploadUrl(filename: string, contentType: string, mediaType = 'CLA
     payload: { filename, contentType, mediaType, orderId, email: 'ava@example.com' },
   });
 }
+
+/** The file PUT to a signed upload URL, with `contentType` as its header if given. */
+const putFile = (signed: { signedUrl: string }, payload: Buffer, contentType?: string) =>
+  runtime.app.inject({
+    method: 'PUT',
+    url: pathOf(signed.signedUrl),
+    payload,
+    ...(contentType ? { headers: { 'content-type': contentType } } : {}),
+  });
 
 describe('stores and whitelabel', () => {
   it('answers the public facts of a store by slug or id, and 404 for an unknown one', async () => {
@@ -108,19 +98,9 @@ describe('media upload', () => {
     expect(res.statusCode).toBe(200);
     const signed = UploadUrlResponse.parse(res.json());
     expect(signed.fileName).toMatch(/^[0-9a-f-]{36}\.png$/);
-    const put = await runtime.app.inject({
-      method: 'PUT',
-      url: pathOf(signed.signedUrl),
-      payload: PNG,
-      headers: { 'content-type': 'image/png' },
-    });
+    const put = await putFile(signed, PNG, 'image/png');
     expect(put.statusCode).toBe(201);
-    const again = await runtime.app.inject({
-      method: 'PUT',
-      url: pathOf(signed.signedUrl),
-      payload: PNG,
-      headers: { 'content-type': 'image/png' },
-    });
+    const again = await putFile(signed, PNG, 'image/png');
     expect(again.statusCode).toBe(410);
     expect(again.json()).toMatchObject({ error: 'upload_expired' });
     const get = await runtime.app.inject({ method: 'GET', url: pathOf(signed.downloadLink) });
@@ -133,7 +113,7 @@ describe('media upload', () => {
 
   it('accepts an upload without a content type header', async () => {
     const signed = UploadUrlResponse.parse((await uploadUrl('a.jpg', 'image/jpeg')).json());
-    const put = await runtime.app.inject({ method: 'PUT', url: pathOf(signed.signedUrl), payload: JPEG });
+    const put = await putFile(signed, JPEG);
     expect(put.statusCode).toBe(201);
   });
 
@@ -147,28 +127,13 @@ describe('media upload', () => {
   it('refuses content whose magic bytes do not fit the extension', async () => {
     const signed = UploadUrlResponse.parse((await uploadUrl('photo.png', 'image/png')).json());
     const html = Buffer.from('<html><script>alert(1)</script></html>');
-    const put = await runtime.app.inject({
-      method: 'PUT',
-      url: pathOf(signed.signedUrl),
-      payload: html,
-      headers: { 'content-type': 'image/png' },
-    });
+    const put = await putFile(signed, html, 'image/png');
     expect(put.statusCode).toBe(415);
     expect(put.json()).toMatchObject({ error: 'unsupported_media_type' });
-    const jpegAsPng = await runtime.app.inject({
-      method: 'PUT',
-      url: pathOf(signed.signedUrl),
-      payload: JPEG,
-      headers: { 'content-type': 'image/png' },
-    });
+    const jpegAsPng = await putFile(signed, JPEG, 'image/png');
     expect(jpegAsPng.statusCode).toBe(415);
     // The refused attempts did not use up the URL.
-    const ok = await runtime.app.inject({
-      method: 'PUT',
-      url: pathOf(signed.signedUrl),
-      payload: PNG,
-      headers: { 'content-type': 'image/png' },
-    });
+    const ok = await putFile(signed, PNG, 'image/png');
     expect(ok.statusCode).toBe(201);
   });
 
@@ -187,7 +152,7 @@ describe('media upload', () => {
     const saved = now;
     now = new Date(Date.parse(saved) + 16 * 60_000).toISOString();
     try {
-      const expired = await runtime.app.inject({ method: 'PUT', url: pathOf(signed.signedUrl), payload: PNG });
+      const expired = await putFile(signed, PNG);
       expect(expired.statusCode).toBe(410);
     } finally {
       now = saved;
@@ -195,12 +160,7 @@ describe('media upload', () => {
 
     const big = UploadUrlResponse.parse((await uploadUrl('clip.mp4', 'video/mp4')).json());
     const huge = Buffer.alloc(MAX_UPLOAD_BYTES + 1);
-    const tooLarge = await runtime.app.inject({
-      method: 'PUT',
-      url: pathOf(big.signedUrl),
-      payload: huge,
-      headers: { 'content-type': 'video/mp4' },
-    });
+    const tooLarge = await putFile(big, huge, 'video/mp4');
     expect(tooLarge.statusCode).toBe(413);
   });
 

@@ -1,44 +1,27 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, PublicConfig } from '@claims/contracts';
-import { loadConfig, startRuntime, type Runtime } from '../src/index.js';
+import { loadConfig, type Runtime } from '../src/index.js';
+import { startPgliteRuntime, type PgliteRuntime } from './support/pgliteRuntime.js';
+import { PRODUCTION_RATE_LIMITS } from './support/productionRateLimits.js';
 import { orderKey } from '../src/platform/rateLimitPlugin.js';
 
+let limited: PgliteRuntime;
 let runtime: Runtime;
-let dataDir: string;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'rate-limit-'));
-  // The production defaults (20/10 lookups, 5/5 filings a minute), whatever the test run's environment says.
-  runtime = await startRuntime(
-    loadConfig({
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: '0',
-      SEED_DEMO: 'true',
-      DATABASE_URL: '',
-      KAFKA_BROKERS: '',
-      LOG_LEVEL: 'silent',
-      RATE_LIMIT_ENABLED: 'true',
-      RATE_LIMIT_WINDOW_MS: '60000',
-      RATE_LIMIT_LOOKUP_PER_IP: '20',
-      RATE_LIMIT_LOOKUP_PER_ORDER: '10',
-      RATE_LIMIT_FILING_PER_IP: '5',
-      RATE_LIMIT_FILING_PER_ORDER: '5',
-      RATE_LIMIT_RECOVERY_PER_IP: '5',
-      RATE_LIMIT_RECOVERY_PER_ORDER: '3',
-      SENTRY_DSN: '',
-      SENTRY_ENVIRONMENT: '',
-    }),
-    { listen: false, workers: false },
-  );
+  // The production defaults, whatever the test run's environment says.
+  limited = await startPgliteRuntime('rate-limit', {
+    ...PRODUCTION_RATE_LIMITS,
+    RATE_LIMIT_RECOVERY_PER_IP: '5',
+    RATE_LIMIT_RECOVERY_PER_ORDER: '3',
+    SENTRY_DSN: '',
+    SENTRY_ENVIRONMENT: '',
+  });
+  runtime = limited.runtime;
 });
 
 afterAll(async () => {
-  await runtime?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await limited?.stop();
 });
 
 let nextIp = 10;
@@ -147,7 +130,7 @@ describe('rate limits of the customer lookup and filing', () => {
 
 describe('configuration', () => {
   it('reads the limits, turns them off, and turns error reporting on only with both variables', () => {
-    const base = { DATA_DIR: dataDir };
+    const base = { DATA_DIR: limited.dataDir };
     expect(loadConfig(base).rateLimit).toEqual({
       enabled: true,
       windowMs: 60_000,

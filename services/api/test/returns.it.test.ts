@@ -3,55 +3,23 @@ import {
   ClaimReturn,
   ClaimReturnList,
   CustomerClaimView,
-  OrderInput,
   ReturnList,
   TimelineResponse,
+  type OrderInput,
 } from '@claims/contracts';
 import { readStream } from '@claims/event-store';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
 import { json, oneItemClaim, startHarness, type DemoUser, type Harness } from './support/backofficeHarness.js';
+import { testOrder } from './support/testOrders.js';
 
-const DAY = 86_400_000;
 let orderCount = 0;
 function freshOrder(currency: 'USD' | 'JPY'): { number: string; input: OrderInput } {
   const number = `RET-${++orderCount}`;
-  const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
   return {
     number,
-    input: OrderInput.parse({
-      orderNumber: number,
-      customerEmail: `${number.toLowerCase()}@example.com`,
+    input: testOrder(number, {
       currency,
-      createdAt: ago(12),
-      protected: true,
-      policy: { insuredAmount: 100, premiumPaid: 2, premiumCurrency: currency },
-      shippingAddress: {
-        name: 'Pat Doe',
-        address1: '1 Main St',
-        city: 'Springfield',
-        country: 'United States',
-        countryCode: 'US',
-      },
-      items: [
-        {
-          sourceItemId: `${number}-li`,
-          sourceProductId: 'p',
-          sourceVariantId: 'v',
-          sku: 'SKU-R',
-          productName: 'Lantern',
-          price: currency === 'JPY' ? 2400 : 24.5,
-          quantity: 2,
-        },
-      ],
-      fulfillments: [
-        {
-          sourceFulfillmentId: `${number}-f`,
-          status: 'DELIVERED',
-          shippedAt: ago(11),
-          deliveredAt: ago(10),
-          items: [{ sourceItemId: `${number}-li`, quantity: 2 }],
-        },
-      ],
+      line: { sku: 'SKU-R', productName: 'Lantern', quantity: 2 },
     }),
   };
 }

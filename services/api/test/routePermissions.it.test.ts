@@ -3,14 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLE_NAMES, ROLES, isPermission, type Permission, type RoleName } from '@claims/contracts';
 import { seedDemoUsers } from '../src/auth/users.js';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
-import {
-  DEMO_PASSWORD,
-  json,
-  oneItemClaim,
-  protectedOrder,
-  startHarness,
-  type Harness,
-} from './support/backofficeHarness.js';
+import { DEMO_PASSWORD, json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
+import { testOrder } from './support/testOrders.js';
 
 /**
  * Every operation of the OpenAPI document that declares a permission (`x-permission`, or `x-permission-any-of`
@@ -126,7 +120,7 @@ describe('every route answers as the permission table says', () => {
     for (const slug of ['acme', 'kumo'] as const) {
       storeIds.set(slug, await h.storeId(slug));
       const number = `ROUTES-${slug.toUpperCase()}`;
-      const input = protectedOrder(number);
+      const input = testOrder(number);
       orderIds.set(
         slug,
         (await upsertOrder(h.runtime.ctx.database.db, storeIds.get(slug)!, `src-${number}`, input)).id,

@@ -4,17 +4,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, startRuntime, type Runtime } from '../src/index.js';
 import { startHarness, type Harness } from './support/backofficeHarness.js';
+import { PRODUCTION_RATE_LIMITS } from './support/productionRateLimits.js';
 
 /** The portal's limits hold across processes (`API_PROCESSES=N`): two runtimes on one database count together. */
 
-const LIMITS = {
-  RATE_LIMIT_ENABLED: 'true',
-  RATE_LIMIT_WINDOW_MS: '60000',
-  RATE_LIMIT_LOOKUP_PER_IP: '20',
-  RATE_LIMIT_LOOKUP_PER_ORDER: '10',
-  RATE_LIMIT_FILING_PER_IP: '5',
-  RATE_LIMIT_FILING_PER_ORDER: '5',
-};
+const LIMITS = PRODUCTION_RATE_LIMITS;
 
 describe('rate limits with two processes', () => {
   let h: Harness;

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreCreditBalanceList, StoreCreditLedger } from '@claims/contracts';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
-import { json, oneItemClaim, protectedOrder, startHarness, type Harness } from './support/backofficeHarness.js';
+import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
+import { testOrder } from './support/testOrders.js';
 
 describe('store credit per customer and store: issued by resolutions, redeemed and adjusted, never negative', () => {
   let h: Harness;
@@ -34,13 +35,7 @@ describe('store credit per customer and store: issued by resolutions, redeemed a
 
   it("issues the credit a STORE_CREDIT resolution decides, with the store's bonus, once", async () => {
     const filed = await h.fileClaim('acme-5008', oneItemClaim('hugo@example.com', 'f-1008-1', 'li-12', 'STORE_CREDIT'));
-    const resolved = await h.call({
-      method: 'POST',
-      url: `/api/admin/claims/${filed.claimId}/resolve`,
-      cookie: owner,
-      body: { resolutionType: 'STORE_CREDIT' },
-    });
-    expect(resolved.statusCode, resolved.body).toBe(200);
+    const resolved = await h.resolveClaim(owner, filed.claimId, { resolutionType: 'STORE_CREDIT' });
     const paid = json<{ resolutions: Array<{ paidValue: number }>; currency: string }>(resolved);
     // Hugo's order is in EUR at 0.92 EUR per USD; Acme (USD) adds a 10% bonus.
     const expected = Math.round((paid.resolutions[0]!.paidValue / 0.92) * 1.1 * 100) / 100;
@@ -117,16 +112,10 @@ describe('store credit per customer and store: issued by resolutions, redeemed a
   });
 
   it("reclaims the unredeemed part of a reversed resolution's credit and states what was redeemed, through the route", async () => {
-    await upsertOrder(h.runtime.ctx.database.db, acme, 'src-SC-1', protectedOrder('SC-1'));
+    await upsertOrder(h.runtime.ctx.database.db, acme, 'src-SC-1', testOrder('SC-1'));
     const email = 'sc-1@example.com';
     const filed = await h.fileClaim('src-SC-1', oneItemClaim(email, 'SC-1-f', 'SC-1-li', 'STORE_CREDIT'));
-    const resolved = await h.call({
-      method: 'POST',
-      url: `/api/admin/claims/${filed.claimId}/resolve`,
-      cookie: owner,
-      body: { resolutionType: 'STORE_CREDIT' },
-    });
-    expect(resolved.statusCode, resolved.body).toBe(200);
+    await h.resolveClaim(owner, filed.claimId, { resolutionType: 'STORE_CREDIT' });
     const issued = (
       await eventually(async () => {
         const found = await ledger(acme, email);
@@ -171,13 +160,7 @@ describe('store credit per customer and store: issued by resolutions, redeemed a
     ]);
 
     // Decided again and reversed again, the new credit goes back whole; the old reversal reclaims nothing twice.
-    const again = await h.call({
-      method: 'POST',
-      url: `/api/admin/claims/${filed.claimId}/resolve`,
-      cookie: owner,
-      body: { resolutionType: 'STORE_CREDIT' },
-    });
-    expect(again.statusCode, again.body).toBe(200);
+    await h.resolveClaim(owner, filed.claimId, { resolutionType: 'STORE_CREDIT' });
     await eventually(async () => expect((await ledger(acme, email)).balance).toBe(26.95));
     expect(
       (

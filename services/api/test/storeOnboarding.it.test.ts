@@ -256,13 +256,11 @@ describe('accounts, stores and onboarding', () => {
   });
 
   it("lets the new store's invited owner turn refunds off, which the shopper and filing see at once", async () => {
-    const invited = await h.call({
-      method: 'POST',
-      url: `/api/admin/stores/${storeId}/team-members`,
-      cookie: admin,
-      body: { email: 'nora@noord.test', name: 'Nora Noord', role: 'store_owner' },
+    await h.invite(admin, storeId, {
+      email: 'nora@noord.test',
+      name: 'Nora Noord',
+      role: 'store_owner',
     });
-    expect(invited.statusCode, invited.body).toBe(201);
     const token = await mailedInvitationToken(h.runtime, 'nora@noord.test');
     const accepted = await h.call({
       method: 'POST',

@@ -157,13 +157,11 @@ describe('the last owner of every store of an account', () => {
     expect([removed.statusCode, json<{ error: string }>(removed).error]).toEqual([409, 'last_owner']);
     expect(await ownersOf(acme)).toEqual(['owner@acme.test', 'viewer@acme.test']);
 
-    const invited = await h.call({
-      method: 'POST',
-      url: `/api/admin/stores/${outlet}/team-members`,
-      cookie: admin,
-      body: { email: 'manager@outlet.test', name: 'Mo Manager', role: 'store_owner' },
+    await h.invite(admin, outlet, {
+      email: 'manager@outlet.test',
+      name: 'Mo Manager',
+      role: 'store_owner',
     });
-    expect(invited.statusCode, invited.body).toBe(201);
     // An invitation not yet accepted makes nobody an owner.
     expect(
       (await h.call({ method: 'DELETE', url: `/api/admin/stores/${acme}/team-members/${owner}`, cookie: admin }))

@@ -13,4 +13,5 @@ export * from './pollingLoop.js';
 export * from './catchUp.js';
 export * from './eventSize.js';
 export * from './textsInEvents.js';
+export * from './parkedEvents.js';
 export type { Subscription } from './notifications.js';

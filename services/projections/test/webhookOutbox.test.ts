@@ -1,55 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES, WebhookPayload } from '@claims/contracts';
 import { applyEvents, webhookOutboxProjection } from '../src/index.js';
-import { projectionDatabase } from './support/projectionDatabase.js';
-import { webhookEndpointsTable } from './support/webhookEndpointsTable.js';
-import { agent, busyClaim, ClaimStory, NOW, order } from './support/claimStory.js';
-
-const hoursAgo = (hours: number) => new Date(Date.parse(NOW) - hours * 3_600_000).toISOString();
+import { hoursAgo, webhookOutboxDatabase } from './support/webhookOutboxDatabase.js';
+import { agent, busyClaim, ClaimStory, order } from './support/claimStory.js';
 
 describe('webhook-outbox projection', () => {
-  let db: Kysely<unknown>;
-  const endpoint = async (input: {
-    storeId?: string;
-    eventTypes?: string[];
-    createdAt?: string;
-    deletedAt?: string;
-  }) => {
-    const id = randomUUID();
-    await sql`insert into webhook_endpoints (id, store_id, url, secret, event_types, created_at, deleted_at)
-      values (${id}::uuid, ${input.storeId ?? order.storeId}::uuid, 'https://example.com/hook', 'whsec_x', ${input.eventTypes ?? null}::text[],
-              ${input.createdAt ?? hoursAgo(1)}::timestamptz, ${input.deletedAt ?? null}::timestamptz)`.execute(db);
-    return id;
-  };
-  const deliveries = async () =>
-    (
-      await sql<{
-        id: string;
-        endpoint_id: string;
-        event_type: string;
-        webhook_id: string;
-        payload: string;
-        status: string;
-      }>`
-    select id, endpoint_id, event_type, webhook_id, payload, status from webhook_deliveries order by created_at, event_type`.execute(
-        db,
-      )
-    ).rows;
-
-  beforeAll(async () => {
-    db = await projectionDatabase([webhookOutboxProjection], webhookEndpointsTable);
-  });
-  beforeEach(async () => {
-    await sql`truncate webhook_deliveries, webhook_delivery_attempts, webhook_endpoints, projection_offsets`.execute(
-      db,
-    );
-  });
-  afterAll(async () => {
-    await db.destroy();
-  });
+  const { db, endpoint, deliveries } = webhookOutboxDatabase();
 
   it('owes each subscribed endpoint of the store one delivery per webhook event, and never a secret', async () => {
     const everything = await endpoint({});
@@ -59,7 +18,7 @@ describe('webhook-outbox projection', () => {
     await endpoint({ deletedAt: hoursAgo(0.5) });
     const story = busyClaim();
 
-    await applyEvents(db, webhookOutboxProjection, story.envelopes);
+    await applyEvents(db(), webhookOutboxProjection, story.envelopes);
 
     const rows = await deliveries();
     expect(
@@ -105,7 +64,7 @@ describe('webhook-outbox projection', () => {
     const decide = (claimItemId: string, resolutionType: 'STORE_CREDIT' | 'DENY' | 'REFUND') =>
       story.resolve({ resolutionType, reason: 'NOT_COVERED', items: [{ claimItemId }] });
     decide(itemIds[0]!, 'STORE_CREDIT');
-    await applyEvents(db, webhookOutboxProjection, story.envelopes);
+    await applyEvents(db(), webhookOutboxProjection, story.envelopes);
     const payloads = async (endpointId: string) =>
       (await deliveries())
         .filter((r) => r.endpoint_id === endpointId)
@@ -128,7 +87,7 @@ describe('webhook-outbox projection', () => {
     expect(await payloads(resolvedOnly)).toEqual([]);
 
     decide(itemIds[1]!, 'DENY');
-    await applyEvents(db, webhookOutboxProjection, story.envelopes);
+    await applyEvents(db(), webhookOutboxProjection, story.envelopes);
     const whole = (await payloads(everything)).filter((p) => p.type === 'claim.resolved');
     expect(whole).toHaveLength(1);
     // Both items, and the claim's outcome: the jacket's credit stands, so the claim is approved though this decision denies.
@@ -155,7 +114,7 @@ describe('webhook-outbox projection', () => {
         now: story.at(),
       })
       .resolve({ resolutionType: 'REFUND' });
-    await applyEvents(db, webhookOutboxProjection, story.envelopes);
+    await applyEvents(db(), webhookOutboxProjection, story.envelopes);
     const resolved = (await payloads(resolvedOnly)).map((p) => p.data);
     expect(resolved).toHaveLength(2);
     expect(resolved[1]).toMatchObject({
@@ -182,10 +141,10 @@ describe('webhook-outbox projection', () => {
   it('owes nothing twice when the events come again, even with the offsets forgotten (a rebuild)', async () => {
     await endpoint({});
     const story = busyClaim();
-    await applyEvents(db, webhookOutboxProjection, story.envelopes);
+    await applyEvents(db(), webhookOutboxProjection, story.envelopes);
     const first = await deliveries();
-    await sql`truncate projection_offsets`.execute(db);
-    await applyEvents(db, webhookOutboxProjection, story.envelopes);
+    await sql`truncate projection_offsets`.execute(db());
+    await applyEvents(db(), webhookOutboxProjection, story.envelopes);
     expect(await deliveries()).toEqual(first);
   });
 });

@@ -6,6 +6,7 @@ import {
   type Claim,
   type ClaimCommand,
   type EventOf,
+  ignoring,
 } from '@claims/contracts';
 import {
   activeRules,
@@ -182,17 +183,10 @@ export const decideByRules: Reaction = {
   ...readerOf(['claim'], {
     ClaimFiled: 'handle',
     ClaimStatusChanged: 'ignore',
-    ClaimResolved: 'ignore',
     ClaimMessageSent: 'handle',
     ClaimReviewed: 'ignore',
-    ClaimNoteAdded: 'ignore',
-    ClaimLabelAdded: 'ignore',
-    ClaimLabelRemoved: 'ignore',
-    ClaimMetadataSet: 'ignore',
     ClaimAssigned: 'ignore',
-    ReturnStarted: 'ignore',
-    ReturnStatusChanged: 'ignore',
-    ClaimResolutionReversed: 'ignore',
+    ...ignoring('decisions', 'deskMarks', 'returns'),
   }),
   // Each decision is its own optimistic write (the claim and the rule's day, for the daily limit), so a batch saves
   // the checkpoint's moves and the store's rules read once per store, not the decisions themselves; in event order.

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ApiError,
@@ -51,14 +52,24 @@ function listOf(state: StoreRulesState, version: number, store: Store): RuleList
 export const ruleRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
-    const change = async (store: Store, meta: ReturnType<typeof metaOf>, command: StoreRulesCommand) =>
-      handleCommand(ctx, {
+    /**
+     * One change to the store's rules as the request's principal, once it holds automation:update on the store: the
+     * command is built for the store the request names.
+     */
+    const change = async (
+      request: FastifyRequest<{ Params: { storeId: string } }>,
+      commandOf: (store: Store) => StoreRulesCommand,
+    ) => {
+      const { store, principal } = await authorizedStore(ctx, request, 'automation:update', request.params.storeId);
+      const handled = await handleCommand(ctx, {
         decider: storeRulesDecider,
         streamId: storeRulesStreamOf(store.id),
         storeId: store.id,
-        meta,
-        command,
+        meta: metaOf(principal, request.id),
+        command: commandOf(store),
       });
+      return { store, handled };
+    };
 
     app.get(
       '/api/stores/:storeId/rules',
@@ -93,15 +104,14 @@ export const ruleRoutes =
         },
       },
       async (request, reply) => {
-        const { store, principal } = await authorizedStore(ctx, request, 'automation:update', request.params.storeId);
         const ruleId = randomUUID();
-        await change(store, metaOf(principal, request.id), {
+        await change(request, (store) => ({
           type: 'CreateRule',
           storeId: store.id,
           ruleId,
           rule: definitionOf(request.body, store.currency),
           now: ctx.now(),
-        });
+        }));
         return reply.code(201).send({ id: ruleId, version: 1 });
       },
     );
@@ -120,13 +130,12 @@ export const ruleRoutes =
         },
       },
       async (request) => {
-        const { store, principal } = await authorizedStore(ctx, request, 'automation:update', request.params.storeId);
-        const handled = await change(store, metaOf(principal, request.id), {
+        const { store, handled } = await change(request, ({ id }) => ({
           type: 'ReorderRules',
-          storeId: store.id,
+          storeId: id,
           ruleIds: request.body.ruleIds,
           now: ctx.now(),
-        });
+        }));
         return listOf(handled.state, handled.version, store);
       },
     );
@@ -145,13 +154,12 @@ export const ruleRoutes =
         },
       },
       async (request) => {
-        const { store, principal } = await authorizedStore(ctx, request, 'automation:update', request.params.storeId);
-        const handled = await change(store, metaOf(principal, request.id), {
+        const { store, handled } = await change(request, ({ id }) => ({
           type: 'SwitchRules',
-          storeId: store.id,
+          storeId: id,
           paused: request.body.paused,
           now: ctx.now(),
-        });
+        }));
         return listOf(handled.state, handled.version, store);
       },
     );
@@ -170,15 +178,14 @@ export const ruleRoutes =
         },
       },
       async (request) => {
-        const { store, principal } = await authorizedStore(ctx, request, 'automation:update', request.params.storeId);
         const { ruleId } = request.params;
-        const handled = await change(store, metaOf(principal, request.id), {
+        const { handled } = await change(request, (store) => ({
           type: 'ReviseRule',
           storeId: store.id,
           ruleId,
           rule: definitionOf(request.body, store.currency),
           now: ctx.now(),
-        });
+        }));
         const revised = handled.state.rules.get(ruleId);
         if (!revised) throw ruleNotFound();
         return { id: ruleId, version: revised.version };

@@ -1,4 +1,4 @@
-import { readerOf, type ClaimSession } from '@claims/contracts';
+import { readerOf, type ClaimSession, ignoring } from '@claims/contracts';
 import { sessionDecider, type SessionState } from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { handleCommandsInBatch, loadAggregate, type Handled, type Loaded } from '../eventsourcing/commandHandler.js';
@@ -30,17 +30,8 @@ export const closeDraftOnFiling: Reaction = {
   ...readerOf(['claim'], {
     ClaimFiled: 'handle',
     ClaimStatusChanged: 'ignore',
-    ClaimResolved: 'ignore',
-    ClaimMessageSent: 'ignore',
-    ClaimReviewed: 'ignore',
-    ClaimNoteAdded: 'ignore',
-    ClaimLabelAdded: 'ignore',
-    ClaimLabelRemoved: 'ignore',
-    ClaimMetadataSet: 'ignore',
     ClaimAssigned: 'ignore',
-    ReturnStarted: 'ignore',
-    ReturnStatusChanged: 'ignore',
-    ClaimResolutionReversed: 'ignore',
+    ...ignoring('decisions', 'conversation', 'deskMarks', 'returns'),
   }),
   async react(ctx, events) {
     const commands = events.flatMap((event) => {

@@ -1,4 +1,5 @@
-import { toDecimal, type AdminClaimDetail, type Claim } from '@claims/contracts';
+import type { FastifyRequest } from 'fastify';
+import { toDecimal, type AdminClaimDetail, type Claim, type ClaimCommand, type Permission } from '@claims/contracts';
 import {
   isResolvable,
   protectionStatus,
@@ -12,7 +13,8 @@ import { permissionsAt, type Principal } from '../http/principal.js';
 import { storeRefs } from '../catalog/storeRepository.js';
 import { findOrderById } from '../catalog/orderRepository.js';
 import { toApiClaim } from '../http/apiClaim.js';
-import { claimNotFound } from '../http/authorizedClaim.js';
+import { authorizedClaim, claimNotFound } from '../http/authorizedClaim.js';
+import { handleClaimCommand } from '../http/claimCommand.js';
 import { messagesOf } from '../http/claimEvents.js';
 import type { Handled } from '../eventsourcing/commandHandler.js';
 import { claimStoreCredits } from '../store-credit/index.js';
@@ -69,4 +71,21 @@ export async function toAdminClaimDetail(
 export function afterCommand(handled: Handled<Claim | null>): ClaimForDetail {
   if (!handled.state) throw claimNotFound();
   return { state: handled.state, version: handled.version, events: [...handled.events, ...handled.decided] };
+}
+
+/**
+ * A command on the claim the request names, once the caller holds `permission` on it: built from the claim as loaded,
+ * handled at the version the caller saw (`expectedVersion` in the body), answered as the claim's page.
+ */
+export async function commandOnClaim(
+  ctx: AppContext,
+  request: FastifyRequest<{ Params: { claimId: string }; Body: { expectedVersion?: number | undefined } }>,
+  permission: Permission,
+  commandOf: (claim: Claim, principal: Principal) => ClaimCommand | Promise<ClaimCommand>,
+): Promise<AdminClaimDetail> {
+  const loaded = await authorizedClaim(ctx, request, permission, request.params.claimId);
+  const principal = request.requirePrincipal();
+  const command = await commandOf(loaded.state, principal);
+  const handled = await handleClaimCommand(ctx, request, loaded, command, request.body.expectedVersion);
+  return toAdminClaimDetail(ctx, afterCommand(handled), principal);
 }

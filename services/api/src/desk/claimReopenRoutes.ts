@@ -1,12 +1,8 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AdminClaimDetail, ApiError, ReopenClaimRequest } from '@claims/contracts';
-import { claimDecider } from '@claims/domain';
 import type { AppContext } from '../context.js';
-import { handleCommand } from '../eventsourcing/commandHandler.js';
-import { authorizedClaim } from '../http/authorizedClaim.js';
-import { metaOf } from '../http/requestMeta.js';
-import { afterCommand, toAdminClaimDetail } from './claimDetail.js';
+import { commandOnClaim } from './claimDetail.js';
 
 const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });
 
@@ -40,19 +36,11 @@ export const claimReopenRoutes =
         },
       },
       async (request) => {
-        const loaded = await authorizedClaim(ctx, request, 'claim:resolve', request.params.claimId);
-        const { state: claim } = loaded;
-        const principal = request.requirePrincipal();
-        const handled = await handleCommand(ctx, {
-          decider: claimDecider,
-          streamId: claim.id,
-          storeId: claim.storeId,
-          loaded,
-          meta: metaOf(principal, request.id),
-          command: { type: 'ReopenClaim', claimId: claim.id, note: request.body.note || null },
-          expectedVersion: request.body.expectedVersion,
-        });
-        return toAdminClaimDetail(ctx, afterCommand(handled), principal);
+        return commandOnClaim(ctx, request, 'claim:resolve', (claim) => ({
+          type: 'ReopenClaim',
+          claimId: claim.id,
+          note: request.body.note || null,
+        }));
       },
     );
   };

@@ -19,16 +19,15 @@ import {
   toDecimal,
 } from '@claims/contracts';
 import { claimTimeline, queueClaims, queueCounts, type AssigneeCondition } from '@claims/projections';
-import { claimDecider, statusChangePermission } from '@claims/domain';
+import { statusChangePermission } from '@claims/domain';
 import type { AppContext } from '../context.js';
-import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { AppError } from '../platform/errors.js';
 import { actorOf, isInternal, storesWith } from '../http/principal.js';
 import { findStore, storeRefs } from '../catalog/storeRepository.js';
+import { handleClaimCommand } from '../http/claimCommand.js';
 import { authorizedClaim, loadClaim } from '../http/authorizedClaim.js';
-import { metaOf } from '../http/requestMeta.js';
 import { resolveCommand } from '../resolutions/index.js';
-import { afterCommand, toAdminClaimDetail } from './claimDetail.js';
+import { afterCommand, commandOnClaim, toAdminClaimDetail } from './claimDetail.js';
 import { created, messagesOf } from '../http/claimEvents.js';
 import { assignableUsers } from './assignees.js';
 import { assertOwnAttachments } from '../media/index.js';
@@ -208,19 +207,9 @@ export const adminClaimRoutes =
         },
       },
       async (request) => {
-        const loaded = await authorizedClaim(ctx, request, 'claim:resolve', request.params.claimId);
-        const { state: claim } = loaded;
-        const principal = request.requirePrincipal();
-        const handled = await handleCommand(ctx, {
-          decider: claimDecider,
-          streamId: claim.id,
-          storeId: claim.storeId,
-          loaded,
-          meta: metaOf(principal, request.id),
-          command: await resolveCommand(ctx, claim, principal, request.body),
-          expectedVersion: request.body.expectedVersion,
-        });
-        return toAdminClaimDetail(ctx, afterCommand(handled), principal);
+        return commandOnClaim(ctx, request, 'claim:resolve', (claim, principal) =>
+          resolveCommand(ctx, claim, principal, request.body),
+        );
       },
     );
 
@@ -238,30 +227,13 @@ export const adminClaimRoutes =
       },
       async (request) => {
         // Closing decides a claim's fate: it takes the resolver's permission, not only claim:update.
-        const loaded = await authorizedClaim(
-          ctx,
-          request,
-          statusChangePermission(request.body.status),
-          request.params.claimId,
-        );
-        const { state: claim } = loaded;
-        const principal = request.requirePrincipal();
-        const handled = await handleCommand(ctx, {
-          decider: claimDecider,
-          streamId: claim.id,
-          storeId: claim.storeId,
-          loaded,
-          meta: metaOf(principal, request.id),
-          command: {
-            type: 'ChangeClaimStatus',
-            claimId: claim.id,
-            to: request.body.status,
-            note: request.body.note || null,
-            reason: request.body.reason ?? null,
-          },
-          expectedVersion: request.body.expectedVersion,
-        });
-        return toAdminClaimDetail(ctx, afterCommand(handled), principal);
+        return commandOnClaim(ctx, request, statusChangePermission(request.body.status), (claim) => ({
+          type: 'ChangeClaimStatus',
+          claimId: claim.id,
+          to: request.body.status,
+          note: request.body.note || null,
+          reason: request.body.reason ?? null,
+        }));
       },
     );
 
@@ -284,23 +256,16 @@ export const adminClaimRoutes =
         const principal = request.requirePrincipal();
         const senderName =
           request.body.senderName || (principal.kind === 'user' ? principal.user.name : principal.token.name);
-        const { decided } = await handleCommand(ctx, {
-          decider: claimDecider,
-          streamId: claim.id,
-          storeId: claim.storeId,
-          loaded,
-          meta: metaOf(principal, request.id),
-          command: {
-            type: 'SendMessage',
-            claimId: claim.id,
-            messageId: randomUUID(),
-            actor: actorOf(principal),
-            senderType: isInternal(principal) ? 'staff' : 'merchant',
-            senderName,
-            messageContent: request.body.messageContent,
-            medias: request.body.medias,
-            now: ctx.now(),
-          },
+        const { decided } = await handleClaimCommand(ctx, request, loaded, {
+          type: 'SendMessage',
+          claimId: claim.id,
+          messageId: randomUUID(),
+          actor: actorOf(principal),
+          senderType: isInternal(principal) ? 'staff' : 'merchant',
+          senderName,
+          messageContent: request.body.messageContent,
+          medias: request.body.medias,
+          now: ctx.now(),
         });
         return reply.code(201).send(created(messagesOf(decided), 'message'));
       },
@@ -355,15 +320,13 @@ export const adminClaimRoutes =
           if (!found) throw new AppError('validation_failed', 'That person cannot work claims of this store.');
           assignee = { id: found.id, name: found.name };
         }
-        const handled = await handleCommand(ctx, {
-          decider: claimDecider,
-          streamId: claim.id,
-          storeId: claim.storeId,
+        const handled = await handleClaimCommand(
+          ctx,
+          request,
           loaded,
-          meta: metaOf(principal, request.id),
-          command: { type: 'AssignClaim', claimId: claim.id, assignee },
+          { type: 'AssignClaim', claimId: claim.id, assignee },
           expectedVersion,
-        });
+        );
         return toAdminClaimDetail(ctx, afterCommand(handled), principal);
       },
     );

@@ -1,2 +1,2 @@
 /** What other features use of the claim desk: the agent's claim detail, answered after a command. */
-export { afterCommand, toAdminClaimDetail } from './claimDetail.js';
+export { afterCommand, commandOnClaim, toAdminClaimDetail } from './claimDetail.js';

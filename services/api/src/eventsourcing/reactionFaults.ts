@@ -1,14 +1,8 @@
 import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { ParkedReactionEvent } from '@claims/contracts';
-import {
-  sqlMigration,
-  storeCheckpoint,
-  storedDomainEvent,
-  toRecordedEvent,
-  type Position,
-  type StoredEventRow,
-} from '@claims/event-store';
+import { parkedEventOf, sqlMigration, storeCheckpoint, storedDomainEvent, toRecordedEvent } from '@claims/event-store';
+import type { ParkedEventRow, Position, StoredEventRow } from '@claims/event-store';
 import type { AppContext } from '../context.js';
 import type { ReactedEvent, Reaction } from './reactions.js';
 
@@ -64,32 +58,12 @@ export async function parkReactionEvent<DB>(
   });
 }
 
-interface ParkedRow {
-  reaction: string;
-  event_id: string;
-  stream_id: string;
-  stream_version: string;
-  type: string;
-  error: string;
-  attempts: number;
-  parked_at: Date | string;
-}
-
 /** The events parked and not yet retried or skipped, oldest first (an operator's list: a handful, not a stream). */
 export async function listParkedReactionEvents(db: QueryExecutorProvider): Promise<ParkedReactionEvent[]> {
-  const { rows } = await sql<ParkedRow>`
+  const { rows } = await sql<ParkedEventRow & { reaction: string }>`
     select reaction, event_id, stream_id, stream_version::text, type, error, attempts, parked_at
     from reaction_parked where resolution is null order by parked_at, reaction, event_id`.execute(db);
-  return rows.map((r) => ({
-    reaction: r.reaction,
-    eventId: r.event_id,
-    streamId: r.stream_id,
-    streamVersion: Number(r.stream_version),
-    type: r.type,
-    error: r.error,
-    attempts: r.attempts,
-    parkedAt: new Date(r.parked_at).toISOString(),
-  }));
+  return rows.map((r) => ({ reaction: r.reaction, ...parkedEventOf(r) }));
 }
 
 /** What retrying a parked event came to: handled (and no longer parked), failing again, or no such open parked event. */

@@ -96,6 +96,25 @@ async function batchStep(
 export const payoutBatchRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
+    /** Approves or pays the batch the request names, as its principal, at the version the caller saw. */
+    const moveBatch = (
+      request: FastifyRequest<{ Params: { batchId: string }; Body: { expectedVersion?: number | undefined } }>,
+      principal: Principal,
+      store: Store,
+      step: { type: 'ApprovePayoutBatch' } | { type: 'PayPayoutBatch'; reference: string },
+    ) => {
+      const { batchId } = request.params;
+      return batchStep(
+        ctx,
+        request,
+        principal,
+        store,
+        { ...step, storeId: store.id, batchId, actorId: actorOf(principal).id, now: ctx.now() },
+        batchId,
+        request.body.expectedVersion,
+      );
+    };
+
     app.get(
       '/api/finance/stores/:storeId/payout-batches',
       {
@@ -178,16 +197,7 @@ export const payoutBatchRoutes =
       },
       async (request) => {
         const { store, principal } = await financeStore(ctx, request, 'finance-admin:update', request.params.storeId);
-        const { batchId } = request.params;
-        return batchStep(
-          ctx,
-          request,
-          principal,
-          store,
-          { type: 'ApprovePayoutBatch', storeId: store.id, batchId, actorId: actorOf(principal).id, now: ctx.now() },
-          batchId,
-          request.body.expectedVersion,
-        );
+        return moveBatch(request, principal, store, { type: 'ApprovePayoutBatch' });
       },
     );
 
@@ -205,23 +215,7 @@ export const payoutBatchRoutes =
       },
       async (request) => {
         const { store, principal } = await financeStore(ctx, request, 'payout:update', request.params.storeId);
-        const { batchId } = request.params;
-        return batchStep(
-          ctx,
-          request,
-          principal,
-          store,
-          {
-            type: 'PayPayoutBatch',
-            storeId: store.id,
-            batchId,
-            reference: request.body.reference,
-            actorId: actorOf(principal).id,
-            now: ctx.now(),
-          },
-          batchId,
-          request.body.expectedVersion,
-        );
+        return moveBatch(request, principal, store, { type: 'PayPayoutBatch', reference: request.body.reference });
       },
     );
   };

@@ -2,13 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AdminClaimDetail, ApiError, ReverseResolutionRequest } from '@claims/contracts';
-import { claimDecider } from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { actorOf } from '../http/principal.js';
-import { handleCommand } from '../eventsourcing/commandHandler.js';
-import { authorizedClaim } from '../http/authorizedClaim.js';
-import { metaOf } from '../http/requestMeta.js';
-import { afterCommand, toAdminClaimDetail } from '../desk/index.js';
+import { commandOnClaim } from '../desk/index.js';
 
 const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError } as const;
@@ -34,27 +30,15 @@ export const reverseResolutionRoute =
         },
       },
       async (request) => {
-        const loaded = await authorizedClaim(ctx, request, 'claim:resolve', request.params.claimId);
-        const { state: claim } = loaded;
-        const principal = request.requirePrincipal();
-        const handled = await handleCommand(ctx, {
-          decider: claimDecider,
-          streamId: claim.id,
+        return commandOnClaim(ctx, request, 'claim:resolve', (claim, principal) => ({
+          type: 'ReverseResolution',
+          claimId: claim.id,
           storeId: claim.storeId,
-          loaded,
-          meta: metaOf(principal, request.id),
-          command: {
-            type: 'ReverseResolution',
-            claimId: claim.id,
-            storeId: claim.storeId,
-            clawbackEntryIds: claim.resolutions.map(() => randomUUID()),
-            reason: request.body.reason,
-            actor: actorOf(principal),
-            now: ctx.now(),
-          },
-          expectedVersion: request.body.expectedVersion,
-        });
-        return toAdminClaimDetail(ctx, afterCommand(handled), principal);
+          clawbackEntryIds: claim.resolutions.map(() => randomUUID()),
+          reason: request.body.reason,
+          actor: actorOf(principal),
+          now: ctx.now(),
+        }));
       },
     );
   };

@@ -10,11 +10,10 @@ import {
   UpsertOrderResponse,
 } from '@claims/contracts';
 import { listClaims } from '@claims/projections';
-import { claimDecider } from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { ingestOrder } from '../catalog/ingestOrder.js';
-import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { AppError } from '../platform/errors.js';
+import { handleClaimCommand } from '../http/claimCommand.js';
 import { authorizedClaim, claimNotFound, loadClaim } from '../http/authorizedClaim.js';
 import { toApiClaim } from '../http/apiClaim.js';
 import { metaOf } from '../http/requestMeta.js';
@@ -137,15 +136,13 @@ export const v1Routes =
         const loaded = await authorizedClaim(ctx, request, 'claim:resolve', request.params.claimId);
         const { state: claim } = loaded;
         const principal = request.requirePrincipal();
-        const { state, version } = await handleCommand(ctx, {
-          decider: claimDecider,
-          streamId: claim.id,
-          storeId: claim.storeId,
-          meta: metaOf(principal, request.id),
+        const { state, version } = await handleClaimCommand(
+          ctx,
+          request,
           loaded,
-          command: await resolveCommand(ctx, claim, principal, request.body),
-          expectedVersion: request.body.expectedVersion,
-        });
+          await resolveCommand(ctx, claim, principal, request.body),
+          request.body.expectedVersion,
+        );
         if (!state) throw claimNotFound();
         return toApiClaim(state, version);
       },

@@ -6,6 +6,8 @@ import {
   toDecimal,
   type StoreCreditEntry,
   type StoreCreditLedger,
+  handling,
+  ignoring,
 } from '@claims/contracts';
 import { storedDomainEvent } from '@claims/event-store';
 import { claimDecider, payoutLinesOf, storeCreditDecider, type StoreCreditCommand } from '@claims/domain';
@@ -134,17 +136,9 @@ export const storeCreditOfDecisions: Reaction = {
   ...readerOf(['claim'], {
     ClaimFiled: 'ignore',
     ClaimStatusChanged: 'ignore',
-    ClaimResolved: 'handle',
-    ClaimMessageSent: 'ignore',
-    ClaimReviewed: 'ignore',
-    ClaimNoteAdded: 'ignore',
-    ClaimLabelAdded: 'ignore',
-    ClaimLabelRemoved: 'ignore',
-    ClaimMetadataSet: 'ignore',
     ClaimAssigned: 'ignore',
-    ReturnStarted: 'ignore',
-    ReturnStatusChanged: 'ignore',
-    ClaimResolutionReversed: 'handle',
+    ...handling('decisions'),
+    ...ignoring('conversation', 'deskMarks', 'returns'),
   }),
   async react(ctx, events) {
     const decisions = events.flatMap((event) =>

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { z } from 'zod';
-import { FileClaimResponse, OrderInput, type FileClaimRequest, type RoleName } from '@claims/contracts';
+import { FileClaimResponse, ROLES, type FileClaimRequest, type Permission, type RoleName } from '@claims/contracts';
 import type { Projection } from '@claims/projections';
 import { loadConfig, startRuntime, type Runtime, type RuntimeOptions } from '../../src/index.js';
 import { createTestDatabase } from '../../../../test/support/testDatabase.js';
@@ -47,13 +47,46 @@ export const DEMO_SCOPES: Record<DemoUser, 'all' | 'acme' | 'kumo'> = {
   kumoOwner: 'kumo',
 };
 
+export type DemoStore = 'acme' | 'kumo';
+export const DEMO_USER_NAMES = Object.keys(DEMO_USERS) as DemoUser[];
+export const DEMO_STORES: readonly DemoStore[] = ['acme', 'kumo'];
+
+/** Whether the demo user's role grants `permission` (contracts' ROLES, not the server's answer). */
+export const demoUserHolds = (user: DemoUser, permission: Permission) =>
+  ROLES[DEMO_ROLES[user]].permissions.includes(permission);
+
+/**
+ * What the permission table says a demo user's request on a store answers: 404 where the store is invisible to them,
+ * 403 where it is visible but they lack one of the permissions `needs`, else `allowed`.
+ */
+export function statusByTable(
+  user: DemoUser,
+  needs: Permission | Permission[],
+  store: DemoStore,
+  allowed: number,
+): number {
+  const scope = DEMO_SCOPES[user];
+  if (scope !== 'all' && scope !== store) return 404;
+  return [needs].flat().every((p) => demoUserHolds(user, p)) ? allowed : 403;
+}
+
 export interface Harness {
   runtime: Runtime;
   stop(): Promise<void>;
   call(options: CallOptions): Promise<LightMyRequestResponse>;
   login(user: DemoUser): Promise<string>;
+  /** Signs in with the demo password as any user of the demo data (one outside DEMO_USERS too); answers the session cookie. */
+  loginWith(email: string): Promise<string>;
   storeId(slug: 'acme' | 'kumo'): Promise<string>;
   fileClaim(sourceOrderId: string, body: FileClaimRequest): Promise<z.infer<typeof FileClaimResponse>>;
+  /** Resolves a claim through the desk's route as the holder of `cookie`; anything but 200 throws with the answer. */
+  resolveClaim(cookie: string | undefined, claimId: string, body: unknown): Promise<LightMyRequestResponse>;
+  /** Invites someone to a store's team as the holder of `cookie`; anything but 201 throws with the answer. */
+  invite(
+    cookie: string | undefined,
+    storeId: string,
+    member: { email: string; name: string; role: RoleName },
+  ): Promise<LightMyRequestResponse>;
 }
 
 export interface CallOptions {
@@ -112,6 +145,13 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}, options: Runtime
     });
   };
 
+  const loginWith = async (email: string) => {
+    const response = await call({ method: 'POST', url: '/api/auth/login', body: { email, password: DEMO_PASSWORD } });
+    if (response.statusCode !== 200)
+      throw new Error(`login of ${email} answered ${response.statusCode}: ${response.body}`);
+    return String(response.headers['set-cookie']).split(';')[0]!;
+  };
+
   return {
     runtime,
     call,
@@ -120,17 +160,8 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}, options: Runtime
       await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
-    async login(user) {
-      const response = await call({
-        method: 'POST',
-        url: '/api/auth/login',
-        body: { email: DEMO_USERS[user], password: DEMO_PASSWORD },
-      });
-      if (response.statusCode !== 200)
-        throw new Error(`login of ${user} answered ${response.statusCode}: ${response.body}`);
-      const setCookie = String(response.headers['set-cookie']);
-      return setCookie.split(';')[0]!;
-    },
+    login: (user) => loginWith(DEMO_USERS[user]),
+    loginWith,
     async storeId(slug) {
       let id = stores.get(slug);
       if (!id) {
@@ -145,6 +176,23 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}, options: Runtime
       if (response.statusCode !== 201)
         throw new Error(`filing on ${sourceOrderId} answered ${response.statusCode}: ${response.body}`);
       return FileClaimResponse.parse(JSON.parse(response.body));
+    },
+    async invite(cookie, storeId, member) {
+      const response = await call({
+        method: 'POST',
+        url: `/api/admin/stores/${storeId}/team-members`,
+        cookie,
+        body: member,
+      });
+      if (response.statusCode !== 201)
+        throw new Error(`inviting ${member.email} answered ${response.statusCode}: ${response.body}`);
+      return response;
+    },
+    async resolveClaim(cookie, claimId, body) {
+      const response = await call({ method: 'POST', url: `/api/admin/claims/${claimId}/resolve`, cookie, body });
+      if (response.statusCode !== 200)
+        throw new Error(`resolving ${claimId} answered ${response.statusCode}: ${response.body}`);
+      return response;
     },
   };
 }
@@ -169,48 +217,6 @@ export function oneItemClaim(
 }
 
 export const json = <T = unknown>(response: LightMyRequestResponse): T => JSON.parse(response.body) as T;
-
-const DAY = 86_400_000;
-
-/** A protected one-item order, delivered ten days ago (inside every demo store's claim window), for `upsertOrder`. */
-export function protectedOrder(orderNumber: string, currency: 'USD' | 'JPY' = 'USD'): OrderInput {
-  const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
-  return OrderInput.parse({
-    orderNumber,
-    customerEmail: `${orderNumber.toLowerCase()}@example.com`,
-    currency,
-    createdAt: ago(12),
-    protected: true,
-    policy: { insuredAmount: 100, premiumPaid: 2, premiumCurrency: currency },
-    shippingAddress: {
-      name: 'Pat Doe',
-      address1: '1 Main St',
-      city: 'Springfield',
-      country: 'United States',
-      countryCode: 'US',
-    },
-    items: [
-      {
-        sourceItemId: `${orderNumber}-li`,
-        sourceProductId: 'p',
-        sourceVariantId: 'v',
-        sku: 'SKU',
-        productName: 'Thing',
-        price: currency === 'JPY' ? 2400 : 24.5,
-        quantity: 1,
-      },
-    ],
-    fulfillments: [
-      {
-        sourceFulfillmentId: `${orderNumber}-f`,
-        status: 'DELIVERED',
-        shippedAt: ago(11),
-        deliveredAt: ago(10),
-        items: [{ sourceItemId: `${orderNumber}-li`, quantity: 1 }],
-      },
-    ],
-  });
-}
 
 /** The projections among `projections` that have not applied every event they handle yet, each with how many streams it lags on. */
 export async function projectionsBehind(

@@ -1,4 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import fc from 'fast-check';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   AdminClaimPage,
@@ -37,7 +39,7 @@ import { orderBody } from '../../../../test/support/orderBody.js';
 import { projectionsBehind } from './backofficeHarness.js';
 import { StandardWebhookReceiver } from '../../../../test/support/standardWebhookReceiver.js';
 import { testEnvironment, type Mode } from '../../../../test/support/testRuntime.js';
-import { REASON, type ClaimSpec, type RuleSpec, type Story, type StoryCommand } from './claimStories.js';
+import { REASON, story, type ClaimSpec, type RuleSpec, type Story, type StoryCommand } from './claimStories.js';
 import { startSmtp } from '../../../../test/support/smtpServers.js';
 
 /**
@@ -802,4 +804,27 @@ async function checkAnalytics(
   return same(actual, expected)
     ? []
     : [`analytics of the story's claims: got ${JSON.stringify(actual)}, the folds say ${JSON.stringify(expected)}`];
+}
+
+/**
+ * The model-based property, in the calling suite, on a world of `mode`: after any story, every reader agrees with the
+ * fold of each claim's stream.
+ */
+export function readersAgreeWithTheFold(mode: Mode, runs: { numRuns: number; interruptAfterTimeLimit: number }): void {
+  let world: ReadersWorld;
+  beforeAll(async () => {
+    world = await startReadersWorld(mode);
+  });
+  afterAll(async () => {
+    await world?.stop();
+  });
+
+  it('agrees with the fold after any sequence of filings, decisions, reversals, reopenings, messages, status changes and returns', async () => {
+    await fc.assert(
+      fc.asyncProperty(story, async (s) => {
+        expect(await runStory(world, s)).toEqual([]);
+      }),
+      runs,
+    );
+  });
 }

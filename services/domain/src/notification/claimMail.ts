@@ -1,5 +1,6 @@
 import {
   decideBy,
+  ignoring,
   readerOfTable,
   SHOPPER_MAILED_STATUSES,
   type DecisionTable,
@@ -26,16 +27,11 @@ const SHOPPER_MAIL: DecisionTable<'claim', ShopperNotificationKind | null> = {
   ClaimResolved: (event) => (decidesWholeClaim(event.data) ? 'claim_resolved' : null),
   // What they did themselves, or the back-office's own.
   ClaimReviewed: 'ignore',
-  ClaimNoteAdded: 'ignore',
-  ClaimLabelAdded: 'ignore',
-  ClaimLabelRemoved: 'ignore',
-  ClaimMetadataSet: 'ignore',
   ClaimAssigned: 'ignore',
-  // The shopper starts a return on the claim page, which shows its label and status.
-  ReturnStarted: 'ignore',
-  ReturnStatusChanged: 'ignore',
   // The claim goes back to work: the shopper hears of the new decision when it is made.
   ClaimResolutionReversed: 'ignore',
+  // The desk's marks are its own; the shopper starts a return on the claim page, which shows its label and status.
+  ...ignoring('deskMarks', 'returns'),
 };
 
 /** Which of a claim's events its store's team may hear about by mail (each member as they chose), and as what. */
@@ -45,16 +41,9 @@ const TEAM_MAIL: DecisionTable<'claim', TeamNotificationKind | null> = {
   ClaimMessageSent: (event) => (event.data.senderType === 'customer' ? 'customer_reply' : null),
   // The rest is the team's own work, which it sees on the desk.
   ClaimStatusChanged: 'ignore',
-  ClaimResolved: 'ignore',
   ClaimReviewed: 'ignore',
-  ClaimNoteAdded: 'ignore',
-  ClaimLabelAdded: 'ignore',
-  ClaimLabelRemoved: 'ignore',
-  ClaimMetadataSet: 'ignore',
   ClaimAssigned: 'ignore',
-  ReturnStarted: 'ignore',
-  ReturnStatusChanged: 'ignore',
-  ClaimResolutionReversed: 'ignore',
+  ...ignoring('decisions', 'deskMarks', 'returns'),
 };
 
 /** What the shopper's mail reads: the claim events it may mail about. */

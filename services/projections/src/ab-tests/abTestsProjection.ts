@@ -1,4 +1,4 @@
-import { readerOf } from '@claims/contracts';
+import { readerOf, ignoring } from '@claims/contracts';
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
@@ -69,17 +69,8 @@ export const abTestsProjection = defineProjection({
     AbVariantAssigned: 'handle',
     ClaimFiled: 'handle',
     ClaimStatusChanged: 'ignore',
-    ClaimResolved: 'ignore',
-    ClaimMessageSent: 'ignore',
-    ClaimReviewed: 'ignore',
-    ClaimNoteAdded: 'ignore',
-    ClaimLabelAdded: 'ignore',
-    ClaimLabelRemoved: 'ignore',
-    ClaimMetadataSet: 'ignore',
     ClaimAssigned: 'ignore',
-    ReturnStarted: 'ignore',
-    ReturnStatusChanged: 'ignore',
-    ClaimResolutionReversed: 'ignore',
+    ...ignoring('decisions', 'conversation', 'deskMarks', 'returns'),
   }),
   migrations,
   tables: ['ab_test_assignments', 'ab_test_filed_claims'],

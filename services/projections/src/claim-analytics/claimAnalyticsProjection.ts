@@ -1,4 +1,4 @@
-import { readerOf } from '@claims/contracts';
+import { readerOf, handling, ignoring } from '@claims/contracts';
 import { sql, type QueryExecutorProvider } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
@@ -77,21 +77,13 @@ export const claimAnalyticsProjection = defineProjection({
   ...readerOf(['claim', 'store-credit'], {
     ClaimFiled: 'handle',
     ClaimStatusChanged: 'ignore',
-    ClaimResolved: 'handle',
-    ClaimMessageSent: 'handle',
-    ClaimReviewed: 'handle',
-    ClaimNoteAdded: 'ignore',
-    ClaimLabelAdded: 'ignore',
-    ClaimLabelRemoved: 'ignore',
-    ClaimMetadataSet: 'ignore',
     ClaimAssigned: 'ignore',
-    ReturnStarted: 'ignore',
-    ReturnStatusChanged: 'ignore',
-    ClaimResolutionReversed: 'handle',
     StoreCreditIssued: 'handle',
     StoreCreditRedeemed: 'ignore',
     StoreCreditAdjusted: 'ignore',
     StoreCreditReclaimed: 'handle',
+    ...handling('decisions', 'conversation'),
+    ...ignoring('deskMarks', 'returns'),
   }),
   migrations,
   tables: ['claim_analytics', 'claim_analytics_lines', 'claim_analytics_credits'],

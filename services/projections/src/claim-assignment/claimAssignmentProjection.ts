@@ -1,4 +1,4 @@
-import { readerOf } from '@claims/contracts';
+import { readerOf, ignoring } from '@claims/contracts';
 import { sql, type QueryExecutorProvider } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
@@ -115,14 +115,9 @@ export const claimAssignmentProjection = defineProjection({
     ClaimResolved: 'handle',
     ClaimMessageSent: 'handle',
     ClaimReviewed: 'ignore',
-    ClaimNoteAdded: 'ignore',
-    ClaimLabelAdded: 'ignore',
-    ClaimLabelRemoved: 'ignore',
-    ClaimMetadataSet: 'ignore',
     ClaimAssigned: 'handle',
-    ReturnStarted: 'ignore',
-    ReturnStatusChanged: 'ignore',
     ClaimResolutionReversed: 'ignore',
+    ...ignoring('deskMarks', 'returns'),
   }),
   migrations,
   tables: ['claim_assignment', 'claim_queue_counts'],

@@ -1,4 +1,4 @@
-import { readerOf } from '@claims/contracts';
+import { readerOf, handling } from '@claims/contracts';
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
@@ -91,17 +91,8 @@ const migrations: Record<string, Migration> = {
 const claimListReader = readerOf(['claim'], {
   ClaimFiled: 'handle',
   ClaimStatusChanged: 'handle',
-  ClaimResolved: 'handle',
-  ClaimMessageSent: 'handle',
-  ClaimReviewed: 'handle',
-  ClaimNoteAdded: 'handle',
-  ClaimLabelAdded: 'handle',
-  ClaimLabelRemoved: 'handle',
-  ClaimMetadataSet: 'handle',
   ClaimAssigned: 'handle',
-  ReturnStarted: 'handle',
-  ReturnStatusChanged: 'handle',
-  ClaimResolutionReversed: 'handle',
+  ...handling('decisions', 'conversation', 'deskMarks', 'returns'),
 });
 
 /** A claim's row: filed with its order, customer and items, then moved by each event of the claim's stream. */

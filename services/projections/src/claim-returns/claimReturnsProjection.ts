@@ -1,4 +1,4 @@
-import { readerOf } from '@claims/contracts';
+import { readerOf, handling, ignoring } from '@claims/contracts';
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
@@ -81,17 +81,9 @@ export const claimReturnsProjection = defineProjection({
   ...readerOf(['claim'], {
     ClaimFiled: 'ignore',
     ClaimStatusChanged: 'ignore',
-    ClaimResolved: 'ignore',
-    ClaimMessageSent: 'ignore',
-    ClaimReviewed: 'ignore',
-    ClaimNoteAdded: 'ignore',
-    ClaimLabelAdded: 'ignore',
-    ClaimLabelRemoved: 'ignore',
-    ClaimMetadataSet: 'ignore',
     ClaimAssigned: 'ignore',
-    ReturnStarted: 'handle',
-    ReturnStatusChanged: 'handle',
-    ClaimResolutionReversed: 'ignore',
+    ...handling('returns'),
+    ...ignoring('decisions', 'conversation', 'deskMarks'),
   }),
   migrations,
   tables: ['claim_returns'],

@@ -1,4 +1,4 @@
-import { readerOf } from '@claims/contracts';
+import { readerOf, ignoring } from '@claims/contracts';
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
@@ -44,17 +44,10 @@ export const claimReviewsProjection = defineProjection({
   ...readerOf(['claim'], {
     ClaimFiled: 'ignore',
     ClaimStatusChanged: 'ignore',
-    ClaimResolved: 'ignore',
     ClaimMessageSent: 'ignore',
     ClaimReviewed: 'handle',
-    ClaimNoteAdded: 'ignore',
-    ClaimLabelAdded: 'ignore',
-    ClaimLabelRemoved: 'ignore',
-    ClaimMetadataSet: 'ignore',
     ClaimAssigned: 'ignore',
-    ReturnStarted: 'ignore',
-    ReturnStatusChanged: 'ignore',
-    ClaimResolutionReversed: 'ignore',
+    ...ignoring('decisions', 'deskMarks', 'returns'),
   }),
   migrations,
   tables: ['claim_reviews'],

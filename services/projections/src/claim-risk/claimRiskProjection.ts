@@ -1,4 +1,4 @@
-import { readerOf } from '@claims/contracts';
+import { readerOf, ignoring } from '@claims/contracts';
 import { riskFactsOfFiled, riskOfFiled } from '@claims/domain';
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
@@ -55,18 +55,9 @@ export const claimRiskProjection = defineProjection({
   ...readerOf(['claim', 'rule-activity'], {
     ClaimFiled: 'handle',
     ClaimStatusChanged: 'ignore',
-    ClaimResolved: 'ignore',
-    ClaimMessageSent: 'ignore',
-    ClaimReviewed: 'ignore',
-    ClaimNoteAdded: 'ignore',
-    ClaimLabelAdded: 'ignore',
-    ClaimLabelRemoved: 'ignore',
-    ClaimMetadataSet: 'ignore',
     ClaimAssigned: 'ignore',
-    ReturnStarted: 'ignore',
-    ReturnStatusChanged: 'ignore',
-    ClaimResolutionReversed: 'ignore',
     RuleApplied: 'handle',
+    ...ignoring('decisions', 'conversation', 'deskMarks', 'returns'),
   }),
   migrations,
   tables: ['claim_risk', 'rule_activity'],

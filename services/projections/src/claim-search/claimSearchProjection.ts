@@ -1,4 +1,4 @@
-import { readerOf } from '@claims/contracts';
+import { readerOf, ignoring } from '@claims/contracts';
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
@@ -41,17 +41,8 @@ export const claimSearchProjection = defineProjection({
   ...readerOf(['claim'], {
     ClaimFiled: 'handle',
     ClaimStatusChanged: 'ignore',
-    ClaimResolved: 'ignore',
-    ClaimMessageSent: 'ignore',
-    ClaimReviewed: 'ignore',
-    ClaimNoteAdded: 'ignore',
-    ClaimLabelAdded: 'ignore',
-    ClaimLabelRemoved: 'ignore',
-    ClaimMetadataSet: 'ignore',
     ClaimAssigned: 'ignore',
-    ReturnStarted: 'ignore',
-    ReturnStatusChanged: 'ignore',
-    ClaimResolutionReversed: 'ignore',
+    ...ignoring('decisions', 'conversation', 'deskMarks', 'returns'),
   }),
   migrations,
   tables: ['claim_search', 'claim_search_lexicon'],

@@ -1,4 +1,4 @@
-import { readerOf } from '@claims/contracts';
+import { readerOf, handling } from '@claims/contracts';
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
@@ -142,19 +142,10 @@ export const claimTimelineProjection = defineProjection({
   ...readerOf(['claim', 'claim-notifications'], {
     ClaimFiled: 'handle',
     ClaimStatusChanged: 'handle',
-    ClaimResolved: 'handle',
-    ClaimMessageSent: 'handle',
-    ClaimReviewed: 'handle',
-    ClaimNoteAdded: 'handle',
-    ClaimLabelAdded: 'handle',
-    ClaimLabelRemoved: 'handle',
-    ClaimMetadataSet: 'handle',
     ClaimAssigned: 'ignore',
-    ReturnStarted: 'handle',
-    ReturnStatusChanged: 'handle',
-    ClaimResolutionReversed: 'handle',
     ClaimNotificationSent: 'handle',
     ClaimNotificationFailed: 'handle',
+    ...handling('decisions', 'conversation', 'deskMarks', 'returns'),
   }),
   migrations,
   tables: ['claim_timeline', 'claim_timeline_notifications'],

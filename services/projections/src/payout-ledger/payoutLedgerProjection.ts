@@ -1,4 +1,4 @@
-import { readerOf } from '@claims/contracts';
+import { readerOf, handling, ignoring } from '@claims/contracts';
 import { sql, type QueryExecutorProvider } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
@@ -80,22 +80,14 @@ export const payoutLedgerProjection = defineProjection({
   ...readerOf(['claim', 'store-payouts', 'order-premium'], {
     ClaimFiled: 'handle',
     ClaimStatusChanged: 'ignore',
-    ClaimResolved: 'handle',
-    ClaimMessageSent: 'ignore',
-    ClaimReviewed: 'ignore',
-    ClaimNoteAdded: 'ignore',
-    ClaimLabelAdded: 'ignore',
-    ClaimLabelRemoved: 'ignore',
-    ClaimMetadataSet: 'ignore',
     ClaimAssigned: 'ignore',
-    ReturnStarted: 'ignore',
-    ReturnStatusChanged: 'ignore',
-    ClaimResolutionReversed: 'handle',
     PayoutBatchCreated: 'handle',
     PayoutBatchApproved: 'handle',
     PayoutBatchPaid: 'handle',
     PremiumRecorded: 'handle',
     PremiumReversed: 'handle',
+    ...handling('decisions'),
+    ...ignoring('conversation', 'deskMarks', 'returns'),
   }),
   migrations,
   tables: ['payout_claims', 'payout_entries', 'payout_batches', 'premium_entries'],

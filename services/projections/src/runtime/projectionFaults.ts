@@ -5,7 +5,9 @@ import type { EventEnvelope, ParkedEvent } from '@claims/contracts';
 import {
   sqlMigration,
   storedDomainEvent,
+  parkedEventOf,
   toRecordedEvent,
+  type ParkedEventRow,
   type Position,
   type StoredEventRow,
 } from '@claims/event-store';
@@ -68,32 +70,12 @@ export async function parkedCounts<DB>(db: Kysely<DB>): Promise<ParkedCount[]> {
   return rows;
 }
 
-interface ParkedRow {
-  projection: string;
-  event_id: string;
-  stream_id: string;
-  stream_version: string;
-  type: string;
-  error: string;
-  attempts: number;
-  parked_at: Date | string;
-}
-
 /** Every parked event, oldest first (an operator's list: a handful, not a stream). */
 export async function listParked(db: QueryExecutorProvider): Promise<ParkedEvent[]> {
-  const { rows } = await sql<ParkedRow>`
+  const { rows } = await sql<ParkedEventRow & { projection: string }>`
     select projection, event_id, stream_id, stream_version::text, type, error, attempts, parked_at
     from projection_parked order by parked_at, projection, event_id`.execute(db);
-  return rows.map((r) => ({
-    projection: r.projection,
-    eventId: r.event_id,
-    streamId: r.stream_id,
-    streamVersion: Number(r.stream_version),
-    type: r.type,
-    error: r.error,
-    attempts: r.attempts,
-    parkedAt: new Date(r.parked_at).toISOString(),
-  }));
+  return rows.map((r) => ({ projection: r.projection, ...parkedEventOf(r) }));
 }
 
 /** What retrying a parked event came to: applied (and no longer parked), failing again, or no such parked event. */
