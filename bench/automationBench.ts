@@ -18,7 +18,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RuleInput } from '@claims/contracts';
 import { claimRiskProjection, rebuild } from '@claims/projections';
-import { loadConfig, startRuntime } from '../services/api/src/index.js';
+import { startRuntime } from '../services/api/src/index.js';
+import { benchConfig } from './benchConfig.js';
 import { startBacktest } from '../services/api/src/automation/backtests.js';
 import { definitionOf } from '../services/api/src/automation/ruleEdge.js';
 import { findStoreBySlugOrDomain } from '../services/api/src/catalog/storeRepository.js';
@@ -138,22 +139,7 @@ async function overHistory(databaseUrl: string): Promise<History> {
   const target = envNumber('BENCH_AUTOMATION_EVENTS', 1_000_000);
   await recreateDatabase(url);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'automation-history-bench-'));
-  const runtime = await startRuntime(
-    loadConfig({
-      ...process.env,
-      DATABASE_URL: url,
-      KAFKA_BROKERS: '',
-      DATA_DIR: dataDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      SEED_DEMO: 'true',
-      LOG_LEVEL: 'warn',
-      DEMO_FIXTURE: path.join(root, 'fixtures/demo.json'),
-      SENTRY_DSN: '',
-      SENTRY_ENVIRONMENT: '',
-    }),
-    { listen: false, workers: false },
-  );
+  const runtime = await startRuntime(benchConfig(url, dataDir), { listen: false, workers: false });
   try {
     const db = runtime.ctx.database.db;
     const acme = await findStoreBySlugOrDomain(db, { slug: 'acme' });
