@@ -18,6 +18,7 @@ export const ERROR_CATALOGUE = {
   not_eligible: 422,
   webhook_url_not_allowed: 422,
   invalid_quantity: 422,
+  not_returnable: 422,
   unknown_item: 422,
   unsupported_resolution: 422,
   invalid_transition: 422,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ClaimType } from './enums.js';
 
 /**
  * Returns (docs/decisions/returns.md): a shopper sends claimed items back. Each return is a record on its
@@ -47,6 +48,19 @@ export const RETURN_STATUS_MOVES: Readonly<Record<ReturnStatus, readonly ReturnS
 
 /** A return no longer holds its items: they may be returned again. */
 export const RETURN_RELEASED_STATUSES: readonly ReturnStatus[] = ['REDIRECTED', 'REJECTED', 'CANCELLED'];
+
+/**
+ * The claim types whose item is in the shopper's hands, so it can go back: a parcel that never arrived (lost,
+ * stolen, stuck, returned to sender, sent to a wrong address) or an item missing from it has nothing to return.
+ */
+export const RETURNABLE_CLAIM_TYPES: readonly ClaimType[] = [
+  'DAMAGED',
+  'DEFECTIVE_ITEM',
+  'WRONG_ITEM',
+  'PRODUCT_NOT_AS_DESCRIBED',
+];
+
+export const isReturnable = (claimType: ClaimType): boolean => RETURNABLE_CLAIM_TYPES.includes(claimType);
 
 /** Whose label is still valid to print: a return handled here that has not arrived or ended. */
 export const RETURN_LABEL_STATUSES: readonly ReturnStatus[] = ['REQUESTED', 'APPROVED'];

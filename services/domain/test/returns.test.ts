@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
+  ClaimType,
+  isReturnable,
   RETURN_STATUS_MOVES,
   ReturnStatus,
   type DomainEvent,
@@ -106,6 +108,16 @@ describe('starting a return', () => {
     given(returnDecider, [...filing, ...first])
       .when(start(1, 2))
       .then(refused('invalid_quantity', 'already being returned'));
+  });
+
+  it.each(ClaimType.options)('returns an item claimed as %s only when the shopper holds it', (claimType) => {
+    const filedAs = filing.map((event) =>
+      event.type === 'ClaimFiled'
+        ? { ...event, data: { ...event.data, items: event.data.items.map((item) => ({ ...item, claimType })) } }
+        : event,
+    );
+    const result = returnDecider.decide(start(1), foldEvents(returnDecider, filedAs));
+    expect(result.ok ? 'started' : result.error.code).toBe(isReturnable(claimType) ? 'started' : 'not_returnable');
   });
 
   it('records a retried start (the same id) once', () => {

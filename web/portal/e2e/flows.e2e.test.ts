@@ -87,6 +87,9 @@ describe('portal flows', () => {
     await page.getByText('Headlamp 400 × 1').waitFor();
     expect(await page.getByText('Ridge Tent 2P').count()).toBe(0);
     const token = await confirmAndSubmit(page, 'Ben Ortiz', acknowledgment);
+    // A parcel stuck in transit never reached the shopper: its claim page offers no return.
+    await page.getByRole('heading', { level: 2, name: 'Messages' }).waitFor();
+    expect(await page.getByRole('heading', { level: 2, name: 'Returns' }).count()).toBe(0);
     const footer = page.getByRole('contentinfo');
     await footer.getByRole('link', { name: 'help@acme.test' }).waitFor();
     expect(await footer.getByRole('link', { name: 'Terms of service' }).getAttribute('href')).toBe(

@@ -1,4 +1,5 @@
 import {
+  isReturnable,
   RETURN_RELEASED_STATUSES,
   RETURN_STATUS_MOVES,
   type ChangeReturnStatus,
@@ -95,6 +96,8 @@ function decideStart(command: StartReturn, state: ClaimReturnsState): Result<Dom
     if (!item) return fail('unknown_item', 'That item is not part of this claim.');
     if (seen.has(item.id)) return fail('validation_failed', `${item.name} is listed twice.`);
     seen.add(item.id);
+    if (!isReturnable(item.claimType))
+      return fail('not_returnable', `${item.name} never reached you, so there is nothing to return.`);
     const left = item.quantity - (held.get(item.id) ?? 0);
     if (line.quantity > left) {
       return fail(

@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  isReturnable,
   RETURN_LABEL_STATUSES,
   RETURN_METHOD_LABELS,
   RETURN_REASON_LABELS,
@@ -138,6 +139,18 @@ function StartReturnForm({ token }: { token: string }) {
     );
   }
   const c = claim.data;
+  if (!c.items.some((item) => isReturnable(item.claimType))) {
+    return (
+      <Page title="Start a return" subtitle={`Claim #${c.claimNumber} · Order #${c.orderNumber}`}>
+        <p>Nothing in this claim can be returned: its items never reached you.</p>
+        <p>
+          <Link to="/view/$token" params={{ token }}>
+            Back to my claim
+          </Link>
+        </p>
+      </Page>
+    );
+  }
   if (redirected) {
     return (
       <Page
@@ -188,30 +201,32 @@ function StartReturnForm({ token }: { token: string }) {
       <form className="stack" onSubmit={onSubmit} noValidate>
         <fieldset className="field">
           <legend>Items to return</legend>
-          {c.items.map((item) => {
-            const left = item.quantity - (held.get(item.id) ?? 0);
-            const id = `return-qty-${item.id}`;
-            return (
-              <div key={item.id} className="return-item">
-                <label htmlFor={id}>
-                  {item.name}
-                  {left <= 0 ? ' (already being returned)' : ''}
-                </label>
-                <select
-                  id={id}
-                  value={quantities[item.id] ?? 0}
-                  disabled={left <= 0}
-                  onChange={(e) => setQuantities((all) => ({ ...all, [item.id]: Number(e.target.value) }))}
-                >
-                  {Array.from({ length: Math.max(left, 0) + 1 }, (_, n) => (
-                    <option key={n} value={n}>
-                      {n === 0 ? 'None' : `${n} of ${item.quantity}`}
-                    </option>
-                  ))}
-                </select>
-              </div>
-            );
-          })}
+          {c.items
+            .filter((item) => isReturnable(item.claimType))
+            .map((item) => {
+              const left = item.quantity - (held.get(item.id) ?? 0);
+              const id = `return-qty-${item.id}`;
+              return (
+                <div key={item.id} className="return-item">
+                  <label htmlFor={id}>
+                    {item.name}
+                    {left <= 0 ? ' (already being returned)' : ''}
+                  </label>
+                  <select
+                    id={id}
+                    value={quantities[item.id] ?? 0}
+                    disabled={left <= 0}
+                    onChange={(e) => setQuantities((all) => ({ ...all, [item.id]: Number(e.target.value) }))}
+                  >
+                    {Array.from({ length: Math.max(left, 0) + 1 }, (_, n) => (
+                      <option key={n} value={n}>
+                        {n === 0 ? 'None' : `${n} of ${item.quantity}`}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+              );
+            })}
         </fieldset>
         <div className="field">
           <label htmlFor={reasonId}>Why are you returning it?</label>

@@ -1,7 +1,7 @@
 import { Suspense, lazy, useDeferredValue, useEffect, useId, useState } from 'react';
 import { Link, useParams } from '@tanstack/react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CUSTOMER_RESOLUTION_LABELS, type CustomerClaimView } from '@claims/contracts';
+import { CUSTOMER_RESOLUTION_LABELS, isReturnable, type CustomerClaimView } from '@claims/contracts';
 import { errorText } from '@claims/ui';
 import { formatDateTime, formatItemMoney, formatMoney } from '@claims/format';
 import type { LightboxImage } from '@claims/ui/lightbox';
@@ -158,7 +158,7 @@ function ClaimDetails({ token, c }: { token: string; c: CustomerClaimView | unde
           </section>
           {/* One boundary: the actions below the two cards show with them, not first and then pushed down (a layout shift). */}
           <Suspense fallback={null}>
-            <ClaimReturnsCard token={token} />
+            {c.items.some((i) => isReturnable(i.claimType)) ? <ClaimReturnsCard token={token} /> : null}
             <Messages token={token} />
             <p className="actions">
               {c.hasReview ? (
