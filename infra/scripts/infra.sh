@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Local dev/test infrastructure without Docker: PostgreSQL + single-node Kafka.
+# Local dev/test infrastructure without Docker: PostgreSQL + Kafka (one broker, or three with KAFKA_CLUSTER=3).
 # Usage: infra.sh up | down [--clean]   (--clean also wipes the Kafka data dir)
 # `up` prints DATABASE_URL=... and KAFKA_BROKERS=... on stdout (all progress on stderr), so
 # `eval "$(infra/scripts/infra.sh up)"` or `infra/scripts/infra.sh up > .env` both work.
@@ -9,9 +9,9 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 case "${1:-}" in
   up)
     "$here/postgres.sh" start >&2
-    "$here/kafka.sh" start >&2
+    brokers="$("$here/kafka.sh" start)"
     echo "DATABASE_URL=$("$here/postgres.sh" url)"
-    echo "KAFKA_BROKERS=127.0.0.1:${KAFKA_PORT:-9092}"
+    echo "$brokers"
     ;;
   down)
     "$here/kafka.sh" stop ${2:+"$2"}
