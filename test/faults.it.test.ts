@@ -1,11 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CreateWebhookEndpointResponse, WEBHOOK_SOURCE_TYPES } from '@claims/contracts';
-import { openDatabase, type Database } from '@claims/event-store';
-import { PROJECTIONS, rebuild } from '@claims/projections';
+import { CreateWebhookEndpointResponse } from '@claims/contracts';
+import { openDatabase } from '@claims/event-store';
 import {
   freePort,
   ownKafka,
@@ -16,6 +14,7 @@ import {
 } from './support/faultInfra.js';
 import { acmeApiToken, ApiClient, Load, NoAnswer, WebhookReceiver, type Acknowledged } from './support/faultLoad.js';
 import { eventually } from './support/testDatabase.js';
+import { expectReplayEqualsLive, missingFromStore, owedWebhooks, settled } from './support/pipelineChecks.js';
 
 /**
  * The fault suite. While lanes of orders, filings, messages and resolutions run over HTTP, it kills
@@ -237,7 +236,6 @@ describe('fault suite: API, worker, Kafka and PostgreSQL killed and restarted un
 
       const database = await openDatabase({ databaseUrl: postgres.url, dataDir: '' });
       try {
-        const db = database.db;
         await waitFor(
           'the pipeline settling (projections caught up, no delivery pending, no event appended for 2 s)',
           () => settled(database),
@@ -246,34 +244,13 @@ describe('fault suite: API, worker, Kafka and PostgreSQL killed and restarted un
         console.log(`settled ${seconds(Date.now() - stoppedAt)} s after the load stopped`);
 
         // 1. Every acknowledged command is in the store.
-        const { rows: stored } = await sql<{ stream_id: string; type: string; message_id: string | null }>`
-        select stream_id, type, data->>'id' as message_id from events where type in ('ClaimFiled', 'ClaimMessageSent', 'ClaimResolved')`.execute(
-          db,
-        );
-        const has = new Set(
-          stored.map((e) => `${e.type}:${e.type === 'ClaimMessageSent' ? e.message_id : e.stream_id}`),
-        );
-        const key = (a: Acknowledged) =>
-          a.kind === 'filing'
-            ? `ClaimFiled:${a.claimId}`
-            : a.kind === 'message'
-              ? `ClaimMessageSent:${a.messageId}`
-              : `ClaimResolved:${a.claimId}`;
-        const commands = load.acknowledged.filter((a) => a.kind !== 'order');
         expect(
-          commands.filter((a) => !has.has(key(a))).map(key),
+          await missingFromStore(database, load.acknowledged),
           'acknowledged commands missing from the store',
         ).toEqual([]);
 
         // 2. Every event a webhook is owed for reached the receiver (at least once).
-        const { rows: owed } = await sql<{ event_id: string; webhook_id: string | null }>`
-        select e.event_id, d.webhook_id
-        from events e
-        join webhook_endpoints w on w.id = ${endpointId}::uuid
-        left join webhook_deliveries d on d.event_id = e.event_id and d.endpoint_id = w.id
-        where e.type = any(${[...WEBHOOK_SOURCE_TYPES]}::text[]) and e.store_id = ${storeId}::uuid and e.occurred_at >= w.created_at`.execute(
-          db,
-        );
+        const owed = await owedWebhooks(database, endpointId, storeId);
         const counts = receiver.counts();
         expect(
           owed.filter((o) => !o.webhook_id || !counts.has(o.webhook_id)).map((o) => o.event_id),
@@ -306,12 +283,8 @@ describe('fault suite: API, worker, Kafka and PostgreSQL killed and restarted un
 
         // 4. Every read model equals a full replay of the store (the worker stopped; the outbox gains no row).
         await worker.stop();
-        const live = await readModels(database);
-        const outboxBefore = await deliveryCount(database);
-        for (const projection of PROJECTIONS) await rebuild(db, projection);
-        expect(await readModels(database)).toEqual(live);
+        await expectReplayEqualsLive(database);
         console.log(`read models rebuilt and compared ${seconds(Date.now() - stoppedAt)} s after the load stopped`);
-        expect(await deliveryCount(database)).toBe(outboxBefore);
 
         report({ stoppedAt, owed: owed.length, counts, serverErrors });
       } finally {
@@ -394,39 +367,3 @@ describe('fault suite: API, worker, Kafka and PostgreSQL killed and restarted un
     if (process.env.CHAOS_REPORT) fs.writeFileSync(process.env.CHAOS_REPORT, `${markdown}\n`);
   }
 });
-
-/** Settled: every projection has applied the last event of every stream it handles, no delivery is pending, and nothing was appended for 2 s. */
-async function settled(database: Database): Promise<void> {
-  const db = database.db;
-  const count = async () =>
-    (await sql<{ n: string }>`select max(global_position)::text as n from events`.execute(db)).rows[0]!.n;
-  const before = await count();
-  for (const projection of PROJECTIONS) {
-    const { rows } = await sql<{ behind: number }>`
-      select count(*)::int as behind
-      from (select stream_id, max(stream_version) as v from events where type = any(${[...projection.handles]}::text[]) group by stream_id) e
-      left join projection_offsets o on o.projection = ${projection.name} and o.stream_id = e.stream_id
-      where coalesce(o.version, 0) < e.v`.execute(db);
-    expect(rows[0]!.behind, `${projection.name}: streams behind`).toBe(0);
-  }
-  const { rows: pending } = await sql<{
-    n: number;
-  }>`select count(*)::int as n from webhook_deliveries where status <> 'succeeded'`.execute(db);
-  expect(pending[0]!.n, 'deliveries not yet succeeded').toBe(0);
-  await new Promise((resolve) => setTimeout(resolve, 2_000));
-  expect(await count(), 'events still being appended').toBe(before);
-}
-
-/** Every row of every read model, each table's rows sorted, for comparing live projections with a replay. */
-async function readModels(database: Database): Promise<Record<string, string[]>> {
-  const snapshot: Record<string, string[]> = {};
-  for (const table of PROJECTIONS.flatMap((p) => p.tables)) {
-    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(database.db);
-    snapshot[table] = rows.map((row) => JSON.stringify(row)).sort();
-  }
-  return snapshot;
-}
-
-async function deliveryCount(database: Database): Promise<number> {
-  return (await sql<{ n: number }>`select count(*)::int as n from webhook_deliveries`.execute(database.db)).rows[0]!.n;
-}

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 /**
- * What the fault suite kills and starts again: its own PostgreSQL cluster and Kafka broker (on ports
+ * What the fault tests kill and start again: their own PostgreSQL cluster and Kafka broker or brokers (on ports
  * of their own, never the shared ones other tests use), and the API and worker as child processes.
  */
 
@@ -73,23 +73,35 @@ export async function ownPostgres(runDir: string): Promise<OwnPostgres> {
 
 export interface OwnKafka {
   brokers: string;
+  /** Starts every node not running (after a kill, only that one). */
   start(): Promise<void>;
-  /** SIGKILL of the broker's JVM: no controlled shutdown, the next start recovers its logs. */
-  kill(): Promise<void>;
+  /** SIGKILL of a node's JVM (1 to the cluster's size): no controlled shutdown, the next start recovers its logs. */
+  kill(node?: number): Promise<void>;
   dispose(): Promise<void>;
 }
 
-export async function ownKafka(runDir: string): Promise<OwnKafka> {
-  const port = await freePort();
-  const env = { KAFKA_PORT: String(port), KAFKA_CONTROLLER_PORT: String(await freePort()), KAFKA_RUN_DIR: runDir };
-  const pid = () => Number(fs.readFileSync(path.join(runDir, 'kafka.pid'), 'utf8'));
+/** A broker of the test's own (infra/scripts/kafka.sh), or with `nodes` 3 a cluster of three, on free ports. */
+export async function ownKafka(runDir: string, nodes: 1 | 3 = 1): Promise<OwnKafka> {
+  const ports = await Promise.all(Array.from({ length: nodes }, () => freePort()));
+  const controllerPorts = await Promise.all(Array.from({ length: nodes }, () => freePort()));
+  const env =
+    nodes === 1
+      ? { KAFKA_PORT: String(ports[0]), KAFKA_CONTROLLER_PORT: String(controllerPorts[0]), KAFKA_RUN_DIR: runDir }
+      : {
+          KAFKA_CLUSTER: '3',
+          KAFKA_PORTS: ports.join(','),
+          KAFKA_CONTROLLER_PORTS: controllerPorts.join(','),
+          KAFKA_RUN_DIR: runDir,
+        };
+  const pid = (node: number) =>
+    Number(fs.readFileSync(path.join(nodes === 1 ? runDir : path.join(runDir, `node${node}`), 'kafka.pid'), 'utf8'));
   return {
-    brokers: `127.0.0.1:${port}`,
+    brokers: ports.map((port) => `127.0.0.1:${port}`).join(','),
     start: async () => {
       await script('kafka.sh', ['start'], env);
     },
-    kill: async () => {
-      const broker = pid();
+    kill: async (node = 1) => {
+      const broker = pid(node);
       process.kill(broker, 'SIGKILL');
       while (isAlive(broker)) await new Promise((resolve) => setTimeout(resolve, 50));
     },

@@ -1,0 +1,163 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Kafka, logLevel } from 'kafkajs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CreateWebhookEndpointResponse } from '@claims/contracts';
+import { openDatabase } from '@claims/event-store';
+import { freePort, ownKafka, ServiceProcess, type OwnKafka } from './support/faultInfra.js';
+import { acmeApiToken, ApiClient, Load, NoAnswer, WebhookReceiver } from './support/faultLoad.js';
+import { expectReplayEqualsLive, missingFromStore, owedWebhooks, settled } from './support/pipelineChecks.js';
+import { postgresServer } from './support/postgresServers.js';
+import { createTestDatabase, eventually } from './support/testDatabase.js';
+
+/**
+ * Three brokers (replication factor 3, min.insync.replicas=2, the relay producing with acks=all): the broker that
+ * coordinates the projectors' consumer group and leads partitions is killed while shoppers file claims, and started
+ * again. Nothing acknowledged is lost, every read model and webhook catches up, and each webhook arrives once.
+ */
+describe('three Kafka brokers: one killed while claims are filed', () => {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-broker-loss-'));
+  const receiver = new WebhookReceiver();
+  const api = new ServiceProcess('api', 'services/api/src/main.ts', path.join(base, 'api.log'));
+  const worker = new ServiceProcess('worker', 'services/api/src/ops/workerMain.ts', path.join(base, 'worker.log'));
+  const topic = 'claims.events.brokerloss';
+  let kafka: OwnKafka;
+  let databaseUrl: string;
+  let dropDatabase: () => Promise<void>;
+  let client: ApiClient;
+  let token: string;
+  let storeId: string;
+  let endpointId: string;
+
+  const waitFor = <T>(what: string, check: () => Promise<T>, timeoutMs = 120_000): Promise<T> =>
+    eventually(check, timeoutMs, 100).catch((error: unknown) => {
+      throw new Error(`${what} did not happen within ${timeoutMs / 1000} s (logs in ${base})`, { cause: error });
+    });
+
+  const answers = async (url: string) => {
+    const answer = await client.call('GET', url).catch((error: unknown) => {
+      if (error instanceof NoAnswer) return { status: 0, body: error.message };
+      throw error;
+    });
+    expect(answer.status, answer.body).toBe(200);
+  };
+
+  /** The node leading the group coordinator's partition (`__consumer_offsets` has one): the most disruptive to lose. */
+  async function coordinatorNode(): Promise<number> {
+    const admin = new Kafka({ brokers: kafka.brokers.split(','), logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    try {
+      const { topics } = await admin.fetchTopicMetadata({ topics: ['__consumer_offsets'] });
+      return topics[0]!.partitions[0]!.leader;
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
+  beforeAll(async () => {
+    kafka = await ownKafka(path.join(base, 'kafka'), 3);
+    const server = postgresServer();
+    const created = await createTestDatabase(server.databaseUrl, server.seededTemplate);
+    databaseUrl = created.url;
+    dropDatabase = created.drop;
+    await kafka.start();
+    const port = await freePort();
+    client = new ApiClient(`http://127.0.0.1:${port}`);
+    const env = {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      KAFKA_BROKERS: kafka.brokers,
+      KAFKA_TOPIC: topic,
+      KAFKA_GROUP_PREFIX: 'brokerloss',
+      KAFKA_REPLICATION_FACTOR: '3',
+      KAFKA_MIN_INSYNC_REPLICAS: '2',
+      DATA_DIR: path.join(base, 'data'),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      RATE_LIMIT_ENABLED: 'false',
+      SEED_DEMO: 'false',
+    };
+    api.start({ ...env, WORKERS: 'none' });
+    worker.start({ ...env, WORKERS: 'all' });
+    await waitFor('readiness (database, Kafka, projectors)', () => answers('/api/health'));
+    ({ storeId, token } = await acmeApiToken(client, 'broker loss', [
+      'order:create',
+      'claim:read',
+      'claim:resolve',
+      'webhook:create',
+    ]));
+    const endpoint = await client.call('POST', '/api/v1/webhook-endpoints', {
+      token,
+      body: { url: await receiver.start() },
+    });
+    expect(endpoint.status, endpoint.body).toBe(201);
+    endpointId = CreateWebhookEndpointResponse.parse(JSON.parse(endpoint.body)).id;
+  }, 240_000);
+
+  afterAll(async () => {
+    await api.stop();
+    await worker.stop();
+    await receiver.stop();
+    await kafka?.dispose();
+    await dropDatabase?.();
+    fs.rmSync(base, { recursive: true, force: true });
+  }, 120_000);
+
+  it('loses nothing acknowledged, catches every read model and webhook up, and sends each webhook once', async () => {
+    const load = new Load({ api: client, token, lanes: 3, pauseMs: 300, messagesPerClaim: 1, prefix: 'bl' });
+    load.start();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      const victim = await coordinatorNode();
+      const killedAt = Date.now();
+      await kafka.kill(victim);
+      // Two brokers of three are a quorum and an in-sync majority: a filing made now still reaches the receiver.
+      const afterKill = await waitFor('a filing acknowledged after the kill', async () => {
+        const filed = load.acknowledged.find((a) => a.kind === 'filing' && a.startedAt > killedAt && a.claimId);
+        expect(filed).toBeDefined();
+        return filed!;
+      });
+      await waitFor('its claim.filed webhook, with one broker down', async () => {
+        expect(
+          receiver.deliveries.some(
+            (d) => d.payload.type === 'claim.filed' && d.payload.data.claimId === afterKill.claimId,
+          ),
+        ).toBe(true);
+      });
+      await kafka.start();
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+    } finally {
+      await load.stop();
+    }
+    expect([...api.unexpectedExits, ...worker.unexpectedExits]).toEqual([]);
+    expect(
+      load.failures.map((f) => `${f.kind} ${f.status}: ${f.body}`),
+      'failed commands',
+    ).toEqual([]);
+    expect(load.acknowledged.filter((a) => a.kind === 'filing').length).toBeGreaterThan(5);
+
+    const database = await openDatabase({ databaseUrl, dataDir: '' });
+    try {
+      await waitFor('the pipeline settling', () => settled(database), 180_000);
+      expect(await missingFromStore(database, load.acknowledged), 'acknowledged commands missing').toEqual([]);
+      const owed = await owedWebhooks(database, endpointId, storeId);
+      const counts = receiver.counts();
+      expect(owed.length).toBeGreaterThan(0);
+      expect(
+        owed.filter((o) => !o.webhook_id || !counts.has(o.webhook_id)).map((o) => o.event_id),
+        'events whose webhook never arrived',
+      ).toEqual([]);
+      expect(
+        [...counts].filter(([, n]) => n > 1).map(([id]) => id),
+        'webhook-ids delivered more than once',
+      ).toEqual([]);
+      await worker.stop();
+      await expectReplayEqualsLive(database);
+    } finally {
+      await database.close();
+    }
+  }, 300_000);
+});
