@@ -5,6 +5,7 @@ import type { DestinationStream } from 'pino';
 import type { Migration } from 'kysely/migration';
 import {
   eventStoreMigrations,
+  leaseGroup,
   migrate,
   onAppended,
   openDatabase,
@@ -272,6 +273,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   const reactions: PollingLoop[] = [];
   const reactionLoops = new Map<string, ReactionLoop>();
   let notificationRetries: PollingLoop | null = null;
+  /** Each reaction runs in one process at a time, whichever took its lease (several worker processes may run). */
+  const reactionLeases = leaseGroup(database);
   let projectors: KafkaProjectors | null = null;
   let relay: Relay | null = null;
   let operationsAdmin: ReturnType<typeof kafkaAdmin> | null = null;
@@ -321,7 +324,10 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     await step('SLA timers', () => sla?.stop());
     await step('housekeeping', () => Promise.all(housekeeping.map((t) => t.stop())));
     await step('store followers', () => Promise.all(followers.map((f) => f.stop())));
-    await step('reactions (mail, claim links, store credit)', () => Promise.all(reactions.map((r) => r.stop())));
+    await step('reactions (mail, claim links, store credit)', async () => {
+      await Promise.all(reactions.map((r) => r.stop()));
+      await reactionLeases.release();
+    });
     await step('Kafka projectors', async () => {
       await kafkaSetup;
       await projectors?.stop();
@@ -384,6 +390,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
         await prepareReaction(ctx, reaction);
         const loop = startReaction(ctx, reaction, {
           faults: { ...REACTION_FAULT_POLICY, ...options.reactionFaultPolicy },
+          leases: reactionLeases,
         });
         reactionLoops.set(reaction.name, loop);
         reactionTypes.set(loop, new Set(reaction.handles));

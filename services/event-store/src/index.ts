@@ -7,6 +7,7 @@ export * from './readAll.js';
 export * from './readAllOfTypes.js';
 export * from './checkpoints.js';
 export * from './leadership.js';
+export * from './leases.js';
 export * from './recordedEvent.js';
 export * from './migrate.js';
 export * from './pollingLoop.js';

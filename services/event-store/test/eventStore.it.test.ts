@@ -13,6 +13,7 @@ import {
   countOfTypes,
   eventStoreMigrations,
   lastCommittedPosition,
+  leaseGroup,
   migrate,
   NO_STREAM,
   openDatabase,
@@ -315,6 +316,48 @@ describe('ordering by transaction id on a real PostgreSQL', () => {
         globalPosition: page.events[1]!.globalPosition,
       });
     } finally {
+      await database.close();
+      await created.drop();
+    }
+  });
+});
+
+describe('leases on a real PostgreSQL', () => {
+  it('gives each name to one process at a time, and to another once the holder releases it or its connection dies', async () => {
+    const created = await createTestDatabase(postgresServer().databaseUrl);
+    const database = await openDatabase({ databaseUrl: created.url, dataDir: os.tmpdir() });
+    const first = leaseGroup(database, 0);
+    const second = leaseGroup(database, 0);
+    try {
+      expect(await first.holds('reaction:mail')).toBe(true);
+      expect(await second.holds('reaction:mail')).toBe(false);
+      // Another name is free for the second while the first keeps its own.
+      expect(await second.holds('reaction:credit')).toBe(true);
+      expect(await first.holds('reaction:credit')).toBe(false);
+      expect(await first.holds('reaction:mail')).toBe(true);
+
+      await first.release();
+      expect(await first.holds('reaction:mail')).toBe(false);
+      expect(await second.holds('reaction:mail')).toBe(true);
+
+      // The second's connection ends as a dead process's would: its leases are free for a third.
+      const admin = new pg.Client({ connectionString: created.url });
+      await admin.connect();
+      await admin.query(
+        `select pg_terminate_backend(pid) from pg_locks where locktype = 'advisory' and pid <> pg_backend_pid()`,
+      );
+      await admin.end();
+      const third = leaseGroup(database, 0);
+      try {
+        await eventually(async () => expect(await third.holds('reaction:mail')).toBe(true));
+        expect(await third.holds('reaction:credit')).toBe(true);
+        await eventually(async () => expect(await second.holds('reaction:mail')).toBe(false));
+      } finally {
+        await third.release();
+      }
+    } finally {
+      await first.release();
+      await second.release();
       await database.close();
       await created.drop();
     }

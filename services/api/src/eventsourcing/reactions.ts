@@ -8,6 +8,7 @@ import {
   readAll,
   startPollingLoop,
   storeCheckpoint,
+  type Leases,
   type PollingLoop,
   type Position,
   type RecordedEvent,
@@ -81,6 +82,11 @@ export interface ReactionLoop extends PollingLoop {
 export interface ReactionLoopOptions {
   pollMs?: number;
   faults?: FaultPolicy;
+  /**
+   * The process's leases (`leaseGroup`): a reaction runs only where its checkpoint's lease is held, so processes
+   * running the same reactions never handle one event twice at once; another takes over when the holder dies.
+   */
+  leases?: Leases;
 }
 
 /**
@@ -103,6 +109,7 @@ export function startReaction(ctx: AppContext, reaction: Reaction, options: Reac
   async function drain(): Promise<void> {
     if (Date.now() < retryAt) return;
     try {
+      if (options.leases && !(await options.leases.holds(checkpointName(reaction)))) return;
       await drainFromCheckpoint();
       failures = 0;
     } catch (error) {
