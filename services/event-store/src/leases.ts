@@ -20,6 +20,7 @@ export function leaseGroup(database: Database, retryMs = 2_000): Leases {
   const triedAt = new Map<string, number>();
   let client: Promise<pg.Client> | null = null;
   let released = false;
+  let queue: Promise<void> = Promise.resolve();
 
   function connection(): Promise<pg.Client> {
     client ??= (async () => {
@@ -46,12 +47,17 @@ export function leaseGroup(database: Database, retryMs = 2_000): Leases {
       if (held.has(name)) return true;
       if (Date.now() - (triedAt.get(name) ?? 0) < retryMs) return false;
       triedAt.set(name, Date.now());
-      const c = await connection();
-      const { rows } = await c.query<{ locked: boolean }>(
-        'select pg_try_advisory_lock(hashtextextended($1, 0)) as locked',
-        [name],
-      );
-      if (rows[0]?.locked) held.add(name);
+      // One query at a time on the connection (pg deprecates queueing them): the reactions ask at once.
+      const asked = queue.then(async () => {
+        const c = await connection();
+        const { rows } = await c.query<{ locked: boolean }>(
+          'select pg_try_advisory_lock(hashtextextended($1, 0)) as locked',
+          [name],
+        );
+        if (rows[0]?.locked) held.add(name);
+      });
+      queue = asked.catch(() => undefined);
+      await asked;
       return held.has(name);
     },
     async release() {
