@@ -441,20 +441,30 @@ export async function lagAt(
 // ---------------------------------------------------------------------------------------------------------------
 // The database without the service: pgbench running the append statement, and the store's append from Node.
 
-interface RealisticEvent {
+export interface RealisticEvent {
+  type: string;
+  streamType: string;
   storeId: string;
   data: unknown;
   metadata: EventMetadata;
 }
 
-async function realisticFiling(databaseUrl: string): Promise<RealisticEvent> {
+/** The last event of `type` the run's own commands appended: what pgbench appends in the same run. */
+export async function realisticEvent(databaseUrl: string, type: string): Promise<RealisticEvent> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
   try {
-    const { rows } = await pool.query<{ store_id: string; data: unknown; metadata: EventMetadata }>(
-      `select store_id, data, metadata from events where type = 'ClaimFiled' order by global_position desc limit 1`,
+    const { rows } = await pool.query<{
+      stream_type: string;
+      store_id: string;
+      data: unknown;
+      metadata: EventMetadata;
+    }>(
+      `select stream_type, store_id, data, metadata from events where type = $1 order by global_position desc limit 1`,
+      [type],
     );
-    if (!rows[0]) throw new Error('no ClaimFiled event to copy');
-    return { storeId: rows[0].store_id, data: rows[0].data, metadata: rows[0].metadata };
+    const row = rows[0];
+    if (!row) throw new Error(`no ${type} event to copy`);
+    return { type, streamType: row.stream_type, storeId: row.store_id, data: row.data, metadata: row.metadata };
   } finally {
     await pool.end();
   }
@@ -467,14 +477,14 @@ const base64Json = (value: unknown) =>
  * The store's one-event append to a new stream (what a filing's claim stream gets), as pgbench runs it: the same
  * text, the parameters written in (the JSON through base64, since pgbench reads `:word` as a variable).
  */
-function pgbenchScript(event: RealisticEvent): string {
+export function pgbenchScript(event: RealisticEvent): string {
   const values: Record<number, string> = {
     1: `('pgbench-' || :client_id || '-' || :n)`,
-    2: `'claim'`,
+    2: `'${event.streamType}'`,
     3: '1',
     4: `'${event.storeId}'`,
     5: 'gen_random_uuid()',
-    6: `'ClaimFiled'`,
+    6: `'${event.type}'`,
     7: '1',
     8: base64Json(event.data),
     9: base64Json(event.metadata),
@@ -483,7 +493,7 @@ function pgbenchScript(event: RealisticEvent): string {
   return `\\set n random(1, 9000000000000000)\n${text.replace(/\s+/g, ' ')};\n`;
 }
 
-function runPgbench(url: string, script: string, clients: number, seconds: number): number {
+export function runPgbench(url: string, script: string, clients: number, seconds: number): number {
   const file = path.join(os.tmpdir(), `append-${process.pid}.sql`);
   fs.writeFileSync(file, script);
   const result = spawnSync(
@@ -520,10 +530,10 @@ async function nodeAppendRate(url: string, event: RealisticEvent, clients: numbe
         while (performance.now() < until) {
           await appendToStream(database.db, {
             streamId: `node-${randomUUID()}`,
-            streamType: 'claim',
+            streamType: event.streamType,
             storeId: event.storeId,
             expectedVersion: NO_STREAM,
-            events: [{ eventId: randomUUID(), type: 'ClaimFiled', data: event.data, metadata: event.metadata }],
+            events: [{ eventId: randomUUID(), type: event.type, data: event.data, metadata: event.metadata }],
           });
           appended++;
         }
@@ -687,7 +697,7 @@ export async function benchCommands({ databaseUrl }: { databaseUrl: string }): P
     }
 
     log('pgbench and Node appends');
-    const event = await realisticFiling(url);
+    const event = await realisticEvent(url, 'ClaimFiled');
     const migrated = await openDatabase({ databaseUrl: pgbenchUrl, dataDir: os.tmpdir(), poolSize: 2 });
     await migrate(migrated, eventStoreMigrations);
     await migrated.close();

@@ -16,7 +16,7 @@ import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
-import lighthouse from 'lighthouse';
+import lighthouse, { type Flags } from 'lighthouse';
 import { FileClaimResponse, type FileClaimRequest } from '@claims/contracts';
 import { startRuntime } from '../services/api/src/index.js';
 import { benchConfig } from './benchConfig.js';
@@ -44,7 +44,7 @@ export function initialJs(dist = DIST): InitialJs {
   return { files, rawBytes: files.reduce((n, f) => n + f.raw, 0), gzipBytes: files.reduce((n, f) => n + f.gzip, 0) };
 }
 
-interface Scores {
+export interface Scores {
   performance: number;
   accessibility: number;
   lcpMs: number;
@@ -53,12 +53,14 @@ interface Scores {
   transferKiB: number;
 }
 
-async function audit(url: string, port: number): Promise<Scores> {
+/** One Lighthouse run on `url` in the Chromium on `port`; `flags` adds to the defaults (mobile emulation). */
+export async function audit(url: string, port: number, flags: Flags = {}): Promise<Scores> {
   const result = await lighthouse(url, {
     port,
     output: 'json',
     logLevel: 'error',
     onlyCategories: ['performance', 'accessibility'],
+    ...flags,
   });
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { lhr } = result;
@@ -74,7 +76,7 @@ async function audit(url: string, port: number): Promise<Scores> {
   };
 }
 
-const median = (values: number[]) => {
+export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
@@ -84,6 +86,7 @@ export interface PortalStage {
   base: string;
   /** The filed claim's link token: its view is `${base}/view/${token}`. */
   token: string;
+  claimId: string;
   chromePort: number;
   stop(): Promise<void>;
 }
@@ -120,8 +123,8 @@ export async function startPortalStage(): Promise<PortalStage> {
       body: JSON.stringify(filing),
     });
     if (filed.status !== 201) throw new Error(`filing the bench claim answered ${filed.status}: ${await filed.text()}`);
-    const { token } = FileClaimResponse.parse(await filed.json());
-    return { base, token, chromePort: chrome.port, stop };
+    const { token, claimId } = FileClaimResponse.parse(await filed.json());
+    return { base, token, claimId, chromePort: chrome.port, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -193,7 +196,7 @@ export async function benchPortal(): Promise<{
   }
 }
 
-function lighthouseVersion(): string {
+export function lighthouseVersion(): string {
   try {
     return (
       JSON.parse(readFileSync(path.join(root, 'node_modules/lighthouse/package.json'), 'utf8')) as { version: string }

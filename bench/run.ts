@@ -14,7 +14,8 @@
  * BENCH_WRITERS (e.g. "1,8,32"), BENCH_BATCHES (e.g. "1,10"), BENCH_SECTIONS / BENCH_ONLY (comma-separated section
  * titles), BENCH_OUT; the claim-desk section's own BENCH_DESK_* (bench/claimDeskBench.ts); the fault-suite section's
  * CHAOS_MINUTES (5; `make chaos` runs that section alone); the finance-replay section's BENCH_FINANCE_* (bench/financeReplayBench.ts);
- * the projections section's BENCH_PROJECTIONS_* (bench/projectionsBench.ts); the soak section's BENCH_SOAK_* (bench/soakBench.ts).
+ * the projections section's BENCH_PROJECTIONS_* (bench/projectionsBench.ts); the soak section's BENCH_SOAK_* (bench/soakBench.ts);
+ * the automation section's BENCH_AUTOMATION_*; the order ingestion section's BENCH_ORDERS_* (bench/ordersBench.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,6 +29,8 @@ import { benchCommands } from './commandsBench.js';
 import { benchFinanceReplay } from './financeReplayBench.js';
 import { benchProjections } from './projectionsBench.js';
 import { benchSoak } from './soakBench.js';
+import { benchOrders } from './ordersBench.js';
+import { benchDeskAccessibility } from './deskAccessibilityBench.js';
 import { benchAutomation } from './automationBench.js';
 import { machineInfo, machineMarkdown } from './machine.js';
 import { benchDatabaseUrl } from './postgres.js';
@@ -65,6 +68,8 @@ export const sections: BenchSection[] = [
   },
   { title: 'soak', heading: '## Soak', run: benchSoak },
   { title: 'automation', heading: '## Automation', run: benchAutomation },
+  { title: 'orders', heading: '## Order ingestion', run: benchOrders },
+  { title: 'desk-accessibility', heading: '## Back-office accessibility', run: benchDeskAccessibility },
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -231,7 +236,9 @@ async function main(): Promise<void> {
             name.startsWith('BENCH_DESK_') ||
             name.startsWith('BENCH_FINANCE_') ||
             name.startsWith('BENCH_PROJECTIONS_') ||
-            name.startsWith('BENCH_SOAK_'),
+            name.startsWith('BENCH_SOAK_') ||
+            name.startsWith('BENCH_AUTOMATION_') ||
+            name.startsWith('BENCH_ORDERS_'),
         )
         .sort(),
     )

@@ -7,7 +7,8 @@
  * resident memory (at the start, at the end, at most).
  *
  * Env: BENCH_SOAK_RATE (300 filings/s), BENCH_SOAK_SECONDS (300), KAFKA_BROKERS (127.0.0.1:9092),
- * BENCH_SOAK_SMTP_CONNECTIONS (SMTP_MAX_CONNECTIONS of the worker, its default when unset).
+ * BENCH_SOAK_SMTP_CONNECTIONS (SMTP_MAX_CONNECTIONS of the worker, its default when unset), BENCH_SOAK_WORKERS (1: worker
+ * processes of every role, sharing the work as `npm run worker` run several times does).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -143,6 +144,9 @@ export async function startWorker(env: NodeJS.ProcessEnv): Promise<{ pid: number
   };
 }
 
+/** How long the bench waits for the last shopper's mail after the last filing. */
+const MAIL_WAIT_MS = 600_000;
+
 const lagRow = (name: string, lags: Float64Array, catchUpMs: number, goalMs: number) =>
   `| ${name} | ${fmtInt(lags.length)} | ${fmtMs(percentile(lags, 50))} | ${fmtMs(percentile(lags, 99))} | ${fmtMs(lags.at(-1) ?? Number.NaN)} | ${fmtMs(catchUpMs)} | ${fmtMs(goalMs)} |`;
 
@@ -177,7 +181,8 @@ export async function benchSoak({ databaseUrl }: { databaseUrl: string }): Promi
   };
   const loadBefore = os.loadavg();
   const api = await startApi({ ...env, WORKERS: 'none' }, { seed: true });
-  const worker = await startWorker({ ...env, WORKERS: 'all' });
+  const workerCount = envNumber('BENCH_SOAK_WORKERS', 1);
+  const workers = await Promise.all(Array.from({ length: workerCount }, () => startWorker({ ...env, WORKERS: 'all' })));
   const watch = await startWatch(url, hooks.deliveries);
   try {
     const { token } = await setUp(api.base);
@@ -193,7 +198,11 @@ export async function benchSoak({ databaseUrl }: { databaseUrl: string }): Promi
     // What the demo data and the orders left to do is done before the clock starts.
     await sleep(5_000);
     log(`filing ${fmtInt(rate)} claims/s for ${seconds} s`);
-    const memory = traceMemory({ api: api.pid, worker: worker.pid, bench: process.pid });
+    const memory = traceMemory({
+      api: api.pid,
+      ...Object.fromEntries(workers.map((w, i) => [workerCount === 1 ? 'worker' : `worker ${i + 1}`, w.pid])),
+      bench: process.pid,
+    });
     const answered = new Map<string, { at: number; email: string }>();
     const sent = await fileAtRate(api.base, rate, numbers, (claimId, at) => {
       answered.set(claimId, { at, email: '' });
@@ -217,21 +226,23 @@ export async function benchSoak({ databaseUrl }: { databaseUrl: string }): Promi
     for (const row of rows) answered.get(row.claim_id)!.email = row.email;
     log('waiting for the claim list, the webhooks and the mail to catch up');
     const readModels = await caughtUp(watch, ids, end);
-    const deadline = Date.now() + 600_000;
-    while (ids.some((id) => !mail.received.has(answered.get(id)!.email))) {
-      if (Date.now() > deadline) throw new Error('the mail did not catch up within 10 minutes');
-      await sleep(50);
-    }
-    const lastMail = Math.max(...ids.map((id) => mail.received.get(answered.get(id)!.email)!));
+    // An overloaded run still reports: mail not there 10 minutes after the last filing counts as arriving then (a floor).
+    const deadline = Date.now() + MAIL_WAIT_MS;
+    while (ids.some((id) => !mail.received.has(answered.get(id)!.email)) && Date.now() < deadline) await sleep(50);
+    const waitedUntil = performance.now();
+    const mailArrival = (id: string) => mail.received.get(answered.get(id)!.email) ?? waitedUntil;
+    const mailMissing = ids.filter((id) => !mail.received.has(answered.get(id)!.email)).length;
+    const lastMail = Math.max(...ids.map(mailArrival));
     const traces = memory();
     const loadAfter = os.loadavg();
     const lags = (arrived: (id: string) => number) =>
       sortedCopy(ids.map((id) => Math.max(0, arrived(id) - answered.get(id)!.at)));
     const list = lags((id) => watch.listed.get(id)!);
     const webhook = lags((id) => watch.delivered.get(id)!);
-    const shopperMail = lags((id) => mail.received.get(answered.get(id)!.email)!);
+    const shopperMail = lags(mailArrival);
     const mailCatchUp = Math.max(0, lastMail - end);
     const within =
+      mailMissing === 0 &&
       percentile(shopperMail, 99) <= GOAL.mailP99Ms &&
       percentile(list, 99) <= GOAL.listP99Ms &&
       percentile(webhook, 99) <= GOAL.webhookP99Ms &&
@@ -244,7 +255,7 @@ export async function benchSoak({ databaseUrl }: { databaseUrl: string }): Promi
       '## Soak',
       '',
       `Claims filed at a steady ${fmtInt(rate)} a second for ${seconds} s (open loop, \`BENCH_SOAK_RATE\`, ` +
-        '`BENCH_SOAK_SECONDS`) against an API process (`WORKERS=none`) and a worker process (every worker: relay, ' +
+        `\`BENCH_SOAK_SECONDS\`) against an API process (\`WORKERS=none\`) and ${workerCount === 1 ? 'a worker process' : `${workerCount} worker processes (\`BENCH_SOAK_WORKERS\`), each`} (every worker: relay, ` +
         'projectors through Kafka, reactions, webhook delivery, timers) on PostgreSQL and Kafka; mail to a real SMTP ' +
         "server and webhooks to a receiver, both in the bench's process. Lag is from each filing's 201 to its row in " +
         'the claim list, its `claim.filed` webhook and its shopper\'s "We received your claim" mail; catching up is ' +
@@ -261,6 +272,13 @@ export async function benchSoak({ databaseUrl }: { databaseUrl: string }): Promi
       lagRow('`claim.filed` webhook', webhook, readModels.deliveryMs, GOAL.webhookP99Ms),
       lagRow('shopper\'s "We received your claim" mail', shopperMail, mailCatchUp, GOAL.mailP99Ms),
       '',
+      ...(mailMissing > 0
+        ? [
+            `${fmtInt(mailMissing)} of ${fmtInt(ids.length)} shoppers had no mail ${MAIL_WAIT_MS / 60_000} minutes after the last ` +
+              'filing, when the bench stopped waiting: their lag counts to then, so the mail row is a floor.',
+            '',
+          ]
+        : []),
       '| process | RSS at start (MiB) | RSS at end (MiB) | RSS max (MiB) | end − start (MiB) |',
       '| --- | ---: | ---: | ---: | ---: |',
       ...memoryRows,
@@ -271,7 +289,7 @@ export async function benchSoak({ databaseUrl }: { databaseUrl: string }): Promi
     ].join('\n');
   } finally {
     await watch.stop();
-    await worker.stop();
+    await Promise.all(workers.map((w) => w.stop()));
     await api.stop();
     await hooks.close();
     await mail.close();
