@@ -130,6 +130,22 @@ export const fileClaim = (
   },
 });
 
+/** A claim request on two of order 1001's lines, the jacket and the mug, one of each damaged: for decisions on some items. */
+export const jacketAndMug: Partial<FileClaim['request']> = {
+  fulfillmentIssues: [
+    {
+      sourceFulfillmentId: 'f-1',
+      issues: ['li-1', 'li-3'].map((sourceItemId) => ({
+        sourceItemId,
+        claimType: 'DAMAGED' as const,
+        quantity: 1,
+        details: '',
+        images: [],
+      })),
+    },
+  ],
+};
+
 /** Filing that claim: the order ledger's `OrderItemsClaimed` and the claim's `ClaimFiled`, the history of both streams. */
 export const filing: readonly DomainEvent[] = (() => {
   const decided = orderClaimsDecider.decide(fileClaim(), orderClaimsDecider.initialState);
