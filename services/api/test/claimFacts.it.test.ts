@@ -10,13 +10,10 @@ import {
 } from '@claims/contracts';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
 import { json, startHarness, type DemoUser, type Harness } from './support/backofficeHarness.js';
+import { PNG, putUpload } from './support/uploads.js';
 import { testOrder } from './support/testOrders.js';
 
 /** A 1×1 PNG: the same bytes uploaded twice are the same photo whatever the file is called. */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
 const OTHER_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
   'base64',
@@ -66,13 +63,7 @@ async function upload(orderId: string, bytes: Buffer): Promise<string> {
   });
   expect(asked.statusCode, asked.body).toBe(200);
   const signed = UploadUrlResponse.parse(json(asked));
-  const target = new URL(signed.signedUrl);
-  const put = await h.runtime.app.inject({
-    method: 'PUT',
-    url: `${target.pathname}${target.search}`,
-    payload: bytes,
-    headers: { 'content-type': 'image/png' },
-  });
+  const put = await putUpload(h.runtime, signed, bytes);
   expect(put.statusCode, put.body).toBe(201);
   return signed.publicUrl;
 }
