@@ -49,6 +49,7 @@ import {
   startApi,
   startReceiver,
   startWatch,
+  webhookOnFiling,
   topFunctions,
   type CpuProfile,
   type LoopResult,
@@ -434,12 +435,7 @@ async function main(): Promise<void> {
       );
     }
     const { token } = await setUp(api.base);
-    const endpoint = await call(api.base, 'POST', '/api/v1/webhook-endpoints', {
-      token,
-      body: { url: receiver.url, eventTypes: ['claim.filed'] },
-    });
-    if (endpoint.status !== 201)
-      throw new Error(`creating the webhook endpoint answered ${endpoint.status}: ${endpoint.body}`);
+    await webhookOnFiling(api.base, token, receiver.url);
     const warm = 100;
     const steady = Math.round(rate * seconds);
     const numbers = Array.from(
