@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import {
   AdminClaimDetail,
   ClaimFacts,
+  ResolutionType,
   TimelineResponse,
   UploadUrlResponse,
   type FileClaimRequest,
@@ -138,14 +139,8 @@ describe('GET /api/admin/claims/{id}/facts', () => {
       }),
     ]);
     expect(body.signature).toMatchObject({ kind: 'typed', value: 'Rae Claimer' });
-    expect(body.decisionTerms.offeredResolutions).toEqual([
-      'REFUND',
-      'RESHIP',
-      'STORE_CREDIT',
-      'FLAT_RATE',
-      'CUSTOM',
-      'DENY',
-    ]);
+    // Every resolution type, in the contract's order.
+    expect(body.decisionTerms.offeredResolutions).toEqual(ResolutionType.options);
   });
 
   it("lists the shopper's other claims and flags, only within the stores the caller may read", async () => {
