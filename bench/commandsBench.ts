@@ -37,6 +37,7 @@ import { readProcTicks } from './cpuSampler.js';
 import { databaseName, recreateDatabase, withDatabase } from './postgres.js';
 import { fmtInt, fmtMs, percentile, sortedCopy } from './stats.js';
 import { writeRawResult } from './rawResults.js';
+import { loadedServerEnv } from './loadedServerEnv.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const LEVELS = [8, 32] as const;
@@ -200,6 +201,16 @@ export async function setUp(
   });
   if (created.status !== 201) throw new Error(`creating the token answered ${created.status}: ${created.body}`);
   return { token: CreateApiTokenResponse.parse(JSON.parse(created.body)).token, storeId };
+}
+
+/** Registers a webhook endpoint at `receiverUrl` for every claim.filed: what the webhook lag is measured on. */
+export async function webhookOnFiling(base: string, token: string, receiverUrl: string): Promise<void> {
+  const endpoint = await call(base, 'POST', '/api/v1/webhook-endpoints', {
+    token,
+    body: { url: receiverUrl, eventTypes: ['claim.filed'] },
+  });
+  if (endpoint.status !== 201)
+    throw new Error(`creating the webhook endpoint answered ${endpoint.status}: ${endpoint.body}`);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -609,13 +620,7 @@ export async function benchCommands({ databaseUrl }: { databaseUrl: string }): P
     DATA_DIR: dataDir,
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
-    RATE_LIMIT_ENABLED: 'false',
-    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-    WORKERS: 'all',
-    DEMO_FIXTURE: path.join(root, 'fixtures/demo.json'),
-    SENTRY_DSN: '',
-    SMTP_URL: '',
-    METRICS_TOKEN: '',
+    ...loadedServerEnv,
   };
   const receiver = await startReceiver();
   const levels: LevelRow[] = [];
@@ -624,12 +629,7 @@ export async function benchCommands({ databaseUrl }: { databaseUrl: string }): P
   const watch = await startWatch(url, receiver.deliveries);
   try {
     const { token } = await setUp(api.base);
-    const endpoint = await call(api.base, 'POST', '/api/v1/webhook-endpoints', {
-      token,
-      body: { url: receiver.url, eventTypes: ['claim.filed'] },
-    });
-    if (endpoint.status !== 201)
-      throw new Error(`creating the webhook endpoint answered ${endpoint.status}: ${endpoint.body}`);
+    await webhookOnFiling(api.base, token, receiver.url);
     const lagCounts = rates.map((r) => Math.round(r * lagSeconds));
     // FileClaim per level, API_PROCESSES=2, the profile and WORKERS=none.
     const total = perLevel * (LEVELS.length + 3) + lagCounts.reduce((a, b) => a + b, 0);

@@ -49,6 +49,7 @@ import {
   startApi,
   startReceiver,
   startWatch,
+  webhookOnFiling,
   topFunctions,
   type CpuProfile,
   type LoopResult,
@@ -394,6 +395,18 @@ async function main(): Promise<void> {
   const receiver = await startReceiver();
   const watch = await startWatch(as('watch'), receiver.deliveries);
   const children: Child[] = [];
+  /** Ten seconds of the system at rest once it has quietened: the baseline a load's cost is counted above. */
+  const idleWindow = async () => {
+    await quiet(children);
+    return (
+      await measure(
+        meter,
+        databaseName,
+        () => children,
+        () => sleep(10_000),
+      )
+    ).window;
+  };
   const stopAll = async () => {
     await Promise.all(children.map((c) => c.stop()));
     children.length = 0;
@@ -434,12 +447,7 @@ async function main(): Promise<void> {
       );
     }
     const { token } = await setUp(api.base);
-    const endpoint = await call(api.base, 'POST', '/api/v1/webhook-endpoints', {
-      token,
-      body: { url: receiver.url, eventTypes: ['claim.filed'] },
-    });
-    if (endpoint.status !== 201)
-      throw new Error(`creating the webhook endpoint answered ${endpoint.status}: ${endpoint.body}`);
+    await webhookOnFiling(api.base, token, receiver.url);
     const warm = 100;
     const steady = Math.round(rate * seconds);
     const numbers = Array.from(
@@ -453,15 +461,7 @@ async function main(): Promise<void> {
 
     // Warm-up (JIT, prepared statements, pools, consumers), then the quiet baseline, then the steady rate.
     await lagAt(api.base, rate, warm / rate, take(warm), watch, api.pid);
-    await quiet(children);
-    const idle = (
-      await measure(
-        meter,
-        databaseName,
-        () => children,
-        () => sleep(10_000),
-      )
-    ).window;
+    const idle = await idleWindow();
     process.stderr.write(`ceiling: ${steady} filings at ${rate}/s\n`);
     const countsBefore = await statementCounts(children);
     const { result: lag, window: load } = await measure(
@@ -583,15 +583,7 @@ async function main(): Promise<void> {
     )
       await sleep(200);
     await openLoop(floorBase, rate, take(warm));
-    await quiet(children);
-    const floorIdle = (
-      await measure(
-        meter,
-        databaseName,
-        () => children,
-        () => sleep(10_000),
-      )
-    ).window;
+    const floorIdle = await idleWindow();
     const { result: floorSteady, window: floorLoad } = await measure(
       meter,
       databaseName,

@@ -12,15 +12,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { statementLabel } from './statementLabel.js';
 import { FileClaimResponse } from '@claims/contracts';
 import { loadConfig, startRuntime } from '../../services/api/src/index.js';
 import { filingBody, orderBody } from '../../test/support/orderBody.js';
 import { benchDatabaseUrl, recreateDatabase, withDatabase } from '../postgres.js';
+import { loadedServerEnv } from '../loadedServerEnv.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const perKind = Number(process.env.BENCH_COMMANDS ?? 200);
 const url = withDatabase(benchDatabaseUrl(), 'claims_round_trips');
 
@@ -53,13 +52,7 @@ const runtime = await startRuntime(
     DATA_DIR: dataDir,
     SEED_DEMO: 'true',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-    RATE_LIMIT_ENABLED: 'false',
-    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-    WORKERS: 'all',
-    DEMO_FIXTURE: path.join(root, 'fixtures/demo.json'),
-    SENTRY_DSN: '',
-    SMTP_URL: '',
-    METRICS_TOKEN: '',
+    ...loadedServerEnv,
   }),
   { listen: false, workers: false },
 );

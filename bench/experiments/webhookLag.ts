@@ -12,7 +12,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { call, createOrders, lagAt, setUp, startApi, startReceiver, startWatch } from '../commandsBench.js';
+import { createOrders, lagAt, setUp, startApi, startReceiver, startWatch, webhookOnFiling } from '../commandsBench.js';
 import { benchDatabaseUrl, recreateDatabase, withDatabase } from '../postgres.js';
 import { fmtMs, percentile } from '../stats.js';
 
@@ -76,12 +76,7 @@ const deliveryWorker = split
 const watch = await startWatch(url, receiver.deliveries);
 try {
   const { token } = await setUp(api.base);
-  const endpoint = await call(api.base, 'POST', '/api/v1/webhook-endpoints', {
-    token,
-    body: { url: receiver.url, eventTypes: ['claim.filed'] },
-  });
-  if (endpoint.status !== 201)
-    throw new Error(`creating the webhook endpoint answered ${endpoint.status}: ${endpoint.body}`);
+  await webhookOnFiling(api.base, token, receiver.url);
   const perRound = Math.round(rate * seconds);
   const warmup = Math.round(rate * warmupSeconds);
   const numbers = Array.from({ length: warmup + perRound * rounds }, (_, i) => `${runId}${String(i).padStart(7, '0')}`);

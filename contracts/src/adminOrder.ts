@@ -3,7 +3,7 @@ import { CurrencyCode, DecimalAmount } from './money.js';
 import { Address, Fulfillment } from './order.js';
 import { ClaimStatus } from './enums.js';
 import { ProtectionStatus } from './queue.js';
-import { StoreRef } from './backoffice.js';
+import { PolicyView, StoreRef } from './backoffice.js';
 import { FileClaimRequest } from './claim.js';
 
 /**
@@ -20,14 +20,7 @@ export const AdminOrderView = z.object({
   createdAt: z.iso.datetime(),
   /** Protection status of the order: protected, removed or unprotected (never ota, which is a claim's) (docs/product.md#protection-status). */
   protectionStatus: ProtectionStatus,
-  policy: z
-    .object({
-      insuredAmount: DecimalAmount,
-      premiumPaid: DecimalAmount,
-      premiumCurrency: CurrencyCode,
-      removedAt: z.iso.datetime().nullable(),
-    })
-    .nullable(),
+  policy: PolicyView.nullable(),
   /** The version of the order's premium stream, the `expectedVersion` of a protection change. */
   protectionVersion: z.number().int().nonnegative(),
   shippingAddress: Address,

@@ -212,6 +212,14 @@ export const AdminClaimPage = z.object({
 });
 export type AdminClaimPage = z.infer<typeof AdminClaimPage>;
 
+/** An order's protection as the back-office shows it (an order's page, a claim's): money as decimals of its currency. */
+export const PolicyView = z.object({
+  insuredAmount: DecimalAmount,
+  premiumPaid: DecimalAmount,
+  premiumCurrency: CurrencyCode,
+  removedAt: z.iso.datetime().nullable(),
+});
+
 /** `GET /api/admin/claims/{claimId}`: the claim from its event stream, always current. */
 export const AdminClaimDetail = ApiClaim.extend({
   store: StoreRef,
@@ -221,14 +229,7 @@ export const AdminClaimDetail = ApiClaim.extend({
   desiredMethod: CustomerResolution,
   requestedResolution: z.union([CustomerResolution, z.literal(MIXED_RESOLUTION)]),
   updatedShippingAddress: Address.nullable(),
-  policy: z
-    .object({
-      insuredAmount: DecimalAmount,
-      premiumPaid: DecimalAmount,
-      premiumCurrency: CurrencyCode,
-      removedAt: z.iso.datetime().nullable(),
-    })
-    .nullable(),
+  policy: PolicyView.nullable(),
   messages: z.array(Message),
   /** Resolvable only while it has no resolutions (and its status allows it) (docs/product.md#resolutions). */
   resolvable: z.boolean(),

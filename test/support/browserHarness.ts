@@ -1,10 +1,9 @@
-import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { loadConfig, startRuntime, type Runtime, type RuntimeOptions } from '@claims/api';
-import { newDataDir } from './seededDemo.js';
+import type { Runtime, RuntimeOptions } from '@claims/api';
+import { startPgliteDemo } from './seededDemo.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -24,21 +23,8 @@ export async function startBrowserHarness(
   env: Record<string, string>,
   options: Pick<RuntimeOptions, 'now'> = {},
 ): Promise<BrowserHarness> {
-  const { dataDir, seeded } = newDataDir(`${name}-e2e`, options.now !== undefined);
-  const runtime = await startRuntime(
-    loadConfig({
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: '0',
-      SEED_DEMO: String(!seeded),
-      DATABASE_URL: '',
-      KAFKA_BROKERS: '',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_ENABLED: 'true',
-      ...env,
-    }),
-    options,
-  );
+  const demo = await startPgliteDemo(`${name}-e2e`, { LOG_LEVEL: 'warn', RATE_LIMIT_ENABLED: 'true', ...env }, options);
+  const { runtime } = demo;
   const { port } = runtime.app.server.address() as AddressInfo;
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -50,8 +36,7 @@ export async function startBrowserHarness(
     baseUrl: `http://127.0.0.1:${port}`,
     async stop() {
       await browser.close();
-      await runtime.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      await demo.stop();
     },
   };
 }

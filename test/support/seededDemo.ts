@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
 import type { FileClaimRequest } from '@claims/contracts';
-import { loadConfig, startRuntime } from '../../services/api/src/index.js';
+import { loadConfig, startRuntime, type Runtime, type RuntimeOptions } from '../../services/api/src/index.js';
 import { createTestDatabase } from './testDatabase.js';
 
 declare module 'vitest' {
@@ -68,6 +68,38 @@ export function newDataDir(prefix: string, ownClock: boolean): { dataDir: string
   if (ownClock) return { dataDir, seeded: false };
   cpSync(inject('seededDataDir'), dataDir, { recursive: true });
   return { dataDir, seeded: true };
+}
+
+/**
+ * The whole product in-process on a fresh PGlite data folder holding the demo data (see newDataDir), `env` over its
+ * settings; `stop` stops it and deletes the folder.
+ */
+export async function startPgliteDemo(
+  prefix: string,
+  env: Record<string, string>,
+  options: RuntimeOptions,
+): Promise<{ runtime: Runtime; dataDir: string; stop(): Promise<void> }> {
+  const { dataDir, seeded } = newDataDir(prefix, options.now !== undefined);
+  const runtime = await startRuntime(
+    loadConfig({
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      SEED_DEMO: String(!seeded),
+      DATABASE_URL: '',
+      KAFKA_BROKERS: '',
+      ...env,
+    }),
+    options,
+  );
+  return {
+    runtime,
+    dataDir,
+    async stop() {
+      await runtime.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Ava's claim on her demo order 1001 (one defective item, reshipped), signed as given. */

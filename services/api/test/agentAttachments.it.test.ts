@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminClaimDetail, Message, UploadUrlResponse } from '@claims/contracts';
 import { json, oneItemClaim, startHarness, type DemoUser, type Harness } from './support/backofficeHarness.js';
-
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
+import { PNG, putUpload } from './support/uploads.js';
 
 describe("an agent's message attachments", () => {
   let h: Harness;
@@ -40,23 +36,13 @@ describe("an agent's message attachments", () => {
     const signed = UploadUrlResponse.parse(
       json(await uploadUrl('acmeAgent', claim.claimId, { contentType: 'image/png', filename: 'label.png' })),
     );
-    const put = await h.runtime.app.inject({
-      method: 'PUT',
-      url: new URL(signed.signedUrl).pathname + new URL(signed.signedUrl).search,
-      headers: { 'content-type': 'image/png' },
-      payload: PNG,
-    });
+    const put = await putUpload(h.runtime, signed, PNG);
     expect(put.statusCode, put.body).toBe(201);
     // The content must match the extension, as for shoppers.
     const fake = UploadUrlResponse.parse(
       json(await uploadUrl('acmeAgent', claim.claimId, { contentType: 'image/png', filename: 'fake.png' })),
     );
-    const wrong = await h.runtime.app.inject({
-      method: 'PUT',
-      url: new URL(fake.signedUrl).pathname + new URL(fake.signedUrl).search,
-      headers: { 'content-type': 'image/png' },
-      payload: Buffer.from('not a png'),
-    });
+    const wrong = await putUpload(h.runtime, fake, Buffer.from('not a png'));
     expect(wrong.statusCode).toBe(415);
 
     const media = {

@@ -163,6 +163,15 @@ describe('behind a TLS proxy', () => {
   const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'claims.example.com' };
   let trusted: Harness;
   let direct: Harness;
+  /** The agent signing in through the proxy, from a page of `origin`. */
+  const proxiedLogin = (h: Harness, origin: string) =>
+    h.call({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: forwarded,
+      origin,
+      body: { email: DEMO_USERS.acmeAgent, password: DEMO_PASSWORD },
+    });
   beforeAll(async () => {
     trusted = await startHarness({ TRUST_PROXY: '1' });
     direct = await startHarness();
@@ -173,13 +182,7 @@ describe('behind a TLS proxy', () => {
   });
 
   it('with TRUST_PROXY: a Secure __Host- cookie, and the public origin passes the Origin check', async () => {
-    const signedIn = await trusted.call({
-      method: 'POST',
-      url: '/api/auth/login',
-      headers: forwarded,
-      origin: PUBLIC,
-      body: { email: DEMO_USERS.acmeAgent, password: DEMO_PASSWORD },
-    });
+    const signedIn = await proxiedLogin(trusted, PUBLIC);
     expect(signedIn.statusCode).toBe(200);
     const setCookie = String(signedIn.headers['set-cookie']);
     expect(setCookie).toMatch(/^__Host-session=[\w-]{40,};/);
@@ -198,22 +201,10 @@ describe('behind a TLS proxy', () => {
   });
 
   it('without TRUST_PROXY the forwarded headers are ignored', async () => {
-    const refused = await direct.call({
-      method: 'POST',
-      url: '/api/auth/login',
-      headers: forwarded,
-      origin: PUBLIC,
-      body: { email: DEMO_USERS.acmeAgent, password: DEMO_PASSWORD },
-    });
+    const refused = await proxiedLogin(direct, PUBLIC);
     expect(refused.statusCode).toBe(403);
     expect(json(refused)).toMatchObject({ error: 'origin_mismatch' });
-    const plain = await direct.call({
-      method: 'POST',
-      url: '/api/auth/login',
-      headers: forwarded,
-      origin: OWN_ORIGIN,
-      body: { email: DEMO_USERS.acmeAgent, password: DEMO_PASSWORD },
-    });
+    const plain = await proxiedLogin(direct, OWN_ORIGIN);
     expect(plain.statusCode).toBe(200);
     expect(String(plain.headers['set-cookie'])).toMatch(/^session=/);
     expect(String(plain.headers['set-cookie'])).not.toContain('Secure');

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import {
   AdminClaimDetail,
   ClaimFacts,
+  ResolutionType,
   TimelineResponse,
   UploadUrlResponse,
   type FileClaimRequest,
@@ -10,13 +11,10 @@ import {
 } from '@claims/contracts';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
 import { json, startHarness, type DemoUser, type Harness } from './support/backofficeHarness.js';
+import { PNG, putUpload } from './support/uploads.js';
 import { testOrder } from './support/testOrders.js';
 
 /** A 1×1 PNG: the same bytes uploaded twice are the same photo whatever the file is called. */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
 const OTHER_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
   'base64',
@@ -66,13 +64,7 @@ async function upload(orderId: string, bytes: Buffer): Promise<string> {
   });
   expect(asked.statusCode, asked.body).toBe(200);
   const signed = UploadUrlResponse.parse(json(asked));
-  const target = new URL(signed.signedUrl);
-  const put = await h.runtime.app.inject({
-    method: 'PUT',
-    url: `${target.pathname}${target.search}`,
-    payload: bytes,
-    headers: { 'content-type': 'image/png' },
-  });
+  const put = await putUpload(h.runtime, signed, bytes);
   expect(put.statusCode, put.body).toBe(201);
   return signed.publicUrl;
 }
@@ -147,14 +139,8 @@ describe('GET /api/admin/claims/{id}/facts', () => {
       }),
     ]);
     expect(body.signature).toMatchObject({ kind: 'typed', value: 'Rae Claimer' });
-    expect(body.decisionTerms.offeredResolutions).toEqual([
-      'REFUND',
-      'RESHIP',
-      'STORE_CREDIT',
-      'FLAT_RATE',
-      'CUSTOM',
-      'DENY',
-    ]);
+    // Every resolution type, in the contract's order.
+    expect(body.decisionTerms.offeredResolutions).toEqual(ResolutionType.options);
   });
 
   it("lists the shopper's other claims and flags, only within the stores the caller may read", async () => {

@@ -10,7 +10,7 @@ import {
 import { readStream } from '@claims/event-store';
 import { ingestOrder } from '../src/catalog/ingestOrder.js';
 import { json, startHarness, type DemoUser, type Harness } from './support/backofficeHarness.js';
-import { testOrder } from './support/testOrders.js';
+import { systemMeta, testOrder } from './support/testOrders.js';
 
 let orderCount = 0;
 
@@ -52,8 +52,7 @@ describe("the desk's order page: the order, its protection and a claim filed by 
     h.call({ method, url, cookie: cookies.get(user), body });
   async function seedOrder(storeId: string) {
     const order = freshOrder();
-    const meta = { actor: { type: 'system' as const, id: 'test' }, correlationId: 'test', causationId: null };
-    const { order: stored } = await ingestOrder(h.runtime.ctx, storeId, order.sourceOrderId, order.input, meta);
+    const { order: stored } = await ingestOrder(h.runtime.ctx, storeId, order.sourceOrderId, order.input, systemMeta);
     return { ...order, id: stored.id };
   }
 

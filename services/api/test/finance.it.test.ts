@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClaim, FinanceMonthlyTotals, PayoutBatch, PayoutEntriesResponse } from '@claims/contracts';
-import { testOrder } from './support/testOrders.js';
+import { systemMeta, testOrder } from './support/testOrders.js';
 import { eventually } from '../../../test/support/testDatabase.js';
 import { ingestOrder } from '../src/catalog/ingestOrder.js';
 import { finishedReplay } from './support/financeReplays.js';
@@ -91,10 +91,9 @@ describe('finance: the payout ledger and its replay from the events (contract §
         { storeId: acme, currency: 'EUR', collected: 2, orders: 1 },
       ]),
     );
-    const meta = { actor: { type: 'system' as const, id: 'test' }, correlationId: 'test', causationId: null };
     // The same order again changes nothing; without its protection the premium is reversed.
-    await ingestOrder(h.runtime.ctx, acme, 'src-FIN-4', order('FIN-4', 'USD', 1), meta);
-    await ingestOrder(h.runtime.ctx, acme, 'src-FIN-4', { ...order('FIN-4', 'USD', 1), protected: false }, meta);
+    await ingestOrder(h.runtime.ctx, acme, 'src-FIN-4', order('FIN-4', 'USD', 1), systemMeta);
+    await ingestOrder(h.runtime.ctx, acme, 'src-FIN-4', { ...order('FIN-4', 'USD', 1), protected: false }, systemMeta);
     await h.runtime.settle();
     expect((await premiums()).find((t) => t.currency === 'USD')).toMatchObject({ collected: 4 });
     expect((await h.call({ method: 'GET', url: '/api/finance/premiums', cookie: owner })).statusCode).toBe(403);

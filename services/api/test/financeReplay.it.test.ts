@@ -12,9 +12,7 @@ import { eventually } from '../../../test/support/testDatabase.js';
 import { ingestOrder } from '../src/catalog/ingestOrder.js';
 import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
 import { finishedReplay } from './support/financeReplays.js';
-import { testOrder } from './support/testOrders.js';
-
-const meta = { actor: { type: 'system' as const, id: 'test' }, correlationId: 'test', causationId: null };
+import { systemMeta, testOrder } from './support/testOrders.js';
 
 /** An order in `currency` with one item of `price`, its premium paid in the same currency. */
 const order = (number: string, currency: string, exchangeRate: number, price: number, premium: number) =>
@@ -70,7 +68,7 @@ describe('the finance replay of the whole history equals the live ledgers fed th
         stores[store],
         `src-${number}`,
         order(number, currency, rate, price, premium),
-        meta,
+        systemMeta,
       );
       const filed = await h.fileClaim(
         `src-${number}`,
@@ -87,7 +85,7 @@ describe('the finance replay of the whole history equals the live ledgers fed th
       stores.acme,
       'src-FR-6',
       { ...order('FR-6', 'USD', 1, 20, 0.98), protected: false },
-      meta,
+      systemMeta,
     );
     await h.runtime.settle();
     // The credit is issued by a reaction after the decision (readers wait behind transactions open anywhere on the server).

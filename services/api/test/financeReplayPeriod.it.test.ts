@@ -13,9 +13,8 @@ import { eventually } from '../../../test/support/testDatabase.js';
 import { ingestOrder } from '../src/catalog/ingestOrder.js';
 import { finishedReplay } from './support/financeReplays.js';
 import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
-import { testOrder } from './support/testOrders.js';
+import { systemMeta, testOrder } from './support/testOrders.js';
 
-const meta = { actor: { type: 'system' as const, id: 'test' }, correlationId: 'test', causationId: null };
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A USD order of Acme with one item of `price`. */
@@ -37,7 +36,7 @@ describe('a finance replay of a period and a store (contract §Finance)', () => 
   const claimOf = new Map<string, { claimId: string; paid: number }>();
 
   const decide = async (number: string, price: number, request: ResolveClaimRequest) => {
-    await ingestOrder(h.runtime.ctx, acme, `src-${number}`, order(number, price), meta);
+    await ingestOrder(h.runtime.ctx, acme, `src-${number}`, order(number, price), systemMeta);
     const filed = await h.fileClaim(
       `src-${number}`,
       oneItemClaim(`${number.toLowerCase()}@example.com`, `${number}-f`, `${number}-li`),

@@ -10,11 +10,11 @@ import {
 } from '@claims/contracts';
 import { readStream } from '@claims/event-store';
 import { eventually } from '../../../test/support/testDatabase.js';
-import { createMailer } from '../src/notifications/mailer.js';
 import { deliverInvitationMail } from '../src/notifications/deliverInvitationMail.js';
 import { mailedInvitationToken } from './support/invitations.js';
 import { json, startHarness, type Harness } from './support/backofficeHarness.js';
 import { startSmtp, startGate } from '../../../test/support/smtpServers.js';
+import { testMailer } from './support/testMailer.js';
 
 const recipients = (mail: ParsedMail) => (mail.to && 'text' in mail.to ? mail.to.text : '');
 const mailTo = (received: ParsedMail[], email: string) => received.filter((m) => recipients(m).includes(email));
@@ -104,14 +104,7 @@ describe('invitations are mailed to the invitee, with their link, in every envir
       const [invitation] = (await readStream(h.runtime.ctx.database.db, account)).events.filter(
         (e) => e.type === 'TeamMemberInvited' && JSON.stringify(e.data).includes(userId),
       );
-      const mailer = createMailer(
-        {
-          smtpUrl: `smtp://127.0.0.1:${smtp.port}`,
-          from: 'claims@example.test',
-          dataDir: h.runtime.ctx.config.dataDir,
-        },
-        h.runtime.ctx.log,
-      );
+      const mailer = testMailer(h.runtime, smtp.port);
       await deliverInvitationMail(h.runtime.ctx, mailer, {
         job: { kind: 'invitation' },
         streamId: invitation!.streamId,

@@ -7,13 +7,10 @@ import { CustomerOrder, FileClaimResponse, MAX_UPLOAD_BYTES, UPLOAD_QUOTA, Uploa
 import type { Runtime } from '../src/index.js';
 import { sweepOrphanedMedia } from '../src/media/mediaRoutes.js';
 import { pathOf, startPgliteRuntime, type PgliteRuntime } from './support/pgliteRuntime.js';
+import { PNG, putUpload } from './support/uploads.js';
 
 /** Uploads take the proof of an order or a claim, are capped per URL, per proof and per IP, stream, and are swept when orphaned. */
 
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
 const UPLOADS_PER_IP = 60;
 
 let started: PgliteRuntime;
@@ -77,13 +74,7 @@ async function signedUrl(proof: Record<string, string>): Promise<UploadUrlRespon
   return UploadUrlResponse.parse(res.json());
 }
 
-const put = (signed: UploadUrlResponse, payload: Buffer | Readable) =>
-  runtime.app.inject({
-    method: 'PUT',
-    url: pathOf(signed.signedUrl),
-    payload,
-    headers: { 'content-type': 'image/png' },
-  });
+const put = (signed: UploadUrlResponse, payload: Buffer | Readable) => putUpload(runtime, signed, payload);
 
 const mediaFiles = () => readdirSync(path.join(dataDir, 'media')).filter((n) => !n.startsWith('.'));
 

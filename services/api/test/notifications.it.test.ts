@@ -13,10 +13,10 @@ import {
 import { sql } from 'kysely';
 import { readStream } from '@claims/event-store';
 import { eventually } from '../../../test/support/testDatabase.js';
-import { createMailer } from '../src/notifications/mailer.js';
 import { deliverClaimMail } from '../src/notifications/deliverClaimMail.js';
 import { DEMO_USERS, json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
 import { startSmtp, startGate } from '../../../test/support/smtpServers.js';
+import { testMailer } from './support/testMailer.js';
 
 const viewLink = (mail: ParsedMail) => /\/view\/([A-Za-z0-9_-]{43})/.exec(mail.text ?? '')?.[1];
 /** The shopper's mail among a claim's notifications (team members' carry a memberId). */
@@ -489,14 +489,7 @@ describe('mail to the shopper, after the request and never inside it (contract Â
         expect(events.filter((e) => e.type === 'ClaimNotificationSent')).toHaveLength(1);
         // The filing event handled again (a replayed reaction, a stale retry) finds its notification sent by its event id: nothing goes twice.
         const [filing] = (await readStream(h.runtime.ctx.database.db, filed.claimId)).events;
-        const mailer = createMailer(
-          {
-            smtpUrl: `smtp://127.0.0.1:${smtp.port}`,
-            from: 'claims@example.test',
-            dataDir: h.runtime.ctx.config.dataDir,
-          },
-          h.runtime.ctx.log,
-        );
+        const mailer = testMailer(h.runtime, smtp.port);
         await deliverClaimMail(h.runtime.ctx, mailer, {
           streamId: filing!.streamId,
           eventId: filing!.eventId,

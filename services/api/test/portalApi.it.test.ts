@@ -2,12 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES, PublicStore, UploadUrlResponse, WhitelabelSettings } from '@claims/contracts';
 import type { Runtime } from '../src/index.js';
 import { pathOf, startPgliteRuntime, type PgliteRuntime } from './support/pgliteRuntime.js';
+import { PNG, putUpload } from './support/uploads.js';
 import { contentMatchesExtension } from '../src/media/magicBytes.js';
 
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46]);
 
 let portal: PgliteRuntime;
@@ -36,12 +33,7 @@ async function uploadUrl(filename: string, contentType: string, mediaType = 'CLA
 
 /** The file PUT to a signed upload URL, with `contentType` as its header if given. */
 const putFile = (signed: { signedUrl: string }, payload: Buffer, contentType?: string) =>
-  runtime.app.inject({
-    method: 'PUT',
-    url: pathOf(signed.signedUrl),
-    payload,
-    ...(contentType ? { headers: { 'content-type': contentType } } : {}),
-  });
+  putUpload(runtime, signed, payload, contentType ?? null);
 
 describe('stores and whitelabel', () => {
   it('answers the public facts of a store by slug or id, and 404 for an unknown one', async () => {

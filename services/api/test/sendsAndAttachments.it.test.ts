@@ -9,11 +9,7 @@ import {
   UploadUrlResponse,
 } from '@claims/contracts';
 import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
-
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
+import { PNG, putUpload } from './support/uploads.js';
 
 /** What an outsider or a merchant could send too much of, or point elsewhere: webhook sends, attachment links, the upload quota. */
 
@@ -99,17 +95,7 @@ describe('message attachments', () => {
         }),
       ),
     );
-    const target = new URL(signed.signedUrl);
-    expect(
-      (
-        await h.runtime.app.inject({
-          method: 'PUT',
-          url: target.pathname + target.search,
-          headers: { 'content-type': 'image/png' },
-          payload: PNG,
-        })
-      ).statusCode,
-    ).toBe(201);
+    expect((await putUpload(h.runtime, signed, PNG)).statusCode).toBe(201);
     return signed;
   };
   const attach = (downloadLink: string, fileKey: string) => ({
@@ -173,17 +159,7 @@ describe("a claim's photos", () => {
           }),
         ),
       );
-      const target = new URL(signed.signedUrl);
-      expect(
-        (
-          await h.runtime.app.inject({
-            method: 'PUT',
-            url: target.pathname + target.search,
-            headers: { 'content-type': 'image/png' },
-            payload: PNG,
-          })
-        ).statusCode,
-      ).toBe(201);
+      expect((await putUpload(h.runtime, signed, PNG)).statusCode).toBe(201);
       return signed.publicUrl;
     };
     const own = await upload(await lookup('ben@example.com', '1002'), 'ben@example.com');

@@ -33,6 +33,15 @@ describe('store credit per customer and store: issued by resolutions, redeemed a
       ),
     );
 
+  /** A hand adjustment of Hugo's credit at Acme by the holder of `cookie`. */
+  const adjust = (cookie: string, amount: number, reason: string) =>
+    h.call({
+      method: 'POST',
+      url: `/api/admin/stores/${acme}/store-credit/adjust`,
+      cookie,
+      body: { email: 'hugo@example.com', amount, reason },
+    });
+
   it("issues the credit a STORE_CREDIT resolution decides, with the store's bonus, once", async () => {
     const filed = await h.fileClaim('acme-5008', oneItemClaim('hugo@example.com', 'f-1008-1', 'li-12', 'STORE_CREDIT'));
     const resolved = await h.resolveClaim(owner, filed.claimId, { resolutionType: 'STORE_CREDIT' });
@@ -90,23 +99,9 @@ describe('store credit per customer and store: issued by resolutions, redeemed a
     expect([tooMuch.statusCode, json<{ error: string }>(tooMuch).error]).toEqual([400, 'validation_failed']);
     const redeemed = StoreCreditLedger.parse(json(await redeem(10)));
     expect(redeemed.balance).toBeCloseTo(before.balance - 10, 2);
-    const down = await h.call({
-      method: 'POST',
-      url: `/api/admin/stores/${acme}/store-credit/adjust`,
-      cookie: owner,
-      body: { email: 'hugo@example.com', amount: -(redeemed.balance + 1), reason: 'typo' },
-    });
+    const down = await adjust(owner, -(redeemed.balance + 1), 'typo');
     expect(down.statusCode).toBe(400);
-    const up = StoreCreditLedger.parse(
-      json(
-        await h.call({
-          method: 'POST',
-          url: `/api/admin/stores/${acme}/store-credit/adjust`,
-          cookie: owner,
-          body: { email: 'hugo@example.com', amount: 5, reason: 'Goodwill' },
-        }),
-      ),
-    );
+    const up = StoreCreditLedger.parse(json(await adjust(owner, 5, 'Goodwill')));
     expect(up.entries.map((e) => e.kind)).toEqual(['issued', 'redeemed', 'adjusted']);
     expect(up.balance).toBeCloseTo(before.balance - 5, 2);
   });
@@ -189,16 +184,7 @@ describe('store credit per customer and store: issued by resolutions, redeemed a
     expect(
       (await h.call({ method: 'GET', url: `/api/admin/stores/${acme}/store-credit`, cookie: kumoOwner })).statusCode,
     ).toBe(404);
-    expect(
-      (
-        await h.call({
-          method: 'POST',
-          url: `/api/admin/stores/${acme}/store-credit/adjust`,
-          cookie: viewer,
-          body: { email: 'hugo@example.com', amount: 5, reason: 'x' },
-        })
-      ).statusCode,
-    ).toBe(403);
+    expect((await adjust(viewer, 5, 'x')).statusCode).toBe(403);
     expect((await ledger(kumo, 'hugo@example.com', kumoOwner)).entries).toEqual([]);
   });
 });

@@ -138,30 +138,27 @@ describe('support users', () => {
   });
 
   it('refuses an address that is already a support member or already has an account, and a role that is not a support role', async () => {
-    const again = await invite('support-admin@orderprotection.test', {
-      email: 'support@orderprotection.test',
-      name: 'Sam',
-      role: 'orderprotection_support',
-    });
-    expect(errorOf(again)).toEqual([409, 'already_member']);
-    const merchant = await invite('support-admin@orderprotection.test', {
-      email: 'agent@acme.test',
-      name: 'Riley',
-      role: 'orderprotection_support',
-    });
-    expect(errorOf(merchant)).toEqual([409, 'already_exists']);
-    const storeRole = await invite('support-admin@orderprotection.test', {
-      email: 'x@orderprotection.test',
-      name: 'X',
-      role: 'store_support',
-    });
-    expect(errorOf(storeRole)).toEqual([400, 'validation_failed']);
-    const adminRole = await invite('support-admin@orderprotection.test', {
-      email: 'x@orderprotection.test',
-      name: 'X',
-      role: 'orderprotection_admin',
-    });
-    expect(errorOf(adminRole)).toEqual([400, 'validation_failed']);
+    const refusals = [
+      {
+        email: 'support@orderprotection.test',
+        name: 'Sam',
+        role: 'orderprotection_support',
+        refused: [409, 'already_member'],
+      },
+      { email: 'agent@acme.test', name: 'Riley', role: 'orderprotection_support', refused: [409, 'already_exists'] },
+      { email: 'x@orderprotection.test', name: 'X', role: 'store_support', refused: [400, 'validation_failed'] },
+      {
+        email: 'x@orderprotection.test',
+        name: 'X',
+        role: 'orderprotection_admin',
+        refused: [400, 'validation_failed'],
+      },
+    ];
+    for (const { refused, ...body } of refusals)
+      expect(
+        errorOf(await invite('support-admin@orderprotection.test', body)),
+        `${body.email} as ${body.role}`,
+      ).toEqual(refused);
     // The merchant's own roles are untouched.
     expect(
       MeResponse.parse(json(await h.call({ method: 'GET', url: '/api/auth/me', cookie: as('agent@acme.test') }))).roles,

@@ -9,7 +9,18 @@ import {
   shopperStatusHistory,
   wholeDecisionOf,
 } from '../src/index.js';
-import { actor, changeStatus, filing, fileClaim, NOW, order, settings, statusChanged, storeTerms } from './fixtures.js';
+import {
+  actor,
+  changeStatus,
+  filing,
+  fileClaim,
+  jacketAndMug,
+  NOW,
+  order,
+  settings,
+  statusChanged,
+  storeTerms,
+} from './fixtures.js';
 import { given, refused } from './support/givenWhenThen.js';
 
 const RES = ['51111111-1111-4111-8111-111111111111', '61111111-1111-4111-8111-111111111111'];
@@ -293,20 +304,7 @@ describe('the decision of a claim as a whole', () => {
   const twoItems: readonly DomainEvent[] = (() => {
     const decided = orderClaimsDecider.decide(
       {
-        ...fileClaim({
-          fulfillmentIssues: [
-            {
-              sourceFulfillmentId: 'f-1',
-              issues: ['li-1', 'li-3'].map((sourceItemId) => ({
-                sourceItemId,
-                claimType: 'DAMAGED' as const,
-                quantity: 1,
-                details: '',
-                images: [],
-              })),
-            },
-          ],
-        }),
+        ...fileClaim(jacketAndMug),
         itemIds: ['a1111111-1111-4111-8111-111111111111', 'a3333333-3333-4333-8333-333333333333'],
       },
       orderClaimsDecider.initialState,

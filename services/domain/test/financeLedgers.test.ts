@@ -4,6 +4,7 @@ import {
   CandidateMoneyRules,
   FINANCE_EVENT_TYPES,
   FinanceEvent,
+  ResolutionType,
   type ClaimResolution,
   type DomainEvent,
   type EventOf,
@@ -23,7 +24,7 @@ import {
   valuationUnder,
   type FinanceFact,
 } from '../src/index.js';
-import { NOW } from './fixtures.js';
+import { NOW, resolutionLine } from './fixtures.js';
 import { demoOrder, demoStore, type DemoStore } from './demoOrders.js';
 
 const agent = { type: 'user' as const, id: 'u-1', name: 'Riley Agent' };
@@ -231,14 +232,7 @@ describe("the finance replay's fold of the money events", () => {
   });
 
   it('takes every rule the valuation records as a candidate, and changes only the lines that rule values', () => {
-    const type = fc.constantFrom<ClaimResolution['resolutionType']>(
-      'REFUND',
-      'RESHIP',
-      'STORE_CREDIT',
-      'FLAT_RATE',
-      'CUSTOM',
-      'DENY',
-    );
+    const type = fc.constantFrom(...ResolutionType.options);
     const candidate = fc.record(
       {
         replacementCostPercent: fc.integer({ min: 0, max: 2_000 }).map((n) => n / 2),
@@ -263,19 +257,9 @@ describe("the finance replay's fold of the money events", () => {
           const [store, order] = kumoStore ? [kumo, jpyOrder] : [acme, eurOrder];
           const recorded = valuationOf(store, order);
           const resolution: ClaimResolution = {
+            ...resolutionLine(resolutionType, paid),
             id: nextId(),
-            relatedClaimItemId: null,
-            resolutionType,
-            reason: null,
-            resolutionDescription: '',
-            quantity: 1,
-            percentage: 100,
-            paidValue: paid,
-            shippingAmount: 0,
-            creditStore: false,
-            final: true,
             resolvedBy: agent,
-            createdAt: NOW,
           };
           const resolved = { claimId: nextId(), resolutions: [resolution], valuation: recorded };
           const amount = (c: CandidateMoneyRules) => payoutLinesOf(resolved, order.currency, c)[0]?.amount ?? 0;

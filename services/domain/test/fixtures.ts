@@ -1,4 +1,12 @@
-import type { ClaimCommand, ClaimStatus, DomainEvent, FileClaim, Order, StoreSettings } from '@claims/contracts';
+import type {
+  ClaimCommand,
+  ClaimResolution,
+  ClaimStatus,
+  DomainEvent,
+  FileClaim,
+  Order,
+  StoreSettings,
+} from '@claims/contracts';
 import { orderClaimsDecider, unrecordedValuation, type FileClaimOnOrder } from '../src/index.js';
 
 export const NOW = '2026-11-22T12:00:00.000Z';
@@ -129,6 +137,43 @@ export const fileClaim = (
     ...overrides,
   },
 });
+
+/** A final resolution line of one item, decided now by an agent: what the money rules are tested on. */
+export const resolutionLine = (
+  resolutionType: ClaimResolution['resolutionType'],
+  paidValue: number,
+  shippingAmount = 0,
+): ClaimResolution => ({
+  id: '51111111-1111-4111-8111-111111111111',
+  relatedClaimItemId: null,
+  resolutionType,
+  reason: null,
+  resolutionDescription: '',
+  quantity: 1,
+  percentage: 100,
+  paidValue,
+  shippingAmount,
+  creditStore: false,
+  final: true,
+  resolvedBy: { type: 'user', id: 'u', name: 'U' },
+  createdAt: NOW,
+});
+
+/** A claim request on two of order 1001's lines, the jacket and the mug, one of each damaged: for decisions on some items. */
+export const jacketAndMug: Partial<FileClaim['request']> = {
+  fulfillmentIssues: [
+    {
+      sourceFulfillmentId: 'f-1',
+      issues: ['li-1', 'li-3'].map((sourceItemId) => ({
+        sourceItemId,
+        claimType: 'DAMAGED' as const,
+        quantity: 1,
+        details: '',
+        images: [],
+      })),
+    },
+  ],
+};
 
 /** Filing that claim: the order ledger's `OrderItemsClaimed` and the claim's `ClaimFiled`, the history of both streams. */
 export const filing: readonly DomainEvent[] = (() => {

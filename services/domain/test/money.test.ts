@@ -16,26 +16,8 @@ import {
   type StorePayoutsState,
 } from '../src/index.js';
 import { given } from './support/givenWhenThen.js';
+import { resolutionLine } from './fixtures.js';
 
-const line = (
-  resolutionType: ClaimResolution['resolutionType'],
-  paidValue: number,
-  shippingAmount = 0,
-): ClaimResolution => ({
-  id: '51111111-1111-4111-8111-111111111111',
-  relatedClaimItemId: null,
-  resolutionType,
-  reason: null,
-  resolutionDescription: '',
-  quantity: 1,
-  percentage: 100,
-  paidValue,
-  shippingAmount,
-  creditStore: false,
-  final: true,
-  resolvedBy: { type: 'user', id: 'u', name: 'U' },
-  createdAt: '2026-11-22T12:00:00.000Z',
-});
 const valuation = (overrides: Partial<Valuation> = {}): Valuation => ({
   storeCurrency: 'USD',
   exchangeRate: 1,
@@ -82,27 +64,33 @@ describe('exact money', () => {
 
 describe('payouts from resolutions', () => {
   it('values each resolution type as the ledger says', () => {
-    expect(payout(line('REFUND', 1800, 750), 'USD', valuation())).toBe(2550);
-    expect(payout(line('RESHIP', 1800), 'USD', valuation({ rules: { replacementCostPercent: 80 } }))).toBe(1440);
+    expect(payout(resolutionLine('REFUND', 1800, 750), 'USD', valuation())).toBe(2550);
+    expect(payout(resolutionLine('RESHIP', 1800), 'USD', valuation({ rules: { replacementCostPercent: 80 } }))).toBe(
+      1440,
+    );
     expect(
-      payout(line('STORE_CREDIT', 1800), 'USD', valuation({ credit: { bonus: 10, bonusType: 'percentage' } })),
+      payout(
+        resolutionLine('STORE_CREDIT', 1800),
+        'USD',
+        valuation({ credit: { bonus: 10, bonusType: 'percentage' } }),
+      ),
     ).toBe(1980);
     // Kumo: a fixed bonus of 500 yen on credit issued in yen.
     expect(
       payout(
-        line('STORE_CREDIT', 2400),
+        resolutionLine('STORE_CREDIT', 2400),
         'JPY',
         valuation({ storeCurrency: 'JPY', credit: { bonus: 500, bonusType: 'fixed' } }),
       ),
     ).toBe(2900);
-    expect(payout(line('DENY', 0), 'USD', valuation())).toBe(0);
+    expect(payout(resolutionLine('DENY', 0), 'USD', valuation())).toBe(0);
   });
 
   it('tries a candidate rule over the recorded one, and changes nothing else', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 10_000_000 }), fc.integer({ min: 0, max: 200 }), (paid, percent) => {
-        const reship = payout(line('RESHIP', paid), 'USD', valuation(), { replacementCostPercent: percent });
-        const refund = payout(line('REFUND', paid), 'USD', valuation(), { replacementCostPercent: percent });
+        const reship = payout(resolutionLine('RESHIP', paid), 'USD', valuation(), { replacementCostPercent: percent });
+        const refund = payout(resolutionLine('REFUND', paid), 'USD', valuation(), { replacementCostPercent: percent });
         return reship === roundHalfEven({ n: BigInt(paid * percent), d: 100n }) && refund === paid;
       }),
     );
@@ -111,7 +99,7 @@ describe('payouts from resolutions', () => {
 
 describe('store credit of a resolution, credit and bonus', () => {
   const credit = (paid: number, claimCurrency: string, v: Valuation) =>
-    storeCreditOf(line('STORE_CREDIT', paid), claimCurrency, v);
+    storeCreditOf(resolutionLine('STORE_CREDIT', paid), claimCurrency, v);
 
   it("gives the shopper the credit and the bonus in the claim's currency, and the store's ledger the same total the payout has", () => {
     // Hugo's 44.00 EUR at 0.92 EUR per USD in Acme (USD, 10% bonus): 4.40 EUR bonus to the shopper; 52.61 USD in the ledger.
@@ -125,7 +113,7 @@ describe('store credit of a resolution, credit and bonus', () => {
     expect(
       credit(4400, 'EUR', valuation({ exchangeRate: 0.92, credit: { bonus: 5, bonusType: 'fixed' } }))?.claim,
     ).toEqual({ credit: 4400, bonus: 460, total: 4860, currency: 'EUR' });
-    expect(storeCreditOf(line('REFUND', 4400), 'USD', valuation())).toBeNull();
+    expect(storeCreditOf(resolutionLine('REFUND', 4400), 'USD', valuation())).toBeNull();
   });
 
   it("always values the store's total as the payout line, and gives both sides alike in one currency", () => {
@@ -140,7 +128,7 @@ describe('store credit of a resolution, credit and bonus', () => {
         const value = credit(paid, 'EUR', v)!;
         const sameCurrency = credit(paid, 'USD', valuation({ credit: c }))!;
         return (
-          value.store.total === payout(line('STORE_CREDIT', paid), 'EUR', v) &&
+          value.store.total === payout(resolutionLine('STORE_CREDIT', paid), 'EUR', v) &&
           value.store.credit + value.store.bonus === value.store.total &&
           value.claim.credit + value.claim.bonus === value.claim.total &&
           JSON.stringify(sameCurrency.claim) === JSON.stringify(sameCurrency.store)

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES, WebhookPayload } from '@claims/contracts';
 import { applyEvents, webhookOutboxProjection } from '../src/index.js';
 import { hoursAgo, webhookOutboxDatabase } from './support/webhookOutboxDatabase.js';
-import { agent, busyClaim, ClaimStory, order } from './support/claimStory.js';
+import { busyClaim, chargeback, ClaimStory, order, twoItems } from './support/claimStory.js';
 
 describe('webhook-outbox projection', () => {
   const { db, endpoint, deliveries } = webhookOutboxDatabase();
@@ -44,20 +44,7 @@ describe('webhook-outbox projection', () => {
     const everything = await endpoint({});
     const resolvedOnly = await endpoint({ eventTypes: ['claim.resolved'] });
     const itemsOnly = await endpoint({ eventTypes: ['claim.items_resolved'] });
-    const story = new ClaimStory().file({
-      fulfillmentIssues: [
-        {
-          sourceFulfillmentId: 'f-1',
-          issues: ['li-1', 'li-3'].map((sourceItemId) => ({
-            sourceItemId,
-            claimType: 'DAMAGED' as const,
-            quantity: 1,
-            details: '',
-            images: [],
-          })),
-        },
-      ],
-    });
+    const story = new ClaimStory().file(twoItems.request);
     const itemIds = story.envelopes.flatMap((e) =>
       e.type === 'ClaimFiled' ? (e.data as { items: Array<{ id: string }> }).items.map((i) => i.id) : [],
     );
@@ -104,16 +91,7 @@ describe('webhook-outbox projection', () => {
     expect((await payloads(itemsOnly)).map((p) => p.type)).toEqual(['claim.items_resolved']);
 
     // Taken back and decided again: a new whole decision, a claim.resolved of its own with the lines standing now.
-    story
-      .do({
-        type: 'ReverseResolution',
-        storeId: order.storeId,
-        clawbackEntryIds: [randomUUID(), randomUUID()],
-        reason: 'Charged back',
-        actor: agent,
-        now: story.at(),
-      })
-      .resolve({ resolutionType: 'REFUND' });
+    story.do(chargeback(story)).resolve({ resolutionType: 'REFUND' });
     await applyEvents(db(), webhookOutboxProjection, story.envelopes);
     const resolved = (await payloads(resolvedOnly)).map((p) => p.data);
     expect(resolved).toHaveLength(2);

@@ -15,14 +15,14 @@ import {
   type Permission,
 } from '@claims/contracts';
 import { macroDecider, type MacroState } from '@claims/domain';
-import type { AppContext } from '../context.js';
+import type { AppContext, RequestMeta } from '../context.js';
 import { AppError } from '../platform/errors.js';
 import { permissionsAt } from '../http/principal.js';
 import { findStore } from '../catalog/storeRepository.js';
 import { authorizedClaim } from '../http/authorizedClaim.js';
 import { metaOf } from '../http/requestMeta.js';
 import { authorizedStore, authorizeGlobal } from '../http/authorizedStore.js';
-import { editDocument, listDocuments, liveDocument } from '../eventsourcing/documentAggregates.js';
+import { editDocument, editLiveDocument, listDocuments } from '../eventsourcing/documentAggregates.js';
 import { loadAggregate } from '../eventsourcing/commandHandler.js';
 
 const StoreParams = z.object({ storeId: z.uuid() });
@@ -45,9 +45,39 @@ const toView = ({ state, version }: { state: MacroState; version: number }): Mac
   updatedAt: state.updatedAt,
 });
 
-/** A live macro of this store (null: global), or 404. */
-const macroOf = (ctx: AppContext, macroId: string, storeId: string | null) =>
-  liveDocument(ctx, macroDecider, macroId, storeId, macroNotFound);
+/** A macro of a store, or a global one (`storeId` null): the edits are the same for both. */
+type MacroRef = { id: string; storeId: string | null };
+
+async function createMacro(
+  ctx: AppContext,
+  storeId: string | null,
+  macro: z.infer<typeof CreateMacroRequest>,
+  meta: RequestMeta,
+): Promise<MacroView> {
+  const macroId = randomUUID();
+  const command = { type: 'CreateMacro' as const, macroId, storeId, macro, now: ctx.now() };
+  return toView(await editDocument(ctx, macroDecider, macroId, storeId, command, meta));
+}
+
+async function replaceMacro(
+  ctx: AppContext,
+  ref: MacroRef,
+  { expectedVersion, ...macro }: z.infer<typeof UpdateMacroRequest>,
+  meta: RequestMeta,
+): Promise<MacroView> {
+  const command = { type: 'UpdateMacro' as const, macroId: ref.id, macro, now: ctx.now() };
+  return toView(await editLiveDocument(ctx, macroDecider, macroNotFound, ref, command, meta, expectedVersion));
+}
+
+async function deleteMacro(
+  ctx: AppContext,
+  ref: MacroRef,
+  expectedVersion: number | undefined,
+  meta: RequestMeta,
+): Promise<void> {
+  const command = { type: 'DeleteMacro' as const, macroId: ref.id, now: ctx.now() };
+  await editLiveDocument(ctx, macroDecider, macroNotFound, ref, command, meta, expectedVersion);
+}
 
 /**
  * Macros: canned replies and resolutions with `{{placeholders}}`, per store (`macro:*`) or global
@@ -88,16 +118,7 @@ export const macroRoutes =
       },
       async (request, reply) => {
         const { store, principal } = await authorizedStore(ctx, request, 'macro:create', request.params.storeId);
-        const macroId = randomUUID();
-        const created = await editDocument(
-          ctx,
-          macroDecider,
-          macroId,
-          store.id,
-          { type: 'CreateMacro', macroId, storeId: store.id, macro: request.body, now: ctx.now() },
-          metaOf(principal, request.id),
-        );
-        return reply.code(201).send(toView(created));
+        return reply.code(201).send(await createMacro(ctx, store.id, request.body, metaOf(principal, request.id)));
       },
     );
 
@@ -115,19 +136,8 @@ export const macroRoutes =
       },
       async (request) => {
         const { store, principal } = await authorizedStore(ctx, request, 'macro:update', request.params.storeId);
-        await macroOf(ctx, request.params.macroId, store.id);
-        const { expectedVersion, ...macro } = request.body;
-        return toView(
-          await editDocument(
-            ctx,
-            macroDecider,
-            request.params.macroId,
-            store.id,
-            { type: 'UpdateMacro', macroId: request.params.macroId, macro, now: ctx.now() },
-            metaOf(principal, request.id),
-            expectedVersion,
-          ),
-        );
+        const ref = { id: request.params.macroId, storeId: store.id };
+        return replaceMacro(ctx, ref, request.body, metaOf(principal, request.id));
       },
     );
 
@@ -145,16 +155,8 @@ export const macroRoutes =
       },
       async (request, reply) => {
         const { store, principal } = await authorizedStore(ctx, request, 'macro:delete', request.params.storeId);
-        await macroOf(ctx, request.params.macroId, store.id);
-        await editDocument(
-          ctx,
-          macroDecider,
-          request.params.macroId,
-          store.id,
-          { type: 'DeleteMacro', macroId: request.params.macroId, now: ctx.now() },
-          metaOf(principal, request.id),
-          request.query.expectedVersion,
-        );
+        const ref = { id: request.params.macroId, storeId: store.id };
+        await deleteMacro(ctx, ref, request.query.expectedVersion, metaOf(principal, request.id));
         return reply.code(204).send(null);
       },
     );
@@ -185,16 +187,7 @@ export const macroRoutes =
       },
       async (request, reply) => {
         const principal = authorizeGlobal(request, 'global-macro:create');
-        const macroId = randomUUID();
-        const created = await editDocument(
-          ctx,
-          macroDecider,
-          macroId,
-          null,
-          { type: 'CreateMacro', macroId, storeId: null, macro: request.body, now: ctx.now() },
-          metaOf(principal, request.id),
-        );
-        return reply.code(201).send(toView(created));
+        return reply.code(201).send(await createMacro(ctx, null, request.body, metaOf(principal, request.id)));
       },
     );
 
@@ -212,19 +205,8 @@ export const macroRoutes =
       },
       async (request) => {
         const principal = authorizeGlobal(request, 'global-macro:update');
-        await macroOf(ctx, request.params.macroId, null);
-        const { expectedVersion, ...macro } = request.body;
-        return toView(
-          await editDocument(
-            ctx,
-            macroDecider,
-            request.params.macroId,
-            null,
-            { type: 'UpdateMacro', macroId: request.params.macroId, macro, now: ctx.now() },
-            metaOf(principal, request.id),
-            expectedVersion,
-          ),
-        );
+        const ref = { id: request.params.macroId, storeId: null };
+        return replaceMacro(ctx, ref, request.body, metaOf(principal, request.id));
       },
     );
 
@@ -242,16 +224,8 @@ export const macroRoutes =
       },
       async (request, reply) => {
         const principal = authorizeGlobal(request, 'global-macro:delete');
-        await macroOf(ctx, request.params.macroId, null);
-        await editDocument(
-          ctx,
-          macroDecider,
-          request.params.macroId,
-          null,
-          { type: 'DeleteMacro', macroId: request.params.macroId, now: ctx.now() },
-          metaOf(principal, request.id),
-          request.query.expectedVersion,
-        );
+        const ref = { id: request.params.macroId, storeId: null };
+        await deleteMacro(ctx, ref, request.query.expectedVersion, metaOf(principal, request.id));
         return reply.code(204).send(null);
       },
     );

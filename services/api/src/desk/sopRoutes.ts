@@ -5,6 +5,7 @@ import {
   ApiError,
   VersionedQuery,
   CreateSopRequest,
+  type SopCommand,
   SetSopStateRequest,
   SopList,
   SopListQuery,
@@ -12,11 +13,11 @@ import {
   UpdateSopRequest,
 } from '@claims/contracts';
 import { sopDecider, type SopAggregate } from '@claims/domain';
-import type { AppContext } from '../context.js';
+import type { AppContext, RequestMeta } from '../context.js';
 import { AppError } from '../platform/errors.js';
 import { metaOf } from '../http/requestMeta.js';
 import { authorizedStore } from '../http/authorizedStore.js';
-import { editDocument, listDocuments, liveDocument } from '../eventsourcing/documentAggregates.js';
+import { editDocument, editLiveDocument, listDocuments } from '../eventsourcing/documentAggregates.js';
 
 const StoreParams = z.object({ storeId: z.uuid() });
 const SopParams = StoreParams.extend({ sopId: z.uuid() });
@@ -34,8 +35,14 @@ const toView = ({ state, version }: { state: SopAggregate; version: number }): S
 });
 
 const sopNotFound = () => new AppError('not_found', 'No SOP matches that reference.');
-const sopOf = (ctx: AppContext, sopId: string, storeId: string) =>
-  liveDocument(ctx, sopDecider, sopId, storeId, sopNotFound);
+/** An edit of one of the store's live SOPs (404 when there is none). */
+const editSop = (
+  ctx: AppContext,
+  ref: { id: string; storeId: string },
+  command: SopCommand,
+  meta: RequestMeta,
+  expectedVersion: number | undefined,
+) => editLiveDocument(ctx, sopDecider, sopNotFound, ref, command, meta, expectedVersion);
 
 /** A store's standard operating procedures (`sop:*`; publishing and archiving: `sop:set-state`), one stream each. */
 export const sopRoutes =
@@ -101,19 +108,10 @@ export const sopRoutes =
       },
       async (request) => {
         const { store, principal } = await authorizedStore(ctx, request, 'sop:update', request.params.storeId);
-        await sopOf(ctx, request.params.sopId, store.id);
         const { expectedVersion, ...sop } = request.body;
-        return toView(
-          await editDocument(
-            ctx,
-            sopDecider,
-            request.params.sopId,
-            store.id,
-            { type: 'UpdateSop', sopId: request.params.sopId, sop, now: ctx.now() },
-            metaOf(principal, request.id),
-            expectedVersion,
-          ),
-        );
+        const command = { type: 'UpdateSop' as const, sopId: request.params.sopId, sop, now: ctx.now() };
+        const ref = { id: request.params.sopId, storeId: store.id };
+        return toView(await editSop(ctx, ref, command, metaOf(principal, request.id), expectedVersion));
       },
     );
 
@@ -131,18 +129,10 @@ export const sopRoutes =
       },
       async (request) => {
         const { store, principal } = await authorizedStore(ctx, request, 'sop:set-state', request.params.storeId);
-        await sopOf(ctx, request.params.sopId, store.id);
-        return toView(
-          await editDocument(
-            ctx,
-            sopDecider,
-            request.params.sopId,
-            store.id,
-            { type: 'SetSopState', sopId: request.params.sopId, state: request.body.state, now: ctx.now() },
-            metaOf(principal, request.id),
-            request.body.expectedVersion,
-          ),
-        );
+        const { expectedVersion, state } = request.body;
+        const command = { type: 'SetSopState' as const, sopId: request.params.sopId, state, now: ctx.now() };
+        const ref = { id: request.params.sopId, storeId: store.id };
+        return toView(await editSop(ctx, ref, command, metaOf(principal, request.id), expectedVersion));
       },
     );
 
@@ -160,16 +150,9 @@ export const sopRoutes =
       },
       async (request, reply) => {
         const { store, principal } = await authorizedStore(ctx, request, 'sop:delete', request.params.storeId);
-        await sopOf(ctx, request.params.sopId, store.id);
-        await editDocument(
-          ctx,
-          sopDecider,
-          request.params.sopId,
-          store.id,
-          { type: 'DeleteSop', sopId: request.params.sopId, now: ctx.now() },
-          metaOf(principal, request.id),
-          request.query.expectedVersion,
-        );
+        const command = { type: 'DeleteSop' as const, sopId: request.params.sopId, now: ctx.now() };
+        const ref = { id: request.params.sopId, storeId: store.id };
+        await editSop(ctx, ref, command, metaOf(principal, request.id), request.query.expectedVersion);
         return reply.code(204).send(null);
       },
     );

@@ -63,3 +63,17 @@ export async function editDocument<S extends Document, C>(
   if (!handled.state) throw new AppError('not_found', 'Nothing matches that reference.');
   return { state: handled.state, version: handled.version };
 }
+
+/** A person's edit of a live document of this store (`null`: a global one), or the 404 `notFound` makes. */
+export async function editLiveDocument<S extends Document & { storeId: string | null }, C>(
+  ctx: AppContext,
+  decider: Decider<S | null, C>,
+  notFound: () => AppError,
+  { id, storeId }: { id: string; storeId: string | null },
+  command: C,
+  meta: RequestMeta,
+  expectedVersion?: number,
+): Promise<LiveDocument<S>> {
+  await liveDocument(ctx, decider, id, storeId, notFound);
+  return editDocument(ctx, decider, id, storeId, command, meta, expectedVersion);
+}

@@ -23,13 +23,13 @@ import { invoiceRows, type InvoiceRow } from '@claims/projections';
 import type { AppContext } from '../context.js';
 import { actorOf, storesWith, type Principal } from '../http/principal.js';
 import { findStore, storeRefs } from '../catalog/storeRepository.js';
-import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
+import { loadAggregate } from '../eventsourcing/commandHandler.js';
 import { authorizedStore } from '../http/authorizedStore.js';
-import { metaOf } from '../http/requestMeta.js';
 import { AppError } from '../platform/errors.js';
 import { invoiceCsv } from './invoiceCsv.js';
 import { invoiceInputsOf } from './invoiceInputs.js';
 import { invoiceView, rowOfIssued } from './invoiceView.js';
+import { handleBillingCommand } from './storeBillingCommands.js';
 
 const InvoiceParams = z.object({ invoiceId: z.uuid() });
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError } as const;
@@ -146,22 +146,16 @@ export const invoiceRoutes =
       async (request, reply) => {
         const { store, principal } = await authorizedStore(ctx, request, 'invoice:create', request.body.storeId);
         const { month } = request.body;
-        const handled = await handleCommand(ctx, {
-          decider: storeBillingDecider,
-          streamId: storeBillingStreamOf(store.id),
+        const handled = await handleBillingCommand(ctx, store.id, { principal, requestId: request.id }, async () => ({
+          type: 'IssueInvoice' as const,
           storeId: store.id,
-          meta: metaOf(principal, request.id),
-          command: async () => ({
-            type: 'IssueInvoice' as const,
-            storeId: store.id,
-            invoiceId: randomUUID(),
-            storeSlug: store.slug,
-            month,
-            inputs: await invoiceInputsOf(ctx, store, month),
-            actorId: actorOf(principal).id,
-            now: ctx.now(),
-          }),
-        });
+          invoiceId: randomUUID(),
+          storeSlug: store.slug,
+          month,
+          inputs: await invoiceInputsOf(ctx, store, month),
+          actorId: actorOf(principal).id,
+          now: ctx.now(),
+        }));
         const issued = handled.decided.find((event) => event.type === 'InvoiceIssued');
         if (!issued) throw new AppError('already_invoiced', `${month} is invoiced already.`);
         return reply.code(201).send(invoiceView(rowOfIssued(issued), store.name));
@@ -224,12 +218,11 @@ export const invoiceRoutes =
           'invoice:update',
           request.params.invoiceId,
         );
-        const handled = await handleCommand(ctx, {
-          decider: storeBillingDecider,
-          streamId: storeBillingStreamOf(store.id),
-          storeId: store.id,
-          meta: metaOf(principal, request.id),
-          command: {
+        const handled = await handleBillingCommand(
+          ctx,
+          store.id,
+          { principal, requestId: request.id },
+          {
             type: 'IssueCreditNote',
             storeId: store.id,
             invoiceId: row.id,
@@ -239,7 +232,7 @@ export const invoiceRoutes =
             actorId: actorOf(principal).id,
             now: ctx.now(),
           },
-        });
+        );
         const note = handled.decided.find((event) => event.type === 'CreditNoteIssued');
         if (!note) throw new AppError('internal_error', 'The credit note was not recorded.');
         const { creditNoteId, number, invoiceId, lines, total, reason, issuedAt, issuedBy } = note.data;

@@ -1,15 +1,13 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ApiError, PaymentMethodsView, SetPaymentMethodRequest, storeBillingStreamOf } from '@claims/contracts';
-import { storeBillingDecider } from '@claims/domain';
+import { ApiError, PaymentMethodsView, SetPaymentMethodRequest } from '@claims/contracts';
 import { paymentMethodRows } from '@claims/projections';
 import type { AppContext } from '../context.js';
 import { actorOf, permissionsAt } from '../http/principal.js';
 import { findStore } from '../catalog/storeRepository.js';
-import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { authorizedStore, storeNotFound } from '../http/authorizedStore.js';
-import { metaOf } from '../http/requestMeta.js';
 import { AppError } from '../platform/errors.js';
+import { handleBillingCommand } from './storeBillingCommands.js';
 
 const StoreParams = z.object({ storeId: z.uuid() });
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError } as const;
@@ -84,19 +82,18 @@ export const paymentMethodRoutes =
             request.params.storeId,
           );
           if (purpose === 'billing') request.authorize('payment-method:update', store.id, storeNotFound);
-          const handled = await handleCommand(ctx, {
-            decider: storeBillingDecider,
-            streamId: storeBillingStreamOf(store.id),
-            storeId: store.id,
-            meta: metaOf(principal, request.id),
-            command: {
+          const handled = await handleBillingCommand(
+            ctx,
+            store.id,
+            { principal, requestId: request.id },
+            {
               type: purpose === 'billing' ? 'SetBillingMethod' : 'SetPayoutMethod',
               storeId: store.id,
               method: request.body.method,
               actorId: actorOf(principal).id,
               now: ctx.now(),
             },
-          });
+          );
           const method = purpose === 'billing' ? handled.state.billingMethod : handled.state.payoutMethod;
           if (!method) throw new AppError('internal_error', 'The method was not recorded.');
           return { method };

@@ -6,13 +6,12 @@ import { randomSecret, sha256 } from '../platform/secrets.js';
 import { findStore } from '../catalog/storeRepository.js';
 import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
 import { nameBasedId } from '../eventsourcing/nameBasedId.js';
-import { eachInOrderPerKey } from '../eventsourcing/inOrderPerKey.js';
 import type { Reaction } from '../eventsourcing/reactions.js';
 import { issueInvitationLink } from '../team/index.js';
-import type { Mailer } from './mailer.js';
+import { mailInStreamOrder, type Mailer } from './mailer.js';
 import { mailStore } from './mailLayout.js';
 import { invitationMail } from './invitationMail.js';
-import { clearRetry, sendRecorded, type NotificationCause } from './notificationRetries.js';
+import { causeOf, clearRetry, sendRecorded, type NotificationCause } from './notificationRetries.js';
 import { MAX_ATTEMPTS, notificationMeta, RECORD_MAIL } from './retrySchedule.js';
 
 type InvitationEvent = EventOf<'TeamMemberInvited' | 'SupportUserInvited'>;
@@ -142,25 +141,9 @@ export function mailInvitations(mailer: Mailer): Reaction {
       SupportUserRoleChanged: 'ignore',
       SupportUserRemoved: 'ignore',
     }),
-    async react(ctx, events) {
-      await eachInOrderPerKey(
-        events,
-        (event) => event.streamId,
-        mailer.concurrency,
-        (event) =>
-          deliverInvitationMail(
-            ctx,
-            mailer,
-            {
-              job: { kind: 'invitation' },
-              streamId: event.streamId,
-              eventId: event.eventId,
-              streamVersion: event.streamVersion,
-              correlationId: event.metadata.correlationId,
-            },
-            event,
-          ),
-      );
-    },
+    react: (ctx, events) =>
+      mailInStreamOrder(mailer, events, (event) =>
+        deliverInvitationMail(ctx, mailer, { job: { kind: 'invitation' }, ...causeOf(event) }, event),
+      ),
   };
 }

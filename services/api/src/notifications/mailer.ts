@@ -3,6 +3,7 @@ import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 import { SETTINGS_DEFAULTS, type Store } from '@claims/contracts';
+import { eachInOrderPerKey } from '../eventsourcing/inOrderPerKey.js';
 import type { InlineImage } from './mailLogo.js';
 
 export interface Mail {
@@ -28,6 +29,16 @@ export interface Mailer {
   readonly concurrency: number;
   close(): void;
 }
+
+/**
+ * Runs `send` for every item: one stream's mail in the order of its events (a claim's), other streams' at the same
+ * time over the mailer's connections.
+ */
+export const mailInStreamOrder = <Item extends { streamId: string }>(
+  mailer: Mailer,
+  items: readonly Item[],
+  send: (item: Item) => Promise<void>,
+): Promise<void> => eachInOrderPerKey(items, (item) => item.streamId, mailer.concurrency, send);
 
 export interface MailerConfig {
   smtpUrl: string | undefined;

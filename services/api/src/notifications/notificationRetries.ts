@@ -1,6 +1,7 @@
 import { sql, type QueryExecutorProvider } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration, type Alongside } from '@claims/event-store';
+import type { ReactedEvent } from '../eventsourcing/reactions.js';
 import { failureText, nextAttemptAt } from './retrySchedule.js';
 
 /** Mail that failed and is due again: one row per notification until it is sent or given up. */
@@ -43,6 +44,14 @@ export interface NotificationCause {
   streamVersion: number;
   correlationId: string;
 }
+
+/** The cause of the mail a reaction sends for `event`, but for which mail it is. */
+export const causeOf = (event: ReactedEvent): Omit<NotificationCause, 'job'> => ({
+  streamId: event.streamId,
+  eventId: event.eventId,
+  streamVersion: event.streamVersion,
+  correlationId: event.metadata.correlationId,
+});
 
 export async function scheduleRetry(
   db: QueryExecutorProvider,

@@ -1,7 +1,6 @@
 import { startPollingLoop, type PollingLoop } from '@claims/event-store';
 import type { AppContext } from '../context.js';
-import { eachInOrderPerKey } from '../eventsourcing/inOrderPerKey.js';
-import type { Mailer } from './mailer.js';
+import { mailInStreamOrder, type Mailer } from './mailer.js';
 import { deliverClaimMails, type ClaimMailJob } from './deliverClaimMail.js';
 import { leaseDueRetries } from './notificationRetries.js';
 import { LEASE_MS } from './retrySchedule.js';
@@ -25,14 +24,10 @@ export function startNotificationRetries(ctx: AppContext, mailer: Mailer, pollMs
         else others.push(cause);
       }
       await deliverClaimMails(ctx, mailer, claimMail);
-      await eachInOrderPerKey(
-        others,
-        (cause) => cause.streamId,
-        mailer.concurrency,
-        (cause) =>
-          cause.job.kind === 'claim-links'
-            ? deliverClaimLinks(ctx, mailer, cause)
-            : deliverInvitationMail(ctx, mailer, cause),
+      await mailInStreamOrder(mailer, others, (cause) =>
+        cause.job.kind === 'claim-links'
+          ? deliverClaimLinks(ctx, mailer, cause)
+          : deliverInvitationMail(ctx, mailer, cause),
       );
     },
     pollMs,

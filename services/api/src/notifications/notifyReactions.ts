@@ -1,15 +1,8 @@
 import { notificationKindOf, SHOPPER_MAIL_READER, TEAM_MAIL_READER, teamNotificationKindOf } from '@claims/domain';
-import type { Reaction, ReactedEvent } from '../eventsourcing/reactions.js';
+import type { Reaction } from '../eventsourcing/reactions.js';
 import type { Mailer } from './mailer.js';
 import { deliverClaimMails, notifyTeamOf } from './deliverClaimMail.js';
-import type { NotificationCause } from './notificationRetries.js';
-
-const causeOf = (event: ReactedEvent): Omit<NotificationCause, 'job'> => ({
-  streamId: event.streamId,
-  eventId: event.eventId,
-  streamVersion: event.streamVersion,
-  correlationId: event.metadata.correlationId,
-});
+import { causeOf } from './notificationRetries.js';
 
 /**
  * Mail takes 200 events at once: a batch reads and writes what its mail shares (the claims, their notifications and

@@ -5,13 +5,12 @@ import type { AppContext } from '../context.js';
 import { findOrderById } from '../catalog/orderRepository.js';
 import { findStore } from '../catalog/storeRepository.js';
 import { handleCommand, loadAggregate, loadAggregates } from '../eventsourcing/commandHandler.js';
-import { eachInOrderPerKey } from '../eventsourcing/inOrderPerKey.js';
 import type { Reaction } from '../eventsourcing/reactions.js';
-import { withStoreReplyTo, type Mailer } from './mailer.js';
+import { mailInStreamOrder, withStoreReplyTo, type Mailer } from './mailer.js';
 import { claimLinksMail } from './claimLinksMail.js';
 import { mailStore } from './mailLayout.js';
 import { issueClaimLinks } from './claimLinkIssuer.js';
-import { clearRetry, sendRecorded, type NotificationCause } from './notificationRetries.js';
+import { causeOf, clearRetry, sendRecorded, type NotificationCause } from './notificationRetries.js';
 import { MAX_ATTEMPTS, notificationMeta, RECORD_MAIL } from './retrySchedule.js';
 
 /**
@@ -109,20 +108,9 @@ export function sendClaimLinks(mailer: Mailer): Reaction {
       ClaimLinksMailSent: 'ignore',
       ClaimLinksMailFailed: 'ignore',
     }),
-    async react(ctx, events) {
-      await eachInOrderPerKey(
-        events,
-        (event) => event.streamId,
-        mailer.concurrency,
-        (event) =>
-          deliverClaimLinks(ctx, mailer, {
-            job: { kind: 'claim-links' },
-            streamId: event.streamId,
-            eventId: event.eventId,
-            streamVersion: event.streamVersion,
-            correlationId: event.metadata.correlationId,
-          }),
-      );
-    },
+    react: (ctx, events) =>
+      mailInStreamOrder(mailer, events, (event) =>
+        deliverClaimLinks(ctx, mailer, { job: { kind: 'claim-links' }, ...causeOf(event) }),
+      ),
   };
 }

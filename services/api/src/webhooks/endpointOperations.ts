@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type {
   CreateWebhookEndpointRequest,
   CreateWebhookEndpointResponse,
@@ -20,7 +21,8 @@ import { createEndpoint, deleteEndpoint, findEndpoint, rotateSecret, setEndpoint
 
 /**
  * What can be done to a store's webhook endpoints, the same through the public API v1 (a token's store)
- * and the back-office (a signed-in user's chosen store): the routes only authenticate and authorise.
+ * and the back-office (a signed-in user's chosen store): the routes only authenticate and authorise. Each change
+ * is logged on the request's logger (`log`), so the line carries the request's id.
  * Another store's endpoint is as unknown as a made-up id (404).
  */
 
@@ -38,6 +40,7 @@ export async function registerEndpoint(
   storeId: string,
   body: CreateWebhookEndpointRequest,
   tokenId: string | null,
+  log: FastifyBaseLogger,
 ): Promise<CreateWebhookEndpointResponse> {
   const refusal = await refusalOf(body.url, ctx.config.webhookAllowPrivateUrls);
   if (refusal) throw new AppError('webhook_url_not_allowed', refusal);
@@ -48,6 +51,7 @@ export async function registerEndpoint(
     description: body.description ?? null,
     tokenId,
   });
+  log.info({ endpointId: endpoint.id, storeId }, 'webhook endpoint created');
   return { ...endpoint, secret };
 }
 
@@ -58,9 +62,11 @@ export async function changeEndpointStatus(
   endpointId: string,
   status: WebhookEndpointStatus,
   reason: string,
+  log: FastifyBaseLogger,
 ): Promise<WebhookEndpoint> {
   const endpoint = await setEndpointStatus(ctx, storeId, endpointId, status, reason);
   if (!endpoint) throw endpointNotFound();
+  log.info({ endpointId: endpoint.id, status: endpoint.status }, 'webhook endpoint status set');
   return endpoint;
 }
 
@@ -69,14 +75,22 @@ export async function rotateEndpointSecret(
   storeId: string,
   endpointId: string,
   overlapSeconds: number,
+  log: FastifyBaseLogger,
 ) {
   const rotated = await rotateSecret(ctx, storeId, endpointId, overlapSeconds);
   if (!rotated) throw endpointNotFound();
+  log.info({ endpointId }, 'webhook secret rotated');
   return rotated;
 }
 
-export async function removeEndpoint(ctx: AppContext, storeId: string, endpointId: string): Promise<void> {
+export async function removeEndpoint(
+  ctx: AppContext,
+  storeId: string,
+  endpointId: string,
+  log: FastifyBaseLogger,
+): Promise<void> {
   if (!(await deleteEndpoint(ctx, storeId, endpointId))) throw endpointNotFound();
+  log.info({ endpointId }, 'webhook endpoint deleted');
 }
 
 /** Every attempt to the endpoint, newest first, with where each delivery stands now. */
@@ -128,11 +142,13 @@ export async function replayOne(
   storeId: string,
   endpointId: string,
   deliveryId: string,
+  log: FastifyBaseLogger,
 ): Promise<WebhookReplayResponse> {
   const endpoint = await endpointOf(ctx, storeId, endpointId);
   await countSend(ctx, endpoint.id, 'replay');
   const replayed = await replayDelivery(ctx.database.db, endpoint.id, deliveryId, ctx.now());
   if (!replayed) throw new AppError('not_found', 'No delivery of this endpoint matches that reference.');
+  log.info({ endpointId, deliveryId: replayed.deliveryId }, 'webhook delivery replayed');
   return replayed;
 }
 
@@ -141,10 +157,13 @@ export async function replayRange(
   storeId: string,
   endpointId: string,
   range: ReplayWebhookRangeRequest,
+  log: FastifyBaseLogger,
 ): Promise<ReplayWebhookRangeResponse> {
   const endpoint = await endpointOf(ctx, storeId, endpointId);
   await countSend(ctx, endpoint.id, 'rangeReplay');
-  return { replayed: await replayDeliveriesBetween(ctx.database.db, endpoint.id, range.from, range.to, ctx.now()) };
+  const replayed = await replayDeliveriesBetween(ctx.database.db, endpoint.id, range.from, range.to, ctx.now());
+  log.info({ endpointId, replayed }, 'webhook deliveries replayed');
+  return { replayed };
 }
 
 /** A `webhook.test` delivery, sent like any other (also to a paused endpoint once it is resumed). */
@@ -152,8 +171,11 @@ export async function sendTestDelivery(
   ctx: AppContext,
   storeId: string,
   endpointId: string,
+  log: FastifyBaseLogger,
 ): Promise<WebhookTestResponse> {
   const endpoint = await endpointOf(ctx, storeId, endpointId);
   await countSend(ctx, endpoint.id, 'test');
-  return enqueueTestDelivery(ctx.database.db, endpoint, ctx.now());
+  const sent = await enqueueTestDelivery(ctx.database.db, endpoint, ctx.now());
+  log.info({ endpointId, deliveryId: sent.deliveryId }, 'webhook test delivery queued');
+  return sent;
 }

@@ -81,8 +81,7 @@ export const webhookAdminRoutes =
       },
       async (request, reply) => {
         const { store } = await authorizedStore(ctx, request, 'webhook:create', request.params.storeId);
-        const created = await registerEndpoint(ctx, store.id, request.body, null);
-        request.log.info({ endpointId: created.id, storeId: store.id }, 'webhook endpoint created');
+        const created = await registerEndpoint(ctx, store.id, request.body, null, request.log);
         return reply.code(201).header('cache-control', 'no-store').send(created);
       },
     );
@@ -124,8 +123,8 @@ export const webhookAdminRoutes =
           request.params.endpointId,
           request.body.status,
           pausedBy(principal),
+          request.log,
         );
-        request.log.info({ endpointId: endpoint.id, status: endpoint.status }, 'webhook endpoint status set');
         return endpoint;
       },
     );
@@ -143,8 +142,7 @@ export const webhookAdminRoutes =
       },
       async (request, reply) => {
         const { store } = await authorizedStore(ctx, request, 'webhook:delete', request.params.storeId);
-        await removeEndpoint(ctx, store.id, request.params.endpointId);
-        request.log.info({ endpointId: request.params.endpointId }, 'webhook endpoint deleted');
+        await removeEndpoint(ctx, store.id, request.params.endpointId, request.log);
         return reply.code(204).send(null);
       },
     );
@@ -168,8 +166,8 @@ export const webhookAdminRoutes =
           store.id,
           request.params.endpointId,
           request.body.overlapSeconds,
+          request.log,
         );
-        request.log.info({ endpointId: request.params.endpointId }, 'webhook secret rotated');
         return reply.header('cache-control', 'no-store').send(rotated);
       },
     );
@@ -187,11 +185,7 @@ export const webhookAdminRoutes =
       },
       async (request, reply) => {
         const { store } = await authorizedStore(ctx, request, 'webhook:update', request.params.storeId);
-        const sent = await sendTestDelivery(ctx, store.id, request.params.endpointId);
-        request.log.info(
-          { endpointId: request.params.endpointId, deliveryId: sent.deliveryId },
-          'webhook test delivery queued',
-        );
+        const sent = await sendTestDelivery(ctx, store.id, request.params.endpointId, request.log);
         return reply.code(202).send(sent);
       },
     );
@@ -227,10 +221,12 @@ export const webhookAdminRoutes =
       },
       async (request, reply) => {
         const { store } = await authorizedStore(ctx, request, 'webhook:update', request.params.storeId);
-        const replayed = await replayOne(ctx, store.id, request.params.endpointId, request.params.deliveryId);
-        request.log.info(
-          { endpointId: request.params.endpointId, deliveryId: replayed.deliveryId },
-          'webhook delivery replayed',
+        const replayed = await replayOne(
+          ctx,
+          store.id,
+          request.params.endpointId,
+          request.params.deliveryId,
+          request.log,
         );
         return reply.code(202).send(replayed);
       },
@@ -250,11 +246,7 @@ export const webhookAdminRoutes =
       },
       async (request, reply) => {
         const { store } = await authorizedStore(ctx, request, 'webhook:update', request.params.storeId);
-        const replayed = await replayRange(ctx, store.id, request.params.endpointId, request.body);
-        request.log.info(
-          { endpointId: request.params.endpointId, replayed: replayed.replayed },
-          'webhook deliveries replayed',
-        );
+        const replayed = await replayRange(ctx, store.id, request.params.endpointId, request.body, request.log);
         return reply.code(202).send(replayed);
       },
     );

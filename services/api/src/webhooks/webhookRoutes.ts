@@ -40,6 +40,8 @@ const IdempotencyHeaders = z.object({ 'idempotency-key': z.string().min(1).max(2
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as const;
 const tags = ['webhooks'];
 const security = [{ bearer: [] }];
+/** A change to one endpoint: the endpoint in the path, and an Idempotency-Key so that sending it again is safe. */
+const endpointChange = { tags, security, params: EndpointParams, headers: IdempotencyHeaders };
 
 /** The bearer token's store, once the token holds `permission` on it. */
 function tokenStore(request: FastifyRequest, permission: Permission): { storeId: string; tokenId: string } {
@@ -80,8 +82,7 @@ export const webhookRoutes =
       },
       async (request, reply) => {
         const { storeId, tokenId } = tokenStore(request, 'webhook:create');
-        const created = await registerEndpoint(ctx, storeId, request.body, tokenId);
-        request.log.info({ endpointId: created.id, storeId }, 'webhook endpoint created');
+        const created = await registerEndpoint(ctx, storeId, request.body, tokenId, request.log);
         return reply.code(201).header('cache-control', 'no-store').send(created);
       },
     );
@@ -126,10 +127,7 @@ export const webhookRoutes =
       {
         config: { auth: 'token', permission: 'webhook:update' },
         schema: {
-          tags,
-          security,
-          params: EndpointParams,
-          headers: IdempotencyHeaders,
+          ...endpointChange,
           body: UpdateWebhookEndpointRequest,
           response: { 200: WebhookEndpoint, ...errors },
           summary:
@@ -144,8 +142,8 @@ export const webhookRoutes =
           request.params.endpointId,
           request.body.status,
           'Turned off through the API.',
+          request.log,
         );
-        request.log.info({ endpointId: endpoint.id, status: endpoint.status }, 'webhook endpoint status set');
         return endpoint;
       },
     );
@@ -155,10 +153,7 @@ export const webhookRoutes =
       {
         config: { auth: 'token', permission: 'webhook:update' },
         schema: {
-          tags,
-          security,
-          params: EndpointParams,
-          headers: IdempotencyHeaders,
+          ...endpointChange,
           body: RotateWebhookSecretRequest,
           response: { 200: RotateWebhookSecretResponse, ...errors },
           summary:
@@ -172,8 +167,8 @@ export const webhookRoutes =
           storeId,
           request.params.endpointId,
           request.body.overlapSeconds,
+          request.log,
         );
-        request.log.info({ endpointId: request.params.endpointId }, 'webhook secret rotated');
         return reply.header('cache-control', 'no-store').send(rotated);
       },
     );
@@ -183,10 +178,7 @@ export const webhookRoutes =
       {
         config: { auth: 'token', permission: 'webhook:delete' },
         schema: {
-          tags,
-          security,
-          params: EndpointParams,
-          headers: IdempotencyHeaders,
+          ...endpointChange,
           response: { 204: z.null(), ...errors },
           summary:
             'Delete a webhook endpoint (webhook:delete): nothing more is sent to it; pending retries are cancelled',
@@ -194,8 +186,7 @@ export const webhookRoutes =
       },
       async (request, reply) => {
         const { storeId } = tokenStore(request, 'webhook:delete');
-        await removeEndpoint(ctx, storeId, request.params.endpointId);
-        request.log.info({ endpointId: request.params.endpointId }, 'webhook endpoint deleted');
+        await removeEndpoint(ctx, storeId, request.params.endpointId, request.log);
         return reply.code(204).send(null);
       },
     );
@@ -225,10 +216,8 @@ export const webhookRoutes =
       {
         config: { auth: 'token', permission: 'webhook:update' },
         schema: {
-          tags,
-          security,
+          ...endpointChange,
           params: DeliveryParams,
-          headers: IdempotencyHeaders,
           response: { 202: WebhookReplayResponse, ...errors, 429: ApiError },
           summary:
             'Replay a delivery (webhook:update): sent again at once with the same webhook-id, retried on failure like a new one',
@@ -236,10 +225,12 @@ export const webhookRoutes =
       },
       async (request, reply) => {
         const { storeId } = tokenStore(request, 'webhook:update');
-        const replayed = await replayOne(ctx, storeId, request.params.endpointId, request.params.deliveryId);
-        request.log.info(
-          { endpointId: request.params.endpointId, deliveryId: replayed.deliveryId },
-          'webhook delivery replayed',
+        const replayed = await replayOne(
+          ctx,
+          storeId,
+          request.params.endpointId,
+          request.params.deliveryId,
+          request.log,
         );
         return reply.code(202).send(replayed);
       },
@@ -250,10 +241,7 @@ export const webhookRoutes =
       {
         config: { auth: 'token', permission: 'webhook:update' },
         schema: {
-          tags,
-          security,
-          params: EndpointParams,
-          headers: IdempotencyHeaders,
+          ...endpointChange,
           body: ReplayWebhookRangeRequest,
           response: { 202: ReplayWebhookRangeResponse, ...errors, 429: ApiError },
           summary:
@@ -262,11 +250,7 @@ export const webhookRoutes =
       },
       async (request, reply) => {
         const { storeId } = tokenStore(request, 'webhook:update');
-        const replayed = await replayRange(ctx, storeId, request.params.endpointId, request.body);
-        request.log.info(
-          { endpointId: request.params.endpointId, replayed: replayed.replayed },
-          'webhook deliveries replayed',
-        );
+        const replayed = await replayRange(ctx, storeId, request.params.endpointId, request.body, request.log);
         return reply.code(202).send(replayed);
       },
     );
@@ -276,10 +260,7 @@ export const webhookRoutes =
       {
         config: { auth: 'token', permission: 'webhook:update' },
         schema: {
-          tags,
-          security,
-          params: EndpointParams,
-          headers: IdempotencyHeaders,
+          ...endpointChange,
           response: { 202: WebhookTestResponse, ...errors, 429: ApiError },
           summary:
             'Send a test delivery (webhook:update): type webhook.test, signed and retried like any delivery, listed among the attempts',
@@ -287,11 +268,7 @@ export const webhookRoutes =
       },
       async (request, reply) => {
         const { storeId } = tokenStore(request, 'webhook:update');
-        const sent = await sendTestDelivery(ctx, storeId, request.params.endpointId);
-        request.log.info(
-          { endpointId: request.params.endpointId, deliveryId: sent.deliveryId },
-          'webhook test delivery queued',
-        );
+        const sent = await sendTestDelivery(ctx, storeId, request.params.endpointId, request.log);
         return reply.code(202).send(sent);
       },
     );

@@ -81,39 +81,27 @@ const resolutionLine: fc.Arbitrary<ResolutionLine> = fc.record(
 /** The agent on the back-office, or the store's integration on the public API. */
 const via = fc.constantFrom('desk' as const, 'v1' as const);
 
+/** What every decision says: how it is sent, of which claim, its type, whether it gives a reason. */
+const decision = (type: fc.Arbitrary<ResolutionType>) => ({
+  kind: fc.constant('resolve' as const),
+  via,
+  claim,
+  type,
+  reason: fc.boolean(),
+});
+
 const resolve: fc.Arbitrary<StoryCommand> = fc.oneof(
   // Some items, each with its own type or the request's.
   {
-    arbitrary: fc.record({
-      kind: fc.constant('resolve' as const),
-      via,
-      claim,
-      type: lineType,
-      reason: fc.boolean(),
-      lines: fc.array(resolutionLine, { minLength: 1, maxLength: 2 }),
-    }),
+    arbitrary: fc.record({ ...decision(lineType), lines: fc.array(resolutionLine, { minLength: 1, maxLength: 2 }) }),
     weight: 4,
   },
   // Every item not decided yet.
-  {
-    arbitrary: fc.record({
-      kind: fc.constant('resolve' as const),
-      via,
-      claim,
-      type: lineType,
-      reason: fc.boolean(),
-      lines: fc.constant(null),
-    }),
-    weight: 2,
-  },
+  { arbitrary: fc.record({ ...decision(lineType), lines: fc.constant(null) }), weight: 2 },
   // A claim-level amount.
   {
     arbitrary: fc.record({
-      kind: fc.constant('resolve' as const),
-      via,
-      claim,
-      type: fc.constantFrom<ResolutionType>('FLAT_RATE', 'CUSTOM', 'STORE_CREDIT'),
-      reason: fc.boolean(),
+      ...decision(fc.constantFrom<ResolutionType>('FLAT_RATE', 'CUSTOM', 'STORE_CREDIT')),
       lines: fc.constant(null),
       amount: fc.constantFrom(12.5, 30),
     }),

@@ -1,6 +1,5 @@
-import { rmSync } from 'node:fs';
-import { loadConfig, startRuntime, type Runtime, type RuntimeOptions } from '../../src/index.js';
-import { newDataDir } from '../../../../test/support/seededDemo.js';
+import type { Runtime, RuntimeOptions } from '../../src/index.js';
+import { startPgliteDemo } from '../../../../test/support/seededDemo.js';
 
 export interface PgliteRuntime {
   runtime: Runtime;
@@ -9,34 +8,12 @@ export interface PgliteRuntime {
 }
 
 /** The whole product in-process on a PGlite folder of its own holding the demo data, no workers unless asked. */
-export async function startPgliteRuntime(
+export const startPgliteRuntime = (
   name: string,
   env: Record<string, string> = {},
   options: RuntimeOptions = {},
-): Promise<PgliteRuntime> {
-  const { dataDir, seeded } = newDataDir(name, options.now !== undefined);
-  const runtime = await startRuntime(
-    loadConfig({
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: '0',
-      SEED_DEMO: String(!seeded),
-      DATABASE_URL: '',
-      KAFKA_BROKERS: '',
-      LOG_LEVEL: 'silent',
-      ...env,
-    }),
-    { listen: false, workers: false, ...options },
-  );
-  return {
-    runtime,
-    dataDir,
-    async stop() {
-      await runtime.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
+): Promise<PgliteRuntime> =>
+  startPgliteDemo(name, { LOG_LEVEL: 'silent', ...env }, { listen: false, workers: false, ...options });
 
 /** Path and query of an absolute URL the API handed out, for app.inject. */
 export const pathOf = (url: string) => {

@@ -1,5 +1,8 @@
 import { OrderInput } from '@claims/contracts';
 
+/** What a test's own ingestion of an order is stamped with: the system's, no request behind it. */
+export const systemMeta = { actor: { type: 'system' as const, id: 'test' }, correlationId: 'test', causationId: null };
+
 const DAY = 86_400_000;
 const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
 

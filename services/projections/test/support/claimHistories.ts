@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { abAssignmentsStreamOf, type ClaimStatus, type EventEnvelope, type ReturnStatus } from '@claims/contracts';
 import { abAssignmentsDecider, returnDecider } from '@claims/domain';
-import { agent, ClaimStory, NOW, order, storeTerms, twoItems } from './claimStory.js';
+import { agent, chargeback, ClaimStory, NOW, order, storeTerms, twoItems } from './claimStory.js';
 
 /** One thing that may happen to a claim after it is filed; the domain refuses some of them, as it would the API's. */
 export type ClaimStep =
@@ -96,14 +96,7 @@ function claimCommandOf(
         },
       };
     case 'reverse':
-      return {
-        type: 'ReverseResolution',
-        storeId: order.storeId,
-        clawbackEntryIds: [randomUUID(), randomUUID()],
-        reason: 'Charged back',
-        actor: agent,
-        now: story.at(),
-      };
+      return chargeback(story);
     case 'review':
       return {
         type: 'AddReview',

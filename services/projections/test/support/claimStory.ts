@@ -24,28 +24,15 @@ import {
   type RuleDayState,
   type StoredRule,
 } from '@claims/domain';
-import { fileClaim, NOW, order, settings, storeTerms } from '../../../domain/test/fixtures.js';
+import { EnvelopeLog } from './envelopeLog.js';
+import { fileClaim, jacketAndMug, NOW, order, settings, storeTerms } from '../../../domain/test/fixtures.js';
 
 export { NOW, order, storeTerms };
 
 /** A claim of two of order 1001's lines (the jacket and the mug), and the ids its items are filed with: for decisions on some items. */
 export const twoItems = (() => {
-  const request: Partial<FileClaim['request']> = {
-    fulfillmentIssues: [
-      {
-        sourceFulfillmentId: 'f-1',
-        issues: ['li-1', 'li-3'].map((sourceItemId) => ({
-          sourceItemId,
-          claimType: 'DAMAGED' as const,
-          quantity: 1,
-          details: '',
-          images: [],
-        })),
-      },
-    ],
-  };
   const [first, second] = fileClaim().itemIds;
-  return { request, itemIds: [first!, second!] as const };
+  return { request: jacketAndMug, itemIds: [first!, second!] as const };
 })();
 
 export const agent: Actor = { type: 'user', id: 'c2d9a1f0-5a7e-4a43-9b1f-2f3c4d5e6f70', name: 'Ana Agent' };
@@ -56,8 +43,8 @@ const shopper: Actor = { type: 'customer', id: 'ava@example.com', name: 'Ava Sto
  * them: each event a version of its own stream and a global position; each decision a minute after the previous one.
  */
 export class ClaimStory {
-  readonly envelopes: EventEnvelope[] = [];
-  private readonly versions = new Map<string, number>();
+  private readonly log = new EnvelopeLog();
+  readonly envelopes: EventEnvelope[] = this.log.envelopes;
   /** Each stream's events so far, for the deciders of streams other than the claim's and of the claim's besides its own. */
   private readonly streams = new Map<string, DomainEvent[]>();
   private claim = claimDecider.initialState;
@@ -187,23 +174,22 @@ export class ClaimStory {
   private append(event: DomainEvent, actor: Actor): void {
     const { streamId } = streamOf(event);
     this.streams.set(streamId, [...(this.streams.get(streamId) ?? []), event]);
-    const streamVersion = (this.versions.get(streamId) ?? 0) + 1;
-    this.versions.set(streamId, streamVersion);
-    this.envelopes.push({
-      eventId: randomUUID(),
-      type: event.type,
-      data: event.data,
-      streamId,
-      streamVersion,
-      globalPosition: this.envelopes.length + 1,
-      storeId: order.storeId,
-      occurredAt: this.at(),
-      metadata: { actor, correlationId: randomUUID(), causationId: null, schemaVersion: 1 },
-    });
+    this.log.append(event, order.storeId, this.at(), actor);
   }
 }
 
 type ResolveClaim = Extract<ClaimCommand, { type: 'ResolveClaim' }>;
+type ReverseResolution = Extract<ClaimCommand, { type: 'ReverseResolution' }>;
+
+/** The agent taking the claim's decision back on a chargeback, on the story's clock. */
+export const chargeback = (story: ClaimStory): Omit<ReverseResolution, 'claimId'> => ({
+  type: 'ReverseResolution',
+  storeId: order.storeId,
+  clawbackEntryIds: [randomUUID(), randomUUID()],
+  reason: 'Charged back',
+  actor: agent,
+  now: story.at(),
+});
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** A claim's life with everything a webhook receiver hears about, and a note and a label it never does. */

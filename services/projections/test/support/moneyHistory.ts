@@ -3,7 +3,6 @@ import fc from 'fast-check';
 import {
   FINANCE_EVENT_TYPES,
   FinanceEvent,
-  streamOf,
   type Actor,
   type DomainEvent,
   type EventEnvelope,
@@ -31,6 +30,7 @@ import {
   type StorePayoutsState,
 } from '@claims/domain';
 import { NOW } from '../../../domain/test/fixtures.js';
+import { EnvelopeLog } from './envelopeLog.js';
 import { demoOrder, demoStore, type DemoStore } from '../../../domain/test/demoOrders.js';
 
 /** One thing that happens to the money, by index into what exists so far (wrapped around; skipped when nothing fits or the domain refuses). */
@@ -171,8 +171,8 @@ const at = <T>(list: readonly T[], i: number): T | undefined => list[i % Math.ma
  * Store credit is issued for each STORE_CREDIT line, and reclaimed when it is reversed, as the store-credit reaction does.
  */
 export class MoneyHistory {
-  readonly envelopes: EventEnvelope[] = [];
-  private readonly versions = new Map<string, number>();
+  private readonly log = new EnvelopeLog();
+  readonly envelopes: EventEnvelope[] = this.log.envelopes;
   private clock = Date.parse(NOW);
   private readonly orders: Array<{
     order: Order;
@@ -360,17 +360,7 @@ export class MoneyHistory {
         )
           return this;
         ledger.batches.push(batchId);
-        if (step.approve)
-          this.payStep(ledger, { type: 'ApprovePayoutBatch', storeId: ledger.store.id, batchId, actorId: 'cole', now });
-        if (step.approve && step.pay)
-          this.payStep(ledger, {
-            type: 'PayPayoutBatch',
-            storeId: ledger.store.id,
-            batchId,
-            reference: 'WIRE',
-            actorId: 'fay',
-            now,
-          });
+        if (step.approve) this.settleBatch(ledger, batchId, step.pay, now);
         return this;
       }
       case 'reverse': {
@@ -428,16 +418,7 @@ export class MoneyHistory {
         const ledger = this.payouts[step.store]!;
         const batchId = at(ledger.batches, step.batch);
         if (!batchId) return this;
-        this.payStep(ledger, { type: 'ApprovePayoutBatch', storeId: ledger.store.id, batchId, actorId: 'cole', now });
-        if (step.pay)
-          this.payStep(ledger, {
-            type: 'PayPayoutBatch',
-            storeId: ledger.store.id,
-            batchId,
-            reference: 'WIRE',
-            actorId: 'fay',
-            now,
-          });
+        this.settleBatch(ledger, batchId, step.pay, now);
         return this;
       }
       default: {
@@ -561,6 +542,20 @@ export class MoneyHistory {
     this.record(decided.value, customer.store.id, SYSTEM);
   }
 
+  /** A second person approves the batch (cole, not its maker fay) and, with `pay`, fay pays it by wire. */
+  private settleBatch(ledger: (typeof this.payouts)[number], batchId: string, pay: boolean, now: string): void {
+    this.payStep(ledger, { type: 'ApprovePayoutBatch', storeId: ledger.store.id, batchId, actorId: 'cole', now });
+    if (pay)
+      this.payStep(ledger, {
+        type: 'PayPayoutBatch',
+        storeId: ledger.store.id,
+        batchId,
+        reference: 'WIRE',
+        actorId: 'fay',
+        now,
+      });
+  }
+
   private payStep(
     ledger: (typeof this.payouts)[number],
     command: Parameters<typeof storePayoutsDecider.decide>[0],
@@ -575,20 +570,7 @@ export class MoneyHistory {
 
   private record(events: readonly DomainEvent[], storeId: string, actor: Actor): void {
     for (const event of events) {
-      const { streamId } = streamOf(event);
-      const streamVersion = (this.versions.get(streamId) ?? 0) + 1;
-      this.versions.set(streamId, streamVersion);
-      this.envelopes.push({
-        eventId: randomUUID(),
-        type: event.type,
-        data: event.data,
-        streamId,
-        streamVersion,
-        globalPosition: this.envelopes.length + 1,
-        storeId,
-        occurredAt: new Date(this.clock).toISOString(),
-        metadata: { actor, correlationId: randomUUID(), causationId: null, schemaVersion: 1 },
-      });
+      this.log.append(event, storeId, new Date(this.clock).toISOString(), actor);
       // Events of one step share its moment; the next step's come later.
       this.clock += 1;
     }
