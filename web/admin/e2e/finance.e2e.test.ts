@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { Page } from 'playwright-core';
@@ -5,6 +7,8 @@ import { formatMonth } from '@claims/format';
 import { apiSession, expectAccessible, fileClaim, signIn, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
+/** Screenshots of the page, for a person to look at (git ignores the folder). */
+const SHOTS = path.resolve(import.meta.dirname, '../../../test-results/e2e');
 /** Order 1006 (Finn, 32.00 USD and its tax: 34.00 paid): reshipped. */
 let finn: { claimId: string; token: string };
 /** Order 1007 (Gia, 24.00 USD and 8% tax: 25.92 paid): store credit, with Acme's 10% bonus (2.59). */
@@ -201,20 +205,38 @@ describe('finance pages of the back-office', () => {
     expect(problems).toEqual([]);
   });
 
-  it('charts premiums and payouts per month and store, with the figures as tables', async () => {
+  it('charts premiums and payouts per month and store, a chart per currency, with the figures as tables', async () => {
     const { page, problems } = await h.newPage();
     await signIn(page, 'finance@orderprotection.test');
     await page.goto('/admin/finance/payouts');
     await financeNav(page).getByRole('link', { name: 'Premiums & payouts' }).click();
     await page.getByRole('heading', { level: 1, name: 'Premiums & payouts' }).waitFor();
-    const payouts = page.getByRole('figure', { name: 'Payouts decided per month' });
-    await payouts.getByText('Payouts decided per month: data table').click();
+    const payouts = page.getByRole('figure', { name: 'Payouts decided per month (USD)' });
+    await payouts.getByText('Payouts decided per month (USD): data table').click();
     const month = formatMonth(new Date().toISOString().slice(0, 7));
-    const acme = payouts.getByRole('row', { name: new RegExp(`^${month} Acme Outfitters USD`) });
-    expect(await acme.getByRole('cell').allTextContents()).toEqual(['Acme Outfitters', 'USD', OWED, '3']);
-    const premiums = page.getByRole('figure', { name: 'Premiums collected per month' });
-    await premiums.getByText('Premiums collected per month: data table').click();
-    await premiums.getByRole('row', { name: new RegExp(`^${month} Acme Outfitters USD`) }).waitFor();
+    const acme = payouts.getByRole('row', { name: new RegExp(`^${month} Acme Outfitters`) });
+    expect(await acme.getByRole('cell').allTextContents()).toEqual(['Acme Outfitters', OWED, '3']);
+    const premiums = page.getByRole('figure', { name: 'Premiums collected per month (USD)' });
+    await premiums.getByText('Premiums collected per month (USD): data table').click();
+    await premiums.getByRole('row', { name: new RegExp(`^${month} Acme Outfitters`) }).waitFor();
+    // The demo orders paid premiums in dollars, euros and yen: three charts, each axis in its one currency.
+    const premiumCharts = page.getByRole('figure', { name: /^Premiums collected per month/ });
+    const titles = await premiumCharts.locator('h2').allTextContents();
+    expect(titles).toEqual([
+      'Premiums collected per month (EUR)',
+      'Premiums collected per month (JPY)',
+      'Premiums collected per month (USD)',
+    ]);
+    for (const [index, symbol] of ['€', '¥', '$'].entries()) {
+      const ticks = await premiumCharts
+        .nth(index)
+        .locator('.recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value')
+        .allTextContents();
+      expect(ticks.length).toBeGreaterThan(1);
+      expect(ticks.every((tick) => tick.startsWith(symbol))).toBe(true);
+    }
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SHOTS, 'finance-charts-1280.png'), fullPage: true });
     await expectAccessible(page);
     expect(problems).toEqual([]);
   });
