@@ -298,6 +298,8 @@ export const StoreCreditEntry = z.object({
   /** Of an issued amount, the part that is the store's bonus (null for other entries). */
   bonus: DecimalAmount.nullable(),
   claimId: z.uuid().nullable(),
+  /** The claim's number when the entry has a claim (absent while the claim list has not caught up with it). */
+  claimNumber: z.string().optional(),
   note: z.string().nullable(),
   at: z.iso.datetime(),
   version: z.number().int(),
