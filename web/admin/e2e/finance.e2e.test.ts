@@ -15,7 +15,6 @@ let gia: { claimId: string; claimNumber: string; token: string };
 /** What the ledger owes Acme: Finn's 34.00, Gia's 28.51 and the demo data's refund of Gia's other item, 25.92. */
 const OWED = '$88.43';
 
-const short = (id: string) => id.slice(0, 8);
 const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 const financeNav = (page: Page) => page.getByRole('navigation', { name: 'Finance' });
 const status = (page: Page, text: string | RegExp) => page.getByRole('status').filter({ hasText: text });
@@ -263,7 +262,7 @@ describe('finance pages of the back-office', () => {
       'Issued',
       '$28.51',
       '$2.59 included',
-      `Claim ${short(gia.claimId)}`,
+      `Claim #${gia.claimNumber}`,
       '—',
     ]);
     expect(await ledger.getByRole('button', { name: 'Redeem' }).count()).toBe(0);
