@@ -92,6 +92,8 @@ export const PayoutEntry = z.object({
   status: PayoutStatus,
   /** When the resolution was decided (the period filters match this). */
   decidedAt: z.iso.datetime(),
+  /** The claim's number, as people name it (absent while the claim list has not caught up with the claim). */
+  claimNumber: z.string().optional(),
 });
 export type PayoutEntry = z.infer<typeof PayoutEntry>;
 
@@ -154,6 +156,8 @@ export const FinanceReplayView = z.object({
       change: DecimalAmount,
       liveStatus: PayoutStatus.nullable(),
       replayedStatus: PayoutStatus.nullable(),
+      /** The claim's number, added when the replay is read (absent while the claim list has not caught up). */
+      claimNumber: z.string().optional(),
     }),
   ),
   /** Premiums collected less those reversed, per store and premium currency, and each premium event that differs. */
@@ -184,6 +188,8 @@ export const FinanceReplayView = z.object({
         eventId: z.uuid(),
         kind: StoreCreditKind,
         claimId: z.uuid().nullable(),
+        /** The claim's number when the entry has a claim, added when the replay is read. */
+        claimNumber: z.string().optional(),
         currency: CurrencyCode,
         live: DecimalAmount.nullable(),
         replayed: DecimalAmount.nullable(),
@@ -212,7 +218,15 @@ export const FinanceReplayView = z.object({
         live: DecimalAmount.nullable(),
         replayed: DecimalAmount.nullable(),
         change: DecimalAmount,
-        causes: z.array(z.object({ eventId: z.uuid(), claimId: z.uuid().nullable(), change: DecimalAmount })),
+        causes: z.array(
+          z.object({
+            eventId: z.uuid(),
+            claimId: z.uuid().nullable(),
+            /** The claim's number when the cause is a claim's payout, added when the replay is read. */
+            claimNumber: z.string().optional(),
+            change: DecimalAmount,
+          }),
+        ),
       }),
     ),
   }),
@@ -284,6 +298,8 @@ export const StoreCreditEntry = z.object({
   /** Of an issued amount, the part that is the store's bonus (null for other entries). */
   bonus: DecimalAmount.nullable(),
   claimId: z.uuid().nullable(),
+  /** The claim's number when the entry has a claim (absent while the claim list has not caught up with it). */
+  claimNumber: z.string().optional(),
   note: z.string().nullable(),
   at: z.iso.datetime(),
   version: z.number().int(),

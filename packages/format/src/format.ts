@@ -133,6 +133,15 @@ export function formatDate(value: string | number | Date): string {
 }
 
 /**
+ * A calendar day 'YYYY-MM-DD' (a chart's day, a period's first or last day) as the default date DD/MM/YYYY
+ * (docs/product.md#dates). A day, not an instant: read from its figures, so no time zone moves it to the day before.
+ */
+export function formatDay(day: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(day);
+  return match ? `${match[3]}/${match[2]}/${match[1]}` : day;
+}
+
+/**
  * An Intl formatter built on first use and kept: building one costs far more than formatting with it (each mail the
  * server sends writes a long date), and the first one starts ICU, which a page that never needs it should not pay.
  */

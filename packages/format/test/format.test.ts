@@ -4,6 +4,7 @@ import {
   formatCreditBonus,
   formatDate,
   formatDateTime,
+  formatDay,
   formatDuration,
   formatLogTime,
   formatMoney,
@@ -74,6 +75,12 @@ describe('formatting (docs/product.md#money-on-screen)', () => {
     expect(formatDateTime(new Date(2026, 0, 1, 12, 30))).toBe('Jan 1 at 12:30 PM');
     expect(formatDate(new Date(2026, 2, 5))).toBe('05/03/2026');
     expect(formatDateTime('not a date')).toBe('');
+  });
+
+  it("writes a calendar day as DD/MM/YYYY whatever the viewer's time zone, an instant's date part ignored", () => {
+    expect(formatDay('2026-11-17')).toBe('17/11/2026');
+    expect(formatDay('2026-01-01T00:00:00.000Z')).toBe('01/01/2026');
+    expect(formatDay('not a day')).toBe('not a day');
   });
 
   it('formats log times with seconds and durations in ms or s', () => {

@@ -15,7 +15,7 @@ describe('finance: the payout ledger and its replay from the events (contract §
   let finance: string;
   let owner: string;
   let acme: string;
-  const claims = new Map<string, { claimId: string; paid: number }>();
+  const claims = new Map<string, { claimId: string; claimNumber: string; paid: number }>();
   const start = new Date(Date.now() - 60_000).toISOString();
   /** After the demo data's own orders were ingested: the premiums of this file's orders only. */
   let afterSeed = '';
@@ -42,7 +42,11 @@ describe('finance: the payout ledger and its replay from the events (contract §
         oneItemClaim(`${number.toLowerCase()}@example.com`, `${number}-f`, `${number}-li`),
       );
       const resolved = await h.resolveClaim(owner, filed.claimId, { resolutionType: type, reason: 'OTHER' });
-      claims.set(number, { claimId: filed.claimId, paid: ApiClaim.parse(json(resolved)).resolutions[0]!.paidValue });
+      claims.set(number, {
+        claimId: filed.claimId,
+        claimNumber: filed.claimNumber,
+        paid: ApiClaim.parse(json(resolved)).resolutions[0]!.paidValue,
+      });
     }
     await h.runtime.settle();
   }, 120_000);
@@ -57,7 +61,9 @@ describe('finance: the payout ledger and its replay from the events (contract §
     const byClaim = new Map(PayoutEntriesResponse.parse(json(response)).entries.map((e) => [e.claimId, e]));
     const eur = claims.get('FIN-1')!;
     // The EUR refund in the USD store: 44.00 EUR / 0.92, rounded half-even at the last step.
+    // Named by the claim's number too, the way finance staff say it.
     expect(byClaim.get(eur.claimId)).toMatchObject({
+      claimNumber: eur.claimNumber,
       resolutionType: 'REFUND',
       currency: 'USD',
       status: 'pending',

@@ -33,7 +33,7 @@ describe('a finance replay of a period and a store (contract §Finance)', () => 
   let kumo: string;
   /** Where the period starts: after the reshipment and the credit were decided and batched, before their reversals. */
   let from = '';
-  const claimOf = new Map<string, { claimId: string; paid: number }>();
+  const claimOf = new Map<string, { claimId: string; claimNumber: string; paid: number }>();
 
   const decide = async (number: string, price: number, request: ResolveClaimRequest) => {
     await ingestOrder(h.runtime.ctx, acme, `src-${number}`, order(number, price), systemMeta);
@@ -42,7 +42,11 @@ describe('a finance replay of a period and a store (contract §Finance)', () => 
       oneItemClaim(`${number.toLowerCase()}@example.com`, `${number}-f`, `${number}-li`),
     );
     const resolved = await h.resolveClaim(owner, filed.claimId, request);
-    claimOf.set(number, { claimId: filed.claimId, paid: ApiClaim.parse(json(resolved)).resolutions[0]!.paidValue });
+    claimOf.set(number, {
+      claimId: filed.claimId,
+      claimNumber: filed.claimNumber,
+      paid: ApiClaim.parse(json(resolved)).resolutions[0]!.paidValue,
+    });
   };
   const reverse = async (number: string) => {
     const reversed = await h.call({
@@ -136,6 +140,7 @@ describe('a finance replay of a period and a store (contract §Finance)', () => 
     expect(candidate.differences).toEqual([
       expect.objectContaining({
         claimId: reship!.claimId,
+        claimNumber: reship!.claimNumber,
         resolutionType: 'RESHIP',
         live: -reship!.paid,
         replayed: -Math.round(reship!.paid * 80) / 100,
@@ -157,6 +162,7 @@ describe('a finance replay of a period and a store (contract §Finance)', () => 
     expect(unbonused.storeCredit.differences).toEqual([
       expect.objectContaining({
         claimId: credit!.claimId,
+        claimNumber: credit!.claimNumber,
         kind: 'reclaimed',
         live: clawedBack,
         replayed: -credit!.paid,

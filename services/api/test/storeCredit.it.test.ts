@@ -51,6 +51,8 @@ describe('store credit per customer and store: issued by resolutions, redeemed a
     const after = await eventually(async () => {
       const found = await ledger(acme, 'HUGO@example.com');
       expect(found.entries).toHaveLength(1);
+      // Named by the claim's number too, for the pages (once the claim list has it).
+      expect(found.entries[0]!.claimNumber).toBe(filed.claimNumber);
       return found;
     });
     const bonus = Math.round((expected - Math.round((paid.resolutions[0]!.paidValue / 0.92) * 100) / 100) * 100) / 100;

@@ -24,6 +24,7 @@ export * from './claim-search/claimSearchProjection.js';
 export * from './claim-assignment/claimAssignmentProjection.js';
 export * from './claim-queue/claimQueueQuery.js';
 export * from './claim-list/customerClaimsQuery.js';
+export * from './claim-list/claimNumbersQuery.js';
 export * from './claim-reviews/claimReviewsProjection.js';
 export * from './ab-tests/abTestsProjection.js';
 export * from './ab-tests/abTestsQuery.js';

@@ -1,9 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { apiSession, expectAccessible, fileClaim, heading, signIn, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
+/** Screenshots of the page, for a person to look at (git ignores the folder). */
+const SHOTS = path.resolve(import.meta.dirname, '../../../test-results/e2e');
 
 beforeAll(async () => {
   h = await startHarness();
@@ -42,6 +45,8 @@ const tile = (page: Page, label: string) =>
   page.getByRole('list', { name: 'Key figures' }).getByRole('listitem').filter({ hasText: label });
 const kpi = (page: Page, label: string) => tile(page, label).locator('.kpi-value');
 const change = (page: Page, label: string) => tile(page, label).locator('.kpi-change');
+/** The one format of a day (docs/product.md#dates). */
+const DAY = /^\d\d\/\d\d\/\d{4}$/;
 
 describe('back-office analytics', () => {
   it('shows a merchant the figures and charts of their store, for a chosen period, and exports them', async () => {
@@ -65,6 +70,29 @@ describe('back-office analytics', () => {
       await page.getByRole('heading', { level: 2, name: title }).waitFor();
     }
     await page.locator('.chart-canvas svg').first().waitFor();
+    // The days are bars, the counts whole numbers, every day written DD/MM/YYYY: on the axis, in the tooltip, in the table.
+    const byDay = page.getByRole('figure', { name: 'Claims filed per day by type' });
+    const bars = byDay.locator('.recharts-bar-rectangle path');
+    await expect.poll(() => bars.count()).toBeGreaterThanOrEqual(2);
+    const ticks = (axis: string) =>
+      byDay.locator(`.recharts-${axis}-tick-labels .recharts-cartesian-axis-tick-value`).allTextContents();
+    const counts = await ticks('yAxis');
+    expect(counts.length).toBeGreaterThan(1);
+    expect(counts.every((t) => /^\d+$/.test(t))).toBe(true);
+    const days = await ticks('xAxis');
+    expect(days.length).toBeGreaterThan(1);
+    expect(days.every((t) => DAY.test(t))).toBe(true);
+    await bars.last().hover();
+    await expect.poll(() => byDay.locator('.recharts-tooltip-label').textContent()).toMatch(DAY);
+    await byDay.getByText('Claims filed per day by type: data table').click();
+    const rows = await byDay.getByRole('rowheader').allTextContents();
+    expect(rows.length).toBe(2);
+    expect(rows.every((d) => DAY.test(d))).toBe(true);
+    expect(await page.getByText(/^Claims filed \d\d\/\d\d\/\d{4} to \d\d\/\d\d\/\d{4} \(UTC days\)/).count()).toBe(1);
+    // Nothing was filed in the 30 days before: no tile pretends to compare with them.
+    expect(await page.locator('.kpi-change').count()).toBe(0);
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SHOTS, 'analytics-1280.png'), fullPage: true });
     await expect.poll(() => page.getByRole('row', { name: /Package Arrived/ }).count()).toBe(1);
     // A chart's figures are also a table.
     await page.getByText('Claims by carrier: data table').click();
@@ -76,6 +104,8 @@ describe('back-office analytics', () => {
     await expect.poll(() => kpi(page, 'Claims filed').textContent()).toBe('1');
     expect(page.url()).toContain('range=7');
     expect(await change(page, 'Claims filed').textContent()).toBe('was 1 the period before');
+    // The week before had no answered claim: the first response tile has nothing to compare with.
+    expect(await change(page, 'First response, median').count()).toBe(0);
 
     // A custom range without claims: the empty state.
     await page.getByLabel('Period').selectOption('custom');

@@ -197,10 +197,11 @@ export async function fileClaim(baseUrl: string, sourceOrderId: string, body: Fi
 
 export const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 
-/** A claim-page tool, folded under its heading until opened: opens it and answers its region. */
+/** A claim-page tool, folded under its heading until opened (and open when left open before): opens it and answers its region. */
 export async function openTool(page: Page, name: string) {
   const tool = page.getByRole('region', { name });
-  await tool.locator('summary').click();
+  await tool.locator('summary').waitFor();
+  if ((await tool.locator('details[open]').count()) === 0) await tool.locator('summary').click();
   await tool.locator('details[open]').waitFor();
   return tool;
 }

@@ -84,6 +84,12 @@ describe('store onboarding', () => {
     await staff.page.getByText('No store has been created here yet.').waitFor();
     await expectAccessible(staff.page);
     const account = staff.page.getByRole('region', { name: 'New account' });
+    // The form's fields are styled and wide enough to read what is typed, not squashed in a row.
+    for (const label of ['Account name', 'Account slug']) {
+      const field = account.getByLabel(label);
+      expect(await css(field, 'min-height')).toBe('40px');
+      expect((await field.boundingBox())!.width).toBeGreaterThan(200);
+    }
     await account.getByLabel('Account name').fill('Noord Group');
     await account.getByLabel('Account slug').fill('Noord Group');
     await account.getByRole('button', { name: 'Create account' }).click();
@@ -139,6 +145,13 @@ describe('store onboarding', () => {
     await impl.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Onboarding' }).click();
     const checklist = impl.page.getByRole('region', { name: 'Noord Linen' });
     const press = (button: string, done: string) => takeStep(impl.page, button, done);
+    // Each step leads to the page its work is done on: branding to the store's branding editor.
+    const { storeId } = (await (
+      await fetch(new URL('/api/whitelabel/settings?store=noord-linen', h.baseUrl))
+    ).json()) as { storeId: string };
+    expect(await checklist.getByRole('link', { name: 'Open the branding editor' }).getAttribute('href')).toBe(
+      `/admin/branding?store=${storeId}`,
+    );
     await press('Mark branding created', 'branding created');
     await press('Send for review', 'sent for review');
     await checklist.getByLabel('Reason for rejecting').fill('The logo is blurry.');
@@ -185,8 +198,15 @@ describe('store onboarding', () => {
     await owner.page.getByLabel('Password', { exact: true }).fill('noord-pass-1234');
     await owner.page.getByLabel('Password again').fill('noord-pass-1234');
     await owner.page.getByRole('button', { name: 'Accept and sign in' }).click();
-    await owner.page.getByRole('table', { name: /Claims, newest first/ }).waitFor();
-    await owner.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Team' }).click();
+    // Her store has no claim yet: the desk guides her through what to set up instead of showing an empty table.
+    const guide = owner.page.getByRole('region', { name: 'No claims yet' });
+    await guide.waitFor();
+    expect(await owner.page.getByRole('table', { name: /Claims, newest first/ }).count()).toBe(0);
+    expect(await guide.getByRole('link').allTextContents()).toEqual(
+      expect.arrayContaining(["Check your store's settings", 'Brand your claims portal', 'Invite your team']),
+    );
+    await expectAccessible(owner.page);
+    await guide.getByRole('link', { name: 'Invite your team' }).click();
     const teammate = owner.page.getByRole('region', { name: 'Invite a member' });
     await teammate.getByLabel('Email').fill('tom@noord.test');
     await teammate.getByLabel('Name').fill('Tom Teammate');

@@ -11,7 +11,8 @@ import {
   PremiumTotals,
   toDecimal,
 } from '@claims/contracts';
-import { monthlyFinanceTotals, payoutEntries, premiumTotals } from '@claims/projections';
+import { claimNumbers, monthlyFinanceTotals, payoutEntries, premiumTotals } from '@claims/projections';
+import { claimsOfReplay, withClaimNumbers } from './replayClaimNumbers.js';
 import type { AppContext } from '../context.js';
 import { findStore } from '../catalog/storeRepository.js';
 import { authorizeGlobal, storeNotFound } from '../http/authorizedStore.js';
@@ -44,17 +45,25 @@ export const financeRoutes =
         const { storeId, from, to } = request.query;
         if (storeId && !(await findStore(ctx.database.db, storeId))) throw storeNotFound();
         const entries = await payoutEntries(ctx.database.db, { storeIds: storeId ? [storeId] : undefined, from, to });
+        const numbers = await claimNumbers(
+          ctx.database.db,
+          entries.map((e) => e.claimId),
+        );
         return {
-          entries: entries.map((e) => ({
-            id: e.id,
-            storeId: e.storeId,
-            claimId: e.claimId,
-            resolutionType: e.resolutionType,
-            amount: toDecimal(e.amount, e.currency),
-            currency: e.currency,
-            status: e.status,
-            decidedAt: e.decidedAt,
-          })),
+          entries: entries.map((e) => {
+            const claimNumber = numbers.get(e.claimId);
+            return {
+              id: e.id,
+              storeId: e.storeId,
+              claimId: e.claimId,
+              resolutionType: e.resolutionType,
+              amount: toDecimal(e.amount, e.currency),
+              currency: e.currency,
+              status: e.status,
+              decidedAt: e.decidedAt,
+              ...(claimNumber === undefined ? {} : { claimNumber }),
+            };
+          }),
         };
       },
     );
@@ -162,7 +171,7 @@ export const financeRoutes =
         authorizeGlobal(request, 'finance:read');
         const replay = await findReplay(ctx.database.db, request.params.id);
         if (!replay) throw new AppError('not_found', 'No replay matches that reference.');
-        return replay;
+        return withClaimNumbers(replay, await claimNumbers(ctx.database.db, claimsOfReplay(replay)));
       },
     );
   };

@@ -10,6 +10,7 @@ import {
   ignoring,
 } from '@claims/contracts';
 import { storedDomainEvent } from '@claims/event-store';
+import { claimNumbers } from '@claims/projections';
 import { claimDecider, payoutLinesOf, storeCreditDecider, type StoreCreditCommand } from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { findStores } from '../catalog/storeRepository.js';
@@ -111,11 +112,19 @@ export async function storeCreditLedger(
         return [];
     }
   });
+  // The pages name a claim by its number; the stream records its id.
+  const numbers = await claimNumbers(
+    ctx.database.db,
+    entries.flatMap((e) => (e.claimId ? [e.claimId] : [])),
+  );
   return {
     customerEmail: email,
     currency,
     balance: toDecimal(loaded.state.balance, currency),
-    entries,
+    entries: entries.map((e) => {
+      const claimNumber = e.claimId ? numbers.get(e.claimId) : undefined;
+      return claimNumber === undefined ? e : { ...e, claimNumber };
+    }),
     version: loaded.version,
   };
 }

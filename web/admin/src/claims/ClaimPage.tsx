@@ -21,6 +21,7 @@ import { ReviewSection } from './reviews/ReviewSection.js';
 import { ReturnsSection } from './returns/ReturnsSection.js';
 import { ClaimDeskBar } from './claim/ClaimDeskBar.js';
 import { claimQueries } from './queries.js';
+import './claimPage.css';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -142,36 +143,27 @@ function ClaimView({ claimId }: { claimId: string }) {
         </>
       }
     >
-      <div className="claim-badges">
-        <StatusBadge status={data.status} />
-        <span>
-          Protection: <ProtectionBadge status={data.protectionStatus} />
-        </span>
-        <span className="muted">Version {data.version}</span>
-      </div>
-      <ClaimDeskBar claim={data} canReopen={can(me, 'claim:resolve', store)} onNotice={setNotice} />
-      <div role="status">{notice ? <p className="alert alert-success">{notice}</p> : null}</div>
-      <DecisionPanel
-        key={`decide-${preset.seq}`}
-        claim={data}
-        canResolve={mayResolve}
-        preset={preset.value}
-        onDone={setNotice}
-      />
-      <div className="claim-grid">
-        <div className="stack">
-          <CustomerClaimSection claim={data} />
-          <ItemIssuesSection claim={data} />
-          <ClaimFactsPanels claim={data} />
-          <ResolutionSections claim={data} />
-          <StoreCreditSection claim={data} />
-          <Messages key={`messages-${reply.seq}`} claim={data} canSend={maySend} initialText={reply.text} />
-          {can(me, 'reviews:read', store) ? <ReviewSection claimId={data.id} /> : null}
-          {mayReadNotes || mayAddNotes ? (
-            <NotesSection claim={data} canRead={mayReadNotes} canCreate={mayAddNotes} />
-          ) : null}
+      <div className="claim-head">
+        <div className="claim-badges">
+          <StatusBadge status={data.status} />
+          <span>
+            Protection: <ProtectionBadge status={data.protectionStatus} />
+          </span>
+          <span className="muted">Version {data.version}</span>
         </div>
-        <div className="stack">
+        <ClaimDeskBar claim={data} canReopen={can(me, 'claim:resolve', store)} onNotice={setNotice} />
+      </div>
+      <div role="status">{notice ? <p className="alert alert-success">{notice}</p> : null}</div>
+      {/* Three blocks, so that one column reads decide → facts → record, and two put the facts beside the other two. */}
+      <div className="claim-layout">
+        <div className="stack claim-decide">
+          <DecisionPanel
+            key={`decide-${preset.seq}`}
+            claim={data}
+            canResolve={mayResolve}
+            preset={preset.value}
+            onDone={setNotice}
+          />
           <AssignmentSection claim={data} me={me.user} canAssign={can(me, 'claim:update', store)} />
           {offerMacros ? (
             <MacroPicker
@@ -187,6 +179,20 @@ function ClaimView({ claimId }: { claimId: string }) {
             />
           ) : null}
           {mayChangeStatus ? <StatusForm claim={data} /> : null}
+        </div>
+        <div className="stack claim-facts">
+          <ItemIssuesSection claim={data} />
+          <CustomerClaimSection claim={data} />
+          <ClaimFactsPanels claim={data} />
+          <Messages key={`messages-${reply.seq}`} claim={data} canSend={maySend} initialText={reply.text} />
+          <ResolutionSections claim={data} />
+          <StoreCreditSection claim={data} />
+          {can(me, 'reviews:read', store) ? <ReviewSection claimId={data.id} /> : null}
+          {mayReadNotes || mayAddNotes ? (
+            <NotesSection claim={data} canRead={mayReadNotes} canCreate={mayAddNotes} />
+          ) : null}
+        </div>
+        <div className="stack claim-record">
           {can(me, 'label:read', store) || mayAddLabel || mayRemoveLabel ? (
             <LabelsSection claim={data} canAdd={mayAddLabel} canRemove={mayRemoveLabel} />
           ) : null}

@@ -35,6 +35,7 @@ import { SavedViews } from './queue/SavedViews.js';
 import { EXPORT_PAGE_SIZE, download, exportClaimsCsv } from './queue/exportCsv.js';
 import { rememberQueueOrder } from './queue/queueOrder.js';
 import { ColumnChooser } from './queue/ColumnChooser.js';
+import { FirstRunGuide } from './queue/FirstRunGuide.js';
 import { claimQueries } from './queries.js';
 
 const EMPTY: AdminClaimListItem[] = [];
@@ -353,6 +354,14 @@ export function QueuePage() {
         ? `${claimsOf}, unassigned`
         : claimsOf;
   const match = firstPage?.match ?? null;
+  // No claim at all, not merely none matching: a new store's desk, which guides instead of showing an empty table.
+  const deskEmpty =
+    !claims.isPending &&
+    !claims.isError &&
+    rows.length === 0 &&
+    !filtersActive &&
+    search.status === undefined &&
+    search.assignee === undefined;
 
   return (
     <Page
@@ -408,81 +417,89 @@ export function QueuePage() {
         {!claims.isPending && search.q && match ? ` Search: ${MATCH_WORDS[match]}.` : ''}
       </p>
       {mayBulk ? <BulkStatusBar selected={selectedRows} onClear={() => setSelection(new Set())} /> : null}
-      <div className="table-wrap">
-        <table ref={tableRef} className="claims-table" onKeyDown={onTableKey} aria-describedby="queue-keys">
-          <caption className="visually-hidden">Claims, {SORT_WORDS[sort][order]}</caption>
-          <thead>
-            {table.getHeaderGroups().map((group) => (
-              <tr key={group.id}>
-                {mayBulk ? (
-                  <th scope="col" className="select-cell">
-                    <input
-                      type="checkbox"
-                      aria-label="Select all claims on this page"
-                      checked={allSelected}
-                      disabled={rows.length === 0}
-                      ref={(el) => {
-                        if (el) el.indeterminate = selectedRows.length > 0 && !allSelected;
-                      }}
-                      onChange={(e) => setSelection(e.target.checked ? new Set(rows.map((r) => r.id)) : new Set())}
-                    />
-                  </th>
-                ) : null}
-                {group.headers.map((header) => {
-                  const sorted = header.column.getIsSorted();
-                  const columnSort = SORT_OF_COLUMN[header.column.id];
-                  return (
-                    <th
-                      key={header.id}
-                      scope="col"
-                      aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
-                    >
-                      {header.column.getCanSort() && columnSort ? (
-                        <button type="button" className="sort-button" onClick={header.column.getToggleSortingHandler()}>
-                          <table.FlexRender header={header} />
-                          <span aria-hidden="true">{sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ' ↕'}</span>
-                          <span className="visually-hidden">
-                            {sorted
-                              ? `, ${SORT_WORDS[columnSort][sorted]}: show ${SORT_WORDS[columnSort][sorted === 'asc' ? 'desc' : 'asc']}`
-                              : `: sort, ${SORT_WORDS[columnSort].desc}`}
-                          </span>
-                        </button>
-                      ) : (
-                        <table.FlexRender header={header} />
-                      )}
+      {deskEmpty ? (
+        <FirstRunGuide />
+      ) : (
+        <div className="table-wrap">
+          <table ref={tableRef} className="claims-table" onKeyDown={onTableKey} aria-describedby="queue-keys">
+            <caption className="visually-hidden">Claims, {SORT_WORDS[sort][order]}</caption>
+            <thead>
+              {table.getHeaderGroups().map((group) => (
+                <tr key={group.id}>
+                  {mayBulk ? (
+                    <th scope="col" className="select-cell">
+                      <input
+                        type="checkbox"
+                        aria-label="Select all claims on this page"
+                        checked={allSelected}
+                        disabled={rows.length === 0}
+                        ref={(el) => {
+                          if (el) el.indeterminate = selectedRows.length > 0 && !allSelected;
+                        }}
+                        onChange={(e) => setSelection(e.target.checked ? new Set(rows.map((r) => r.id)) : new Set())}
+                      />
                     </th>
-                  );
-                })}
-              </tr>
-            ))}
-          </thead>
-          <tbody>
-            {table.getRowModel().rows.map((row) => (
-              <tr key={row.id} className={selection.has(row.id) ? 'row-selected' : undefined}>
-                {mayBulk ? (
-                  <td className="select-cell">
-                    <input
-                      type="checkbox"
-                      aria-label={`Select claim #${row.original.claimNumber}`}
-                      checked={selection.has(row.id)}
-                      onChange={(e) => toggle(row.id, e.target.checked)}
-                    />
-                  </td>
-                ) : null}
-                {row.getVisibleCells().map((cell) => (
-                  <td key={cell.id}>
-                    <table.FlexRender cell={cell} />
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+                  ) : null}
+                  {group.headers.map((header) => {
+                    const sorted = header.column.getIsSorted();
+                    const columnSort = SORT_OF_COLUMN[header.column.id];
+                    return (
+                      <th
+                        key={header.id}
+                        scope="col"
+                        aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
+                      >
+                        {header.column.getCanSort() && columnSort ? (
+                          <button
+                            type="button"
+                            className="sort-button"
+                            onClick={header.column.getToggleSortingHandler()}
+                          >
+                            <table.FlexRender header={header} />
+                            <span aria-hidden="true">{sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ' ↕'}</span>
+                            <span className="visually-hidden">
+                              {sorted
+                                ? `, ${SORT_WORDS[columnSort][sorted]}: show ${SORT_WORDS[columnSort][sorted === 'asc' ? 'desc' : 'asc']}`
+                                : `: sort, ${SORT_WORDS[columnSort].desc}`}
+                            </span>
+                          </button>
+                        ) : (
+                          <table.FlexRender header={header} />
+                        )}
+                      </th>
+                    );
+                  })}
+                </tr>
+              ))}
+            </thead>
+            <tbody>
+              {table.getRowModel().rows.map((row) => (
+                <tr key={row.id} className={selection.has(row.id) ? 'row-selected' : undefined}>
+                  {mayBulk ? (
+                    <td className="select-cell">
+                      <input
+                        type="checkbox"
+                        aria-label={`Select claim #${row.original.claimNumber}`}
+                        checked={selection.has(row.id)}
+                        onChange={(e) => toggle(row.id, e.target.checked)}
+                      />
+                    </td>
+                  ) : null}
+                  {row.getVisibleCells().map((cell) => (
+                    <td key={cell.id}>
+                      <table.FlexRender cell={cell} />
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
       <p id="queue-keys" className="hint">
         Press j or k to move between claims, Enter to open one, ? for all shortcuts.
       </p>
-      {!claims.isPending && rows.length === 0 && !claims.isError ? (
+      {!claims.isPending && rows.length === 0 && !claims.isError && !deskEmpty ? (
         <p className="empty">No claims match these filters.</p>
       ) : null}
       {claims.hasNextPage ? (

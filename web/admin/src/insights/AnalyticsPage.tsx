@@ -8,7 +8,7 @@ import {
   type AnalyticsQuery,
   type AnalyticsResponse,
 } from '@claims/contracts';
-import { formatDate } from '@claims/format';
+import { formatDay } from '@claims/format';
 import { api, isHttpError } from '../shared/api.js';
 import { storesWith, useMe } from '../shared/session.js';
 import { Alert, Page } from '@claims/ui/components';
@@ -18,7 +18,7 @@ import { formatChange, formatDuration, formatRate, formatTotals } from '../share
 import {
   CarrierChart,
   FiledByDayChart,
-  ReimbursedChart,
+  ReimbursedCharts,
   ResolutionMixChart,
   ShipmentStatusChart,
 } from './analytics/AnalyticsCharts.js';
@@ -158,7 +158,8 @@ function tilesOf(figures: AnalyticsFigures, previous: AnalyticsFigures | null): 
     value: show(figures),
     current: pick(figures),
     previous: previous ? pick(previous) : null,
-    previousValue: previous ? show(previous) : null,
+    // A dash the period before is nothing to compare with: the tile then says nothing about it.
+    previousValue: previous && show(previous) !== '–' ? show(previous) : null,
     ...(detail ? { detail } : {}),
   });
   return [
@@ -225,14 +226,18 @@ function tilesOf(figures: AnalyticsFigures, previous: AnalyticsFigures | null): 
 }
 
 function Kpis({ analytics }: { analytics: AnalyticsResponse }) {
+  // A period before without a claim has nothing to compare with: every tile then leaves the comparison out.
+  const before = analytics.previous && analytics.previous.figures.claimsFiled > 0 ? analytics.previous.figures : null;
   return (
     <ul className="kpis" aria-label="Key figures">
-      {tilesOf(analytics.figures, analytics.previous?.figures ?? null).map((t) => (
+      {tilesOf(analytics.figures, before).map((t) => (
         <li key={t.label} className="card kpi">
           <span className="kpi-label">{t.label}</span>
           <span className="kpi-value">{t.value}</span>
           {t.detail ? <span className="kpi-detail">{t.detail}</span> : null}
-          <span className="kpi-change">{formatChange(relativeChange(t.current, t.previous), t.previousValue)}</span>
+          {t.previousValue === null ? null : (
+            <span className="kpi-change">{formatChange(relativeChange(t.current, t.previous), t.previousValue)}</span>
+          )}
         </li>
       ))}
     </ul>
@@ -320,8 +325,8 @@ export function AnalyticsPage() {
             onChange={onChange}
           />
           <p className="hint" aria-live="polite">
-            Claims filed {formatDate(period.from)} to {formatDate(`${toDay}T12:00:00.000Z`)} (UTC days), compared with
-            the {Math.round((Date.parse(period.to) - Date.parse(period.from)) / DAY_MS)} days before.
+            Claims filed {formatDay(dayOf(period.from))} to {formatDay(toDay)} (UTC days), compared with the{' '}
+            {Math.round((Date.parse(period.to) - Date.parse(period.from)) / DAY_MS)} days before.
           </p>
           {result.isError ? (
             <Alert>
@@ -342,7 +347,7 @@ export function AnalyticsPage() {
                 <CarrierChart figures={result.data.figures} />
                 <ShipmentStatusChart figures={result.data.figures} />
                 <ResolutionMixChart figures={result.data.figures} />
-                <ReimbursedChart figures={result.data.figures} />
+                <ReimbursedCharts figures={result.data.figures} />
                 <DenialReasons figures={result.data.figures} />
               </div>
             </div>

@@ -74,7 +74,7 @@ export function FinanceChartsPage() {
       </form>
       <p className="hint">
         {formatMonth(range.months[0]!)} to {formatMonth(range.months.at(-1)!)} (UTC months); premiums in each order's
-        premium currency, payouts in the store's.
+        premium currency, payouts in the store's, a chart per currency.
       </p>
       {totals.isError ? <Alert>{errorText(totals.error, 'The figures could not be loaded. Try again.')}</Alert> : null}
       {!totals.data ? (

@@ -4,13 +4,15 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { FinanceReplayRequest, type FinanceReplayView, type StoreCreditKind, type StoreRef } from '@claims/contracts';
 import { errorText } from '@claims/ui';
-import { formatMoney, pluralize } from '@claims/format';
+import { formatDay, formatMoney, pluralize } from '@claims/format';
 import { Alert, Page } from '@claims/ui/components';
 import { holdsInternally, useMe } from '../shared/session.js';
 import { financeApi } from './finance/financeApi.js';
-import { daysOf, formatDay, periodProblem } from './finance/period.js';
+import { daysOf, periodProblem } from './finance/period.js';
 import { difference } from './finance/totals.js';
 import { shortId, storeNameOf } from './finance/references.js';
+import { ClaimLink } from './finance/ClaimLink.js';
+import { resolutionTypeLabel } from '../shared/labels.js';
 import { financeQueries } from './queries.js';
 
 export const ReplaySearch = z.object({ replay: z.uuid().optional().catch(undefined) });
@@ -269,9 +271,9 @@ function StoreCreditComparison({
             <caption>Store-credit entries that differ</caption>
             <thead>
               <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Store</th>
+                <th scope="col">Claim</th>
                 <th scope="col">Entry</th>
+                <th scope="col">Store</th>
                 <th scope="col">Live</th>
                 <th scope="col">Replayed</th>
               </tr>
@@ -280,22 +282,10 @@ function StoreCreditComparison({
               {differences.map((d) => (
                 <tr key={d.eventId}>
                   <th scope="row">
-                    <code>{d.eventId}</code>
+                    {d.claimId ? <ClaimLink claimId={d.claimId} claimNumber={d.claimNumber} /> : 'No claim'}
                   </th>
+                  <td>{CREDIT_KINDS[d.kind]}</td>
                   <td>{storeNameOf(stores, d.storeId)}</td>
-                  <td>
-                    {CREDIT_KINDS[d.kind]}
-                    {d.claimId ? (
-                      <>
-                        {' '}
-                        (
-                        <Link to="/claims/view/$claimRef" params={{ claimRef: d.claimId }} search={{}}>
-                          claim {shortId(d.claimId)}
-                        </Link>
-                        )
-                      </>
-                    ) : null}
-                  </td>
                   <td className="numeric">{money(d.live, d.currency)}</td>
                   <td className="numeric">{money(d.replayed, d.currency)}</td>
                 </tr>
@@ -350,7 +340,7 @@ function InvoiceComparison({
                 <th scope="col">Issued</th>
                 <th scope="col">Replayed</th>
                 <th scope="col">Difference</th>
-                <th scope="col">Events</th>
+                <th scope="col">Because of</th>
               </tr>
             </thead>
             <tbody>
@@ -367,14 +357,17 @@ function InvoiceComparison({
                   <td className="numeric">{formatMoney(d.change, d.currency)}</td>
                   <td>
                     {d.causes.length === 0 ? (
-                      <code>{d.eventId ?? '—'}</code>
+                      '—'
                     ) : (
                       <ul className="plain">
                         {d.causes.map((c) => (
                           <li key={`${c.eventId} ${c.claimId ?? ''}`}>
-                            <code>{c.eventId}</code>{' '}
-                            {c.claimId ? `(claim ${shortId(c.claimId)})` : "(the invoice's recorded share)"}:{' '}
-                            {formatMoney(c.change, d.currency)}
+                            {c.claimId ? (
+                              <ClaimLink claimId={c.claimId} claimNumber={c.claimNumber} />
+                            ) : (
+                              "The invoice's recorded share"
+                            )}
+                            : {formatMoney(c.change, d.currency)}
                           </li>
                         ))}
                       </ul>
@@ -410,12 +403,12 @@ function ReplayResult({ view, stores }: { view: FinanceReplayView; stores: reado
       {view.differences.length > 0 ? (
         <div className="table-wrap">
           <table className="claims-table">
-            <caption>Differences, by the event that decided them</caption>
+            <caption>Differences, by the claim that decided them</caption>
             <thead>
               <tr>
                 <th scope="col">Claim</th>
                 <th scope="col">Store</th>
-                <th scope="col">Event</th>
+                <th scope="col">Resolution</th>
                 <th scope="col">Live</th>
                 <th scope="col">Replayed</th>
                 <th scope="col">Difference</th>
@@ -427,14 +420,10 @@ function ReplayResult({ view, stores }: { view: FinanceReplayView; stores: reado
                 return (
                   <tr key={`${d.eventId} ${d.claimId} ${d.live ?? ''} ${d.replayed ?? ''}`}>
                     <th scope="row">
-                      <Link to="/claims/view/$claimRef" params={{ claimRef: d.claimId }} search={{}}>
-                        Claim {shortId(d.claimId)}
-                      </Link>
+                      <ClaimLink claimId={d.claimId} claimNumber={d.claimNumber} />
                     </th>
                     <td>{storeNameOf(stores, d.storeId)}</td>
-                    <td>
-                      <code>{d.eventId}</code>
-                    </td>
+                    <td>{resolutionTypeLabel(d.resolutionType)}</td>
                     <td className="numeric">
                       {money(d.live, currency)}
                       {d.live === null ? <span className="hint"> not in the live ledger</span> : null}

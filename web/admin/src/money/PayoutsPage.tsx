@@ -1,16 +1,17 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { useNavigate, useSearch } from '@tanstack/react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { PayoutStatus, type PayoutEntry, type StoreRef } from '@claims/contracts';
 import { errorText } from '@claims/ui';
-import { formatDateTime, formatMoney, humanizeCode, pluralize } from '@claims/format';
+import { formatDateTime, formatDay, formatMoney, humanizeCode, pluralize } from '@claims/format';
 import { Alert, Page } from '@claims/ui/components';
 import { holdsInternally, useMe } from '../shared/session.js';
 import { Badge, type BadgeTone } from '../shared/components/ui.js';
 import { resolutionTypeLabel } from '../shared/labels.js';
-import { PeriodSearch, daysOf, formatDay, periodProblem } from './finance/period.js';
-import { shortId, storeNameOf } from './finance/references.js';
+import { PeriodSearch, daysOf, periodProblem } from './finance/period.js';
+import { storeNameOf } from './finance/references.js';
+import { ClaimLink } from './finance/ClaimLink.js';
 import { totalsByCurrency } from './finance/totals.js';
 import { formatTotals } from '../shared/format.js';
 import { PayoutBatches } from './finance/PayoutBatches.js';
@@ -175,9 +176,7 @@ function EntriesTable({ entries, stores }: { entries: readonly PayoutEntry[]; st
           {entries.map((e) => (
             <tr key={e.id}>
               <th scope="row">
-                <Link to="/claims/view/$claimRef" params={{ claimRef: e.claimId }} search={{}}>
-                  Claim {shortId(e.claimId)}
-                </Link>
+                <ClaimLink claimId={e.claimId} claimNumber={e.claimNumber} />
               </th>
               <td>{storeNameOf(stores, e.storeId)}</td>
               <td>{resolutionTypeLabel(e.resolutionType)}</td>

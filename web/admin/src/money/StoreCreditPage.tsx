@@ -8,7 +8,7 @@ import { formatDateTime, formatMoney } from '@claims/format';
 import { Alert, Page } from '@claims/ui/components';
 import { can, storesWith, useMe } from '../shared/session.js';
 import { StorePicker } from '../shared/components/StorePicker.js';
-import { shortId } from './finance/references.js';
+import { ClaimLink } from './finance/ClaimLink.js';
 import { CreditChangeForms } from './store-credit/CreditChangeForms.js';
 import { storeCreditQueries } from './queries.js';
 
@@ -125,15 +125,7 @@ function Ledger({ storeId, email, mayChange }: { storeId: string; email: string;
                       <td className="numeric">
                         {e.bonus === null ? '—' : `${formatMoney(e.bonus, data.currency)} included`}
                       </td>
-                      <td>
-                        {e.claimId ? (
-                          <Link to="/claims/view/$claimRef" params={{ claimRef: e.claimId }} search={{}}>
-                            Claim {shortId(e.claimId)}
-                          </Link>
-                        ) : (
-                          '—'
-                        )}
-                      </td>
+                      <td>{e.claimId ? <ClaimLink claimId={e.claimId} claimNumber={e.claimNumber} /> : '—'}</td>
                       <td>{e.note ?? '—'}</td>
                     </tr>
                   ))}

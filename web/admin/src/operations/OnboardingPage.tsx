@@ -14,6 +14,8 @@ import { errorText } from '@claims/ui';
 import { formatDateTime } from '@claims/format';
 import { Alert, Page } from '@claims/ui/components';
 import { onboardingApi } from './onboarding/onboardingApi.js';
+import { StepLink } from './onboarding/StepLink.js';
+import './onboarding/onboarding.css';
 import { holdsInternally, meQuery, useMe } from '../shared/session.js';
 import { Badge, type BadgeTone } from '../shared/components/ui.js';
 import { onboardingQueries } from './queries.js';
@@ -87,11 +89,12 @@ function NewAccountForm({ onDone }: { onDone: (message: string) => void }) {
   return (
     <section className="card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>New account</h2>
-      <form className="inline-form" onSubmit={onSubmit} noValidate>
+      <form className="onboarding-form" onSubmit={onSubmit} noValidate>
         <div className="field">
           <label htmlFor={`${id}-name`}>Account name</label>
           <input
             id={`${id}-name`}
+            type="text"
             value={name}
             onChange={(e) => setName(e.target.value)}
             maxLength={120}
@@ -102,6 +105,7 @@ function NewAccountForm({ onDone }: { onDone: (message: string) => void }) {
           <label htmlFor={`${id}-slug`}>Account slug</label>
           <input
             id={`${id}-slug`}
+            type="text"
             value={slug}
             onChange={(e) => setSlug(e.target.value)}
             maxLength={60}
@@ -112,9 +116,11 @@ function NewAccountForm({ onDone }: { onDone: (message: string) => void }) {
             Lowercase letters, digits and hyphens.
           </p>
         </div>
-        <button type="submit" className="button button-primary" disabled={create.isPending}>
-          Create account
-        </button>
+        <div className="onboarding-form-actions">
+          <button type="submit" className="button button-primary" disabled={create.isPending}>
+            Create account
+          </button>
+        </div>
       </form>
       <Problems problems={problems} />
       {create.isError ? <Alert>{errorText(create.error)}</Alert> : null}
@@ -155,6 +161,7 @@ function NewStoreForm({ accounts, onDone }: { accounts: AccountView[]; onDone: (
       <label htmlFor={`${id}-${key}`}>{label}</label>
       <input
         id={`${id}-${key}`}
+        type="text"
         value={fields[key]}
         onChange={(e) => set(key)(e.target.value)}
         maxLength={max}
@@ -168,7 +175,7 @@ function NewStoreForm({ accounts, onDone }: { accounts: AccountView[]; onDone: (
       {accounts.length === 0 ? (
         <p className="hint">Create an account first: every store belongs to one.</p>
       ) : (
-        <form className="inline-form" onSubmit={onSubmit} noValidate>
+        <form className="onboarding-form" onSubmit={onSubmit} noValidate>
           <div className="field">
             <label htmlFor={`${id}-account`}>Account</label>
             <select
@@ -187,9 +194,11 @@ function NewStoreForm({ accounts, onDone }: { accounts: AccountView[]; onDone: (
           {input('slug', 'Store slug', 60)}
           {input('currency', 'Currency', 3)}
           {input('domain', 'Custom domain (optional)', 253)}
-          <button type="submit" className="button button-primary" disabled={create.isPending}>
-            Create store
-          </button>
+          <div className="onboarding-form-actions">
+            <button type="submit" className="button button-primary" disabled={create.isPending}>
+              Create store
+            </button>
+          </div>
         </form>
       )}
       <Problems problems={problems} />
@@ -248,29 +257,40 @@ function StoreChecklist({ store, onDone }: { store: StoreOnboardingView; onDone:
           Rejected {formatDateTime(rejection.at)} by {rejection.actor.name ?? rejection.actor.id}: {rejection.note}
         </p>
       ) : null}
-      <ol className="plain" aria-label={`Onboarding checklist of ${store.storeName}`}>
-        {CHECKLIST.map((step) => {
+      <ol className="onboarding-steps" aria-label={`Onboarding checklist of ${store.storeName}`}>
+        {CHECKLIST.map((step, index) => {
           const done = doneSince(step) ? last(step) : undefined;
           return (
-            <li key={step}>
-              {done ? '✓ ' : '○ '}
-              {ONBOARDING_STEP_LABELS[step]}
-              {done ? (
-                <span className="hint">
-                  {' '}
-                  — {formatDateTime(done.at)} by {done.actor.name ?? done.actor.id}
+            <li key={step} className={done ? 'onboarding-step onboarding-step-done' : 'onboarding-step'}>
+              <span className="onboarding-step-marker" aria-hidden="true">
+                {done ? '✓' : index + 1}
+              </span>
+              <div className="onboarding-step-body">
+                <span className="onboarding-step-text">
+                  {ONBOARDING_STEP_LABELS[step]}
+                  <span className="hint">
+                    {done ? ` — ${formatDateTime(done.at)} by ${done.actor.name ?? done.actor.id}` : ' — to do'}
+                  </span>
                 </span>
-              ) : (
-                <span className="hint"> — to do</span>
-              )}
+                <StepLink step={step} store={store} />
+              </div>
             </li>
           );
         })}
-        <li>
-          {store.active ? '✓ ' : '○ '}Activated{store.active ? null : <span className="hint"> — to do</span>}
+        <li className={store.active ? 'onboarding-step onboarding-step-done' : 'onboarding-step'}>
+          <span className="onboarding-step-marker" aria-hidden="true">
+            {store.active ? '✓' : CHECKLIST.length + 1}
+          </span>
+          <div className="onboarding-step-body">
+            <span className="onboarding-step-text">
+              Activated
+              {store.active ? null : <span className="hint"> — to do</span>}
+            </span>
+            <StepLink step="activate" store={store} />
+          </div>
         </li>
       </ol>
-      <div className="inline-form">
+      <div className="onboarding-actions">
         {offered.map((step) => (
           <button
             key={step}
@@ -295,7 +315,7 @@ function StoreChecklist({ store, onDone }: { store: StoreOnboardingView; onDone:
       </div>
       {rejectable ? (
         <form
-          className="inline-form"
+          className="onboarding-form"
           onSubmit={(e) => {
             e.preventDefault();
             advance.mutate({ step: 'reject', note: reason });
@@ -305,19 +325,22 @@ function StoreChecklist({ store, onDone }: { store: StoreOnboardingView; onDone:
             <label htmlFor={`${id}-reason`}>Reason for rejecting</label>
             <input
               id={`${id}-reason`}
+              type="text"
               value={reason}
               onChange={(e) => setReason(e.target.value)}
               maxLength={2_000}
               required
             />
           </div>
-          <button
-            type="submit"
-            className="button button-secondary"
-            disabled={advance.isPending || reason.trim() === ''}
-          >
-            Reject
-          </button>
+          <div className="onboarding-form-actions">
+            <button
+              type="submit"
+              className="button button-secondary"
+              disabled={advance.isPending || reason.trim() === ''}
+            >
+              Reject
+            </button>
+          </div>
         </form>
       ) : null}
       {advance.isError ? <Alert>{errorText(advance.error)}</Alert> : null}

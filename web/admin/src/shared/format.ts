@@ -17,8 +17,7 @@ export const formatTotals = (totals: readonly CurrencyTotal[]): string =>
   totals.length === 0 ? '–' : totals.map((t) => formatMoney(t.amount, t.currency)).join(' · ');
 
 /** The change against the previous period in words (a chart of colours alone says nothing to some), with the figure it was. */
-export function formatChange(change: number | null, previous: string | null): string {
-  if (previous === null) return 'not compared';
+export function formatChange(change: number | null, previous: string): string {
   if (change === null || change === 0) return `was ${previous} the period before`;
   return `${change > 0 ? '+' : '−'}${Math.abs(change * 100).toFixed(0)}% (was ${previous})`;
 }

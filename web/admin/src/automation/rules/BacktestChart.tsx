@@ -1,11 +1,9 @@
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
 import type { BacktestView } from '@claims/contracts';
-import { formatDate, formatMoney } from '@claims/format';
+import { formatDay, formatMoney } from '@claims/format';
 import { ChartFigure, colourOf } from '../../shared/components/ChartFigure.js';
 
 const axis = { fontSize: 12 };
-/** A week's Monday as a date: at noon UTC, so no time zone of the viewer moves it to the day before. */
-const weekLabel = (week: string) => formatDate(`${week}T12:00:00Z`);
 
 /** A backtest by week of filing: the claims the rule matched and those it would have decided, with the table beside. */
 export function BacktestChart({ weeks, currency }: { weeks: BacktestView['weeks']; currency: string }) {
@@ -20,9 +18,9 @@ export function BacktestChart({ weeks, currency }: { weeks: BacktestView['weeks'
           : `${matched} matched and ${decided} decided over ${weeks.length} ${weeks.length === 1 ? 'week' : 'weeks'}.`
       }
       columns={['Week of', 'Matched', 'Decided', 'Money']}
-      rows={weeks.map((w) => [weekLabel(w.week), w.matched, w.decided, formatMoney(w.amount, currency)])}
+      rows={weeks.map((w) => [formatDay(w.week), w.matched, w.decided, formatMoney(w.amount, currency)])}
     >
-      <BarChart data={weeks.map((w) => ({ ...w, week: weekLabel(w.week) }))} accessibilityLayer={false}>
+      <BarChart data={weeks.map((w) => ({ ...w, week: formatDay(w.week) }))} accessibilityLayer={false}>
         <CartesianGrid strokeDasharray="3 3" />
         <XAxis dataKey="week" tick={axis} />
         <YAxis allowDecimals={false} tick={axis} width={40} />

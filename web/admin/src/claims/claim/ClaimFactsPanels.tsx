@@ -9,6 +9,7 @@ import { resolutionTypeLabel } from '../../shared/labels.js';
 import './decision.css';
 import { claimQueries } from '../queries.js';
 import { RiskPanel, RuleActivityPanel } from './RiskAndRules.js';
+import { FoldingCard } from '../../shared/components/FoldingCard.js';
 
 function AddressBlock({ address }: { address: Address }) {
   const lines = [
@@ -34,8 +35,7 @@ function AddressBlock({ address }: { address: Address }) {
 function OrderPanel({ facts }: { facts: ClaimFacts }) {
   const { order } = facts;
   return (
-    <section className="card" aria-labelledby="order-facts">
-      <h2 id="order-facts">Order and shipping</h2>
+    <FoldingCard title="Order and shipping" titleId="order-facts" storageKey="claim:order-facts" defaultOpen>
       {order ? (
         <>
           <dl className="facts">
@@ -98,7 +98,7 @@ function OrderPanel({ facts }: { facts: ClaimFacts }) {
       ) : (
         <p className="muted">The order is no longer on file.</p>
       )}
-    </section>
+    </FoldingCard>
   );
 }
 
@@ -106,8 +106,7 @@ function OrderPanel({ facts }: { facts: ClaimFacts }) {
 function SignaturePanel({ facts, customer }: { facts: ClaimFacts; customer: string }) {
   const { signature } = facts;
   return (
-    <section className="card" aria-labelledby="signature">
-      <h2 id="signature">Signature</h2>
+    <FoldingCard title="Signature" titleId="signature" storageKey="claim:signature" defaultOpen>
       {signature ? (
         <figure className="signature">
           {signature.kind === 'drawn' ? (
@@ -123,7 +122,7 @@ function SignaturePanel({ facts, customer }: { facts: ClaimFacts; customer: stri
       ) : (
         <p className="muted">No signature on file.</p>
       )}
-    </section>
+    </FoldingCard>
   );
 }
 
@@ -132,8 +131,7 @@ function FlagsPanel({ facts }: { facts: ClaimFacts }) {
   const { recentClaimsByEmail, reusedPhotos } = facts.flags;
   const frequent = recentClaimsByEmail > 1;
   return (
-    <section className="card" aria-labelledby="flags">
-      <h2 id="flags">Flags</h2>
+    <FoldingCard title="Flags" titleId="flags" storageKey="claim:flags" defaultOpen>
       <ul className="plain flags">
         <li className={frequent ? 'flag flag-raised' : 'flag'}>
           {pluralize(recentClaimsByEmail, 'claim')} by this email in the last {RECENT_CLAIMS_DAYS} days
@@ -154,15 +152,14 @@ function FlagsPanel({ facts }: { facts: ClaimFacts }) {
           ))
         )}
       </ul>
-    </section>
+    </FoldingCard>
   );
 }
 
 /** The shopper's other claims (stores the agent may read) and how each ended. */
 function OtherClaimsPanel({ facts }: { facts: ClaimFacts }) {
   return (
-    <section className="card" aria-labelledby="other-claims">
-      <h2 id="other-claims">The customer's other claims</h2>
+    <FoldingCard title="The customer's other claims" titleId="other-claims" storageKey="claim:other-claims" defaultOpen>
       {facts.otherClaims.length === 0 ? (
         <p className="muted">No other claims.</p>
       ) : (
@@ -199,7 +196,7 @@ function OtherClaimsPanel({ facts }: { facts: ClaimFacts }) {
           </table>
         </div>
       )}
-    </section>
+    </FoldingCard>
   );
 }
 

@@ -17,6 +17,7 @@ import { ToolCard } from '../../shared/components/ui.js';
 import { Alert } from '@claims/ui/components';
 import { claimQueries } from '../queries.js';
 import { macroQueries } from '../../settings/queries.js';
+import { FoldingCard } from '../../shared/components/FoldingCard.js';
 
 const failureText = (error: unknown): string =>
   isHttpError(error, 409)
@@ -74,8 +75,7 @@ export function NotesSection({
   }
   const list = notes.data?.data ?? [];
   return (
-    <section className="card" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>Internal notes</h2>
+    <FoldingCard title="Internal notes" titleId={`${id}-title`} storageKey="claim:internal-notes" defaultOpen>
       <p className="hint">Only your team sees these; the customer never does.</p>
       {canRead ? (
         <>
@@ -121,7 +121,7 @@ export function NotesSection({
           </div>
         </form>
       ) : null}
-    </section>
+    </FoldingCard>
   );
 }
 

@@ -9,6 +9,7 @@ import { api } from '../../shared/api.js';
 import { useClaimUpdated } from './Actions.js';
 import { ACCEPT_ATTRIBUTE, MAX_ATTACHMENTS, attachmentProblem, isImage, uploadAttachment } from './attachments.js';
 import { MessageText } from './MessageText.js';
+import { FoldingCard } from '../../shared/components/FoldingCard.js';
 
 const attachmentName = (message: Message, media: Media, index: number) =>
   `Attachment ${index + 1} from ${message.senderName}: ${media.filename}`;
@@ -90,8 +91,7 @@ export function Messages({
   }
   const viewed = claim.messages.find((m) => m.id === viewing?.messageId);
   return (
-    <section className="card" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>Messages</h2>
+    <FoldingCard title="Messages" titleId={`${id}-title`} storageKey="claim:messages" defaultOpen>
       {claim.messages.length === 0 ? (
         <p className="muted">No messages yet.</p>
       ) : (
@@ -168,6 +168,6 @@ export function Messages({
           </div>
         </form>
       ) : null}
-    </section>
+    </FoldingCard>
   );
 }

@@ -5,13 +5,13 @@ import { formatDateTime, formatMoney } from '@claims/format';
 import { Alert } from '@claims/ui/components';
 import { Fact, RiskBadge } from '../../shared/components/ui.js';
 import { claimQueries } from '../queries.js';
+import { FoldingCard } from '../../shared/components/FoldingCard.js';
 
 /** The claim's risk as filing assessed it: level, score and each reason in words (docs/decisions/automation.md). */
 export function RiskPanel({ claim }: { claim: AdminClaimDetail }) {
   const { risk } = claim;
   return (
-    <section className="card" aria-labelledby="risk">
-      <h2 id="risk">Risk</h2>
+    <FoldingCard title="Risk" titleId="risk" storageKey="claim:risk" defaultOpen>
       <dl className="facts">
         <Fact term="Level">
           <RiskBadge level={risk.level} score={risk.score} />
@@ -26,7 +26,7 @@ export function RiskPanel({ claim }: { claim: AdminClaimDetail }) {
           </li>
         ))}
       </ul>
-    </section>
+    </FoldingCard>
   );
 }
 
@@ -52,8 +52,7 @@ export function RuleActivityPanel({ claimId }: { claimId: string }) {
   const entries = activity.data?.entries ?? [];
   if (entries.length === 0) return null;
   return (
-    <section className="card" aria-labelledby="rule-activity">
-      <h2 id="rule-activity">Rules</h2>
+    <FoldingCard title="Rules" titleId="rule-activity" storageKey="claim:rule-activity" defaultOpen>
       <ul className="plain flags">
         {entries.map((entry) => (
           <li key={`${entry.ruleId}:${entry.mode}`} className="flag">
@@ -64,6 +63,6 @@ export function RuleActivityPanel({ claimId }: { claimId: string }) {
           </li>
         ))}
       </ul>
-    </section>
+    </FoldingCard>
   );
 }

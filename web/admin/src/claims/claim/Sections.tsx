@@ -5,6 +5,7 @@ import { Lightbox } from '@claims/ui/lightbox';
 import { Fact } from '../../shared/components/ui.js';
 import { claimTypeLabel, reasonLabel, requestedResolutionLabel, resolutionTypeLabel } from '../../shared/labels.js';
 import { summarizeResolutions } from './resolutionSummary.js';
+import { FoldingCard } from '../../shared/components/FoldingCard.js';
 
 function AddressLines({ address }: { address: Address }) {
   const lines = [
@@ -28,8 +29,7 @@ function AddressLines({ address }: { address: Address }) {
 /** 'Customer Claim' (docs/product.md#merchant-claim-view). */
 export function CustomerClaimSection({ claim }: { claim: AdminClaimDetail }) {
   return (
-    <section className="card" aria-labelledby="customer-claim">
-      <h2 id="customer-claim">Customer Claim</h2>
+    <FoldingCard title="Customer Claim" titleId="customer-claim" storageKey="claim:customer-claim" defaultOpen>
       <dl className="facts">
         <Fact term="Claim ID">#{claim.claimNumber}</Fact>
         <Fact term="Order ID">
@@ -51,7 +51,7 @@ export function CustomerClaimSection({ claim }: { claim: AdminClaimDetail }) {
           <Fact term="Insured amount">{formatMoney(claim.policy.insuredAmount, claim.policy.premiumCurrency)}</Fact>
         ) : null}
       </dl>
-    </section>
+    </FoldingCard>
   );
 }
 
@@ -60,8 +60,7 @@ export function ItemIssuesSection({ claim }: { claim: AdminClaimDetail }) {
   const [open, setOpen] = useState<{ itemId: string; index: number } | null>(null);
   const openItem = claim.items.find((i) => i.id === open?.itemId);
   return (
-    <section className="card" aria-labelledby="item-issues">
-      <h2 id="item-issues">Item Issue(s)</h2>
+    <FoldingCard title="Item Issue(s)" titleId="item-issues" storageKey="claim:item-issues" defaultOpen>
       <ul className="plain item-list">
         {claim.items.map((item) => {
           const options = Object.entries(item.selectedOptions)
@@ -124,7 +123,7 @@ export function ItemIssuesSection({ claim }: { claim: AdminClaimDetail }) {
         title={openItem ? `Photos of ${openItem.name}` : undefined}
         onClose={() => setOpen(null)}
       />
-    </section>
+    </FoldingCard>
   );
 }
 
@@ -137,8 +136,12 @@ export function ResolutionSections({ claim }: { claim: AdminClaimDetail }) {
   );
   return (
     <>
-      <section className="card" aria-labelledby="resolution-details">
-        <h2 id="resolution-details">Resolution Details</h2>
+      <FoldingCard
+        title="Resolution Details"
+        titleId="resolution-details"
+        storageKey="claim:resolution-details"
+        defaultOpen
+      >
         {summary ? (
           <dl className="facts">
             <Fact term="Resolution Date">
@@ -168,9 +171,8 @@ export function ResolutionSections({ claim }: { claim: AdminClaimDetail }) {
         {claim.resolutions.some((r) => r.resolutionDescription) ? (
           <p className="details">{claim.resolutions.find((r) => r.resolutionDescription)?.resolutionDescription}</p>
         ) : null}
-      </section>
-      <section className="card" aria-labelledby="reshipment">
-        <h2 id="reshipment">Reshipment (Items)</h2>
+      </FoldingCard>
+      <FoldingCard title="Reshipment (Items)" titleId="reshipment" storageKey="claim:reshipment" defaultOpen>
         {reshipped.length > 0 ? (
           <ul className="plain">
             {reshipped.map((line) => {
@@ -185,7 +187,7 @@ export function ResolutionSections({ claim }: { claim: AdminClaimDetail }) {
         ) : (
           <p className="muted">No items to reship.</p>
         )}
-      </section>
+      </FoldingCard>
     </>
   );
 }

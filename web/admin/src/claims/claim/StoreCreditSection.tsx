@@ -1,6 +1,7 @@
 import type { AdminClaimDetail } from '@claims/contracts';
 import { formatDateTime, formatMoney } from '@claims/format';
 import { Fact } from '../../shared/components/ui.js';
+import { FoldingCard } from '../../shared/components/FoldingCard.js';
 
 /**
  * The store credit the claim's STORE_CREDIT resolutions give the shopper, with the store's bonus, in the claim's currency;
@@ -13,8 +14,7 @@ export function StoreCreditSection({ claim }: { claim: AdminClaimDetail }) {
     return itemId ? (claim.items.find((i) => i.id === itemId)?.name ?? 'Item') : 'Whole claim';
   };
   return (
-    <section className="card" aria-labelledby="store-credit">
-      <h2 id="store-credit">Store Credit</h2>
+    <FoldingCard title="Store Credit" titleId="store-credit" storageKey="claim:store-credit" defaultOpen>
       {claim.storeCredits.map((credit) => (
         <dl
           key={credit.resolutionId}
@@ -45,6 +45,6 @@ export function StoreCreditSection({ claim }: { claim: AdminClaimDetail }) {
           ) : null}
         </dl>
       ))}
-    </section>
+    </FoldingCard>
   );
 }

@@ -16,6 +16,7 @@ import { claimTypeLabel, requestedResolutionLabel, resolutionTypeLabel } from '.
 import { summarizeResolutions } from './resolutionSummary.js';
 import { decisionText, lineSubject } from './decisionText.js';
 import { claimQueries } from '../queries.js';
+import { FoldingCard } from '../../shared/components/FoldingCard.js';
 
 type Entry = TimelineResponse['data'][number];
 
@@ -256,8 +257,7 @@ export function Timeline({
   const entries = timeline.data?.data ?? [];
   const claimEntries = entries.filter((e) => e.source === 'claim');
   return (
-    <section className="card" aria-labelledby="timeline-title">
-      <h2 id="timeline-title">Timeline</h2>
+    <FoldingCard title="Timeline" titleId="timeline-title" storageKey="claim:timeline-title" defaultOpen>
       {timeline.isError ? <Alert>The timeline could not be loaded: {timeline.error.message}</Alert> : null}
       {timeline.isPending ? <p className="muted">Loading the timeline…</p> : null}
       <ol className="timeline">
@@ -298,6 +298,6 @@ export function Timeline({
       {selected !== undefined && claimEntries.some((e) => e.version === selected) ? (
         <AsOf claim={claim} entries={claimEntries} version={selected} />
       ) : null}
-    </section>
+    </FoldingCard>
   );
 }

@@ -44,6 +44,9 @@ export function focusSection(heading: RegExp): boolean {
     heading.test(s.querySelector('h2')?.textContent ?? ''),
   );
   if (!section) return false;
+  // A section the agent folded away opens again: the key asked for what is inside it.
+  const folded = section.querySelector('details');
+  if (folded) folded.open = true;
   const field = section.querySelector<HTMLElement>('textarea, select, input, button') ?? section;
   section.scrollIntoView({ block: 'start' });
   field.focus({ preventScroll: true });

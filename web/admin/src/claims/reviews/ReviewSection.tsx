@@ -4,13 +4,13 @@ import { formatDateTime } from '@claims/format';
 import { Alert } from '@claims/ui/components';
 import { Stars } from './Stars.js';
 import { reviewQueries } from '../queries.js';
+import { FoldingCard } from '../../shared/components/FoldingCard.js';
 
 /** The shopper's review of this claim (rating and text), shown once they left one. */
 export function ReviewSection({ claimId }: { claimId: string }) {
   const reviews = useQuery(reviewQueries.ofClaim(claimId));
   return (
-    <section className="card" aria-labelledby="claim-review">
-      <h2 id="claim-review">Customer review</h2>
+    <FoldingCard title="Customer review" titleId="claim-review" storageKey="claim:claim-review" defaultOpen>
       {reviews.isPending ? <p className="muted">Loading the review…</p> : null}
       {reviews.isError ? <Alert>The review could not be loaded: {errorText(reviews.error)}</Alert> : null}
       {reviews.data?.data.length === 0 ? <p className="muted">The customer has not reviewed this claim.</p> : null}
@@ -23,6 +23,6 @@ export function ReviewSection({ claimId }: { claimId: string }) {
           </figcaption>
         </figure>
       ))}
-    </section>
+    </FoldingCard>
   );
 }

@@ -1,13 +1,13 @@
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
 import type { AnalyticsFigures, AnalyticsPeriod } from '@claims/contracts';
-import { formatMoney, humanizeCode, pluralize } from '@claims/format';
+import { formatDay, formatMoney, humanizeCode, pluralize } from '@claims/format';
 import { claimTypeLabel, resolutionTypeLabel } from '../../shared/labels.js';
 import { ChartFigure, colourOf } from '../../shared/components/ChartFigure.js';
 import { daysOf } from './period.js';
 
 const axis = { fontSize: 12 };
 
-/** Claims filed each day of the period, one line per claim type. */
+/** Claims filed each day of the period as bars, one stacked segment per claim type: a bar's height is the day's count. */
 export function FiledByDayChart({ figures, period }: { figures: AnalyticsFigures; period: AnalyticsPeriod }) {
   const types = [...new Set(figures.filedByDay.map((r) => r.claimType))].sort();
   const counts = new Map(figures.filedByDay.map((r) => [`${r.date} ${r.claimType}`, r.count]));
@@ -15,36 +15,36 @@ export function FiledByDayChart({ figures, period }: { figures: AnalyticsFigures
     date,
     ...Object.fromEntries(types.map((t) => [t, counts.get(`${date} ${t}`) ?? 0])),
   }));
-  const busiest = figures.filedByDay.reduce<{ date: string; count: number } | null>((best, r) => {
-    const total = figures.filedByDay.filter((x) => x.date === r.date).reduce((sum, x) => sum + x.count, 0);
-    return !best || total > best.count ? { date: r.date, count: total } : best;
-  }, null);
+  const totals = new Map<string, number>();
+  for (const r of figures.filedByDay) totals.set(r.date, (totals.get(r.date) ?? 0) + r.count);
+  const busiest = [...totals].reduce<[string, number] | null>(
+    (best, day) => (!best || day[1] > best[1] ? day : best),
+    null,
+  );
   return (
     <ChartFigure
       title="Claims filed per day by type"
-      summary={`${pluralize(figures.claimsFiled, 'claim')} of ${pluralize(types.length, 'type')}${busiest ? `; the busiest day was ${busiest.date} with ${busiest.count}` : ''}.`}
+      summary={`${pluralize(figures.claimsFiled, 'claim')} of ${pluralize(types.length, 'type')}${busiest ? `; the busiest day was ${formatDay(busiest[0])} with ${busiest[1]}` : ''}.`}
       columns={['Day', 'Type', 'Claims']}
-      rows={figures.filedByDay.map((r) => [r.date, claimTypeLabel(r.claimType), r.count])}
+      rows={figures.filedByDay.map((r) => [formatDay(r.date), claimTypeLabel(r.claimType), r.count])}
     >
-      <LineChart data={data} accessibilityLayer={false}>
-        <CartesianGrid strokeDasharray="3 3" />
-        <XAxis dataKey="date" tick={axis} minTickGap={24} />
+      <BarChart data={data} accessibilityLayer={false}>
+        <CartesianGrid strokeDasharray="3 3" vertical={false} />
+        <XAxis dataKey="date" tick={axis} tickFormatter={formatDay} minTickGap={24} />
         <YAxis allowDecimals={false} tick={axis} width={32} />
-        <Tooltip />
+        <Tooltip labelFormatter={(day) => formatDay(String(day))} />
         <Legend />
         {types.map((t, i) => (
-          <Line
+          <Bar
             key={t}
-            type="monotone"
             dataKey={t}
             name={claimTypeLabel(t)}
-            stroke={colourOf(i)}
-            strokeWidth={2}
-            dot={false}
+            stackId="day"
+            fill={colourOf(i)}
             isAnimationActive={false}
           />
         ))}
-      </LineChart>
+      </BarChart>
     </ChartFigure>
   );
 }
@@ -131,47 +131,48 @@ export function ResolutionMixChart({ figures }: { figures: AnalyticsFigures }) {
   );
 }
 
-/** What the stores are owed, by resolution type, one bar series per currency. */
-export function ReimbursedChart({ figures }: { figures: AnalyticsFigures }) {
-  const currencies = [...new Set(figures.reimbursed.map((r) => r.currency))].sort();
-  const types = [...new Set(figures.reimbursed.map((r) => r.resolutionType))];
-  const data = types.map((t) => ({
-    name: resolutionTypeLabel(t),
-    ...Object.fromEntries(
-      currencies.map((c) => [
-        c,
-        figures.reimbursed.find((r) => r.resolutionType === t && r.currency === c)?.amount ?? 0,
-      ]),
-    ),
-  }));
+/** What the stores are owed in one currency, by resolution type: money of two currencies never shares an axis. */
+function ReimbursedInCurrencyChart({ figures, currency }: { figures: AnalyticsFigures; currency: string }) {
+  const lines = figures.reimbursed.filter((r) => r.currency === currency);
+  const data = lines.map((r) => ({ name: resolutionTypeLabel(r.resolutionType), amount: r.amount }));
+  const money = (value: unknown) => formatMoney(Number(value), currency);
   return (
     <ChartFigure
-      title="Reimbursed by resolution type"
-      summary={
-        figures.reimbursed.length === 0
-          ? 'Nothing reimbursed.'
-          : figures.reimbursed
-              .map((r) => `${resolutionTypeLabel(r.resolutionType)} ${formatMoney(r.amount, r.currency)}`)
-              .join(', ')
-      }
-      columns={['Resolution type', 'Currency', 'Reimbursed', 'Lines']}
-      rows={figures.reimbursed.map((r) => [
-        resolutionTypeLabel(r.resolutionType),
-        r.currency,
-        formatMoney(r.amount, r.currency),
-        r.lines,
-      ])}
+      title={`Reimbursed by resolution type (${currency})`}
+      summary={lines
+        .map((r) => `${resolutionTypeLabel(r.resolutionType)} ${formatMoney(r.amount, r.currency)}`)
+        .join(', ')}
+      columns={['Resolution type', 'Reimbursed', 'Lines']}
+      rows={lines.map((r) => [resolutionTypeLabel(r.resolutionType), formatMoney(r.amount, r.currency), r.lines])}
     >
       <BarChart data={data} accessibilityLayer={false}>
-        <CartesianGrid strokeDasharray="3 3" />
+        <CartesianGrid strokeDasharray="3 3" vertical={false} />
         <XAxis dataKey="name" tick={axis} />
-        <YAxis tick={axis} width={56} />
-        <Tooltip />
-        <Legend />
-        {currencies.map((c, i) => (
-          <Bar key={c} dataKey={c} name={c} fill={colourOf(i + 3)} isAnimationActive={false} />
-        ))}
+        <YAxis tick={axis} width={72} tickFormatter={money} />
+        <Tooltip formatter={money} />
+        <Bar dataKey="amount" name="Reimbursed" fill={colourOf(3)} isAnimationActive={false} />
       </BarChart>
     </ChartFigure>
+  );
+}
+
+/** What the stores are owed, by resolution type: a chart per currency (every store together may have several). */
+export function ReimbursedCharts({ figures }: { figures: AnalyticsFigures }) {
+  const currencies = [...new Set(figures.reimbursed.map((r) => r.currency))].sort();
+  if (currencies.length === 0)
+    return (
+      <section className="card chart" aria-labelledby="reimbursed-none">
+        <h2 id="reimbursed-none" className="chart-title">
+          Reimbursed by resolution type
+        </h2>
+        <p className="hint">Nothing reimbursed in this period.</p>
+      </section>
+    );
+  return (
+    <>
+      {currencies.map((currency) => (
+        <ReimbursedInCurrencyChart key={currency} figures={figures} currency={currency} />
+      ))}
+    </>
   );
 }

@@ -178,25 +178,31 @@ export function PayoutBatches({ store }: { store: StoreRef }) {
                     </td>
                     <td>
                       <Step by={batch.approvedByName} at={batch.approvedAt}>
-                        {batch.status === 'created' && mayApprove ? (
+                        {batch.status !== 'created' ? null : mine ? (
+                          // Four eyes: the server refuses the maker's approval (403), so the maker is not offered it.
                           <>
-                            <button
-                              type="button"
-                              className="button button-secondary"
-                              disabled={approve.isPending}
-                              aria-label={`Approve batch ${shortId(batch.id)}`}
-                              onClick={() => {
-                                setNotice(null);
-                                approve.mutate(batch);
-                              }}
-                            >
-                              Approve
-                            </button>
-                            {mine ? <p className="hint">You made this batch: someone else approves it.</p> : null}
+                            Waiting for another approver
+                            <p className="hint">You made this batch: someone else approves it.</p>
                           </>
-                        ) : batch.status === 'created' ? (
-                          'Waiting for approval'
-                        ) : null}
+                        ) : mayApprove ? (
+                          <button
+                            type="button"
+                            className="button button-secondary"
+                            disabled={approve.isPending}
+                            aria-label={`Approve batch ${shortId(batch.id)}`}
+                            onClick={() => {
+                              setNotice(null);
+                              approve.mutate(batch);
+                            }}
+                          >
+                            Approve
+                          </button>
+                        ) : (
+                          <>
+                            Waiting for approval
+                            <p className="hint">Approving batches is not part of your role.</p>
+                          </>
+                        )}
                       </Step>
                     </td>
                     <td>

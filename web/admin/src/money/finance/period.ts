@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { formatDate } from '@claims/format';
 
 const DAY_MS = 86_400_000;
 const Day = z.iso.date();
@@ -29,9 +28,6 @@ export function periodProblem(fromDay: string, toDay: string): string | null {
   if (fromDay > toDay) return 'The first day must be on or before the last day.';
   return null;
 }
-
-/** A UTC day as a date of docs/product.md#dates (read at noon, so no time zone moves it to the day before or after). */
-export const formatDay = (day: string): string => formatDate(`${day.slice(0, 10)}T12:00:00.000Z`);
 
 export const MONTH_CHOICES = ['6', '12', '24'] as const;
 export const MonthChoice = z.enum(MONTH_CHOICES);

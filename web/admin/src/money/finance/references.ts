@@ -4,5 +4,5 @@ import type { StoreRef } from '@claims/contracts';
 export const storeNameOf = (stores: readonly StoreRef[], storeId: string): string =>
   stores.find((s) => s.id === storeId)?.name ?? storeId;
 
-/** The first block of a UUID: enough to tell a page's batches, claims and replays apart when read aloud. */
+/** The first block of a UUID: enough to tell a page's batches and replays apart when read aloud (a claim goes by its number). */
 export const shortId = (id: string): string => id.slice(0, 8);

@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { type ReactNode } from 'react';
 import {
   CLAIM_STATE_BADGES,
   CLAIM_STATE_OF_STATUS,
@@ -7,6 +7,7 @@ import {
   type ProtectionStatus,
   type RiskLevel,
 } from '@claims/contracts';
+import { FoldingCard } from './FoldingCard.js';
 
 export type BadgeTone = 'info' | 'warning' | 'success' | 'danger' | 'neutral';
 
@@ -75,23 +76,19 @@ export function Fact({ term, children }: { term: string; children: ReactNode }) 
 }
 
 /**
- * A claim-page tool folded under its heading until the agent opens it, so the decision and the facts lead
- * the page (a native disclosure: the keyboard and screen readers know it without a library).
+ * A claim-page tool folded under its heading until the agent opens it, so the decision and the facts lead the page;
+ * left open, it stays open on the next claim.
  */
 export function ToolCard({ title, titleId, children }: { title: string; titleId?: string; children: ReactNode }) {
-  const ownId = useId();
-  const id = titleId ?? ownId;
   return (
-    <section className="card tool-card" aria-labelledby={id}>
-      <details>
-        {/* A title given from outside is one its tool moves the focus to (tabIndex -1). */}
-        <summary>
-          <h2 id={id} tabIndex={titleId ? -1 : undefined}>
-            {title}
-          </h2>
-        </summary>
-        <div className="stack tool-body">{children}</div>
-      </details>
-    </section>
+    <FoldingCard
+      title={title}
+      storageKey={`tool:${title}`}
+      defaultOpen={false}
+      className="tool-card"
+      {...(titleId ? { titleId, focusableTitle: true } : {})}
+    >
+      {children}
+    </FoldingCard>
   );
 }
