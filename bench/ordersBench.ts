@@ -9,17 +9,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { eventStoreMigrations, migrate, openDatabase } from '@claims/event-store';
 import { PROJECTIONS } from '@claims/projections';
 import { orderBody } from '../test/support/orderBody.js';
 import { call, closedLoop, pgbenchScript, realisticEvent, runPgbench, setUp, startApi } from './commandsBench.js';
+import { loadedServerEnv } from './loadedServerEnv.js';
 import { machineInfo } from './machine.js';
 import { recreateDatabase, withDatabase } from './postgres.js';
 import { fmtInt, fmtMs, percentile } from './stats.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const LEVELS = [8, 32] as const;
 const GOAL_PER_SECOND = 1_000;
 const envNumber = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
@@ -72,13 +71,7 @@ export async function benchOrders({ databaseUrl }: { databaseUrl: string }): Pro
       DATA_DIR: dataDir,
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
-      RATE_LIMIT_ENABLED: 'false',
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-      WORKERS: 'all',
-      DEMO_FIXTURE: path.join(root, 'fixtures/demo.json'),
-      SENTRY_DSN: '',
-      SMTP_URL: '',
-      METRICS_TOKEN: '',
+      ...loadedServerEnv,
     },
     { seed: true },
   );
