@@ -49,7 +49,12 @@ export function AppLayout() {
         </div>
         <div id="site-menu" className="site-menu" data-open={menuOpen}>
           <MainNavigation me={me} onNavigate={() => setMenuOpen(false)} />
-          <UserMenu me={me} signingOut={signOut.isPending} onSignOut={() => signOut.mutate()} />
+          <UserMenu
+            me={me}
+            signingOut={signOut.isPending}
+            onSignOut={() => signOut.mutate()}
+            onNavigate={() => setMenuOpen(false)}
+          />
         </div>
       </header>
       <div className="app-content">

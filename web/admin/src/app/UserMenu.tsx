@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import type { MeResponse } from '@claims/contracts';
 import { ThemeToggle } from '@claims/ui/components';
@@ -8,26 +8,39 @@ const SHOWN_STORES = 5;
 
 /**
  * Who is signed in, behind a button naming them: their email and stores, their profile, the theme, and sign-out.
- * Escape closes it and returns focus to the button.
+ * Escape closes it and returns focus to the button; a click elsewhere closes it too.
  */
 export function UserMenu({
   me,
   signingOut,
   onSignOut,
+  onNavigate,
 }: {
   me: MeResponse;
   signingOut: boolean;
   onSignOut: () => void;
+  /** After following the menu's link (the frame folds its phone menu). */
+  onNavigate: () => void;
 }) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
+  const rootRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const closeOutside = (event: PointerEvent) => {
+      if (event.target instanceof Node && !rootRef.current?.contains(event.target)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', closeOutside);
+    return () => document.removeEventListener('pointerdown', closeOutside);
+  }, [open]);
   const close = () => {
     setOpen(false);
     buttonRef.current?.focus();
   };
   return (
     <div
+      ref={rootRef}
       className="user-menu"
       onKeyDown={(event) => {
         if (event.key === 'Escape' && open) close();
@@ -61,7 +74,14 @@ export function UserMenu({
         ) : null}
         <ul className="plain user-menu-actions">
           <li>
-            <Link to="/profile" activeProps={{ 'aria-current': 'page' }} onClick={() => setOpen(false)}>
+            <Link
+              to="/profile"
+              activeProps={{ 'aria-current': 'page' }}
+              onClick={() => {
+                setOpen(false);
+                onNavigate();
+              }}
+            >
               Profile
             </Link>
           </li>
