@@ -166,11 +166,23 @@ describe('every screen at 390, 768 and 1440 px, with axe at 0 violations', () =>
     await finance.context.close();
   });
 
-  it("the shopper's portal, from the lookup to the filed claim", async () => {
+  it("the shopper's portal: the entry pages, the lookups that cannot file, the steps to a filed claim, and the 404", async () => {
     const { page, context, problems } = await h.newPage();
     await visit(page, '/start', 'portal', 'start');
     await visit(page, '/claim-links', 'portal', 'claim-links');
     await visit(page, '/return', 'portal', 'return');
+
+    // Lookups that cannot file: too soon after delivery (1003), too late (1004), not shipped yet (1005).
+    for (const [order, email, outcome] of [
+      ['1003', 'cara@example.com', 'too-soon'],
+      ['1004', 'dan@example.com', 'too-late'],
+      ['1005', 'eve@example.com', 'not-shipped'],
+    ] as const) {
+      await lookUp(page, order, email);
+      await page.waitForURL(`**/${outcome}`);
+      await settled(page);
+      await capture(page, 'portal', outcome);
+    }
 
     // Order 1002 has two deliveries: the shipment steps.
     await lookUp(page, '1002', 'ben@example.com');
@@ -231,5 +243,11 @@ describe('every screen at 390, 768 and 1440 px, with axe at 0 violations', () =>
     await capture(page, 'portal', 'view-claim');
     expect(problems).toEqual([]);
     await context.close();
+
+    // The page no route matches answers 404, which the browser logs: expected here.
+    const lost = await h.newPage([{ status: 404, path: '/no-such-page' }]);
+    await visit(lost.page, '/no-such-page', 'portal', 'not-found');
+    expect(lost.problems).toEqual([]);
+    await lost.context.close();
   });
 });
