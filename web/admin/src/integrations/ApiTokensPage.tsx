@@ -265,7 +265,9 @@ export function ApiTokensPage() {
         {tokens.isError ? <Alert>The tokens could not be loaded: {tokens.error.message}</Alert> : null}
         {tokens.data && tokens.data.data.length === 0 ? (
           <EmptyState title="No tokens yet.">
-            <p>Create a token to let another system call this store's API.</p>
+            {can(me, 'api-tokens:create', storeId) ? (
+              <p>Create a token above to let another system call this store&apos;s API.</p>
+            ) : null}
           </EmptyState>
         ) : null}
         {soon.length > 0 ? (

@@ -80,7 +80,9 @@ export function WebhooksPage() {
         {endpoints.isError ? <Alert>The endpoints could not be loaded: {errorText(endpoints.error)}</Alert> : null}
         {endpoints.data && endpoints.data.data.length === 0 ? (
           <EmptyState title="No endpoints yet.">
-            <p>Add an endpoint to have this store's events sent to it.</p>
+            {can(me, 'webhook:create', storeId) ? (
+              <p>Add an endpoint above to have this store&apos;s events sent to it.</p>
+            ) : null}
           </EmptyState>
         ) : null}
         {endpoints.data && endpoints.data.data.length > 0 ? (
