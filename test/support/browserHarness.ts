@@ -73,13 +73,13 @@ export function collectProblems(page: Page, expected: (text: string, where: stri
   return problems;
 }
 
-/** Fails on any WCAG 2.x A or AA violation on the page as it is now. */
-export async function expectAccessible(page: Page): Promise<void> {
+/** Fails on any WCAG 2.x A or AA violation on the page as it is now; `where` names the page in the failure. */
+export async function expectAccessible(page: Page, where?: string): Promise<void> {
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
     .analyze();
   const summary = results.violations.map(
     (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
   );
-  expect(summary).toEqual([]);
+  expect(summary, where && `axe violations on ${where}`).toEqual([]);
 }

@@ -12,9 +12,36 @@ import {
   startHarness,
   uploadPhoto,
   type Harness,
+  openUserMenu,
 } from './harness.js';
 
 let h: Harness;
+/** The sidebar's groups and links as each role sees them: a store owner, a store's read-only user, Order Protection's admin. */
+const OWNER_SIDEBAR = [
+  'Claims: Claims, Returns, Reviews',
+  'Insights: Analytics',
+  'Money: Invoices, Payment methods, Store credit',
+  'Automation: Rules, Macros, SOPs',
+  'Integrations: Webhooks, API tokens',
+  'Settings: Settings, Branding, A/B tests',
+  'Team: Team',
+];
+const VIEWER_SIDEBAR = [
+  'Claims: Claims, Returns, Reviews',
+  'Insights: Analytics',
+  'Money: Store credit',
+  'Automation: Rules, Macros, SOPs',
+  'Settings: Settings, Branding',
+];
+const ADMIN_SIDEBAR = [
+  'Claims: Claims, Returns, Reviews',
+  'Insights: Analytics, Operations',
+  'Money: Invoices, Payment methods, Finance, Store credit',
+  'Automation: Rules, Macros, SOPs',
+  'Integrations: Webhooks, API tokens',
+  'Settings: Settings, Branding, A/B tests, Onboarding',
+  'Team: Team, Support users',
+];
 /** Order 1001 (Ava, USD): two of three socks and the mug damaged, two photos of the socks. */
 let ava: { claimId: string; claimNumber: string };
 /** Order 1010 (Jon, USD): the rope never arrived — used for the version conflict. */
@@ -288,7 +315,7 @@ describe('back-office claim desk', () => {
     await expect.poll(() => heading(page).textContent()).toBe(`Claim #${ava.claimNumber}`);
 
     // Sign out.
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await (await openUserMenu(page)).getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/admin/sign-in?signedOut=1');
     await page.getByText('You have signed out.').waitFor();
     await page.goto('/admin/');
@@ -410,8 +437,63 @@ describe('back-office claim desk', () => {
       .getByRole('button', { name: new RegExp(`Status changed from .* to ${move}.*Vic Viewer`) })
       .waitFor();
     await expectAccessible(page);
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await (await openUserMenu(page)).getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/admin/sign-in?signedOut=1');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('groups the sidebar by job, showing each role only the pages it may use', async () => {
+    const sidebarOf = async (email: string) => {
+      const { page, context, problems } = await h.newPage();
+      await signIn(page, email);
+      const groups = await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('list')
+        .evaluateAll((lists) =>
+          lists.map((list) => {
+            const title = document.getElementById(list.getAttribute('aria-labelledby') ?? '')?.textContent;
+            return `${title}: ${[...list.querySelectorAll('a')].map((a) => a.textContent).join(', ')}`;
+          }),
+        );
+      expect(problems).toEqual([]);
+      await context.close();
+      return groups;
+    };
+    expect(await sidebarOf('owner@acme.test')).toEqual(OWNER_SIDEBAR);
+    expect(await sidebarOf('viewer@acme.test')).toEqual(VIEWER_SIDEBAR);
+    expect(await sidebarOf('admin@orderprotection.test')).toEqual(ADMIN_SIDEBAR);
+  });
+
+  it('folds the sidebar behind Menu on a phone, and remembers the dark theme chosen in the user menu', async () => {
+    const { page, context, problems } = await h.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page, 'agent@acme.test');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    const menu = page.getByRole('button', { name: 'Menu' });
+    expect([await menu.getAttribute('aria-expanded'), await nav.isVisible()]).toEqual(['false', false]);
+    await menu.click();
+    expect([await menu.getAttribute('aria-expanded'), await nav.isVisible()]).toEqual(['true', true]);
+    await expectAccessible(page);
+    await nav.getByRole('link', { name: 'Claims' }).click();
+    expect(await nav.isVisible()).toBe(false);
+
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
+    expect(await theme()).toBe('light');
+    const toggle = (await openUserMenu(page)).getByRole('switch', { name: 'Dark theme' });
+    await toggle.click();
+    expect([await toggle.getAttribute('aria-checked'), await theme()]).toEqual(['true', 'dark']);
+    const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    expect(await background()).toBe('rgb(17, 24, 39)');
+    await page.reload();
+    await heading(page).waitFor();
+    expect(await theme()).toBe('dark');
+    await expectAccessible(page);
+    await (await openUserMenu(page)).getByRole('switch', { name: 'Dark theme' }).click();
+    expect([await theme(), await background()]).toEqual(['light', 'rgb(255, 255, 255)']);
+    await page.keyboard.press('Escape');
+    expect(await page.getByRole('button', { name: /^Account: / }).getAttribute('aria-expanded')).toBe('false');
     expect(problems).toEqual([]);
     await context.close();
   });

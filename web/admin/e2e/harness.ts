@@ -197,6 +197,15 @@ export async function fileClaim(baseUrl: string, sourceOrderId: string, body: Fi
 
 export const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 
+/** Opens the signed-in user's menu (their profile, the theme, sign-out) and answers it. */
+export async function openUserMenu(page: Page) {
+  const button = page.getByRole('button', { name: /^Account: / });
+  if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+  const menu = page.locator(`[id="${await button.getAttribute('aria-controls')}"]`);
+  await menu.waitFor();
+  return menu;
+}
+
 /** A claim-page tool, folded under its heading until opened (and open when left open before): opens it and answers its region. */
 export async function openTool(page: Page, name: string) {
   const tool = page.getByRole('region', { name });

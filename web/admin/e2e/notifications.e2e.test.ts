@@ -10,6 +10,7 @@ import {
   signIn,
   startHarness,
   type Harness,
+  openUserMenu,
 } from './harness.js';
 
 let h: Harness;
@@ -129,7 +130,7 @@ describe('mail and tracking on the claim desk', () => {
   it('lets a member choose the mail they get on their profile', async () => {
     const { page, problems } = await h.newPage();
     await signIn(page, 'agent@acme.test');
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
+    await (await openUserMenu(page)).getByRole('link', { name: 'Profile' }).click();
     await page.waitForURL('**/admin/profile');
     await expect.poll(() => heading(page).textContent()).toBe('Your profile');
     const acme = page.getByRole('form', { name: 'Acme Outfitters' });

@@ -11,6 +11,7 @@ import {
   signIn,
   fileHarness,
   type AdminPage,
+  openUserMenu,
 } from './harness.js';
 
 const h = fileHarness();
@@ -253,7 +254,7 @@ describe('store onboarding', () => {
 
   it('lets the owner change her own name and password on her profile', async () => {
     const owner = ownerPage!;
-    await owner.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
+    await (await openUserMenu(owner.page)).getByRole('link', { name: 'Profile' }).click();
     const details = owner.page.getByRole('form', { name: 'Your details' });
     await details.getByLabel('Name').fill('Nora van Noord');
     await details.getByRole('button', { name: 'Save name' }).click();

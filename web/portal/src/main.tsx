@@ -8,6 +8,8 @@ import { startErrorReporting } from './sentry.js';
 import { rememberLocale } from './localeCookie.js';
 import { installBrandingPreview } from './brandingPreview.js';
 import { queryClient } from './queryClient.js';
+import '@claims/ui/tokens.css';
+import '@claims/ui/base.css';
 import './styles.css';
 
 // A failed chunk load reloads the page once, at most every 10 seconds (docs/product.md#messages-the-shopper-reads).

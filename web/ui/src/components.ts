@@ -3,3 +3,7 @@ export * from './Modal.js';
 export * from './Page.js';
 export * from './TrackingLinks.js';
 export * from './UnavailableNotice.js';
+export * from './EmptyState.js';
+export * from './Skeleton.js';
+export * from './Table.js';
+export * from './ThemeToggle.js';

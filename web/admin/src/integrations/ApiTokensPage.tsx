@@ -13,7 +13,7 @@ import { errorText } from '@claims/ui';
 import { formatDateTime, pluralize } from '@claims/format';
 import { api } from '../shared/api.js';
 import { can, storesWith, useMe } from '../shared/session.js';
-import { Alert, Page } from '@claims/ui/components';
+import { Alert, EmptyState, Page, Skeleton, Table } from '@claims/ui/components';
 import { Dialog } from '../shared/components/Dialog.js';
 import { Badge } from '../shared/components/ui.js';
 import { ConfirmDialog } from '../shared/components/ConfirmDialog.js';
@@ -261,9 +261,15 @@ export function ApiTokensPage() {
       ) : null}
       <section className="stack" aria-labelledby="tokens-title">
         <h2 id="tokens-title">Tokens</h2>
-        {tokens.isPending ? <p className="muted">Loading the tokens…</p> : null}
+        {tokens.isPending ? <Skeleton label="Loading the tokens…" /> : null}
         {tokens.isError ? <Alert>The tokens could not be loaded: {tokens.error.message}</Alert> : null}
-        {tokens.data && tokens.data.data.length === 0 ? <p className="muted">No tokens yet.</p> : null}
+        {tokens.data && tokens.data.data.length === 0 ? (
+          <EmptyState title="No tokens yet.">
+            {can(me, 'api-tokens:create', storeId) ? (
+              <p>Create a token above to let another system call this store&apos;s API.</p>
+            ) : null}
+          </EmptyState>
+        ) : null}
         {soon.length > 0 ? (
           <Alert tone="warning">
             {soon.length === 1 ? `The token "${soon[0]!.name}" expires` : `${soon.length} tokens expire`} within{' '}
@@ -271,76 +277,73 @@ export function ApiTokensPage() {
           </Alert>
         ) : null}
         {tokens.data && tokens.data.data.length > 0 ? (
-          <div className="table-wrap">
-            <table className="claims-table">
-              <caption className="visually-hidden">API tokens of {store.name}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Starts with</th>
-                  <th scope="col">Permissions</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Status</th>
+          <Table caption={`API tokens of ${store.name}`} captionHidden className="claims-table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Starts with</th>
+                <th scope="col">Permissions</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Status</th>
+                {mayRevoke ? (
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                ) : null}
+              </tr>
+            </thead>
+            <tbody>
+              {tokens.data.data.map((token) => (
+                <tr key={token.id}>
+                  <th scope="row">{token.name}</th>
+                  <td>
+                    <code>{token.prefix}…</code>
+                  </td>
+                  <td>
+                    <details>
+                      <summary>
+                        {pluralize(token.permissions.length, 'permission')}
+                        <span className="visually-hidden"> of {token.name}</span>
+                      </summary>
+                      <ul className="plain">
+                        {token.permissions.map((p) => (
+                          <li key={p}>
+                            <code>{p}</code>
+                          </li>
+                        ))}
+                      </ul>
+                    </details>
+                  </td>
+                  <td>
+                    {time(token.createdAt)} <span className="muted">by {token.createdBy.name}</span>
+                  </td>
+                  <td>{time(token.lastUsedAt)}</td>
+                  <td>{token.expiresAt ? time(token.expiresAt) : 'never'}</td>
+                  <td>
+                    <TokenState token={token} now={now} />
+                  </td>
                   {mayRevoke ? (
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
+                    <td>
+                      {token.revokedAt ? null : (
+                        <button
+                          type="button"
+                          className="button button-link"
+                          onClick={() => {
+                            revoke.reset();
+                            setRevoking(token);
+                          }}
+                        >
+                          Revoke<span className="visually-hidden"> {token.name}</span>
+                        </button>
+                      )}
+                    </td>
                   ) : null}
                 </tr>
-              </thead>
-              <tbody>
-                {tokens.data.data.map((token) => (
-                  <tr key={token.id}>
-                    <th scope="row">{token.name}</th>
-                    <td>
-                      <code>{token.prefix}…</code>
-                    </td>
-                    <td>
-                      <details>
-                        <summary>
-                          {pluralize(token.permissions.length, 'permission')}
-                          <span className="visually-hidden"> of {token.name}</span>
-                        </summary>
-                        <ul className="plain">
-                          {token.permissions.map((p) => (
-                            <li key={p}>
-                              <code>{p}</code>
-                            </li>
-                          ))}
-                        </ul>
-                      </details>
-                    </td>
-                    <td>
-                      {time(token.createdAt)} <span className="muted">by {token.createdBy.name}</span>
-                    </td>
-                    <td>{time(token.lastUsedAt)}</td>
-                    <td>{token.expiresAt ? time(token.expiresAt) : 'never'}</td>
-                    <td>
-                      <TokenState token={token} now={now} />
-                    </td>
-                    {mayRevoke ? (
-                      <td>
-                        {token.revokedAt ? null : (
-                          <button
-                            type="button"
-                            className="button button-link"
-                            onClick={() => {
-                              revoke.reset();
-                              setRevoking(token);
-                            }}
-                          >
-                            Revoke<span className="visually-hidden"> {token.name}</span>
-                          </button>
-                        )}
-                      </td>
-                    ) : null}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </Table>
         ) : null}
       </section>
       <Dialog open={created !== null} title="Token created" onClose={() => setCreated(null)}>

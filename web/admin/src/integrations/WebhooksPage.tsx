@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { CreateWebhookEndpointResponse, WebhookEndpoint } from '@claims/contracts';
 import { errorText } from '@claims/ui';
 import { formatDateTime } from '@claims/format';
-import { Alert, Page } from '@claims/ui/components';
+import { Alert, EmptyState, Page, Skeleton, Table } from '@claims/ui/components';
 import { Dialog } from '../shared/components/Dialog.js';
 import { can, storesWith, useMe } from '../shared/session.js';
 import { Badge } from '../shared/components/ui.js';
@@ -76,47 +76,50 @@ export function WebhooksPage() {
       ) : null}
       <section className="stack" aria-labelledby="endpoints-title">
         <h2 id="endpoints-title">Endpoints</h2>
-        {endpoints.isPending ? <p className="muted">Loading the endpoints…</p> : null}
+        {endpoints.isPending ? <Skeleton label="Loading the endpoints…" /> : null}
         {endpoints.isError ? <Alert>The endpoints could not be loaded: {errorText(endpoints.error)}</Alert> : null}
-        {endpoints.data && endpoints.data.data.length === 0 ? <p className="muted">No endpoints yet.</p> : null}
+        {endpoints.data && endpoints.data.data.length === 0 ? (
+          <EmptyState title="No endpoints yet.">
+            {can(me, 'webhook:create', storeId) ? (
+              <p>Add an endpoint above to have this store&apos;s events sent to it.</p>
+            ) : null}
+          </EmptyState>
+        ) : null}
         {endpoints.data && endpoints.data.data.length > 0 ? (
-          <div className="table-wrap">
-            <table className="claims-table">
-              <caption className="visually-hidden">Webhook endpoints of {store.name}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">URL</th>
-                  <th scope="col">Description</th>
-                  <th scope="col">Event types</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Added</th>
+          <Table caption={`Webhook endpoints of ${store.name}`} captionHidden className="claims-table">
+            <thead>
+              <tr>
+                <th scope="col">URL</th>
+                <th scope="col">Description</th>
+                <th scope="col">Event types</th>
+                <th scope="col">Status</th>
+                <th scope="col">Added</th>
+              </tr>
+            </thead>
+            <tbody>
+              {endpoints.data.data.map((endpoint) => (
+                <tr key={endpoint.id}>
+                  <th scope="row">
+                    <Link
+                      to="/webhooks"
+                      search={{ store: storeId, endpoint: endpoint.id }}
+                      aria-current={endpoint.id === open?.id ? 'true' : undefined}
+                    >
+                      {endpoint.url}
+                    </Link>
+                  </th>
+                  <td>{endpoint.description ?? <span className="muted">—</span>}</td>
+                  <td>{endpoint.eventTypes ? endpoint.eventTypes.join(', ') : 'Every type'}</td>
+                  <td>
+                    <StatusBadge endpoint={endpoint} />
+                  </td>
+                  <td>
+                    <time dateTime={endpoint.createdAt}>{formatDateTime(endpoint.createdAt)}</time>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {endpoints.data.data.map((endpoint) => (
-                  <tr key={endpoint.id}>
-                    <th scope="row">
-                      <Link
-                        to="/webhooks"
-                        search={{ store: storeId, endpoint: endpoint.id }}
-                        aria-current={endpoint.id === open?.id ? 'true' : undefined}
-                      >
-                        {endpoint.url}
-                      </Link>
-                    </th>
-                    <td>{endpoint.description ?? <span className="muted">—</span>}</td>
-                    <td>{endpoint.eventTypes ? endpoint.eventTypes.join(', ') : 'Every type'}</td>
-                    <td>
-                      <StatusBadge endpoint={endpoint} />
-                    </td>
-                    <td>
-                      <time dateTime={endpoint.createdAt}>{formatDateTime(endpoint.createdAt)}</time>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </Table>
         ) : null}
         {endpoints.data && endpoints.data.data.length > 0 && !open ? (
           <p className="muted">Choose an endpoint to see its delivery log.</p>

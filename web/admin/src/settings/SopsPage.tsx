@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { SopInput, SopState, SopView } from '@claims/contracts';
 import { errorText } from '@claims/ui';
 import { formatDateTime } from '@claims/format';
-import { Alert, Page } from '@claims/ui/components';
+import { Alert, EmptyState, Page, Skeleton } from '@claims/ui/components';
 import { isHttpError } from '../shared/api.js';
 import { can, storesWith, useMe } from '../shared/session.js';
 import { StorePicker } from '../shared/components/StorePicker.js';
@@ -94,9 +94,9 @@ export function SopsPage() {
         <h2 id={`${id}-list`} tabIndex={-1}>
           Procedures
         </h2>
-        {sops.isPending ? <p className="muted">Loading the SOPs…</p> : null}
+        {sops.isPending ? <Skeleton label="Loading the SOPs…" /> : null}
         {sops.isError ? <Alert>The SOPs could not be loaded: {errorText(sops.error)}</Alert> : null}
-        {sops.isSuccess && list.length === 0 ? <p className="muted">No SOPs yet.</p> : null}
+        {sops.isSuccess && list.length === 0 ? <EmptyState title="No SOPs yet." /> : null}
         {list.map((sop) => (
           <article key={sop.id} className="card" aria-labelledby={`${id}-${sop.id}`}>
             <h3 id={`${id}-${sop.id}`}>

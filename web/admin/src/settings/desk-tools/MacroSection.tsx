@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { MacroInput, MacroView } from '@claims/contracts';
 import { errorText } from '@claims/ui';
 import { formatDateTime } from '@claims/format';
-import { Alert } from '@claims/ui/components';
+import { Alert, EmptyState, Skeleton, Table } from '@claims/ui/components';
 import { isHttpError } from '../../shared/api.js';
 import { ConfirmDialog } from '../../shared/components/ConfirmDialog.js';
 import { Badge } from '../../shared/components/ui.js';
@@ -57,48 +57,45 @@ export function MacroSection({
         {title}
       </h2>
       <div role="status">{notice ? <p className="alert alert-success">{notice}</p> : null}</div>
-      {macros.isPending ? <p className="muted">Loading the macros…</p> : null}
+      {macros.isPending ? <Skeleton label="Loading the macros…" /> : null}
       {macros.isError ? <Alert>The macros could not be loaded: {errorText(macros.error)}</Alert> : null}
-      {macros.isSuccess && list.length === 0 ? <p className="muted">No macros yet.</p> : null}
+      {macros.isSuccess && list.length === 0 ? <EmptyState title="No macros yet." /> : null}
       {list.length > 0 ? (
-        <div className="table-wrap">
-          <table className="claims-table">
-            <caption className="visually-hidden">{title}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Text</th>
-                <th scope="col">Updated</th>
-                <th scope="col">Actions</th>
+        <Table caption={title} captionHidden className="claims-table">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Text</th>
+              <th scope="col">Updated</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((macro) => (
+              <tr key={macro.id}>
+                <th scope="row">{macro.name}</th>
+                <td>
+                  <Badge tone={macro.kind === 'reply' ? 'neutral' : 'info'}>{macro.kind}</Badge>
+                </td>
+                <td className="macro-text">{macro.body}</td>
+                <td>
+                  <time dateTime={macro.updatedAt}>{formatDateTime(macro.updatedAt)}</time>
+                </td>
+                <td>
+                  <div className="row-actions">
+                    <EditDeleteButtons
+                      name={macro.name}
+                      onEdit={canUpdate ? () => open(macro) : null}
+                      onDelete={canDelete ? () => askDelete(macro) : null}
+                    />
+                    {!canUpdate && !canDelete ? <span className="muted">—</span> : null}
+                  </div>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {list.map((macro) => (
-                <tr key={macro.id}>
-                  <th scope="row">{macro.name}</th>
-                  <td>
-                    <Badge tone={macro.kind === 'reply' ? 'neutral' : 'info'}>{macro.kind}</Badge>
-                  </td>
-                  <td className="macro-text">{macro.body}</td>
-                  <td>
-                    <time dateTime={macro.updatedAt}>{formatDateTime(macro.updatedAt)}</time>
-                  </td>
-                  <td>
-                    <div className="row-actions">
-                      <EditDeleteButtons
-                        name={macro.name}
-                        onEdit={canUpdate ? () => open(macro) : null}
-                        onDelete={canDelete ? () => askDelete(macro) : null}
-                      />
-                      {!canUpdate && !canDelete ? <span className="muted">—</span> : null}
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </Table>
       ) : null}
       {canCreate && editing === null ? (
         <div className="actions">
