@@ -41,8 +41,10 @@ const ruleMeta = (rule: StoredRule, causationId: string): RequestMeta => ({
   causationId,
 });
 
+type StoreTerms = Awaited<ReturnType<typeof storeTermsOf>>;
+
 /** The command an agent would send to do what the rule's action says, on the claim as it stands. */
-async function agentCommand(ctx: AppContext, claim: Claim, rule: StoredRule): Promise<ClaimCommand> {
+function agentCommand(ctx: AppContext, claim: Claim, rule: StoredRule, terms: StoreTerms): ClaimCommand {
   const { action } = rule.rule;
   if (action.type === 'hold')
     return { type: 'AddClaimLabel', claimId: claim.id, label: action.label ?? DEFAULT_HOLD_LABEL };
@@ -66,7 +68,7 @@ async function agentCommand(ctx: AppContext, claim: Claim, rule: StoredRule): Pr
     actor: { type: 'rule', id: rule.id, version: rule.version, name: rule.rule.name },
     now: ctx.now(),
     request,
-    ...(await storeTermsOf(ctx, claim)),
+    ...terms,
   };
 }
 
@@ -109,6 +111,7 @@ async function planRule(
   claim: LoadedClaim,
   day: RuleDay,
   causationId: string,
+  terms?: Promise<StoreTerms>,
 ): Promise<{ outcome: Outcome; write: RuleWrite | null }> {
   if (!claim || !isResolvable(claim.state)) return { outcome: 'acted', write: null };
   const mode = rule.rule.mode === 'shadow' ? 'shadow' : 'live';
@@ -133,7 +136,8 @@ async function planRule(
     return { outcome: day.state.claimIds.has(filed.claimId) ? 'acted' : 'passed', write: null };
   const claimAppends: StreamAppend[] = [];
   if (mode === 'live') {
-    const decision = claimDecider.decide(await agentCommand(ctx, claim.state, rule), claim.state);
+    const command = agentCommand(ctx, claim.state, rule, await (terms ?? storeTermsOf(ctx, claim.state)));
+    const decision = claimDecider.decide(command, claim.state);
     if (!decision.ok) {
       // What an agent would be refused (a resolution the store stopped offering): the claim waits for a person.
       ctx.log.warn(
@@ -231,6 +235,13 @@ async function decideTogether(
 ): Promise<boolean> {
   if (new Set(filings.map((f) => f.filed.claimId)).size < filings.length) return false;
   const claims = await Promise.all(filings.map((f) => loadClaim(ctx, f.filed.claimId)));
+  // The store's terms of every claim still to decide, read side by side rather than one claim after another.
+  const terms = claims.map((claim) => {
+    if (!claim || !isResolvable(claim.state)) return undefined;
+    const read = storeTermsOf(ctx, claim.state);
+    read.catch(() => undefined);
+    return read;
+  });
   const held = daysHeldFor(ctx, limitDayOf(ctx.now()));
   const days = new Map<
     string,
@@ -248,7 +259,7 @@ async function decideTogether(
         day = { read, now: read, storeId: filed.storeId, streamType: '', events: [] };
         days.set(dayStream, day);
       }
-      const { outcome, write } = await planRule(ctx, rule, filed, subject, claims[i]!, day.now, causationId);
+      const { outcome, write } = await planRule(ctx, rule, filed, subject, claims[i]!, day.now, causationId, terms[i]);
       if (write) {
         claimAppends.push(...write.claimAppends);
         day.streamType = write.day.streamType;
