@@ -59,7 +59,8 @@ export function UserMenu({
         <span className="user-meta">{me.user.email}</span>
       </button>
       <div id={panelId} className="user-menu-panel" hidden={!open}>
-        {me.stores.length > 0 ? (
+        {/* Only while open: a hidden list labelled "Stores" would still answer for the label of a page's Store field. */}
+        {open && me.stores.length > 0 ? (
           <div className="user-stores">
             <p className="user-stores-title" id={`${panelId}-stores`}>
               {me.stores.length === 1 ? 'Store' : 'Stores'}
