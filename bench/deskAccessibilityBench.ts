@@ -7,7 +7,7 @@
  * Env: CHROME_PATH (default /usr/bin/chromium), PORTAL_BENCH_RUNS (Lighthouse runs per page, median; default 3).
  */
 import type { Flags } from 'lighthouse';
-import { audit, lighthouseVersion, median, startPortalStage, type Scores } from './portalBench.js';
+import { audit, lighthouseVersion, median, startPortalStage, type Metric, type Scores } from './portalBench.js';
 
 const DESKTOP: Flags = {
   formFactor: 'desktop',
@@ -38,7 +38,11 @@ export async function benchDeskAccessibility(): Promise<string> {
       const all: Scores[] = [];
       for (let i = 0; i < runs; i++)
         all.push(await audit(page.url, chromePort, { ...DESKTOP, extraHeaders: { Cookie: cookie } }));
-      const pick = (key: keyof Scores) => median(all.map((s) => s[key]));
+      // Signed out, the page would send the browser to sign-in and be scored instead of the desk.
+      const elsewhere = all.find((s) => !s.finalUrl.startsWith(page.url));
+      if (elsewhere)
+        throw new Error(`Lighthouse ended on ${elsewhere.finalUrl}, not ${page.url}: the agent's session did not hold`);
+      const pick = (key: Metric) => median(all.map((s) => s[key]));
       rows.push(
         `| ${page.name} | ${pick('accessibility')} | ${pick('performance')} | ${pick('lcpMs').toFixed(0)} | ` +
           `${pick('tbtMs').toFixed(0)} | ${pick('cls').toFixed(3)} |`,

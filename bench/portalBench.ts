@@ -44,7 +44,12 @@ export function initialJs(dist = DIST): InitialJs {
   return { files, rawBytes: files.reduce((n, f) => n + f.raw, 0), gzipBytes: files.reduce((n, f) => n + f.gzip, 0) };
 }
 
+/** The numbers of a run, each the median over the runs. */
+export type Metric = Exclude<keyof Scores, 'finalUrl'>;
+
 export interface Scores {
+  /** Where the page ended (a redirect, say to sign-in, shows here). */
+  finalUrl: string;
   performance: number;
   accessibility: number;
   lcpMs: number;
@@ -67,6 +72,7 @@ export async function audit(url: string, port: number, flags: Flags = {}): Promi
   if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${lhr.runtimeError.message}`);
   const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
   return {
+    finalUrl: lhr.finalDisplayedUrl,
     performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
     accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
     lcpMs: numeric('largest-contentful-paint'),
@@ -154,10 +160,11 @@ export async function benchPortal(): Promise<{
           `  ${page.name} run ${i + 1}/${runs}: performance ${all.at(-1)!.performance}, accessibility ${all.at(-1)!.accessibility}`,
         );
       }
-      const pick = (key: keyof Scores) => median(all.map((s) => s[key]));
+      const pick = (key: Metric) => median(all.map((s) => s[key]));
       results.push({
         name: page.name,
         scores: {
+          finalUrl: all[0]!.finalUrl,
           performance: pick('performance'),
           accessibility: pick('accessibility'),
           lcpMs: pick('lcpMs'),
