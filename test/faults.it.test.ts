@@ -2,18 +2,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CreateWebhookEndpointResponse } from '@claims/contracts';
 import { openDatabase } from '@claims/event-store';
 import {
   freePort,
   ownKafka,
   ownPostgres,
   ServiceProcess,
+  serviceEnv,
+  waiterLoggingTo,
   type OwnKafka,
   type OwnPostgres,
 } from './support/faultInfra.js';
-import { acmeApiToken, ApiClient, Load, NoAnswer, WebhookReceiver, type Acknowledged } from './support/faultLoad.js';
-import { eventually } from './support/testDatabase.js';
+import { acmeIntegration, ApiClient, Load, WebhookReceiver, type Acknowledged } from './support/faultLoad.js';
 import { expectReplayEqualsLive, missingFromStore, owedWebhooks, settled } from './support/pipelineChecks.js';
 
 /**
@@ -72,28 +72,13 @@ describe('fault suite: API, worker, Kafka and PostgreSQL killed and restarted un
   let load: Load;
   let startedAt: number;
 
-  const waitFor = async <T>(what: string, check: () => Promise<T>, timeoutMs = RECOVERY_LIMIT_MS): Promise<T> => {
-    try {
-      return await eventually(check, timeoutMs, 100);
-    } catch (error) {
-      throw new Error(
-        `${what} did not happen within ${seconds(timeoutMs)} s (logs in ${base}): ${error instanceof Error ? error.message : String(error)}`,
-        { cause: error },
-      );
-    }
-  };
-
-  const answers = async (url: string, status = 200) => {
-    const answer = await client.call('GET', url).catch((error: unknown) => {
-      if (error instanceof NoAnswer) return { status: 0, body: error.message };
-      throw error;
-    });
-    expect(answer.status, answer.body).toBe(status);
-  };
+  const waitLogged = waiterLoggingTo(base);
+  const waitFor = <T>(what: string, check: () => Promise<T>, timeoutMs = RECOVERY_LIMIT_MS): Promise<T> =>
+    waitLogged(what, check, timeoutMs);
 
   const startApi = async (seed: boolean) => {
     api.start({ ...env, WORKERS: 'none', SEED_DEMO: String(seed) });
-    await waitFor('the API answering /api/health/live', () => answers('/api/health/live'));
+    await waitFor('the API answering /api/health/live', () => client.expectStatus('/api/health/live'));
   };
 
   beforeAll(async () => {
@@ -103,37 +88,25 @@ describe('fault suite: API, worker, Kafka and PostgreSQL killed and restarted un
     await Promise.all([postgres.start(), kafka.start()]);
     const port = await freePort();
     client = new ApiClient(`http://127.0.0.1:${port}`);
-    env = {
-      ...process.env,
-      DATABASE_URL: postgres.url,
-      KAFKA_BROKERS: kafka.brokers,
-      KAFKA_TOPIC: 'claims.events.faults',
-      KAFKA_GROUP_PREFIX: 'faults',
-      DATA_DIR: path.join(base, 'data'),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-      RATE_LIMIT_ENABLED: 'false',
-    };
+    env = serviceEnv({
+      databaseUrl: postgres.url,
+      kafkaBrokers: kafka.brokers,
+      topic: 'claims.events.faults',
+      groupPrefix: 'faults',
+      dataDir: path.join(base, 'data'),
+      port,
+    });
     // The demo seed runs once, in the first API process, before any other process starts.
     await startApi(true);
     worker.start({ ...env, WORKERS: 'all', SEED_DEMO: 'false' });
-    await waitFor('readiness (database, Kafka, projectors)', () => answers('/api/health'));
+    await waitFor('readiness (database, Kafka, projectors)', () => client.expectStatus('/api/health'));
 
-    ({ storeId, token } = await acmeApiToken(client, 'fault suite', [
-      'order:create',
-      'claim:read',
-      'claim:resolve',
-      'webhook:create',
-      'webhook:read',
-    ]));
-    const endpoint = await client.call('POST', '/api/v1/webhook-endpoints', {
-      token,
-      body: { url: await receiver.start() },
-    });
-    expect(endpoint.status, endpoint.body).toBe(201);
-    endpointId = CreateWebhookEndpointResponse.parse(JSON.parse(endpoint.body)).id;
+    ({ storeId, token, endpointId } = await acmeIntegration(
+      client,
+      'fault suite',
+      ['order:create', 'claim:read', 'claim:resolve', 'webhook:create', 'webhook:read'],
+      receiver,
+    ));
   }, 240_000);
 
   afterAll(async () => {

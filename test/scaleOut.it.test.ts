@@ -4,17 +4,16 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { CreateWebhookEndpointResponse } from '@claims/contracts';
 import { openDatabase } from '@claims/event-store';
 import { projectorsGroupId } from '@claims/projections';
 import { createKafka } from '@claims/relay';
-import { freePort, ServiceProcess } from './support/faultInfra.js';
-import { acmeApiToken, ApiClient, Load, NoAnswer, WebhookReceiver } from './support/faultLoad.js';
+import { freePort, ServiceProcess, serviceEnv, waiterLoggingTo } from './support/faultInfra.js';
+import { acmeIntegration, ApiClient, Load, WebhookReceiver } from './support/faultLoad.js';
 import { expectReplayEqualsLive, missingFromStore, owedWebhooks, settled } from './support/pipelineChecks.js';
 import { postgresServer } from './support/postgresServers.js';
 import { startSmtp, type SmtpCatcher } from './support/smtpServers.js';
 import type { ParsedMail } from 'mailparser';
-import { createTestDatabase, eventually } from './support/testDatabase.js';
+import { createTestDatabase } from './support/testDatabase.js';
 
 /**
  * Two worker processes with every role (relay, projectors, reactions, webhook delivery, timers) on one database and
@@ -40,10 +39,7 @@ describe('two workers of every role, one killed mid-load', () => {
   let storeId: string;
   let endpointId: string;
 
-  const waitFor = <T>(what: string, check: () => Promise<T>, timeoutMs = 120_000): Promise<T> =>
-    eventually(check, timeoutMs, 100).catch((error: unknown) => {
-      throw new Error(`${what} did not happen within ${timeoutMs / 1000} s (logs in ${base})`, { cause: error });
-    });
+  const waitFor = waiterLoggingTo(base);
 
   async function projectorMembers(): Promise<number> {
     const admin = createKafka(inject('kafkaBrokers'), pino({ level: 'silent' })).admin();
@@ -65,36 +61,26 @@ describe('two workers of every role, one killed mid-load', () => {
     const port = await freePort();
     client = new ApiClient(`http://127.0.0.1:${port}`);
     const env = {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      KAFKA_BROKERS: inject('kafkaBrokers'),
-      KAFKA_TOPIC: `claims.events.${prefix}`,
-      KAFKA_GROUP_PREFIX: prefix,
+      ...serviceEnv({
+        databaseUrl,
+        kafkaBrokers: inject('kafkaBrokers'),
+        topic: `claims.events.${prefix}`,
+        groupPrefix: prefix,
+        dataDir: path.join(base, 'data'),
+        port,
+      }),
       SMTP_URL: smtp.url,
-      DATA_DIR: path.join(base, 'data'),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-      RATE_LIMIT_ENABLED: 'false',
       SEED_DEMO: 'false',
     };
     api.start({ ...env, WORKERS: 'none' });
     for (const worker of workers) worker.start({ ...env, WORKERS: 'all' });
-    await waitFor('readiness', async () => {
-      const answer = await client.call('GET', '/api/health').catch((error: unknown) => {
-        if (error instanceof NoAnswer) return { status: 0, body: error.message };
-        throw error;
-      });
-      expect(answer.status, answer.body).toBe(200);
-    });
-    ({ storeId, token } = await acmeApiToken(client, 'scale out', ['order:create', 'claim:resolve', 'webhook:create']));
-    const endpoint = await client.call('POST', '/api/v1/webhook-endpoints', {
-      token,
-      body: { url: await receiver.start() },
-    });
-    expect(endpoint.status, endpoint.body).toBe(201);
-    endpointId = CreateWebhookEndpointResponse.parse(JSON.parse(endpoint.body)).id;
+    await waitFor('readiness', () => client.expectStatus('/api/health'));
+    ({ storeId, token, endpointId } = await acmeIntegration(
+      client,
+      'scale out',
+      ['order:create', 'claim:resolve', 'webhook:create'],
+      receiver,
+    ));
   }, 240_000);
 
   afterAll(async () => {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { eventually } from './testDatabase.js';
 
 /**
  * What the fault tests kill and start again: their own PostgreSQL cluster and Kafka broker or brokers (on ports
@@ -119,6 +120,39 @@ function isAlive(pid: number): boolean {
     return false;
   }
 }
+
+/** What a fault test's API and worker processes run with: its own database, broker, topic and port, no rate limits. */
+export const serviceEnv = (own: {
+  databaseUrl: string;
+  kafkaBrokers: string;
+  topic: string;
+  groupPrefix: string;
+  dataDir: string;
+  port: number;
+}): NodeJS.ProcessEnv => ({
+  ...process.env,
+  DATABASE_URL: own.databaseUrl,
+  KAFKA_BROKERS: own.kafkaBrokers,
+  KAFKA_TOPIC: own.topic,
+  KAFKA_GROUP_PREFIX: own.groupPrefix,
+  DATA_DIR: own.dataDir,
+  PORT: String(own.port),
+  HOST: '127.0.0.1',
+  LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+  WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+  RATE_LIMIT_ENABLED: 'false',
+});
+
+/** Polls `check` until it passes; failing after `timeoutMs`, it says what was awaited and where the processes' logs are. */
+export const waiterLoggingTo =
+  (logs: string) =>
+  <T>(what: string, check: () => Promise<T>, timeoutMs = 120_000): Promise<T> =>
+    eventually(check, timeoutMs, 100).catch((error: unknown) => {
+      throw new Error(
+        `${what} did not happen within ${timeoutMs / 1000} s (logs in ${logs}): ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
+    });
 
 /** A Node entry point of the API run as a child process, its output appended to a log file. */
 export class ServiceProcess {

@@ -1,7 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
 import {
   CreateApiTokenResponse,
+  CreateWebhookEndpointResponse,
   FileClaimResponse,
   Message,
   WebhookPayload,
@@ -88,6 +90,15 @@ export interface CallOptions {
 export class ApiClient {
   constructor(readonly base: string) {}
 
+  /** Passes once `url` answers `status`; a process down fails it as status 0, for a poll to try again. */
+  async expectStatus(url: string, status = 200): Promise<void> {
+    const answer = await this.call('GET', url).catch((error: unknown) => {
+      if (error instanceof NoAnswer) return { status: 0, body: error.message };
+      throw error;
+    });
+    expect(answer.status, answer.body).toBe(status);
+  }
+
   async call(method: string, url: string, options: CallOptions = {}): Promise<Answer> {
     const headers: Record<string, string> = {};
     if (options.body !== undefined) headers['content-type'] = 'application/json';
@@ -135,6 +146,25 @@ export async function acmeApiToken(
   const created = await api.call('POST', `/api/stores/${storeId}/api-tokens`, { cookie, body: { name, permissions } });
   if (created.status !== 201) throw new Error(`making the token answered ${created.status}: ${created.body}`);
   return { storeId, token: CreateApiTokenResponse.parse(JSON.parse(created.body)).token, cookie };
+}
+
+/**
+ * Acme's integrator in a fault test: an API token holding `permissions` and a webhook endpoint for every event type at
+ * `receiver` (started here). Answers the store, the token and the endpoint.
+ */
+export async function acmeIntegration(
+  api: ApiClient,
+  name: string,
+  permissions: Permission[],
+  receiver: WebhookReceiver,
+): Promise<{ storeId: string; token: string; endpointId: string }> {
+  const { storeId, token } = await acmeApiToken(api, name, permissions);
+  const endpoint = await api.call('POST', '/api/v1/webhook-endpoints', {
+    token,
+    body: { url: await receiver.start() },
+  });
+  expect(endpoint.status, endpoint.body).toBe(201);
+  return { storeId, token, endpointId: CreateWebhookEndpointResponse.parse(JSON.parse(endpoint.body)).id };
 }
 
 export type CommandKind = 'order' | 'filing' | 'message' | 'resolution';
