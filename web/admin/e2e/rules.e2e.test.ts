@@ -89,7 +89,7 @@ describe('rules page', () => {
 
     await builder.getByRole('button', { name: 'Save rule' }).click();
     await page.getByRole('status').getByText(`“${DENY}” saved as version 1.`).waitFor();
-    expect(await ruleHeadings(page)).toEqual([`1. ${DENY}`]);
+    await eventually(() => ruleHeadings(page)).toEqual([`1. ${DENY}`]);
 
     // A second rule, then the second moved first from the keyboard, announced, and kept.
     await page.getByRole('button', { name: 'New rule' }).click();
@@ -104,24 +104,24 @@ describe('rules page', () => {
     );
     await second.getByRole('button', { name: 'Save rule' }).click();
     await page.getByRole('status').getByText(`“${HOLD}” saved as version 1.`).waitFor();
-    expect(await ruleHeadings(page)).toEqual([`1. ${DENY}`, `2. ${HOLD}`]);
+    await eventually(() => ruleHeadings(page)).toEqual([`1. ${DENY}`, `2. ${HOLD}`]);
 
     // Dragged onto the first, the second rule goes first.
     const rowOf = (name: string) =>
       page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: new RegExp(`^\\d\\. ${name}$`) }) });
     await rowOf(HOLD).dragTo(rowOf(DENY));
     await page.getByRole('status').getByText(`“${HOLD}” moved to position 1 of 2.`).waitFor();
-    expect(await ruleHeadings(page)).toEqual([`1. ${HOLD}`, `2. ${DENY}`]);
+    await eventually(() => ruleHeadings(page)).toEqual([`1. ${HOLD}`, `2. ${DENY}`]);
     // From the keyboard: down, then up again; the handle keeps the focus, so each arrow key moves the same rule.
     const handle = page.getByRole('button', { name: new RegExp(`^Reorder “${HOLD}”`) });
     await handle.focus();
     await page.keyboard.press('ArrowDown');
     await page.getByRole('status').getByText(`“${HOLD}” moved to position 2 of 2.`).waitFor();
-    expect(await ruleHeadings(page)).toEqual([`1. ${DENY}`, `2. ${HOLD}`]);
+    await eventually(() => ruleHeadings(page)).toEqual([`1. ${DENY}`, `2. ${HOLD}`]);
     expect(await handle.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.press('ArrowUp');
     await page.getByRole('status').getByText(`“${HOLD}” moved to position 1 of 2.`).waitFor();
-    expect(await ruleHeadings(page)).toEqual([`1. ${HOLD}`, `2. ${DENY}`]);
+    await eventually(() => ruleHeadings(page)).toEqual([`1. ${HOLD}`, `2. ${DENY}`]);
     const owner = await apiSession(h.baseUrl, 'owner@acme.test');
     const storeId = owner.me.stores.find((s) => s.name === 'Acme Outfitters')!.id;
     await eventually(async () =>
@@ -194,7 +194,7 @@ describe('rules page', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Rules' }).click();
     await eventually(() => heading(page).textContent()).toBe('Rules of Acme Outfitters');
     await page.getByText('You can see these rules and what they did; owners and admins change them.').waitFor();
-    expect(await ruleHeadings(page)).toEqual([`1. ${HOLD}`, `2. ${DENY}`]);
+    await eventually(() => ruleHeadings(page)).toEqual([`1. ${HOLD}`, `2. ${DENY}`]);
     for (const control of [
       page.getByRole('button', { name: 'New rule' }),
       page.getByRole('button', { name: /^Reorder/ }),
