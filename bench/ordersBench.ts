@@ -9,9 +9,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { eventStoreMigrations, migrate, openDatabase } from '@claims/event-store';
-import { PROJECTIONS } from '@claims/projections';
+import { PROJECTIONS, streamsBehind } from '@claims/projections';
 import { orderBody } from '../test/support/orderBody.js';
 import { call, closedLoop, pgbenchScript, realisticEvent, runPgbench, setUp, startApi } from './commandsBench.js';
 import { loadedServerEnv } from './loadedServerEnv.js';
@@ -33,22 +32,6 @@ interface Level {
   errors: number;
   currentAfterMs: number;
   pgbench: number;
-}
-
-/** Streams some projection has not applied to their last event (0: every read model is current). */
-async function streamsBehind(pool: pg.Pool): Promise<number> {
-  let behind = 0;
-  for (const projection of PROJECTIONS) {
-    const { rows } = await pool.query<{ n: number }>(
-      `select count(*)::int as n
-       from (select stream_id, max(stream_version) as v from events where type = any($2::text[]) group by stream_id) e
-       left join projection_offsets o on o.projection = $1 and o.stream_id = e.stream_id
-       where coalesce(o.version, 0) < e.v`,
-      [projection.name, [...projection.handles]],
-    );
-    behind += rows[0]!.n;
-  }
-  return behind;
 }
 
 export async function benchOrders({ databaseUrl }: { databaseUrl: string }): Promise<string> {
@@ -75,7 +58,12 @@ export async function benchOrders({ databaseUrl }: { databaseUrl: string }): Pro
     },
     { seed: true },
   );
-  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  const watcher = await openDatabase({ databaseUrl: url, dataDir: os.tmpdir(), poolSize: 1 });
+  const behind = async () => {
+    let streams = 0;
+    for (const projection of PROJECTIONS) streams += (await streamsBehind(watcher.db, projection, 1)).length;
+    return streams;
+  };
   const levels: Level[] = [];
   try {
     const { token } = await setUp(api.base);
@@ -89,7 +77,7 @@ export async function benchOrders({ databaseUrl }: { databaseUrl: string }): Pro
         (status) => status === 201,
       );
       const sent = performance.now();
-      while ((await streamsBehind(pool)) > 0) await sleep(20);
+      while ((await behind()) > 0) await sleep(20);
       levels.push({
         clients,
         perSecond: result.ok / result.seconds,
@@ -108,7 +96,7 @@ export async function benchOrders({ databaseUrl }: { databaseUrl: string }): Pro
     const script = pgbenchScript(event);
     for (const level of levels) level.pgbench = runPgbench(pgbenchUrl, script, level.clients, pgbenchSeconds);
   } finally {
-    await pool.end();
+    await watcher.close();
     await api.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { expect } from 'vitest';
 import { WEBHOOK_SOURCE_TYPES } from '@claims/contracts';
 import type { Database } from '@claims/event-store';
-import { PROJECTIONS, rebuild } from '@claims/projections';
+import { PROJECTIONS, rebuild, streamsBehind } from '@claims/projections';
 import type { Acknowledged } from './faultLoad.js';
 
 /**
@@ -16,14 +16,8 @@ export async function settled(database: Database): Promise<void> {
   const count = async () =>
     (await sql<{ n: string }>`select max(global_position)::text as n from events`.execute(db)).rows[0]!.n;
   const before = await count();
-  for (const projection of PROJECTIONS) {
-    const { rows } = await sql<{ behind: number }>`
-      select count(*)::int as behind
-      from (select stream_id, max(stream_version) as v from events where type = any(${[...projection.handles]}::text[]) group by stream_id) e
-      left join projection_offsets o on o.projection = ${projection.name} and o.stream_id = e.stream_id
-      where coalesce(o.version, 0) < e.v`.execute(db);
-    expect(rows[0]!.behind, `${projection.name}: streams behind`).toBe(0);
-  }
+  for (const projection of PROJECTIONS)
+    expect(await streamsBehind(db, projection), `${projection.name}: streams behind`).toEqual([]);
   const { rows: pending } = await sql<{
     n: number;
   }>`select count(*)::int as n from webhook_deliveries where status <> 'succeeded'`.execute(db);

@@ -36,6 +36,29 @@ export async function checkpointLag(db: QueryExecutorProvider, checkpoint: strin
   };
 }
 
+/** A stream whose last event a projection's read model does not hold yet. */
+export interface StreamBehind {
+  streamId: string;
+  applied: number;
+  last: number;
+}
+
+/** Up to `limit` streams a projection handles that it has not applied to their last event (none: it is current). */
+export async function streamsBehind(
+  db: QueryExecutorProvider,
+  projection: Pick<Projection, 'name' | 'handles'>,
+  limit = 20,
+): Promise<StreamBehind[]> {
+  const { rows } = await sql<{ stream_id: string; applied: string; last: string }>`
+    select e.stream_id, coalesce(o.version, 0)::text as applied, e.v::text as last
+    from (select stream_id, max(stream_version) as v from events where type = any(${[...projection.handles]}::text[]) group by stream_id) e
+    left join projection_offsets o on o.projection = ${projection.name} and o.stream_id = e.stream_id
+    where coalesce(o.version, 0) < e.v
+    order by e.stream_id
+    limit ${limit}`.execute(db);
+  return rows.map((r) => ({ streamId: r.stream_id, applied: Number(r.applied), last: Number(r.last) }));
+}
+
 /**
  * The last version of each stream a projection has applied (of every stream it has seen, or of those named):
  * whether its read model holds an event, however it is fed (store follower or Kafka).
