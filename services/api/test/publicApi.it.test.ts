@@ -5,7 +5,12 @@ import {
   ApiTokenSummary,
   CreateApiTokenResponse,
   UpsertOrderResponse,
+  orderPremiumStreamOf,
 } from '@claims/contracts';
+import { sql } from 'kysely';
+import { orderPremiumDecider } from '@claims/domain';
+import { readStream } from '@claims/event-store';
+import { foldRecorded } from '../src/eventsourcing/commandHandler.js';
 import { json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
 import { orderBody as oneOrder } from '../../../test/support/orderBody.js';
 
@@ -128,6 +133,35 @@ describe('API tokens and the public API v1', () => {
     ).toBe(19.99);
     const invalid = await v1('PUT', '/api/v1/orders/ext-2', { ...orderBody('7002'), createdAt: '14 days ago' });
     expect(invalid.statusCode).toBe(400);
+  });
+
+  it('takes orders sent at once each on its own: every order and premium recorded, a resent order’s row and premium agreeing', async () => {
+    const fresh = Array.from({ length: 30 }, (_, i) => `7100${i}`);
+    const resent = [1.25, 2.5, 2.5, 0.75].map((premiumPaid) => {
+      const body = orderBody('7199');
+      return { ...body, policy: { ...body.policy, premiumPaid } };
+    });
+    const answers = await Promise.all([
+      ...fresh.map((n) => v1('PUT', `/api/v1/orders/ext-${n}`, orderBody(n))),
+      ...resent.map((body) => v1('PUT', '/api/v1/orders/ext-7199', body)),
+    ]);
+    expect(answers.slice(0, fresh.length).map((a) => a.statusCode)).toEqual(fresh.map(() => 201));
+    expect(
+      answers
+        .slice(fresh.length)
+        .map((a) => a.statusCode)
+        .sort(),
+    ).toEqual([200, 200, 200, 201]);
+    const db = h.runtime.ctx.database.db;
+    for (const answer of answers.slice(0, fresh.length)) {
+      const { id } = UpsertOrderResponse.parse(json(answer));
+      expect((await readStream(db, orderPremiumStreamOf(id))).events.map((e) => e.type)).toEqual(['PremiumRecorded']);
+    }
+    const { id } = UpsertOrderResponse.parse(json(answers.at(-1)!));
+    const premium = foldRecorded(orderPremiumDecider, (await readStream(db, orderPremiumStreamOf(id))).events);
+    const { rows } = await sql<{ paid: number }>`
+      select (doc->'policy'->>'premiumPaid')::int as paid from orders where id = ${id}::uuid`.execute(db);
+    expect(premium?.premiumPaid).toBe(rows[0]!.paid);
   });
 
   it('lists, reads and resolves claims; checks versions; never shows another tenant', async () => {

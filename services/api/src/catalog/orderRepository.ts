@@ -34,7 +34,41 @@ export function orderFromInput(id: string, storeId: string, sourceOrderId: strin
   });
 }
 
-/** Creates or replaces an order; the system id stays the same across replacements. */
+/** A store's order as its platform names it. */
+export interface OrderKey {
+  storeId: string;
+  sourceOrderId: string;
+}
+
+export const orderKeyOf = ({ storeId, sourceOrderId }: OrderKey) => `${storeId} ${sourceOrderId}`;
+
+/** The system id stored under each of these keys (undefined for an order not stored yet), read in one statement. */
+export async function storedOrderIds(
+  db: QueryExecutorProvider,
+  keys: readonly OrderKey[],
+): Promise<(key: OrderKey) => string | undefined> {
+  const { rows } = await sql<{ id: string; store_id: string; source_order_id: string }>`
+    select id, store_id::text as store_id, source_order_id from orders
+    where (store_id, source_order_id) in (
+      select * from unnest(${keys.map((k) => k.storeId)}::uuid[], ${keys.map((k) => k.sourceOrderId)}::text[]))`.execute(
+    db,
+  );
+  const ids = new Map(rows.map((r) => [orderKeyOf({ storeId: r.store_id, sourceOrderId: r.source_order_id }), r.id]));
+  return (key) => ids.get(orderKeyOf(key));
+}
+
+/** Creates or replaces orders (of distinct keys) in one statement; the system id stays the same across replacements. */
+export async function saveOrders(db: QueryExecutorProvider, orders: readonly Order[]): Promise<void> {
+  if (orders.length === 0) return;
+  await sql`
+    insert into orders (id, store_id, source_order_id, order_number, customer_email_lower, doc)
+    select * from unnest(${orders.map((o) => o.id)}::uuid[], ${orders.map((o) => o.storeId)}::uuid[],
+      ${orders.map((o) => o.sourceOrderId)}::text[], ${orders.map((o) => o.orderNumber)}::text[],
+      ${orders.map((o) => o.customerEmail.toLowerCase())}::text[], ${orders.map((o) => JSON.stringify(o))}::jsonb[])
+    on conflict (store_id, source_order_id) do update set order_number = excluded.order_number,
+      customer_email_lower = excluded.customer_email_lower, doc = excluded.doc, updated_at = now()`.execute(db);
+}
+
 /** Creates or replaces a store's order by its source id; `created` says which it was. */
 export async function upsertOrderReporting(
   db: QueryExecutorProvider,
@@ -42,15 +76,10 @@ export async function upsertOrderReporting(
   sourceOrderId: string,
   input: OrderInput,
 ): Promise<{ order: Order; created: boolean }> {
-  const existing = await sql<{ id: string }>`
-    select id from orders where store_id = ${storeId}::uuid and source_order_id = ${sourceOrderId}`.execute(db);
-  const order = orderFromInput(existing.rows[0]?.id ?? randomUUID(), storeId, sourceOrderId, input);
-  await sql`
-    insert into orders (id, store_id, source_order_id, order_number, customer_email_lower, doc)
-    values (${order.id}, ${storeId}, ${sourceOrderId}, ${order.orderNumber}, ${order.customerEmail.toLowerCase()}, ${JSON.stringify(order)}::jsonb)
-    on conflict (store_id, source_order_id) do update set order_number = excluded.order_number,
-      customer_email_lower = excluded.customer_email_lower, doc = excluded.doc, updated_at = now()`.execute(db);
-  return { order, created: existing.rows.length === 0 };
+  const id = (await storedOrderIds(db, [{ storeId, sourceOrderId }]))({ storeId, sourceOrderId });
+  const order = orderFromInput(id ?? randomUUID(), storeId, sourceOrderId, input);
+  await saveOrders(db, [order]);
+  return { order, created: id === undefined };
 }
 
 export async function upsertOrder(
