@@ -79,19 +79,7 @@ async function ingestTogether(ctx: AppContext, arrivals: readonly OrderArrival[]
   return outcomes;
 }
 
-/**
- * Writers per process: each takes the orders of its share of keys, so one order's versions stay in turn while orders
- * of other keys are written alongside (one writer at a time left the database and the cores waiting on each batch).
- */
-const WRITERS = 4;
-
-function writerOf(key: string): number {
-  let hash = 0;
-  for (let i = 0; i < key.length; i++) hash = (hash * 31 + key.charCodeAt(i)) | 0;
-  return Math.abs(hash) % WRITERS;
-}
-
-const writers = new WeakMap<AppContext, Array<(arrival: OrderArrival) => Promise<Outcome>>>();
+const ingesters = new WeakMap<AppContext, (arrival: OrderArrival) => Promise<Outcome>>();
 
 /**
  * An order from a merchant's platform: the row is created or replaced, and its premium recorded (or reversed, when
@@ -106,14 +94,12 @@ export async function ingestOrder(
   input: OrderInput,
   meta: RequestMeta,
 ): Promise<Ingested> {
-  let own = writers.get(ctx);
-  if (!own) {
-    own = Array.from({ length: WRITERS }, () =>
-      groupCommit((arrivals: readonly OrderArrival[]) => ingestTogether(ctx, arrivals)),
-    );
-    writers.set(ctx, own);
+  let ingest = ingesters.get(ctx);
+  if (!ingest) {
+    ingest = groupCommit((arrivals: readonly OrderArrival[]) => ingestTogether(ctx, arrivals));
+    ingesters.set(ctx, ingest);
   }
-  const outcome = await own[writerOf(orderKeyOf({ storeId, sourceOrderId }))]!({ storeId, sourceOrderId, input, meta });
+  const outcome = await ingest({ storeId, sourceOrderId, input, meta });
   if (!outcome.ok) throw outcome.error;
   return outcome.ingested;
 }
