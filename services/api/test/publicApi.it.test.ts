@@ -135,16 +135,30 @@ describe('API tokens and the public API v1', () => {
     expect(invalid.statusCode).toBe(400);
   });
 
-  it('takes orders sent at once each on its own: every order and premium recorded, a resent order’s row and premium agreeing', async () => {
+  it('takes orders sent at once each on its own: every order and premium recorded, a resent order’s row and premium agreeing, a revoked token refused', async () => {
     const fresh = Array.from({ length: 30 }, (_, i) => `7100${i}`);
     const resent = [1.25, 2.5, 2.5, 0.75].map((premiumPaid) => {
       const body = orderBody('7199');
       return { ...body, policy: { ...body.policy, premiumPaid } };
     });
-    const answers = await Promise.all([
-      ...fresh.map((n) => v1('PUT', `/api/v1/orders/ext-${n}`, orderBody(n))),
-      ...resent.map((body) => v1('PUT', '/api/v1/orders/ext-7199', body)),
+    const revoked = await newToken(['order:create'], 'revoked');
+    const revoke = await h.call({
+      method: 'DELETE',
+      url: `/api/stores/${acme}/api-tokens/${revoked.id}`,
+      cookie: owner,
+    });
+    expect(revoke.statusCode).toBe(204);
+    const [answers, refused] = await Promise.all([
+      Promise.all([
+        ...fresh.map((n) => v1('PUT', `/api/v1/orders/ext-${n}`, orderBody(n))),
+        ...resent.map((body) => v1('PUT', '/api/v1/orders/ext-7199', body)),
+      ]),
+      Promise.all(
+        ['7198', '7197'].map((n) => v1('PUT', `/api/v1/orders/ext-${n}`, orderBody(n), undefined, revoked.token)),
+      ),
     ]);
+    // Calls of a revoked token read at the same time as the others are refused all the same.
+    expect(refused.map((a) => a.statusCode)).toEqual([401, 401]);
     expect(answers.slice(0, fresh.length).map((a) => a.statusCode)).toEqual(fresh.map(() => 201));
     expect(
       answers

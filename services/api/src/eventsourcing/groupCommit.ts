@@ -1,7 +1,8 @@
 /**
  * Writes gathered while the write before them is under way, then written together (a group commit): work that
- * finishes one item at a time (mail, each sent on its own) is recorded in one statement per group instead of one per
- * item, and no item waits for more than the write before it. `write` answers one outcome per item, in order.
+ * finishes one item at a time (mail, each sent on its own; orders and API calls arriving over many connections) is
+ * done in one statement per group instead of one per item, and no item waits for more than the write before it.
+ * `write` answers one outcome per item, in order.
  */
 export function groupCommit<Item, Outcome>(
   write: (items: readonly Item[]) => Promise<Outcome[]>,

@@ -3,6 +3,7 @@ import { sql, type QueryExecutorProvider } from 'kysely';
 import { queryNamed } from '@claims/event-store';
 import { ApiTokenSummary, isPermission, type Permission } from '@claims/contracts';
 import type { AppContext } from '../context.js';
+import { groupCommit } from '../eventsourcing/groupCommit.js';
 import { randomSecret, sha256 } from '../platform/secrets.js';
 import { grantedAt, grantsOf, rolesJsonOf, type RoleRow, type TokenPrincipal } from '../http/principal.js';
 
@@ -85,15 +86,48 @@ export async function revokeApiToken(ctx: AppContext, storeId: string, id: strin
 }
 
 // "Last used" is written at most once a minute: one write per API call was a row update per request under load.
-const TOKEN_PRINCIPAL = `
+const TOKEN_PRINCIPALS = `
   with found as (
-    select id, name, store_id, permissions, created_by, last_used_at from api_tokens
-    where token_hash = $1 and revoked_at is null and (expires_at is null or expires_at > $2::timestamptz)
+    select id, token_hash, name, store_id, permissions, created_by, last_used_at from api_tokens
+    where token_hash = any($1::text[]) and revoked_at is null and (expires_at is null or expires_at > $2::timestamptz)
   ), touched as (
     update api_tokens set last_used_at = $2::timestamptz
     where id in (select id from found where last_used_at is null or last_used_at < $2::timestamptz - interval '1 minute')
   )
-  select id, name, store_id, permissions, ${rolesJsonOf('found.created_by')} as creator_roles from found`;
+  select id, token_hash, name, store_id, permissions, ${rolesJsonOf('found.created_by')} as creator_roles from found`;
+
+interface TokenPrincipalRow {
+  id: string;
+  token_hash: string;
+  name: string;
+  store_id: string;
+  permissions: Permission[];
+  creator_roles: RoleRow[];
+}
+
+const lookups = new WeakMap<AppContext, (tokenHash: string) => Promise<TokenPrincipalRow | undefined>>();
+
+/**
+ * Every API call reads its token, touches its "last used" and reads its creator's grants in one named statement; the
+ * calls arriving while one is read are read together in the next (one statement per group, not per call: a platform
+ * sending orders at checkout peaks calls with one token from many connections). Each call's read starts after it
+ * arrived, so a token revoked before a call is refused to it.
+ */
+function tokenLookup(ctx: AppContext): (tokenHash: string) => Promise<TokenPrincipalRow | undefined> {
+  let lookup = lookups.get(ctx);
+  if (!lookup) {
+    lookup = groupCommit(async (hashes: readonly string[]) => {
+      const rows = await queryNamed<TokenPrincipalRow>(ctx.database.db, 'api_token_principals', TOKEN_PRINCIPALS, [
+        [...new Set(hashes)],
+        ctx.now(),
+      ]);
+      const byHash = new Map(rows.map((row) => [row.token_hash, row]));
+      return hashes.map((hash) => byHash.get(hash));
+    });
+    lookups.set(ctx, lookup);
+  }
+  return lookup;
+}
 
 /**
  * The principal of a bearer token, or null when it is unknown, revoked or expired. A token never
@@ -102,14 +136,7 @@ const TOKEN_PRINCIPAL = `
  */
 export async function findTokenPrincipal(ctx: AppContext, token: string): Promise<TokenPrincipal | null> {
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
-  // Every API call: the token, its "last used" and its creator's grants in one named statement (one round trip).
-  const [row] = await queryNamed<{
-    id: string;
-    name: string;
-    store_id: string;
-    permissions: Permission[];
-    creator_roles: RoleRow[];
-  }>(ctx.database.db, 'api_token_principal', TOKEN_PRINCIPAL, [sha256(token), ctx.now()]);
+  const row = await tokenLookup(ctx)(sha256(token));
   if (!row) return null;
   const creatorHolds = grantedAt(grantsOf(row.creator_roles), row.store_id);
   if (!creatorHolds) return null;
