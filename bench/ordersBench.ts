@@ -14,7 +14,6 @@ import { PROJECTIONS, streamsBehind } from '@claims/projections';
 import { orderBody } from '../test/support/orderBody.js';
 import { call, closedLoop, pgbenchScript, realisticEvent, runPgbench, setUp, startApi } from './commandsBench.js';
 import { loadedServerEnv } from './loadedServerEnv.js';
-import { machineInfo } from './machine.js';
 import { recreateDatabase, withDatabase } from './postgres.js';
 import { fmtInt, fmtMs, percentile } from './stats.js';
 
@@ -39,7 +38,6 @@ export async function benchOrders({ databaseUrl }: { databaseUrl: string }): Pro
   const pgbenchUrl = withDatabase(databaseUrl, 'claims_bench_orders_append');
   const perLevel = envNumber('BENCH_ORDERS_PER_LEVEL', 4_000);
   const pgbenchSeconds = envNumber('BENCH_PGBENCH_SECONDS', 10);
-  const machine = await machineInfo(url);
   await recreateDatabase(url);
   await recreateDatabase(pgbenchUrl);
   const runId = Date.now().toString(36);
@@ -102,8 +100,6 @@ export async function benchOrders({ databaseUrl }: { databaseUrl: string }): Pro
   }
   return [
     '## Order ingestion',
-    '',
-    `Load average (1 min) when the run started: ${machine.loadAverage.toFixed(2)} on ${machine.nproc} CPUs.`,
     '',
     `\`PUT /api/v1/orders/{sourceOrderId}\` of fresh orders (three items, a premium: a row in \`orders\` and a ` +
       '`PremiumRecorded` event each) from closed-loop clients in the bench process, against the API as `npm start` runs it ' +
