@@ -12,16 +12,13 @@ import { serve, stopOnSignals } from './server.js';
 const config = loadConfig();
 const primary = config.apiProcesses > 1 && cluster.isPrimary;
 
-/** Forks the HTTP processes, wakes the workers when one of them appends, and replaces one that dies. */
+/**
+ * Forks the HTTP processes and replaces one that dies. Their appends wake this process's workers through PostgreSQL
+ * (EVENTS_APPENDED_CHANNEL), as any other process's do.
+ */
 function superviseHttpProcesses(runtime: Runtime): () => Promise<void> {
   let stopping = false;
-  const fork = (): Worker => {
-    const worker = cluster.fork({ WORKERS: 'none', SEED_DEMO: 'false' });
-    worker.on('message', (message: unknown) => {
-      if (message === 'appended') runtime.wake();
-    });
-    return worker;
-  };
+  const fork = (): Worker => cluster.fork({ WORKERS: 'none', SEED_DEMO: 'false' });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
     runtime.ctx.log.error({ httpProcess: worker.process.pid, code, signal }, 'an HTTP process died; starting another');
@@ -45,19 +42,6 @@ function superviseHttpProcesses(runtime: Runtime): () => Promise<void> {
   };
 }
 
-/** An HTTP process of the cluster tells the primary about its appends at most once per turn of its event loop. */
-function announceAppends(): () => void {
-  let pending = false;
-  return () => {
-    if (pending) return;
-    pending = true;
-    setImmediate(() => {
-      pending = false;
-      process.send?.('appended');
-    });
-  };
-}
-
 try {
   if (primary) {
     const runtime = await startRuntime(config, { listen: false });
@@ -67,7 +51,7 @@ try {
       `ready on http://${config.host}:${config.port} with ${config.apiProcesses} HTTP processes`,
     );
   } else if (cluster.isWorker) {
-    stopOnSignals(await startRuntime(config, { onAppended: announceAppends() }));
+    stopOnSignals(await startRuntime(config));
   } else {
     await serve(config);
   }

@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import type { Admin, Kafka } from 'kafkajs';
 import type { DestinationStream } from 'pino';
 import type { Migration } from 'kysely/migration';
 import {
+  announceAppends,
+  EVENTS_APPENDED_CHANNEL,
   eventStoreMigrations,
   leaseGroup,
   migrate,
@@ -123,8 +126,6 @@ export interface Runtime {
   readonly kafka: Kafka | null;
   /** Waits until this process's relay and followers have handled everything appended so far. */
   settle(): Promise<void>;
-  /** Runs this process's relay, followers and reactions now: another process appended (main.ts's cluster). */
-  wake(): void;
   stop(): Promise<void>;
   /** What `stop` is still waiting on. */
   pendingStop(): string[];
@@ -143,8 +144,6 @@ export interface RuntimeOptions {
   reactionFaultPolicy?: Partial<FaultPolicy>;
   /** Where the log lines go (default standard output). */
   logDestination?: DestinationStream;
-  /** Called after each append of this process, for workers in another process to wake (main.ts's cluster). */
-  onAppended?: () => void;
 }
 
 /** Readiness of the broker as this process sees it: a client of its own that gives up at once, so health answers fast. */
@@ -295,19 +294,43 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   };
   /** What each reaction handles: an append of none of those types leaves it asleep (its next poll passes them). */
   const reactionTypes = new Map<PollingLoop, ReadonlySet<string>>();
-  // Every append in this process wakes its followers, relay and the reactions handling a type it appended at once
-  // (`types` unknown: another process appended, every reaction wakes). A filing's own reactions append its mail
-  // records and link, which no reaction handles: waking all five for each cost three statements per reaction.
-  const wake = (types?: ReadonlySet<string>) => {
+  // Every append in this process wakes its followers, relay and the reactions handling a type it appended at once. A
+  // filing's own reactions append its mail records and link, which no reaction handles: waking all of them for each
+  // cost three statements per reaction.
+  const wake = (types: ReadonlySet<string>) => {
+    wakeReaders();
+    for (const [reaction, handles] of reactionTypes) if ([...types].some((t) => handles.has(t))) reaction.wake();
+  };
+  // Another process's appends (its announcements) wake the readers the claim list's and webhooks' quarter-second goal
+  // waits on: the followers and the relay. The reactions find them at their next poll, within their goal of seconds:
+  // woken by every announcement at peaks, each would read its checkpoint and page dozens of times a second.
+  const wakeReaders = () => {
     for (const follower of followers) follower.wake();
-    for (const [reaction, handles] of reactionTypes)
-      if (!types || [...types].some((t) => handles.has(t))) reaction.wake();
     relay?.wake();
   };
+  const announcer = randomUUID();
+  const announce =
+    database.kind === 'postgres'
+      ? announceAppends(database.db, announcer, (error) =>
+          log.warn({ err: error }, 'announcing appends to the other processes failed; their polls find them'),
+        )
+      : null;
   const stopWaking = onAppended(database.db, (types) => {
     wake(types);
-    options.onAppended?.();
+    announce?.();
   });
+  // Only a process with readers listens; PGlite belongs to one process, so nothing else appends there.
+  const appendsElsewhere =
+    database.kind === 'postgres' && (workers.has('relay') || workers.has('projectors'))
+      ? database.listen(
+          EVENTS_APPENDED_CHANNEL,
+          (payload) => {
+            if (payload !== announcer) wakeReaders();
+          },
+          (error) =>
+            log.warn({ err: error }, 'listening for other processes’ appends failed; polling until it listens'),
+        )
+      : null;
   /** The steps of stopping not finished yet, for the log line of a process that gives up waiting on them. */
   const pendingSteps = new Set<string>();
   const step = async (name: string, run: () => Promise<unknown> | undefined) => {
@@ -336,6 +359,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     await step('relay', () => relay?.stop());
     await step('Kafka admin client', () => operationsAdmin?.close());
     stopWaking();
+    await step('listening for appends', () => appendsElsewhere?.stop());
     mailer.close();
   };
   let databaseClosed: Promise<void> | null = null;
@@ -469,7 +493,6 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
         await Promise.all(followers.map((f) => f.catchUp()));
         await deliveryWorker?.catchUp();
       },
-      wake,
       stop() {
         closing ??= (async () => {
           await step('HTTP requests in flight', () => app.close());

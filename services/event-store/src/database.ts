@@ -22,10 +22,11 @@ export interface Database {
   /** Connection string for a dedicated session (advisory locks); null on PGlite. */
   readonly url: string | null;
   /**
-   * Calls `listener` on each NOTIFY on `channel` (sent at its transaction's commit, by any process on the
-   * database); on PostgreSQL from a connection of its own, reopened after a failure (`onError` says why).
+   * Calls `listener` with the payload of each NOTIFY on `channel` (sent at its transaction's commit, by any process on
+   * the database); on PostgreSQL from a connection of its own, reopened after a failure (`onError` says why), and then
+   * called once without a payload: what was sent while it did not listen is lost.
    */
-  listen(channel: string, listener: () => void, onError: (error: unknown) => void): Subscription;
+  listen(channel: string, listener: (payload?: string) => void, onError: (error: unknown) => void): Subscription;
   close(): Promise<void>;
 }
 
@@ -173,7 +174,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
       db,
       url: null,
       listen(channel, listener) {
-        const unlisten = pglite.listen(channel, () => listener());
+        const unlisten = pglite.listen(channel, (payload) => listener(payload));
         return { stop: async () => (await unlisten)() };
       },
       close: async () => {

@@ -2,6 +2,7 @@ export * from './database.js';
 export * from './tables.js';
 export * from './migrations.js';
 export * from './appendToStream.js';
+export * from './appendAnnouncements.js';
 export * from './readStream.js';
 export * from './readAll.js';
 export * from './readAllOfTypes.js';

@@ -14,7 +14,7 @@ const CHANNEL = /^[a-z_][a-z0-9_]*$/;
 export function listenOnPostgres(
   url: string,
   channel: string,
-  listener: () => void,
+  listener: (payload?: string) => void,
   onError: (error: unknown) => void,
 ): Subscription {
   // Sent as part of the statement's text: LISTEN takes no parameter.
@@ -37,7 +37,7 @@ export function listenOnPostgres(
       retry = setTimeout(open, Math.min(250 * 2 ** failures++, 5_000));
     };
     client.on('notification', (message) => {
-      if (message.channel === channel) listener();
+      if (message.channel === channel) listener(message.payload);
     });
     client.on('error', lose);
     client.on('end', () => lose());

@@ -6,16 +6,19 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  announceAppends,
   ANY,
   appendToStream,
   appendToStreams,
   countAfter,
   countOfTypes,
+  EVENTS_APPENDED_CHANNEL,
   eventStoreMigrations,
   lastCommittedPosition,
   leaseGroup,
   migrate,
   NO_STREAM,
+  onAppended,
   openDatabase,
   readAll,
   readAllOfTypes,
@@ -359,6 +362,43 @@ describe('leases on a real PostgreSQL', () => {
       await first.release();
       await second.release();
       await database.close();
+      await created.drop();
+    }
+  });
+});
+
+describe('append announcements on a real PostgreSQL', () => {
+  it('tells another process that this one appended, in announcements it can tell apart from its own', async () => {
+    const created = await createTestDatabase(postgresServer().databaseUrl);
+    const appender = await openDatabase({ databaseUrl: created.url, dataDir: os.tmpdir() });
+    const reader = await openDatabase({ databaseUrl: created.url, dataDir: os.tmpdir() });
+    const heard: string[] = [];
+    let listening = false;
+    const subscription = reader.listen(
+      EVENTS_APPENDED_CHANNEL,
+      (payload) => {
+        if (payload === undefined) listening = true;
+        else heard.push(payload);
+      },
+      (error) => {
+        throw error;
+      },
+    );
+    const stopAnnouncing = onAppended(
+      appender.db,
+      announceAppends(appender.db, 'appender', () => undefined),
+    );
+    try {
+      await eventually(async () => expect(listening).toBe(true));
+      await migrate(appender, eventStoreMigrations);
+      await Promise.all(Array.from({ length: 20 }, (_, i) => append(appender, `announced-${i}`, NO_STREAM)));
+      await eventually(async () => expect(heard.length).toBeGreaterThan(0));
+      expect(new Set(heard)).toEqual(new Set(['appender']));
+    } finally {
+      stopAnnouncing();
+      await subscription.stop();
+      await appender.close();
+      await reader.close();
       await created.drop();
     }
   });
