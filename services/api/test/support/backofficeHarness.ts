@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sql } from 'kysely';
 import os from 'node:os';
 import path from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { z } from 'zod';
 import { FileClaimResponse, ROLES, type FileClaimRequest, type Permission, type RoleName } from '@claims/contracts';
-import type { Projection } from '@claims/projections';
+import { streamsBehind, type Projection } from '@claims/projections';
 import { loadConfig, startRuntime, type Runtime, type RuntimeOptions } from '../../src/index.js';
 import { createTestDatabase } from '../../../../test/support/testDatabase.js';
 import { postgresServer } from '../../../../test/support/postgresServers.js';
@@ -218,19 +217,15 @@ export function oneItemClaim(
 
 export const json = <T = unknown>(response: LightMyRequestResponse): T => JSON.parse(response.body) as T;
 
-/** The projections among `projections` that have not applied every event they handle yet, each with how many streams it lags on. */
+/** The projections among `projections` that have not applied every event they handle yet, each with streams it lags on. */
 export async function projectionsBehind(
   db: Runtime['ctx']['database']['db'],
   projections: readonly Projection[],
 ): Promise<string[]> {
   const behind: string[] = [];
   for (const projection of projections) {
-    const { rows } = await sql<{ n: number }>`
-      select count(*)::int as n
-      from (select stream_id, max(stream_version) as v from events where type = any(${[...projection.handles]}::text[]) group by stream_id) e
-      left join projection_offsets o on o.projection = ${projection.name} and o.stream_id = e.stream_id
-      where coalesce(o.version, 0) < e.v`.execute(db);
-    if (rows[0]!.n > 0) behind.push(`${projection.name} (${rows[0]!.n} streams)`);
+    const streams = await streamsBehind(db, projection);
+    if (streams.length > 0) behind.push(`${projection.name} (${streams.map((s) => s.streamId).join(', ')})`);
   }
   return behind;
 }
