@@ -4,18 +4,10 @@ import path from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '@claims/event-store';
-import {
-  freePort,
-  ownKafka,
-  ServiceProcess,
-  serviceEnv,
-  waiterLoggingTo,
-  type OwnKafka,
-} from './support/faultInfra.js';
-import { acmeIntegration, ApiClient, Load, WebhookReceiver } from './support/faultLoad.js';
+import { ownKafka, waiterLoggingTo, type OwnKafka } from './support/faultInfra.js';
+import { startFaultStage, type FaultStage } from './support/faultStage.js';
+import { Load, WebhookReceiver } from './support/faultLoad.js';
 import { expectReplayEqualsLive, missingFromStore, owedWebhooks, settled } from './support/pipelineChecks.js';
-import { postgresServer } from './support/postgresServers.js';
-import { createTestDatabase } from './support/testDatabase.js';
 
 /**
  * Three brokers (replication factor 3, min.insync.replicas=2, the relay producing with acks=all): the broker that
@@ -28,16 +20,9 @@ import { createTestDatabase } from './support/testDatabase.js';
 describe.skipIf(process.env.BROKER_LOSS !== '1')('three Kafka brokers: one killed while claims are filed', () => {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-broker-loss-'));
   const receiver = new WebhookReceiver();
-  const api = new ServiceProcess('api', 'services/api/src/main.ts', path.join(base, 'api.log'));
-  const worker = new ServiceProcess('worker', 'services/api/src/ops/workerMain.ts', path.join(base, 'worker.log'));
   const topic = 'claims.events.brokerloss';
   let kafka: OwnKafka;
-  let databaseUrl: string;
-  let dropDatabase: () => Promise<void>;
-  let client: ApiClient;
-  let token: string;
-  let storeId: string;
-  let endpointId: string;
+  let stage: FaultStage;
 
   const waitFor = waiterLoggingTo(base);
 
@@ -55,48 +40,38 @@ describe.skipIf(process.env.BROKER_LOSS !== '1')('three Kafka brokers: one kille
 
   beforeAll(async () => {
     kafka = await ownKafka(path.join(base, 'kafka'), 3);
-    const server = postgresServer();
-    const created = await createTestDatabase(server.databaseUrl, server.seededTemplate);
-    databaseUrl = created.url;
-    dropDatabase = created.drop;
     await kafka.start();
-    const port = await freePort();
-    client = new ApiClient(`http://127.0.0.1:${port}`);
-    const env = {
-      ...serviceEnv({
-        databaseUrl,
-        kafkaBrokers: kafka.brokers,
-        topic,
-        groupPrefix: 'brokerloss',
-        dataDir: path.join(base, 'data'),
-        port,
-      }),
-      KAFKA_REPLICATION_FACTOR: '3',
-      KAFKA_MIN_INSYNC_REPLICAS: '2',
-      SEED_DEMO: 'false',
-    };
-    api.start({ ...env, WORKERS: 'none' });
-    worker.start({ ...env, WORKERS: 'all' });
-    await waitFor('readiness (database, Kafka, projectors)', () => client.expectStatus('/api/health'));
-    ({ storeId, token, endpointId } = await acmeIntegration(
-      client,
-      'broker loss',
-      ['order:create', 'claim:read', 'claim:resolve', 'webhook:create'],
-      receiver,
-    ));
+    stage = await startFaultStage({
+      base,
+      kafkaBrokers: kafka.brokers,
+      topic,
+      groupPrefix: 'brokerloss',
+      workers: ['worker'],
+      env: { KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' },
+      integration: {
+        name: 'broker loss',
+        permissions: ['order:create', 'claim:read', 'claim:resolve', 'webhook:create'],
+        receiver,
+      },
+    });
   }, 240_000);
 
   afterAll(async () => {
-    await api.stop();
-    await worker.stop();
+    await stage?.stop();
     await receiver.stop();
     await kafka?.dispose();
-    await dropDatabase?.();
     fs.rmSync(base, { recursive: true, force: true });
   }, 120_000);
 
   it('loses nothing acknowledged, catches every read model and webhook up, and sends each webhook once', async () => {
-    const load = new Load({ api: client, token, lanes: 3, pauseMs: 300, messagesPerClaim: 1, prefix: 'bl' });
+    const load = new Load({
+      api: stage.client,
+      token: stage.token,
+      lanes: 3,
+      pauseMs: 300,
+      messagesPerClaim: 1,
+      prefix: 'bl',
+    });
     load.start();
     try {
       await new Promise((resolve) => setTimeout(resolve, 4_000));
@@ -121,18 +96,18 @@ describe.skipIf(process.env.BROKER_LOSS !== '1')('three Kafka brokers: one kille
     } finally {
       await load.stop();
     }
-    expect([...api.unexpectedExits, ...worker.unexpectedExits]).toEqual([]);
+    expect([stage.api, ...stage.workers].flatMap((p) => p.unexpectedExits)).toEqual([]);
     expect(
       load.failures.map((f) => `${f.kind} ${f.status}: ${f.body}`),
       'failed commands',
     ).toEqual([]);
     expect(load.acknowledged.filter((a) => a.kind === 'filing').length).toBeGreaterThan(5);
 
-    const database = await openDatabase({ databaseUrl, dataDir: '' });
+    const database = await openDatabase({ databaseUrl: stage.databaseUrl, dataDir: '' });
     try {
       await waitFor('the pipeline settling', () => settled(database), 180_000);
       expect(await missingFromStore(database, load.acknowledged), 'acknowledged commands missing').toEqual([]);
-      const owed = await owedWebhooks(database, endpointId, storeId);
+      const owed = await owedWebhooks(database, stage.endpointId, stage.storeId);
       const counts = receiver.counts();
       expect(owed.length).toBeGreaterThan(0);
       expect(
@@ -143,7 +118,7 @@ describe.skipIf(process.env.BROKER_LOSS !== '1')('three Kafka brokers: one kille
         [...counts].filter(([, n]) => n > 1).map(([id]) => id),
         'webhook-ids delivered more than once',
       ).toEqual([]);
-      await worker.stop();
+      await stage.workers[0]!.stop();
       await expectReplayEqualsLive(database);
     } finally {
       await database.close();

@@ -7,13 +7,12 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase } from '@claims/event-store';
 import { projectorsGroupId } from '@claims/projections';
 import { createKafka } from '@claims/relay';
-import { freePort, ServiceProcess, serviceEnv, waiterLoggingTo } from './support/faultInfra.js';
-import { acmeIntegration, ApiClient, Load, WebhookReceiver } from './support/faultLoad.js';
+import { waiterLoggingTo } from './support/faultInfra.js';
+import { startFaultStage, type FaultStage } from './support/faultStage.js';
+import { Load, WebhookReceiver } from './support/faultLoad.js';
 import { expectReplayEqualsLive, missingFromStore, owedWebhooks, settled } from './support/pipelineChecks.js';
-import { postgresServer } from './support/postgresServers.js';
 import { startSmtp, type SmtpCatcher } from './support/smtpServers.js';
 import type { ParsedMail } from 'mailparser';
-import { createTestDatabase } from './support/testDatabase.js';
 
 /**
  * Two worker processes with every role (relay, projectors, reactions, webhook delivery, timers) on one database and
@@ -25,19 +24,9 @@ import { createTestDatabase } from './support/testDatabase.js';
 describe('two workers of every role, one killed mid-load', () => {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'claims-scale-out-'));
   const receiver = new WebhookReceiver();
-  const api = new ServiceProcess('api', 'services/api/src/main.ts', path.join(base, 'api.log'));
-  const workers = ['a', 'b'].map(
-    (name) =>
-      new ServiceProcess(`worker-${name}`, 'services/api/src/ops/workerMain.ts', path.join(base, `${name}.log`)),
-  );
   const prefix = `scaleout${Date.now().toString(36)}`;
   let smtp: SmtpCatcher;
-  let databaseUrl: string;
-  let dropDatabase: () => Promise<void>;
-  let client: ApiClient;
-  let token: string;
-  let storeId: string;
-  let endpointId: string;
+  let stage: FaultStage;
 
   const waitFor = waiterLoggingTo(base);
 
@@ -53,54 +42,41 @@ describe('two workers of every role, one killed mid-load', () => {
   }
 
   beforeAll(async () => {
-    const server = postgresServer();
-    const created = await createTestDatabase(server.databaseUrl, server.seededTemplate);
-    databaseUrl = created.url;
-    dropDatabase = created.drop;
     smtp = await startSmtp();
-    const port = await freePort();
-    client = new ApiClient(`http://127.0.0.1:${port}`);
-    const env = {
-      ...serviceEnv({
-        databaseUrl,
-        kafkaBrokers: inject('kafkaBrokers'),
-        topic: `claims.events.${prefix}`,
-        groupPrefix: prefix,
-        dataDir: path.join(base, 'data'),
-        port,
-      }),
-      SMTP_URL: smtp.url,
-      SEED_DEMO: 'false',
-    };
-    api.start({ ...env, WORKERS: 'none' });
-    for (const worker of workers) worker.start({ ...env, WORKERS: 'all' });
-    await waitFor('readiness', () => client.expectStatus('/api/health'));
-    ({ storeId, token, endpointId } = await acmeIntegration(
-      client,
-      'scale out',
-      ['order:create', 'claim:resolve', 'webhook:create'],
-      receiver,
-    ));
+    stage = await startFaultStage({
+      base,
+      kafkaBrokers: inject('kafkaBrokers'),
+      topic: `claims.events.${prefix}`,
+      groupPrefix: prefix,
+      workers: ['worker-a', 'worker-b'],
+      env: { SMTP_URL: smtp.url },
+      integration: { name: 'scale out', permissions: ['order:create', 'claim:resolve', 'webhook:create'], receiver },
+    });
   }, 240_000);
 
   afterAll(async () => {
-    await api.stop();
-    await Promise.all(workers.map((w) => w.stop()));
+    await stage?.stop();
     await receiver.stop();
     await smtp?.stop();
-    await dropDatabase?.();
     fs.rmSync(base, { recursive: true, force: true });
   }, 120_000);
 
   it('shares the work, takes over what the killed one held, and repeats only what it had sent unrecorded', async () => {
-    const load = new Load({ api: client, token, lanes: 3, pauseMs: 200, messagesPerClaim: 1, prefix: 'so' });
+    const load = new Load({
+      api: stage.client,
+      token: stage.token,
+      lanes: 3,
+      pauseMs: 200,
+      messagesPerClaim: 1,
+      prefix: 'so',
+    });
     load.start();
     let killedAt = 0;
     let mailsAtKill = 0;
     try {
       await waitFor('both workers in the projectors group', async () => expect(await projectorMembers()).toBe(2));
       await new Promise((resolve) => setTimeout(resolve, 3_000));
-      await workers[0]!.kill();
+      await stage.workers[0]!.kill();
       killedAt = Date.now();
       // The killed process's sockets are closed: whatever mail it finished sending has arrived.
       mailsAtKill = smtp.received.length;
@@ -108,17 +84,17 @@ describe('two workers of every role, one killed mid-load', () => {
     } finally {
       await load.stop();
     }
-    expect(workers[1]!.unexpectedExits).toEqual([]);
+    expect(stage.workers[1]!.unexpectedExits).toEqual([]);
     expect(load.failures.map((f) => `${f.kind} ${f.status}: ${f.body}`)).toEqual([]);
     const filings = load.acknowledged.filter((a) => a.kind === 'filing' && a.startedAt > killedAt);
     expect(filings.length, 'filings after the kill').toBeGreaterThan(3);
 
-    const database = await openDatabase({ databaseUrl, dataDir: '' });
+    const database = await openDatabase({ databaseUrl: stage.databaseUrl, dataDir: '' });
     try {
       await waitFor('the pipeline settling', () => settled(database), 180_000);
       expect(await missingFromStore(database, load.acknowledged)).toEqual([]);
 
-      const owed = await owedWebhooks(database, endpointId, storeId);
+      const owed = await owedWebhooks(database, stage.endpointId, stage.storeId);
       const counts = receiver.counts();
       expect(owed.filter((o) => !o.webhook_id || !counts.has(o.webhook_id)).map((o) => o.event_id)).toEqual([]);
       const firstArrival = new Map<string, number>();
@@ -150,7 +126,7 @@ describe('two workers of every role, one killed mid-load', () => {
         'mails repeated although first sent after the kill',
       ).toEqual([]);
 
-      await workers[1]!.stop();
+      await stage.workers[1]!.stop();
       await expectReplayEqualsLive(database);
     } finally {
       await database.close();
