@@ -10,6 +10,17 @@ type MonthRow = FinanceMonthlyTotals['months'][number];
 
 const axis = { fontSize: 12 };
 
+/** A figure by month: which amount of a row it shows, and the count beside it in the table. */
+interface MonthlyFigure {
+  title: string;
+  rows: readonly MonthRow[];
+  months: readonly string[];
+  stores: readonly StoreRef[];
+  pick: (row: MonthRow) => number;
+  count: (row: MonthRow) => number;
+  countLabel: string;
+}
+
 /**
  * One currency's figures per month, one bar series per store: money of two currencies never shares an axis (a euro bar
  * beside a yen one is invisible), so each currency present has a chart of its own.
@@ -23,16 +34,7 @@ function MonthlyChart({
   pick,
   count,
   countLabel,
-}: {
-  title: string;
-  currency: string;
-  rows: readonly MonthRow[];
-  months: readonly string[];
-  stores: readonly StoreRef[];
-  pick: (row: MonthRow) => number;
-  count: (row: MonthRow) => number;
-  countLabel: string;
-}) {
+}: MonthlyFigure & { currency: string }) {
   const series = [...new Set(rows.map((r) => r.storeId))]
     .map((storeId) => ({ storeId, name: storeNameOf(stores, storeId) }))
     .sort((a, b) => a.name.localeCompare(b.name));
@@ -70,21 +72,7 @@ function MonthlyChart({
 }
 
 /** A figure's charts, one per currency it was recorded in; a sentence when there is nothing in these months. */
-function MonthlyCharts({
-  title,
-  rows,
-  pick,
-  count,
-  ...shared
-}: {
-  title: string;
-  rows: readonly MonthRow[];
-  months: readonly string[];
-  stores: readonly StoreRef[];
-  pick: (row: MonthRow) => number;
-  count: (row: MonthRow) => number;
-  countLabel: string;
-}) {
+function MonthlyCharts({ title, rows, pick, count, ...shared }: MonthlyFigure) {
   const titleId = useId();
   const shown = rows.filter((r) => pick(r) !== 0 || count(r) !== 0);
   const currencies = [...new Set(shown.map((r) => r.currency))].sort();
