@@ -12,6 +12,15 @@ export function BackLink({ to, children = 'Go Back' }: { to: string; children?: 
 }
 
 /** The end of a flow step's form: its error, if any, then Go Back and Continue. */
+/** The way back to the claim a page came from (by its claim link). */
+export function BackToClaim({ token }: { token: string }) {
+  return (
+    <Link to="/view/$token" params={{ token }}>
+      Back to my claim
+    </Link>
+  );
+}
+
 export function StepFooter({ error, back }: { error: string | null; back: string }) {
   return (
     <>

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { Link, useParams, useSearch } from '@tanstack/react-router';
+import { useParams, useSearch } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import JsBarcode from 'jsbarcode';
 import {
@@ -10,6 +10,7 @@ import {
 } from '@claims/contracts';
 import { formatDateTime } from '@claims/format';
 import { Alert, Page } from '@claims/ui/components';
+import { BackToClaim } from '../components.js';
 import { HttpError, api } from '../api.js';
 import { PrintPage as ClaimSummaryPage } from './view.js';
 import { hasLabel, useReturns } from './returns.js';
@@ -108,9 +109,7 @@ export function PrintPage() {
         <Alert tone="info">
           This return has no label to print: it was sent to the store's returns portal, has arrived or has ended.
         </Alert>
-        <Link to="/view/$token" params={{ token }}>
-          Back to my claim
-        </Link>
+        <BackToClaim token={token} />
       </Page>
     );
   }
@@ -125,9 +124,7 @@ export function PrintPage() {
         <ReturnLabel key={label.id} claim={claim.data} label={label} />
       ))}
       <p className="actions no-print">
-        <Link to="/view/$token" params={{ token }}>
-          Back to my claim
-        </Link>
+        <BackToClaim token={token} />
         <button type="button" className="button button-primary" onClick={() => window.print()}>
           Print label
         </button>

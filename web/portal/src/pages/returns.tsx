@@ -13,6 +13,7 @@ import {
 import { errorText } from '@claims/ui';
 import { formatDateTime } from '@claims/format';
 import { Alert, Page } from '@claims/ui/components';
+import { BackToClaim } from '../components.js';
 import { HttpError, api } from '../api.js';
 import { returnsApi } from '../returnsApi.js';
 import { usePortal } from '../claimFlowState.js';
@@ -144,9 +145,7 @@ function StartReturnForm({ token }: { token: string }) {
       <Page title="Start a return" subtitle={`Claim #${c.claimNumber} · Order #${c.orderNumber}`}>
         <p>Nothing in this claim can be returned: its items never reached you.</p>
         <p>
-          <Link to="/view/$token" params={{ token }}>
-            Back to my claim
-          </Link>
+          <BackToClaim token={token} />
         </p>
       </Page>
     );
@@ -167,9 +166,7 @@ function StartReturnForm({ token }: { token: string }) {
           </a>
         ) : null}
         <p>
-          <Link to="/view/$token" params={{ token }}>
-            Back to my claim
-          </Link>
+          <BackToClaim token={token} />
         </p>
       </Page>
     );
@@ -260,9 +257,7 @@ function StartReturnForm({ token }: { token: string }) {
         </div>
         {error ? <Alert>{error}</Alert> : null}
         <div className="actions">
-          <Link to="/view/$token" params={{ token }}>
-            Back to my claim
-          </Link>
+          <BackToClaim token={token} />
           <button type="submit" className="button button-primary" disabled={start.isPending}>
             {start.isPending ? 'Starting…' : 'Start return'}
           </button>

@@ -7,7 +7,7 @@ import { formatDateTime, formatItemMoney, formatMoney } from '@claims/format';
 import type { LightboxImage } from '@claims/ui/lightbox';
 import { HttpError, api } from '../api.js';
 import { Alert, Page } from '@claims/ui/components';
-import { ItemThumb, issueLabel } from '../components.js';
+import { BackToClaim, ItemThumb, issueLabel } from '../components.js';
 import { setState } from '../claimFlowState.js';
 import { ItemDecision } from '../itemDecision.js';
 import { retryWhileUnavailable } from '@claims/ui/unavailable-retry';
@@ -246,9 +246,7 @@ export function ViewReviewPage() {
           </button>
         </form>
       )}
-      <Link to="/view/$token" params={{ token }}>
-        Back to my claim
-      </Link>
+      <BackToClaim token={token} />
     </Page>
   );
 }
