@@ -4,7 +4,7 @@ import { orderPremiumDecider, type OrderPremiumState } from '@claims/domain';
 import { orderPremiumStreamOf } from '@claims/contracts';
 import type { AppContext, RequestMeta } from '../context.js';
 import { handleCommandsInBatch, type Loaded } from '../eventsourcing/commandHandler.js';
-import { groupCommit } from '../eventsourcing/groupCommit.js';
+import { groupCommitPer } from '../eventsourcing/groupCommit.js';
 import { orderFromInput, orderKeyOf, saveOrders, storedOrderIds, type OrderKey } from './orderRepository.js';
 
 interface OrderArrival extends OrderKey {
@@ -79,7 +79,7 @@ async function ingestTogether(ctx: AppContext, arrivals: readonly OrderArrival[]
   return outcomes;
 }
 
-const ingesters = new WeakMap<AppContext, (arrival: OrderArrival) => Promise<Outcome>>();
+const ingest = groupCommitPer(ingestTogether);
 
 /**
  * An order from a merchant's platform: the row is created or replaced, and its premium recorded (or reversed, when
@@ -94,12 +94,7 @@ export async function ingestOrder(
   input: OrderInput,
   meta: RequestMeta,
 ): Promise<Ingested> {
-  let ingest = ingesters.get(ctx);
-  if (!ingest) {
-    ingest = groupCommit((arrivals: readonly OrderArrival[]) => ingestTogether(ctx, arrivals));
-    ingesters.set(ctx, ingest);
-  }
-  const outcome = await ingest({ storeId, sourceOrderId, input, meta });
+  const outcome = await ingest(ctx, { storeId, sourceOrderId, input, meta });
   if (!outcome.ok) throw outcome.error;
   return outcome.ingested;
 }

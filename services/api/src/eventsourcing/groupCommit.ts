@@ -29,3 +29,21 @@ export function groupCommit<Item, Outcome>(
       if (!writing) void drain();
     });
 }
+
+/**
+ * One group commit per owner (a runtime's context), made on first use: the calls of one runtime are gathered together,
+ * and another runtime in the same process (tests run several) has its own.
+ */
+export function groupCommitPer<Owner extends object, Item, Outcome>(
+  write: (owner: Owner, items: readonly Item[]) => Promise<Outcome[]>,
+): (owner: Owner, item: Item) => Promise<Outcome> {
+  const commits = new WeakMap<Owner, (item: Item) => Promise<Outcome>>();
+  return (owner, item) => {
+    let commit = commits.get(owner);
+    if (!commit) {
+      commit = groupCommit((items: readonly Item[]) => write(owner, items));
+      commits.set(owner, commit);
+    }
+    return commit(item);
+  };
+}

@@ -3,7 +3,7 @@ import { sql, type QueryExecutorProvider } from 'kysely';
 import { queryNamed } from '@claims/event-store';
 import { ApiTokenSummary, isPermission, type Permission } from '@claims/contracts';
 import type { AppContext } from '../context.js';
-import { groupCommit } from '../eventsourcing/groupCommit.js';
+import { groupCommitPer } from '../eventsourcing/groupCommit.js';
 import { randomSecret, sha256 } from '../platform/secrets.js';
 import { grantedAt, grantsOf, rolesJsonOf, type RoleRow, type TokenPrincipal } from '../http/principal.js';
 
@@ -105,29 +105,20 @@ interface TokenPrincipalRow {
   creator_roles: RoleRow[];
 }
 
-const lookups = new WeakMap<AppContext, (tokenHash: string) => Promise<TokenPrincipalRow | undefined>>();
-
 /**
  * Every API call reads its token, touches its "last used" and reads its creator's grants in one named statement; the
  * calls arriving while one is read are read together in the next (one statement per group, not per call: a platform
  * sending orders at checkout peaks calls with one token from many connections). Each call's read starts after it
  * arrived, so a token revoked before a call is refused to it.
  */
-function tokenLookup(ctx: AppContext): (tokenHash: string) => Promise<TokenPrincipalRow | undefined> {
-  let lookup = lookups.get(ctx);
-  if (!lookup) {
-    lookup = groupCommit(async (hashes: readonly string[]) => {
-      const rows = await queryNamed<TokenPrincipalRow>(ctx.database.db, 'api_token_principals', TOKEN_PRINCIPALS, [
-        [...new Set(hashes)],
-        ctx.now(),
-      ]);
-      const byHash = new Map(rows.map((row) => [row.token_hash, row]));
-      return hashes.map((hash) => byHash.get(hash));
-    });
-    lookups.set(ctx, lookup);
-  }
-  return lookup;
-}
+const tokenLookup = groupCommitPer(async (ctx: AppContext, hashes: readonly string[]) => {
+  const rows = await queryNamed<TokenPrincipalRow>(ctx.database.db, 'api_token_principals', TOKEN_PRINCIPALS, [
+    [...new Set(hashes)],
+    ctx.now(),
+  ]);
+  const byHash = new Map(rows.map((row) => [row.token_hash, row]));
+  return hashes.map((hash) => byHash.get(hash));
+});
 
 /**
  * The principal of a bearer token, or null when it is unknown, revoked or expired. A token never
@@ -136,7 +127,7 @@ function tokenLookup(ctx: AppContext): (tokenHash: string) => Promise<TokenPrinc
  */
 export async function findTokenPrincipal(ctx: AppContext, token: string): Promise<TokenPrincipal | null> {
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
-  const row = await tokenLookup(ctx)(sha256(token));
+  const row = await tokenLookup(ctx, sha256(token));
   if (!row) return null;
   const creatorHolds = grantedAt(grantsOf(row.creator_roles), row.store_id);
   if (!creatorHolds) return null;
