@@ -1,4 +1,4 @@
-import kafkajs, { type Kafka } from 'kafkajs';
+import kafkajs, { type Kafka, type PartitionMetadata } from 'kafkajs';
 
 // Not among the names Node detects in kafkajs's CommonJS exports: taken from the default export.
 const { ConfigResourceTypes } = kafkajs;
@@ -24,8 +24,12 @@ export class TopicSettingsError extends Error {
   override readonly name = 'TopicSettingsError';
 }
 
-/** What the broker says of an existing topic; `maxMessageBytes` is what the relay's batches must stay below. */
+/**
+ * What the broker says of an existing topic; `maxMessageBytes` is what the relay's batches must stay below, and
+ * `partitions` what its keys are spread over.
+ */
 export interface TopicDescription {
+  partitions: PartitionMetadata[];
   replicationFactor: number;
   minInsyncReplicas: number;
   maxMessageBytes: number;
@@ -42,6 +46,7 @@ async function describeTopic(admin: ReturnType<Kafka['admin']>, topic: string): 
   });
   const entry = (name: string) => Number(resources[0]?.configEntries.find((e) => e.configName === name)?.configValue);
   return {
+    partitions,
     replicationFactor: Math.min(...partitions.map((p) => p.replicas.length)),
     minInsyncReplicas: entry('min.insync.replicas'),
     maxMessageBytes: entry('max.message.bytes'),

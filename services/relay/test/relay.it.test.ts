@@ -97,11 +97,67 @@ describe('relay and topic against a real broker', () => {
 
   it('creates the topic with the configured durability and an explicit max.message.bytes', async () => {
     const topic = topicName('created');
-    expect(await ensureTopic(kafka(), topic)).toEqual({
+    const described = await ensureTopic(kafka(), topic);
+    expect({ ...described, partitions: described.partitions.length }).toEqual({
+      partitions: DEFAULT_TOPIC_SETTINGS.numPartitions,
       replicationFactor: 1,
       minInsyncReplicas: 1,
       maxMessageBytes: DEFAULT_TOPIC_SETTINGS.maxMessageBytes,
     });
+  });
+
+  it("publishes each stream in order to the partition kafkajs' own partitioner gives its key", async () => {
+    const topic = topicName('partitions');
+    const probes = topicName('probes');
+    await createTopic(topic, []);
+    await createTopic(probes, []);
+    await sql`delete from checkpoints`.execute(database.db);
+    await sql`delete from events`.execute(database.db);
+    const streams = Array.from({ length: 12 }, () => randomUUID());
+    for (const round of [1, 2, 3])
+      for (const streamId of streams)
+        await appendToStream(database.db, {
+          streamId,
+          streamType: 'test',
+          storeId: null,
+          expectedVersion: ANY,
+          events: [noted(`${streamId} ${round}`)],
+        });
+    const producer = kafka().producer();
+    await producer.connect();
+    const expected = new Map<string, number>();
+    try {
+      for (const streamId of streams) {
+        const [sent] = await producer.send({ topic: probes, messages: [{ key: streamId, value: 'probe' }] });
+        expected.set(streamId, sent!.partition);
+      }
+    } finally {
+      await producer.disconnect();
+    }
+    const relay = startRelay(database, kafka(), log, { topic, pollMs: 50 });
+    const consumer = kafka().consumer({ groupId: `check.${randomUUID()}` });
+    const seen = new Map<string, Array<{ partition: number; note: string }>>();
+    try {
+      await relay.catchUp();
+      await consumer.connect();
+      await consumer.subscribe({ topic, fromBeginning: true });
+      await consumer.run({
+        eachMessage: async ({ partition, message }) => {
+          const streamId = message.key!.toString();
+          const note = (JSON.parse(message.value!.toString()) as { data: { note: string } }).data.note;
+          seen.set(streamId, [...(seen.get(streamId) ?? []), { partition, note }]);
+        },
+      });
+      await eventually(async () => expect([...seen.values()].flat()).toHaveLength(36), 30_000);
+    } finally {
+      await consumer.disconnect();
+      await relay.stop();
+    }
+    for (const streamId of streams)
+      expect(seen.get(streamId)).toEqual(
+        [1, 2, 3].map((round) => ({ partition: expected.get(streamId), note: `${streamId} ${round}` })),
+      );
+    expect(new Set(expected.values()).size, 'the streams spread over several partitions').toBeGreaterThan(1);
   });
 
   it('refuses a topic whose durability contradicts the configuration, saying what differs', async () => {
