@@ -17,6 +17,10 @@ import { Policy } from './order.js';
 import { ClaimAssignee } from './queue.js';
 import { Risk } from './automation.js';
 
+/** The path parameters of a route under `/claims/{claimId}`. */
+export const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });
+export type ClaimParams = z.infer<typeof ClaimParams>;
+
 export const Signature = z.object({
   kind: z.enum(['drawn', 'typed']),
   /** A PNG data URL for a drawn signature, the typed full name otherwise. */

@@ -11,6 +11,7 @@ import {
   abAssignmentsStreamOf,
   type AbTestView,
   type Store,
+  StoreParams,
 } from '@claims/contracts';
 import {
   abAssignmentsDecider,
@@ -30,9 +31,9 @@ import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js
 import { findOrderById } from '../catalog/orderRepository.js';
 import { findStore } from '../catalog/storeRepository.js';
 import { sessionIdOf } from '../customer/index.js';
+import { errorResponses } from '../http/errorResponses.js';
 
-const StoreParams = z.object({ storeId: z.uuid() });
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 404);
 
 const loadTests = async (ctx: AppContext, storeId: string): Promise<AbTestsState> =>
   (await loadAggregate(ctx, abTestsDecider, storeAbTestsStreamOf(storeId))).state;

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  ApiError,
   VersionedQuery,
   CreateSopRequest,
   type SopCommand,
@@ -11,6 +10,7 @@ import {
   SopListQuery,
   SopView,
   UpdateSopRequest,
+  StoreParams,
 } from '@claims/contracts';
 import { sopDecider, type SopAggregate } from '@claims/domain';
 import type { AppContext, RequestMeta } from '../context.js';
@@ -18,10 +18,10 @@ import { AppError } from '../platform/errors.js';
 import { metaOf } from '../http/requestMeta.js';
 import { authorizedStore } from '../http/authorizedStore.js';
 import { editDocument, editLiveDocument, listDocuments } from '../eventsourcing/documentAggregates.js';
+import { errorResponses } from '../http/errorResponses.js';
 
-const StoreParams = z.object({ storeId: z.uuid() });
 const SopParams = StoreParams.extend({ sopId: z.uuid() });
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 404, 409, 422);
 
 const toView = ({ state, version }: { state: SopAggregate; version: number }): SopView => ({
   id: state.id,

@@ -18,6 +18,7 @@ import {
   type Permission,
   type RoleName,
   type Store,
+  StoreParams,
 } from '@claims/contracts';
 import {
   checkTeamChange,
@@ -60,10 +61,10 @@ import {
   upsertPendingGrant,
 } from './teamRepository.js';
 import { withInvitationMail } from '../notifications/index.js';
+import { errorResponses } from '../http/errorResponses.js';
 
-const StoreParams = z.object({ storeId: z.uuid() });
 const MemberParams = StoreParams.extend({ userId: z.uuid() });
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 404, 409, 422);
 const memberNotFound = () => new AppError('not_found', 'No member of this store matches that reference.');
 
 /** An invitation is good for 7 days (decision: a working week and a weekend). */
