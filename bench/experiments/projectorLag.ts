@@ -14,9 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { CreateApiTokenResponse } from '@claims/contracts';
 import { orderBody } from '../../test/support/orderBody.js';
-import { call, fileAtRate, freePort, startWatch } from '../commandsBench.js';
+import { call, fileAtRate, freePort, setUp, startWatch } from '../commandsBench.js';
 import { recreateDatabase, withDatabase } from '../postgres.js';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -88,18 +87,7 @@ async function main(): Promise<void> {
       await sleep(250);
     }
     worker = start('services/api/src/ops/workerMain.ts', { ...shared, WORKERS: 'projectors' });
-    const login = await call(base, 'POST', '/api/auth/login', {
-      body: { email: 'owner@acme.test', password: 'demo-pass-1234' },
-    });
-    const cookie = String(login.headers.get('set-cookie')).split(';')[0]!;
-    const storeId = (
-      JSON.parse((await call(base, 'GET', '/api/whitelabel/settings?store=acme')).body) as { storeId: string }
-    ).storeId;
-    const created = await call(base, 'POST', `/api/stores/${storeId}/api-tokens`, {
-      cookie,
-      body: { name: 'experiment', permissions: ['order:create'] },
-    });
-    const { token } = CreateApiTokenResponse.parse(JSON.parse(created.body));
+    const { token } = await setUp(base);
     const count = Math.round(rate * seconds);
     const numbers = Array.from({ length: count }, (_, i) => `${runId}${String(i).padStart(6, '0')}`);
     for (let i = 0; i < numbers.length; i += 16) {
