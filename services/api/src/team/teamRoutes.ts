@@ -177,16 +177,23 @@ function recordTeamChange(
   });
 }
 
-/** Gives `role` to a member (change-role and grant-ownership), recording the change in the account's stream. */
+/**
+ * Gives `role` to the member in the path (change-role and grant-ownership, each its own `team-member:` permission on the
+ * path's store), recording the change in the account's stream.
+ */
 async function giveRole(
   ctx: AppContext,
-  request: FastifyRequest,
-  principal: Principal,
-  store: Store,
-  userId: string,
+  request: FastifyRequest & { params: { storeId: string; userId: string } },
   role: RoleName,
   change: 'change-role' | 'grant-ownership',
 ) {
+  const { store, principal } = await authorizedStore(
+    ctx,
+    request,
+    `team-member:${change}` as const,
+    request.params.storeId,
+  );
+  const { userId } = request.params;
   const before = await memberOf(ctx, store, userId);
   const current = await affectedRoles(ctx, store, before, role);
   if (current.length === 1 && current[0] === role) {
@@ -346,15 +353,7 @@ export const teamRoutes =
           response: { 200: TeamMember, ...errors },
         },
       },
-      async (request) => {
-        const { store, principal } = await authorizedStore(
-          ctx,
-          request,
-          'team-member:change-role',
-          request.params.storeId,
-        );
-        return giveRole(ctx, request, principal, store, request.params.userId, request.body.role, 'change-role');
-      },
+      async (request) => giveRole(ctx, request, request.body.role, 'change-role'),
     );
 
     app.post(
@@ -370,14 +369,8 @@ export const teamRoutes =
         },
       },
       async (request) => {
-        const { store, principal } = await authorizedStore(
-          ctx,
-          request,
-          'team-member:grant-ownership',
-          request.params.storeId,
-        );
         const role: RoleName = request.body.level === 'account' ? 'account_owner' : 'store_owner';
-        return giveRole(ctx, request, principal, store, request.params.userId, role, 'grant-ownership');
+        return giveRole(ctx, request, role, 'grant-ownership');
       },
     );
 
