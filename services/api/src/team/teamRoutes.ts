@@ -178,6 +178,37 @@ function recordTeamChange(
 }
 
 /**
+ * A change to one member of the store: the member and the roles the change touches are read again for each attempt
+ * of {@link recordTeamChange}, the rules judged on them, and `event` says what changed.
+ */
+function recordMemberChange(
+  ctx: AppContext,
+  principal: Principal,
+  store: Store,
+  meta: RequestMeta,
+  target: { userId: string; change: TeamChange; newRole: RoleName | null },
+  event: (member: TeamMember, roles: RoleName[]) => RecordTeamChange['change'],
+  alongside: Alongside,
+) {
+  const { userId, change, newRole } = target;
+  return recordTeamChange(
+    ctx,
+    store,
+    meta,
+    async () => {
+      const member = await memberOf(ctx, store, userId);
+      const roles = await affectedRoles(ctx, store, member, newRole);
+      return {
+        type: 'RecordTeamChange',
+        rules: await rulesFor(ctx, principal, store, change, member, roles, newRole),
+        change: event(member, roles),
+      };
+    },
+    alongside,
+  );
+}
+
+/**
  * Gives `role` to the member in the path (change-role and grant-ownership, each its own `team-member:` permission on the
  * path's store), recording the change in the account's stream.
  */
@@ -201,22 +232,17 @@ async function giveRole(
     if (!verdict.ok) throw AppError.from(verdict.error);
     return before;
   }
-  await recordTeamChange(
+  await recordMemberChange(
     ctx,
+    principal,
     store,
     metaOf(principal, request.id),
-    async () => {
-      const member = await memberOf(ctx, store, userId);
-      const from = await affectedRoles(ctx, store, member, role);
+    { userId, change, newRole: role },
+    (member, from) => {
       const data = { accountId: store.accountId, storeId: store.id, userId, email: member.email, from };
-      return {
-        type: 'RecordTeamChange',
-        rules: await rulesFor(ctx, principal, store, change, member, from, role),
-        change:
-          change === 'grant-ownership'
-            ? { type: 'TeamOwnershipGranted', data: { ...data, role } }
-            : { type: 'TeamMemberRoleChanged', data: { ...data, to: role } },
-      };
+      return change === 'grant-ownership'
+        ? { type: 'TeamOwnershipGranted', data: { ...data, role } }
+        : { type: 'TeamMemberRoleChanged', data: { ...data, to: role } };
     },
     keepingOwners(store.accountId, (trx) => replaceGrant(trx, userId, store, role)),
   );
@@ -389,24 +415,20 @@ export const teamRoutes =
         const { store, principal } = await authorizedStore(ctx, request, 'team-member:remove', request.params.storeId);
         const { userId } = request.params;
         let accountMember = false;
-        await recordTeamChange(
+        await recordMemberChange(
           ctx,
+          principal,
           store,
           metaOf(principal, request.id),
-          async () => {
-            const member = await memberOf(ctx, store, userId);
-            const roles = await affectedRoles(ctx, store, member, null);
+          { userId, change: 'remove', newRole: null },
+          (member, roles) => {
             accountMember = member.grants.some((g) => g.level === 'account');
             return {
-              type: 'RecordTeamChange',
-              rules: await rulesFor(ctx, principal, store, 'remove', member, roles, null),
-              change: {
-                type: 'TeamMemberRemoved',
-                data: { accountId: store.accountId, storeId: store.id, userId, email: member.email, roles },
-              },
+              type: 'TeamMemberRemoved',
+              data: { accountId: store.accountId, storeId: store.id, userId, email: member.email, roles },
             };
-            // Their open sessions lose these grants at once: grants are read on every request.
           },
+          // Their open sessions lose these grants at once: grants are read on every request.
           keepingOwners(store.accountId, (trx) => removeGrants(trx, userId, store, accountMember)),
         );
         return reply.code(204).send(null);
