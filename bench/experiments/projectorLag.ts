@@ -14,9 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { CreateApiTokenResponse } from '@claims/contracts';
 import { orderBody } from '../../test/support/orderBody.js';
-import { call, fileAtRate, freePort } from '../commandsBench.js';
+import { call, fileAtRate, freePort, setUp, startWatch } from '../commandsBench.js';
 import { recreateDatabase, withDatabase } from '../postgres.js';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -88,18 +87,7 @@ async function main(): Promise<void> {
       await sleep(250);
     }
     worker = start('services/api/src/ops/workerMain.ts', { ...shared, WORKERS: 'projectors' });
-    const login = await call(base, 'POST', '/api/auth/login', {
-      body: { email: 'owner@acme.test', password: 'demo-pass-1234' },
-    });
-    const cookie = String(login.headers.get('set-cookie')).split(';')[0]!;
-    const storeId = (
-      JSON.parse((await call(base, 'GET', '/api/whitelabel/settings?store=acme')).body) as { storeId: string }
-    ).storeId;
-    const created = await call(base, 'POST', `/api/stores/${storeId}/api-tokens`, {
-      cookie,
-      body: { name: 'experiment', permissions: ['order:create'] },
-    });
-    const { token } = CreateApiTokenResponse.parse(JSON.parse(created.body));
+    const { token } = await setUp(base);
     const count = Math.round(rate * seconds);
     const numbers = Array.from({ length: count }, (_, i) => `${runId}${String(i).padStart(6, '0')}`);
     for (let i = 0; i < numbers.length; i += 16) {
@@ -110,12 +98,6 @@ async function main(): Promise<void> {
       );
     }
     // Everything so far (the seed, the orders) projected before the clock starts.
-    const listed = async (ids: readonly string[]) =>
-      (
-        await pool.query<{ claim_id: string }>('select claim_id from claim_list where claim_id = any($1::uuid[])', [
-          ids,
-        ])
-      ).rows;
     const seedClaims = (
       await pool.query<{ n: number }>(`select count(*)::int as n from events where type = 'ClaimFiled'`)
     ).rows[0]!.n;
@@ -124,35 +106,22 @@ async function main(): Promise<void> {
     await sleep(3_000);
 
     const answered = new Map<string, number>();
-    const seen = new Map<string, number>();
-    const pending = new Set<string>();
-    let watching = true;
-    const watch = (async () => {
-      while (watching) {
-        if (pending.size > 0) {
-          const rows = await listed([...pending]);
-          const at = performance.now();
-          for (const { claim_id } of rows) {
-            seen.set(claim_id, at);
-            pending.delete(claim_id);
-          }
-        }
-        await sleep(5);
-      }
-    })();
+    // Only the claim list is watched: no webhook is delivered here.
+    const watch = await startWatch(databaseUrl, new Map());
     const cpuBefore = { api: cpuMs(api.child.pid!), worker: cpuMs(worker.child.pid!) };
     // As the commands bench: an API slower than the rate is not sent more than 512 filings at once.
     const { errors, seconds: sentSeconds } = await fileAtRate(base, rate, numbers, (claimId, at) => {
       answered.set(claimId, at);
-      pending.add(claimId);
+      watch.expect(claimId);
     });
-    while (pending.size > 0) await sleep(20);
+    while ([...answered.keys()].some((id) => !watch.listed.has(id))) await sleep(20);
     // What follows each filing (mail records, their projection) settles a little after the last row shows.
     await sleep(2_000);
     const cpuAfter = { api: cpuMs(api.child.pid!), worker: cpuMs(worker.child.pid!) };
-    watching = false;
-    await watch;
-    const lags = [...answered.entries()].map(([id, at]) => Math.max(0, seen.get(id)! - at)).sort((a, b) => a - b);
+    await watch.stop();
+    const lags = [...answered.entries()]
+      .map(([id, at]) => Math.max(0, watch.listed.get(id)! - at))
+      .sort((a, b) => a - b);
     const filed = answered.size;
     console.log(
       JSON.stringify({

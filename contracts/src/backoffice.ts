@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ClaimItem, ClaimResolution, Message } from './claim.js';
+import { ClaimHeadline, ClaimItem, ClaimResolution, Message } from './claim.js';
 import { ClaimStoreCredit } from './finance.js';
 import { ClaimStatus, ClaimType, CustomerResolution, MIXED_RESOLUTION, ResolutionReason } from './enums.js';
 import { Actor } from './events.js';
@@ -90,12 +90,7 @@ export const ApiClaimResolution = ClaimResolution.omit({ paidValue: true, shippi
 export type ApiClaimResolution = z.infer<typeof ApiClaimResolution>;
 
 /** A claim of `GET /api/v1/claims`; `version` is its stream version (for `expectedVersion`). */
-export const ApiClaim = z.object({
-  id: z.uuid(),
-  claimNumber: z.string(),
-  status: ClaimStatus,
-  statusLabel: z.string(),
-  claimType: ClaimType,
+export const ApiClaim = ClaimHeadline.extend({
   storeId: z.uuid(),
   createdAt: z.iso.datetime(),
   sourceOrderId: z.string(),
@@ -170,12 +165,7 @@ export const AdminClaimListQuery = z.object({
 export type AdminClaimListQuery = z.infer<typeof AdminClaimListQuery>;
 
 /** A row of the back-office claim list (from the claim-list read model). */
-export const AdminClaimListItem = z.object({
-  id: z.uuid(),
-  claimNumber: z.string(),
-  status: ClaimStatus,
-  statusLabel: z.string(),
-  claimType: ClaimType,
+export const AdminClaimListItem = ClaimHeadline.extend({
   store: StoreRef,
   sourceOrderId: z.string(),
   orderNumber: z.string(),

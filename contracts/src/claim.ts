@@ -17,6 +17,10 @@ import { Policy } from './order.js';
 import { ClaimAssignee } from './queue.js';
 import { Risk } from './automation.js';
 
+/** The path parameters of a route under `/claims/{claimId}`. */
+export const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });
+export type ClaimParams = z.infer<typeof ClaimParams>;
+
 export const Signature = z.object({
   kind: z.enum(['drawn', 'typed']),
   /** A PNG data URL for a drawn signature, the typed full name otherwise. */
@@ -150,13 +154,17 @@ const EdgeMoney = DecimalAmount;
 export const ShopperStatusChange = z.object({ status: ClaimStatus, statusLabel: z.string(), at: z.iso.datetime() });
 export type ShopperStatusChange = z.infer<typeof ShopperStatusChange>;
 
-/** The claim as the shopper sees it through `GET /api/claims/{token}`. */
-export const CustomerClaimView = z.object({
+/** How every view of a claim names it first: the shopper's, the back-office list's and the public API's. */
+export const ClaimHeadline = z.object({
   id: z.uuid(),
   claimNumber: z.string(),
   status: ClaimStatus,
   statusLabel: z.string(),
   claimType: ClaimType,
+});
+
+/** The claim as the shopper sees it through `GET /api/claims/{token}`. */
+export const CustomerClaimView = ClaimHeadline.extend({
   storeId: z.uuid(),
   sourceOrderId: z.string(),
   orderNumber: z.string(),

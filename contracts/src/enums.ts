@@ -3,20 +3,12 @@ import { SESSION_STEP_PATHS } from './sessionSteps.js';
 import {
   CLAIM_STATUS_LABELS,
   CLAIM_TYPE_FLAGS,
-  CUSTOMER_RESOLUTION_LABELS,
   ITEM_ISSUE_LABELS,
   RESOLUTION_REASON_LABELS,
   SHIPMENT_ISSUE_LABELS,
 } from './enumTables.js';
 
-export {
-  CLAIM_STATUS_LABELS,
-  CLAIM_TYPE_FLAGS,
-  CUSTOMER_RESOLUTION_LABELS,
-  ITEM_ISSUE_LABELS,
-  RESOLUTION_REASON_LABELS,
-  SHIPMENT_ISSUE_LABELS,
-};
+export * from './enumTables.js';
 
 export const ClaimStatus = z.enum(Object.keys(CLAIM_STATUS_LABELS) as [keyof typeof CLAIM_STATUS_LABELS]);
 export type ClaimStatus = z.infer<typeof ClaimStatus>;

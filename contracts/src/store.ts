@@ -18,6 +18,10 @@ export const Store = z.object({
 });
 export type Store = z.infer<typeof Store>;
 
+/** The path parameters of a route under `/stores/{storeId}`. */
+export const StoreParams = z.object({ storeId: z.uuid() });
+export type StoreParams = z.infer<typeof StoreParams>;
+
 /** `GET /api/stores/{id}`: the public facts of a store. */
 export const PublicStore = Store.pick({ id: true, slug: true, name: true, currency: true, branding: true }).extend({
   capabilities: StoreSettings.shape.capabilities,

@@ -9,8 +9,10 @@ import {
   StartAbTestRequest,
   storeAbTestsStreamOf,
   abAssignmentsStreamOf,
+  type AbTestCommand,
   type AbTestView,
   type Store,
+  StoreParams,
 } from '@claims/contracts';
 import {
   abAssignmentsDecider,
@@ -22,7 +24,7 @@ import {
   type AbTestsState,
 } from '@claims/domain';
 import { abTestCounts } from '@claims/projections';
-import type { AppContext } from '../context.js';
+import type { AppContext, RequestMeta } from '../context.js';
 import { AppError } from '../platform/errors.js';
 import { authorizedStore } from '../http/authorizedStore.js';
 import { customerMeta, metaOf } from '../http/requestMeta.js';
@@ -30,12 +32,22 @@ import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js
 import { findOrderById } from '../catalog/orderRepository.js';
 import { findStore } from '../catalog/storeRepository.js';
 import { sessionIdOf } from '../customer/index.js';
+import { errorResponses } from '../http/errorResponses.js';
 
-const StoreParams = z.object({ storeId: z.uuid() });
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 404);
 
 const loadTests = async (ctx: AppContext, storeId: string): Promise<AbTestsState> =>
   (await loadAggregate(ctx, abTestsDecider, storeAbTestsStreamOf(storeId))).state;
+
+/** Decides a change to the store's A/B tests on their stream. */
+const changeTests = (ctx: AppContext, store: Store, meta: RequestMeta, command: AbTestCommand) =>
+  handleCommand(ctx, {
+    decider: abTestsDecider,
+    streamId: storeAbTestsStreamOf(store.id),
+    storeId: store.id,
+    meta,
+    command,
+  });
 
 /** One test with its results: the projection's counts per variant, take rates, and the z-test of the two busiest variants. */
 async function resultsOf(ctx: AppContext, store: Store, test: AbTestDefinition): Promise<AbTestView> {
@@ -98,19 +110,13 @@ export const abTestRoutes =
       },
       async (request, reply) => {
         const { store, principal } = await authorizedStore(ctx, request, 'ab-tests:create', request.params.storeId);
-        await handleCommand(ctx, {
-          decider: abTestsDecider,
-          streamId: storeAbTestsStreamOf(store.id),
+        await changeTests(ctx, store, metaOf(principal, request.id), {
+          type: 'StartAbTest',
           storeId: store.id,
-          meta: metaOf(principal, request.id),
-          command: {
-            type: 'StartAbTest',
-            storeId: store.id,
-            testId: randomUUID(),
-            name: request.body.name,
-            variants: request.body.variants,
-            now: ctx.now(),
-          },
+          testId: randomUUID(),
+          name: request.body.name,
+          variants: request.body.variants,
+          now: ctx.now(),
         });
         return reply.code(201).send(await testsView(ctx, store));
       },
@@ -129,12 +135,11 @@ export const abTestRoutes =
       },
       async (request) => {
         const { store, principal } = await authorizedStore(ctx, request, 'ab-tests:update', request.params.storeId);
-        await handleCommand(ctx, {
-          decider: abTestsDecider,
-          streamId: storeAbTestsStreamOf(store.id),
+        await changeTests(ctx, store, metaOf(principal, request.id), {
+          type: 'StopAbTest',
           storeId: store.id,
-          meta: metaOf(principal, request.id),
-          command: { type: 'StopAbTest', storeId: store.id, testId: request.params.testId, now: ctx.now() },
+          testId: request.params.testId,
+          now: ctx.now(),
         });
         return testsView(ctx, store);
       },

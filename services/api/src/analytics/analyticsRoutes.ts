@@ -1,15 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { AnalyticsQuery, AnalyticsResponse, ApiError } from '@claims/contracts';
+import { AnalyticsQuery, AnalyticsResponse } from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { storesWith } from '../http/principal.js';
 import { findStore } from '../catalog/storeRepository.js';
 import { storeNotFound } from '../http/authorizedStore.js';
 import { analyticsOf } from './analyticsFigures.js';
 import { analyticsCsv } from './analyticsCsv.js';
+import { errorResponses } from '../http/errorResponses.js';
 
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 404);
 
 /** The stores a request's figures cover: the one asked for, else every store the caller reads analytics of (null: all). */
 async function scopeOf(

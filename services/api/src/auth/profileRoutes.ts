@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import { sql } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ApiError, ChangePasswordRequest, MeResponse, UpdateProfileRequest } from '@claims/contracts';
+import { ChangePasswordRequest, MeResponse, UpdateProfileRequest } from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { clientOf, countAttempt, forgetAttempt, tooManyAttempts } from './loginThrottle.js';
 import { storesWith, type Principal, type UserPrincipal } from '../http/principal.js';
 import { describeUser, setPassword } from './users.js';
+import { errorResponses } from '../http/errorResponses.js';
 
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 429: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 429);
 
 function signedInUser(principal: Principal): UserPrincipal {
   if (principal.kind !== 'user') throw new AppError('forbidden', 'Only a signed-in user has a profile.');

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  ApiError,
   BacktestRequest,
   BacktestView,
   RuleActivityList,
@@ -15,6 +14,7 @@ import {
   RuleVersionList,
   storeRulesStreamOf,
   type Store,
+  StoreParams,
 } from '@claims/contracts';
 import { rulesInOrder, storeRulesDecider, type StoreRulesCommand, type StoreRulesState } from '@claims/domain';
 import { readStream } from '@claims/event-store';
@@ -26,11 +26,11 @@ import { AppError } from '../platform/errors.js';
 import { definitionOf, ruleVersionsOf, ruleViewOf } from './ruleEdge.js';
 import { backtestView, periodOf, startBacktest } from './backtests.js';
 import { ruleActivity } from './ruleActivity.js';
+import { errorResponses } from '../http/errorResponses.js';
 
-const StoreParams = z.object({ storeId: z.uuid() });
-const RuleParams = z.object({ storeId: z.uuid(), ruleId: z.uuid() });
-const BacktestParams = z.object({ storeId: z.uuid(), backtestId: z.uuid() });
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError } as const;
+const RuleParams = StoreParams.extend({ ruleId: z.uuid() });
+const BacktestParams = StoreParams.extend({ backtestId: z.uuid() });
+const errors = errorResponses(400, 401, 403, 404, 409, 422);
 const tags = ['automation'];
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { cookie: [] }];
 

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ApiError,
@@ -7,6 +6,7 @@ import {
   UpdateWhitelabelRequest,
   WhitelabelListResponse,
   type Permission,
+  StoreParams,
 } from '@claims/contracts';
 import { brandingContrast, brandingHistory } from '@claims/domain';
 import type { AppContext } from '../context.js';
@@ -15,9 +15,9 @@ import { authorizedStore, authorizeGlobal } from '../http/authorizedStore.js';
 import { metaOf } from '../http/requestMeta.js';
 import { findStore, findStoreBySlugOrDomain, listStores } from '../catalog/storeRepository.js';
 import { handleBranding, readBrandingStream } from './brandingStream.js';
+import { errorResponses } from '../http/errorResponses.js';
 
-const StoreParams = z.object({ storeId: z.uuid() });
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 404);
 
 /** The editor's view: the store's branding and domain now (its catalog row), every version, each contrast pair. */
 async function viewOf(ctx: AppContext, storeId: string): Promise<BrandingView> {

@@ -1,11 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  ApiError,
-  BulkStatusOutcome,
-  BulkStatusRequest,
-  BulkStatusResponse,
-  type BulkStatusResult,
-} from '@claims/contracts';
+import { BulkStatusOutcome, BulkStatusRequest, BulkStatusResponse, type BulkStatusResult } from '@claims/contracts';
 import { claimDecider, statusChangePermission } from '@claims/domain';
 import type { AppContext, RequestMeta } from '../context.js';
 import { handleCommand } from '../eventsourcing/commandHandler.js';
@@ -13,8 +7,9 @@ import { AppError } from '../platform/errors.js';
 import { permissionsAt, type Principal } from '../http/principal.js';
 import { loadClaim } from '../http/authorizedClaim.js';
 import { metaOf } from '../http/requestMeta.js';
+import { errorResponses } from '../http/errorResponses.js';
 
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError } as const;
+const errors = errorResponses(400, 401, 403);
 
 /** One claim of a bulk change: its own load, decision and append; an expected failure is a result, not an error. */
 async function changeOne(

@@ -5,7 +5,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AddLabelRequest,
   AddNoteRequest,
-  ApiError,
   ClaimNote,
   ClaimNoteList,
   ClaimTags,
@@ -15,6 +14,7 @@ import {
   type Claim,
   type ClaimCommand,
   type Permission,
+  ClaimParams,
 } from '@claims/contracts';
 import { storedDomainEvent } from '@claims/event-store';
 import { claimDecider } from '@claims/domain';
@@ -24,9 +24,9 @@ import { actorOf, permissionsAt } from '../http/principal.js';
 import { authorizedClaim, claimNotFound, loadClaim } from '../http/authorizedClaim.js';
 import { created } from '../http/claimEvents.js';
 import { metaOf } from '../http/requestMeta.js';
+import { errorResponses } from '../http/errorResponses.js';
 
-const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 404, 409);
 
 const tagsOf = ({ state, version }: { state: Claim | null; version: number }): ClaimTags => ({
   claimId: state!.id,

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ApiError,
@@ -8,6 +7,7 @@ import {
   ResolutionType,
   toDecimal,
   type Signature,
+  ClaimParams,
 } from '@claims/contracts';
 import { storedDomainEvent } from '@claims/event-store';
 import { isOffered } from '@claims/domain';
@@ -19,7 +19,6 @@ import { authorizedClaim } from '../http/authorizedClaim.js';
 import { storeTermsOf } from '../resolutions/index.js';
 import { reusedPhotos } from './reusedPhotos.js';
 
-const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });
 const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
 const DAY_MS = 86_400_000;
 

@@ -1,12 +1,9 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ApiError, type ClaimPresence } from '@claims/contracts';
+import { ApiError, type ClaimPresence, ClaimParams } from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { actorOf } from '../http/principal.js';
 import { authorizedClaim } from '../http/authorizedClaim.js';
 import { ClaimPresenceHub, PRESENCE_TIMING } from './claimPresence.js';
-
-const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });
 
 /**
  * `GET /api/admin/claims/{claimId}/presence`: server-sent events telling the claim page who else has the

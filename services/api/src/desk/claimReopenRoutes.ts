@@ -1,10 +1,7 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AdminClaimDetail, ApiError, ReopenClaimRequest } from '@claims/contracts';
+import { AdminClaimDetail, ApiError, ReopenClaimRequest, ClaimParams } from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { commandOnClaim } from './claimDetail.js';
-
-const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });
 
 /**
  * `POST /api/admin/claims/{claimId}/reopen`: a closed claim back to OPEN (a ClaimStatusChanged). Closing

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AdminClaimDetail,
@@ -17,6 +16,7 @@ import {
   SendMessageRequest,
   TimelineResponse,
   toDecimal,
+  ClaimParams,
 } from '@claims/contracts';
 import { claimTimeline, queueClaims, queueCounts, type AssigneeCondition } from '@claims/projections';
 import { statusChangePermission } from '@claims/domain';
@@ -32,9 +32,9 @@ import { created, messagesOf } from '../http/claimEvents.js';
 import { assignableUsers } from './assignees.js';
 import { assertOwnAttachments } from '../media/index.js';
 import { ruleActivity } from '../automation/index.js';
+import { errorResponses } from '../http/errorResponses.js';
 
-const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 404);
 const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
 
 /** `me` is whoever asks; `none` the claims nobody works. */

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  ApiError,
   CLAIM_STATUS_LABELS,
   CreateMacroRequest,
   macroValuesFor,
@@ -13,6 +12,7 @@ import {
   UpdateMacroRequest,
   VersionedQuery,
   type Permission,
+  StoreParams,
 } from '@claims/contracts';
 import { macroDecider, type MacroState } from '@claims/domain';
 import type { AppContext, RequestMeta } from '../context.js';
@@ -24,10 +24,10 @@ import { metaOf } from '../http/requestMeta.js';
 import { authorizedStore, authorizeGlobal } from '../http/authorizedStore.js';
 import { editDocument, editLiveDocument, listDocuments } from '../eventsourcing/documentAggregates.js';
 import { loadAggregate } from '../eventsourcing/commandHandler.js';
+import { errorResponses } from '../http/errorResponses.js';
 
-const StoreParams = z.object({ storeId: z.uuid() });
 const MacroParams = z.object({ macroId: z.uuid() });
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 404, 409);
 /** WRONG_ITEM → "Wrong item" (claim types have no labels of their own). */
 const humanise = (code: string) => code.charAt(0) + code.slice(1).toLowerCase().replace(/_/g, ' ');
 const macroNotFound = () => new AppError('not_found', 'No macro matches that reference.');

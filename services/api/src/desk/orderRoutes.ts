@@ -6,7 +6,6 @@ import {
   AdminOrderRefList,
   AdminOrderRefQuery,
   AdminOrderView,
-  ApiError,
   FileClaimResponse,
   RemoveProtectionQuery,
   StaffFileClaimRequest,
@@ -25,9 +24,10 @@ import { loadClaim } from '../http/authorizedClaim.js';
 import { authorizedOrder, orderNotFound } from '../http/authorizedOrder.js';
 import { metaOf } from '../http/requestMeta.js';
 import { fileClaim } from '../customer/index.js';
+import { errorResponses } from '../http/errorResponses.js';
 
 const OrderParams = z.object({ orderId: z.uuid() });
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 404, 409, 422);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const orderClaimsReader = { initialState: initialOrderClaimsState(), evolve: evolveOrderClaims };

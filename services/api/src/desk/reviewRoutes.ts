@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AdminReviewList, AdminReviewListQuery, ApiError, ClaimReviewList } from '@claims/contracts';
+import { AdminReviewList, AdminReviewListQuery, ClaimReviewList } from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { storesWith } from '../http/principal.js';
 import { storeRefs } from '../catalog/storeRepository.js';
@@ -8,8 +8,9 @@ import { authorizedClaim } from '../http/authorizedClaim.js';
 import { reviewsOf } from '../http/claimEvents.js';
 import { AppError } from '../platform/errors.js';
 import { reviewRows } from './reviewList.js';
+import { errorResponses } from '../http/errorResponses.js';
 
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 404);
 /** Decided: the list shows the newest reviews only; filters narrow it. */
 const REVIEWS_SHOWN = 200;
 

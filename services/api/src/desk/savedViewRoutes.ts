@@ -2,23 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  ApiError,
-  SavedView,
-  SavedViewInput,
-  SavedViewList,
-  savedViewsStreamOf,
-  type SavedViewCommand,
-} from '@claims/contracts';
+import { SavedView, SavedViewInput, SavedViewList, savedViewsStreamOf, type SavedViewCommand } from '@claims/contracts';
 import { savedViewsDecider, visibleViews, type SavedViewState } from '@claims/domain';
 import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
 import { isInternal, type Principal, type UserPrincipal } from '../http/principal.js';
 import { metaOf } from '../http/requestMeta.js';
 import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
+import { errorResponses } from '../http/errorResponses.js';
 
 const ViewParams = z.object({ viewId: z.uuid() });
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 404, 409);
 const viewNotFound = () => new AppError('not_found', 'No saved view you can see matches that reference.');
 
 const toView = (view: SavedViewState, userId: string): SavedView => ({

@@ -1,27 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  ApiError,
   VersionedQuery,
   CreateSopRequest,
+  type Permission,
   type SopCommand,
   SetSopStateRequest,
   SopList,
   SopListQuery,
   SopView,
   UpdateSopRequest,
+  StoreParams,
 } from '@claims/contracts';
 import { sopDecider, type SopAggregate } from '@claims/domain';
-import type { AppContext, RequestMeta } from '../context.js';
+import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
 import { metaOf } from '../http/requestMeta.js';
 import { authorizedStore } from '../http/authorizedStore.js';
 import { editDocument, editLiveDocument, listDocuments } from '../eventsourcing/documentAggregates.js';
+import { errorResponses } from '../http/errorResponses.js';
 
-const StoreParams = z.object({ storeId: z.uuid() });
 const SopParams = StoreParams.extend({ sopId: z.uuid() });
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError } as const;
+type SopParams = z.infer<typeof SopParams>;
+const errors = errorResponses(400, 401, 403, 404, 409, 422);
 
 const toView = ({ state, version }: { state: SopAggregate; version: number }): SopView => ({
   id: state.id,
@@ -35,14 +38,20 @@ const toView = ({ state, version }: { state: SopAggregate; version: number }): S
 });
 
 const sopNotFound = () => new AppError('not_found', 'No SOP matches that reference.');
-/** An edit of one of the store's live SOPs (404 when there is none). */
-const editSop = (
+
+/** An edit of the live SOP in the path (404 when there is none) by a user holding `permission` on its store. */
+async function editSop(
   ctx: AppContext,
-  ref: { id: string; storeId: string },
+  request: FastifyRequest & { params: SopParams },
+  permission: Permission,
   command: SopCommand,
-  meta: RequestMeta,
   expectedVersion: number | undefined,
-) => editLiveDocument(ctx, sopDecider, sopNotFound, ref, command, meta, expectedVersion);
+) {
+  const { storeId, sopId } = request.params;
+  const { store, principal } = await authorizedStore(ctx, request, permission, storeId);
+  const ref = { id: sopId, storeId: store.id };
+  return editLiveDocument(ctx, sopDecider, sopNotFound, ref, command, metaOf(principal, request.id), expectedVersion);
+}
 
 /** A store's standard operating procedures (`sop:*`; publishing and archiving: `sop:set-state`), one stream each. */
 export const sopRoutes =
@@ -107,11 +116,9 @@ export const sopRoutes =
         },
       },
       async (request) => {
-        const { store, principal } = await authorizedStore(ctx, request, 'sop:update', request.params.storeId);
         const { expectedVersion, ...sop } = request.body;
         const command = { type: 'UpdateSop' as const, sopId: request.params.sopId, sop, now: ctx.now() };
-        const ref = { id: request.params.sopId, storeId: store.id };
-        return toView(await editSop(ctx, ref, command, metaOf(principal, request.id), expectedVersion));
+        return toView(await editSop(ctx, request, 'sop:update', command, expectedVersion));
       },
     );
 
@@ -128,11 +135,9 @@ export const sopRoutes =
         },
       },
       async (request) => {
-        const { store, principal } = await authorizedStore(ctx, request, 'sop:set-state', request.params.storeId);
         const { expectedVersion, state } = request.body;
         const command = { type: 'SetSopState' as const, sopId: request.params.sopId, state, now: ctx.now() };
-        const ref = { id: request.params.sopId, storeId: store.id };
-        return toView(await editSop(ctx, ref, command, metaOf(principal, request.id), expectedVersion));
+        return toView(await editSop(ctx, request, 'sop:set-state', command, expectedVersion));
       },
     );
 
@@ -149,10 +154,8 @@ export const sopRoutes =
         },
       },
       async (request, reply) => {
-        const { store, principal } = await authorizedStore(ctx, request, 'sop:delete', request.params.storeId);
         const command = { type: 'DeleteSop' as const, sopId: request.params.sopId, now: ctx.now() };
-        const ref = { id: request.params.sopId, storeId: store.id };
-        await editSop(ctx, ref, command, metaOf(principal, request.id), request.query.expectedVersion);
+        await editSop(ctx, request, 'sop:delete', command, request.query.expectedVersion);
         return reply.code(204).send(null);
       },
     );

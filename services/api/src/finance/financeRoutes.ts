@@ -19,8 +19,9 @@ import { authorizeGlobal, storeNotFound } from '../http/authorizedStore.js';
 import { AppError } from '../platform/errors.js';
 import { findReplay, insertReplay } from './financeReplays.js';
 import { runFinanceReplay } from './runFinanceReplay.js';
+import { errorResponses } from '../http/errorResponses.js';
 
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 404);
 
 /**
  * Contract §Finance, for Order Protection's finance team (payouts and finance are internal resources,

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  ApiError,
   PayoutBatch,
   PayoutBatchActionRequest,
   PayoutBatchList,
@@ -13,6 +12,7 @@ import {
   type PayoutBatch as PayoutBatchView,
   type Permission,
   type Store,
+  StoreParams,
 } from '@claims/contracts';
 import { storePayoutsDecider, type PayoutBatchState, type StorePayoutsCommand } from '@claims/domain';
 import { payoutBatches, payoutEntries } from '@claims/projections';
@@ -25,10 +25,10 @@ import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { authorizeGlobal, storeNotFound } from '../http/authorizedStore.js';
 import { metaOf } from '../http/requestMeta.js';
 import { AppError } from '../platform/errors.js';
+import { errorResponses } from '../http/errorResponses.js';
 
-const StoreParams = z.object({ storeId: z.uuid() });
 const BatchParams = StoreParams.extend({ batchId: z.uuid() });
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 404, 409, 422);
 
 type BatchFacts = Omit<PayoutBatchState, 'entryIds'> & { entryIds: readonly string[] };
 

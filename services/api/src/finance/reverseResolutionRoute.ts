@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AdminClaimDetail, ApiError, ReverseResolutionRequest } from '@claims/contracts';
+import { AdminClaimDetail, ReverseResolutionRequest, ClaimParams } from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { actorOf } from '../http/principal.js';
 import { commandOnClaim } from '../desk/index.js';
+import { errorResponses } from '../http/errorResponses.js';
 
-const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 404, 409, 422);
 
 /**
  * Taking a claim's resolution back (whoever may resolve the claim): its payout entries become `reversed`, with a

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import {
-  ApiError,
   CreditNoteView,
   InvoiceDraft,
   InvoiceDraftQuery,
@@ -30,9 +29,10 @@ import { invoiceCsv } from './invoiceCsv.js';
 import { invoiceInputsOf } from './invoiceInputs.js';
 import { invoiceView, rowOfIssued } from './invoiceView.js';
 import { handleBillingCommand } from './storeBillingCommands.js';
+import { errorResponses } from '../http/errorResponses.js';
 
 const InvoiceParams = z.object({ invoiceId: z.uuid() });
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 404, 409, 422);
 const invoiceNotFound = () => new AppError('not_found', 'No invoice matches that reference.');
 
 /** The stores a list covers: the one asked for (404 unknown or another tenant's, 403 without the right), else every store the caller may read invoices of. */

@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ApiError, PaymentMethodsView, SetPaymentMethodRequest } from '@claims/contracts';
+import { PaymentMethodsView, SetPaymentMethodRequest, StoreParams } from '@claims/contracts';
 import { paymentMethodRows } from '@claims/projections';
 import type { AppContext } from '../context.js';
 import { actorOf, permissionsAt } from '../http/principal.js';
@@ -8,9 +7,9 @@ import { findStore } from '../catalog/storeRepository.js';
 import { authorizedStore, storeNotFound } from '../http/authorizedStore.js';
 import { AppError } from '../platform/errors.js';
 import { handleBillingCommand } from './storeBillingCommands.js';
+import { errorResponses } from '../http/errorResponses.js';
 
-const StoreParams = z.object({ storeId: z.uuid() });
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 404, 409);
 
 /**
  * How a store pays Order Protection (its billing method: `billing-method` and `payment-method`, the card or

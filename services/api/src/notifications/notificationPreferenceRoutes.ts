@@ -1,7 +1,5 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  ApiError,
   NotificationSettingsList,
   notificationPreferencesStreamOf,
   SetNotificationPreferencesRequest,
@@ -9,6 +7,7 @@ import {
   TeamNotificationKind,
   type RoleName,
   type Store,
+  StoreParams,
 } from '@claims/contracts';
 import { memberGetsMail, memberPreferencesDecider, type MemberPreferences } from '@claims/domain';
 import type { AppContext } from '../context.js';
@@ -18,9 +17,9 @@ import { findStore } from '../catalog/storeRepository.js';
 import { handleCommand, loadAggregate } from '../eventsourcing/commandHandler.js';
 import { storeNotFound } from '../http/authorizedStore.js';
 import { metaOf } from '../http/requestMeta.js';
+import { errorResponses } from '../http/errorResponses.js';
 
-const StoreParams = z.object({ storeId: z.uuid() });
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 404);
 
 /** The member's roles at each store their own (not Order Protection's) grants reach: team mail is about a member's stores. */
 function memberRoles(principal: Principal): Map<string, RoleName[]> {

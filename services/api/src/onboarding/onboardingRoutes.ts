@@ -6,7 +6,6 @@ import {
   AccountList,
   AccountStores,
   AccountView,
-  ApiError,
   CreateAccountRequest,
   CreateStoreRequest,
   ONBOARDING_STEP_PERMISSION,
@@ -17,6 +16,7 @@ import {
   storeStreamOf,
   type Permission,
   type StoreLifecycleCommand,
+  StoreParams,
 } from '@claims/contracts';
 import { accountDecider, storeLifecycleDecider } from '@claims/domain';
 import type { AppContext, RequestMeta } from '../context.js';
@@ -34,12 +34,12 @@ import {
   markStoreActive,
 } from '../catalog/storeLifecycleRows.js';
 import { onboardingViews } from './storeLifecycleView.js';
+import { errorResponses } from '../http/errorResponses.js';
 
-const StoreParams = z.object({ storeId: z.uuid() });
 const AccountParams = z.object({ accountId: z.uuid() });
 /** Creating a store is the admin's (`admin-stores`) or implementation's onboarding step. */
 const STORE_CREATORS: readonly Permission[] = ['admin-stores:create', 'implementation:create'];
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 404, 409, 422);
 
 /** One of several permissions held on every store (only internal roles are). */
 function authorizeGlobalAny(request: FastifyRequest, permissions: readonly Permission[]): Principal {

@@ -17,8 +17,9 @@ import { AppError } from './errors.js';
 import type { Reaction } from '../eventsourcing/reactions.js';
 import { retryParkedReaction, skipParkedReaction } from '../eventsourcing/reactionFaults.js';
 import type { OperationsReader } from './operations.js';
+import { errorResponses } from '../http/errorResponses.js';
 
-const errors = { 401: ApiError, 403: ApiError, 404: ApiError } as const;
+const errors = errorResponses(401, 403, 404);
 const operatorOf = (principal: Principal) => (principal.kind === 'user' ? principal.user.id : principal.token.id);
 const notParked = () => new AppError('not_found', 'That event is not parked by that projection.');
 const notParkedByReaction = () =>

@@ -63,42 +63,48 @@ export const rateLimitPlugin = (
       return { ...rule, check };
     };
 
+    /** A route's limits: per client IP, and per order number where the request names one (`order` reads it). */
+    const limitsOf = (
+      name: string,
+      perIp: number,
+      perOrder?: { max: number; order: (request: FastifyRequest) => unknown; fromBody?: boolean },
+    ) =>
+      [
+        limiter({ name: `${name}-ip`, max: perIp, key: clientIp }),
+        ...(perOrder
+          ? [
+              limiter({
+                name: `${name}-order`,
+                max: perOrder.max,
+                key: (r) => orderKey(perOrder.order(r)),
+                fromBody: perOrder.fromBody ?? false,
+              }),
+            ]
+          : []),
+      ].filter((l) => l.max > 0);
+
     const byRoute = new Map<string, Array<ReturnType<typeof limiter>>>([
       [
         'GET /api/order-lookup',
-        [
-          limiter({ name: 'lookup-ip', max: settings.lookupPerIp, key: clientIp }),
-          limiter({
-            name: 'lookup-order',
-            max: settings.lookupPerOrder,
-            key: (r) => orderKey(field(r.query, 'order')),
-          }),
-        ].filter((l) => l.max > 0),
+        limitsOf('lookup', settings.lookupPerIp, {
+          max: settings.lookupPerOrder,
+          order: (r) => field(r.query, 'order'),
+        }),
       ],
       [
         'POST /api/claims/:id',
-        [
-          limiter({ name: 'filing-ip', max: settings.filingPerIp, key: clientIp }),
-          limiter({ name: 'filing-order', max: settings.filingPerOrder, key: (r) => orderKey(field(r.params, 'id')) }),
-        ].filter((l) => l.max > 0),
+        limitsOf('filing', settings.filingPerIp, { max: settings.filingPerOrder, order: (r) => field(r.params, 'id') }),
       ],
       // Each answered request mails the shopper: per address, and per order number (from the body).
       [
         'POST /api/claim-links',
-        [
-          limiter({ name: 'recovery-ip', max: settings.recoveryPerIp, key: clientIp }),
-          limiter({
-            name: 'recovery-order',
-            max: settings.recoveryPerOrder,
-            key: (r) => orderKey(field(r.body, 'order')),
-            fromBody: true,
-          }),
-        ].filter((l) => l.max > 0),
+        limitsOf('recovery', settings.recoveryPerIp, {
+          max: settings.recoveryPerOrder,
+          order: (r) => field(r.body, 'order'),
+          fromBody: true,
+        }),
       ],
-      [
-        'POST /api/media/upload-url',
-        [limiter({ name: 'upload-ip', max: settings.uploadPerIp, key: clientIp })].filter((l) => l.max > 0),
-      ],
+      ['POST /api/media/upload-url', limitsOf('upload', settings.uploadPerIp)],
     ]);
 
     const check = async (request: FastifyRequest, fromBody: boolean) => {

@@ -1,21 +1,21 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  ApiError,
   ApiTokenList,
   CreateApiTokenRequest,
   CreateApiTokenResponse,
   DEFAULT_API_TOKEN_LIFETIME_DAYS,
   MAX_API_TOKEN_LIFETIME_DAYS,
+  StoreParams,
 } from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { AppError } from '../platform/errors.js';
 import { permissionsAt } from '../http/principal.js';
 import { createApiToken, listApiTokens, revokeApiToken } from './apiTokens.js';
+import { errorResponses } from '../http/errorResponses.js';
 
-const StoreParams = z.object({ storeId: z.uuid() });
 const TokenParams = StoreParams.extend({ tokenId: z.string().min(1).max(100) });
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 404);
 const DAY_MS = 86_400_000;
 const storeNotFound = () => new AppError('not_found', 'No store matches that reference.');
 

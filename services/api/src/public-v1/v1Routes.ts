@@ -8,6 +8,7 @@ import {
   OrderInput,
   ResolveClaimRequest,
   UpsertOrderResponse,
+  ClaimParams,
 } from '@claims/contracts';
 import { listClaims } from '@claims/projections';
 import type { AppContext } from '../context.js';
@@ -19,11 +20,11 @@ import { toApiClaim } from '../http/apiClaim.js';
 import { metaOf } from '../http/requestMeta.js';
 import { resolveCommand } from '../resolutions/index.js';
 import { installIdempotency } from '../http/idempotency.js';
+import { errorResponses } from '../http/errorResponses.js';
 
-const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });
 const OrderParams = z.object({ sourceOrderId: z.string().trim().min(1).max(100) });
 const IdempotencyHeaders = z.object({ 'idempotency-key': z.string().min(1).max(255).optional() });
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 422: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 404, 422);
 
 /** The public API for merchants' systems: bearer API tokens scoped to one store. */
 export const v1Routes =

@@ -11,6 +11,7 @@ import {
   ReturnListQuery,
   StartReturnRequest,
   type Claim,
+  ClaimParams,
 } from '@claims/contracts';
 import { returnDecider, type ClaimReturnsState } from '@claims/domain';
 import { returnRows } from '@claims/projections';
@@ -24,11 +25,11 @@ import { openClaimLink } from '../http/claimLinks.js';
 import { customerMeta, metaOf } from '../http/requestMeta.js';
 import { AppError } from '../platform/errors.js';
 import { claimReturnView, storeReturnsPortal } from './claimReturnView.js';
+import { errorResponses } from '../http/errorResponses.js';
 
 const TokenParams = z.object({ id: z.string().min(1).max(100) });
-const ClaimParams = z.object({ claimId: z.string().min(1).max(100) });
 const ReturnParams = ClaimParams.extend({ returnId: z.uuid() });
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 404, 409, 422);
 const claimLinkNotFound = () =>
   new AppError('claim_not_found', 'No claim matches that link. Check the link in your email.');
 const returnNotFound = () => new AppError('not_found', 'No return matches that reference.');

@@ -2,12 +2,12 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AdjustStoreCreditRequest,
-  ApiError,
   RedeemStoreCreditRequest,
   StoreCreditBalanceList,
   StoreCreditLedger,
   toDecimal,
   toMinor,
+  StoreParams,
 } from '@claims/contracts';
 import { storeCreditDecider, type StoreCreditCommand } from '@claims/domain';
 import type { FastifyRequest } from 'fastify';
@@ -17,9 +17,9 @@ import { handleCommand } from '../eventsourcing/commandHandler.js';
 import { authorizedStore } from '../http/authorizedStore.js';
 import { metaOf } from '../http/requestMeta.js';
 import { creditStreamOf, customerKeyOf, storeCreditLedger } from './storeCreditLedger.js';
+import { errorResponses } from '../http/errorResponses.js';
 
-const StoreParams = z.object({ storeId: z.uuid() });
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 404, 409);
 
 type CreditScope = Pick<StoreCreditCommand, 'storeId' | 'customerEmail' | 'customerKey' | 'currency' | 'now'>;
 

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ApiError,
@@ -18,6 +17,7 @@ import {
   type Permission,
   type SettingsVersionRef,
   type Store,
+  StoreParams,
 } from '@claims/contracts';
 import {
   settingsAsOf,
@@ -31,9 +31,9 @@ import { AppError } from '../platform/errors.js';
 import { visibleStore } from '../http/authorizedStore.js';
 import { metaOf } from '../http/requestMeta.js';
 import { changeStoreSettings, readSettingsStream, type SettingsStream } from './storeSettingsStream.js';
+import { errorResponses } from '../http/errorResponses.js';
 
-const StoreParams = z.object({ storeId: z.uuid() });
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 404);
 const forbidden = (permission: Permission) =>
   new AppError('forbidden', `You need the ${permission} permission for this.`);
 

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  ApiError,
   ChangeSupportRoleRequest,
   InviteMemberResponse,
   InviteSupportUserRequest,
@@ -31,9 +30,10 @@ import {
 } from './supportTeamRepository.js';
 import { INVITATION_TTL_MS } from './teamRoutes.js';
 import { withInvitationMail } from '../notifications/index.js';
+import { errorResponses } from '../http/errorResponses.js';
 
 const MemberParams = z.object({ userId: z.uuid() });
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 404, 409);
 const memberNotFound = () => new AppError('not_found', 'No support member matches that reference.');
 
 /** The signed-in staff member holding `permission` on every store (support-user rights are internal only). */

@@ -18,6 +18,7 @@ import {
   type Permission,
   type RoleName,
   type Store,
+  StoreParams,
 } from '@claims/contracts';
 import {
   checkTeamChange,
@@ -60,10 +61,10 @@ import {
   upsertPendingGrant,
 } from './teamRepository.js';
 import { withInvitationMail } from '../notifications/index.js';
+import { errorResponses } from '../http/errorResponses.js';
 
-const StoreParams = z.object({ storeId: z.uuid() });
 const MemberParams = StoreParams.extend({ userId: z.uuid() });
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 422: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 404, 409, 422);
 const memberNotFound = () => new AppError('not_found', 'No member of this store matches that reference.');
 
 /** An invitation is good for 7 days (decision: a working week and a weekend). */
@@ -176,16 +177,54 @@ function recordTeamChange(
   });
 }
 
-/** Gives `role` to a member (change-role and grant-ownership), recording the change in the account's stream. */
-async function giveRole(
+/**
+ * A change to one member of the store: the member and the roles the change touches are read again for each attempt
+ * of {@link recordTeamChange}, the rules judged on them, and `event` says what changed.
+ */
+function recordMemberChange(
   ctx: AppContext,
-  request: FastifyRequest,
   principal: Principal,
   store: Store,
-  userId: string,
+  meta: RequestMeta,
+  target: { userId: string; change: TeamChange; newRole: RoleName | null },
+  event: (member: TeamMember, roles: RoleName[]) => RecordTeamChange['change'],
+  alongside: Alongside,
+) {
+  const { userId, change, newRole } = target;
+  return recordTeamChange(
+    ctx,
+    store,
+    meta,
+    async () => {
+      const member = await memberOf(ctx, store, userId);
+      const roles = await affectedRoles(ctx, store, member, newRole);
+      return {
+        type: 'RecordTeamChange',
+        rules: await rulesFor(ctx, principal, store, change, member, roles, newRole),
+        change: event(member, roles),
+      };
+    },
+    alongside,
+  );
+}
+
+/**
+ * Gives `role` to the member in the path (change-role and grant-ownership, each its own `team-member:` permission on the
+ * path's store), recording the change in the account's stream.
+ */
+async function giveRole(
+  ctx: AppContext,
+  request: FastifyRequest & { params: { storeId: string; userId: string } },
   role: RoleName,
   change: 'change-role' | 'grant-ownership',
 ) {
+  const { store, principal } = await authorizedStore(
+    ctx,
+    request,
+    `team-member:${change}` as const,
+    request.params.storeId,
+  );
+  const { userId } = request.params;
   const before = await memberOf(ctx, store, userId);
   const current = await affectedRoles(ctx, store, before, role);
   if (current.length === 1 && current[0] === role) {
@@ -193,22 +232,17 @@ async function giveRole(
     if (!verdict.ok) throw AppError.from(verdict.error);
     return before;
   }
-  await recordTeamChange(
+  await recordMemberChange(
     ctx,
+    principal,
     store,
     metaOf(principal, request.id),
-    async () => {
-      const member = await memberOf(ctx, store, userId);
-      const from = await affectedRoles(ctx, store, member, role);
+    { userId, change, newRole: role },
+    (member, from) => {
       const data = { accountId: store.accountId, storeId: store.id, userId, email: member.email, from };
-      return {
-        type: 'RecordTeamChange',
-        rules: await rulesFor(ctx, principal, store, change, member, from, role),
-        change:
-          change === 'grant-ownership'
-            ? { type: 'TeamOwnershipGranted', data: { ...data, role } }
-            : { type: 'TeamMemberRoleChanged', data: { ...data, to: role } },
-      };
+      return change === 'grant-ownership'
+        ? { type: 'TeamOwnershipGranted', data: { ...data, role } }
+        : { type: 'TeamMemberRoleChanged', data: { ...data, to: role } };
     },
     keepingOwners(store.accountId, (trx) => replaceGrant(trx, userId, store, role)),
   );
@@ -345,15 +379,7 @@ export const teamRoutes =
           response: { 200: TeamMember, ...errors },
         },
       },
-      async (request) => {
-        const { store, principal } = await authorizedStore(
-          ctx,
-          request,
-          'team-member:change-role',
-          request.params.storeId,
-        );
-        return giveRole(ctx, request, principal, store, request.params.userId, request.body.role, 'change-role');
-      },
+      async (request) => giveRole(ctx, request, request.body.role, 'change-role'),
     );
 
     app.post(
@@ -369,14 +395,8 @@ export const teamRoutes =
         },
       },
       async (request) => {
-        const { store, principal } = await authorizedStore(
-          ctx,
-          request,
-          'team-member:grant-ownership',
-          request.params.storeId,
-        );
         const role: RoleName = request.body.level === 'account' ? 'account_owner' : 'store_owner';
-        return giveRole(ctx, request, principal, store, request.params.userId, role, 'grant-ownership');
+        return giveRole(ctx, request, role, 'grant-ownership');
       },
     );
 
@@ -395,24 +415,20 @@ export const teamRoutes =
         const { store, principal } = await authorizedStore(ctx, request, 'team-member:remove', request.params.storeId);
         const { userId } = request.params;
         let accountMember = false;
-        await recordTeamChange(
+        await recordMemberChange(
           ctx,
+          principal,
           store,
           metaOf(principal, request.id),
-          async () => {
-            const member = await memberOf(ctx, store, userId);
-            const roles = await affectedRoles(ctx, store, member, null);
+          { userId, change: 'remove', newRole: null },
+          (member, roles) => {
             accountMember = member.grants.some((g) => g.level === 'account');
             return {
-              type: 'RecordTeamChange',
-              rules: await rulesFor(ctx, principal, store, 'remove', member, roles, null),
-              change: {
-                type: 'TeamMemberRemoved',
-                data: { accountId: store.accountId, storeId: store.id, userId, email: member.email, roles },
-              },
+              type: 'TeamMemberRemoved',
+              data: { accountId: store.accountId, storeId: store.id, userId, email: member.email, roles },
             };
-            // Their open sessions lose these grants at once: grants are read on every request.
           },
+          // Their open sessions lose these grants at once: grants are read on every request.
           keepingOwners(store.accountId, (trx) => removeGrants(trx, userId, store, accountMember)),
         );
         return reply.code(204).send(null);

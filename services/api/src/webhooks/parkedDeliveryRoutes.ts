@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ApiError, ParkedDeliveryOutcome, ParkedDeliveryParams } from '@claims/contracts';
+import { ParkedDeliveryOutcome, ParkedDeliveryParams } from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { authorizeGlobal } from '../http/authorizedStore.js';
 import { AppError } from '../platform/errors.js';
 import { resolveParkedDelivery } from './deliveryQueue.js';
+import { errorResponses } from '../http/errorResponses.js';
 
-const errors = { 401: ApiError, 403: ApiError, 404: ApiError } as const;
+const errors = errorResponses(401, 403, 404);
 
 /**
  * The operations page's decisions on a parked webhook delivery (a delivery whose processing kept failing inside the

@@ -15,6 +15,7 @@ import {
   WebhookEndpointList,
   WebhookReplayResponse,
   WebhookTestResponse,
+  StoreParams,
 } from '@claims/contracts';
 import type { AppContext } from '../context.js';
 import { authorizedStore } from '../http/authorizedStore.js';
@@ -31,11 +32,11 @@ import {
   rotateEndpointSecret,
   sendTestDelivery,
 } from './endpointOperations.js';
+import { errorResponses } from '../http/errorResponses.js';
 
-const StoreParams = z.object({ storeId: z.uuid() });
 const EndpointParams = StoreParams.extend({ endpointId: z.string().min(1).max(100) });
 const DeliveryParams = EndpointParams.extend({ deliveryId: z.string().min(1).max(100) });
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 404);
 const tags = ['back-office'];
 const base = '/api/admin/stores/:storeId/webhook-endpoints';
 

@@ -33,11 +33,12 @@ import {
   rotateEndpointSecret,
   sendTestDelivery,
 } from './endpointOperations.js';
+import { errorResponses } from '../http/errorResponses.js';
 
 const EndpointParams = z.object({ endpointId: z.string().min(1).max(100) });
 const DeliveryParams = EndpointParams.extend({ deliveryId: z.string().min(1).max(100) });
 const IdempotencyHeaders = z.object({ 'idempotency-key': z.string().min(1).max(255).optional() });
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError } as const;
+const errors = errorResponses(400, 401, 403, 404);
 const tags = ['webhooks'];
 const security = [{ bearer: [] }];
 /** A change to one endpoint: the endpoint in the path, and an Idempotency-Key so that sending it again is safe. */

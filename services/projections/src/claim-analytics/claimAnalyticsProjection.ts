@@ -4,7 +4,7 @@ import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
 import { payoutLinesOf } from '@claims/domain';
 import { defineProjection, type ProjectedEvent } from '../runtime/projection.js';
-import { recordset } from '../runtime/bulkRows.js';
+import { recordset, insertNew } from '../runtime/bulkRows.js';
 
 const migrations: Record<string, Migration> = {
   '0900_claim_analytics': sqlMigration(
@@ -144,12 +144,13 @@ export const claimAnalyticsProjection = defineProjection({
         }
       }
     }
-    if (filed.length > 0) {
-      await sql`
-        insert into claim_analytics (claim_id, store_id, filed_at, claim_type, is_ota, currency, carrier, shipment_status)
-        select * from ${recordset(filed, 'claim_id uuid, store_id uuid, filed_at timestamptz, claim_type text, is_ota boolean, currency text, carrier text, shipment_status text')}
-        on conflict (claim_id) do nothing`.execute(trx);
-    }
+    await insertNew(
+      trx,
+      'claim_analytics',
+      filed,
+      'claim_id uuid, store_id uuid, filed_at timestamptz, claim_type text, is_ota boolean, currency text, carrier text, shipment_status text',
+      ['claim_id'],
+    );
     if (firstResponses.size > 0) {
       await sql`update claim_analytics c set first_response_at = coalesce(c.first_response_at, r.at)
         from ${recordset(
@@ -167,11 +168,13 @@ export const claimAnalyticsProjection = defineProjection({
         )}
         where c.claim_id = r.claim_id`.execute(trx);
     }
-    if (credits.length > 0) {
-      await sql`insert into claim_analytics_credits (resolution_id, claim_id, amount, currency)
-        select * from ${recordset(credits, 'resolution_id uuid, claim_id uuid, amount bigint, currency text')}
-        on conflict (resolution_id) do nothing`.execute(trx);
-    }
+    await insertNew(
+      trx,
+      'claim_analytics_credits',
+      credits,
+      'resolution_id uuid, claim_id uuid, amount bigint, currency text',
+      ['resolution_id'],
+    );
     // After the inserts: a line (or credit) and its reversal may come in one batch, the reversal always after it.
     if (reversedLines.length > 0) {
       await sql`update claim_analytics_lines set reversed = true where id = any(${reversedLines}::uuid[])`.execute(trx);
@@ -226,12 +229,13 @@ async function writeDecisions(
       });
     }
   }
-  if (lines.length > 0) {
-    await sql`
-      insert into claim_analytics_lines (id, claim_id, resolution_type, reason, amount, currency)
-      select * from ${recordset(lines, 'id uuid, claim_id uuid, resolution_type text, reason text, amount bigint, currency text')}
-      on conflict (id) do nothing`.execute(trx);
-  }
+  await insertNew(
+    trx,
+    'claim_analytics_lines',
+    lines,
+    'id uuid, claim_id uuid, resolution_type text, reason text, amount bigint, currency text',
+    ['id'],
+  );
   if (decisions.size > 0) {
     await sql`update claim_analytics c set decided_at = r.at, outcome = r.outcome
       from ${recordset([...decisions.values()], 'claim_id uuid, at timestamptz, outcome text')}

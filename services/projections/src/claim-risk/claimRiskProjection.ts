@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
 import { defineProjection } from '../runtime/projection.js';
-import { recordset } from '../runtime/bulkRows.js';
+import { insertNew } from '../runtime/bulkRows.js';
 
 const migrations: Record<string, Migration> = {
   '2800_claim_risk': sqlMigration(
@@ -98,21 +98,19 @@ export const claimRiskProjection = defineProjection({
         });
       }
     }
-    if (risks.length > 0)
-      await sql`
-        insert into claim_risk
-        select * from ${recordset(
-          risks,
-          'claim_id uuid, store_id uuid, claim_number text, shopper_key text, claim_value bigint, store_currency text, filed_at timestamptz, level text, score smallint, reasons jsonb',
-        )}
-        on conflict (claim_id) do nothing`.execute(trx);
-    if (activity.length > 0)
-      await sql`
-        insert into rule_activity
-        select * from ${recordset(
-          activity,
-          'rule_id uuid, claim_id uuid, mode text, store_id uuid, rule_version int, rule_name text, claim_number text, action text, amount bigint, currency text, applied_at timestamptz',
-        )}
-        on conflict (rule_id, claim_id, mode) do nothing`.execute(trx);
+    await insertNew(
+      trx,
+      'claim_risk',
+      risks,
+      'claim_id uuid, store_id uuid, claim_number text, shopper_key text, claim_value bigint, store_currency text, filed_at timestamptz, level text, score smallint, reasons jsonb',
+      ['claim_id'],
+    );
+    await insertNew(
+      trx,
+      'rule_activity',
+      activity,
+      'rule_id uuid, claim_id uuid, mode text, store_id uuid, rule_version int, rule_name text, claim_number text, action text, amount bigint, currency text, applied_at timestamptz',
+      ['rule_id', 'claim_id', 'mode'],
+    );
   },
 });

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
 import { defineProjection } from '../runtime/projection.js';
-import { lastBy, recordset } from '../runtime/bulkRows.js';
+import { lastBy, recordset, insertNew } from '../runtime/bulkRows.js';
 
 const migrations: Record<string, Migration> = {
   '1100_invoices': sqlMigration(
@@ -115,22 +115,20 @@ export const invoicesProjection = defineProjection({
         }
       }
     }
-    if (invoices.length > 0) {
-      await sql`
-        insert into invoices (id, store_id, number, month, currency, rev_share_percent, lines, total, issued_at, issued_by)
-        select * from ${recordset(
-          invoices,
-          `id uuid, store_id uuid, number text, month text, currency text, rev_share_percent numeric, lines jsonb,
-          total bigint, issued_at timestamptz, issued_by text`,
-        )}
-        on conflict (id) do nothing`.execute(trx);
-    }
-    if (creditNotes.length > 0) {
-      await sql`
-        insert into invoice_credit_notes (id, invoice_id, store_id, number, lines, total, reason, issued_at, issued_by)
-        select * from ${recordset(creditNotes, 'id uuid, invoice_id uuid, store_id uuid, number text, lines jsonb, total bigint, reason text, issued_at timestamptz, issued_by text')}
-        on conflict (id) do nothing`.execute(trx);
-    }
+    await insertNew(
+      trx,
+      'invoices',
+      invoices,
+      'id uuid, store_id uuid, number text, month text, currency text, rev_share_percent numeric, lines jsonb, total bigint, issued_at timestamptz, issued_by text',
+      ['id'],
+    );
+    await insertNew(
+      trx,
+      'invoice_credit_notes',
+      creditNotes,
+      'id uuid, invoice_id uuid, store_id uuid, number text, lines jsonb, total bigint, reason text, issued_at timestamptz, issued_by text',
+      ['id'],
+    );
     if (methods.length > 0) {
       await sql`
         insert into store_payment_methods (store_id, purpose, method, set_at, set_by)

@@ -4,7 +4,7 @@ import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
 import { payoutLinesOf } from '@claims/domain';
 import { defineProjection, type ProjectedEvent } from '../runtime/projection.js';
-import { entryOf, recordset } from '../runtime/bulkRows.js';
+import { entryOf, recordset, insertNew } from '../runtime/bulkRows.js';
 
 const migrations: Record<string, Migration> = {
   '0800_payout_ledger': sqlMigration(
@@ -98,10 +98,7 @@ export const payoutLedgerProjection = defineProjection({
     let batchChanges = new Map<string, BatchChange>();
     let premiums: object[] = [];
     const flush = async () => {
-      if (claims.length > 0) {
-        await sql`insert into payout_claims (claim_id, store_id, currency) select * from ${recordset(claims, 'claim_id uuid, store_id uuid, currency text')}
-          on conflict (claim_id) do nothing`.execute(trx);
-      }
+      await insertNew(trx, 'payout_claims', claims, 'claim_id uuid, store_id uuid, currency text', ['claim_id']);
       if (resolutions.length > 0) await writeEntries(trx, resolutions);
       if (batches.length > 0) {
         await sql`
@@ -132,12 +129,13 @@ export const payoutLedgerProjection = defineProjection({
           trx,
         );
       }
-      if (premiums.length > 0) {
-        await sql`
-          insert into premium_entries (event_id, order_id, store_id, order_number, amount, currency, at)
-          select * from ${recordset(premiums, 'event_id uuid, order_id uuid, store_id uuid, order_number text, amount bigint, currency text, at timestamptz')}
-          on conflict (event_id) do nothing`.execute(trx);
-      }
+      await insertNew(
+        trx,
+        'premium_entries',
+        premiums,
+        'event_id uuid, order_id uuid, store_id uuid, order_number text, amount bigint, currency text, at timestamptz',
+        ['event_id'],
+      );
       claims = [];
       resolutions = [];
       batches = [];
@@ -266,11 +264,13 @@ async function writeEntries(
       decided_at: event.occurredAt,
     }));
   });
-  if (entries.length === 0) return;
-  await sql`
-    insert into payout_entries (id, store_id, claim_id, event_id, resolution_type, amount, currency, decided_at)
-    select * from ${recordset(entries, 'id uuid, store_id uuid, claim_id uuid, event_id uuid, resolution_type text, amount bigint, currency text, decided_at timestamptz')}
-    on conflict (id) do nothing`.execute(trx);
+  await insertNew(
+    trx,
+    'payout_entries',
+    entries,
+    'id uuid, store_id uuid, claim_id uuid, event_id uuid, resolution_type text, amount bigint, currency text, decided_at timestamptz',
+    ['id'],
+  );
 }
 
 /**

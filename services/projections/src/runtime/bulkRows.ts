@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type QueryExecutorProvider, type RawBuilder } from 'kysely';
 
 /**
  * A batch's rows as one relation `r` with the given columns (`name type, …`): the rows go as one
@@ -28,4 +28,22 @@ export function entryOf<V>(map: Map<string, V>, key: string, init: () => V): V {
     map.set(key, value);
   }
   return value;
+}
+
+/**
+ * Inserts a batch's rows in one statement, each column of `columns` (`name type, …`, as {@link recordset}) from the
+ * row's field of that name. A row whose `key` is already there stays as it is, so a batch applied again changes nothing.
+ */
+export async function insertNew(
+  trx: QueryExecutorProvider,
+  table: string,
+  rows: readonly object[],
+  columns: string,
+  key: readonly string[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const names = columns.split(',').map((column) => sql.id(column.trim().split(/\s+/)[0]!));
+  await sql`
+    insert into ${sql.id(table)} (${sql.join(names)}) select * from ${recordset(rows, columns)}
+    on conflict (${sql.join(key.map((k) => sql.id(k)))}) do nothing`.execute(trx);
 }

@@ -4,7 +4,7 @@ import type { LedgerStoreCredit } from '@claims/domain';
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '@claims/event-store';
 import { defineProjection } from '../runtime/projection.js';
-import { entryOf, recordset } from '../runtime/bulkRows.js';
+import { entryOf, recordset, insertNew } from '../runtime/bulkRows.js';
 
 const migrations: Record<string, Migration> = {
   '0840_store_credit_balances': sqlMigration(
@@ -130,10 +130,13 @@ export const storeCreditProjection = defineProjection({
       if (kind === 'issued') balance.issued += d.amount;
       balance.updated_at = event.occurredAt;
     }
-    await sql`
-      insert into store_credit_entries (event_id, store_id, customer_key, kind, amount, currency, claim_id, resolution_id, at)
-      select * from ${recordset(entries, 'event_id uuid, store_id uuid, customer_key text, kind text, amount bigint, currency text, claim_id uuid, resolution_id uuid, at timestamptz')}
-      on conflict (event_id) do nothing`.execute(trx);
+    await insertNew(
+      trx,
+      'store_credit_entries',
+      entries,
+      'event_id uuid, store_id uuid, customer_key text, kind text, amount bigint, currency text, claim_id uuid, resolution_id uuid, at timestamptz',
+      ['event_id'],
+    );
     await sql`
       insert into store_credit_balances (store_id, customer_key, customer_email, currency, balance, issued, updated_at)
       select * from ${recordset([...balances.values()], 'store_id uuid, customer_key text, customer_email text, currency text, balance bigint, issued bigint, updated_at timestamptz')}
