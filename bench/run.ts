@@ -15,7 +15,8 @@
  * titles), BENCH_OUT; the claim-desk section's own BENCH_DESK_* (bench/claimDeskBench.ts); the fault-suite section's
  * CHAOS_MINUTES (5; `make chaos` runs that section alone); the finance-replay section's BENCH_FINANCE_* (bench/financeReplayBench.ts);
  * the projections section's BENCH_PROJECTIONS_* (bench/projectionsBench.ts); the soak section's BENCH_SOAK_* (bench/soakBench.ts);
- * the automation section's BENCH_AUTOMATION_*; the order ingestion section's BENCH_ORDERS_* (bench/ordersBench.ts).
+ * the automation section's BENCH_AUTOMATION_*; the order ingestion section's BENCH_ORDERS_* (bench/ordersBench.ts); the
+ * broker-loss section's BENCH_BROKER_LOSS_RUNS (bench/brokerLossBench.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,6 +26,7 @@ import { benchEventStores } from './eventStoreBench.js';
 import { benchPortal } from './portalBench.js';
 import { benchClaimDesk } from './claimDeskBench.js';
 import { benchFaultSuite } from './faultSuiteBench.js';
+import { benchBrokerLoss } from './brokerLossBench.js';
 import { benchCommands } from './commandsBench.js';
 import { benchFinanceReplay } from './financeReplayBench.js';
 import { benchProjections } from './projectionsBench.js';
@@ -69,6 +71,7 @@ export const sections: BenchSection[] = [
   { title: 'soak', heading: '## Soak', run: benchSoak },
   { title: 'automation', heading: '## Automation', run: benchAutomation },
   { title: 'orders', heading: '## Order ingestion', run: benchOrders },
+  { title: 'broker-loss', heading: '## Broker loss', run: benchBrokerLoss },
   { title: 'desk-accessibility', heading: '## Back-office accessibility', run: benchDeskAccessibility },
 ];
 

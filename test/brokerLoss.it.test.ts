@@ -8,6 +8,7 @@ import { ownKafka, waiterLoggingTo, type OwnKafka } from './support/faultInfra.j
 import { startFaultStage, type FaultStage } from './support/faultStage.js';
 import { Load, WebhookReceiver } from './support/faultLoad.js';
 import { expectReplayEqualsLive, missingFromStore, owedWebhooks, settled } from './support/pipelineChecks.js';
+import type { BrokerLossFigures } from '../bench/brokerLossBench.js';
 
 /**
  * Three brokers (replication factor 3, min.insync.replicas=2, the relay producing with acks=all): the broker that
@@ -61,6 +62,7 @@ describe('three Kafka brokers: one killed while claims are filed', () => {
   }, 120_000);
 
   it('loses nothing acknowledged, catches every read model and webhook up, and sends each webhook once', async () => {
+    const startedAt = Date.now();
     const load = new Load({
       api: stage.client,
       token: stage.token,
@@ -69,27 +71,31 @@ describe('three Kafka brokers: one killed while claims are filed', () => {
       messagesPerClaim: 1,
       prefix: 'bl',
     });
+    /** When each step of the outage happened, for the figures. */
+    const outage = { victim: 0, killedAt: 0, filedAfterKillAt: 0, webhookAfterKillAt: 0, backAt: 0 };
     load.start();
     try {
       await new Promise((resolve) => setTimeout(resolve, 4_000));
       // The offsets topic exists once the projectors' group has a coordinator: on a busy machine, seconds after start.
-      const victim = await waitFor('the group coordinator', coordinatorNode);
-      const killedAt = Date.now();
-      await kafka.kill(victim);
+      outage.victim = await waitFor('the group coordinator', coordinatorNode);
+      outage.killedAt = Date.now();
+      await kafka.kill(outage.victim);
       // Two brokers of three are a quorum and an in-sync majority: a filing made now still reaches the receiver.
       const afterKill = await waitFor('a filing acknowledged after the kill', async () => {
-        const filed = load.acknowledged.find((a) => a.kind === 'filing' && a.startedAt > killedAt && a.claimId);
+        const filed = load.acknowledged.find((a) => a.kind === 'filing' && a.startedAt > outage.killedAt && a.claimId);
         expect(filed).toBeDefined();
         return filed!;
       });
-      await waitFor('its claim.filed webhook, with one broker down', async () => {
-        expect(
-          receiver.deliveries.some(
-            (d) => d.payload.type === 'claim.filed' && d.payload.data.claimId === afterKill.claimId,
-          ),
-        ).toBe(true);
+      outage.filedAfterKillAt = afterKill.at;
+      outage.webhookAfterKillAt = await waitFor('its claim.filed webhook, with one broker down', async () => {
+        const delivery = receiver.deliveries.find(
+          (d) => d.payload.type === 'claim.filed' && d.payload.data.claimId === afterKill.claimId,
+        );
+        expect(delivery).toBeDefined();
+        return delivery!.receivedAt;
       });
       await kafka.start();
+      outage.backAt = Date.now();
       await new Promise((resolve) => setTimeout(resolve, 4_000));
     } finally {
       await load.stop();
@@ -104,6 +110,8 @@ describe('three Kafka brokers: one killed while claims are filed', () => {
     const database = await openDatabase({ databaseUrl: stage.databaseUrl, dataDir: '' });
     try {
       await waitFor('the pipeline settling', () => settled(database), 180_000);
+      // settled() ends with 2 s of nothing appended.
+      const settledAt = Date.now() - 2_000;
       expect(await missingFromStore(database, load.acknowledged), 'acknowledged commands missing').toEqual([]);
       const owed = await owedWebhooks(database, stage.endpointId, stage.storeId);
       const counts = receiver.counts();
@@ -118,6 +126,22 @@ describe('three Kafka brokers: one killed while claims are filed', () => {
       ).toEqual([]);
       await stage.workers[0]!.stop();
       await expectReplayEqualsLive(database);
+      if (process.env.BROKER_LOSS_REPORT) {
+        const filings = load.acknowledged.filter((a) => a.kind === 'filing');
+        const figures: BrokerLossFigures = {
+          seconds: (Date.now() - startedAt) / 1000,
+          victim: outage.victim,
+          acknowledged: load.acknowledged.length,
+          filingsWhileDown: filings.filter((a) => a.at > outage.killedAt && a.at < outage.backAt).length,
+          filedAfterKillS: (outage.filedAfterKillAt - outage.killedAt) / 1000,
+          webhookAfterKillS: (outage.webhookAfterKillAt - outage.killedAt) / 1000,
+          downS: (outage.backAt - outage.killedAt) / 1000,
+          settledAfterBackS: (settledAt - outage.backAt) / 1000,
+          webhooks: owed.length,
+          repeated: [...counts.values()].filter((n) => n > 1).length,
+        };
+        fs.appendFileSync(process.env.BROKER_LOSS_REPORT, `${JSON.stringify(figures)}\n`);
+      }
     } finally {
       await database.close();
     }
