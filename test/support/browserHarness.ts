@@ -83,3 +83,24 @@ export async function expectAccessible(page: Page, where?: string): Promise<void
   );
   expect(summary, where && `axe violations on ${where}`).toEqual([]);
 }
+
+/**
+ * Answers the page's first `times` requests to `url` 503 database_unavailable with Retry-After: 1, as the API does while
+ * PostgreSQL restarts, and lets the later ones through; answers how many it has refused so far.
+ */
+export async function unavailableAtFirst(page: Page, url: string, times: number): Promise<() => number> {
+  let refused = 0;
+  await page.route(url, async (route) => {
+    if (refused === times) return route.continue();
+    refused++;
+    return route.fulfill({
+      status: 503,
+      headers: { 'retry-after': '1', 'content-type': 'application/json' },
+      body: JSON.stringify({
+        error: 'database_unavailable',
+        message: 'Our service is briefly unavailable; please try again in a few seconds.',
+      }),
+    });
+  });
+  return () => refused;
+}

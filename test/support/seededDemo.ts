@@ -1,8 +1,14 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
-import type { FileClaimRequest } from '@claims/contracts';
+import {
+  ClaimIssueInput,
+  DemoData,
+  type CustomerResolution,
+  type DemoOrder,
+  type FileClaimRequest,
+} from '@claims/contracts';
 import { loadConfig, startRuntime, type Runtime, type RuntimeOptions } from '../../services/api/src/index.js';
 import { createTestDatabase } from './testDatabase.js';
 
@@ -115,3 +121,44 @@ export const avasClaim = (
   ],
   resolution: { desiredMethod: 'RESHIP', customerSignature },
 });
+
+const DEMO_ORDERS = DemoData.parse(JSON.parse(readFileSync(DEMO_FIXTURE, 'utf8'))).orders;
+
+/** A demo order by its id on the store's platform, as fixtures/demo.json holds it. */
+export function demoOrder(sourceOrderId: string): DemoOrder {
+  const order = DEMO_ORDERS.find((o) => o.sourceOrderId === sourceOrderId);
+  if (!order) throw new Error(`fixtures/demo.json has no order ${sourceOrderId}`);
+  return order;
+}
+
+/** One item's issue as a shopper reports it: no details and no photos unless given. */
+export type ItemIssue = Omit<ClaimIssueInput, 'details' | 'images'> & Partial<ClaimIssueInput>;
+
+/** An item's issue: `quantity` of it, with `details` but no photos. */
+export const itemIssue = (
+  sourceItemId: string,
+  claimType: ClaimIssueInput['claimType'],
+  quantity = 1,
+  details = '',
+): ItemIssue => ({ sourceItemId, claimType, quantity, details });
+
+/**
+ * A claim on the first shipment of a demo order, as its shopper files it: with the order's email, signed with the
+ * name it ships to (fixtures/demo.json).
+ */
+export function demoClaim(
+  sourceOrderId: string,
+  desiredMethod: CustomerResolution,
+  ...issues: ItemIssue[]
+): FileClaimRequest {
+  const order = demoOrder(sourceOrderId);
+  const shipment = order.fulfillments[0];
+  if (!shipment) throw new Error(`The demo order ${sourceOrderId} has not shipped`);
+  return {
+    email: order.customerEmail,
+    fulfillmentIssues: [
+      { sourceFulfillmentId: shipment.sourceFulfillmentId, issues: issues.map((i) => ClaimIssueInput.parse(i)) },
+    ],
+    resolution: { desiredMethod, customerSignature: order.shippingAddress.name },
+  };
+}

@@ -5,53 +5,14 @@ import {
   CustomerOrder,
   MeResponse,
   OnboardingList,
-  OrderInput,
   StoreOnboardingView,
   StoreSettingsView,
   type CapabilitiesSettings,
 } from '@claims/contracts';
 import { upsertOrder } from '../src/catalog/orderRepository.js';
+import { noordOrder } from '../../../test/support/noordOrder.js';
 import { mailedInvitationToken } from './support/invitations.js';
 import { DEMO_PASSWORD, json, oneItemClaim, startHarness, type Harness } from './support/backofficeHarness.js';
-
-const DAY = 86_400_000;
-const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
-const order = (orderNumber: string, email: string): OrderInput =>
-  OrderInput.parse({
-    orderNumber,
-    customerEmail: email,
-    currency: 'EUR',
-    createdAt: ago(12),
-    protected: true,
-    policy: { insuredAmount: 80, premiumPaid: 2, premiumCurrency: 'EUR' },
-    shippingAddress: {
-      name: 'Noor Shopper',
-      address1: '1 Canal St',
-      city: 'Amsterdam',
-      country: 'Netherlands',
-      countryCode: 'NL',
-    },
-    items: [
-      {
-        sourceItemId: 'li-n1',
-        sourceProductId: 'p',
-        sourceVariantId: 'v',
-        sku: 'NS-1',
-        productName: 'Linen shirt',
-        price: 40,
-        quantity: 1,
-      },
-    ],
-    fulfillments: [
-      {
-        sourceFulfillmentId: 'f-n1',
-        status: 'DELIVERED',
-        shippedAt: ago(11),
-        deliveredAt: ago(10),
-        items: [{ sourceItemId: 'li-n1', quantity: 1 }],
-      },
-    ],
-  });
 
 /** Order Protection staff create an account and a store and take it through onboarding; then its owner sets it up (PostgreSQL). */
 describe('accounts, stores and onboarding', () => {
@@ -165,7 +126,7 @@ describe('accounts, stores and onboarding', () => {
     expect(settings.statusCode, settings.body).toBe(200);
 
     // Shoppers find none of its orders before it is activated.
-    await upsertOrder(h.runtime.ctx.database.db, storeId, 'noord-7001', order('N7001', 'noor@example.com'));
+    await upsertOrder(h.runtime.ctx.database.db, storeId, 'noord-7001', noordOrder('N7001'));
     expect((await lookUp('N7001', 'noor@example.com')).statusCode).toBe(404);
   });
 

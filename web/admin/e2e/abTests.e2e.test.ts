@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CustomerOrder, OfferResponse } from '@claims/contracts';
-import { eventually, expectAccessible, fileClaim, heading, signIn, fileHarness } from './harness.js';
+import { eventually, expectAccessible, fileDemoClaim, itemIssue, heading, signIn, fileHarness } from './harness.js';
 
 const h = fileHarness();
 
@@ -66,16 +66,7 @@ describe('A/B tests page', () => {
     await shopper.context.close();
 
     // Ava files, choosing store credit: her variant counts one session and one claim, all of it store credit.
-    await fileClaim(h.baseUrl, 'acme-5001', {
-      email: 'ava@example.com',
-      fulfillmentIssues: [
-        {
-          sourceFulfillmentId: 'f-1001-1',
-          issues: [{ sourceItemId: 'li-3', claimType: 'DAMAGED', quantity: 1, details: 'Chipped.', images: [] }],
-        },
-      ],
-      resolution: { desiredMethod: 'STORE_CREDIT', customerSignature: 'Ava Stone' },
-    });
+    await fileDemoClaim(h.baseUrl, 'acme-5001', 'STORE_CREDIT', itemIssue('li-3', 'DAMAGED', 1, 'Chipped.'));
     const label = `${offer.credit.bonus}% bonus`;
     const row = test.getByRole('row', { name: new RegExp(`^${label}`) });
     await eventually(async () => {

@@ -1,21 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AdminClaimDetail, AdminClaimPage, TimelineResponse } from '@claims/contracts';
 import {
   PASSWORD,
   apiSession,
   expectAccessible,
   heading,
-  fileClaim,
+  fileDemoClaim,
+  itemIssue,
   openTool,
   signIn,
   solidPng,
-  startHarness,
   uploadPhoto,
-  type Harness,
   openUserMenu,
+  fileHarness,
 } from './harness.js';
 
-let h: Harness;
+const h = fileHarness();
 /** The sidebar's groups and links as each role sees them: a store owner, a store's read-only user, Order Protection's admin. */
 const OWNER_SIDEBAR = [
   'Claims: Claims, Returns, Reviews',
@@ -50,53 +50,24 @@ let jon: { claimId: string; claimNumber: string };
 let ivy: { claimId: string; claimNumber: string };
 
 beforeAll(async () => {
-  h = await startHarness();
   const avasOrder = { orderNumber: '1001', email: 'ava@example.com' };
   const red = await uploadPhoto(h.baseUrl, avasOrder, 'socks-1.png', solidPng(320, 200, [200, 30, 30]));
   const blue = await uploadPhoto(h.baseUrl, avasOrder, 'socks-2.png', solidPng(200, 320, [30, 60, 200]));
-  ava = await fileClaim(h.baseUrl, 'acme-5001', {
-    email: 'ava@example.com',
-    fulfillmentIssues: [
-      {
-        sourceFulfillmentId: 'f-1001-1',
-        issues: [
-          {
-            sourceItemId: 'li-2',
-            claimType: 'DAMAGED',
-            quantity: 2,
-            details: 'Two socks arrived torn.',
-            images: [{ url: red }, { url: blue }],
-          },
-          { sourceItemId: 'li-3', claimType: 'DAMAGED', quantity: 1, details: 'Chipped enamel.', images: [] },
-        ],
-      },
-    ],
-    resolution: { desiredMethod: 'REFUND', customerSignature: 'Ava Stone' },
-  });
-  jon = await fileClaim(h.baseUrl, 'acme-5010', {
-    email: 'jon@example.com',
-    fulfillmentIssues: [
-      {
-        sourceFulfillmentId: 'f-1010-1',
-        issues: [{ sourceItemId: 'li-21', claimType: 'STOLEN', quantity: 1, details: '', images: [] }],
-      },
-    ],
-    resolution: { desiredMethod: 'RESHIP', customerSignature: 'Jon' },
-  });
-  ivy = await fileClaim(h.baseUrl, 'kumo-9001', {
-    email: 'ivy@example.com',
-    fulfillmentIssues: [
-      {
-        sourceFulfillmentId: 'f-k2001-1',
-        issues: [{ sourceItemId: 'k-1', claimType: 'DAMAGED', quantity: 2, details: 'Crushed tins.', images: [] }],
-      },
-    ],
-    resolution: { desiredMethod: 'RESHIP', customerSignature: 'Ivy' },
-  });
-});
-
-afterAll(async () => {
-  await h?.stop();
+  ava = await fileDemoClaim(
+    h.baseUrl,
+    'acme-5001',
+    'REFUND',
+    {
+      sourceItemId: 'li-2',
+      claimType: 'DAMAGED',
+      quantity: 2,
+      details: 'Two socks arrived torn.',
+      images: [{ url: red }, { url: blue }],
+    },
+    { sourceItemId: 'li-3', claimType: 'DAMAGED', quantity: 1, details: 'Chipped enamel.' },
+  );
+  jon = await fileDemoClaim(h.baseUrl, 'acme-5010', 'RESHIP', itemIssue('li-21', 'STOLEN'));
+  ivy = await fileDemoClaim(h.baseUrl, 'kumo-9001', 'RESHIP', itemIssue('k-1', 'DAMAGED', 2, 'Crushed tins.'));
 });
 
 describe('back-office claim desk', () => {

@@ -1,26 +1,16 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { apiSession, expectAccessible, fileClaim, heading, signIn, startHarness, type Harness } from './harness.js';
+import { apiSession, expectAccessible, fileDemoClaim, itemIssue, heading, signIn, fileHarness } from './harness.js';
 
-let h: Harness;
+const h = fileHarness();
 /** Screenshots of the page, for a person to look at (git ignores the folder). */
 const SHOTS = path.resolve(import.meta.dirname, '../../../test-results/e2e');
 
 beforeAll(async () => {
-  h = await startHarness();
   // Besides the demo data's claim on order 1007 (filed ten days ago, refunded): Ava's claim today, answered and denied.
-  const ava = await fileClaim(h.baseUrl, 'acme-5001', {
-    email: 'ava@example.com',
-    fulfillmentIssues: [
-      {
-        sourceFulfillmentId: 'f-1001-1',
-        issues: [{ sourceItemId: 'li-2', claimType: 'DAMAGED', quantity: 1, details: 'Torn.', images: [] }],
-      },
-    ],
-    resolution: { desiredMethod: 'REFUND', customerSignature: 'Ava Stone' },
-  });
+  const ava = await fileDemoClaim(h.baseUrl, 'acme-5001', 'REFUND', itemIssue('li-2', 'DAMAGED', 1, 'Torn.'));
   const owner = await apiSession(h.baseUrl, 'owner@acme.test');
   expect(
     (await owner.post(`/api/admin/claims/${ava.claimId}/messages`, { messageContent: 'We are looking into it.' }))
@@ -35,10 +25,6 @@ beforeAll(async () => {
     ).status,
   ).toBe(200);
   await h.runtime.settle();
-});
-
-afterAll(async () => {
-  await h?.stop();
 });
 
 const tile = (page: Page, label: string) =>

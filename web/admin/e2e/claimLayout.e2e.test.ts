@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, fileClaim, fileHarness, signIn } from './harness.js';
+import { expectAccessible, fileDemoClaim, itemIssue, fileHarness, signIn } from './harness.js';
 
 const h = fileHarness();
 
@@ -13,16 +13,12 @@ let claimId: string;
 
 beforeAll(async () => {
   // A typical claim: one damaged item, a refund asked for.
-  ({ claimId } = await fileClaim(h.baseUrl, 'acme-5002', {
-    email: 'ben@example.com',
-    fulfillmentIssues: [
-      {
-        sourceFulfillmentId: 'f-1002-1',
-        issues: [{ sourceItemId: 'li-4', claimType: 'DAMAGED', quantity: 1, details: 'Arrived broken.', images: [] }],
-      },
-    ],
-    resolution: { desiredMethod: 'REFUND', customerSignature: 'Ben Ortiz' },
-  }));
+  ({ claimId } = await fileDemoClaim(
+    h.baseUrl,
+    'acme-5002',
+    'REFUND',
+    itemIssue('li-4', 'DAMAGED', 1, 'Arrived broken.'),
+  ));
 });
 
 const box = async (locator: Locator) => {

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, signIn, startHarness, type Harness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { unavailableAtFirst } from '../../../test/support/browserHarness.js';
+import { expectAccessible, signIn, fileHarness } from './harness.js';
 
 /**
  * The API answering 503 with Retry-After (PostgreSQL restarting): the back-office says it will retry, does so after
@@ -7,13 +8,7 @@ import { expectAccessible, signIn, startHarness, type Harness } from './harness.
  */
 
 const NOTICE = "Our service is briefly unavailable; we'll retry.";
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-
-afterAll(() => h?.stop());
+const h = fileHarness();
 
 describe('the back-office while the API is briefly unavailable', () => {
   it('says it will retry, retries, and shows the queue once the API is back', async () => {
@@ -21,20 +16,7 @@ describe('the back-office while the API is briefly unavailable', () => {
     await signIn(page, 'owner@acme.test');
 
     // The claim list answers 503 database_unavailable to its first tries, as while PostgreSQL restarts.
-    let unavailable = 3;
-    let refused = 0;
-    await page.route('**/api/admin/claims?**', async (route) => {
-      if (unavailable-- <= 0) return route.continue();
-      refused++;
-      return route.fulfill({
-        status: 503,
-        headers: { 'retry-after': '1', 'content-type': 'application/json' },
-        body: JSON.stringify({
-          error: 'database_unavailable',
-          message: 'Our service is briefly unavailable; please try again in a few seconds.',
-        }),
-      });
-    });
+    const refused = await unavailableAtFirst(page, '**/api/admin/claims?**', 3);
     await page.reload();
 
     const notice = page.getByRole('status').filter({ hasText: NOTICE });
@@ -47,7 +29,7 @@ describe('the back-office while the API is briefly unavailable', () => {
       .first()
       .waitFor();
     await expect.poll(() => notice.count()).toBe(0);
-    expect(refused).toBe(3);
+    expect(refused()).toBe(3);
     expect(problems).toEqual([]);
   });
 });

@@ -1,19 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AdminClaimDetail, ClaimFacts, OrderInput } from '@claims/contracts';
 import { formatDate } from '@claims/format';
 import { upsertOrder } from '../../../services/api/src/catalog/orderRepository.js';
+import { demoClaim, demoOrder } from '../../../test/support/seededDemo.js';
 import {
   apiSession,
   expectAccessible,
   fileClaim,
+  itemIssue,
   signIn,
   solidPng,
-  startHarness,
   uploadPhoto,
-  type Harness,
+  fileHarness,
 } from './harness.js';
 
-let h: Harness;
+const h = fileHarness();
 /** Ava's earlier claim, on another order: one sock, with a photo. */
 let first: { claimId: string; claimNumber: string };
 /** Her second: the jacket, two socks and the mug, the jacket's photo the same bytes as the first claim's. */
@@ -23,7 +24,6 @@ const avasOrder = { orderNumber: '1001', email: 'ava@example.com' };
 const signedAt = new Date().toISOString();
 
 beforeAll(async () => {
-  h = await startHarness();
   // An earlier order of Ava's (each item is claimed once, so her earlier claim needs an order of its own).
   const ago = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
   const storeId = (
@@ -40,13 +40,7 @@ beforeAll(async () => {
       createdAt: ago(12),
       protected: true,
       policy: { insuredAmount: 50, premiumPaid: 1, premiumCurrency: 'USD' },
-      shippingAddress: {
-        name: 'Ava Stone',
-        address1: '12 Harbor St',
-        city: 'Portland',
-        country: 'United States',
-        countryCode: 'US',
-      },
+      shippingAddress: demoOrder('acme-5001').shippingAddress,
       items: [
         {
           sourceItemId: 'li-earlier',
@@ -86,17 +80,13 @@ beforeAll(async () => {
     resolution: { desiredMethod: 'REFUND', customerSignature: 'Ava Stone' },
   });
   second = await fileClaim(h.baseUrl, 'acme-5001', {
-    email: 'ava@example.com',
-    fulfillmentIssues: [
-      {
-        sourceFulfillmentId: 'f-1001-1',
-        issues: [
-          { sourceItemId: 'li-1', claimType: 'DAMAGED', quantity: 1, details: 'Seam split.', images: [{ url: again }] },
-          { sourceItemId: 'li-2', claimType: 'DAMAGED', quantity: 2, details: 'Holes.', images: [] },
-          { sourceItemId: 'li-3', claimType: 'DAMAGED', quantity: 1, details: 'Chipped.', images: [] },
-        ],
-      },
-    ],
+    ...demoClaim(
+      'acme-5001',
+      'REFUND',
+      { sourceItemId: 'li-1', claimType: 'DAMAGED', quantity: 1, details: 'Seam split.', images: [{ url: again }] },
+      itemIssue('li-2', 'DAMAGED', 2, 'Holes.'),
+      itemIssue('li-3', 'DAMAGED', 1, 'Chipped.'),
+    ),
     resolution: {
       desiredMethod: 'REFUND',
       customerSignature: {
@@ -119,10 +109,6 @@ beforeAll(async () => {
   expect(
     ClaimFacts.parse(await (await agent.get(`/api/admin/claims/${second.claimId}/facts`)).json()).flags.reusedPhotos,
   ).toHaveLength(1);
-});
-
-afterAll(async () => {
-  await h?.stop();
 });
 
 describe('deciding a claim item by item', () => {

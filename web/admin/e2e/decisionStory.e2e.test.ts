@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateWebhookEndpointResponse, CustomerClaimView } from '@claims/contracts';
 import { startMailCatcher, type CaughtMail, type MailCatcher } from '../../../services/api/src/ops/mailCatcher.js';
 import { StandardWebhookReceiver } from '../../../test/support/standardWebhookReceiver.js';
-import { lookUp } from '../../portal/e2e/harness.js';
+import { chooseResolution, lookUp, submitReview } from '../../portal/e2e/harness.js';
 import { apiSession, expectAccessible, heading, signIn, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
@@ -66,17 +66,8 @@ describe('a claim of two items decided one item at a time', () => {
       await dialog.getByRole('button', { name: 'Add issue to claim' }).click();
     }
     await shopper.page.waitForURL('**/resolution');
-    await shopper.page.getByRole('radio', { name: /I want store credit/ }).check();
-    await shopper.page.getByRole('button', { name: 'Continue' }).click();
-    await shopper.page.waitForURL('**/resolution/review');
-    await shopper.page
-      .getByLabel(
-        'I confirm this address is accurate and understand items cannot be reshipped multiple times if incorrect.',
-      )
-      .check();
-    await shopper.page.getByLabel('Type your full name to sign').fill('Ava Stone');
-    await shopper.page.getByRole('button', { name: 'Submit your claim' }).click();
-    await shopper.page.waitForURL('**/claim-received');
+    await chooseResolution(shopper.page, /I want store credit/);
+    await submitReview(shopper.page, 'Ava Stone');
     await shopper.page.getByRole('link', { name: 'View my claim' }).click();
     await shopper.page.waitForURL('**/view/**');
     await expect.poll(() => heading(shopper.page).textContent()).toMatch(/^My Claim #\d+$/);

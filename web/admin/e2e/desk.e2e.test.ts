@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   AdminClaimDetail,
   CLAIM_STATUS_LABELS,
@@ -13,45 +13,22 @@ import {
   apiSession,
   expectAccessible,
   heading,
-  fileClaim,
+  fileDemoClaim,
+  itemIssue,
   openTool,
   signIn,
-  startHarness,
-  type Harness,
+  fileHarness,
 } from './harness.js';
 
-let h: Harness;
+const h = fileHarness();
 /** Order 1001 (Ava): the socks arrived damaged. */
 let ava: { claimId: string; claimNumber: string };
 /** Order 1010 (Jon): the rope never arrived. */
 let jon: { claimId: string; claimNumber: string };
 
 beforeAll(async () => {
-  h = await startHarness();
-  ava = await fileClaim(h.baseUrl, 'acme-5001', {
-    email: 'ava@example.com',
-    fulfillmentIssues: [
-      {
-        sourceFulfillmentId: 'f-1001-1',
-        issues: [{ sourceItemId: 'li-2', claimType: 'DAMAGED', quantity: 2, details: 'Torn.', images: [] }],
-      },
-    ],
-    resolution: { desiredMethod: 'REFUND', customerSignature: 'Ava Stone' },
-  });
-  jon = await fileClaim(h.baseUrl, 'acme-5010', {
-    email: 'jon@example.com',
-    fulfillmentIssues: [
-      {
-        sourceFulfillmentId: 'f-1010-1',
-        issues: [{ sourceItemId: 'li-21', claimType: 'STOLEN', quantity: 1, details: '', images: [] }],
-      },
-    ],
-    resolution: { desiredMethod: 'RESHIP', customerSignature: 'Jon' },
-  });
-});
-
-afterAll(async () => {
-  await h?.stop();
+  ava = await fileDemoClaim(h.baseUrl, 'acme-5001', 'REFUND', itemIssue('li-2', 'DAMAGED', 2, 'Torn.'));
+  jon = await fileDemoClaim(h.baseUrl, 'acme-5010', 'RESHIP', itemIssue('li-21', 'STOLEN'));
 });
 
 const claimOf = async (session: Awaited<ReturnType<typeof apiSession>>, claimId: string) =>
@@ -125,16 +102,7 @@ describe('claim desk tools', () => {
 
   it('offers for a mixed selection only the moves the transition table allows all of them, without reading each claim', async () => {
     // Ben's claim is set aside (Temporarily Dismissed); Ava's is still working (Open): they share only the moves out of the first.
-    const ben = await fileClaim(h.baseUrl, 'acme-5002', {
-      email: 'ben@example.com',
-      fulfillmentIssues: [
-        {
-          sourceFulfillmentId: 'f-1002-1',
-          issues: [{ sourceItemId: 'li-4', claimType: 'DAMAGED', quantity: 1, details: '', images: [] }],
-        },
-      ],
-      resolution: { desiredMethod: 'REFUND', customerSignature: 'Ben Ortiz' },
-    });
+    const ben = await fileDemoClaim(h.baseUrl, 'acme-5002', 'REFUND', itemIssue('li-4', 'DAMAGED'));
     const agent = await apiSession(h.baseUrl, 'agent@acme.test');
     expect(
       (await agent.post(`/api/admin/claims/${ben.claimId}/status`, { status: 'TEMPORARILY_DISMISSED' })).status,

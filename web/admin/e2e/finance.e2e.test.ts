@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { formatMonth } from '@claims/format';
-import { apiSession, expectAccessible, fileClaim, signIn, startHarness, type Harness } from './harness.js';
+import { apiSession, expectAccessible, fileDemoClaim, itemIssue, signIn, fileHarness } from './harness.js';
 
-let h: Harness;
+const h = fileHarness();
 /** Screenshots of the page, for a person to look at (git ignores the folder). */
 const SHOTS = path.resolve(import.meta.dirname, '../../../test-results/e2e');
 /** Order 1006 (Finn, 32.00 USD and its tax: 34.00 paid): reshipped. */
@@ -20,29 +20,13 @@ const financeNav = (page: Page) => page.getByRole('navigation', { name: 'Finance
 const status = (page: Page, text: string | RegExp) => page.getByRole('status').filter({ hasText: text });
 
 beforeAll(async () => {
-  h = await startHarness();
-  finn = await fileClaim(h.baseUrl, 'acme-5006', {
-    email: 'finn@example.com',
-    fulfillmentIssues: [
-      {
-        sourceFulfillmentId: 'f-1006-1',
-        issues: [{ sourceItemId: 'li-9', claimType: 'DAMAGED', quantity: 1, details: 'Cracked.', images: [] }],
-      },
-    ],
-    resolution: { desiredMethod: 'RESHIP', customerSignature: 'Finn' },
-  });
-  gia = await fileClaim(h.baseUrl, 'acme-5007', {
-    email: 'gia@example.com',
-    fulfillmentIssues: [
-      {
-        sourceFulfillmentId: 'f-1007-1',
-        issues: [
-          { sourceItemId: 'li-10', claimType: 'DEFECTIVE_ITEM', quantity: 1, details: 'Dead on arrival.', images: [] },
-        ],
-      },
-    ],
-    resolution: { desiredMethod: 'STORE_CREDIT', customerSignature: 'Gia' },
-  });
+  finn = await fileDemoClaim(h.baseUrl, 'acme-5006', 'RESHIP', itemIssue('li-9', 'DAMAGED', 1, 'Cracked.'));
+  gia = await fileDemoClaim(
+    h.baseUrl,
+    'acme-5007',
+    'STORE_CREDIT',
+    itemIssue('li-10', 'DEFECTIVE_ITEM', 1, 'Dead on arrival.'),
+  );
   const owner = await apiSession(h.baseUrl, 'owner@acme.test');
   for (const [claim, resolutionType] of [
     [finn, 'RESHIP'],
@@ -56,10 +40,6 @@ beforeAll(async () => {
   }
   // The ledger's entries and the store credit the reaction issues.
   await h.runtime.settle();
-});
-
-afterAll(async () => {
-  await h?.stop();
 });
 
 describe('finance pages of the back-office', () => {

@@ -8,6 +8,7 @@ import {
   FileClaimResponse,
   MeResponse,
   UploadUrlResponse,
+  type CustomerResolution,
   type FileClaimRequest,
 } from '@claims/contracts';
 import type { RuntimeOptions } from '@claims/api';
@@ -19,9 +20,10 @@ import {
   startedForFile,
   type BrowserHarness,
 } from '../../../test/support/browserHarness.js';
+import { demoClaim, itemIssue, type ItemIssue } from '../../../test/support/seededDemo.js';
 import { addItemIssue, lookUp } from '../../portal/e2e/harness.js';
 
-export { CHROMIUM, expectAccessible };
+export { CHROMIUM, expectAccessible, itemIssue };
 const ADMIN_DIST = path.resolve(import.meta.dirname, '../dist/index.html');
 const PORTAL_DIST = path.resolve(import.meta.dirname, '../../portal/dist/index.html');
 
@@ -194,6 +196,14 @@ export async function fileClaim(baseUrl: string, sourceOrderId: string, body: Fi
   if (response.status !== 201) throw new Error(`filing failed: ${response.status} ${await response.text()}`);
   return FileClaimResponse.parse(await response.json());
 }
+
+/** Files a claim on a demo order's first shipment through the customer API, as its shopper would ({@link demoClaim}). */
+export const fileDemoClaim = (
+  baseUrl: string,
+  sourceOrderId: string,
+  desiredMethod: CustomerResolution,
+  ...issues: ItemIssue[]
+) => fileClaim(baseUrl, sourceOrderId, demoClaim(sourceOrderId, desiredMethod, ...issues));
 
 export const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 

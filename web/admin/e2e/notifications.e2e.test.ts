@@ -4,7 +4,8 @@ import { startMailCatcher, type CaughtMail, type MailCatcher } from '../../../se
 import {
   apiSession,
   expectAccessible,
-  fileClaim,
+  fileDemoClaim,
+  itemIssue,
   heading,
   shopperAtResolution,
   signIn,
@@ -12,6 +13,7 @@ import {
   type Harness,
   openUserMenu,
 } from './harness.js';
+import { chooseResolution, submitReview } from '../../portal/e2e/harness.js';
 
 let h: Harness;
 /** A real SMTP server in this process: the server's mail arrives here and is read as the shopper would. */
@@ -22,16 +24,7 @@ let ava: { claimId: string; claimNumber: string };
 beforeAll(async () => {
   smtp = await startMailCatcher({ smtpPort: 0, viewerPort: 0 });
   h = await startHarness({ env: { SMTP_URL: smtp.smtpUrl } });
-  ava = await fileClaim(h.baseUrl, 'acme-5001', {
-    email: 'ava@example.com',
-    fulfillmentIssues: [
-      {
-        sourceFulfillmentId: 'f-1001-1',
-        issues: [{ sourceItemId: 'li-1', claimType: 'DAMAGED', quantity: 1, details: 'Torn.', images: [] }],
-      },
-    ],
-    resolution: { desiredMethod: 'REFUND', customerSignature: 'Ava Stone' },
-  });
+  ava = await fileDemoClaim(h.baseUrl, 'acme-5001', 'REFUND', itemIssue('li-1', 'DAMAGED', 1, 'Torn.'));
 });
 
 afterAll(async () => {
@@ -84,17 +77,8 @@ describe('mail and tracking on the claim desk', () => {
   it("mails the shopper who filed in the browser a link that opens the claim, and the desk's reply", async () => {
     const shopper = await h.newPage();
     await shopperAtResolution(shopper.page, '1008', 'hugo@example.com');
-    await shopper.page.getByRole('radio', { name: /Reship them to me/ }).check();
-    await shopper.page.getByRole('button', { name: 'Continue' }).click();
-    await shopper.page.waitForURL('**/resolution/review');
-    await shopper.page
-      .getByLabel(
-        'I confirm this address is accurate and understand items cannot be reshipped multiple times if incorrect.',
-      )
-      .check();
-    await shopper.page.getByLabel('Type your full name to sign').fill('Hugo Weber');
-    await shopper.page.getByRole('button', { name: 'Submit your claim' }).click();
-    await shopper.page.waitForURL('**/claim-received');
+    await chooseResolution(shopper.page, /Reship them to me/);
+    await submitReview(shopper.page, 'Hugo Weber');
     await shopper.context.close();
 
     // The link in the mail opens the claim in a browser that never saw the filing.

@@ -1,8 +1,8 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { OrderInput } from '@claims/contracts';
 import { upsertOrder } from '../../../services/api/src/catalog/orderRepository.js';
 import { mailedInvitationToken } from '../../../services/api/test/support/invitations.js';
+import { noordOrder } from '../../../test/support/noordOrder.js';
 import {
   eventually,
   expectAccessible,
@@ -24,46 +24,6 @@ let ownerPage: AdminPage | undefined;
 
 const css = (locator: Locator, property: string) =>
   locator.evaluate((element, name) => getComputedStyle(element).getPropertyValue(name), property);
-
-const DAY = 86_400_000;
-const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
-
-/** A delivered, protected one-item order of the new store, as its platform would send it. */
-const noordOrder = OrderInput.parse({
-  orderNumber: 'N7000',
-  customerEmail: 'noor@example.com',
-  currency: 'EUR',
-  createdAt: ago(12),
-  protected: true,
-  policy: { insuredAmount: 80, premiumPaid: 2, premiumCurrency: 'EUR' },
-  shippingAddress: {
-    name: 'Noor Shopper',
-    address1: '1 Canal St',
-    city: 'Amsterdam',
-    country: 'Netherlands',
-    countryCode: 'NL',
-  },
-  items: [
-    {
-      sourceItemId: 'li-n1',
-      sourceProductId: 'p',
-      sourceVariantId: 'v',
-      sku: 'NS-1',
-      productName: 'Linen shirt',
-      price: 40,
-      quantity: 1,
-    },
-  ],
-  fulfillments: [
-    {
-      sourceFulfillmentId: 'f-n1',
-      status: 'DELIVERED',
-      shippedAt: ago(11),
-      deliveredAt: ago(10),
-      items: [{ sourceItemId: 'li-n1', quantity: 1 }],
-    },
-  ],
-});
 
 /** Presses a step's button on Noord Linen's checklist and waits for the page to say it was taken. */
 async function takeStep(page: Page, button: string, done: string): Promise<void> {
@@ -185,7 +145,7 @@ describe('store onboarding', () => {
     ).json()) as { storeId: string };
     // Two orders: the portal keeps a draft per order, and would bring a second visit back to where the first left off.
     for (const number of ['N7001', 'N7002'])
-      await upsertOrder(h.runtime.ctx.database.db, storeId, `noord-${number}`, { ...noordOrder, orderNumber: number });
+      await upsertOrder(h.runtime.ctx.database.db, storeId, `noord-${number}`, noordOrder(number));
     const before = await h.newPage(NO_DRAFT);
     await shopperAtResolution(before.page, 'N7001', 'noor@example.com');
     await before.page.getByRole('radio', { name: /I want a refund/ }).waitFor();

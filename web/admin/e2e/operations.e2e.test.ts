@@ -1,19 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { Page } from 'playwright-core';
 import { PROJECTIONS } from '@claims/projections';
-import { apiSession, expectAccessible, heading, signIn, startHarness, type Harness } from './harness.js';
+import { apiSession, expectAccessible, heading, signIn, fileHarness } from './harness.js';
 
-let h: Harness;
+const h = fileHarness();
 
 beforeAll(async () => {
-  h = await startHarness();
   await h.runtime.settle();
 });
 
-afterAll(async () => {
-  await h?.stop();
-});
+/** The first ClaimFiled event of the demo data: the one these tests park, as a consumer that cannot apply it would. */
+async function firstClaimFiled() {
+  const { rows } = await sql<{ event_id: string; stream_id: string; stream_version: number; type: string }>`
+    select event_id, stream_id, stream_version, type from events where type = 'ClaimFiled' order by global_position limit 1`.execute(
+    h.runtime.ctx.database.db,
+  );
+  return rows[0]!;
+}
 
 const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 const projectorsTable = (page: Page) => page.getByRole('table', { name: 'Projectors: position, lag and state' });
@@ -43,11 +47,7 @@ describe('back-office operations page', () => {
 
     // A parked event (as a projector leaves one it cannot apply) appears at the next refresh.
     const db = h.runtime.ctx.database.db;
-    const { rows } = await sql<{ event_id: string; stream_id: string; stream_version: number; type: string }>`
-      select event_id, stream_id, stream_version, type from events where type = 'ClaimFiled' order by global_position limit 1`.execute(
-      db,
-    );
-    const event = rows[0]!;
+    const event = await firstClaimFiled();
     await sql`
       insert into projection_parked (projection, event_id, stream_id, stream_version, type, error, attempts)
       values ('claim-timeline', ${event.event_id}::uuid, ${event.stream_id}, ${event.stream_version}, ${event.type}, 'column "x" does not exist', 5)`.execute(
@@ -76,11 +76,7 @@ describe('back-office operations page', () => {
 
     // A filing notify-shopper gave up on after its tries (as startReaction parks one), its mail record refused.
     const db = h.runtime.ctx.database.db;
-    const { rows } = await sql<{ event_id: string; stream_id: string; stream_version: number; type: string }>`
-      select event_id, stream_id, stream_version, type from events where type = 'ClaimFiled' order by global_position limit 1`.execute(
-      db,
-    );
-    const event = rows[0]!;
+    const event = await firstClaimFiled();
     await sql`
       insert into reaction_parked (reaction, event_id, stream_id, stream_version, type, error, attempts)
       values ('notify-shopper', ${event.event_id}::uuid, ${event.stream_id}, ${event.stream_version}, ${event.type}, 'mail record refused', 5)`.execute(

@@ -1,37 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { AdminClaimPage } from '@claims/contracts';
-import { apiSession, expectAccessible, fileClaim, heading, signIn, startHarness, type Harness } from './harness.js';
+import { apiSession, expectAccessible, fileDemoClaim, itemIssue, heading, signIn, fileHarness } from './harness.js';
 
-let h: Harness;
+const h = fileHarness();
 /** Order 1002 (Ben Ortiz, ben@example.com): the tent arrived damaged. */
 let ben: { claimId: string; claimNumber: string };
 /** Order 1001 (Ava Stone): the Trail Jacket never came. */
 let ava: { claimId: string; claimNumber: string; token: string };
 
 beforeAll(async () => {
-  h = await startHarness();
-  ben = await fileClaim(h.baseUrl, 'acme-5002', {
-    email: 'ben@example.com',
-    fulfillmentIssues: [
-      {
-        sourceFulfillmentId: 'f-1002-1',
-        issues: [{ sourceItemId: 'li-4', claimType: 'DAMAGED', quantity: 1, details: 'Pole snapped.', images: [] }],
-      },
-    ],
-    resolution: { desiredMethod: 'REFUND', customerSignature: 'Ben Ortiz' },
-  });
-  ava = await fileClaim(h.baseUrl, 'acme-5001', {
-    email: 'ava@example.com',
-    fulfillmentIssues: [
-      {
-        sourceFulfillmentId: 'f-1001-1',
-        issues: [{ sourceItemId: 'li-1', claimType: 'MISSING_ITEM', quantity: 1, details: '', images: [] }],
-      },
-    ],
-    resolution: { desiredMethod: 'RESHIP', customerSignature: 'Ava Stone' },
-  });
+  ben = await fileDemoClaim(h.baseUrl, 'acme-5002', 'REFUND', itemIssue('li-4', 'DAMAGED', 1, 'Pole snapped.'));
+  ava = await fileDemoClaim(h.baseUrl, 'acme-5001', 'RESHIP', itemIssue('li-1', 'MISSING_ITEM'));
   // The queue is a read model: wait until it lists both claims.
   const agent = await apiSession(h.baseUrl, 'agent@acme.test');
   const listed = async () =>
@@ -39,15 +20,21 @@ beforeAll(async () => {
   while (!(await listed()).includes(ava.claimId)) await sleep(50);
 });
 
-afterAll(async () => {
-  await h?.stop();
-});
-
 const claimsTable = (page: Page) => page.getByRole('table', { name: /^Claims, / });
 const rowOf = (page: Page, claimNumber: string) =>
   claimsTable(page)
     .getByRole('row')
     .filter({ has: page.getByRole('link', { name: `#${claimNumber}` }) });
+/** The claim's rows in the list, reloaded until they match: the read model catches up in its own time. */
+const rowsOnReload = (page: Page, claimNumber: string) =>
+  expect.poll(
+    async () => {
+      await page.reload();
+      await claimsTable(page).waitFor();
+      return rowOf(page, claimNumber).count();
+    },
+    { timeout: 10_000 },
+  );
 
 async function searchFor(page: Page, term: string): Promise<void> {
   await page.getByLabel('Search claims').fill(term);
@@ -123,16 +110,7 @@ describe('working the claim queue as a team', () => {
     await page.waitForURL(/assignee=me/);
     await expect.poll(() => heading(page).textContent()).toBe('All claims assigned to me');
     // The read model catches up with the assignment.
-    await expect
-      .poll(
-        async () => {
-          await page.reload();
-          await claimsTable(page).waitFor();
-          return rowOf(page, ben.claimNumber).count();
-        },
-        { timeout: 10_000 },
-      )
-      .toBe(1);
+    await rowsOnReload(page, ben.claimNumber).toBe(1);
     await rowOf(page, ben.claimNumber).getByText('Riley Agent').waitFor();
     expect(await claimsTable(page).locator('tbody tr').count()).toBe(1);
     await expect
@@ -152,16 +130,7 @@ describe('working the claim queue as a team', () => {
       .filter({ hasText: `Claim #${ben.claimNumber} is assigned to Alex Owner.` })
       .waitFor();
     await page.goto('/admin/?assignee=me');
-    await expect
-      .poll(
-        async () => {
-          await page.reload();
-          await claimsTable(page).waitFor();
-          return rowOf(page, ben.claimNumber).count();
-        },
-        { timeout: 10_000 },
-      )
-      .toBe(0);
+    await rowsOnReload(page, ben.claimNumber).toBe(0);
     await page.getByText('No claims match these filters.').waitFor();
     expect(problems).toEqual([]);
     await context.close();

@@ -1,38 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, fileClaim, openTool, signIn, startHarness, type Harness } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible, fileDemoClaim, itemIssue, openTool, signIn, fileHarness } from './harness.js';
 
-let h: Harness;
+const h = fileHarness();
 let kumo: { token: string; claimNumber: string; claimId: string };
 let acme: { token: string; claimNumber: string; claimId: string };
 
 beforeAll(async () => {
-  h = await startHarness();
-  kumo = await fileClaim(h.baseUrl, 'kumo-9001', {
-    email: 'ivy@example.com',
-    fulfillmentIssues: [
-      {
-        sourceFulfillmentId: 'f-k2001-1',
-        issues: [{ sourceItemId: 'k-1', claimType: 'DAMAGED', quantity: 2, details: 'Tins dented.', images: [] }],
-      },
-    ],
-    resolution: { desiredMethod: 'RESHIP', customerSignature: 'Ivy Tanaka', updatedShippingAddress: null },
-  });
-  acme = await fileClaim(h.baseUrl, 'acme-5002', {
-    email: 'ben@example.com',
-    fulfillmentIssues: [
-      {
-        sourceFulfillmentId: 'f-1002-1',
-        issues: [
-          { sourceItemId: 'li-4', claimType: 'DEFECTIVE_ITEM', quantity: 1, details: 'Pole snapped.', images: [] },
-        ],
-      },
-    ],
-    resolution: { desiredMethod: 'REFUND', customerSignature: 'Ben Ortiz', updatedShippingAddress: null },
-  });
-});
-
-afterAll(async () => {
-  await h?.stop();
+  kumo = await fileDemoClaim(h.baseUrl, 'kumo-9001', 'RESHIP', itemIssue('k-1', 'DAMAGED', 2, 'Tins dented.'));
+  acme = await fileDemoClaim(h.baseUrl, 'acme-5002', 'REFUND', itemIssue('li-4', 'DEFECTIVE_ITEM', 1, 'Pole snapped.'));
 });
 
 describe('returns in Chromium', () => {

@@ -1,24 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiSession, expectAccessible, fileClaim, signIn, startHarness, type Harness } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiSession, expectAccessible, fileDemoClaim, itemIssue, signIn, fileHarness } from './harness.js';
 
-let h: Harness;
+const h = fileHarness();
 /** Order 1006 (Finn): reshipped, then the reship taken back. */
 let finn: { claimId: string; claimNumber: string };
 /** Order 1001 (Ava): store credit with Acme's bonus, issued, then taken back. */
 let ava: { claimId: string; claimNumber: string; token: string };
 
 beforeAll(async () => {
-  h = await startHarness();
-  finn = await fileClaim(h.baseUrl, 'acme-5006', {
-    email: 'finn@example.com',
-    fulfillmentIssues: [
-      {
-        sourceFulfillmentId: 'f-1006-1',
-        issues: [{ sourceItemId: 'li-9', claimType: 'DAMAGED', quantity: 1, details: 'Cracked.', images: [] }],
-      },
-    ],
-    resolution: { desiredMethod: 'RESHIP', customerSignature: 'Finn' },
-  });
+  finn = await fileDemoClaim(h.baseUrl, 'acme-5006', 'RESHIP', itemIssue('li-9', 'DAMAGED', 1, 'Cracked.'));
   const owner = await apiSession(h.baseUrl, 'owner@acme.test');
   const resolved = await owner.post(`/api/admin/claims/${finn.claimId}/resolve`, {
     resolutionType: 'RESHIP',
@@ -30,16 +20,7 @@ beforeAll(async () => {
   });
   expect(reversed.status, await reversed.clone().text()).toBe(200);
 
-  ava = await fileClaim(h.baseUrl, 'acme-5001', {
-    email: 'ava@example.com',
-    fulfillmentIssues: [
-      {
-        sourceFulfillmentId: 'f-1001-1',
-        issues: [{ sourceItemId: 'li-1', claimType: 'DAMAGED', quantity: 1, details: 'Torn.', images: [] }],
-      },
-    ],
-    resolution: { desiredMethod: 'STORE_CREDIT', customerSignature: 'Ava' },
-  });
+  ava = await fileDemoClaim(h.baseUrl, 'acme-5001', 'STORE_CREDIT', itemIssue('li-1', 'DAMAGED', 1, 'Torn.'));
   const credited = await owner.post(`/api/admin/claims/${ava.claimId}/resolve`, {
     resolutionType: 'STORE_CREDIT',
     reason: 'OTHER',
@@ -50,10 +31,6 @@ beforeAll(async () => {
   const taken = await owner.post(`/api/admin/claims/${ava.claimId}/reverse-resolution`, { reason: 'Charged back' });
   expect(taken.status, await taken.clone().text()).toBe(200);
   await h.runtime.settle();
-});
-
-afterAll(async () => {
-  await h?.stop();
 });
 
 describe('a reversed resolution on the desk', () => {

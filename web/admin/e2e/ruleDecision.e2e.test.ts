@@ -13,6 +13,7 @@ import {
   startHarness,
   type Harness,
 } from './harness.js';
+import { chooseResolution, submitReview } from '../../portal/e2e/harness.js';
 
 let h: Harness;
 let smtp: MailCatcher;
@@ -63,17 +64,8 @@ describe('a claim a live rule approves at filing', () => {
     // The portal asks for a draft of this order first: none yet, a 404 it expects.
     const shopper = await h.newPage([{ status: 404, path: '/api/sessions' }]);
     await shopperAtResolution(shopper.page, '1001', 'ava@example.com');
-    await shopper.page.getByRole('radio', { name: /I want store credit/ }).check();
-    await shopper.page.getByRole('button', { name: 'Continue' }).click();
-    await shopper.page.waitForURL('**/resolution/review');
-    await shopper.page
-      .getByLabel(
-        'I confirm this address is accurate and understand items cannot be reshipped multiple times if incorrect.',
-      )
-      .check();
-    await shopper.page.getByLabel('Type your full name to sign').fill('Ava Stone');
-    await shopper.page.getByRole('button', { name: 'Submit your claim' }).click();
-    await shopper.page.waitForURL('**/claim-received');
+    await chooseResolution(shopper.page, /I want store credit/);
+    await submitReview(shopper.page, 'Ava Stone');
     // No reload: the page asks again for a moment after filing, and the rule's decision shows.
     await expect.poll(() => heading(shopper.page).textContent(), { timeout: 10_000 }).toBe('Your claim is approved');
     await shopper.page

@@ -3,7 +3,16 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { RuleList } from '@claims/contracts';
-import { apiSession, eventually, expectAccessible, fileClaim, heading, signIn, fileHarness } from './harness.js';
+import {
+  apiSession,
+  eventually,
+  expectAccessible,
+  fileDemoClaim,
+  itemIssue,
+  heading,
+  signIn,
+  fileHarness,
+} from './harness.js';
 
 const h = fileHarness();
 
@@ -133,16 +142,7 @@ describe('rules page', () => {
     await page.getByRole('status').getByText(`“${DENY}” is now live (version 2).`).waitFor();
     const denyRow = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: `2. ${DENY}` }) });
     await denyRow.getByText('Version 2').waitFor();
-    const filed = await fileClaim(h.baseUrl, 'acme-5001', {
-      email: 'ava@example.com',
-      fulfillmentIssues: [
-        {
-          sourceFulfillmentId: 'f-1001-1',
-          issues: [{ sourceItemId: 'li-3', claimType: 'DAMAGED', quantity: 1, details: 'Chipped.', images: [] }],
-        },
-      ],
-      resolution: { desiredMethod: 'REFUND', customerSignature: 'Ava Stone' },
-    });
+    const filed = await fileDemoClaim(h.baseUrl, 'acme-5001', 'REFUND', itemIssue('li-3', 'DAMAGED', 1, 'Chipped.'));
     await eventually(async () => {
       await page.reload();
       await denyRow.getByRole('button', { name: `History of “${DENY}”` }).click();

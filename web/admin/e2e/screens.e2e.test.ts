@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { lookUp } from '../../portal/e2e/harness.js';
-import { expectAccessible, fileClaim, heading, signIn, startHarness, type AdminPage, type Harness } from './harness.js';
+import { chooseResolution, describeFirstItem, lookUp, submitReview } from '../../portal/e2e/harness.js';
+import { expectAccessible, fileClaim, heading, signIn, type AdminPage, fileHarness } from './harness.js';
 
 /**
  * Every screen of both apps, as the role that may see it: a screenshot at a phone's, a tablet's and a desktop's width
@@ -15,7 +15,7 @@ const DESKTOP = 1440;
 const WIDTHS = [390, 768, DESKTOP] as const;
 const HEIGHT = 900;
 
-let h: Harness;
+const h = fileHarness();
 let claimId = '';
 
 /** Demo orders a shopper may claim (some demo shipments are not claimable yet): the first that files is the desk's claim. */
@@ -27,7 +27,6 @@ const CANDIDATES = [
 
 beforeAll(async () => {
   mkdirSync(SCREENS, { recursive: true });
-  h = await startHarness();
   for (const c of CANDIDATES) {
     try {
       const filed = await fileClaim(h.baseUrl, c.order, {
@@ -49,10 +48,6 @@ beforeAll(async () => {
     }
   }
   expect(claimId).not.toBe('');
-});
-
-afterAll(async () => {
-  await h?.stop();
 });
 
 /** The page has its heading and no loading placeholder left. */
@@ -211,30 +206,16 @@ describe('every screen at 390, 768 and 1440 px, with axe at 0 violations', () =>
     await page.waitForURL('**/issues/items');
     await settled(page);
     await capture(page, 'portal', 'items');
-    await page.getByRole('checkbox').first().check();
-    await page.getByRole('button', { name: 'Continue' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Tell us about your issue' });
-    await dialog.getByRole('button', { name: 'Yes, they do' }).click();
-    await dialog.getByLabel("What's the issue with this item?").selectOption('MISSING_ITEM');
-    await dialog.getByLabel('Provide an additional information').fill('Box was half empty.');
+    const dialog = await describeFirstItem(page, 'MISSING_ITEM', { details: 'Box was half empty.' });
     await capture(page, 'portal', 'issue-dialog');
     await dialog.getByRole('button', { name: 'Add issue to claim' }).click();
     await page.waitForURL('**/resolution');
     await settled(page);
     await capture(page, 'portal', 'resolution');
-    await page.getByRole('radio', { name: /Reship them to me/ }).check();
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.waitForURL('**/resolution/review');
+    await chooseResolution(page, /Reship them to me/);
     await settled(page);
     await capture(page, 'portal', 'review');
-    await page
-      .getByLabel(
-        'I confirm this address is accurate and understand items cannot be reshipped multiple times if incorrect.',
-      )
-      .check();
-    await page.getByLabel('Type your full name to sign').fill('Jon');
-    await page.getByRole('button', { name: 'Submit your claim' }).click();
-    await page.waitForURL('**/claim-received');
+    await submitReview(page, 'Jon');
     await settled(page);
     await capture(page, 'portal', 'claim-received');
     await page.getByRole('link', { name: 'View my claim' }).click();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ClaimSession, CustomerOrder } from '@claims/contracts';
+import { chooseResolution } from '../../portal/e2e/harness.js';
 import { expectAccessible, heading, shopperAtResolution, signIn, fileHarness } from './harness.js';
 
 const h = fileHarness();
@@ -28,9 +29,7 @@ describe('store settings page', () => {
     // Ava chooses a refund and stops at the review: her draft keeps the choice.
     const before = await h.newPage(NO_DRAFT);
     await shopperAtResolution(before.page, '1001', 'ava@example.com');
-    await before.page.getByRole('radio', { name: /I want a refund/ }).check();
-    await before.page.getByRole('button', { name: 'Continue' }).click();
-    await before.page.waitForURL('**/resolution/review');
+    await chooseResolution(before.page, /I want a refund/);
     const avasChoice = await savedChoice('1001', 'ava@example.com');
     await expect.poll(avasChoice).toBe('REFUND');
     await before.context.close();

@@ -1,7 +1,17 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { CustomerClaimView } from '@claims/contracts';
-import { expectAccessible, lookUp, fileHarness, heading, addItemIssue } from './harness.js';
+import {
+  addItemIssue,
+  chooseResolution,
+  confirmAddress,
+  describeFirstItem,
+  expectAccessible,
+  fileHarness,
+  heading,
+  lookUp,
+  submitReview,
+} from './harness.js';
 
 // A server of its own (fresh demo data): these flows file claims on orders portal.e2e.test.ts also uses.
 const h = fileHarness();
@@ -12,16 +22,9 @@ async function claimOf(token: string) {
   return CustomerClaimView.parse(await (await fetch(`${h.baseUrl}/api/claims/${token}`)).json());
 }
 
-/** The review step's confirmation and a typed signature, then submit (and the store's acknowledgment, if given, shown); answers the new claim's token. */
+/** Submits the review with a typed signature (and the store's acknowledgment, if given, shown); answers the new claim's token. */
 async function confirmAndSubmit(page: Page, name: string, acknowledgment?: string): Promise<string> {
-  await page
-    .getByLabel(
-      'I confirm this address is accurate and understand items cannot be reshipped multiple times if incorrect.',
-    )
-    .check();
-  await page.getByLabel('Type your full name to sign').fill(name);
-  await page.getByRole('button', { name: 'Submit your claim' }).click();
-  await page.waitForURL('**/claim-received');
+  await submitReview(page, name);
   if (acknowledgment) await page.getByText(acknowledgment).waitFor();
   await expectAccessible(page);
   await page.getByRole('link', { name: 'View my claim' }).click();
@@ -81,9 +84,7 @@ describe('portal flows', () => {
     await expectAccessible(page);
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL('**/resolution');
-    await page.getByRole('radio', { name: /Reship them to me/ }).check();
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.waitForURL('**/resolution/review');
+    await chooseResolution(page, /Reship them to me/);
     await page.getByText('Headlamp 400 × 1').waitFor();
     expect(await page.getByText('Ridge Tent 2P').count()).toBe(0);
     const token = await confirmAndSubmit(page, 'Ben Ortiz', acknowledgment);
@@ -141,9 +142,7 @@ describe('portal flows', () => {
     await expectAccessible(page);
 
     await addItemIssue(page, 'DAMAGED');
-    await page.getByRole('radio', { name: /I want a refund/ }).check();
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.waitForURL('**/resolution/review');
+    await chooseResolution(page, /I want a refund/);
     // Filing carries an Idempotency-Key; retrying the same submission after a lost answer sends the same key.
     const keys: string[] = [];
     await page.route(
@@ -154,11 +153,7 @@ describe('portal flows', () => {
         else await route.continue();
       },
     );
-    await page
-      .getByLabel(
-        'I confirm this address is accurate and understand items cannot be reshipped multiple times if incorrect.',
-      )
-      .check();
+    await confirmAddress(page);
     await page.getByLabel('Type your full name to sign').fill('Finn Hale');
     await page.getByRole('button', { name: 'Submit your claim' }).click();
     await page.getByRole('alert').filter({ hasText: 'Your claim could not be submitted. Please try again.' }).waitFor();
@@ -187,9 +182,7 @@ describe('portal flows', () => {
     await page.getByRole('link', { name: 'Go Back' }).click();
     await page.waitForURL('**/issues');
     await addItemIssue(page, 'DEFECTIVE_ITEM', 2);
-    await page.getByRole('radio', { name: /Reship them to me/ }).check();
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.waitForURL('**/resolution/review');
+    await chooseResolution(page, /Reship them to me/);
     await page.getByText('Torstrasse 12').waitFor();
 
     await page.getByRole('button', { name: 'Edit shipping address' }).click();
@@ -230,11 +223,7 @@ describe('portal flows', () => {
     await page.mouse.up();
     await page.getByRole('img', { name: 'Your drawn signature' }).waitFor();
     await expectAccessible(page);
-    await page
-      .getByLabel(
-        'I confirm this address is accurate and understand items cannot be reshipped multiple times if incorrect.',
-      )
-      .check();
+    await confirmAddress(page);
     await page.getByRole('button', { name: 'Submit your claim' }).click();
     await page.waitForURL('**/claim-received');
     await page.getByRole('link', { name: 'View my claim' }).click();
@@ -399,17 +388,10 @@ describe('portal flows', () => {
     await page.getByRole('radio').first().check();
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL('**/issues/items');
-    await page.getByRole('checkbox').first().check();
-    await page.getByRole('button', { name: 'Continue' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Tell us about your issue' });
-    await dialog.getByRole('button', { name: 'Yes, they do' }).click();
-    await dialog.getByLabel("What's the issue with this item?").selectOption('MISSING_ITEM');
-    await dialog.getByLabel('Provide an additional information').fill('Box was half empty.');
+    const dialog = await describeFirstItem(page, 'MISSING_ITEM', { details: 'Box was half empty.' });
     await dialog.getByRole('button', { name: 'Add issue to claim' }).click();
     await page.waitForURL('**/resolution');
-    await page.getByRole('radio', { name: /I want a refund/ }).check();
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.waitForURL('**/resolution/review');
+    await chooseResolution(page, /I want a refund/);
 
     await page.reload();
     await expectHeading(page, 'Review and complete your claim.');

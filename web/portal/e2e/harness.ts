@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import {
   CHROMIUM,
   collectProblems,
@@ -68,10 +68,15 @@ export async function lookUp(page: Page, order: string, email: string): Promise<
   await page.getByRole('button', { name: 'Continue' }).click();
 }
 
-/** Issues with my items → the first item → the given issue (all of a multiple), optionally with photos. */
-export async function addItemIssue(page: Page, issue: string, photos = 0): Promise<void> {
-  await page.getByRole('button', { name: /Issues with my items/ }).click();
-  await page.waitForURL('**/issues/items');
+/**
+ * The items step's first item and its issue dialog: the given issue (all of a multiple), with details and photos if
+ * given. Answers the dialog, the issue not yet added.
+ */
+export async function describeFirstItem(
+  page: Page,
+  issue: string,
+  { photos = 0, details }: { photos?: number; details?: string } = {},
+): Promise<Locator> {
   await page.getByRole('checkbox').first().check();
   await page.getByRole('button', { name: 'Continue' }).click();
   const dialog = page.getByRole('dialog', { name: 'Tell us about your issue' });
@@ -79,12 +84,45 @@ export async function addItemIssue(page: Page, issue: string, photos = 0): Promi
   const same = dialog.getByRole('button', { name: 'Yes, they do' });
   if (await same.isVisible()) await same.click();
   await dialog.getByLabel("What's the issue with this item?").selectOption(issue);
+  if (details) await dialog.getByLabel('Provide an additional information').fill(details);
   for (let i = 1; i <= photos; i++) {
     await dialog
       .getByLabel('Upload photos')
       .setInputFiles({ name: `photo-${i}.png`, mimeType: 'image/png', buffer: PNG_1PX });
     await dialog.getByRole('img', { name: `Uploaded photo ${i}` }).waitFor();
   }
+  return dialog;
+}
+
+/** Issues with my items → the first item → the given issue (all of a multiple), optionally with photos. */
+export async function addItemIssue(page: Page, issue: string, photos = 0): Promise<void> {
+  await page.getByRole('button', { name: /Issues with my items/ }).click();
+  await page.waitForURL('**/issues/items');
+  const dialog = await describeFirstItem(page, issue, { photos });
   await dialog.getByRole('button', { name: 'Add issue to claim' }).click();
   await page.waitForURL('**/resolution');
+}
+
+/** The resolution step: picks the option its label matches and continues to the review. */
+export async function chooseResolution(page: Page, option: RegExp): Promise<void> {
+  await page.getByRole('radio', { name: option }).check();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.waitForURL('**/resolution/review');
+}
+
+/** The review step's confirmation that the shipping address is right. */
+export async function confirmAddress(page: Page): Promise<void> {
+  await page
+    .getByLabel(
+      'I confirm this address is accurate and understand items cannot be reshipped multiple times if incorrect.',
+    )
+    .check();
+}
+
+/** Confirms the address, signs with a typed name and submits: the claim is filed once the claim-received page shows. */
+export async function submitReview(page: Page, name: string): Promise<void> {
+  await confirmAddress(page);
+  await page.getByLabel('Type your full name to sign').fill(name);
+  await page.getByRole('button', { name: 'Submit your claim' }).click();
+  await page.waitForURL('**/claim-received');
 }

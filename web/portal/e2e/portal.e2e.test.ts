@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CustomerClaimView, Message } from '@claims/contracts';
-import { PNG_1PX, expectAccessible, lookUp, fileHarness, heading } from './harness.js';
+import { PNG_1PX, chooseResolution, expectAccessible, lookUp, fileHarness, heading, submitReview } from './harness.js';
 
 const h = fileHarness();
 
@@ -57,10 +57,8 @@ describe('customer claims portal', () => {
     await page.getByText('Up to 5 business days').waitFor();
     await page.getByText('Get a 10% bonus on your store credit').waitFor();
     await expectAccessible(page);
-    await page.getByRole('radio', { name: /I want a refund/ }).check();
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await chooseResolution(page, /I want a refund/);
 
-    await page.waitForURL('**/resolution/review');
     await expect.poll(() => heading(page).textContent()).toBe('Review and complete your claim.');
     await page.getByRole('heading', { name: 'My Claim' }).waitFor();
     await page.getByRole('heading', { name: 'Preferred Resolution for Issues' }).waitFor();
@@ -68,15 +66,7 @@ describe('customer claims portal', () => {
     await page.getByRole('button', { name: 'Submit your claim' }).click();
     expect(await page.getByRole('alert').filter({ hasText: 'Please confirm your shipping address.' }).count()).toBe(1);
     await expectAccessible(page);
-    await page
-      .getByLabel(
-        'I confirm this address is accurate and understand items cannot be reshipped multiple times if incorrect.',
-      )
-      .check();
-    await page.getByLabel('Type your full name to sign').fill('Ava Stone');
-    await page.getByRole('button', { name: 'Submit your claim' }).click();
-
-    await page.waitForURL('**/claim-received');
+    await submitReview(page, 'Ava Stone');
     await expectAccessible(page);
     await page.getByRole('link', { name: 'View my claim' }).click();
     await page.waitForURL('**/view/**');

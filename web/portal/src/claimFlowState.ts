@@ -28,20 +28,26 @@ export const emptyClaim = (email = '', sourceOrderId = ''): DraftClaim => ({
   store: null,
 });
 
+/** The flow on an order just loaded: a fresh claim on it, none of the steps taken on an earlier one. */
+export const flowOn = (order: CustomerOrder | null) =>
+  ({
+    order,
+    claim: emptyClaim(order?.customerEmail, order?.orderId),
+    currentShipmentId: null,
+    category: null,
+    sessionStatus: null,
+    restored: false,
+    submitted: null,
+    selectedShipments: [],
+    sessionId: null,
+    otaAcknowledged: false,
+  }) satisfies Partial<PortalState>;
+
 const initial: PortalState = {
-  order: null,
-  claim: emptyClaim(),
-  currentShipmentId: null,
-  category: null,
-  sessionStatus: null,
-  restored: false,
-  submitted: null,
-  selectedShipments: [],
-  sessionId: null,
+  ...flowOn(null),
   brandStoreId: null,
   queryStore: null,
   demo: false,
-  otaAcknowledged: false,
   submission: null,
 };
 

@@ -1,6 +1,7 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Alert, Page } from '@claims/ui/components';
 import { Link } from '@tanstack/react-router';
+import { HttpError } from './api.js';
 import { CLAIM_TYPE_FLAGS, ITEM_ISSUE_LABELS, SHIPMENT_ISSUE_LABELS, type ClaimType } from '@claims/contracts';
 
 export function BackLink({ to, children = 'Go Back' }: { to: string; children?: ReactNode }) {
@@ -11,8 +12,24 @@ export function BackLink({ to, children = 'Go Back' }: { to: string; children?: 
   );
 }
 
-/** The end of a flow step's form: its error, if any, then Go Back and Continue. */
 /** The way back to the claim a page came from (by its claim link). */
+/**
+ * A claim link that did not load: not found (a wrong or outdated link), or failed (to try again). The page's title is
+ * `title`, else what went wrong.
+ */
+export function ClaimMissing({ error, title }: { error: unknown; title?: string }) {
+  const notFound = error instanceof HttpError && error.status === 404;
+  return (
+    <Page title={title ?? (notFound ? 'Claim not found' : 'Something went wrong')}>
+      <Alert>
+        {notFound
+          ? "We couldn't find a claim for that link. Check the link in your email."
+          : 'Your claim could not be loaded. Please try again.'}
+      </Alert>
+    </Page>
+  );
+}
+
 export function BackToClaim({ token }: { token: string }) {
   return (
     <Link to="/view/$token" params={{ token }}>
@@ -21,6 +38,33 @@ export function BackToClaim({ token }: { token: string }) {
   );
 }
 
+/** The shopper's own words about an issue, on a shipment's page and in an item's dialog. */
+export function IssueDetails({
+  value,
+  onChange,
+  rows,
+}: {
+  value: string;
+  onChange: (details: string) => void;
+  rows: number;
+}) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>Provide an additional information</label>
+      <textarea
+        id={id}
+        rows={rows}
+        maxLength={5000}
+        placeholder="Tell us briefly about the issue"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </div>
+  );
+}
+
+/** The end of a flow step's form: its error, if any, then Go Back and Continue. */
 export function StepFooter({ error, back }: { error: string | null; back: string }) {
   return (
     <>

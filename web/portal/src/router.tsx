@@ -18,15 +18,7 @@ import { applyBranding, servedOnCustomDomain } from './branding.js';
 import { useBrandingPreview } from './brandingPreview.js';
 import { lazyPage } from './chunkReload.js';
 import { queryClient } from './queryClient.js';
-import {
-  emptyClaim,
-  getState,
-  resetOrder,
-  restoreSavedState,
-  setState,
-  trackStep,
-  usePortal,
-} from './claimFlowState.js';
+import { flowOn, getState, resetOrder, restoreSavedState, setState, trackStep, usePortal } from './claimFlowState.js';
 import { StartPage } from './pages/start.js';
 import { AppErrorPage, NotFoundPage } from './pages/errors.js';
 
@@ -300,20 +292,7 @@ const rootRoute = createRootRoute({
     // The `fake` flag loads the built-in sample order (docs/product.md#access-guard).
     if ('fake' in search && !getState().demo) {
       const { sampleOrder } = await import('./fake.js');
-      const order = sampleOrder();
-      setState({
-        order,
-        claim: emptyClaim(order.customerEmail, order.orderId),
-        currentShipmentId: null,
-        category: null,
-        sessionStatus: null,
-        restored: false,
-        submitted: null,
-        selectedShipments: [],
-        sessionId: null,
-        demo: true,
-        otaAcknowledged: false,
-      });
+      setState({ ...flowOn(sampleOrder()), demo: true });
       if (location.pathname === '/' || location.pathname === '/start') throw redirect({ to: '/issues', replace: true });
     }
   },

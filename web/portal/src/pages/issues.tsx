@@ -1,4 +1,4 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import {
   SHIPMENT_ISSUE_LABELS,
@@ -8,7 +8,7 @@ import {
 } from '@claims/contracts';
 import { formatDateTime, pluralize } from '@claims/format';
 import { Alert, Modal, Page, TrackingLinks } from '@claims/ui/components';
-import { StepFooter, StepNeeds, useStepForm } from '../components.js';
+import { IssueDetails, StepFooter, StepNeeds, useStepForm } from '../components.js';
 import { addIssues, claimableQuantity, fileableFulfillments, setState, shortId, usePortal } from '../claimFlowState.js';
 
 function useOrder(): CustomerOrder {
@@ -200,7 +200,6 @@ export function ShipmentDetailsPage() {
       : '',
   );
   const [details, setDetails] = useState(first?.details ?? '');
-  const detailsId = useId();
   const { error, onSubmit } = useStepForm(type ? null : 'Tell us what happened to your shipment.', () => {
     if (!type) return;
     for (const fid of selected) {
@@ -248,17 +247,7 @@ export function ShipmentDetailsPage() {
             ))}
           </ul>
         </fieldset>
-        <div className="field">
-          <label htmlFor={detailsId}>Provide an additional information</label>
-          <textarea
-            id={detailsId}
-            rows={4}
-            placeholder="Tell us briefly about the issue"
-            value={details}
-            maxLength={5000}
-            onChange={(e) => setDetails(e.target.value)}
-          />
-        </div>
+        <IssueDetails value={details} onChange={setDetails} rows={4} />
         <StepFooter error={error} back="/issues" />
       </form>
     </Page>

@@ -10,7 +10,7 @@ import {
 } from '@claims/contracts';
 import { formatItemMoney } from '@claims/format';
 import { Alert, Modal, Page } from '@claims/ui/components';
-import { BackLink, ItemThumb, issueLabel } from '../components.js';
+import { BackLink, IssueDetails, ItemThumb, issueLabel } from '../components.js';
 import { PhotoUpload } from '../photoUpload.js';
 import { addIssues, claimableQuantity, removeIssue, shortId, usePortal } from '../claimFlowState.js';
 
@@ -36,7 +36,6 @@ function IssueModal({
   onCancel: () => void;
 }) {
   const typeId = useId();
-  const detailsId = useId();
   const countId = useId();
   const [index, setIndex] = useState(0);
   const [collected, setCollected] = useState<DraftIssue[]>([]);
@@ -177,17 +176,7 @@ function IssueModal({
               ))}
             </select>
           </div>
-          <div className="field">
-            <label htmlFor={detailsId}>Provide an additional information</label>
-            <textarea
-              id={detailsId}
-              rows={3}
-              maxLength={5000}
-              placeholder="Tell us briefly about the issue"
-              value={details}
-              onChange={(e) => setDetails(e.target.value)}
-            />
-          </div>
+          <IssueDetails value={details} onChange={setDetails} rows={3} />
           <PhotoUpload label="Upload photos" proof={proof} value={images} onChange={setImages} />
           {error ? <Alert>{error}</Alert> : null}
           <div className="actions">

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, Navigate } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { formatDateTime } from '@claims/format';
@@ -71,6 +71,16 @@ export function ClaimReceivedPage() {
   );
 }
 
+/** An order the shopper cannot file a claim on (not yet, or no longer): why, and the way to look up another. */
+function CannotFilePage({ title, subtitle, children }: { title: string; subtitle: string; children: ReactNode }) {
+  return (
+    <Page title={title} subtitle={subtitle}>
+      {children}
+      <Link to="/start">Look up another order</Link>
+    </Page>
+  );
+}
+
 export function TooSoonPage() {
   const order = usePortal((s) => s.order);
   const dates = (order?.fulfillments ?? [])
@@ -78,7 +88,7 @@ export function TooSoonPage() {
     .sort();
   const date = dates[0];
   return (
-    <Page title="Hold that thought!" subtitle="Your order has been marked as delivered.">
+    <CannotFilePage title="Hold that thought!" subtitle="Your order has been marked as delivered.">
       <ul className="tips">
         <li>If you live in a shared building, check the mailroom or with the building manager.</li>
         <li>Ask your neighbours whether they took the package in for you.</li>
@@ -93,31 +103,34 @@ export function TooSoonPage() {
         Claims for packages that were not received can be filed a short time after delivery, because carriers sometimes
         mark a package as delivered before it arrives.
       </p>
-      <Link to="/start">Look up another order</Link>
-    </Page>
+    </CannotFilePage>
   );
 }
 
 export function TooLatePage() {
   return (
-    <Page title="It's too late to file a claim" subtitle="The time to file a claim for this order has passed.">
+    <CannotFilePage
+      title="It's too late to file a claim"
+      subtitle="The time to file a claim for this order has passed."
+    >
       <p>
         Claims must be filed within the store's claim window after delivery. If you think this is a mistake, please
         contact the store.
       </p>
-      <Link to="/start">Look up another order</Link>
-    </Page>
+    </CannotFilePage>
   );
 }
 
 export function NotShippedPage() {
   return (
-    <Page title="Your order hasn't shipped yet" subtitle="There is nothing to file a claim on until your order ships.">
+    <CannotFilePage
+      title="Your order hasn't shipped yet"
+      subtitle="There is nothing to file a claim on until your order ships."
+    >
       <p>
         You'll get an email with tracking details once your order is on its way. If something goes wrong after that,
         come back here.
       </p>
-      <Link to="/start">Look up another order</Link>
-    </Page>
+    </CannotFilePage>
   );
 }

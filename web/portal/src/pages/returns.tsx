@@ -13,8 +13,8 @@ import {
 import { errorText } from '@claims/ui';
 import { formatDateTime } from '@claims/format';
 import { Alert, Page } from '@claims/ui/components';
-import { BackToClaim } from '../components.js';
-import { HttpError, api } from '../api.js';
+import { BackToClaim, ClaimMissing } from '../components.js';
+import { api } from '../api.js';
 import { returnsApi } from '../returnsApi.js';
 import { usePortal } from '../claimFlowState.js';
 import { TOKEN_PATTERN } from '../router.js';
@@ -127,18 +127,7 @@ function StartReturnForm({ token }: { token: string }) {
   });
 
   if (claim.isPending) return <Page title="Loading your claim…" />;
-  if (claim.isError) {
-    const notFound = claim.error instanceof HttpError && claim.error.status === 404;
-    return (
-      <Page title="Start a return">
-        <Alert>
-          {notFound
-            ? "We couldn't find a claim for that link. Check the link in your email."
-            : 'Your claim could not be loaded. Please try again.'}
-        </Alert>
-      </Page>
-    );
-  }
+  if (claim.isError) return <ClaimMissing error={claim.error} title="Start a return" />;
   const c = claim.data;
   if (!c.items.some((item) => isReturnable(item.claimType))) {
     return (

@@ -5,7 +5,7 @@ import { SESSION_STEP_PATHS, type CustomerOrder } from '@claims/contracts';
 import { api, HttpError, isRateLimited, rateLimitedText } from '../api.js';
 import { Alert, Page } from '@claims/ui/components';
 import { useOrderAndEmail } from '../orderAndEmail.js';
-import { destinationOf, emptyClaim, restoreFromSession, setState } from '../claimFlowState.js';
+import { destinationOf, flowOn, restoreFromSession, setState } from '../claimFlowState.js';
 
 /** Start page no-match alert, word for word (docs/product.md#portal-screens). */
 export const NO_MATCH =
@@ -22,20 +22,7 @@ export function StartPage() {
       email: string;
     }): Promise<{ order: CustomerOrder; restored: string | null }> => {
       const order = await api.lookupOrder(input.order, input.email);
-      setState({
-        order,
-        claim: emptyClaim(order.customerEmail, order.orderId),
-        currentShipmentId: null,
-        category: null,
-        sessionStatus: null,
-        restored: false,
-        submitted: null,
-        selectedShipments: [],
-        sessionId: null,
-        brandStoreId: null,
-        demo: false,
-        otaAcknowledged: false,
-      });
+      setState({ ...flowOn(order), brandStoreId: null, demo: false });
       let restored: string | null = null;
       if (!order.hasDraft) return { order, restored };
       try {

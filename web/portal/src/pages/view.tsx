@@ -7,7 +7,7 @@ import { formatDateTime, formatItemMoney, formatMoney } from '@claims/format';
 import type { LightboxImage } from '@claims/ui/lightbox';
 import { HttpError, api } from '../api.js';
 import { Alert, Page } from '@claims/ui/components';
-import { BackToClaim, ItemThumb, issueLabel } from '../components.js';
+import { BackToClaim, ClaimMissing, ItemThumb, issueLabel } from '../components.js';
 import { setState } from '../claimFlowState.js';
 import { ItemDecision } from '../itemDecision.js';
 import { retryWhileUnavailable } from '@claims/ui/unavailable-retry';
@@ -35,19 +35,6 @@ function useClaim(token: string) {
     if (storeId) setState({ brandStoreId: storeId });
   }, [storeId]);
   return query;
-}
-
-function ClaimMissing({ error }: { error: unknown }) {
-  const notFound = error instanceof HttpError && error.status === 404;
-  return (
-    <Page title={notFound ? 'Claim not found' : 'Something went wrong'}>
-      <Alert>
-        {notFound
-          ? "We couldn't find a claim for that link. Check the link in your email."
-          : 'Your claim could not be loaded. Please try again.'}
-      </Alert>
-    </Page>
-  );
 }
 
 export function ViewClaimPage() {
