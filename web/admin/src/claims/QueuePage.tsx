@@ -25,6 +25,7 @@ import { storesWith, useMe } from '../shared/session.js';
 import { BulkStatusBar } from './queue/BulkStatusBar.js';
 import { Alert, Page } from '@claims/ui/components';
 import { PROTECTION_LABELS, RISK_LABELS } from '../shared/components/ui.js';
+import { StoreSelect } from '../shared/components/StorePicker.js';
 import { HelpDialog } from './shortcuts/HelpDialog.js';
 import { claimTypeLabel } from '../shared/labels.js';
 import { COLUMN_OF_SORT, DEFAULT_VISIBILITY, SORT_OF_COLUMN, SORT_WORDS, columns, features } from './queue/columns.js';
@@ -105,17 +106,12 @@ function Filters({
         </select>
       </div>
       {stores.length > 1 ? (
-        <div className="field">
-          <label htmlFor={`${id}-store`}>Store</label>
-          <select id={`${id}-store`} value={draft.store ?? ''} onChange={set('store')}>
-            <option value="">Every store</option>
-            {stores.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <StoreSelect
+          stores={stores}
+          value={draft.store ?? ''}
+          onChange={(store) => setDraft((d) => ({ ...d, store: store || undefined }))}
+          anyStore="Every store"
+        />
       ) : null}
       <div className="field">
         <label htmlFor={`${id}-protection`}>Protection</label>

@@ -6,6 +6,7 @@ import { errorText } from '@claims/ui';
 import { formatDateTime } from '@claims/format';
 import { Alert, Page } from '@claims/ui/components';
 import { storesWith, useMe } from '../shared/session.js';
+import { StoreSelect } from '../shared/components/StorePicker.js';
 import { Stars } from './reviews/Stars.js';
 import { reviewQueries } from './queries.js';
 
@@ -30,21 +31,12 @@ export function ReviewsPage() {
     <Page title="Reviews">
       <form className="inline-form" aria-label="Filter the reviews" onSubmit={(e) => e.preventDefault()}>
         {stores.length > 1 ? (
-          <div className="field">
-            <label htmlFor={`${id}-store`}>Store</label>
-            <select
-              id={`${id}-store`}
-              value={store ?? ''}
-              onChange={(e) => filter({ store: e.target.value || undefined, rating: search.rating })}
-            >
-              <option value="">Every store</option>
-              {stores.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.name}
-                </option>
-              ))}
-            </select>
-          </div>
+          <StoreSelect
+            stores={stores}
+            value={store ?? ''}
+            onChange={(next) => filter({ store: next || undefined, rating: search.rating })}
+            anyStore="Every store"
+          />
         ) : null}
         <div className="field">
           <label htmlFor={`${id}-rating`}>Rating</label>

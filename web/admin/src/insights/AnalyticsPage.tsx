@@ -12,6 +12,7 @@ import { formatDay } from '@claims/format';
 import { api, isHttpError } from '../shared/api.js';
 import { storesWith, useMe } from '../shared/session.js';
 import { Alert, Page } from '@claims/ui/components';
+import { StoreSelect } from '../shared/components/StorePicker.js';
 import { reasonLabel } from '../shared/labels.js';
 import { PRESETS, dayOf, periodOf, type AnalyticsSearch } from './analytics/period.js';
 import { formatChange, formatDuration, formatRate, formatTotals } from '../shared/format.js';
@@ -101,21 +102,12 @@ function Filters({ search, onChange }: { search: AnalyticsSearch; onChange: (nex
         </>
       ) : null}
       {stores.length > 1 ? (
-        <div className="field">
-          <label htmlFor={`${id}-store`}>Store</label>
-          <select
-            id={`${id}-store`}
-            value={search.store ?? ''}
-            onChange={(e) => onChange({ ...search, store: e.target.value || undefined })}
-          >
-            <option value="">All stores</option>
-            {stores.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <StoreSelect
+          stores={stores}
+          value={search.store ?? ''}
+          onChange={(store) => onChange({ ...search, store: store || undefined })}
+          anyStore="All stores"
+        />
       ) : null}
       {problem ? (
         <p id={`${id}-problem`} className="field-error field-wide" role="alert">

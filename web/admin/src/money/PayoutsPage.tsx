@@ -8,6 +8,7 @@ import { formatDateTime, formatDay, formatMoney, humanizeCode, pluralize } from 
 import { Alert, Page } from '@claims/ui/components';
 import { holdsInternally, useMe } from '../shared/session.js';
 import { Badge, type BadgeTone } from '../shared/components/ui.js';
+import { StoreSelect } from '../shared/components/StorePicker.js';
 import { resolutionTypeLabel } from '../shared/labels.js';
 import { PeriodSearch, daysOf, periodProblem } from './finance/period.js';
 import { storeNameOf } from './finance/references.js';
@@ -57,17 +58,7 @@ function Filters({
   const invalid = problem ? ({ 'aria-invalid': true, 'aria-describedby': `${id}-problem` } as const) : {};
   return (
     <form className="filters" onSubmit={onSubmit} aria-label="Payout filters" noValidate>
-      <div className="field">
-        <label htmlFor={`${id}-store`}>Store</label>
-        <select id={`${id}-store`} value={store} onChange={(e) => setStore(e.target.value)}>
-          <option value="">All stores</option>
-          {stores.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.name}
-            </option>
-          ))}
-        </select>
-      </div>
+      <StoreSelect stores={stores} value={store} onChange={setStore} anyStore="All stores" />
       <div className="field">
         <label htmlFor={`${id}-from`}>Decided from</label>
         <input id={`${id}-from`} type="date" value={from} onChange={(e) => setFrom(e.target.value)} {...invalid} />
