@@ -20,6 +20,7 @@ import { ConfirmDialog } from '../shared/components/ConfirmDialog.js';
 import { SecretValue } from './secrets/SecretValue.js';
 import { StorePicker } from '../shared/components/StorePicker.js';
 import { apiTokenQueries } from './queries.js';
+import { ProblemList } from '../shared/components/ProblemList.js';
 
 const time = (iso: string | null) => (iso ? <time dateTime={iso}>{formatDateTime(iso)}</time> : '—');
 
@@ -187,15 +188,7 @@ function CreateTokenForm({
             {shown.length === 0 ? <p className="muted">No permission matches the filter.</p> : null}
           </div>
         </fieldset>
-        {problems.length > 0 ? (
-          <div role="alert" className="alert alert-danger">
-            <ul className="plain">
-              {problems.map((p) => (
-                <li key={p}>{p}</li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
+        <ProblemList problems={problems} />
         {create.isError ? <Alert>{errorText(create.error)}</Alert> : null}
         <div className="actions">
           <button type="submit" className="button button-primary" disabled={create.isPending}>

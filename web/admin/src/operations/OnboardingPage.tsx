@@ -19,6 +19,7 @@ import './onboarding/onboarding.css';
 import { holdsInternally, meQuery, useMe } from '../shared/session.js';
 import { Badge, type BadgeTone } from '../shared/components/ui.js';
 import { onboardingQueries } from './queries.js';
+import { ProblemList } from '../shared/components/ProblemList.js';
 
 const STAGE_TONES: Record<StoreOnboardingView['stage'], BadgeTone> = {
   created: 'neutral',
@@ -51,18 +52,6 @@ const STEP_BUTTONS: Record<Exclude<OnboardingStep, 'create' | 'reject'>, string>
 
 const issuesText = (issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>) =>
   issues.map((i) => `${String(i.path[0] ?? '')}: ${i.message}`);
-
-function Problems({ problems }: { problems: string[] }) {
-  return problems.length > 0 ? (
-    <div role="alert" className="alert alert-danger">
-      <ul className="plain">
-        {problems.map((p) => (
-          <li key={p}>{p}</li>
-        ))}
-      </ul>
-    </div>
-  ) : null;
-}
 
 function NewAccountForm({ onDone }: { onDone: (message: string) => void }) {
   const id = useId();
@@ -122,7 +111,7 @@ function NewAccountForm({ onDone }: { onDone: (message: string) => void }) {
           </button>
         </div>
       </form>
-      <Problems problems={problems} />
+      <ProblemList problems={problems} />
       {create.isError ? <Alert>{errorText(create.error)}</Alert> : null}
     </section>
   );
@@ -201,7 +190,7 @@ function NewStoreForm({ accounts, onDone }: { accounts: AccountView[]; onDone: (
           </div>
         </form>
       )}
-      <Problems problems={problems} />
+      <ProblemList problems={problems} />
       {create.isError ? <Alert>{errorText(create.error)}</Alert> : null}
     </section>
   );

@@ -35,6 +35,7 @@ import { decisionText, lineSubject } from './decisionText.js';
 import { estimateLine } from './resolutionSummary.js';
 import './decision.css';
 import { claimQueries } from '../queries.js';
+import { ProblemList } from '../../shared/components/ProblemList.js';
 
 type Claim = AdminClaimDetail;
 type Item = Claim['items'][number];
@@ -632,15 +633,7 @@ function DecisionForm({
           onChange={(e) => setDescription(e.target.value)}
         />
       </div>
-      {problems.length > 0 ? (
-        <div role="alert" className="alert alert-danger">
-          <ul className="plain">
-            {problems.map((p) => (
-              <li key={p}>{p}</li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      <ProblemList problems={problems} />
       {conflictAlert}
       {failure}
       <div className="actions">

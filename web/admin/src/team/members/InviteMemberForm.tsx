@@ -3,6 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { InviteMemberRequest, ROLES, type RoleName } from '@claims/contracts';
 import { errorText } from '@claims/ui';
 import { Alert } from '@claims/ui/components';
+import { ProblemList } from '../../shared/components/ProblemList.js';
 
 /** A team's invitation form (a store's team, Order Protection's support staff): email, name and one of `roles`. */
 export function InviteMemberForm<R extends RoleName>({
@@ -89,15 +90,7 @@ export function InviteMemberForm<R extends RoleName>({
           Send invitation
         </button>
       </form>
-      {problems.length > 0 ? (
-        <div role="alert" className="alert alert-danger">
-          <ul className="plain">
-            {problems.map((p) => (
-              <li key={p}>{p}</li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      <ProblemList problems={problems} />
       {invite.isError ? <Alert>{errorText(invite.error)}</Alert> : null}
     </section>
   );
