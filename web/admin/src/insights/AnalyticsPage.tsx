@@ -24,6 +24,7 @@ import {
   ShipmentStatusChart,
 } from './analytics/AnalyticsCharts.js';
 import { analyticsQueries } from './queries.js';
+import { DataTable } from '../shared/components/DataTable.js';
 
 const DAY_MS = 86_400_000;
 
@@ -245,24 +246,16 @@ function DenialReasons({ figures }: { figures: AnalyticsFigures }) {
       {figures.topDenialReasons.length === 0 ? (
         <p className="hint">No denials in this period.</p>
       ) : (
-        <div className="table-wrap">
-          <table className="claims-table">
-            <thead>
-              <tr>
-                <th scope="col">Reason</th>
-                <th scope="col">Denied items</th>
+        <DataTable columns={['Reason', 'Denied items']}>
+          <tbody>
+            {figures.topDenialReasons.map((r) => (
+              <tr key={r.reason ?? 'none'}>
+                <th scope="row">{r.reason ? reasonLabel(r.reason) : 'No reason given'}</th>
+                <td>{r.count}</td>
               </tr>
-            </thead>
-            <tbody>
-              {figures.topDenialReasons.map((r) => (
-                <tr key={r.reason ?? 'none'}>
-                  <th scope="row">{r.reason ? reasonLabel(r.reason) : 'No reason given'}</th>
-                  <td>{r.count}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </DataTable>
       )}
     </section>
   );

@@ -17,6 +17,7 @@ import { totalsByCurrency } from './finance/totals.js';
 import { formatTotals } from '../shared/format.js';
 import { PayoutBatches } from './finance/PayoutBatches.js';
 import { financeQueries } from './queries.js';
+import { DataTable } from '../shared/components/DataTable.js';
 
 export const PayoutsSearch = PeriodSearch.extend({
   store: z.uuid().optional().catch(undefined),
@@ -107,82 +108,66 @@ function StoreTotals({ entries, stores }: { entries: readonly PayoutEntry[]; sto
   const sum = (list: readonly PayoutEntry[], currency: string) =>
     formatMoney(totalsByCurrency(list)[0]?.amount ?? 0, currency);
   return (
-    <div className="table-wrap">
-      <table className="claims-table">
-        <caption>Totals per store and currency</caption>
-        <thead>
-          <tr>
-            <th scope="col">Store</th>
-            <th scope="col">Currency</th>
-            <th scope="col">Entries</th>
-            {PayoutStatus.options.map((s) => (
-              <th key={s} scope="col">
-                {humanizeCode(s)}
-              </th>
-            ))}
-            <th scope="col">Total</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={`${row.store} ${row.currency}`}>
-              <th scope="row">{row.store}</th>
-              <td>{row.currency}</td>
-              <td className="numeric">{row.entries.length}</td>
-              {PayoutStatus.options.map((s) => (
-                <td key={s} className="numeric">
-                  {sum(
-                    row.entries.filter((e) => e.status === s),
-                    row.currency,
-                  )}
-                </td>
-              ))}
-              <td className="numeric">
-                <strong>{sum(row.entries, row.currency)}</strong>
-              </td>
-            </tr>
+    <DataTable caption="Totals per store and currency">
+      <thead>
+        <tr>
+          <th scope="col">Store</th>
+          <th scope="col">Currency</th>
+          <th scope="col">Entries</th>
+          {PayoutStatus.options.map((s) => (
+            <th key={s} scope="col">
+              {humanizeCode(s)}
+            </th>
           ))}
-        </tbody>
-      </table>
-    </div>
+          <th scope="col">Total</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={`${row.store} ${row.currency}`}>
+            <th scope="row">{row.store}</th>
+            <td>{row.currency}</td>
+            <td className="numeric">{row.entries.length}</td>
+            {PayoutStatus.options.map((s) => (
+              <td key={s} className="numeric">
+                {sum(
+                  row.entries.filter((e) => e.status === s),
+                  row.currency,
+                )}
+              </td>
+            ))}
+            <td className="numeric">
+              <strong>{sum(row.entries, row.currency)}</strong>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </DataTable>
   );
 }
 
 function EntriesTable({ entries, stores }: { entries: readonly PayoutEntry[]; stores: readonly StoreRef[] }) {
   return (
-    <div className="table-wrap">
-      <table className="claims-table">
-        <caption>Payout entries</caption>
-        <thead>
-          <tr>
-            <th scope="col">Claim</th>
-            <th scope="col">Store</th>
-            <th scope="col">Resolution</th>
-            <th scope="col">Decided</th>
-            <th scope="col">Status</th>
-            <th scope="col">Amount</th>
+    <DataTable caption="Payout entries" columns={['Claim', 'Store', 'Resolution', 'Decided', 'Status', 'Amount']}>
+      <tbody>
+        {entries.map((e) => (
+          <tr key={e.id}>
+            <th scope="row">
+              <ClaimLink claimId={e.claimId} claimNumber={e.claimNumber} />
+            </th>
+            <td>{storeNameOf(stores, e.storeId)}</td>
+            <td>{resolutionTypeLabel(e.resolutionType)}</td>
+            <td>
+              <time dateTime={e.decidedAt}>{formatDateTime(e.decidedAt)}</time>
+            </td>
+            <td>
+              <Badge tone={PAYOUT_STATUS_TONES[e.status]}>{e.status}</Badge>
+            </td>
+            <td className="numeric">{formatMoney(e.amount, e.currency)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {entries.map((e) => (
-            <tr key={e.id}>
-              <th scope="row">
-                <ClaimLink claimId={e.claimId} claimNumber={e.claimNumber} />
-              </th>
-              <td>{storeNameOf(stores, e.storeId)}</td>
-              <td>{resolutionTypeLabel(e.resolutionType)}</td>
-              <td>
-                <time dateTime={e.decidedAt}>{formatDateTime(e.decidedAt)}</time>
-              </td>
-              <td>
-                <Badge tone={PAYOUT_STATUS_TONES[e.status]}>{e.status}</Badge>
-              </td>
-              <td className="numeric">{formatMoney(e.amount, e.currency)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </tbody>
+    </DataTable>
   );
 }
 

@@ -15,6 +15,7 @@ import { Badge, Fact, type BadgeTone } from '../shared/components/ui.js';
 import { ConfirmDialog } from '../shared/components/ConfirmDialog.js';
 import { ProjectionRebuildCell } from './projections/ProjectionRebuildCell.js';
 import { operationsQueries } from './queries.js';
+import { DataTable } from '../shared/components/DataTable.js';
 
 /** How often the figures are read again while the page is open (and not paused). */
 const REFRESH_MS = 5_000;
@@ -78,31 +79,19 @@ function ReadinessTable({ view }: { view: OperationsView }) {
       <p className="muted">
         What <code>GET /api/health</code> answers, per component.
       </p>
-      <div className="table-wrap">
-        <table className="claims-table">
-          <caption className="visually-hidden">Readiness of each component</caption>
-          <thead>
-            <tr>
-              <th scope="col">Component</th>
-              <th scope="col">Status</th>
-              <th scope="col">Reason</th>
+      <DataTable caption="Readiness of each component" captionHidden columns={['Component', 'Status', 'Reason']}>
+        <tbody>
+          {view.readiness.map((c) => (
+            <tr key={c.name}>
+              <th scope="row">{c.name}</th>
+              <td>
+                <Badge tone={c.status === 'ok' ? 'success' : 'danger'}>{c.status === 'ok' ? 'ready' : 'failing'}</Badge>
+              </td>
+              <td>{c.reason ?? '—'}</td>
             </tr>
-          </thead>
-          <tbody>
-            {view.readiness.map((c) => (
-              <tr key={c.name}>
-                <th scope="row">{c.name}</th>
-                <td>
-                  <Badge tone={c.status === 'ok' ? 'success' : 'danger'}>
-                    {c.status === 'ok' ? 'ready' : 'failing'}
-                  </Badge>
-                </td>
-                <td>{c.reason ?? '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </DataTable>
     </section>
   );
 }
@@ -168,67 +157,64 @@ function ParkedEvents({ parked, mayAct }: { parked: readonly Parked[]; mayAct: b
       {parked.length === 0 ? (
         <p>No parked events.</p>
       ) : (
-        <div className="table-wrap">
-          <table className="claims-table">
-            <caption className="visually-hidden">Parked events</caption>
-            <thead>
-              <tr>
-                <th scope="col">Parked by</th>
-                <th scope="col">Event</th>
-                <th scope="col">Stream</th>
-                <th scope="col">Error</th>
-                <th scope="col">Tries</th>
-                <th scope="col">Parked</th>
-                {mayAct ? <th scope="col">Actions</th> : null}
+        <DataTable caption="Parked events" captionHidden>
+          <thead>
+            <tr>
+              <th scope="col">Parked by</th>
+              <th scope="col">Event</th>
+              <th scope="col">Stream</th>
+              <th scope="col">Error</th>
+              <th scope="col">Tries</th>
+              <th scope="col">Parked</th>
+              {mayAct ? <th scope="col">Actions</th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {parked.map((event) => (
+              <tr key={`${event.reader}/${event.name}/${event.eventId}`}>
+                <td>
+                  {event.name}
+                  <p className="hint">{event.reader}</p>
+                </td>
+                <th scope="row">
+                  <code>{event.type}</code>
+                  <p className="hint">
+                    <code>{event.eventId}</code>
+                  </p>
+                </th>
+                <td>
+                  <code>{event.streamId}</code> v{event.streamVersion}
+                </td>
+                <td>{event.error}</td>
+                <td className="numeric">{event.attempts}</td>
+                <td>{time(event.parkedAt)}</td>
+                {mayAct ? (
+                  <td>
+                    <div className="actions">
+                      <button
+                        type="button"
+                        className="button button-secondary"
+                        disabled={retry.isPending}
+                        aria-label={`Retry ${event.type} of ${event.streamId} in ${event.name}`}
+                        onClick={() => retry.mutate(event)}
+                      >
+                        Retry
+                      </button>
+                      <button
+                        type="button"
+                        className="button button-secondary"
+                        aria-label={`Skip ${event.type} of ${event.streamId} in ${event.name}`}
+                        onClick={() => setSkipping(event)}
+                      >
+                        Skip
+                      </button>
+                    </div>
+                  </td>
+                ) : null}
               </tr>
-            </thead>
-            <tbody>
-              {parked.map((event) => (
-                <tr key={`${event.reader}/${event.name}/${event.eventId}`}>
-                  <td>
-                    {event.name}
-                    <p className="hint">{event.reader}</p>
-                  </td>
-                  <th scope="row">
-                    <code>{event.type}</code>
-                    <p className="hint">
-                      <code>{event.eventId}</code>
-                    </p>
-                  </th>
-                  <td>
-                    <code>{event.streamId}</code> v{event.streamVersion}
-                  </td>
-                  <td>{event.error}</td>
-                  <td className="numeric">{event.attempts}</td>
-                  <td>{time(event.parkedAt)}</td>
-                  {mayAct ? (
-                    <td>
-                      <div className="actions">
-                        <button
-                          type="button"
-                          className="button button-secondary"
-                          disabled={retry.isPending}
-                          aria-label={`Retry ${event.type} of ${event.streamId} in ${event.name}`}
-                          onClick={() => retry.mutate(event)}
-                        >
-                          Retry
-                        </button>
-                        <button
-                          type="button"
-                          className="button button-secondary"
-                          aria-label={`Skip ${event.type} of ${event.streamId} in ${event.name}`}
-                          onClick={() => setSkipping(event)}
-                        >
-                          Skip
-                        </button>
-                      </div>
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </DataTable>
       )}
       <ConfirmDialog
         open={skipping !== null}
@@ -291,62 +277,59 @@ function ParkedDeliveries({ parked, mayAct }: { parked: readonly ParkedWebhookDe
       {parked.length === 0 ? (
         <p>No parked webhook deliveries.</p>
       ) : (
-        <div className="table-wrap">
-          <table className="claims-table">
-            <caption className="visually-hidden">Parked webhook deliveries</caption>
-            <thead>
-              <tr>
-                <th scope="col">Delivery</th>
-                <th scope="col">Endpoint</th>
-                <th scope="col">Error</th>
-                <th scope="col">Tries</th>
-                <th scope="col">Parked</th>
-                {mayAct ? <th scope="col">Actions</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {parked.map((delivery) => (
-                <tr key={delivery.deliveryId}>
-                  <th scope="row">
-                    <code>{delivery.eventType}</code>
-                    <p className="hint">
-                      <code>{delivery.webhookId}</code>
-                    </p>
-                  </th>
+        <DataTable caption="Parked webhook deliveries" captionHidden>
+          <thead>
+            <tr>
+              <th scope="col">Delivery</th>
+              <th scope="col">Endpoint</th>
+              <th scope="col">Error</th>
+              <th scope="col">Tries</th>
+              <th scope="col">Parked</th>
+              {mayAct ? <th scope="col">Actions</th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {parked.map((delivery) => (
+              <tr key={delivery.deliveryId}>
+                <th scope="row">
+                  <code>{delivery.eventType}</code>
+                  <p className="hint">
+                    <code>{delivery.webhookId}</code>
+                  </p>
+                </th>
+                <td>
+                  <code>{delivery.endpointId}</code>
+                </td>
+                <td>{delivery.error}</td>
+                <td className="numeric">{delivery.failures}</td>
+                <td>{time(delivery.parkedAt)}</td>
+                {mayAct ? (
                   <td>
-                    <code>{delivery.endpointId}</code>
+                    <div className="actions">
+                      <button
+                        type="button"
+                        className="button button-secondary"
+                        disabled={retry.isPending}
+                        aria-label={`Retry delivery ${delivery.webhookId}`}
+                        onClick={() => retry.mutate(delivery)}
+                      >
+                        Retry
+                      </button>
+                      <button
+                        type="button"
+                        className="button button-secondary"
+                        aria-label={`Skip delivery ${delivery.webhookId}`}
+                        onClick={() => setSkipping(delivery)}
+                      >
+                        Skip
+                      </button>
+                    </div>
                   </td>
-                  <td>{delivery.error}</td>
-                  <td className="numeric">{delivery.failures}</td>
-                  <td>{time(delivery.parkedAt)}</td>
-                  {mayAct ? (
-                    <td>
-                      <div className="actions">
-                        <button
-                          type="button"
-                          className="button button-secondary"
-                          disabled={retry.isPending}
-                          aria-label={`Retry delivery ${delivery.webhookId}`}
-                          onClick={() => retry.mutate(delivery)}
-                        >
-                          Retry
-                        </button>
-                        <button
-                          type="button"
-                          className="button button-secondary"
-                          aria-label={`Skip delivery ${delivery.webhookId}`}
-                          onClick={() => setSkipping(delivery)}
-                        >
-                          Skip
-                        </button>
-                      </div>
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                ) : null}
+              </tr>
+            ))}
+          </tbody>
+        </DataTable>
       )}
       <ConfirmDialog
         open={skipping !== null}
@@ -424,58 +407,52 @@ export function OperationsPage() {
 
           <section className="card stack" aria-labelledby="projectors-title">
             <h2 id="projectors-title">Projectors</h2>
-            <div className="table-wrap">
-              <table className="claims-table">
-                <caption className="visually-hidden">Projectors: position, lag and state</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Projector</th>
-                    <th scope="col">Reads from</th>
-                    {PROGRESS_HEADS}
-                    <th scope="col">Parked</th>
-                    <th scope="col">Rebuild</th>
+            <DataTable caption="Projectors: position, lag and state" captionHidden>
+              <thead>
+                <tr>
+                  <th scope="col">Projector</th>
+                  <th scope="col">Reads from</th>
+                  {PROGRESS_HEADS}
+                  <th scope="col">Parked</th>
+                  <th scope="col">Rebuild</th>
+                </tr>
+              </thead>
+              <tbody>
+                {view.projectors.map((p) => (
+                  <tr key={p.name}>
+                    <th scope="row">{p.name}</th>
+                    <td>{p.source === 'kafka' ? 'Kafka' : 'event store'}</td>
+                    <ProgressCells progress={p} />
+                    <StateCell progress={p} />
+                    <td className="numeric">{p.parked.length}</td>
+                    <ProjectionRebuildCell name={p.name} rebuild={p.rebuild} mayAct={mayAct} />
                   </tr>
-                </thead>
-                <tbody>
-                  {view.projectors.map((p) => (
-                    <tr key={p.name}>
-                      <th scope="row">{p.name}</th>
-                      <td>{p.source === 'kafka' ? 'Kafka' : 'event store'}</td>
-                      <ProgressCells progress={p} />
-                      <StateCell progress={p} />
-                      <td className="numeric">{p.parked.length}</td>
-                      <ProjectionRebuildCell name={p.name} rebuild={p.rebuild} mayAct={mayAct} />
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                ))}
+              </tbody>
+            </DataTable>
           </section>
 
           <section className="card stack" aria-labelledby="reactions-title">
             <h2 id="reactions-title">Reactions</h2>
-            <div className="table-wrap">
-              <table className="claims-table">
-                <caption className="visually-hidden">Reactions: position, lag and state</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Reaction</th>
-                    {PROGRESS_HEADS}
-                    <th scope="col">Parked</th>
+            <DataTable caption="Reactions: position, lag and state" captionHidden>
+              <thead>
+                <tr>
+                  <th scope="col">Reaction</th>
+                  {PROGRESS_HEADS}
+                  <th scope="col">Parked</th>
+                </tr>
+              </thead>
+              <tbody>
+                {view.reactions.map((r) => (
+                  <tr key={r.name}>
+                    <th scope="row">{r.name}</th>
+                    <ProgressCells progress={r} />
+                    <StateCell progress={r} />
+                    <td className="numeric">{r.parked.length}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {view.reactions.map((r) => (
-                    <tr key={r.name}>
-                      <th scope="row">{r.name}</th>
-                      <ProgressCells progress={r} />
-                      <StateCell progress={r} />
-                      <td className="numeric">{r.parked.length}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                ))}
+              </tbody>
+            </DataTable>
             <dl className="facts">
               <Fact term="Webhook deliveries pending">{view.pendingWebhookDeliveries}</Fact>
               <Fact term="Shopper mail due for a retry">{view.notificationRetriesDue}</Fact>
@@ -491,59 +468,47 @@ export function OperationsPage() {
               <p>No Kafka configured: projectors read the event store directly, nothing is relayed.</p>
             ) : (
               <>
-                <div className="table-wrap">
-                  <table className="claims-table">
-                    <caption className="visually-hidden">Relay: position, lag and state</caption>
-                    <thead>
-                      <tr>
-                        {PROGRESS_HEADS}
-                        <th scope="col">Quarantined</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      <tr>
-                        <ProgressCells progress={view.relay} />
-                        <StateCell progress={view.relay} />
-                        <td className="numeric">{view.relay.quarantined.length}</td>
-                      </tr>
-                    </tbody>
-                  </table>
-                </div>
+                <DataTable caption="Relay: position, lag and state" captionHidden>
+                  <thead>
+                    <tr>
+                      {PROGRESS_HEADS}
+                      <th scope="col">Quarantined</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    <tr>
+                      <ProgressCells progress={view.relay} />
+                      <StateCell progress={view.relay} />
+                      <td className="numeric">{view.relay.quarantined.length}</td>
+                    </tr>
+                  </tbody>
+                </DataTable>
                 {view.relay.quarantined.length === 0 ? (
                   <p>No quarantined events.</p>
                 ) : (
-                  <div className="table-wrap">
-                    <table className="claims-table">
-                      <caption>Events the broker refused for good (not in Kafka)</caption>
-                      <thead>
-                        <tr>
-                          <th scope="col">Event</th>
-                          <th scope="col">Stream</th>
-                          <th scope="col">Size</th>
-                          <th scope="col">Error</th>
-                          <th scope="col">Quarantined</th>
+                  <DataTable
+                    caption="Events the broker refused for good (not in Kafka)"
+                    columns={['Event', 'Stream', 'Size', 'Error', 'Quarantined']}
+                  >
+                    <tbody>
+                      {view.relay.quarantined.map((q) => (
+                        <tr key={q.eventId}>
+                          <th scope="row">
+                            <code>{q.type}</code>
+                            <p className="hint">
+                              <code>{q.eventId}</code> at {q.globalPosition}
+                            </p>
+                          </th>
+                          <td>
+                            <code>{q.streamId}</code>
+                          </td>
+                          <td className="numeric">{q.bytes} bytes</td>
+                          <td>{q.error}</td>
+                          <td>{time(q.quarantinedAt)}</td>
                         </tr>
-                      </thead>
-                      <tbody>
-                        {view.relay.quarantined.map((q) => (
-                          <tr key={q.eventId}>
-                            <th scope="row">
-                              <code>{q.type}</code>
-                              <p className="hint">
-                                <code>{q.eventId}</code> at {q.globalPosition}
-                              </p>
-                            </th>
-                            <td>
-                              <code>{q.streamId}</code>
-                            </td>
-                            <td className="numeric">{q.bytes} bytes</td>
-                            <td>{q.error}</td>
-                            <td>{time(q.quarantinedAt)}</td>
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
-                  </div>
+                      ))}
+                    </tbody>
+                  </DataTable>
                 )}
               </>
             )}

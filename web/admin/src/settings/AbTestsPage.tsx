@@ -15,6 +15,7 @@ import { can, useMe } from '../shared/session.js';
 import { StorePicker } from '../shared/components/StorePicker.js';
 import { brandingApi } from './branding/brandingApi.js';
 import { abTestQueries } from './queries.js';
+import { DataTable } from '../shared/components/DataTable.js';
 
 const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
 
@@ -136,37 +137,34 @@ function TestResults({
           </>
         ) : null}
       </p>
-      <div className="table-wrap">
-        <table className="claims-table">
-          <caption className="visually-hidden">Results per variant of {test.name}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Variant</th>
-              <th scope="col">Sessions</th>
-              <th scope="col">Claims filed</th>
-              {Object.entries(CUSTOMER_RESOLUTION_LABELS).map(([code, label]) => (
-                <th key={code} scope="col">
-                  {label} take rate
-                </th>
+      <DataTable caption={`Results per variant of ${test.name}`} captionHidden>
+        <thead>
+          <tr>
+            <th scope="col">Variant</th>
+            <th scope="col">Sessions</th>
+            <th scope="col">Claims filed</th>
+            {Object.entries(CUSTOMER_RESOLUTION_LABELS).map(([code, label]) => (
+              <th key={code} scope="col">
+                {label} take rate
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {test.variants.map((variant) => (
+            <tr key={variant.variantId}>
+              <th scope="row">{variant.label}</th>
+              <td className="numeric">{variant.sessions}</td>
+              <td className="numeric">{variant.claimsFiled}</td>
+              {variant.resolutions.map((r) => (
+                <td key={r.resolution} className="numeric">
+                  {percent(r.takeRate)} ({r.claims})
+                </td>
               ))}
             </tr>
-          </thead>
-          <tbody>
-            {test.variants.map((variant) => (
-              <tr key={variant.variantId}>
-                <th scope="row">{variant.label}</th>
-                <td className="numeric">{variant.sessions}</td>
-                <td className="numeric">{variant.claimsFiled}</td>
-                {variant.resolutions.map((r) => (
-                  <td key={r.resolution} className="numeric">
-                    {percent(r.takeRate)} ({r.claims})
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </DataTable>
       {significance ? (
         <div role="status" className={`alert ${winner ? 'alert-success' : 'alert-info'}`}>
           <p>

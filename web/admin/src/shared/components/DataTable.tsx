@@ -1,0 +1,42 @@
+import type { ReactNode } from 'react';
+
+/**
+ * A back-office data table in a frame that scrolls sideways on a narrow screen. The caption names the table (hidden
+ * where a heading already says it); a frame given a `regionLabel` takes focus, so a keyboard user can scroll it too.
+ * Column heads that are plain words come as `columns`; others are written in the children's own <thead>.
+ */
+export function DataTable({
+  caption,
+  captionHidden = false,
+  regionLabel,
+  columns,
+  children,
+}: {
+  caption?: ReactNode;
+  captionHidden?: boolean;
+  regionLabel?: string;
+  columns?: readonly string[];
+  children: ReactNode;
+}) {
+  return (
+    <div className="table-wrap" {...(regionLabel ? { tabIndex: 0, role: 'region', 'aria-label': regionLabel } : {})}>
+      <table className="claims-table">
+        {caption === undefined ? null : (
+          <caption className={captionHidden ? 'visually-hidden' : undefined}>{caption}</caption>
+        )}
+        {columns ? (
+          <thead>
+            <tr>
+              {columns.map((column) => (
+                <th key={column} scope="col">
+                  {column}
+                </th>
+              ))}
+            </tr>
+          </thead>
+        ) : null}
+        {children}
+      </table>
+    </div>
+  );
+}
