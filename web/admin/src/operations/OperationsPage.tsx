@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type {
   OperationsView,
   ParkedEvent,
@@ -12,7 +12,8 @@ import { api, isHttpError } from '../shared/api.js';
 import { holdsInternally, useMe } from '../shared/session.js';
 import { Alert, Page } from '@claims/ui/components';
 import { Badge, Fact, type BadgeTone } from '../shared/components/ui.js';
-import { ConfirmDialog } from '../shared/components/ConfirmDialog.js';
+import { ParkedTable, type ParkedActions } from './parked/ParkedTable.js';
+import { operationsErrorText } from './errorText.js';
 import { ProjectionRebuildCell } from './projections/ProjectionRebuildCell.js';
 import { operationsQueries } from './queries.js';
 import { DataTable } from '../shared/components/DataTable.js';
@@ -22,8 +23,6 @@ const REFRESH_MS = 5_000;
 /** While a rebuild runs, its progress bar moves this often. */
 const REBUILD_REFRESH_MS = 1_000;
 
-const errorText = (error: unknown) =>
-  isHttpError(error) || error instanceof Error ? error.message : 'Something went wrong. Try again.';
 const time = (iso: string) => <time dateTime={iso}>{formatDateTime(iso)}</time>;
 
 const STATE_BADGES: Record<WorkerState, { tone: BadgeTone; label: string }> = {
@@ -120,31 +119,17 @@ async function skipParked(event: Parked): Promise<void> {
   else await api.skipParkedReaction(event.name, event.eventId);
 }
 
+const PARKED_EVENT_ACTIONS: ParkedActions<Parked> = {
+  retry: retryParked,
+  skip: skipParked,
+  retried: (event) =>
+    `${event.name} ${event.reader === 'projector' ? 'applied' : 'handled'} the ${event.type} event of ${event.streamId}; it is no longer parked.`,
+  skipped: (event) => `${event.name} skipped the ${event.type} event of ${event.streamId} for good.`,
+  retryLabel: (event) => `Retry ${event.type} of ${event.streamId} in ${event.name}`,
+  skipLabel: (event) => `Skip ${event.type} of ${event.streamId} in ${event.name}`,
+};
+
 function ParkedEvents({ parked, mayAct }: { parked: readonly Parked[]; mayAct: boolean }) {
-  const client = useQueryClient();
-  const [skipping, setSkipping] = useState<Parked | null>(null);
-  const [outcome, setOutcome] = useState<{ tone: 'success' | 'danger'; text: string } | null>(null);
-  const done = async (text: string) => {
-    setOutcome({ tone: 'success', text });
-    setSkipping(null);
-    await client.invalidateQueries({ queryKey: operationsQueries.state().queryKey });
-  };
-  const retry = useMutation({
-    mutationFn: retryParked,
-    onSuccess: (_result, event) =>
-      done(
-        `${event.name} ${event.reader === 'projector' ? 'applied' : 'handled'} the ${event.type} event of ${event.streamId}; it is no longer parked.`,
-      ),
-    onError: (error) => setOutcome({ tone: 'danger', text: errorText(error) }),
-  });
-  const skip = useMutation({
-    mutationFn: skipParked,
-    onSuccess: (_result, event) => done(`${event.name} skipped the ${event.type} event of ${event.streamId} for good.`),
-    onError: (error) => {
-      setSkipping(null);
-      setOutcome({ tone: 'danger', text: errorText(error) });
-    },
-  });
   return (
     <section className="card stack" aria-labelledby="parked-title">
       <h2 id="parked-title">Parked events</h2>
@@ -153,119 +138,75 @@ function ParkedEvents({ parked, mayAct }: { parked: readonly Parked[]; mayAct: b
         lacks them (or a mail, claim link or store credit did not happen) until they are retried (once the fault is
         fixed) or skipped.
       </p>
-      {outcome ? <Alert tone={outcome.tone}>{outcome.text}</Alert> : null}
-      {parked.length === 0 ? (
-        <p>No parked events.</p>
-      ) : (
-        <DataTable caption="Parked events" captionHidden>
-          <thead>
-            <tr>
-              <th scope="col">Parked by</th>
-              <th scope="col">Event</th>
-              <th scope="col">Stream</th>
-              <th scope="col">Error</th>
-              <th scope="col">Tries</th>
-              <th scope="col">Parked</th>
-              {mayAct ? <th scope="col">Actions</th> : null}
-            </tr>
-          </thead>
-          <tbody>
-            {parked.map((event) => (
-              <tr key={`${event.reader}/${event.name}/${event.eventId}`}>
-                <td>
-                  {event.name}
-                  <p className="hint">{event.reader}</p>
-                </td>
-                <th scope="row">
-                  <code>{event.type}</code>
-                  <p className="hint">
-                    <code>{event.eventId}</code>
-                  </p>
-                </th>
-                <td>
-                  <code>{event.streamId}</code> v{event.streamVersion}
-                </td>
-                <td>{event.error}</td>
-                <td className="numeric">{event.attempts}</td>
-                <td>{time(event.parkedAt)}</td>
-                {mayAct ? (
-                  <td>
-                    <div className="actions">
-                      <button
-                        type="button"
-                        className="button button-secondary"
-                        disabled={retry.isPending}
-                        aria-label={`Retry ${event.type} of ${event.streamId} in ${event.name}`}
-                        onClick={() => retry.mutate(event)}
-                      >
-                        Retry
-                      </button>
-                      <button
-                        type="button"
-                        className="button button-secondary"
-                        aria-label={`Skip ${event.type} of ${event.streamId} in ${event.name}`}
-                        onClick={() => setSkipping(event)}
-                      >
-                        Skip
-                      </button>
-                    </div>
-                  </td>
-                ) : null}
-              </tr>
-            ))}
-          </tbody>
-        </DataTable>
-      )}
-      <ConfirmDialog
-        open={skipping !== null}
-        title="Skip this event for good?"
-        confirmLabel="Skip event"
-        busy={skip.isPending}
-        onConfirm={() => {
-          if (skipping) skip.mutate(skipping);
-        }}
-        onClose={() => setSkipping(null)}
-      >
-        {skipping?.reader === 'reaction' ? (
-          <p>
-            {skipping.name} will never handle this {skipping.type} event of {skipping.streamId}: what it would have done
-            (mail, a claim link, store credit) does not happen.
-          </p>
-        ) : (
-          <p>
-            {skipping?.name} will never show this {skipping?.type} event of {skipping?.streamId}. Rebuilding the read
-            model is the way back.
-          </p>
+      <ParkedTable
+        parked={parked}
+        mayAct={mayAct}
+        none="No parked events."
+        caption="Parked events"
+        heads={
+          <>
+            <th scope="col">Parked by</th>
+            <th scope="col">Event</th>
+            <th scope="col">Stream</th>
+            <th scope="col">Error</th>
+            <th scope="col">Tries</th>
+            <th scope="col">Parked</th>
+          </>
+        }
+        rowKey={(event) => `${event.reader}/${event.name}/${event.eventId}`}
+        cells={(event) => (
+          <>
+            <td>
+              {event.name}
+              <p className="hint">{event.reader}</p>
+            </td>
+            <th scope="row">
+              <code>{event.type}</code>
+              <p className="hint">
+                <code>{event.eventId}</code>
+              </p>
+            </th>
+            <td>
+              <code>{event.streamId}</code> v{event.streamVersion}
+            </td>
+            <td>{event.error}</td>
+            <td className="numeric">{event.attempts}</td>
+            <td>{time(event.parkedAt)}</td>
+          </>
         )}
-      </ConfirmDialog>
+        actions={PARKED_EVENT_ACTIONS}
+        confirm={{
+          title: 'Skip this event for good?',
+          label: 'Skip event',
+          body: (event) =>
+            event.reader === 'reaction' ? (
+              <p>
+                {event.name} will never handle this {event.type} event of {event.streamId}: what it would have done
+                (mail, a claim link, store credit) does not happen.
+              </p>
+            ) : (
+              <p>
+                {event.name} will never show this {event.type} event of {event.streamId}. Rebuilding the read model is
+                the way back.
+              </p>
+            ),
+        }}
+      />
     </section>
   );
 }
 
+const PARKED_DELIVERY_ACTIONS: ParkedActions<ParkedWebhookDelivery> = {
+  retry: (delivery) => api.retryParkedDelivery(delivery.deliveryId),
+  skip: (delivery) => api.skipParkedDelivery(delivery.deliveryId),
+  retried: (delivery) => `The ${delivery.eventType} delivery ${delivery.webhookId} is due again.`,
+  skipped: (delivery) => `The ${delivery.eventType} delivery ${delivery.webhookId} is cancelled.`,
+  retryLabel: (delivery) => `Retry delivery ${delivery.webhookId}`,
+  skipLabel: (delivery) => `Skip delivery ${delivery.webhookId}`,
+};
+
 /** Deliveries whose processing (ours, not the receiver's answer) failed every try: retried with the same webhook-id, or cancelled. */
 function ParkedDeliveries({ parked, mayAct }: { parked: readonly ParkedWebhookDelivery[]; mayAct: boolean }) {
-  const client = useQueryClient();
-  const [skipping, setSkipping] = useState<ParkedWebhookDelivery | null>(null);
-  const [outcome, setOutcome] = useState<{ tone: 'success' | 'danger'; text: string } | null>(null);
-  const done = async (text: string) => {
-    setOutcome({ tone: 'success', text });
-    setSkipping(null);
-    await client.invalidateQueries({ queryKey: operationsQueries.state().queryKey });
-  };
-  const failed = (error: unknown) => {
-    setSkipping(null);
-    setOutcome({ tone: 'danger', text: errorText(error) });
-  };
-  const retry = useMutation({
-    mutationFn: (delivery: ParkedWebhookDelivery) => api.retryParkedDelivery(delivery.deliveryId),
-    onSuccess: (_result, delivery) => done(`The ${delivery.eventType} delivery ${delivery.webhookId} is due again.`),
-    onError: failed,
-  });
-  const skip = useMutation({
-    mutationFn: (delivery: ParkedWebhookDelivery) => api.skipParkedDelivery(delivery.deliveryId),
-    onSuccess: (_result, delivery) => done(`The ${delivery.eventType} delivery ${delivery.webhookId} is cancelled.`),
-    onError: failed,
-  });
   return (
     <section className="card stack" aria-labelledby="parked-deliveries-title">
       <h2 id="parked-deliveries-title">Parked webhook deliveries</h2>
@@ -273,79 +214,49 @@ function ParkedDeliveries({ parked, mayAct }: { parked: readonly ParkedWebhookDe
         Deliveries whose processing failed inside the product every try (a receiver&apos;s failures are retried on the
         delivery schedule instead). The other deliveries go on; these wait until they are retried or skipped.
       </p>
-      {outcome ? <Alert tone={outcome.tone}>{outcome.text}</Alert> : null}
-      {parked.length === 0 ? (
-        <p>No parked webhook deliveries.</p>
-      ) : (
-        <DataTable caption="Parked webhook deliveries" captionHidden>
-          <thead>
-            <tr>
-              <th scope="col">Delivery</th>
-              <th scope="col">Endpoint</th>
-              <th scope="col">Error</th>
-              <th scope="col">Tries</th>
-              <th scope="col">Parked</th>
-              {mayAct ? <th scope="col">Actions</th> : null}
-            </tr>
-          </thead>
-          <tbody>
-            {parked.map((delivery) => (
-              <tr key={delivery.deliveryId}>
-                <th scope="row">
-                  <code>{delivery.eventType}</code>
-                  <p className="hint">
-                    <code>{delivery.webhookId}</code>
-                  </p>
-                </th>
-                <td>
-                  <code>{delivery.endpointId}</code>
-                </td>
-                <td>{delivery.error}</td>
-                <td className="numeric">{delivery.failures}</td>
-                <td>{time(delivery.parkedAt)}</td>
-                {mayAct ? (
-                  <td>
-                    <div className="actions">
-                      <button
-                        type="button"
-                        className="button button-secondary"
-                        disabled={retry.isPending}
-                        aria-label={`Retry delivery ${delivery.webhookId}`}
-                        onClick={() => retry.mutate(delivery)}
-                      >
-                        Retry
-                      </button>
-                      <button
-                        type="button"
-                        className="button button-secondary"
-                        aria-label={`Skip delivery ${delivery.webhookId}`}
-                        onClick={() => setSkipping(delivery)}
-                      >
-                        Skip
-                      </button>
-                    </div>
-                  </td>
-                ) : null}
-              </tr>
-            ))}
-          </tbody>
-        </DataTable>
-      )}
-      <ConfirmDialog
-        open={skipping !== null}
-        title="Cancel this delivery for good?"
-        confirmLabel="Skip delivery"
-        busy={skip.isPending}
-        onConfirm={() => {
-          if (skipping) skip.mutate(skipping);
+      <ParkedTable
+        parked={parked}
+        mayAct={mayAct}
+        none="No parked webhook deliveries."
+        caption="Parked webhook deliveries"
+        heads={
+          <>
+            <th scope="col">Delivery</th>
+            <th scope="col">Endpoint</th>
+            <th scope="col">Error</th>
+            <th scope="col">Tries</th>
+            <th scope="col">Parked</th>
+          </>
+        }
+        rowKey={(delivery) => delivery.deliveryId}
+        cells={(delivery) => (
+          <>
+            <th scope="row">
+              <code>{delivery.eventType}</code>
+              <p className="hint">
+                <code>{delivery.webhookId}</code>
+              </p>
+            </th>
+            <td>
+              <code>{delivery.endpointId}</code>
+            </td>
+            <td>{delivery.error}</td>
+            <td className="numeric">{delivery.failures}</td>
+            <td>{time(delivery.parkedAt)}</td>
+          </>
+        )}
+        actions={PARKED_DELIVERY_ACTIONS}
+        confirm={{
+          title: 'Cancel this delivery for good?',
+          label: 'Skip delivery',
+          body: (delivery) => (
+            <p>
+              The endpoint never receives the {delivery.eventType} webhook {delivery.webhookId}; a replay from its
+              delivery log can still send it.
+            </p>
+          ),
         }}
-        onClose={() => setSkipping(null)}
-      >
-        <p>
-          The endpoint never receives the {skipping?.eventType} webhook {skipping?.webhookId}; a replay from its
-          delivery log can still send it.
-        </p>
-      </ConfirmDialog>
+      />
     </section>
   );
 }
@@ -387,7 +298,7 @@ export function OperationsPage() {
         </button>
       }
     >
-      {operations.isError ? <Alert>{errorText(operations.error)}</Alert> : null}
+      {operations.isError ? <Alert>{operationsErrorText(operations.error)}</Alert> : null}
       {!view ? (
         <p role="status">Loading…</p>
       ) : (
