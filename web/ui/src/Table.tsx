@@ -25,3 +25,18 @@ export function Table({
     </div>
   );
 }
+
+/** A table's head row, where its column heads are plain words. */
+export function ColumnHeads({ columns }: { columns: readonly string[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((column) => (
+          <th key={column} scope="col">
+            {column}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { CreateWebhookEndpointResponse, WebhookEndpoint } from '@claims/contracts';
 import { errorText } from '@claims/ui';
 import { formatDateTime } from '@claims/format';
-import { Alert, EmptyState, Page, Skeleton, Table } from '@claims/ui/components';
+import { Alert, ColumnHeads, EmptyState, Page, Skeleton, Table } from '@claims/ui/components';
 import { Dialog } from '../shared/components/Dialog.js';
 import { can, storesWith, useMe } from '../shared/session.js';
 import { Badge } from '../shared/components/ui.js';
@@ -87,15 +87,7 @@ export function WebhooksPage() {
         ) : null}
         {endpoints.data && endpoints.data.data.length > 0 ? (
           <Table caption={`Webhook endpoints of ${store.name}`} captionHidden className="claims-table">
-            <thead>
-              <tr>
-                <th scope="col">URL</th>
-                <th scope="col">Description</th>
-                <th scope="col">Event types</th>
-                <th scope="col">Status</th>
-                <th scope="col">Added</th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={['URL', 'Description', 'Event types', 'Status', 'Added']} />
             <tbody>
               {endpoints.data.data.map((endpoint) => (
                 <tr key={endpoint.id}>

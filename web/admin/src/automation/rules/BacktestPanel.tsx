@@ -4,7 +4,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import type { RuleInput } from '@claims/contracts';
 import { errorText } from '@claims/ui';
 import { formatCount, formatMoney } from '@claims/format';
-import { Alert } from '@claims/ui/components';
+import { Alert, ColumnHeads } from '@claims/ui/components';
 import { automationApi } from '../automationApi.js';
 import { ruleQueries } from '../queries.js';
 import { FieldProblem } from './ConditionFields.js';
@@ -131,13 +131,7 @@ export function BacktestPanel({
               <h5 id={`${id}-disagree`}>Claims where the rule disagrees with the decision made</h5>
               <div className="table-wrap" tabIndex={0} role="region" aria-label="Disagreements, table">
                 <table className="claims-table" aria-labelledby={`${id}-disagree`}>
-                  <thead>
-                    <tr>
-                      <th scope="col">Claim</th>
-                      <th scope="col">What was decided</th>
-                      <th scope="col">What the rule would do</th>
-                    </tr>
-                  </thead>
+                  <ColumnHeads columns={['Claim', 'What was decided', 'What the rule would do']} />
                   <tbody>
                     {view.disagreements.map((d) => (
                       <tr key={d.claimId}>

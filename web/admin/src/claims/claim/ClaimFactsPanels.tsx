@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { RECENT_CLAIMS_DAYS, type AdminClaimDetail, type ClaimFacts, type Address } from '@claims/contracts';
 import { errorText } from '@claims/ui';
 import { formatDate, formatDateTime, formatMoney, humanizeCode, pluralize } from '@claims/format';
-import { Alert, TrackingLinks } from '@claims/ui/components';
+import { Alert, ColumnHeads, TrackingLinks } from '@claims/ui/components';
 import { Fact } from '../../shared/components/ui.js';
 import { resolutionTypeLabel } from '../../shared/labels.js';
 import './decision.css';
@@ -54,15 +54,7 @@ function OrderPanel({ facts }: { facts: ClaimFacts }) {
             <div className="table-scroll">
               <table className="lines">
                 <caption>Shipments</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Shipment</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Carrier and tracking</th>
-                    <th scope="col">Shipped</th>
-                    <th scope="col">Delivered</th>
-                  </tr>
-                </thead>
+                <ColumnHeads columns={['Shipment', 'Status', 'Carrier and tracking', 'Shipped', 'Delivered']} />
                 <tbody>
                   {order.fulfillments.map((f) => (
                     <tr key={f.sourceFulfillmentId}>
@@ -166,14 +158,7 @@ function OtherClaimsPanel({ facts }: { facts: ClaimFacts }) {
         <div className="table-scroll">
           <table className="lines">
             <caption className="visually-hidden">Other claims, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Claim</th>
-                <th scope="col">Filed</th>
-                <th scope="col">Value</th>
-                <th scope="col">Outcome</th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={['Claim', 'Filed', 'Value', 'Outcome']} />
             <tbody>
               {facts.otherClaims.map((c) => (
                 <tr key={c.id}>

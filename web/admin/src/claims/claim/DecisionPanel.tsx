@@ -15,7 +15,7 @@ import {
 import { decidedItemIds } from '@claims/domain';
 import { errorText } from '@claims/ui';
 import { formatDateTime, formatItemMoney, formatMoney, pluralize } from '@claims/format';
-import { Alert } from '@claims/ui/components';
+import { Alert, ColumnHeads } from '@claims/ui/components';
 import { api, isHttpError } from '../../shared/api.js';
 import { RESOLUTION_TYPE_LABELS, reasonLabel } from '../../shared/labels.js';
 import { ConflictAlert, useClaimUpdated } from './Actions.js';
@@ -65,14 +65,7 @@ function DecidedLines({ claim }: { claim: Claim }) {
   return (
     <table className="lines decided-lines">
       <caption>Decided</caption>
-      <thead>
-        <tr>
-          <th scope="col">Item</th>
-          <th scope="col">Decision</th>
-          <th scope="col">Reason</th>
-          <th scope="col">By</th>
-        </tr>
-      </thead>
+      <ColumnHeads columns={['Item', 'Decision', 'Reason', 'By']} />
       <tbody>
         {claim.resolutions.map((line) => (
           <tr key={line.id}>
@@ -259,15 +252,7 @@ function Review({
       </h3>
       <table className="lines">
         <caption>Decisions to commit</caption>
-        <thead>
-          <tr>
-            <th scope="col">Item</th>
-            <th scope="col">Decision</th>
-            <th scope="col">Quantity</th>
-            <th scope="col">Amount</th>
-            <th scope="col">Reason</th>
-          </tr>
-        </thead>
+        <ColumnHeads columns={['Item', 'Decision', 'Quantity', 'Amount', 'Reason']} />
         <tbody>
           {plan.rows.map((row) => (
             <tr key={row.key}>

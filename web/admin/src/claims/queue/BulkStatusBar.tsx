@@ -12,7 +12,7 @@ import { errorText } from '@claims/ui';
 import { pluralize } from '@claims/format';
 import { api } from '../../shared/api.js';
 import { can, useMe } from '../../shared/session.js';
-import { Alert } from '@claims/ui/components';
+import { Alert, ColumnHeads } from '@claims/ui/components';
 import { claimQueries } from '../queries.js';
 
 export const OUTCOME_LABELS: Record<BulkStatusOutcome, string> = {
@@ -161,14 +161,7 @@ export function BulkStatusBar({ selected, onClear }: { selected: readonly AdminC
       {answer ? (
         <table className="lines bulk-results">
           <caption>Result per claim</caption>
-          <thead>
-            <tr>
-              <th scope="col">Claim</th>
-              <th scope="col">Result</th>
-              <th scope="col">Status now</th>
-              <th scope="col">Details</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={['Claim', 'Result', 'Status now', 'Details']} />
           <tbody>
             {answer.response.results.map((r) => (
               <tr key={r.claimId}>

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { MacroInput, MacroView } from '@claims/contracts';
 import { errorText } from '@claims/ui';
 import { formatDateTime } from '@claims/format';
-import { Alert, EmptyState, Skeleton, Table } from '@claims/ui/components';
+import { Alert, ColumnHeads, EmptyState, Skeleton, Table } from '@claims/ui/components';
 import { isHttpError } from '../../shared/api.js';
 import { ConfirmDialog } from '../../shared/components/ConfirmDialog.js';
 import { Badge } from '../../shared/components/ui.js';
@@ -62,15 +62,7 @@ export function MacroSection({
       {macros.isSuccess && list.length === 0 ? <EmptyState title="No macros yet." /> : null}
       {list.length > 0 ? (
         <Table caption={title} captionHidden className="claims-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Text</th>
-              <th scope="col">Updated</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={['Name', 'Kind', 'Text', 'Updated', 'Actions']} />
           <tbody>
             {list.map((macro) => (
               <tr key={macro.id}>

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ColumnHeads } from '@claims/ui/components';
 
 /**
  * A back-office data table in a frame that scrolls sideways on a narrow screen. The caption names the table (hidden
@@ -24,17 +25,7 @@ export function DataTable({
         {caption === undefined ? null : (
           <caption className={captionHidden ? 'visually-hidden' : undefined}>{caption}</caption>
         )}
-        {columns ? (
-          <thead>
-            <tr>
-              {columns.map((column) => (
-                <th key={column} scope="col">
-                  {column}
-                </th>
-              ))}
-            </tr>
-          </thead>
-        ) : null}
+        {columns ? <ColumnHeads columns={columns} /> : null}
         {children}
       </table>
     </div>
