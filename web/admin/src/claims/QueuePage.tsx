@@ -38,6 +38,7 @@ import { rememberQueueOrder } from './queue/queueOrder.js';
 import { ColumnChooser } from './queue/ColumnChooser.js';
 import { FirstRunGuide } from './queue/FirstRunGuide.js';
 import { claimQueries } from './queries.js';
+import { Options } from '../shared/components/Options.js';
 
 const EMPTY: AdminClaimListItem[] = [];
 
@@ -98,11 +99,7 @@ function Filters({
         <label htmlFor={`${id}-type`}>Claim type</label>
         <select id={`${id}-type`} value={draft.type ?? ''} onChange={set('type')}>
           <option value="">Any type</option>
-          {ClaimType.options.map((t) => (
-            <option key={t} value={t}>
-              {claimTypeLabel(t)}
-            </option>
-          ))}
+          <Options values={ClaimType.options} label={(t) => claimTypeLabel(t)} />
         </select>
       </div>
       {stores.length > 1 ? (
@@ -117,11 +114,7 @@ function Filters({
         <label htmlFor={`${id}-protection`}>Protection</label>
         <select id={`${id}-protection`} value={draft.protection ?? ''} onChange={set('protection')}>
           <option value="">Any protection</option>
-          {ProtectionStatus.options.map((p) => (
-            <option key={p} value={p}>
-              {PROTECTION_LABELS[p]}
-            </option>
-          ))}
+          <Options values={ProtectionStatus.options} label={(p) => PROTECTION_LABELS[p]} />
         </select>
       </div>
       <div className="field">

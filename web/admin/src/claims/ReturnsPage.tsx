@@ -9,6 +9,7 @@ import { storesWith, useMe } from '../shared/session.js';
 import { StorePicker } from '../shared/components/StorePicker.js';
 import { returnQueries } from './queries.js';
 import { DataTable } from '../shared/components/DataTable.js';
+import { Options } from '../shared/components/Options.js';
 
 export const ReturnsSearch = z.object({
   store: z.uuid().optional().catch(undefined),
@@ -52,11 +53,7 @@ export function ReturnsPage() {
             }
           >
             <option value="">Every status</option>
-            {ReturnStatus.options.map((s) => (
-              <option key={s} value={s}>
-                {RETURN_STATUS_LABELS[s]}
-              </option>
-            ))}
+            <Options values={ReturnStatus.options} label={(s) => RETURN_STATUS_LABELS[s]} />
           </select>
         </div>
       </div>

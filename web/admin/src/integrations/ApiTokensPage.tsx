@@ -21,6 +21,7 @@ import { SecretValue } from './secrets/SecretValue.js';
 import { StorePicker } from '../shared/components/StorePicker.js';
 import { apiTokenQueries } from './queries.js';
 import { ProblemList } from '../shared/components/ProblemList.js';
+import { Options } from '../shared/components/Options.js';
 
 const time = (iso: string | null) => (iso ? <time dateTime={iso}>{formatDateTime(iso)}</time> : '—');
 
@@ -133,11 +134,7 @@ function CreateTokenForm({
             onChange={(e) => setLifetimeDays(Number(e.target.value))}
             aria-describedby={`${id}-lifetime-hint`}
           >
-            {LIFETIMES_DAYS.map((days) => (
-              <option key={days} value={days}>
-                {pluralize(days, 'day')}
-              </option>
-            ))}
+            <Options values={LIFETIMES_DAYS} label={(days) => pluralize(days, 'day')} />
           </select>
           <p id={`${id}-lifetime-hint`} className="hint">
             Then the token is refused; create a new one before and replace it where it is used.

@@ -18,6 +18,7 @@ import { StorePicker } from '../shared/components/StorePicker.js';
 import { untilShown } from './billing/readModel.js';
 import './billing/billing.css';
 import { paymentMethodQueries } from './queries.js';
+import { Options } from '../shared/components/Options.js';
 
 type Kind = PaymentMethod['kind'];
 /** Reading either method is enough to open the page; each card shows only what its reader may see. */
@@ -153,11 +154,7 @@ function MethodForm({
             setProblems({});
           }}
         >
-          {(Object.keys(KIND_LABELS) as Kind[]).map((k) => (
-            <option key={k} value={k}>
-              {KIND_LABELS[k]}
-            </option>
-          ))}
+          <Options values={Object.keys(KIND_LABELS) as Kind[]} label={(k) => KIND_LABELS[k]} />
         </select>
       </div>
       {FIELDS[kind].map(({ field, label, hint }) => {

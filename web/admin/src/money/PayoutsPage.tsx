@@ -18,6 +18,7 @@ import { formatTotals } from '../shared/format.js';
 import { PayoutBatches } from './finance/PayoutBatches.js';
 import { financeQueries } from './queries.js';
 import { DataTable } from '../shared/components/DataTable.js';
+import { Options } from '../shared/components/Options.js';
 
 export const PayoutsSearch = PeriodSearch.extend({
   store: z.uuid().optional().catch(undefined),
@@ -72,11 +73,7 @@ function Filters({
         <label htmlFor={`${id}-status`}>Status</label>
         <select id={`${id}-status`} value={status} onChange={(e) => setStatus(e.target.value)}>
           <option value="">Any status</option>
-          {PayoutStatus.options.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
+          <Options values={PayoutStatus.options} label={(s) => s} />
         </select>
       </div>
       <div className="field filter-actions">

@@ -22,6 +22,7 @@ import {
   type ApproveAs,
   type RuleDraft,
 } from './ruleDraft.js';
+import { Options } from '../../shared/components/Options.js';
 
 const APPROVE_AS: Record<ApproveAs, string> = {
   '': 'What the shopper asked for',
@@ -202,11 +203,7 @@ export function RuleBuilder({
                 onChange={(e) => change({ reason: e.target.value as RuleDraft['reason'] })}
               >
                 <option value="">Choose a reason</option>
-                {ResolutionReason.options.map((r) => (
-                  <option key={r} value={r}>
-                    {reasonLabel(r)}
-                  </option>
-                ))}
+                <Options values={ResolutionReason.options} label={(r) => reasonLabel(r)} />
               </select>
               {problemOf('action.reason')}
             </div>

@@ -14,6 +14,7 @@ import { api } from '../../shared/api.js';
 import { can, useMe } from '../../shared/session.js';
 import { Alert, ColumnHeads } from '@claims/ui/components';
 import { claimQueries } from '../queries.js';
+import { Options } from '../../shared/components/Options.js';
 
 export const OUTCOME_LABELS: Record<BulkStatusOutcome, string> = {
   ok: 'Changed',
@@ -113,11 +114,7 @@ export function BulkStatusBar({ selected, onClear }: { selected: readonly AdminC
               }}
             >
               <option value="">{options.length === 0 ? 'No status they can all move to' : 'Choose a status'}</option>
-              {options.map((s) => (
-                <option key={s} value={s}>
-                  {CLAIM_STATUS_LABELS[s]}
-                </option>
-              ))}
+              <Options values={options} label={(s) => CLAIM_STATUS_LABELS[s]} />
             </select>
           </div>
           <div className="field">

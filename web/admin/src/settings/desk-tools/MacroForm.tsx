@@ -14,6 +14,7 @@ import {
 } from '@claims/contracts';
 import { Alert } from '@claims/ui/components';
 import { RESOLUTION_TYPE_LABELS } from '../../shared/labels.js';
+import { Options } from '../../shared/components/Options.js';
 
 /**
  * The claim a macro's preview is filled from: a made-up claim of the chosen store, so the preview
@@ -189,22 +190,17 @@ export function MacroForm({
                 }));
               }}
             >
-              {ResolutionType.options.map((t) => (
-                <option key={t} value={t}>
-                  {RESOLUTION_TYPE_LABELS[t]}
-                </option>
-              ))}
+              <Options values={ResolutionType.options} label={(t) => RESOLUTION_TYPE_LABELS[t]} />
             </select>
           </div>
           <div className="field">
             <label htmlFor={`${id}-reason`}>Reason (optional)</label>
             <select id={`${id}-reason`} value={draft.reason} onChange={(e) => set('reason', e.target.value)}>
               <option value="">No reason</option>
-              {reasonsOf(draft.resolutionType, draft.reason).map((r) => (
-                <option key={r} value={r}>
-                  {RESOLUTION_REASON_LABELS[r]}
-                </option>
-              ))}
+              <Options
+                values={reasonsOf(draft.resolutionType, draft.reason)}
+                label={(r) => RESOLUTION_REASON_LABELS[r]}
+              />
             </select>
           </div>
           <div className="field">
