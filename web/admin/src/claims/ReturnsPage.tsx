@@ -10,6 +10,7 @@ import { StorePicker } from '../shared/components/StorePicker.js';
 import { returnQueries } from './queries.js';
 import { DataTable } from '../shared/components/DataTable.js';
 import { Options } from '../shared/components/Options.js';
+import { NoStorePage } from '../shared/components/NoStorePage.js';
 
 export const ReturnsSearch = z.object({
   store: z.uuid().optional().catch(undefined),
@@ -26,12 +27,7 @@ export function ReturnsPage() {
   const store = stores.find((s) => s.id === search.store) ?? stores[0];
   const storeId = store?.id ?? '';
   const returns = useQuery({ ...returnQueries.list(storeId, search.status), enabled: Boolean(store) });
-  if (!store)
-    return (
-      <Page title="Returns">
-        <Alert tone="info">You have no store whose returns you may see.</Alert>
-      </Page>
-    );
+  if (!store) return <NoStorePage title="Returns" what="returns" />;
   return (
     <Page title={`Returns of ${store.name}`}>
       <div className="inline-form">

@@ -22,6 +22,7 @@ import { StorePicker } from '../shared/components/StorePicker.js';
 import { apiTokenQueries } from './queries.js';
 import { ProblemList } from '../shared/components/ProblemList.js';
 import { Options } from '../shared/components/Options.js';
+import { NoStorePage } from '../shared/components/NoStorePage.js';
 
 const time = (iso: string | null) => (iso ? <time dateTime={iso}>{formatDateTime(iso)}</time> : '—');
 
@@ -220,12 +221,7 @@ export function ApiTokensPage() {
       await client.invalidateQueries({ queryKey: apiTokenQueries.of(storeId).queryKey });
     },
   });
-  if (!store)
-    return (
-      <Page title="API tokens">
-        <Alert tone="info">You have no store whose API tokens you may see.</Alert>
-      </Page>
-    );
+  if (!store) return <NoStorePage title="API tokens" what="API tokens" />;
   const mayRevoke = can(me, 'api-tokens:delete', storeId);
   return (
     <Page title={`API tokens of ${store.name}`}>

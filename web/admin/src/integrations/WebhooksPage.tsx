@@ -14,6 +14,7 @@ import { StorePicker } from '../shared/components/StorePicker.js';
 import { AddEndpointForm } from './webhooks/AddEndpointForm.js';
 import { EndpointPanel } from './webhooks/EndpointPanel.js';
 import { webhookQueries } from './queries.js';
+import { NoStorePage } from '../shared/components/NoStorePage.js';
 
 const ENDPOINTS_REFRESH_MS = 5_000;
 
@@ -42,12 +43,7 @@ export function WebhooksPage() {
   });
   const [created, setCreated] = useState<CreateWebhookEndpointResponse | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  if (!store)
-    return (
-      <Page title="Webhooks">
-        <Alert tone="info">You have no store whose webhooks you may see.</Alert>
-      </Page>
-    );
+  if (!store) return <NoStorePage title="Webhooks" what="webhooks" />;
   const open = endpoints.data?.data.find((e) => e.id === search.endpoint) ?? null;
   const show = (endpointId: string | undefined) =>
     void navigate({ to: '/webhooks', search: { store: storeId, endpoint: endpointId } });

@@ -14,6 +14,7 @@ import { previousMonth } from './billing/month.js';
 import './billing/billing.css';
 import { invoiceQueries } from './queries.js';
 import { DataTable } from '../shared/components/DataTable.js';
+import { NoStorePage } from '../shared/components/NoStorePage.js';
 
 function InvoiceTable({
   invoices,
@@ -91,12 +92,7 @@ export function InvoicesPage() {
   const invoices = useQuery({ ...invoiceQueries.list(storeId), enabled: Boolean(store) });
   const [crediting, setCrediting] = useState<InvoiceView | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  if (!store)
-    return (
-      <Page title="Invoices">
-        <Alert tone="info">You have no store whose invoices you may see.</Alert>
-      </Page>
-    );
+  if (!store) return <NoStorePage title="Invoices" what="invoices" />;
   const go = (next: { store?: string; month?: string }) =>
     void navigate({ to: '/invoices', search: { store: storeId, month, ...next } });
   return (

@@ -12,6 +12,7 @@ import { ClaimLink } from './finance/ClaimLink.js';
 import { CreditChangeForms } from './store-credit/CreditChangeForms.js';
 import { storeCreditQueries } from './queries.js';
 import { DataTable } from '../shared/components/DataTable.js';
+import { NoStorePage } from '../shared/components/NoStorePage.js';
 
 export const StoreCreditSearch = z.object({
   store: z.uuid().optional().catch(undefined),
@@ -144,12 +145,7 @@ export function StoreCreditPage() {
   const store = stores.find((s) => s.id === search.store) ?? stores[0];
   const storeId = store?.id ?? '';
   const balances = useQuery({ ...storeCreditQueries.balances(storeId), enabled: Boolean(store) });
-  if (!store)
-    return (
-      <Page title="Store credit">
-        <Alert tone="info">You have no store whose store credit you may see.</Alert>
-      </Page>
-    );
+  if (!store) return <NoStorePage title="Store credit" what="store credit" />;
   const open = (customer: string | undefined) =>
     void navigate({ to: '/store-credit', search: { store: storeId, customer } });
   return (

@@ -16,6 +16,7 @@ import { StorePicker } from '../shared/components/StorePicker.js';
 import { brandingApi } from './branding/brandingApi.js';
 import { abTestQueries } from './queries.js';
 import { DataTable } from '../shared/components/DataTable.js';
+import { NoStorePage } from '../shared/components/NoStorePage.js';
 
 const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
 
@@ -204,12 +205,7 @@ export function AbTestsPage() {
   const storeId = store?.id ?? '';
   const tests = useQuery({ ...abTestQueries.of(storeId), enabled: Boolean(store) });
   const [notice, setNotice] = useState<string | null>(null);
-  if (!store)
-    return (
-      <Page title="A/B tests">
-        <Alert tone="info">You have no store whose A/B tests you may see.</Alert>
-      </Page>
-    );
+  if (!store) return <NoStorePage title="A/B tests" what="A/B tests" />;
   const running = tests.data?.tests.some((t) => t.status === 'running') ?? true;
   return (
     <Page title={`A/B tests of ${store.name}`}>

@@ -20,6 +20,7 @@ import { StorePicker } from '../shared/components/StorePicker.js';
 import { brandingApi } from './branding/brandingApi.js';
 import { brandingQueries } from './queries.js';
 import { DataTable } from '../shared/components/DataTable.js';
+import { NoStorePage } from '../shared/components/NoStorePage.js';
 
 const COLOR_FIELDS: ReadonlyArray<{ field: BrandingColorField; label: string; hint: string }> = [
   { field: 'brand700', label: 'Primary colour', hint: 'Buttons, links and selected choices (brand 700).' },
@@ -585,12 +586,7 @@ export function BrandingPage() {
   const branding = useQuery({ ...brandingQueries.branding(storeId), enabled: Boolean(store) });
   const [draft, setDraft] = useState<Branding | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  if (!store)
-    return (
-      <Page title="Branding">
-        <Alert tone="info">You have no store whose branding you may see.</Alert>
-      </Page>
-    );
+  if (!store) return <NoStorePage title="Branding" what="branding" />;
   const view = branding.data;
   return (
     <Page title={`Branding of ${store.name}`}>

@@ -16,6 +16,7 @@ import { EditDeleteButtons } from './desk-tools/EditDeleteButtons.js';
 import { SopForm } from './desk-tools/SopForm.js';
 import { useListEditing } from './desk-tools/useListEditing.js';
 import { sopQueries } from './queries.js';
+import { NoStorePage } from '../shared/components/NoStorePage.js';
 
 export const SopsSearch = z.object({ store: z.uuid().optional().catch(undefined) });
 
@@ -66,12 +67,7 @@ export function SopsPage() {
       await refresh();
     },
   });
-  if (!store)
-    return (
-      <Page title="SOPs">
-        <Alert tone="info">You have no store whose SOPs you may see.</Alert>
-      </Page>
-    );
+  if (!store) return <NoStorePage title="SOPs" what="SOPs" />;
   const mayCreate = can(me, 'sop:create', storeId);
   const mayUpdate = can(me, 'sop:update', storeId);
   const mayMove = can(me, 'sop:set-state', storeId);

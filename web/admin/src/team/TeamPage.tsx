@@ -21,6 +21,7 @@ import { MemberCells, MembersTable } from './members/MembersTable.js';
 import { ConfirmDialog } from '../shared/components/ConfirmDialog.js';
 import { StorePicker } from '../shared/components/StorePicker.js';
 import { teamQueries } from './queries.js';
+import { NoStorePage } from '../shared/components/NoStorePage.js';
 
 const isOwnerRole = (role: RoleName) => OWNER_ROLES.includes(role);
 
@@ -168,13 +169,7 @@ export function TeamPage() {
       await client.invalidateQueries({ queryKey: teamQueries.members(storeId).queryKey });
     },
   });
-  if (!store) {
-    return (
-      <Page title="Team">
-        <Alert tone="info">You have no store whose team you may see.</Alert>
-      </Page>
-    );
-  }
+  if (!store) return <NoStorePage title="Team" what="team" />;
   return (
     <Page title={`Team of ${store.name}`}>
       <StorePicker
