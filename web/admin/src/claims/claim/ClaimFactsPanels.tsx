@@ -1,6 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { RECENT_CLAIMS_DAYS, type AdminClaimDetail, type ClaimFacts, type Address } from '@claims/contracts';
+import { RECENT_CLAIMS_DAYS, type AdminClaimDetail, type ClaimFacts } from '@claims/contracts';
 import { errorText } from '@claims/ui';
 import { formatDate, formatDateTime, formatMoney, humanizeCode, pluralize } from '@claims/format';
 import { Alert, ColumnHeads, TrackingLinks } from '@claims/ui/components';
@@ -10,26 +10,7 @@ import './decision.css';
 import { claimQueries } from '../queries.js';
 import { RiskPanel, RuleActivityPanel } from './RiskAndRules.js';
 import { FoldingCard } from '../../shared/components/FoldingCard.js';
-
-function AddressBlock({ address }: { address: Address }) {
-  const lines = [
-    address.name,
-    address.address1,
-    address.address2,
-    [address.city, address.provinceCode ?? address.province, address.zip].filter(Boolean).join(' '),
-    address.country,
-    address.phone,
-  ].filter((line): line is string => Boolean(line));
-  return (
-    <address>
-      {lines.map((line) => (
-        <span key={line} className="address-line">
-          {line}
-        </span>
-      ))}
-    </address>
-  );
-}
+import { AddressBlock } from './AddressBlock.js';
 
 /** The order: when placed, where it was shipped (and where the shopper asked it go now), each shipment with carrier, tracking and dates. */
 function OrderPanel({ facts }: { facts: ClaimFacts }) {
@@ -44,10 +25,14 @@ function OrderPanel({ facts }: { facts: ClaimFacts }) {
               <time dateTime={order.createdAt}>{formatDateTime(order.createdAt)}</time>
             </Fact>
             <Fact term="Shipping address">
-              <AddressBlock address={order.shippingAddress} />
+              <AddressBlock withPhone address={order.shippingAddress} />
             </Fact>
             <Fact term="Updated address (asked by the shopper)">
-              {facts.updatedShippingAddress ? <AddressBlock address={facts.updatedShippingAddress} /> : 'None'}
+              {facts.updatedShippingAddress ? (
+                <AddressBlock withPhone address={facts.updatedShippingAddress} />
+              ) : (
+                'None'
+              )}
             </Fact>
           </dl>
           {order.fulfillments.length > 0 ? (
