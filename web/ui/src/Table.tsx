@@ -26,8 +26,11 @@ export function Table({
   );
 }
 
-/** A table's head row, where its column heads are plain words. */
-export function ColumnHeads({ columns }: { columns: readonly string[] }) {
+/**
+ * A table's head row, where its column heads are plain words; `actions` adds a last column of row actions, its head
+ * said to a screen reader only.
+ */
+export function ColumnHeads({ columns, actions = false }: { columns: readonly string[]; actions?: boolean }) {
   return (
     <thead>
       <tr>
@@ -36,6 +39,11 @@ export function ColumnHeads({ columns }: { columns: readonly string[] }) {
             {column}
           </th>
         ))}
+        {actions ? (
+          <th scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
+        ) : null}
       </tr>
     </thead>
   );

@@ -13,7 +13,7 @@ import { errorText } from '@claims/ui';
 import { formatDateTime, pluralize } from '@claims/format';
 import { api } from '../shared/api.js';
 import { can, storesWith, useMe } from '../shared/session.js';
-import { Alert, EmptyState, Page, Skeleton, Table } from '@claims/ui/components';
+import { Alert, ColumnHeads, EmptyState, Page, Skeleton, Table } from '@claims/ui/components';
 import { Dialog } from '../shared/components/Dialog.js';
 import { Badge } from '../shared/components/ui.js';
 import { ConfirmDialog } from '../shared/components/ConfirmDialog.js';
@@ -264,22 +264,10 @@ export function ApiTokensPage() {
         ) : null}
         {tokens.data && tokens.data.data.length > 0 ? (
           <Table caption={`API tokens of ${store.name}`} captionHidden className="claims-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Starts with</th>
-                <th scope="col">Permissions</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Status</th>
-                {mayRevoke ? (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
+            <ColumnHeads
+              columns={['Name', 'Starts with', 'Permissions', 'Created', 'Last used', 'Expires', 'Status']}
+              actions={mayRevoke}
+            />
             <tbody>
               {tokens.data.data.map((token) => (
                 <tr key={token.id}>

@@ -146,23 +146,12 @@ export function DeliveryLog({
         <p className="muted">No delivery attempts yet. Send a test event to try the endpoint.</p>
       ) : null}
       {attempts.length > 0 ? (
-        <DataTable caption={`Delivery attempts to ${endpoint.url}, newest first`} captionHidden>
-          <thead>
-            <tr>
-              <th scope="col">Attempted</th>
-              <th scope="col">Event</th>
-              <th scope="col">Attempt</th>
-              <th scope="col">Result</th>
-              <th scope="col">Duration</th>
-              <th scope="col">Response</th>
-              <th scope="col">Next</th>
-              {mayReplay ? (
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              ) : null}
-            </tr>
-          </thead>
+        <DataTable
+          caption={`Delivery attempts to ${endpoint.url}, newest first`}
+          captionHidden
+          columns={['Attempted', 'Event', 'Attempt', 'Result', 'Duration', 'Response', 'Next']}
+          actions={mayReplay}
+        >
           <tbody>
             {attempts.map((attempt) => {
               const latest = latestOf.get(attempt.deliveryId) === attempt.id;
