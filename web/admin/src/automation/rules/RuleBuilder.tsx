@@ -23,6 +23,7 @@ import {
   type RuleDraft,
 } from './ruleDraft.js';
 import { Options } from '../../shared/components/Options.js';
+import { SubmitOrCancel } from '../../shared/components/SubmitOrCancel.js';
 
 const APPROVE_AS: Record<ApproveAs, string> = {
   '': 'What the shopper asked for',
@@ -285,14 +286,11 @@ export function RuleBuilder({
         {save.isError && !(isHttpError(save.error) && save.error.details.length > 0) ? (
           <Alert>The rule was not saved: {errorText(save.error)}</Alert>
         ) : null}
-        <div className="actions">
-          <button type="submit" className="button button-primary" disabled={save.isPending}>
-            {editing ? `Save as version ${editing.version + 1}` : 'Save rule'}
-          </button>
-          <button type="button" className="button button-secondary" onClick={onCancel}>
-            Cancel
-          </button>
-        </div>
+        <SubmitOrCancel
+          submit={editing ? `Save as version ${editing.version + 1}` : 'Save rule'}
+          busy={save.isPending}
+          onCancel={onCancel}
+        />
       </form>
     </section>
   );

@@ -15,6 +15,7 @@ import {
 import { Alert } from '@claims/ui/components';
 import { RESOLUTION_TYPE_LABELS } from '../../shared/labels.js';
 import { Options } from '../../shared/components/Options.js';
+import { SubmitOrCancel } from '../../shared/components/SubmitOrCancel.js';
 
 /**
  * The claim a macro's preview is filled from: a made-up claim of the chosen store, so the preview
@@ -250,14 +251,7 @@ export function MacroForm({
         </Alert>
       ) : null}
       {error ? <Alert>{error}</Alert> : null}
-      <div className="actions">
-        <button type="submit" className="button" disabled={busy}>
-          {macro ? 'Save macro' : 'Create macro'}
-        </button>
-        <button type="button" className="button button-secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <SubmitOrCancel submit={macro ? 'Save macro' : 'Create macro'} busy={busy} onCancel={onCancel} primary={false} />
     </form>
   );
 }
