@@ -39,6 +39,7 @@ import { ColumnChooser } from './queue/ColumnChooser.js';
 import { FirstRunGuide } from './queue/FirstRunGuide.js';
 import { claimQueries } from './queries.js';
 import { Options } from '../shared/components/Options.js';
+import { PeriodFields } from '../shared/components/PeriodFields.js';
 
 const EMPTY: AdminClaimListItem[] = [];
 
@@ -128,14 +129,14 @@ function Filters({
           ))}
         </select>
       </div>
-      <div className="field">
-        <label htmlFor={`${id}-from`}>Filed from</label>
-        <input id={`${id}-from`} type="date" value={draft.from ?? ''} onChange={set('from')} />
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-to`}>Filed to</label>
-        <input id={`${id}-to`} type="date" value={draft.to ?? ''} onChange={set('to')} />
-      </div>
+      <PeriodFields
+        from={draft.from ?? ''}
+        to={draft.to ?? ''}
+        onFrom={(from) => setDraft((d) => ({ ...d, from: from || undefined }))}
+        onTo={(to) => setDraft((d) => ({ ...d, to: to || undefined }))}
+        fromLabel="Filed from"
+        toLabel="Filed to"
+      />
       <div className="filter-actions">
         <button type="submit" className="button button-primary">
           Apply filters

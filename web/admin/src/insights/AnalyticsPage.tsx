@@ -25,6 +25,7 @@ import {
 } from './analytics/AnalyticsCharts.js';
 import { analyticsQueries } from './queries.js';
 import { DataTable } from '../shared/components/DataTable.js';
+import { PeriodFields } from '../shared/components/PeriodFields.js';
 
 const DAY_MS = 86_400_000;
 
@@ -73,28 +74,14 @@ function Filters({ search, onChange }: { search: AnalyticsSearch; onChange: (nex
       </div>
       {range === 'custom' ? (
         <>
-          <div className="field">
-            <label htmlFor={`${id}-from`}>From</label>
-            <input
-              id={`${id}-from`}
-              type="date"
-              value={from}
-              onChange={(e) => setFrom(e.target.value)}
-              aria-invalid={problem ? true : undefined}
-              aria-describedby={problem ? `${id}-problem` : undefined}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-to`}>To</label>
-            <input
-              id={`${id}-to`}
-              type="date"
-              value={to}
-              onChange={(e) => setTo(e.target.value)}
-              aria-invalid={problem ? true : undefined}
-              aria-describedby={problem ? `${id}-problem` : undefined}
-            />
-          </div>
+          <PeriodFields
+            from={from}
+            to={to}
+            onFrom={setFrom}
+            onTo={setTo}
+            problemId={problem ? `${id}-problem` : undefined}
+            invalid={Boolean(problem)}
+          />
           <div className="field">
             <button type="submit" className="button button-secondary">
               Apply range

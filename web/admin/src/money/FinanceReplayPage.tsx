@@ -15,6 +15,7 @@ import { ClaimLink } from './finance/ClaimLink.js';
 import { resolutionTypeLabel } from '../shared/labels.js';
 import { financeQueries } from './queries.js';
 import { DataTable } from '../shared/components/DataTable.js';
+import { PeriodFields } from '../shared/components/PeriodFields.js';
 
 export const ReplaySearch = z.object({ replay: z.uuid().optional().catch(undefined) });
 
@@ -78,14 +79,14 @@ function ReplayForm({
       <h2 id={`${id}-title`}>Start a replay</h2>
       <form className="stack" onSubmit={onSubmit} noValidate>
         <div className="filters">
-          <div className="field">
-            <label htmlFor={`${id}-from`}>Decided from</label>
-            <input id={`${id}-from`} type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-to`}>Decided to</label>
-            <input id={`${id}-to`} type="date" value={to} onChange={(e) => setTo(e.target.value)} />
-          </div>
+          <PeriodFields
+            from={from}
+            to={to}
+            onFrom={setFrom}
+            onTo={setTo}
+            fromLabel="Decided from"
+            toLabel="Decided to"
+          />
         </div>
         <fieldset className="field">
           <legend>Stores</legend>

@@ -19,6 +19,7 @@ import { PayoutBatches } from './finance/PayoutBatches.js';
 import { financeQueries } from './queries.js';
 import { DataTable } from '../shared/components/DataTable.js';
 import { Options } from '../shared/components/Options.js';
+import { PeriodFields } from '../shared/components/PeriodFields.js';
 
 export const PayoutsSearch = PeriodSearch.extend({
   store: z.uuid().optional().catch(undefined),
@@ -57,18 +58,19 @@ function Filters({
     if (wrong) return;
     onApply({ store: store || undefined, from, to, status: PayoutStatus.safeParse(status).data });
   }
-  const invalid = problem ? ({ 'aria-invalid': true, 'aria-describedby': `${id}-problem` } as const) : {};
   return (
     <form className="filters" onSubmit={onSubmit} aria-label="Payout filters" noValidate>
       <StoreSelect stores={stores} value={store} onChange={setStore} anyStore="All stores" />
-      <div className="field">
-        <label htmlFor={`${id}-from`}>Decided from</label>
-        <input id={`${id}-from`} type="date" value={from} onChange={(e) => setFrom(e.target.value)} {...invalid} />
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-to`}>Decided to</label>
-        <input id={`${id}-to`} type="date" value={to} onChange={(e) => setTo(e.target.value)} {...invalid} />
-      </div>
+      <PeriodFields
+        from={from}
+        to={to}
+        onFrom={setFrom}
+        onTo={setTo}
+        fromLabel="Decided from"
+        toLabel="Decided to"
+        problemId={problem ? `${id}-problem` : undefined}
+        invalid={Boolean(problem)}
+      />
       <div className="field">
         <label htmlFor={`${id}-status`}>Status</label>
         <select id={`${id}-status`} value={status} onChange={(e) => setStatus(e.target.value)}>
