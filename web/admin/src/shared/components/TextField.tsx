@@ -1,11 +1,15 @@
 import { useId, type InputHTMLAttributes } from 'react';
 
-/** A labelled input whose problem, when it has one, is said under it and named by it (aria-describedby). */
+/**
+ * A labelled input with its hint, where it has one, and its problem, when it has one, said under it; the input is
+ * described by the problem while there is one, else by the hint.
+ */
 export function TextField({
   label,
+  hint,
   problem,
   ...input
-}: { label: string; problem: string | undefined } & Omit<
+}: { label: string; hint?: string; problem?: string | undefined } & Omit<
   InputHTMLAttributes<HTMLInputElement>,
   'id' | 'aria-invalid' | 'aria-describedby'
 >) {
@@ -17,8 +21,13 @@ export function TextField({
         id={id}
         {...input}
         aria-invalid={problem ? true : undefined}
-        aria-describedby={problem ? `${id}-error` : undefined}
+        aria-describedby={problem ? `${id}-error` : hint ? `${id}-hint` : undefined}
       />
+      {hint ? (
+        <p className="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
       {problem ? (
         <p id={`${id}-error`} className="field-error">
           {problem}
