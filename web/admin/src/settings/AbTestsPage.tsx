@@ -17,6 +17,7 @@ import { brandingApi } from './branding/brandingApi.js';
 import { abTestQueries } from './queries.js';
 import { DataTable } from '../shared/components/DataTable.js';
 import { NoStorePage } from '../shared/components/NoStorePage.js';
+import { ProblemList } from '../shared/components/ProblemList.js';
 
 const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
 
@@ -89,15 +90,7 @@ function StartTestForm({ storeId, onStarted }: { storeId: string; onStarted: (me
           Start test
         </button>
       </form>
-      {problems.length > 0 ? (
-        <Alert>
-          <ul>
-            {problems.map((p) => (
-              <li key={p}>{p}</li>
-            ))}
-          </ul>
-        </Alert>
-      ) : null}
+      <ProblemList problems={problems} bulleted />
       {start.isError ? <Alert>{errorText(start.error)}</Alert> : null}
     </section>
   );

@@ -21,6 +21,7 @@ import { brandingApi } from './branding/brandingApi.js';
 import { brandingQueries } from './queries.js';
 import { DataTable } from '../shared/components/DataTable.js';
 import { NoStorePage } from '../shared/components/NoStorePage.js';
+import { ProblemList } from '../shared/components/ProblemList.js';
 
 const COLOR_FIELDS: ReadonlyArray<{ field: BrandingColorField; label: string; hint: string }> = [
   { field: 'brand700', label: 'Primary colour', hint: 'Buttons, links and selected choices (brand 700).' },
@@ -423,16 +424,7 @@ function BrandingForm({
           </Field>
         </div>
       </fieldset>
-      {problems.length > 0 ? (
-        <Alert>
-          <p>Not saved:</p>
-          <ul>
-            {problems.map((p) => (
-              <li key={p}>{p}</li>
-            ))}
-          </ul>
-        </Alert>
-      ) : null}
+      <ProblemList problems={problems} lead="Not saved:" bulleted />
       {save.isError ? <Alert>{errorText(save.error)}</Alert> : null}
       {editable ? (
         <div className="actions">

@@ -16,6 +16,7 @@ import { Alert } from '@claims/ui/components';
 import { RESOLUTION_TYPE_LABELS } from '../../shared/labels.js';
 import { Options } from '../../shared/components/Options.js';
 import { SubmitOrCancel } from '../../shared/components/SubmitOrCancel.js';
+import { ProblemList } from '../../shared/components/ProblemList.js';
 
 /**
  * The claim a macro's preview is filled from: a made-up claim of the chosen store, so the preview
@@ -241,15 +242,7 @@ export function MacroForm({
           </p>
         ) : null}
       </section>
-      {problems.length ? (
-        <Alert>
-          <ul>
-            {problems.map((p) => (
-              <li key={p}>{p}</li>
-            ))}
-          </ul>
-        </Alert>
-      ) : null}
+      <ProblemList problems={problems} bulleted />
       {error ? <Alert>{error}</Alert> : null}
       <SubmitOrCancel submit={macro ? 'Save macro' : 'Create macro'} busy={busy} onCancel={onCancel} primary={false} />
     </form>
