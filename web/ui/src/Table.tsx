@@ -25,3 +25,26 @@ export function Table({
     </div>
   );
 }
+
+/**
+ * A table's head row, where its column heads are plain words; `actions` adds a last column of row actions, its head
+ * said to a screen reader only.
+ */
+export function ColumnHeads({ columns, actions = false }: { columns: readonly string[]; actions?: boolean }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((column) => (
+          <th key={column} scope="col">
+            {column}
+          </th>
+        ))}
+        {actions ? (
+          <th scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
+        ) : null}
+      </tr>
+    </thead>
+  );
+}

@@ -10,6 +10,7 @@ import { KillSwitch } from './rules/KillSwitch.js';
 import { RuleBuilder } from './rules/RuleBuilder.js';
 import { RuleList } from './rules/RuleList.js';
 import { ruleQueries } from './queries.js';
+import { NoStorePage } from '../shared/components/NoStorePage.js';
 
 /** The builder's state: closed, a new rule, or the next version of a rule. */
 type Building = { kind: 'closed' } | { kind: 'new' } | { kind: 'edit'; rule: RuleView };
@@ -28,12 +29,7 @@ export function RulesPage() {
   const rules = useQuery({ ...ruleQueries.list(storeId), enabled: Boolean(store) });
   const [building, setBuilding] = useState<Building>({ kind: 'closed' });
   const [notice, setNotice] = useState('');
-  if (!store)
-    return (
-      <Page title="Rules">
-        <Alert tone="info">You have no store whose rules you may see.</Alert>
-      </Page>
-    );
+  if (!store) return <NoStorePage title="Rules" what="rules" />;
   const mayUpdate = can(me, 'automation:update', storeId);
   return (
     <Page

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import type { AdminClaimDetail, MacroResolutionPreset } from '@claims/contracts';
@@ -19,6 +19,7 @@ import { AssignmentSection } from './claim/AssignmentSection.js';
 import { OrderReference } from './order/OrderReference.js';
 import { ReviewSection } from './reviews/ReviewSection.js';
 import { ReturnsSection } from './returns/ReturnsSection.js';
+import { ReferenceMatches } from './ReferenceMatches.js';
 import { ClaimDeskBar } from './claim/ClaimDeskBar.js';
 import { claimQueries } from './queries.js';
 import './claimPage.css';
@@ -42,43 +43,36 @@ export function ClaimPage() {
 function OrderClaims({ reference }: { reference: string }) {
   const navigate = useNavigate();
   const found = useQuery(claimQueries.matching(reference));
-  const only = found.data?.data.length === 1 ? found.data.data[0] : undefined;
-  useEffect(() => {
-    if (only) void navigate({ to: '/claims/view/$claimRef', params: { claimRef: only.id }, search: {}, replace: true });
-  }, [only, navigate]);
-  if (found.isPending || only)
-    return (
-      <Page title="Finding the claim">
-        <p role="status">Looking up {reference}…</p>
-      </Page>
-    );
-  if (found.isError)
-    return (
-      <Page title="Something went wrong">
-        <Alert>{found.error.message}</Alert>
-      </Page>
-    );
-  const claims = found.data.data;
   return (
-    <Page title={claims.length === 0 ? 'Claim not found' : `Claims of order ${reference}`}>
-      {claims.length === 0 ? (
-        <Alert tone="info">No claim you can see matches {reference}.</Alert>
-      ) : (
-        <ul className="plain">
-          {claims.map((c) => (
-            <li key={c.id}>
-              <Link to="/claims/view/$claimRef" params={{ claimRef: c.id }} search={{}}>
-                #{c.claimNumber}
-              </Link>{' '}
-              <StatusBadge status={c.status} /> · filed {formatDateTime(c.createdAt)}
-            </li>
-          ))}
-        </ul>
+    <ReferenceMatches
+      found={found}
+      reference={reference}
+      finding="Finding the claim"
+      open={(only) =>
+        void navigate({ to: '/claims/view/$claimRef', params: { claimRef: only.id }, search: {}, replace: true })
+      }
+      list={(claims) => (
+        <Page title={claims.length === 0 ? 'Claim not found' : `Claims of order ${reference}`}>
+          {claims.length === 0 ? (
+            <Alert tone="info">No claim you can see matches {reference}.</Alert>
+          ) : (
+            <ul className="plain">
+              {claims.map((c) => (
+                <li key={c.id}>
+                  <Link to="/claims/view/$claimRef" params={{ claimRef: c.id }} search={{}}>
+                    #{c.claimNumber}
+                  </Link>{' '}
+                  <StatusBadge status={c.status} /> · filed {formatDateTime(c.createdAt)}
+                </li>
+              ))}
+            </ul>
+          )}
+          <Link to="/" search={{}}>
+            Back to the claims
+          </Link>
+        </Page>
       )}
-      <Link to="/" search={{}}>
-        Back to the claims
-      </Link>
-    </Page>
+    />
   );
 }
 

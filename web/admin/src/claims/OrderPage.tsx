@@ -9,6 +9,7 @@ import { Fact, StatusBadge } from '../shared/components/ui.js';
 import { ProtectionSection } from './order/ProtectionSection.js';
 import { StaffClaimForm } from './order/StaffClaimForm.js';
 import { orderQueries } from './queries.js';
+import { DataTable } from '../shared/components/DataTable.js';
 
 /** `/admin/orders/$orderId`: an order's items, shipments, protection and claims; protection changes and a staff-filed claim. */
 export function OrderPage() {
@@ -64,30 +65,19 @@ export function OrderPage() {
           </section>
           <section className="card" aria-labelledby="order-items">
             <h2 id="order-items">Items</h2>
-            <div className="table-wrap">
-              <table className="claims-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Product</th>
-                    <th scope="col">SKU</th>
-                    <th scope="col">Quantity</th>
-                    <th scope="col">Price</th>
-                    <th scope="col">Claimed</th>
+            <DataTable columns={['Product', 'SKU', 'Quantity', 'Price', 'Claimed']}>
+              <tbody>
+                {data.items.map((item) => (
+                  <tr key={item.sourceItemId}>
+                    <th scope="row">{item.productName}</th>
+                    <td>{item.sku}</td>
+                    <td>{item.quantity}</td>
+                    <td>{formatItemMoney(item.price, data.currency)}</td>
+                    <td>{item.claimed ? 'Yes' : 'No'}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {data.items.map((item) => (
-                    <tr key={item.sourceItemId}>
-                      <th scope="row">{item.productName}</th>
-                      <td>{item.sku}</td>
-                      <td>{item.quantity}</td>
-                      <td>{formatItemMoney(item.price, data.currency)}</td>
-                      <td>{item.claimed ? 'Yes' : 'No'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                ))}
+              </tbody>
+            </DataTable>
           </section>
           <section className="card" aria-labelledby="order-shipments">
             <h2 id="order-shipments">Shipments</h2>

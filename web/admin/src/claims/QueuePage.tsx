@@ -25,6 +25,7 @@ import { storesWith, useMe } from '../shared/session.js';
 import { BulkStatusBar } from './queue/BulkStatusBar.js';
 import { Alert, Page } from '@claims/ui/components';
 import { PROTECTION_LABELS, RISK_LABELS } from '../shared/components/ui.js';
+import { StoreSelect } from '../shared/components/StorePicker.js';
 import { HelpDialog } from './shortcuts/HelpDialog.js';
 import { claimTypeLabel } from '../shared/labels.js';
 import { COLUMN_OF_SORT, DEFAULT_VISIBILITY, SORT_OF_COLUMN, SORT_WORDS, columns, features } from './queue/columns.js';
@@ -37,6 +38,8 @@ import { rememberQueueOrder } from './queue/queueOrder.js';
 import { ColumnChooser } from './queue/ColumnChooser.js';
 import { FirstRunGuide } from './queue/FirstRunGuide.js';
 import { claimQueries } from './queries.js';
+import { Options } from '../shared/components/Options.js';
+import { PeriodFields } from '../shared/components/PeriodFields.js';
 
 const EMPTY: AdminClaimListItem[] = [];
 
@@ -97,35 +100,22 @@ function Filters({
         <label htmlFor={`${id}-type`}>Claim type</label>
         <select id={`${id}-type`} value={draft.type ?? ''} onChange={set('type')}>
           <option value="">Any type</option>
-          {ClaimType.options.map((t) => (
-            <option key={t} value={t}>
-              {claimTypeLabel(t)}
-            </option>
-          ))}
+          <Options values={ClaimType.options} label={(t) => claimTypeLabel(t)} />
         </select>
       </div>
       {stores.length > 1 ? (
-        <div className="field">
-          <label htmlFor={`${id}-store`}>Store</label>
-          <select id={`${id}-store`} value={draft.store ?? ''} onChange={set('store')}>
-            <option value="">Every store</option>
-            {stores.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <StoreSelect
+          stores={stores}
+          value={draft.store ?? ''}
+          onChange={(store) => setDraft((d) => ({ ...d, store: store || undefined }))}
+          anyStore="Every store"
+        />
       ) : null}
       <div className="field">
         <label htmlFor={`${id}-protection`}>Protection</label>
         <select id={`${id}-protection`} value={draft.protection ?? ''} onChange={set('protection')}>
           <option value="">Any protection</option>
-          {ProtectionStatus.options.map((p) => (
-            <option key={p} value={p}>
-              {PROTECTION_LABELS[p]}
-            </option>
-          ))}
+          <Options values={ProtectionStatus.options} label={(p) => PROTECTION_LABELS[p]} />
         </select>
       </div>
       <div className="field">
@@ -139,14 +129,14 @@ function Filters({
           ))}
         </select>
       </div>
-      <div className="field">
-        <label htmlFor={`${id}-from`}>Filed from</label>
-        <input id={`${id}-from`} type="date" value={draft.from ?? ''} onChange={set('from')} />
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-to`}>Filed to</label>
-        <input id={`${id}-to`} type="date" value={draft.to ?? ''} onChange={set('to')} />
-      </div>
+      <PeriodFields
+        from={draft.from ?? ''}
+        to={draft.to ?? ''}
+        onFrom={(from) => setDraft((d) => ({ ...d, from: from || undefined }))}
+        onTo={(to) => setDraft((d) => ({ ...d, to: to || undefined }))}
+        fromLabel="Filed from"
+        toLabel="Filed to"
+      />
       <div className="filter-actions">
         <button type="submit" className="button button-primary">
           Apply filters

@@ -8,6 +8,9 @@ import { Alert, Page } from '@claims/ui/components';
 import { storesWith, useMe } from '../shared/session.js';
 import { StorePicker } from '../shared/components/StorePicker.js';
 import { returnQueries } from './queries.js';
+import { DataTable } from '../shared/components/DataTable.js';
+import { Options } from '../shared/components/Options.js';
+import { NoStorePage } from '../shared/components/NoStorePage.js';
 
 export const ReturnsSearch = z.object({
   store: z.uuid().optional().catch(undefined),
@@ -24,12 +27,7 @@ export function ReturnsPage() {
   const store = stores.find((s) => s.id === search.store) ?? stores[0];
   const storeId = store?.id ?? '';
   const returns = useQuery({ ...returnQueries.list(storeId, search.status), enabled: Boolean(store) });
-  if (!store)
-    return (
-      <Page title="Returns">
-        <Alert tone="info">You have no store whose returns you may see.</Alert>
-      </Page>
-    );
+  if (!store) return <NoStorePage title="Returns" what="returns" />;
   return (
     <Page title={`Returns of ${store.name}`}>
       <div className="inline-form">
@@ -51,11 +49,7 @@ export function ReturnsPage() {
             }
           >
             <option value="">Every status</option>
-            {ReturnStatus.options.map((s) => (
-              <option key={s} value={s}>
-                {RETURN_STATUS_LABELS[s]}
-              </option>
-            ))}
+            <Options values={ReturnStatus.options} label={(s) => RETURN_STATUS_LABELS[s]} />
           </select>
         </div>
       </div>
@@ -69,43 +63,32 @@ export function ReturnsPage() {
       ) : null}
       {returns.data && returns.data.data.length === 0 ? <p className="muted">No returns here yet.</p> : null}
       {returns.data && returns.data.data.length > 0 ? (
-        <div className="table-wrap">
-          <table className="claims-table">
-            <caption className="visually-hidden">Returns of {store.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Return</th>
-                <th scope="col">Claim</th>
-                <th scope="col">Status</th>
-                <th scope="col">Where</th>
-                <th scope="col">Reason</th>
-                <th scope="col">Method</th>
-                <th scope="col">Items</th>
-                <th scope="col">Started</th>
+        <DataTable
+          caption={`Returns of ${store.name}`}
+          captionHidden
+          columns={['Return', 'Claim', 'Status', 'Where', 'Reason', 'Method', 'Items', 'Started']}
+        >
+          <tbody>
+            {returns.data.data.map((r) => (
+              <tr key={r.id}>
+                <th scope="row">{r.code}</th>
+                <td>
+                  <Link to="/claims/view/$claimRef" params={{ claimRef: r.claimId }} search={{}}>
+                    Claim #{r.claimNumber}
+                  </Link>
+                </td>
+                <td>{RETURN_STATUS_LABELS[r.status]}</td>
+                <td>{r.handling === 'store_portal' ? 'Store portal' : 'Here'}</td>
+                <td>{RETURN_REASON_LABELS[r.reason]}</td>
+                <td>{RETURN_METHOD_LABELS[r.method]}</td>
+                <td className="numeric">{r.itemCount}</td>
+                <td>
+                  <time dateTime={r.startedAt}>{formatDateTime(r.startedAt)}</time>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {returns.data.data.map((r) => (
-                <tr key={r.id}>
-                  <th scope="row">{r.code}</th>
-                  <td>
-                    <Link to="/claims/view/$claimRef" params={{ claimRef: r.claimId }} search={{}}>
-                      Claim #{r.claimNumber}
-                    </Link>
-                  </td>
-                  <td>{RETURN_STATUS_LABELS[r.status]}</td>
-                  <td>{r.handling === 'store_portal' ? 'Store portal' : 'Here'}</td>
-                  <td>{RETURN_REASON_LABELS[r.reason]}</td>
-                  <td>{RETURN_METHOD_LABELS[r.method]}</td>
-                  <td className="numeric">{r.itemCount}</td>
-                  <td>
-                    <time dateTime={r.startedAt}>{formatDateTime(r.startedAt)}</time>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </DataTable>
       ) : null}
     </Page>
   );

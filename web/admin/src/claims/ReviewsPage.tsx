@@ -6,8 +6,10 @@ import { errorText } from '@claims/ui';
 import { formatDateTime } from '@claims/format';
 import { Alert, Page } from '@claims/ui/components';
 import { storesWith, useMe } from '../shared/session.js';
+import { StoreSelect } from '../shared/components/StorePicker.js';
 import { Stars } from './reviews/Stars.js';
 import { reviewQueries } from './queries.js';
+import { DataTable } from '../shared/components/DataTable.js';
 
 export const ReviewsSearch = z.object({
   store: z.uuid().optional().catch(undefined),
@@ -30,21 +32,12 @@ export function ReviewsPage() {
     <Page title="Reviews">
       <form className="inline-form" aria-label="Filter the reviews" onSubmit={(e) => e.preventDefault()}>
         {stores.length > 1 ? (
-          <div className="field">
-            <label htmlFor={`${id}-store`}>Store</label>
-            <select
-              id={`${id}-store`}
-              value={store ?? ''}
-              onChange={(e) => filter({ store: e.target.value || undefined, rating: search.rating })}
-            >
-              <option value="">Every store</option>
-              {stores.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.name}
-                </option>
-              ))}
-            </select>
-          </div>
+          <StoreSelect
+            stores={stores}
+            value={store ?? ''}
+            onChange={(next) => filter({ store: next || undefined, rating: search.rating })}
+            anyStore="Every store"
+          />
         ) : null}
         <div className="field">
           <label htmlFor={`${id}-rating`}>Rating</label>
@@ -70,41 +63,28 @@ export function ReviewsPage() {
       {reviews.isError ? <Alert>The reviews could not be loaded: {errorText(reviews.error)}</Alert> : null}
       {reviews.isSuccess && list.length === 0 ? <p className="muted">No reviews match.</p> : null}
       {list.length > 0 ? (
-        <div className="table-wrap">
-          <table className="claims-table">
-            <caption className="visually-hidden">Reviews</caption>
-            <thead>
-              <tr>
-                <th scope="col">Claim</th>
-                <th scope="col">Store</th>
-                <th scope="col">Customer</th>
-                <th scope="col">Rating</th>
-                <th scope="col">Review</th>
-                <th scope="col">Left</th>
+        <DataTable caption="Reviews" captionHidden columns={['Claim', 'Store', 'Customer', 'Rating', 'Review', 'Left']}>
+          <tbody>
+            {list.map((review) => (
+              <tr key={review.id}>
+                <th scope="row">
+                  <Link to="/claims/view/$claimRef" params={{ claimRef: review.claimId }} search={{}}>
+                    #{review.claimNumber}
+                  </Link>
+                </th>
+                <td>{review.store.name}</td>
+                <td>{review.customerName}</td>
+                <td>
+                  <Stars rating={review.rating} />
+                </td>
+                <td>{review.text || <span className="muted">(no text)</span>}</td>
+                <td>
+                  <time dateTime={review.createdAt}>{formatDateTime(review.createdAt)}</time>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {list.map((review) => (
-                <tr key={review.id}>
-                  <th scope="row">
-                    <Link to="/claims/view/$claimRef" params={{ claimRef: review.claimId }} search={{}}>
-                      #{review.claimNumber}
-                    </Link>
-                  </th>
-                  <td>{review.store.name}</td>
-                  <td>{review.customerName}</td>
-                  <td>
-                    <Stars rating={review.rating} />
-                  </td>
-                  <td>{review.text || <span className="muted">(no text)</span>}</td>
-                  <td>
-                    <time dateTime={review.createdAt}>{formatDateTime(review.createdAt)}</time>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </DataTable>
       ) : null}
     </Page>
   );

@@ -12,6 +12,7 @@ import { formatDay } from '@claims/format';
 import { api, isHttpError } from '../shared/api.js';
 import { storesWith, useMe } from '../shared/session.js';
 import { Alert, Page } from '@claims/ui/components';
+import { StoreSelect } from '../shared/components/StorePicker.js';
 import { reasonLabel } from '../shared/labels.js';
 import { PRESETS, dayOf, periodOf, type AnalyticsSearch } from './analytics/period.js';
 import { formatChange, formatDuration, formatRate, formatTotals } from '../shared/format.js';
@@ -23,6 +24,8 @@ import {
   ShipmentStatusChart,
 } from './analytics/AnalyticsCharts.js';
 import { analyticsQueries } from './queries.js';
+import { DataTable } from '../shared/components/DataTable.js';
+import { PeriodFields } from '../shared/components/PeriodFields.js';
 
 const DAY_MS = 86_400_000;
 
@@ -71,28 +74,14 @@ function Filters({ search, onChange }: { search: AnalyticsSearch; onChange: (nex
       </div>
       {range === 'custom' ? (
         <>
-          <div className="field">
-            <label htmlFor={`${id}-from`}>From</label>
-            <input
-              id={`${id}-from`}
-              type="date"
-              value={from}
-              onChange={(e) => setFrom(e.target.value)}
-              aria-invalid={problem ? true : undefined}
-              aria-describedby={problem ? `${id}-problem` : undefined}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-to`}>To</label>
-            <input
-              id={`${id}-to`}
-              type="date"
-              value={to}
-              onChange={(e) => setTo(e.target.value)}
-              aria-invalid={problem ? true : undefined}
-              aria-describedby={problem ? `${id}-problem` : undefined}
-            />
-          </div>
+          <PeriodFields
+            from={from}
+            to={to}
+            onFrom={setFrom}
+            onTo={setTo}
+            problemId={problem ? `${id}-problem` : undefined}
+            invalid={Boolean(problem)}
+          />
           <div className="field">
             <button type="submit" className="button button-secondary">
               Apply range
@@ -101,21 +90,12 @@ function Filters({ search, onChange }: { search: AnalyticsSearch; onChange: (nex
         </>
       ) : null}
       {stores.length > 1 ? (
-        <div className="field">
-          <label htmlFor={`${id}-store`}>Store</label>
-          <select
-            id={`${id}-store`}
-            value={search.store ?? ''}
-            onChange={(e) => onChange({ ...search, store: e.target.value || undefined })}
-          >
-            <option value="">All stores</option>
-            {stores.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <StoreSelect
+          stores={stores}
+          value={search.store ?? ''}
+          onChange={(store) => onChange({ ...search, store: store || undefined })}
+          anyStore="All stores"
+        />
       ) : null}
       {problem ? (
         <p id={`${id}-problem`} className="field-error field-wide" role="alert">
@@ -253,24 +233,16 @@ function DenialReasons({ figures }: { figures: AnalyticsFigures }) {
       {figures.topDenialReasons.length === 0 ? (
         <p className="hint">No denials in this period.</p>
       ) : (
-        <div className="table-wrap">
-          <table className="claims-table">
-            <thead>
-              <tr>
-                <th scope="col">Reason</th>
-                <th scope="col">Denied items</th>
+        <DataTable columns={['Reason', 'Denied items']}>
+          <tbody>
+            {figures.topDenialReasons.map((r) => (
+              <tr key={r.reason ?? 'none'}>
+                <th scope="row">{r.reason ? reasonLabel(r.reason) : 'No reason given'}</th>
+                <td>{r.count}</td>
               </tr>
-            </thead>
-            <tbody>
-              {figures.topDenialReasons.map((r) => (
-                <tr key={r.reason ?? 'none'}>
-                  <th scope="row">{r.reason ? reasonLabel(r.reason) : 'No reason given'}</th>
-                  <td>{r.count}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </DataTable>
       )}
     </section>
   );

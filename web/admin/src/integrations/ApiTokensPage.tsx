@@ -13,13 +13,16 @@ import { errorText } from '@claims/ui';
 import { formatDateTime, pluralize } from '@claims/format';
 import { api } from '../shared/api.js';
 import { can, storesWith, useMe } from '../shared/session.js';
-import { Alert, EmptyState, Page, Skeleton, Table } from '@claims/ui/components';
+import { Alert, ColumnHeads, EmptyState, Page, Skeleton, Table } from '@claims/ui/components';
 import { Dialog } from '../shared/components/Dialog.js';
 import { Badge } from '../shared/components/ui.js';
 import { ConfirmDialog } from '../shared/components/ConfirmDialog.js';
 import { SecretValue } from './secrets/SecretValue.js';
 import { StorePicker } from '../shared/components/StorePicker.js';
 import { apiTokenQueries } from './queries.js';
+import { ProblemList } from '../shared/components/ProblemList.js';
+import { Options } from '../shared/components/Options.js';
+import { NoStorePage } from '../shared/components/NoStorePage.js';
 
 const time = (iso: string | null) => (iso ? <time dateTime={iso}>{formatDateTime(iso)}</time> : '—');
 
@@ -132,11 +135,7 @@ function CreateTokenForm({
             onChange={(e) => setLifetimeDays(Number(e.target.value))}
             aria-describedby={`${id}-lifetime-hint`}
           >
-            {LIFETIMES_DAYS.map((days) => (
-              <option key={days} value={days}>
-                {pluralize(days, 'day')}
-              </option>
-            ))}
+            <Options values={LIFETIMES_DAYS} label={(days) => pluralize(days, 'day')} />
           </select>
           <p id={`${id}-lifetime-hint`} className="hint">
             Then the token is refused; create a new one before and replace it where it is used.
@@ -187,15 +186,7 @@ function CreateTokenForm({
             {shown.length === 0 ? <p className="muted">No permission matches the filter.</p> : null}
           </div>
         </fieldset>
-        {problems.length > 0 ? (
-          <div role="alert" className="alert alert-danger">
-            <ul className="plain">
-              {problems.map((p) => (
-                <li key={p}>{p}</li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
+        <ProblemList problems={problems} />
         {create.isError ? <Alert>{errorText(create.error)}</Alert> : null}
         <div className="actions">
           <button type="submit" className="button button-primary" disabled={create.isPending}>
@@ -230,12 +221,7 @@ export function ApiTokensPage() {
       await client.invalidateQueries({ queryKey: apiTokenQueries.of(storeId).queryKey });
     },
   });
-  if (!store)
-    return (
-      <Page title="API tokens">
-        <Alert tone="info">You have no store whose API tokens you may see.</Alert>
-      </Page>
-    );
+  if (!store) return <NoStorePage title="API tokens" what="API tokens" />;
   const mayRevoke = can(me, 'api-tokens:delete', storeId);
   return (
     <Page title={`API tokens of ${store.name}`}>
@@ -278,22 +264,10 @@ export function ApiTokensPage() {
         ) : null}
         {tokens.data && tokens.data.data.length > 0 ? (
           <Table caption={`API tokens of ${store.name}`} captionHidden className="claims-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Starts with</th>
-                <th scope="col">Permissions</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Status</th>
-                {mayRevoke ? (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
+            <ColumnHeads
+              columns={['Name', 'Starts with', 'Permissions', 'Created', 'Last used', 'Expires', 'Status']}
+              actions={mayRevoke}
+            />
             <tbody>
               {tokens.data.data.map((token) => (
                 <tr key={token.id}>

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { CreateWebhookEndpointResponse, WebhookEndpoint } from '@claims/contracts';
 import { errorText } from '@claims/ui';
 import { formatDateTime } from '@claims/format';
-import { Alert, EmptyState, Page, Skeleton, Table } from '@claims/ui/components';
+import { Alert, ColumnHeads, EmptyState, Page, Skeleton, Table } from '@claims/ui/components';
 import { Dialog } from '../shared/components/Dialog.js';
 import { can, storesWith, useMe } from '../shared/session.js';
 import { Badge } from '../shared/components/ui.js';
@@ -14,6 +14,7 @@ import { StorePicker } from '../shared/components/StorePicker.js';
 import { AddEndpointForm } from './webhooks/AddEndpointForm.js';
 import { EndpointPanel } from './webhooks/EndpointPanel.js';
 import { webhookQueries } from './queries.js';
+import { NoStorePage } from '../shared/components/NoStorePage.js';
 
 const ENDPOINTS_REFRESH_MS = 5_000;
 
@@ -42,12 +43,7 @@ export function WebhooksPage() {
   });
   const [created, setCreated] = useState<CreateWebhookEndpointResponse | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  if (!store)
-    return (
-      <Page title="Webhooks">
-        <Alert tone="info">You have no store whose webhooks you may see.</Alert>
-      </Page>
-    );
+  if (!store) return <NoStorePage title="Webhooks" what="webhooks" />;
   const open = endpoints.data?.data.find((e) => e.id === search.endpoint) ?? null;
   const show = (endpointId: string | undefined) =>
     void navigate({ to: '/webhooks', search: { store: storeId, endpoint: endpointId } });
@@ -87,15 +83,7 @@ export function WebhooksPage() {
         ) : null}
         {endpoints.data && endpoints.data.data.length > 0 ? (
           <Table caption={`Webhook endpoints of ${store.name}`} captionHidden className="claims-table">
-            <thead>
-              <tr>
-                <th scope="col">URL</th>
-                <th scope="col">Description</th>
-                <th scope="col">Event types</th>
-                <th scope="col">Status</th>
-                <th scope="col">Added</th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={['URL', 'Description', 'Event types', 'Status', 'Added']} />
             <tbody>
               {endpoints.data.data.map((endpoint) => (
                 <tr key={endpoint.id}>

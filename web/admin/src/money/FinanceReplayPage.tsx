@@ -14,6 +14,8 @@ import { shortId, storeNameOf } from './finance/references.js';
 import { ClaimLink } from './finance/ClaimLink.js';
 import { resolutionTypeLabel } from '../shared/labels.js';
 import { financeQueries } from './queries.js';
+import { DataTable } from '../shared/components/DataTable.js';
+import { PeriodFields } from '../shared/components/PeriodFields.js';
 
 export const ReplaySearch = z.object({ replay: z.uuid().optional().catch(undefined) });
 
@@ -77,14 +79,14 @@ function ReplayForm({
       <h2 id={`${id}-title`}>Start a replay</h2>
       <form className="stack" onSubmit={onSubmit} noValidate>
         <div className="filters">
-          <div className="field">
-            <label htmlFor={`${id}-from`}>Decided from</label>
-            <input id={`${id}-from`} type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-to`}>Decided to</label>
-            <input id={`${id}-to`} type="date" value={to} onChange={(e) => setTo(e.target.value)} />
-          </div>
+          <PeriodFields
+            from={from}
+            to={to}
+            onFrom={setFrom}
+            onTo={setTo}
+            fromLabel="Decided from"
+            toLabel="Decided to"
+          />
         </div>
         <fieldset className="field">
           <legend>Stores</legend>
@@ -198,36 +200,33 @@ function TotalsTable({
   none: string;
 }) {
   return (
-    <div className="table-wrap">
-      <table className="claims-table">
-        <caption>{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Store</th>
-            <th scope="col">Currency</th>
-            <th scope="col">{live}</th>
-            <th scope="col">Replayed</th>
-            <th scope="col">Difference</th>
+    <DataTable caption={caption}>
+      <thead>
+        <tr>
+          <th scope="col">Store</th>
+          <th scope="col">Currency</th>
+          <th scope="col">{live}</th>
+          <th scope="col">Replayed</th>
+          <th scope="col">Difference</th>
+        </tr>
+      </thead>
+      <tbody>
+        {totals.map((s) => (
+          <tr key={`${s.storeId} ${s.currency}`}>
+            <th scope="row">{storeNameOf(stores, s.storeId)}</th>
+            <td>{s.currency}</td>
+            <td className="numeric">{formatMoney(s.live, s.currency)}</td>
+            <td className="numeric">{formatMoney(s.replayed, s.currency)}</td>
+            <td className="numeric">{formatMoney(difference(s.replayed, s.live, s.currency), s.currency)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {totals.map((s) => (
-            <tr key={`${s.storeId} ${s.currency}`}>
-              <th scope="row">{storeNameOf(stores, s.storeId)}</th>
-              <td>{s.currency}</td>
-              <td className="numeric">{formatMoney(s.live, s.currency)}</td>
-              <td className="numeric">{formatMoney(s.replayed, s.currency)}</td>
-              <td className="numeric">{formatMoney(difference(s.replayed, s.live, s.currency), s.currency)}</td>
-            </tr>
-          ))}
-          {totals.length === 0 ? (
-            <tr>
-              <td colSpan={5}>{none}</td>
-            </tr>
-          ) : null}
-        </tbody>
-      </table>
-    </div>
+        ))}
+        {totals.length === 0 ? (
+          <tr>
+            <td colSpan={5}>{none}</td>
+          </tr>
+        ) : null}
+      </tbody>
+    </DataTable>
   );
 }
 
@@ -266,33 +265,21 @@ function StoreCreditComparison({
         none="No store credit in this period."
       />
       {differences.length > 0 ? (
-        <div className="table-wrap">
-          <table className="claims-table">
-            <caption>Store-credit entries that differ</caption>
-            <thead>
-              <tr>
-                <th scope="col">Claim</th>
-                <th scope="col">Entry</th>
-                <th scope="col">Store</th>
-                <th scope="col">Live</th>
-                <th scope="col">Replayed</th>
+        <DataTable caption="Store-credit entries that differ" columns={['Claim', 'Entry', 'Store', 'Live', 'Replayed']}>
+          <tbody>
+            {differences.map((d) => (
+              <tr key={d.eventId}>
+                <th scope="row">
+                  {d.claimId ? <ClaimLink claimId={d.claimId} claimNumber={d.claimNumber} /> : 'No claim'}
+                </th>
+                <td>{CREDIT_KINDS[d.kind]}</td>
+                <td>{storeNameOf(stores, d.storeId)}</td>
+                <td className="numeric">{money(d.live, d.currency)}</td>
+                <td className="numeric">{money(d.replayed, d.currency)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {differences.map((d) => (
-                <tr key={d.eventId}>
-                  <th scope="row">
-                    {d.claimId ? <ClaimLink claimId={d.claimId} claimNumber={d.claimNumber} /> : 'No claim'}
-                  </th>
-                  <td>{CREDIT_KINDS[d.kind]}</td>
-                  <td>{storeNameOf(stores, d.storeId)}</td>
-                  <td className="numeric">{money(d.live, d.currency)}</td>
-                  <td className="numeric">{money(d.replayed, d.currency)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </DataTable>
       ) : null}
     </>
   );
@@ -330,54 +317,44 @@ function InvoiceComparison({
         none="No invoice issued for a month of this period."
       />
       {differences.length > 0 ? (
-        <div className="table-wrap">
-          <table className="claims-table">
-            <caption>Invoice lines that differ, by the events behind them</caption>
-            <thead>
-              <tr>
-                <th scope="col">Invoice</th>
-                <th scope="col">Line</th>
-                <th scope="col">Issued</th>
-                <th scope="col">Replayed</th>
-                <th scope="col">Difference</th>
-                <th scope="col">Because of</th>
+        <DataTable
+          caption="Invoice lines that differ, by the events behind them"
+          columns={['Invoice', 'Line', 'Issued', 'Replayed', 'Difference', 'Because of']}
+        >
+          <tbody>
+            {differences.map((d) => (
+              <tr key={`${d.invoiceId} ${d.line}`}>
+                <th scope="row">
+                  <Link to="/invoices/$invoiceId" params={{ invoiceId: d.invoiceId }}>
+                    {d.number}
+                  </Link>
+                </th>
+                <td>{LINE_NAMES[d.line]}</td>
+                <td className="numeric">{money(d.live, d.currency)}</td>
+                <td className="numeric">{money(d.replayed, d.currency)}</td>
+                <td className="numeric">{formatMoney(d.change, d.currency)}</td>
+                <td>
+                  {d.causes.length === 0 ? (
+                    '—'
+                  ) : (
+                    <ul className="plain">
+                      {d.causes.map((c) => (
+                        <li key={`${c.eventId} ${c.claimId ?? ''}`}>
+                          {c.claimId ? (
+                            <ClaimLink claimId={c.claimId} claimNumber={c.claimNumber} />
+                          ) : (
+                            "The invoice's recorded share"
+                          )}
+                          : {formatMoney(c.change, d.currency)}
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {differences.map((d) => (
-                <tr key={`${d.invoiceId} ${d.line}`}>
-                  <th scope="row">
-                    <Link to="/invoices/$invoiceId" params={{ invoiceId: d.invoiceId }}>
-                      {d.number}
-                    </Link>
-                  </th>
-                  <td>{LINE_NAMES[d.line]}</td>
-                  <td className="numeric">{money(d.live, d.currency)}</td>
-                  <td className="numeric">{money(d.replayed, d.currency)}</td>
-                  <td className="numeric">{formatMoney(d.change, d.currency)}</td>
-                  <td>
-                    {d.causes.length === 0 ? (
-                      '—'
-                    ) : (
-                      <ul className="plain">
-                        {d.causes.map((c) => (
-                          <li key={`${c.eventId} ${c.claimId ?? ''}`}>
-                            {c.claimId ? (
-                              <ClaimLink claimId={c.claimId} claimNumber={c.claimNumber} />
-                            ) : (
-                              "The invoice's recorded share"
-                            )}
-                            : {formatMoney(c.change, d.currency)}
-                          </li>
-                        ))}
-                      </ul>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </DataTable>
       ) : null}
     </>
   );
@@ -401,46 +378,36 @@ function ReplayResult({ view, stores }: { view: FinanceReplayView; stores: reado
         none="No payouts in this period."
       />
       {view.differences.length > 0 ? (
-        <div className="table-wrap">
-          <table className="claims-table">
-            <caption>Differences, by the claim that decided them</caption>
-            <thead>
-              <tr>
-                <th scope="col">Claim</th>
-                <th scope="col">Store</th>
-                <th scope="col">Resolution</th>
-                <th scope="col">Live</th>
-                <th scope="col">Replayed</th>
-                <th scope="col">Difference</th>
-              </tr>
-            </thead>
-            <tbody>
-              {view.differences.map((d) => {
-                const currency = currencyOf.get(d.storeId);
-                return (
-                  <tr key={`${d.eventId} ${d.claimId} ${d.live ?? ''} ${d.replayed ?? ''}`}>
-                    <th scope="row">
-                      <ClaimLink claimId={d.claimId} claimNumber={d.claimNumber} />
-                    </th>
-                    <td>{storeNameOf(stores, d.storeId)}</td>
-                    <td>{resolutionTypeLabel(d.resolutionType)}</td>
-                    <td className="numeric">
-                      {money(d.live, currency)}
-                      {d.live === null ? <span className="hint"> not in the live ledger</span> : null}
-                    </td>
-                    <td className="numeric">
-                      {money(d.replayed, currency)}
-                      {d.replayed === null ? <span className="hint"> not replayed</span> : null}
-                    </td>
-                    <td className="numeric">
-                      {currency ? formatMoney(difference(d.replayed ?? 0, d.live ?? 0, currency), currency) : '—'}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Differences, by the claim that decided them"
+          columns={['Claim', 'Store', 'Resolution', 'Live', 'Replayed', 'Difference']}
+        >
+          <tbody>
+            {view.differences.map((d) => {
+              const currency = currencyOf.get(d.storeId);
+              return (
+                <tr key={`${d.eventId} ${d.claimId} ${d.live ?? ''} ${d.replayed ?? ''}`}>
+                  <th scope="row">
+                    <ClaimLink claimId={d.claimId} claimNumber={d.claimNumber} />
+                  </th>
+                  <td>{storeNameOf(stores, d.storeId)}</td>
+                  <td>{resolutionTypeLabel(d.resolutionType)}</td>
+                  <td className="numeric">
+                    {money(d.live, currency)}
+                    {d.live === null ? <span className="hint"> not in the live ledger</span> : null}
+                  </td>
+                  <td className="numeric">
+                    {money(d.replayed, currency)}
+                    {d.replayed === null ? <span className="hint"> not replayed</span> : null}
+                  </td>
+                  <td className="numeric">
+                    {currency ? formatMoney(difference(d.replayed ?? 0, d.live ?? 0, currency), currency) : '—'}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </DataTable>
       ) : null}
       <InvoiceComparison invoices={view.invoices} stores={stores} />
       <StoreCreditComparison storeCredit={view.storeCredit} stores={stores} />

@@ -13,6 +13,8 @@ import { DraftCard } from './billing/DraftCard.js';
 import { previousMonth } from './billing/month.js';
 import './billing/billing.css';
 import { invoiceQueries } from './queries.js';
+import { DataTable } from '../shared/components/DataTable.js';
+import { NoStorePage } from '../shared/components/NoStorePage.js';
 
 function InvoiceTable({
   invoices,
@@ -25,54 +27,52 @@ function InvoiceTable({
 }) {
   if (invoices.length === 0) return <p className="empty">No invoice issued yet.</p>;
   return (
-    <div className="table-wrap">
-      <table className="claims-table">
-        <caption className="visually-hidden">Issued invoices, newest month first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Invoice</th>
-            <th scope="col">Month</th>
-            <th scope="col">Total</th>
-            <th scope="col">Who owes whom</th>
-            <th scope="col">Balance after credit notes</th>
-            <th scope="col">Credit notes</th>
-            <th scope="col">Issued</th>
-            <th scope="col">Actions</th>
+    <DataTable
+      caption="Issued invoices, newest month first"
+      captionHidden
+      columns={[
+        'Invoice',
+        'Month',
+        'Total',
+        'Who owes whom',
+        'Balance after credit notes',
+        'Credit notes',
+        'Issued',
+        'Actions',
+      ]}
+    >
+      <tbody>
+        {invoices.map((invoice) => (
+          <tr key={invoice.id}>
+            <th scope="row">
+              <Link className="row-link" to="/invoices/$invoiceId" params={{ invoiceId: invoice.id }}>
+                {invoice.number}
+              </Link>
+            </th>
+            <td>{formatMonth(invoice.month, 'long')}</td>
+            <td className="numeric">{formatMoney(invoice.total, invoice.currency)}</td>
+            <td>{directionLabel(invoice.direction, invoice.storeName)}</td>
+            <td className="numeric">{formatMoney(invoice.balance, invoice.currency)}</td>
+            <td className="numeric">{invoice.creditNotes.length}</td>
+            <td>
+              <time dateTime={invoice.issuedAt}>{formatLongDate(invoice.issuedAt)}</time>
+            </td>
+            <td>
+              <div className="actions">
+                <a href={billingApi.csvUrl(invoice.id)} download>
+                  Download CSV<span className="visually-hidden"> of {invoice.number}</span>
+                </a>
+                {mayCredit ? (
+                  <button type="button" className="button button-link" onClick={() => onCredit(invoice)}>
+                    Credit note<span className="visually-hidden"> for {invoice.number}</span>
+                  </button>
+                ) : null}
+              </div>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {invoices.map((invoice) => (
-            <tr key={invoice.id}>
-              <th scope="row">
-                <Link className="row-link" to="/invoices/$invoiceId" params={{ invoiceId: invoice.id }}>
-                  {invoice.number}
-                </Link>
-              </th>
-              <td>{formatMonth(invoice.month, 'long')}</td>
-              <td className="numeric">{formatMoney(invoice.total, invoice.currency)}</td>
-              <td>{directionLabel(invoice.direction, invoice.storeName)}</td>
-              <td className="numeric">{formatMoney(invoice.balance, invoice.currency)}</td>
-              <td className="numeric">{invoice.creditNotes.length}</td>
-              <td>
-                <time dateTime={invoice.issuedAt}>{formatLongDate(invoice.issuedAt)}</time>
-              </td>
-              <td>
-                <div className="actions">
-                  <a href={billingApi.csvUrl(invoice.id)} download>
-                    Download CSV<span className="visually-hidden"> of {invoice.number}</span>
-                  </a>
-                  {mayCredit ? (
-                    <button type="button" className="button button-link" onClick={() => onCredit(invoice)}>
-                      Credit note<span className="visually-hidden"> for {invoice.number}</span>
-                    </button>
-                  ) : null}
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </tbody>
+    </DataTable>
   );
 }
 
@@ -92,12 +92,7 @@ export function InvoicesPage() {
   const invoices = useQuery({ ...invoiceQueries.list(storeId), enabled: Boolean(store) });
   const [crediting, setCrediting] = useState<InvoiceView | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  if (!store)
-    return (
-      <Page title="Invoices">
-        <Alert tone="info">You have no store whose invoices you may see.</Alert>
-      </Page>
-    );
+  if (!store) return <NoStorePage title="Invoices" what="invoices" />;
   const go = (next: { store?: string; month?: string }) =>
     void navigate({ to: '/invoices', search: { store: storeId, month, ...next } });
   return (

@@ -18,6 +18,8 @@ import { StorePicker } from '../shared/components/StorePicker.js';
 import { untilShown } from './billing/readModel.js';
 import './billing/billing.css';
 import { paymentMethodQueries } from './queries.js';
+import { Options } from '../shared/components/Options.js';
+import { NoStorePage } from '../shared/components/NoStorePage.js';
 
 type Kind = PaymentMethod['kind'];
 /** Reading either method is enough to open the page; each card shows only what its reader may see. */
@@ -153,11 +155,7 @@ function MethodForm({
             setProblems({});
           }}
         >
-          {(Object.keys(KIND_LABELS) as Kind[]).map((k) => (
-            <option key={k} value={k}>
-              {KIND_LABELS[k]}
-            </option>
-          ))}
+          <Options values={Object.keys(KIND_LABELS) as Kind[]} label={(k) => KIND_LABELS[k]} />
         </select>
       </div>
       {FIELDS[kind].map(({ field, label, hint }) => {
@@ -250,12 +248,7 @@ export function PaymentMethodsPage() {
   const storeId = store?.id ?? '';
   const methods = useQuery({ ...paymentMethodQueries.of(storeId), enabled: Boolean(store) });
   const [notice, setNotice] = useState<string | null>(null);
-  if (!store)
-    return (
-      <Page title="Payment methods">
-        <Alert tone="info">You have no store whose payment methods you may see.</Alert>
-      </Page>
-    );
+  if (!store) return <NoStorePage title="Payment methods" what="payment methods" />;
   return (
     <Page title={`Payment methods of ${store.name}`}>
       <StorePicker

@@ -8,6 +8,7 @@ import { formatDateTime, formatDay, formatMoney, humanizeCode, pluralize } from 
 import { Alert, Page } from '@claims/ui/components';
 import { holdsInternally, useMe } from '../shared/session.js';
 import { Badge, type BadgeTone } from '../shared/components/ui.js';
+import { StoreSelect } from '../shared/components/StorePicker.js';
 import { resolutionTypeLabel } from '../shared/labels.js';
 import { PeriodSearch, daysOf, periodProblem } from './finance/period.js';
 import { storeNameOf } from './finance/references.js';
@@ -16,6 +17,9 @@ import { totalsByCurrency } from './finance/totals.js';
 import { formatTotals } from '../shared/format.js';
 import { PayoutBatches } from './finance/PayoutBatches.js';
 import { financeQueries } from './queries.js';
+import { DataTable } from '../shared/components/DataTable.js';
+import { Options } from '../shared/components/Options.js';
+import { PeriodFields } from '../shared/components/PeriodFields.js';
 
 export const PayoutsSearch = PeriodSearch.extend({
   store: z.uuid().optional().catch(undefined),
@@ -54,37 +58,24 @@ function Filters({
     if (wrong) return;
     onApply({ store: store || undefined, from, to, status: PayoutStatus.safeParse(status).data });
   }
-  const invalid = problem ? ({ 'aria-invalid': true, 'aria-describedby': `${id}-problem` } as const) : {};
   return (
     <form className="filters" onSubmit={onSubmit} aria-label="Payout filters" noValidate>
-      <div className="field">
-        <label htmlFor={`${id}-store`}>Store</label>
-        <select id={`${id}-store`} value={store} onChange={(e) => setStore(e.target.value)}>
-          <option value="">All stores</option>
-          {stores.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.name}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-from`}>Decided from</label>
-        <input id={`${id}-from`} type="date" value={from} onChange={(e) => setFrom(e.target.value)} {...invalid} />
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-to`}>Decided to</label>
-        <input id={`${id}-to`} type="date" value={to} onChange={(e) => setTo(e.target.value)} {...invalid} />
-      </div>
+      <StoreSelect stores={stores} value={store} onChange={setStore} anyStore="All stores" />
+      <PeriodFields
+        from={from}
+        to={to}
+        onFrom={setFrom}
+        onTo={setTo}
+        fromLabel="Decided from"
+        toLabel="Decided to"
+        problemId={problem ? `${id}-problem` : undefined}
+        invalid={Boolean(problem)}
+      />
       <div className="field">
         <label htmlFor={`${id}-status`}>Status</label>
         <select id={`${id}-status`} value={status} onChange={(e) => setStatus(e.target.value)}>
           <option value="">Any status</option>
-          {PayoutStatus.options.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
+          <Options values={PayoutStatus.options} label={(s) => s} />
         </select>
       </div>
       <div className="field filter-actions">
@@ -116,82 +107,66 @@ function StoreTotals({ entries, stores }: { entries: readonly PayoutEntry[]; sto
   const sum = (list: readonly PayoutEntry[], currency: string) =>
     formatMoney(totalsByCurrency(list)[0]?.amount ?? 0, currency);
   return (
-    <div className="table-wrap">
-      <table className="claims-table">
-        <caption>Totals per store and currency</caption>
-        <thead>
-          <tr>
-            <th scope="col">Store</th>
-            <th scope="col">Currency</th>
-            <th scope="col">Entries</th>
-            {PayoutStatus.options.map((s) => (
-              <th key={s} scope="col">
-                {humanizeCode(s)}
-              </th>
-            ))}
-            <th scope="col">Total</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={`${row.store} ${row.currency}`}>
-              <th scope="row">{row.store}</th>
-              <td>{row.currency}</td>
-              <td className="numeric">{row.entries.length}</td>
-              {PayoutStatus.options.map((s) => (
-                <td key={s} className="numeric">
-                  {sum(
-                    row.entries.filter((e) => e.status === s),
-                    row.currency,
-                  )}
-                </td>
-              ))}
-              <td className="numeric">
-                <strong>{sum(row.entries, row.currency)}</strong>
-              </td>
-            </tr>
+    <DataTable caption="Totals per store and currency">
+      <thead>
+        <tr>
+          <th scope="col">Store</th>
+          <th scope="col">Currency</th>
+          <th scope="col">Entries</th>
+          {PayoutStatus.options.map((s) => (
+            <th key={s} scope="col">
+              {humanizeCode(s)}
+            </th>
           ))}
-        </tbody>
-      </table>
-    </div>
+          <th scope="col">Total</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={`${row.store} ${row.currency}`}>
+            <th scope="row">{row.store}</th>
+            <td>{row.currency}</td>
+            <td className="numeric">{row.entries.length}</td>
+            {PayoutStatus.options.map((s) => (
+              <td key={s} className="numeric">
+                {sum(
+                  row.entries.filter((e) => e.status === s),
+                  row.currency,
+                )}
+              </td>
+            ))}
+            <td className="numeric">
+              <strong>{sum(row.entries, row.currency)}</strong>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </DataTable>
   );
 }
 
 function EntriesTable({ entries, stores }: { entries: readonly PayoutEntry[]; stores: readonly StoreRef[] }) {
   return (
-    <div className="table-wrap">
-      <table className="claims-table">
-        <caption>Payout entries</caption>
-        <thead>
-          <tr>
-            <th scope="col">Claim</th>
-            <th scope="col">Store</th>
-            <th scope="col">Resolution</th>
-            <th scope="col">Decided</th>
-            <th scope="col">Status</th>
-            <th scope="col">Amount</th>
+    <DataTable caption="Payout entries" columns={['Claim', 'Store', 'Resolution', 'Decided', 'Status', 'Amount']}>
+      <tbody>
+        {entries.map((e) => (
+          <tr key={e.id}>
+            <th scope="row">
+              <ClaimLink claimId={e.claimId} claimNumber={e.claimNumber} />
+            </th>
+            <td>{storeNameOf(stores, e.storeId)}</td>
+            <td>{resolutionTypeLabel(e.resolutionType)}</td>
+            <td>
+              <time dateTime={e.decidedAt}>{formatDateTime(e.decidedAt)}</time>
+            </td>
+            <td>
+              <Badge tone={PAYOUT_STATUS_TONES[e.status]}>{e.status}</Badge>
+            </td>
+            <td className="numeric">{formatMoney(e.amount, e.currency)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {entries.map((e) => (
-            <tr key={e.id}>
-              <th scope="row">
-                <ClaimLink claimId={e.claimId} claimNumber={e.claimNumber} />
-              </th>
-              <td>{storeNameOf(stores, e.storeId)}</td>
-              <td>{resolutionTypeLabel(e.resolutionType)}</td>
-              <td>
-                <time dateTime={e.decidedAt}>{formatDateTime(e.decidedAt)}</time>
-              </td>
-              <td>
-                <Badge tone={PAYOUT_STATUS_TONES[e.status]}>{e.status}</Badge>
-              </td>
-              <td className="numeric">{formatMoney(e.amount, e.currency)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </tbody>
+    </DataTable>
   );
 }
 

@@ -11,6 +11,8 @@ import { StorePicker } from '../shared/components/StorePicker.js';
 import { ClaimLink } from './finance/ClaimLink.js';
 import { CreditChangeForms } from './store-credit/CreditChangeForms.js';
 import { storeCreditQueries } from './queries.js';
+import { DataTable } from '../shared/components/DataTable.js';
+import { NoStorePage } from '../shared/components/NoStorePage.js';
 
 export const StoreCreditSearch = z.object({
   store: z.uuid().optional().catch(undefined),
@@ -101,37 +103,28 @@ function Ledger({ storeId, email, mayChange }: { storeId: string; email: string;
           {data.entries.length === 0 ? (
             <p className="muted">No store credit yet.</p>
           ) : (
-            <div className="table-wrap">
-              <table className="claims-table">
-                <caption className="visually-hidden">Store credit entries of {email}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Entry</th>
-                    <th scope="col">Amount</th>
-                    <th scope="col">Bonus</th>
-                    <th scope="col">Claim</th>
-                    <th scope="col">Note</th>
+            <DataTable
+              caption={`Store credit entries of ${email}`}
+              captionHidden
+              columns={['When', 'Entry', 'Amount', 'Bonus', 'Claim', 'Note']}
+            >
+              <tbody>
+                {data.entries.map((e) => (
+                  <tr key={e.version}>
+                    <th scope="row">
+                      <time dateTime={e.at}>{formatDateTime(e.at)}</time>
+                    </th>
+                    <td>{ENTRY_LABELS[e.kind]}</td>
+                    <td className="numeric">{formatMoney(e.amount, data.currency)}</td>
+                    <td className="numeric">
+                      {e.bonus === null ? '—' : `${formatMoney(e.bonus, data.currency)} included`}
+                    </td>
+                    <td>{e.claimId ? <ClaimLink claimId={e.claimId} claimNumber={e.claimNumber} /> : '—'}</td>
+                    <td>{e.note ?? '—'}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {data.entries.map((e) => (
-                    <tr key={e.version}>
-                      <th scope="row">
-                        <time dateTime={e.at}>{formatDateTime(e.at)}</time>
-                      </th>
-                      <td>{ENTRY_LABELS[e.kind]}</td>
-                      <td className="numeric">{formatMoney(e.amount, data.currency)}</td>
-                      <td className="numeric">
-                        {e.bonus === null ? '—' : `${formatMoney(e.bonus, data.currency)} included`}
-                      </td>
-                      <td>{e.claimId ? <ClaimLink claimId={e.claimId} claimNumber={e.claimNumber} /> : '—'}</td>
-                      <td>{e.note ?? '—'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                ))}
+              </tbody>
+            </DataTable>
           )}
           {mayChange ? <CreditChangeForms storeId={storeId} ledger={data} onChanged={changed} /> : null}
         </>
@@ -152,12 +145,7 @@ export function StoreCreditPage() {
   const store = stores.find((s) => s.id === search.store) ?? stores[0];
   const storeId = store?.id ?? '';
   const balances = useQuery({ ...storeCreditQueries.balances(storeId), enabled: Boolean(store) });
-  if (!store)
-    return (
-      <Page title="Store credit">
-        <Alert tone="info">You have no store whose store credit you may see.</Alert>
-      </Page>
-    );
+  if (!store) return <NoStorePage title="Store credit" what="store credit" />;
   const open = (customer: string | undefined) =>
     void navigate({ to: '/store-credit', search: { store: storeId, customer } });
   return (
@@ -182,38 +170,31 @@ export function StoreCreditPage() {
           <p className="muted">No customer has store credit here yet.</p>
         ) : null}
         {balances.data && balances.data.data.length > 0 ? (
-          <div className="table-wrap">
-            <table className="claims-table">
-              <caption className="visually-hidden">Store credit balances at {store.name}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Customer</th>
-                  <th scope="col">Balance</th>
-                  <th scope="col">Issued in all</th>
-                  <th scope="col">Last change</th>
+          <DataTable
+            caption={`Store credit balances at ${store.name}`}
+            captionHidden
+            columns={['Customer', 'Balance', 'Issued in all', 'Last change']}
+          >
+            <tbody>
+              {balances.data.data.map((b) => (
+                <tr
+                  key={b.customerKey}
+                  aria-current={search.customer?.toLowerCase() === b.customerEmail.toLowerCase() ? 'true' : undefined}
+                >
+                  <th scope="row">
+                    <Link to="/store-credit" search={{ store: storeId, customer: b.customerEmail }}>
+                      {b.customerEmail}
+                    </Link>
+                  </th>
+                  <td className="numeric">{formatMoney(b.balance, b.currency)}</td>
+                  <td className="numeric">{formatMoney(b.issued, b.currency)}</td>
+                  <td>
+                    <time dateTime={b.updatedAt}>{formatDateTime(b.updatedAt)}</time>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {balances.data.data.map((b) => (
-                  <tr
-                    key={b.customerKey}
-                    aria-current={search.customer?.toLowerCase() === b.customerEmail.toLowerCase() ? 'true' : undefined}
-                  >
-                    <th scope="row">
-                      <Link to="/store-credit" search={{ store: storeId, customer: b.customerEmail }}>
-                        {b.customerEmail}
-                      </Link>
-                    </th>
-                    <td className="numeric">{formatMoney(b.balance, b.currency)}</td>
-                    <td className="numeric">{formatMoney(b.issued, b.currency)}</td>
-                    <td>
-                      <time dateTime={b.updatedAt}>{formatDateTime(b.updatedAt)}</time>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </DataTable>
         ) : null}
       </section>
       {search.customer ? (

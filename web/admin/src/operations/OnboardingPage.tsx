@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   CreateAccountRequest,
@@ -19,6 +19,8 @@ import './onboarding/onboarding.css';
 import { holdsInternally, meQuery, useMe } from '../shared/session.js';
 import { Badge, type BadgeTone } from '../shared/components/ui.js';
 import { onboardingQueries } from './queries.js';
+import { ProblemList } from '../shared/components/ProblemList.js';
+import { TextField } from '../shared/components/TextField.js';
 
 const STAGE_TONES: Record<StoreOnboardingView['stage'], BadgeTone> = {
   created: 'neutral',
@@ -52,20 +54,50 @@ const STEP_BUTTONS: Record<Exclude<OnboardingStep, 'create' | 'reject'>, string>
 const issuesText = (issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>) =>
   issues.map((i) => `${String(i.path[0] ?? '')}: ${i.message}`);
 
-function Problems({ problems }: { problems: string[] }) {
-  return problems.length > 0 ? (
-    <div role="alert" className="alert alert-danger">
-      <ul className="plain">
-        {problems.map((p) => (
-          <li key={p}>{p}</li>
-        ))}
-      </ul>
-    </div>
-  ) : null;
+/**
+ * An onboarding card that creates something: its form (or, while it cannot be used, why), then why it was not sent or
+ * why creating failed.
+ */
+function CreateForm({
+  title,
+  submit,
+  create,
+  problems,
+  onSubmit,
+  unavailable,
+  children,
+}: {
+  title: string;
+  submit: string;
+  create: { isPending: boolean; error: Error | null };
+  problems: string[];
+  onSubmit: (event: FormEvent) => void;
+  unavailable?: string | undefined;
+  children: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <section className="card" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{title}</h2>
+      {unavailable ? (
+        <p className="hint">{unavailable}</p>
+      ) : (
+        <form className="onboarding-form" onSubmit={onSubmit} noValidate>
+          {children}
+          <div className="onboarding-form-actions">
+            <button type="submit" className="button button-primary" disabled={create.isPending}>
+              {submit}
+            </button>
+          </div>
+        </form>
+      )}
+      <ProblemList problems={problems} />
+      {create.error ? <Alert>{errorText(create.error)}</Alert> : null}
+    </section>
+  );
 }
 
 function NewAccountForm({ onDone }: { onDone: (message: string) => void }) {
-  const id = useId();
   const client = useQueryClient();
   const [name, setName] = useState('');
   const [slug, setSlug] = useState('');
@@ -87,44 +119,25 @@ function NewAccountForm({ onDone }: { onDone: (message: string) => void }) {
     create.mutate(parsed.data);
   }
   return (
-    <section className="card" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>New account</h2>
-      <form className="onboarding-form" onSubmit={onSubmit} noValidate>
-        <div className="field">
-          <label htmlFor={`${id}-name`}>Account name</label>
-          <input
-            id={`${id}-name`}
-            type="text"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            maxLength={120}
-            autoComplete="off"
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-slug`}>Account slug</label>
-          <input
-            id={`${id}-slug`}
-            type="text"
-            value={slug}
-            onChange={(e) => setSlug(e.target.value)}
-            maxLength={60}
-            autoComplete="off"
-            aria-describedby={`${id}-slug-hint`}
-          />
-          <p className="hint" id={`${id}-slug-hint`}>
-            Lowercase letters, digits and hyphens.
-          </p>
-        </div>
-        <div className="onboarding-form-actions">
-          <button type="submit" className="button button-primary" disabled={create.isPending}>
-            Create account
-          </button>
-        </div>
-      </form>
-      <Problems problems={problems} />
-      {create.isError ? <Alert>{errorText(create.error)}</Alert> : null}
-    </section>
+    <CreateForm title="New account" submit="Create account" create={create} problems={problems} onSubmit={onSubmit}>
+      <TextField
+        label="Account name"
+        type="text"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        maxLength={120}
+        autoComplete="off"
+      />
+      <TextField
+        label="Account slug"
+        hint="Lowercase letters, digits and hyphens."
+        type="text"
+        value={slug}
+        onChange={(e) => setSlug(e.target.value)}
+        maxLength={60}
+        autoComplete="off"
+      />
+    </CreateForm>
   );
 }
 
@@ -157,53 +170,43 @@ function NewStoreForm({ accounts, onDone }: { accounts: AccountView[]; onDone: (
     create.mutate(parsed.data);
   }
   const input = (key: 'name' | 'slug' | 'currency' | 'domain', label: string, max: number) => (
-    <div className="field">
-      <label htmlFor={`${id}-${key}`}>{label}</label>
-      <input
-        id={`${id}-${key}`}
-        type="text"
-        value={fields[key]}
-        onChange={(e) => set(key)(e.target.value)}
-        maxLength={max}
-        autoComplete="off"
-      />
-    </div>
+    <TextField
+      label={label}
+      type="text"
+      value={fields[key]}
+      onChange={(e) => set(key)(e.target.value)}
+      maxLength={max}
+      autoComplete="off"
+    />
   );
   return (
-    <section className="card" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>New store</h2>
-      {accounts.length === 0 ? (
-        <p className="hint">Create an account first: every store belongs to one.</p>
-      ) : (
-        <form className="onboarding-form" onSubmit={onSubmit} noValidate>
-          <div className="field">
-            <label htmlFor={`${id}-account`}>Account</label>
-            <select
-              id={`${id}-account`}
-              value={fields.accountId || accounts[0]?.id}
-              onChange={(e) => set('accountId')(e.target.value)}
-            >
-              {accounts.map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          {input('name', 'Store name', 120)}
-          {input('slug', 'Store slug', 60)}
-          {input('currency', 'Currency', 3)}
-          {input('domain', 'Custom domain (optional)', 253)}
-          <div className="onboarding-form-actions">
-            <button type="submit" className="button button-primary" disabled={create.isPending}>
-              Create store
-            </button>
-          </div>
-        </form>
-      )}
-      <Problems problems={problems} />
-      {create.isError ? <Alert>{errorText(create.error)}</Alert> : null}
-    </section>
+    <CreateForm
+      title="New store"
+      submit="Create store"
+      create={create}
+      problems={problems}
+      onSubmit={onSubmit}
+      unavailable={accounts.length === 0 ? 'Create an account first: every store belongs to one.' : undefined}
+    >
+      <div className="field">
+        <label htmlFor={`${id}-account`}>Account</label>
+        <select
+          id={`${id}-account`}
+          value={fields.accountId || accounts[0]?.id}
+          onChange={(e) => set('accountId')(e.target.value)}
+        >
+          {accounts.map((a) => (
+            <option key={a.id} value={a.id}>
+              {a.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      {input('name', 'Store name', 120)}
+      {input('slug', 'Store slug', 60)}
+      {input('currency', 'Currency', 3)}
+      {input('domain', 'Custom domain (optional)', 253)}
+    </CreateForm>
   );
 }
 

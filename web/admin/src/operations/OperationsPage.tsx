@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type {
   OperationsView,
   ParkedEvent,
@@ -12,17 +12,17 @@ import { api, isHttpError } from '../shared/api.js';
 import { holdsInternally, useMe } from '../shared/session.js';
 import { Alert, Page } from '@claims/ui/components';
 import { Badge, Fact, type BadgeTone } from '../shared/components/ui.js';
-import { ConfirmDialog } from '../shared/components/ConfirmDialog.js';
+import { ParkedTable, type ParkedActions } from './parked/ParkedTable.js';
+import { operationsErrorText } from './errorText.js';
 import { ProjectionRebuildCell } from './projections/ProjectionRebuildCell.js';
 import { operationsQueries } from './queries.js';
+import { DataTable } from '../shared/components/DataTable.js';
 
 /** How often the figures are read again while the page is open (and not paused). */
 const REFRESH_MS = 5_000;
 /** While a rebuild runs, its progress bar moves this often. */
 const REBUILD_REFRESH_MS = 1_000;
 
-const errorText = (error: unknown) =>
-  isHttpError(error) || error instanceof Error ? error.message : 'Something went wrong. Try again.';
 const time = (iso: string) => <time dateTime={iso}>{formatDateTime(iso)}</time>;
 
 const STATE_BADGES: Record<WorkerState, { tone: BadgeTone; label: string }> = {
@@ -78,31 +78,19 @@ function ReadinessTable({ view }: { view: OperationsView }) {
       <p className="muted">
         What <code>GET /api/health</code> answers, per component.
       </p>
-      <div className="table-wrap">
-        <table className="claims-table">
-          <caption className="visually-hidden">Readiness of each component</caption>
-          <thead>
-            <tr>
-              <th scope="col">Component</th>
-              <th scope="col">Status</th>
-              <th scope="col">Reason</th>
+      <DataTable caption="Readiness of each component" captionHidden columns={['Component', 'Status', 'Reason']}>
+        <tbody>
+          {view.readiness.map((c) => (
+            <tr key={c.name}>
+              <th scope="row">{c.name}</th>
+              <td>
+                <Badge tone={c.status === 'ok' ? 'success' : 'danger'}>{c.status === 'ok' ? 'ready' : 'failing'}</Badge>
+              </td>
+              <td>{c.reason ?? '—'}</td>
             </tr>
-          </thead>
-          <tbody>
-            {view.readiness.map((c) => (
-              <tr key={c.name}>
-                <th scope="row">{c.name}</th>
-                <td>
-                  <Badge tone={c.status === 'ok' ? 'success' : 'danger'}>
-                    {c.status === 'ok' ? 'ready' : 'failing'}
-                  </Badge>
-                </td>
-                <td>{c.reason ?? '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </DataTable>
     </section>
   );
 }
@@ -131,31 +119,17 @@ async function skipParked(event: Parked): Promise<void> {
   else await api.skipParkedReaction(event.name, event.eventId);
 }
 
+const PARKED_EVENT_ACTIONS: ParkedActions<Parked> = {
+  retry: retryParked,
+  skip: skipParked,
+  retried: (event) =>
+    `${event.name} ${event.reader === 'projector' ? 'applied' : 'handled'} the ${event.type} event of ${event.streamId}; it is no longer parked.`,
+  skipped: (event) => `${event.name} skipped the ${event.type} event of ${event.streamId} for good.`,
+  retryLabel: (event) => `Retry ${event.type} of ${event.streamId} in ${event.name}`,
+  skipLabel: (event) => `Skip ${event.type} of ${event.streamId} in ${event.name}`,
+};
+
 function ParkedEvents({ parked, mayAct }: { parked: readonly Parked[]; mayAct: boolean }) {
-  const client = useQueryClient();
-  const [skipping, setSkipping] = useState<Parked | null>(null);
-  const [outcome, setOutcome] = useState<{ tone: 'success' | 'danger'; text: string } | null>(null);
-  const done = async (text: string) => {
-    setOutcome({ tone: 'success', text });
-    setSkipping(null);
-    await client.invalidateQueries({ queryKey: operationsQueries.state().queryKey });
-  };
-  const retry = useMutation({
-    mutationFn: retryParked,
-    onSuccess: (_result, event) =>
-      done(
-        `${event.name} ${event.reader === 'projector' ? 'applied' : 'handled'} the ${event.type} event of ${event.streamId}; it is no longer parked.`,
-      ),
-    onError: (error) => setOutcome({ tone: 'danger', text: errorText(error) }),
-  });
-  const skip = useMutation({
-    mutationFn: skipParked,
-    onSuccess: (_result, event) => done(`${event.name} skipped the ${event.type} event of ${event.streamId} for good.`),
-    onError: (error) => {
-      setSkipping(null);
-      setOutcome({ tone: 'danger', text: errorText(error) });
-    },
-  });
   return (
     <section className="card stack" aria-labelledby="parked-title">
       <h2 id="parked-title">Parked events</h2>
@@ -164,122 +138,75 @@ function ParkedEvents({ parked, mayAct }: { parked: readonly Parked[]; mayAct: b
         lacks them (or a mail, claim link or store credit did not happen) until they are retried (once the fault is
         fixed) or skipped.
       </p>
-      {outcome ? <Alert tone={outcome.tone}>{outcome.text}</Alert> : null}
-      {parked.length === 0 ? (
-        <p>No parked events.</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="claims-table">
-            <caption className="visually-hidden">Parked events</caption>
-            <thead>
-              <tr>
-                <th scope="col">Parked by</th>
-                <th scope="col">Event</th>
-                <th scope="col">Stream</th>
-                <th scope="col">Error</th>
-                <th scope="col">Tries</th>
-                <th scope="col">Parked</th>
-                {mayAct ? <th scope="col">Actions</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {parked.map((event) => (
-                <tr key={`${event.reader}/${event.name}/${event.eventId}`}>
-                  <td>
-                    {event.name}
-                    <p className="hint">{event.reader}</p>
-                  </td>
-                  <th scope="row">
-                    <code>{event.type}</code>
-                    <p className="hint">
-                      <code>{event.eventId}</code>
-                    </p>
-                  </th>
-                  <td>
-                    <code>{event.streamId}</code> v{event.streamVersion}
-                  </td>
-                  <td>{event.error}</td>
-                  <td className="numeric">{event.attempts}</td>
-                  <td>{time(event.parkedAt)}</td>
-                  {mayAct ? (
-                    <td>
-                      <div className="actions">
-                        <button
-                          type="button"
-                          className="button button-secondary"
-                          disabled={retry.isPending}
-                          aria-label={`Retry ${event.type} of ${event.streamId} in ${event.name}`}
-                          onClick={() => retry.mutate(event)}
-                        >
-                          Retry
-                        </button>
-                        <button
-                          type="button"
-                          className="button button-secondary"
-                          aria-label={`Skip ${event.type} of ${event.streamId} in ${event.name}`}
-                          onClick={() => setSkipping(event)}
-                        >
-                          Skip
-                        </button>
-                      </div>
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <ConfirmDialog
-        open={skipping !== null}
-        title="Skip this event for good?"
-        confirmLabel="Skip event"
-        busy={skip.isPending}
-        onConfirm={() => {
-          if (skipping) skip.mutate(skipping);
-        }}
-        onClose={() => setSkipping(null)}
-      >
-        {skipping?.reader === 'reaction' ? (
-          <p>
-            {skipping.name} will never handle this {skipping.type} event of {skipping.streamId}: what it would have done
-            (mail, a claim link, store credit) does not happen.
-          </p>
-        ) : (
-          <p>
-            {skipping?.name} will never show this {skipping?.type} event of {skipping?.streamId}. Rebuilding the read
-            model is the way back.
-          </p>
+      <ParkedTable
+        parked={parked}
+        mayAct={mayAct}
+        none="No parked events."
+        caption="Parked events"
+        heads={
+          <>
+            <th scope="col">Parked by</th>
+            <th scope="col">Event</th>
+            <th scope="col">Stream</th>
+            <th scope="col">Error</th>
+            <th scope="col">Tries</th>
+            <th scope="col">Parked</th>
+          </>
+        }
+        rowKey={(event) => `${event.reader}/${event.name}/${event.eventId}`}
+        cells={(event) => (
+          <>
+            <td>
+              {event.name}
+              <p className="hint">{event.reader}</p>
+            </td>
+            <th scope="row">
+              <code>{event.type}</code>
+              <p className="hint">
+                <code>{event.eventId}</code>
+              </p>
+            </th>
+            <td>
+              <code>{event.streamId}</code> v{event.streamVersion}
+            </td>
+            <td>{event.error}</td>
+            <td className="numeric">{event.attempts}</td>
+            <td>{time(event.parkedAt)}</td>
+          </>
         )}
-      </ConfirmDialog>
+        actions={PARKED_EVENT_ACTIONS}
+        confirm={{
+          title: 'Skip this event for good?',
+          label: 'Skip event',
+          body: (event) =>
+            event.reader === 'reaction' ? (
+              <p>
+                {event.name} will never handle this {event.type} event of {event.streamId}: what it would have done
+                (mail, a claim link, store credit) does not happen.
+              </p>
+            ) : (
+              <p>
+                {event.name} will never show this {event.type} event of {event.streamId}. Rebuilding the read model is
+                the way back.
+              </p>
+            ),
+        }}
+      />
     </section>
   );
 }
 
+const PARKED_DELIVERY_ACTIONS: ParkedActions<ParkedWebhookDelivery> = {
+  retry: (delivery) => api.retryParkedDelivery(delivery.deliveryId),
+  skip: (delivery) => api.skipParkedDelivery(delivery.deliveryId),
+  retried: (delivery) => `The ${delivery.eventType} delivery ${delivery.webhookId} is due again.`,
+  skipped: (delivery) => `The ${delivery.eventType} delivery ${delivery.webhookId} is cancelled.`,
+  retryLabel: (delivery) => `Retry delivery ${delivery.webhookId}`,
+  skipLabel: (delivery) => `Skip delivery ${delivery.webhookId}`,
+};
+
 /** Deliveries whose processing (ours, not the receiver's answer) failed every try: retried with the same webhook-id, or cancelled. */
 function ParkedDeliveries({ parked, mayAct }: { parked: readonly ParkedWebhookDelivery[]; mayAct: boolean }) {
-  const client = useQueryClient();
-  const [skipping, setSkipping] = useState<ParkedWebhookDelivery | null>(null);
-  const [outcome, setOutcome] = useState<{ tone: 'success' | 'danger'; text: string } | null>(null);
-  const done = async (text: string) => {
-    setOutcome({ tone: 'success', text });
-    setSkipping(null);
-    await client.invalidateQueries({ queryKey: operationsQueries.state().queryKey });
-  };
-  const failed = (error: unknown) => {
-    setSkipping(null);
-    setOutcome({ tone: 'danger', text: errorText(error) });
-  };
-  const retry = useMutation({
-    mutationFn: (delivery: ParkedWebhookDelivery) => api.retryParkedDelivery(delivery.deliveryId),
-    onSuccess: (_result, delivery) => done(`The ${delivery.eventType} delivery ${delivery.webhookId} is due again.`),
-    onError: failed,
-  });
-  const skip = useMutation({
-    mutationFn: (delivery: ParkedWebhookDelivery) => api.skipParkedDelivery(delivery.deliveryId),
-    onSuccess: (_result, delivery) => done(`The ${delivery.eventType} delivery ${delivery.webhookId} is cancelled.`),
-    onError: failed,
-  });
   return (
     <section className="card stack" aria-labelledby="parked-deliveries-title">
       <h2 id="parked-deliveries-title">Parked webhook deliveries</h2>
@@ -287,82 +214,49 @@ function ParkedDeliveries({ parked, mayAct }: { parked: readonly ParkedWebhookDe
         Deliveries whose processing failed inside the product every try (a receiver&apos;s failures are retried on the
         delivery schedule instead). The other deliveries go on; these wait until they are retried or skipped.
       </p>
-      {outcome ? <Alert tone={outcome.tone}>{outcome.text}</Alert> : null}
-      {parked.length === 0 ? (
-        <p>No parked webhook deliveries.</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="claims-table">
-            <caption className="visually-hidden">Parked webhook deliveries</caption>
-            <thead>
-              <tr>
-                <th scope="col">Delivery</th>
-                <th scope="col">Endpoint</th>
-                <th scope="col">Error</th>
-                <th scope="col">Tries</th>
-                <th scope="col">Parked</th>
-                {mayAct ? <th scope="col">Actions</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {parked.map((delivery) => (
-                <tr key={delivery.deliveryId}>
-                  <th scope="row">
-                    <code>{delivery.eventType}</code>
-                    <p className="hint">
-                      <code>{delivery.webhookId}</code>
-                    </p>
-                  </th>
-                  <td>
-                    <code>{delivery.endpointId}</code>
-                  </td>
-                  <td>{delivery.error}</td>
-                  <td className="numeric">{delivery.failures}</td>
-                  <td>{time(delivery.parkedAt)}</td>
-                  {mayAct ? (
-                    <td>
-                      <div className="actions">
-                        <button
-                          type="button"
-                          className="button button-secondary"
-                          disabled={retry.isPending}
-                          aria-label={`Retry delivery ${delivery.webhookId}`}
-                          onClick={() => retry.mutate(delivery)}
-                        >
-                          Retry
-                        </button>
-                        <button
-                          type="button"
-                          className="button button-secondary"
-                          aria-label={`Skip delivery ${delivery.webhookId}`}
-                          onClick={() => setSkipping(delivery)}
-                        >
-                          Skip
-                        </button>
-                      </div>
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <ConfirmDialog
-        open={skipping !== null}
-        title="Cancel this delivery for good?"
-        confirmLabel="Skip delivery"
-        busy={skip.isPending}
-        onConfirm={() => {
-          if (skipping) skip.mutate(skipping);
+      <ParkedTable
+        parked={parked}
+        mayAct={mayAct}
+        none="No parked webhook deliveries."
+        caption="Parked webhook deliveries"
+        heads={
+          <>
+            <th scope="col">Delivery</th>
+            <th scope="col">Endpoint</th>
+            <th scope="col">Error</th>
+            <th scope="col">Tries</th>
+            <th scope="col">Parked</th>
+          </>
+        }
+        rowKey={(delivery) => delivery.deliveryId}
+        cells={(delivery) => (
+          <>
+            <th scope="row">
+              <code>{delivery.eventType}</code>
+              <p className="hint">
+                <code>{delivery.webhookId}</code>
+              </p>
+            </th>
+            <td>
+              <code>{delivery.endpointId}</code>
+            </td>
+            <td>{delivery.error}</td>
+            <td className="numeric">{delivery.failures}</td>
+            <td>{time(delivery.parkedAt)}</td>
+          </>
+        )}
+        actions={PARKED_DELIVERY_ACTIONS}
+        confirm={{
+          title: 'Cancel this delivery for good?',
+          label: 'Skip delivery',
+          body: (delivery) => (
+            <p>
+              The endpoint never receives the {delivery.eventType} webhook {delivery.webhookId}; a replay from its
+              delivery log can still send it.
+            </p>
+          ),
         }}
-        onClose={() => setSkipping(null)}
-      >
-        <p>
-          The endpoint never receives the {skipping?.eventType} webhook {skipping?.webhookId}; a replay from its
-          delivery log can still send it.
-        </p>
-      </ConfirmDialog>
+      />
     </section>
   );
 }
@@ -404,7 +298,7 @@ export function OperationsPage() {
         </button>
       }
     >
-      {operations.isError ? <Alert>{errorText(operations.error)}</Alert> : null}
+      {operations.isError ? <Alert>{operationsErrorText(operations.error)}</Alert> : null}
       {!view ? (
         <p role="status">Loading…</p>
       ) : (
@@ -424,58 +318,52 @@ export function OperationsPage() {
 
           <section className="card stack" aria-labelledby="projectors-title">
             <h2 id="projectors-title">Projectors</h2>
-            <div className="table-wrap">
-              <table className="claims-table">
-                <caption className="visually-hidden">Projectors: position, lag and state</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Projector</th>
-                    <th scope="col">Reads from</th>
-                    {PROGRESS_HEADS}
-                    <th scope="col">Parked</th>
-                    <th scope="col">Rebuild</th>
+            <DataTable caption="Projectors: position, lag and state" captionHidden>
+              <thead>
+                <tr>
+                  <th scope="col">Projector</th>
+                  <th scope="col">Reads from</th>
+                  {PROGRESS_HEADS}
+                  <th scope="col">Parked</th>
+                  <th scope="col">Rebuild</th>
+                </tr>
+              </thead>
+              <tbody>
+                {view.projectors.map((p) => (
+                  <tr key={p.name}>
+                    <th scope="row">{p.name}</th>
+                    <td>{p.source === 'kafka' ? 'Kafka' : 'event store'}</td>
+                    <ProgressCells progress={p} />
+                    <StateCell progress={p} />
+                    <td className="numeric">{p.parked.length}</td>
+                    <ProjectionRebuildCell name={p.name} rebuild={p.rebuild} mayAct={mayAct} />
                   </tr>
-                </thead>
-                <tbody>
-                  {view.projectors.map((p) => (
-                    <tr key={p.name}>
-                      <th scope="row">{p.name}</th>
-                      <td>{p.source === 'kafka' ? 'Kafka' : 'event store'}</td>
-                      <ProgressCells progress={p} />
-                      <StateCell progress={p} />
-                      <td className="numeric">{p.parked.length}</td>
-                      <ProjectionRebuildCell name={p.name} rebuild={p.rebuild} mayAct={mayAct} />
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                ))}
+              </tbody>
+            </DataTable>
           </section>
 
           <section className="card stack" aria-labelledby="reactions-title">
             <h2 id="reactions-title">Reactions</h2>
-            <div className="table-wrap">
-              <table className="claims-table">
-                <caption className="visually-hidden">Reactions: position, lag and state</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Reaction</th>
-                    {PROGRESS_HEADS}
-                    <th scope="col">Parked</th>
+            <DataTable caption="Reactions: position, lag and state" captionHidden>
+              <thead>
+                <tr>
+                  <th scope="col">Reaction</th>
+                  {PROGRESS_HEADS}
+                  <th scope="col">Parked</th>
+                </tr>
+              </thead>
+              <tbody>
+                {view.reactions.map((r) => (
+                  <tr key={r.name}>
+                    <th scope="row">{r.name}</th>
+                    <ProgressCells progress={r} />
+                    <StateCell progress={r} />
+                    <td className="numeric">{r.parked.length}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {view.reactions.map((r) => (
-                    <tr key={r.name}>
-                      <th scope="row">{r.name}</th>
-                      <ProgressCells progress={r} />
-                      <StateCell progress={r} />
-                      <td className="numeric">{r.parked.length}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                ))}
+              </tbody>
+            </DataTable>
             <dl className="facts">
               <Fact term="Webhook deliveries pending">{view.pendingWebhookDeliveries}</Fact>
               <Fact term="Shopper mail due for a retry">{view.notificationRetriesDue}</Fact>
@@ -491,59 +379,47 @@ export function OperationsPage() {
               <p>No Kafka configured: projectors read the event store directly, nothing is relayed.</p>
             ) : (
               <>
-                <div className="table-wrap">
-                  <table className="claims-table">
-                    <caption className="visually-hidden">Relay: position, lag and state</caption>
-                    <thead>
-                      <tr>
-                        {PROGRESS_HEADS}
-                        <th scope="col">Quarantined</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      <tr>
-                        <ProgressCells progress={view.relay} />
-                        <StateCell progress={view.relay} />
-                        <td className="numeric">{view.relay.quarantined.length}</td>
-                      </tr>
-                    </tbody>
-                  </table>
-                </div>
+                <DataTable caption="Relay: position, lag and state" captionHidden>
+                  <thead>
+                    <tr>
+                      {PROGRESS_HEADS}
+                      <th scope="col">Quarantined</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    <tr>
+                      <ProgressCells progress={view.relay} />
+                      <StateCell progress={view.relay} />
+                      <td className="numeric">{view.relay.quarantined.length}</td>
+                    </tr>
+                  </tbody>
+                </DataTable>
                 {view.relay.quarantined.length === 0 ? (
                   <p>No quarantined events.</p>
                 ) : (
-                  <div className="table-wrap">
-                    <table className="claims-table">
-                      <caption>Events the broker refused for good (not in Kafka)</caption>
-                      <thead>
-                        <tr>
-                          <th scope="col">Event</th>
-                          <th scope="col">Stream</th>
-                          <th scope="col">Size</th>
-                          <th scope="col">Error</th>
-                          <th scope="col">Quarantined</th>
+                  <DataTable
+                    caption="Events the broker refused for good (not in Kafka)"
+                    columns={['Event', 'Stream', 'Size', 'Error', 'Quarantined']}
+                  >
+                    <tbody>
+                      {view.relay.quarantined.map((q) => (
+                        <tr key={q.eventId}>
+                          <th scope="row">
+                            <code>{q.type}</code>
+                            <p className="hint">
+                              <code>{q.eventId}</code> at {q.globalPosition}
+                            </p>
+                          </th>
+                          <td>
+                            <code>{q.streamId}</code>
+                          </td>
+                          <td className="numeric">{q.bytes} bytes</td>
+                          <td>{q.error}</td>
+                          <td>{time(q.quarantinedAt)}</td>
                         </tr>
-                      </thead>
-                      <tbody>
-                        {view.relay.quarantined.map((q) => (
-                          <tr key={q.eventId}>
-                            <th scope="row">
-                              <code>{q.type}</code>
-                              <p className="hint">
-                                <code>{q.eventId}</code> at {q.globalPosition}
-                              </p>
-                            </th>
-                            <td>
-                              <code>{q.streamId}</code>
-                            </td>
-                            <td className="numeric">{q.bytes} bytes</td>
-                            <td>{q.error}</td>
-                            <td>{time(q.quarantinedAt)}</td>
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
-                  </div>
+                      ))}
+                    </tbody>
+                  </DataTable>
                 )}
               </>
             )}

@@ -15,6 +15,9 @@ import { can, useMe } from '../shared/session.js';
 import { StorePicker } from '../shared/components/StorePicker.js';
 import { brandingApi } from './branding/brandingApi.js';
 import { abTestQueries } from './queries.js';
+import { DataTable } from '../shared/components/DataTable.js';
+import { NoStorePage } from '../shared/components/NoStorePage.js';
+import { ProblemList } from '../shared/components/ProblemList.js';
 
 const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
 
@@ -87,15 +90,7 @@ function StartTestForm({ storeId, onStarted }: { storeId: string; onStarted: (me
           Start test
         </button>
       </form>
-      {problems.length > 0 ? (
-        <Alert>
-          <ul>
-            {problems.map((p) => (
-              <li key={p}>{p}</li>
-            ))}
-          </ul>
-        </Alert>
-      ) : null}
+      <ProblemList problems={problems} bulleted />
       {start.isError ? <Alert>{errorText(start.error)}</Alert> : null}
     </section>
   );
@@ -136,37 +131,34 @@ function TestResults({
           </>
         ) : null}
       </p>
-      <div className="table-wrap">
-        <table className="claims-table">
-          <caption className="visually-hidden">Results per variant of {test.name}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Variant</th>
-              <th scope="col">Sessions</th>
-              <th scope="col">Claims filed</th>
-              {Object.entries(CUSTOMER_RESOLUTION_LABELS).map(([code, label]) => (
-                <th key={code} scope="col">
-                  {label} take rate
-                </th>
+      <DataTable caption={`Results per variant of ${test.name}`} captionHidden>
+        <thead>
+          <tr>
+            <th scope="col">Variant</th>
+            <th scope="col">Sessions</th>
+            <th scope="col">Claims filed</th>
+            {Object.entries(CUSTOMER_RESOLUTION_LABELS).map(([code, label]) => (
+              <th key={code} scope="col">
+                {label} take rate
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {test.variants.map((variant) => (
+            <tr key={variant.variantId}>
+              <th scope="row">{variant.label}</th>
+              <td className="numeric">{variant.sessions}</td>
+              <td className="numeric">{variant.claimsFiled}</td>
+              {variant.resolutions.map((r) => (
+                <td key={r.resolution} className="numeric">
+                  {percent(r.takeRate)} ({r.claims})
+                </td>
               ))}
             </tr>
-          </thead>
-          <tbody>
-            {test.variants.map((variant) => (
-              <tr key={variant.variantId}>
-                <th scope="row">{variant.label}</th>
-                <td className="numeric">{variant.sessions}</td>
-                <td className="numeric">{variant.claimsFiled}</td>
-                {variant.resolutions.map((r) => (
-                  <td key={r.resolution} className="numeric">
-                    {percent(r.takeRate)} ({r.claims})
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </DataTable>
       {significance ? (
         <div role="status" className={`alert ${winner ? 'alert-success' : 'alert-info'}`}>
           <p>
@@ -206,12 +198,7 @@ export function AbTestsPage() {
   const storeId = store?.id ?? '';
   const tests = useQuery({ ...abTestQueries.of(storeId), enabled: Boolean(store) });
   const [notice, setNotice] = useState<string | null>(null);
-  if (!store)
-    return (
-      <Page title="A/B tests">
-        <Alert tone="info">You have no store whose A/B tests you may see.</Alert>
-      </Page>
-    );
+  if (!store) return <NoStorePage title="A/B tests" what="A/B tests" />;
   const running = tests.data?.tests.some((t) => t.status === 'running') ?? true;
   return (
     <Page title={`A/B tests of ${store.name}`}>

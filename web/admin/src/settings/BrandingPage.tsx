@@ -19,6 +19,9 @@ import { can, useMe } from '../shared/session.js';
 import { StorePicker } from '../shared/components/StorePicker.js';
 import { brandingApi } from './branding/brandingApi.js';
 import { brandingQueries } from './queries.js';
+import { DataTable } from '../shared/components/DataTable.js';
+import { NoStorePage } from '../shared/components/NoStorePage.js';
+import { ProblemList } from '../shared/components/ProblemList.js';
 
 const COLOR_FIELDS: ReadonlyArray<{ field: BrandingColorField; label: string; hint: string }> = [
   { field: 'brand700', label: 'Primary colour', hint: 'Buttons, links and selected choices (brand 700).' },
@@ -79,36 +82,26 @@ function Field({ id, label, hint, children }: { id: string; label: string; hint?
 function ContrastTable({ branding }: { branding: Branding }) {
   const checks = brandingContrast(branding);
   return (
-    <div className="table-wrap">
-      <table className="claims-table">
-        <caption>Contrast of the portal's text (WCAG AA needs 4.5:1)</caption>
-        <thead>
-          <tr>
-            <th scope="col">Where</th>
-            <th scope="col">Colours</th>
-            <th scope="col">Ratio</th>
+    <DataTable caption="Contrast of the portal's text (WCAG AA needs 4.5:1)" columns={['Where', 'Colours', 'Ratio']}>
+      <tbody>
+        {checks.map((check) => (
+          <tr key={check.id}>
+            <th scope="row">{check.label}</th>
+            <td>
+              {check.foreground} on {check.background}
+            </td>
+            <td>
+              {check.ratio.toFixed(2)}:1{' '}
+              {check.passes ? (
+                <span className="badge badge-success">Passes AA</span>
+              ) : (
+                <span className="badge badge-danger">Below AA</span>
+              )}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {checks.map((check) => (
-            <tr key={check.id}>
-              <th scope="row">{check.label}</th>
-              <td>
-                {check.foreground} on {check.background}
-              </td>
-              <td>
-                {check.ratio.toFixed(2)}:1{' '}
-                {check.passes ? (
-                  <span className="badge badge-success">Passes AA</span>
-                ) : (
-                  <span className="badge badge-danger">Below AA</span>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </tbody>
+    </DataTable>
   );
 }
 
@@ -431,16 +424,7 @@ function BrandingForm({
           </Field>
         </div>
       </fieldset>
-      {problems.length > 0 ? (
-        <Alert>
-          <p>Not saved:</p>
-          <ul>
-            {problems.map((p) => (
-              <li key={p}>{p}</li>
-            ))}
-          </ul>
-        </Alert>
-      ) : null}
+      <ProblemList problems={problems} lead="Not saved:" bulleted />
       {save.isError ? <Alert>{errorText(save.error)}</Alert> : null}
       {editable ? (
         <div className="actions">
@@ -594,12 +578,7 @@ export function BrandingPage() {
   const branding = useQuery({ ...brandingQueries.branding(storeId), enabled: Boolean(store) });
   const [draft, setDraft] = useState<Branding | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  if (!store)
-    return (
-      <Page title="Branding">
-        <Alert tone="info">You have no store whose branding you may see.</Alert>
-      </Page>
-    );
+  if (!store) return <NoStorePage title="Branding" what="branding" />;
   const view = branding.data;
   return (
     <Page title={`Branding of ${store.name}`}>

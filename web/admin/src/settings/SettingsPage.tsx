@@ -23,6 +23,7 @@ import { displayScalar, fieldLabel } from './store-settings/settingsFields.js';
 import { SettingsGroupForm } from './store-settings/SettingsGroupForm.js';
 import { MetadataForm } from './store-settings/MetadataForm.js';
 import { storeSettingsQueries } from './queries.js';
+import { NoStorePage } from '../shared/components/NoStorePage.js';
 
 const GENERAL_LABELS: Record<string, string> = {
   name: 'Name',
@@ -170,13 +171,7 @@ export function SettingsPage() {
   );
   const history = useQuery({ ...storeSettingsQueries.history(storeId), enabled: Boolean(store) && mayReadHistory });
   const [notice, setNotice] = useState<string | null>(null);
-  if (!store) {
-    return (
-      <Page title="Settings">
-        <Alert tone="info">You have no store whose settings you may see.</Alert>
-      </Page>
-    );
-  }
+  if (!store) return <NoStorePage title="Settings" what="settings" />;
   return (
     <Page title={`Settings of ${store.name}`}>
       <StorePicker

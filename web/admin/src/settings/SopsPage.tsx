@@ -9,13 +9,14 @@ import { Alert, EmptyState, Page, Skeleton } from '@claims/ui/components';
 import { isHttpError } from '../shared/api.js';
 import { can, storesWith, useMe } from '../shared/session.js';
 import { StorePicker } from '../shared/components/StorePicker.js';
-import { ConfirmDialog } from '../shared/components/ConfirmDialog.js';
 import { Badge, type BadgeTone } from '../shared/components/ui.js';
 import { deskToolsApi } from './desk-tools/deskToolsApi.js';
 import { EditDeleteButtons } from './desk-tools/EditDeleteButtons.js';
 import { SopForm } from './desk-tools/SopForm.js';
 import { useListEditing } from './desk-tools/useListEditing.js';
+import { ConfirmDelete } from './desk-tools/ConfirmDelete.js';
 import { sopQueries } from './queries.js';
+import { NoStorePage } from '../shared/components/NoStorePage.js';
 
 export const SopsSearch = z.object({ store: z.uuid().optional().catch(undefined) });
 
@@ -48,16 +49,17 @@ export function SopsPage() {
   const store = stores.find((s) => s.id === search.store) ?? stores[0];
   const storeId = store?.id ?? '';
   const sops = useQuery({ ...sopQueries.of(storeId), enabled: Boolean(store) });
-  const { editing, deleting, notice, setNotice, refresh, save, remove, open, close, askDelete, cancelDelete } =
-    useListEditing<SopView, SopInput>({
-      queryKey: sopQueries.of(storeId).queryKey,
-      save: (input, sop) =>
-        sop ? deskToolsApi.updateSop(storeId, sop.id, input, sop.version) : deskToolsApi.createSop(storeId, input),
-      remove: (sop) => deskToolsApi.deleteSop(storeId, sop.id, sop.version),
-      savedNotice: (saved, created) => `SOP "${saved.title}" ${created ? 'created as a draft' : 'saved'}.`,
-      deletedNotice: (sop) => `SOP "${sop.title}" deleted.`,
-      focusAfterDelete: () => document.getElementById(`${id}-list`)?.focus(),
-    });
+  const tools = useListEditing<SopView, SopInput>({
+    queryKey: sopQueries.of(storeId).queryKey,
+    save: (input, sop) =>
+      sop ? deskToolsApi.updateSop(storeId, sop.id, input, sop.version) : deskToolsApi.createSop(storeId, input),
+    remove: (sop) => deskToolsApi.deleteSop(storeId, sop.id, sop.version),
+    savedNotice: (saved, created) => `SOP "${saved.title}" ${created ? 'created as a draft' : 'saved'}.`,
+    deletedNotice: (sop) => `SOP "${sop.title}" deleted.`,
+    focusAfterDelete: () => document.getElementById(`${id}-list`)?.focus(),
+    failureText,
+  });
+  const { editing, notice, setNotice, refresh, open, askDelete } = tools;
   const move = useMutation({
     mutationFn: ({ sop, to }: { sop: SopView; to: SopState }) =>
       deskToolsApi.setSopState(storeId, sop.id, to, sop.version),
@@ -66,12 +68,7 @@ export function SopsPage() {
       await refresh();
     },
   });
-  if (!store)
-    return (
-      <Page title="SOPs">
-        <Alert tone="info">You have no store whose SOPs you may see.</Alert>
-      </Page>
-    );
+  if (!store) return <NoStorePage title="SOPs" what="SOPs" />;
   const mayCreate = can(me, 'sop:create', storeId);
   const mayUpdate = can(me, 'sop:update', storeId);
   const mayMove = can(me, 'sop:set-state', storeId);
@@ -144,25 +141,12 @@ export function SopsPage() {
         <SopForm
           key={editing === 'new' ? 'new' : `${editing.id}-${editing.version}`}
           sop={editing === 'new' ? null : editing}
-          busy={save.isPending}
-          error={save.isError ? failureText(save.error) : null}
-          onSave={(input) => save.mutate(input)}
-          onCancel={close}
+          {...tools.formProps}
         />
       ) : null}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete SOP ${deleting?.title ?? ''}?`}
-        confirmLabel="Delete SOP"
-        busy={remove.isPending}
-        onConfirm={() => {
-          if (deleting) remove.mutate(deleting);
-        }}
-        onClose={cancelDelete}
-      >
+      <ConfirmDelete list={tools} title={(sop) => `Delete SOP ${sop.title}?`} confirmLabel="Delete SOP">
         <p>The procedure is removed for everyone on the team.</p>
-        {remove.isError ? <Alert>{failureText(remove.error)}</Alert> : null}
-      </ConfirmDialog>
+      </ConfirmDelete>
     </Page>
   );
 }

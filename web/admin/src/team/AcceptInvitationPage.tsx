@@ -5,6 +5,7 @@ import { errorText } from '@claims/ui';
 import { Alert, Page } from '@claims/ui/components';
 import { api, isHttpError } from '../shared/api.js';
 import { meQuery } from '../shared/session.js';
+import { TextField } from '../shared/components/TextField.js';
 
 /** The server's own minimum (contracts AcceptInvitationRequest). */
 const MIN_PASSWORD = 12;
@@ -21,7 +22,6 @@ export function AcceptInvitationPage() {
   const client = useQueryClient();
   const nameId = useId();
   const passwordId = useId();
-  const confirmId = useId();
   const [token] = useState(tokenOfLink);
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
@@ -99,23 +99,14 @@ export function AcceptInvitationPage() {
               {problems.password ?? `At least ${MIN_PASSWORD} characters.`}
             </p>
           </div>
-          <div className="field">
-            <label htmlFor={confirmId}>Password again</label>
-            <input
-              id={confirmId}
-              type="password"
-              autoComplete="new-password"
-              value={confirm}
-              onChange={(e) => setConfirm(e.target.value)}
-              aria-invalid={problems.confirm ? true : undefined}
-              aria-describedby={problems.confirm ? `${confirmId}-error` : undefined}
-            />
-            {problems.confirm ? (
-              <p id={`${confirmId}-error`} className="field-error">
-                {problems.confirm}
-              </p>
-            ) : null}
-          </div>
+          <TextField
+            label="Password again"
+            problem={problems.confirm}
+            type="password"
+            autoComplete="new-password"
+            value={confirm}
+            onChange={(e) => setConfirm(e.target.value)}
+          />
           {message ? <Alert>{message}</Alert> : null}
           <button type="submit" className="button button-primary" disabled={accept.isPending}>
             {accept.isPending ? 'Accepting…' : 'Accept and sign in'}

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { errorText } from '@claims/ui';
@@ -6,6 +6,7 @@ import { formatDateTime } from '@claims/format';
 import { api, isHttpError } from '../shared/api.js';
 import { meQuery } from '../shared/session.js';
 import { Alert, Page } from '@claims/ui/components';
+import { TextField } from '../shared/components/TextField.js';
 
 function lockoutMessage(seconds: number | null): string {
   const until =
@@ -18,8 +19,6 @@ export function SignInPage() {
   const search = useSearch({ from: '/sign-in' });
   const navigate = useNavigate();
   const client = useQueryClient();
-  const emailId = useId();
-  const passwordId = useId();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<{ email?: string; password?: string }>({});
@@ -55,40 +54,22 @@ export function SignInPage() {
       <Page title="Sign in to the claim desk">
         {search.signedOut ? <Alert tone="success">You have signed out.</Alert> : null}
         <form className="stack card" onSubmit={onSubmit} noValidate>
-          <div className="field">
-            <label htmlFor={emailId}>Email</label>
-            <input
-              id={emailId}
-              type="email"
-              autoComplete="username"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              aria-invalid={fieldErrors.email ? true : undefined}
-              aria-describedby={fieldErrors.email ? `${emailId}-error` : undefined}
-            />
-            {fieldErrors.email ? (
-              <p id={`${emailId}-error`} className="field-error">
-                {fieldErrors.email}
-              </p>
-            ) : null}
-          </div>
-          <div className="field">
-            <label htmlFor={passwordId}>Password</label>
-            <input
-              id={passwordId}
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              aria-invalid={fieldErrors.password ? true : undefined}
-              aria-describedby={fieldErrors.password ? `${passwordId}-error` : undefined}
-            />
-            {fieldErrors.password ? (
-              <p id={`${passwordId}-error`} className="field-error">
-                {fieldErrors.password}
-              </p>
-            ) : null}
-          </div>
+          <TextField
+            label="Email"
+            problem={fieldErrors.email}
+            type="email"
+            autoComplete="username"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+          <TextField
+            label="Password"
+            problem={fieldErrors.password}
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
           {message ? <Alert>{message}</Alert> : null}
           {fieldErrors.email || fieldErrors.password ? <Alert>Fill in your email and password.</Alert> : null}
           <button type="submit" className="button button-primary" disabled={login.isPending}>

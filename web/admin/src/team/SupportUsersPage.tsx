@@ -5,11 +5,11 @@ import { errorText } from '@claims/ui';
 import { Alert, Page } from '@claims/ui/components';
 import { api } from '../shared/api.js';
 import { holdsInternally, useMe } from '../shared/session.js';
-import { ConfirmDialog } from '../shared/components/ConfirmDialog.js';
 import { InvitationCreatedDialog, type Invited } from './members/InvitationCreatedDialog.js';
 import { InviteMemberForm } from './members/InviteMemberForm.js';
 import { MemberCells, MembersTable } from './members/MembersTable.js';
 import { RoleChangeForm } from './members/RoleChangeForm.js';
+import { RemoveMemberDialog, useMemberRemoval } from './members/MemberRemoval.js';
 import { teamQueries } from './queries.js';
 
 const rolesText = (member: TeamMember) => member.grants.map((g) => ROLES[g.role].label).join(', ');
@@ -75,14 +75,10 @@ function SupportUsers() {
   const members = useQuery(teamQueries.supportUsers());
   const [notice, setNotice] = useState<string | null>(null);
   const [invited, setInvited] = useState<Invited | null>(null);
-  const [removing, setRemoving] = useState<TeamMember | null>(null);
-  const remove = useMutation({
-    mutationFn: (member: TeamMember) => api.removeSupportUser(member.userId),
-    onSuccess: async (_, member) => {
-      setRemoving(null);
-      setNotice(`${member.name} is no longer a support member.`);
-      await client.invalidateQueries({ queryKey: teamQueries.supportUsers().queryKey });
-    },
+  const removal = useMemberRemoval({
+    remove: (member) => api.removeSupportUser(member.userId),
+    queryKey: teamQueries.supportUsers().queryKey,
+    onRemoved: (member) => setNotice(`${member.name} is no longer a support member.`),
   });
   const activeAdmins = members.data?.data.filter(isActiveAdmin).length ?? 0;
   return (
@@ -116,32 +112,21 @@ function SupportUsers() {
               member={member}
               self={member.userId === me.user.id}
               lastAdmin={isActiveAdmin(member) && activeAdmins === 1}
-              onRemove={(m) => {
-                remove.reset();
-                setRemoving(m);
-              }}
+              onRemove={removal.ask}
               onDone={setNotice}
             />
           ))}
         </MembersTable>
       ) : null}
       <InvitationCreatedDialog invited={invited} onClose={() => setInvited(null)} />
-      <ConfirmDialog
-        open={removing !== null}
-        title={`Remove ${removing?.name ?? 'member'}?`}
-        confirmLabel="Remove support member"
-        busy={remove.isPending}
-        onConfirm={() => {
-          if (removing) remove.mutate(removing);
-        }}
-        onClose={() => setRemoving(null)}
-      >
-        <p>
-          {removing?.name} ({removing?.email}) loses their support role at once
-          {removing?.userId === me.user.id ? ', and with it this page' : ''}.
-        </p>
-        {remove.isError ? <Alert>{errorText(remove.error)}</Alert> : null}
-      </ConfirmDialog>
+      <RemoveMemberDialog removal={removal} confirmLabel="Remove support member">
+        {(member) => (
+          <p>
+            {member.name} ({member.email}) loses their support role at once
+            {member.userId === me.user.id ? ', and with it this page' : ''}.
+          </p>
+        )}
+      </RemoveMemberDialog>
     </Page>
   );
 }

@@ -18,9 +18,10 @@ import { InvitationCreatedDialog, type Invited } from './members/InvitationCreat
 import { InviteMemberForm } from './members/InviteMemberForm.js';
 import { RoleChangeForm } from './members/RoleChangeForm.js';
 import { MemberCells, MembersTable } from './members/MembersTable.js';
-import { ConfirmDialog } from '../shared/components/ConfirmDialog.js';
+import { RemoveMemberDialog, useMemberRemoval } from './members/MemberRemoval.js';
 import { StorePicker } from '../shared/components/StorePicker.js';
 import { teamQueries } from './queries.js';
+import { NoStorePage } from '../shared/components/NoStorePage.js';
 
 const isOwnerRole = (role: RoleName) => OWNER_ROLES.includes(role);
 
@@ -152,29 +153,18 @@ export function TeamPage() {
   const me = useMe();
   const navigate = useNavigate();
   const search = useSearch({ from: '/app/team' });
-  const client = useQueryClient();
   const stores = storesWith(me, 'team-member:read');
   const store = stores.find((s) => s.id === search.store) ?? stores[0];
   const storeId = store?.id ?? '';
   const members = useQuery({ ...teamQueries.members(storeId), enabled: Boolean(store) });
   const [notice, setNotice] = useState<string | null>(null);
   const [invited, setInvited] = useState<Invited | null>(null);
-  const [removing, setRemoving] = useState<TeamMember | null>(null);
-  const remove = useMutation({
-    mutationFn: (member: TeamMember) => api.removeMember(storeId, member.userId),
-    onSuccess: async (_, member) => {
-      setRemoving(null);
-      setNotice(`${member.name} was removed from ${store?.name ?? 'the store'}.`);
-      await client.invalidateQueries({ queryKey: teamQueries.members(storeId).queryKey });
-    },
+  const removal = useMemberRemoval({
+    remove: (member) => api.removeMember(storeId, member.userId),
+    queryKey: teamQueries.members(storeId).queryKey,
+    onRemoved: (member) => setNotice(`${member.name} was removed from ${store?.name ?? 'the store'}.`),
   });
-  if (!store) {
-    return (
-      <Page title="Team">
-        <Alert tone="info">You have no store whose team you may see.</Alert>
-      </Page>
-    );
-  }
+  if (!store) return <NoStorePage title="Team" what="team" />;
   return (
     <Page title={`Team of ${store.name}`}>
       <StorePicker
@@ -208,32 +198,21 @@ export function TeamPage() {
               storeId={storeId}
               storeName={store.name}
               self={member.userId === me.user.id}
-              onRemove={(m) => {
-                remove.reset();
-                setRemoving(m);
-              }}
+              onRemove={removal.ask}
               onDone={setNotice}
             />
           ))}
         </MembersTable>
       ) : null}
       <InvitationCreatedDialog invited={invited} onClose={() => setInvited(null)} />
-      <ConfirmDialog
-        open={removing !== null}
-        title={`Remove ${removing?.name ?? 'member'}?`}
-        confirmLabel="Remove member"
-        busy={remove.isPending}
-        onConfirm={() => {
-          if (removing) remove.mutate(removing);
-        }}
-        onClose={() => setRemoving(null)}
-      >
-        <p>
-          {removing?.name} ({removing?.email}) loses access to {store.name}
-          {removing?.grants.some((g) => g.level === 'account') ? ' and the other stores of its account' : ''} at once.
-        </p>
-        {remove.isError ? <Alert>{errorText(remove.error)}</Alert> : null}
-      </ConfirmDialog>
+      <RemoveMemberDialog removal={removal} confirmLabel="Remove member">
+        {(member) => (
+          <p>
+            {member.name} ({member.email}) loses access to {store.name}
+            {member.grants.some((g) => g.level === 'account') ? ' and the other stores of its account' : ''} at once.
+          </p>
+        )}
+      </RemoveMemberDialog>
     </Page>
   );
 }

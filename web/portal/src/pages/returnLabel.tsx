@@ -9,7 +9,7 @@ import {
   type CustomerClaimView,
 } from '@claims/contracts';
 import { formatDateTime } from '@claims/format';
-import { Alert, Page } from '@claims/ui/components';
+import { Alert, ColumnHeads, Page } from '@claims/ui/components';
 import { BackToClaim } from '../components.js';
 import { HttpError, api } from '../api.js';
 import { PrintPage as ClaimSummaryPage } from './view.js';
@@ -54,13 +54,7 @@ function ReturnLabel({ claim, label }: { claim: CustomerClaimView; label: ClaimR
       </dl>
       <table className="print-table">
         <caption className="visually-hidden">Items in return {label.code}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Item</th>
-            <th scope="col">SKU</th>
-            <th scope="col">Qty</th>
-          </tr>
-        </thead>
+        <ColumnHeads columns={['Item', 'SKU', 'Qty']} />
         <tbody>
           {label.items.map((i) => (
             <tr key={i.claimItemId}>

@@ -6,7 +6,7 @@ import { errorText } from '@claims/ui';
 import { formatDateTime, formatItemMoney, formatMoney } from '@claims/format';
 import type { LightboxImage } from '@claims/ui/lightbox';
 import { HttpError, api } from '../api.js';
-import { Alert, Page } from '@claims/ui/components';
+import { Alert, ColumnHeads, Page } from '@claims/ui/components';
 import { BackToClaim, ClaimMissing, ItemThumb, issueLabel } from '../components.js';
 import { setState } from '../claimFlowState.js';
 import { ItemDecision } from '../itemDecision.js';
@@ -251,14 +251,7 @@ export function PrintPage() {
     >
       <table className="print-table">
         <caption className="visually-hidden">Claimed items</caption>
-        <thead>
-          <tr>
-            <th scope="col">Item</th>
-            <th scope="col">SKU</th>
-            <th scope="col">Qty</th>
-            <th scope="col">Issue</th>
-          </tr>
-        </thead>
+        <ColumnHeads columns={['Item', 'SKU', 'Qty', 'Issue']} />
         <tbody>
           {c.items.map((i) => (
             <tr key={i.id}>

@@ -4,11 +4,12 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import type { RuleInput } from '@claims/contracts';
 import { errorText } from '@claims/ui';
 import { formatCount, formatMoney } from '@claims/format';
-import { Alert } from '@claims/ui/components';
+import { Alert, ColumnHeads } from '@claims/ui/components';
 import { automationApi } from '../automationApi.js';
 import { ruleQueries } from '../queries.js';
 import { FieldProblem } from './ConditionFields.js';
 import { OUTCOME_LABELS } from './ruleDraft.js';
+import { PeriodFields } from '../../shared/components/PeriodFields.js';
 
 // recharts is most of a chart page's script: loaded when a backtest has something to draw.
 const BacktestChart = lazy(() => import('./BacktestChart.js').then((m) => ({ default: m.BacktestChart })));
@@ -53,26 +54,13 @@ export function BacktestPanel({
         Try the rule over the claims filed in a period, as if it had been first in the list: nothing changes.
       </p>
       <div className="inline-form">
-        <div className="field">
-          <label htmlFor={`${id}-from`}>From</label>
-          <input
-            id={`${id}-from`}
-            type="date"
-            value={from}
-            aria-describedby={periodProblem ? `${id}-problem` : undefined}
-            onChange={(e) => setFrom(e.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-to`}>To</label>
-          <input
-            id={`${id}-to`}
-            type="date"
-            value={to}
-            aria-describedby={periodProblem ? `${id}-problem` : undefined}
-            onChange={(e) => setTo(e.target.value)}
-          />
-        </div>
+        <PeriodFields
+          from={from}
+          to={to}
+          onFrom={setFrom}
+          onTo={setTo}
+          problemId={periodProblem ? `${id}-problem` : undefined}
+        />
         <button
           type="button"
           className="button button-secondary"
@@ -131,13 +119,7 @@ export function BacktestPanel({
               <h5 id={`${id}-disagree`}>Claims where the rule disagrees with the decision made</h5>
               <div className="table-wrap" tabIndex={0} role="region" aria-label="Disagreements, table">
                 <table className="claims-table" aria-labelledby={`${id}-disagree`}>
-                  <thead>
-                    <tr>
-                      <th scope="col">Claim</th>
-                      <th scope="col">What was decided</th>
-                      <th scope="col">What the rule would do</th>
-                    </tr>
-                  </thead>
+                  <ColumnHeads columns={['Claim', 'What was decided', 'What the rule would do']} />
                   <tbody>
                     {view.disagreements.map((d) => (
                       <tr key={d.claimId}>

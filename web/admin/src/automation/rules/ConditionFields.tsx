@@ -10,6 +10,7 @@ import {
   valuesOf,
   type ConditionDraft,
 } from './ruleDraft.js';
+import { Options } from '../../shared/components/Options.js';
 
 /** A problem shown under its field, and named by it (aria-describedby) so a screen reader reads it with the field. */
 export function FieldProblem({ id, problem }: { id: string; problem: string | undefined }) {
@@ -52,11 +53,7 @@ export function ConditionFields({
             value={field}
             onChange={(e) => onChange(conditionFor(condition.key, RuleField.parse(e.target.value)))}
           >
-            {RuleField.options.map((f) => (
-              <option key={f} value={f}>
-                {FIELD_LABELS[f]}
-              </option>
-            ))}
+            <Options values={RuleField.options} label={(f) => FIELD_LABELS[f]} />
           </select>
         </div>
         <div className="field">
@@ -71,11 +68,7 @@ export function ConditionFields({
               onChange({ ...condition, op: next, values });
             }}
           >
-            {opsOf(field).map((o) => (
-              <option key={o} value={o}>
-                {OP_LABELS[o]}
-              </option>
-            ))}
+            <Options values={opsOf(field)} label={(o) => OP_LABELS[o]} />
           </select>
         </div>
         {op === 'in' ? (
@@ -126,11 +119,7 @@ export function ConditionFields({
               aria-describedby={described}
               onChange={(e) => onChange({ ...condition, value: e.target.value })}
             >
-              {valuesOf(field).map((v) => (
-                <option key={v} value={v}>
-                  {valueLabel(field, v)}
-                </option>
-              ))}
+              <Options values={valuesOf(field)} label={(v) => valueLabel(field, v)} />
             </select>
           </div>
         )}

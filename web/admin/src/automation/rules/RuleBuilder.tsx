@@ -22,6 +22,8 @@ import {
   type ApproveAs,
   type RuleDraft,
 } from './ruleDraft.js';
+import { Options } from '../../shared/components/Options.js';
+import { SubmitOrCancel } from '../../shared/components/SubmitOrCancel.js';
 
 const APPROVE_AS: Record<ApproveAs, string> = {
   '': 'What the shopper asked for',
@@ -202,11 +204,7 @@ export function RuleBuilder({
                 onChange={(e) => change({ reason: e.target.value as RuleDraft['reason'] })}
               >
                 <option value="">Choose a reason</option>
-                {ResolutionReason.options.map((r) => (
-                  <option key={r} value={r}>
-                    {reasonLabel(r)}
-                  </option>
-                ))}
+                <Options values={ResolutionReason.options} label={(r) => reasonLabel(r)} />
               </select>
               {problemOf('action.reason')}
             </div>
@@ -288,14 +286,11 @@ export function RuleBuilder({
         {save.isError && !(isHttpError(save.error) && save.error.details.length > 0) ? (
           <Alert>The rule was not saved: {errorText(save.error)}</Alert>
         ) : null}
-        <div className="actions">
-          <button type="submit" className="button button-primary" disabled={save.isPending}>
-            {editing ? `Save as version ${editing.version + 1}` : 'Save rule'}
-          </button>
-          <button type="button" className="button button-secondary" onClick={onCancel}>
-            Cancel
-          </button>
-        </div>
+        <SubmitOrCancel
+          submit={editing ? `Save as version ${editing.version + 1}` : 'Save rule'}
+          busy={save.isPending}
+          onCancel={onCancel}
+        />
       </form>
     </section>
   );

@@ -8,6 +8,7 @@ import { ruleSummary } from '@claims/format/rule-summary';
 import { Alert } from '@claims/ui/components';
 import { ruleQueries } from '../queries.js';
 import { MODE_LABELS } from './ruleDraft.js';
+import { DataTable } from '../../shared/components/DataTable.js';
 
 const DID: Record<RuleActionType, string> = { approve: 'Approved', deny: 'Denied', hold: 'Held for review' };
 const WOULD: Record<RuleActionType, string> = {
@@ -28,34 +29,23 @@ export function RuleHistory({ storeId, rule }: { storeId: string; rule: RuleView
         {versions.isPending ? <p className="muted">Loading the versions…</p> : null}
         {versions.isError ? <Alert>The versions could not be loaded: {errorText(versions.error)}</Alert> : null}
         {versions.data ? (
-          <div className="table-wrap" tabIndex={0} role="region" aria-label="Versions, table">
-            <table className="claims-table">
-              <thead>
-                <tr>
-                  <th scope="col">Version</th>
-                  <th scope="col">Saved</th>
-                  <th scope="col">By</th>
-                  <th scope="col">Mode</th>
-                  <th scope="col">Rule</th>
+          <DataTable regionLabel="Versions, table" columns={['Version', 'Saved', 'By', 'Mode', 'Rule']}>
+            <tbody>
+              {versions.data.versions.map((v) => (
+                <tr key={v.version}>
+                  <th scope="row">{v.version}</th>
+                  <td>
+                    <time dateTime={v.at}>{formatDateTime(v.at)}</time>
+                  </td>
+                  <td>{v.actor.name ?? v.actor.type}</td>
+                  <td>{MODE_LABELS[v.rule.mode]}</td>
+                  <td>
+                    <strong>{v.rule.name}</strong>: {ruleSummary(v.rule, rule.currency)}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {versions.data.versions.map((v) => (
-                  <tr key={v.version}>
-                    <th scope="row">{v.version}</th>
-                    <td>
-                      <time dateTime={v.at}>{formatDateTime(v.at)}</time>
-                    </td>
-                    <td>{v.actor.name ?? v.actor.type}</td>
-                    <td>{MODE_LABELS[v.rule.mode]}</td>
-                    <td>
-                      <strong>{v.rule.name}</strong>: {ruleSummary(v.rule, rule.currency)}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </DataTable>
         ) : null}
       </section>
       <section aria-labelledby={`${id}-activity`} className="stack">
@@ -66,40 +56,38 @@ export function RuleHistory({ storeId, rule }: { storeId: string; rule: RuleView
           <p className="muted">This rule has not acted on a claim yet, live or in shadow.</p>
         ) : null}
         {activity.data && activity.data.entries.length > 0 ? (
-          <div className="table-wrap" tabIndex={0} role="region" aria-label="What the rule did, table">
-            <table className="claims-table">
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Claim</th>
-                  <th scope="col">What it did</th>
-                  <th scope="col" className="numeric">
-                    Amount
+          <DataTable regionLabel="What the rule did, table">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Claim</th>
+                <th scope="col">What it did</th>
+                <th scope="col" className="numeric">
+                  Amount
+                </th>
+                <th scope="col" className="numeric">
+                  Version
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {activity.data.entries.map((e) => (
+                <tr key={`${e.claimId} ${e.ruleVersion} ${e.mode}`}>
+                  <td>
+                    <time dateTime={e.at}>{formatDateTime(e.at)}</time>
+                  </td>
+                  <th scope="row">
+                    <Link to="/claims/view/$claimRef" params={{ claimRef: e.claimId }} search={{}}>
+                      {e.claimNumber}
+                    </Link>
                   </th>
-                  <th scope="col" className="numeric">
-                    Version
-                  </th>
+                  <td>{e.mode === 'live' ? DID[e.action] : `${WOULD[e.action]} (shadow)`}</td>
+                  <td className="numeric">{formatMoney(e.amount, e.currency)}</td>
+                  <td className="numeric">{e.ruleVersion}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {activity.data.entries.map((e) => (
-                  <tr key={`${e.claimId} ${e.ruleVersion} ${e.mode}`}>
-                    <td>
-                      <time dateTime={e.at}>{formatDateTime(e.at)}</time>
-                    </td>
-                    <th scope="row">
-                      <Link to="/claims/view/$claimRef" params={{ claimRef: e.claimId }} search={{}}>
-                        {e.claimNumber}
-                      </Link>
-                    </th>
-                    <td>{e.mode === 'live' ? DID[e.action] : `${WOULD[e.action]} (shadow)`}</td>
-                    <td className="numeric">{formatMoney(e.amount, e.currency)}</td>
-                    <td className="numeric">{e.ruleVersion}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </DataTable>
         ) : null}
       </section>
     </div>

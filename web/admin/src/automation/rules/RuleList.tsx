@@ -8,6 +8,7 @@ import { automationApi } from '../automationApi.js';
 import { ruleQueries } from '../queries.js';
 import { RuleHistory } from './RuleHistory.js';
 import { MODE_LABELS } from './ruleDraft.js';
+import { Options } from '../../shared/components/Options.js';
 
 const MODE_TONES: Record<RuleMode, BadgeTone> = { live: 'success', shadow: 'info', off: 'neutral' };
 
@@ -183,11 +184,7 @@ export function RuleList({
                       disabled={switchMode.isPending}
                       onChange={(e) => switchMode.mutate({ rule, mode: RuleMode.parse(e.target.value) })}
                     >
-                      {RuleMode.options.map((m) => (
-                        <option key={m} value={m}>
-                          {MODE_LABELS[m]}
-                        </option>
-                      ))}
+                      <Options values={RuleMode.options} label={(m) => MODE_LABELS[m]} />
                     </select>
                   </div>
                   <button

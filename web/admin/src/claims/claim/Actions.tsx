@@ -13,6 +13,7 @@ import { Alert } from '@claims/ui/components';
 import { ToolCard } from '../../shared/components/ui.js';
 import { errorText } from '@claims/ui';
 import { claimQueries } from '../queries.js';
+import { Options } from '../../shared/components/Options.js';
 
 /** After a change: the answer is the new claim; the history and the lists follow. */
 export function useClaimUpdated(claimId: string) {
@@ -99,11 +100,7 @@ export function StatusForm({ claim }: { claim: AdminClaimDetail }) {
             }}
           >
             <option value="">Choose a status</option>
-            {claim.allowedTransitions.map((s) => (
-              <option key={s} value={s}>
-                {CLAIM_STATUS_LABELS[s]}
-              </option>
-            ))}
+            <Options values={claim.allowedTransitions} label={(s) => CLAIM_STATUS_LABELS[s]} />
           </select>
         </div>
         {needsReason ? (
@@ -119,11 +116,7 @@ export function StatusForm({ claim }: { claim: AdminClaimDetail }) {
               }}
             >
               <option value="">Choose a reason</option>
-              {ResolutionReason.options.map((r) => (
-                <option key={r} value={r}>
-                  {RESOLUTION_REASON_LABELS[r]}
-                </option>
-              ))}
+              <Options values={ResolutionReason.options} label={(r) => RESOLUTION_REASON_LABELS[r]} />
             </select>
           </div>
         ) : null}

@@ -1,35 +1,16 @@
 import { Link } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { RECENT_CLAIMS_DAYS, type AdminClaimDetail, type ClaimFacts, type Address } from '@claims/contracts';
+import { RECENT_CLAIMS_DAYS, type AdminClaimDetail, type ClaimFacts } from '@claims/contracts';
 import { errorText } from '@claims/ui';
 import { formatDate, formatDateTime, formatMoney, humanizeCode, pluralize } from '@claims/format';
-import { Alert, TrackingLinks } from '@claims/ui/components';
+import { Alert, ColumnHeads, TrackingLinks } from '@claims/ui/components';
 import { Fact } from '../../shared/components/ui.js';
 import { resolutionTypeLabel } from '../../shared/labels.js';
 import './decision.css';
 import { claimQueries } from '../queries.js';
 import { RiskPanel, RuleActivityPanel } from './RiskAndRules.js';
 import { FoldingCard } from '../../shared/components/FoldingCard.js';
-
-function AddressBlock({ address }: { address: Address }) {
-  const lines = [
-    address.name,
-    address.address1,
-    address.address2,
-    [address.city, address.provinceCode ?? address.province, address.zip].filter(Boolean).join(' '),
-    address.country,
-    address.phone,
-  ].filter((line): line is string => Boolean(line));
-  return (
-    <address>
-      {lines.map((line) => (
-        <span key={line} className="address-line">
-          {line}
-        </span>
-      ))}
-    </address>
-  );
-}
+import { AddressBlock } from './AddressBlock.js';
 
 /** The order: when placed, where it was shipped (and where the shopper asked it go now), each shipment with carrier, tracking and dates. */
 function OrderPanel({ facts }: { facts: ClaimFacts }) {
@@ -44,25 +25,21 @@ function OrderPanel({ facts }: { facts: ClaimFacts }) {
               <time dateTime={order.createdAt}>{formatDateTime(order.createdAt)}</time>
             </Fact>
             <Fact term="Shipping address">
-              <AddressBlock address={order.shippingAddress} />
+              <AddressBlock withPhone address={order.shippingAddress} />
             </Fact>
             <Fact term="Updated address (asked by the shopper)">
-              {facts.updatedShippingAddress ? <AddressBlock address={facts.updatedShippingAddress} /> : 'None'}
+              {facts.updatedShippingAddress ? (
+                <AddressBlock withPhone address={facts.updatedShippingAddress} />
+              ) : (
+                'None'
+              )}
             </Fact>
           </dl>
           {order.fulfillments.length > 0 ? (
             <div className="table-scroll">
               <table className="lines">
                 <caption>Shipments</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Shipment</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Carrier and tracking</th>
-                    <th scope="col">Shipped</th>
-                    <th scope="col">Delivered</th>
-                  </tr>
-                </thead>
+                <ColumnHeads columns={['Shipment', 'Status', 'Carrier and tracking', 'Shipped', 'Delivered']} />
                 <tbody>
                   {order.fulfillments.map((f) => (
                     <tr key={f.sourceFulfillmentId}>
@@ -166,14 +143,7 @@ function OtherClaimsPanel({ facts }: { facts: ClaimFacts }) {
         <div className="table-scroll">
           <table className="lines">
             <caption className="visually-hidden">Other claims, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Claim</th>
-                <th scope="col">Filed</th>
-                <th scope="col">Value</th>
-                <th scope="col">Outcome</th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={['Claim', 'Filed', 'Value', 'Outcome']} />
             <tbody>
               {facts.otherClaims.map((c) => (
                 <tr key={c.id}>

@@ -15,7 +15,7 @@ import {
 import { decidedItemIds } from '@claims/domain';
 import { errorText } from '@claims/ui';
 import { formatDateTime, formatItemMoney, formatMoney, pluralize } from '@claims/format';
-import { Alert } from '@claims/ui/components';
+import { Alert, ColumnHeads } from '@claims/ui/components';
 import { api, isHttpError } from '../../shared/api.js';
 import { RESOLUTION_TYPE_LABELS, reasonLabel } from '../../shared/labels.js';
 import { ConflictAlert, useClaimUpdated } from './Actions.js';
@@ -35,6 +35,9 @@ import { decisionText, lineSubject } from './decisionText.js';
 import { estimateLine } from './resolutionSummary.js';
 import './decision.css';
 import { claimQueries } from '../queries.js';
+import { ProblemList } from '../../shared/components/ProblemList.js';
+import { Fact } from '../../shared/components/ui.js';
+import { Options } from '../../shared/components/Options.js';
 
 type Claim = AdminClaimDetail;
 type Item = Claim['items'][number];
@@ -64,14 +67,7 @@ function DecidedLines({ claim }: { claim: Claim }) {
   return (
     <table className="lines decided-lines">
       <caption>Decided</caption>
-      <thead>
-        <tr>
-          <th scope="col">Item</th>
-          <th scope="col">Decision</th>
-          <th scope="col">Reason</th>
-          <th scope="col">By</th>
-        </tr>
-      </thead>
+      <ColumnHeads columns={['Item', 'Decision', 'Reason', 'By']} />
       <tbody>
         {claim.resolutions.map((line) => (
           <tr key={line.id}>
@@ -94,6 +90,29 @@ function DecidedLines({ claim }: { claim: Claim }) {
     </table>
   );
 }
+
+/** The numbers a decision may take, each asked for when the kind of decision uses it. */
+const numberFields = (item: Item, currency: string) =>
+  [
+    {
+      key: 'quantity',
+      label: 'Quantity',
+      uses: usesQuantity,
+      input: { inputMode: 'numeric', min: 1, max: item.quantity, step: 1 },
+    },
+    {
+      key: 'percentage',
+      label: 'Percentage',
+      uses: usesPercentage,
+      input: { inputMode: 'decimal', min: 0, max: 100, step: 'any' },
+    },
+    {
+      key: 'amount',
+      label: `Amount (${currency})`,
+      uses: usesAmount,
+      input: { inputMode: 'decimal', min: 0, step: 1 / 10 ** currencyDecimals(currency) },
+    },
+  ] as const;
 
 /** One undecided item's decision: its type, then the quantity, share, amount and reason that type takes. */
 function ItemDecision({
@@ -142,60 +161,24 @@ function ItemDecision({
             }}
           >
             <option value="">Decide later</option>
-            {offered.map((t) => (
-              <option key={t} value={t}>
-                {RESOLUTION_TYPE_LABELS[t]}
-              </option>
-            ))}
+            <Options values={offered} label={(t) => RESOLUTION_TYPE_LABELS[t]} />
           </select>
         </div>
-        {usesQuantity(type) ? (
-          <div className="field">
-            <label htmlFor={`${id}-quantity`}>Quantity</label>
-            <input
-              id={`${id}-quantity`}
-              className="small-input"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={item.quantity}
-              step={1}
-              value={draft.quantity}
-              onChange={(e) => set({ quantity: e.target.value })}
-            />
-          </div>
-        ) : null}
-        {usesPercentage(type) ? (
-          <div className="field">
-            <label htmlFor={`${id}-percentage`}>Percentage</label>
-            <input
-              id={`${id}-percentage`}
-              className="small-input"
-              type="number"
-              inputMode="decimal"
-              min={0}
-              max={100}
-              step="any"
-              value={draft.percentage}
-              onChange={(e) => set({ percentage: e.target.value })}
-            />
-          </div>
-        ) : null}
-        {usesAmount(type) ? (
-          <div className="field">
-            <label htmlFor={`${id}-amount`}>Amount ({currency})</label>
-            <input
-              id={`${id}-amount`}
-              className="small-input"
-              type="number"
-              inputMode="decimal"
-              min={0}
-              step={1 / 10 ** currencyDecimals(currency)}
-              value={draft.amount}
-              onChange={(e) => set({ amount: e.target.value })}
-            />
-          </div>
-        ) : null}
+        {numberFields(item, currency).map(({ key, label, uses, input }) =>
+          uses(type) ? (
+            <div key={key} className="field">
+              <label htmlFor={`${id}-${key}`}>{label}</label>
+              <input
+                id={`${id}-${key}`}
+                className="small-input"
+                type="number"
+                {...input}
+                value={draft[key]}
+                onChange={(e) => set({ [key]: e.target.value })}
+              />
+            </div>
+          ) : null,
+        )}
         {type ? (
           <div className="field">
             <label htmlFor={`${id}-reason`}>{type === 'DENY' ? 'Reason for denial' : 'Reason (optional)'}</label>
@@ -206,11 +189,7 @@ function ItemDecision({
               onChange={(e) => set({ reason: e.target.value })}
             >
               <option value="">{type === 'DENY' ? 'Choose a reason' : 'No reason'}</option>
-              {reasonsFor(type, draft.reason).map((r) => (
-                <option key={r} value={r}>
-                  {RESOLUTION_REASON_LABELS[r]}
-                </option>
-              ))}
+              <Options values={reasonsFor(type, draft.reason)} label={(r) => RESOLUTION_REASON_LABELS[r]} />
             </select>
           </div>
         ) : null}
@@ -258,15 +237,7 @@ function Review({
       </h3>
       <table className="lines">
         <caption>Decisions to commit</caption>
-        <thead>
-          <tr>
-            <th scope="col">Item</th>
-            <th scope="col">Decision</th>
-            <th scope="col">Quantity</th>
-            <th scope="col">Amount</th>
-            <th scope="col">Reason</th>
-          </tr>
-        </thead>
+        <ColumnHeads columns={['Item', 'Decision', 'Quantity', 'Amount', 'Reason']} />
         <tbody>
           {plan.rows.map((row) => (
             <tr key={row.key}>
@@ -283,48 +254,17 @@ function Review({
         </tbody>
       </table>
       <dl className="facts decision-totals">
-        {totals.refund ? (
-          <div className="fact">
-            <dt>Refund</dt>
-            <dd>{money(totals.refund)}</dd>
-          </div>
-        ) : null}
+        {totals.refund ? <Fact term="Refund">{money(totals.refund)}</Fact> : null}
         {totals.credit ? (
-          <div className="fact">
-            <dt>Store credit</dt>
-            <dd>
-              {money(totals.credit)} + {money(totals.creditBonus)} bonus = {money(totals.credit + totals.creditBonus)}
-            </dd>
-          </div>
+          <Fact term="Store credit">
+            {money(totals.credit)} + {money(totals.creditBonus)} bonus = {money(totals.credit + totals.creditBonus)}
+          </Fact>
         ) : null}
-        {totals.flatRate ? (
-          <div className="fact">
-            <dt>Flat rate</dt>
-            <dd>{money(totals.flatRate)}</dd>
-          </div>
-        ) : null}
-        {totals.custom ? (
-          <div className="fact">
-            <dt>Custom</dt>
-            <dd>{money(totals.custom)}</dd>
-          </div>
-        ) : null}
-        {totals.reshipUnits ? (
-          <div className="fact">
-            <dt>To reship</dt>
-            <dd>{pluralize(totals.reshipUnits, 'unit')}</dd>
-          </div>
-        ) : null}
-        {totals.denied ? (
-          <div className="fact">
-            <dt>Denied</dt>
-            <dd>{pluralize(totals.denied, 'item')}</dd>
-          </div>
-        ) : null}
-        <div className="fact">
-          <dt>Total to the customer</dt>
-          <dd>{money(totals.toCustomer)}</dd>
-        </div>
+        {totals.flatRate ? <Fact term="Flat rate">{money(totals.flatRate)}</Fact> : null}
+        {totals.custom ? <Fact term="Custom">{money(totals.custom)}</Fact> : null}
+        {totals.reshipUnits ? <Fact term="To reship">{pluralize(totals.reshipUnits, 'unit')}</Fact> : null}
+        {totals.denied ? <Fact term="Denied">{pluralize(totals.denied, 'item')}</Fact> : null}
+        <Fact term="Total to the customer">{money(totals.toCustomer)}</Fact>
       </dl>
       <p>
         {plan.left > 0
@@ -345,22 +285,19 @@ function Review({
   );
 }
 
+/** The claim being decided, a macro's preset decision (if one was applied), and what to say once it is committed. */
+interface Deciding {
+  claim: Claim;
+  preset: MacroResolutionPreset | null;
+  onDone: (message: string) => void;
+}
+
 /**
  * The decision panel at the top of the claim page: what is decided (amounts issued, credit with its bonus), and
  * for an agent allowed to resolve, a decision per undecided item (or one amount for the whole claim), reviewed in
  * a summary before it is committed. Items may be decided over several passes; the claim is resolved with the last.
  */
-export function DecisionPanel({
-  claim,
-  canResolve,
-  preset,
-  onDone,
-}: {
-  claim: Claim;
-  canResolve: boolean;
-  preset: MacroResolutionPreset | null;
-  onDone: (message: string) => void;
-}) {
+export function DecisionPanel({ claim, canResolve, preset, onDone }: Deciding & { canResolve: boolean }) {
   const id = useId();
   const open = canResolve && claim.resolvable;
   const facts = useQuery({ ...claimQueries.facts(claim.id), enabled: open });
@@ -390,17 +327,7 @@ export function DecisionPanel({
   );
 }
 
-function DecisionForm({
-  claim,
-  terms,
-  preset,
-  onDone,
-}: {
-  claim: Claim;
-  terms: DecisionTerms;
-  preset: MacroResolutionPreset | null;
-  onDone: (message: string) => void;
-}) {
+function DecisionForm({ claim, terms, preset, onDone }: Deciding & { terms: DecisionTerms }) {
   const id = useId();
   const updated = useClaimUpdated(claim.id);
   const decided = decidedItemIds(claim);
@@ -557,11 +484,7 @@ function DecisionForm({
                 }}
               >
                 <option value="">Choose a decision</option>
-                {offered.map((t) => (
-                  <option key={t} value={t}>
-                    {RESOLUTION_TYPE_LABELS[t]}
-                  </option>
-                ))}
+                <Options values={offered} label={(t) => RESOLUTION_TYPE_LABELS[t]} />
               </select>
             </div>
           ) : null}
@@ -589,11 +512,7 @@ function DecisionForm({
                 setWholeReason('');
               }}
             >
-              {wholeTypes.map((t) => (
-                <option key={t} value={t}>
-                  {RESOLUTION_TYPE_LABELS[t]}
-                </option>
-              ))}
+              <Options values={wholeTypes} label={(t) => RESOLUTION_TYPE_LABELS[t]} />
             </select>
           </div>
           <div className="field">
@@ -613,11 +532,7 @@ function DecisionForm({
             <label htmlFor={`${id}-whole-reason`}>Reason (optional)</label>
             <select id={`${id}-whole-reason`} value={wholeReason} onChange={(e) => setWholeReason(e.target.value)}>
               <option value="">No reason</option>
-              {reasonsFor(wholeType, wholeReason).map((r) => (
-                <option key={r} value={r}>
-                  {RESOLUTION_REASON_LABELS[r]}
-                </option>
-              ))}
+              <Options values={reasonsFor(wholeType, wholeReason)} label={(r) => RESOLUTION_REASON_LABELS[r]} />
             </select>
           </div>
         </div>
@@ -632,15 +547,7 @@ function DecisionForm({
           onChange={(e) => setDescription(e.target.value)}
         />
       </div>
-      {problems.length > 0 ? (
-        <div role="alert" className="alert alert-danger">
-          <ul className="plain">
-            {problems.map((p) => (
-              <li key={p}>{p}</li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      <ProblemList problems={problems} />
       {conflictAlert}
       {failure}
       <div className="actions">

@@ -1,30 +1,12 @@
 import { useState } from 'react';
-import { CUSTOMER_RESOLUTION_LABELS, type AdminClaimDetail, type Address } from '@claims/contracts';
+import { CUSTOMER_RESOLUTION_LABELS, type AdminClaimDetail } from '@claims/contracts';
 import { formatDateTime, formatItemMoney, formatMoney, formatSubtotal, stripHtml } from '@claims/format';
 import { Lightbox } from '@claims/ui/lightbox';
 import { Fact } from '../../shared/components/ui.js';
 import { claimTypeLabel, reasonLabel, requestedResolutionLabel, resolutionTypeLabel } from '../../shared/labels.js';
 import { summarizeResolutions } from './resolutionSummary.js';
 import { FoldingCard } from '../../shared/components/FoldingCard.js';
-
-function AddressLines({ address }: { address: Address }) {
-  const lines = [
-    address.name,
-    address.address1,
-    address.address2,
-    [address.city, address.provinceCode ?? address.province, address.zip].filter(Boolean).join(' '),
-    address.country,
-  ].filter((line): line is string => Boolean(line));
-  return (
-    <address>
-      {lines.map((line) => (
-        <span key={line} className="address-line">
-          {line}
-        </span>
-      ))}
-    </address>
-  );
-}
+import { AddressBlock } from './AddressBlock.js';
 
 /** 'Customer Claim' (docs/product.md#merchant-claim-view). */
 export function CustomerClaimSection({ claim }: { claim: AdminClaimDetail }) {
@@ -40,7 +22,7 @@ export function CustomerClaimSection({ claim }: { claim: AdminClaimDetail }) {
         </Fact>
         <Fact term="Requested Resolution">{requestedResolutionLabel(claim.requestedResolution)}</Fact>
         <Fact term="Shipping Address Change">
-          {claim.updatedShippingAddress ? <AddressLines address={claim.updatedShippingAddress} /> : 'None'}
+          {claim.updatedShippingAddress ? <AddressBlock address={claim.updatedShippingAddress} /> : 'None'}
         </Fact>
         <Fact term="Customer">
           {claim.customer.name} <span className="muted">{claim.customer.email}</span>

@@ -14,6 +14,7 @@ import { errorText } from '@claims/ui';
 import { Alert } from '@claims/ui/components';
 import { orderApi } from './orderApi.js';
 import { orderQueries } from '../queries.js';
+import { Options } from '../../shared/components/Options.js';
 
 const ISSUE_LABELS: Record<string, string> = { ...ITEM_ISSUE_LABELS, ...SHIPMENT_ISSUE_LABELS };
 
@@ -150,11 +151,7 @@ export function StaffClaimForm({ order, staffName }: { order: AdminOrderView; st
       <div className="field">
         <label htmlFor={`${id}-method`}>Resolution the shopper asks for</label>
         <select id={`${id}-method`} value={method} onChange={(e) => setMethod(e.target.value)}>
-          {CustomerResolution.options.map((m) => (
-            <option key={m} value={m}>
-              {CUSTOMER_RESOLUTION_LABELS[m]}
-            </option>
-          ))}
+          <Options values={CustomerResolution.options} label={(m) => CUSTOMER_RESOLUTION_LABELS[m]} />
         </select>
       </div>
       <div className="field">

@@ -12,8 +12,9 @@ import { errorText } from '@claims/ui';
 import { pluralize } from '@claims/format';
 import { api } from '../../shared/api.js';
 import { can, useMe } from '../../shared/session.js';
-import { Alert } from '@claims/ui/components';
+import { Alert, ColumnHeads } from '@claims/ui/components';
 import { claimQueries } from '../queries.js';
+import { Options } from '../../shared/components/Options.js';
 
 export const OUTCOME_LABELS: Record<BulkStatusOutcome, string> = {
   ok: 'Changed',
@@ -113,11 +114,7 @@ export function BulkStatusBar({ selected, onClear }: { selected: readonly AdminC
               }}
             >
               <option value="">{options.length === 0 ? 'No status they can all move to' : 'Choose a status'}</option>
-              {options.map((s) => (
-                <option key={s} value={s}>
-                  {CLAIM_STATUS_LABELS[s]}
-                </option>
-              ))}
+              <Options values={options} label={(s) => CLAIM_STATUS_LABELS[s]} />
             </select>
           </div>
           <div className="field">
@@ -161,14 +158,7 @@ export function BulkStatusBar({ selected, onClear }: { selected: readonly AdminC
       {answer ? (
         <table className="lines bulk-results">
           <caption>Result per claim</caption>
-          <thead>
-            <tr>
-              <th scope="col">Claim</th>
-              <th scope="col">Result</th>
-              <th scope="col">Status now</th>
-              <th scope="col">Details</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={['Claim', 'Result', 'Status now', 'Details']} />
           <tbody>
             {answer.response.results.map((r) => (
               <tr key={r.claimId}>

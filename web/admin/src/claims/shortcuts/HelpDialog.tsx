@@ -1,5 +1,6 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { Dialog } from '../../shared/components/Dialog.js';
+import { ColumnHeads } from '@claims/ui/components';
 
 type Shortcuts = ReadonlyArray<readonly [string, string]>;
 
@@ -28,12 +29,7 @@ function ShortcutTable({ caption, shortcuts }: { caption: string; shortcuts: Sho
   return (
     <table className="shortcuts">
       <caption className="visually-hidden">{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Key</th>
-          <th scope="col">Action</th>
-        </tr>
-      </thead>
+      <ColumnHeads columns={['Key', 'Action']} />
       <tbody>
         {shortcuts.map(([key, action]) => (
           <tr key={key}>

@@ -5,6 +5,7 @@ import { errorText } from '@claims/ui';
 import { Alert } from '@claims/ui/components';
 import { api } from '../../shared/api.js';
 import { webhookQueries } from '../queries.js';
+import { ProblemList } from '../../shared/components/ProblemList.js';
 
 const problemOf = (path: PropertyKey | undefined) =>
   path === 'url'
@@ -108,15 +109,7 @@ export function AddEndpointForm({
             ))}
           </div>
         </fieldset>
-        {problems.length > 0 ? (
-          <div role="alert" className="alert alert-danger">
-            <ul className="plain">
-              {problems.map((p) => (
-                <li key={p}>{p}</li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
+        <ProblemList problems={problems} />
         {create.isError ? <Alert>{errorText(create.error)}</Alert> : null}
         <div className="actions">
           <button type="submit" className="button button-primary" disabled={create.isPending}>

@@ -7,6 +7,7 @@ import { Alert } from '@claims/ui/components';
 import { api } from '../../shared/api.js';
 import { Badge } from '../../shared/components/ui.js';
 import { webhookQueries } from '../queries.js';
+import { DataTable } from '../../shared/components/DataTable.js';
 
 /** The log refreshes itself while it is open, so a test event or a retry shows up without a reload. */
 const REFRESH_MS = 2_000;
@@ -145,82 +146,68 @@ export function DeliveryLog({
         <p className="muted">No delivery attempts yet. Send a test event to try the endpoint.</p>
       ) : null}
       {attempts.length > 0 ? (
-        <div className="table-wrap">
-          <table className="claims-table">
-            <caption className="visually-hidden">Delivery attempts to {endpoint.url}, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Attempted</th>
-                <th scope="col">Event</th>
-                <th scope="col">Attempt</th>
-                <th scope="col">Result</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Response</th>
-                <th scope="col">Next</th>
-                {mayReplay ? (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
+        <DataTable
+          caption={`Delivery attempts to ${endpoint.url}, newest first`}
+          captionHidden
+          columns={['Attempted', 'Event', 'Attempt', 'Result', 'Duration', 'Response', 'Next']}
+          actions={mayReplay}
+        >
+          <tbody>
+            {attempts.map((attempt) => {
+              const latest = latestOf.get(attempt.deliveryId) === attempt.id;
+              return (
+                <tr key={attempt.id}>
+                  <th scope="row">
+                    <time dateTime={attempt.attemptedAt}>{formatLogTime(attempt.attemptedAt)}</time>
                   </th>
-                ) : null}
-              </tr>
-            </thead>
-            <tbody>
-              {attempts.map((attempt) => {
-                const latest = latestOf.get(attempt.deliveryId) === attempt.id;
-                return (
-                  <tr key={attempt.id}>
-                    <th scope="row">
-                      <time dateTime={attempt.attemptedAt}>{formatLogTime(attempt.attemptedAt)}</time>
-                    </th>
+                  <td>
+                    <code>{attempt.eventType}</code>
+                    <br />
+                    <span className="muted">{attempt.webhookId}</span>
+                  </td>
+                  <td>
+                    #{attempt.attempt}
+                    {attempt.replay ? (
+                      <>
+                        {' '}
+                        <Badge tone="info">replay</Badge>
+                      </>
+                    ) : null}
+                  </td>
+                  <td>
+                    <Result attempt={attempt} />
+                  </td>
+                  <td className="numeric">{formatDuration(attempt.durationMs)}</td>
+                  <td>
+                    {attempt.responseExcerpt ? (
+                      <code className="response-excerpt">{attempt.responseExcerpt}</code>
+                    ) : (
+                      <span className="muted">—</span>
+                    )}
+                  </td>
+                  <td>{latest ? nextStep(attempt, endpoint) : <span className="muted">—</span>}</td>
+                  {mayReplay ? (
                     <td>
-                      <code>{attempt.eventType}</code>
-                      <br />
-                      <span className="muted">{attempt.webhookId}</span>
-                    </td>
-                    <td>
-                      #{attempt.attempt}
-                      {attempt.replay ? (
-                        <>
-                          {' '}
-                          <Badge tone="info">replay</Badge>
-                        </>
+                      {latest ? (
+                        <button
+                          type="button"
+                          className="button button-link"
+                          disabled={replay.isPending}
+                          onClick={() => {
+                            setNotice(null);
+                            replay.mutate(attempt);
+                          }}
+                        >
+                          Replay<span className="visually-hidden"> delivery {attempt.webhookId}</span>
+                        </button>
                       ) : null}
                     </td>
-                    <td>
-                      <Result attempt={attempt} />
-                    </td>
-                    <td className="numeric">{formatDuration(attempt.durationMs)}</td>
-                    <td>
-                      {attempt.responseExcerpt ? (
-                        <code className="response-excerpt">{attempt.responseExcerpt}</code>
-                      ) : (
-                        <span className="muted">—</span>
-                      )}
-                    </td>
-                    <td>{latest ? nextStep(attempt, endpoint) : <span className="muted">—</span>}</td>
-                    {mayReplay ? (
-                      <td>
-                        {latest ? (
-                          <button
-                            type="button"
-                            className="button button-link"
-                            disabled={replay.isPending}
-                            onClick={() => {
-                              setNotice(null);
-                              replay.mutate(attempt);
-                            }}
-                          >
-                            Replay<span className="visually-hidden"> delivery {attempt.webhookId}</span>
-                          </button>
-                        ) : null}
-                      </td>
-                    ) : null}
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+                  ) : null}
+                </tr>
+              );
+            })}
+          </tbody>
+        </DataTable>
       ) : null}
       {log.hasNextPage ? (
         <button

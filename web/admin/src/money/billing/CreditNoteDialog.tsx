@@ -15,6 +15,7 @@ import { Dialog } from '../../shared/components/Dialog.js';
 import { billingApi } from '../../shared/api.js';
 import { untilShown } from './readModel.js';
 import { invoiceQueries } from '../queries.js';
+import { SubmitOrCancel } from '../../shared/components/SubmitOrCancel.js';
 
 /** What is left of each invoice line to take back (minor units): its magnitude less what credit notes took already. */
 function creditable(invoice: InvoiceView): Array<{ kind: InvoiceLineKind; left: number }> {
@@ -148,14 +149,7 @@ function CreditNoteForm({
         ) : null}
       </div>
       {issue.isError ? <Alert>{errorText(issue.error)}</Alert> : null}
-      <div className="actions">
-        <button type="submit" className="button button-primary" disabled={issue.isPending}>
-          Issue credit note
-        </button>
-        <button type="button" className="button button-secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <SubmitOrCancel submit="Issue credit note" busy={issue.isPending} onCancel={onCancel} />
     </form>
   );
 }

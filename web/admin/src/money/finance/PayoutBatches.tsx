@@ -9,6 +9,7 @@ import { Badge, type BadgeTone } from '../../shared/components/ui.js';
 import { financeApi } from './financeApi.js';
 import { shortId } from './references.js';
 import { financeQueries } from '../queries.js';
+import { DataTable } from '../../shared/components/DataTable.js';
 
 const STATUS_TONES: Record<PayoutBatchStatus, BadgeTone> = { created: 'warning', approved: 'info', paid: 'success' };
 
@@ -147,88 +148,79 @@ export function PayoutBatches({ store }: { store: StoreRef }) {
       {batches.isPending ? <p className="muted">Loading the batches…</p> : null}
       {batches.data && list.length === 0 ? <p className="muted">No payout batches yet.</p> : null}
       {list.length > 0 ? (
-        <div className="table-wrap">
-          <table className="claims-table">
-            <caption className="visually-hidden">Payout batches of {store.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Batch</th>
-                <th scope="col">Total</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-                <th scope="col">Approved</th>
-                <th scope="col">Paid</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((batch) => {
-                const mine = batch.createdBy === me.user.id;
-                return (
-                  <tr key={batch.id}>
-                    <th scope="row">
-                      Batch {shortId(batch.id)}
-                      <p className="hint">{pluralize(batch.entryIds.length, 'entry', 'entries')}</p>
-                    </th>
-                    <td className="numeric">{formatMoney(batch.total, batch.currency)}</td>
-                    <td>
-                      <Badge tone={STATUS_TONES[batch.status]}>{batch.status}</Badge>
-                    </td>
-                    <td>
-                      <Step by={batch.createdByName} at={batch.createdAt} />
-                    </td>
-                    <td>
-                      <Step by={batch.approvedByName} at={batch.approvedAt}>
-                        {batch.status !== 'created' ? null : mine ? (
-                          // Four eyes: the server refuses the maker's approval (403), so the maker is not offered it.
-                          <>
-                            Waiting for another approver
-                            <p className="hint">You made this batch: someone else approves it.</p>
-                          </>
-                        ) : mayApprove ? (
-                          <button
-                            type="button"
-                            className="button button-secondary"
-                            disabled={approve.isPending}
-                            aria-label={`Approve batch ${shortId(batch.id)}`}
-                            onClick={() => {
-                              setNotice(null);
-                              approve.mutate(batch);
-                            }}
-                          >
-                            Approve
-                          </button>
-                        ) : (
-                          <>
-                            Waiting for approval
-                            <p className="hint">Approving batches is not part of your role.</p>
-                          </>
-                        )}
-                      </Step>
-                    </td>
-                    <td>
-                      <Step by={batch.paidByName} at={batch.paidAt}>
-                        {batch.paidAt ? (
-                          <p className="hint">Reference {batch.reference}</p>
-                        ) : batch.status === 'approved' && mayPay ? (
-                          <PayForm
-                            batch={batch}
-                            busy={pay.isPending}
-                            onPay={(reference) => {
-                              setNotice(null);
-                              pay.mutate({ batch, reference });
-                            }}
-                          />
-                        ) : batch.status === 'created' ? (
-                          'After approval'
-                        ) : null}
-                      </Step>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption={`Payout batches of ${store.name}`}
+          captionHidden
+          columns={['Batch', 'Total', 'Status', 'Created', 'Approved', 'Paid']}
+        >
+          <tbody>
+            {list.map((batch) => {
+              const mine = batch.createdBy === me.user.id;
+              return (
+                <tr key={batch.id}>
+                  <th scope="row">
+                    Batch {shortId(batch.id)}
+                    <p className="hint">{pluralize(batch.entryIds.length, 'entry', 'entries')}</p>
+                  </th>
+                  <td className="numeric">{formatMoney(batch.total, batch.currency)}</td>
+                  <td>
+                    <Badge tone={STATUS_TONES[batch.status]}>{batch.status}</Badge>
+                  </td>
+                  <td>
+                    <Step by={batch.createdByName} at={batch.createdAt} />
+                  </td>
+                  <td>
+                    <Step by={batch.approvedByName} at={batch.approvedAt}>
+                      {batch.status !== 'created' ? null : mine ? (
+                        // Four eyes: the server refuses the maker's approval (403), so the maker is not offered it.
+                        <>
+                          Waiting for another approver
+                          <p className="hint">You made this batch: someone else approves it.</p>
+                        </>
+                      ) : mayApprove ? (
+                        <button
+                          type="button"
+                          className="button button-secondary"
+                          disabled={approve.isPending}
+                          aria-label={`Approve batch ${shortId(batch.id)}`}
+                          onClick={() => {
+                            setNotice(null);
+                            approve.mutate(batch);
+                          }}
+                        >
+                          Approve
+                        </button>
+                      ) : (
+                        <>
+                          Waiting for approval
+                          <p className="hint">Approving batches is not part of your role.</p>
+                        </>
+                      )}
+                    </Step>
+                  </td>
+                  <td>
+                    <Step by={batch.paidByName} at={batch.paidAt}>
+                      {batch.paidAt ? (
+                        <p className="hint">Reference {batch.reference}</p>
+                      ) : batch.status === 'approved' && mayPay ? (
+                        <PayForm
+                          batch={batch}
+                          busy={pay.isPending}
+                          onPay={(reference) => {
+                            setNotice(null);
+                            pay.mutate({ batch, reference });
+                          }}
+                        />
+                      ) : batch.status === 'created' ? (
+                        'After approval'
+                      ) : null}
+                    </Step>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </DataTable>
       ) : null}
     </section>
   );

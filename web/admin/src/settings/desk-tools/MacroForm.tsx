@@ -14,6 +14,9 @@ import {
 } from '@claims/contracts';
 import { Alert } from '@claims/ui/components';
 import { RESOLUTION_TYPE_LABELS } from '../../shared/labels.js';
+import { Options } from '../../shared/components/Options.js';
+import { SubmitOrCancel } from '../../shared/components/SubmitOrCancel.js';
+import { ProblemList } from '../../shared/components/ProblemList.js';
 
 /**
  * The claim a macro's preview is filled from: a made-up claim of the chosen store, so the preview
@@ -189,22 +192,17 @@ export function MacroForm({
                 }));
               }}
             >
-              {ResolutionType.options.map((t) => (
-                <option key={t} value={t}>
-                  {RESOLUTION_TYPE_LABELS[t]}
-                </option>
-              ))}
+              <Options values={ResolutionType.options} label={(t) => RESOLUTION_TYPE_LABELS[t]} />
             </select>
           </div>
           <div className="field">
             <label htmlFor={`${id}-reason`}>Reason (optional)</label>
             <select id={`${id}-reason`} value={draft.reason} onChange={(e) => set('reason', e.target.value)}>
               <option value="">No reason</option>
-              {reasonsOf(draft.resolutionType, draft.reason).map((r) => (
-                <option key={r} value={r}>
-                  {RESOLUTION_REASON_LABELS[r]}
-                </option>
-              ))}
+              <Options
+                values={reasonsOf(draft.resolutionType, draft.reason)}
+                label={(r) => RESOLUTION_REASON_LABELS[r]}
+              />
             </select>
           </div>
           <div className="field">
@@ -244,24 +242,9 @@ export function MacroForm({
           </p>
         ) : null}
       </section>
-      {problems.length ? (
-        <Alert>
-          <ul>
-            {problems.map((p) => (
-              <li key={p}>{p}</li>
-            ))}
-          </ul>
-        </Alert>
-      ) : null}
+      <ProblemList problems={problems} bulleted />
       {error ? <Alert>{error}</Alert> : null}
-      <div className="actions">
-        <button type="submit" className="button" disabled={busy}>
-          {macro ? 'Save macro' : 'Create macro'}
-        </button>
-        <button type="button" className="button button-secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <SubmitOrCancel submit={macro ? 'Save macro' : 'Create macro'} busy={busy} onCancel={onCancel} primary={false} />
     </form>
   );
 }

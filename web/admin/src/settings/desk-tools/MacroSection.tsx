@@ -3,14 +3,14 @@ import { useQuery } from '@tanstack/react-query';
 import type { MacroInput, MacroView } from '@claims/contracts';
 import { errorText } from '@claims/ui';
 import { formatDateTime } from '@claims/format';
-import { Alert, EmptyState, Skeleton, Table } from '@claims/ui/components';
+import { Alert, ColumnHeads, EmptyState, Skeleton, Table } from '@claims/ui/components';
 import { isHttpError } from '../../shared/api.js';
-import { ConfirmDialog } from '../../shared/components/ConfirmDialog.js';
 import { Badge } from '../../shared/components/ui.js';
 import { deskToolsApi, type MacroOwner } from './deskToolsApi.js';
 import { EditDeleteButtons } from './EditDeleteButtons.js';
 import { MacroForm } from './MacroForm.js';
 import { useListEditing } from './useListEditing.js';
+import { ConfirmDelete } from './ConfirmDelete.js';
 import { macroQueries } from '../queries.js';
 
 const failureText = (error: unknown) =>
@@ -38,10 +38,7 @@ export function MacroSection({
 }) {
   const id = useId();
   const macros = useQuery(macroQueries.of(owner));
-  const { editing, deleting, notice, save, remove, open, close, askDelete, cancelDelete } = useListEditing<
-    MacroView,
-    MacroInput
-  >({
+  const tools = useListEditing<MacroView, MacroInput>({
     queryKey: macroQueries.of(owner).queryKey,
     save: (input, macro) =>
       macro ? deskToolsApi.updateMacro(owner, macro.id, input, macro.version) : deskToolsApi.createMacro(owner, input),
@@ -49,7 +46,9 @@ export function MacroSection({
     savedNotice: (saved, created) => `Macro "${saved.name}" ${created ? 'created' : 'saved'}.`,
     deletedNotice: (macro) => `Macro "${macro.name}" deleted.`,
     focusAfterDelete: () => document.getElementById(`${id}-title`)?.focus(),
+    failureText,
   });
+  const { editing, notice, open, askDelete } = tools;
   const list = macros.data?.data ?? [];
   return (
     <section className="stack" aria-labelledby={`${id}-title`}>
@@ -62,15 +61,7 @@ export function MacroSection({
       {macros.isSuccess && list.length === 0 ? <EmptyState title="No macros yet." /> : null}
       {list.length > 0 ? (
         <Table caption={title} captionHidden className="claims-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Text</th>
-              <th scope="col">Updated</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={['Name', 'Kind', 'Text', 'Updated', 'Actions']} />
           <tbody>
             {list.map((macro) => (
               <tr key={macro.id}>
@@ -110,25 +101,12 @@ export function MacroSection({
           macro={editing === 'new' ? null : editing}
           storeName={storeName}
           agentName={agentName}
-          busy={save.isPending}
-          error={save.isError ? failureText(save.error) : null}
-          onSave={(input) => save.mutate(input)}
-          onCancel={close}
+          {...tools.formProps}
         />
       ) : null}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete macro ${deleting?.name ?? ''}?`}
-        confirmLabel="Delete macro"
-        busy={remove.isPending}
-        onConfirm={() => {
-          if (deleting) remove.mutate(deleting);
-        }}
-        onClose={cancelDelete}
-      >
+      <ConfirmDelete list={tools} title={(macro) => `Delete macro ${macro.name}?`} confirmLabel="Delete macro">
         <p>Agents can no longer use it. Replies already sent with it stay as they are.</p>
-        {remove.isError ? <Alert>{failureText(remove.error)}</Alert> : null}
-      </ConfirmDialog>
+      </ConfirmDelete>
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { SopInput, type SopView } from '@claims/contracts';
 import { Alert } from '@claims/ui/components';
+import { SubmitOrCancel } from '../../shared/components/SubmitOrCancel.js';
 
 /** Write or rewrite an SOP: a title and its procedure as plain text. */
 export function SopForm({
@@ -55,14 +56,7 @@ export function SopForm({
       </div>
       {problem ? <Alert>{problem}</Alert> : null}
       {error ? <Alert>{error}</Alert> : null}
-      <div className="actions">
-        <button type="submit" className="button" disabled={busy}>
-          {sop ? 'Save SOP' : 'Create SOP'}
-        </button>
-        <button type="button" className="button button-secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <SubmitOrCancel submit={sop ? 'Save SOP' : 'Create SOP'} busy={busy} onCancel={onCancel} primary={false} />
     </form>
   );
 }

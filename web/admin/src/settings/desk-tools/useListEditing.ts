@@ -20,6 +20,8 @@ export function useListEditing<Item extends Versioned, Input>(options: {
   deletedNotice: (item: Item) => string;
   /** Where focus goes once the deleted item's row is gone. */
   focusAfterDelete: () => void;
+  /** Why a save or a delete failed, in the reader's words. */
+  failureText: (error: unknown) => string;
 }) {
   const client = useQueryClient();
   const [editing, setEditing] = useState<null | 'new' | Item>(null);
@@ -53,6 +55,7 @@ export function useListEditing<Item extends Versioned, Input>(options: {
     remove.reset();
     setDeleting(item);
   };
+  const close = () => setEditing(null);
   return {
     editing,
     deleting,
@@ -63,7 +66,15 @@ export function useListEditing<Item extends Versioned, Input>(options: {
     remove,
     open,
     askDelete,
-    close: () => setEditing(null),
+    close,
     cancelDelete: () => setDeleting(null),
+    /** What the open form is told: whether it is being saved, why the save failed, and how to save or leave it. */
+    formProps: {
+      busy: save.isPending,
+      error: save.isError ? options.failureText(save.error) : null,
+      onSave: (input: Input) => save.mutate(input),
+      onCancel: close,
+    },
+    deleteFailure: remove.isError ? options.failureText(remove.error) : null,
   };
 }

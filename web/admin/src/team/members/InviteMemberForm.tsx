@@ -3,6 +3,8 @@ import { useMutation } from '@tanstack/react-query';
 import { InviteMemberRequest, ROLES, type RoleName } from '@claims/contracts';
 import { errorText } from '@claims/ui';
 import { Alert } from '@claims/ui/components';
+import { ProblemList } from '../../shared/components/ProblemList.js';
+import { Options } from '../../shared/components/Options.js';
 
 /** A team's invitation form (a store's team, Order Protection's support staff): email, name and one of `roles`. */
 export function InviteMemberForm<R extends RoleName>({
@@ -78,26 +80,14 @@ export function InviteMemberForm<R extends RoleName>({
               if (next) setRole(next);
             }}
           >
-            {roles.map((r) => (
-              <option key={r} value={r}>
-                {ROLES[r].label}
-              </option>
-            ))}
+            <Options values={roles} label={(r) => ROLES[r].label} />
           </select>
         </div>
         <button type="submit" className="button button-primary" disabled={invite.isPending}>
           Send invitation
         </button>
       </form>
-      {problems.length > 0 ? (
-        <div role="alert" className="alert alert-danger">
-          <ul className="plain">
-            {problems.map((p) => (
-              <li key={p}>{p}</li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      <ProblemList problems={problems} />
       {invite.isError ? <Alert>{errorText(invite.error)}</Alert> : null}
     </section>
   );

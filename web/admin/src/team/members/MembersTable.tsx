@@ -2,25 +2,14 @@ import type { ReactNode } from 'react';
 import type { InvitationMailStatus, TeamMember } from '@claims/contracts';
 import { formatDateTime } from '@claims/format';
 import { Badge } from '../../shared/components/ui.js';
+import { DataTable } from '../../shared/components/DataTable.js';
 
 /** A team's members, one row each (name, email, status, roles, actions); `caption` names the team for screen readers. */
 export function MembersTable({ caption, children }: { caption: string; children: ReactNode }) {
   return (
-    <div className="table-wrap">
-      <table className="claims-table">
-        <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Email</th>
-            <th scope="col">Status</th>
-            <th scope="col">Roles</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>{children}</tbody>
-      </table>
-    </div>
+    <DataTable caption={caption} captionHidden columns={['Name', 'Email', 'Status', 'Roles', 'Actions']}>
+      <tbody>{children}</tbody>
+    </DataTable>
   );
 }
 

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { ROLES, type RoleName } from '@claims/contracts';
+import { Options } from '../../shared/components/Options.js';
 
 /** A member row's role picker and its Change role button; the current role, when offered, is preselected. */
 export function RoleChangeForm<R extends RoleName>({
@@ -29,11 +30,7 @@ export function RoleChangeForm<R extends RoleName>({
         </label>
         <select id={`${id}-role`} value={role} onChange={(e) => setRole(roles.find((r) => r === e.target.value) ?? '')}>
           <option value="">Choose a role</option>
-          {roles.map((r) => (
-            <option key={r} value={r}>
-              {ROLES[r].label}
-            </option>
-          ))}
+          <Options values={roles} label={(r) => ROLES[r].label} />
         </select>
       </div>
       <button type="submit" className="button button-secondary" disabled={!role || role === current || busy}>
