@@ -300,7 +300,10 @@ export function OperationsPage() {
     >
       {operations.isError ? <Alert>{operationsErrorText(operations.error)}</Alert> : null}
       {!view ? (
-        <p role="status">Loading…</p>
+        // Refused or unreachable before the first answer: the alert says so, and nothing is loading any more.
+        operations.isError ? null : (
+          <p role="status">Loading…</p>
+        )
       ) : (
         <div className="stack">
           <p role="status">
